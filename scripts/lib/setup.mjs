@@ -1,0 +1,64 @@
+// Brings a fresh clone on a fresh machine to a runnable state. Plain Node with no npm
+// dependencies: it runs before `npm ci` has.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Debian packages the servers need (`npm start`), and what the test suite adds. */
+export const SERVER_PACKAGES = ['prosody', 'lua-unbound'];
+export const TEST_PACKAGES = ['chromium', 'fonts-liberation', 'espeak-ng', 'sox', 'iproute2', 'util-linux'];
+
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { stdio: 'inherit', cwd: ROOT, ...options });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} failed (${result.signal ?? `exit ${result.status}`})`);
+  }
+}
+
+function missingDebianPackages(packages) {
+  return packages.filter((name) => {
+    const status = spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' });
+    return !status.stdout?.includes('install ok installed');
+  });
+}
+
+/** Installs missing Debian packages when root; otherwise says exactly what to run. */
+export function ensureDebianPackages(packages, log) {
+  const missing = missingDebianPackages(packages);
+  if (missing.length === 0) return;
+  const command = `apt-get install -y --no-install-recommends ${missing.join(' ')}`;
+  if (process.getuid?.() !== 0) {
+    throw new Error(`Missing Debian packages: ${missing.join(', ')}. Install them with:\n  sudo apt-get update && sudo ${command}`);
+  }
+  log(`installing Debian packages: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-q'], { env });
+  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], { env });
+}
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestMtime(join(path, name))), stats.mtimeMs);
+}
+
+/** `npm ci` when node_modules is missing or older than the lock file. */
+export function ensureNpmPackages(log) {
+  const installed = join(ROOT, 'node_modules', '.package-lock.json');
+  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(join(ROOT, 'package-lock.json')).mtimeMs) return;
+  log('installing npm packages (npm ci)');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+/** Builds the app when any of its sources is newer than the last build. */
+export function ensureAppBuilt(log) {
+  const built = join(ROOT, 'dist', 'index.html');
+  const sources = ['src', 'index.html', 'vite.config.ts', 'package-lock.json'].map((path) => newestMtime(join(ROOT, path)));
+  if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources)) return;
+  log('building the app (vite build)');
+  run(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn']);
+}

@@ -1,0 +1,84 @@
+// `npm test`: the whole suite on a fresh clone — typecheck, lint, unit + integration (vitest, real
+// Prosody and relay), end-to-end (Playwright + Debian's Chromium in a loopback-only network
+// namespace) — ending with one line of totals over every suite.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureAppBuilt, ensureDebianPackages, ensureNpmPackages, ROOT, SERVER_PACKAGES, TEST_PACKAGES } from './lib/setup.mjs';
+
+const log = (line) => console.error(`[setup] ${line}`);
+ensureDebianPackages([...SERVER_PACKAGES, ...TEST_PACKAGES], log);
+ensureNpmPackages(log);
+ensureAppBuilt(log);
+
+const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
+const reports = mkdtempSync(join(tmpdir(), 'parley-test-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+
+function step(name, command, args, env = {}) {
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  return { ok: result.status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) };
+}
+
+function record(name, counts, seconds) {
+  totals.passed += counts.passed;
+  totals.failed += counts.failed;
+  totals.skipped += counts.skipped;
+  lines.push(`${name.padEnd(12)} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${seconds} s)`);
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+// Whole-program checks count as one test each.
+for (const [name, command, args] of [
+  ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
+  ['lint', bin('eslint'), ['--max-warnings=0', '.']],
+]) {
+  const { ok, seconds } = step(name, command, args);
+  record(name, { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 }, seconds);
+}
+
+{
+  const output = join(reports, 'vitest.json');
+  const { ok, seconds } = step('unit + integration', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`]);
+  const report = readJson(output);
+  const counts = report
+    ? { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests }
+    : { passed: 0, failed: 0, skipped: 0 };
+  // A run that failed before reporting (a suite that did not load) still counts as a failure.
+  if (!ok && counts.failed === 0) counts.failed = 1;
+  record('vitest', counts, seconds);
+}
+
+{
+  const output = join(reports, 'playwright.json');
+  const playwright = [bin('playwright'), 'test', '--reporter=list,json'];
+  // WebRTC must stay on 127.0.0.1: as root, run the browsers in a namespace that has only loopback.
+  const isolated = process.getuid?.() === 0 && spawnSync('unshare', ['-n', 'true']).status === 0;
+  const [command, args] = isolated
+    ? ['unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', ...playwright]]
+    : [playwright[0], playwright.slice(1)];
+  if (!isolated) console.warn('not root: end-to-end tests run without a loopback-only network namespace');
+  const { ok, seconds } = step('end-to-end', command, args, { PLAYWRIGHT_JSON_OUTPUT_NAME: output });
+  const stats = readJson(output)?.stats;
+  const counts = stats
+    ? { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped }
+    : { passed: 0, failed: 0, skipped: 0 };
+  if (!ok && counts.failed === 0) counts.failed = 1;
+  record('playwright', counts, seconds);
+}
+
+rmSync(reports, { recursive: true, force: true });
+console.log(`\n${lines.join('\n')}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(totals.failed === 0 ? 0 : 1);

@@ -1,0 +1,67 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { LIMITS } from '../../src/protocol/constants';
+import { ValidationError } from '../../src/protocol/errors';
+import type { ParleySettings } from '../settings';
+import { ConfigService, type PublicOrigin } from './configService';
+import { HttpError } from './errors';
+import { proxyUpgrade } from './websocketProxy';
+
+export interface GatewayOptions {
+  settings: ParleySettings;
+  /** The XMPP server's websocket endpoint that `/xmpp-websocket` forwards to. */
+  xmppWebsocketUrl: string;
+}
+
+const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/** One HTTP origin: the built app, the config API, and the websocket to the XMPP server. */
+export async function createGateway({ settings, xmppWebsocketUrl }: GatewayOptions): Promise<FastifyInstance> {
+  const app = Fastify({ bodyLimit: LIMITS.httpBodyBytes, logger: false });
+  const configs = new ConfigService(settings);
+  const indexHtml = await readFile(join(settings.staticRoot, 'index.html'), 'utf8').catch(() => undefined);
+
+  // Every body is read as text and parsed by the API itself: the 1.30.3 client sends JSON as text/plain.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
+    const status = error instanceof HttpError ? error.statusCode : error instanceof ValidationError ? 400 : (error.statusCode ?? 500);
+    const message = status >= 500 ? 'internal error' : error.message;
+    if (status >= 500) app.log.error(error);
+    void reply.status(status).send({ error: { status, message } });
+  });
+
+  const originOf = (request: FastifyRequest): PublicOrigin => {
+    if (settings.publicUrl) {
+      const url = new URL(settings.publicUrl);
+      return { http: url.origin, websocket: `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}` };
+    }
+    const host = request.headers.host ?? '';
+    if (!HOST_HEADER.test(host)) throw new HttpError(400, 'bad Host header');
+    return { http: `http://${host}`, websocket: `ws://${host}` };
+  };
+  const bodyText = (request: FastifyRequest): string => (typeof request.body === 'string' ? request.body : '');
+
+  app.post('/api/config', async (request) => configs.issueConfig(bodyText(request), originOf(request)));
+  app.post('/api/room-config', async (request) => configs.roomConfig(request.headers.authorization, bodyText(request)));
+
+  if (indexHtml) await app.register(fastifyStatic, { root: settings.staticRoot, index: false, wildcard: false });
+  // Every other GET is a room path (`/<room>`, `/<room>?view=chat`): the app decides what to show.
+  app.setNotFoundHandler((request, reply) => {
+    if (request.method !== 'GET' || request.url.startsWith('/api/') || !indexHtml) {
+      return reply.status(404).send({ error: { status: 404, message: 'not found' } });
+    }
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+  });
+
+  const xmppBackend = new URL(xmppWebsocketUrl);
+  app.server.on('upgrade', (request, socket, head) => {
+    const path = (request.url ?? '').split('?')[0];
+    if (path === '/xmpp-websocket') proxyUpgrade(request, socket, head, xmppBackend);
+    else socket.destroy();
+  });
+  return app;
+}

@@ -1,0 +1,20 @@
+import { startParley } from './Parley';
+
+/** `npm start`'s server process: runs until SIGINT/SIGTERM, then stops every child. */
+const parley = await startParley({}, (line) => process.stderr.write(`${line}\n`));
+console.log(`Parley ready at ${parley.url}`);
+
+let stopping = false;
+const shutdown = (): void => {
+  if (stopping) return;
+  stopping = true;
+  parley.stop().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

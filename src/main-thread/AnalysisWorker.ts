@@ -1,0 +1,8 @@
+import * as Comlink from 'comlink';
+import type { AnalysisWorkerApi } from '../worker/entry';
+
+/** Starts this tab's dedicated analysis worker. */
+export function startAnalysisWorker(): Comlink.Remote<AnalysisWorkerApi> {
+  const worker = new Worker(new URL('../worker/entry.ts', import.meta.url), { type: 'module', name: 'parley-analysis' });
+  return Comlink.wrap<AnalysisWorkerApi>(worker);
+}

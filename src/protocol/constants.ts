@@ -1,0 +1,108 @@
+/**
+ * Every constant of the behaviour specification, with the section it comes from.
+ * Code imports these; tests assert against them.
+ */
+
+/** SPEC §9: the client library version whose wire Parley speaks. */
+export const CLIENT_VERSION = '1.30.3';
+
+/** SPEC §7: config request retries. */
+export const CONFIG_REQUEST = { attempts: 10, retryDelayMs: 1_000, timeoutMs: 10_000 } as const;
+/** SPEC §7 / §9: room config request retries. */
+export const ROOM_CONFIG_REQUEST = { attempts: 5, retryDelayMs: 1_000, timeoutMs: 10_000 } as const;
+
+/** SPEC §7: XMPP keepalive ping. */
+export const KEEPALIVE_INTERVAL_MS = 90_000;
+/** SPEC §7: reconnect after (attempts + 1) s plus up to 2 s random. */
+export const RECONNECT = { stepMs: 1_000, maxJitterMs: 2_000 } as const;
+/** SPEC §7: browser network events. */
+export const NETWORK_EVENTS = { onlineMaxDelayMs: 5_000, offlineDisconnectDelayMs: 5_000 } as const;
+
+/** SPEC §4 / §9: chat state and real-time text timing. */
+export const CHAT = {
+  pausedAfterMs: 10_000,
+  groupingWindowMs: 300_000,
+  rttFirstSendMs: 100,
+  rttIntervalMs: 700,
+  scrollStickPx: 30,
+} as const;
+/** SPEC §4 / §9: attention flag duration. */
+export const ATTENTION_MS = 5_000;
+
+/** SPEC §4: session termination timing. */
+export const SESSION_TERMINATION = {
+  recomputeAfterFailedTransportMs: 500,
+  recomputeAfterOtherErrorMs: 2_000,
+  interruptedTimeoutMs: 5_000,
+} as const;
+
+/** SPEC §4 / §9: media relay switch. */
+export const MEDIA_RELAY = { defaultMinimumPeers: 2, shutdownDelayMs: 5_000 } as const;
+
+/** SPEC §9: video resolution tiers keyed by peer-count threshold. */
+export interface VideoResolutionTier {
+  readonly width: number;
+  readonly height: number;
+  readonly frameRate: number;
+}
+export const VIDEO_RESOLUTION_TIERS: Readonly<Record<number, VideoResolutionTier>> = {
+  0: { width: 1280, height: 720, frameRate: 30 },
+  1: { width: 800, height: 600, frameRate: 30 },
+  2: { width: 640, height: 480, frameRate: 30 },
+  3: { width: 320, height: 240, frameRate: 15 },
+  5: { width: 320, height: 240, frameRate: 10 },
+};
+/** SPEC §9: total video bitrate budget, divided by receivers × sent video streams. */
+export const TOTAL_VIDEO_BITRATE_BPS = 1_800_000;
+/** SPEC §9: simulcast layers (scale-down factors). */
+export const SIMULCAST_LAYERS = [
+  { rid: 'low', scaleResolutionDownBy: 4 },
+  { rid: 'medium', scaleResolutionDownBy: 2 },
+  { rid: 'high', scaleResolutionDownBy: 1 },
+] as const;
+
+/** SPEC §9: voice activity analysis. */
+export const VOICE_ACTIVITY = {
+  defaultThresholdDb: -65,
+  intervalMs: 50,
+  historySize: 10,
+  speakingOnAtLeast: 5,
+  minFrequencyHz: 85,
+  maxFrequencyHz: 300,
+  fftSize: 512,
+  smoothing: 0.1,
+  audioContextResumeRetryMs: 1_000,
+} as const;
+
+/** SPEC §3 / §9: volume limits. */
+export const VOLUME = { peerLimitDefault: 0.8, globalLimitDefault: 1, deafenedGlobalLimit: 0 } as const;
+
+/** SPEC §9: device and update timing. */
+export const DEVICES_REFRESH_MS = 3_000;
+export const UPDATE_QUEUE = { debounceMs: 100, defaultPriority: 1 } as const;
+export const VIDEO_LOADED_CHECK_TIMEOUT_MS = 500;
+
+/** SPEC §4: capture retry on AbortError. */
+export const CAPTURE_ABORT_RETRIES = 12;
+
+/** SPEC §3: user preference defaults. */
+export const DEFAULT_PREFERENCES = {
+  sendOnEnter: true,
+  displayName: 'Anonymous',
+  globalVolumeLimit: 1,
+  mediaEnabled: true,
+  pushToTalk: false,
+  requestingMedia: 'video',
+  voiceActivityThreshold: -65,
+  audioOutputDeviceId: '',
+} as const;
+
+/** Bounds on untrusted input (not from the spec: Parley's own limits). */
+export const LIMITS = {
+  httpBodyBytes: 16 * 1024,
+  roomNameLength: 256,
+  displayNameLength: 64,
+  chatBodyLength: 16 * 1024,
+  jsonCommandBytes: 64 * 1024,
+  customerDataBytes: 4 * 1024,
+} as const;

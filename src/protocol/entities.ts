@@ -1,0 +1,121 @@
+/**
+ * SPEC §3 entities as plain serialisable records: the shared worker holds them, every tab mirrors
+ * them. Field names follow the spec.
+ */
+
+/** SPEC §4 room state. */
+export type RoomState = 'joining' | 'joined' | 'password-required' | 'waiting' | 'banned' | 'failed' | 'interrupted';
+/** What a peer asks for in the call (PROTOCOL.md `<conf media>`). */
+export type RequestingMedia = 'none' | 'audio' | 'video';
+export type ChatState = 'active' | 'composing' | 'paused';
+/** SPEC §6. */
+export type RoomRole = 'moderator' | 'participant' | 'visitor' | 'none';
+export type RoomAffiliation = 'owner' | 'admin' | 'member' | 'outcast' | 'none';
+
+export interface Room {
+  /** Local id, stable for the life of the join request (the address is known only after room config). */
+  id: string;
+  address: string | undefined;
+  providedName: string;
+  providedPassword: string | undefined;
+  password: string | undefined;
+  passwordRequired: boolean;
+  banned: boolean;
+  roomFull: boolean;
+  roomNotStarted: boolean;
+  roomState: RoomState;
+  joined: boolean;
+  joinedAt: number | undefined;
+  selfAddress: string | undefined;
+  selfAffiliation: RoomAffiliation | undefined;
+  selfRole: RoomRole | undefined;
+  autoJoinCall: boolean;
+  unreadCount: number;
+  /** Log text of the last failure (SPEC §8: user-facing text is the UI's). */
+  error: string | undefined;
+}
+
+export interface Peer {
+  /** Occupant address: room@muc/nick. */
+  address: string;
+  /** Real JID, when the room shows it (to moderators). */
+  userAddress: string | undefined;
+  /** The `<user sid>`: equals the nickname. */
+  id: string;
+  displayName: string;
+  customerData: Record<string, unknown>;
+  role: RoomRole;
+  affiliation: RoomAffiliation;
+  roomAddress: string;
+  joinedCall: boolean;
+  joinedCallAt: number | undefined;
+  joinedRoomAt: number;
+  requestingMedia: RequestingMedia;
+  speaking: boolean;
+  lastSpokeAt: number | undefined;
+  muted: boolean;
+  chatState: ChatState;
+  requestingAttention: boolean;
+  /** Real-time text the peer is typing (XEP-0301), live. */
+  realTimeText: string;
+  rtt: number | undefined;
+  volume: number;
+  volumeLimit: number;
+  hasActiveCamera: boolean;
+  hasActiveMicrophone: boolean;
+  hasActiveScreenCapture: boolean;
+  isSelf: boolean;
+  sessionFailed: boolean;
+}
+
+export interface ChatMessage {
+  /** Local key: the stanza id for our own messages, sender + stanza id for others'. */
+  id: string;
+  /** The stanza id on the wire (what a correction's replace refers to). */
+  stanzaId: string;
+  body: string;
+  direction: 'incoming' | 'outgoing';
+  displayName: string;
+  senderAddress: string;
+  roomAddress: string;
+  time: number;
+  editedTime: number | undefined;
+  replace: string | undefined;
+  acked: boolean;
+  customerData: Record<string, unknown> | undefined;
+}
+
+export interface CallRecord {
+  roomAddress: string;
+  joined: boolean;
+  joinedAt: number | undefined;
+  requestingMedia: RequestingMedia;
+  allowedMedia: RequestingMedia;
+  allowedAudioRoles: RoomRole[];
+  allowedVideoRoles: RoomRole[];
+  recordable: boolean;
+  recordingState: 'offline' | 'recording' | 'paused';
+  state: 'active' | 'ended';
+}
+
+export interface Preferences {
+  displayName: string;
+  globalVolumeLimit: number;
+  mediaEnabled: boolean;
+  pushToTalk: boolean;
+  requestingMedia: RequestingMedia;
+  voiceActivityThreshold: number;
+  audioOutputDeviceId: string;
+  /** Chat: Enter sends unless Shift is held (SPEC §5). */
+  sendOnEnter: boolean;
+}
+
+/** Entity collections held as records keyed by id. */
+export interface EntityCollections {
+  rooms: Record<string, Room>;
+  peers: Record<string, Peer>;
+  messages: Record<string, ChatMessage>;
+  calls: Record<string, CallRecord>;
+}
+export type CollectionName = keyof EntityCollections;
+export type EntityOf<C extends CollectionName> = EntityCollections[C][string];

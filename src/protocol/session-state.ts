@@ -1,0 +1,79 @@
+/**
+ * The state of record the shared worker holds (SPEC §3 entities as plain serialisable records) and
+ * the messages that mirror it into each tab: one snapshot, then ordered patches.
+ */
+import { DEFAULT_PREFERENCES } from './constants';
+import type { CollectionName, EntityCollections, EntityOf, Preferences } from './entities';
+
+/** SPEC §4 connection state. */
+export type ConnectionState = 'disconnected' | 'connecting' | 'connected' | 'failed';
+
+export interface ConnectionRecord {
+  state: ConnectionState;
+  /** The signalling session's own address once connected (user@domain/resource). */
+  selfAddress: string | undefined;
+  /** Reconnect attempts since the last successful session. */
+  reconnectAttempts: number;
+  /** Log text of the last connection error, if any. */
+  lastError: string | undefined;
+}
+
+export interface SessionState extends EntityCollections {
+  connection: ConnectionRecord;
+  preferences: Preferences;
+}
+
+export type Patch =
+  | { kind: 'connection'; value: ConnectionRecord }
+  | { kind: 'preferences'; value: Preferences }
+  | { [C in CollectionName]: { kind: 'upsert'; collection: C; id: string; value: EntityOf<C> } }[CollectionName]
+  | { kind: 'remove'; collection: CollectionName; id: string };
+
+export type StateMessage =
+  | { type: 'snapshot'; version: number; state: SessionState }
+  | { type: 'patches'; version: number; patches: Patch[] };
+
+export function initialSessionState(): SessionState {
+  return {
+    connection: { state: 'disconnected', selfAddress: undefined, reconnectAttempts: 0, lastError: undefined },
+    preferences: { ...DEFAULT_PREFERENCES },
+    rooms: {},
+    peers: {},
+    messages: {},
+    calls: {},
+  };
+}
+
+/**
+ * Applies ordered patches to a state (every tab's mirror and the store itself). The result is a new
+ * object wherever something changed, so React sees the change; each touched collection is copied
+ * once per batch, not once per patch.
+ */
+export function applyPatches(state: SessionState, patches: readonly Patch[]): SessionState {
+  const next: SessionState = { ...state };
+  const copied = new Set<CollectionName>();
+  const writable = (collection: CollectionName): Record<string, unknown> => {
+    if (!copied.has(collection)) {
+      (next as unknown as Record<CollectionName, unknown>)[collection] = { ...next[collection] };
+      copied.add(collection);
+    }
+    return next[collection] as Record<string, unknown>;
+  };
+  for (const patch of patches) {
+    switch (patch.kind) {
+      case 'connection':
+        next.connection = patch.value;
+        break;
+      case 'preferences':
+        next.preferences = patch.value;
+        break;
+      case 'upsert':
+        writable(patch.collection)[patch.id] = patch.value;
+        break;
+      case 'remove':
+        if (patch.id in next[patch.collection]) delete writable(patch.collection)[patch.id];
+        break;
+    }
+  }
+  return next;
+}

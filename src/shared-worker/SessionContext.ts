@@ -1,0 +1,29 @@
+import type { Agent } from 'stanza';
+import type { ProviderConfig } from '../protocol/config';
+import type { Clock } from './clock';
+import type { Fetch } from './ConfigClient';
+import type { Logger } from './logger';
+import type { StateStore } from './StateStore';
+
+/** What the session shares with its domains (rooms, chat, …). */
+export interface SessionContext {
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly fetch: Fetch;
+  readonly store: StateStore;
+  /** The XMPP client of the current connection, once its session has started. */
+  readonly client: Agent | undefined;
+  /** The config of the current connection. */
+  readonly config: ProviderConfig | undefined;
+}
+
+/**
+ * A domain of the session. The session calls these hooks in order: `attachClient` when it
+ * creates an XMPP client (register stanza handlers there: every connection gets a fresh client),
+ * `connected` once that client's session has started, `disconnected` when it drops or is closed.
+ */
+export interface SessionDomain {
+  attachClient?(client: Agent): void;
+  connected?(): void;
+  disconnected?(): void;
+}

@@ -1,0 +1,199 @@
+import type { Agent, AgentConfig } from 'stanza';
+import { KEEPALIVE_INTERVAL_MS, NETWORK_EVENTS, RECONNECT } from '../protocol/constants';
+import type { ProviderConfig } from '../protocol/config';
+import { ParleyError } from '../protocol/errors';
+import type { ConnectionRecord } from '../protocol/session-state';
+import type { Clock } from './clock';
+import { fetchConfig, type Fetch } from './ConfigClient';
+import type { Logger } from './logger';
+import type { SessionContext, SessionDomain } from './SessionContext';
+import { StateStore } from './StateStore';
+
+export interface SignalingSessionDependencies {
+  clock: Clock;
+  fetch: Fetch;
+  log: Logger;
+  /** The config service (SPEC §7), e.g. `/api/config`. */
+  configUrl: string;
+  /** Creates the XMPP client: StanzaJS's `createClient` in every runtime. */
+  createXmppClient: (config: AgentConfig) => Agent;
+}
+
+/**
+ * The one signalling session every tab shares (SPEC §4 connection state, §7 signalling): config,
+ * XMPP login, keepalive and reconnect. Runtime-agnostic: it runs unchanged in Node and in the
+ * SharedWorker.
+ */
+export class SignalingSession implements SessionContext {
+  readonly store = new StateStore();
+  private currentClient: Agent | undefined;
+  private sessionStarted = false;
+  private currentConfig: ProviderConfig | undefined;
+  private readonly domains: SessionDomain[] = [];
+  private keepalive: unknown;
+  private reconnectTimer: unknown;
+  private offlineTimer: unknown;
+  private onlineTimer: unknown;
+  /** False after a deliberate disconnect: a drop then schedules nothing. */
+  private wantConnected = false;
+
+  constructor(private readonly deps: SignalingSessionDependencies) {}
+
+  get clock(): Clock {
+    return this.deps.clock;
+  }
+
+  get log(): Logger {
+    return this.deps.log;
+  }
+
+  get fetch(): Fetch {
+    return this.deps.fetch;
+  }
+
+  get client(): Agent | undefined {
+    return this.sessionStarted ? this.currentClient : undefined;
+  }
+
+  get config(): ProviderConfig | undefined {
+    return this.currentConfig;
+  }
+
+  get connection(): ConnectionRecord {
+    return this.store.state.connection;
+  }
+
+  /** Adds a domain; it sees every client created from now on. */
+  addDomain<D extends SessionDomain>(domain: D): D {
+    this.domains.push(domain);
+    return domain;
+  }
+
+  /** Starts the session unless it is connected or on its way there. */
+  async connect(): Promise<void> {
+    this.wantConnected = true;
+    if (this.connection.state === 'connecting' || this.connection.state === 'connected') return;
+    this.clearReconnect();
+    this.setConnection({ state: 'connecting' });
+    let config: ProviderConfig;
+    try {
+      config = await fetchConfig(this.deps.fetch, this.deps.clock, this.deps.configUrl);
+    } catch (error) {
+      const coded = error instanceof ParleyError ? error : new ParleyError(String(error));
+      this.deps.log.error(coded.message, coded.code ?? 'ESWRTC_001');
+      this.setConnection({ state: 'failed', lastError: coded.message });
+      return;
+    }
+    if (!this.wantConnected) return;
+    this.currentConfig = config;
+    this.startClient(config);
+  }
+
+  /** Deliberate disconnect: ends reconnecting (SPEC §4). */
+  disconnect(): void {
+    this.wantConnected = false;
+    this.clearReconnect();
+    const client = this.currentClient;
+    const wasStarted = this.sessionStarted;
+    this.currentClient = undefined;
+    this.sessionStarted = false;
+    this.stopKeepalive();
+    client?.disconnect();
+    if (this.connection.state !== 'failed') this.setConnection({ state: 'disconnected', selfAddress: undefined });
+    if (wasStarted) for (const domain of this.domains) domain.disconnected?.();
+  }
+
+  /** SPEC §7: online reconnects after up to 5 s (random) unless connected or connecting. */
+  online(): void {
+    this.clearNetworkTimers();
+    this.onlineTimer = this.deps.clock.setTimeout(() => {
+      this.onlineTimer = undefined;
+      if (this.connection.state !== 'connected' && this.connection.state !== 'connecting') void this.connect();
+    }, this.deps.clock.random() * NETWORK_EVENTS.onlineMaxDelayMs);
+  }
+
+  /** SPEC §7: offline disconnects after 5 s if still offline. */
+  offline(): void {
+    this.clearNetworkTimers();
+    this.offlineTimer = this.deps.clock.setTimeout(() => {
+      this.offlineTimer = undefined;
+      this.disconnect();
+    }, NETWORK_EVENTS.offlineDisconnectDelayMs);
+  }
+
+  private clearNetworkTimers(): void {
+    if (this.onlineTimer !== undefined) this.deps.clock.clearTimeout(this.onlineTimer);
+    if (this.offlineTimer !== undefined) this.deps.clock.clearTimeout(this.offlineTimer);
+    this.onlineTimer = undefined;
+    this.offlineTimer = undefined;
+  }
+
+  private startClient(config: ProviderConfig): void {
+    const client = this.deps.createXmppClient({
+      jid: config.userId,
+      password: config.credential,
+      resource: config.id,
+      transports: { websocket: config.signalingUrl, bosh: false },
+      // Parley reconnects itself, with a fresh config, on the spec's schedule.
+      autoReconnect: false,
+      allowResumption: false,
+    });
+    this.currentClient = client;
+    for (const domain of this.domains) domain.attachClient?.(client);
+    client.on('session:started', () => {
+      if (this.currentClient !== client) return;
+      this.sessionStarted = true;
+      client.sendPresence();
+      this.startKeepalive(client);
+      this.setConnection({ state: 'connected', selfAddress: client.jid, reconnectAttempts: 0, lastError: undefined });
+      for (const domain of this.domains) domain.connected?.();
+    });
+    client.on('auth:failed', () => {
+      if (this.currentClient === client) this.setConnection({ lastError: 'authentication failed' });
+    });
+    client.on('disconnected', () => {
+      if (this.currentClient !== client) return;
+      const wasStarted = this.sessionStarted;
+      this.currentClient = undefined;
+      this.sessionStarted = false;
+      this.onDropped();
+      if (wasStarted) for (const domain of this.domains) domain.disconnected?.();
+    });
+    void client.connect();
+  }
+
+  /** SPEC §4: an unexpected drop gives disconnected and schedules a reconnect. */
+  private onDropped(): void {
+    this.stopKeepalive();
+    this.setConnection({ state: 'disconnected', selfAddress: undefined });
+    if (!this.wantConnected) return;
+    const attempts = this.connection.reconnectAttempts;
+    const delay = (attempts + 1) * RECONNECT.stepMs + this.deps.clock.random() * RECONNECT.maxJitterMs;
+    this.setConnection({ reconnectAttempts: attempts + 1 });
+    this.reconnectTimer = this.deps.clock.setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.connect();
+    }, delay);
+  }
+
+  private startKeepalive(client: Agent): void {
+    this.stopKeepalive();
+    this.keepalive = this.deps.clock.setInterval(() => {
+      client.ping().catch(() => this.deps.log.info('keepalive ping got no answer'));
+    }, KEEPALIVE_INTERVAL_MS);
+  }
+
+  private stopKeepalive(): void {
+    if (this.keepalive !== undefined) this.deps.clock.clearInterval(this.keepalive);
+    this.keepalive = undefined;
+  }
+
+  private clearReconnect(): void {
+    if (this.reconnectTimer !== undefined) this.deps.clock.clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+  }
+
+  private setConnection(change: Partial<ConnectionRecord>): void {
+    this.store.apply({ kind: 'connection', value: { ...this.connection, ...change } });
+  }
+}

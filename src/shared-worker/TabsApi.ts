@@ -1,0 +1,104 @@
+import type {
+  ChatCommands,
+  JoinRoomOptions,
+  PreferencesCommands,
+  RoomsCommands,
+  SessionApi,
+  SessionEvent,
+  TabListener,
+} from '../protocol/commands';
+import type { SignalingSession } from './SignalingSession';
+
+/** Resolves when the tab is gone: the SharedWorker waits on the tab's Web Lock, Node tests on a promise. */
+export type TabGone = (tabId: string) => Promise<void>;
+
+export interface SessionDomains {
+  rooms: RoomsCommands;
+  chat: ChatCommands;
+  preferences: PreferencesCommands;
+}
+
+interface AttachedTab {
+  listener: TabListener;
+  unsubscribe: () => void;
+  rooms: Set<string>;
+}
+
+/**
+ * The session as tabs see it: every tab gets the state and events; a room stays joined while at
+ * least one tab has it open, and is left when the last one closes it or goes away.
+ */
+export class TabsApi implements SessionApi {
+  private readonly tabs = new Map<string, AttachedTab>();
+  readonly rooms: RoomsCommands;
+  readonly chat: ChatCommands;
+  readonly preferences: PreferencesCommands;
+
+  constructor(
+    private readonly session: SignalingSession,
+    domains: SessionDomains,
+    private readonly tabGone: TabGone,
+  ) {
+    this.rooms = domains.rooms;
+    this.chat = domains.chat;
+    this.preferences = domains.preferences;
+  }
+
+  get tabCount(): number {
+    return this.tabs.size;
+  }
+
+  attach(tabId: string, listener: TabListener): void {
+    const previous = this.tabs.get(tabId);
+    previous?.unsubscribe();
+    const unsubscribe = this.session.store.subscribe((message) => listener.state(message));
+    this.tabs.set(tabId, { listener, unsubscribe, rooms: previous?.rooms ?? new Set() });
+    if (!previous) void this.tabGone(tabId).then(() => this.detach(tabId));
+    void this.session.connect();
+  }
+
+  /** Delivers an event to every attached tab. */
+  broadcast(event: SessionEvent): void {
+    for (const tab of this.tabs.values()) tab.listener.event(event);
+  }
+
+  connect(): void {
+    void this.session.connect();
+  }
+
+  disconnect(): void {
+    this.session.disconnect();
+  }
+
+  online(): void {
+    this.session.online();
+  }
+
+  offline(): void {
+    this.session.offline();
+  }
+
+  async openRoom(tabId: string, name: string, options?: JoinRoomOptions): Promise<string> {
+    const roomId = await this.rooms.joinRoom(name, options);
+    this.tabs.get(tabId)?.rooms.add(roomId);
+    return roomId;
+  }
+
+  async closeRoom(tabId: string, roomId: string): Promise<void> {
+    this.tabs.get(tabId)?.rooms.delete(roomId);
+    await this.leaveIfUnused(roomId);
+  }
+
+  private async detach(tabId: string): Promise<void> {
+    const tab = this.tabs.get(tabId);
+    if (!tab) return;
+    tab.unsubscribe();
+    this.tabs.delete(tabId);
+    for (const roomId of tab.rooms) await this.leaveIfUnused(roomId);
+  }
+
+  private async leaveIfUnused(roomId: string): Promise<void> {
+    for (const tab of this.tabs.values()) if (tab.rooms.has(roomId)) return;
+    await this.rooms.leaveRoom(roomId);
+  }
+}

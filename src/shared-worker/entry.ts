@@ -1,0 +1,25 @@
+/// <reference lib="webworker" />
+import * as Comlink from 'comlink';
+import { tabLockName } from '../protocol/tabs';
+import { systemClock } from './clock';
+import { createSession } from './createSession';
+import { consoleLogger } from './logger';
+import { IndexedDbPreferencesStorage } from './preferences/IndexedDbPreferencesStorage';
+
+/** The SharedWorker adapter: one session per origin, exposed to every tab over its MessagePort. */
+declare const self: SharedWorkerGlobalScope;
+
+const { tabs } = createSession({
+  clock: systemClock,
+  fetch: (input, init) => fetch(input, init),
+  log: consoleLogger('[parley session]'),
+  configUrl: new URL('/api/config', self.location.origin).href,
+  preferencesStorage: new IndexedDbPreferencesStorage(),
+  // The tab holds its lock for its whole life, so ours is granted exactly when the tab is gone.
+  tabGone: (tabId) => navigator.locks.request(tabLockName(tabId), () => undefined),
+});
+
+self.addEventListener('connect', (event) => {
+  const port = (event as MessageEvent).ports[0];
+  if (port) Comlink.expose(tabs, port);
+});

@@ -1,0 +1,134 @@
+import type { Agent, Stanzas } from 'stanza';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signToken } from '../../server/auth/jwt';
+import { startParley, type RunningParley } from '../../server/Parley';
+import { CLIENT_VERSION, VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
+import { parseProviderConfig, type ProviderConfig } from '../../src/protocol/config';
+import { clientFor, login, withTimeout } from '../support/xmppClient';
+
+let parley: RunningParley;
+const clients: Agent[] = [];
+
+beforeAll(async () => {
+  parley = await startParley({ port: 0 });
+});
+afterAll(async () => {
+  for (const client of clients) client.disconnect();
+  await parley?.stop();
+});
+
+function api(path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(new URL(path, parley.url), { method: 'POST', ...init });
+}
+
+async function getConfig(body: unknown = { clientVersion: CLIENT_VERSION }): Promise<ProviderConfig> {
+  const response = await api('/api/config', { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(response.status).toBe(200);
+  return parseProviderConfig(await response.json());
+}
+
+function track(client: Agent): Agent {
+  clients.push(client);
+  return client;
+}
+
+describe('Config service (SPEC §7 config request, PROTOCOL.md HTTP)', () => {
+  it('issues a config whose credential logs in to the XMPP server over signalingUrl', async () => {
+    const config = await getConfig();
+    expect(config.signalingUrl).toBe(`${parley.url.replace('http', 'ws')}xmpp-websocket`);
+    expect(config.roomConfigUrl).toBe(`${parley.url}api/room-config`);
+    expect(config.userId).toMatch(new RegExp(`^[0-9a-f-]{36}@${parley.settings.xmppDomain}$`));
+    expect(config.videoResolutionTiers).toEqual(VIDEO_RESOLUTION_TIERS);
+    const client = track(clientFor(config));
+    await login(client);
+    expect(client.jid).toBe(`${config.userId}/${config.id}`);
+  });
+
+  it('gives every request its own user id and resource', async () => {
+    const [a, b] = await Promise.all([getConfig(), getConfig()]);
+    expect(a.userId).not.toBe(b.userId);
+    expect(a.id).not.toBe(b.id);
+  });
+
+  it('refuses a credential signed with another secret, an expired one, and another user\'s', async () => {
+    const config = await getConfig();
+    const local = config.userId.split('@')[0]!;
+    const now = Math.floor(Date.now() / 1000);
+    const wrongSecret = signToken('not-the-secret', { sub: local, exp: now + 60 });
+    const expired = signToken(parley.settings.tokenSecret, { sub: local, exp: now - 10 });
+    const otherUser = (await getConfig()).credential;
+    for (const password of [wrongSecret, expired, otherUser]) {
+      await expect(login(track(clientFor(config, password)))).rejects.toThrow();
+    }
+  });
+
+  it('answers malformed bodies with 400 and clear JSON errors', async () => {
+    const notJson = await api('/api/config', { body: '{nope' });
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toEqual({ error: { status: 400, message: 'request body is not valid JSON' } });
+    const noVersion = await api('/api/config', { body: '{}' });
+    expect(noVersion.status).toBe(400);
+    expect((await noVersion.json()).error.message).toBe('clientVersion must be a string');
+  });
+
+  it('answers a 1 MB body with 413', async () => {
+    const response = await api('/api/config', { body: 'x'.repeat(1024 * 1024) });
+    expect(response.status).toBe(413);
+    expect((await response.json()).error.status).toBe(413);
+  });
+});
+
+describe('Room config service (SPEC §7 room config request)', () => {
+  it('requires a Bearer credential (401 without, 401 with a forged one)', async () => {
+    expect((await api('/api/room-config', { body: JSON.stringify({ name: 'x' }) })).status).toBe(401);
+    const forged = await api('/api/room-config', { headers: { authorization: 'Bearer abc.def.ghi' }, body: JSON.stringify({ name: 'x' }) });
+    expect(forged.status).toBe(401);
+  });
+
+  it('parses JSON whatever the content type and normalises the name into a room address', async () => {
+    const config = await getConfig();
+    // The 1.30.3 client sends no Content-Type: fetch then labels the body text/plain.
+    const response = await api('/api/room-config', { headers: { authorization: `Bearer ${config.credential}` }, body: JSON.stringify({ name: 'Team Sync' }) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ roomAddress: `team-sync@${parley.settings.mucDomain}` });
+  });
+
+  it('answers a missing name with 400 and a 1 MB body with 413', async () => {
+    const config = await getConfig();
+    const headers = { authorization: `Bearer ${config.credential}` };
+    expect((await api('/api/room-config', { headers, body: '{}' })).status).toBe(400);
+    expect((await api('/api/room-config', { headers, body: 'x'.repeat(1024 * 1024) })).status).toBe(413);
+  });
+});
+
+describe('Two clients meet in one room with the <user> presence element (PROTOCOL.md)', () => {
+  it('each sees the other occupant carrying <user sid=nickname>', async () => {
+    const [configA, configB] = await Promise.all([getConfig(), getConfig()]);
+    const [a, b] = [track(clientFor(configA)), track(clientFor(configB))];
+    await Promise.all([login(a), login(b)]);
+    const roomFor = async (config: ProviderConfig): Promise<string> => {
+      const response = await api('/api/room-config', { headers: { authorization: `Bearer ${config.credential}` }, body: JSON.stringify({ name: 'Meeting Point' }) });
+      return ((await response.json()) as { roomAddress: string }).roomAddress;
+    };
+    const room = await roomFor(configA);
+    expect(await roomFor(configB)).toBe(room);
+
+    const seenBy = (client: Agent, nick: string) =>
+      new Promise<Stanzas.ReceivedPresence>((resolve) => {
+        client.on('presence', (presence) => {
+          if (presence.from === `${room}/${nick}`) resolve(presence);
+        });
+      });
+    const aSeesB = seenBy(a, configB.id);
+    const bSeesA = seenBy(b, configA.id);
+    await withTimeout(a.joinRoom(room, configA.id), 10_000, 'join A');
+    await withTimeout(b.joinRoom(room, configB.id), 10_000, 'join B');
+
+    const [presenceOfB, presenceOfA] = await withTimeout(Promise.all([aSeesB, bSeesA]), 10_000, 'presences');
+    expect(presenceOfB.talkyUser?.sid).toBe(configB.id);
+    expect(presenceOfA.talkyUser?.sid).toBe(configA.id);
+    expect(presenceOfA.talkyUser?.rid).toBeTruthy();
+    expect(presenceOfA.talkyUser?.rid).toBe(presenceOfB.talkyUser?.rid);
+    expect((await parley.xmpp.stats()).rooms[room]?.occupants).toBe(2);
+  });
+});

@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { createStore } from 'jotai';
-import type { SessionApi, SessionEvent, TabListener } from '../protocol/commands';
+import type { JingleIq, SessionApi, SessionEvent, TabListener } from '../protocol/commands';
 import { applyPatches, type StateMessage } from '../protocol/session-state';
 import { tabLockName } from '../protocol/tabs';
 import { sessionStateAtom } from './sessionAtoms';
@@ -16,6 +16,8 @@ export class SessionBridge {
   readonly tabId = crypto.randomUUID();
   readonly session: Comlink.Remote<SessionApi>;
   private readonly eventListeners = new Set<(event: SessionEvent) => void>();
+  /** The call engine of this tab, once it owns a call: it processes the Jingle requests routed here. */
+  jingleHandler: ((iq: JingleIq) => void) | undefined;
 
   constructor(private readonly store: JotaiStore) {
     const worker = new SharedWorker(new URL('../shared-worker/entry.ts', import.meta.url), { type: 'module', name: 'parley-session' });
@@ -27,6 +29,7 @@ export class SessionBridge {
     const listener: TabListener = {
       state: (message) => this.receive(message),
       event: (event) => this.eventListeners.forEach((handle) => handle(event)),
+      jingle: (iq) => this.jingleHandler?.(iq),
     };
     await this.session.attach(this.tabId, Comlink.proxy(listener));
     window.addEventListener('online', () => void this.session.online());

@@ -1,3 +1,4 @@
+import type { Stanzas } from 'stanza';
 import type { ChatState, Preferences, RequestingMedia } from './entities';
 import type { StateMessage } from './session-state';
 
@@ -57,9 +58,27 @@ export interface ReceivedCommand {
 
 export type SessionEvent = { type: 'command'; command: ReceivedCommand };
 
+/** A Jingle IQ as StanzaJS parses it: plain JSON, passed between the worker and the call's tab. */
+export type JingleIq = Stanzas.IQ & { jingle: Stanzas.Jingle };
+
 export interface TabListener {
   state(message: StateMessage): void;
   event(event: SessionEvent): void;
+  /** A Jingle request for a call this tab owns; the tab's session manager processes it. */
+  jingle(iq: JingleIq): void;
+}
+
+/** Call ownership and the Jingle path between a tab's sessions and the one XMPP socket. */
+export interface JingleCommands {
+  /** This tab runs the room's call (it holds the call's Web Lock). */
+  claimCall(tabId: string, roomAddress: string): Promise<void>;
+  releaseCall(tabId: string, roomAddress: string): Promise<void>;
+  /**
+   * Sends what a tab's session produced: a Jingle request (type set) resolves with the peer's answer
+   * or rejects with its error IQ; an answer (result / error, no jingle element) to a routed request
+   * is just sent.
+   */
+  send(iq: Stanzas.IQ): Promise<Stanzas.IQ | undefined>;
 }
 
 export interface SessionApi {
@@ -76,4 +95,5 @@ export interface SessionApi {
   readonly rooms: RoomsCommands;
   readonly chat: ChatCommands;
   readonly preferences: PreferencesCommands;
+  readonly jingle: JingleCommands;
 }

@@ -105,4 +105,14 @@ export const LIMITS = {
   chatBodyLength: 16 * 1024,
   jsonCommandBytes: 64 * 1024,
   customerDataBytes: 4 * 1024,
+  /** StanzaJS's joinRoom has no timeout (DESIGN.md): a join the room never answers fails after this. */
+  roomJoinTimeoutMs: 15_000,
+  /** Room passwords, from a person or from the wire (destroy, room config form). */
+  roomPasswordLength: 1_024,
+  /** A `<user sid>` longer than this is ignored in favour of the occupant nick. */
+  peerIdLength: 256,
+  /** Addresses from the wire (RFC 7622: three parts of at most 1023 bytes). */
+  addressLength: 3_071,
+  /** Server-supplied reason or error text kept for the log. */
+  reasonLength: 256,
 } as const;

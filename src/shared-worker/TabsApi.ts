@@ -1,5 +1,6 @@
 import type {
   ChatCommands,
+  JingleIq,
   JoinRoomOptions,
   PreferencesCommands,
   RoomsCommands,
@@ -7,6 +8,7 @@ import type {
   SessionEvent,
   TabListener,
 } from '../protocol/commands';
+import type { JingleRouter } from './jingle/JingleRouter';
 import type { SignalingSession } from './SignalingSession';
 
 /** Resolves when the tab is gone: the SharedWorker waits on the tab's Web Lock, Node tests on a promise. */
@@ -16,6 +18,7 @@ export interface SessionDomains {
   rooms: RoomsCommands;
   chat: ChatCommands;
   preferences: PreferencesCommands;
+  jingle: JingleRouter;
 }
 
 interface AttachedTab {
@@ -33,6 +36,7 @@ export class TabsApi implements SessionApi {
   readonly rooms: RoomsCommands;
   readonly chat: ChatCommands;
   readonly preferences: PreferencesCommands;
+  readonly jingle: JingleRouter;
 
   constructor(
     private readonly session: SignalingSession,
@@ -42,6 +46,7 @@ export class TabsApi implements SessionApi {
     this.rooms = domains.rooms;
     this.chat = domains.chat;
     this.preferences = domains.preferences;
+    this.jingle = domains.jingle;
   }
 
   get tabCount(): number {
@@ -55,6 +60,13 @@ export class TabsApi implements SessionApi {
     this.tabs.set(tabId, { listener, unsubscribe, rooms: previous?.rooms ?? new Set() });
     if (!previous) void this.tabGone(tabId).then(() => this.detach(tabId));
     void this.session.connect();
+  }
+
+  /** Delivers a Jingle request to one tab; false when it is not attached. */
+  deliverJingle(tabId: string, iq: JingleIq): boolean {
+    const tab = this.tabs.get(tabId);
+    tab?.listener.jingle(iq);
+    return tab !== undefined;
   }
 
   /** Delivers an event to every attached tab. */
@@ -94,6 +106,7 @@ export class TabsApi implements SessionApi {
     if (!tab) return;
     tab.unsubscribe();
     this.tabs.delete(tabId);
+    this.jingle.releaseTab(tabId);
     for (const roomId of tab.rooms) await this.leaveIfUnused(roomId);
   }
 

@@ -10,7 +10,7 @@ export interface TalkyUser {
   sid?: string;
   rid?: string;
   type?: string;
-  /** The peer's customerData as JSON text; parse with `parseCustomerData`. */
+  /** The peer's customerData as JSON text (untrusted: parsed and bounded where it is read). */
   customerData?: string;
 }
 

@@ -1,0 +1,245 @@
+import { CAPTURE_ABORT_RETRIES } from '../../protocol/constants';
+import { sleep, type Clock } from '../../shared-worker/clock';
+import type { Logger } from '../../shared-worker/logger';
+import type { DeviceManager } from './DeviceManager';
+import {
+  CaptureAbortedError,
+  CaptureDeviceError,
+  CapturePermissionError,
+  CaptureTrackMissingError,
+  DisplayMediaUnsupportedError,
+  ScreenCaptureError,
+  UserMediaUnsupportedError,
+  type CaptureDevice,
+  type CaptureError,
+} from './errors';
+import type { MediaDevicesApi } from './MediaDevicesApi';
+import type { MediaItems } from './MediaItems';
+import type { OperationQueue } from './OperationQueue';
+
+/** Track content hints (W3C mst-content-hint). 'music' also turns audio processing off (SPEC §5). */
+export type AudioContentHint = '' | 'speech' | 'speech-recognition' | 'music';
+export type VideoContentHint = '' | 'motion' | 'detail' | 'text';
+
+export interface UserMediaRequest {
+  /** true, or constraints (e.g. `{ deviceId: { exact: id } }`); absent or false: no microphone. */
+  readonly audio?: boolean | MediaTrackConstraints;
+  readonly video?: boolean | MediaTrackConstraints;
+  /** Auto gain, echo cancellation and noise suppression; on unless false (SPEC §5). */
+  readonly audioProcessing?: boolean;
+  readonly audioHint?: AudioContentHint;
+  readonly videoHint?: VideoContentHint;
+  /** The local item the new microphone / camera takes over from once shared. */
+  readonly replaceAudio?: string;
+  readonly replaceVideo?: string;
+  /** Share the new items at once (default true). */
+  readonly share?: boolean;
+  /** Render the camera mirrored (default true). */
+  readonly mirrored?: boolean;
+  readonly audioName?: string;
+  readonly videoName?: string;
+}
+
+export interface DisplayMediaRequest {
+  /** Also capture the shared tab's or system's audio, where the browser offers it. */
+  readonly audio?: boolean;
+  readonly audioHint?: AudioContentHint;
+  /** Default 'detail'. */
+  readonly videoHint?: VideoContentHint;
+  readonly replaceVideo?: string;
+  readonly share?: boolean;
+  readonly name?: string;
+}
+
+/** The ids of the media items a capture added. */
+export interface CapturedMedia {
+  readonly audio: string | undefined;
+  readonly video: string | undefined;
+}
+
+export interface MediaCaptureOptions {
+  /** Undefined where the browser has none (an insecure page, an old browser). */
+  readonly mediaDevices: MediaDevicesApi | undefined;
+  readonly devices: DeviceManager;
+  readonly media: MediaItems;
+  /** Shared with resolution changes, so capture and constraint changes never interleave. */
+  readonly queue: OperationQueue;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** SPEC §8 error callback: every capture failure, with words for the person in `userMessage`. */
+  readonly onError: (error: CaptureError) => void;
+}
+
+const AUDIO_PROCESSING_CONSTRAINTS = ['autoGainControl', 'echoCancellation', 'noiseSuppression'] as const;
+
+/**
+ * SPEC §8: the delay before AbortError retry number `retry` (1 … 12) is 100 + 2^retry ms —
+ * 102, 104, 108, 116, 132, 164, 228, 356, 612, 1124, 2148, 4196 ms, about 9.4 s in all. An
+ * AbortError here is most often the device still being released by a capture that just ended.
+ */
+export function abortRetryDelayMs(retry: number): number {
+  return 100 + 2 ** retry;
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error || error instanceof DOMException ? error.name : 'Error';
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error || error instanceof DOMException ? `${error.name}: ${error.message}` : String(error);
+}
+
+function merge(defaults: MediaTrackConstraints, requested: boolean | MediaTrackConstraints | undefined): MediaTrackConstraints | false {
+  if (!requested) return false;
+  return requested === true ? { ...defaults } : { ...defaults, ...requested };
+}
+
+/**
+ * Camera, microphone and screen capture into local media items (SPEC §4, §5, §8). Each request
+ * runs as one operation of the capture queue, its AbortError retries included.
+ */
+export class MediaCapture {
+  constructor(private readonly options: MediaCaptureOptions) {}
+
+  get screenCaptureSupported(): boolean {
+    return typeof this.options.mediaDevices?.getDisplayMedia === 'function';
+  }
+
+  /** The audio constraints a request starts from: processing on unless turned off (SPEC §5). */
+  audioProcessingConstraints(request: Pick<UserMediaRequest, 'audioProcessing' | 'audioHint'>): MediaTrackConstraints {
+    const supported = this.options.mediaDevices?.getSupportedConstraints() ?? {};
+    const processing = request.audioProcessing !== false && request.audioHint !== 'music';
+    const constraints: MediaTrackConstraints = {};
+    for (const name of AUDIO_PROCESSING_CONSTRAINTS) if (supported[name]) constraints[name] = processing;
+    return constraints;
+  }
+
+  /**
+   * Captures camera and/or microphone and adds them as local items (shared unless `share` is
+   * false). Resolves with the new items' ids, or undefined when the capture failed; failures go
+   * to `onError` and the log. A requested kind missing from the result is reported the same way,
+   * and its permission marked denied, while the kind that did arrive is kept.
+   */
+  captureUserMedia(request: UserMediaRequest): Promise<CapturedMedia | undefined> {
+    return this.options.queue.push('captureUserMedia', () => this.runUserMediaCapture(request));
+  }
+
+  /** Captures a screen, window or tab (SPEC §5). Unsupported: logged, reported, undefined. */
+  captureDisplay(request: DisplayMediaRequest = {}): Promise<CapturedMedia | undefined> {
+    return this.options.queue.push('captureDisplay', () => this.runDisplayCapture(request));
+  }
+
+  private async runUserMediaCapture(request: UserMediaRequest): Promise<CapturedMedia | undefined> {
+    const { devices, media, mediaDevices } = this.options;
+    const audio = merge(this.audioProcessingConstraints(request), request.audio);
+    const video = merge({}, request.video);
+    const requested: CaptureDevice[] = [...(video ? ['camera' as const] : []), ...(audio ? ['microphone' as const] : [])];
+    if (requested.length === 0) return { audio: undefined, video: undefined };
+    if (typeof mediaDevices?.getUserMedia !== 'function') {
+      this.fail(new UserMediaUnsupportedError('getUserMedia is not available', requested, 'NotSupportedError'));
+      return undefined;
+    }
+    devices.setCaptureInProgress(video !== false, audio !== false);
+    try {
+      // Browsers may refuse a second microphone while one is live, and a just-stopped one can
+      // raise AbortError: release ours first (SimpleWebRTC does the same).
+      if (audio) media.removeAllLocal('audio');
+      const stream = await this.getUserMediaRetryingAborts(mediaDevices, { audio, video }, requested);
+      if (!stream) return undefined;
+      return this.addUserMedia(stream, request, requested);
+    } finally {
+      devices.setCaptureInProgress(false, false);
+    }
+  }
+
+  private async getUserMediaRetryingAborts(
+    mediaDevices: MediaDevicesApi,
+    constraints: MediaStreamConstraints,
+    requested: CaptureDevice[],
+  ): Promise<MediaStream | undefined> {
+    const { clock, devices } = this.options;
+    for (let retry = 0; ; retry += 1) {
+      try {
+        return await mediaDevices.getUserMedia(constraints);
+      } catch (error) {
+        const name = errorName(error);
+        if (name === 'AbortError' && retry < CAPTURE_ABORT_RETRIES) {
+          this.options.logger.info(`getUserMedia aborted; retry ${retry + 1} of ${CAPTURE_ABORT_RETRIES}`);
+          await sleep(clock, abortRetryDelayMs(retry + 1));
+          continue;
+        }
+        const log = `getUserMedia failed (${requested.join(' and ')}): ${errorText(error)}`;
+        if (name === 'NotAllowedError' || name === 'SecurityError') {
+          for (const device of requested) devices.markPermissionDenied(device);
+          this.fail(new CapturePermissionError(log, requested, name));
+        } else if (name === 'AbortError') {
+          this.fail(new CaptureAbortedError(`${log} (after ${CAPTURE_ABORT_RETRIES} retries)`, requested, name));
+        } else {
+          this.fail(new CaptureDeviceError(log, requested, name));
+        }
+        return undefined;
+      }
+    }
+  }
+
+  private async addUserMedia(stream: MediaStream, request: UserMediaRequest, requested: CaptureDevice[]): Promise<CapturedMedia> {
+    const { devices, media } = this.options;
+    const audioTrack = stream.getAudioTracks()[0];
+    const videoTrack = stream.getVideoTracks()[0];
+    const share = request.share !== false;
+    if (audioTrack) {
+      if (request.audioHint !== undefined) audioTrack.contentHint = request.audioHint;
+      media.addLocalAudio(audioTrack, stream, { replaces: request.replaceAudio, name: request.audioName });
+      if (share) media.share(audioTrack.id);
+      devices.markCaptured('microphone');
+    }
+    if (videoTrack) {
+      if (request.videoHint !== undefined) videoTrack.contentHint = request.videoHint;
+      media.addLocalVideo(videoTrack, stream, { replaces: request.replaceVideo, name: request.videoName, mirrored: request.mirrored });
+      if (share) media.share(videoTrack.id);
+      devices.markCaptured('camera');
+    }
+    const missing = requested.filter((device) => (device === 'camera' ? !videoTrack : !audioTrack));
+    if (missing.length > 0) {
+      for (const device of missing) devices.markPermissionDenied(device);
+      this.fail(new CaptureTrackMissingError(`getUserMedia returned no ${missing.join(' or ')} track`, missing, 'MissingTrack'));
+    }
+    // Labels appear once access is granted: show them now rather than at the next poll.
+    await devices.refresh();
+    return { audio: audioTrack?.id, video: videoTrack?.id };
+  }
+
+  private async runDisplayCapture(request: DisplayMediaRequest): Promise<CapturedMedia | undefined> {
+    const { media, mediaDevices } = this.options;
+    if (typeof mediaDevices?.getDisplayMedia !== 'function') {
+      this.fail(new DisplayMediaUnsupportedError());
+      return undefined;
+    }
+    let stream: MediaStream;
+    try {
+      stream = await mediaDevices.getDisplayMedia({ video: true, audio: request.audio ?? false });
+    } catch (error) {
+      this.fail(new ScreenCaptureError(`getDisplayMedia failed: ${errorText(error)}`, [], errorName(error)));
+      return undefined;
+    }
+    const share = request.share !== false;
+    const videoTrack = stream.getVideoTracks()[0];
+    const audioTrack = stream.getAudioTracks()[0];
+    if (videoTrack) {
+      videoTrack.contentHint = request.videoHint ?? 'detail';
+      media.addLocalScreen(videoTrack, stream, { replaces: request.replaceVideo, name: request.name });
+      if (share) media.share(videoTrack.id);
+    }
+    if (audioTrack) {
+      if (request.audioHint !== undefined) audioTrack.contentHint = request.audioHint;
+      media.addLocalAudio(audioTrack, stream, { name: request.name });
+      if (share) media.share(audioTrack.id);
+    }
+    return { audio: audioTrack?.id, video: videoTrack?.id };
+  }
+
+  private fail(error: CaptureError): void {
+    this.options.logger.error(error.message);
+    this.options.onError(error);
+  }
+}

@@ -1,0 +1,77 @@
+import { MediaKindError } from './errors';
+
+export type MediaKind = 'audio' | 'video';
+export type MediaItemSource = 'local' | 'remote';
+/** Simulcast profile a receiver asks for (PROTOCOL.md); `off` stops the video. */
+export type VideoProfile = 'high' | 'medium' | 'low' | 'off';
+
+/**
+ * SPEC §3 Media item as a plain, structured-clonable record. The live MediaStreamTrack and
+ * MediaStream are not clonable, so the record names them by id and MediaItems keeps them in a
+ * side map (`getTrack`, `getStream`).
+ */
+export interface MediaItem {
+  /** The track id for local media; the receiving side's own id for remote media. */
+  readonly id: string;
+  readonly kind: MediaKind;
+  readonly source: MediaItemSource;
+  /** Remote media: the owning peer's occupant address. */
+  readonly owner: string | undefined;
+  /** Remote media: the room it arrived in. */
+  readonly roomAddress: string | undefined;
+  /** SPEC `track`: the id of the live MediaStreamTrack. */
+  readonly trackId: string;
+  /** SPEC `stream`: the id of the live MediaStream. */
+  readonly streamId: string;
+  readonly name: string | undefined;
+  /** Local media: offered to peers. */
+  readonly shared: boolean;
+  readonly screenCapture: boolean;
+  /** Disabled here: a muted microphone, a paused camera, or remote audio we silenced. */
+  readonly localDisabled: boolean;
+  /** Remote media the sender muted (Jingle mute). */
+  readonly remoteDisabled: boolean;
+  /** The track is muted by the browser or the system (no frames arrive). */
+  readonly externalDisabled: boolean;
+  readonly renderMirrored: boolean;
+  readonly speaking: boolean;
+  readonly inputDetected: boolean;
+  /** When input was last lost (ms since epoch), undefined while input flows. */
+  readonly inputLost: number | undefined;
+  readonly lastSpokeAt: number | undefined;
+  /** Level in dB; -Infinity until measured. */
+  readonly volume: number;
+  /** Remote video: the simulcast profile asked for (default low); undefined for audio. */
+  readonly profile: VideoProfile | undefined;
+  /** Local media: the id of the item this one takes over from once shared. */
+  readonly replaces: string | undefined;
+  readonly loaded: boolean;
+  readonly width: number | undefined;
+  readonly height: number | undefined;
+  readonly createdAt: number;
+}
+
+/** Fields that change over an item's life; the rest are fixed when it is added. */
+export type MediaItemChange = Partial<
+  Pick<
+    MediaItem,
+    | 'name'
+    | 'localDisabled'
+    | 'remoteDisabled'
+    | 'externalDisabled'
+    | 'speaking'
+    | 'inputDetected'
+    | 'inputLost'
+    | 'lastSpokeAt'
+    | 'volume'
+    | 'profile'
+    | 'loaded'
+    | 'width'
+    | 'height'
+  >
+>;
+
+/** SPEC §5: local audio must be an audio track and local video a video track. */
+export function assertTrackKind(track: Pick<MediaStreamTrack, 'kind'>, expected: MediaKind): void {
+  if (track.kind !== expected) throw new MediaKindError(expected, track.kind);
+}

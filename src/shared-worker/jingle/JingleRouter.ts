@@ -1,0 +1,69 @@
+import { JID, type Agent, type Stanzas } from 'stanza';
+import type { JingleCommands, JingleIq } from '../../protocol/commands';
+import type { SessionContext, SessionDomain } from '../SessionContext';
+
+/** Delivers an incoming Jingle request to a tab; false when that tab is gone. */
+export type DeliverJingle = (tabId: string, iq: JingleIq) => boolean;
+
+/**
+ * Jingle stanzas arrive here but RTCPeerConnections live in tabs: each room's call is owned by
+ * exactly one tab (it claims it under a Web Lock), which runs the Jingle sessions. Requests from
+ * a room go to its call owner; what the owner's sessions send goes out through this one socket.
+ */
+export class JingleRouter implements SessionDomain, JingleCommands {
+  private readonly owners = new Map<string, string>();
+
+  constructor(
+    private readonly context: SessionContext,
+    private readonly deliver: DeliverJingle,
+  ) {}
+
+  attachClient(client: Agent): void {
+    // StanzaJS's own Jingle manager would answer in this worker, which has no RTCPeerConnection.
+    client.removeAllListeners('iq:set:jingle');
+    client.on('iq:set:jingle', (iq) => this.route(client, iq));
+  }
+
+  async claimCall(tabId: string, roomAddress: string): Promise<void> {
+    this.owners.set(roomAddress, tabId);
+  }
+
+  async releaseCall(tabId: string, roomAddress: string): Promise<void> {
+    if (this.owners.get(roomAddress) === tabId) this.owners.delete(roomAddress);
+  }
+
+  /** A tab went away: the calls it owned have no owner until another tab claims them. */
+  releaseTab(tabId: string): void {
+    for (const [room, owner] of this.owners) if (owner === tabId) this.owners.delete(room);
+  }
+
+  ownerOf(roomAddress: string): string | undefined {
+    return this.owners.get(roomAddress);
+  }
+
+  /** Sends what a tab's Jingle session produced; for a request, resolves with the peer's answer. */
+  async send(iq: Stanzas.IQ): Promise<Stanzas.IQ | undefined> {
+    const client = this.context.client;
+    if (!client) throw new Error('not connected');
+    if (iq.type === 'set') return client.sendIQ(iq);
+    // Answers to a request the tab processed: addressed back to whoever sent it.
+    const original = { type: 'set' as const, id: iq.id, from: iq.to };
+    if (iq.type === 'result') client.sendIQResult(original, iq);
+    else client.sendIQError(original, iq);
+    return undefined;
+  }
+
+  private route(client: Agent, iq: JingleIq): void {
+    if (!iq.from) return;
+    const roomAddress = JID.toBare(iq.from);
+    const owner = this.owners.get(roomAddress);
+    if (owner && this.deliver(owner, iq)) return;
+    // Nobody here runs this room's call: PROTOCOL.md — a responder not in the call terminates.
+    client.sendIQResult(iq);
+    if (iq.jingle.action === 'session-initiate') {
+      void client
+        .sendIQ({ to: iq.from, type: 'set', jingle: { action: 'session-terminate', sid: iq.jingle.sid, reason: { condition: 'decline' } } })
+        .catch(() => this.context.log.info(`terminate of ${iq.jingle.sid} not acknowledged`));
+    }
+  }
+}

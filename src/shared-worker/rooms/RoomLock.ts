@@ -1,0 +1,81 @@
+import type { Room } from '../../protocol/entities';
+import { ParleyError, RoomNotJoinedError } from '../../protocol/errors';
+import type { SessionContext } from '../SessionContext';
+import { expectPassword } from './commandInput';
+import { readLockStatus } from './lockStatus';
+import { lockForm, roomSecretOf } from './roomLockForm';
+import type { AddressedRoom, RoomRecords } from './RoomRecords';
+import { stanzaErrorText } from './stanzaErrorText';
+
+/**
+ * SPEC §4 lock state and §5 / §6 rules: only an owner who has joined may lock, unlock or read the
+ * password; anyone else is silently ignored (nothing is sent). Failures are logged only (SPEC §8).
+ */
+export class RoomLock {
+  constructor(
+    private readonly context: SessionContext,
+    private readonly records: RoomRecords,
+  ) {}
+
+  async lock(roomAddress: unknown, password: unknown): Promise<void> {
+    const secret = expectPassword(password);
+    const room = this.ownedRoom(roomAddress);
+    if (!room) return;
+    this.context.store.update('rooms', room.id, { providedPassword: secret });
+    await this.configure(room, secret, { password: secret, passwordRequired: true });
+  }
+
+  async unlock(roomAddress: unknown): Promise<void> {
+    const room = this.ownedRoom(roomAddress);
+    if (!room) return;
+    await this.configure(room, '', { password: undefined, passwordRequired: false, providedPassword: undefined });
+  }
+
+  /** SPEC §5: 'Room not joined' when not joined; owners only (others get undefined). */
+  async readPassword(roomAddress: unknown): Promise<string | undefined> {
+    const room = this.records.joined(roomAddress);
+    const client = this.context.client;
+    if (!room || !client) throw new RoomNotJoinedError();
+    if (room.selfAffiliation !== 'owner') return undefined;
+    let secret: string | undefined;
+    try {
+      secret = roomSecretOf(await client.getRoomConfig(room.address));
+    } catch (error) {
+      this.context.log.error(`Could not read the password of room ${room.address}: ${stanzaErrorText(error)}`);
+      throw new ParleyError('Could not read the room password');
+    }
+    this.records.updateIfJoined(room, { password: secret, passwordRequired: secret !== undefined });
+    return secret;
+  }
+
+  /** The lock check after joining and on status 104: owners read the secret, others disco#info. */
+  async check(roomId: string): Promise<void> {
+    const room = this.records.room(roomId);
+    const client = this.context.client;
+    if (!room?.address || room.roomState !== 'joined' || !client) return;
+    const joined = room as AddressedRoom;
+    try {
+      this.records.updateIfJoined(joined, await readLockStatus(client, joined.address, joined.selfAffiliation === 'owner'));
+    } catch (error) {
+      this.context.log.error(`Could not read the lock status of room ${joined.address}: ${stanzaErrorText(error)}`);
+    }
+  }
+
+  private ownedRoom(roomAddress: unknown): AddressedRoom | undefined {
+    const room = this.records.joined(roomAddress);
+    return room && room.selfAffiliation === 'owner' && this.context.client ? room : undefined;
+  }
+
+  /** PROTOCOL.md "Lock": the submitted room config form; the room's confirmation applies `confirmed`. */
+  private async configure(room: AddressedRoom, secret: string, confirmed: Partial<Room>): Promise<void> {
+    const client = this.context.client;
+    if (!client) return;
+    try {
+      await client.configureRoom(room.address, lockForm(secret));
+    } catch (error) {
+      this.context.log.error(`Could not ${secret ? 'lock' : 'unlock'} room ${room.address}: ${stanzaErrorText(error)}`);
+      return;
+    }
+    this.records.updateIfJoined(room, confirmed);
+  }
+}

@@ -1,0 +1,376 @@
+import { LIMITS } from '../../protocol/constants';
+import { JID, Utils, type Agent, type Stanzas } from 'stanza';
+import type { JoinRoomOptions, RoomsCommands } from '../../protocol/commands';
+import type { CallRecord, RequestingMedia, Room } from '../../protocol/entities';
+import { RoomNameMissingError, ValidationError } from '../../protocol/errors';
+import { roomNameToLocalpart } from '../../protocol/rooms';
+import { fetchRoomConfig } from '../ConfigClient';
+import type { SessionContext, SessionDomain } from '../SessionContext';
+import { parseOccupantAddress, parseRoomAddress } from './addresses';
+import { expectPassword, optionalPassword } from './commandInput';
+import { JoinAttempts } from './JoinAttempts';
+import { joinErrorChange } from './joinError';
+import { readMucItem } from './mucItem';
+import { hasStatus, MUC_STATUS, mucInfoOf } from './mucStatus';
+import { peerFromPresence } from './peerFromPresence';
+import { PresenceSender } from './PresenceSender';
+import { RoomCalls } from './RoomCalls';
+import { RoomLock } from './RoomLock';
+import { roomByAddress, roomByLocalpart } from './roomLookup';
+import { RoomModeration } from './RoomModeration';
+import { RoomRecords, type AddressedRoom } from './RoomRecords';
+import { newRoomRecord } from './roomRecord';
+import { selfRemovalChange, selfRemovalOf, type SelfRemoval } from './selfRemoval';
+import { stanzaErrorText } from './stanzaErrorText';
+
+/**
+ * Rooms, their peers and call records (SPEC §3; §4 room, lock and call state; §5; §6; PROTOCOL.md
+ * "Rooms"). The store is the state of record: this domain turns commands into stanzas and the
+ * rooms' stanzas into records. Joining is its own state machine; lock, calls and moderation are
+ * delegated.
+ */
+export class RoomsDomain implements SessionDomain, RoomsCommands {
+  private readonly records: RoomRecords;
+  private readonly joins: JoinAttempts;
+  private readonly presence = new PresenceSender();
+  private readonly lock: RoomLock;
+  private readonly calls: RoomCalls;
+  private readonly moderation: RoomModeration;
+  private attachedClient: Agent | undefined;
+  /** The display name the rooms were last told about. */
+  private announcedName: string;
+
+  constructor(private readonly context: SessionContext) {
+    this.records = new RoomRecords(context.store);
+    this.joins = new JoinAttempts(context.clock);
+    this.lock = new RoomLock(context, this.records);
+    this.calls = new RoomCalls(context, this.records, (roomId) => this.syncPresence(roomId));
+    this.moderation = new RoomModeration(context, this.records);
+    this.announcedName = this.displayName;
+    // The `<nick>` follows the display name preference into every joined room.
+    context.store.subscribe((message) => {
+      if (message.type !== 'patches' || !message.patches.some((patch) => patch.kind === 'preferences')) return;
+      if (this.displayName === this.announcedName) return;
+      this.announcedName = this.displayName;
+      for (const roomId of Object.keys(this.records.rooms)) this.syncPresence(roomId);
+    });
+  }
+
+  // ---- SessionDomain ----
+
+  attachClient(client: Agent): void {
+    this.attachedClient = client;
+    client.on('presence', (presence) => {
+      if (this.attachedClient === client) this.onPresence(presence);
+    });
+    client.on('message', (message) => {
+      if (this.attachedClient === client) this.onMessage(message);
+    });
+  }
+
+  /** Rooms join, and rejoin after a reconnect, once the session has started. */
+  connected(): void {
+    for (const room of Object.values(this.records.rooms)) {
+      if (room.roomState === 'joining' || room.roomState === 'interrupted') this.startJoin(room.id);
+    }
+  }
+
+  /** SPEC §4: all peers are cleared and every room is interrupted with joined false. */
+  disconnected(): void {
+    const { store } = this.context;
+    this.joins.endAll();
+    this.presence.forget();
+    for (const id of Object.keys(store.state.peers)) store.remove('peers', id);
+    for (const id of Object.keys(this.records.rooms)) store.update('rooms', id, { roomState: 'interrupted', joined: false, selfAddress: undefined });
+  }
+
+  // ---- RoomsCommands ----
+
+  async joinRoom(name: string, options: JoinRoomOptions = {}): Promise<string> {
+    if (typeof name !== 'string' || name.trim() === '') {
+      const error = new RoomNameMissingError();
+      this.context.log.error(error.message, error.code);
+      throw error;
+    }
+    const password = optionalPassword(options?.password);
+    const autoJoinCall: unknown = options?.autoJoinCall;
+    if (autoJoinCall !== undefined && typeof autoJoinCall !== 'boolean') throw new ValidationError('autoJoinCall must be a boolean');
+    const providedName = name.trim();
+    const existing = roomByLocalpart(this.records.rooms, roomNameToLocalpart(providedName));
+    if (existing) {
+      this.joinExisting(existing, password, autoJoinCall);
+      return existing.id;
+    }
+    // StanzaJS's v4 uuid: crypto.randomUUID needs a secure context, which a plain-http deployment lacks.
+    const id = Utils.uuid();
+    this.context.store.upsert('rooms', id, newRoomRecord(id, providedName, { password, autoJoinCall }));
+    this.startJoin(id);
+    return id;
+  }
+
+  async submitRoomPassword(roomId: string, password: string): Promise<void> {
+    const secret = expectPassword(password);
+    const room = this.records.room(roomId);
+    if (!room || room.roomState === 'joined') return;
+    this.context.store.update('rooms', room.id, { providedPassword: secret, password: undefined, roomState: 'joining', error: undefined });
+    this.startJoin(room.id);
+  }
+
+  /** Leaving removes the room, its peers and its call record (chat messages stay). */
+  async leaveRoom(roomId: string): Promise<void> {
+    const room = this.records.room(roomId);
+    if (!room) return;
+    this.presence.leave(this.context.client, room.id, room.selfAddress ?? this.joins.awaiting(room.id));
+    this.joins.end(room.id);
+    this.calls.forget(room.id);
+    if (room.address) {
+      this.records.removePeersOf(room.address);
+      this.context.store.remove('calls', room.address);
+    }
+    this.context.store.remove('rooms', room.id);
+  }
+
+  lockRoom(roomAddress: string, password: string): Promise<void> {
+    return this.lock.lock(roomAddress, password);
+  }
+
+  unlockRoom(roomAddress: string): Promise<void> {
+    return this.lock.unlock(roomAddress);
+  }
+
+  getRoomPassword(roomAddress: string): Promise<string | undefined> {
+    return this.lock.readPassword(roomAddress);
+  }
+
+  kickPeer(peerAddress: string): Promise<void> {
+    return this.moderation.kick(peerAddress);
+  }
+
+  destroyRoom(roomAddress: string, alternate?: { roomAddress?: string; password?: string; reason?: string }): Promise<void> {
+    return this.moderation.destroy(roomAddress, alternate);
+  }
+
+  async joinCall(roomAddress: string, media?: RequestingMedia): Promise<void> {
+    this.calls.join(roomAddress, media);
+  }
+
+  async leaveCall(roomAddress: string): Promise<void> {
+    this.calls.leave(roomAddress);
+  }
+
+  async setRequestingMedia(roomAddress: string, media: RequestingMedia): Promise<void> {
+    this.calls.setMedia(roomAddress, media);
+  }
+
+  // ---- joining ----
+
+  /** joinRoom for a name already held: the same room; the call joins if now wanted; a failed join retries. */
+  private joinExisting(room: Room, password: string | undefined, autoJoinCall: boolean | undefined): void {
+    if (autoJoinCall === true) {
+      this.calls.wanted(room.id);
+      if (!room.autoJoinCall) this.context.store.update('rooms', room.id, { autoJoinCall: true });
+      if (room.roomState === 'joined' && room.address && !this.records.call(room.address)?.joined) this.calls.join(room.address, undefined);
+    }
+    const retry = room.roomState === 'failed' || room.roomState === 'waiting' || (room.roomState === 'password-required' && password !== undefined);
+    if (!retry) return;
+    const withPassword = password !== undefined ? { providedPassword: password, password: undefined } : {};
+    this.context.store.update('rooms', room.id, { roomState: 'joining', error: undefined, ...withPassword });
+    this.startJoin(room.id);
+  }
+
+  /** Starts (or restarts) a room's join; while the session is not up the room waits, 'joining', for `connected`. */
+  private startJoin(roomId: string): void {
+    const client = this.context.client;
+    const config = this.context.config;
+    this.joins.end(roomId);
+    if (!this.records.room(roomId) || !client || !config) return;
+    void this.runJoin(roomId, this.joins.begin(roomId), client, config.id);
+  }
+
+  private async runJoin(roomId: string, token: number, client: Agent, nick: string): Promise<void> {
+    const { store } = this.context;
+    const room = store.update('rooms', roomId, { roomState: 'joining', joined: false });
+    if (!room) return;
+    const address = room.address ?? (await this.resolveAddress(room, token));
+    const current = this.records.room(roomId);
+    if (!address || !current || !this.joins.isCurrent(roomId, token) || this.context.client !== client) return;
+    const occupant = JID.createFull(address, nick);
+    this.presence.join(client, roomId, {
+      occupant,
+      displayName: this.displayName,
+      call: this.records.call(address),
+      join: { password: current.password ?? current.providedPassword },
+    });
+    this.joins.sent(roomId, token, occupant, LIMITS.roomJoinTimeoutMs, () => this.joinTimedOut(roomId, address, occupant));
+  }
+
+  /** SPEC §7 room config request; on failure the room is 'failed' with no address (SPEC §8). */
+  private async resolveAddress(room: Room, token: number): Promise<string | undefined> {
+    const { store, log, config } = this.context;
+    if (!config) return undefined;
+    let raw: string;
+    try {
+      raw = (await fetchRoomConfig(this.context.fetch, this.context.clock, config, room.providedName)).roomAddress;
+    } catch (error) {
+      if (!this.joins.isCurrent(room.id, token)) return undefined;
+      this.joins.end(room.id);
+      log.error(error instanceof Error ? error.message : String(error), 'ESWRTC_002');
+      log.error('Could not fetch room config');
+      store.update('rooms', room.id, { roomState: 'failed', joined: false, address: undefined, error: 'Could not fetch room config' });
+      return undefined;
+    }
+    if (!this.joins.isCurrent(room.id, token)) return undefined;
+    const address = parseRoomAddress(raw);
+    const other = address ? roomByAddress(this.records.rooms, address) : undefined;
+    if (!address || (other && other.id !== room.id)) {
+      this.joins.end(room.id);
+      const error = address ? `Room ${address} is already joined under another name` : 'The room config gave no valid room address';
+      log.error(error);
+      store.update('rooms', room.id, { roomState: 'failed', joined: false, error });
+      return undefined;
+    }
+    store.update('rooms', room.id, { address });
+    return address;
+  }
+
+  /** StanzaJS's joinRoom has no timeout: a join the room never answers fails, and is abandoned. */
+  private joinTimedOut(roomId: string, address: string, occupant: string): void {
+    this.presence.leave(this.context.client, roomId, occupant);
+    this.records.removePeersOf(address);
+    const error = `Room ${address} did not answer the join within ${LIMITS.roomJoinTimeoutMs / 1000} s`;
+    this.context.log.error(error);
+    this.context.store.update('rooms', roomId, { roomState: 'failed', joined: false, error });
+  }
+
+  /** The self-presence (status 110) completes the join (PROTOCOL.md "Rooms"). */
+  private completeJoin(room: AddressedRoom, selfAddress: string, presence: Stanzas.Presence): void {
+    this.joins.end(room.id);
+    const item = readMucItem(mucInfoOf(presence));
+    this.context.store.update('rooms', room.id, {
+      roomState: 'joined',
+      joined: true,
+      joinedAt: this.context.clock.now(),
+      selfAddress,
+      selfRole: item.role,
+      selfAffiliation: item.affiliation,
+      banned: false,
+      roomFull: false,
+      roomNotStarted: false,
+      error: undefined,
+    });
+    // PROTOCOL.md "After joining": the lock check, then (without waiting for it) the call presence.
+    void this.lock.check(room.id);
+    this.calls.autoJoin(room);
+    this.syncPresence(room.id);
+  }
+
+  // ---- stanzas from rooms ----
+
+  private onPresence(presence: Stanzas.ReceivedPresence): void {
+    const occupant = parseOccupantAddress(presence.from);
+    const room = this.records.byAddress(occupant?.room ?? presence.from);
+    if (!room) return;
+    const awaiting = this.joins.awaiting(room.id);
+    if (presence.type === 'error') {
+      if (awaiting !== undefined) this.joinFailed(room, presence);
+      else this.context.log.info(`room ${room.address} refused a presence: ${stanzaErrorText(presence)}`);
+      return;
+    }
+    const info = mucInfoOf(presence);
+    if (!occupant || !info) return; // not an occupant presence
+    if (room.roomState !== 'joined' && awaiting === undefined) return; // not in this room (any more)
+    const isSelf = hasStatus(info, MUC_STATUS.selfPresence) || occupant.full === room.selfAddress || occupant.full === awaiting;
+    if (presence.type === 'unavailable') {
+      const removal = isSelf ? selfRemovalOf(info) : undefined;
+      if (removal && removal.kind !== 'renamed') this.selfRemoved(room, removal);
+      else this.context.store.remove('peers', occupant.full);
+      return;
+    }
+    if (presence.type !== undefined) return; // subscriptions and probes are not room business
+    const { peer, problems } = peerFromPresence(presence, {
+      address: occupant.full,
+      roomAddress: room.address,
+      nick: occupant.nick,
+      isSelf,
+      now: this.context.clock.now(),
+      previous: this.context.store.get('peers', occupant.full),
+    });
+    for (const problem of problems) this.context.log.info(`presence from ${occupant.full}: ${problem}`);
+    this.context.store.upsert('peers', occupant.full, peer);
+    if (!isSelf) return;
+    if (room.roomState !== 'joined') this.completeJoin(room, occupant.full, presence);
+    else if (room.selfAddress !== occupant.full || room.selfRole !== peer.role || room.selfAffiliation !== peer.affiliation) {
+      // Our role or affiliation changed, or the service renamed us (status 210).
+      this.context.store.update('rooms', room.id, { selfAddress: occupant.full, selfRole: peer.role, selfAffiliation: peer.affiliation });
+    }
+  }
+
+  /** SPEC §4 lock state: a status 104 notification from the room triggers a recheck. */
+  private onMessage(message: Stanzas.ReceivedMessage): void {
+    if (message.type !== 'groupchat' || !parseRoomAddress(message.from)) return;
+    const room = this.records.joined(message.from);
+    if (room && hasStatus(mucInfoOf(message), MUC_STATUS.configurationChanged)) void this.lock.check(room.id);
+  }
+
+  /** SPEC §4 / §8 join failures. */
+  private joinFailed(room: AddressedRoom, presence: Stanzas.Presence): void {
+    this.joins.end(room.id);
+    this.presence.forget(room.id);
+    this.records.removePeersOf(room.address);
+    const change = joinErrorChange(presence);
+    this.context.log.info(`room ${room.address}: ${change.error}`);
+    this.context.store.update('rooms', room.id, { ...change, selfAddress: undefined });
+  }
+
+  /** Our own unavailable presence: banned (301), kicked (307), destroyed (maybe with a new venue) or otherwise removed. */
+  private selfRemoved(room: AddressedRoom, removal: Exclude<SelfRemoval, { kind: 'renamed' }>): void {
+    const { store, log } = this.context;
+    this.joins.end(room.id);
+    this.presence.forget(room.id);
+    this.records.removePeersOf(room.address);
+    if (removal.kind === 'destroyed' && removal.alternate) {
+      log.info(`room ${room.address} was destroyed; following it to ${removal.alternate}`);
+      this.moveToAlternate(room, removal.alternate, removal.password, this.records.call(room.address));
+      return;
+    }
+    this.calls.end(room.address);
+    const change = selfRemovalChange(removal);
+    log.info(`room ${room.address}: ${change.error}`);
+    store.update('rooms', room.id, change);
+  }
+
+  /**
+   * SPEC §4 destroyed room: the room record is replaced by the alternate venue's, joined with the
+   * destroy's password (or the previous one) and the same autoJoinCall; the old room's peers and call
+   * record go. The record keeps its id, so tabs that opened the room keep it (TabsApi leaves by id).
+   */
+  private moveToAlternate(room: AddressedRoom, alternate: string, password: string | undefined, call: CallRecord | undefined): void {
+    const { store } = this.context;
+    store.remove('calls', room.address);
+    const other = roomByAddress(this.records.rooms, alternate);
+    if (other && other.id !== room.id) {
+      // Already there under another record: this one simply goes.
+      this.calls.forget(room.id);
+      store.remove('rooms', room.id);
+      return;
+    }
+    const name = JID.unescapeLocal(JID.getLocal(alternate) ?? alternate);
+    const options = { address: alternate, password: password ?? room.password ?? room.providedPassword, autoJoinCall: room.autoJoinCall };
+    store.upsert('rooms', room.id, newRoomRecord(room.id, name, options));
+    this.calls.carry(call, alternate);
+    this.startJoin(room.id);
+  }
+
+  /** SPEC §3 preferences.displayName: our `<nick>` in every room. */
+  private get displayName(): string {
+    return this.context.store.state.preferences.displayName;
+  }
+
+  /** Brings the room's view of our presence (nick, call) up to date. */
+  private syncPresence(roomId: string): void {
+    const room = this.records.room(roomId);
+    const client = this.context.client;
+    if (!room?.address || room.roomState !== 'joined' || !room.selfAddress || !client) return;
+    this.presence.update(client, roomId, { occupant: room.selfAddress, displayName: this.displayName, call: this.records.call(room.address) });
+  }
+}

@@ -1,0 +1,33 @@
+import type { Room } from '../../protocol/entities';
+
+export interface NewRoomOptions {
+  password?: string | undefined;
+  autoJoinCall?: boolean | undefined;
+  /** Known already (an alternate venue from a destroyed room); otherwise the room config request finds it. */
+  address?: string | undefined;
+}
+
+/** SPEC §3 room record in SPEC §4 state 'joining', every field set. */
+export function newRoomRecord(id: string, providedName: string, options: NewRoomOptions = {}): Room {
+  return {
+    id,
+    address: options.address,
+    providedName,
+    providedPassword: options.password,
+    password: undefined,
+    passwordRequired: false,
+    banned: false,
+    roomFull: false,
+    roomNotStarted: false,
+    roomState: 'joining',
+    joined: false,
+    joinedAt: undefined,
+    selfAddress: undefined,
+    selfAffiliation: undefined,
+    selfRole: undefined,
+    // SPEC §4: joining auto-joins the call unless autoJoinCall is false.
+    autoJoinCall: options.autoJoinCall !== false,
+    unreadCount: 0,
+    error: undefined,
+  };
+}

@@ -1,0 +1,50 @@
+import { LIMITS } from '../../protocol/constants';
+import type { Stanzas } from 'stanza';
+import type { Room } from '../../protocol/entities';
+import { parseRoomAddress } from './addresses';
+import { hasStatus, MUC_STATUS } from './mucStatus';
+
+/** Why the room sent us our own unavailable presence. */
+export type SelfRemoval =
+  /** PROTOCOL.md destroy: with an alternate venue (validated bare room address) and its password. */
+  | { kind: 'destroyed'; alternate: string | undefined; password: string | undefined; reason: string | undefined }
+  /** Status 301: our affiliation became outcast (SPEC §6 kick). */
+  | { kind: 'banned' }
+  /** Status 307: our role became none. */
+  | { kind: 'kicked' }
+  /** Status 303: not a removal; our nick changed and the new one follows in an available presence. */
+  | { kind: 'renamed' }
+  /** Anything else the room did to us (shutdown, membership lost, …). */
+  | { kind: 'removed'; codes: string[] };
+
+function bounded(value: unknown, max: number): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value.slice(0, max) : undefined;
+}
+
+export function selfRemovalOf(info: Stanzas.MUCInfo | undefined): SelfRemoval {
+  const destroy = info?.destroy;
+  if (destroy) {
+    const password = typeof destroy.password === 'string' && destroy.password.length <= LIMITS.roomPasswordLength && destroy.password !== '' ? destroy.password : undefined;
+    return { kind: 'destroyed', alternate: parseRoomAddress(destroy.jid), password, reason: bounded(destroy.reason, LIMITS.reasonLength) };
+  }
+  if (hasStatus(info, MUC_STATUS.nickChanged)) return { kind: 'renamed' };
+  if (hasStatus(info, MUC_STATUS.banned)) return { kind: 'banned' };
+  if (hasStatus(info, MUC_STATUS.kicked)) return { kind: 'kicked' };
+  const codes = (Array.isArray(info?.statusCodes) ? info.statusCodes : []).filter((code): code is string => typeof code === 'string').slice(0, 8);
+  return { kind: 'removed', codes: codes.map((code) => code.slice(0, 8)) };
+}
+
+/** SPEC §4 room state after a removal other than a destroy with an alternate venue (which is followed instead). */
+export function selfRemovalChange(removal: Exclude<SelfRemoval, { kind: 'renamed' }>): Pick<Room, 'roomState' | 'joined' | 'selfAddress' | 'error'> & Partial<Pick<Room, 'banned'>> {
+  const left = { joined: false, selfAddress: undefined } as const;
+  switch (removal.kind) {
+    case 'banned':
+      return { ...left, roomState: 'banned', banned: true, error: 'Banned from the room' };
+    case 'kicked':
+      return { ...left, roomState: 'failed', error: 'Kicked from the room' };
+    case 'destroyed':
+      return { ...left, roomState: 'failed', error: `The room was destroyed${removal.reason ? `: ${removal.reason}` : ''}` };
+    case 'removed':
+      return { ...left, roomState: 'failed', error: `Removed from the room (status ${removal.codes.join(', ') || 'none'})` };
+  }
+}

@@ -1,0 +1,565 @@
+// The rooms domain (SPEC §3 Room / Peer / Call record, §4 room, lock and call state, destroyed room,
+// §5, §6, §8; PROTOCOL.md "Rooms") driven the way the SharedWorker drives it: a SignalingSession with
+// a RoomsDomain, against a real Prosody behind the real gateway.
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startParley, type RunningParley } from '../../server/Parley';
+import { VOLUME, LIMITS } from '../../src/protocol/constants';
+import type { ChatMessage, Peer, Room } from '../../src/protocol/entities';
+import { RoomNameMissingError, RoomNotJoinedError } from '../../src/protocol/errors';
+import type { SessionState } from '../../src/protocol/session-state';
+import { systemClock, type Clock } from '../../src/shared-worker/clock';
+import type { Fetch } from '../../src/shared-worker/ConfigClient';
+import { createParleyXmppClient } from '../../src/shared-worker/createParleyXmppClient';
+import { RoomsDomain } from '../../src/shared-worker/rooms/RoomsDomain';
+import { SignalingSession } from '../../src/shared-worker/SignalingSession';
+import { ManualClock } from '../support/ManualClock';
+import { until } from '../support/until';
+
+/** Bounds the wait for an outcome that real servers produce in milliseconds; never decides one. */
+const WAIT_MS = 10_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let parley: RunningParley;
+/** A second server whose rooms hold at most two occupants. */
+let smallRooms: RunningParley;
+const people: Person[] = [];
+
+beforeAll(async () => {
+  [parley, smallRooms] = await Promise.all([startParley({ port: 0 }), startParley({ port: 0, maxOccupants: 2 })]);
+});
+
+afterEach(async () => {
+  const done = people.splice(0);
+  // A ping answered means everything queued before it went out: stanzas still in flight when the
+  // stream closes would otherwise end as StanzaJS 'write after end' noise.
+  await Promise.all(done.map((person) => person.session.client?.ping().catch(() => undefined)));
+  for (const person of done) person.session.disconnect();
+});
+
+afterAll(async () => {
+  await Promise.all([parley?.stop(), smallRooms?.stop()]);
+});
+
+interface Person {
+  session: SignalingSession;
+  rooms: RoomsDomain;
+  logs: string[];
+  /** Every stanza this person's client sent, as XML. */
+  sent: string[];
+}
+
+interface PersonOptions {
+  server?: RunningParley;
+  clock?: Clock;
+  fetch?: Fetch;
+}
+
+/** A session built as the SharedWorker builds it, with the display name preference set. */
+function person(displayName: string, options: PersonOptions = {}): Person {
+  const server = options.server ?? parley;
+  const logs: string[] = [];
+  const sent: string[] = [];
+  const session = new SignalingSession({
+    clock: options.clock ?? systemClock,
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    log: { info: (message) => logs.push(message), error: (message, code) => logs.push(`${code ?? 'error'}: ${message}`) },
+    configUrl: new URL('/api/config', server.url).href,
+    createXmppClient: (config) => {
+      const client = createParleyXmppClient(config);
+      client.on('raw:outgoing', (xml: string) => sent.push(xml));
+      return client;
+    },
+  });
+  session.store.apply({ kind: 'preferences', value: { ...session.store.state.preferences, displayName } });
+  const rooms = session.addDomain(new RoomsDomain(session));
+  const created = { session, rooms, logs, sent };
+  people.push(created);
+  return created;
+}
+
+/** Resolves once the person's state satisfies the condition; rejects after WAIT_MS with what it saw. */
+function waitFor<T>(who: Person, what: string, read: (state: SessionState) => T | undefined | false): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      unsubscribe();
+      reject(new Error(`gave up waiting for ${what}; rooms: ${JSON.stringify(who.session.store.state.rooms)}`));
+    }, WAIT_MS);
+    // The store calls back at once with a snapshot, then after every batch of changes.
+    const unsubscribe = who.session.store.subscribe(() => {
+      if (settled) return;
+      const value = read(who.session.store.state);
+      if (value === undefined || value === false) return;
+      settled = true;
+      clearTimeout(timer);
+      queueMicrotask(() => unsubscribe());
+      resolve(value);
+    });
+  });
+}
+
+async function connected(who: Person): Promise<void> {
+  await who.session.connect();
+  await waitFor(who, 'the session to start', (state) => state.connection.state === 'connected');
+}
+
+function roomIn(state: SessionState, roomId: string): Room | undefined {
+  return state.rooms[roomId];
+}
+
+function joinedRoom(who: Person, roomId: string): Promise<Room & { address: string }> {
+  return waitFor(who, `room ${roomId} joined`, (state) => {
+    const room = roomIn(state, roomId);
+    return room?.roomState === 'joined' ? (room as Room & { address: string }) : undefined;
+  });
+}
+
+function roomInState(who: Person, roomId: string, roomState: Room['roomState']): Promise<Room> {
+  return waitFor(who, `room ${roomId} ${roomState}`, (state) => (roomIn(state, roomId)?.roomState === roomState ? roomIn(state, roomId) : undefined));
+}
+
+/** The peer whose display name is given, as this person sees it in the room. */
+function peerNamed(who: Person, roomAddress: string, displayName: string, also: (peer: Peer) => boolean = () => true): Promise<Peer> {
+  return waitFor(who, `${displayName} in ${roomAddress}`, (state) =>
+    Object.values(state.peers).find((peer) => peer.roomAddress === roomAddress && peer.displayName === displayName && also(peer)),
+  );
+}
+
+function peersIn(who: Person, roomAddress: string): Peer[] {
+  return Object.values(who.session.store.state.peers).filter((peer) => peer.roomAddress === roomAddress);
+}
+
+function newRoomName(): string {
+  return `Room ${randomUUID().slice(0, 8)}`;
+}
+
+/** Connects a person and joins a room by name; resolves with the joined room. */
+async function joinedBy(who: Person, name: string, options?: Parameters<RoomsDomain['joinRoom']>[1]): Promise<Room & { address: string }> {
+  await connected(who);
+  return joinedRoom(who, await who.rooms.joinRoom(name, options));
+}
+
+describe('SPEC §4 room state: joining on request, joined on the self-presence (PROTOCOL.md "Rooms")', () => {
+  it('keeps a room requested while offline in joining, then joins it once connected', async () => {
+    const alice = person('Alice');
+    const name = newRoomName();
+    const id = await alice.rooms.joinRoom(name);
+    expect(id).toMatch(UUID);
+    expect(roomIn(alice.session.store.state, id)).toMatchObject({ roomState: 'joining', joined: false, address: undefined, providedName: name });
+    await connected(alice);
+    const room = await joinedRoom(alice, id);
+    const config = alice.session.config!;
+    const localpart = name.toLowerCase().replace(' ', '-');
+    expect(room).toEqual({
+      id,
+      address: `${localpart}@${parley.settings.mucDomain}`,
+      providedName: name,
+      providedPassword: undefined,
+      password: undefined,
+      passwordRequired: false,
+      banned: false,
+      roomFull: false,
+      roomNotStarted: false,
+      roomState: 'joined',
+      joined: true,
+      joinedAt: expect.any(Number),
+      selfAddress: `${localpart}@${parley.settings.mucDomain}/${config.id}`,
+      selfAffiliation: 'owner',
+      selfRole: 'moderator',
+      autoJoinCall: true,
+      unreadCount: 0,
+      error: undefined,
+    });
+    // The join presence: MUC <x> without a history request, and the <nick>.
+    const join = alice.sent.find((xml) => xml.startsWith('<presence') && xml.includes(`to="${room.selfAddress}"`) && xml.includes('http://jabber.org/protocol/muc"'));
+    expect(join).toContain('<nick xmlns="http://jabber.org/protocol/nick">Alice</nick>');
+    expect(join).not.toContain('<history');
+  });
+
+  it('returns the same room for a name that normalises alike, and joins its call when now asked to', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name, { autoJoinCall: false });
+    await joinedBy(bob, name);
+    expect(alice.session.store.state.calls[room.address]?.joined ?? false).toBe(false);
+    await peerNamed(bob, room.address, 'Alice', (peer) => !peer.joinedCall);
+
+    expect(await alice.rooms.joinRoom(`  ${name.toUpperCase()} `, { autoJoinCall: true })).toBe(room.id);
+    expect(Object.keys(alice.session.store.state.rooms)).toEqual([room.id]);
+    expect(alice.session.store.state.calls[room.address]).toMatchObject({ joined: true, requestingMedia: 'video' });
+    await peerNamed(bob, room.address, 'Alice', (peer) => peer.joinedCall && peer.requestingMedia === 'video');
+  });
+});
+
+describe('SPEC §3 Peer: every occupant presence makes a peer; both sides see each other after the call auto-join', () => {
+  it('gives each side the other with display name from <nick>, role, affiliation and call state', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    await joinedBy(bob, name);
+    const aliceConfig = alice.session.config!;
+    const bobConfig = bob.session.config!;
+
+    const bobSeenByAlice = await peerNamed(alice, room.address, 'Bob', (peer) => peer.joinedCall);
+    expect(bobSeenByAlice).toEqual({
+      address: `${room.address}/${bobConfig.id}`,
+      // Alice is a moderator: whois=moderators shows her Bob's real address.
+      userAddress: `${bobConfig.userId}/${bobConfig.id}`,
+      id: bobConfig.id,
+      displayName: 'Bob',
+      customerData: {},
+      role: 'participant',
+      affiliation: 'none',
+      roomAddress: room.address,
+      joinedCall: true,
+      joinedCallAt: expect.any(Number),
+      joinedRoomAt: expect.any(Number),
+      requestingMedia: 'video',
+      speaking: false,
+      lastSpokeAt: undefined,
+      muted: false,
+      chatState: 'active',
+      requestingAttention: false,
+      realTimeText: '',
+      rtt: undefined,
+      volume: 0,
+      volumeLimit: VOLUME.peerLimitDefault,
+      hasActiveCamera: false,
+      hasActiveMicrophone: false,
+      hasActiveScreenCapture: false,
+      isSelf: false,
+      sessionFailed: false,
+    });
+    const aliceSeenByBob = await peerNamed(bob, room.address, 'Alice', (peer) => peer.joinedCall);
+    expect(aliceSeenByBob).toMatchObject({ id: aliceConfig.id, role: 'moderator', affiliation: 'owner', userAddress: undefined, requestingMedia: 'video', isSelf: false });
+    expect(peersIn(bob, room.address).find((peer) => peer.isSelf)).toMatchObject({ displayName: 'Bob', address: `${room.address}/${bobConfig.id}` });
+
+    expect(bob.session.store.state.calls[room.address]).toEqual({
+      roomAddress: room.address,
+      joined: true,
+      joinedAt: expect.any(Number),
+      requestingMedia: 'video',
+      allowedMedia: 'video',
+      allowedAudioRoles: ['moderator', 'participant'],
+      allowedVideoRoles: ['moderator', 'participant'],
+      recordable: false,
+      recordingState: 'offline',
+      state: 'active',
+    });
+  });
+
+  it('removes a peer on its unavailable presence', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    const bobRoom = await joinedBy(bob, name);
+    await peerNamed(alice, room.address, 'Bob');
+    await bob.rooms.leaveRoom(bobRoom.id);
+    await waitFor(alice, 'Bob gone', (state) => !Object.values(state.peers).some((peer) => peer.displayName === 'Bob'));
+  });
+});
+
+describe('SPEC §4 call: join, leave and desired media show in the room presence', () => {
+  it('tells the other side about leaving the call, rejoining with audio and changing media', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    await joinedBy(bob, name);
+    await peerNamed(bob, room.address, 'Alice', (peer) => peer.joinedCall);
+
+    await alice.rooms.leaveCall(room.address);
+    expect(alice.session.store.state.calls[room.address]).toMatchObject({ joined: false, joinedAt: undefined, requestingMedia: 'none' });
+    await peerNamed(bob, room.address, 'Alice', (peer) => !peer.joinedCall && peer.requestingMedia === 'none' && peer.joinedCallAt === undefined);
+
+    await alice.rooms.joinCall(room.address, 'audio');
+    expect(alice.session.store.state.calls[room.address]).toMatchObject({ joined: true, joinedAt: expect.any(Number), requestingMedia: 'audio' });
+    await peerNamed(bob, room.address, 'Alice', (peer) => peer.joinedCall && peer.requestingMedia === 'audio');
+
+    await alice.rooms.setRequestingMedia(room.address, 'none');
+    await peerNamed(bob, room.address, 'Alice', (peer) => peer.joinedCall && peer.requestingMedia === 'none');
+  });
+
+  it('follows the display name preference with a new <nick>', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    await joinedBy(bob, name);
+    await peerNamed(bob, room.address, 'Alice');
+    alice.session.store.apply({ kind: 'preferences', value: { ...alice.session.store.state.preferences, displayName: 'Alice Liddell' } });
+    await peerNamed(bob, room.address, 'Alice Liddell', (peer) => peer.joinedCall);
+  });
+});
+
+describe('SPEC §4 room state: password-required on not-authorized, then the right password joins', () => {
+  it('asks a newcomer of a locked room for the password, refuses a wrong one and joins with the right one', async () => {
+    const alice = person('Alice');
+    const carol = person('Carol');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    await alice.rooms.lockRoom(room.address, 'open sesame');
+    expect(roomIn(alice.session.store.state, room.id)).toMatchObject({ providedPassword: 'open sesame', password: 'open sesame', passwordRequired: true });
+
+    await connected(carol);
+    const carolRoomId = await carol.rooms.joinRoom(name);
+    expect(await roomInState(carol, carolRoomId, 'password-required')).toMatchObject({ passwordRequired: true, joined: false });
+
+    await carol.rooms.submitRoomPassword(carolRoomId, 'wrong');
+    await roomInState(carol, carolRoomId, 'joining');
+    await roomInState(carol, carolRoomId, 'password-required');
+
+    await carol.rooms.submitRoomPassword(carolRoomId, 'open sesame');
+    const joined = await joinedRoom(carol, carolRoomId);
+    expect(joined.providedPassword).toBe('open sesame');
+    // The lock check after joining: a non-owner learns from disco#info that the room is locked.
+    await waitFor(carol, 'passwordRequired from disco#info', (state) => roomIn(state, carolRoomId)?.passwordRequired);
+    await peerNamed(alice, room.address, 'Carol');
+  });
+});
+
+describe('SPEC §4 lock state: only an owner who has joined may lock; others are silently ignored', () => {
+  it('sends nothing for a non-owner lock, and the room stays open to a newcomer', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const carol = person('Carol');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    const bobRoom = await joinedBy(bob, name);
+    expect(bobRoom.selfAffiliation).toBe('none');
+
+    const sentBefore = bob.sent.length;
+    await bob.rooms.lockRoom(bobRoom.address, 'secret');
+    await bob.rooms.unlockRoom(bobRoom.address);
+    expect(bob.sent.slice(sentBefore).filter((xml) => xml.includes('muc#owner'))).toEqual([]);
+    expect(roomIn(bob.session.store.state, bobRoom.id)).toEqual(bobRoom);
+
+    const carolRoom = await joinedBy(carol, name);
+    expect(carolRoom.passwordRequired).toBe(false);
+    await peerNamed(alice, room.address, 'Carol');
+  });
+
+  it('has the owner lock (a newcomer then gets password-required) and unlock (the newcomer then joins)', async () => {
+    const alice = person('Alice');
+    const dave = person('Dave');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    await alice.rooms.lockRoom(room.address, 'p4ss');
+    expect(await alice.rooms.getRoomPassword(room.address)).toBe('p4ss');
+    await connected(dave);
+    const daveRoomId = await dave.rooms.joinRoom(name);
+    await roomInState(dave, daveRoomId, 'password-required');
+
+    await alice.rooms.unlockRoom(room.address);
+    expect(roomIn(alice.session.store.state, room.id)).toMatchObject({ password: undefined, passwordRequired: false });
+    expect(await alice.rooms.getRoomPassword(room.address)).toBeUndefined();
+    // Dave asks again: the unlocked room lets him in without a password.
+    await dave.rooms.leaveRoom(daveRoomId);
+    await joinedRoom(dave, await dave.rooms.joinRoom(name));
+  });
+
+  it('rechecks on status 104: a non-owner sees passwordRequired follow the owner lock and unlock', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    const bobRoom = await joinedBy(bob, name);
+    expect(bobRoom.passwordRequired).toBe(false);
+
+    await alice.rooms.lockRoom(room.address, 'hush');
+    await waitFor(bob, 'passwordRequired after 104', (state) => roomIn(state, bobRoom.id)?.passwordRequired);
+    expect(roomIn(bob.session.store.state, bobRoom.id)?.password).toBeUndefined();
+    await alice.rooms.unlockRoom(room.address);
+    await waitFor(bob, 'passwordRequired cleared after 104', (state) => roomIn(state, bobRoom.id)?.passwordRequired === false);
+  });
+});
+
+describe('SPEC §6 kick: the peer\'s real address becomes outcast; SPEC §4 banned', () => {
+  it('bans the kicked person: their room is banned with its peers cleared, and the others no longer see them', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    const bobRoom = await joinedBy(bob, name);
+    const bobPeer = await peerNamed(alice, room.address, 'Bob');
+    expect(peersIn(bob, room.address).length).toBe(2);
+
+    await alice.rooms.kickPeer(bobPeer.address);
+    const banned = await roomInState(bob, bobRoom.id, 'banned');
+    expect(banned).toMatchObject({ banned: true, joined: false, address: room.address });
+    expect(peersIn(bob, room.address)).toEqual([]);
+    expect(bob.session.store.state.calls[room.address]).toMatchObject({ joined: false });
+    await waitFor(alice, 'Bob removed', (state) => !state.peers[bobPeer.address]);
+  });
+});
+
+describe('SPEC §8 join failures: service-unavailable means room full', () => {
+  it('fails the third joiner of a two-person room with roomFull', async () => {
+    const [alice, bob, carol] = ['Alice', 'Bob', 'Carol'].map((displayName) => person(displayName, { server: smallRooms }));
+    const name = newRoomName();
+    await joinedBy(alice!, name);
+    await joinedBy(bob!, name);
+    await connected(carol!);
+    const carolRoomId = await carol!.rooms.joinRoom(name);
+    expect(await roomInState(carol!, carolRoomId, 'failed')).toMatchObject({ roomFull: true, joined: false, banned: false, passwordRequired: false });
+  });
+});
+
+describe('SPEC §4 destroyed room: the alternate venue is joined with its password', () => {
+  it('moves the other occupant (and the owner) into the alternate room, which the password then guards', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const carol = person('Carol');
+    const name = newRoomName();
+    const alternateName = newRoomName();
+    const room = await joinedBy(alice, name);
+    const bobRoom = await joinedBy(bob, name);
+    await peerNamed(bob, room.address, 'Alice');
+    const alternate = `${alternateName.toLowerCase().replace(' ', '-')}@${parley.settings.mucDomain}`;
+
+    await alice.rooms.destroyRoom(room.address, { roomAddress: alternate, password: 'moved', reason: 'moving' });
+    const moved = await waitFor(bob, 'Bob in the alternate room', (state) => {
+      const current = roomIn(state, bobRoom.id);
+      return current?.address === alternate && current.roomState === 'joined' ? current : undefined;
+    });
+    expect(moved).toMatchObject({ providedPassword: 'moved', autoJoinCall: true, joined: true });
+    expect(peersIn(bob, room.address)).toEqual([]);
+    expect(bob.session.store.state.calls[room.address]).toBeUndefined();
+    expect(bob.session.store.state.calls[alternate]).toMatchObject({ joined: true });
+    await waitFor(alice, 'Alice in the alternate room', (state) => roomIn(state, room.id)?.address === alternate && roomIn(state, room.id)?.roomState === 'joined');
+    await peerNamed(bob, alternate, 'Alice', (peer) => peer.joinedCall);
+    expect((await parley.xmpp.stats()).rooms[room.address]).toBeUndefined();
+
+    // The destroy's password came along: the alternate room was made with it.
+    await connected(carol);
+    const carolRoomId = await carol.rooms.joinRoom(alternateName);
+    await roomInState(carol, carolRoomId, 'password-required');
+  });
+});
+
+describe('SPEC §4 leaving removes the room, its peers and its call record', () => {
+  it('sends unavailable and removes the records, keeping chat messages', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    const bobRoom = await joinedBy(bob, name);
+    await peerNamed(bob, room.address, 'Alice');
+    const message: ChatMessage = {
+      id: 'm1', stanzaId: 'm1', body: 'hello', direction: 'incoming', displayName: 'Alice', senderAddress: `${room.address}/x`,
+      roomAddress: room.address, time: 1, editedTime: undefined, replace: undefined, acked: true, customerData: undefined,
+    };
+    bob.session.store.upsert('messages', message.id, message);
+
+    await bob.rooms.leaveRoom(bobRoom.id);
+    expect(bob.session.store.state.rooms).toEqual({});
+    expect(peersIn(bob, room.address)).toEqual([]);
+    expect(bob.session.store.state.calls).toEqual({});
+    expect(bob.session.store.state.messages).toEqual({ m1: message });
+    await waitFor(alice, 'Bob gone', (state) => !Object.values(state.peers).some((peer) => peer.displayName === 'Bob'));
+  });
+});
+
+describe('SPEC §5 validation: room name required; room config reads need a joined room', () => {
+  it("rejects an empty name with 'Room name not provided.' (ESWRTC_004, logged)", async () => {
+    const alice = person('Alice');
+    for (const name of ['', '   ']) {
+      const attempt = alice.rooms.joinRoom(name);
+      await expect(attempt).rejects.toThrow(RoomNameMissingError);
+      await expect(attempt).rejects.toMatchObject({ message: 'Room name not provided.', code: 'ESWRTC_004' });
+    }
+    expect(alice.logs.filter((line) => line === 'ESWRTC_004: Room name not provided.')).toHaveLength(2);
+    expect(alice.session.store.state.rooms).toEqual({});
+  });
+
+  it("answers getRoomPassword with 'Room not joined' unless joined, and undefined for a non-owner", async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    await connected(alice);
+    const nowhere = `nowhere@${parley.settings.mucDomain}`;
+    await expect(alice.rooms.getRoomPassword(nowhere)).rejects.toThrow(RoomNotJoinedError);
+    await expect(alice.rooms.getRoomPassword(nowhere)).rejects.toThrow('Room not joined');
+
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    await alice.rooms.lockRoom(room.address, 'x');
+    const bobRoom = await joinedBy(bob, name, { password: 'x' });
+    expect(await bob.rooms.getRoomPassword(bobRoom.address)).toBeUndefined();
+    expect(await alice.rooms.getRoomPassword(room.address)).toBe('x');
+  });
+});
+
+describe('SPEC §4 connection lost: peers cleared, rooms interrupted, then rejoined after the reconnect', () => {
+  it('interrupts on disconnect and rejoins (with the call) on connect', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    const bobRoom = await joinedBy(bob, name);
+    const firstBobPeer = await peerNamed(alice, room.address, 'Bob', (peer) => peer.joinedCall);
+    await peerNamed(bob, room.address, 'Alice');
+
+    bob.session.disconnect();
+    expect(bob.session.store.state.peers).toEqual({});
+    expect(roomIn(bob.session.store.state, bobRoom.id)).toMatchObject({ roomState: 'interrupted', joined: false });
+    await waitFor(alice, 'Bob gone after the drop', (state) => !state.peers[firstBobPeer.address]);
+
+    await bob.session.connect();
+    const rejoined = await joinedRoom(bob, bobRoom.id);
+    expect(rejoined.address).toBe(room.address);
+    await peerNamed(bob, room.address, 'Alice');
+    // A new connection has a new config id, hence a new occupant; the call comes back with it.
+    await peerNamed(alice, room.address, 'Bob', (peer) => peer.joinedCall && peer.address !== firstBobPeer.address);
+  });
+});
+
+describe('SPEC §8 room config failure: an error state with no room address (ESWRTC_002)', () => {
+  it('fails the room after 5 refused room config requests', async () => {
+    const clock = new ManualClock();
+    // The real gateway refuses a forged credential with 401.
+    const forging: Fetch = (input, init) =>
+      fetch(input, input.endsWith('/api/room-config') ? { ...init, headers: { authorization: 'Bearer forged.credential.here' } } : init);
+    const alice = person('Alice', { clock, fetch: forging });
+    const connecting = alice.session.connect();
+    await until(() => alice.session.connection.state === 'connected', 'the session to start');
+    await connecting;
+    const id = await alice.rooms.joinRoom(newRoomName());
+    for (let retry = 1; retry < 5; retry += 1) {
+      await until(() => clock.pendingDelays().includes(1_000), `room config retry ${retry}`);
+      expect(roomIn(alice.session.store.state, id)?.roomState).toBe('joining');
+      await clock.advance(1_000);
+    }
+    await until(() => roomIn(alice.session.store.state, id)?.roomState === 'failed', 'the room to fail');
+    expect(roomIn(alice.session.store.state, id)).toMatchObject({ error: 'Could not fetch room config', address: undefined, joined: false });
+    expect(alice.logs).toContain('ESWRTC_002: SimpleWebRTC room configuration request failed: 401');
+  });
+});
+
+describe('Join timeout (DESIGN.md: StanzaJS joinRoom has no timeout): a join the room never answers fails', () => {
+  it('fails the room when the join timer runs out', async () => {
+    const clock = new ManualClock();
+    // The room config points at an address on the users' host where no one answers presence.
+    const silent: Fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!input.endsWith('/api/room-config')) return response;
+      const { roomAddress } = (await response.json()) as { roomAddress: string };
+      return Response.json({ roomAddress: roomAddress.replace(`@${parley.settings.mucDomain}`, `@${parley.settings.xmppDomain}`) });
+    };
+    const alice = person('Alice', { clock, fetch: silent });
+    const connecting = alice.session.connect();
+    await until(() => alice.session.connection.state === 'connected', 'the session to start');
+    await connecting;
+    const id = await alice.rooms.joinRoom(newRoomName());
+    await until(() => clock.pendingDelays().includes(LIMITS.roomJoinTimeoutMs), 'the join presence to go out');
+    // A round trip to the server: had it answered the join, the answer would be here by now.
+    await alice.session.client!.ping();
+    expect(roomIn(alice.session.store.state, id)?.roomState).toBe('joining');
+    await clock.advance(LIMITS.roomJoinTimeoutMs);
+    expect(roomIn(alice.session.store.state, id)).toMatchObject({ roomState: 'failed', joined: false, error: expect.stringMatching(/did not answer the join/) });
+  });
+});

@@ -1,0 +1,272 @@
+import { describe, expect, it } from 'vitest';
+import { CAPTURE_ABORT_RETRIES } from '../../src/protocol/constants';
+import type { Logger } from '../../src/shared-worker/logger';
+import { DeviceManager } from '../../src/main-thread/media/DeviceManager';
+import {
+  CaptureAbortedError,
+  CaptureDeviceError,
+  CapturePermissionError,
+  CaptureTrackMissingError,
+  DisplayMediaUnsupportedError,
+  UserMediaUnsupportedError,
+  type CaptureError,
+} from '../../src/main-thread/media/errors';
+import { abortRetryDelayMs, MediaCapture } from '../../src/main-thread/media/MediaCapture';
+import type { MediaDevicesApi } from '../../src/main-thread/media/MediaDevicesApi';
+import { MediaItems } from '../../src/main-thread/media/MediaItems';
+import { OperationQueue } from '../../src/main-thread/media/OperationQueue';
+import { ManualClock } from '../support/ManualClock';
+
+/** Fake track: Node has no MediaStreamTrack (real capture is covered in tests/e2e/media-devices.spec.ts). */
+class FakeTrack extends EventTarget {
+  enabled = true;
+  muted = false;
+  contentHint = '';
+  readyState: MediaStreamTrackState = 'live';
+  constructor(
+    readonly kind: 'audio' | 'video',
+    readonly id: string,
+  ) {
+    super();
+  }
+  stop(): void {
+    this.readyState = 'ended';
+  }
+}
+
+/** Fake stream holding fake tracks. */
+class FakeStream {
+  constructor(
+    readonly id: string,
+    private readonly tracks: FakeTrack[],
+  ) {}
+  getAudioTracks(): FakeTrack[] {
+    return this.tracks.filter((track) => track.kind === 'audio');
+  }
+  getVideoTracks(): FakeTrack[] {
+    return this.tracks.filter((track) => track.kind === 'video');
+  }
+}
+
+/** What the fake getUserMedia does on one call: fail with a named error, or return these kinds. */
+type Outcome = { error: string } | { kinds: Array<'audio' | 'video'> };
+
+/**
+ * Fake mediaDevices for what a real browser will not do on demand: AbortError, a refusal
+ * (NotAllowedError / SecurityError), a result missing a requested track, no device, no
+ * getDisplayMedia. Each getUserMedia call takes the next scripted outcome; by default it returns
+ * what was asked for.
+ */
+class FakeMediaDevices extends EventTarget {
+  readonly outcomes: Outcome[] = [];
+  readonly requests: MediaStreamConstraints[] = [];
+  private nextId = 1;
+  getDisplayMedia: undefined = undefined;
+
+  getSupportedConstraints(): MediaTrackSupportedConstraints {
+    return { autoGainControl: true, echoCancellation: true, noiseSuppression: true, deviceId: true };
+  }
+
+  enumerateDevices(): Promise<MediaDeviceInfo[]> {
+    return Promise.resolve([]);
+  }
+
+  async getUserMedia(constraints: MediaStreamConstraints): Promise<MediaStream> {
+    this.requests.push(constraints);
+    const outcome = this.outcomes.shift() ?? {
+      kinds: [...(constraints.audio ? ['audio' as const] : []), ...(constraints.video ? ['video' as const] : [])],
+    };
+    if ('error' in outcome) throw new DOMException(`${outcome.error} from the fake`, outcome.error);
+    const tracks = outcome.kinds.map((kind) => new FakeTrack(kind, `${kind}-${this.nextId++}`));
+    return new FakeStream(`stream-${this.nextId++}`, tracks) as unknown as MediaStream;
+  }
+}
+
+/** `browserHasMediaDevices: false` is a browser (or an insecure page) without navigator.mediaDevices. */
+function setup({ browserHasMediaDevices = true } = {}) {
+  const clock = new ManualClock();
+  const logged: string[] = [];
+  const logger: Logger = { info: () => {}, error: (message) => logged.push(message) };
+  const fake = new FakeMediaDevices();
+  const api = fake as unknown as MediaDevicesApi;
+  const devices = new DeviceManager({ mediaDevices: api, clock, logger });
+  const media = new MediaItems({ clock });
+  const errors: CaptureError[] = [];
+  const capture = new MediaCapture({
+    mediaDevices: browserHasMediaDevices ? api : undefined,
+    devices,
+    media,
+    queue: new OperationQueue(),
+    clock,
+    logger,
+    onError: (error) => errors.push(error),
+  });
+  return { clock, fake, devices, media, capture, errors, logged };
+}
+
+const abortErrors = (count: number): Outcome[] => Array.from({ length: count }, () => ({ error: 'AbortError' }));
+
+describe('capture retries on AbortError (SPEC §8)', () => {
+  it('schedules retry n after 100 + 2^n ms', () => {
+    expect(Array.from({ length: CAPTURE_ABORT_RETRIES }, (_, index) => abortRetryDelayMs(index + 1))).toEqual([
+      102, 104, 108, 116, 132, 164, 228, 356, 612, 1124, 2148, 4196,
+    ]);
+  });
+
+  it('retries up to 12 times with those delays, and succeeds on the last try', async () => {
+    const { clock, fake, capture, media, errors } = setup();
+    fake.outcomes.push(...abortErrors(CAPTURE_ABORT_RETRIES));
+    const result = capture.captureUserMedia({ audio: true });
+    for (let retry = 1; retry <= CAPTURE_ABORT_RETRIES; retry += 1) {
+      await clock.advance(0);
+      expect(clock.pendingDelays()).toEqual([abortRetryDelayMs(retry)]);
+      expect(fake.requests).toHaveLength(retry);
+      await clock.advance(abortRetryDelayMs(retry));
+    }
+    const captured = await result;
+    expect(fake.requests).toHaveLength(CAPTURE_ABORT_RETRIES + 1);
+    expect(captured?.audio).toBeDefined();
+    expect(media.get(captured?.audio ?? '')?.shared).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('gives up after the 12th retry with a typed error, and clears the capture flags', async () => {
+    const { clock, fake, capture, devices, errors, logged } = setup();
+    fake.outcomes.push(...abortErrors(CAPTURE_ABORT_RETRIES + 1));
+    const result = capture.captureUserMedia({ audio: true, video: true });
+    await clock.advance(0);
+    expect(devices.state).toMatchObject({ requestingCapture: true, requestingCameraCapture: true, requestingMicrophoneCapture: true });
+    await clock.advance(10_000);
+    expect(await result).toBeUndefined();
+    expect(fake.requests).toHaveLength(CAPTURE_ABORT_RETRIES + 1);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(CaptureAbortedError);
+    expect(logged).toEqual([errors[0]?.message]);
+    expect(devices.state.requestingCapture).toBe(false);
+    expect(devices.state).toMatchObject({ cameraPermissionDenied: false, microphonePermissionDenied: false });
+  });
+});
+
+describe('capture refusals (SPEC §8)', () => {
+  it.each(['NotAllowedError', 'SecurityError'])('%s marks both permissions denied and reports a person-readable error', async (name) => {
+    const { fake, capture, devices, media, errors, logged } = setup();
+    fake.outcomes.push({ error: name });
+    expect(await capture.captureUserMedia({ audio: true, video: true })).toBeUndefined();
+    expect(devices.state).toMatchObject({ cameraPermissionDenied: true, microphonePermissionDenied: true, requestingCapture: false });
+    const [error] = errors;
+    expect(error).toBeInstanceOf(CapturePermissionError);
+    expect(error?.devices).toEqual(['camera', 'microphone']);
+    expect(error?.reason).toBe(name);
+    expect(error?.userMessage).toBe(
+      "Parley isn't allowed to use your camera and microphone. Allow access in your browser's site settings, then try again.",
+    );
+    expect(error?.message).toBe(`getUserMedia failed (camera and microphone): ${name}: ${name} from the fake`);
+    expect(logged).toEqual([error?.message]);
+    expect(media.all()).toEqual([]);
+  });
+
+  it('marks only what was asked for', async () => {
+    const { fake, capture, devices, errors } = setup();
+    fake.outcomes.push({ error: 'NotAllowedError' });
+    await capture.captureUserMedia({ audio: true });
+    expect(devices.state).toMatchObject({ cameraPermissionDenied: false, microphonePermissionDenied: true });
+    expect(errors[0]?.userMessage).toContain('your microphone');
+  });
+
+  it('treats a missing track as a refusal of that device and keeps the one that arrived', async () => {
+    const { fake, capture, devices, media, errors } = setup();
+    fake.outcomes.push({ kinds: ['audio'] });
+    const captured = await capture.captureUserMedia({ audio: true, video: true });
+    expect(captured?.video).toBeUndefined();
+    expect(media.get(captured?.audio ?? '')).toMatchObject({ kind: 'audio', shared: true });
+    expect(devices.state).toMatchObject({ cameraPermissionDenied: true, microphonePermissionDenied: false });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(CaptureTrackMissingError);
+    expect(errors[0]?.devices).toEqual(['camera']);
+  });
+
+  it('explains other failures without touching permissions', async () => {
+    const { fake, capture, devices, errors } = setup();
+    fake.outcomes.push({ error: 'NotFoundError' }, { error: 'NotReadableError' });
+    await capture.captureUserMedia({ video: true });
+    await capture.captureUserMedia({ video: true });
+    expect(errors.map((error) => [error.constructor, error.userMessage])).toEqual([
+      [CaptureDeviceError, 'No camera was found. Connect one and try again.'],
+      [CaptureDeviceError, "Your camera is in use by another app or can't be read. Close other apps that use it and try again."],
+    ]);
+    expect(devices.state.cameraPermissionDenied).toBe(false);
+  });
+
+  it('clears an earlier denial once a capture of that device succeeds', async () => {
+    const { fake, capture, devices } = setup();
+    fake.outcomes.push({ error: 'NotAllowedError' });
+    await capture.captureUserMedia({ video: true });
+    await capture.captureUserMedia({ video: true });
+    expect(devices.state.cameraPermissionDenied).toBe(false);
+  });
+
+  it('reports a browser without getUserMedia', async () => {
+    const { capture, errors } = setup({ browserHasMediaDevices: false });
+    expect(await capture.captureUserMedia({ audio: true })).toBeUndefined();
+    expect(errors[0]).toBeInstanceOf(UserMediaUnsupportedError);
+  });
+});
+
+describe('audio processing (SPEC §5)', () => {
+  it('is on by default, merged under the caller’s constraints', async () => {
+    const { fake, capture } = setup();
+    await capture.captureUserMedia({ audio: { deviceId: { exact: 'mic-2' }, noiseSuppression: false }, video: true });
+    expect(fake.requests[0]).toEqual({
+      audio: { autoGainControl: true, echoCancellation: true, noiseSuppression: false, deviceId: { exact: 'mic-2' } },
+      video: {},
+    });
+  });
+
+  it('is off when audioProcessing is false, or for music (which also hints the track)', async () => {
+    const { fake, capture, media } = setup();
+    await capture.captureUserMedia({ audio: true, audioProcessing: false });
+    const music = await capture.captureUserMedia({ audio: true, audioHint: 'music' });
+    const off = { autoGainControl: false, echoCancellation: false, noiseSuppression: false };
+    expect(fake.requests.map((request) => request.audio)).toEqual([off, off]);
+    expect(media.getTrack(music?.audio ?? '')?.contentHint).toBe('music');
+  });
+});
+
+describe('capture flow', () => {
+  it('releases the current microphone before capturing another, and replaces the camera it was told to', async () => {
+    const { capture, media } = setup();
+    const first = await capture.captureUserMedia({ audio: true, video: true });
+    const firstMicrophone = media.getTrack(first?.audio ?? '');
+    const second = await capture.captureUserMedia({ audio: true, video: true, replaceVideo: first?.video });
+    expect(firstMicrophone?.readyState).toBe('ended');
+    expect(media.local().map((item) => item.id)).toEqual([second?.audio, second?.video]);
+    expect(media.shared()).toHaveLength(2);
+  });
+
+  it('adds without sharing when asked', async () => {
+    const { capture, media } = setup();
+    const captured = await capture.captureUserMedia({ video: true, share: false, mirrored: false });
+    expect(media.get(captured?.video ?? '')).toMatchObject({ shared: false, renderMirrored: false });
+  });
+
+  it('runs one capture at a time: a second request waits for the first one’s retries', async () => {
+    const { clock, fake, capture } = setup();
+    fake.outcomes.push({ error: 'AbortError' });
+    const first = capture.captureUserMedia({ video: true });
+    const second = capture.captureUserMedia({ audio: true });
+    await clock.advance(0);
+    expect(fake.requests.map((request) => Boolean(request.video))).toEqual([true]);
+    await clock.advance(abortRetryDelayMs(1));
+    await Promise.all([first, second]);
+    expect(fake.requests.map((request) => Boolean(request.video))).toEqual([true, true, false]);
+  });
+
+  it('logs and reports screen capture where getDisplayMedia is missing', async () => {
+    const { capture, errors, logged } = setup();
+    expect(capture.screenCaptureSupported).toBe(false);
+    expect(await capture.captureDisplay()).toBeUndefined();
+    expect(errors[0]).toBeInstanceOf(DisplayMediaUnsupportedError);
+    expect(errors[0]?.userMessage).toBe("This browser can't share your screen.");
+    expect(logged).toEqual(['Screen capture is not supported: navigator.mediaDevices.getDisplayMedia is missing']);
+  });
+});

@@ -1,0 +1,135 @@
+// SPEC §3 Peer from an occupant presence (PROTOCOL.md "XMPP namespaces": <user>, <conf>, <nick>), on
+// presences shaped as Prosody with Parley's modules sends them, parsed by the StanzaJS client Parley uses.
+import { JXT, type Stanzas } from 'stanza';
+import { describe, expect, it } from 'vitest';
+import { LIMITS, VOLUME } from '../../src/protocol/constants';
+import type { Peer } from '../../src/protocol/entities';
+import { createParleyXmppClient } from '../../src/shared-worker/createParleyXmppClient';
+import { peerFromPresence, type PeerContext } from '../../src/shared-worker/rooms/peerFromPresence';
+
+const registry = createParleyXmppClient({}).stanzas;
+const ROOM = 'room@rooms.example';
+const NICK = '5f0c2d7e-0000-4000-8000-000000000001';
+const ADDRESS = `${ROOM}/${NICK}`;
+
+interface Parts {
+  nick?: string;
+  user?: string;
+  item?: string;
+  conf?: string;
+  status?: string;
+}
+
+function occupantPresence(parts: Parts = {}): Stanzas.Presence {
+  const {
+    nick = `<nick xmlns='http://jabber.org/protocol/nick'>Bob</nick>`,
+    user = `<user xmlns='https://talky.io/ns/core' sid='${NICK}' rid='r1' type='guest'>{}</user>`,
+    item = `<item role='participant' affiliation='none' jid='bob@example/${NICK}'/>`,
+    conf = '',
+    status = '',
+  } = parts;
+  const xml = `<presence xmlns='jabber:client' from='${ADDRESS}' to='me@example/r'>${nick}${user}${conf}
+    <x xmlns='http://jabber.org/protocol/muc#user'>${item}${status}</x></presence>`;
+  return registry.import(JXT.parse(xml)) as Stanzas.Presence;
+}
+
+function context(change: Partial<PeerContext> = {}): PeerContext {
+  return { address: ADDRESS, roomAddress: ROOM, nick: NICK, isSelf: false, now: 1_000, previous: undefined, ...change };
+}
+
+describe('SPEC §3 Peer from an occupant presence', () => {
+  it('sets every field: id from <user sid>, display name from <nick>, role, affiliation, real address, call from <conf>', () => {
+    const { peer, problems } = peerFromPresence(occupantPresence({ conf: `<conf xmlns='http://andyet.net/xmlns/mmuc' media='audio'/>` }), context());
+    expect(problems).toEqual([]);
+    expect(peer).toEqual({
+      address: ADDRESS,
+      userAddress: `bob@example/${NICK}`,
+      id: NICK,
+      displayName: 'Bob',
+      customerData: {},
+      role: 'participant',
+      affiliation: 'none',
+      roomAddress: ROOM,
+      joinedCall: true,
+      joinedCallAt: 1_000,
+      joinedRoomAt: 1_000,
+      requestingMedia: 'audio',
+      speaking: false,
+      lastSpokeAt: undefined,
+      muted: false,
+      chatState: 'active',
+      requestingAttention: false,
+      realTimeText: '',
+      rtt: undefined,
+      volume: 0,
+      volumeLimit: VOLUME.peerLimitDefault,
+      hasActiveCamera: false,
+      hasActiveMicrophone: false,
+      hasActiveScreenCapture: false,
+      isSelf: false,
+      sessionFailed: false,
+    } satisfies Peer);
+  });
+
+  it('takes the display name from customerData over the nick, and falls back to Anonymous', () => {
+    const withData = occupantPresence({ user: `<user xmlns='https://talky.io/ns/core' sid='${NICK}'>{"displayName":"Robert","plan":"pro"}</user>` });
+    expect(peerFromPresence(withData, context()).peer).toMatchObject({ displayName: 'Robert', customerData: { displayName: 'Robert', plan: 'pro' } });
+    const numberName = occupantPresence({ user: `<user xmlns='https://talky.io/ns/core' sid='${NICK}'>{"displayName":42}</user>` });
+    expect(peerFromPresence(numberName, context()).peer.displayName).toBe('Bob');
+    expect(peerFromPresence(occupantPresence({ nick: '' }), context()).peer.displayName).toBe('Anonymous');
+    expect(peerFromPresence(occupantPresence({ nick: `<nick xmlns='http://jabber.org/protocol/nick'>   </nick>` }), context()).peer.displayName).toBe('Anonymous');
+  });
+
+  it('bounds the display name', () => {
+    const long = occupantPresence({ nick: `<nick xmlns='http://jabber.org/protocol/nick'>${'n'.repeat(1000)}</nick>` });
+    expect(peerFromPresence(long, context()).peer.displayName).toHaveLength(LIMITS.displayNameLength);
+  });
+
+  it('reads invalid, non-object or over-size customerData as {} and says why', () => {
+    const cases: Array<[string, string]> = [
+      ['{not json', 'customerData is not valid JSON'],
+      ['[1,2]', 'customerData is not a JSON object'],
+      [JSON.stringify({ blob: 'x'.repeat(LIMITS.customerDataBytes) }), `customerData is larger than ${LIMITS.customerDataBytes} bytes`],
+    ];
+    for (const [text, problem] of cases) {
+      const { peer, problems } = peerFromPresence(occupantPresence({ user: `<user xmlns='https://talky.io/ns/core' sid='${NICK}'>${text}</user>` }), context());
+      expect(peer.customerData).toEqual({});
+      expect(problems).toEqual([problem]);
+    }
+  });
+
+  it('falls back to the nick for the id without a usable <user sid>', () => {
+    expect(peerFromPresence(occupantPresence({ user: '' }), context()).peer.id).toBe(NICK);
+    const long = occupantPresence({ user: `<user xmlns='https://talky.io/ns/core' sid='${'s'.repeat(1000)}'>{}</user>` });
+    expect(peerFromPresence(long, context()).peer.id).toBe(NICK);
+  });
+
+  it('reads unknown roles and affiliations as none, and a malformed real address as absent', () => {
+    const odd = occupantPresence({ item: `<item role='emperor' affiliation='god' jid='not a jid'/>` });
+    expect(peerFromPresence(odd, context()).peer).toMatchObject({ role: 'none', affiliation: 'none', userAddress: undefined });
+    const owner = occupantPresence({ item: `<item role='moderator' affiliation='owner'/>` });
+    expect(peerFromPresence(owner, context()).peer).toMatchObject({ role: 'moderator', affiliation: 'owner', userAddress: undefined });
+  });
+
+  it('is not in the call without <conf>, and ignores an unknown media value', () => {
+    expect(peerFromPresence(occupantPresence(), context()).peer).toMatchObject({ joinedCall: false, requestingMedia: 'none', joinedCallAt: undefined });
+    const odd = peerFromPresence(occupantPresence({ conf: `<conf xmlns='http://andyet.net/xmlns/mmuc' media='hologram'/>` }), context());
+    expect(odd.peer).toMatchObject({ joinedCall: true, requestingMedia: 'none' });
+    expect(odd.problems).toEqual(['unknown <conf media> value ignored']);
+  });
+
+  it('keeps what presence does not carry, and the times of joining, from the previous record', () => {
+    const first = peerFromPresence(occupantPresence({ conf: `<conf xmlns='http://andyet.net/xmlns/mmuc' media='video'/>` }), context({ now: 1_000 })).peer;
+    const previous: Peer = { ...first, speaking: true, lastSpokeAt: 900, chatState: 'composing', muted: true, volume: 0.4, volumeLimit: 0.5, realTimeText: 'hel' };
+    const next = peerFromPresence(occupantPresence({ conf: `<conf xmlns='http://andyet.net/xmlns/mmuc' media='audio'/>` }), context({ now: 5_000, previous })).peer;
+    expect(next).toEqual({ ...previous, requestingMedia: 'audio' });
+    const leftCall = peerFromPresence(occupantPresence(), context({ now: 6_000, previous: next })).peer;
+    expect(leftCall).toMatchObject({ joinedCall: false, joinedCallAt: undefined, joinedRoomAt: 1_000, speaking: true });
+    const back = peerFromPresence(occupantPresence({ conf: `<conf xmlns='http://andyet.net/xmlns/mmuc' media='video'/>` }), context({ now: 7_000, previous: leftCall })).peer;
+    expect(back.joinedCallAt).toBe(7_000);
+  });
+
+  it('marks our own occupant', () => {
+    expect(peerFromPresence(occupantPresence({ status: `<status code='110'/>` }), context({ isSelf: true })).peer.isSelf).toBe(true);
+  });
+});

@@ -91,8 +91,11 @@ export class TabsApi implements SessionApi {
   }
 
   async openRoom(tabId: string, name: string, options?: JoinRoomOptions): Promise<string> {
+    const tab = this.tabs.get(tabId);
+    // A room is kept only while a tab holds it: a tab we cannot track could never let it go.
+    if (!tab) throw new Error('attach the tab before it opens a room');
     const roomId = await this.rooms.joinRoom(name, options);
-    this.tabs.get(tabId)?.rooms.add(roomId);
+    tab.rooms.add(roomId);
     return roomId;
   }
 

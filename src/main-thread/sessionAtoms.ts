@@ -1,0 +1,153 @@
+import { atom, type Atom, type Getter } from 'jotai';
+import type { CallRecord, ChatMessage, Peer, Room } from '../protocol/entities';
+import { initialSessionState, type SessionState } from '../protocol/session-state';
+
+/** The tab's mirror of the shared worker's state of record; React reads only derived atoms. */
+export const sessionStateAtom = atom<SessionState>(initialSessionState());
+
+export const connectionAtom = atom((get) => get(sessionStateAtom).connection);
+export const preferencesAtom = atom((get) => get(sessionStateAtom).preferences);
+
+// One collection atom per entity kind: each changes only when a patch touches that collection.
+export const roomsAtom = atom((get) => get(sessionStateAtom).rooms);
+export const peersAtom = atom((get) => get(sessionStateAtom).peers);
+export const messagesAtom = atom((get) => get(sessionStateAtom).messages);
+export const callsAtom = atom((get) => get(sessionStateAtom).calls);
+
+/**
+ * A memoised atom per key (Jotai's own atomFamily is deprecated). Keys are entity ids and
+ * addresses, so the cache grows with the rooms and peers this tab has seen, no further.
+ */
+function family<Key, Value>(create: (key: Key) => Atom<Value>): (key: Key) => Atom<Value> {
+  const atoms = new Map<Key, Atom<Value>>();
+  return (key) => {
+    let found = atoms.get(key);
+    if (!found) {
+      found = create(key);
+      atoms.set(key, found);
+    }
+    return found;
+  };
+}
+
+/**
+ * A derived list that keeps its previous array while the items are the same records, so
+ * components reading it re-render only when something they show changed.
+ */
+function listAtom<Item>(read: (get: Getter) => Item[]): Atom<Item[]> {
+  let previous: Item[] = [];
+  return atom((get) => {
+    const next = read(get);
+    if (next.length === previous.length && next.every((item, index) => item === previous[index])) return previous;
+    previous = next;
+    return next;
+  });
+}
+
+/** A room by its local id. */
+export const roomAtomFamily = family((roomId: string) => atom((get): Room | undefined => get(roomsAtom)[roomId]));
+
+/** The room a person opened by this name, before its id is known to the tab. */
+export const roomByNameAtomFamily = family((name: string) =>
+  atom((get): Room | undefined => Object.values(get(roomsAtom)).find((room) => room.providedName === name)),
+);
+
+/** A peer by occupant address. */
+export const peerAtomFamily = family((address: string) => atom((get): Peer | undefined => get(peersAtom)[address]));
+
+/** A chat message by its local id. */
+export const messageAtomFamily = family((id: string) => atom((get): ChatMessage | undefined => get(messagesAtom)[id]));
+
+/** A room's call record, by room address. */
+export const callAtomFamily = family((roomAddress: string) => atom((get): CallRecord | undefined => get(callsAtom)[roomAddress]));
+
+const byJoinThenName = (a: Peer, b: Peer): number =>
+  Number(b.isSelf) - Number(a.isSelf) || a.joinedRoomAt - b.joinedRoomAt || a.displayName.localeCompare(b.displayName);
+
+/** The peers of a room: yourself first, then in order of arrival. */
+export const roomPeersAtomFamily = family((roomAddress: string) =>
+  listAtom((get) =>
+    Object.values(get(peersAtom))
+      .filter((peer) => peer.roomAddress === roomAddress)
+      .sort(byJoinThenName),
+  ),
+);
+
+/** The other peers of a room who are typing or have a live real-time text draft. */
+export const typingPeersAtomFamily = family((roomAddress: string) =>
+  listAtom((get) => get(roomPeersAtomFamily(roomAddress)).filter((peer) => !peer.isSelf && (peer.chatState === 'composing' || peer.realTimeText !== ''))),
+);
+
+/** The other peers of a room asking for attention right now (SPEC §4: true for 5 s). */
+export const attentionPeersAtomFamily = family((roomAddress: string) =>
+  listAtom((get) => get(roomPeersAtomFamily(roomAddress)).filter((peer) => !peer.isSelf && peer.requestingAttention)),
+);
+
+const byTimeThenId = (a: ChatMessage, b: ChatMessage): number => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** A room's chat messages in time order, as stored (a peer's corrections are records of their own). */
+export const roomMessageRecordsAtomFamily = family((roomAddress: string) =>
+  listAtom((get) =>
+    Object.values(get(messagesAtom))
+      .filter((message) => message.roomAddress === roomAddress)
+      .sort(byTimeThenId),
+  ),
+);
+
+/** A room's chat as people read it: each peer's corrections folded into the message they correct. */
+export const roomMessagesAtomFamily = family((roomAddress: string) => {
+  const fold = correctionFolder();
+  return listAtom((get) => fold(get(roomMessageRecordsAtomFamily(roomAddress))));
+});
+
+/**
+ * The session stores our own corrections in place, and a peer's correction as a new record whose
+ * `replace` names the stanza id it corrects (SPEC §5). This shows such a correction as an edit of
+ * that message when it is held and came from the same sender (XEP-0308: only the sender corrects),
+ * following chains of corrections; otherwise the correction stands as a message of its own, marked
+ * edited. Folded records are reused while nothing changes, so unchanged messages keep their identity.
+ */
+function correctionFolder(): (records: readonly ChatMessage[]) => ChatMessage[] {
+  type Folded = { correction: ChatMessage; folded: ChatMessage };
+  let folds = new WeakMap<ChatMessage, Folded>();
+  let orphans = new WeakMap<ChatMessage, ChatMessage>();
+  return (records) => {
+    const nextFolds = new WeakMap<ChatMessage, Folded>();
+    const nextOrphans = new WeakMap<ChatMessage, ChatMessage>();
+    const shown: ChatMessage[] = [];
+    const originals: ChatMessage[] = [];
+    // `${sender}\n${stanza id}` → index in `shown` of the message it is (or corrects).
+    const indexByWireId = new Map<string, number>();
+    const wireKey = (sender: string, stanzaId: string) => `${sender}\n${stanzaId}`;
+    for (const record of records) {
+      const corrects = record.direction === 'incoming' && record.replace !== undefined;
+      const target = corrects ? indexByWireId.get(wireKey(record.senderAddress, record.replace!)) : undefined;
+      const original = target === undefined ? undefined : originals[target];
+      if (target !== undefined && original) {
+        const previous = folds.get(original);
+        const folded =
+          previous?.correction === record ? previous.folded : { ...original, body: record.body, editedTime: record.time, customerData: record.customerData };
+        nextFolds.set(original, { correction: record, folded });
+        shown[target] = folded;
+        indexByWireId.set(wireKey(record.senderAddress, record.stanzaId), target);
+        continue;
+      }
+      let item = record;
+      if (corrects && record.editedTime === undefined) {
+        item = orphans.get(record) ?? { ...record, editedTime: record.time };
+        nextOrphans.set(record, item);
+      }
+      indexByWireId.set(wireKey(record.senderAddress, record.stanzaId), shown.length);
+      originals.push(record);
+      shown.push(item);
+    }
+    folds = nextFolds;
+    orphans = nextOrphans;
+    return shown;
+  };
+}
+
+/** The last message you sent to a room: the one ArrowUp and "Edit" correct. */
+export const lastOwnMessageAtomFamily = family((roomAddress: string) =>
+  atom((get): ChatMessage | undefined => get(roomMessagesAtomFamily(roomAddress)).findLast((message) => message.direction === 'outgoing')),
+);

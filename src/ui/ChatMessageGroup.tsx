@@ -1,0 +1,42 @@
+import type { ChatMessage } from '../protocol/entities';
+import { formatDateTime, formatTime } from './formatTime';
+import type { ChatMessageGroup as Group } from './groupChatMessages';
+
+interface ChatMessageGroupProps {
+  group: Group;
+  /** The message "Edit" corrects: your last one. */
+  editableId: string | undefined;
+  onEdit: (message: ChatMessage) => void;
+}
+
+/** Consecutive messages of one sender under one header with their name and time. Text only, never HTML. */
+export function ChatMessageGroup({ group, editableId, onEdit }: ChatMessageGroupProps) {
+  return (
+    <article className={`message-group ${group.direction}`}>
+      <header className="message-header">
+        <span className="message-sender">{group.displayName}</span>{' '}
+        <time className="message-time" dateTime={new Date(group.startTime).toISOString()} title={formatDateTime(group.startTime)}>
+          {formatTime(group.startTime)}
+        </time>
+      </header>
+      {group.messages.map((message) => (
+        <div key={message.id} className={`message${message.direction === 'outgoing' && !message.acked ? ' pending' : ''}`}>
+          <p className="message-body">
+            {message.body}
+            {message.editedTime !== undefined && (
+              <span className="message-edited" title={`Edited ${formatDateTime(message.editedTime)}`}>
+                {' '}
+                (edited)
+              </span>
+            )}
+          </p>
+          {message.id === editableId && (
+            <button type="button" className="link-button message-edit" onClick={() => onEdit(message)}>
+              Edit
+            </button>
+          )}
+        </div>
+      ))}
+    </article>
+  );
+}

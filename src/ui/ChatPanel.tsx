@@ -1,0 +1,117 @@
+import { useAtomValue } from 'jotai';
+import { useEffect, useRef, useState } from 'react';
+import { lastOwnMessageAtomFamily, preferencesAtom, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
+import type { ChatMessage, Room } from '../protocol/entities';
+import { useActions } from './bridgeContext';
+import { ChatComposer } from './ChatComposer';
+import { ChatLog } from './ChatLog';
+import { TypingIndicator } from './TypingIndicator';
+import { useDocumentVisible } from './useDocumentVisible';
+
+interface ChatPanelProps {
+  room: Room | undefined;
+  /** False while collapsed: the panel keeps its draft and place, and new messages count as unread. */
+  shown?: boolean;
+}
+
+/** A room's chat: the log, who is typing, and the message input. Shown means read: it marks the room read. */
+export function ChatPanel({ room, shown = true }: ChatPanelProps) {
+  const actions = useActions();
+  const roomAddress = room?.address ?? '';
+  const messages = useAtomValue(roomMessagesAtomFamily(roomAddress));
+  const lastOwn = useAtomValue(lastOwnMessageAtomFamily(roomAddress));
+  const preferences = useAtomValue(preferencesAtom);
+  // The checkbox follows a click at once; the preference catches up through the session.
+  const [sendOnEnterChoice, setSendOnEnterChoice] = useState<boolean | undefined>(undefined);
+  const sendOnEnter = sendOnEnterChoice ?? preferences.sendOnEnter;
+  const [draft, setDraft] = useState('');
+  const [editing, setEditing] = useState<ChatMessage | undefined>(undefined);
+  const [sendError, setSendError] = useState<string | undefined>(undefined);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const disabled = !room?.joined || !roomAddress;
+  const documentVisible = useDocumentVisible();
+  const unreadCount = room?.unreadCount ?? 0;
+
+  useEffect(() => {
+    if (sendOnEnterChoice === preferences.sendOnEnter) setSendOnEnterChoice(undefined);
+  }, [sendOnEnterChoice, preferences.sendOnEnter]);
+
+  useEffect(() => {
+    if (shown && documentVisible && roomAddress && unreadCount > 0) void actions.chat.markRead(roomAddress).catch(() => {});
+  }, [actions, shown, documentVisible, roomAddress, unreadCount]);
+
+  // Ready to type as soon as the room is joined, unless you are busy elsewhere on the page.
+  useEffect(() => {
+    if (!disabled && (document.activeElement === document.body || document.activeElement === null)) inputRef.current?.focus();
+  }, [disabled]);
+
+  function changeDraft(next: string) {
+    setDraft(next);
+    setSendError(undefined);
+    // A correction being written is not a new message: no real-time text for it.
+    if (!editing && !disabled) void actions.chat.updateRealTimeText(roomAddress, next).catch(() => {});
+  }
+
+  function startEdit(message: ChatMessage) {
+    if (disabled) return;
+    if (draft !== '' && !editing) void actions.chat.updateRealTimeText(roomAddress, '').catch(() => {});
+    setEditing(message);
+    setDraft(message.body);
+    // Setting the value puts the caret after the text.
+    inputRef.current?.focus();
+  }
+
+  function cancelEdit() {
+    setEditing(undefined);
+    setDraft('');
+  }
+
+  function send() {
+    // SPEC §5: nothing is sent while the input is disabled; empty messages are not sent.
+    if (disabled || draft.trim() === '') return;
+    const body = draft;
+    const replace = editing?.stanzaId;
+    setDraft('');
+    setEditing(undefined);
+    if (editing && body === editing.body) return;
+    actions.chat.sendChat(roomAddress, body, replace).catch((error: unknown) => {
+      setSendError(error instanceof Error ? error.message : String(error));
+      setDraft((current) => (current === '' ? body : current));
+    });
+  }
+
+  return (
+    <section className="card chat-panel" aria-labelledby="chat-heading">
+      <h2 id="chat-heading" className="section-title">
+        Chat
+      </h2>
+      <ChatLog
+        messages={messages}
+        editableId={disabled ? undefined : lastOwn?.id}
+        onEdit={startEdit}
+        emptyText={disabled ? 'Messages appear here once you are in the room.' : 'No messages yet. Say hello!'}
+      />
+      {roomAddress && <TypingIndicator roomAddress={roomAddress} />}
+      {sendError && (
+        <p className="form-error" role="alert">
+          Your message was not sent ({sendError}).
+        </p>
+      )}
+      <ChatComposer
+        inputRef={inputRef}
+        draft={draft}
+        editing={editing}
+        disabled={disabled}
+        sendOnEnter={sendOnEnter}
+        onDraftChange={changeDraft}
+        onSend={send}
+        onEditLast={() => lastOwn && startEdit(lastOwn)}
+        onCancelEdit={cancelEdit}
+        onSendOnEnterChange={(value) => {
+          setSendOnEnterChoice(value);
+          actions.preferences.setPreferences({ sendOnEnter: value }).catch(() => setSendOnEnterChoice(undefined));
+        }}
+      />
+    </section>
+  );
+}

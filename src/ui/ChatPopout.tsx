@@ -1,0 +1,30 @@
+import { useEffect } from 'react';
+import { AttentionAlerts } from './AttentionAlerts';
+import { ChatPanel } from './ChatPanel';
+import { ConnectionStatus } from './ConnectionStatus';
+import { RoomStatus } from './RoomStatus';
+import { useRoomOfView } from './useRoomOfView';
+
+/** The pop-out chat (`/<room>?view=chat`): the room's chat alone, in a tab that never captures media. */
+export function ChatPopout({ roomName }: { roomName: string }) {
+  const { room, openError, ended } = useRoomOfView(roomName, false);
+  const unread = room?.unreadCount ?? 0;
+
+  useEffect(() => {
+    document.title = `${unread > 0 ? `(${unread}) ` : ''}Chat · ${roomName} · Parley`;
+  }, [roomName, unread]);
+
+  return (
+    <div className="popout-page">
+      <header className="topbar compact">
+        <div className="room-title">
+          <h1>{room?.providedName ?? roomName}</h1>
+          <ConnectionStatus />
+        </div>
+      </header>
+      <RoomStatus room={room} openError={openError} ended={ended} />
+      {room?.address && <AttentionAlerts roomAddress={room.address} />}
+      <ChatPanel room={room} />
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+interface DialogProps {
+  title: string;
+  open: boolean;
+  onClose: () => void;
+  children: ReactNode;
+}
+
+/** A modal dialog (the browser's own: focus is kept inside, Escape closes it), named by its title. */
+export function Dialog({ title, open, onClose, children }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onClose={onClose}>
+      {open && (
+        <>
+          <h2 id={titleId} className="dialog-title">
+            {title}
+          </h2>
+          {children}
+        </>
+      )}
+    </dialog>
+  );
+}

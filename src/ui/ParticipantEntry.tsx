@@ -1,0 +1,64 @@
+import type { Peer } from '../protocol/entities';
+import { useActions } from './bridgeContext';
+import { BellIcon } from './BellIcon';
+import { peerStates } from './peerStates';
+
+interface ParticipantEntryProps {
+  peer: Peer;
+  /** You own the room: you may kick others. */
+  canKick: boolean;
+  /** You are in the room: you may ask others for attention. */
+  canNudge: boolean;
+}
+
+/** One person in the room: their name, then their states in words, then what you can do to them. */
+export function ParticipantEntry({ peer, canKick, canNudge }: ParticipantEntryProps) {
+  const actions = useActions();
+  const states = peerStates(peer);
+  const initial = Array.from(peer.displayName.trim())[0]?.toUpperCase() ?? '?';
+  return (
+    <li className={`participant${peer.speaking ? ' is-speaking' : ''}${peer.requestingAttention ? ' wants-attention' : ''}`}>
+      {/* The initial is drawn by CSS, so the entry's text reads as the name followed by the states. */}
+      <span className="avatar" aria-hidden="true" data-initial={initial} />
+      <span className="participant-text">
+        <span className="participant-name">{peer.displayName}</span>
+        {states.length > 0 && (
+          <span className="participant-states">
+            {states.map((state) => (
+              <span key={state}>
+                {/* Spoken and copied as "Alice, you, owner"; shown as chips. */}
+                <span className="visually-hidden">, </span>
+                <span className={`chip chip-${state.replace(/\s+/g, '-')}`}>{state}</span>
+              </span>
+            ))}
+          </span>
+        )}
+      </span>
+      {!peer.isSelf && (
+        <span className="participant-actions">
+          {canNudge && (
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={`Request attention from ${peer.displayName}`}
+              title={`Request attention from ${peer.displayName}`}
+              onClick={() => void actions.chat.requestAttention(peer.address).catch(() => {})}
+            >
+              <BellIcon />
+            </button>
+          )}
+          {canKick && (
+            <button
+              type="button"
+              className="button small danger"
+              aria-label={`Kick ${peer.displayName}`}
+              onClick={() => void actions.rooms.kickPeer(peer.address).catch(() => {})}
+            >
+              Kick
+            </button>
+          )}
+        </span>
+      )}
+    </li>
+  );
+}

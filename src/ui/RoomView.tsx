@@ -1,0 +1,84 @@
+import { useEffect, useState } from 'react';
+import { AttentionAlerts } from './AttentionAlerts';
+import { ChatPanel } from './ChatPanel';
+import { ConnectionStatus } from './ConnectionStatus';
+import { DestroyRoomControl } from './DestroyRoomControl';
+import { LockIcon } from './LockIcon';
+import { LockRoomControl } from './LockRoomControl';
+import { ParticipantsList } from './ParticipantsList';
+import { navigate, roomPath } from './route';
+import { RoomStatus } from './RoomStatus';
+import { useRoomOfView } from './useRoomOfView';
+
+/** A room (`/<room>`): its state, the people in it, owner controls, and the chat. */
+export function RoomView({ roomName }: { roomName: string }) {
+  const { room, openError, ended } = useRoomOfView(roomName, true);
+  const [chatShown, setChatShown] = useState(true);
+  const roomAddress = room?.address;
+  const isOwner = Boolean(room?.joined && room.selfAffiliation === 'owner');
+  const unread = room?.unreadCount ?? 0;
+
+  useEffect(() => {
+    document.title = `${unread > 0 ? `(${unread}) ` : ''}${roomName} · Parley`;
+  }, [roomName, unread]);
+
+  return (
+    <div className="room-page">
+      <header className="topbar">
+        <div className="room-title">
+          <a
+            className="brand small"
+            href="/"
+            onClick={(event) => {
+              event.preventDefault();
+              navigate('/');
+            }}
+          >
+            Parley
+          </a>
+          <h1>{room?.providedName ?? roomName}</h1>
+          {room?.passwordRequired && room.joined && (
+            <span className="chip chip-locked">
+              <LockIcon /> locked
+            </span>
+          )}
+          <ConnectionStatus />
+        </div>
+        <nav className="toolbar" aria-label="Room controls">
+          {isOwner && room && roomAddress && <LockRoomControl room={room} roomAddress={roomAddress} />}
+          {isOwner && roomAddress && <DestroyRoomControl roomAddress={roomAddress} />}
+          <button type="button" className="button" onClick={() => window.open(roomPath(room?.providedName ?? roomName, 'chat'), '_blank', 'noopener')}>
+            Pop out chat
+          </button>
+          <button
+            type="button"
+            className="button"
+            aria-expanded={chatShown}
+            aria-controls="room-chat"
+            onClick={() => setChatShown((shown) => !shown)}
+          >
+            {chatShown ? 'Hide chat' : 'Show chat'}
+            {!chatShown && unread > 0 && ' '}
+            {!chatShown && unread > 0 && (
+              <span className="badge">
+                {unread}
+                <span className="visually-hidden"> unread</span>
+              </span>
+            )}
+          </button>
+          <button type="button" className="button danger-outline" onClick={() => navigate('/')}>
+            Leave
+          </button>
+        </nav>
+      </header>
+      <RoomStatus room={room} openError={openError} ended={ended} />
+      {roomAddress && <AttentionAlerts roomAddress={roomAddress} />}
+      <div className={`room-body${chatShown ? '' : ' chat-hidden'}`}>
+        {room && roomAddress ? <ParticipantsList room={room} roomAddress={roomAddress} /> : <section className="card participants placeholder" aria-hidden="true" />}
+        <div id="room-chat" className="chat-column" hidden={!chatShown}>
+          <ChatPanel room={room} shown={chatShown} />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import type { ChatMessage } from '../protocol/entities';
+import { CHAT } from '../protocol/constants';
+
+export interface ChatMessageGroup {
+  /** The first message's id: stable while the group grows. */
+  key: string;
+  senderAddress: string;
+  direction: ChatMessage['direction'];
+  displayName: string;
+  startTime: number;
+  messages: ChatMessage[];
+}
+
+/**
+ * SPEC §9 chat grouping: consecutive messages from one sender, each within the window of the one
+ * before it, share one header. Messages must be in time order.
+ */
+export function groupChatMessages(messages: readonly ChatMessage[], windowMs: number = CHAT.groupingWindowMs): ChatMessageGroup[] {
+  const groups: ChatMessageGroup[] = [];
+  let last: ChatMessageGroup | undefined;
+  let lastTime = 0;
+  for (const message of messages) {
+    if (last && last.senderAddress === message.senderAddress && last.direction === message.direction && message.time - lastTime <= windowMs) {
+      last.messages.push(message);
+    } else {
+      last = {
+        key: message.id,
+        senderAddress: message.senderAddress,
+        direction: message.direction,
+        displayName: message.displayName,
+        startTime: message.time,
+        messages: [message],
+      };
+      groups.push(last);
+    }
+    lastTime = message.time;
+  }
+  return groups;
+}

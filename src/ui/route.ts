@@ -1,0 +1,50 @@
+import { useSyncExternalStore } from 'react';
+
+/** What the address bar asks for (DESIGN "Run contract": `/`, `/<room>`, `/<room>?view=chat`). */
+export type Route = { view: 'home' } | { view: 'room'; roomName: string } | { view: 'chat'; roomName: string };
+
+export function parseRoute(location: Pick<Location, 'pathname' | 'search'>): Route {
+  const path = location.pathname.replace(/^\/+|\/+$/g, '');
+  if (!path) return { view: 'home' };
+  let roomName: string;
+  try {
+    roomName = decodeURIComponent(path);
+  } catch {
+    roomName = path;
+  }
+  const view = new URLSearchParams(location.search).get('view');
+  return view === 'chat' ? { view: 'chat', roomName } : { view: 'room', roomName };
+}
+
+/** The path of a room, or of its pop-out chat. */
+export function roomPath(roomName: string, view: 'room' | 'chat' = 'room'): string {
+  const path = `/${encodeURIComponent(roomName)}`;
+  return view === 'chat' ? `${path}?view=chat` : path;
+}
+
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  window.addEventListener('popstate', listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('popstate', listener);
+  };
+}
+
+const currentHref = (): string => window.location.href;
+
+/** Moves to a path within the app without reloading (the shared session stays as it is). */
+export function navigate(path: string): void {
+  if (path === window.location.pathname + window.location.search) return;
+  window.history.pushState(null, '', path);
+  for (const listener of listeners) listener();
+}
+
+/** The current route; re-renders on navigate() and on the browser's back and forward. */
+export function useRoute(): Route {
+  const href = useSyncExternalStore(subscribe, currentHref);
+  // Derived from the href string so that the result is stable between renders of the same address.
+  return parseRoute(new URL(href));
+}

@@ -1,0 +1,73 @@
+import { useEffect, useState } from 'react';
+import type { SessionBridge } from '../main-thread/SessionBridge';
+
+export interface OpenedRoom {
+  /** The room's local id once the session has it. */
+  roomId: string | undefined;
+  /** Why opening failed (e.g. 'Room name not provided.'). */
+  error: string | undefined;
+}
+
+interface Opening {
+  users: number;
+  roomId: Promise<string>;
+  closeTimer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/**
+ * The rooms this tab holds open, by name. Closing is deferred by a task, so a view that unmounts
+ * and mounts again at once (React's StrictMode, a re-keyed tree) keeps the one join instead of
+ * leaving and rejoining the room.
+ */
+const openings = new Map<string, Opening>();
+
+function acquire(bridge: SessionBridge, attached: Promise<void>, name: string, autoJoinCall: boolean): Promise<string> {
+  let opening = openings.get(name);
+  if (opening) {
+    clearTimeout(opening.closeTimer);
+    opening.closeTimer = undefined;
+  } else {
+    opening = {
+      users: 0,
+      // Only an attached tab holds rooms: the session leaves them when its lock is released.
+      roomId: attached.then(() => bridge.session.openRoom(bridge.tabId, name, { autoJoinCall })),
+      closeTimer: undefined,
+    };
+    openings.set(name, opening);
+    // A failed open holds nothing: forget it so the next visit tries again.
+    opening.roomId.catch(() => openings.delete(name));
+  }
+  opening.users += 1;
+  return opening.roomId;
+}
+
+function release(bridge: SessionBridge, name: string): void {
+  const opening = openings.get(name);
+  if (!opening) return;
+  opening.users -= 1;
+  if (opening.users > 0) return;
+  opening.closeTimer = setTimeout(() => {
+    openings.delete(name);
+    opening.roomId.then((roomId) => bridge.session.closeRoom(bridge.tabId, roomId)).catch(() => {});
+  }, 0);
+}
+
+/**
+ * Opens a room for this tab while the calling view is shown, and closes it (for this tab) when the
+ * view goes away; the session leaves the room when no tab holds it any more.
+ */
+export function useOpenRoom(bridge: SessionBridge, attached: Promise<void>, name: string, autoJoinCall: boolean): OpenedRoom {
+  const [opened, setOpened] = useState<OpenedRoom & { name: string }>({ name, roomId: undefined, error: undefined });
+  useEffect(() => {
+    let current = true;
+    acquire(bridge, attached, name, autoJoinCall).then(
+      (roomId) => current && setOpened({ name, roomId, error: undefined }),
+      (error: unknown) => current && setOpened({ name, roomId: undefined, error: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      current = false;
+      release(bridge, name);
+    };
+  }, [bridge, attached, name, autoJoinCall]);
+  return opened.name === name ? opened : { roomId: undefined, error: undefined };
+}

@@ -1,0 +1,342 @@
+import { chatLog, expect, expectJoined, participantEntry, participants, roomJid, say, test, uniqueRoomName } from './rooms-people';
+
+// Every person is a browser context of their own; every test uses a room of its own.
+
+test.describe('Chat: messages reach everyone in the room, grouped by sender within 300 s (SPEC §9 chat grouping)', () => {
+  test('two people chat; consecutive messages of one sender share one header', async ({ people }) => {
+    const room = uniqueRoomName('chat');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+
+    await say(alice.page, 'Hello Bob');
+    await say(alice.page, 'Are you there?');
+    const bobsLog = chatLog(bob.page);
+    await expect(bobsLog).toContainText('Are you there?');
+    // One group: one header ("Alice" and a time) over both messages.
+    await expect(bobsLog.getByRole('article')).toHaveCount(1);
+    await expect(bobsLog.getByRole('article').first()).toContainText('Alice');
+    await expect(bobsLog.getByRole('article').first().getByRole('paragraph')).toHaveText(['Hello Bob', 'Are you there?']);
+
+    await say(bob.page, 'Hi Alice!');
+    const alicesLog = chatLog(alice.page);
+    await expect(alicesLog.getByRole('article')).toHaveCount(2);
+    await expect(alicesLog.getByRole('article').nth(1)).toContainText('Bob');
+    await expect(alicesLog.getByRole('article').nth(1)).toContainText('Hi Alice!');
+  });
+});
+
+test.describe('Chat scroll: the log sticks to the bottom within 30 px of it, and otherwise stays where you are reading (SPEC §9)', () => {
+  test('new messages scroll the log only while you are at (or within 30 px of) the bottom', async ({ people }) => {
+    const room = uniqueRoomName('scroll');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await bob.page.setViewportSize({ width: 800, height: 480 });
+    const log = chatLog(bob.page);
+    const distanceFromBottom = () => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+    const scrollTop = () => log.evaluate((element) => element.scrollTop);
+
+    for (let index = 1; index <= 20; index += 1) await say(alice.page, `message ${index}`);
+    await expect(log).toContainText('message 20');
+    await expect.poll(() => log.evaluate((element) => element.scrollHeight > element.clientHeight + 200)).toBe(true);
+    await expect.poll(distanceFromBottom).toBeLessThanOrEqual(1);
+
+    // Reading further up: a new message does not move the log.
+    await log.evaluate((element) => element.scrollTo({ top: 0 }));
+    await expect.poll(scrollTop).toBe(0);
+    await say(alice.page, 'while reading');
+    await expect(log).toContainText('while reading');
+    expect(await scrollTop()).toBe(0);
+
+    // 20 px from the bottom counts as the bottom.
+    await log.evaluate((element) => element.scrollTo({ top: element.scrollHeight - element.clientHeight - 20 }));
+    await expect.poll(distanceFromBottom).toBe(20);
+    await say(alice.page, 'near the bottom');
+    await expect(log).toContainText('near the bottom');
+    await expect.poll(distanceFromBottom).toBeLessThanOrEqual(1);
+  });
+});
+
+test.describe('Chat input: Enter sends unless Shift is held or sendOnEnter is off; empty messages are not sent; nothing is sent while disabled (SPEC §5)', () => {
+  test('Shift+Enter adds a line, blank input is not sent, and with "Send on Enter" off only Send sends', async ({ people }) => {
+    const room = uniqueRoomName('enter');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    const input = alice.page.getByRole('textbox', { name: 'Message' });
+
+    await input.fill('line one');
+    await input.press('Shift+Enter');
+    await input.pressSequentially('line two');
+    await expect(input).toHaveValue('line one\nline two');
+    await input.press('Enter');
+    await expect(input).toHaveValue('');
+
+    // Blank input: Enter does nothing, the text stays, and Send is unavailable.
+    await input.press('Enter');
+    await input.fill('   ');
+    await input.press('Enter');
+    await expect(input).toHaveValue('   ');
+    await expect(alice.page.getByRole('button', { name: 'Send' })).toBeDisabled();
+
+    await alice.page.getByRole('checkbox', { name: 'Send on Enter' }).uncheck();
+    await input.fill('typed with Enter off');
+    await input.press('Enter');
+    await expect(input).toHaveValue('typed with Enter off\n');
+    await alice.page.getByRole('button', { name: 'Send' }).click();
+    await expect(input).toHaveValue('');
+
+    const messages = chatLog(bob.page).getByRole('article').first().getByRole('paragraph');
+    // The multi-line message keeps its line break; the blank ones never left.
+    await expect(messages).toHaveText(['line one line two', 'typed with Enter off']);
+    await expect(messages.first()).toHaveJSProperty('innerText', 'line one\nline two');
+  });
+
+  test('the input is disabled until the room is joined', async ({ people }) => {
+    const room = uniqueRoomName('disabled');
+    const alice = await people.join(room, 'Alice');
+    await alice.page.getByRole('button', { name: 'Lock room' }).click();
+    await alice.page.getByRole('dialog', { name: 'Lock room' }).getByRole('textbox', { name: 'Room password' }).fill('pw');
+    await alice.page.getByRole('button', { name: 'Lock', exact: true }).click();
+    await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeVisible();
+
+    const bob = await people.arrive(room, 'Bob');
+    await expect(bob.page.getByRole('textbox', { name: 'Room password' })).toBeVisible();
+    await expect(bob.page.getByRole('textbox', { name: 'Message' })).toBeDisabled();
+    await expect(bob.page.getByRole('button', { name: 'Send' })).toBeDisabled();
+  });
+});
+
+test.describe('Message editing: a correction replaces your own last message and is shown as edited (SPEC §5)', () => {
+  test('ArrowUp in the empty input and the Edit button both correct the last message; the other person sees the edited text', async ({ people }) => {
+    const room = uniqueRoomName('edit');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    const input = alice.page.getByRole('textbox', { name: 'Message' });
+    const bobsLog = chatLog(bob.page);
+
+    await say(alice.page, 'I like tea');
+    await expect(bobsLog).toContainText('I like tea');
+
+    await input.press('ArrowUp');
+    await expect(input).toHaveValue('I like tea');
+    await input.fill('I like coffee');
+    await input.press('Enter');
+    await expect(bobsLog).toContainText('I like coffee (edited)');
+    await expect(bobsLog).not.toContainText('I like tea');
+    await expect(chatLog(alice.page)).toContainText('I like coffee (edited)');
+
+    await chatLog(alice.page).getByRole('button', { name: 'Edit' }).click();
+    await expect(input).toHaveValue('I like coffee');
+    await input.fill('I like cocoa');
+    await input.press('Enter');
+    await expect(bobsLog).toContainText('I like cocoa (edited)');
+    // Still one message, corrected in place.
+    await expect(bobsLog.getByRole('paragraph')).toHaveCount(1);
+
+    // Only your own message can be edited.
+    await expect(bobsLog.getByRole('button', { name: 'Edit' })).toHaveCount(0);
+  });
+});
+
+test.describe('Chat state and real-time text: the others see who is typing and the text as it is written (SPEC §4 chat state, §9 real-time text)', () => {
+  test('typing shows "is typing…" with the live text, and clearing the input ends it', async ({ people }) => {
+    const room = uniqueRoomName('typing');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    const input = alice.page.getByRole('textbox', { name: 'Message' });
+    const typing = bob.page.getByRole('region', { name: 'Typing' });
+
+    await input.pressSequentially('Hello wor');
+    await expect(typing).toContainText('Alice is typing…');
+    await expect(typing).toContainText('Hello wor');
+    await input.pressSequentially('ld');
+    await expect(typing).toContainText('Hello world');
+
+    // SPEC §4: an empty message returns to active.
+    await input.fill('');
+    await expect(typing).toBeHidden();
+
+    await input.pressSequentially('Sent now');
+    await expect(typing).toContainText('Sent now');
+    await input.press('Enter');
+    await expect(chatLog(bob.page)).toContainText('Sent now');
+    await expect(typing).toBeHidden();
+  });
+});
+
+test.describe('Lock state: only an owner who has joined locks the room; a newcomer must give the password (SPEC §4 lock state, §6)', () => {
+  test('the first joiner owns the room, locks it, a wrong password stays on the prompt, the right one joins', async ({ people }) => {
+    const room = uniqueRoomName('lock');
+    const alice = await people.join(room, 'Alice');
+    await expect(participantEntry(alice.page, 'Alice')).toHaveText('Alice, you, owner');
+    const bob = await people.join(room, 'Bob');
+    await expect(participantEntry(bob.page, 'Alice')).toContainText('owner');
+    await expect(participantEntry(bob.page, 'Bob')).toHaveText('Bob, you');
+    // Not an owner: no lock controls.
+    await expect(bob.page.getByRole('button', { name: 'Lock room' })).toHaveCount(0);
+
+    await alice.page.getByRole('button', { name: 'Lock room' }).click();
+    const dialog = alice.page.getByRole('dialog', { name: 'Lock room' });
+    await dialog.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
+    await dialog.getByRole('button', { name: 'Lock', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeVisible();
+    // Those inside learn of the lock from the room (status 104 recheck).
+    await expect(bob.page.getByText('locked', { exact: true })).toBeVisible();
+
+    const carol = await people.arrive(room, 'Carol');
+    const roomState = carol.page.getByRole('status', { name: 'Room state' });
+    await expect(roomState).toContainText('This room is locked.');
+    await carol.page.getByRole('textbox', { name: 'Room password' }).fill('wrong');
+    await carol.page.getByRole('button', { name: 'Enter room' }).click();
+    await expect(roomState).toContainText('That password did not open the room.');
+    await expect(carol.page.getByRole('textbox', { name: 'Room password' })).toBeVisible();
+    await expect(carol.page.getByRole('textbox', { name: 'Message' })).toBeDisabled();
+
+    await carol.page.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
+    await carol.page.getByRole('button', { name: 'Enter room' }).click();
+    await expectJoined(carol.page);
+    await expect(participantEntry(alice.page, 'Carol')).toBeVisible();
+
+    await alice.page.getByRole('button', { name: 'Unlock room' }).click();
+    await expect(alice.page.getByRole('button', { name: 'Lock room' })).toBeVisible();
+    await expect(bob.page.getByText('locked', { exact: true })).toBeHidden();
+  });
+});
+
+test.describe('Kick: the owner bans a peer, who then reads that they are banned (SPEC §6, §8 forbidden means banned)', () => {
+  test('only the owner sees Kick; the kicked peer is told they are banned and leaves the list', async ({ people }) => {
+    const room = uniqueRoomName('kick');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+
+    await expect(participantEntry(bob.page, 'Alice')).toBeVisible();
+    await expect(bob.page.getByRole('button', { name: /^Kick / })).toHaveCount(0);
+    await expect(participantEntry(alice.page, 'Alice').getByRole('button', { name: /^Kick / })).toHaveCount(0);
+
+    await participantEntry(alice.page, 'Bob').getByRole('button', { name: 'Kick Bob', exact: true }).click();
+    await expect(bob.page.getByRole('status', { name: 'Room state' })).toHaveText('You are banned from this room.');
+    await expect(bob.page.getByRole('textbox', { name: 'Message' })).toBeDisabled();
+    await expect(participantEntry(alice.page, 'Bob')).toHaveCount(0);
+  });
+});
+
+test.describe('Destroyed room: everyone leaves it, and with an alternate room they join that instead (SPEC §4 destroyed room)', () => {
+  test('the owner destroys the room naming another; both people end up there', async ({ people }) => {
+    const room = uniqueRoomName('destroy');
+    const alternate = uniqueRoomName('alternate');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await expect(bob.page.getByRole('button', { name: 'Destroy room' })).toHaveCount(0);
+
+    await alice.page.getByRole('button', { name: 'Destroy room' }).click();
+    const dialog = alice.page.getByRole('dialog', { name: 'Destroy room' });
+    await dialog.getByRole('textbox', { name: 'Alternate room (optional)' }).fill(alternate);
+    await dialog.getByRole('button', { name: 'Destroy', exact: true }).click();
+
+    for (const person of [alice, bob]) {
+      await expect(person.page.getByRole('heading', { level: 1 })).toHaveText(alternate);
+      await expectJoined(person.page);
+      await expect(participants(person.page).getByRole('listitem')).toHaveCount(2);
+    }
+    await say(bob.page, 'made it');
+    await expect(chatLog(alice.page)).toContainText('made it');
+  });
+});
+
+test.describe('Attention request: shown while the peer requests it, for 5 s (SPEC §4 attention request)', () => {
+  test('asking a person for attention shows them an alert that then goes away', async ({ people }) => {
+    const room = uniqueRoomName('attention');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+
+    await participantEntry(alice.page, 'Bob').getByRole('button', { name: 'Request attention from Bob' }).click();
+    const alert = bob.page.getByRole('alert').filter({ hasText: 'Alice is asking for your attention.' });
+    await expect(alert).toBeVisible();
+    await expect(participantEntry(bob.page, 'Alice')).toContainText('asking for attention');
+    await expect(alert).toBeHidden();
+  });
+});
+
+test.describe('Unread count: messages that arrive while the chat is hidden are counted until it is shown (SPEC §3 Room.unreadCount)', () => {
+  test('hiding the chat counts new messages; showing it marks them read', async ({ people }) => {
+    const room = uniqueRoomName('unread');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+
+    await bob.page.getByRole('button', { name: 'Hide chat' }).click();
+    await expect(chatLog(bob.page)).toBeHidden();
+    await say(alice.page, 'one');
+    await say(alice.page, 'two');
+    await expect(bob.page.getByRole('button', { name: 'Show chat 2 unread' })).toBeVisible();
+    await expect(bob.page).toHaveTitle(/^\(2\) /);
+
+    await bob.page.getByRole('button', { name: /^Show chat/ }).click();
+    await expect(chatLog(bob.page)).toContainText('two');
+    await bob.page.getByRole('button', { name: 'Hide chat' }).click();
+    await expect(bob.page.getByRole('button', { name: 'Show chat', exact: true })).toBeVisible();
+  });
+});
+
+test.describe('Tabs: one person’s tabs share one signalling session, and a pop-out chat stays in sync (DESIGN "Tab roles"; issue 3 item 3)', () => {
+  test('three tabs of one person are one XMPP session and one occupant; chat from either tab appears in both', async ({ people, parley, appUrl }) => {
+    const room = uniqueRoomName('tabs');
+    const jid = roomJid(room, parley.settings.mucDomain);
+    const stats = () => parley.xmpp.stats();
+    // Every earlier test closed its people: once their sessions are gone, every session is this test's.
+    await expect.poll(async () => (await stats()).clientSessions).toBe(0);
+
+    const alice = await people.join(room, 'Alice');
+    // A second tab: home remembers the display name (a preference shared by every tab).
+    const second = await alice.context.newPage();
+    await second.goto(appUrl);
+    await expect(second.getByRole('textbox', { name: 'Display name' })).toHaveValue('Alice');
+    await second.getByRole('textbox', { name: 'Room name' }).fill(room);
+    await second.getByRole('button', { name: 'Join', exact: true }).click();
+    await expectJoined(second);
+
+    // The third tab: the pop-out chat, chat only.
+    const [popout] = await Promise.all([alice.context.waitForEvent('page'), alice.page.getByRole('button', { name: 'Pop out chat' }).click()]);
+    await expect(popout).toHaveURL(/\?view=chat$/);
+    await expectJoined(popout);
+    await expect(participants(popout)).toHaveCount(0);
+    await expect(popout.getByRole('button', { name: 'Leave' })).toHaveCount(0);
+
+    await expect.poll(async () => (await stats()).clientSessions).toBe(1);
+    await expect.poll(async () => (await stats()).rooms[jid]?.occupants).toBe(1);
+
+    const bob = await people.join(room, 'Bob');
+    await expect.poll(async () => (await stats()).rooms[jid]?.occupants).toBe(2);
+    await expect(participants(alice.page).getByRole('listitem')).toHaveCount(2);
+
+    await say(popout, 'from the pop-out');
+    for (const page of [alice.page, second, bob.page]) await expect(chatLog(page)).toContainText('from the pop-out');
+    await say(alice.page, 'from the room tab');
+    for (const page of [popout, second, bob.page]) await expect(chatLog(page)).toContainText('from the room tab');
+
+    // Closing one tab leaves the others working; the session and the occupant stay single.
+    await popout.close();
+    await say(second, 'after the pop-out closed');
+    await expect(chatLog(bob.page)).toContainText('after the pop-out closed');
+    await expect.poll(async () => (await stats()).clientSessions).toBe(2);
+    await expect.poll(async () => (await stats()).rooms[jid]?.occupants).toBe(2);
+
+    // Leaving in one tab keeps the room for the other; the last tab out leaves the room.
+    await alice.page.getByRole('button', { name: 'Leave' }).click();
+    await expect(alice.page.getByRole('textbox', { name: 'Room name' })).toBeVisible();
+    await say(second, 'still here');
+    await expect(chatLog(bob.page)).toContainText('still here');
+    await second.close();
+    await expect(participantEntry(bob.page, 'Alice')).toHaveCount(0);
+    await expect.poll(async () => (await stats()).rooms[jid]?.occupants).toBe(1);
+  });
+
+  test('leaving goes home on the same session, and Back returns to the room', async ({ people }) => {
+    const room = uniqueRoomName('home');
+    const { page } = await people.join(room, 'Dana');
+    await page.getByRole('button', { name: 'Leave' }).click();
+    await expect(page.getByRole('textbox', { name: 'Display name' })).toHaveValue('Dana');
+    await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('connected');
+    await page.goBack();
+    await expectJoined(page);
+  });
+});

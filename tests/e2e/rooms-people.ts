@@ -1,0 +1,99 @@
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { roomNameToLocalpart } from '../../src/protocol/rooms';
+import { expect, test as base } from './fixtures';
+
+/** One person: a browser context of their own (separate storage, separate shared worker) and their tabs. */
+export interface Person {
+  displayName: string;
+  context: BrowserContext;
+  /** Their first tab. */
+  page: Page;
+}
+
+let rooms = 0;
+
+/** A room name no other test uses, on this server or a reused one. */
+export function uniqueRoomName(label: string): string {
+  rooms += 1;
+  return `${label}-${process.pid}-${rooms}-${Date.now().toString(36)}`;
+}
+
+/** The room's bare JID as the XMPP server names it (for its stats). */
+export function roomJid(roomName: string, mucDomain: string): string {
+  return `${roomNameToLocalpart(roomName)}@${mucDomain}`;
+}
+
+/** From the home page: sets the display name, gives the room name, presses Join. */
+export async function joinFromHome(page: Page, appUrl: string, roomName: string, displayName: string): Promise<void> {
+  await page.goto(appUrl);
+  await page.getByRole('textbox', { name: 'Display name' }).fill(displayName);
+  await page.getByRole('textbox', { name: 'Room name' }).fill(roomName);
+  await page.getByRole('button', { name: 'Join', exact: true }).click();
+  await expect(page).toHaveURL(new URL(encodeURIComponent(roomName), appUrl).href);
+}
+
+/** The room is joined in this tab: the message input is enabled. */
+export async function expectJoined(page: Page): Promise<void> {
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled();
+}
+
+/** Types into the message box and presses Enter. */
+export async function say(page: Page, text: string): Promise<void> {
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.fill(text);
+  await input.press('Enter');
+  await expect(input).toHaveValue('');
+}
+
+export function chatLog(page: Page) {
+  return page.getByRole('log', { name: 'Chat' });
+}
+
+export function participants(page: Page) {
+  return page.getByRole('list', { name: 'Participants' });
+}
+
+/** A person's entry in the Participants list. */
+export function participantEntry(page: Page, displayName: string) {
+  return participants(page)
+    .getByRole('listitem')
+    .filter({ has: page.getByText(displayName, { exact: true }) });
+}
+
+/** The people of one test. Each is a browser context of their own, closed when the test ends, passed or failed. */
+export interface People {
+  /** A new person joins the room from the home page and waits until they are in. */
+  join(roomName: string, displayName: string): Promise<Person>;
+  /** A new person opens the room from the home page and may stop short of joining (a password prompt, a ban). */
+  arrive(roomName: string, displayName: string): Promise<Person>;
+}
+
+async function newPerson(browser: Browser, appUrl: string, roomName: string, displayName: string): Promise<Person> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await joinFromHome(page, appUrl, roomName, displayName);
+  return { displayName, context, page };
+}
+
+export const test = base.extend<{ people: People }>({
+  people: async ({ browser, appUrl }, use) => {
+    const contexts: BrowserContext[] = [];
+    const arrive = async (roomName: string, displayName: string) => {
+      const person = await newPerson(browser, appUrl, roomName, displayName);
+      contexts.push(person.context);
+      return person;
+    };
+    await use({
+      arrive,
+      async join(roomName, displayName) {
+        const person = await arrive(roomName, displayName);
+        await expectJoined(person.page);
+        return person;
+      },
+    });
+    // Closing every context ends its shared worker, so the servers stop with no session left open.
+    await Promise.all(contexts.map((context) => context.close()));
+  },
+});
+
+export { expect };

@@ -1,0 +1,272 @@
+import type { Agent, Stanzas } from 'stanza';
+import type { ChatCommands, SessionEvent } from '../../protocol/commands';
+import { DEFAULT_PREFERENCES, LIMITS } from '../../protocol/constants';
+import type { ChatState } from '../../protocol/entities';
+import { RoomNotJoinedError } from '../../protocol/errors';
+import type { SessionContext, SessionDomain } from '../SessionContext';
+import { parseOccupantAddress } from './addresses';
+import { AttentionFlags } from './AttentionFlags';
+import { customerDataFrom, displayNameFrom, messageTime, stanzaIdFrom } from './bounded';
+import { ChatMessages } from './ChatMessages';
+import { ChatRooms } from './ChatRooms';
+import { ChatStateMachine } from './ChatStateMachine';
+import {
+  expectBody,
+  expectChatState,
+  expectDraft,
+  expectOccupantAddress,
+  expectRoomAddress,
+  expectRoomOrOccupant,
+  optionalStanzaId,
+} from './commandInput';
+import { NotConnectedError } from './errors';
+import { incomingCommands, outgoingCommand } from './JsonCommands';
+import { CHAT_LIMITS } from './limits';
+import { RealTimeTextReceiver } from './RealTimeTextReceiver';
+import { RealTimeTextSender } from './RealTimeTextSender';
+import { tolerantJsonDefinitions } from './tolerantJson';
+
+/** XEP-0085 states Parley shows; a peer's `inactive` or `gone` means not typing. */
+function shownChatState(state: Stanzas.Message['chatState']): ChatState | undefined {
+  switch (state) {
+    case undefined:
+      return undefined;
+    case 'composing':
+    case 'paused':
+    case 'active':
+      return state;
+    default:
+      return 'active';
+  }
+}
+
+/**
+ * Text chat in rooms (SPEC §3 chat message; §4 chat state and attention request; §5 message
+ * editing; PROTOCOL.md namespaces): groupchat messages with `<nick>` and corrections, chat
+ * states, real-time text, attention requests and JSON commands. Every stanza from the wire is
+ * validated and bounded here; every timer runs on the session's clock.
+ */
+export class ChatDomain implements SessionDomain, ChatCommands {
+  private readonly rooms: ChatRooms;
+  private readonly messages: ChatMessages;
+  private readonly chatStates: ChatStateMachine;
+  private readonly rttSender: RealTimeTextSender;
+  private readonly rttReceiver = new RealTimeTextReceiver();
+  private readonly attention: AttentionFlags;
+  /** The last draft each room's input held (updateRealTimeText). */
+  private readonly drafts = new Map<string, string>();
+  private attachedClient: Agent | undefined;
+
+  constructor(
+    private readonly context: SessionContext,
+    private readonly emit: (event: SessionEvent) => void,
+  ) {
+    this.rooms = new ChatRooms(context);
+    this.messages = new ChatMessages(context.store);
+    this.chatStates = new ChatStateMachine(context.clock, (roomAddress, chatState) =>
+      this.sendToRoom(roomAddress, { chatState }),
+    );
+    this.rttSender = new RealTimeTextSender(context.clock, (roomAddress, rtt) => this.sendToRoom(roomAddress, { rtt }));
+    this.attention = new AttentionFlags(context.clock, (peerAddress, requestingAttention) =>
+      this.rooms.updatePeer(peerAddress, { requestingAttention }),
+    );
+  }
+
+  // ---- SessionDomain ----
+
+  attachClient(client: Agent): void {
+    this.attachedClient = client;
+    client.stanzas.define(tolerantJsonDefinitions);
+    client.on('message', (message) => {
+      if (this.attachedClient === client) this.onMessage(message);
+    });
+  }
+
+  /** Timers stop and real-time text starts again with the next connection. */
+  disconnected(): void {
+    this.chatStates.reset();
+    this.rttSender.resetAll();
+    this.rttReceiver.reset();
+    this.attention.reset();
+    this.drafts.clear();
+  }
+
+  // ---- ChatCommands ----
+
+  /**
+   * SPEC §5 applies to what we send too (see `correctionTarget`): with `replace` naming one of our
+   * own messages in this room, that record is corrected in place and its id returned; with any other
+   * `replace` the message is stored as a new one that names it. The wire carries the `<replace>` as
+   * asked either way; receivers apply their own rule.
+   */
+  async sendChat(roomAddress: string, body: string, replace?: string): Promise<string> {
+    const room = expectRoomAddress(roomAddress);
+    const text = expectBody(body);
+    const replaceId = optionalStanzaId(replace, 'replace');
+    const client = this.joinedClient(room);
+    const stanzaId = client.nextId();
+    const displayName = displayNameFrom(this.context.store.state.preferences.displayName) ?? DEFAULT_PREFERENCES.displayName;
+    const id = this.messages.addOutgoing({
+      stanzaId,
+      roomAddress: room,
+      body: text,
+      replace: replaceId,
+      displayName,
+      senderAddress: this.rooms.selfOccupant(room) ?? room,
+      customerData: this.context.config?.customerData,
+      time: this.context.clock.now(),
+      acked: false,
+    });
+    client.sendMessage({
+      to: room,
+      type: 'groupchat',
+      id: stanzaId,
+      body: text,
+      nick: displayName,
+      chatState: 'active',
+      ...(replaceId !== undefined ? { replace: replaceId } : {}),
+    });
+    this.drafts.delete(room);
+    this.chatStates.messageSent(room);
+    this.rttSender.reset(room);
+    return id;
+  }
+
+  /** Best effort, like typing itself: outside a joined room it does nothing. */
+  async setChatState(roomAddress: string, state: ChatState): Promise<void> {
+    const room = expectRoomAddress(roomAddress);
+    const chatState = expectChatState(state);
+    if (!this.rooms.isJoined(room)) return;
+    this.chatStates.set(room, chatState);
+  }
+
+  /** Best effort, like typing itself: outside a joined room it does nothing. */
+  async updateRealTimeText(roomAddress: string, draft: string): Promise<void> {
+    const room = expectRoomAddress(roomAddress);
+    const text = expectDraft(draft);
+    if (!this.context.client || !this.rooms.isJoined(room)) return;
+    if ((this.drafts.get(room) ?? '') === text) return;
+    this.drafts.set(room, text);
+    this.chatStates.draftChanged(room, text.trim() === '');
+    this.rttSender.update(room, text);
+  }
+
+  /** XEP-0224 to one occupant (a headline message, as StanzaJS's getAttention sends it). */
+  async requestAttention(peerAddress: string): Promise<void> {
+    const occupant = expectOccupantAddress(peerAddress);
+    this.joinedClient(occupant.room).getAttention(occupant.full);
+  }
+
+  /** PROTOCOL.md: groupchat to a room for room commands, type normal to an occupant for peer commands. */
+  async sendCommand(to: string, type: string, data: unknown): Promise<void> {
+    const target = expectRoomOrOccupant(to);
+    const command = outgoingCommand(type, data);
+    this.joinedClient(target.room).sendMessage({
+      to: target.occupant ?? target.room,
+      type: target.occupant ? 'normal' : 'groupchat',
+      jsonPayloads: [command],
+    });
+  }
+
+  async markRead(roomAddress: string): Promise<void> {
+    this.rooms.markRead(expectRoomAddress(roomAddress));
+  }
+
+  // ---- sending ----
+
+  private joinedClient(roomAddress: string): Agent {
+    const client = this.context.client;
+    if (!client) throw new NotConnectedError();
+    if (!this.rooms.isJoined(roomAddress)) throw new RoomNotJoinedError();
+    return client;
+  }
+
+  /** A bodiless groupchat message (chat state, real-time text) to a room we are in. */
+  private sendToRoom(roomAddress: string, content: Pick<Stanzas.Message, 'chatState' | 'rtt'>): boolean {
+    const client = this.context.client;
+    if (!client || !this.rooms.isJoined(roomAddress)) return false;
+    client.sendMessage({ to: roomAddress, type: 'groupchat', ...content });
+    return true;
+  }
+
+  // ---- receiving ----
+
+  private onMessage(message: Stanzas.ReceivedMessage): void {
+    if (message.type === 'error') return;
+    const occupant = parseOccupantAddress(message.from);
+    // Chat comes from occupants of rooms we are in; anything else is not ours to handle.
+    if (!occupant || !this.rooms.isJoined(occupant.room)) return;
+    const roomAddress = occupant.room;
+    const isSelf = occupant.full === this.rooms.selfOccupant(roomAddress);
+
+    if (message.jsonPayloads && message.jsonPayloads.length > 0) {
+      if (!isSelf) this.onCommands(occupant.full, roomAddress, message.jsonPayloads);
+      return; // a message with a payload is not chat
+    }
+    if (message.requestingAttention && !isSelf) this.attention.requested(occupant.full);
+    // Chat, chat states and real-time text are groupchat (PROTOCOL.md); private messages are not Parley chat.
+    if (message.type !== 'groupchat') return;
+
+    const hasBody = typeof message.body === 'string' && message.subject === undefined;
+    if (hasBody) this.onGroupchatBody(message, occupant.full, roomAddress, isSelf);
+    if (isSelf) return;
+    if (message.rtt && !hasBody) this.onRealTimeText(occupant.full, message.rtt);
+    const chatState = shownChatState(message.chatState) ?? (hasBody ? 'active' : undefined);
+    if (chatState) this.rooms.updatePeer(occupant.full, { chatState });
+  }
+
+  private onGroupchatBody(message: Stanzas.ReceivedMessage, sender: string, roomAddress: string, isSelf: boolean): void {
+    const body = message.body as string;
+    const problem = body.trim() === ''
+      ? 'empty body'
+      : body.length > LIMITS.chatBodyLength
+        ? `body longer than ${LIMITS.chatBodyLength} characters`
+        : undefined;
+    if (problem) {
+      this.context.log.info(`chat message from ${sender} ignored: ${problem}`);
+      return;
+    }
+    const wireId = stanzaIdFrom(message.id, CHAT_LIMITS.stanzaIdLength);
+    const replace = stanzaIdFrom(message.replace, CHAT_LIMITS.stanzaIdLength);
+    const now = this.context.clock.now();
+    if (wireId !== undefined && (isSelf || message.delay) && this.messages.acknowledge(roomAddress, wireId, replace)) return;
+    const peer = this.rooms.peer(sender);
+    const displayName = displayNameFrom(message.nick) ?? peer?.displayName ?? DEFAULT_PREFERENCES.displayName;
+    const customerData = customerDataFrom(message.talkyUser?.customerData) ?? peer?.customerData;
+    const stanzaId = wireId ?? crypto.randomUUID();
+    const time = messageTime(message.delay?.timestamp, now);
+    if (isSelf) {
+      // Ours, but not sent by this connection (e.g. room history): kept as an acknowledged outgoing message.
+      this.messages.addOutgoing({ stanzaId, roomAddress, body, replace, displayName, senderAddress: sender, customerData, time, acked: true });
+      return;
+    }
+    this.rttReceiver.messageArrived(sender);
+    this.rooms.updatePeer(sender, { realTimeText: '' });
+    if (this.messages.addIncoming({ stanzaId, roomAddress, body, replace, displayName, senderAddress: sender, customerData, time })) {
+      this.rooms.incrementUnread(roomAddress);
+    }
+  }
+
+  private onRealTimeText(sender: string, rtt: Stanzas.RTT): void {
+    // Shown on the sender's Peer only: without one (not in the room as far as we know) nothing is kept.
+    if (!this.rooms.peer(sender)) {
+      this.rttReceiver.messageArrived(sender);
+      return;
+    }
+    const result = this.rttReceiver.receive(sender, rtt);
+    if (result.kind === 'ignored') {
+      this.context.log.info(`real-time text from ${sender} ignored: ${result.reason}`);
+      return;
+    }
+    this.rooms.updatePeer(sender, { realTimeText: result.text });
+  }
+
+  private onCommands(from: string, roomAddress: string, payloads: readonly Stanzas.JSONTransfer[]): void {
+    const result = incomingCommands(payloads);
+    if ('problem' in result) {
+      this.context.log.info(`JSON command from ${from} ignored: ${result.problem}`);
+      return;
+    }
+    for (const { type, data } of result.commands) this.emit({ type: 'command', command: { from, roomAddress, type, data } });
+  }
+}

@@ -1,0 +1,144 @@
+import type { ChatMessage } from '../../protocol/entities';
+import type { StateStore } from '../StateStore';
+
+/** What the domain knows of a message we send. */
+export interface OutgoingMessage {
+  stanzaId: string;
+  roomAddress: string;
+  body: string;
+  /** The stanza id the message corrects, if any (XEP-0308). */
+  replace: string | undefined;
+  displayName: string;
+  senderAddress: string;
+  customerData: Record<string, unknown> | undefined;
+  time: number;
+  /** True for a message of ours first seen as the room's echo (sent by an earlier connection). */
+  acked: boolean;
+}
+
+/** A validated groupchat message with a body from someone else. */
+export interface IncomingMessage {
+  stanzaId: string;
+  roomAddress: string;
+  body: string;
+  replace: string | undefined;
+  displayName: string;
+  senderAddress: string;
+  customerData: Record<string, unknown> | undefined;
+  time: number;
+}
+
+/** Messages are keyed: ours by stanza id, others' by `${senderAddress}:${stanzaId}` (entities.ts). */
+export function incomingKey(senderAddress: string, stanzaId: string): string {
+  return `${senderAddress}:${stanzaId}`;
+}
+
+/**
+ * SPEC §5 message editing: "a message with a replace id is accepted as a correction only if the
+ * original was outgoing; otherwise it is stored as a new message."
+ *
+ * Our reading, applied the same way to every message, sent or received:
+ * - the original is looked up by the replace id among the records of the same room, and the
+ *   correction is accepted only if that record is outgoing — one of ours;
+ * - XEP-0308 also requires a correction to come from the original's sender, so only our own
+ *   corrections can be accepted: a peer's replace naming one of OUR stanza ids is not accepted
+ *   (otherwise anyone in the room could rewrite what we said).
+ * A peer's correction of their own earlier message therefore refers to an original that was not
+ * outgoing: it is stored as a new message with `replace` set, and the UI may show it as an edit
+ * of the message it names.
+ */
+export function correctionTarget(
+  messages: Readonly<Record<string, ChatMessage>>,
+  replace: string | undefined,
+  correction: { roomAddress: string; direction: ChatMessage['direction'] },
+): ChatMessage | undefined {
+  if (replace === undefined || correction.direction !== 'outgoing') return undefined;
+  const original = messages[replace];
+  return original && original.direction === 'outgoing' && original.roomAddress === correction.roomAddress ? original : undefined;
+}
+
+/** SPEC §3 chat messages in the store: our own (with their acknowledgement by the room) and others'. */
+export class ChatMessages {
+  /** Original message id → the stanza id of its latest correction still waiting for the room's echo. */
+  private readonly pendingCorrections = new Map<string, string>();
+
+  constructor(private readonly store: StateStore) {}
+
+  get(id: string): ChatMessage | undefined {
+    return this.store.get('messages', id);
+  }
+
+  /**
+   * Stores a message we send, at once and unacknowledged (`acked` false until the room echoes it). A correction of one of our own messages
+   * updates that record (body, editedTime) and keeps one record; anything else is a new record.
+   * Returns the id of the record that holds the message.
+   */
+  addOutgoing(message: OutgoingMessage): string {
+    const original = correctionTarget(this.store.state.messages, message.replace, { roomAddress: message.roomAddress, direction: 'outgoing' });
+    if (original) {
+      this.pendingCorrections.set(original.id, message.stanzaId);
+      if (message.acked) this.pendingCorrections.delete(original.id);
+      this.store.update('messages', original.id, { body: message.body, editedTime: message.time, acked: message.acked });
+      return original.id;
+    }
+    this.store.upsert('messages', message.stanzaId, {
+      id: message.stanzaId,
+      stanzaId: message.stanzaId,
+      body: message.body,
+      direction: 'outgoing',
+      displayName: message.displayName,
+      senderAddress: message.senderAddress,
+      roomAddress: message.roomAddress,
+      time: message.time,
+      editedTime: undefined,
+      replace: message.replace,
+      acked: message.acked,
+      customerData: message.customerData,
+    });
+    return message.stanzaId;
+  }
+
+  /**
+   * The room's echo of a message we sent (same stanza id): marks it acknowledged. A correction's echo
+   * acknowledges the corrected record once it is the latest correction sent. Returns false when the
+   * stanza id is not one of ours in that room.
+   */
+  acknowledge(roomAddress: string, stanzaId: string, replace: string | undefined): boolean {
+    const own = this.get(stanzaId);
+    if (own && own.direction === 'outgoing' && own.roomAddress === roomAddress) {
+      if (!own.acked && !this.pendingCorrections.has(own.id)) this.store.update('messages', own.id, { acked: true });
+      return true;
+    }
+    if (replace === undefined || this.pendingCorrections.get(replace) !== stanzaId) return false;
+    this.pendingCorrections.delete(replace);
+    const original = this.get(replace);
+    if (original && original.roomAddress === roomAddress && !original.acked) this.store.update('messages', original.id, { acked: true });
+    return true;
+  }
+
+  /**
+   * Stores someone else's message. Returns false for a message already held (the same sender and
+   * stanza id, e.g. room history replayed after a rejoin). Per SPEC §5 (see `correctionTarget`), a
+   * message from someone else is never a correction in place: with a replace id it is stored as a new
+   * message that names the one it replaces.
+   */
+  addIncoming(message: IncomingMessage): boolean {
+    const id = incomingKey(message.senderAddress, message.stanzaId);
+    if (this.get(id)) return false;
+    this.store.upsert('messages', id, {
+      id,
+      stanzaId: message.stanzaId,
+      body: message.body,
+      direction: 'incoming',
+      displayName: message.displayName,
+      senderAddress: message.senderAddress,
+      roomAddress: message.roomAddress,
+      time: message.time,
+      editedTime: undefined,
+      replace: message.replace,
+      acked: true,
+      customerData: message.customerData,
+    });
+    return true;
+  }
+}

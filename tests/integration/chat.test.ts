@@ -1,0 +1,622 @@
+// Text chat (SPEC §3 chat message; §4 chat state and attention request; §5 message editing and empty
+// messages; PROTOCOL.md json-msg, replace, rtt, attention, chatstates, nick) driven the way the
+// SharedWorker drives it: SignalingSessions with a ChatDomain, against a real Prosody behind the real
+// gateway, and beside a plain StanzaJS client that is not Parley.
+import { randomUUID } from 'node:crypto';
+import { createClient, JXT, Namespaces, RTT, type Agent, type Stanzas } from 'stanza';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startParley, type RunningParley } from '../../server/Parley';
+import type { SessionEvent } from '../../src/protocol/commands';
+import { parseProviderConfig, parseRoomConfigResponse, type ProviderConfig } from '../../src/protocol/config';
+import { CLIENT_VERSION, LIMITS, VOLUME } from '../../src/protocol/constants';
+import type { ChatMessage, Peer, Room } from '../../src/protocol/entities';
+import { RoomNotJoinedError, ValidationError } from '../../src/protocol/errors';
+import type { SessionState } from '../../src/protocol/session-state';
+import { parleyStanzas } from '../../src/protocol/stanzas';
+import { ChatDomain } from '../../src/shared-worker/chat/ChatDomain';
+import { NotConnectedError } from '../../src/shared-worker/chat/errors';
+import { tolerantJsonDefinitions } from '../../src/shared-worker/chat/tolerantJson';
+import { systemClock } from '../../src/shared-worker/clock';
+import { SignalingSession } from '../../src/shared-worker/SignalingSession';
+import { until } from '../support/until';
+import { clientFor, login, withTimeout } from '../support/xmppClient';
+
+/** Bounds waits for what a local server does in milliseconds; never decides an outcome. */
+const WAIT_MS = 10_000;
+
+let parley: RunningParley;
+const people: Person[] = [];
+const plainClients: Agent[] = [];
+
+beforeAll(async () => {
+  parley = await startParley({ port: 0 });
+});
+
+afterEach(async () => {
+  for (const who of people.splice(0)) who.session.disconnect();
+  await Promise.all(plainClients.splice(0).map((client) => client.disconnect()));
+});
+
+afterAll(async () => {
+  await parley?.stop();
+});
+
+// ---- Parley sessions ----
+
+interface Person {
+  session: SignalingSession;
+  chat: ChatDomain;
+  events: SessionEvent[];
+  logs: string[];
+  /** Every message this person's client sent. */
+  sent: Stanzas.Message[];
+}
+
+interface Joined {
+  roomAddress: string;
+  /** Our occupant address in the room. */
+  occupant: string;
+  /** The Room record's local id. */
+  roomId: string;
+}
+
+/**
+ * A session built as the SharedWorker builds it. Until it joins through the rooms domain, the test
+ * stands in for that domain: a Room record per joined room, and a Peer per occupant presence (keyed
+ * by occupant address, display name from the presence `<nick>`).
+ */
+function person(displayName: string): Person {
+  const events: SessionEvent[] = [];
+  const logs: string[] = [];
+  const sent: Stanzas.Message[] = [];
+  const session: SignalingSession = new SignalingSession({
+    clock: systemClock,
+    fetch: (input, init) => fetch(input, init),
+    log: { info: (line) => logs.push(line), error: (line) => logs.push(line) },
+    configUrl: new URL('/api/config', parley.url).href,
+    createXmppClient: (config) => {
+      const client = createClient(config);
+      client.use(parleyStanzas);
+      client.on('message:sent', (message) => sent.push(message));
+      client.on('muc:available', (presence) => session.store.upsert('peers', presence.from, peerRecord(presence)));
+      client.on('muc:unavailable', (presence) => session.store.remove('peers', presence.from));
+      return client;
+    },
+  });
+  session.store.apply({ kind: 'preferences', value: { ...session.store.state.preferences, displayName } });
+  const chat = session.addDomain(new ChatDomain(session, (event) => events.push(event)));
+  const created = { session, chat, events, logs, sent };
+  people.push(created);
+  return created;
+}
+
+function peerRecord(presence: Stanzas.ReceivedMUCPresence): Peer {
+  const roomAddress = presence.from.split('/')[0] as string;
+  return {
+    address: presence.from,
+    userAddress: undefined,
+    id: presence.from.slice(roomAddress.length + 1),
+    displayName: presence.nick ?? 'Anonymous',
+    customerData: {},
+    role: 'participant',
+    affiliation: 'none',
+    roomAddress,
+    joinedCall: false,
+    joinedCallAt: undefined,
+    joinedRoomAt: 0,
+    requestingMedia: 'none',
+    speaking: false,
+    lastSpokeAt: undefined,
+    muted: false,
+    chatState: 'active',
+    requestingAttention: false,
+    realTimeText: '',
+    rtt: undefined,
+    volume: 0,
+    volumeLimit: VOLUME.peerLimitDefault,
+    hasActiveCamera: false,
+    hasActiveMicrophone: false,
+    hasActiveScreenCapture: false,
+    isSelf: presence.muc.statusCodes?.includes('110') ?? false,
+    sessionFailed: false,
+  };
+}
+
+/** Resolves once the person's state satisfies the condition; rejects after WAIT_MS. */
+function waitFor<T>(who: Person, what: string, read: (state: SessionState) => T | undefined | false): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let unsubscribe = (): void => {};
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(new Error(`gave up waiting for ${what}; messages: ${JSON.stringify(Object.values(who.session.store.state.messages))}`));
+    }, WAIT_MS);
+    const check = (): boolean => {
+      const value = read(who.session.store.state);
+      if (value === undefined || value === false) return false;
+      clearTimeout(timer);
+      unsubscribe();
+      resolve(value);
+      return true;
+    };
+    if (!check()) unsubscribe = who.session.store.subscribe(() => void check());
+  });
+}
+
+/** The room name's address from the room config service, as the rooms domain asks for it. */
+async function roomAddressFor(config: Pick<ProviderConfig, 'roomConfigUrl' | 'credential'>, name: string): Promise<string> {
+  const response = await fetch(config.roomConfigUrl, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${config.credential}` },
+    body: JSON.stringify({ name }),
+  });
+  return parseRoomConfigResponse(await response.json()).roomAddress;
+}
+
+async function connected(who: Person): Promise<void> {
+  await who.session.connect();
+  await waitFor(who, 'the session to start', (state) => state.connection.state === 'connected');
+}
+
+/** Connects the person and joins the room (presence with `<nick>`, as PROTOCOL.md "Rooms" says). */
+async function join(who: Person, roomName: string): Promise<Joined> {
+  await connected(who);
+  const config = who.session.config!;
+  const roomAddress = await roomAddressFor(config, roomName);
+  const nick = who.session.store.state.preferences.displayName;
+  await withTimeout(who.session.client!.joinRoom(roomAddress, config.id, { nick }), WAIT_MS, 'join');
+  const occupant = `${roomAddress}/${config.id}`;
+  // A rejoin keeps the room's record (and its unread count), as the rooms domain does.
+  const existing = Object.values(who.session.store.state.rooms).find((room) => room.address === roomAddress);
+  if (existing) {
+    who.session.store.update('rooms', existing.id, { roomState: 'joined', joined: true, selfAddress: occupant });
+    return { roomAddress, occupant, roomId: existing.id };
+  }
+  const roomId = randomUUID();
+  const room: Room = {
+    id: roomId,
+    address: roomAddress,
+    providedName: roomName,
+    providedPassword: undefined,
+    password: undefined,
+    passwordRequired: false,
+    banned: false,
+    roomFull: false,
+    roomNotStarted: false,
+    roomState: 'joined',
+    joined: true,
+    joinedAt: Date.now(),
+    selfAddress: occupant,
+    selfAffiliation: 'none',
+    selfRole: 'participant',
+    autoJoinCall: false,
+    unreadCount: 0,
+    error: undefined,
+  };
+  who.session.store.upsert('rooms', roomId, room);
+  return { roomAddress, occupant, roomId };
+}
+
+function newRoomName(): string {
+  return `chat-${randomUUID().slice(0, 8)}`;
+}
+
+/** People in one fresh room, each seeing all the others as peers. */
+async function together(...names: string[]): Promise<{ who: Person[]; at: Joined[]; roomAddress: string }> {
+  const roomName = newRoomName();
+  const who = names.map((name) => person(name));
+  const at: Joined[] = [];
+  for (const one of who) at.push(await join(one, roomName));
+  for (const [index, one] of who.entries()) {
+    for (const [otherIndex, other] of at.entries()) {
+      if (otherIndex !== index) await waitFor(one, `${names[otherIndex]} as a peer`, (state) => state.peers[other.occupant]);
+    }
+  }
+  return { who, at, roomAddress: at[0]!.roomAddress };
+}
+
+function messagesIn(who: Person, roomAddress: string): ChatMessage[] {
+  return Object.values(who.session.store.state.messages).filter((message) => message.roomAddress === roomAddress);
+}
+
+/**
+ * An ordering barrier: the sender sends a JSON command to the room, and once the receiver has it,
+ * the receiver has also handled everything the sender sent before (the room relays one occupant's
+ * stanzas in order).
+ */
+async function barrier(from: Person, to: Person, roomAddress: string): Promise<void> {
+  const token = randomUUID();
+  await from.chat.sendCommand(roomAddress, 'test-barrier', { token });
+  await until(() => to.events.some((event) => (event.command.data as { token?: string } | null)?.token === token), 'the barrier');
+}
+
+// ---- plain XMPP clients ----
+
+/** A plain StanzaJS client (not Parley) with its own credentials from the config service, in the room under a nick. */
+async function plainClientIn(roomAddress: string, nick: string | undefined): Promise<{ client: Agent; occupant: string }> {
+  const response = await fetch(new URL('/api/config', parley.url), { method: 'POST', body: JSON.stringify({ clientVersion: CLIENT_VERSION }) });
+  const config = parseProviderConfig(await response.json());
+  const client = clientFor(config);
+  plainClients.push(client);
+  await login(client);
+  await withTimeout(client.joinRoom(roomAddress, config.id, nick ? { nick } : {}), WAIT_MS, 'plain client join');
+  return { client, occupant: `${roomAddress}/${config.id}` };
+}
+
+/** The next message the client receives that matches; call before the action that causes it. */
+function nextMessage(client: Agent, what: string, match: (message: Stanzas.ReceivedMessage) => boolean): Promise<Stanzas.ReceivedMessage> {
+  return withTimeout(
+    new Promise((resolve) => {
+      const listener = (message: Stanzas.ReceivedMessage): void => {
+        if (!match(message)) return;
+        client.off('message', listener);
+        resolve(message);
+      };
+      client.on('message', listener);
+    }),
+    WAIT_MS,
+    what,
+  );
+}
+
+// ---- the rules ----
+
+describe('SPEC §3 chat message: groupchat with a stanza id, <nick> and active, stored at once and acked by the room echo', () => {
+  it('stores our message at once with every field, unacked, and acked once the room echoes the same stanza id', async () => {
+    const { who: [alice], at: [a], roomAddress } = await together('Alice', 'Bob');
+    const id = await alice!.chat.sendChat(roomAddress, 'hello, Bob');
+    expect(alice!.session.store.state.messages[id]).toEqual({
+      id,
+      stanzaId: id,
+      body: 'hello, Bob',
+      direction: 'outgoing',
+      displayName: 'Alice',
+      senderAddress: a!.occupant,
+      roomAddress,
+      time: expect.any(Number),
+      editedTime: undefined,
+      replace: undefined,
+      acked: false,
+      customerData: undefined,
+    });
+    await waitFor(alice!, 'the echo', (state) => state.messages[id]?.acked === true);
+    expect(alice!.sent.find((message) => message.id === id)).toMatchObject({ to: roomAddress, type: 'groupchat', body: 'hello, Bob', nick: 'Alice', chatState: 'active' });
+    expect(messagesIn(alice!, roomAddress)).toHaveLength(1);
+  });
+
+  it('reaches the other side both ways, keyed by sender and stanza id and named by the <nick>', async () => {
+    const { who: [alice, bob], at: [a, b], roomAddress } = await together('Alice', 'Bob');
+    const fromAlice = await alice!.chat.sendChat(roomAddress, 'hi Bob');
+    const seenByBob = await waitFor(bob!, "Alice's message", (state) => state.messages[`${a!.occupant}:${fromAlice}`]);
+    expect(seenByBob).toEqual({
+      id: `${a!.occupant}:${fromAlice}`,
+      stanzaId: fromAlice,
+      body: 'hi Bob',
+      direction: 'incoming',
+      displayName: 'Alice',
+      senderAddress: a!.occupant,
+      roomAddress,
+      time: expect.any(Number),
+      editedTime: undefined,
+      replace: undefined,
+      acked: true,
+      // No <user> on the message: the sender Peer's customerData.
+      customerData: bob!.session.store.state.peers[a!.occupant]!.customerData,
+    });
+
+    bob!.session.store.apply({ kind: 'preferences', value: { ...bob!.session.store.state.preferences, displayName: 'Robert' } });
+    const fromBob = await bob!.chat.sendChat(roomAddress, 'hi Alice');
+    const seenByAlice = await waitFor(alice!, "Bob's message", (state) => state.messages[`${b!.occupant}:${fromBob}`]);
+    expect(seenByAlice).toMatchObject({ body: 'hi Alice', direction: 'incoming', displayName: 'Robert', senderAddress: b!.occupant });
+  });
+});
+
+describe('SPEC §3 chat message: room history (delayed) is stored once, also across a reconnect', () => {
+  it('gives a late joiner the earlier messages with their delay time, counted as unread', async () => {
+    const { who: [alice], at: [a], roomAddress } = await together('Alice');
+    const first = await alice!.chat.sendChat(roomAddress, 'before you came');
+    await waitFor(alice!, 'the echo', (state) => state.messages[first]?.acked);
+    const bob = person('Bob');
+    const b = await join(bob, roomAddress.split('@')[0]!);
+    const seen = await waitFor(bob, 'the history', (state) => state.messages[`${a!.occupant}:${first}`]);
+    expect(seen).toMatchObject({ body: 'before you came', displayName: 'Alice', direction: 'incoming' });
+    expect(seen.time).toBeLessThanOrEqual(alice!.session.store.state.messages[first]!.time + 1_000);
+    expect(bob.session.store.state.rooms[b.roomId]?.unreadCount).toBe(1);
+  });
+
+  it('registers on every new client: after a reconnect chat flows again and the replayed history adds nothing', async () => {
+    const { who: [alice, bob], at: [a, b], roomAddress } = await together('Alice', 'Bob');
+    const mine = await alice!.chat.sendChat(roomAddress, 'mine, before');
+    const theirs = await bob!.chat.sendChat(roomAddress, 'theirs, before');
+    await waitFor(alice!, 'both before the drop', (state) => state.messages[mine]?.acked && state.messages[`${b!.occupant}:${theirs}`]);
+
+    alice!.session.disconnect();
+    const again = await join(alice!, roomAddress.split('@')[0]!);
+    expect(again.occupant).not.toBe(a!.occupant); // a fresh config: a fresh client, id and nick
+    const after = await bob!.chat.sendChat(roomAddress, 'after the reconnect');
+    await waitFor(alice!, 'the message after the reconnect', (state) => state.messages[`${b!.occupant}:${after}`]);
+    expect(messagesIn(alice!, roomAddress).map((message) => message.body).sort()).toEqual(['after the reconnect', 'mine, before', 'theirs, before']);
+    // 'theirs, before' and 'after the reconnect': the replayed history counted nothing again.
+    expect(alice!.session.store.state.rooms[again.roomId]?.unreadCount).toBe(2);
+  });
+});
+
+describe('SPEC §5 validation: empty messages are not sent; bodies are bounded', () => {
+  it('rejects an empty or white-space body with a clear error and sends nothing', async () => {
+    const { who: [alice], roomAddress } = await together('Alice');
+    for (const body of ['', '   ', '\n\t']) {
+      await expect(alice!.chat.sendChat(roomAddress, body)).rejects.toThrow(new ValidationError('Empty messages are not sent.'));
+    }
+    await expect(alice!.chat.sendChat(roomAddress, 'x'.repeat(LIMITS.chatBodyLength + 1))).rejects.toThrow(ValidationError);
+    expect(messagesIn(alice!, roomAddress)).toEqual([]);
+    expect(alice!.sent.filter((message) => message.body !== undefined)).toEqual([]);
+  });
+
+  it('refuses a room not joined, and any send while not connected', async () => {
+    const { who: [alice], roomAddress } = await together('Alice');
+    await expect(alice!.chat.sendChat(`elsewhere-${randomUUID()}@${roomAddress.split('@')[1]}`, 'hi')).rejects.toThrow(RoomNotJoinedError);
+    await expect(alice!.chat.sendChat('not an address', 'hi')).rejects.toThrow(ValidationError);
+    alice!.session.disconnect();
+    await expect(alice!.chat.sendChat(roomAddress, 'hi')).rejects.toThrow(NotConnectedError);
+    await expect(alice!.chat.sendCommand(roomAddress, 'x', {})).rejects.toThrow(NotConnectedError);
+  });
+});
+
+describe('SPEC §5 message editing: a replace id is a correction only if the original was outgoing', () => {
+  it('corrects our own message in place (one record, new body, editedTime), sent as an XEP-0308 replace', async () => {
+    const { who: [alice, bob], at: [a], roomAddress } = await together('Alice', 'Bob');
+    const id = await alice!.chat.sendChat(roomAddress, 'helo');
+    await waitFor(alice!, 'the echo', (state) => state.messages[id]?.acked);
+    const corrected = await alice!.chat.sendChat(roomAddress, 'hello', id);
+
+    expect(corrected).toBe(id);
+    const record = alice!.session.store.state.messages[id]!;
+    expect(record).toMatchObject({ id, stanzaId: id, body: 'hello', direction: 'outgoing', editedTime: expect.any(Number) });
+    expect(record.editedTime).toBeGreaterThanOrEqual(record.time);
+    expect(messagesIn(alice!, roomAddress)).toHaveLength(1);
+    await waitFor(alice!, 'the correction echoed', (state) => state.messages[id]?.acked === true && state.messages[id]?.body === 'hello');
+    expect(messagesIn(alice!, roomAddress)).toHaveLength(1);
+    const wire = alice!.sent.find((message) => message.body === 'hello');
+    expect(wire).toMatchObject({ replace: id, nick: 'Alice', chatState: 'active' });
+    expect(wire?.id).not.toBe(id);
+
+    // At Bob's side the original was not outgoing: the correction is a new message naming it.
+    const seen = await waitFor(bob!, 'the correction', () => messagesIn(bob!, roomAddress).find((message) => message.body === 'hello'));
+    expect(seen).toMatchObject({ id: `${a!.occupant}:${wire!.id}`, replace: id, direction: 'incoming' });
+    expect(messagesIn(bob!, roomAddress).find((message) => message.stanzaId === id)?.body).toBe('helo');
+  });
+
+  it("stores a replace naming someone else's message as a new message, leaving theirs unchanged", async () => {
+    const { who: [alice, bob], at: [, b], roomAddress } = await together('Alice', 'Bob');
+    const bobsId = await bob!.chat.sendChat(roomAddress, 'original by Bob');
+    await waitFor(alice!, "Bob's message", (state) => state.messages[`${b!.occupant}:${bobsId}`]);
+
+    const id = await alice!.chat.sendChat(roomAddress, 'not a correction', bobsId);
+    expect(id).not.toBe(bobsId);
+    expect(alice!.session.store.state.messages[id]).toMatchObject({ body: 'not a correction', direction: 'outgoing', replace: bobsId, editedTime: undefined });
+    expect(alice!.session.store.state.messages[`${b!.occupant}:${bobsId}`]?.body).toBe('original by Bob');
+  });
+
+  it('does not let a peer correct one of our messages: their replace naming our stanza id is a new message', async () => {
+    const { who: [alice, bob], at: [, b], roomAddress } = await together('Alice', 'Bob');
+    const id = await alice!.chat.sendChat(roomAddress, 'what Alice said');
+    await waitFor(bob!, "Alice's message", () => messagesIn(bob!, roomAddress).some((message) => message.stanzaId === id));
+
+    const bobsId = await bob!.chat.sendChat(roomAddress, 'words put in her mouth', id);
+    const seen = await waitFor(alice!, "Bob's replace", (state) => state.messages[`${b!.occupant}:${bobsId}`]);
+    expect(seen).toMatchObject({ body: 'words put in her mouth', direction: 'incoming', replace: id, editedTime: undefined });
+    expect(alice!.session.store.state.messages[id]).toMatchObject({ body: 'what Alice said', editedTime: undefined });
+  });
+});
+
+describe("SPEC §3 unread count: each incoming message counts; markRead resets the room's count", () => {
+  it('counts messages from others only, and markRead sets it to 0', async () => {
+    const { who: [alice, bob], at: [a], roomAddress } = await together('Alice', 'Bob');
+    const unread = (state: SessionState): number | undefined => state.rooms[a!.roomId]?.unreadCount;
+    await alice!.chat.sendChat(roomAddress, 'mine does not count');
+    await bob!.chat.sendChat(roomAddress, 'one');
+    await bob!.chat.sendChat(roomAddress, 'two');
+    await waitFor(alice!, 'two unread', (state) => unread(state) === 2);
+
+    await alice!.chat.markRead(roomAddress);
+    expect(unread(alice!.session.store.state)).toBe(0);
+    await bob!.chat.sendChat(roomAddress, 'three');
+    await waitFor(alice!, 'one unread', (state) => unread(state) === 1);
+    await barrier(bob!, alice!, roomAddress); // commands and chat states are not messages
+    expect(unread(alice!.session.store.state)).toBe(1);
+  });
+});
+
+describe('SPEC §4 chat state (XEP-0085 in groupchat): sent when it changes, seen by the other', () => {
+  it("setChatState sends only changes, and updates the sender's Peer at the other side", async () => {
+    const { who: [alice, bob], at: [a], roomAddress } = await together('Alice', 'Bob');
+    await alice!.chat.setChatState(roomAddress, 'composing');
+    await waitFor(bob!, 'Alice composing', (state) => state.peers[a!.occupant]?.chatState === 'composing');
+    await alice!.chat.setChatState(roomAddress, 'composing');
+    await alice!.chat.setChatState(roomAddress, 'paused');
+    await waitFor(bob!, 'Alice paused', (state) => state.peers[a!.occupant]?.chatState === 'paused');
+    await alice!.chat.setChatState(roomAddress, 'active');
+    await waitFor(bob!, 'Alice active', (state) => state.peers[a!.occupant]?.chatState === 'active');
+    expect(alice!.sent.filter((message) => message.chatState && !message.body).map((message) => message.chatState)).toEqual(['composing', 'paused', 'active']);
+  });
+
+  it('typing is composing and an emptied input is active, at the other side', async () => {
+    const { who: [alice, bob], at: [a], roomAddress } = await together('Alice', 'Bob');
+    await alice!.chat.updateRealTimeText(roomAddress, 'I think');
+    await waitFor(bob!, 'Alice composing', (state) => state.peers[a!.occupant]?.chatState === 'composing');
+    await alice!.chat.updateRealTimeText(roomAddress, '');
+    await waitFor(bob!, 'Alice active', (state) => state.peers[a!.occupant]?.chatState === 'active');
+  });
+});
+
+describe("XEP-0301 real-time text: a peer's draft shows live and clears when their message arrives", () => {
+  it('shows the draft at the other side as it changes, then clears it for the message', async () => {
+    const { who: [alice, bob], at: [a], roomAddress } = await together('Alice', 'Bob');
+    await alice!.chat.updateRealTimeText(roomAddress, 'hello wrld');
+    await waitFor(bob!, "Alice's draft", (state) => state.peers[a!.occupant]?.realTimeText === 'hello wrld');
+    await alice!.chat.updateRealTimeText(roomAddress, 'hello world');
+    await waitFor(bob!, "Alice's fixed draft", (state) => state.peers[a!.occupant]?.realTimeText === 'hello world');
+    expect(alice!.sent.filter((message) => message.rtt).map((message) => message.rtt?.event)).toEqual(['new', 'edit']);
+
+    const id = await alice!.chat.sendChat(roomAddress, 'hello world');
+    await waitFor(bob!, 'the message', (state) => state.messages[`${a!.occupant}:${id}`]);
+    expect(bob!.session.store.state.peers[a!.occupant]?.realTimeText).toBe('');
+  });
+});
+
+describe('SPEC §4 attention request (XEP-0224): sent to one occupant, flags the sender there', () => {
+  it("sets the requester's requestingAttention at the addressed peer only", async () => {
+    const { who: [alice, bob, carol], at: [a, b], roomAddress } = await together('Alice', 'Bob', 'Carol');
+    await alice!.chat.requestAttention(b!.occupant);
+    await waitFor(bob!, "Alice's attention request", (state) => state.peers[a!.occupant]?.requestingAttention === true);
+    await barrier(alice!, carol!, roomAddress);
+    expect(carol!.session.store.state.peers[a!.occupant]?.requestingAttention).toBe(false);
+    await expect(alice!.chat.requestAttention(roomAddress)).rejects.toThrow(ValidationError);
+  });
+});
+
+describe('PROTOCOL.md JSON commands: a message with a payload is a command, never chat', () => {
+  it('delivers a room command to every other occupant as an event, and stores no chat', async () => {
+    const { who: [alice, bob, carol], at: [a], roomAddress } = await together('Alice', 'Bob', 'Carol');
+    await alice!.chat.sendCommand(roomAddress, 'raise-hand', { raised: true, at: [1, 2] });
+    const expected: SessionEvent = { type: 'command', command: { from: a!.occupant, roomAddress, type: 'raise-hand', data: { raised: true, at: [1, 2] } } };
+    await until(() => bob!.events.length > 0 && carol!.events.length > 0, 'the command at Bob and Carol');
+    expect(bob!.events).toEqual([expected]);
+    expect(carol!.events).toEqual([expected]);
+    expect(alice!.sent.at(-1)).toMatchObject({ to: roomAddress, type: 'groupchat', jsonPayloads: [{ type: 'raise-hand' }] });
+
+    const id = await alice!.chat.sendChat(roomAddress, 'after the command');
+    for (const other of [bob!, carol!]) await waitFor(other, 'the chat after it', (state) => state.messages[`${a!.occupant}:${id}`]);
+    await waitFor(alice!, 'the echo of the chat after it', (state) => state.messages[id]?.acked);
+    for (const one of [alice!, bob!, carol!]) expect(messagesIn(one, roomAddress).map((message) => message.body)).toEqual(['after the command']);
+    expect(alice!.events).toEqual([]); // our own command's echo is not an event
+  });
+
+  it('delivers a peer command (type normal to the occupant) to that peer only', async () => {
+    const { who: [alice, bob, carol], at: [a, b], roomAddress } = await together('Alice', 'Bob', 'Carol');
+    await alice!.chat.sendCommand(b!.occupant, 'ping-peer', { n: 1 });
+    await until(() => bob!.events.length > 0, 'the command at Bob');
+    expect(bob!.events).toEqual([{ type: 'command', command: { from: a!.occupant, roomAddress, type: 'ping-peer', data: { n: 1 } } }]);
+    expect(alice!.sent.at(-1)).toMatchObject({ to: b!.occupant, type: 'normal' });
+    await barrier(alice!, carol!, roomAddress);
+    expect(carol!.events.map((event) => event.command.type)).toEqual(['test-barrier']);
+    expect(messagesIn(bob!, roomAddress)).toEqual([]);
+  });
+
+  it('refuses commands it cannot send within bounds', async () => {
+    const { who: [alice], roomAddress } = await together('Alice');
+    await expect(alice!.chat.sendCommand(roomAddress, 'big', 'x'.repeat(LIMITS.jsonCommandBytes))).rejects.toThrow(ValidationError);
+    await expect(alice!.chat.sendCommand(roomAddress, '', {})).rejects.toThrow(ValidationError);
+    await expect(alice!.chat.sendCommand(roomAddress, 'bigint', 1n)).rejects.toThrow(ValidationError);
+    await expect(alice!.chat.sendCommand(roomAddress, 'no data', undefined)).rejects.toThrow(ValidationError);
+    expect(alice!.sent.filter((message) => message.jsonPayloads)).toEqual([]);
+  });
+
+  it('survives a malformed JSON payload from another client: refused and logged, the session carries on', async () => {
+    const { who: [alice], roomAddress } = await together('Alice');
+    const plain = await plainClientIn(roomAddress, 'Mallory');
+    // A plain client may put any text in <json>: teach this one a raw-text view of the payload (and
+    // to survive the room's echo of it, which would break an unprotected StanzaJS client).
+    plain.client.stanzas.define([
+      {
+        element: 'payload',
+        namespace: Namespaces.NS_JSON_MESSAGE_0,
+        path: 'message.rawPayload',
+        fields: { type: JXT.attribute('datatype'), json: JXT.childText(Namespaces.NS_JSON_0, 'json') },
+      },
+      ...tolerantJsonDefinitions,
+    ]);
+    const malformed: Stanzas.Message & { rawPayload: { type: string; json: string } } = { to: roomAddress, type: 'groupchat', rawPayload: { type: 'evil', json: '{not json' } };
+    plain.client.sendMessage(malformed);
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'after', body: 'still there?' });
+    await waitFor(alice!, 'the message after the malformed payload', (state) => state.messages[`${plain.occupant}:after`]);
+    expect(alice!.events).toEqual([]);
+    expect(alice!.logs.some((line) => line.includes('malformed JSON'))).toBe(true);
+    expect(alice!.session.connection.state).toBe('connected');
+  });
+});
+
+describe('Interop with a plain XMPP client (StanzaJS, not Parley): standard stanzas both ways', () => {
+  it("shows its groupchat messages, named by <nick>, else by its Peer's display name, else Anonymous", async () => {
+    const { who: [alice], roomAddress } = await together('Alice');
+    const plain = await plainClientIn(roomAddress, 'Pat');
+    await waitFor(alice!, 'Pat as a peer', (state) => state.peers[plain.occupant]);
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'p1', body: 'with a nick', nick: 'Patricia' });
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'p2', body: 'without a nick' });
+    await waitFor(alice!, 'both messages', (state) => state.messages[`${plain.occupant}:p2`]);
+    expect(alice!.session.store.state.messages[`${plain.occupant}:p1`]).toMatchObject({ body: 'with a nick', displayName: 'Patricia', stanzaId: 'p1', direction: 'incoming' });
+    expect(alice!.session.store.state.messages[`${plain.occupant}:p2`]).toMatchObject({ body: 'without a nick', displayName: 'Pat' });
+
+    alice!.session.store.remove('peers', plain.occupant); // as if its presence had not arrived
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'p3', body: 'from nobody known' });
+    const third = await waitFor(alice!, 'the third message', (state) => state.messages[`${plain.occupant}:p3`]);
+    expect(third.displayName).toBe('Anonymous');
+  });
+
+  it('stores its XEP-0308 correction as a new message naming the original (SPEC §5: the original was not outgoing)', async () => {
+    const { who: [alice], roomAddress } = await together('Alice');
+    const plain = await plainClientIn(roomAddress, 'Pat');
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'orig', body: 'teh' });
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'fix', body: 'the', replace: 'orig' });
+    await waitFor(alice!, 'the correction', (state) => state.messages[`${plain.occupant}:fix`]);
+    expect(alice!.session.store.state.messages[`${plain.occupant}:orig`]).toMatchObject({ body: 'teh', replace: undefined });
+    expect(alice!.session.store.state.messages[`${plain.occupant}:fix`]).toMatchObject({ body: 'the', replace: 'orig', editedTime: undefined });
+  });
+
+  it('shows its XEP-0085 chat states on its Peer (inactive and gone read as not typing)', async () => {
+    const { who: [alice], roomAddress } = await together('Alice');
+    const plain = await plainClientIn(roomAddress, 'Pat');
+    await waitFor(alice!, 'Pat as a peer', (state) => state.peers[plain.occupant]);
+    const states: Array<[Stanzas.Message['chatState'], Peer['chatState']]> = [
+      ['composing', 'composing'],
+      ['paused', 'paused'],
+      ['composing', 'composing'],
+      ['inactive', 'active'],
+      ['composing', 'composing'],
+      ['gone', 'active'],
+    ];
+    for (const [sent, shown] of states) {
+      plain.client.sendMessage({ to: roomAddress, type: 'groupchat', chatState: sent });
+      await waitFor(alice!, `Pat ${shown}`, (state) => state.peers[plain.occupant]?.chatState === shown);
+    }
+  });
+
+  it("shows its real-time text made with StanzaJS's InputBuffer", async () => {
+    const { who: [alice], roomAddress } = await together('Alice');
+    const plain = await plainClientIn(roomAddress, 'Pat');
+    await waitFor(alice!, 'Pat as a peer', (state) => state.peers[plain.occupant]);
+    const input = new RTT.InputBuffer(undefined, true);
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', rtt: input.start() });
+    for (const draft of ['Hi', 'Hi there', 'Hi here', 'Hi here 👋']) {
+      input.update(draft);
+      plain.client.sendMessage({ to: roomAddress, type: 'groupchat', rtt: input.diff()! });
+      await waitFor(alice!, `Pat's draft '${draft}'`, (state) => state.peers[plain.occupant]?.realTimeText === draft);
+    }
+  });
+
+  it('sends Parley messages, corrections, chat states and real-time text as standard stanzas it reads', async () => {
+    const { who: [alice], at: [a], roomAddress } = await together('Alice');
+    const plain = await plainClientIn(roomAddress, 'Pat');
+    const fromAlice = (message: Stanzas.ReceivedMessage): boolean => message.from === a!.occupant;
+
+    let received = nextMessage(plain.client, 'the message', (message) => fromAlice(message) && message.body !== undefined);
+    const id = await alice!.chat.sendChat(roomAddress, 'hello Pat');
+    expect(await received).toMatchObject({ type: 'groupchat', id, body: 'hello Pat', nick: 'Alice', chatState: 'active' });
+
+    received = nextMessage(plain.client, 'the correction', (message) => fromAlice(message) && message.body !== undefined);
+    await alice!.chat.sendChat(roomAddress, 'hello, Pat', id);
+    expect(await received).toMatchObject({ body: 'hello, Pat', replace: id, nick: 'Alice', chatState: 'active' });
+
+    received = nextMessage(plain.client, 'composing', (message) => fromAlice(message) && message.chatState === 'composing');
+    const rttReceived = nextMessage(plain.client, 'real-time text', (message) => fromAlice(message) && message.rtt !== undefined);
+    await alice!.chat.updateRealTimeText(roomAddress, 'more 🎉');
+    expect((await received).body).toBeUndefined();
+    // StanzaJS's own DisplayBuffer reads Parley's real-time text back to the draft.
+    const display = new RTT.DisplayBuffer(undefined, true);
+    display.process((await rttReceived).rtt!);
+    await until(() => display.text === 'more 🎉', "the plain client's display buffer");
+
+    received = nextMessage(plain.client, 'paused', (message) => fromAlice(message) && message.chatState === 'paused');
+    await alice!.chat.setChatState(roomAddress, 'paused');
+    expect((await received).body).toBeUndefined();
+  });
+});

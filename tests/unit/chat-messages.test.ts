@@ -1,0 +1,122 @@
+// SPEC §3 chat message records and SPEC §5 message editing, on the real StateStore: what a correction
+// does, what the room's echo acknowledges, and that a message is held once.
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../../src/protocol/entities';
+import { ChatMessages, correctionTarget, incomingKey, type IncomingMessage, type OutgoingMessage } from '../../src/shared-worker/chat/ChatMessages';
+import { StateStore } from '../../src/shared-worker/StateStore';
+
+const ROOM = 'room@rooms.example';
+const SELF = `${ROOM}/me`;
+const PEER = `${ROOM}/peer`;
+
+function outgoing(stanzaId: string, body: string, replace?: string, time = 1_000): OutgoingMessage {
+  return { stanzaId, roomAddress: ROOM, body, replace, displayName: 'Me', senderAddress: SELF, customerData: undefined, time, acked: false };
+}
+
+function incoming(stanzaId: string, body: string, replace?: string): IncomingMessage {
+  return { stanzaId, roomAddress: ROOM, body, replace, displayName: 'Peer', senderAddress: PEER, customerData: undefined, time: 2_000 };
+}
+
+function setup(): { store: StateStore; messages: ChatMessages; all: () => ChatMessage[] } {
+  const store = new StateStore();
+  return { store, messages: new ChatMessages(store), all: () => Object.values(store.state.messages) };
+}
+
+describe('SPEC §5 message editing: accepted as a correction only if the original was outgoing', () => {
+  it('corrects our own message in place: one record, new body and editedTime, unacked until echoed', () => {
+    const { messages, all } = setup();
+    messages.addOutgoing(outgoing('m1', 'helo'));
+    messages.acknowledge(ROOM, 'm1', undefined);
+    expect(messages.addOutgoing(outgoing('c1', 'hello', 'm1', 5_000))).toBe('m1');
+    expect(all()).toEqual([expect.objectContaining({ id: 'm1', stanzaId: 'm1', body: 'hello', time: 1_000, editedTime: 5_000, acked: false, replace: undefined })]);
+  });
+
+  it("stores a replace naming a message that was not ours as a new message with replace set", () => {
+    const { messages, all } = setup();
+    messages.addIncoming(incoming('p1', 'theirs'));
+    expect(messages.addOutgoing(outgoing('m2', 'mine', 'p1'))).toBe('m2');
+    expect(messages.addOutgoing(outgoing('m3', 'mine too', 'unknown'))).toBe('m3');
+    expect(all().map((message) => [message.id, message.body, message.replace])).toEqual([
+      [incomingKey(PEER, 'p1'), 'theirs', undefined],
+      ['m2', 'mine', 'p1'],
+      ['m3', 'mine too', 'unknown'],
+    ]);
+  });
+
+  it("stores a peer's replace as a new message, whether it names their message or one of ours", () => {
+    const { messages, all } = setup();
+    messages.addOutgoing(outgoing('m1', 'mine'));
+    messages.addIncoming(incoming('p1', 'teh'));
+    messages.addIncoming(incoming('p2', 'the', 'p1'));
+    messages.addIncoming(incoming('p3', 'rewritten', 'm1'));
+    expect(all().map((message) => [message.id, message.body, message.replace, message.editedTime])).toEqual([
+      ['m1', 'mine', undefined, undefined],
+      [incomingKey(PEER, 'p1'), 'teh', undefined, undefined],
+      [incomingKey(PEER, 'p2'), 'the', 'p1', undefined],
+      [incomingKey(PEER, 'p3'), 'rewritten', 'm1', undefined],
+    ]);
+  });
+
+  it('takes a correction as one only within the same room', () => {
+    const original: ChatMessage = { ...setupRecord(), roomAddress: 'other@rooms.example' };
+    expect(correctionTarget({ m1: original }, 'm1', { roomAddress: ROOM, direction: 'outgoing' })).toBeUndefined();
+    expect(correctionTarget({ m1: { ...original, roomAddress: ROOM } }, 'm1', { roomAddress: ROOM, direction: 'outgoing' })).toBeDefined();
+    expect(correctionTarget({ m1: { ...original, roomAddress: ROOM } }, 'm1', { roomAddress: ROOM, direction: 'incoming' })).toBeUndefined();
+  });
+});
+
+function setupRecord(): ChatMessage {
+  return {
+    id: 'm1',
+    stanzaId: 'm1',
+    body: 'b',
+    direction: 'outgoing',
+    displayName: 'Me',
+    senderAddress: SELF,
+    roomAddress: ROOM,
+    time: 0,
+    editedTime: undefined,
+    replace: undefined,
+    acked: true,
+    customerData: undefined,
+  };
+}
+
+describe("SPEC §3 acked: our message is acknowledged by the room's echo of its stanza id", () => {
+  it('acks the message its echo names, and only in its room', () => {
+    const { messages, store } = setup();
+    messages.addOutgoing(outgoing('m1', 'hi'));
+    expect(messages.acknowledge('other@rooms.example', 'm1', undefined)).toBe(false);
+    expect(store.state.messages.m1?.acked).toBe(false);
+    expect(messages.acknowledge(ROOM, 'm1', undefined)).toBe(true);
+    expect(store.state.messages.m1?.acked).toBe(true);
+  });
+
+  it("acks a corrected message on the latest correction's echo, not on an earlier echo", () => {
+    const { messages, store } = setup();
+    messages.addOutgoing(outgoing('m1', 'a'));
+    messages.addOutgoing(outgoing('c1', 'ab', 'm1'));
+    messages.addOutgoing(outgoing('c2', 'abc', 'm1'));
+    expect(messages.acknowledge(ROOM, 'm1', undefined)).toBe(true); // the original's echo
+    expect(messages.acknowledge(ROOM, 'c1', 'm1')).toBe(false); // superseded: not ours to ack
+    expect(store.state.messages.m1?.acked).toBe(false);
+    expect(messages.acknowledge(ROOM, 'c2', 'm1')).toBe(true);
+    expect(store.state.messages.m1).toMatchObject({ body: 'abc', acked: true });
+  });
+
+  it('keeps a message of ours first seen from the room (sent by an earlier connection) as outgoing and acked', () => {
+    const { messages, store } = setup();
+    messages.addOutgoing({ ...outgoing('old', 'from before'), acked: true });
+    expect(store.state.messages.old).toMatchObject({ direction: 'outgoing', acked: true });
+  });
+});
+
+describe('SPEC §3 chat message keys: ours by stanza id, others by sender and stanza id, each held once', () => {
+  it('does not store the same message twice (room history replayed after a rejoin)', () => {
+    const { messages, all } = setup();
+    expect(messages.addIncoming(incoming('p1', 'once'))).toBe(true);
+    expect(messages.addIncoming(incoming('p1', 'once'))).toBe(false);
+    expect(all()).toHaveLength(1);
+    expect(all()[0]).toMatchObject({ id: `${PEER}:p1`, stanzaId: 'p1', direction: 'incoming', acked: true });
+  });
+});

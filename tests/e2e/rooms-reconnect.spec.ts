@@ -1,0 +1,34 @@
+import { chatLog, expectJoined, participantEntry, say, test, uniqueRoomName } from './rooms-people';
+import { expect } from './fixtures';
+
+test.describe('Connection lost: every room goes interrupted, then every tab rejoins without a reload (SPEC §4 connection and room state)', () => {
+  test('killing and restarting the XMPP server brings both people and all tabs back to joined', async ({ people, parley }) => {
+    const room = uniqueRoomName('reconnect');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    const alicePopout = await alice.context.newPage();
+    await alicePopout.goto(`${alice.page.url()}?view=chat`);
+    await expectJoined(alicePopout);
+    await expect(participantEntry(alice.page, 'Bob')).toBeVisible();
+
+    await parley.killXmpp();
+    for (const page of [alice.page, alicePopout, bob.page]) {
+      await expect(page.getByRole('status', { name: 'Connection' })).not.toHaveText('connected');
+      await expect(page.getByRole('textbox', { name: 'Message' })).toBeDisabled();
+    }
+
+    await parley.restartXmpp();
+    for (const page of [alice.page, alicePopout, bob.page]) {
+      await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('connected', { timeout: 20_000 });
+      await expectJoined(page);
+    }
+    await expect(participantEntry(alice.page, 'Bob')).toBeVisible();
+    await expect(participantEntry(bob.page, 'Alice')).toBeVisible();
+
+    // The same pages, never reloaded, chat again over the new sessions.
+    await say(bob.page, 'back again');
+    await expect(chatLog(alice.page)).toContainText('back again');
+    await expect(chatLog(alicePopout)).toContainText('back again');
+    expect((await parley.xmpp.stats()).clientSessions).toBe(2);
+  });
+});

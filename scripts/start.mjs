@@ -1,11 +1,12 @@
 // `npm start`: set up whatever is missing, then run Prosody, the relay and the gateway until Ctrl-C.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureAppBuilt, ensureDebianPackages, ensureNpmPackages, ROOT, SERVER_PACKAGES } from './lib/setup.mjs';
+import { ensureAppBuilt, ensureDebianPackages, ensureNpmPackages, ensureRelayWorkerBuilt, ROOT, SERVER_PACKAGES } from './lib/setup.mjs';
 
 const log = (line) => console.error(`[setup] ${line}`);
 try {
   ensureDebianPackages(SERVER_PACKAGES, log);
+  await ensureRelayWorkerBuilt(log);
   ensureNpmPackages(log);
   ensureAppBuilt(log);
 } catch (error) {

@@ -5,10 +5,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureAppBuilt, ensureDebianPackages, ensureNpmPackages, ROOT, SERVER_PACKAGES, TEST_PACKAGES } from './lib/setup.mjs';
+import { ensureAppBuilt, ensureDebianPackages, ensureNpmPackages, ensureRelayWorkerBuilt, ROOT, SERVER_PACKAGES, TEST_PACKAGES } from './lib/setup.mjs';
 
 const log = (line) => console.error(`[setup] ${line}`);
 ensureDebianPackages([...SERVER_PACKAGES, ...TEST_PACKAGES], log);
+await ensureRelayWorkerBuilt(log);
 ensureNpmPackages(log);
 ensureAppBuilt(log);
 

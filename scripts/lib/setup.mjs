@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureRelayWorker } from '../../server/relay/worker-build/build.mjs';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -46,11 +47,20 @@ function newestMtime(path) {
   return readdirSync(path).reduce((newest, name) => Math.max(newest, newestMtime(join(path, name))), stats.mtimeMs);
 }
 
+/**
+ * Builds (once, then cached outside the repository) the relay's mediasoup worker against Debian's
+ * libraries, and points mediasoup at it for this process and every child.
+ */
+export async function ensureRelayWorkerBuilt(log) {
+  process.env.MEDIASOUP_WORKER_BIN = await ensureRelayWorker({ log: (line) => log(`relay worker: ${line}`) });
+}
+
 /** `npm ci` when node_modules is missing or older than the lock file. */
 export function ensureNpmPackages(log) {
   const installed = join(ROOT, 'node_modules', '.package-lock.json');
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(join(ROOT, 'package-lock.json')).mtimeMs) return;
   log('installing npm packages (npm ci)');
+  // MEDIASOUP_WORKER_BIN (set by ensureRelayWorkerBuilt) makes mediasoup's install skip its own download and build.
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 

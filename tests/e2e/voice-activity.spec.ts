@@ -1,0 +1,235 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { createServer, type ViteDevServer } from 'vite';
+import { CHROMIUM_ARGS } from '../../playwright.config';
+import type { FramePath } from '../../src/main-thread/voice/VoiceActivityMonitor';
+import { VOICE_ACTIVITY } from '../../src/protocol/constants';
+import { VOLUME_FLOOR_DB } from '../../src/worker/ItemVoiceAnalysis';
+import { DEFAULT_INPUT_LOST_AFTER_MS } from '../../src/worker/VoiceActivityDetector';
+import type { VoiceFixture, VoiceFixtureSnapshot } from './voice-fixture/main';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SENTENCE = 'Parley shows who is speaking while the call goes on.';
+const LEAD_SILENCE_S = 1.5;
+/** Long enough for speaking to end and the test to disable the microphone. */
+const ROOM_NOISE_S = 10;
+/** SPEC §9: speaking ends after 10 samples of 50 ms without one above the threshold. */
+const SPEAKING_OFF_AFTER_MS = VOICE_ACTIVITY.historySize * VOICE_ACTIVITY.intervalMs;
+
+/**
+ * Trace categories: the timeline, plus V8's sampling CPU profiler, which records on every thread
+ * (the page's main thread and its dedicated worker) which script functions were running.
+ */
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler'];
+
+let workDir: string;
+let speechFile: string;
+let speechStartMs: number;
+let speechEndMs: number;
+let vite: ViteDevServer;
+let fixtureUrl: string;
+
+test.beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'parley-voice-'));
+  const spoken = join(workDir, 'espeak.wav');
+  const trimmed = join(workDir, 'trimmed.wav');
+  speechFile = join(workDir, 'speech-48k.wav');
+  execFileSync('espeak-ng', ['-w', spoken, SENTENCE]);
+  // 48 kHz mono 16-bit, trimmed where it is quieter than −60 dBFS so that the speech spans exactly
+  // the sound (well below the speaking threshold either side of it).
+  const trimQuiet = ['silence', '1', '0.01', '0.1%'];
+  execFileSync('sox', [spoken, '-r', '48000', '-c', '1', '-b', '16', trimmed, ...trimQuiet, 'reverse', ...trimQuiet, 'reverse']);
+  // Digital silence before, so that a false start would show; after, a room's noise floor (white
+  // noise at about −70 dBFS, far below the speaking threshold), so that the input stays present
+  // until the test disables the track. It must be long: at the end of a %noloop file the fake
+  // device keeps repeating its last buffer.
+  const led = join(workDir, 'led.wav');
+  const roomNoise = join(workDir, 'room-noise.wav');
+  execFileSync('sox', [trimmed, led, 'pad', String(LEAD_SILENCE_S), '0']);
+  execFileSync('sox', ['-n', '-r', '48000', '-c', '1', '-b', '16', roomNoise, 'synth', String(ROOM_NOISE_S), 'whitenoise', 'vol', '0.0003']);
+  execFileSync('sox', [led, roomNoise, speechFile]);
+  const spokenSeconds = Number(execFileSync('soxi', ['-D', trimmed], { encoding: 'utf8' }));
+  speechStartMs = LEAD_SILENCE_S * 1_000;
+  speechEndMs = speechStartMs + spokenSeconds * 1_000;
+
+  vite = await createServer({
+    root: ROOT,
+    configFile: join(ROOT, 'vite.config.ts'),
+    cacheDir: join(workDir, 'vite-cache'),
+    logLevel: 'warn',
+    clearScreen: false,
+    server: { host: '127.0.0.1', port: 0, hmr: false, watch: null },
+    // Pre-bundle up front: a dependency discovered mid-test would make Vite reload the page.
+    optimizeDeps: { entries: ['tests/e2e/voice-fixture/index.html'], include: ['comlink'] },
+  });
+  await vite.listen();
+  const base = vite.resolvedUrls?.local[0];
+  if (!base) throw new Error('the Vite dev server did not report its address');
+  fixtureUrl = new URL('tests/e2e/voice-fixture/index.html', base).href;
+});
+
+test.afterAll(async () => {
+  await vite?.close();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+function launchWithSpeechAsMicrophone(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium',
+    // %noloop: the file plays once (after it, its last buffer repeats: hence the long noise tail).
+    args: [...CHROMIUM_ARGS, `--use-file-for-fake-audio-capture=${speechFile}%noloop`],
+  });
+}
+
+/** The fixture page's window (tests/e2e/voice-fixture/main.ts). */
+type FixtureWindow = { readonly voiceFixture: VoiceFixture };
+
+function snapshot(page: Page): Promise<VoiceFixtureSnapshot> {
+  return page.evaluate(() => (window as unknown as FixtureWindow).voiceFixture.snapshot());
+}
+
+interface TraceEvent {
+  readonly name: string;
+  readonly ph: string;
+  readonly pid: number;
+  readonly tid: number;
+  readonly id?: string;
+  readonly args?: {
+    readonly name?: string;
+    readonly data?: {
+      readonly cpuProfile?: {
+        readonly nodes?: ReadonlyArray<{ readonly id: number; readonly parent?: number; readonly callFrame: { readonly url?: string } }>;
+        readonly samples?: readonly number[];
+      };
+    };
+  };
+}
+
+interface ThreadProfile {
+  /** CPU profiler samples taken on the thread (one about every 0.2 ms, busy or idle). */
+  samples: number;
+  /** Samples whose stack runs through the voice-analysis code. */
+  inAnalysisCode: number;
+}
+
+/**
+ * Per thread name, how many CPU-profiler samples were taken and how many of them had a function
+ * from `analysisUrlPart` anywhere on the stack. A `Profile` event names the profiled thread; its
+ * `ProfileChunk`s (emitted from the profiler's own thread, same id) carry new call-tree nodes and
+ * samples given as leaf node ids.
+ */
+function profileByThread(traceJson: Buffer, analysisUrlPart: string): Map<string, ThreadProfile> {
+  const { traceEvents } = JSON.parse(traceJson.toString('utf8')) as { traceEvents: TraceEvent[] };
+  const threadNames = new Map<string, string>();
+  for (const event of traceEvents) {
+    if (event.ph === 'M' && event.name === 'thread_name' && event.args?.name) threadNames.set(`${event.pid}:${event.tid}`, event.args.name);
+  }
+  const profiledThread = new Map<string, string>();
+  for (const event of traceEvents) {
+    if (event.name === 'Profile') profiledThread.set(`${event.pid}:${event.id}`, threadNames.get(`${event.pid}:${event.tid}`) ?? `thread ${event.tid}`);
+  }
+  const nodes = new Map<string, { readonly parent?: number; readonly url: string }>();
+  const profiles = new Map<string, ThreadProfile>();
+  for (const event of traceEvents) {
+    if (event.name !== 'ProfileChunk') continue;
+    const profileKey = `${event.pid}:${event.id}`;
+    const thread = profiledThread.get(profileKey) ?? `profile ${profileKey}`;
+    const profile = profiles.get(thread) ?? { samples: 0, inAnalysisCode: 0 };
+    profiles.set(thread, profile);
+    const cpuProfile = event.args?.data?.cpuProfile;
+    for (const node of cpuProfile?.nodes ?? []) nodes.set(`${profileKey}:${node.id}`, { parent: node.parent, url: node.callFrame.url ?? '' });
+    for (const leaf of cpuProfile?.samples ?? []) {
+      profile.samples += 1;
+      for (let nodeId: number | undefined = leaf; nodeId !== undefined; ) {
+        const node = nodes.get(`${profileKey}:${nodeId}`);
+        if (node?.url.includes(analysisUrlPart)) {
+          profile.inAnalysisCode += 1;
+          break;
+        }
+        nodeId = node?.parent;
+      }
+    }
+  }
+  return profiles;
+}
+
+for (const framePath of ['track-processor', 'audio-worklet'] as const satisfies readonly FramePath[]) {
+  test(`real speech through the ${framePath} path: speaking on during the speech, off after it, analysed off the main thread`, async () => {
+    const browser = await launchWithSpeechAsMicrophone();
+    try {
+      const page = await browser.newPage();
+      await page.goto(fixtureUrl);
+      await page.waitForFunction(() => 'voiceFixture' in window);
+      await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+      await page.evaluate((path) => (window as unknown as FixtureWindow).voiceFixture.start(path), framePath);
+      if (framePath === 'audio-worklet') {
+        // The context is suspended until a user gesture; the monitor's resumer takes it from there.
+        await page.mouse.click(5, 5);
+      }
+
+      // Wait for speaking to be off again after the speech (the timeline is checked below).
+      await expect
+        .poll(
+          async () => {
+            const last = (await snapshot(page)).speaking.at(-1);
+            return { speaking: last?.speaking, afterSpeech: (last?.atMs ?? 0) > speechEndMs };
+          },
+          { timeout: speechEndMs + 10_000, intervals: [100] },
+        )
+        .toEqual({ speaking: false, afterSpeech: true });
+      // Then the microphone goes digitally silent: the input is lost after DEFAULT_INPUT_LOST_AFTER_MS.
+      const disabledAtMs = await page.evaluate(() => (window as unknown as FixtureWindow).voiceFixture.disableMicrophone());
+      await expect.poll(async () => (await snapshot(page)).firstInputLostAtMs, { timeout: 10_000, intervals: [100] }).toBeDefined();
+      const result = await snapshot(page);
+      const trace = await browser.stopTracing();
+      const trackState = await page.evaluate(() => (window as unknown as FixtureWindow).voiceFixture.stop());
+      const profiles = profileByThread(trace, '/src/worker/');
+      await test.info().attach(`${framePath} timeline and profile`, {
+        contentType: 'application/json',
+        body: JSON.stringify({ speechStartMs, speechEndMs, disabledAtMs, ...result, profiles: Object.fromEntries(profiles) }, null, 2),
+      });
+
+      expect(result.framePath).toBe(framePath);
+      if (framePath === 'audio-worklet') expect(result.audioContextStateAtStart).toBe('suspended');
+      // Times count from before getUserMedia, so they are never earlier than the audio they report:
+      // speaking turns on within the speech (not in the lead silence) …
+      const onAt = result.speaking.filter((change) => change.speaking).map((change) => change.atMs);
+      expect(onAt.length).toBeGreaterThan(0);
+      for (const at of onAt) {
+        expect(at).toBeGreaterThan(speechStartMs);
+        expect(at).toBeLessThan(speechEndMs);
+      }
+      // … and off after it, once 10 quiet samples have followed the last spoken sound.
+      const last = result.speaking.at(-1)!;
+      expect(last.speaking).toBe(false);
+      expect(last.atMs).toBeGreaterThan(speechEndMs);
+      expect(last.atMs).toBeLessThan(speechEndMs + SPEAKING_OFF_AFTER_MS + 3_000);
+      expect(result.firstInputDetectedAtMs).toBeLessThanOrEqual(onAt[0]!);
+      // Input lost about DEFAULT_INPUT_LOST_AFTER_MS after the track went silent. A disabled track
+      // also zeroes frames already in flight, and frames arrive in bursts, so allow two samples early.
+      const lostAfterDisableMs = result.firstInputLostAtMs! - disabledAtMs;
+      expect(lostAfterDisableMs).toBeGreaterThan(DEFAULT_INPUT_LOST_AFTER_MS - 2 * VOICE_ACTIVITY.intervalMs);
+      expect(lostAfterDisableMs).toBeLessThan(DEFAULT_INPUT_LOST_AFTER_MS + 1_500);
+      expect(result.latest).toMatchObject({ speaking: false, inputDetected: true, inputLost: true, volume: VOLUME_FLOOR_DB });
+      // Stopping the analysis leaves the call's track alone.
+      expect(trackState).toBe('live');
+
+      // No long task on the page's main thread while the speech was analysed.
+      expect(result.longTasks).toEqual([]);
+      // The CPU profiler, sampling every thread of the page alike, caught the analysis code
+      // (src/worker/) running on the worker and never on the main thread. Were any of it — the
+      // detector, the spectrum, the frame conversion — run on the main thread, its samples there
+      // would carry those source URLs (the dev server serves each module under its own path).
+      expect(profiles.get('CrRendererMain')?.samples ?? 0).toBeGreaterThan(0);
+      expect(profiles.get('CrRendererMain')?.inAnalysisCode).toBe(0);
+      const workerProfiles = [...profiles].filter(([thread]) => thread.startsWith('DedicatedWorker'));
+      expect(workerProfiles.reduce((sum, [, profile]) => sum + profile.inAnalysisCode, 0)).toBeGreaterThan(0);
+    } finally {
+      await browser.close();
+    }
+  });
+}

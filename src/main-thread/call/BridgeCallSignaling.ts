@@ -1,0 +1,37 @@
+import type { Remote } from 'comlink';
+import type { Stanzas } from 'stanza';
+import { toBare } from 'stanza/JID';
+import type { JingleCommands, JingleIq } from '../../protocol/commands';
+import type { SessionBridge } from '../SessionBridge';
+import type { CallSignaling } from './CallSignaling';
+
+/**
+ * CallSignaling over this tab's SessionBridge. The bridge has one Jingle handler per tab; requests
+ * are dispatched to the engine of the room they come from (a tab could run several rooms' calls).
+ */
+export class BridgeCallSignaling implements CallSignaling {
+  private readonly handlers = new Map<string, (iq: JingleIq) => void>();
+  /** Comlink types a nested command group as a value, but a property path calls it where it lives. */
+  private readonly jingle: Remote<JingleCommands>;
+
+  constructor(private readonly bridge: Pick<SessionBridge, 'tabId' | 'session' | 'jingleHandler'>) {
+    this.jingle = (bridge.session as unknown as { jingle: Remote<JingleCommands> }).jingle;
+  }
+
+  send(iq: Stanzas.IQ): Promise<Stanzas.IQ | undefined> {
+    return this.jingle.send(iq);
+  }
+
+  async claimCall(roomAddress: string, handler: (iq: JingleIq) => void): Promise<void> {
+    this.handlers.set(roomAddress, handler);
+    this.bridge.jingleHandler = (iq) => {
+      if (iq.from) this.handlers.get(toBare(iq.from))?.(iq);
+    };
+    await this.jingle.claimCall(this.bridge.tabId, roomAddress);
+  }
+
+  async releaseCall(roomAddress: string): Promise<void> {
+    this.handlers.delete(roomAddress);
+    await this.jingle.releaseCall(this.bridge.tabId, roomAddress);
+  }
+}

@@ -1,0 +1,50 @@
+import { SESSION_TERMINATION } from '../../protocol/constants';
+import type { Clock } from '../../shared-worker/clock';
+
+/**
+ * The call's SPEC §4 timers on the injected clock: a session disconnected or interrupted for 5 s
+ * is ended, and a peer whose session failed is held back from new sessions until its recompute
+ * delay has passed.
+ */
+export class SessionTimers {
+  private readonly interrupted = new Map<string, unknown>();
+  private readonly holds = new Map<string, unknown>();
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Peers held after a failure. */
+  get held(): ReadonlySet<string> {
+    return new Set(this.holds.keys());
+  }
+
+  /** Starts the 5 s limit for a session (kept if already running). */
+  watchInterrupted(sid: string, expired: () => void): void {
+    if (this.interrupted.has(sid)) return;
+    const handle = this.clock.setTimeout(() => {
+      this.interrupted.delete(sid);
+      expired();
+    }, SESSION_TERMINATION.interruptedTimeoutMs);
+    this.interrupted.set(sid, handle);
+  }
+
+  stopWatching(sid: string): void {
+    this.clock.clearTimeout(this.interrupted.get(sid));
+    this.interrupted.delete(sid);
+  }
+
+  /** Holds a peer for `delayMs`, then calls `released` (a later failure restarts the delay). */
+  hold(peerAddress: string, delayMs: number, released: () => void): void {
+    this.clock.clearTimeout(this.holds.get(peerAddress));
+    const handle = this.clock.setTimeout(() => {
+      this.holds.delete(peerAddress);
+      released();
+    }, delayMs);
+    this.holds.set(peerAddress, handle);
+  }
+
+  clear(): void {
+    for (const handle of [...this.interrupted.values(), ...this.holds.values()]) this.clock.clearTimeout(handle);
+    this.interrupted.clear();
+    this.holds.clear();
+  }
+}

@@ -1,0 +1,31 @@
+import type { Stanzas } from 'stanza';
+import { SESSION_TERMINATION } from '../../protocol/constants';
+
+/** What a session's end means for its peer (SPEC §4 Session termination). */
+export interface TerminationOutcome {
+  /** The reason is an error condition: the peer is flagged sessionFailed and the error logged. */
+  readonly failed: boolean;
+  /** Failed sessions: when the peer's sessions are recomputed (a new one started). */
+  readonly recomputeAfterMs: number | undefined;
+}
+
+/** success and gone end a session normally; every other condition is an error (no reason counts as success). */
+export function terminationOutcome(reason: Pick<Stanzas.JingleReason, 'condition'> | undefined): TerminationOutcome {
+  const condition = reason?.condition ?? 'success';
+  if (condition === 'success' || condition === 'gone') return { failed: false, recomputeAfterMs: undefined };
+  return {
+    failed: true,
+    recomputeAfterMs:
+      condition === 'failed-transport' ? SESSION_TERMINATION.recomputeAfterFailedTransportMs : SESSION_TERMINATION.recomputeAfterOtherErrorMs,
+  };
+}
+
+/** ICE states that end the session as failed-transport when they last 5 s (SPEC §4). */
+export function isInterrupted(connectionState: string): boolean {
+  return connectionState === 'disconnected' || connectionState === 'interrupted';
+}
+
+/** A responder whose ICE failed ends at once, so that the initiator (which alone restarts) starts again. */
+export function endsAtOnce(connectionState: string, isInitiator: boolean): boolean {
+  return connectionState === 'failed' && !isInitiator;
+}

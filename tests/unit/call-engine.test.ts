@@ -1,0 +1,363 @@
+import { createStore } from 'jotai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectionsAtom } from '../../src/main-thread/call/callAtoms';
+import { CallEngine } from '../../src/main-thread/call/CallEngine';
+import type { PeerMediaChange } from '../../src/main-thread/call/peerMedia';
+import { MediaItems } from '../../src/main-thread/media';
+import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
+import { TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
+import type { CallRecord, Peer, RequestingMedia, Room } from '../../src/protocol/entities';
+import { initialSessionState } from '../../src/protocol/session-state';
+import { ManualClock } from '../support/ManualClock';
+import { until } from '../support/until';
+import { FakeJingleNetwork, FakePeerConnection, FakeStream, FakeTrack, grantingLocks } from './call-fakes';
+
+const ROOM = 'room@muc.example';
+
+interface Person {
+  address: string;
+  store: ReturnType<typeof createStore>;
+  media: MediaItems;
+  engine: CallEngine;
+  reports: Array<{ peerAddress: string; change: PeerMediaChange }>;
+  errors: string[];
+  /** The RTCPeerConnections this person's engine created. */
+  pcs: FakePeerConnection[];
+}
+
+interface World {
+  clock: ManualClock;
+  network: FakeJingleNetwork;
+  people: Person[];
+}
+
+let world: World | undefined;
+
+function newWorld(): World {
+  world = { clock: new ManualClock(), network: new FakeJingleNetwork(), people: [] };
+  return world;
+}
+
+afterEach(async () => {
+  for (const person of world?.people ?? []) await person.engine.close();
+  world = undefined;
+});
+
+function peerRecord(address: string, requestingMedia: RequestingMedia, isSelf: boolean): Peer {
+  return { address, roomAddress: ROOM, joinedCall: requestingMedia !== undefined, requestingMedia, isSelf, muted: false, hasActiveCamera: false, hasActiveMicrophone: false, hasActiveScreenCapture: false, sessionFailed: false } as Peer;
+}
+
+/** What `person`'s mirrored state says: in the call or not, and the others with what they request. */
+function setView(person: Person, inCall: boolean, others: Record<string, RequestingMedia | 'out'>): void {
+  const state = initialSessionState();
+  state.rooms.r1 = { id: 'r1', address: ROOM, joined: true, selfAddress: person.address } as Room;
+  state.calls[ROOM] = { roomAddress: ROOM, joined: inCall, requestingMedia: inCall ? 'video' : 'none' } as CallRecord;
+  state.peers[person.address] = peerRecord(person.address, 'video', true);
+  for (const [address, media] of Object.entries(others)) {
+    state.peers[address] = { ...peerRecord(address, media === 'out' ? 'none' : media, false), joinedCall: media !== 'out' };
+  }
+  person.store.set(sessionStateAtom, state);
+}
+
+async function join(w: World, nick: string): Promise<Person> {
+  const address = `${ROOM}/${nick}`;
+  const store = createStore();
+  const media = new MediaItems({ clock: w.clock });
+  const reports: Person['reports'] = [];
+  const errors: string[] = [];
+  const pcs: FakePeerConnection[] = [];
+  const engine = new CallEngine({
+    roomAddress: ROOM,
+    store,
+    signaling: w.network.signalingFor(address),
+    media,
+    iceServers: [],
+    clock: w.clock,
+    logger: { info: () => {}, error: (message) => errors.push(message) },
+    locks: grantingLocks,
+    reportPeerMedia: async (peerAddress, change) => {
+      reports.push({ peerAddress, change });
+    },
+    createPeerConnection: () => {
+      const pc = new FakePeerConnection();
+      pcs.push(pc);
+      return pc as unknown as RTCPeerConnection;
+    },
+  });
+  const person: Person = { address, store, media, engine, reports, errors, pcs };
+  w.people.push(person);
+  return person;
+}
+
+/** Everyone sees everyone in the call, requesting video. */
+function allInCall(w: World): void {
+  for (const person of w.people) setView(person, true, Object.fromEntries(w.people.filter((other) => other !== person).map((other) => [other.address, 'video' as const])));
+}
+
+function shareCamera(person: Person): { mic: string; camera: string } {
+  const audio = new FakeTrack('audio');
+  const video = new FakeTrack('video');
+  const stream = new FakeStream([audio, video]) as unknown as MediaStream;
+  const mic = person.media.addLocalAudio(audio as unknown as MediaStreamTrack, stream).id;
+  const camera = person.media.addLocalVideo(video as unknown as MediaStreamTrack, stream).id;
+  person.media.share(mic);
+  person.media.share(camera);
+  return { mic, camera };
+}
+
+function shareScreen(person: Person): string {
+  const video = new FakeTrack('video');
+  const id = person.media.addLocalScreen(video as unknown as MediaStreamTrack, new FakeStream([video]) as unknown as MediaStream).id;
+  person.media.share(id);
+  return id;
+}
+
+function remoteFrom(person: Person, owner: Person) {
+  return person.media.forPeer(owner.address);
+}
+
+function connections(person: Person) {
+  return Object.values(person.store.get(connectionsAtom));
+}
+
+/** The connection `from` sends to `to` on, and `to`'s RTCPeerConnection for it. */
+function sending(from: Person, to: Person) {
+  return connections(from).filter((record) => record.peerAddress === to.address && (record.sendingAudioMediaId ?? record.sendingVideoMediaId) !== undefined);
+}
+
+function connectAll(w: World): void {
+  for (const person of w.people) for (const pc of person.pcs) if (pc.signalingState === 'stable' && pc.iceConnectionState === 'new') pc.setIceState('connected');
+}
+
+describe('CallEngine: sessions follow the room (PROTOCOL.md one-way sessions)', () => {
+  it('two people: each initiates one session with camera and microphone, senders initiator; each receives the other', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    shareCamera(alice);
+    shareCamera(bob);
+    allInCall(w);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+
+    await until(() => remoteFrom(alice, bob).length === 2 && remoteFrom(bob, alice).length === 2, 'both receiving');
+    const initiate = w.network.log.find((entry) => entry.from === alice.address && entry.jingle.action === 'session-initiate');
+    expect(initiate?.to).toBe(bob.address);
+    expect(initiate?.jingle.contents?.map((content) => [content.name, content.senders])).toEqual([
+      ['0', 'initiator'],
+      ['1', 'initiator'],
+    ]);
+    expect(w.network.actions(alice.address, bob.address).filter((action) => action === 'session-initiate')).toHaveLength(1);
+    expect(w.network.actions(bob.address, alice.address)).toContain('session-accept');
+    expect(remoteFrom(alice, bob).map((item) => item.kind).sort()).toEqual(['audio', 'video']);
+
+    connectAll(w);
+    await until(() => connections(alice).every((record) => record.connectionState === 'connected'), 'connected');
+    expect(connections(alice)).toHaveLength(2);
+    // SPEC §9: one receiver, one shared video: the whole budget.
+    await until(() => alice.pcs.some((pc) => pc.getSenders().some((sender) => sender.encodings[0]?.maxBitrate === TOTAL_VIDEO_BITRATE_BPS)), 'bitrate set');
+    expect(alice.reports.filter((report) => report.peerAddress === bob.address).at(-1)?.change).toMatchObject({ hasActiveCamera: true, hasActiveMicrophone: true });
+  });
+
+  it('an audio-only peer gets the microphone only; a new joiner gets a session; a leaver loses its sessions and media', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    const carol = await join(w, 'carol');
+    shareCamera(alice);
+    setView(alice, true, { [bob.address]: 'audio' });
+    setView(bob, true, { [alice.address]: 'video' });
+    setView(carol, true, { [alice.address]: 'video', [bob.address]: 'audio' });
+    await Promise.all(w.people.map((person) => person.engine.start()));
+    await until(() => remoteFrom(bob, alice).length === 1, 'bob receives');
+    expect(remoteFrom(bob, alice).map((item) => item.kind)).toEqual(['audio']);
+    expect(alice.pcs[0]?.sentKinds()).toEqual(['audio']);
+
+    // Carol joins the call: alice starts a session to her.
+    setView(alice, true, { [bob.address]: 'audio', [carol.address]: 'video' });
+    await until(() => remoteFrom(carol, alice).length === 2, 'carol receives');
+    // SPEC §9: bob takes no video, so carol alone divides the budget.
+    await until(() => alice.pcs.some((pc) => pc.getSenders().some((sender) => sender.encodings[0]?.maxBitrate === TOTAL_VIDEO_BITRATE_BPS)), 'bitrate set');
+
+    // Bob leaves the call: alice ends her session to him, and bob drops what he received.
+    setView(alice, true, { [bob.address]: 'out', [carol.address]: 'video' });
+    await until(() => remoteFrom(bob, alice).length === 0, 'bob no longer receives');
+    expect(sending(alice, bob)).toEqual([]);
+    expect(w.network.actions(alice.address, bob.address).at(-1)).toBe('session-terminate');
+    expect(w.network.log.findLast((entry) => entry.from === alice.address && entry.to === bob.address)?.jingle.reason?.condition).toBe('success');
+    expect(alice.errors).toEqual([]);
+  });
+
+  it('camera and screen travel in separate sessions; the screen is marked by description-info and arrives as a screen capture', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    shareCamera(alice);
+    allInCall(w);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => remoteFrom(bob, alice).length === 2, 'camera received');
+    const screen = shareScreen(alice);
+    await until(() => remoteFrom(bob, alice).some((item) => item.screenCapture), 'screen received');
+    expect(sending(alice, bob)).toHaveLength(2);
+    const describe = w.network.log.find((entry) => entry.jingle.action === 'description-info');
+    expect(describe?.jingle.contents).toEqual([
+      { creator: 'initiator', name: 'video', application: { applicationType: 'urn:xmpp:jingle:apps:rtp:1', media: 'video', screenCaptures: [{ id: alice.media.getTrack(screen)?.id }] } },
+    ]);
+    expect(remoteFrom(bob, alice).filter((item) => item.kind === 'video' && !item.screenCapture)).toHaveLength(1);
+    // SPEC §9: one receiver × two shared videos.
+    await until(() => alice.pcs.every((pc) => pc.getSenders().every((sender) => sender.track?.kind !== 'video' || sender.encodings[0]?.maxBitrate === TOTAL_VIDEO_BITRATE_BPS / 2)), 'halved');
+
+    alice.media.remove(screen);
+    await until(() => !remoteFrom(bob, alice).some((item) => item.screenCapture), 'screen gone');
+    expect(sending(alice, bob)).toHaveLength(1);
+  });
+
+  it('mute and unmute go out as session-info and mark the receiver’s item and peer', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    const { mic } = shareCamera(alice);
+    allInCall(w);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => remoteFrom(bob, alice).length === 2, 'received');
+
+    alice.media.setLocalDisabled(mic, true);
+    await until(() => remoteFrom(bob, alice).find((item) => item.kind === 'audio')?.remoteDisabled === true, 'muted there');
+    expect(w.network.log.findLast((entry) => entry.jingle.action === 'session-info')?.jingle.info).toEqual({
+      infoType: '{urn:xmpp:jingle:apps:rtp:info:1}mute',
+      creator: 'initiator',
+      name: 'audio',
+    });
+    await until(() => bob.reports.findLast((report) => report.peerAddress === alice.address)?.change.muted === true, 'muted reported');
+
+    alice.media.setLocalDisabled(mic, false);
+    await until(() => remoteFrom(bob, alice).find((item) => item.kind === 'audio')?.remoteDisabled === false, 'unmuted there');
+    await until(() => bob.reports.findLast((report) => report.peerAddress === alice.address)?.change.muted === false, 'unmuted reported');
+  });
+
+  it("a receiver's profile off pauses the sender's video on that session and low resumes it", async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    shareCamera(alice);
+    allInCall(w);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => remoteFrom(bob, alice).length === 2, 'received');
+    const video = remoteFrom(bob, alice).find((item) => item.kind === 'video');
+    const sender = alice.pcs[0];
+    await bob.engine.requestVideoProfile(video?.id ?? '', 'off');
+    await until(() => sender?.videoEncodingActive() === false, 'paused');
+    expect(bob.media.get(video?.id ?? '')?.profile).toBe('off');
+    await bob.engine.requestVideoProfile(video?.id ?? '', 'low');
+    await until(() => sender?.videoEncodingActive() === true, 'resumed');
+  });
+});
+
+describe('CallEngine: session termination on fake time (SPEC §4)', () => {
+  it('a responder not in the call declines; the sender flags the peer and tries again after 2 s', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    shareCamera(alice);
+    setView(alice, true, { [bob.address]: 'video' });
+    setView(bob, false, { [alice.address]: 'video' });
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => w.network.actions(bob.address, alice.address).includes('session-terminate'), 'declined');
+    expect(w.network.log.findLast((entry) => entry.from === bob.address)?.jingle.reason?.condition).toBe('decline');
+    await until(() => alice.reports.some((report) => report.change.sessionFailed === true), 'flagged');
+    expect(alice.errors).toEqual([expect.stringMatching(/ended: decline$/)]);
+    expect(bob.errors).toEqual([]);
+    // A declined offer never shows up as media.
+    expect(bob.media.remote()).toEqual([]);
+
+    const initiates = () => w.network.actions(alice.address, bob.address).filter((action) => action === 'session-initiate').length;
+    expect(initiates()).toBe(1);
+    await w.clock.advance(1_999);
+    expect(initiates()).toBe(1);
+    setView(bob, true, { [alice.address]: 'video' });
+    await w.clock.advance(1);
+    await until(() => initiates() === 2, 'started again');
+    await until(() => remoteFrom(bob, alice).length === 2, 'accepted this time');
+    connectAll(w);
+    await until(() => alice.reports.findLast((report) => report.change.sessionFailed !== undefined)?.change.sessionFailed === false, 'flag cleared');
+  });
+
+  it("a responder whose ICE fails ends at once with failed-transport; the initiator starts again after 500 ms", async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    shareCamera(alice);
+    allInCall(w);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => remoteFrom(bob, alice).length === 2, 'received');
+    const initiates = () => w.network.actions(alice.address, bob.address).filter((action) => action === 'session-initiate').length;
+
+    bob.pcs[0]?.setIceState('failed');
+    expect(w.network.log.at(-1)).toMatchObject({ from: bob.address, jingle: { action: 'session-terminate', reason: { condition: 'failed-transport' } } });
+    expect(remoteFrom(bob, alice)).toEqual([]);
+    await until(() => alice.errors.length === 1, 'initiator saw the failure');
+    expect(alice.errors[0]).toMatch(/ended: failed-transport$/);
+    await w.clock.advance(499);
+    expect(initiates()).toBe(1);
+    await w.clock.advance(1);
+    await until(() => initiates() === 2 && remoteFrom(bob, alice).length === 2, 'new session');
+  });
+
+  it('a session still interrupted after 5 s ends as failed-transport, and one that recovers in time does not', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    shareCamera(alice);
+    allInCall(w);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => remoteFrom(bob, alice).length === 2, 'received');
+    const pc = bob.pcs[0];
+    pc?.setIceState('connected');
+    pc?.setIceState('disconnected');
+    await until(() => connections(bob)[0]?.connectionState === 'interrupted', 'interrupted');
+    await w.clock.advance(4_000);
+    pc?.setIceState('connected');
+    await w.clock.advance(10_000);
+    expect(connections(bob)).toHaveLength(1);
+
+    pc?.setIceState('disconnected');
+    await w.clock.advance(4_999);
+    expect(connections(bob)).toHaveLength(1);
+    await w.clock.advance(1);
+    expect(connections(bob)).toEqual([]);
+    expect(w.network.log.at(-1)).toMatchObject({ from: bob.address, jingle: { action: 'session-terminate', reason: { condition: 'failed-transport' } } });
+  });
+
+  it('a sender that left the room is gone: its sessions end here without a word', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    shareCamera(alice);
+    allInCall(w);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => remoteFrom(bob, alice).length === 2, 'received');
+    const sent = w.network.log.length;
+    setView(bob, true, {});
+    await until(() => connections(bob).length === 0, 'ended');
+    expect(remoteFrom(bob, alice)).toEqual([]);
+    expect(w.network.log.slice(sent)).toEqual([]);
+    expect(bob.errors).toEqual([]);
+  });
+
+  it('leaving the call ends every session both ways', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    shareCamera(alice);
+    shareCamera(bob);
+    allInCall(w);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => remoteFrom(alice, bob).length === 2 && remoteFrom(bob, alice).length === 2, 'both receiving');
+    // Her presence without <conf> reaches bob before her terminates do.
+    setView(bob, true, { [alice.address]: 'out' });
+    setView(alice, false, { [bob.address]: 'video' });
+    await until(() => connections(alice).length === 0 && connections(bob).length === 0, 'all ended');
+    expect(remoteFrom(alice, bob)).toEqual([]);
+    expect(remoteFrom(bob, alice)).toEqual([]);
+    expect([...alice.errors, ...bob.errors]).toEqual([]);
+  });
+});

@@ -1,0 +1,245 @@
+import type { Stanzas } from 'stanza';
+import type { JingleIq } from '../../src/protocol/commands';
+import type { CallSignaling } from '../../src/main-thread/call/CallSignaling';
+import type { CallLocks } from '../../src/main-thread/call/CallOwnership';
+
+/**
+ * Node has no WebRTC. These fakes stand in for the browser so that CallEngine's own logic (which
+ * sessions exist, what they say on the Jingle wire, the SPEC §4 timers) runs under fake time; the
+ * media itself is proven in Chromium by tests/e2e/call-mesh.spec.ts.
+ */
+
+let nextId = 0;
+const uniqueId = (prefix: string): string => `${prefix}-${(nextId += 1)}`;
+
+export class FakeTrack extends EventTarget {
+  readonly id = uniqueId('track');
+  enabled = true;
+  readonly muted = false;
+  readyState: MediaStreamTrackState = 'live';
+  contentHint = '';
+  constructor(readonly kind: 'audio' | 'video') {
+    super();
+  }
+  stop(): void {
+    this.readyState = 'ended';
+  }
+}
+
+export class FakeStream {
+  readonly id = uniqueId('stream');
+  constructor(private readonly tracks: FakeTrack[]) {}
+  getTracks(): FakeTrack[] {
+    return this.tracks;
+  }
+}
+
+class FakeSender {
+  readonly encodings: RTCRtpEncodingParameters[] = [{ active: true }];
+  constructor(public track: FakeTrack | null) {}
+  getParameters(): RTCRtpSendParameters {
+    return { encodings: this.encodings.map((encoding) => ({ ...encoding })), transactionId: 't', codecs: [], headerExtensions: [], rtcp: {} };
+  }
+  async setParameters(parameters: RTCRtpSendParameters): Promise<void> {
+    this.encodings.splice(0, this.encodings.length, ...parameters.encodings);
+  }
+  async replaceTrack(track: FakeTrack | null): Promise<void> {
+    this.track = track;
+  }
+  async getStats(): Promise<Map<string, unknown>> {
+    return new Map();
+  }
+}
+
+interface FakeTransceiver {
+  mid: string;
+  kind: 'audio' | 'video';
+  direction: RTCRtpTransceiverDirection;
+  sender: FakeSender;
+  receiver: { track: FakeTrack };
+  stream: FakeStream | undefined;
+}
+
+/** A Chrome-like SDP: BUNDLE, one m-line per transceiver, msid for what we send. */
+function sdpOf(transceivers: readonly FakeTransceiver[], direction: (transceiver: FakeTransceiver) => string, setup: string): string {
+  const lines = ['v=0', 'o=- 1 2 IN IP4 127.0.0.1', 's=-', 't=0 0', `a=group:BUNDLE ${transceivers.map((t) => t.mid).join(' ')}`, 'a=msid-semantic: WMS'];
+  for (const transceiver of transceivers) {
+    const audio = transceiver.kind === 'audio';
+    const payload = audio ? '111' : '96';
+    lines.push(
+      `m=${transceiver.kind} 9 UDP/TLS/RTP/SAVPF ${payload}`,
+      'c=IN IP4 0.0.0.0',
+      'a=rtcp:9 IN IP4 0.0.0.0',
+      'a=ice-ufrag:abcd',
+      'a=ice-pwd:abcdefghijklmnopqrstuvwx',
+      'a=fingerprint:sha-256 00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF',
+      `a=setup:${setup}`,
+      `a=mid:${transceiver.mid}`,
+      `a=${direction(transceiver)}`,
+      'a=rtcp-mux',
+      audio ? 'a=rtpmap:111 opus/48000/2' : 'a=rtpmap:96 VP8/90000',
+    );
+    if (direction(transceiver) === 'sendonly' && transceiver.sender.track && transceiver.stream) {
+      lines.push(`a=msid:${transceiver.stream.id} ${transceiver.sender.track.id}`, `a=ssrc:${1000 + Number(transceiver.mid)} cname:fake`);
+    }
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function parseMedia(sdp: string): Array<{ kind: 'audio' | 'video'; mid: string }> {
+  return sdp
+    .split(/\r\nm=/)
+    .slice(1)
+    .map((section) => ({
+      kind: section.startsWith('audio') ? ('audio' as const) : ('video' as const),
+      mid: /a=mid:(\S+)/.exec(section)?.[1] ?? '',
+    }));
+}
+
+/** Enough of RTCPeerConnection for StanzaJS's ICESession / MediaSession and the engine. */
+export class FakePeerConnection extends EventTarget {
+  static readonly all: FakePeerConnection[] = [];
+  iceConnectionState: RTCIceConnectionState = 'new';
+  signalingState: RTCSignalingState = 'stable';
+  localDescription: RTCSessionDescriptionInit | null = null;
+  remoteDescription: RTCSessionDescriptionInit | null = null;
+  oniceconnectionstatechange: (() => void) | null = null;
+  onicecandidate: ((event: { candidate: null }) => void) | null = null;
+  private readonly transceivers: FakeTransceiver[] = [];
+
+  constructor() {
+    super();
+    FakePeerConnection.all.push(this);
+  }
+
+  addTransceiver(track: FakeTrack, init: { direction: RTCRtpTransceiverDirection; streams: FakeStream[] }): FakeTransceiver {
+    const transceiver: FakeTransceiver = {
+      mid: String(this.transceivers.length),
+      kind: track.kind,
+      direction: init.direction,
+      sender: new FakeSender(track),
+      receiver: { track: new FakeTrack(track.kind) },
+      stream: init.streams[0],
+    };
+    this.transceivers.push(transceiver);
+    return transceiver;
+  }
+
+  getTransceivers(): FakeTransceiver[] {
+    return this.transceivers;
+  }
+  getSenders(): FakeSender[] {
+    return this.transceivers.map((transceiver) => transceiver.sender);
+  }
+  getReceivers(): Array<{ track: FakeTrack }> {
+    return this.transceivers.map((transceiver) => transceiver.receiver);
+  }
+
+  async createOffer(): Promise<RTCSessionDescriptionInit> {
+    return { type: 'offer', sdp: sdpOf(this.transceivers, (transceiver) => transceiver.direction, 'actpass') };
+  }
+  async createAnswer(): Promise<RTCSessionDescriptionInit> {
+    return { type: 'answer', sdp: sdpOf(this.transceivers, () => 'recvonly', 'active') };
+  }
+  async setLocalDescription(description: RTCSessionDescriptionInit): Promise<void> {
+    this.localDescription = description;
+    this.signalingState = description.type === 'offer' ? 'have-local-offer' : 'stable';
+  }
+  async setRemoteDescription(description: RTCSessionDescriptionInit): Promise<void> {
+    this.remoteDescription = description;
+    if (description.type === 'answer') {
+      this.signalingState = 'stable';
+      return;
+    }
+    this.signalingState = 'have-remote-offer';
+    // A sendonly offer: each m-line becomes a receiving transceiver whose track arrives now.
+    const stream = new FakeStream([]);
+    for (const media of parseMedia(description.sdp ?? '')) {
+      const track = new FakeTrack(media.kind);
+      this.transceivers.push({ mid: media.mid, kind: media.kind, direction: 'recvonly', sender: new FakeSender(null), receiver: { track }, stream: undefined });
+      stream.getTracks().push(track);
+      const event = Object.assign(new Event('track'), { track, streams: [stream] });
+      this.dispatchEvent(event);
+    }
+  }
+  async addIceCandidate(): Promise<void> {}
+  async getStats(): Promise<Map<string, unknown>> {
+    return new Map();
+  }
+  close(): void {
+    this.signalingState = 'closed';
+  }
+
+  /** ICE moves on, as the browser would report it. */
+  setIceState(state: RTCIceConnectionState): void {
+    this.iceConnectionState = state;
+    this.oniceconnectionstatechange?.();
+    this.dispatchEvent(new Event('iceconnectionstatechange'));
+  }
+
+  sentKinds(): string[] {
+    return this.transceivers.filter((transceiver) => transceiver.direction === 'sendonly').map((transceiver) => transceiver.kind);
+  }
+
+  videoEncodingActive(): boolean | undefined {
+    return this.transceivers.find((transceiver) => transceiver.direction === 'sendonly' && transceiver.kind === 'video')?.sender.encodings[0]?.active;
+  }
+}
+
+type Handler = (iq: JingleIq) => void;
+
+/**
+ * The shared worker and the MUC in one: routes each engine's Jingle requests to the engine of the
+ * addressed occupant (stamping `from`), and its answers back to the waiting request. Every request
+ * is logged for assertions.
+ */
+export class FakeJingleNetwork {
+  readonly log: Array<{ from: string; to: string; jingle: Stanzas.Jingle }> = [];
+  private readonly handlers = new Map<string, Handler>();
+  private readonly waiting = new Map<string, { resolve: (iq: Stanzas.IQ) => void; reject: (iq: Stanzas.IQ) => void }>();
+
+  signalingFor(address: string): CallSignaling {
+    return {
+      send: (iq) => this.send(address, iq),
+      claimCall: async (_room, handler) => {
+        this.handlers.set(address, handler);
+      },
+      releaseCall: async () => {
+        this.handlers.delete(address);
+      },
+    };
+  }
+
+  actions(from?: string, to?: string): string[] {
+    return this.log.filter((entry) => (!from || entry.from === from) && (!to || entry.to === to)).map((entry) => entry.jingle.action ?? '');
+  }
+
+  private send(from: string, iq: Stanzas.IQ & { jingle?: Stanzas.Jingle }): Promise<Stanzas.IQ | undefined> {
+    const to = iq.to ?? '';
+    if (iq.type === 'result' || iq.type === 'error') {
+      const key = `${to}\n${iq.id ?? ''}`;
+      const waiter = this.waiting.get(key);
+      this.waiting.delete(key);
+      const answer = { ...iq, from, to };
+      if (iq.type === 'result') waiter?.resolve(answer);
+      else waiter?.reject(answer);
+      return Promise.resolve(undefined);
+    }
+    if (!iq.jingle) return Promise.reject(new Error('not a jingle request'));
+    this.log.push({ from, to, jingle: iq.jingle });
+    const handler = this.handlers.get(to);
+    if (!handler) return Promise.reject({ type: 'error', id: iq.id, from: to, error: { type: 'cancel', condition: 'service-unavailable' } });
+    return new Promise((resolve, reject) => {
+      this.waiting.set(`${from}\n${iq.id ?? ''}`, { resolve, reject });
+      // Delivered on a later task, as a message through the worker would be.
+      queueMicrotask(() => handler({ ...iq, from, jingle: iq.jingle } as JingleIq));
+    });
+  }
+}
+
+/** Web Locks that always grant at once (one tab per person here). */
+export const grantingLocks: CallLocks = {
+  request: async (_name, _options, granted) => {
+    void granted();
+  },
+};

@@ -1,0 +1,128 @@
+import type { Stanzas } from 'stanza';
+import { SessionManager } from 'stanza/jingle';
+import { describe, expect, it, vi } from 'vitest';
+import type { CallSignaling } from '../../src/main-thread/call/CallSignaling';
+import { CallOwnership, callLockName, type CallLocks } from '../../src/main-thread/call/CallOwnership';
+import { JingleLink } from '../../src/main-thread/call/JingleLink';
+import { flushMicrotasks } from '../support/ManualClock';
+
+function signalingAnswering(answer: (iq: Stanzas.IQ) => Promise<Stanzas.IQ | undefined>): CallSignaling & { sent: Stanzas.IQ[] } {
+  const sent: Stanzas.IQ[] = [];
+  return {
+    sent,
+    send: (iq) => {
+      sent.push(iq);
+      return answer(iq);
+    },
+    claimCall: async () => {},
+    releaseCall: async () => {},
+  };
+}
+
+const logger = { info: vi.fn(), error: vi.fn() };
+const request = { type: 'set' as const, id: 'q1', to: 'room@muc/b', jingle: { sid: 's1', action: 'session-terminate' as const } };
+
+describe('JingleLink: the jingle plugin wiring, split across threads', () => {
+  it("feeds the peer's answer back into the manager with the session id", async () => {
+    const manager = new SessionManager({});
+    const process = vi.spyOn(manager, 'process');
+    const signaling = signalingAnswering(async () => ({ type: 'result', id: 'q1', from: 'room@muc/b' }));
+    new JingleLink(manager, signaling, logger);
+    manager.emit('send', request);
+    await flushMicrotasks();
+    expect(signaling.sent).toEqual([request]);
+    expect(process).toHaveBeenCalledWith({ type: 'result', id: 'q1', from: 'room@muc/b', jingle: { sid: 's1' } });
+  });
+
+  it("feeds the peer's error IQ back too", async () => {
+    const manager = new SessionManager({});
+    const process = vi.spyOn(manager, 'process');
+    const error = { type: 'error' as const, id: 'q1', from: 'room@muc/b', error: { type: 'cancel' as const, condition: 'item-not-found' as const, jingleError: 'unknown-session' as const } };
+    new JingleLink(manager, signalingAnswering(() => Promise.reject(error)), logger);
+    manager.emit('send', request);
+    await flushMicrotasks();
+    expect(process).toHaveBeenCalledWith({ ...error, jingle: { ...request.jingle } });
+  });
+
+  it('only logs a failure that is no answer from the peer (not connected, timeout)', async () => {
+    const manager = new SessionManager({});
+    const process = vi.spyOn(manager, 'process');
+    new JingleLink(manager, signalingAnswering(() => Promise.reject(new Error('not connected'))), logger);
+    manager.emit('send', request);
+    await flushMicrotasks();
+    expect(process).not.toHaveBeenCalled();
+    expect(logger.error).toHaveBeenCalledWith('Jingle session-terminate not sent: not connected');
+  });
+
+  it('sends our answers to routed requests without waiting for anything back', async () => {
+    const manager = new SessionManager({});
+    const process = vi.spyOn(manager, 'process');
+    const signaling = signalingAnswering(async () => undefined);
+    new JingleLink(manager, signaling, logger);
+    manager.emit('send', { type: 'result', id: 'r1', to: 'room@muc/b' });
+    await flushMicrotasks();
+    expect(signaling.sent).toEqual([{ type: 'result', id: 'r1', to: 'room@muc/b' }]);
+    expect(process).not.toHaveBeenCalled();
+  });
+
+  it('routes requests the worker delivers into the manager', () => {
+    const manager = new SessionManager({});
+    const process = vi.spyOn(manager, 'process').mockImplementation(() => {});
+    const link = new JingleLink(manager, signalingAnswering(async () => undefined), logger);
+    const incoming = { ...request, from: 'room@muc/b', to: 'me@host/res' };
+    link.receive(incoming);
+    expect(process).toHaveBeenCalledWith(incoming);
+  });
+});
+
+/** A lock manager with one lock name at a time, granting in request order (as Web Locks do). */
+class FakeLocks implements CallLocks {
+  readonly names: string[] = [];
+  private held = Promise.resolve();
+
+  request(name: string, options: { signal?: AbortSignal }, granted: () => Promise<void>): Promise<unknown> {
+    this.names.push(name);
+    const previous = this.held;
+    let release = (): void => {};
+    this.held = new Promise<void>((resolve) => (release = resolve));
+    return previous.then(async () => {
+      if (options.signal?.aborted) {
+        release();
+        throw new DOMException('aborted', 'AbortError');
+      }
+      try {
+        return await granted();
+      } finally {
+        release();
+      }
+    });
+  }
+}
+
+describe('CallOwnership: one tab per room runs the call', () => {
+  it('holds parley:call:<room> until released; a second tab waits, then takes over', async () => {
+    const locks = new FakeLocks();
+    const first = new CallOwnership('room@muc', locks);
+    const second = new CallOwnership('room@muc', locks);
+    expect(await first.acquire()).toBe(true);
+    let secondHeld = false;
+    const secondAcquired = second.acquire().then((held) => (secondHeld = held));
+    await flushMicrotasks();
+    expect(secondHeld).toBe(false);
+    first.release();
+    await secondAcquired;
+    expect(secondHeld).toBe(true);
+    expect(locks.names).toEqual([callLockName('room@muc'), 'parley:call:room@muc']);
+  });
+
+  it('a tab that gives up while waiting never holds it', async () => {
+    const locks = new FakeLocks();
+    const first = new CallOwnership('room@muc', locks);
+    await first.acquire();
+    const second = new CallOwnership('room@muc', locks);
+    const acquired = second.acquire();
+    second.release();
+    first.release();
+    expect(await acquired).toBe(false);
+  });
+});

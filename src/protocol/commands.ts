@@ -1,5 +1,5 @@
 import type { Stanzas } from 'stanza';
-import type { ChatState, Preferences, RequestingMedia } from './entities';
+import type { ChatState, Peer, Preferences, RequestingMedia } from './entities';
 import type { StateMessage } from './session-state';
 
 /**
@@ -42,6 +42,19 @@ export interface ChatCommands {
   /** A JSON command (type + data) to a room (groupchat) or a peer (occupant address). */
   sendCommand(to: string, type: string, data: unknown): Promise<void>;
   markRead(roomAddress: string): Promise<void>;
+}
+
+/** Peer fields only the tab running the call knows (from the media it receives). */
+export type PeerMediaFacts = Pick<Peer, 'muted' | 'hasActiveCamera' | 'hasActiveMicrophone' | 'hasActiveScreenCapture' | 'sessionFailed'>;
+export type PeerMediaChange = Partial<PeerMediaFacts>;
+
+export interface CallsCommands {
+  /** The call's tab reports what it learns of a peer's media; every tab then sees it on the Peer. */
+  reportPeerMedia(peerAddress: string, change: PeerMediaChange): Promise<void>;
+  /** Local voice activity: tells the room (PROTOCOL.md `<state speaking>`) and marks our own Peer. */
+  setSpeaking(roomAddress: string, speaking: boolean): Promise<void>;
+  /** SPEC §3 Peer volumeLimit (default 0.8): how loud this person hears that peer, 0 to 1. */
+  setPeerVolumeLimit(peerAddress: string, volumeLimit: number): Promise<void>;
 }
 
 export interface PreferencesCommands {
@@ -96,4 +109,5 @@ export interface SessionApi {
   readonly chat: ChatCommands;
   readonly preferences: PreferencesCommands;
   readonly jingle: JingleCommands;
+  readonly calls: CallsCommands;
 }

@@ -3,6 +3,8 @@
  * the messages that mirror it into each tab: one snapshot, then ordered patches.
  */
 import { DEFAULT_PREFERENCES } from './constants';
+import type { SfuServerConfig } from './config';
+import type { VideoResolutionTier } from './constants';
 import type { CollectionName, EntityCollections, EntityOf, Preferences } from './entities';
 
 /** SPEC §4 connection state. */
@@ -16,6 +18,15 @@ export interface ConnectionRecord {
   reconnectAttempts: number;
   /** Log text of the last connection error, if any. */
   lastError: string | undefined;
+  /** What the tab that runs a call needs from the provider's config, once fetched. */
+  callConfig: CallConfig | undefined;
+}
+
+/** The provider config's media part (SPEC §3), mirrored to tabs: RTCPeerConnections live there. */
+export interface CallConfig {
+  iceServers: RTCIceServer[];
+  sfuServer: SfuServerConfig | undefined;
+  videoResolutionTiers: Record<number, VideoResolutionTier>;
 }
 
 export interface SessionState extends EntityCollections {
@@ -35,7 +46,7 @@ export type StateMessage =
 
 export function initialSessionState(): SessionState {
   return {
-    connection: { state: 'disconnected', selfAddress: undefined, reconnectAttempts: 0, lastError: undefined },
+    connection: { state: 'disconnected', selfAddress: undefined, reconnectAttempts: 0, lastError: undefined, callConfig: undefined },
     preferences: { ...DEFAULT_PREFERENCES },
     rooms: {},
     peers: {},

@@ -15,6 +15,8 @@ export interface SignalingSessionDependencies {
   log: Logger;
   /** The config service (SPEC §7), e.g. `/api/config`. */
   configUrl: string;
+  /** The product's own token for this user, sent with the config request (carries customerData). */
+  userToken?: string;
   /** Creates the XMPP client: StanzaJS's `createClient` in every runtime. */
   createXmppClient: (config: AgentConfig) => Agent;
 }
@@ -77,7 +79,7 @@ export class SignalingSession implements SessionContext {
     this.setConnection({ state: 'connecting' });
     let config: ProviderConfig;
     try {
-      config = await fetchConfig(this.deps.fetch, this.deps.clock, this.deps.configUrl);
+      config = await fetchConfig(this.deps.fetch, this.deps.clock, this.deps.configUrl, this.deps.userToken);
     } catch (error) {
       const coded = error instanceof ParleyError ? error : new ParleyError(String(error));
       this.deps.log.error(coded.message, coded.code ?? 'ESWRTC_001');
@@ -86,6 +88,8 @@ export class SignalingSession implements SessionContext {
     }
     if (!this.wantConnected) return;
     this.currentConfig = config;
+    const { iceServers, sfuServer, videoResolutionTiers } = config;
+    this.setConnection({ callConfig: { iceServers, sfuServer, videoResolutionTiers } });
     this.startClient(config);
   }
 

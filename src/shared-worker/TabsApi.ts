@@ -1,4 +1,5 @@
 import type {
+  CallsCommands,
   ChatCommands,
   JingleIq,
   JoinRoomOptions,
@@ -19,6 +20,7 @@ export interface SessionDomains {
   chat: ChatCommands;
   preferences: PreferencesCommands;
   jingle: JingleRouter;
+  calls: CallsCommands;
 }
 
 interface AttachedTab {
@@ -37,6 +39,7 @@ export class TabsApi implements SessionApi {
   readonly chat: ChatCommands;
   readonly preferences: PreferencesCommands;
   readonly jingle: JingleRouter;
+  readonly calls: CallsCommands;
 
   constructor(
     private readonly session: SignalingSession,
@@ -47,6 +50,7 @@ export class TabsApi implements SessionApi {
     this.chat = domains.chat;
     this.preferences = domains.preferences;
     this.jingle = domains.jingle;
+    this.calls = domains.calls;
   }
 
   get tabCount(): number {

@@ -3,6 +3,7 @@ import type { Clock } from './clock';
 import { createParleyXmppClient } from './createParleyXmppClient';
 import type { Fetch } from './ConfigClient';
 import type { Logger } from './logger';
+import { CallsDomain } from './calls/CallsDomain';
 import { JingleRouter } from './jingle/JingleRouter';
 import { PreferencesDomain } from './preferences/PreferencesDomain';
 import type { PreferencesStorage } from './preferences/PreferencesStorage';
@@ -15,24 +16,29 @@ export interface SessionOptions {
   fetch: Fetch;
   log: Logger;
   configUrl: string;
+  userToken?: string;
   preferencesStorage: PreferencesStorage;
   tabGone: TabGone;
 }
 
 /** The whole shared session: signalling plus its domains, as tabs see it. Same in the SharedWorker and in Node. */
-export function createSession(options: SessionOptions): {
+export interface ParleySession {
   session: SignalingSession;
   tabs: TabsApi;
   rooms: RoomsDomain;
   chat: ChatDomain;
   preferences: PreferencesDomain;
   jingle: JingleRouter;
-} {
+  calls: CallsDomain;
+}
+
+export function createSession(options: SessionOptions): ParleySession {
   const session = new SignalingSession({ ...options, createXmppClient: createParleyXmppClient });
   const preferences = session.addDomain(new PreferencesDomain(session, options.preferencesStorage));
   const rooms = session.addDomain(new RoomsDomain(session));
   const chat = session.addDomain(new ChatDomain(session, (event) => tabs.broadcast(event)));
   const jingle = session.addDomain(new JingleRouter(session, (tabId, iq) => tabs.deliverJingle(tabId, iq)));
-  const tabs: TabsApi = new TabsApi(session, { rooms, chat, preferences, jingle }, options.tabGone);
-  return { session, tabs, rooms, chat, preferences, jingle };
+  const calls = session.addDomain(new CallsDomain(session));
+  const tabs: TabsApi = new TabsApi(session, { rooms, chat, preferences, jingle, calls }, options.tabGone);
+  return { session, tabs, rooms, chat, preferences, jingle, calls };
 }

@@ -438,33 +438,16 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
       };
       call.described.set(description.kind, described);
       const id = call.received.get(description.kind);
-      if (id !== undefined) this.describeReceived(call, description.kind, id, described);
+      if (id !== undefined) this.describeReceived(description.kind, id, described);
     }
   }
 
-  private describeReceived(call: CallSession, kind: MediaKind, id: string, described: { name: string | undefined; screenCapture: boolean }): void {
+  private describeReceived(kind: MediaKind, id: string, described: { name: string | undefined; screenCapture: boolean }): void {
     const { media } = this.options;
     const item = media.get(id);
-    const track = media.getTrack(id);
-    const stream = media.getStream(id);
-    if (!item || !track || !stream) return;
-    if (described.screenCapture && !item.screenCapture && kind === 'video') {
-      // screenCapture is fixed when an item is added: add it again, marked, keeping the track.
-      media.remove(id, false);
-      media.addRemoteMedia({
-        id,
-        track,
-        stream,
-        owner: call.peerAddress,
-        roomAddress: this.roomAddress,
-        screenCapture: true,
-        ...(described.name !== undefined ? { name: described.name } : {}),
-        ownerMuted: item.localDisabled,
-      });
-      if (item.remoteDisabled) media.update(id, { remoteDisabled: true });
-    } else if (described.name !== item.name) {
-      media.update(id, { name: described.name });
-    }
+    if (!item) return;
+    const screenCapture = item.screenCapture || (described.screenCapture && kind === 'video');
+    if (screenCapture !== item.screenCapture || described.name !== item.name) media.update(id, { screenCapture, name: described.name });
   }
 
   // ------------------------------------------------------------------------------------------

@@ -1,9 +1,7 @@
-import type { Peer } from '../../protocol/entities';
+import type { PeerMediaChange, PeerMediaFacts } from '../../protocol/commands';
 import type { MediaItem, PeerMediaActivity } from '../media';
 
-/** Peer fields that only the tab running the call knows; the worker merges them into the Peer record. */
-export type PeerMediaFacts = Pick<Peer, 'muted' | 'hasActiveCamera' | 'hasActiveMicrophone' | 'hasActiveScreenCapture' | 'sessionFailed'>;
-export type PeerMediaChange = Partial<PeerMediaFacts>;
+export type { PeerMediaChange, PeerMediaFacts };
 
 /**
  * A peer's facts from the media we receive from it: `muted` when it sends audio and has muted all

@@ -65,6 +65,7 @@ export type MediaItemChange = Partial<
     | 'lastSpokeAt'
     | 'volume'
     | 'profile'
+    | 'screenCapture'
     | 'loaded'
     | 'width'
     | 'height'

@@ -1,0 +1,58 @@
+import { JID, type Agent, type Stanzas } from 'stanza';
+import type { CallsCommands, PeerMediaChange } from '../../protocol/commands';
+import { ValidationError } from '../../protocol/errors';
+import { expectRecord } from '../../protocol/validate';
+import type { SessionContext, SessionDomain } from '../SessionContext';
+
+const REPORTED_FIELDS = new Set<keyof PeerMediaChange>(['muted', 'hasActiveCamera', 'hasActiveMicrophone', 'hasActiveScreenCapture', 'sessionFailed']);
+
+/**
+ * Call facts every tab sees on Peer records: what the call's tab learns of peers' media, and who
+ * is speaking (PROTOCOL.md: a bodiless groupchat `<state speaking='1|0'/>`).
+ */
+export class CallsDomain implements SessionDomain, CallsCommands {
+  constructor(private readonly context: SessionContext) {}
+
+  attachClient(client: Agent): void {
+    client.on('message', (message) => {
+      if (message.type === 'groupchat') this.onGroupchat(message);
+    });
+  }
+
+  async reportPeerMedia(peerAddress: string, change: PeerMediaChange): Promise<void> {
+    const fields = expectRecord(change, 'peer media change');
+    for (const [name, value] of Object.entries(fields)) {
+      if (!REPORTED_FIELDS.has(name as keyof PeerMediaChange)) throw new ValidationError(`unknown peer media field ${name}`);
+      if (typeof value !== 'boolean') throw new ValidationError(`${name} must be true or false`);
+    }
+    // A report about a peer who has just left is moot: there is no record to change.
+    this.context.store.update('peers', peerAddress, fields as PeerMediaChange);
+  }
+
+  async setSpeaking(roomAddress: string, speaking: boolean): Promise<void> {
+    if (typeof speaking !== 'boolean') throw new ValidationError('speaking must be true or false');
+    const room = Object.values(this.context.store.state.rooms).find((candidate) => candidate.address === roomAddress);
+    const client = this.context.client;
+    if (!room?.joined || !room.selfAddress || !client) return;
+    client.sendMessage({ to: roomAddress, type: 'groupchat', mmucState: { speaking: speaking ? '1' : '0' } });
+    this.markSpeaking(room.selfAddress, speaking);
+  }
+
+  async setPeerVolumeLimit(peerAddress: string, volumeLimit: number): Promise<void> {
+    if (typeof volumeLimit !== 'number' || !(volumeLimit >= 0 && volumeLimit <= 1)) throw new ValidationError('volumeLimit must be a number from 0 to 1');
+    this.context.store.update('peers', peerAddress, { volumeLimit });
+  }
+
+  private onGroupchat(message: Stanzas.ReceivedMessage): void {
+    const speaking = message.mmucState?.speaking;
+    if (speaking !== '1' && speaking !== '0') return;
+    // Our own echo changes nothing: we marked ourselves when we sent it.
+    const room = Object.values(this.context.store.state.rooms).find((candidate) => candidate.address === JID.toBare(message.from));
+    if (!room || room.selfAddress === message.from) return;
+    this.markSpeaking(message.from, speaking === '1');
+  }
+
+  private markSpeaking(peerAddress: string, speaking: boolean): void {
+    this.context.store.update('peers', peerAddress, speaking ? { speaking, lastSpokeAt: this.context.clock.now() } : { speaking });
+  }
+}

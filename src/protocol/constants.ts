@@ -111,8 +111,16 @@ export const LIMITS = {
   roomPasswordLength: 1_024,
   /** A `<user sid>` longer than this is ignored in favour of the occupant nick. */
   peerIdLength: 256,
-  /** Addresses from the wire (RFC 7622: three parts of at most 1023 bytes). */
+  /** Addresses from the wire or a tab (RFC 7622: three parts of at most 1023 bytes). */
   addressLength: 3_071,
   /** Server-supplied reason or error text kept for the log. */
   reasonLength: 256,
+  /** Stanza ids (ours are UUIDs); a longer id from the wire is refused. */
+  stanzaIdLength: 256,
+  /** Real-time text actions in one `<rtt>` element; more is refused as a whole. */
+  rttActionsPerEvent: 1_000,
+  /** JSON payloads in one message; more is refused as a whole. */
+  jsonPayloadsPerMessage: 16,
+  /** A JSON command's `datatype`. */
+  jsonCommandTypeLength: 256,
 } as const;

@@ -44,6 +44,14 @@ export class RoomNotJoinedError extends ParleyError {
   }
 }
 
+/** A command that needs the signalling session while it is not connected. */
+export class NotConnectedError extends ParleyError {
+  override readonly name = 'NotConnectedError';
+  constructor() {
+    super('Not connected');
+  }
+}
+
 /** Input from the wire or a user that does not match its schema. */
 export class ValidationError extends ParleyError {
   override readonly name = 'ValidationError';

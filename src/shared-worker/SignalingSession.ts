@@ -88,8 +88,6 @@ export class SignalingSession implements SessionContext {
     }
     if (!this.wantConnected) return;
     this.currentConfig = config;
-    const { iceServers, sfuServer, videoResolutionTiers } = config;
-    this.setConnection({ callConfig: { iceServers, sfuServer, videoResolutionTiers } });
     this.startClient(config);
   }
 
@@ -149,7 +147,14 @@ export class SignalingSession implements SessionContext {
       this.sessionStarted = true;
       client.sendPresence();
       this.startKeepalive(client);
-      this.setConnection({ state: 'connected', selfAddress: client.jid, reconnectAttempts: 0, lastError: undefined });
+      const { iceServers, sfuServer, videoResolutionTiers } = config;
+      this.setConnection({
+        state: 'connected',
+        selfAddress: client.jid,
+        reconnectAttempts: 0,
+        lastError: undefined,
+        callConfig: { iceServers, sfuServer, videoResolutionTiers },
+      });
       for (const domain of this.domains) domain.connected?.();
     });
     client.on('auth:failed', () => {

@@ -1,41 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startParley, type RunningParley } from '../../server/Parley';
+import { describe, expect, it } from 'vitest';
 import { KEEPALIVE_INTERVAL_MS, NETWORK_EVENTS, RECONNECT } from '../../src/protocol/constants';
-import type { ErrorCode } from '../../src/protocol/errors';
-import { createParleyXmppClient } from '../../src/shared-worker/createParleyXmppClient';
-import type { Logger } from '../../src/shared-worker/logger';
-import { SignalingSession } from '../../src/shared-worker/SignalingSession';
+import type { SignalingSession } from '../../src/shared-worker/SignalingSession';
 import { ManualClock } from '../support/ManualClock';
+import { useParley } from '../support/parley';
+import { useSessions, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
 
-let parley: RunningParley;
-const sessions: SignalingSession[] = [];
+const parley = useParley();
+const openSession = useSessions();
 
-beforeAll(async () => {
-  parley = await startParley({ port: 0 });
-});
-afterAll(async () => {
-  for (const session of sessions) session.disconnect();
-  await parley?.stop();
-});
-
-interface Logged {
-  message: string;
-  code: ErrorCode | undefined;
-}
-
-function newSession(configPath = '/api/config'): { session: SignalingSession; clock: ManualClock; errors: Logged[] } {
-  const clock = new ManualClock();
-  const errors: Logged[] = [];
-  const log: Logger = { info: () => {}, error: (message, code) => errors.push({ message, code }) };
-  const session = new SignalingSession({
-    clock,
-    fetch,
-    log,
-    configUrl: new URL(configPath, parley.url).href,
-    createXmppClient: createParleyXmppClient,
-  });
-  sessions.push(session);
+/** A session built as the SharedWorker builds it, on fake time. */
+function newSession(configPath = '/api/config'): { session: SignalingSession; clock: ManualClock; errors: TestSession['errors'] } {
+  const { session, clock, errors } = openSession({ server: parley(), clock: new ManualClock(), configPath });
   return { session, clock, errors };
 }
 
@@ -95,7 +71,7 @@ describe('Unexpected drop: disconnected, then reconnect after (attempts+1) s plu
     void session.connect();
     await until(() => state(session) === 'connected', 'connected');
 
-    await parley.killXmpp();
+    await parley().killXmpp();
     await until(() => state(session) === 'disconnected', 'disconnected after the crash');
     expect(clock.pendingDelays()).toContain(1 * RECONNECT.stepMs + jitter);
 
@@ -104,7 +80,7 @@ describe('Unexpected drop: disconnected, then reconnect after (attempts+1) s plu
     await until(() => session.connection.reconnectAttempts === 2 && state(session) === 'disconnected', 'second attempt failed');
     expect(clock.pendingDelays()).toContain(2 * RECONNECT.stepMs + jitter);
 
-    await parley.restartXmpp();
+    await parley().restartXmpp();
     await clock.advance(2 * RECONNECT.stepMs + jitter);
     await until(() => state(session) === 'connected', 'reconnected');
     expect(session.connection.reconnectAttempts).toBe(0);

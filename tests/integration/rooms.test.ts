@@ -1,144 +1,58 @@
 // The rooms domain (SPEC §3 Room / Peer / Call record, §4 room, lock and call state, destroyed room,
-// §5, §6, §8; PROTOCOL.md "Rooms") driven the way the SharedWorker drives it: a SignalingSession with
-// a RoomsDomain, against a real Prosody behind the real gateway.
+// §5, §6, §8; PROTOCOL.md "Rooms") driven the way the SharedWorker drives it: sessions made by
+// createSession, against a real Prosody behind the real gateway.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startParley, type RunningParley } from '../../server/Parley';
+import { describe, expect, it } from 'vitest';
 import { VOLUME, LIMITS } from '../../src/protocol/constants';
 import type { ChatMessage, Peer, Room } from '../../src/protocol/entities';
 import { RoomNameMissingError, RoomNotJoinedError } from '../../src/protocol/errors';
 import type { SessionState } from '../../src/protocol/session-state';
-import { systemClock, type Clock } from '../../src/shared-worker/clock';
+import type { Clock } from '../../src/shared-worker/clock';
 import type { Fetch } from '../../src/shared-worker/ConfigClient';
-import { createParleyXmppClient } from '../../src/shared-worker/createParleyXmppClient';
-import { RoomsDomain } from '../../src/shared-worker/rooms/RoomsDomain';
-import { SignalingSession } from '../../src/shared-worker/SignalingSession';
 import { ManualClock } from '../support/ManualClock';
+import { useParley } from '../support/parley';
+import { connected, joinedBy, joinedRoom, setDisplayName, useSessions, waitFor, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
 
-/** Bounds the wait for an outcome that real servers produce in milliseconds; never decides one. */
-const WAIT_MS = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let parley: RunningParley;
+const parley = useParley();
 /** A second server whose rooms hold at most two occupants. */
-let smallRooms: RunningParley;
-const people: Person[] = [];
-
-beforeAll(async () => {
-  [parley, smallRooms] = await Promise.all([startParley({ port: 0 }), startParley({ port: 0, maxOccupants: 2 })]);
-});
-
-afterEach(async () => {
-  const done = people.splice(0);
-  // A ping answered means everything queued before it went out: stanzas still in flight when the
-  // stream closes would otherwise end as StanzaJS 'write after end' noise.
-  await Promise.all(done.map((person) => person.session.client?.ping().catch(() => undefined)));
-  for (const person of done) person.session.disconnect();
-});
-
-afterAll(async () => {
-  await Promise.all([parley?.stop(), smallRooms?.stop()]);
-});
-
-interface Person {
-  session: SignalingSession;
-  rooms: RoomsDomain;
-  logs: string[];
-  /** Every stanza this person's client sent, as XML. */
-  sent: string[];
-}
+const smallRooms = useParley({ maxOccupants: 2 });
+const openSession = useSessions();
 
 interface PersonOptions {
-  server?: RunningParley;
+  server?: typeof parley;
   clock?: Clock;
   fetch?: Fetch;
 }
 
 /** A session built as the SharedWorker builds it, with the display name preference set. */
-function person(displayName: string, options: PersonOptions = {}): Person {
-  const server = options.server ?? parley;
-  const logs: string[] = [];
-  const sent: string[] = [];
-  const session = new SignalingSession({
-    clock: options.clock ?? systemClock,
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-    log: { info: (message) => logs.push(message), error: (message, code) => logs.push(`${code ?? 'error'}: ${message}`) },
-    configUrl: new URL('/api/config', server.url).href,
-    createXmppClient: (config) => {
-      const client = createParleyXmppClient(config);
-      client.on('raw:outgoing', (xml: string) => sent.push(xml));
-      return client;
-    },
-  });
-  session.store.apply({ kind: 'preferences', value: { ...session.store.state.preferences, displayName } });
-  const rooms = session.addDomain(new RoomsDomain(session));
-  const created = { session, rooms, logs, sent };
-  people.push(created);
-  return created;
-}
-
-/** Resolves once the person's state satisfies the condition; rejects after WAIT_MS with what it saw. */
-function waitFor<T>(who: Person, what: string, read: (state: SessionState) => T | undefined | false): Promise<T> {
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const timer = setTimeout(() => {
-      settled = true;
-      unsubscribe();
-      reject(new Error(`gave up waiting for ${what}; rooms: ${JSON.stringify(who.session.store.state.rooms)}`));
-    }, WAIT_MS);
-    // The store calls back at once with a snapshot, then after every batch of changes.
-    const unsubscribe = who.session.store.subscribe(() => {
-      if (settled) return;
-      const value = read(who.session.store.state);
-      if (value === undefined || value === false) return;
-      settled = true;
-      clearTimeout(timer);
-      queueMicrotask(() => unsubscribe());
-      resolve(value);
-    });
-  });
-}
-
-async function connected(who: Person): Promise<void> {
-  await who.session.connect();
-  await waitFor(who, 'the session to start', (state) => state.connection.state === 'connected');
+function person(displayName: string, options: PersonOptions = {}): TestSession {
+  return openSession({ server: (options.server ?? parley)(), displayName, clock: options.clock, fetch: options.fetch });
 }
 
 function roomIn(state: SessionState, roomId: string): Room | undefined {
   return state.rooms[roomId];
 }
 
-function joinedRoom(who: Person, roomId: string): Promise<Room & { address: string }> {
-  return waitFor(who, `room ${roomId} joined`, (state) => {
-    const room = roomIn(state, roomId);
-    return room?.roomState === 'joined' ? (room as Room & { address: string }) : undefined;
-  });
-}
-
-function roomInState(who: Person, roomId: string, roomState: Room['roomState']): Promise<Room> {
+function roomInState(who: TestSession, roomId: string, roomState: Room['roomState']): Promise<Room> {
   return waitFor(who, `room ${roomId} ${roomState}`, (state) => (roomIn(state, roomId)?.roomState === roomState ? roomIn(state, roomId) : undefined));
 }
 
 /** The peer whose display name is given, as this person sees it in the room. */
-function peerNamed(who: Person, roomAddress: string, displayName: string, also: (peer: Peer) => boolean = () => true): Promise<Peer> {
+function peerNamed(who: TestSession, roomAddress: string, displayName: string, also: (peer: Peer) => boolean = () => true): Promise<Peer> {
   return waitFor(who, `${displayName} in ${roomAddress}`, (state) =>
     Object.values(state.peers).find((peer) => peer.roomAddress === roomAddress && peer.displayName === displayName && also(peer)),
   );
 }
 
-function peersIn(who: Person, roomAddress: string): Peer[] {
+function peersIn(who: TestSession, roomAddress: string): Peer[] {
   return Object.values(who.session.store.state.peers).filter((peer) => peer.roomAddress === roomAddress);
 }
 
 function newRoomName(): string {
   return `Room ${randomUUID().slice(0, 8)}`;
-}
-
-/** Connects a person and joins a room by name; resolves with the joined room. */
-async function joinedBy(who: Person, name: string, options?: Parameters<RoomsDomain['joinRoom']>[1]): Promise<Room & { address: string }> {
-  await connected(who);
-  return joinedRoom(who, await who.rooms.joinRoom(name, options));
 }
 
 describe('SPEC §4 room state: joining on request, joined on the self-presence (PROTOCOL.md "Rooms")', () => {
@@ -154,7 +68,7 @@ describe('SPEC §4 room state: joining on request, joined on the self-presence (
     const localpart = name.toLowerCase().replace(' ', '-');
     expect(room).toEqual({
       id,
-      address: `${localpart}@${parley.settings.mucDomain}`,
+      address: `${localpart}@${parley().settings.mucDomain}`,
       providedName: name,
       providedPassword: undefined,
       password: undefined,
@@ -165,7 +79,7 @@ describe('SPEC §4 room state: joining on request, joined on the self-presence (
       roomState: 'joined',
       joined: true,
       joinedAt: expect.any(Number),
-      selfAddress: `${localpart}@${parley.settings.mucDomain}/${config.id}`,
+      selfAddress: `${localpart}@${parley().settings.mucDomain}/${config.id}`,
       selfAffiliation: 'owner',
       selfRole: 'moderator',
       autoJoinCall: true,
@@ -292,7 +206,7 @@ describe('SPEC §4 call: join, leave and desired media show in the room presence
     const room = await joinedBy(alice, name);
     await joinedBy(bob, name);
     await peerNamed(bob, room.address, 'Alice');
-    alice.session.store.apply({ kind: 'preferences', value: { ...alice.session.store.state.preferences, displayName: 'Alice Liddell' } });
+    await setDisplayName(alice, 'Alice Liddell');
     await peerNamed(bob, room.address, 'Alice Liddell', (peer) => peer.joinedCall);
   });
 });
@@ -420,7 +334,7 @@ describe('SPEC §4 destroyed room: the alternate venue is joined with its passwo
     const room = await joinedBy(alice, name);
     const bobRoom = await joinedBy(bob, name);
     await peerNamed(bob, room.address, 'Alice');
-    const alternate = `${alternateName.toLowerCase().replace(' ', '-')}@${parley.settings.mucDomain}`;
+    const alternate = `${alternateName.toLowerCase().replace(' ', '-')}@${parley().settings.mucDomain}`;
 
     await alice.rooms.destroyRoom(room.address, { roomAddress: alternate, password: 'moved', reason: 'moving' });
     const moved = await waitFor(bob, 'Bob in the alternate room', (state) => {
@@ -433,7 +347,7 @@ describe('SPEC §4 destroyed room: the alternate venue is joined with its passwo
     expect(bob.session.store.state.calls[alternate]).toMatchObject({ joined: true });
     await waitFor(alice, 'Alice in the alternate room', (state) => roomIn(state, room.id)?.address === alternate && roomIn(state, room.id)?.roomState === 'joined');
     await peerNamed(bob, alternate, 'Alice', (peer) => peer.joinedCall);
-    expect((await parley.xmpp.stats()).rooms[room.address]).toBeUndefined();
+    expect((await parley().xmpp.stats()).rooms[room.address]).toBeUndefined();
 
     // The destroy's password came along: the alternate room was made with it.
     await connected(carol);
@@ -481,7 +395,7 @@ describe('SPEC §5 validation: room name required; room config reads need a join
     const alice = person('Alice');
     const bob = person('Bob');
     await connected(alice);
-    const nowhere = `nowhere@${parley.settings.mucDomain}`;
+    const nowhere = `nowhere@${parley().settings.mucDomain}`;
     await expect(alice.rooms.getRoomPassword(nowhere)).rejects.toThrow(RoomNotJoinedError);
     await expect(alice.rooms.getRoomPassword(nowhere)).rejects.toThrow('Room not joined');
 
@@ -548,7 +462,7 @@ describe('Join timeout (DESIGN.md: StanzaJS joinRoom has no timeout): a join the
       const response = await fetch(input, init);
       if (!input.endsWith('/api/room-config')) return response;
       const { roomAddress } = (await response.json()) as { roomAddress: string };
-      return Response.json({ roomAddress: roomAddress.replace(`@${parley.settings.mucDomain}`, `@${parley.settings.xmppDomain}`) });
+      return Response.json({ roomAddress: roomAddress.replace(`@${parley().settings.mucDomain}`, `@${parley().settings.xmppDomain}`) });
     };
     const alice = person('Alice', { clock, fetch: silent });
     const connecting = alice.session.connect();

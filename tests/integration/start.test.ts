@@ -7,13 +7,15 @@ describe('npm start: sets up, starts every server, prints the ready line, and Ct
   it('serves the app and a working config, then stops cleanly on SIGINT', async () => {
     const start = spawn(process.execPath, ['scripts/start.mjs'], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
+    let errors = '';
+    start.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     const ready = new Promise<string>((resolve, reject) => {
       start.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         const match = /^Parley ready at (http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(output);
         if (match?.[1]) resolve(match[1]);
       });
-      start.once('exit', (code) => reject(new Error(`npm start exited (${code}) before ready:\n${output}`)));
+      start.once('exit', (code) => reject(new Error(`npm start exited (${code}) before ready:\n${output}\n${errors.slice(-4000)}`)));
     });
     const url = await ready;
 

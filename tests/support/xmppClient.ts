@@ -1,4 +1,5 @@
 import { createClient, type Agent } from 'stanza';
+import { afterEach } from 'vitest';
 import type { ProviderConfig } from '../../src/protocol/config';
 import { parleyStanzas } from '../../src/protocol/stanzas';
 
@@ -38,4 +39,16 @@ export function login(client: Agent, timeoutMs = 10_000): Promise<void> {
 /** StanzaJS's joinRoom has no timeout of its own. */
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out`)), ms))]);
+}
+
+/** Plain clients of a test file, each disconnected after the test that made it: returns the tracker. */
+export function usePlainClients(): (client: Agent) => Agent {
+  const open: Agent[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((client) => client.disconnect()));
+  });
+  return (client) => {
+    open.push(client);
+    return client;
+  };
 }

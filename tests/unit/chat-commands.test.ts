@@ -1,12 +1,10 @@
-// PROTOCOL.md JSON commands (`urn:xmpp:json-msg:0` payloads): what Parley sends and accepts, and that
-// a malformed payload is read as malformed by StanzaJS's real parser instead of breaking the stream.
-import { createClient, JXT } from 'stanza';
+// PROTOCOL.md JSON commands (`urn:xmpp:json-msg:0` payloads): what Parley sends and accepts. That a
+// malformed payload reads as MALFORMED_JSON instead of breaking the stream: protocol-tolerant-json.test.ts.
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/protocol/constants';
 import { ValidationError } from '../../src/protocol/errors';
+import { MALFORMED_JSON } from '../../src/protocol/stanzas/tolerantJson';
 import { incomingCommands, outgoingCommand } from '../../src/shared-worker/chat/JsonCommands';
-import { CHAT_LIMITS } from '../../src/shared-worker/chat/limits';
-import { MALFORMED_JSON, tolerantJsonDefinitions } from '../../src/shared-worker/chat/tolerantJson';
 
 describe('PROTOCOL.md JSON commands: type and data bounded', () => {
   it('sends JSON-safe data of a named type', () => {
@@ -16,7 +14,7 @@ describe('PROTOCOL.md JSON commands: type and data bounded', () => {
 
   it('refuses an empty or long type, data that is not JSON, and data over LIMITS.jsonCommandBytes (UTF-8)', () => {
     expect(() => outgoingCommand('', {})).toThrow(ValidationError);
-    expect(() => outgoingCommand('t'.repeat(CHAT_LIMITS.commandTypeLength + 1), {})).toThrow(ValidationError);
+    expect(() => outgoingCommand('t'.repeat(LIMITS.jsonCommandTypeLength + 1), {})).toThrow(ValidationError);
     expect(() => outgoingCommand(7, {})).toThrow(ValidationError);
     expect(() => outgoingCommand('x', undefined)).toThrow(ValidationError);
     expect(() => outgoingCommand('x', () => 1)).toThrow(ValidationError);
@@ -36,26 +34,7 @@ describe('PROTOCOL.md JSON commands: type and data bounded', () => {
     expect(incomingCommands([{ type: 'ok', data: 1 }, { type: 'bad', data: MALFORMED_JSON }])).toMatchObject({ problem: expect.stringContaining('malformed') });
     expect(incomingCommands([{ type: 'big', data: 'x'.repeat(LIMITS.jsonCommandBytes) }])).toMatchObject({ problem: expect.any(String) });
     expect(incomingCommands([{ type: undefined as unknown as string, data: 1 }])).toMatchObject({ problem: expect.any(String) });
-    const many = Array.from({ length: CHAT_LIMITS.payloadsPerMessage + 1 }, () => ({ type: 't', data: 1 }));
+    const many = Array.from({ length: LIMITS.jsonPayloadsPerMessage + 1 }, () => ({ type: 't', data: 1 }));
     expect(incomingCommands(many)).toMatchObject({ problem: expect.any(String) });
-  });
-});
-
-describe('PROTOCOL.md JSON commands: a malformed <json> from the wire is refused, not fatal', () => {
-  const xml = (json: string): string =>
-    `<message xmlns='jabber:client' type='groupchat' from='r@m/x'><payload xmlns='urn:xmpp:json-msg:0' datatype='t'><json xmlns='urn:xmpp:json:0'>${json}</json></payload><json xmlns='urn:xmpp:json:0'>${json}</json></message>`;
-
-  it("throws in StanzaJS's own parser (which would stop a client's stream)", () => {
-    const plain = createClient({});
-    expect(() => plain.stanzas.import(JXT.parse(xml('{bad')))).toThrow(SyntaxError);
-  });
-
-  it('reads as MALFORMED_JSON with the tolerant definitions, while good JSON still reads and writes', () => {
-    const client = createClient({});
-    client.stanzas.define(tolerantJsonDefinitions);
-    expect(client.stanzas.import(JXT.parse(xml('{bad')))).toMatchObject({ jsonPayloads: [{ type: 't', data: MALFORMED_JSON }], json: MALFORMED_JSON });
-    expect(client.stanzas.import(JXT.parse(xml('{"a":[1]}')))).toMatchObject({ jsonPayloads: [{ type: 't', data: { a: [1] } }], json: { a: [1] } });
-    const written = client.stanzas.export('message', { to: 'r@m', jsonPayloads: [{ type: 't', data: { a: 1 } }] })!.toString();
-    expect(written).toContain(`<payload xmlns="urn:xmpp:json-msg:0" datatype="t"><json xmlns="urn:xmpp:json:0">{"a":1}</json></payload>`);
   });
 });

@@ -4,7 +4,6 @@ import { RTT, type Stanzas } from 'stanza';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/protocol/constants';
 import { RealTimeTextReceiver } from '../../src/shared-worker/chat/RealTimeTextReceiver';
-import { CHAT_LIMITS } from '../../src/shared-worker/chat/limits';
 
 const PEER = 'room@rooms.example/peer';
 
@@ -97,13 +96,13 @@ describe('XEP-0301 §6.4: a lost or malformed event leaves the text and waits fo
     ).toBe('c!');
   });
 
-  it(`bounds the text to LIMITS.chatBodyLength and an event to CHAT_LIMITS.rttActionsPerEvent actions`, () => {
+  it(`bounds the text to LIMITS.chatBodyLength and an event to LIMITS.rttActionsPerEvent actions`, () => {
     const receiver = new RealTimeTextReceiver();
     textAfter(receiver, { event: 'new', seq: 1, actions: [{ type: 'insert', text: 'x'.repeat(LIMITS.chatBodyLength) }] });
     expect(receiver.receive(PEER, { event: 'edit', seq: 2, actions: [{ type: 'insert', text: 'y' }] })).toMatchObject({ kind: 'ignored' });
 
     const other = new RealTimeTextReceiver();
-    const many: Stanzas.RTTAction[] = Array.from({ length: CHAT_LIMITS.rttActionsPerEvent + 1 }, () => ({ type: 'insert', text: 'a' }));
+    const many: Stanzas.RTTAction[] = Array.from({ length: LIMITS.rttActionsPerEvent + 1 }, () => ({ type: 'insert', text: 'a' }));
     expect(other.receive(PEER, { event: 'new', seq: 1, actions: many })).toMatchObject({ kind: 'ignored' });
     expect(other.receive(PEER, { event: 'new', seq: 1, actions: many.slice(1) })).toMatchObject({ kind: 'text' });
   });

@@ -4,128 +4,24 @@
 // advanced by hand, "not sent yet" is checked behind a ping round trip (the client sends stanzas in
 // order), and what the other side sees is awaited with a bound.
 import { randomUUID } from 'node:crypto';
-import { createClient, type Stanzas } from 'stanza';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startParley, type RunningParley } from '../../server/Parley';
-import type { SessionEvent } from '../../src/protocol/commands';
-import { parseRoomConfigResponse } from '../../src/protocol/config';
-import { ATTENTION_MS, CHAT, VOLUME } from '../../src/protocol/constants';
-import type { Peer, Room } from '../../src/protocol/entities';
-import type { SessionState } from '../../src/protocol/session-state';
-import { parleyStanzas } from '../../src/protocol/stanzas';
-import { ChatDomain } from '../../src/shared-worker/chat/ChatDomain';
-import { SignalingSession } from '../../src/shared-worker/SignalingSession';
+import type { Stanzas } from 'stanza';
+import { describe, expect, it } from 'vitest';
+import { ATTENTION_MS, CHAT } from '../../src/protocol/constants';
+import type { Peer } from '../../src/protocol/entities';
 import { ManualClock } from '../support/ManualClock';
+import { useParley } from '../support/parley';
+import { joinedBy, useSessions, WAIT_MS, waitFor, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
 import { withTimeout } from '../support/xmppClient';
 
-/** Bounds waits for what a local server does in milliseconds; never decides an outcome. */
-const WAIT_MS = 10_000;
+const parley = useParley();
+const openSession = useSessions();
 
-let parley: RunningParley;
-const people: Person[] = [];
+type Person = TestSession<ManualClock>;
 
-beforeAll(async () => {
-  parley = await startParley({ port: 0 });
-});
-
-afterEach(() => {
-  for (const who of people.splice(0)) who.session.disconnect();
-});
-
-afterAll(async () => {
-  await parley?.stop();
-});
-
-interface Person {
-  clock: ManualClock;
-  session: SignalingSession;
-  chat: ChatDomain;
-  events: SessionEvent[];
-  /** Every message this person's client sent. */
-  sent: Stanzas.Message[];
-}
-
-/**
- * A session built as the SharedWorker builds it, on fake time. Until it joins through the rooms
- * domain, the test stands in for that domain: a Room record per joined room, a Peer per occupant
- * presence (keyed by occupant address, as the rooms domain keys them).
- */
+/** A session built as the SharedWorker builds it, on fake time: its own ManualClock. */
 function person(displayName: string): Person {
-  const clock = new ManualClock();
-  const events: SessionEvent[] = [];
-  const sent: Stanzas.Message[] = [];
-  const session: SignalingSession = new SignalingSession({
-    clock,
-    fetch: (input, init) => fetch(input, init),
-    log: { info: () => {}, error: () => {} },
-    configUrl: new URL('/api/config', parley.url).href,
-    createXmppClient: (config) => {
-      const client = createClient(config);
-      client.use(parleyStanzas);
-      client.on('message:sent', (message) => sent.push(message));
-      client.on('muc:available', (presence) => session.store.upsert('peers', presence.from, peerRecord(presence)));
-      client.on('muc:unavailable', (presence) => session.store.remove('peers', presence.from));
-      return client;
-    },
-  });
-  session.store.apply({ kind: 'preferences', value: { ...session.store.state.preferences, displayName } });
-  const chat = session.addDomain(new ChatDomain(session, (event) => events.push(event)));
-  const created = { clock, session, chat, events, sent };
-  people.push(created);
-  return created;
-}
-
-function peerRecord(presence: Stanzas.ReceivedMUCPresence): Peer {
-  const roomAddress = presence.from.split('/')[0] as string;
-  return {
-    address: presence.from,
-    userAddress: undefined,
-    id: presence.from.slice(roomAddress.length + 1),
-    displayName: presence.nick ?? 'Anonymous',
-    customerData: {},
-    role: 'participant',
-    affiliation: 'none',
-    roomAddress,
-    joinedCall: false,
-    joinedCallAt: undefined,
-    joinedRoomAt: 0,
-    requestingMedia: 'none',
-    speaking: false,
-    lastSpokeAt: undefined,
-    muted: false,
-    chatState: 'active',
-    requestingAttention: false,
-    realTimeText: '',
-    rtt: undefined,
-    volume: 0,
-    volumeLimit: VOLUME.peerLimitDefault,
-    hasActiveCamera: false,
-    hasActiveMicrophone: false,
-    hasActiveScreenCapture: false,
-    isSelf: presence.muc.statusCodes?.includes('110') ?? false,
-    sessionFailed: false,
-  };
-}
-
-/** Resolves once the person's state satisfies the condition; rejects after WAIT_MS. */
-function waitFor<T>(who: Person, what: string, read: (state: SessionState) => T | undefined | false): Promise<T> {
-  return new Promise((resolve, reject) => {
-    let unsubscribe = (): void => {};
-    const timer = setTimeout(() => {
-      unsubscribe();
-      reject(new Error(`gave up waiting for ${what}`));
-    }, WAIT_MS);
-    const check = (): boolean => {
-      const value = read(who.session.store.state);
-      if (value === undefined || value === false) return false;
-      clearTimeout(timer);
-      unsubscribe();
-      resolve(value);
-      return true;
-    };
-    if (!check()) unsubscribe = who.session.store.subscribe(() => void check());
-  });
+  return openSession({ server: parley(), displayName, clock: new ManualClock() });
 }
 
 /** Every stanza the client queued before this has gone out once the server answers a ping. */
@@ -133,42 +29,10 @@ async function flushed(who: Person): Promise<void> {
   await withTimeout(who.session.client!.ping(), WAIT_MS, 'ping');
 }
 
-/** Connects the person and joins the room as the rooms domain would (room config request, then MUC join). */
+/** Connects the person and joins the room through the rooms domain (room config request, then MUC join). */
 async function join(who: Person, roomName: string): Promise<{ roomAddress: string; occupant: string }> {
-  await who.session.connect();
-  await waitFor(who, 'the session to start', (state) => state.connection.state === 'connected');
-  const config = who.session.config!;
-  const response = await fetch(config.roomConfigUrl, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${config.credential}` },
-    body: JSON.stringify({ name: roomName }),
-  });
-  const { roomAddress } = parseRoomConfigResponse(await response.json());
-  await withTimeout(who.session.client!.joinRoom(roomAddress, config.id, { nick: who.session.store.state.preferences.displayName }), WAIT_MS, 'join');
-  const occupant = `${roomAddress}/${config.id}`;
-  const id = randomUUID();
-  const room: Room = {
-    id,
-    address: roomAddress,
-    providedName: roomName,
-    providedPassword: undefined,
-    password: undefined,
-    passwordRequired: false,
-    banned: false,
-    roomFull: false,
-    roomNotStarted: false,
-    roomState: 'joined',
-    joined: true,
-    joinedAt: who.clock.now(),
-    selfAddress: occupant,
-    selfAffiliation: 'none',
-    selfRole: 'participant',
-    autoJoinCall: false,
-    unreadCount: 0,
-    error: undefined,
-  };
-  who.session.store.upsert('rooms', id, room);
-  return { roomAddress, occupant };
+  const room = await joinedBy(who, roomName, { autoJoinCall: false });
+  return { roomAddress: room.address, occupant: room.selfAddress };
 }
 
 /** Two people in a fresh room, each seeing the other as a peer. */
@@ -184,11 +48,11 @@ async function pair(): Promise<{ alice: Person; bob: Person; roomAddress: string
 }
 
 function chatStatesSent(who: Person): Array<string | undefined> {
-  return who.sent.filter((message) => message.chatState && !message.body).map((message) => message.chatState);
+  return who.sentMessages.filter((message) => message.chatState && !message.body).map((message) => message.chatState);
 }
 
 function rttSent(who: Person): Stanzas.RTT[] {
-  return who.sent.flatMap((message) => (message.rtt ? [message.rtt] : []));
+  return who.sentMessages.flatMap((message) => (message.rtt ? [message.rtt] : []));
 }
 
 function peerSeenBy(who: Person, address: string): Peer | undefined {
@@ -264,7 +128,7 @@ describe('SPEC §4 chat state: an empty message returns to active', () => {
     await alice.chat.updateRealTimeText(roomAddress, ''); // the input clears after sending: already active
     await flushed(alice);
     expect(chatStatesSent(alice)).toEqual(['composing']);
-    expect(alice.sent.find((message) => message.body === 'hello')?.chatState).toBe('active');
+    expect(alice.sentMessages.find((message) => message.body === 'hello')?.chatState).toBe('active');
   });
 });
 

@@ -1,12 +1,14 @@
 import type { Agent, Stanzas } from 'stanza';
+import { expectRoomAddress, parseOccupantAddress } from '../../protocol/addresses';
 import type { ChatCommands, SessionEvent } from '../../protocol/commands';
 import { DEFAULT_PREFERENCES, LIMITS } from '../../protocol/constants';
+import { optionalCustomerData } from '../../protocol/customerData';
 import type { ChatState } from '../../protocol/entities';
-import { RoomNotJoinedError } from '../../protocol/errors';
+import { NotConnectedError, RoomNotJoinedError } from '../../protocol/errors';
 import type { SessionContext, SessionDomain } from '../SessionContext';
-import { parseOccupantAddress } from './addresses';
 import { AttentionFlags } from './AttentionFlags';
-import { customerDataFrom, displayNameFrom, messageTime, stanzaIdFrom } from './bounded';
+import { displayNameFrom, displayNameOrDefault } from '../../protocol/displayName';
+import { messageTime, stanzaIdFrom } from './bounded';
 import { ChatMessages } from './ChatMessages';
 import { ChatRooms } from './ChatRooms';
 import { ChatStateMachine } from './ChatStateMachine';
@@ -15,16 +17,12 @@ import {
   expectChatState,
   expectDraft,
   expectOccupantAddress,
-  expectRoomAddress,
   expectRoomOrOccupant,
   optionalStanzaId,
 } from './commandInput';
-import { NotConnectedError } from './errors';
 import { incomingCommands, outgoingCommand } from './JsonCommands';
-import { CHAT_LIMITS } from './limits';
 import { RealTimeTextReceiver } from './RealTimeTextReceiver';
 import { RealTimeTextSender } from './RealTimeTextSender';
-import { tolerantJsonDefinitions } from './tolerantJson';
 
 /** XEP-0085 states Parley shows; a peer's `inactive` or `gone` means not typing. */
 function shownChatState(state: Stanzas.Message['chatState']): ChatState | undefined {
@@ -76,7 +74,6 @@ export class ChatDomain implements SessionDomain, ChatCommands {
 
   attachClient(client: Agent): void {
     this.attachedClient = client;
-    client.stanzas.define(tolerantJsonDefinitions);
     client.on('message', (message) => {
       if (this.attachedClient === client) this.onMessage(message);
     });
@@ -105,7 +102,7 @@ export class ChatDomain implements SessionDomain, ChatCommands {
     const replaceId = optionalStanzaId(replace, 'replace');
     const client = this.joinedClient(room);
     const stanzaId = client.nextId();
-    const displayName = displayNameFrom(this.context.store.state.preferences.displayName) ?? DEFAULT_PREFERENCES.displayName;
+    const displayName = displayNameOrDefault(this.context.store.state.preferences.displayName);
     const id = this.messages.addOutgoing({
       stanzaId,
       roomAddress: room,
@@ -226,13 +223,13 @@ export class ChatDomain implements SessionDomain, ChatCommands {
       this.context.log.info(`chat message from ${sender} ignored: ${problem}`);
       return;
     }
-    const wireId = stanzaIdFrom(message.id, CHAT_LIMITS.stanzaIdLength);
-    const replace = stanzaIdFrom(message.replace, CHAT_LIMITS.stanzaIdLength);
+    const wireId = stanzaIdFrom(message.id, LIMITS.stanzaIdLength);
+    const replace = stanzaIdFrom(message.replace, LIMITS.stanzaIdLength);
     const now = this.context.clock.now();
     if (wireId !== undefined && (isSelf || message.delay) && this.messages.acknowledge(roomAddress, wireId, replace)) return;
     const peer = this.rooms.peer(sender);
     const displayName = displayNameFrom(message.nick) ?? peer?.displayName ?? DEFAULT_PREFERENCES.displayName;
-    const customerData = customerDataFrom(message.talkyUser?.customerData) ?? peer?.customerData;
+    const customerData = optionalCustomerData(message.talkyUser?.customerData) ?? peer?.customerData;
     const stanzaId = wireId ?? crypto.randomUUID();
     const time = messageTime(message.delay?.timestamp, now);
     if (isSelf) {

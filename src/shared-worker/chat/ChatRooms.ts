@@ -1,4 +1,5 @@
 import type { Peer, Room } from '../../protocol/entities';
+import { roomByAddress } from '../rooms/roomLookup';
 import type { SessionContext } from '../SessionContext';
 
 /**
@@ -11,8 +12,7 @@ export class ChatRooms {
 
   /** The Room record (keyed by local id) that has this address. */
   room(roomAddress: string): Room | undefined {
-    for (const room of Object.values(this.context.store.state.rooms)) if (room.address === roomAddress) return room;
-    return undefined;
+    return roomByAddress(this.context.store.state.rooms, roomAddress);
   }
 
   /**

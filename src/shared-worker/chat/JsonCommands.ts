@@ -1,13 +1,12 @@
 import type { Stanzas } from 'stanza';
 import { LIMITS } from '../../protocol/constants';
 import { ValidationError } from '../../protocol/errors';
-import { CHAT_LIMITS } from './limits';
-import { MALFORMED_JSON } from './tolerantJson';
+import { MALFORMED_JSON } from '../../protocol/stanzas/tolerantJson';
 
 /**
  * JSON commands (PROTOCOL.md): `<payload datatype=TYPE><json xmlns='urn:xmpp:json:0'>{…}</json></payload>`
  * in `urn:xmpp:json-msg:0` — StanzaJS's `jsonPayloads: [{ type, data }]`. A message with a payload
- * is a command, never chat. Types are bounded to CHAT_LIMITS.commandTypeLength characters and data
+ * is a command, never chat. Types are bounded to LIMITS.jsonCommandTypeLength characters and data
  * to LIMITS.jsonCommandBytes of JSON (UTF-8).
  */
 
@@ -20,7 +19,7 @@ const encoder = new TextEncoder();
 
 function expectType(value: unknown): string {
   if (typeof value !== 'string' || value.length === 0) throw new ValidationError('command type must be a non-empty string');
-  if (value.length > CHAT_LIMITS.commandTypeLength) throw new ValidationError(`command type is longer than ${CHAT_LIMITS.commandTypeLength} characters`);
+  if (value.length > LIMITS.jsonCommandTypeLength) throw new ValidationError(`command type is longer than ${LIMITS.jsonCommandTypeLength} characters`);
   return value;
 }
 
@@ -49,7 +48,7 @@ export function outgoingCommand(type: unknown, data: unknown): JsonCommand {
 
 /** The commands a message carries, validated; a message with any malformed payload is refused as a whole. */
 export function incomingCommands(payloads: readonly Stanzas.JSONTransfer[]): { commands: JsonCommand[] } | { problem: string } {
-  if (payloads.length > CHAT_LIMITS.payloadsPerMessage) return { problem: `more than ${CHAT_LIMITS.payloadsPerMessage} payloads` };
+  if (payloads.length > LIMITS.jsonPayloadsPerMessage) return { problem: `more than ${LIMITS.jsonPayloadsPerMessage} payloads` };
   const commands: JsonCommand[] = [];
   for (const payload of payloads) {
     let type: string;

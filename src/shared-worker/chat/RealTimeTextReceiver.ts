@@ -1,6 +1,5 @@
 import type { Stanzas } from 'stanza';
 import { LIMITS } from '../../protocol/constants';
-import { CHAT_LIMITS } from './limits';
 
 interface Stream {
   /** The peer's text so far, in Unicode code points. */
@@ -22,7 +21,7 @@ const MAX_SEQ = 999_999_999;
  * and `reset` start the text again (then apply their actions), `edit` applies insert and erase
  * actions when its seq follows the last one, `init` and `cancel` clear it, and waits are not
  * replayed (the text is shown live). Everything is bounded: the text to LIMITS.chatBodyLength code
- * points, an element to CHAT_LIMITS.rttActionsPerEvent actions; a malformed or out-of-sequence
+ * points, an element to LIMITS.rttActionsPerEvent actions; a malformed or out-of-sequence
  * event leaves the text as it is and stops edits until the next `new`/`reset` (XEP-0301 §6.4.2).
  * StanzaJS's DisplayBuffer is not used: it applies actions asynchronously on the wall clock.
  */
@@ -36,7 +35,7 @@ export class RealTimeTextReceiver {
     const seq = rtt.seq;
     if (seq !== undefined && (!Number.isInteger(seq) || seq < 0 || seq > MAX_SEQ)) return this.lose(stream, 'seq is not an integer in range');
     const actions = rtt.actions ?? [];
-    if (actions.length > CHAT_LIMITS.rttActionsPerEvent) return this.lose(stream, `more than ${CHAT_LIMITS.rttActionsPerEvent} actions`);
+    if (actions.length > LIMITS.rttActionsPerEvent) return this.lose(stream, `more than ${LIMITS.rttActionsPerEvent} actions`);
 
     switch (event) {
       case 'init':

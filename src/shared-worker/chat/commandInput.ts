@@ -1,18 +1,12 @@
+import { parseOccupantAddress, parseRoomAddress } from '../../protocol/addresses';
 import { LIMITS } from '../../protocol/constants';
 import type { ChatState } from '../../protocol/entities';
 import { ValidationError } from '../../protocol/errors';
-import { parseOccupantAddress, parseRoomAddress } from './addresses';
-import { CHAT_LIMITS } from './limits';
+import { stanzaIdFrom } from './bounded';
 
 /** Validation of what tabs pass to the chat commands (they arrive over Comlink: untrusted shapes). */
 
 const CHAT_STATES: ReadonlySet<string> = new Set<ChatState>(['active', 'composing', 'paused']);
-
-export function expectRoomAddress(value: unknown): string {
-  const address = parseRoomAddress(value);
-  if (!address) throw new ValidationError('roomAddress must be a room address (room@service)');
-  return address;
-}
 
 export function expectOccupantAddress(value: unknown): { room: string; full: string } {
   const occupant = parseOccupantAddress(value);
@@ -45,10 +39,9 @@ export function expectDraft(value: unknown): string {
 
 export function optionalStanzaId(value: unknown, what: string): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.length === 0 || value.length > CHAT_LIMITS.stanzaIdLength) {
-    throw new ValidationError(`${what} must be a non-empty string of at most ${CHAT_LIMITS.stanzaIdLength} characters`);
-  }
-  return value;
+  const id = stanzaIdFrom(value, LIMITS.stanzaIdLength);
+  if (id === undefined) throw new ValidationError(`${what} must be a non-empty string of at most ${LIMITS.stanzaIdLength} characters`);
+  return id;
 }
 
 export function expectChatState(value: unknown): ChatState {

@@ -1,5 +1,6 @@
 import { JID, type Agent, type Stanzas } from 'stanza';
 import type { JingleCommands, JingleIq } from '../../protocol/commands';
+import { NotConnectedError } from '../../protocol/errors';
 import type { SessionContext, SessionDomain } from '../SessionContext';
 
 /** Delivers an incoming Jingle request to a tab; false when that tab is gone. */
@@ -44,7 +45,7 @@ export class JingleRouter implements SessionDomain, JingleCommands {
   /** Sends what a tab's Jingle session produced; for a request, resolves with the peer's answer. */
   async send(iq: Stanzas.IQ): Promise<Stanzas.IQ | undefined> {
     const client = this.context.client;
-    if (!client) throw new Error('not connected');
+    if (!client) throw new NotConnectedError();
     if (iq.type === 'set') return client.sendIQ(iq);
     // Answers to a request the tab processed: addressed back to whoever sent it.
     const original = { type: 'set' as const, id: iq.id, from: iq.to };

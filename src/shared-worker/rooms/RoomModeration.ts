@@ -1,5 +1,5 @@
+import { bareAddress } from '../../protocol/addresses';
 import type { SessionContext } from '../SessionContext';
-import { bareAddress } from './addresses';
 import { optionalAlternate } from './commandInput';
 import type { RoomRecords } from './RoomRecords';
 import { stanzaErrorText } from './stanzaErrorText';

@@ -1,6 +1,6 @@
+import { parseRoomAddress } from '../../protocol/addresses';
 import type { CallRecord, Room } from '../../protocol/entities';
 import type { StateStore } from '../StateStore';
-import { parseRoomAddress } from './addresses';
 import { roomByAddress } from './roomLookup';
 
 /** A room whose address is known (after the room config request). */

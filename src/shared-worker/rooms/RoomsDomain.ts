@@ -1,3 +1,4 @@
+import { parseOccupantAddress, parseRoomAddress } from '../../protocol/addresses';
 import { LIMITS } from '../../protocol/constants';
 import { JID, Utils, type Agent, type Stanzas } from 'stanza';
 import type { JoinRoomOptions, RoomsCommands } from '../../protocol/commands';
@@ -6,7 +7,6 @@ import { RoomNameMissingError, ValidationError } from '../../protocol/errors';
 import { roomNameToLocalpart } from '../../protocol/rooms';
 import { fetchRoomConfig } from '../ConfigClient';
 import type { SessionContext, SessionDomain } from '../SessionContext';
-import { parseOccupantAddress, parseRoomAddress } from './addresses';
 import { expectPassword, optionalPassword } from './commandInput';
 import { JoinAttempts } from './JoinAttempts';
 import { joinErrorChange } from './joinError';

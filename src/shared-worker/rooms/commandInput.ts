@@ -1,8 +1,8 @@
+import type { Stanzas } from 'stanza';
+import { expectRoomAddress } from '../../protocol/addresses';
 import { LIMITS } from '../../protocol/constants';
 import type { RequestingMedia } from '../../protocol/entities';
 import { ValidationError } from '../../protocol/errors';
-import type { Stanzas } from 'stanza';
-import { parseRoomAddress } from './addresses';
 
 /** Validation of what tabs pass to the room commands (they arrive over Comlink: untrusted shapes). */
 
@@ -29,11 +29,7 @@ export function optionalAlternate(value: unknown): Stanzas.MUCDestroy {
   if (typeof value !== 'object') throw new ValidationError('alternate must be an object');
   const { roomAddress, password, reason } = value as Record<string, unknown>;
   const venue: Stanzas.MUCDestroy = {};
-  if (roomAddress !== undefined) {
-    const jid = parseRoomAddress(roomAddress);
-    if (!jid) throw new ValidationError('alternate roomAddress must be a room address (room@service)');
-    venue.jid = jid;
-  }
+  if (roomAddress !== undefined) venue.jid = expectRoomAddress(roomAddress, 'alternate roomAddress');
   const secret = optionalPassword(password);
   if (secret !== undefined) venue.password = secret;
   if (reason !== undefined) {

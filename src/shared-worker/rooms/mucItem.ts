@@ -1,6 +1,6 @@
 import type { Stanzas } from 'stanza';
+import { parseUserAddress } from '../../protocol/addresses';
 import type { RoomAffiliation, RoomRole } from '../../protocol/entities';
-import { parseUserAddress } from './addresses';
 
 const ROLES: ReadonlySet<string> = new Set<RoomRole>(['moderator', 'participant', 'visitor', 'none']);
 const AFFILIATIONS: ReadonlySet<string> = new Set<RoomAffiliation>(['owner', 'admin', 'member', 'outcast', 'none']);

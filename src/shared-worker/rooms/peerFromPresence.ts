@@ -1,7 +1,8 @@
+import { displayNameFrom, displayNameOrDefault } from '../../protocol/displayName';
 import type { Stanzas } from 'stanza';
 import { LIMITS, VOLUME } from '../../protocol/constants';
+import { parseCustomerData } from '../../protocol/customerData';
 import type { Peer, RequestingMedia } from '../../protocol/entities';
-import { parseCustomerData } from './customerData';
 import { readMucItem } from './mucItem';
 import { mucInfoOf } from './mucStatus';
 
@@ -24,12 +25,6 @@ export interface PeerFromPresence {
   problems: string[];
 }
 
-/** Trimmed, non-empty, cut to the display name bound; undefined otherwise. */
-function displayNameFrom(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const trimmed = value.trim();
-  return trimmed ? trimmed.slice(0, LIMITS.displayNameLength) : undefined;
-}
 
 /** The `<conf media>` of a room presence (PROTOCOL.md): in the call and requesting that media, or not in the call. */
 function callOf(presence: Stanzas.Presence): { joinedCall: boolean; requestingMedia: RequestingMedia; problem: string | undefined } {
@@ -81,7 +76,7 @@ export function peerFromPresence(presence: Stanzas.Presence, context: PeerContex
     address: context.address,
     userAddress: item.realAddress ?? previous?.userAddress,
     id: sid ?? context.nick,
-    displayName: displayNameFrom(customerData.value.displayName) ?? displayNameFrom(presence.nick) ?? 'Anonymous',
+    displayName: displayNameFrom(customerData.value.displayName) ?? displayNameOrDefault(presence.nick),
     customerData: customerData.value,
     role: item.role,
     affiliation: item.affiliation,

@@ -1,5 +1,5 @@
+import { displayNameOrDefault } from '../../protocol/displayName';
 import type { Stanzas } from 'stanza';
-import { LIMITS } from '../../protocol/constants';
 import type { CallRecord } from '../../protocol/entities';
 
 export interface RoomPresenceInput {
@@ -18,7 +18,7 @@ export interface RoomPresenceInput {
  * each carries the whole current state: a later presence replaces the earlier one in the room.
  */
 export function buildRoomPresence(input: RoomPresenceInput): Stanzas.Presence {
-  const nick = input.displayName.trim().slice(0, LIMITS.displayNameLength) || 'Anonymous';
+  const nick = displayNameOrDefault(input.displayName);
   const presence: Stanzas.Presence = { to: input.occupant, nick };
   if (input.join) presence.muc = input.join.password ? { type: 'join', password: input.join.password } : { type: 'join' };
   if (input.call?.joined) presence.mmucConf = { media: input.call.requestingMedia };

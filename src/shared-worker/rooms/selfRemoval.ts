@@ -1,7 +1,7 @@
+import { parseRoomAddress } from '../../protocol/addresses';
 import { LIMITS } from '../../protocol/constants';
 import type { Stanzas } from 'stanza';
 import type { Room } from '../../protocol/entities';
-import { parseRoomAddress } from './addresses';
 import { hasStatus, MUC_STATUS } from './mucStatus';
 
 /** Why the room sent us our own unavailable presence. */

@@ -5,8 +5,8 @@ import { JXT, Namespaces } from 'stanza';
  * parser: one malformed payload from any occupant throws there, uncaught, and the client's stream
  * stops processing stanzas for good. These definitions replace the JSON field importers with ones
  * that read malformed JSON as MALFORMED_JSON (which the chat domain refuses), and keep StanzaJS's
- * exporters. Registered on every client (`client.stanzas.define`); they belong in
- * Parley's stanza plugin (src/protocol/stanzas), which would protect every client.
+ * exporters. Part of `parleyStanzas`, so every Parley client has them; being defined after
+ * StanzaJS's own (which its client constructor registers), they override its importers.
  */
 /** What a `<json>` element whose text is not JSON reads as. */
 export const MALFORMED_JSON: Readonly<Record<string, never>> = Object.freeze({});

@@ -1,5 +1,5 @@
-import { LIMITS } from '../../protocol/constants';
-import { isRecord } from '../../protocol/validate';
+import { LIMITS } from './constants';
+import { isRecord } from './validate';
 
 export interface ParsedCustomerData {
   value: Record<string, unknown>;
@@ -24,4 +24,14 @@ export function parseCustomerData(text: string | undefined): ParsedCustomerData 
   }
   if (!isRecord(parsed)) return { value: {}, problem: 'customerData is not a JSON object' };
   return { value: parsed, problem: undefined };
+}
+
+/**
+ * The same text where it is optional (a message's `<user>`): the object when there is a usable one,
+ * else undefined, so that the caller can fall back to what it knows (the sender Peer's).
+ */
+export function optionalCustomerData(text: unknown): Record<string, unknown> | undefined {
+  if (typeof text !== 'string' || text.trim() === '') return undefined;
+  const parsed = parseCustomerData(text);
+  return parsed.problem === undefined ? parsed.value : undefined;
 }

@@ -1,5 +1,6 @@
-import { LIMITS } from '../../protocol/constants';
 import { JID } from 'stanza';
+import { LIMITS } from './constants';
+import { ValidationError } from './errors';
 
 /** Validated XMPP addresses from the wire or a tab: each reader returns undefined for anything malformed. */
 
@@ -35,4 +36,11 @@ export function parseUserAddress(value: unknown): string | undefined {
 /** The bare form of an address already validated. */
 export function bareAddress(address: string): string {
   return JID.toBare(address);
+}
+
+/** A room address a tab passed to a command; `what` names it in the error. */
+export function expectRoomAddress(value: unknown, what = 'roomAddress'): string {
+  const address = parseRoomAddress(value);
+  if (!address) throw new ValidationError(`${what} must be a room address (room@service)`);
+  return address;
 }

@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createGateway } from './gateway/Gateway';
+import { RelayServer, type RelayServerOptions } from './relay/RelayServer';
+import { relayWorkerBinary } from './relay/workerBinary';
 import { readSettings, type ParleySettings } from './settings';
 import { startXmppServer, type XmppServer, type XmppServerOptions } from './xmpp/XmppServer';
 
@@ -13,6 +15,12 @@ export interface RunningParley {
   killXmpp(): Promise<void>;
   /** Starts the XMPP server again on the same port; the gateway keeps proxying to it. */
   restartXmpp(): Promise<void>;
+  /** The media relay now running (a new instance after `restartRelay`); undefined when `relayWorkers` is 0. */
+  readonly relay: RelayServer | undefined;
+  /** Fault injection: kills the relay as a crash would (workers SIGKILLed, sockets dropped); `/relay` then refuses upgrades. */
+  killRelay(): Promise<void>;
+  /** Starts the relay again behind the same `/relay` path. */
+  restartRelay(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -23,11 +31,34 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
     mucDomain: settings.mucDomain,
     tokenSecret: settings.tokenSecret,
     maxOccupants: settings.maxOccupants,
+    roomsNeedHost: settings.roomsNeedHost,
     log,
   };
+  const relayOptions: RelayServerOptions | undefined =
+    settings.relayWorkers > 0
+      ? {
+          tokenSecret: settings.tokenSecret,
+          workers: settings.relayWorkers,
+          workerBin: await relayWorkerBinary(log),
+          listenIp: settings.relayListenIp,
+          announcedAddress: settings.relayAnnouncedIp,
+          rtcMinPort: settings.relayRtcMinPort,
+          rtcMaxPort: settings.relayRtcMaxPort,
+          spillLoad: settings.relaySpillLoad,
+          limits: settings.relayLimits,
+          log,
+        }
+      : undefined;
   let xmpp = await startXmppServer(xmppOptions);
+  let relay: RelayServer | undefined;
   try {
-    const gateway = await createGateway({ settings, xmppWebsocketUrl: xmpp.websocketUrl });
+    relay = relayOptions && (await RelayServer.start(relayOptions));
+    const gateway = await createGateway({
+      settings,
+      xmppWebsocketUrl: xmpp.websocketUrl,
+      // Looked up per upgrade: after restartRelay the same path reaches the new relay.
+      ...(relayOptions ? { relayUpgrade: (request, socket, head) => (relay ? relay.handleUpgrade(request, socket, head) : socket.destroy()) } : {}),
+    });
     await gateway.listen({ host: settings.host, port: settings.port });
     const { port } = gateway.server.address() as AddressInfo;
     return {
@@ -46,12 +77,26 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
         await crashed.stop();
         xmpp = await startXmppServer({ ...xmppOptions, httpPort: crashed.httpPort });
       },
+      get relay() {
+        return relay;
+      },
+      async killRelay() {
+        await relay?.kill();
+      },
+      async restartRelay() {
+        if (!relayOptions) throw new Error('the relay is off (relayWorkers is 0)');
+        await relay?.kill();
+        relay = await RelayServer.start(relayOptions);
+      },
       async stop() {
+        // The relay's sockets first: the gateway's server waits for open connections.
+        await relay?.close();
         await gateway.close();
         await xmpp.stop();
       },
     };
   } catch (error) {
+    await relay?.close();
     await xmpp.stop();
     throw error;
   }

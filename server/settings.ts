@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { MEDIA_RELAY } from '../src/protocol/constants';
+import { RELAY_LIMITS, type RelayLimits } from '../src/protocol/relay';
 
 /** Every setting of the servers, read from the environment in one place (README "Configuration"). */
 export interface ParleySettings {
@@ -19,14 +22,37 @@ export interface ParleySettings {
   iceServers: unknown[];
   /** Default room occupant limit; undefined means unlimited. */
   maxOccupants: number | undefined;
+  /** Only users with a product token may start a room; guests see "not started" until then. */
+  roomsNeedHost: boolean;
   /** Where the built app lives. */
   staticRoot: string;
+  /** Media relay: mediasoup workers (one per CPU core by default); 0 turns the relay off (configs carry no sfuServer, calls stay mesh). */
+  relayWorkers: number;
+  /** `sfuServer.minimumPeers` (SPEC §4): remote peers at which a call moves to the relay. */
+  relayMinimumPeers: number;
+  /** Address the relay's WebRtcTransports listen on. */
+  relayListenIp: string;
+  /** Address their ICE candidates announce instead, when clients reach the relay by another (NAT, container). */
+  relayAnnouncedIp: string | undefined;
+  /** UDP port range for the relay's media. */
+  relayRtcMinPort: number;
+  relayRtcMaxPort: number;
+  /** A room grows onto another worker once its workers each carry this many mediasoup objects. */
+  relaySpillLoad: number;
+  /** Per-connection bounds of the relay's JSON-RPC endpoint (src/protocol/relay.ts). */
+  relayLimits: RelayLimits;
 }
 
 function integer(name: string, value: string | undefined, fallback: number | undefined): number | undefined {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return parsed;
+}
+
+function port(name: string, value: string | undefined, fallback: number): number {
+  const parsed = integer(name, value, fallback) ?? fallback;
+  if (parsed < 1 || parsed > 65535) throw new Error(`${name} must be a port number (1-65535), got "${value}"`);
   return parsed;
 }
 
@@ -44,6 +70,9 @@ function jsonArray(name: string, value: string | undefined): unknown[] {
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ParleySettings> = {}): ParleySettings {
   const xmppDomain = env.PARLEY_XMPP_DOMAIN || 'parley.localhost';
+  const relayRtcMinPort = port('PARLEY_RELAY_RTC_MIN_PORT', env.PARLEY_RELAY_RTC_MIN_PORT, 40000);
+  const relayRtcMaxPort = port('PARLEY_RELAY_RTC_MAX_PORT', env.PARLEY_RELAY_RTC_MAX_PORT, 49999);
+  if (relayRtcMinPort > relayRtcMaxPort) throw new Error('PARLEY_RELAY_RTC_MIN_PORT must not be above PARLEY_RELAY_RTC_MAX_PORT');
   return {
     host: env.HOST || '127.0.0.1',
     port: integer('PORT', env.PORT, 8080) ?? 8080,
@@ -56,7 +85,17 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     mucDomain: env.PARLEY_MUC_DOMAIN || `rooms.${xmppDomain}`,
     iceServers: jsonArray('PARLEY_ICE_SERVERS', env.PARLEY_ICE_SERVERS),
     maxOccupants: integer('PARLEY_MAX_OCCUPANTS', env.PARLEY_MAX_OCCUPANTS, undefined),
+    roomsNeedHost: env.PARLEY_ROOMS_NEED_HOST === 'true',
     staticRoot: env.PARLEY_STATIC_ROOT || new URL('../dist/', import.meta.url).pathname,
+    relayWorkers: integer('PARLEY_RELAY_WORKERS', env.PARLEY_RELAY_WORKERS, availableParallelism()) ?? availableParallelism(),
+    relayMinimumPeers:
+      integer('PARLEY_RELAY_MINIMUM_PEERS', env.PARLEY_RELAY_MINIMUM_PEERS, MEDIA_RELAY.defaultMinimumPeers) ?? MEDIA_RELAY.defaultMinimumPeers,
+    relayListenIp: env.PARLEY_RELAY_LISTEN_IP || '127.0.0.1',
+    relayAnnouncedIp: env.PARLEY_RELAY_ANNOUNCED_IP || undefined,
+    relayRtcMinPort,
+    relayRtcMaxPort,
+    relaySpillLoad: integer('PARLEY_RELAY_SPILL_LOAD', env.PARLEY_RELAY_SPILL_LOAD, 500) ?? 500,
+    relayLimits: RELAY_LIMITS,
     ...overrides,
   };
 }

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -13,12 +15,14 @@ export interface GatewayOptions {
   settings: ParleySettings;
   /** The XMPP server's websocket endpoint that `/xmpp-websocket` forwards to. */
   xmppWebsocketUrl: string;
+  /** Takes `/relay` websocket upgrades (the media relay); absent means the relay is off. */
+  relayUpgrade?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 }
 
 const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /** One HTTP origin: the built app, the config API, and the websocket to the XMPP server. */
-export async function createGateway({ settings, xmppWebsocketUrl }: GatewayOptions): Promise<FastifyInstance> {
+export async function createGateway({ settings, xmppWebsocketUrl, relayUpgrade }: GatewayOptions): Promise<FastifyInstance> {
   const app = Fastify({ bodyLimit: LIMITS.httpBodyBytes, logger: false });
   const configs = new ConfigService(settings);
   const indexHtml = await readFile(join(settings.staticRoot, 'index.html'), 'utf8').catch(() => undefined);
@@ -61,6 +65,7 @@ export async function createGateway({ settings, xmppWebsocketUrl }: GatewayOptio
   app.server.on('upgrade', (request, socket, head) => {
     const path = (request.url ?? '').split('?')[0];
     if (path === '/xmpp-websocket') proxyUpgrade(request, socket, head, xmppBackend);
+    else if (path === '/relay' && relayUpgrade) relayUpgrade(request, socket, head);
     else socket.destroy();
   });
   return app;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { ProviderConfig, RoomConfigResponse } from '../../src/protocol/config';
+import type { ProviderConfig, RoomConfigResponse, SfuServerConfig } from '../../src/protocol/config';
 import { LIMITS, VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
+import { RELAY_TOKEN_AUDIENCE } from '../../src/protocol/relay';
 import { ValidationError } from '../../src/protocol/errors';
 import { roomNameToLocalpart } from '../../src/protocol/rooms';
 import { expectRecord, expectString, optionalString, parseJson } from '../../src/protocol/validate';
@@ -49,9 +50,23 @@ export class ConfigService {
       signalingUrl: `${origin.websocket}/xmpp-websocket`,
       telemetryUrl: '',
       userId: `${localpart}@${this.settings.xmppDomain}`,
-      sfuServer: undefined,
+      sfuServer: this.settings.relayWorkers > 0 ? this.sfuServer(localpart, origin, nowSeconds) : undefined,
       displayName,
       videoResolutionTiers: { ...VIDEO_RESOLUTION_TIERS },
+    };
+  }
+
+  /** The relay's address and AUTH token: bound to the user (`sub`) and an expiry, and only good for the relay (`aud`). */
+  private sfuServer(localpart: string, origin: PublicOrigin, nowSeconds: number): SfuServerConfig {
+    return {
+      url: `${origin.websocket}/relay`,
+      password: signToken(this.settings.tokenSecret, {
+        sub: localpart,
+        aud: RELAY_TOKEN_AUDIENCE,
+        iat: nowSeconds,
+        exp: nowSeconds + this.settings.credentialTtlSeconds,
+      }),
+      minimumPeers: this.settings.relayMinimumPeers,
     };
   }
 
@@ -60,7 +75,8 @@ export class ConfigService {
     const bearer = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
     if (!bearer) throw new HttpError(401, 'a Bearer credential is required');
     try {
-      verifyToken(this.settings.tokenSecret, bearer);
+      // The relay's token (it carries an audience) is not a credential for this API.
+      if (verifyToken(this.settings.tokenSecret, bearer).aud !== undefined) throw new TokenError('token is for another audience');
     } catch (error) {
       throw new HttpError(401, error instanceof TokenError ? `credential refused: ${error.message}` : 'credential refused');
     }

@@ -13,6 +13,8 @@ export interface XmppServerOptions {
   runtimeDir?: string;
   /** Occupant limit of every room; undefined means unlimited. */
   maxOccupants?: number;
+  /** Only registered users (a product token behind their credential) may start a room; guests wait. */
+  roomsNeedHost?: boolean;
   /** Receives the server's error output, line by line. */
   log?: (line: string) => void;
 }

@@ -1,43 +1,28 @@
 import type { Agent, Stanzas } from 'stanza';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signToken } from '../../server/auth/jwt';
-import { startParley, type RunningParley } from '../../server/Parley';
-import { CLIENT_VERSION, VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
-import { parseProviderConfig, type ProviderConfig } from '../../src/protocol/config';
-import { clientFor, login, withTimeout } from '../support/xmppClient';
+import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
+import type { ProviderConfig } from '../../src/protocol/config';
+import { providerConfig, useParley } from '../support/parley';
+import { clientFor, login, usePlainClients, withTimeout } from '../support/xmppClient';
 
-let parley: RunningParley;
-const clients: Agent[] = [];
-
-beforeAll(async () => {
-  parley = await startParley({ port: 0 });
-});
-afterAll(async () => {
-  for (const client of clients) client.disconnect();
-  await parley?.stop();
-});
+const parley = useParley();
+const track = usePlainClients();
 
 function api(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(new URL(path, parley.url), { method: 'POST', ...init });
+  return fetch(new URL(path, parley().url), { method: 'POST', ...init });
 }
 
-async function getConfig(body: unknown = { clientVersion: CLIENT_VERSION }): Promise<ProviderConfig> {
-  const response = await api('/api/config', { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  expect(response.status).toBe(200);
-  return parseProviderConfig(await response.json());
-}
-
-function track(client: Agent): Agent {
-  clients.push(client);
-  return client;
+function getConfig(): Promise<ProviderConfig> {
+  return providerConfig(parley());
 }
 
 describe('Config service (SPEC §7 config request, PROTOCOL.md HTTP)', () => {
   it('issues a config whose credential logs in to the XMPP server over signalingUrl', async () => {
     const config = await getConfig();
-    expect(config.signalingUrl).toBe(`${parley.url.replace('http', 'ws')}xmpp-websocket`);
-    expect(config.roomConfigUrl).toBe(`${parley.url}api/room-config`);
-    expect(config.userId).toMatch(new RegExp(`^[0-9a-f-]{36}@${parley.settings.xmppDomain}$`));
+    expect(config.signalingUrl).toBe(`${parley().url.replace('http', 'ws')}xmpp-websocket`);
+    expect(config.roomConfigUrl).toBe(`${parley().url}api/room-config`);
+    expect(config.userId).toMatch(new RegExp(`^[0-9a-f-]{36}@${parley().settings.xmppDomain}$`));
     expect(config.videoResolutionTiers).toEqual(VIDEO_RESOLUTION_TIERS);
     const client = track(clientFor(config));
     await login(client);
@@ -50,14 +35,17 @@ describe('Config service (SPEC §7 config request, PROTOCOL.md HTTP)', () => {
     expect(a.id).not.toBe(b.id);
   });
 
-  it('refuses a credential signed with another secret, an expired one, and another user\'s', async () => {
+  it('refuses a credential signed with another secret, an expired one, another user\'s, and the relay\'s token', async () => {
     const config = await getConfig();
     const local = config.userId.split('@')[0]!;
     const now = Math.floor(Date.now() / 1000);
     const wrongSecret = signToken('not-the-secret', { sub: local, exp: now + 60 });
-    const expired = signToken(parley.settings.tokenSecret, { sub: local, exp: now - 10 });
+    const expired = signToken(parley().settings.tokenSecret, { sub: local, exp: now - 10 });
     const otherUser = (await getConfig()).credential;
-    for (const password of [wrongSecret, expired, otherUser]) {
+    // The relay's token is signed with the same secret for the same user, but is not a login.
+    const relayToken = config.sfuServer?.password;
+    expect(relayToken).toBeTruthy();
+    for (const password of [wrongSecret, expired, otherUser, relayToken!]) {
       await expect(login(track(clientFor(config, password)))).rejects.toThrow();
     }
   });
@@ -79,10 +67,14 @@ describe('Config service (SPEC §7 config request, PROTOCOL.md HTTP)', () => {
 });
 
 describe('Room config service (SPEC §7 room config request)', () => {
-  it('requires a Bearer credential (401 without, 401 with a forged one)', async () => {
+  it('requires a Bearer credential (401 without, with a forged one, or with the relay\'s token)', async () => {
     expect((await api('/api/room-config', { body: JSON.stringify({ name: 'x' }) })).status).toBe(401);
     const forged = await api('/api/room-config', { headers: { authorization: 'Bearer abc.def.ghi' }, body: JSON.stringify({ name: 'x' }) });
     expect(forged.status).toBe(401);
+    const relayToken = (await getConfig()).sfuServer?.password;
+    const wrongAudience = await api('/api/room-config', { headers: { authorization: `Bearer ${relayToken}` }, body: JSON.stringify({ name: 'x' }) });
+    expect(wrongAudience.status).toBe(401);
+    expect((await wrongAudience.json()).error.message).toBe('credential refused: token is for another audience');
   });
 
   it('parses JSON whatever the content type and normalises the name into a room address', async () => {
@@ -90,7 +82,7 @@ describe('Room config service (SPEC §7 room config request)', () => {
     // The 1.30.3 client sends no Content-Type: fetch then labels the body text/plain.
     const response = await api('/api/room-config', { headers: { authorization: `Bearer ${config.credential}` }, body: JSON.stringify({ name: 'Team Sync' }) });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ roomAddress: `team-sync@${parley.settings.mucDomain}` });
+    expect(await response.json()).toEqual({ roomAddress: `team-sync@${parley().settings.mucDomain}` });
   });
 
   it('answers a missing name with 400 and a 1 MB body with 413', async () => {
@@ -129,6 +121,6 @@ describe('Two clients meet in one room with the <user> presence element (PROTOCO
     expect(presenceOfA.talkyUser?.sid).toBe(configA.id);
     expect(presenceOfA.talkyUser?.rid).toBeTruthy();
     expect(presenceOfA.talkyUser?.rid).toBe(presenceOfB.talkyUser?.rid);
-    expect((await parley.xmpp.stats()).rooms[room]?.occupants).toBe(2);
+    expect((await parley().xmpp.stats()).rooms[room]?.occupants).toBe(2);
   });
 });

@@ -112,6 +112,7 @@ async function launch(
     tokenSecret: options.tokenSecret,
     httpPort,
     maxOccupants: options.maxOccupants,
+    roomsNeedHost: options.roomsNeedHost ?? false,
     pidFile: join(runtimeDir, 'prosody.pid'),
     dataDir,
     logFile,

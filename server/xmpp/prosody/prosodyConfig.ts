@@ -5,6 +5,7 @@ export interface ProsodyConfigSettings {
   tokenSecret: string;
   httpPort: number;
   maxOccupants: number | undefined;
+  roomsNeedHost: boolean;
   pidFile: string;
   dataDir: string;
   logFile: string;
@@ -77,12 +78,13 @@ export function renderProsodyConfig(settings: ProsodyConfigSettings): string {
     `  parley_instance_id = ${luaString(settings.instanceId)}`,
     '',
     `Component ${luaString(settings.mucDomain)} "muc"`,
-    '  modules_enabled = { "muc_parley_user", "muc_parley_max_occupants" }',
+    '  modules_enabled = { "muc_parley_user", "muc_parley_max_occupants", "muc_parley_room_start" }',
     // Without this a second joiner gets item-not-found until the owner submits the room form.
     '  muc_room_locking = false',
     // whois=moderators: moderators see real JIDs, which kicking (an outcast ban by real JID) needs.
     '  muc_room_default_public_jids = false',
   ];
   if (settings.maxOccupants !== undefined) lines.push(`  parley_max_occupants = ${settings.maxOccupants}`);
+  if (settings.roomsNeedHost) lines.push('  parley_rooms_need_host = true');
   return `${lines.join('\n')}\n`;
 }

@@ -30,6 +30,9 @@ local function verify_login(username, token)
 		return nil, "sub is not the login username";
 	elseif claims.jid ~= nil and (type(claims.jid) ~= "string" or jid_prep(claims.jid) ~= username .. "@" .. host) then
 		return nil, "jid is not the login address";
+	elseif claims.aud ~= nil then
+		-- A token issued for another service (the relay's carries aud) is not a login.
+		return nil, "token is for another audience";
 	end
 	return claims;
 end

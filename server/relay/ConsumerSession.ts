@@ -1,0 +1,220 @@
+import { randomInt } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { types } from 'mediasoup';
+import { PROFILE_SPATIAL_LAYER, type ConsumerIceState, type ConsumerProfile } from '../../src/protocol/relay';
+import { ConflictError, NotFoundError } from './errors';
+import type { Ingest } from './Ingest';
+import { receiverCapabilities } from './mediaCodecs';
+import type { RoomDirectory, RoomKey } from './RoomDirectory';
+import { readConsumerAnswer } from './sdp/consumerAnswer';
+import { type ConsumedTrack, writeConsumerOffer } from './sdp/consumerOffer';
+
+export interface ConsumerSessionOptions {
+  /** The Jingle session id. */
+  id: string;
+  peerId: string;
+  roomId: string;
+  source: Ingest;
+  kinds: readonly types.MediaKind[];
+  rooms: RoomDirectory;
+  room: RoomKey;
+  transportOptions: types.WebRtcTransportOptions;
+  connectTimeoutMs: number;
+}
+
+export interface ConsumerSessionEvents {
+  /** CONSUMER_ICE_STATE: each change of the state the receiver's side should see. */
+  icestate: [state: ConsumerIceState];
+  /** Closed without being asked: its source's producers all went away. */
+  lost: [];
+}
+
+/** One consumer's figures, for tests and benchmarks. */
+export interface ConsumerStats {
+  id: string;
+  peerId: string;
+  source: string;
+  kind: types.MediaKind;
+  consumerId: string;
+  producerId: string;
+  routerId: string;
+  type: types.ConsumerType;
+  paused: boolean;
+  profile: ConsumerProfile;
+  preferredSpatialLayer: number | undefined;
+  currentSpatialLayer: number | undefined;
+  iceState: ConsumerIceState | 'new';
+}
+
+/**
+ * CREATE_CONSUMER … START_CONSUMER: a transport on a router of the room and one paused consumer
+ * per requested kind of the source stream, described by an ice-lite, ssrc-signalled offer that
+ * the sender delivers to the receiver over Jingle. The receiver's answer connects DTLS and
+ * resumes the consumers; the transport's ICE and DTLS states become CONSUMER_ICE_STATE.
+ */
+export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
+  private profile: ConsumerProfile = 'high';
+  private started = false;
+  private reported: ConsumerIceState | undefined;
+  private timedOut = false;
+  private connectTimer: NodeJS.Timeout | undefined;
+  private closing = false;
+
+  private constructor(
+    private readonly options: ConsumerSessionOptions,
+    readonly router: types.Router,
+    readonly transport: types.WebRtcTransport,
+    private readonly consumers: ReadonlyMap<types.MediaKind, types.Consumer>,
+    readonly offer: string,
+  ) {
+    super();
+    transport.on('icestatechange', () => this.report());
+    transport.on('dtlsstatechange', () => this.report());
+    for (const consumer of consumers.values()) {
+      consumer.observer.once('close', () => {
+        if (!this.closing && [...consumers.values()].every((each) => each.closed)) this.lose();
+      });
+    }
+  }
+
+  static async create(options: ConsumerSessionOptions): Promise<ConsumerSession> {
+    const { source, kinds, rooms, room, transportOptions, id } = options;
+    const tracks = kinds.flatMap((kind) => source.track(kind) ?? []);
+    if (tracks.length === 0) throw new NotFoundError(`stream "${source.id}" has no ${kinds.join(' or ')} to consume`);
+    const { router, transport } = await rooms.placeTransport(room, source.router, (placed) =>
+      placed.createWebRtcTransport({ ...transportOptions, appData: { role: 'consumer', sessionId: id } }),
+    );
+    try {
+      const consumers = new Map<types.MediaKind, types.Consumer>();
+      const described: ConsumedTrack[] = [];
+      for (const track of tracks) {
+        const { kind } = track.producer;
+        await rooms.pipe(track.producer, source.router, router);
+        const consumer = await transport.consume({
+          producerId: track.producer.id,
+          rtpCapabilities: receiverCapabilities(router.rtpCapabilities),
+          // Resumed by START_CONSUMER, once the receiver can take it.
+          paused: true,
+          mid: kind,
+          enableRtx: true,
+          appData: { sessionId: id },
+        });
+        consumers.set(kind, consumer);
+        described.push({ mid: kind, kind, rtpParameters: consumer.rtpParameters, streamId: track.streamId, trackId: track.trackId });
+      }
+      const offer = writeConsumerOffer(String(randomInt(2 ** 47)), transport, described);
+      return new ConsumerSession(options, router, transport, consumers, offer);
+    } catch (error) {
+      transport.close();
+      throw error;
+    }
+  }
+
+  get id(): string {
+    return this.options.id;
+  }
+
+  get source(): Ingest {
+    return this.options.source;
+  }
+
+  /** START_CONSUMER: the receiver's answer. */
+  async start(answerSdp: string): Promise<void> {
+    if (this.started) throw new ConflictError(`consumer "${this.id}" is already started`);
+    const answer = readConsumerAnswer(answerSdp, [...this.consumers.keys()]);
+    for (const [kind, consumer] of this.consumers) if (!answer.acceptedMids.has(kind)) consumer.close();
+    await this.transport.connect({ dtlsParameters: answer.dtlsParameters });
+    this.started = true;
+    for (const [kind, consumer] of this.consumers) {
+      if (!consumer.closed && !(kind === 'video' && this.profile === 'off')) await consumer.resume();
+    }
+    this.report();
+  }
+
+  /** SET_CONSUMER_PROFILE: a spatial layer for simulcast video, or `off` to pause it. */
+  async setProfile(profile: ConsumerProfile): Promise<void> {
+    this.profile = profile;
+    const video = this.consumers.get('video');
+    if (!video || video.closed) return;
+    if (profile === 'off') {
+      await video.pause();
+      return;
+    }
+    if (video.type === 'simulcast' || video.type === 'svc') await video.setPreferredLayers({ spatialLayer: PROFILE_SPATIAL_LAYER[profile] });
+    if (this.started && video.paused) await video.resume();
+  }
+
+  /** Closes the transport and its consumers (asked for: no notification). */
+  close(): void {
+    this.closing = true;
+    clearTimeout(this.connectTimer);
+    this.transport.close();
+  }
+
+  stats(): ConsumerStats[] {
+    return [...this.consumers].flatMap(([kind, consumer]) =>
+      consumer.closed
+        ? []
+        : [
+            {
+              id: this.id,
+              peerId: this.options.peerId,
+              source: this.options.source.id,
+              kind,
+              consumerId: consumer.id,
+              producerId: consumer.producerId,
+              routerId: this.router.id,
+              type: consumer.type,
+              paused: consumer.paused,
+              profile: this.profile,
+              preferredSpatialLayer: consumer.preferredLayers?.spatialLayer,
+              currentSpatialLayer: consumer.currentLayers?.spatialLayer,
+              iceState: this.reported ?? 'new',
+            },
+          ],
+    );
+  }
+
+  private lose(): void {
+    if (this.closing) return;
+    this.close();
+    this.emitState('closed');
+    this.emit('lost');
+  }
+
+  /** Maps mediasoup's ice-lite ICE state and DTLS state onto RTCIceConnectionState names. */
+  private derive(): ConsumerIceState | undefined {
+    const ice = this.transport.iceState;
+    const dtls = this.transport.dtlsState;
+    if (dtls === 'failed') return 'failed';
+    if ((ice === 'connected' || ice === 'completed') && dtls === 'connected') return ice;
+    if (this.timedOut) return 'failed';
+    if (ice === 'disconnected') return 'disconnected';
+    return this.started || ice !== 'new' ? 'checking' : undefined;
+  }
+
+  private report(): void {
+    if (this.closing) return;
+    const state = this.derive();
+    if (state === 'connected' || state === 'completed') {
+      this.timedOut = false;
+      clearTimeout(this.connectTimer);
+      this.connectTimer = undefined;
+    } else if ((state === 'checking' || state === 'disconnected') && !this.connectTimer) {
+      // ice-lite has no failed state of its own: a receiver that never connects is reported failed.
+      this.connectTimer = setTimeout(() => {
+        this.connectTimer = undefined;
+        this.timedOut = true;
+        this.report();
+      }, this.options.connectTimeoutMs);
+      this.connectTimer.unref();
+    }
+    if (state) this.emitState(state);
+  }
+
+  private emitState(state: ConsumerIceState): void {
+    if (state === this.reported) return;
+    this.reported = state;
+    this.emit('icestate', state);
+  }
+}

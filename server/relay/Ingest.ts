@@ -1,0 +1,132 @@
+import type { types } from 'mediasoup';
+import type { IngestTransportResult } from '../../src/protocol/relay';
+import { asClientError, ConflictError, LimitExceededError } from './errors';
+import type { RoomDirectory, RoomKey } from './RoomDirectory';
+import { planIngest, writeIngestAnswer } from './sdp/ingestOffer';
+
+/** A producer with the browser's ids for it, which consumer offers repeat in `a=msid`. */
+export interface IngestTrack {
+  readonly producer: types.Producer;
+  readonly streamId: string;
+  readonly trackId: string;
+}
+
+/** One ingest's figures, for tests and benchmarks. */
+export interface IngestStats {
+  id: string;
+  routerId: string;
+  madeBy: 'sdp' | 'client';
+  producers: { id: string; kind: types.MediaKind; type: types.ProducerType; trackId: string }[];
+}
+
+export interface IngestPlacement {
+  /** Every router's capabilities (all routers share one codec list). */
+  capabilities: types.RtpCapabilities;
+  rooms: RoomDirectory;
+  room: RoomKey;
+  transportOptions: types.WebRtcTransportOptions;
+  maxProducers: number;
+}
+
+/**
+ * One ingested local stream: a WebRtcTransport that receives it and its producers. Made from
+ * an SDP offer (INGEST, the 1.30.3 client) or step by step by mediasoup-client
+ * (CREATE_INGEST_TRANSPORT, CONNECT_INGEST_TRANSPORT, PRODUCE). Closing it closes its producers,
+ * and with them every consumer of them, pipes included.
+ */
+export class Ingest {
+  private readonly ownTracks: IngestTrack[] = [];
+
+  private constructor(
+    readonly id: string,
+    readonly router: types.Router,
+    readonly transport: types.WebRtcTransport,
+    /** How it was made: an SDP offer takes no CONNECT/PRODUCE. */
+    readonly madeBy: 'sdp' | 'client',
+    private readonly maxProducers: number,
+  ) {}
+
+  /** INGEST: receives what the offer sends and returns the relay's answer. */
+  static async fromOffer(id: string, sdp: string, placement: IngestPlacement): Promise<{ ingest: Ingest; answer: string }> {
+    // Read first: an offer the relay cannot take costs no transport.
+    const plan = planIngest(sdp, placement.capabilities, id, placement.maxProducers);
+    const { router, transport } = await Ingest.placeTransport(id, placement);
+    const ingest = new Ingest(id, router, transport, 'sdp', placement.maxProducers);
+    try {
+      for (const { kind, rtpParameters, streamId, trackId } of plan.producers) {
+        await ingest.addProducer({ kind, rtpParameters, appData: { streamId, trackId } }, streamId, trackId);
+      }
+      await transport.connect({ dtlsParameters: plan.remoteDtlsParameters });
+      return { ingest, answer: writeIngestAnswer(plan, transport) };
+    } catch (error) {
+      ingest.close();
+      throw error;
+    }
+  }
+
+  /** CREATE_INGEST_TRANSPORT: a transport for mediasoup-client's SendTransport. */
+  static async forClient(id: string, placement: IngestPlacement): Promise<Ingest> {
+    const { router, transport } = await Ingest.placeTransport(id, placement);
+    return new Ingest(id, router, transport, 'client', placement.maxProducers);
+  }
+
+  private static placeTransport(
+    id: string,
+    { rooms, room, transportOptions }: IngestPlacement,
+  ): Promise<{ router: types.Router; transport: types.WebRtcTransport }> {
+    return rooms.placeTransport(room, undefined, (router) =>
+      router.createWebRtcTransport({ ...transportOptions, appData: { role: 'ingest', streamId: id } }),
+    );
+  }
+
+  get tracks(): readonly IngestTrack[] {
+    return this.ownTracks.filter((track) => !track.producer.closed);
+  }
+
+  /** The first live track of a kind: what CREATE_CONSUMER consumes. */
+  track(kind: types.MediaKind): IngestTrack | undefined {
+    return this.tracks.find((track) => track.producer.kind === kind);
+  }
+
+  transportParameters(): IngestTransportResult {
+    const { iceParameters, iceCandidates, dtlsParameters } = this.transport;
+    return { id: this.id, iceParameters, iceCandidates, dtlsParameters };
+  }
+
+  async connect(dtlsParameters: types.DtlsParameters): Promise<void> {
+    this.expectClientMade('CONNECT_INGEST_TRANSPORT');
+    if (this.transport.dtlsState !== 'new') throw new ConflictError(`the ingest transport of "${this.id}" is already connected`);
+    await asClientError('CONNECT_INGEST_TRANSPORT refused', () => this.transport.connect({ dtlsParameters }));
+  }
+
+  /** PRODUCE; `trackId` is the browser track's id, for consumer offers. */
+  async produce(kind: types.MediaKind, rtpParameters: types.RtpParameters, trackId: string | undefined, appData: Record<string, unknown>): Promise<string> {
+    this.expectClientMade('PRODUCE');
+    const producer = await this.addProducer({ kind, rtpParameters, appData }, this.id, trackId);
+    return producer.id;
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+
+  stats(): IngestStats {
+    return {
+      id: this.id,
+      routerId: this.router.id,
+      madeBy: this.madeBy,
+      producers: this.tracks.map(({ producer, trackId }) => ({ id: producer.id, kind: producer.kind, type: producer.type, trackId })),
+    };
+  }
+
+  private async addProducer(options: types.ProducerOptions, streamId: string, trackId: string | undefined): Promise<types.Producer> {
+    if (this.ownTracks.length >= this.maxProducers) throw new LimitExceededError(`a stream has at most ${this.maxProducers} tracks`);
+    const producer = await asClientError(`${options.kind} producer refused`, () => this.transport.produce(options));
+    this.ownTracks.push({ producer, streamId, trackId: trackId ?? producer.id });
+    return producer;
+  }
+
+  private expectClientMade(method: string): void {
+    if (this.madeBy !== 'client') throw new ConflictError(`stream "${this.id}" was ingested from an SDP offer; ${method} is for CREATE_INGEST_TRANSPORT streams`);
+  }
+}

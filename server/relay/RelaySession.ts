@@ -1,0 +1,222 @@
+import type { types } from 'mediasoup';
+import type {
+  ConsumerIceStateParams,
+  RelayLimits,
+  RelayMethod,
+  RelayParams,
+  RelayResult,
+} from '../../src/protocol/relay';
+import { ConsumerSession, type ConsumerStats } from './ConsumerSession';
+import { ConflictError, LimitExceededError, NotFoundError } from './errors';
+import { Ingest, type IngestStats } from './Ingest';
+import type { RoomDirectory, RoomKey } from './RoomDirectory';
+
+export interface RelaySessionOptions {
+  /** Unique per connection: names its provisional room. */
+  number: number;
+  rooms: RoomDirectory;
+  routerCapabilities: types.RtpCapabilities;
+  transportOptions: types.WebRtcTransportOptions;
+  limits: RelayLimits;
+  notify: (params: ConsumerIceStateParams) => void;
+  /** An ingest closed without being asked (its worker died): the connection cannot go on. */
+  lost: (reason: string) => void;
+}
+
+type SessionMethod = Exclude<RelayMethod, 'AUTH'>;
+type Handlers = { [M in SessionMethod]: (params: RelayParams<M>) => Promise<RelayResult<M>> };
+
+/** Counts of what one connection holds, for stats. */
+export interface RelaySessionStats {
+  room: string | undefined;
+  ingests: IngestStats[];
+  consumerSessions: number;
+  consumers: ConsumerStats[];
+}
+
+/**
+ * What one authenticated relay connection has made — its ingests and consumer sessions — and
+ * the methods that make and close them. Everything is closed by DISPOSE / REMOVE_CONSUMER or,
+ * all at once, by `close()` when the socket closes.
+ */
+export class RelaySession {
+  private readonly ingests = new Map<string, Ingest>();
+  private readonly consumers = new Map<string, ConsumerSession>();
+  private roomAddress: string | undefined;
+  private room: RoomKey;
+  private closed = false;
+
+  private readonly handlers: Handlers = {
+    INGEST: async ({ id, sdp }) => {
+      this.expectNewIngest(id);
+      const { ingest, answer } = await Ingest.fromOffer(id, sdp, this.placement());
+      this.adoptIngest(ingest);
+      return { sdp: answer };
+    },
+    CREATE_CONSUMER: async ({ id, peerId, roomAddress, roomId, source, audio, video }) => {
+      this.bind(roomAddress);
+      const ingest = this.ingests.get(source);
+      if (!ingest) throw new NotFoundError(`no stream "${source}" is ingested on this connection`);
+      // The same id again is the retry after `failed`: it replaces the consumer.
+      this.closeConsumer(id);
+      if (this.consumers.size >= this.options.limits.consumersPerConnection) {
+        throw new LimitExceededError(`a connection has at most ${this.options.limits.consumersPerConnection} consumers`);
+      }
+      const session = await ConsumerSession.create({
+        id,
+        peerId,
+        roomId,
+        source: ingest,
+        kinds: [...(audio ? (['audio'] as const) : []), ...(video ? (['video'] as const) : [])],
+        rooms: this.options.rooms,
+        room: this.room,
+        transportOptions: this.options.transportOptions,
+        connectTimeoutMs: this.options.limits.consumerConnectTimeoutMs,
+      });
+      this.adoptConsumer(session);
+      return { sdp: session.offer };
+    },
+    START_CONSUMER: async ({ id, sdp }) => {
+      await this.consumer(id).start(sdp);
+      return {};
+    },
+    REMOVE_CONSUMER: async ({ id }) => ({ closed: this.closeConsumer(id) }),
+    SET_CONSUMER_PROFILE: async ({ id, profile }) => {
+      await this.consumer(id).setProfile(profile);
+      return { profile };
+    },
+    DISPOSE: async ({ id }) => ({ closed: this.dispose(id) }),
+    GET_ROUTER_CAPABILITIES: async ({ roomAddress }) => {
+      this.bind(roomAddress);
+      // mediasoup's header-extension URI type lists one more than mediasoup-client's (toffset); Device.load takes it.
+      return { rtpCapabilities: this.options.routerCapabilities as RelayResult<'GET_ROUTER_CAPABILITIES'>['rtpCapabilities'] };
+    },
+    CREATE_INGEST_TRANSPORT: async ({ id, roomAddress }) => {
+      this.bind(roomAddress);
+      this.expectNewIngest(id);
+      const ingest = await Ingest.forClient(id, this.placement());
+      this.adoptIngest(ingest);
+      return ingest.transportParameters();
+    },
+    CONNECT_INGEST_TRANSPORT: async ({ id, dtlsParameters }) => {
+      await this.ingest(id).connect(dtlsParameters as types.DtlsParameters);
+      return {};
+    },
+    PRODUCE: async ({ id, kind, rtpParameters, appData }) => {
+      const trackId = typeof appData.trackId === 'string' ? appData.trackId.slice(0, this.options.limits.idLength) : undefined;
+      const producerId = await this.ingest(id).produce(kind, rtpParameters as types.RtpParameters, trackId, appData);
+      return { producerId };
+    },
+  };
+
+  constructor(private readonly options: RelaySessionOptions) {
+    this.room = `connection:${options.number}`;
+  }
+
+  call<M extends SessionMethod>(method: M, params: RelayParams<M>): Promise<RelayResult<M>> {
+    return (this.handlers[method] as (params: RelayParams<M>) => Promise<RelayResult<M>>)(params);
+  }
+
+  /** The socket closed: everything this connection made goes. */
+  close(): void {
+    this.closed = true;
+    for (const session of this.consumers.values()) session.close();
+    for (const ingest of this.ingests.values()) ingest.close();
+    this.consumers.clear();
+    this.ingests.clear();
+  }
+
+  stats(): RelaySessionStats {
+    return {
+      room: this.roomAddress,
+      ingests: [...this.ingests.values()].map((ingest) => ingest.stats()),
+      consumerSessions: this.consumers.size,
+      consumers: [...this.consumers.values()].flatMap((session) => session.stats()),
+    };
+  }
+
+  private placement(): Parameters<typeof Ingest.forClient>[1] {
+    return {
+      capabilities: this.options.routerCapabilities,
+      rooms: this.options.rooms,
+      room: this.room,
+      transportOptions: this.options.transportOptions,
+      maxProducers: this.options.limits.producersPerIngest,
+    };
+  }
+
+  /** A connection serves one room; INGEST's provisional room joins it at the first room-naming call. */
+  private bind(roomAddress: string): void {
+    if (this.roomAddress === roomAddress) return;
+    if (this.roomAddress !== undefined) {
+      throw new ConflictError(`this connection serves room "${this.roomAddress}"; use another connection for "${roomAddress}"`);
+    }
+    const named: RoomKey = `room:${roomAddress}`;
+    this.options.rooms.merge(this.room, named);
+    this.room = named;
+    this.roomAddress = roomAddress;
+  }
+
+  private expectNewIngest(id: string): void {
+    if (this.ingests.has(id)) throw new ConflictError(`stream "${id}" is already ingested; DISPOSE it first`);
+    if (this.ingests.size >= this.options.limits.ingestsPerConnection) {
+      throw new LimitExceededError(`a connection ingests at most ${this.options.limits.ingestsPerConnection} streams`);
+    }
+  }
+
+  private ingest(id: string): Ingest {
+    const ingest = this.ingests.get(id);
+    if (!ingest) throw new NotFoundError(`no stream "${id}" is ingested on this connection`);
+    return ingest;
+  }
+
+  private consumer(id: string): ConsumerSession {
+    const session = this.consumers.get(id);
+    if (!session) throw new NotFoundError(`no consumer "${id}" on this connection`);
+    return session;
+  }
+
+  /** Keeps what a request made — unless the socket closed while it was being made. */
+  private adoptIngest(ingest: Ingest): void {
+    if (this.closed) {
+      ingest.close();
+      return;
+    }
+    this.ingests.set(ingest.id, ingest);
+    ingest.transport.observer.once('close', () => {
+      // DISPOSE and close() forget an ingest before closing it: one still here was lost.
+      if (this.closed || this.ingests.get(ingest.id) !== ingest) return;
+      this.ingests.delete(ingest.id);
+      this.options.lost(`stream "${ingest.id}" lost its media server`);
+    });
+  }
+
+  private adoptConsumer(session: ConsumerSession): void {
+    if (this.closed) {
+      session.close();
+      return;
+    }
+    this.consumers.set(session.id, session);
+    session.on('icestate', (iceConnectionState) => this.options.notify({ id: session.id, iceConnectionState }));
+    session.once('lost', () => {
+      if (this.consumers.get(session.id) === session) this.consumers.delete(session.id);
+    });
+  }
+
+  private closeConsumer(id: string): boolean {
+    const session = this.consumers.get(id);
+    if (!session) return false;
+    this.consumers.delete(id);
+    session.close();
+    return true;
+  }
+
+  private dispose(id: string): boolean {
+    const ingest = this.ingests.get(id);
+    if (!ingest) return false;
+    for (const session of [...this.consumers.values()]) if (session.source === ingest) this.closeConsumer(session.id);
+    this.ingests.delete(id);
+    ingest.close();
+    return true;
+  }
+}

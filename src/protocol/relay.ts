@@ -1,0 +1,404 @@
+import type { DtlsParameters, IceCandidate, IceParameters, RtpCapabilities, RtpParameters } from 'mediasoup-client/types';
+import { ParleyError, ValidationError } from './errors';
+import { expectRecord, expectString, isRecord, optionalRecord } from './validate';
+
+/**
+ * The media relay's wire: JSON-RPC 2.0 over one websocket to `sfuServer.url` (PROTOCOL.md "Media
+ * relay", SPEC §7). The first seven methods and CONSUMER_ICE_STATE are SimpleWebRTC 1.30.3's;
+ * Parley adds four methods so that mediasoup-client's Device/SendTransport can ingest without SDP
+ * munging (DESIGN.md "Media paths"):
+ *
+ *   GET_ROUTER_CAPABILITIES {roomAddress}            → {rtpCapabilities}   (Device.load)
+ *   CREATE_INGEST_TRANSPORT {id: stream id, roomAddress}
+ *                                                    → {id, iceParameters, iceCandidates, dtlsParameters}
+ *   CONNECT_INGEST_TRANSPORT {id, dtlsParameters}    → {}                  (transport 'connect')
+ *   PRODUCE {id, kind, rtpParameters, appData}       → {producerId}        (transport 'produce')
+ *
+ * An ingest made either way (INGEST's SDP or these) is one stream id: CREATE_CONSUMER's `source`
+ * names it and DISPOSE closes it. `appData.trackId` on PRODUCE is the browser track id that
+ * consumer offers carry in `a=msid`, as INGEST's offer carries it (a receiver matches
+ * `<screen id>` against it).
+ *
+ * Semantics the 1.30.3 wire leaves open, as Parley's relay implements them:
+ * - Every result is an object, never falsy (the 1.30.3 client waits forever on a falsy result).
+ * - Requests of one connection run one at a time in arrival order, so a call sent right after
+ *   AUTH (without waiting) runs once AUTH has succeeded.
+ * - A connection serves one room: the first roomAddress it names binds it; another is refused.
+ *   INGEST names no room, so its stream joins the room of the connection's first CREATE_CONSUMER.
+ * - CREATE_CONSUMER's `source` is a stream this connection ingested (the sender asks for its own
+ *   stream's consumers). Its offer's mids are `audio` / `video`; the a=msid lines carry the
+ *   ingested stream and track ids. CREATE_CONSUMER with an id that exists replaces that consumer
+ *   (the retry after `failed`).
+ * - CONSUMER_ICE_STATE: `checking` once START_CONSUMER has the answer, then `connected` /
+ *   `completed` when ICE and DTLS are up, `disconnected` when consent checks stop, `failed` on a
+ *   DTLS failure or when no connection comes within `consumerConnectTimeoutMs` (ice-lite has no
+ *   failure of its own), `closed` when a consumer goes without being asked (its source's media
+ *   went away). What the client closes itself (REMOVE_CONSUMER, DISPOSE) is not notified.
+ * - SET_CONSUMER_PROFILE affects the video consumer; set before START_CONSUMER it applies from the start.
+ * - REMOVE_CONSUMER and DISPOSE of an id that is not there succeed with `{closed: false}`.
+ * - A request without an id (a JSON-RPC notification) is answered with an invalid-request error:
+ *   the relay takes no notifications.
+ */
+
+export type ConsumerProfile = 'high' | 'medium' | 'low' | 'off';
+export const CONSUMER_PROFILES: readonly ConsumerProfile[] = ['high', 'medium', 'low', 'off'];
+/** SPEC §9 layers low / medium / high are spatial layers 0 / 1 / 2; `off` pauses the video. */
+export const PROFILE_SPATIAL_LAYER: Readonly<Record<Exclude<ConsumerProfile, 'off'>, number>> = { low: 0, medium: 1, high: 2 };
+
+/** The ICE states CONSUMER_ICE_STATE reports (RTCIceConnectionState's names). */
+export type ConsumerIceState = 'checking' | 'connected' | 'completed' | 'disconnected' | 'failed' | 'closed';
+export const CONSUMER_ICE_STATES: readonly ConsumerIceState[] = ['checking', 'connected', 'completed', 'disconnected', 'failed', 'closed'];
+
+/** `aud` of the HS256 token the config service puts in `sfuServer.password`. */
+export const RELAY_TOKEN_AUDIENCE = 'parley-relay';
+
+/** JSON-RPC error codes: the standard ones, then the relay's own (server range -32000…-32099). */
+export const RELAY_ERROR = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  /** AUTH refused, or a call before a successful AUTH. */
+  notAuthenticated: -32001,
+  /** No stream, consumer or transport with that id on this connection. */
+  notFound: -32002,
+  /** The id is in use, or the connection is bound to another room. */
+  conflict: -32003,
+  /** A per-connection bound (consumers, ingests, media sections) would be exceeded. */
+  limitExceeded: -32004,
+  /** The connection's request rate is above its token bucket. */
+  rateLimited: -32005,
+  /** The media server refused the operation (e.g. an offer with no codec it can forward). */
+  mediaError: -32010,
+} as const;
+
+/** Every bound on what one relay connection may send or make (Parley's own, not the spec's). */
+export const RELAY_LIMITS = {
+  /** A message above this many bytes is answered with an invalid-request error and not parsed. */
+  messageBytes: 64 * 1024,
+  /** A message above this many bytes closes the socket (1009) instead: it is not even buffered whole. */
+  closeAboveBytes: 1024 * 1024,
+  /** Token bucket: this many requests at once, refilled at `requestsPerSecond`. */
+  requestBurst: 60,
+  requestsPerSecond: 20,
+  /** CREATE_CONSUMER ids alive at once (each holds one transport and up to two consumers). */
+  consumersPerConnection: 64,
+  /** Streams ingested at once (INGEST or CREATE_INGEST_TRANSPORT). */
+  ingestsPerConnection: 8,
+  /** Media sections (m-lines) in an INGEST offer, and PRODUCE calls per ingest. */
+  producersPerIngest: 4,
+  /** Ids, room addresses, peer ids. */
+  idLength: 256,
+  /** PRODUCE appData, as JSON. */
+  appDataBytes: 1024,
+  /** A started consumer that reaches no ICE+DTLS connection in this time is reported `failed`. */
+  consumerConnectTimeoutMs: 15_000,
+  /** Websocket ping; a socket that misses one pong is closed. */
+  pingIntervalMs: 30_000,
+} as const;
+export type RelayLimits = { readonly [K in keyof typeof RELAY_LIMITS]: number };
+
+/**
+ * Any JSON-RPC error; `rpcCode` is what goes on the wire. `requestId` is set only where the
+ * request's own id is not known to the one replying (an envelope that could not be read).
+ */
+export class RelayRpcError extends ParleyError {
+  override readonly name: string = 'RelayRpcError';
+  constructor(
+    readonly rpcCode: number,
+    message: string,
+    readonly requestId?: RelayRequestId | null,
+  ) {
+    super(message);
+  }
+}
+
+// ---- Methods: params and results ----
+
+export interface AuthParams {
+  token: string;
+}
+export interface AuthResult {
+  /** The token's subject: the user the connection acts for. */
+  user: string;
+}
+export interface IngestParams {
+  /** The local stream id. */
+  id: string;
+  /** An SDP offer: sendonly/sendrecv audio and video, BUNDLEd, video optionally with rids (simulcast). */
+  sdp: string;
+}
+export interface SdpResult {
+  sdp: string;
+}
+export interface CreateConsumerParams {
+  /** The Jingle session id the consumer's offer will be delivered in. */
+  id: string;
+  /** The receiver's sid. */
+  peerId: string;
+  roomAddress: string;
+  /** The room's `<user rid>`. */
+  roomId: string;
+  /** The ingested stream id to consume. */
+  source: string;
+  audio: boolean;
+  video: boolean;
+}
+export interface StartConsumerParams {
+  id: string;
+  /** The receiver's answer to the consumer's offer. */
+  sdp: string;
+}
+export interface IdParams {
+  id: string;
+}
+export interface ClosedResult {
+  /** False when there was nothing with that id (already closed). */
+  closed: boolean;
+}
+export interface SetConsumerProfileParams {
+  id: string;
+  profile: ConsumerProfile;
+}
+export interface ProfileResult {
+  profile: ConsumerProfile;
+}
+export type EmptyResult = Record<string, never>;
+export interface RoomParams {
+  roomAddress: string;
+}
+export interface RouterCapabilitiesResult {
+  rtpCapabilities: RtpCapabilities;
+}
+export interface CreateIngestTransportParams {
+  /** The local stream id: later PRODUCE, CREATE_CONSUMER `source` and DISPOSE name it. */
+  id: string;
+  roomAddress: string;
+}
+export interface IngestTransportResult {
+  id: string;
+  iceParameters: IceParameters;
+  iceCandidates: IceCandidate[];
+  dtlsParameters: DtlsParameters;
+}
+export interface ConnectIngestTransportParams {
+  id: string;
+  dtlsParameters: DtlsParameters;
+}
+export interface ProduceParams {
+  id: string;
+  kind: 'audio' | 'video';
+  rtpParameters: RtpParameters;
+  appData: Record<string, unknown>;
+}
+export interface ProduceResult {
+  producerId: string;
+}
+
+/** Method name → params and result. */
+export interface RelayMethods {
+  AUTH: { params: AuthParams; result: AuthResult };
+  INGEST: { params: IngestParams; result: SdpResult };
+  CREATE_CONSUMER: { params: CreateConsumerParams; result: SdpResult };
+  START_CONSUMER: { params: StartConsumerParams; result: EmptyResult };
+  REMOVE_CONSUMER: { params: IdParams; result: ClosedResult };
+  SET_CONSUMER_PROFILE: { params: SetConsumerProfileParams; result: ProfileResult };
+  DISPOSE: { params: IdParams; result: ClosedResult };
+  GET_ROUTER_CAPABILITIES: { params: RoomParams; result: RouterCapabilitiesResult };
+  CREATE_INGEST_TRANSPORT: { params: CreateIngestTransportParams; result: IngestTransportResult };
+  CONNECT_INGEST_TRANSPORT: { params: ConnectIngestTransportParams; result: EmptyResult };
+  PRODUCE: { params: ProduceParams; result: ProduceResult };
+}
+export type RelayMethod = keyof RelayMethods;
+export type RelayParams<M extends RelayMethod> = RelayMethods[M]['params'];
+export type RelayResult<M extends RelayMethod> = RelayMethods[M]['result'];
+
+/** The relay's one notification. */
+export interface ConsumerIceStateParams {
+  id: string;
+  iceConnectionState: ConsumerIceState;
+}
+export const CONSUMER_ICE_STATE = 'CONSUMER_ICE_STATE';
+
+// ---- Envelopes ----
+
+export type RelayRequestId = string | number;
+export interface RelayRequest<M extends RelayMethod = RelayMethod> {
+  jsonrpc: '2.0';
+  id: RelayRequestId;
+  method: M;
+  params: RelayParams<M>;
+}
+export interface RelayErrorObject {
+  code: number;
+  message: string;
+}
+export type RelayResponse =
+  | { jsonrpc: '2.0'; id: RelayRequestId; result: object }
+  | { jsonrpc: '2.0'; id: RelayRequestId | null; error: RelayErrorObject };
+export interface RelayNotification {
+  jsonrpc: '2.0';
+  method: typeof CONSUMER_ICE_STATE;
+  params: ConsumerIceStateParams;
+}
+
+const SDP_LENGTH = RELAY_LIMITS.messageBytes;
+const TOKEN_LENGTH = 8192;
+
+function invalidParams(message: string): RelayRpcError {
+  return new RelayRpcError(RELAY_ERROR.invalidParams, message);
+}
+
+/** Runs a validator and turns its ValidationError into an invalid-params error. */
+function asParams<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ValidationError) throw invalidParams(error.message);
+    throw error;
+  }
+}
+
+function id(value: unknown, what = 'id'): string {
+  const text = expectString(value, what, RELAY_LIMITS.idLength);
+  if (text.length === 0) throw new ValidationError(`${what} must not be empty`);
+  return text;
+}
+
+function bool(value: unknown, what: string): boolean {
+  if (typeof value !== 'boolean') throw new ValidationError(`${what} must be true or false`);
+  return value;
+}
+
+function oneOf<T extends string>(value: unknown, what: string, allowed: readonly T[]): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    throw new ValidationError(`${what} must be one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+/**
+ * mediasoup's parameter objects are checked in depth by mediasoup itself on the server; here
+ * they need only be objects of bounded size (the message already is).
+ */
+function mediaObject<T>(value: unknown, what: string): T {
+  return expectRecord(value, what) as T;
+}
+
+const PARAM_READERS: { [M in RelayMethod]: (params: Record<string, unknown>) => RelayParams<M> } = {
+  AUTH: (p) => ({ token: expectString(p.token, 'token', TOKEN_LENGTH) }),
+  INGEST: (p) => ({ id: id(p.id), sdp: expectString(p.sdp, 'sdp', SDP_LENGTH) }),
+  CREATE_CONSUMER: (p) => {
+    const params = {
+      id: id(p.id),
+      peerId: id(p.peerId, 'peerId'),
+      roomAddress: id(p.roomAddress, 'roomAddress'),
+      roomId: expectString(p.roomId, 'roomId', RELAY_LIMITS.idLength),
+      source: id(p.source, 'source'),
+      audio: bool(p.audio, 'audio'),
+      video: bool(p.video, 'video'),
+    };
+    if (!params.audio && !params.video) throw new ValidationError('audio or video must be true');
+    return params;
+  },
+  START_CONSUMER: (p) => ({ id: id(p.id), sdp: expectString(p.sdp, 'sdp', SDP_LENGTH) }),
+  REMOVE_CONSUMER: (p) => ({ id: id(p.id) }),
+  SET_CONSUMER_PROFILE: (p) => ({ id: id(p.id), profile: oneOf(p.profile, 'profile', CONSUMER_PROFILES) }),
+  DISPOSE: (p) => ({ id: id(p.id) }),
+  GET_ROUTER_CAPABILITIES: (p) => ({ roomAddress: id(p.roomAddress, 'roomAddress') }),
+  CREATE_INGEST_TRANSPORT: (p) => ({ id: id(p.id), roomAddress: id(p.roomAddress, 'roomAddress') }),
+  CONNECT_INGEST_TRANSPORT: (p) => ({ id: id(p.id), dtlsParameters: mediaObject<DtlsParameters>(p.dtlsParameters, 'dtlsParameters') }),
+  PRODUCE: (p) => {
+    const appData = optionalRecord(p.appData, 'appData') ?? {};
+    if (JSON.stringify(appData).length > RELAY_LIMITS.appDataBytes) {
+      throw new ValidationError(`appData is larger than ${RELAY_LIMITS.appDataBytes} bytes`);
+    }
+    return {
+      id: id(p.id),
+      kind: oneOf(p.kind, 'kind', ['audio', 'video'] as const),
+      rtpParameters: mediaObject<RtpParameters>(p.rtpParameters, 'rtpParameters'),
+      appData,
+    };
+  },
+};
+
+export function isRelayMethod(method: string): method is RelayMethod {
+  return Object.hasOwn(PARAM_READERS, method);
+}
+
+/** Validates a method's params; throws RelayRpcError (invalid params) with a message naming the field. */
+export function parseRelayParams<M extends RelayMethod>(method: M, params: unknown): RelayParams<M> {
+  if (params !== undefined && !isRecord(params)) throw invalidParams(`${method} params must be an object`);
+  return asParams(() => PARAM_READERS[method](params ?? {}));
+}
+
+export interface ParsedRelayRequest {
+  id: RelayRequestId;
+  method: string;
+  params: unknown;
+}
+
+/**
+ * Validates a JSON-RPC 2.0 request envelope (not its method or params). Throws RelayRpcError
+ * (invalid request) carrying the request id when one could be read.
+ */
+export function parseRelayEnvelope(value: unknown): ParsedRelayRequest {
+  const invalid = (message: string, requestId: RelayRequestId | null): RelayRpcError =>
+    new RelayRpcError(RELAY_ERROR.invalidRequest, message, requestId);
+  if (Array.isArray(value)) throw invalid('batch requests are not supported', null);
+  if (!isRecord(value)) throw invalid('a request must be a JSON object', null);
+  const requestId = value.id;
+  const validId =
+    (typeof requestId === 'string' && requestId.length <= RELAY_LIMITS.idLength) ||
+    (typeof requestId === 'number' && Number.isSafeInteger(requestId));
+  if (value.jsonrpc !== '2.0') throw invalid('jsonrpc must be "2.0"', validId ? (requestId as RelayRequestId) : null);
+  if (requestId === undefined) throw invalid('a request needs an id: the relay takes no notifications', null);
+  if (!validId) throw invalid(`id must be a string of at most ${RELAY_LIMITS.idLength} characters or an integer`, null);
+  if (typeof value.method !== 'string' || value.method.length === 0 || value.method.length > 64) {
+    throw invalid('method must be a non-empty string', requestId as RelayRequestId);
+  }
+  return { id: requestId as RelayRequestId, method: value.method, params: value.params };
+}
+
+// ---- Client-side readers of results and the notification ----
+
+export function parseSdpResult(value: unknown): SdpResult {
+  return { sdp: expectString(expectRecord(value, 'relay result').sdp, 'sdp', SDP_LENGTH) };
+}
+
+export function parseClosedResult(value: unknown): ClosedResult {
+  return { closed: bool(expectRecord(value, 'relay result').closed, 'closed') };
+}
+
+export function parseProduceResult(value: unknown): ProduceResult {
+  return { producerId: id(expectRecord(value, 'relay result').producerId, 'producerId') };
+}
+
+export function parseRouterCapabilitiesResult(value: unknown): RouterCapabilitiesResult {
+  return { rtpCapabilities: mediaObject<RtpCapabilities>(expectRecord(value, 'relay result').rtpCapabilities, 'rtpCapabilities') };
+}
+
+export function parseIngestTransportResult(value: unknown): IngestTransportResult {
+  const result = expectRecord(value, 'relay result');
+  if (!Array.isArray(result.iceCandidates)) throw new ValidationError('iceCandidates must be an array');
+  return {
+    id: id(result.id),
+    iceParameters: mediaObject<IceParameters>(result.iceParameters, 'iceParameters'),
+    iceCandidates: result.iceCandidates.map((candidate) => mediaObject<IceCandidate>(candidate, 'iceCandidates entry')),
+    dtlsParameters: mediaObject<DtlsParameters>(result.dtlsParameters, 'dtlsParameters'),
+  };
+}
+
+export function parseConsumerIceState(params: unknown): ConsumerIceStateParams {
+  const record = expectRecord(params, 'CONSUMER_ICE_STATE params');
+  return { id: id(record.id), iceConnectionState: oneOf(record.iceConnectionState, 'iceConnectionState', CONSUMER_ICE_STATES) };
+}
+
+/** Reads a JSON-RPC error object from a reply into a RelayRpcError. */
+export function relayErrorFrom(value: unknown): RelayRpcError {
+  const error = expectRecord(value, 'relay error');
+  const code = typeof error.code === 'number' ? error.code : RELAY_ERROR.internalError;
+  const message = typeof error.message === 'string' ? error.message.slice(0, 1024) : 'relay error';
+  return new RelayRpcError(code, message);
+}

@@ -1,0 +1,111 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { SIMULCAST_LAYERS } from '../../src/protocol/constants';
+import { CHROMIUM_ARGS } from '../../playwright.config';
+
+/** What a receiving RTCPeerConnection has decoded so far. */
+export interface ReceivedMedia {
+  framesDecoded: number;
+  frameWidth: number;
+  audioPacketsReceived: number;
+  iceConnectionState: string;
+}
+
+/**
+ * Debian's Chromium with fake devices, driving plain RTCPeerConnections the way the 1.30.3 client
+ * does (tests only): a sender offers camera (simulcast low/medium/high, SPEC §9) and microphone
+ * for INGEST; a receiver answers a relay consumer offer as it would a Jingle session-initiate.
+ */
+export interface RelayBrowser {
+  /** Makes sender `name` and returns its complete offer (ICE gathered). */
+  senderOffer(name: string): Promise<string>;
+  acceptAnswer(name: string, answer: string): Promise<void>;
+  /** The sender's highest layer width as encoded (outbound-rtp with rid "high"). */
+  sentWidth(name: string): Promise<number>;
+  /** Makes receiver `name` for a consumer offer and returns its answer. */
+  receiverAnswer(name: string, offer: string): Promise<string>;
+  received(name: string): Promise<ReceivedMedia>;
+  close(): Promise<void>;
+}
+
+interface PageGlobals {
+  parleyPeers: Map<string, RTCPeerConnection>;
+}
+
+/** Opens `url` (a page of a test server), or else an empty page served by a route. */
+export async function launchRelayBrowser(url?: string): Promise<RelayBrowser & { page: Page }> {
+  const browser: Browser = await chromium.launch({ executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const page: Page = await browser.newPage();
+  if (url) {
+    await page.goto(url);
+  } else {
+    // getUserMedia needs a secure context: localhost is one, and the route means no server is needed.
+    await page.route('http://localhost/**', (route) => route.fulfill({ body: '<!doctype html><title>relay test</title>', contentType: 'text/html' }));
+    await page.goto('http://localhost/');
+  }
+  await page.evaluate(() => {
+    (globalThis as unknown as PageGlobals).parleyPeers = new Map();
+  });
+  return {
+    page,
+    senderOffer: (name) =>
+      page.evaluate(
+        async ({ name, layers }) => {
+          const stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: { width: 1280, height: 720 } });
+          const pc = new RTCPeerConnection();
+          (globalThis as unknown as PageGlobals).parleyPeers.set(name, pc);
+          pc.addTransceiver(stream.getAudioTracks()[0]!, { direction: 'sendonly', streams: [stream] });
+          pc.addTransceiver(stream.getVideoTracks()[0]!, { direction: 'sendonly', streams: [stream], sendEncodings: layers });
+          await pc.setLocalDescription(await pc.createOffer());
+          await new Promise<void>((resolve) => {
+            if (pc.iceGatheringState === 'complete') resolve();
+            pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && resolve());
+          });
+          return pc.localDescription!.sdp;
+        },
+        { name, layers: SIMULCAST_LAYERS.map((layer) => ({ ...layer })) },
+      ),
+    acceptAnswer: (name, answer) =>
+      page.evaluate(
+        async ({ name, answer }) => {
+          await (globalThis as unknown as PageGlobals).parleyPeers.get(name)!.setRemoteDescription({ type: 'answer', sdp: answer });
+        },
+        { name, answer },
+      ),
+    sentWidth: (name) =>
+      page.evaluate(async (name) => {
+        const stats = await (globalThis as unknown as PageGlobals).parleyPeers.get(name)!.getStats();
+        let width = 0;
+        stats.forEach((report: { type: string; rid?: string; frameWidth?: number }) => {
+          if (report.type === 'outbound-rtp' && report.rid === 'high') width = report.frameWidth ?? 0;
+        });
+        return width;
+      }, name),
+    receiverAnswer: (name, offer) =>
+      page.evaluate(
+        async ({ name, offer }) => {
+          const pc = new RTCPeerConnection();
+          (globalThis as unknown as PageGlobals).parleyPeers.set(name, pc);
+          await pc.setRemoteDescription({ type: 'offer', sdp: offer });
+          await pc.setLocalDescription(await pc.createAnswer());
+          return pc.localDescription!.sdp;
+        },
+        { name, offer },
+      ),
+    received: (name) =>
+      page.evaluate(async (name) => {
+        const pc = (globalThis as unknown as PageGlobals).parleyPeers.get(name)!;
+        const media = { framesDecoded: 0, frameWidth: 0, audioPacketsReceived: 0, iceConnectionState: pc.iceConnectionState };
+        (await pc.getStats()).forEach((report: { type: string; kind?: string; framesDecoded?: number; frameWidth?: number; packetsReceived?: number }) => {
+          if (report.type !== 'inbound-rtp') return;
+          if (report.kind === 'video') {
+            media.framesDecoded = report.framesDecoded ?? 0;
+            media.frameWidth = report.frameWidth ?? 0;
+          } else if (report.kind === 'audio') {
+            media.audioPacketsReceived = report.packetsReceived ?? 0;
+          }
+        });
+        return media;
+      }, name),
+    close: () => browser.close(),
+  };
+}

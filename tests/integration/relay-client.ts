@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
+import { CLIENT_VERSION } from '../../src/protocol/constants';
+import { parseProviderConfig, type ProviderConfig } from '../../src/protocol/config';
+import { parseConsumerIceState, type ConsumerIceStateParams, type RelayRequestId } from '../../src/protocol/relay';
+
+/** A reply as it came off the wire: exactly one of result and error. */
+export interface RelayReply {
+  id: RelayRequestId | null;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+}
+
+/** A bare JSON-RPC client for the relay, as the 1.30.3 client speaks to it (tests only). */
+export interface RelayTestClient {
+  call(method: string, params?: unknown): Promise<RelayReply>;
+  /** Calls that must succeed: the result, or a thrown error with the relay's message. */
+  ok(method: string, params?: unknown): Promise<Record<string, unknown>>;
+  /** Sends raw text or bytes; its reply comes from `nextStrayReply`. */
+  sendRaw(data: string | Buffer): void;
+  /** The next reply whose id matches no call (id null, or a raw send's). */
+  nextStrayReply(): Promise<RelayReply>;
+  notifications: ConsumerIceStateParams[];
+  /** Resolves on the first CONSUMER_ICE_STATE (already received or future) that matches. */
+  notification(matches: (params: ConsumerIceStateParams) => boolean): Promise<ConsumerIceStateParams>;
+  closed: Promise<{ code: number; reason: string }>;
+  close(): Promise<void>;
+}
+
+export async function fetchConfig(parleyUrl: string): Promise<ProviderConfig> {
+  const response = await fetch(new URL('/api/config', parleyUrl), { method: 'POST', body: JSON.stringify({ clientVersion: CLIENT_VERSION }) });
+  if (!response.ok) throw new Error(`config request failed: ${response.status}`);
+  return parseProviderConfig(await response.json());
+}
+
+export async function connectRelay(url: string): Promise<RelayTestClient> {
+  const socket = new WebSocket(url);
+  const pending = new Map<RelayRequestId, (reply: RelayReply) => void>();
+  const strays: RelayReply[] = [];
+  const strayWaiters: ((reply: RelayReply) => void)[] = [];
+  const notifications: ConsumerIceStateParams[] = [];
+  const notificationWaiters = new Set<() => void>();
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+  });
+  socket.on('message', (data) => {
+    const message = JSON.parse(String(data)) as RelayReply & { method?: string; params?: unknown };
+    if (message.method !== undefined) {
+      notifications.push(parseConsumerIceState(message.params));
+      for (const wake of notificationWaiters) wake();
+      return;
+    }
+    const resolve = message.id === null ? undefined : pending.get(message.id);
+    if (resolve) {
+      pending.delete(message.id!);
+      resolve(message);
+    } else {
+      const waiter = strayWaiters.shift();
+      if (waiter) waiter(message);
+      else strays.push(message);
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+
+  const call = (method: string, params?: unknown): Promise<RelayReply> =>
+    new Promise((resolve) => {
+      const id = randomUUID();
+      pending.set(id, resolve);
+      socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }));
+    });
+  return {
+    call,
+    async ok(method, params) {
+      const reply = await call(method, params);
+      if (!reply.result) throw new Error(`${method} failed: ${reply.error?.code} ${reply.error?.message}`);
+      return reply.result;
+    },
+    sendRaw: (data) => socket.send(data),
+    nextStrayReply: () => {
+      const stray = strays.shift();
+      return stray ? Promise.resolve(stray) : new Promise((resolve) => strayWaiters.push(resolve));
+    },
+    notifications,
+    notification: (matches) =>
+      new Promise((resolve) => {
+        const check = (): boolean => {
+          const found = notifications.find(matches);
+          if (found) {
+            notificationWaiters.delete(wake);
+            resolve(found);
+          }
+          return Boolean(found);
+        };
+        const wake = (): void => void check();
+        if (!check()) notificationWaiters.add(wake);
+      }),
+    closed,
+    async close() {
+      if (socket.readyState !== WebSocket.CLOSED) socket.close();
+      await closed;
+    },
+  };
+}

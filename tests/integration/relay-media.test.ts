@@ -1,0 +1,119 @@
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startParley, type RunningParley } from '../../server/Parley';
+import type { RelayServer } from '../../server/relay/RelayServer';
+import type { ProviderConfig } from '../../src/protocol/config';
+import { launchRelayBrowser, type RelayBrowser } from './relay-browser';
+import { connectRelay, fetchConfig, type RelayTestClient } from './relay-client';
+
+/**
+ * Media through the relay in Debian's Chromium: a 1.30.3-style sender (plain SDP offer with
+ * simulcast rids → INGEST) and Parley's mediasoup-client ingest, each consumed by a plain
+ * RTCPeerConnection that answers the relay's consumer offer as it would a Jingle session-initiate.
+ * WebRTC stays on 127.0.0.1 (the relay's only candidate); run it in a loopback-only namespace with
+ * `unshare -n sh -c 'ip link set lo up && npx vitest run tests/integration/relay-media.test.ts'`.
+ */
+
+let parley: RunningParley;
+let relay: RelayServer;
+let config: ProviderConfig;
+let vite: ViteDevServer;
+let browser: RelayBrowser & { page: import('playwright-core').Page };
+let client: RelayTestClient;
+
+beforeAll(async () => {
+  parley = await startParley({ port: 0 });
+  relay = parley.relay!;
+  config = await fetchConfig(parley.url);
+  const fixture = fileURLToPath(new URL('./relay-fixture/', import.meta.url));
+  vite = await createServer({
+    configFile: false,
+    root: fixture,
+    logLevel: 'error',
+    server: { host: '127.0.0.1', port: 0, hmr: false },
+    // Found up front so that no dependency is optimised (and the page reloaded) mid-test.
+    optimizeDeps: { entries: ['index.html'], include: ['mediasoup-client'] },
+  });
+  await vite.listen();
+  const { port } = vite.httpServer!.address() as AddressInfo;
+  browser = await launchRelayBrowser(`http://127.0.0.1:${port}/index.html`);
+  await browser.page.waitForFunction(() => 'parleyRelayFixture' in globalThis);
+  client = await connectRelay(config.sfuServer!.url);
+  await client.ok('AUTH', { token: config.sfuServer!.password });
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await browser?.close();
+  await vite?.close();
+  await parley?.stop();
+});
+
+const roomAddress = (): string => `media@${parley.settings.mucDomain}`;
+
+/** The relay's own view of one consumer (not the browser's claim). */
+function relayConsumer(sid: string, kind: 'audio' | 'video') {
+  return relay.stats().consumerDetails.find((consumer) => consumer.id === sid && consumer.kind === kind);
+}
+
+describe('1.30.3 path: INGEST of a plain SDP offer, CREATE_CONSUMER / START_CONSUMER', () => {
+  it('carries simulcast camera and microphone to a receiver, and profiles pick the layer', async () => {
+    const { sdp: answer } = (await client.ok('INGEST', { id: 'camera', sdp: await browser.senderOffer('sender') })) as { sdp: string };
+    await browser.acceptAnswer('sender', answer);
+
+    const { sdp: offer } = (await client.ok('CREATE_CONSUMER', {
+      id: 'sid-1',
+      peerId: 'receiver-1',
+      roomAddress: roomAddress(),
+      roomId: 'rid',
+      source: 'camera',
+      audio: true,
+      video: true,
+    })) as { sdp: string };
+    const receiverAnswer = await browser.receiverAnswer('receiver', offer);
+    expect(await client.ok('START_CONSUMER', { id: 'sid-1', sdp: receiverAnswer })).toEqual({});
+    await client.notification((state) => state.id === 'sid-1' && state.iceConnectionState === 'connected');
+
+    await expect.poll(async () => (await browser.received('receiver')).framesDecoded, { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await browser.received('receiver')).audioPacketsReceived, { timeout: 20_000 }).toBeGreaterThan(0);
+
+    // SPEC §9 layers: low is a quarter of the sender's width, high is all of it — once the
+    // sender's bandwidth estimate lets it send the high layer at all.
+    await expect.poll(() => browser.sentWidth('sender'), { timeout: 30_000 }).toBeGreaterThan(0);
+    const sent = await browser.sentWidth('sender');
+    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-1', profile: 'low' });
+    await expect.poll(() => relayConsumer('sid-1', 'video')?.currentSpatialLayer, { timeout: 20_000 }).toBe(0);
+    await expect.poll(async () => (await browser.received('receiver')).frameWidth, { timeout: 20_000 }).toBeLessThanOrEqual(sent / 3);
+
+    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-1', profile: 'high' });
+    await expect.poll(() => relayConsumer('sid-1', 'video')?.currentSpatialLayer, { timeout: 20_000 }).toBe(2);
+    await expect.poll(async () => (await browser.received('receiver')).frameWidth, { timeout: 20_000 }).toBe(sent);
+  }, 90_000);
+});
+
+describe('Parley path: mediasoup-client Device / SendTransport ingest', () => {
+  it('ingests simulcast camera through PRODUCE and a plain receiver decodes it', async () => {
+    const { sfuServer } = await fetchConfig(parley.url);
+    const { streamId } = await browser.page.evaluate(
+      ({ url, token, room }) =>
+        (globalThis as unknown as { parleyRelayFixture: { ingestCamera(url: string, token: string, room: string): Promise<{ streamId: string }> } }).parleyRelayFixture.ingestCamera(
+          url,
+          token,
+          room,
+        ),
+      { url: sfuServer!.url, token: sfuServer!.password, room: `client-${roomAddress()}` },
+    );
+    type Fixture = { parleyRelayFixture: { consumerOffer(sid: string, source: string, room: string): Promise<string>; startConsumer(sid: string, answer: string): Promise<void> } };
+    const offer = await browser.page.evaluate(
+      ({ streamId, room }) => (globalThis as unknown as Fixture).parleyRelayFixture.consumerOffer('sid-client', streamId, room),
+      { streamId, room: `client-${roomAddress()}` },
+    );
+    expect(offer).toContain('a=ssrc-group:FID ');
+    const answer = await browser.receiverAnswer('client-receiver', offer);
+    await browser.page.evaluate(({ answer }) => (globalThis as unknown as Fixture).parleyRelayFixture.startConsumer('sid-client', answer), { answer });
+    await expect.poll(async () => (await browser.received('client-receiver')).framesDecoded, { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(relayConsumer('sid-client', 'video')?.type).toBe('simulcast');
+  }, 60_000);
+});

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startParley, type RunningParley } from '../../server/Parley';
+import type { ProviderConfig } from '../../src/protocol/config';
+import { launchRelayBrowser, type RelayBrowser } from './relay-browser';
+import { connectRelay, fetchConfig, type RelayTestClient } from './relay-client';
+
+/**
+ * The relay across workers and through failures, on two real mediasoup workers. `relaySpillLoad: 0`
+ * makes every placement go to the least-loaded worker, so a room's consumers land on another
+ * worker's router than its producers and reach them through `pipeToRouter`.
+ */
+
+let parley: RunningParley;
+let config: ProviderConfig;
+let browser: RelayBrowser;
+
+beforeAll(async () => {
+  parley = await startParley({ port: 0, relayWorkers: 2, relaySpillLoad: 0 });
+  config = await fetchConfig(parley.url);
+  browser = await launchRelayBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await parley?.stop();
+});
+
+async function authenticated(): Promise<RelayTestClient> {
+  const client = await connectRelay(config.sfuServer!.url);
+  await client.ok('AUTH', { token: config.sfuServer!.password });
+  return client;
+}
+
+/** pid of the worker that runs a router, from mediasoup's worker dumps. */
+async function workerOf(routerId: string): Promise<number | undefined> {
+  const dump = await parley.relay!.dump();
+  return dump.workers.find((worker) => worker.dump.routerIds.includes(routerId))?.pid;
+}
+
+async function liveRouterIds(): Promise<string[]> {
+  return (await parley.relay!.dump()).workers.flatMap((worker) => worker.dump.routerIds);
+}
+
+describe('A room spanning workers', () => {
+  it('pipes producers to the consumer\'s router on another worker, media flows, and DISPOSE clears both', async () => {
+    const client = await authenticated();
+    const roomAddress = `span@${parley.settings.mucDomain}`;
+    const { sdp: answer } = (await client.ok('INGEST', { id: 'camera', sdp: await browser.senderOffer('sender') })) as { sdp: string };
+    await browser.acceptAnswer('sender', answer);
+    const { sdp: offer } = (await client.ok('CREATE_CONSUMER', {
+      id: 'sid-span',
+      peerId: 'receiver',
+      roomAddress,
+      roomId: 'rid',
+      source: 'camera',
+      audio: true,
+      video: true,
+    })) as { sdp: string };
+
+    const stats = parley.relay!.stats();
+    const ingest = stats.ingestDetails.find((each) => each.id === 'camera')!;
+    const consumers = stats.consumerDetails.filter((each) => each.id === 'sid-span');
+    const consumerRouterId = consumers[0]!.routerId;
+    expect(consumerRouterId).not.toBe(ingest.routerId);
+    expect(await workerOf(consumerRouterId)).not.toBe(await workerOf(ingest.routerId));
+    expect(stats.rooms.find((room) => room.key === `room:${roomAddress}`)?.routerIds.sort()).toEqual([ingest.routerId, consumerRouterId].sort());
+
+    // mediasoup's dump of the consumer's router: the producers arrived by pipe with their own ids.
+    const consumerRouter = parley.relay!.routers().find((router) => router.id === consumerRouterId)!;
+    const dump = await consumerRouter.dump();
+    expect(dump.mapProducerIdConsumerIds.map(({ key }) => key).sort()).toEqual(ingest.producers.map((producer) => producer.id).sort());
+    expect(dump.transportIds).toHaveLength(2);
+
+    await client.ok('START_CONSUMER', { id: 'sid-span', sdp: await browser.receiverAnswer('receiver', offer) });
+    await expect.poll(async () => (await browser.received('receiver')).framesDecoded, { timeout: 20_000 }).toBeGreaterThan(0);
+
+    await client.ok('DISPOSE', { id: 'camera' });
+    const live = await liveRouterIds();
+    expect(live).not.toContain(ingest.routerId);
+    expect(live).not.toContain(consumerRouterId);
+    await client.close();
+  }, 60_000);
+});
+
+describe('Failures', () => {
+  it('a worker that dies ends the connections with media on it; a replacement starts and others go on', async () => {
+    const victim = await authenticated();
+    const bystander = await authenticated();
+    await victim.ok('INGEST', { id: 'doomed', sdp: await browser.senderOffer('doomed') });
+    const routerId = parley.relay!.stats().ingestDetails.find((each) => each.id === 'doomed')!.routerId;
+    const pid = (await workerOf(routerId))!;
+    const pidsBefore = parley.relay!.workers.map((worker) => worker.pid);
+
+    process.kill(pid, 'SIGKILL');
+    expect(await victim.closed).toEqual({ code: 1011, reason: 'stream "doomed" lost its media server' });
+    await expect.poll(() => parley.relay!.workers.map((worker) => worker.pid).filter((each) => !pidsBefore.includes(each)).length).toBe(1);
+    expect(parley.relay!.workers).toHaveLength(2);
+
+    expect((await bystander.ok('INGEST', { id: 'after', sdp: await browser.senderOffer('after') })).sdp).toContain('a=ice-lite');
+    await bystander.close();
+  });
+
+  it('killRelay drops every relay socket and refuses new ones; restartRelay serves the same URL again', async () => {
+    const client = await authenticated();
+    await parley.killRelay();
+    expect((await client.closed).code).toBe(1006);
+    await expect(connectRelay(config.sfuServer!.url)).rejects.toThrow('503');
+
+    await parley.restartRelay();
+    const again = await authenticated();
+    expect((await again.ok('INGEST', { id: 'revived', sdp: await browser.senderOffer('revived') })).sdp).toContain('a=ice-lite');
+    expect(parley.relay!.stats().ingestDetails.map((each) => each.id)).toEqual(['revived']);
+    await again.close();
+  });
+});

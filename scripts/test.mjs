@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureAppBuilt, ensureDebianPackages, ensureNpmPackages, ensureRelayWorkerBuilt, ROOT, SERVER_PACKAGES, TEST_PACKAGES } from './lib/setup.mjs';
+import { ensureAppBuilt, ensureDebianPackages, ensureNpmPackages, ensureRelayWorkerBuilt, inLoopbackNamespace, ROOT, SERVER_PACKAGES, TEST_PACKAGES } from './lib/setup.mjs';
 
 const log = (line) => console.error(`[setup] ${line}`);
 ensureDebianPackages([...SERVER_PACKAGES, ...TEST_PACKAGES], log);
@@ -51,7 +51,9 @@ for (const [name, command, args] of [
 
 {
   const output = join(reports, 'vitest.json');
-  const { ok, seconds } = step('unit + integration', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`]);
+  // Some integration tests drive Chromium against the relay: they too stay on loopback.
+  const { command, args } = inLoopbackNamespace([bin('vitest'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`]);
+  const { ok, seconds } = step('unit + integration', command, args);
   const report = readJson(output);
   const counts = report
     ? { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests }
@@ -63,13 +65,8 @@ for (const [name, command, args] of [
 
 {
   const output = join(reports, 'playwright.json');
-  const playwright = [bin('playwright'), 'test', '--reporter=list,json'];
-  // WebRTC must stay on 127.0.0.1: as root, run the browsers in a namespace that has only loopback.
-  const isolated = process.getuid?.() === 0 && spawnSync('unshare', ['-n', 'true']).status === 0;
-  const [command, args] = isolated
-    ? ['unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', ...playwright]]
-    : [playwright[0], playwright.slice(1)];
-  if (!isolated) console.warn('not root: end-to-end tests run without a loopback-only network namespace');
+  const { isolated, command, args } = inLoopbackNamespace([bin('playwright'), 'test', '--reporter=list,json']);
+  if (!isolated) console.warn('not root: browser tests run without a loopback-only network namespace');
   const { ok, seconds } = step('end-to-end', command, args, { PLAYWRIGHT_JSON_OUTPUT_NAME: output });
   const stats = readJson(output)?.stats;
   const counts = stats

@@ -72,3 +72,13 @@ export function ensureAppBuilt(log) {
   log('building the app (vite build)');
   run(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn']);
 }
+
+/**
+ * As root, wraps a command so it runs in a network namespace that has only loopback: there
+ * Chromium's only ICE candidate is 127.0.0.1, so WebRTC media never uses the host's network.
+ */
+export function inLoopbackNamespace(command) {
+  const isolated = process.getuid?.() === 0 && spawnSync('unshare', ['-n', 'true']).status === 0;
+  if (!isolated) return { isolated, command: command[0], args: command.slice(1) };
+  return { isolated, command: 'unshare', args: ['-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', ...command] };
+}

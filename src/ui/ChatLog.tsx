@@ -20,6 +20,7 @@ export function ChatLog({ messages, editableId, onEdit, emptyText }: ChatLogProp
   const groups = useMemo(() => groupChatMessages(messages), [messages]);
   const ref = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
+  const lastScrollTop = useRef(0);
 
   const scrollToBottomIfStuck = () => {
     const log = ref.current;
@@ -37,9 +38,14 @@ export function ChatLog({ messages, editableId, onEdit, emptyText }: ChatLogProp
     return () => observer.disconnect();
   }, []);
 
+  // Only scrolling up leaves the bottom. A scroll event may arrive after the layout moved on (the
+  // typing line took room from the log before the resize observer caught up), and must not count.
   const onScroll = () => {
     const log = ref.current;
-    if (log) stuck.current = log.scrollHeight - log.scrollTop - log.clientHeight <= CHAT.scrollStickPx;
+    if (!log) return;
+    if (log.scrollHeight - log.scrollTop - log.clientHeight <= CHAT.scrollStickPx) stuck.current = true;
+    else if (log.scrollTop < lastScrollTop.current) stuck.current = false;
+    lastScrollTop.current = log.scrollTop;
   };
 
   return (

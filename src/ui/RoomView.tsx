@@ -1,5 +1,8 @@
 import { useEffect, useState } from 'react';
 import { AttentionAlerts } from './AttentionAlerts';
+import { CallRuntimeContext } from './call/callRuntimeContext';
+import { CallStage } from './call/CallStage';
+import { useRoomCallRuntime } from './call/useRoomCallRuntime';
 import { ChatPanel } from './ChatPanel';
 import { ConnectionStatus } from './ConnectionStatus';
 import { DestroyRoomControl } from './DestroyRoomControl';
@@ -10,13 +13,16 @@ import { navigate, roomPath } from './route';
 import { RoomStatus } from './RoomStatus';
 import { useRoomOfView } from './useRoomOfView';
 
-/** A room (`/<room>`): its state, the people in it, owner controls, and the chat. */
+/** A room (`/<room>`): its state, the people in it, owner controls, the call, and the chat. */
 export function RoomView({ roomName }: { roomName: string }) {
-  const { room, openError, ended } = useRoomOfView(roomName, true);
+  // Not auto-joined (SPEC §4 autoJoinCall false): the call starts from the preview's "Join call".
+  const { room, openError, ended } = useRoomOfView(roomName, false);
   const [chatShown, setChatShown] = useState(true);
   const roomAddress = room?.address;
   const isOwner = Boolean(room?.joined && room.selfAffiliation === 'owner');
   const unread = room?.unreadCount ?? 0;
+  // The room tab runs the call once the room has been joined (it keeps it through reconnects).
+  const callRuntime = useRoomCallRuntime(room?.joinedAt !== undefined ? roomAddress : undefined);
 
   useEffect(() => {
     document.title = `${unread > 0 ? `(${unread}) ` : ''}${roomName} · Parley`;
@@ -75,6 +81,13 @@ export function RoomView({ roomName }: { roomName: string }) {
       {roomAddress && <AttentionAlerts roomAddress={roomAddress} />}
       <div className={`room-body${chatShown ? '' : ' chat-hidden'}`}>
         {room && roomAddress ? <ParticipantsList room={room} roomAddress={roomAddress} /> : <section className="card participants placeholder" aria-hidden="true" />}
+        {callRuntime ? (
+          <CallRuntimeContext value={callRuntime}>
+            <CallStage />
+          </CallRuntimeContext>
+        ) : (
+          <section className="card call-stage placeholder" aria-hidden="true" />
+        )}
         <div id="room-chat" className="chat-column" hidden={!chatShown}>
           <ChatPanel room={room} shown={chatShown} />
         </div>

@@ -2,12 +2,15 @@ import type { Remote } from 'comlink';
 import { createContext, useContext } from 'react';
 import type { SessionBridge } from '../main-thread/SessionBridge';
 import type { ChatCommands, PreferencesCommands, RoomsCommands } from '../protocol/commands';
+import type { AnalysisWorkerApi } from '../worker/entry';
 
 /** The tab's bridge to the shared session: React calls its actions, and reads state only from atoms. */
 export interface TabSession {
   bridge: SessionBridge;
   /** Settles once the tab is attached to the session (it holds its tab lock and gets the state). */
   attached: Promise<void>;
+  /** The tab's voice-analysis worker, started on first use (a pop-out chat never uses it). */
+  analysisWorker: () => Remote<AnalysisWorkerApi>;
 }
 
 export const BridgeContext = createContext<TabSession | undefined>(undefined);
@@ -25,6 +28,10 @@ export function useBridge(): SessionBridge {
 /** Settles once this tab is attached: the session ties the rooms a tab opens to it from then on. */
 export function useAttached(): Promise<void> {
   return useTabSession().attached;
+}
+
+export function useAnalysisWorker(): () => Remote<AnalysisWorkerApi> {
+  return useTabSession().analysisWorker;
 }
 
 /** The session's command groups, as a tab calls them. */

@@ -1,3 +1,4 @@
+import type { Remote } from 'comlink';
 import { createStore, Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -6,15 +7,19 @@ import { SessionBridge } from '../main-thread/SessionBridge';
 import { App } from './App';
 import { BridgeContext } from './bridgeContext';
 import { parseRoute } from './route';
+import type { AnalysisWorkerApi } from '../worker/entry';
 import './parley.css';
 
 const store = createStore();
 const bridge = new SessionBridge(store);
 const attached = bridge.start();
-// The pop-out chat never captures media, so it has no audio to analyse.
+let analysis: Remote<AnalysisWorkerApi> | undefined;
+const analysisWorker = (): Remote<AnalysisWorkerApi> => (analysis ??= startAnalysisWorker());
+// The pop-out chat never captures media, so it has no audio to analyse; other pages warm the worker up.
 if (parseRoute(window.location).view !== 'chat') {
-  const analysis = startAnalysisWorker();
-  void analysis.ready().then(() => document.documentElement.setAttribute('data-analysis-worker', 'ready'));
+  void analysisWorker()
+    .ready()
+    .then(() => document.documentElement.setAttribute('data-analysis-worker', 'ready'));
 }
 
 const root = document.getElementById('root');
@@ -22,7 +27,7 @@ if (!root) throw new Error('index.html has no #root');
 createRoot(root).render(
   <StrictMode>
     <Provider store={store}>
-      <BridgeContext value={{ bridge, attached }}>
+      <BridgeContext value={{ bridge, attached, analysisWorker }}>
         <App />
       </BridgeContext>
     </Provider>

@@ -1,0 +1,240 @@
+import { VIDEO_RESOLUTION_TIERS } from '../../protocol/constants';
+import type { Clock } from '../../shared-worker/clock';
+import type { Logger } from '../../shared-worker/logger';
+import {
+  adjustVideoCaptureResolution,
+  captureResolutionTier,
+  MediaCapture,
+  type DeviceManager,
+  type MediaDevicesApi,
+  type MediaItems,
+  type OperationQueue,
+  type VideoResolutionTiers,
+  type VideoSendLoad,
+} from '../media';
+import { localMediaState, screenAudioIds, type LocalMediaState } from './localMediaState';
+
+/** What media captured now is for. */
+export type CaptureUse =
+  /** Seen in the preview, offered to nobody. */
+  | 'preview'
+  /** Offered to the call's peers at once. */
+  | 'call'
+  /** Not kept: another tab of this browser runs the call and sends your media. */
+  | 'none';
+
+export interface LocalCaptureOptions {
+  readonly media: MediaItems;
+  readonly devices: DeviceManager;
+  readonly mediaDevices: MediaDevicesApi | undefined;
+  /** The capture queue, shared with resolution changes. */
+  readonly queue: OperationQueue;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly use: () => CaptureUse;
+  /** From the provider config (SPEC §9 by default). */
+  readonly resolutionTiers: () => VideoResolutionTiers | undefined;
+  /** Push-to-talk keeps a new microphone muted while its key is up. */
+  readonly keepMicrophoneMuted: () => boolean;
+  /** A problem in words for the person (CaptureError.userMessage); undefined clears it. */
+  readonly onProblem: (problem: string | undefined) => void;
+}
+
+interface CaptureKinds {
+  readonly audio: boolean;
+  readonly video: boolean;
+}
+
+/**
+ * This tab's camera, microphone and screen: what runs, what the person wants on, the devices they
+ * picked. Captures run one after another, each deciding what to capture when its turn comes, so
+ * the preview's capture and a join racing it never open the camera twice; a replacement keeps the
+ * mute or camera-off of what it replaces. The camera's resolution follows what the call sends.
+ */
+export class LocalCapture {
+  private readonly capture: MediaCapture;
+  /** Camera and microphone the person wants on, for media captured later (on joining, on a takeover). */
+  private readonly wanted = { camera: true, microphone: true };
+  /** Devices picked in the pickers; undefined is the browser's default. */
+  private readonly chosen: { camera: string | undefined; microphone: string | undefined } = { camera: undefined, microphone: undefined };
+  private captures: Promise<void> = Promise.resolve();
+  private load: VideoSendLoad = { videoReceivingPeers: 0, sharedVideoStreams: 0, relayInUse: false };
+  private closed = false;
+
+  constructor(private readonly options: LocalCaptureOptions) {
+    this.capture = new MediaCapture({
+      mediaDevices: options.mediaDevices,
+      devices: options.devices,
+      media: options.media,
+      queue: options.queue,
+      clock: options.clock,
+      logger: options.logger,
+      onError: (error) => options.onProblem(error.userMessage),
+    });
+  }
+
+  get screenShareSupported(): boolean {
+    return this.capture.screenCaptureSupported;
+  }
+
+  state(): LocalMediaState {
+    return localMediaState(this.options.media.all());
+  }
+
+  /** The preview opens with what the browser already allows; a permission prompt waits for "Request Media". */
+  async openPreview(): Promise<void> {
+    const { devices } = this.options;
+    await devices.refresh();
+    if (this.closed || this.options.use() !== 'preview') return;
+    const { microphonePermissionGranted, cameraPermissionGranted } = devices.state;
+    if (microphonePermissionGranted || cameraPermissionGranted) {
+      await this.captureMedia({ audio: microphonePermissionGranted, video: cameraPermissionGranted }, true);
+    }
+  }
+
+  /** Joined: the preview's media is offered, and what the person wants on but does not run yet is captured. */
+  async startForCall(): Promise<void> {
+    this.shareIfInCall();
+    await this.captureMedia({ audio: this.wanted.microphone, video: this.wanted.camera }, true);
+  }
+
+  /** "Request Media": camera and microphone, when neither runs yet (from a click: a prompt may follow). */
+  async requestCameraAndMicrophone(): Promise<void> {
+    const { microphone, camera } = this.state();
+    if (microphone || camera) return;
+    this.wanted.microphone = true;
+    this.wanted.camera = true;
+    await this.captureMedia({ audio: true, video: true }, true);
+  }
+
+  async toggleMicrophone(): Promise<void> {
+    const microphone = this.state().microphone;
+    if (microphone) {
+      this.setMicrophoneMuted(!microphone.muted);
+      return;
+    }
+    this.wanted.microphone = true;
+    await this.captureMedia({ audio: true, video: false }, true);
+  }
+
+  /** SPEC §4: muting disables the track, and the engine tells the peers (Jingle mute). */
+  setMicrophoneMuted(muted: boolean): void {
+    const microphone = this.state().microphone;
+    if (!microphone) return;
+    this.wanted.microphone = !muted;
+    this.options.media.setLocalDisabled(microphone.itemId, muted);
+  }
+
+  /** The camera's track is disabled (peers see it off) or enabled, or a camera starts. */
+  async toggleCamera(): Promise<void> {
+    const camera = this.state().camera;
+    if (camera) {
+      this.wanted.camera = camera.off;
+      this.options.media.setLocalDisabled(camera.itemId, !camera.off);
+      return;
+    }
+    this.wanted.camera = true;
+    await this.captureMedia({ audio: false, video: true }, true);
+  }
+
+  /** A camera from the picker, captured in place of the current one. */
+  async selectCamera(deviceId: string): Promise<void> {
+    this.chosen.camera = deviceId || undefined;
+    if (this.state().camera) await this.captureMedia({ audio: false, video: true }, false);
+  }
+
+  async selectMicrophone(deviceId: string): Promise<void> {
+    this.chosen.microphone = deviceId || undefined;
+    if (this.state().microphone) await this.captureMedia({ audio: true, video: false }, false);
+  }
+
+  /** The browser's picker, then the screen as a shared item of its own (in the call only). */
+  async startScreenShare(): Promise<void> {
+    if (this.options.use() !== 'call') return;
+    this.options.onProblem(undefined);
+    // A closed queue means the tab let go of its media meanwhile.
+    await this.capture.captureDisplay({ share: true }).catch(() => undefined);
+  }
+
+  stopScreenShare(): void {
+    const { media } = this.options;
+    const items = media.all();
+    for (const id of this.state().screenIds) {
+      for (const audioId of screenAudioIds(items, id)) media.remove(audioId);
+      media.remove(id);
+    }
+  }
+
+  /** In the call every local item is offered to the peers (the preview's are not). */
+  shareIfInCall(): void {
+    if (this.options.use() !== 'call') return;
+    for (const item of this.options.media.local()) if (!item.shared) this.options.media.share(item.id);
+  }
+
+  /** SPEC §9: the camera follows the tier of what we send (peers × shared videos). */
+  followSendLoad(load: VideoSendLoad): void {
+    this.load = load;
+    const tier = captureResolutionTier(load, this.tiers());
+    const camera = this.state().camera;
+    const track = camera && this.options.media.getTrack(camera.itemId);
+    if (!tier || !track) return;
+    const supported = this.options.mediaDevices?.getSupportedConstraints() ?? {};
+    this.options.queue.push('adjust-resolution', () => adjustVideoCaptureResolution([track], tier, supported, this.options.logger)).catch(() => undefined);
+  }
+
+  /** No capture is kept from now on. */
+  close(): void {
+    this.closed = true;
+  }
+
+  private tiers(): VideoResolutionTiers {
+    return this.options.resolutionTiers() ?? VIDEO_RESOLUTION_TIERS;
+  }
+
+  /** With `onlyMissing`, a kind already running when the turn comes is left alone; otherwise the new device replaces it. */
+  private captureMedia(kinds: CaptureKinds, onlyMissing: boolean): Promise<void> {
+    const run = this.captures.then(() => this.runCapture(kinds, onlyMissing));
+    this.captures = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runCapture(kinds: CaptureKinds, onlyMissing: boolean): Promise<void> {
+    const { devices, media, onProblem } = this.options;
+    if (this.closed || (!kinds.audio && !kinds.video)) return;
+    if (!devices.state.hasCamera && !devices.state.hasMicrophone) await devices.refresh();
+    const before = this.state();
+    const known = devices.state;
+    if (!known.hasCamera && !known.hasMicrophone) {
+      onProblem('No camera or microphone was found. Connect one to be seen and heard.');
+      return;
+    }
+    const audio = kinds.audio && known.hasMicrophone && !(onlyMissing && before.microphone);
+    const video = kinds.video && known.hasCamera && !(onlyMissing && before.camera);
+    if (!audio && !video) return;
+    onProblem(undefined);
+    const tier = captureResolutionTier(this.load, this.tiers());
+    const captured = await this.capture
+      .captureUserMedia({
+        audio: audio ? (this.chosen.microphone ? { deviceId: { exact: this.chosen.microphone } } : true) : false,
+        video: video
+          ? {
+              ...(this.chosen.camera ? { deviceId: { exact: this.chosen.camera } } : {}),
+              ...(tier ? { width: { ideal: tier.width }, height: { ideal: tier.height }, frameRate: { ideal: tier.frameRate } } : {}),
+            }
+          : false,
+        replaceAudio: audio ? before.microphone?.itemId : undefined,
+        replaceVideo: video ? before.camera?.itemId : undefined,
+        share: this.options.use() === 'call',
+      })
+      // A closed queue: the tab let go of its media meanwhile.
+      .catch(() => undefined);
+    if (!captured) return;
+    if (this.closed || this.options.use() === 'none') {
+      for (const id of [captured.audio, captured.video]) if (id !== undefined) media.remove(id);
+      return;
+    }
+    if (captured.audio !== undefined && (before.microphone?.muted === true || this.options.keepMicrophoneMuted())) media.setLocalDisabled(captured.audio, true);
+    if (captured.video !== undefined && before.camera?.off === true) media.setLocalDisabled(captured.video, true);
+    this.shareIfInCall();
+  }
+}

@@ -1,0 +1,82 @@
+import type { Logger } from '../../shared-worker/logger';
+import type { MediaItems } from '../media';
+import { AudioOutputs, type AudioOutputSettings } from './AudioOutputs';
+import { ElementPlayback } from './ElementPlayback';
+import { RemoteVideoQuality, type VisibilityObserverFactory } from './RemoteVideoQuality';
+
+export interface MediaElementsOptions {
+  readonly media: MediaItems;
+  /** The peers' volume limits and the preferences, read when outputs are (re)applied. */
+  readonly outputSettings: () => AudioOutputSettings;
+  readonly logger: Logger;
+  /** The autoplay policy holds playback back (true) until a gesture lets it play (false). */
+  readonly onPlaybackBlocked: (blocked: boolean) => void;
+  /** A remote video's element came into sight or went out of it. */
+  readonly onVideoVisibility: (itemId: string, visible: boolean) => void;
+  readonly visibilityObserver: VisibilityObserverFactory | undefined;
+}
+
+/**
+ * The page's <video> and <audio> elements playing media items: each gets a stream of its item's
+ * one track; audio plays at its peer's volume on the chosen output; a remote video's visibility
+ * decides the quality asked of its sender; playback autoplay held back is remembered for a gesture.
+ */
+export class MediaElements {
+  private readonly playback: ElementPlayback;
+  private readonly outputs: AudioOutputs;
+  private readonly quality: RemoteVideoQuality;
+
+  constructor(private readonly options: MediaElementsOptions) {
+    this.playback = new ElementPlayback(options.onPlaybackBlocked);
+    this.outputs = new AudioOutputs(options.outputSettings, options.logger);
+    this.quality = new RemoteVideoQuality(options.onVideoVisibility, options.visibilityObserver);
+  }
+
+  /** Plays an item's video, muted and inline; returns the detach. */
+  attachVideo(itemId: string, element: HTMLVideoElement): () => void {
+    const track = this.options.media.getTrack(itemId);
+    const item = this.options.media.get(itemId);
+    if (!track || !item) return () => undefined;
+    element.muted = true;
+    element.playsInline = true;
+    element.autoplay = true;
+    element.srcObject = new MediaStream([track]);
+    this.playback.play(element);
+    const unobserve = item.source === 'remote' ? this.quality.observe(itemId, element) : () => undefined;
+    return () => {
+      unobserve();
+      this.playback.forget(element);
+      element.srcObject = null;
+    };
+  }
+
+  /** Plays a remote audio item at its peer's volume on the chosen output; returns the detach. */
+  attachAudio(itemId: string, element: HTMLAudioElement): () => void {
+    const track = this.options.media.getTrack(itemId);
+    const item = this.options.media.get(itemId);
+    if (!track || item?.source !== 'remote') return () => undefined;
+    element.autoplay = true;
+    element.srcObject = new MediaStream([track]);
+    const removeOutput = this.outputs.add(element, item.owner);
+    this.playback.play(element);
+    return () => {
+      removeOutput();
+      this.playback.forget(element);
+      element.srcObject = null;
+    };
+  }
+
+  /** A volume limit or the output preference changed. */
+  refreshOutputs(): void {
+    this.outputs.refresh();
+  }
+
+  /** Plays what autoplay held back; call it from a user gesture. */
+  resumePlayback(): void {
+    this.playback.resume();
+  }
+
+  dispose(): void {
+    this.quality.dispose();
+  }
+}

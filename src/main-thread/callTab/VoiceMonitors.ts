@@ -1,0 +1,102 @@
+import type { Logger } from '../../shared-worker/logger';
+import type { VoiceActivityReport } from '../../worker/VoiceActivityReport';
+import type { MediaItem, MediaItems } from '../media';
+
+/** What the tab needs of one item's running analysis (a VoiceActivityMonitor). */
+export interface ItemVoiceMonitor {
+  on(type: 'change', listener: (report: VoiceActivityReport) => void): () => void;
+  stop(): Promise<void>;
+}
+
+/** Starts the analysis of one audio track in the tab's analysis worker. */
+export type StartVoiceMonitor = (itemId: string, track: MediaStreamTrack) => Promise<ItemVoiceMonitor>;
+
+export interface VoiceMonitorsOptions {
+  readonly media: MediaItems;
+  readonly start: StartVoiceMonitor;
+  readonly logger: Logger;
+}
+
+interface Analysis {
+  /** The track analysed: a clone for local audio, which goes on while the microphone is muted. */
+  readonly track: MediaStreamTrack;
+  readonly ownsTrack: boolean;
+  monitor: ItemVoiceMonitor | undefined;
+  stopped: boolean;
+}
+
+/**
+ * Voice activity of every audio item of the tab (issue 6): one monitor per item, local
+ * microphones and remote tracks alike, started as the item arrives and stopped as it goes. Each
+ * report becomes the item's speaking, inputDetected, inputLost, volume and lastSpokeAt.
+ *
+ * A local microphone is analysed through an enabled clone of its track: muting disables the track
+ * that is sent, and the clone still hears the person, which is how "you are muted" can be shown
+ * while they speak muted.
+ */
+export class VoiceMonitors {
+  private readonly analyses = new Map<string, Analysis>();
+  private readonly unsubscribes: Array<() => void> = [];
+
+  constructor(private readonly options: VoiceMonitorsOptions) {}
+
+  start(): void {
+    const { media } = this.options;
+    this.unsubscribes.push(
+      media.on('added', (item) => this.add(item)),
+      media.on('removed', (item) => this.remove(item.id)),
+    );
+    for (const item of media.all()) this.add(item);
+  }
+
+  dispose(): void {
+    for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
+    for (const id of [...this.analyses.keys()]) this.remove(id);
+  }
+
+  private add(item: MediaItem): void {
+    if (item.kind !== 'audio') return;
+    // An item added again under its id (a re-added track) starts a fresh analysis.
+    this.remove(item.id);
+    const original = this.options.media.getTrack(item.id);
+    if (!original) return;
+    const local = item.source === 'local';
+    const track = local ? original.clone() : original;
+    if (local) track.enabled = true;
+    const analysis: Analysis = { track, ownsTrack: local, monitor: undefined, stopped: false };
+    this.analyses.set(item.id, analysis);
+    this.options.start(item.id, track).then(
+      (monitor) => {
+        if (analysis.stopped) {
+          void monitor.stop();
+          return;
+        }
+        analysis.monitor = monitor;
+        monitor.on('change', (report) => this.apply(item.id, report));
+      },
+      (error: unknown) => this.options.logger.error(`voice activity of ${item.id} not analysed: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+
+  private remove(itemId: string): void {
+    const analysis = this.analyses.get(itemId);
+    if (!analysis) return;
+    this.analyses.delete(itemId);
+    analysis.stopped = true;
+    void analysis.monitor?.stop().catch(() => undefined);
+    if (analysis.ownsTrack) analysis.track.stop();
+  }
+
+  private apply(itemId: string, report: VoiceActivityReport): void {
+    const { media } = this.options;
+    const item = media.get(itemId);
+    if (!item || this.analyses.get(itemId)?.stopped !== false) return;
+    media.update(itemId, {
+      speaking: report.speaking,
+      inputDetected: report.inputDetected,
+      inputLost: report.inputLost ? (item.inputLost ?? report.at) : undefined,
+      volume: report.volume,
+      lastSpokeAt: report.speaking && !item.speaking ? report.at : item.lastSpokeAt,
+    });
+  }
+}

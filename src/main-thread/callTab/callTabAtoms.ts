@@ -1,0 +1,76 @@
+import { atom, type Atom, type Getter } from 'jotai';
+import { initialDevicesState, type DevicesState, type MediaItem } from '../media';
+import { preferencesAtom, roomPeersAtomFamily } from '../sessionAtoms';
+import { callTiles } from './callTiles';
+import { localMediaState } from './localMediaState';
+
+/**
+ * Where this tab stands in the room's call:
+ * - preview: not in the call; the camera preview and "Join call";
+ * - joining: taking the call (its Web Lock), joining, starting media;
+ * - in-call: this tab runs the call;
+ * - elsewhere: you are in the call and another tab of this browser runs it (it holds the lock);
+ * - unsupported: this browser cannot run a call.
+ */
+export type CallPhase = 'preview' | 'joining' | 'in-call' | 'elsewhere' | 'unsupported';
+
+/** The devices the current camera and microphone capture from (their settings' deviceId). */
+export interface SelectedDevices {
+  readonly camera: string | undefined;
+  readonly microphone: string | undefined;
+}
+
+/** Plain records compare by value: a derived value that did not change keeps its identity, so React skips the render. */
+function stableAtom<Value>(read: (get: Getter) => Value): Atom<Value> {
+  let previous: { value: Value; json: string } | undefined;
+  return atom((get) => {
+    const value = read(get);
+    const json = JSON.stringify(value);
+    if (previous?.json === json) return previous.value;
+    previous = { value, json };
+    return value;
+  });
+}
+
+/** The atoms of one room's call tab: the runtime writes the primitive ones, React reads them all. */
+export function createCallTabAtoms(roomAddress: string) {
+  const phase = atom<CallPhase>('preview');
+  /** Every media item of the tab, local and remote, in the order added. */
+  const items = atom<readonly MediaItem[]>([]);
+  const devices = atom<DevicesState>(initialDevicesState);
+  const selectedDevices = atom<SelectedDevices>({ camera: undefined, microphone: undefined });
+  /** A capture or call failure in words for the person (CaptureError.userMessage and the like). */
+  const problem = atom<string | undefined>(undefined);
+  /** The autoplay policy held back remote audio or video until a user gesture. */
+  const playbackBlocked = atom(false);
+  /** Push-to-talk's key is held. */
+  const talkKeyHeld = atom(false);
+
+  const local = stableAtom((get) => localMediaState(get(items)));
+  const tiles = stableAtom((get) =>
+    callTiles({ peers: get(roomPeersAtomFamily(roomAddress)), items: get(items), selfDisplayName: get(preferencesAtom).displayName }),
+  );
+  /** The names of the others already in the call, for the preview. */
+  const othersInCall = stableAtom((get) =>
+    get(roomPeersAtomFamily(roomAddress))
+      .filter((peer) => !peer.isSelf && peer.joinedCall)
+      .map((peer) => peer.displayName),
+  );
+  /** Issue 6: "you are muted" while you speak into a muted microphone in the call. */
+  const mutedWhileSpeaking = atom((get) => {
+    const microphone = get(local).microphone;
+    return get(phase) === 'in-call' && microphone !== undefined && microphone.muted && microphone.speaking;
+  });
+  /** SPEC §2 "Request Media": playback waits for a gesture, or no camera or microphone runs yet. */
+  const requestMediaOffered = atom((get) => {
+    if (get(playbackBlocked)) return true;
+    const now = get(phase);
+    const { microphone, camera } = get(local);
+    const known = get(devices);
+    return (now === 'preview' || now === 'in-call') && !microphone && !camera && !known.requestingCapture && (known.hasCamera || known.hasMicrophone);
+  });
+
+  return { phase, items, devices, selectedDevices, problem, playbackBlocked, talkKeyHeld, local, tiles, othersInCall, mutedWhileSpeaking, requestMediaOffered };
+}
+
+export type CallTabAtoms = ReturnType<typeof createCallTabAtoms>;

@@ -1,0 +1,111 @@
+import type { Peer } from '../../protocol/entities';
+import type { MediaItem } from '../media';
+import { localMediaState } from './localMediaState';
+
+export type CallTileKind = 'camera' | 'screen';
+
+/** One tile of the call grid: a person (their camera, or their picture while it is off) or a shared screen. */
+export interface CallTile {
+  /** Stable while the tile lives: the React key. */
+  readonly key: string;
+  readonly kind: CallTileKind;
+  readonly isSelf: boolean;
+  /** The person's occupant address; undefined for yourself before the room names you. */
+  readonly peerAddress: string | undefined;
+  readonly displayName: string;
+  /** The video shown, while there is one and it is on. */
+  readonly videoItemId: string | undefined;
+  readonly mirrored: boolean;
+  /** Others' camera tiles: every audio item received from that person, played in the tile. */
+  readonly audioItemIds: readonly string[];
+  readonly muted: boolean;
+  readonly speaking: boolean;
+  /** Others' camera tiles: the person's volume limit (SPEC §3, default 0.8). */
+  readonly volumeLimit: number | undefined;
+}
+
+export interface CallTilesInput {
+  /** The room's peers, yourself included (isSelf). */
+  readonly peers: readonly Peer[];
+  /** Every media item of the tab. */
+  readonly items: readonly MediaItem[];
+  /** Your name while the room has no self peer yet. */
+  readonly selfDisplayName: string;
+}
+
+/**
+ * The tiles of a call, in grid order: shared screens first (the 3-tile layout gives the first tile
+ * two rows), then the others in order of arrival, then yourself. Others appear while they are in
+ * the call or send us media; their tile lights up while they speak — by their own announcement or
+ * our analysis of their audio — and says muted when they muted every audio they send.
+ */
+export function callTiles({ peers, items, selfDisplayName }: CallTilesInput): CallTile[] {
+  const self = peers.find((peer) => peer.isSelf);
+  const selfName = self?.displayName ?? selfDisplayName;
+  const local = localMediaState(items);
+  const others = peers.filter((peer) => !peer.isSelf);
+  const remote = items.filter((item) => item.source === 'remote');
+  const screens: CallTile[] = [];
+  const cameras: CallTile[] = [];
+
+  for (const peer of others) {
+    const own = remote.filter((item) => item.owner === peer.address);
+    if (!peer.joinedCall && own.length === 0) continue;
+    const audio = own.filter((item) => item.kind === 'audio');
+    const camera = own.findLast((item) => item.kind === 'video' && !item.screenCapture);
+    const audioMuted = audio.length > 0 && audio.every((item) => item.remoteDisabled);
+    cameras.push({
+      key: `camera:${peer.address}`,
+      kind: 'camera',
+      isSelf: false,
+      peerAddress: peer.address,
+      displayName: peer.displayName,
+      videoItemId: camera && !camera.remoteDisabled ? camera.id : undefined,
+      mirrored: false,
+      audioItemIds: audio.map((item) => item.id),
+      muted: peer.muted || audioMuted,
+      speaking: !audioMuted && (peer.speaking || audio.some((item) => item.speaking && !item.remoteDisabled)),
+      volumeLimit: peer.volumeLimit,
+    });
+    for (const screen of own.filter((item) => item.kind === 'video' && item.screenCapture)) {
+      screens.push(screenTile(screen, peer.address, peer.displayName, false));
+    }
+  }
+  for (const id of local.screenIds) {
+    const screen = items.find((item) => item.id === id);
+    if (screen) screens.push(screenTile(screen, self?.address, selfName, true));
+  }
+
+  const microphone = local.microphone;
+  const camera = local.camera;
+  const selfTile: CallTile = {
+    key: 'camera:self',
+    kind: 'camera',
+    isSelf: true,
+    peerAddress: self?.address,
+    displayName: selfName,
+    videoItemId: camera && !camera.off ? camera.itemId : undefined,
+    mirrored: camera?.mirrored ?? false,
+    audioItemIds: [],
+    muted: !microphone || microphone.muted,
+    speaking: microphone !== undefined && !microphone.muted && microphone.speaking,
+    volumeLimit: undefined,
+  };
+  return [...screens, ...cameras, selfTile];
+}
+
+function screenTile(item: MediaItem, peerAddress: string | undefined, displayName: string, isSelf: boolean): CallTile {
+  return {
+    key: `screen:${item.id}`,
+    kind: 'screen',
+    isSelf,
+    peerAddress,
+    displayName,
+    videoItemId: item.localDisabled || item.remoteDisabled ? undefined : item.id,
+    mirrored: false,
+    audioItemIds: [],
+    muted: false,
+    speaking: false,
+    volumeLimit: undefined,
+  };
+}

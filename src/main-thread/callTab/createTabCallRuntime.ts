@@ -1,0 +1,68 @@
+import type { Remote } from 'comlink';
+import type { createStore } from 'jotai';
+import { consoleLogger } from '../../shared-worker/logger';
+import { systemClock } from '../../shared-worker/clock';
+import type { AnalysisWorkerApi } from '../../worker/entry';
+import { BridgeCallSignaling } from '../call/BridgeCallSignaling';
+import { CallEngine } from '../call/CallEngine';
+import { probeMediaLoaded } from '../media';
+import type { SessionBridge } from '../SessionBridge';
+import { VoiceActivityMonitor } from '../voice/VoiceActivityMonitor';
+import { CallRuntime } from './CallRuntime';
+import { intersectionObserverFactory } from './RemoteVideoQuality';
+import { callTabCommands } from './sessionCommands';
+
+export interface TabCallRuntimeOptions {
+  readonly roomAddress: string;
+  readonly bridge: SessionBridge;
+  readonly store: ReturnType<typeof createStore>;
+  /** The tab's analysis worker (startAnalysisWorker). */
+  readonly analysis: Remote<AnalysisWorkerApi>;
+}
+
+/** Where MediaStreamTrackProcessor is missing, voice analysis taps audio with an AudioWorklet: one context for the tab. */
+let sharedAudioContext: AudioContext | undefined;
+function workletAudioContext(): AudioContext | undefined {
+  if (typeof Reflect.get(globalThis, 'MediaStreamTrackProcessor') === 'function') return undefined;
+  sharedAudioContext ??= new AudioContext();
+  return sharedAudioContext;
+}
+
+/** The call runtime of a room in this tab, wired to the browser and to the tab's shared session. */
+export function createTabCallRuntime({ roomAddress, bridge, store, analysis }: TabCallRuntimeOptions): CallRuntime {
+  const logger = consoleLogger('[parley call]');
+  const commands = callTabCommands(bridge);
+  const signaling = new BridgeCallSignaling(bridge);
+  // Undefined on a page that may not capture (not a secure context), whatever the typings say.
+  const mediaDevices = navigator.mediaDevices as MediaDevices | undefined;
+  return new CallRuntime({
+    roomAddress,
+    store,
+    commands,
+    mediaDevices,
+    locks: navigator.locks,
+    clock: systemClock,
+    logger,
+    createEngine: (media, iceServers) =>
+      new CallEngine({
+        roomAddress,
+        store,
+        signaling,
+        media,
+        iceServers,
+        clock: systemClock,
+        logger,
+        locks: navigator.locks,
+        reportPeerMedia: (peerAddress, change) => commands.calls.reportPeerMedia(peerAddress, change),
+      }),
+    startVoiceMonitor: async (itemId, track) => {
+      await analysis.ready();
+      const audioContext = workletAudioContext();
+      return VoiceActivityMonitor.start({ analysis, itemId, track, ...(audioContext ? { audioContext } : {}) });
+    },
+    setVoiceThreshold: (thresholdDb) => void analysis.setThreshold(thresholdDb),
+    keyTarget: window,
+    probeLoaded: (item, stream) => probeMediaLoaded(item.kind, stream, systemClock),
+    visibilityObserver: typeof IntersectionObserver === 'function' ? intersectionObserverFactory : undefined,
+  });
+}

@@ -1,0 +1,36 @@
+import type { MediaItem } from '../media';
+
+/** What this tab captures, as the controls show it. */
+export interface LocalMediaState {
+  /** The microphone (not audio captured with a screen); muted while its track is disabled. */
+  readonly microphone: { readonly itemId: string; readonly muted: boolean; readonly speaking: boolean } | undefined;
+  /** The camera; off while its track is disabled. */
+  readonly camera: { readonly itemId: string; readonly off: boolean; readonly mirrored: boolean } | undefined;
+  /** Screen capture video items, oldest first. */
+  readonly screenIds: readonly string[];
+}
+
+/**
+ * The local microphone, camera and screens among a tab's media items. Audio that came with a
+ * screen (same stream as a screen capture) is part of that share, not the microphone; of several
+ * microphones or cameras (one replacing another) the newest counts.
+ */
+export function localMediaState(items: readonly MediaItem[]): LocalMediaState {
+  const local = items.filter((item) => item.source === 'local');
+  const screens = local.filter((item) => item.kind === 'video' && item.screenCapture);
+  const screenStreams = new Set(screens.map((item) => item.streamId));
+  const microphone = local.findLast((item) => item.kind === 'audio' && !screenStreams.has(item.streamId));
+  const camera = local.findLast((item) => item.kind === 'video' && !item.screenCapture);
+  return {
+    microphone: microphone && { itemId: microphone.id, muted: microphone.localDisabled, speaking: microphone.speaking },
+    camera: camera && { itemId: camera.id, off: camera.localDisabled, mirrored: camera.renderMirrored },
+    screenIds: screens.map((item) => item.id),
+  };
+}
+
+/** Audio captured with a screen share: it ends with the share. */
+export function screenAudioIds(items: readonly MediaItem[], screenId: string): string[] {
+  const screen = items.find((item) => item.id === screenId);
+  if (!screen) return [];
+  return items.filter((item) => item.source === 'local' && item.kind === 'audio' && item.streamId === screen.streamId).map((item) => item.id);
+}

@@ -1,0 +1,46 @@
+import { useId, useState } from 'react';
+import { CameraToggle } from './CameraToggle';
+import { HangUpIcon, SettingsIcon } from './CallIcons';
+import { useCallRuntime } from './callRuntimeContext';
+import { DeafenToggle } from './DeafenToggle';
+import { DevicePickers } from './DevicePickers';
+import { MicrophoneToggle } from './MicrophoneToggle';
+import { PushToTalkToggle } from './PushToTalkToggle';
+import { ScreenShareToggle } from './ScreenShareToggle';
+
+/** The controls under the grid while you are in the call. */
+export function CallControls() {
+  const runtime = useCallRuntime();
+  const [devicesShown, setDevicesShown] = useState(false);
+  const devicesId = useId();
+  return (
+    <div className="call-controls-area">
+      {devicesShown && (
+        <div id={devicesId} className="call-devices">
+          <DevicePickers />
+        </div>
+      )}
+      <div className="call-controls" role="group" aria-label="Call controls">
+        <MicrophoneToggle />
+        <CameraToggle />
+        <ScreenShareToggle />
+        <DeafenToggle />
+        <button
+          type="button"
+          className={`control${devicesShown ? ' is-active' : ''}`}
+          aria-label="Devices"
+          title="Camera, microphone and speaker"
+          aria-expanded={devicesShown}
+          aria-controls={devicesId}
+          onClick={() => setDevicesShown((shown) => !shown)}
+        >
+          <SettingsIcon />
+        </button>
+        <PushToTalkToggle />
+        <button type="button" className="control hang-up" aria-label="Hang up" title="Hang up" onClick={() => void runtime.hangUp()}>
+          <HangUpIcon />
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+import type { ReactNode } from 'react';
+
+/** The call controls' icons: line drawings in the current text colour, hidden from assistive technology. */
+function Icon({ children, crossed = false }: { children: ReactNode; crossed?: boolean }) {
+  return (
+    <svg className="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+      <g fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+        {children}
+        {crossed && <path d="M4 4l16 16" />}
+      </g>
+    </svg>
+  );
+}
+
+export function MicrophoneIcon({ off = false }: { off?: boolean }) {
+  return (
+    <Icon crossed={off}>
+      <rect x="9" y="3" width="6" height="11" rx="3" />
+      <path d="M5.5 11a6.5 6.5 0 0 0 13 0M12 17.5V21" />
+    </Icon>
+  );
+}
+
+export function CameraIcon({ off = false }: { off?: boolean }) {
+  return (
+    <Icon crossed={off}>
+      <rect x="3" y="6.5" width="12.5" height="11" rx="2" />
+      <path d="M15.5 10.5 21 7.5v9l-5.5-3" />
+    </Icon>
+  );
+}
+
+export function ScreenIcon() {
+  return (
+    <Icon>
+      <rect x="3" y="4" width="18" height="12.5" rx="1.5" />
+      <path d="M8.5 20h7M12 16.5V20M12 13V7.5M9.5 10 12 7.5l2.5 2.5" />
+    </Icon>
+  );
+}
+
+export function HeadphonesIcon({ off = false }: { off?: boolean }) {
+  return (
+    <Icon crossed={off}>
+      <path d="M4 15v-3a8 8 0 0 1 16 0v3" />
+      <rect x="3.5" y="14" width="4" height="6" rx="1.5" />
+      <rect x="16.5" y="14" width="4" height="6" rx="1.5" />
+    </Icon>
+  );
+}
+
+export function HangUpIcon() {
+  return (
+    <Icon>
+      <path d="M3 14.5c5-4.5 13-4.5 18 0l-2.2 2.4-3.3-1.6v-2.5a10 10 0 0 0-7 0v2.5l-3.3 1.6L3 14.5Z" />
+    </Icon>
+  );
+}
+
+export function SettingsIcon() {
+  return (
+    <Icon>
+      <path d="M4 7h10M18 7h2M4 17h4M12 17h8" />
+      <circle cx="16" cy="7" r="2" />
+      <circle cx="10" cy="17" r="2" />
+    </Icon>
+  );
+}

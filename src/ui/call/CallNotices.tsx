@@ -1,0 +1,38 @@
+import { useAtomValue } from 'jotai';
+import { useCallRuntime } from './callRuntimeContext';
+
+/**
+ * What the person should know about their media: a capture or call problem in plain words, the
+ * "you are muted" hint while they speak muted (issue 6), and the plain "Request Media" fallback
+ * (SPEC §2) while playback or capture waits for their gesture.
+ */
+export function CallNotices() {
+  const runtime = useCallRuntime();
+  const problem = useAtomValue(runtime.atoms.problem);
+  const mutedWhileSpeaking = useAtomValue(runtime.atoms.mutedWhileSpeaking);
+  const requestMediaOffered = useAtomValue(runtime.atoms.requestMediaOffered);
+  const playbackBlocked = useAtomValue(runtime.atoms.playbackBlocked);
+  return (
+    <div className="call-notices">
+      {problem && (
+        <div role="alert" className="banner banner-error call-problem">
+          <p>{problem}</p>
+          <button type="button" className="button small" onClick={() => runtime.dismissProblem()}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      <div role="status" className="call-hint">
+        {mutedWhileSpeaking && <p className="banner banner-warning">You are muted. Unmute your microphone to be heard.</p>}
+      </div>
+      {requestMediaOffered && (
+        <div className="banner banner-info request-media">
+          <p>{playbackBlocked ? 'Your browser is waiting for a click before it plays the call.' : 'Your camera and microphone are not on yet.'}</p>
+          <button type="button" className="button primary" onClick={() => void runtime.requestMedia()}>
+            Request Media
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

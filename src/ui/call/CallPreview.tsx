@@ -1,0 +1,49 @@
+import { useAtomValue } from 'jotai';
+import { CameraToggle } from './CameraToggle';
+import { useCallRuntime } from './callRuntimeContext';
+import { DevicePickers } from './DevicePickers';
+import { MediaVideo } from './MediaVideo';
+import { MicrophoneLevel } from './MicrophoneLevel';
+import { MicrophoneToggle } from './MicrophoneToggle';
+import { PushToTalkToggle } from './PushToTalkToggle';
+
+function inCallText(names: readonly string[]): string {
+  if (names.length === 0) return 'Nobody is in the call yet.';
+  if (names.length === 1) return `${names[0]} is in the call.`;
+  if (names.length === 2) return `${names[0]} and ${names[1]} are in the call.`;
+  return `${names[0]}, ${names[1]} and ${names.length - 2} more are in the call.`;
+}
+
+/** Before joining: see yourself, pick devices, turn camera or microphone off, then join. */
+export function CallPreview({ joining }: { joining: boolean }) {
+  const runtime = useCallRuntime();
+  const { camera, microphone } = useAtomValue(runtime.atoms.local);
+  const devices = useAtomValue(runtime.atoms.devices);
+  const others = useAtomValue(runtime.atoms.othersInCall);
+  const showVideo = camera !== undefined && !camera.off;
+  return (
+    <div className="call-preview">
+      <div className="preview-video">
+        {showVideo ? (
+          <MediaVideo key={camera.itemId} itemId={camera.itemId} mirrored={camera.mirrored} />
+        ) : (
+          <p className="preview-off">{devices.requestingCapture ? 'Starting your camera…' : 'Your camera is off'}</p>
+        )}
+        {microphone && !microphone.muted && <MicrophoneLevel itemId={microphone.itemId} />}
+        <div className="preview-toggles">
+          <MicrophoneToggle />
+          <CameraToggle />
+        </div>
+      </div>
+      <div className="preview-side">
+        <h2 className="preview-title">Ready to join?</h2>
+        <p className="muted">{inCallText(others)}</p>
+        <DevicePickers />
+        <PushToTalkToggle />
+        <button type="button" className="button primary join-call" disabled={joining} onClick={() => void runtime.joinCall()}>
+          {joining ? 'Joining…' : 'Join call'}
+        </button>
+      </div>
+    </div>
+  );
+}

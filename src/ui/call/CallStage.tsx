@@ -1,0 +1,33 @@
+import { useAtomValue } from 'jotai';
+import { CallControls } from './CallControls';
+import { CallGrid } from './CallGrid';
+import { CallNotices } from './CallNotices';
+import { CallPreview } from './CallPreview';
+import { useCallRuntime } from './callRuntimeContext';
+
+/** The room's call in this tab: the preview, the call itself, or word that another tab runs it. */
+export function CallStage() {
+  const runtime = useCallRuntime();
+  const phase = useAtomValue(runtime.atoms.phase);
+  return (
+    <section className="card call-stage" aria-label="Call">
+      <CallNotices />
+      {(phase === 'preview' || phase === 'joining') && <CallPreview joining={phase === 'joining'} />}
+      {phase === 'in-call' && (
+        <>
+          <CallGrid />
+          <CallControls />
+        </>
+      )}
+      {phase === 'elsewhere' && (
+        <div className="call-elsewhere">
+          <p>You are in this call in another tab of this browser. It stays there; you can chat here.</p>
+          <button type="button" className="button danger-outline" onClick={() => void runtime.hangUp()}>
+            Hang up
+          </button>
+        </div>
+      )}
+      {phase === 'unsupported' && <p className="call-elsewhere">Calls can't run in this browser. You can still chat.</p>}
+    </section>
+  );
+}

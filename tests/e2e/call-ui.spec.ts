@@ -1,0 +1,241 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { VOLUME } from '../../src/protocol/constants';
+import { callButton, callRegion, expectDecodingVideo, expectHearing, joinCall, playbackVolume, tile } from './call-ui-people';
+import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
+import { chatLog, expect, expectJoined, joinFromHome, participantEntry, say, test, uniqueRoomName, type Person } from './rooms-people';
+
+/**
+ * Calls through the real app UI in Chromium with fake devices, against real Prosody and the
+ * gateway: every person is a browser context of their own, every control is found by role and
+ * accessible name. Run it in a loopback-only network namespace:
+ *   unshare -n sh -c 'ip link set lo up && npx playwright test tests/e2e/call-ui.spec.ts'
+ */
+
+/** Every person decodes every other's video and hears their audio. */
+async function expectEveryoneSeesAndHearsEveryone(people: readonly Person[]): Promise<void> {
+  for (const person of people) {
+    for (const other of people) {
+      if (other === person) continue;
+      await expectDecodingVideo(person.page, other.displayName);
+      await expectHearing(person.page, other.displayName);
+    }
+  }
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  const directory = join(test.info().outputDir, 'screenshots');
+  mkdirSync(directory, { recursive: true });
+  const path = join(directory, `${name}.png`);
+  await page.screenshot({ path });
+  await test.info().attach(name, { path, contentType: 'image/png' });
+}
+
+test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
+  test('two people: preview, join, see and hear each other, volume, deafen, mute, hang up', async ({ people }) => {
+    test.setTimeout(120_000);
+    const room = uniqueRoomName('call-two');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+
+    await test.step('the preview shows your camera, mirrored, before you join', async () => {
+      await expect(callButton(alice.page, 'Join call')).toBeVisible();
+      await expect(callButton(alice.page, 'Stop camera')).toBeVisible();
+      await expect(callButton(alice.page, 'Mute microphone')).toBeVisible();
+      await expect(callRegion(alice.page).getByRole('combobox', { name: 'Camera' })).toBeVisible();
+      await expect(callRegion(alice.page).getByRole('combobox', { name: 'Microphone' })).toBeVisible();
+      await expect(callRegion(alice.page).getByRole('combobox', { name: 'Speaker' })).toBeVisible();
+      const preview = callRegion(alice.page).locator('video');
+      await expect(preview).toHaveCSS('transform', 'matrix(-1, 0, 0, 1, 0, 0)');
+      await expect.poll(() => preview.evaluate((video: HTMLVideoElement) => video.getVideoPlaybackQuality().totalVideoFrames)).toBeGreaterThan(0);
+      await screenshot(alice.page, 'preview');
+      // Nobody is in the call yet, and the chat works meanwhile.
+      await expect(tile(bob.page, 'Alice')).toHaveCount(0);
+      await say(alice.page, 'joining the call');
+      await expect(chatLog(bob.page)).toContainText('joining the call');
+    });
+
+    await joinCall(alice.page);
+    await joinCall(bob.page);
+    await expectEveryoneSeesAndHearsEveryone([alice, bob]);
+    await expect(tile(alice.page, 'Alice (you)').locator('video')).toHaveCSS('transform', 'matrix(-1, 0, 0, 1, 0, 0)');
+    await expect(tile(alice.page, 'Bob').locator('video')).toHaveCSS('transform', 'none');
+
+    await test.step('a person’s volume slider and deafen set what their audio plays at', async () => {
+      expect(await playbackVolume(bob.page, 'Alice')).toBeCloseTo(VOLUME.peerLimitDefault);
+      await tile(bob.page, 'Alice').getByRole('slider', { name: 'Volume of Alice' }).fill('0.5');
+      await expect.poll(() => playbackVolume(bob.page, 'Alice')).toBeCloseTo(0.5);
+      await callButton(bob.page, 'Deafen').click();
+      await expect.poll(() => playbackVolume(bob.page, 'Alice')).toBe(0);
+      await callButton(bob.page, 'Undeafen').click();
+      await expect.poll(() => playbackVolume(bob.page, 'Alice')).toBeCloseTo(0.5);
+    });
+
+    await test.step('muting shows as muted on the other’s participant entry and tile', async () => {
+      await callButton(alice.page, 'Mute microphone').click();
+      await expect(callButton(alice.page, 'Unmute microphone')).toBeVisible();
+      await expect(participantEntry(bob.page, 'Alice')).toContainText('muted');
+      await expect(tile(bob.page, 'Alice')).toContainText('muted');
+      await expect(participantEntry(alice.page, 'Alice')).toContainText('muted');
+      await screenshot(bob.page, 'two-person-call-alice-muted');
+      await callButton(alice.page, 'Unmute microphone').click();
+      await expect(participantEntry(bob.page, 'Alice')).not.toContainText('muted');
+      await expect(tile(bob.page, 'Alice')).not.toContainText('muted');
+    });
+
+    await test.step('stopping the camera shows the person without video', async () => {
+      await callButton(alice.page, 'Stop camera').click();
+      await expect(tile(bob.page, 'Alice').locator('video')).toHaveCount(0);
+      await callButton(alice.page, 'Start camera').click();
+      await expectDecodingVideo(bob.page, 'Alice');
+    });
+
+    await test.step('hanging up removes that person’s tile everywhere and brings the preview back', async () => {
+      await callButton(alice.page, 'Hang up').click();
+      await expect(tile(bob.page, 'Alice')).toHaveCount(0);
+      await expect(callButton(alice.page, 'Join call')).toBeVisible();
+      await expect(tile(alice.page, 'Bob')).toHaveCount(0);
+      await expect(participantEntry(alice.page, 'Alice')).toHaveText('Alice, you, owner');
+    });
+  });
+
+  test('three people: everyone sees and hears everyone, a screen share as a tile of its own, leaving', async ({ people }) => {
+    test.setTimeout(180_000);
+    const room = uniqueRoomName('call-three');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    const carol = await people.join(room, 'Carol');
+    for (const person of [alice, bob, carol]) await joinCall(person.page);
+    await expectEveryoneSeesAndHearsEveryone([alice, bob, carol]);
+    await screenshot(alice.page, 'three-person-call');
+
+    await test.step('a screen share arrives as a separate tile marked as a screen capture', async () => {
+      await callButton(alice.page, 'Start Screenshare').click();
+      await expect(callButton(alice.page, 'Stop Screenshare')).toBeVisible();
+      for (const other of [bob, carol]) {
+        await expectDecodingVideo(other.page, "Alice's screen");
+        await expect(tile(other.page, "Alice's screen")).toContainText('screen');
+        await expect(participantEntry(other.page, 'Alice')).toContainText('sharing screen');
+        // The camera is still there beside it.
+        await expectDecodingVideo(other.page, 'Alice');
+      }
+      await expect(tile(alice.page, 'Your screen')).toBeVisible();
+      await screenshot(bob.page, 'three-person-call-with-screen');
+      await callButton(alice.page, 'Stop Screenshare').click();
+      for (const other of [bob, carol]) {
+        await expect(tile(other.page, "Alice's screen")).toHaveCount(0);
+        await expect(participantEntry(other.page, 'Alice')).not.toContainText('sharing screen');
+      }
+    });
+
+    await test.step("leaving the call removes that person's tiles everywhere", async () => {
+      await callButton(carol.page, 'Hang up').click();
+      for (const other of [alice, bob]) await expect(tile(other.page, 'Carol')).toHaveCount(0);
+      await expect(callRegion(carol.page).getByRole('figure')).toHaveCount(0);
+      // The two who stay still see and hear each other.
+      await expectDecodingVideo(alice.page, 'Bob');
+      await expectHearing(bob.page, 'Alice');
+    });
+  });
+
+  test('a chat-only pop-out tab never opens a camera; a second room tab shows the call runs elsewhere, then takes it over', async ({ people }) => {
+    test.setTimeout(120_000);
+    const room = uniqueRoomName('call-tabs');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await joinCall(alice.page);
+    await joinCall(bob.page);
+    await expectDecodingVideo(bob.page, 'Alice');
+
+    /** A tab of Alice's that counts its getUserMedia and getDisplayMedia calls. */
+    const countingTab = async (path: string): Promise<Page> => {
+      const page = await alice.context.newPage();
+      await page.addInitScript(() => {
+        const devices = navigator.mediaDevices;
+        const counted = { captures: 0 };
+        Object.assign(window, { parleyCaptures: counted });
+        const getUserMedia = devices.getUserMedia.bind(devices);
+        const getDisplayMedia = devices.getDisplayMedia.bind(devices);
+        devices.getUserMedia = (constraints) => {
+          counted.captures += 1;
+          return getUserMedia(constraints);
+        };
+        devices.getDisplayMedia = (options) => {
+          counted.captures += 1;
+          return getDisplayMedia(options);
+        };
+      });
+      await page.goto(new URL(path, alice.page.url()).href);
+      await expectJoined(page);
+      return page;
+    };
+    const captures = (page: Page) => page.evaluate(() => (window as unknown as { parleyCaptures: { captures: number } }).parleyCaptures.captures);
+
+    await test.step('the pop-out chat works and never captures', async () => {
+      const popout = await countingTab(`${alice.page.url()}?view=chat`);
+      await say(popout, 'from the pop-out');
+      await expect(chatLog(bob.page)).toContainText('from the pop-out');
+      await expect(popout.getByRole('region', { name: 'Call' })).toHaveCount(0);
+      await expect(popout.locator('video')).toHaveCount(0);
+      expect(await captures(popout)).toBe(0);
+      await popout.close();
+    });
+
+    await test.step('a second room tab shows that the call runs in another tab, and captures nothing', async () => {
+      const second = await countingTab(alice.page.url());
+      await expect(callRegion(second)).toContainText('You are in this call in another tab');
+      await expect(callButton(second, 'Join call')).toHaveCount(0);
+      expect(await captures(second)).toBe(0);
+
+      // Closing the tab that runs the call hands it to the second one (the call's Web Lock).
+      await alice.page.close();
+      await expect(callButton(second, 'Hang up')).toBeVisible({ timeout: 20_000 });
+      await expect.poll(() => captures(second)).toBe(1);
+      await expectDecodingVideo(second, 'Bob');
+      await expectDecodingVideo(bob.page, 'Alice');
+    });
+  });
+
+  test('real speech: the other person sees the speaker speaking, then not; speaking muted shows "You are muted"', async ({ people, appUrl }) => {
+    test.setTimeout(120_000);
+    const recording = recordSpeech(
+      'Parley shows who is speaking while the call goes on, so everyone knows who has the floor.',
+      'Now the microphone is muted, so nobody in the room should hear this second sentence.',
+    );
+    const browser = await launchSpeakingBrowser(recording);
+    try {
+      const room = uniqueRoomName('call-speech');
+      const bob = await people.join(room, 'Bob');
+      await joinCall(bob.page);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      // The recording starts with the first capture: the preview, as the room opens.
+      await joinFromHome(page, appUrl, room, 'Alice');
+      const openedAt = Date.now();
+      await expectJoined(page);
+      await joinCall(page);
+      expect(Date.now() - openedAt, 'Alice joins before she speaks').toBeLessThan(recording.first.startMs);
+      const aliceOnBobsList = participantEntry(bob.page, 'Alice');
+
+      await expect(aliceOnBobsList).toContainText('speaking', { timeout: recording.first.endMs + 5_000 });
+      await expect(tile(bob.page, 'Alice')).toContainText('speaking');
+      // SPEC §9: speaking turns off after 10 quiet samples of 50 ms once the sentence ends.
+      await expect(aliceOnBobsList).not.toContainText('speaking', { timeout: 10_000 });
+      expect(Date.now() - openedAt).toBeLessThan(recording.second.startMs);
+
+      await callButton(page, 'Mute microphone').click();
+      const mutedHint = callRegion(page).getByRole('status').getByText('You are muted. Unmute your microphone to be heard.');
+      await expect(mutedHint).toBeVisible({ timeout: recording.second.endMs });
+      await expect(aliceOnBobsList).toContainText('muted');
+      await expect(aliceOnBobsList).not.toContainText('speaking');
+      // The hint goes once the second sentence ends; Bob never saw her speak muted.
+      await expect(mutedHint).toBeHidden({ timeout: 15_000 });
+      await expect(aliceOnBobsList).not.toContainText('speaking');
+      await context.close();
+    } finally {
+      await browser.close();
+      recording.dispose();
+    }
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { AudioOutputs, type AudioOutputSettings } from '../../src/main-thread/callTab/AudioOutputs';
+import { playbackVolume } from '../../src/main-thread/callTab/playbackVolume';
+import { VOLUME } from '../../src/protocol/constants';
+import { BOB, peer } from './callTab-fakes';
+
+describe('playback volume (SPEC §3 / §9)', () => {
+  it('is the peer limit times the global limit, within 0 and 1', () => {
+    expect(playbackVolume(VOLUME.peerLimitDefault, VOLUME.globalLimitDefault)).toBeCloseTo(0.8);
+    expect(playbackVolume(0.5, 0.5)).toBeCloseTo(0.25);
+    expect(playbackVolume(0.8, VOLUME.deafenedGlobalLimit)).toBe(0);
+    expect(playbackVolume(2, 1)).toBe(1);
+    expect(playbackVolume(Number.NaN, 1)).toBe(0);
+  });
+});
+
+describe('audio outputs', () => {
+  it('play each person at their limit times the global one, and follow changes of either', () => {
+    let settings: AudioOutputSettings = { peers: { [BOB]: peer(BOB) }, preferences: { globalVolumeLimit: 1, audioOutputDeviceId: '' } };
+    const outputs = new AudioOutputs(() => settings, { info: () => undefined, error: () => undefined });
+    // Node has no HTMLMediaElement: setSinkId is then unsupported and the element keeps the default output.
+    const element = { volume: 1 } as HTMLAudioElement;
+    const remove = outputs.add(element, BOB);
+    expect(element.volume).toBeCloseTo(0.8);
+    settings = { peers: { [BOB]: peer(BOB, { volumeLimit: 0.4 }) }, preferences: { globalVolumeLimit: 0, audioOutputDeviceId: '' } };
+    outputs.refresh();
+    expect(element.volume).toBe(0);
+    remove();
+    settings = { ...settings, preferences: { globalVolumeLimit: 1, audioOutputDeviceId: '' } };
+    outputs.refresh();
+    expect(element.volume).toBe(0);
+  });
+});

@@ -1,0 +1,350 @@
+import { createStore } from 'jotai';
+import type { CallEngineEvents } from '../../src/main-thread/call/CallEngine';
+import { CallRuntime, type CallEngineLike } from '../../src/main-thread/callTab/CallRuntime';
+import type { CallTabCommands } from '../../src/main-thread/callTab/sessionCommands';
+import type { ItemVoiceMonitor } from '../../src/main-thread/callTab/VoiceMonitors';
+import { TypedEmitter, type MediaDevicesApi } from '../../src/main-thread/media';
+import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
+import type { CallRecord, Peer, Preferences, Room } from '../../src/protocol/entities';
+import { initialSessionState } from '../../src/protocol/session-state';
+import type { VoiceActivityReport } from '../../src/worker/VoiceActivityReport';
+import { ManualClock } from '../support/ManualClock';
+
+/**
+ * Node has no capture, no WebRTC and no shared worker: these stand in for them so that the call
+ * tab's own logic (when it captures, joins, shares, announces, reports) runs here. The browser
+ * side is proven in Chromium by tests/e2e/call-ui.spec.ts.
+ */
+
+export const ROOM = 'room@muc.parley.test';
+export const SELF = `${ROOM}/alice`;
+export const BOB = `${ROOM}/bob`;
+
+let nextId = 0;
+const uniqueId = (prefix: string): string => `${prefix}-${(nextId += 1)}`;
+
+export class FakeTrack extends EventTarget {
+  readonly id = uniqueId('track');
+  enabled = true;
+  readonly muted = false;
+  readyState: MediaStreamTrackState = 'live';
+  contentHint = '';
+  constructor(
+    readonly kind: 'audio' | 'video',
+    readonly deviceId = `${kind}-device`,
+  ) {
+    super();
+  }
+  stop(): void {
+    this.readyState = 'ended';
+  }
+  clone(): FakeTrack {
+    const clone = new FakeTrack(this.kind, this.deviceId);
+    clone.enabled = this.enabled;
+    return clone;
+  }
+  getSettings(): MediaTrackSettings {
+    return { deviceId: this.deviceId };
+  }
+  getConstraints(): MediaTrackConstraints {
+    return {};
+  }
+  async applyConstraints(): Promise<void> {}
+}
+
+export class FakeStream {
+  readonly id = uniqueId('stream');
+  constructor(private readonly tracks: FakeTrack[]) {}
+  getTracks(): FakeTrack[] {
+    return this.tracks;
+  }
+  getAudioTracks(): FakeTrack[] {
+    return this.tracks.filter((track) => track.kind === 'audio');
+  }
+  getVideoTracks(): FakeTrack[] {
+    return this.tracks.filter((track) => track.kind === 'video');
+  }
+}
+
+/** A camera, a microphone and a speaker; labelled (access granted) or not. */
+export class FakeMediaDevices extends EventTarget {
+  labelled = true;
+  /** getUserMedia requests, in order. */
+  readonly requests: MediaStreamConstraints[] = [];
+  /** The error name the next getUserMedia fails with. */
+  failNextWith: string | undefined;
+
+  getSupportedConstraints(): MediaTrackSupportedConstraints {
+    return { deviceId: true, width: true, height: true, frameRate: true };
+  }
+
+  async enumerateDevices(): Promise<MediaDeviceInfo[]> {
+    const device = (kind: MediaDeviceKind, label: string) =>
+      ({ deviceId: this.labelled ? `${kind}-device` : '', groupId: '', kind, label: this.labelled ? label : '', toJSON: () => ({}) }) as MediaDeviceInfo;
+    return [device('audioinput', 'Microphone'), device('videoinput', 'Camera'), device('audiooutput', 'Speaker')];
+  }
+
+  async getUserMedia(constraints: MediaStreamConstraints): Promise<MediaStream> {
+    this.requests.push(constraints);
+    const error = this.failNextWith;
+    this.failNextWith = undefined;
+    if (error) throw new DOMException(`${error} from the fake`, error);
+    const tracks = [...(constraints.audio ? [new FakeTrack('audio')] : []), ...(constraints.video ? [new FakeTrack('video')] : [])];
+    return new FakeStream(tracks) as unknown as MediaStream;
+  }
+}
+
+/** A call engine whose lock is granted when the test says so. */
+export class FakeEngine extends TypedEmitter<CallEngineEvents> implements CallEngineLike {
+  started = false;
+  closed = false;
+  readonly profiles: Array<{ mediaId: string; profile: string }> = [];
+  private grant: (() => void) | undefined;
+  private readonly granted: Promise<void>;
+
+  constructor(
+    private readonly log: string[],
+    grantAtOnce: boolean,
+  ) {
+    super();
+    this.granted = grantAtOnce ? Promise.resolve() : new Promise((resolve) => (this.grant = resolve));
+  }
+
+  /** The call's Web Lock comes free. */
+  grantLock(): void {
+    this.grant?.();
+  }
+
+  async start(): Promise<void> {
+    this.log.push('engine start');
+    await this.granted;
+    if (!this.closed) this.started = true;
+  }
+
+  async close(): Promise<void> {
+    this.log.push('engine close');
+    this.closed = true;
+    this.grant?.();
+  }
+
+  async requestVideoProfile(mediaId: string, profile: 'high' | 'medium' | 'low' | 'off'): Promise<void> {
+    this.profiles.push({ mediaId, profile });
+  }
+}
+
+export class FakeVoiceMonitor implements ItemVoiceMonitor {
+  stopped = false;
+  private readonly listeners = new Set<(report: VoiceActivityReport) => void>();
+  constructor(
+    readonly itemId: string,
+    readonly track: FakeTrack,
+  ) {}
+  on(_type: 'change', listener: (report: VoiceActivityReport) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  async stop(): Promise<void> {
+    this.stopped = true;
+  }
+  report(speaking: boolean, at = 1_000): void {
+    for (const listener of this.listeners) listener({ itemId: this.itemId, speaking, inputDetected: true, inputLost: false, volume: speaking ? -40 : -90, at });
+  }
+}
+
+export function room(overrides: Partial<Room> = {}): Room {
+  return {
+    id: 'room-1',
+    address: ROOM,
+    providedName: 'room',
+    providedPassword: undefined,
+    password: undefined,
+    passwordRequired: false,
+    banned: false,
+    roomFull: false,
+    roomNotStarted: false,
+    roomState: 'joined',
+    joined: true,
+    joinedAt: 1,
+    selfAddress: SELF,
+    selfAffiliation: 'owner',
+    selfRole: 'moderator',
+    autoJoinCall: false,
+    unreadCount: 0,
+    error: undefined,
+    ...overrides,
+  };
+}
+
+export function peer(address: string, overrides: Partial<Peer> = {}): Peer {
+  return {
+    address,
+    userAddress: undefined,
+    id: address.split('/')[1] ?? address,
+    displayName: address.split('/')[1] ?? address,
+    customerData: {},
+    role: 'participant',
+    affiliation: 'none',
+    roomAddress: ROOM,
+    joinedCall: false,
+    joinedCallAt: undefined,
+    joinedRoomAt: 1,
+    requestingMedia: 'video',
+    speaking: false,
+    lastSpokeAt: undefined,
+    muted: false,
+    chatState: 'active',
+    requestingAttention: false,
+    realTimeText: '',
+    rtt: undefined,
+    volume: 0,
+    volumeLimit: 0.8,
+    hasActiveCamera: false,
+    hasActiveMicrophone: false,
+    hasActiveScreenCapture: false,
+    isSelf: address === SELF,
+    sessionFailed: false,
+    ...overrides,
+  };
+}
+
+function callRecord(joined: boolean): CallRecord {
+  return {
+    roomAddress: ROOM,
+    joined,
+    joinedAt: joined ? 1 : undefined,
+    requestingMedia: joined ? 'video' : 'none',
+    allowedMedia: 'video',
+    allowedAudioRoles: ['moderator', 'participant'],
+    allowedVideoRoles: ['moderator', 'participant'],
+    recordable: false,
+    recordingState: 'offline',
+    state: 'active',
+  };
+}
+
+export interface HarnessOptions {
+  /** The call record says joined from the start (another tab of yours joined). */
+  readonly joined?: boolean;
+  /** Another tab holds the call's lock. */
+  readonly lockHeldElsewhere?: boolean;
+  /** Engines get the lock at once (else the test grants it). */
+  readonly grantAtOnce?: boolean;
+  readonly labelled?: boolean;
+}
+
+/**
+ * A CallRuntime over fakes: the shared session is the store plus commands that change it the way
+ * the worker would — a call join or leave shows in the record only when the test delivers it
+ * (`deliverCallRecord`), as a patch arriving after the command's answer.
+ */
+export function harness(options: HarnessOptions = {}) {
+  const log: string[] = [];
+  const store = createStore();
+  const state = initialSessionState();
+  store.set(sessionStateAtom, {
+    ...state,
+    rooms: { 'room-1': room() },
+    peers: { [SELF]: peer(SELF, { displayName: 'Alice', affiliation: 'owner' }), [BOB]: peer(BOB, { displayName: 'Bob', joinedCall: true }) },
+    calls: { [ROOM]: callRecord(options.joined ?? false) },
+  });
+  const pendingRecord: boolean[] = [];
+  const spoken: boolean[] = [];
+  const reports: Array<{ peerAddress: string; change: Partial<Peer> }> = [];
+  const update = (change: (current: ReturnType<typeof initialSessionState>) => Partial<ReturnType<typeof initialSessionState>>) =>
+    store.set(sessionStateAtom, (current) => ({ ...current, ...change(current) }));
+  const commands: CallTabCommands = {
+    rooms: {
+      joinCall: async () => {
+        log.push('joinCall');
+        pendingRecord.push(true);
+      },
+      leaveCall: async () => {
+        log.push('leaveCall');
+        pendingRecord.push(false);
+      },
+    },
+    calls: {
+      reportPeerMedia: async (peerAddress, change) => {
+        reports.push({ peerAddress, change });
+        update((current) => ({ peers: { ...current.peers, [peerAddress]: { ...current.peers[peerAddress]!, ...change } } }));
+      },
+      setSpeaking: async (_roomAddress, speaking) => {
+        spoken.push(speaking);
+      },
+      setPeerVolumeLimit: async (peerAddress, volumeLimit) => {
+        update((current) => ({ peers: { ...current.peers, [peerAddress]: { ...current.peers[peerAddress]!, volumeLimit } } }));
+      },
+    },
+    preferences: {
+      setPreferences: async (change: Partial<Preferences>) => {
+        update((current) => ({ preferences: { ...current.preferences, ...change } }));
+      },
+    },
+  };
+  const mediaDevices = new FakeMediaDevices();
+  mediaDevices.labelled = options.labelled ?? true;
+  const engines: FakeEngine[] = [];
+  const monitors: FakeVoiceMonitor[] = [];
+  const keyTarget = new EventTarget();
+  const clock = new ManualClock();
+  const errors: string[] = [];
+  const runtime = new CallRuntime({
+    roomAddress: ROOM,
+    store,
+    commands,
+    mediaDevices: mediaDevices as unknown as MediaDevicesApi,
+    locks: { query: async () => ({ held: options.lockHeldElsewhere ? [{ name: `parley:call:${ROOM}` }] : [] }) },
+    clock,
+    logger: { info: () => undefined, error: (message) => errors.push(message) },
+    createEngine: () => {
+      const engine = new FakeEngine(log, options.grantAtOnce ?? true);
+      engines.push(engine);
+      return engine;
+    },
+    startVoiceMonitor: async (itemId, track) => {
+      const monitor = new FakeVoiceMonitor(itemId, track as unknown as FakeTrack);
+      monitors.push(monitor);
+      return monitor;
+    },
+    setVoiceThreshold: (thresholdDb) => log.push(`threshold ${thresholdDb}`),
+    keyTarget,
+  });
+  return {
+    runtime,
+    store,
+    log,
+    spoken,
+    reports,
+    errors,
+    engines,
+    monitors,
+    mediaDevices,
+    keyTarget,
+    /** The worker's patch for the last call join or leave arrives. */
+    deliverCallRecord(): void {
+      const joined = pendingRecord.shift();
+      if (joined === undefined) throw new Error('no call command to deliver');
+      update((current) => ({ calls: { ...current.calls, [ROOM]: callRecord(joined) } }));
+    },
+    /** The record changes without a command of this tab's (another tab of yours joined or left). */
+    setCallJoined: (joined: boolean) => update((current) => ({ calls: { ...current.calls, [ROOM]: callRecord(joined) } })),
+    setPreferences: (change: Partial<Preferences>) => update((current) => ({ preferences: { ...current.preferences, ...change } })),
+    self: () => store.get(sessionStateAtom).peers[SELF]!,
+  };
+}
+
+/** Lets every pending promise chain run (the runtime's steps are chained on microtasks). */
+export async function settle(): Promise<void> {
+  for (let round = 0; round < 20; round += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** The monitor of a media item, once it has started. */
+export function monitorOf(monitors: readonly FakeVoiceMonitor[], itemId: string): FakeVoiceMonitor {
+  const monitor = monitors.findLast((candidate) => candidate.itemId === itemId);
+  if (!monitor) throw new Error(`no voice monitor for ${itemId}`);
+  return monitor;
+}
+
+export function keyEvent(type: 'keydown' | 'keyup', code: string): Event {
+  return Object.assign(new Event(type, { cancelable: true }), { code });
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { PushToTalk } from '../../src/main-thread/callTab/PushToTalk';
+import { keyEvent } from './callTab-fakes';
+
+function setUp(typing = false) {
+  const target = new EventTarget();
+  const held: boolean[] = [];
+  const pushToTalk = new PushToTalk({ target, onHeldChange: (value) => held.push(value), isTyping: () => typing });
+  return { target, held, pushToTalk };
+}
+
+describe('push-to-talk', () => {
+  it('holds while Space is down, once however long it repeats, and takes the key from the page', () => {
+    const { target, held, pushToTalk } = setUp();
+    pushToTalk.setEnabled(true);
+    const down = keyEvent('keydown', 'Space');
+    target.dispatchEvent(down);
+    target.dispatchEvent(keyEvent('keydown', 'Space'));
+    expect(down.defaultPrevented).toBe(true);
+    const up = keyEvent('keyup', 'Space');
+    target.dispatchEvent(up);
+    expect(up.defaultPrevented).toBe(true);
+    expect(held).toEqual([true, false]);
+  });
+
+  it('ignores other keys, and Space typed into a text field', () => {
+    const { target, held, pushToTalk } = setUp(true);
+    pushToTalk.setEnabled(true);
+    const typed = keyEvent('keydown', 'Space');
+    target.dispatchEvent(typed);
+    target.dispatchEvent(keyEvent('keydown', 'KeyT'));
+    expect(typed.defaultPrevented).toBe(false);
+    expect(held).toEqual([]);
+  });
+
+  it('lets go when the window loses focus or push-to-talk is turned off, and hears nothing while off', () => {
+    const { target, held, pushToTalk } = setUp();
+    pushToTalk.setEnabled(true);
+    target.dispatchEvent(keyEvent('keydown', 'Space'));
+    target.dispatchEvent(new Event('blur'));
+    target.dispatchEvent(keyEvent('keydown', 'Space'));
+    pushToTalk.setEnabled(false);
+    expect(held).toEqual([true, false, true, false]);
+    target.dispatchEvent(keyEvent('keydown', 'Space'));
+    expect(pushToTalk.isHeld).toBe(false);
+    expect(held).toHaveLength(4);
+  });
+});

@@ -1,0 +1,210 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CapturePermissionError } from '../../src/main-thread/media';
+import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
+import { VOLUME } from '../../src/protocol/constants';
+import { BOB, harness, keyEvent, monitorOf, settle, SELF } from './callTab-fakes';
+
+/** The call tab's flow over fakes (tests/unit/callTab-fakes.ts): what it captures, when it joins, what it tells the session. */
+
+let current: ReturnType<typeof harness> | undefined;
+function open(options: Parameters<typeof harness>[0] = {}): ReturnType<typeof harness> {
+  current = harness(options);
+  current.runtime.start();
+  return current;
+}
+afterEach(() => {
+  current?.runtime.dispose();
+  current = undefined;
+});
+
+function local(h: ReturnType<typeof harness>) {
+  return h.store.get(h.runtime.atoms.local);
+}
+
+function localItems(h: ReturnType<typeof harness>) {
+  return h.runtime.media.local().map(({ kind, shared, localDisabled }) => ({ kind, shared, localDisabled }));
+}
+
+describe('the preview', () => {
+  it('captures camera and microphone at once where access was granted, without offering them to anyone', async () => {
+    const h = open();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('preview');
+    expect(h.mediaDevices.requests).toHaveLength(1);
+    expect(localItems(h)).toEqual([
+      { kind: 'audio', shared: false, localDisabled: false },
+      { kind: 'video', shared: false, localDisabled: false },
+    ]);
+    // The capture starts at the top tier (SPEC §9: nobody receives yet).
+    expect(h.mediaDevices.requests[0]?.video).toMatchObject({ width: { ideal: 1280 }, height: { ideal: 720 }, frameRate: { ideal: 30 } });
+    expect(h.store.get(h.runtime.atoms.requestMediaOffered)).toBe(false);
+    expect(h.engines).toHaveLength(0);
+  });
+
+  it('without granted access asks for nothing until "Request Media"', async () => {
+    const h = open({ labelled: false });
+    await settle();
+    expect(h.mediaDevices.requests).toHaveLength(0);
+    expect(h.store.get(h.runtime.atoms.requestMediaOffered)).toBe(true);
+    await h.runtime.requestMedia();
+    expect(h.mediaDevices.requests).toHaveLength(1);
+    expect(h.store.get(h.runtime.atoms.requestMediaOffered)).toBe(false);
+  });
+
+  it('explains a refusal in words for the person', async () => {
+    const h = open({ labelled: false });
+    await settle();
+    h.mediaDevices.failNextWith = 'NotAllowedError';
+    await h.runtime.requestMedia();
+    const problem = h.store.get(h.runtime.atoms.problem);
+    expect(problem).toBe(new CapturePermissionError('', ['camera', 'microphone'], 'NotAllowedError').userMessage);
+    expect(h.store.get(h.runtime.atoms.devices).cameraPermissionDenied).toBe(true);
+    h.runtime.dismissProblem();
+    expect(h.store.get(h.runtime.atoms.problem)).toBeUndefined();
+  });
+
+  it('keeps a new microphone muted, and a new camera off, when the one it replaces was', async () => {
+    const h = open();
+    await settle();
+    h.runtime.setMicrophoneMuted(true);
+    await h.runtime.toggleCamera();
+    await h.runtime.selectMicrophone('other-microphone');
+    await h.runtime.selectCamera('other-camera');
+    expect(h.mediaDevices.requests.slice(1).map((request) => [request.audio, request.video])).toEqual([
+      [{ deviceId: { exact: 'other-microphone' } }, false],
+      [false, expect.objectContaining({ deviceId: { exact: 'other-camera' } })],
+    ]);
+    expect(local(h)).toMatchObject({ microphone: { muted: true }, camera: { off: true } });
+    expect(h.runtime.media.local()).toHaveLength(2);
+  });
+});
+
+describe('joining and leaving', () => {
+  it('"Join call" takes the call lock first, then joins, then offers the preview’s media', async () => {
+    const h = open();
+    await settle();
+    const [previewMicrophone, previewCamera] = h.runtime.media.local().map((item) => item.id);
+    await h.runtime.joinCall();
+    expect(h.log.filter((entry) => !entry.startsWith('threshold'))).toEqual(['engine start', 'joinCall']);
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    // The very same tracks, now shared: no second capture.
+    expect(h.runtime.media.shared().map((item) => item.id)).toEqual([previewMicrophone, previewCamera]);
+    expect(h.mediaDevices.requests).toHaveLength(1);
+    h.deliverCallRecord();
+    await settle();
+    expect(h.engines).toHaveLength(1);
+  });
+
+  it('hanging up closes the engine, stops the media and leaves; the record catching up late does not restart the call', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await h.runtime.hangUp();
+    expect(h.engines[0]?.closed).toBe(true);
+    expect(h.runtime.media.local()).toEqual([]);
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('preview');
+    expect(h.log).toContain('leaveCall');
+    // The worker's patch is not here yet: an update of the record that still says joined starts nothing again.
+    h.setCallJoined(true);
+    await settle();
+    expect(h.engines).toHaveLength(1);
+    h.deliverCallRecord();
+    await settle();
+    expect(h.engines).toHaveLength(1);
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('preview');
+  });
+
+  it('a call another tab runs: this tab says so, keeps no camera, and takes the call over when the lock comes', async () => {
+    const h = open({ joined: true, lockHeldElsewhere: true, grantAtOnce: false });
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('elsewhere');
+    expect(h.mediaDevices.requests).toHaveLength(0);
+    h.engines[0]?.grantLock();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    expect(h.mediaDevices.requests).toHaveLength(1);
+    expect(localItems(h).every((item) => item.shared)).toBe(true);
+  });
+
+  it('a call joined elsewhere and left elsewhere: this tab runs it meanwhile, then lets go of it and its media', async () => {
+    const h = open({ joined: true });
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    expect(localItems(h).map((item) => item.shared)).toEqual([true, true]);
+    h.setCallJoined(false);
+    await settle();
+    expect(h.engines[0]?.closed).toBe(true);
+    expect(h.runtime.media.local()).toEqual([]);
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('preview');
+  });
+});
+
+describe('what the call tells the others', () => {
+  it('speaking goes to the room only in the call and unmuted; speaking muted shows the hint instead', async () => {
+    const h = open();
+    await settle();
+    const microphone = local(h).microphone!.itemId;
+    monitorOf(h.monitors, microphone).report(true);
+    expect(h.spoken).toEqual([]);
+    // The local microphone is analysed through an enabled clone, so muting does not deafen the analysis.
+    expect(monitorOf(h.monitors, microphone).track.enabled).toBe(true);
+
+    await h.runtime.joinCall();
+    expect(h.spoken).toEqual([true]);
+    h.runtime.setMicrophoneMuted(true);
+    expect(h.spoken).toEqual([true, false]);
+    expect(h.store.get(h.runtime.atoms.mutedWhileSpeaking)).toBe(true);
+    monitorOf(h.monitors, microphone).report(false);
+    expect(h.store.get(h.runtime.atoms.mutedWhileSpeaking)).toBe(false);
+    expect(h.runtime.media.get(microphone)).toMatchObject({ speaking: false, lastSpokeAt: 1_000, inputDetected: true, volume: -90 });
+  });
+
+  it('your muted, camera and screen facts reach your own peer record while you are in the call, and clear when you leave', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    expect(h.self()).toMatchObject({ muted: false, hasActiveMicrophone: true, hasActiveCamera: true });
+    h.runtime.setMicrophoneMuted(true);
+    expect(h.self()).toMatchObject({ muted: true, hasActiveMicrophone: false });
+    await h.runtime.hangUp();
+    expect(h.self()).toMatchObject({ muted: false, hasActiveMicrophone: false, hasActiveCamera: false });
+    expect(h.reports.every((report) => report.peerAddress === SELF)).toBe(true);
+  });
+
+  it('push-to-talk mutes the microphone except while Space is held, and gives the old state back when turned off', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.setPreferences({ pushToTalk: true });
+    expect(local(h).microphone?.muted).toBe(true);
+    const down = keyEvent('keydown', 'Space');
+    h.keyTarget.dispatchEvent(down);
+    expect(down.defaultPrevented).toBe(true);
+    expect(local(h).microphone?.muted).toBe(false);
+    expect(h.store.get(h.runtime.atoms.talkKeyHeld)).toBe(true);
+    h.keyTarget.dispatchEvent(keyEvent('keyup', 'Space'));
+    expect(local(h).microphone?.muted).toBe(true);
+    h.keyTarget.dispatchEvent(keyEvent('keydown', 'KeyA'));
+    expect(local(h).microphone?.muted).toBe(true);
+    h.setPreferences({ pushToTalk: false });
+    expect(local(h).microphone?.muted).toBe(false);
+  });
+
+  it('deafen and per-person volume go to the session; the voice threshold follows its preference', async () => {
+    const h = open();
+    await settle();
+    h.runtime.setDeafened(true);
+    h.runtime.setPeerVolume(BOB, 0.3);
+    await settle();
+    const session = h.store.get(sessionStateAtom);
+    expect(session.preferences.globalVolumeLimit).toBe(VOLUME.deafenedGlobalLimit);
+    expect(session.peers[BOB]?.volumeLimit).toBe(0.3);
+    h.runtime.setDeafened(false);
+    await settle();
+    expect(h.store.get(sessionStateAtom).preferences.globalVolumeLimit).toBe(VOLUME.globalLimitDefault);
+    h.setPreferences({ voiceActivityThreshold: -50 });
+    expect(h.log).toContain('threshold -50');
+  });
+});

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { selfFactsChange, selfMediaFacts } from '../../src/main-thread/callTab/selfMediaFacts';
+import { peer, SELF } from './callTab-fakes';
+
+const on = { microphone: { itemId: 'mic', muted: false, speaking: false }, camera: { itemId: 'cam', off: false, mirrored: true }, screenIds: ['screen'] };
+
+describe('your own media facts', () => {
+  it('are what you send while in the call, and nothing outside it', () => {
+    expect(selfMediaFacts(on, true)).toEqual({ muted: false, hasActiveMicrophone: true, hasActiveCamera: true, hasActiveScreenCapture: true });
+    expect(selfMediaFacts({ ...on, microphone: { ...on.microphone, muted: true } }, true)).toMatchObject({ muted: true, hasActiveMicrophone: false });
+    expect(selfMediaFacts({ microphone: undefined, camera: undefined, screenIds: [] }, true)).toMatchObject({ muted: true, hasActiveCamera: false });
+    expect(selfMediaFacts(on, false)).toEqual({ muted: false, hasActiveMicrophone: false, hasActiveCamera: false, hasActiveScreenCapture: false });
+  });
+
+  it('are reported only where the record differs', () => {
+    const record = peer(SELF, { hasActiveMicrophone: true, hasActiveCamera: true });
+    expect(selfFactsChange(record, selfMediaFacts(on, true))).toEqual({ hasActiveScreenCapture: true });
+    expect(selfFactsChange({ ...record, hasActiveScreenCapture: true }, selfMediaFacts(on, true))).toBeUndefined();
+  });
+});

@@ -4,6 +4,7 @@ import { SessionManager, type Session as BaseSession } from 'stanza/jingle';
 import type { MediaSessionOpts } from 'stanza/jingle/MediaSession';
 import { NS_JINGLE_RTP_1 } from 'stanza/Namespaces';
 import type { JingleReasonCondition } from 'stanza/Constants';
+import type { SfuServerConfig } from '../../protocol/config';
 import type { Peer } from '../../protocol/entities';
 import type { SimulcastProfile } from '../../protocol/stanzas/talkyJingle';
 import type { Clock } from '../../shared-worker/clock';
@@ -17,6 +18,12 @@ import {
   type MediaKind,
   type VideoSendLoad,
 } from '../media';
+import { MediaRelay } from '../relay/MediaRelay';
+import { PathHandover } from '../relay/PathHandover';
+import { ReceivedPaths } from '../relay/ReceivedPaths';
+import { RelayDecision } from '../relay/RelayDecision';
+import { offersIceLite } from '../relay/relayJingle';
+import { profileForTile, type TileNeed } from '../relay/tileProfile';
 import { sessionStateAtom } from '../sessionAtoms';
 import { connectionsAtom } from './callAtoms';
 import { CallOwnership, type CallLocks } from './CallOwnership';
@@ -24,6 +31,7 @@ import { CallSession } from './CallSession';
 import type { CallSignaling } from './CallSignaling';
 import { describeProfile, describeTracks, sendsVideo, type MediaDescription } from './descriptionInfo';
 import { CallEngineClosedError, CallUnsupportedError, SessionFailedError } from './errors';
+import { FrameWatch } from './FrameWatch';
 import { JingleLink } from './JingleLink';
 import { ParleyMediaSession } from './ParleyMediaSession';
 import { peerMediaChange, peerMediaFacts, type PeerMediaChange, type PeerMediaFacts } from './peerMedia';
@@ -50,6 +58,11 @@ export interface CallEngineOptions {
   readonly reportPeerMedia: (peerAddress: string, change: PeerMediaChange) => Promise<void>;
   /** Creates each session's RTCPeerConnection; the browser's by default (tests pass a fake). */
   readonly createPeerConnection?: (configuration: RTCConfiguration) => RTCPeerConnection;
+  /**
+   * Whether SPEC §4's switch may move what we send to the config's sfuServer (default true; a
+   * config without sfuServer means mesh only anyway). Tests of the mesh itself pass false.
+   */
+  readonly mediaRelay?: boolean;
 }
 
 export interface CallEngineEvents {
@@ -61,6 +74,8 @@ export interface CallEngineEvents {
 
 /** StanzaJS passes incoming-session options untyped; these are the fields it sets (SessionManager.process). */
 type IncomingSessionOptions = MediaSessionOpts & { applicationTypes: string[] };
+/** The session-initiate StanzaJS hands prepareSession beside the options. */
+type IncomingRequest = { jingle?: Pick<Stanzas.Jingle, 'contents'> } | undefined;
 
 function factsOf(peer: Peer): PeerMediaFacts {
   const { muted, hasActiveCamera, hasActiveMicrophone, hasActiveScreenCapture, sessionFailed } = peer;
@@ -77,6 +92,11 @@ function shareable(item: MediaItem): ShareableMedia {
  * incoming sessions accepted while this tab is in the call. Whenever the mirrored room state or
  * the local media change, the sessions are recomputed: new joiners get sessions, peers who left
  * lose theirs, changed media is swapped or renegotiated by a new session.
+ *
+ * The media relay (DESIGN "Media paths") is part of the same recompute: RelayDecision turns
+ * SPEC §4's switch, MediaRelay ingests and asks for consumers and says which deliveries the mesh
+ * must still carry, and PathHandover keeps the old path until the new one is established. A
+ * received session that carries a stream another session shows takes over once its frames arrive.
  */
 export class CallEngine extends TypedEmitter<CallEngineEvents> {
   private readonly manager: SessionManager;
@@ -92,6 +112,14 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
   /** What was last reported per peer, so each change is sent once. */
   private readonly reported = new Map<string, PeerMediaFacts>();
   private readonly unsubscribes: (() => void)[] = [];
+  private readonly decision: RelayDecision;
+  private readonly handover: PathHandover;
+  private readonly relay: MediaRelay | undefined;
+  private readonly receivedPaths: ReceivedPaths;
+  /** Remote videos: what the tile last needed (setTileNeed), carried to a session that takes over. */
+  private readonly tileNeeds = new Map<string, TileNeed>();
+  /** Remote videos: the profile last asked of the sender. */
+  private readonly askedProfiles = new Map<string, SimulcastProfile>();
   private bitrate: number | undefined;
   private load: VideoSendLoad | undefined;
   private scheduled = false;
@@ -107,10 +135,28 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
       iceServers: [...options.iceServers],
       // PROTOCOL.md: one-way sessions never collide, so there is no tie-break.
       performTieBreak: () => false,
-      prepareSession: (meta: IncomingSessionOptions) => this.prepareIncoming(meta),
+      prepareSession: (meta: IncomingSessionOptions, request?: IncomingRequest) => this.prepareIncoming(meta, request),
       ...(create ? { createPeerConnection: (_session: BaseSession, configuration?: RTCConfiguration) => create(configuration ?? {}) } : {}),
     });
     this.link = new JingleLink(this.manager, options.signaling, options.logger);
+    this.decision = new RelayDecision(options.clock);
+    this.handover = new PathHandover(options.clock);
+    this.receivedPaths = new ReceivedPaths(options.store, options.clock);
+    this.relay =
+      options.mediaRelay === false
+        ? undefined
+        : new MediaRelay({
+            roomAddress: options.roomAddress,
+            store: options.store,
+            manager: this.manager,
+            signaling: options.signaling,
+            media: options.media,
+            clock: options.clock,
+            logger: options.logger,
+            handover: this.handover,
+            iceServers: options.iceServers,
+            sfuServer: () => this.sfuServer(),
+          });
     this.listen();
   }
 
@@ -139,6 +185,10 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
         if (item.shared !== previous.shared || item.remoteDisabled !== previous.remoteDisabled || item.name !== previous.name) this.schedule();
       }),
       media.on('localMuteChanged', (item, muted) => this.signalLocalMute(item, muted)),
+      media.on('removed', (item) => this.forgetReceived(item)),
+      this.decision.on('change', () => this.schedule()),
+      this.handover.on('settled', () => this.schedule()),
+      ...(this.relay ? [this.relay.on('changed', () => this.schedule())] : []),
     );
     this.reconcile();
   }
@@ -148,19 +198,41 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
     if (this.closed) return;
     this.closed = true;
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
+    await this.relay?.close();
     for (const call of [...this.sessions.values()]) this.end(call, 'success');
     this.timers.clear();
+    this.decision.dispose();
+    this.handover.clear();
+    this.receivedPaths.dispose();
     this.ownership.release();
     await this.options.signaling.releaseCall(this.roomAddress);
   }
 
-  /** Asks the sender of a remote video for a quality (PROTOCOL.md simulcast profile; `off` pauses it on mesh). */
+  /**
+   * Asks the sender of a remote video for a quality (PROTOCOL.md simulcast profile): on the mesh
+   * `off` pauses it and anything else resumes it; through the relay it picks the simulcast layer.
+   */
   requestVideoProfile(mediaId: string, profile: SimulcastProfile): Promise<void> {
     if (this.closed) return Promise.reject(new CallEngineClosedError(this.roomAddress));
     const call = [...this.sessions.values()].find((candidate) => candidate.received.get('video') === mediaId);
     if (!call) return Promise.resolve();
     this.options.media.update(mediaId, { profile });
+    this.askedProfiles.set(mediaId, profile);
+    this.receivedPaths.setRequestedProfile(mediaId, profile);
     return call.queue.push('request-profile', () => call.session.sendDescriptionInfo(describeProfile(profile)));
+  }
+
+  /**
+   * What a remote video's tile needs, as the UI measures it (rendered size, visibility, full
+   * screen): asks the sender for the matching quality (tileProfile's thresholds: hidden → off,
+   * small → low, large or full screen → high) whenever that changes.
+   */
+  setTileNeed(mediaId: string, need: TileNeed): Promise<void> {
+    if (this.closed) return Promise.reject(new CallEngineClosedError(this.roomAddress));
+    this.tileNeeds.set(mediaId, need);
+    const profile = profileForTile(need, this.receivedPaths.senderWidth(mediaId));
+    if (this.askedProfiles.get(mediaId) === profile) return Promise.resolve();
+    return this.requestVideoProfile(mediaId, profile);
   }
 
   /** The RTCRtpReceiver of a remote media item: its statistics (inbound-rtp) for quality displays and tests. */
@@ -216,11 +288,15 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
       .filter((item) => this.options.media.getTrack(item.id) !== undefined)
       .map(shareable);
     const plan = planOutgoingSessions({ inCall, peers, shared, held: this.timers.held });
-    this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: false });
+    // SPEC §4: the relay takes what it can carry; the mesh keeps the rest, and each delivery until its relay consumer is established.
+    const wanted = this.decision.update(peers, this.sfuServer()) && inCall;
+    const meshKeys = this.relay?.follow({ wanted, plan, shared, peers, meshEstablished: (key) => this.handover.established('mesh', key) });
+    const meshPlan = meshKeys ? plan.filter((session) => meshKeys.has(session.key)) : plan;
+    this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false });
 
-    const planned = new Set(plan.map((session) => session.key));
+    const planned = new Set(meshPlan.map((session) => session.key));
     for (const [key, call] of [...this.outgoing]) if (!planned.has(key)) this.end(call, 'success');
-    for (const session of plan) this.follow(session);
+    for (const session of meshPlan) this.follow(session);
 
     this.reportPeers(peers);
   }
@@ -245,11 +321,13 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
 
   /** SPEC §9: the video budget per sent video, applied to every sender when it changes. */
   private applyBitrate(load: VideoSendLoad): void {
-    if (this.load?.videoReceivingPeers !== load.videoReceivingPeers || this.load.sharedVideoStreams !== load.sharedVideoStreams) {
+    const { load: last } = this;
+    if (last?.videoReceivingPeers !== load.videoReceivingPeers || last.sharedVideoStreams !== load.sharedVideoStreams || last.relayInUse !== load.relayInUse) {
       this.load = load;
       this.emit('sendLoad', load);
     }
     const bitrate = maxBitratePerVideo(load);
+    this.relay?.setMaxBitrate(bitrate);
     if (bitrate === this.bitrate) return;
     this.bitrate = bitrate;
     for (const call of this.outgoing.values()) {
@@ -318,6 +396,7 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
 
   /** SPEC §4: muting a local item tells the peers of every session that sends it. */
   private signalLocalMute(item: MediaItem, muted: boolean): void {
+    this.relay?.signalMute(item, muted);
     for (const call of this.outgoing.values()) {
       if (!call.sent.some((sent) => sent.id === item.id)) continue;
       void this.run(call, muted ? 'mute' : 'unmute', () =>
@@ -330,11 +409,13 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
   // Sessions we receive
   // ------------------------------------------------------------------------------------------
 
-  private prepareIncoming(meta: IncomingSessionOptions): ParleyMediaSession | undefined {
+  private prepareIncoming(meta: IncomingSessionOptions, request: IncomingRequest): ParleyMediaSession | undefined {
     // Anything but RTP (file transfer, …) gets StanzaJS's base session, which can only be ended.
     if (!meta.applicationTypes.includes(NS_JINGLE_RTP_1)) return undefined;
     const session = new ParleyMediaSession({ ...meta, onDescription: (from, descriptions) => this.onDescription(from, descriptions) });
-    this.register(session, undefined);
+    const call = this.register(session, undefined);
+    // PROTOCOL.md: an ice-lite transport marks a relay consumer's offer.
+    if (offersIceLite(request?.jingle)) call.path = 'relay';
     return session;
   }
 
@@ -356,7 +437,7 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
       // A failed answer has ended the session (failed-application): its tracks are not media.
       if (this.sessions.get(call.sid) !== call) return;
       call.accepted = true;
-      for (const { track, stream } of call.arrived.splice(0)) this.addReceived(call, track, stream);
+      this.showReceived(call);
     });
   }
 
@@ -364,12 +445,89 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
     return !this.closed && this.options.store.get(sessionStateAtom).calls[this.roomAddress]?.joined === true;
   }
 
-  /** Tracks arrive while the offer is applied; they become media items once the session is accepted. */
+  /** The config's relay, unless this engine runs mesh only (read live: a reconnected session brings a fresh token). */
+  private sfuServer(): SfuServerConfig | undefined {
+    return this.options.mediaRelay === false ? undefined : this.options.store.get(sessionStateAtom).connection.callConfig?.sfuServer;
+  }
+
+  /** Tracks arrive while the offer is applied; they become media items once the session is accepted (and has taken over). */
   private onRemoteTrack(session: BaseSession, track: MediaStreamTrack, stream: MediaStream | undefined): void {
     const call = this.sessions.get(session.sid);
     if (!call || call.sending) return;
-    if (call.accepted) this.addReceived(call, track, stream);
+    call.tracks.push({ track, stream });
+    if (stream) call.streamIds.add(stream.id);
+    if (call.accepted && !call.frameWatch && call.supersededBy === undefined) this.addReceived(call, track, stream);
     else call.arrived.push({ track, stream });
+  }
+
+  /**
+   * Shows an accepted session's media: at once, or — when it carries a stream another session of
+   * the same sender shows (the relay switching on or off) — once its frames arrive, so the tile
+   * goes from the old track to the new one without a gap.
+   */
+  private showReceived(call: CallSession): void {
+    if (this.predecessorsOf(call).length === 0) {
+      for (const { track, stream } of call.arrived.splice(0)) this.addReceived(call, track, stream);
+      return;
+    }
+    call.frameWatch = new FrameWatch(
+      this.options.clock,
+      () => call.tracks.flatMap(({ track }) => call.session.receiverOf(track) ?? []),
+      () => this.takeOver(call),
+    );
+  }
+
+  /** Accepted sessions of the same sender whose media shows a stream `call` carries too. */
+  private predecessorsOf(call: CallSession): CallSession[] {
+    return [...this.sessions.values()].filter(
+      (other) =>
+        other !== call &&
+        !other.sending &&
+        other.accepted &&
+        other.supersededBy === undefined &&
+        other.peerAddress === call.peerAddress &&
+        other.received.size > 0 &&
+        [...other.streamIds].some((id) => call.streamIds.has(id)),
+    );
+  }
+
+  /** The new session's media replaces its predecessors' (which run on until their sender ends them); the tile's need carries over. */
+  private takeOver(call: CallSession): void {
+    call.frameWatch = undefined;
+    if (this.sessions.get(call.sid) !== call) return;
+    const { media } = this.options;
+    let carried: { need: TileNeed | undefined; profile: SimulcastProfile | undefined } | undefined;
+    for (const old of this.predecessorsOf(call)) {
+      const video = old.received.get('video');
+      if (video !== undefined) carried = { need: this.tileNeeds.get(video), profile: this.askedProfiles.get(video) };
+      old.supersededBy = call.sid;
+      for (const id of [...old.received.values()]) media.remove(id, false);
+      old.received.clear();
+      this.publishConnection(old);
+    }
+    for (const { track, stream } of call.arrived.splice(0)) this.addReceived(call, track, stream);
+    const video = call.received.get('video');
+    if (video === undefined || !carried) return;
+    const carry = carried.need ? this.setTileNeed(video, carried.need) : carried.profile ? this.requestVideoProfile(video, carried.profile) : undefined;
+    carry?.catch((error: unknown) => this.options.logger.error(`quality of ${video} not carried over: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  /** A session that had taken over ended: the sessions it replaced (still running) show their media again. */
+  private restoreSuperseded(ended: CallSession): void {
+    for (const call of this.sessions.values()) {
+      if (call.supersededBy !== ended.sid) continue;
+      call.supersededBy = undefined;
+      for (const { track, stream } of call.tracks) if (track.readyState === 'live') this.addReceived(call, track, stream);
+    }
+    // A session waiting to take over from the one that ended has nothing left to wait for.
+    for (const call of this.sessions.values()) if (call.frameWatch && this.predecessorsOf(call).length === 0) call.frameWatch.finish();
+  }
+
+  private forgetReceived(item: MediaItem): void {
+    if (item.source !== 'remote') return;
+    this.receivedPaths.remove(item.id);
+    this.tileNeeds.delete(item.id);
+    this.askedProfiles.delete(item.id);
   }
 
   private addReceived(call: CallSession, track: MediaStreamTrack, stream: MediaStream | undefined): void {
@@ -390,6 +548,10 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
     });
     call.received.set(kind, item.id);
     if (call.remoteMuted.has(kind)) media.update(item.id, { remoteDisabled: true });
+    this.receivedPaths.add(
+      { mediaId: item.id, roomAddress: this.roomAddress, owner: call.peerAddress, kind, path: call.path, requestedProfile: item.profile },
+      () => call.session.receiverOf(track),
+    );
     this.publishConnection(call);
   }
 
@@ -480,6 +642,11 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
     if (!call) return;
     const state = session.connectionState;
     this.publishConnection(call);
+    // The relay switch hands a delivery over once its new path has been connected for a while.
+    if (this.relay && call.sending && call.key !== undefined) {
+      if (state === 'connected') this.handover.connected('mesh', call.key);
+      else this.handover.lost('mesh', call.key);
+    }
     if (isInterrupted(state)) {
       this.timers.watchInterrupted(call.sid, () => {
         if (this.sessions.get(call.sid) === call && isInterrupted(call.session.connectionState)) this.end(call, 'failed-transport');
@@ -497,8 +664,13 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
     if (!call) return;
     const declined = call.declined;
     this.sessions.delete(call.sid);
-    if (call.key !== undefined && this.outgoing.get(call.key) === call) this.outgoing.delete(call.key);
+    if (call.key !== undefined && this.outgoing.get(call.key) === call) {
+      this.outgoing.delete(call.key);
+      this.handover.lost('mesh', call.key);
+    }
     call.queue.close();
+    call.frameWatch?.cancel();
+    this.restoreSuperseded(call);
     this.timers.stopWatching(call.sid);
     for (const id of call.received.values()) this.options.media.remove(id);
     this.options.store.set(connectionsAtom, (connections) => {

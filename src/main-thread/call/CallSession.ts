@@ -1,6 +1,8 @@
 import type { MediaKind } from '../media';
 import { OperationQueue } from '../media';
+import type { MediaPath } from '../relay/PathHandover';
 import type { Connection, SessionConnectionState, SessionState } from './Connection';
+import type { FrameWatch } from './FrameWatch';
 import type { ParleyMediaSession } from './ParleyMediaSession';
 import type { ShareableMedia } from './sessionPlan';
 
@@ -30,6 +32,16 @@ export class CallSession {
   readonly arrived: Array<{ track: MediaStreamTrack; stream: MediaStream | undefined }> = [];
   /** We declined it: its end is no failure of the peer's. */
   declined = false;
+  /** Incoming: mesh, or relay when the offer's transport was `<ice-lite/>` (a relay consumer). */
+  path: MediaPath = 'mesh';
+  /** Incoming: the sender's stream ids (a=msid) of its tracks: a session carrying the same stream takes over from this one. */
+  readonly streamIds = new Set<string>();
+  /** Incoming: every track it carries, kept so that its media can come back if its successor fails. */
+  readonly tracks: Array<{ track: MediaStreamTrack; stream: MediaStream | undefined }> = [];
+  /** Incoming: a newer session of the same stream shows its media instead (its sid). */
+  supersededBy: string | undefined;
+  /** Incoming: waiting for this session's first frames before it takes over from its predecessors. */
+  frameWatch: FrameWatch | undefined;
 
   constructor(
     readonly session: ParleyMediaSession,

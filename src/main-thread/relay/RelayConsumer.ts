@@ -1,0 +1,56 @@
+import type { ConsumerProfile } from '../../protocol/relay';
+import type { ShareableMedia } from '../call/sessionPlan';
+import { OperationQueue, type MediaKind } from '../media';
+import type { RelayJingleSession } from './RelayJingleSession';
+import type { RelayRpcClient } from './RelayRpcClient';
+
+/** The (peer, stream) delivery a consumer carries, from the session plan. */
+export interface RelayDelivery {
+  /** The plan key (peer + stream). */
+  readonly key: string;
+  readonly peerAddress: string;
+  /** The receiver's sid (Peer.id): CREATE_CONSUMER's peerId. */
+  readonly peerId: string;
+  readonly streamKey: string;
+  /** The local items it sends, one per kind. */
+  readonly media: readonly ShareableMedia[];
+}
+
+/**
+ * One relay consumer as the sender tracks it: the CREATE_CONSUMER id (also its Jingle sid), the
+ * Jingle session that carries the relay's offer to the receiver, the connection the consumer
+ * lives on, and an ordered queue so that its steps (create, start, profile, restart, mute) never
+ * interleave.
+ */
+export class RelayConsumer {
+  readonly queue = new OperationQueue();
+  session: RelayJingleSession | undefined;
+  /** The receiver's last quality request: a re-made consumer starts with it. */
+  profile: ConsumerProfile | undefined;
+  /** Its connection closed: the relay side is gone, and the Jingle session only waits for the mesh to take over. */
+  dead = false;
+  /** We end the session ourselves: its end is neither the receiver's doing nor a failure. */
+  ending = false;
+  /** The session is being replaced after a failure (CREATE_CONSUMER again for the same id). */
+  restarting = false;
+
+  constructor(
+    readonly sid: string,
+    public delivery: RelayDelivery,
+    /** The stream id CREATE_CONSUMER names as `source`. */
+    readonly source: string,
+    readonly rpc: RelayRpcClient,
+  ) {}
+
+  get key(): string {
+    return this.delivery.key;
+  }
+
+  get kinds(): MediaKind[] {
+    return this.delivery.media.map((item) => item.kind);
+  }
+
+  sentOf(kind: MediaKind): ShareableMedia | undefined {
+    return this.delivery.media.find((item) => item.kind === kind);
+  }
+}

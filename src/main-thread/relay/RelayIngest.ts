@@ -1,0 +1,146 @@
+import type { Device } from 'mediasoup-client';
+import type { ConnectionState, Producer, Transport } from 'mediasoup-client/types';
+import type { MediaKind } from '../media';
+import { TypedEmitter } from '../media';
+import { RelayIngestError } from './errors';
+import type { RelayRpcClient } from './RelayRpcClient';
+import { cameraEncodings, screenEncodings } from './simulcast';
+
+/** One local item an ingest sends. */
+export interface IngestTrack {
+  readonly itemId: string;
+  readonly kind: MediaKind;
+  readonly track: MediaStreamTrack;
+  readonly screenCapture: boolean;
+}
+
+export interface RelayIngestOptions {
+  readonly rpc: RelayRpcClient;
+  readonly device: Device;
+  /** The stream id: CREATE_CONSUMER's `source`, DISPOSE's id, and the msid stream receivers see. */
+  readonly id: string;
+  readonly roomAddress: string;
+  readonly iceServers: readonly RTCIceServer[];
+}
+
+export interface RelayIngestEvents {
+  /** The send transport's ICE+DTLS state (mediasoup-client's connectionstatechange). */
+  connectionState: [state: ConnectionState];
+}
+
+interface Produced {
+  readonly itemId: string;
+  readonly producer: Producer;
+}
+
+/**
+ * One shared local stream ingested into the relay with mediasoup-client (DESIGN "Media paths"):
+ * a SendTransport over CREATE_INGEST_TRANSPORT / CONNECT_INGEST_TRANSPORT / PRODUCE, a camera
+ * in simulcast low / medium / high, a screen in one encoding, audio as it is. Tracks stay the
+ * media items' (the mesh may send them too): producers never stop them.
+ */
+export class RelayIngest extends TypedEmitter<RelayIngestEvents> {
+  private readonly produced = new Map<MediaKind, Produced>();
+  private maxBitrate: number | undefined;
+
+  private constructor(
+    private readonly options: RelayIngestOptions,
+    private readonly transport: Transport,
+  ) {
+    super();
+    const { rpc, id } = options;
+    transport.on('connect', ({ dtlsParameters }, done, fail) => {
+      rpc.request('CONNECT_INGEST_TRANSPORT', { id, dtlsParameters }).then(() => done(), fail);
+    });
+    transport.on('produce', ({ kind, rtpParameters, appData }, done, fail) => {
+      rpc.request('PRODUCE', { id, kind, rtpParameters, appData }).then(({ producerId }) => done({ id: producerId }), fail);
+    });
+    transport.on('connectionstatechange', (state) => this.emit('connectionState', state));
+  }
+
+  static async create(options: RelayIngestOptions): Promise<RelayIngest> {
+    try {
+      const parameters = await options.rpc.request('CREATE_INGEST_TRANSPORT', { id: options.id, roomAddress: options.roomAddress });
+      const transport = options.device.createSendTransport({ ...parameters, iceServers: [...options.iceServers] });
+      return new RelayIngest(options, transport);
+    } catch (error) {
+      throw new RelayIngestError(options.id, error);
+    }
+  }
+
+  get id(): string {
+    return this.options.id;
+  }
+
+  get connected(): boolean {
+    return this.transport.connectionState === 'connected';
+  }
+
+  /** The kinds it sends now. */
+  get kinds(): MediaKind[] {
+    return [...this.produced.keys()];
+  }
+
+  /**
+   * Brings the producers in line with the stream's items: a new kind is produced, a new item of a
+   * kind swaps its track (no renegotiation), a kind no longer shared is closed.
+   */
+  async sync(tracks: readonly IngestTrack[]): Promise<void> {
+    try {
+      for (const [kind, { producer }] of [...this.produced]) {
+        if (tracks.some((track) => track.kind === kind)) continue;
+        producer.close();
+        this.produced.delete(kind);
+      }
+      for (const track of tracks) {
+        const current = this.produced.get(track.kind);
+        if (current?.itemId === track.itemId) continue;
+        if (current) {
+          await current.producer.replaceTrack({ track: track.track });
+          this.produced.set(track.kind, { itemId: track.itemId, producer: current.producer });
+        } else {
+          this.produced.set(track.kind, { itemId: track.itemId, producer: await this.produce(track) });
+        }
+      }
+    } catch (error) {
+      throw new RelayIngestError(this.id, error);
+    }
+  }
+
+  /** SPEC §9 with the relay: the budget of each sent video (counting 1 peer), spread over its layers. */
+  async setMaxBitrate(maxBitrate: number): Promise<void> {
+    this.maxBitrate = maxBitrate;
+    const video = this.produced.get('video');
+    const sender = video?.producer.rtpSender;
+    if (!video || !sender) return;
+    const wanted = this.encodings(video.producer.appData.screenCapture === true);
+    const parameters = sender.getParameters();
+    if (parameters.encodings.every((encoding, index) => encoding.maxBitrate === wanted[index]?.maxBitrate)) return;
+    parameters.encodings.forEach((encoding, index) => {
+      const bitrate = wanted[index]?.maxBitrate;
+      if (bitrate !== undefined) encoding.maxBitrate = bitrate;
+    });
+    await sender.setParameters(parameters);
+  }
+
+  /** Closes the transport and its producers (the relay's side goes with DISPOSE or the connection). */
+  close(): void {
+    this.transport.close();
+    this.produced.clear();
+  }
+
+  private produce(track: IngestTrack): Promise<Producer> {
+    const video = track.kind === 'video';
+    return this.transport.produce({
+      track: track.track,
+      stopTracks: false,
+      ...(video ? { encodings: this.encodings(track.screenCapture), codecOptions: { videoGoogleStartBitrate: 1000 } } : {}),
+      // trackId: the id receivers see in a=msid (src/protocol/relay.ts); screenCapture: which encodings it has.
+      appData: { trackId: track.track.id, screenCapture: track.screenCapture },
+    });
+  }
+
+  private encodings(screenCapture: boolean) {
+    return screenCapture ? screenEncodings(this.maxBitrate) : cameraEncodings(this.maxBitrate);
+  }
+}

@@ -1,0 +1,247 @@
+import {
+  CONSUMER_ICE_STATE,
+  CONSUMER_PROFILES,
+  parseClosedResult,
+  parseConsumerIceState,
+  parseIngestTransportResult,
+  parseProduceResult,
+  parseRouterCapabilitiesResult,
+  parseSdpResult,
+  RELAY_LIMITS,
+  relayErrorFrom,
+  type ConsumerIceStateParams,
+  type RelayMethod,
+  type RelayParams,
+  type RelayRequest,
+  type RelayResult,
+} from '../../protocol/relay';
+import { ValidationError } from '../../protocol/errors';
+import { expectRecord, expectString, isRecord } from '../../protocol/validate';
+import type { Clock } from '../../shared-worker/clock';
+import { TypedEmitter } from '../media';
+import { RelayClosedError, RelayConnectError, RelayProtocolError, RelayTimeoutError } from './errors';
+
+/** The part of a WebSocket the client uses: the browser's, or `ws` in Node tests. */
+export interface RelaySocket {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: 'open', listener: () => void): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  addEventListener(type: 'close', listener: (event: { code: number; reason: string }) => void): void;
+  addEventListener(type: 'error', listener: () => void): void;
+}
+
+export type CreateRelaySocket = (url: string) => RelaySocket;
+
+export interface RelayRpcClientOptions {
+  /** `sfuServer.url`. */
+  readonly url: string;
+  /** `sfuServer.password`: the AUTH token. */
+  readonly token: string;
+  readonly clock: Clock;
+  /** The browser's WebSocket by default. */
+  readonly createSocket?: CreateRelaySocket;
+  /** How long a request (AUTH included) may wait for its reply. */
+  readonly requestTimeoutMs?: number;
+}
+
+export interface RelayRpcClientEvents {
+  /** CONSUMER_ICE_STATE from the relay. */
+  consumerIceState: [params: ConsumerIceStateParams];
+  /** The socket closed (the relay died, dropped us, or `close()`); every pending request has failed. */
+  closed: [error: RelayClosedError];
+  /** A message that was not readable JSON-RPC, or answered no request of ours: dropped, the connection goes on. */
+  messageDropped: [error: RelayProtocolError];
+}
+
+/** Every method but AUTH, which `connect` sends. */
+export type RelayCallMethod = Exclude<RelayMethod, 'AUTH'>;
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
+const OPEN = 1;
+/** Replies carry an SDP at most (bounded by the relay's own message limit); anything far larger is not the relay. */
+const MAX_MESSAGE_CHARS = 4 * RELAY_LIMITS.messageBytes;
+
+function emptyResult<T>(value: unknown): T {
+  expectRecord(value, 'relay result');
+  return {} as T;
+}
+
+/** Results are untrusted input: each method's reader checks the fields the client uses. */
+const RESULT_READERS: { [M in RelayMethod]: (value: unknown) => RelayResult<M> } = {
+  AUTH: (value) => ({ user: expectString(expectRecord(value, 'relay result').user, 'user', RELAY_LIMITS.idLength) }),
+  INGEST: parseSdpResult,
+  CREATE_CONSUMER: parseSdpResult,
+  START_CONSUMER: emptyResult,
+  REMOVE_CONSUMER: parseClosedResult,
+  SET_CONSUMER_PROFILE: (value) => {
+    const profile = expectRecord(value, 'relay result').profile;
+    const known = CONSUMER_PROFILES.find((candidate) => candidate === profile);
+    if (!known) throw new ValidationError('profile must be high, medium, low or off');
+    return { profile: known };
+  },
+  DISPOSE: parseClosedResult,
+  GET_ROUTER_CAPABILITIES: parseRouterCapabilitiesResult,
+  CREATE_INGEST_TRANSPORT: parseIngestTransportResult,
+  CONNECT_INGEST_TRANSPORT: emptyResult,
+  PRODUCE: parseProduceResult,
+};
+
+interface Pending {
+  readonly method: RelayMethod;
+  readonly timer: unknown;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * One JSON-RPC 2.0 connection to the media relay (PROTOCOL.md "Media relay"): opened and
+ * authenticated by `connect`, then requests with their own ids and timeouts, the relay's
+ * CONSUMER_ICE_STATE notifications, and one `closed` event when the socket goes. A connection is
+ * not reopened: the owner makes a new one (MediaRelay reconnects) and ingests again, since
+ * everything the relay made for a connection dies with it.
+ */
+export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
+  private readonly pending = new Map<string, Pending>();
+  private readonly timeoutMs: number;
+  private closedWith: RelayClosedError | undefined;
+  /** The user the token names, once AUTH succeeded. */
+  user = '';
+
+  private constructor(
+    private readonly socket: RelaySocket,
+    private readonly options: RelayRpcClientOptions,
+  ) {
+    super();
+    this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    socket.addEventListener('message', (event) => this.receive(event.data));
+    socket.addEventListener('close', (event) => this.onClose(event.code, event.reason));
+    // A failing socket reports close next, which carries the outcome; unheard, Node's `ws` would throw.
+    socket.addEventListener('error', () => undefined);
+  }
+
+  /** Opens the socket and authenticates; rejects with RelayConnectError (the socket then closed). */
+  static async connect(options: RelayRpcClientOptions): Promise<RelayRpcClient> {
+    const create = options.createSocket ?? ((url: string) => new WebSocket(url));
+    let socket: RelaySocket;
+    try {
+      socket = create(options.url);
+    } catch (error) {
+      throw new RelayConnectError(options.url, error instanceof Error ? error.message : String(error));
+    }
+    const client = new RelayRpcClient(socket, options);
+    try {
+      await client.opened();
+      const { user } = await client.send('AUTH', { token: options.token });
+      client.user = user;
+      return client;
+    } catch (error) {
+      client.close();
+      throw error instanceof RelayConnectError ? error : new RelayConnectError(options.url, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  get isOpen(): boolean {
+    return this.closedWith === undefined;
+  }
+
+  /** Sends a request; resolves with its checked result, rejects with RelayRpcError, RelayTimeoutError or RelayClosedError. */
+  request<M extends RelayCallMethod>(method: M, params: RelayParams<M>): Promise<RelayResult<M>> {
+    return this.send(method, params);
+  }
+
+  /** Closes the socket; pending requests fail and `closed` is emitted (once). */
+  close(): void {
+    if (this.socket.readyState <= OPEN) this.socket.close(1000, 'done');
+    this.onClose(1000, 'closed by the client');
+  }
+
+  private opened(): Promise<void> {
+    if (this.socket.readyState === OPEN) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = this.options.clock.setTimeout(() => reject(new RelayTimeoutError('the websocket handshake', this.timeoutMs)), this.timeoutMs);
+      this.socket.addEventListener('open', () => {
+        this.options.clock.clearTimeout(timer);
+        resolve();
+      });
+      // A refused upgrade reports error, then close: both end the wait with the close's reason.
+      this.on('closed', (error) => {
+        this.options.clock.clearTimeout(timer);
+        reject(error);
+      });
+    });
+  }
+
+  private send<M extends RelayMethod>(method: M, params: RelayParams<M>): Promise<RelayResult<M>> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    const id = crypto.randomUUID();
+    const request: RelayRequest<M> = { jsonrpc: '2.0', id, method, params };
+    return new Promise<RelayResult<M>>((resolve, reject) => {
+      const timer = this.options.clock.setTimeout(() => {
+        this.pending.delete(id);
+        reject(new RelayTimeoutError(method, this.timeoutMs));
+      }, this.timeoutMs);
+      this.pending.set(id, { method, timer, resolve: resolve as (value: unknown) => void, reject });
+      try {
+        this.socket.send(JSON.stringify(request));
+      } catch {
+        // Closing already: the close event fails this request with the others.
+      }
+    });
+  }
+
+  private receive(data: unknown): void {
+    try {
+      this.dispatch(this.read(data));
+    } catch (error) {
+      this.emit('messageDropped', error instanceof RelayProtocolError ? error : new RelayProtocolError(error instanceof Error ? error.message : String(error)));
+    }
+  }
+
+  private read(data: unknown): Record<string, unknown> {
+    if (typeof data !== 'string') throw new RelayProtocolError('relay sent a binary message');
+    if (data.length > MAX_MESSAGE_CHARS) throw new RelayProtocolError(`relay message of ${data.length} characters dropped`);
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      throw new RelayProtocolError('relay sent a message that is not JSON');
+    }
+    if (!isRecord(value) || value.jsonrpc !== '2.0') throw new RelayProtocolError('relay sent a message that is not JSON-RPC 2.0');
+    return value;
+  }
+
+  private dispatch(message: Record<string, unknown>): void {
+    if (message.method === CONSUMER_ICE_STATE) {
+      this.emit('consumerIceState', parseConsumerIceState(message.params));
+      return;
+    }
+    const id = message.id;
+    const pending = typeof id === 'string' ? this.pending.get(id) : undefined;
+    if (!pending || typeof id !== 'string') throw new RelayProtocolError(`relay reply to no request of ours (${String(id)})`);
+    this.pending.delete(id);
+    this.options.clock.clearTimeout(pending.timer);
+    if ('error' in message) {
+      pending.reject(relayErrorFrom(message.error));
+      return;
+    }
+    try {
+      pending.resolve(RESULT_READERS[pending.method](message.result));
+    } catch (error) {
+      pending.reject(new RelayProtocolError(`relay ${pending.method} result unreadable: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  }
+
+  private onClose(code: number, reason: string): void {
+    if (this.closedWith) return;
+    const error = new RelayClosedError(code, reason);
+    this.closedWith = error;
+    for (const pending of this.pending.values()) {
+      this.options.clock.clearTimeout(pending.timer);
+      pending.reject(error);
+    }
+    this.pending.clear();
+    this.emit('closed', error);
+  }
+}

@@ -1,0 +1,46 @@
+/** One planned (peer, stream) delivery as the path choice needs it. */
+export interface PlannedDelivery {
+  /** The plan key (sessionPlan's peer + stream). */
+  readonly key: string;
+  readonly streamKey: string;
+}
+
+export interface PathPlanInput {
+  readonly planned: readonly PlannedDelivery[];
+  /** The relay can carry this stream now: wanted, connected, and its ingest connected. */
+  readonly relayReady: (streamKey: string) => boolean;
+  /** A relay consumer exists for this key (made on a connection that may since have died). */
+  readonly relayExists: (key: string) => boolean;
+  readonly relayEstablished: (key: string) => boolean;
+  readonly meshEstablished: (key: string) => boolean;
+}
+
+/** The plan keys each path must carry now; a key in both is being handed over. */
+export interface PathPlan {
+  readonly mesh: ReadonlySet<string>;
+  readonly relay: ReadonlySet<string>;
+}
+
+/**
+ * Which path carries each planned delivery (DESIGN "Media paths"). The target is the relay while
+ * it can carry the stream, else the mesh; the path being left keeps running until the target is
+ * established (PathHandover), so the receiver always has a running track:
+ * - mesh → relay: the consumer is made; the mesh session stays until the consumer is established;
+ * - relay → mesh (switched off, or the relay is down): the mesh session is made; an existing
+ *   consumer stays until the mesh session is established.
+ * Keys no longer planned are on neither path: their sessions and consumers end at once.
+ */
+export function planPaths(input: PathPlanInput): PathPlan {
+  const mesh = new Set<string>();
+  const relay = new Set<string>();
+  for (const { key, streamKey } of input.planned) {
+    if (input.relayReady(streamKey)) {
+      relay.add(key);
+      if (!input.relayEstablished(key)) mesh.add(key);
+    } else {
+      mesh.add(key);
+      if (input.relayExists(key) && !input.meshEstablished(key)) relay.add(key);
+    }
+  }
+  return { mesh, relay };
+}

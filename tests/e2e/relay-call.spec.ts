@@ -1,0 +1,201 @@
+import type { RunningParley } from '../../server/Parley';
+import type { Connection } from '../../src/main-thread/call/Connection';
+import { maxBitratePerVideo } from '../../src/main-thread/media/videoBitrate';
+import type { VideoSendLoad } from '../../src/main-thread/media/videoResolution';
+import { TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
+import type { ShownFrame } from './relay-fixture/api';
+import {
+  cameraFrom,
+  expectDecoding,
+  expectEveryoneDecodesEveryone,
+  personWithRelay,
+  relayCarriesEveryone,
+  relayConsumers,
+  type RelayPerson,
+} from './relay-people';
+import { expect, test } from './relay-server';
+import { uniqueRoomName } from './rooms-people';
+
+/**
+ * Calls through the media relay (SPEC §4 relay switch, DESIGN "Media paths") in real Chromium
+ * with fake devices, against real Prosody, the gateway and the real mediasoup relay; each person
+ * is a browser context of their own running the call engine through a fixture page
+ * (tests/e2e/relay-fixture). What the relay carries is read from the relay's own stats, not from
+ * the clients. Run it in a loopback-only network namespace:
+ *   unshare -n sh -c 'ip link set lo up && npx playwright test tests/e2e/relay-call.spec.ts'
+ */
+
+function connections(person: RelayPerson): Promise<Connection[]> {
+  return person.page.evaluate(() => window.relayFixture?.connections() ?? []);
+}
+
+/** The sessions `person` sends video in, told apart by the relay's own consumer ids (a relay session's sid is its consumer's id). */
+async function sendingSessions(parley: RunningParley, person: RelayPerson): Promise<{ relay: number; mesh: number }> {
+  const consumerIds = new Set(parley.relay?.stats().consumerDetails.map((consumer) => consumer.id));
+  const sending = (await connections(person)).filter((record) => record.sendingVideoMediaId !== undefined);
+  return { relay: sending.filter((record) => consumerIds.has(record.id)).length, mesh: sending.filter((record) => !consumerIds.has(record.id)).length };
+}
+
+/**
+ * The video a tile showed never stopped: it never went missing, and between consecutive samples
+ * (every 200 ms) the frames of what it showed kept rising — allowing a decoder a stall of at most
+ * one second — and a new track was shown only once it had frames of its own.
+ */
+function expectNeverStopped(samples: readonly ShownFrame[]): void {
+  expect(samples.length).toBeGreaterThan(10);
+  expect(samples.filter((sample) => sample.id === undefined)).toEqual([]);
+  let stalledSince: number | undefined;
+  for (let index = 1; index < samples.length; index += 1) {
+    const previous = samples[index - 1]!;
+    const sample = samples[index]!;
+    if (sample.id !== previous.id) {
+      expect(sample.framesDecoded, `the new track ${sample.id} had frames when shown`).toBeGreaterThan(0);
+      stalledSince = undefined;
+    } else if (sample.framesDecoded > previous.framesDecoded) {
+      stalledSince = undefined;
+    } else {
+      stalledSince ??= previous.at;
+      expect(sample.at - stalledSince, `frames of ${sample.id} stalled`).toBeLessThanOrEqual(1_000);
+    }
+  }
+}
+
+function sendLoad(person: RelayPerson): Promise<VideoSendLoad | undefined> {
+  return person.page.evaluate(() => window.relayFixture?.sendLoad());
+}
+
+async function closeAll(...people: RelayPerson[]): Promise<void> {
+  await Promise.all(people.map((person) => person.context.close()));
+}
+
+test.describe('Calls through the media relay (SPEC §4)', () => {
+  test('three people move to the relay; small tiles get the low layer; one leaves and 5 s later the two are back on mesh, video never stopping', async ({
+    browser,
+    relayPageUrl,
+    parley,
+  }) => {
+    test.setTimeout(300_000);
+    const url = relayPageUrl(uniqueRoomName('relay-three'));
+    const alice = await personWithRelay(browser, url, 'alice');
+    const bob = await personWithRelay(browser, url, 'bob');
+
+    await test.step('two people stay on the mesh (1 remote peer each, below minimumPeers 2)', async () => {
+      await expectDecoding(alice, bob, 'mesh');
+      await expectDecoding(bob, alice, 'mesh');
+      expect(parley.relay?.stats().consumerDetails.filter((consumer) => [alice.streamId, bob.streamId].includes(consumer.source))).toEqual([]);
+    });
+
+    const carol = await personWithRelay(browser, url, 'carol');
+    const everyone = [alice, bob, carol];
+
+    await test.step('a third joins: the relay carries every stream to every other person, by its own stats', async () => {
+      await expect.poll(() => relayCarriesEveryone(parley, everyone), { timeout: 60_000 }).toBe(true);
+      await expectEveryoneDecodesEveryone(everyone, 'relay');
+      // The mesh sessions that carried the streams have ended: only relay sessions send.
+      for (const person of everyone) {
+        await expect.poll(async () => (await person.page.evaluate(() => window.relayFixture?.relayStatus()))?.state).toBe('relay');
+        await expect.poll(() => sendingSessions(parley, person)).toEqual({ relay: 2, mesh: 0 });
+        // SPEC §9: with the relay the budget counts 1 peer — two receivers, yet the whole budget for the one video.
+        const load = await sendLoad(person);
+        expect(load).toEqual({ videoReceivingPeers: 2, sharedVideoStreams: 1, relayInUse: true });
+        expect(maxBitratePerVideo(load!)).toBe(TOTAL_VIDEO_BITRATE_BPS);
+      }
+    });
+
+    await test.step('a small tile receives the low layer; enlarging it brings the high layer', async () => {
+      const item = await cameraFrom(bob, alice);
+      if (!item) throw new Error('bob receives no camera from alice');
+      const aliceToBob = () => relayConsumers(parley, alice, bob).find((consumer) => consumer.kind === 'video');
+      await bob.page.evaluate((id) => window.relayFixture?.setTileNeed(id, { visible: true, width: 200, height: 113 }), item.id);
+      await expect.poll(() => aliceToBob()?.preferredSpatialLayer).toBe(0);
+      await expect.poll(() => aliceToBob()?.currentSpatialLayer, { timeout: 20_000 }).toBe(0);
+      await expect.poll(async () => (await cameraFrom(bob, alice))?.frameWidth ?? 0, { timeout: 20_000 }).toBeGreaterThan(0);
+      await expect.poll(async () => (await cameraFrom(bob, alice))?.frameWidth ?? Infinity, { timeout: 20_000 }).toBeLessThanOrEqual(alice.cameraWidth / 3);
+      await expect.poll(async () => (await cameraFrom(bob, alice))?.layer, { timeout: 10_000 }).toBe('low');
+
+      await bob.page.evaluate((id) => window.relayFixture?.setTileNeed(id, { visible: true, width: 1280, height: 720 }), item.id);
+      await expect.poll(() => aliceToBob()?.preferredSpatialLayer).toBe(2);
+      await expect.poll(() => aliceToBob()?.currentSpatialLayer, { timeout: 30_000 }).toBe(2);
+      await expect.poll(async () => (await cameraFrom(bob, alice))?.frameWidth ?? 0, { timeout: 30_000 }).toBeGreaterThan(alice.cameraWidth / 2);
+      await expect.poll(async () => (await cameraFrom(bob, alice))?.layer, { timeout: 10_000 }).toBe('high');
+
+      // Hidden: the relay pauses that video to bob alone.
+      await bob.page.evaluate((id) => window.relayFixture?.setTileNeed(id, { visible: false, width: 1280, height: 720 }), item.id);
+      await expect.poll(() => aliceToBob()?.paused).toBe(true);
+      expect(relayConsumers(parley, alice, carol).find((consumer) => consumer.kind === 'video')?.paused).toBe(false);
+      await bob.page.evaluate((id) => window.relayFixture?.setTileNeed(id, { visible: true, width: 1280, height: 720 }), item.id);
+      await expect.poll(() => aliceToBob()?.paused).toBe(false);
+      await expectDecoding(bob, alice, 'relay');
+    });
+
+    await test.step('carol leaves: her consumers go at once, and the relay still carries alice and bob until the shutdown delay', async () => {
+      await alice.page.evaluate((owner) => window.relayFixture?.watchShownVideo(owner), bob.address);
+      await bob.page.evaluate((owner) => window.relayFixture?.watchShownVideo(owner), alice.address);
+      await carol.page.evaluate(() => window.relayFixture?.leaveCall());
+      await expect.poll(() => relayConsumers(parley, alice, carol).length + relayConsumers(parley, bob, carol).length).toBe(0);
+      // SPEC §4: off only once the count has stayed below the minimum for 5 s.
+      expect(relayConsumers(parley, alice, bob).length + relayConsumers(parley, bob, alice).length).toBe(4);
+    });
+
+    await test.step('5 s later the two are back on the mesh: the relay has no consumer or ingest of theirs, and their video never stopped', async () => {
+      await expect
+        .poll(() => {
+          const stats = parley.relay?.stats();
+          const theirs = [alice.streamId, bob.streamId];
+          return (stats?.consumerDetails.filter((consumer) => theirs.includes(consumer.source)).length ?? -1) + (stats?.ingestDetails.filter((ingest) => theirs.includes(ingest.id)).length ?? -1);
+        }, { timeout: 30_000 })
+        .toBe(0);
+      await expectDecoding(alice, bob, 'mesh');
+      await expectDecoding(bob, alice, 'mesh');
+      for (const [person, owner] of [
+        [alice, bob],
+        [bob, alice],
+      ] as const) {
+        await expect.poll(async () => (await person.page.evaluate(() => window.relayFixture?.relayStatus()))?.state).toBe('mesh');
+        await expect.poll(() => sendLoad(person)).toEqual({ videoReceivingPeers: 1, sharedVideoStreams: 1, relayInUse: false });
+        const samples = await person.page.evaluate((address) => window.relayFixture?.shownVideo(address) ?? [], owner.address);
+        // The samples cover the handover: relay first, mesh at the end.
+        expect(samples[0]?.path).toBe('relay');
+        expect(samples.at(-1)?.path).toBe('mesh');
+        expectNeverStopped(samples);
+      }
+    });
+
+    for (const person of everyone) expect(await person.page.evaluate(() => window.relayFixture?.errors ?? [])).toEqual([]);
+    await closeAll(...everyone);
+  });
+
+  test('the relay killed mid-call: calls fall back to the mesh, and come back to the relay once it restarts, without a page reload', async ({
+    browser,
+    relayPageUrl,
+    parley,
+  }) => {
+    test.setTimeout(300_000);
+    const url = relayPageUrl(uniqueRoomName('relay-kill'));
+    const everyone = [await personWithRelay(browser, url, 'alice'), await personWithRelay(browser, url, 'bob'), await personWithRelay(browser, url, 'carol')];
+    await expect.poll(() => relayCarriesEveryone(parley, everyone), { timeout: 60_000 }).toBe(true);
+    await expectEveryoneDecodesEveryone(everyone, 'relay');
+
+    await test.step('killed: everyone decodes everyone over the mesh', async () => {
+      await parley.killRelay();
+      await expectEveryoneDecodesEveryone(everyone, 'mesh');
+      for (const person of everyone) await expect.poll(async () => (await person.page.evaluate(() => window.relayFixture?.relayStatus()))?.state).toBe('unavailable');
+    });
+
+    await test.step('restarted: the calls are back on the relay, by its own stats', async () => {
+      await parley.restartRelay();
+      await expect.poll(() => relayCarriesEveryone(parley, everyone), { timeout: 60_000 }).toBe(true);
+      await expectEveryoneDecodesEveryone(everyone, 'relay');
+      for (const person of everyone) {
+        await expect.poll(async () => (await person.page.evaluate(() => window.relayFixture?.relayStatus()))?.state).toBe('relay');
+        // The same page: no reload happened.
+        expect(await person.page.evaluate(() => window.relayFixture?.pageLoadId)).toBe(person.pageLoadId);
+        // The outage was logged once, as it began. (A receiver may also end a relay session that died with the
+        // relay as failed-transport before its sender has handed it over to the mesh: SPEC §4's 5 s limit.)
+        const errors = await person.page.evaluate(() => window.relayFixture?.errors ?? []);
+        expect(errors.filter((error) => !/ended: failed-transport$/.test(error))).toEqual([expect.stringMatching(/^media relay connection closed \(\d+\); the call continues over the mesh$/)]);
+      }
+    });
+    await closeAll(...everyone);
+  });
+});

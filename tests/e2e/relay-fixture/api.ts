@@ -1,0 +1,59 @@
+import type { Connection } from '../../../src/main-thread/call/Connection';
+import type { ReceivedPath, RelayStatus } from '../../../src/main-thread/relay/relayAtoms';
+import type { VideoSendLoad } from '../../../src/main-thread/media';
+import type { TileNeed } from '../../../src/main-thread/relay/tileProfile';
+
+/** A remote media item as the relay test sees it: its path and layer (the client's view) and its receiving counters. */
+export interface RelayReceivedMedia {
+  id: string;
+  kind: 'audio' | 'video';
+  owner: string;
+  screenCapture: boolean;
+  path: ReceivedPath['path'] | undefined;
+  layer: ReceivedPath['layer'];
+  framesDecoded: number;
+  frameWidth: number;
+  packetsReceived: number;
+  bytesReceived: number;
+}
+
+/** One sample of the video a tile would show for a sender (the newest camera item from them, as callTiles picks it). */
+export interface ShownFrame {
+  /** performance.now() in the page. */
+  at: number;
+  id: string | undefined;
+  path: ReceivedPath['path'] | undefined;
+  framesDecoded: number;
+}
+
+/** What the relay fixture page exposes as `window.relayFixture`. */
+export interface RelayFixtureApi {
+  selfAddress: string;
+  /** The `<user sid>` (nickname): what the relay's consumer stats name as peerId. */
+  selfId: string;
+  roomAddress: string;
+  /** Set once per page load: a reload would change it. */
+  pageLoadId: string;
+  /** The stream id the camera and microphone are ingested under (the relay's ingest id). */
+  cameraStreamId: string;
+  /** The camera's capture width. */
+  cameraWidth: number;
+  connections(): Connection[];
+  relayStatus(): RelayStatus | undefined;
+  /** What the engine last said it sends (the capture tier and the SPEC §9 budget follow it). */
+  sendLoad(): VideoSendLoad | undefined;
+  received(): Promise<RelayReceivedMedia[]>;
+  setTileNeed(mediaId: string, need: TileNeed): Promise<void>;
+  /** Starts sampling, every 200 ms, the video a tile would show for `owner`. */
+  watchShownVideo(owner: string): void;
+  shownVideo(owner: string): ShownFrame[];
+  errors: string[];
+  leaveCall(): Promise<void>;
+}
+
+declare global {
+  interface Window {
+    relayFixture?: RelayFixtureApi;
+    relayFixtureError?: string;
+  }
+}

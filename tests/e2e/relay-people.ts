@@ -1,0 +1,116 @@
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { RunningParley } from '../../server/Parley';
+import type { ConsumerStats } from '../../server/relay/ConsumerSession';
+import type { RelayReceivedMedia } from './relay-fixture/api';
+import { expect } from './relay-server';
+
+/** One person running the call engine, relay on, in a browser context of their own. */
+export interface RelayPerson {
+  name: string;
+  context: BrowserContext;
+  page: Page;
+  /** Occupant address. */
+  address: string;
+  /** `<user sid>`: the relay's consumer stats name receivers by it. */
+  id: string;
+  /** The relay's ingest id for their camera and microphone. */
+  streamId: string;
+  cameraWidth: number;
+  pageLoadId: string;
+}
+
+export async function personWithRelay(browser: Browser, url: string, name: string): Promise<RelayPerson> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[${name}] ${error.message}`));
+  await page.goto(url);
+  const handle = await page.waitForFunction(() => window.relayFixture !== undefined || window.relayFixtureError !== undefined, undefined, { timeout: 30_000 });
+  await handle.dispose();
+  const failure = await page.evaluate(() => window.relayFixtureError);
+  if (failure) throw new Error(`relay fixture failed: ${failure}`);
+  const facts = await page.evaluate(() => {
+    const fixture = window.relayFixture!;
+    return { address: fixture.selfAddress, id: fixture.selfId, streamId: fixture.cameraStreamId, cameraWidth: fixture.cameraWidth, pageLoadId: fixture.pageLoadId };
+  });
+  return { name, context, page, ...facts };
+}
+
+export function received(person: RelayPerson): Promise<RelayReceivedMedia[]> {
+  return person.page.evaluate(() => window.relayFixture?.received() ?? Promise.resolve([]));
+}
+
+/** The newest camera video `person` receives from `owner` (the one a tile shows). */
+export async function cameraFrom(person: RelayPerson, owner: RelayPerson): Promise<RelayReceivedMedia | undefined> {
+  return (await received(person)).filter((item) => item.owner === owner.address && item.kind === 'video' && !item.screenCapture).at(-1);
+}
+
+/**
+ * `person` decodes `owner`'s camera (frames rising, read twice) — arriving over `path` as the
+ * receiving session's transport says (ice-lite for relay).
+ */
+export async function expectDecoding(person: RelayPerson, owner: RelayPerson, path: 'mesh' | 'relay'): Promise<void> {
+  let first = -1;
+  await expect
+    .poll(
+      async () => {
+        const item = await cameraFrom(person, owner);
+        first = item?.path === path ? item.framesDecoded : -1;
+        return first;
+      },
+      { timeout: 30_000, message: `${person.name} decodes ${owner.name} over ${path}` },
+    )
+    .toBeGreaterThan(0);
+  await expect
+    .poll(async () => {
+      const item = await cameraFrom(person, owner);
+      return item?.path === path ? item.framesDecoded : -1;
+    }, { timeout: 10_000 })
+    .toBeGreaterThan(first);
+}
+
+/** `person` receives `owner`'s audio over `path`: packets rising. */
+export async function expectHearing(person: RelayPerson, owner: RelayPerson, path: 'mesh' | 'relay'): Promise<void> {
+  const packets = async () => (await received(person)).filter((item) => item.owner === owner.address && item.kind === 'audio' && item.path === path).at(-1)?.packetsReceived ?? -1;
+  let first = -1;
+  await expect
+    .poll(async () => (first = await packets()), { timeout: 30_000, message: `${person.name} hears ${owner.name} over ${path}` })
+    .toBeGreaterThan(0);
+  await expect.poll(packets, { timeout: 10_000 }).toBeGreaterThan(first);
+}
+
+export async function expectEveryoneDecodesEveryone(people: readonly RelayPerson[], path: 'mesh' | 'relay'): Promise<void> {
+  for (const person of people) {
+    for (const owner of people) {
+      if (owner === person) continue;
+      await expectDecoding(person, owner, path);
+      await expectHearing(person, owner, path);
+    }
+  }
+}
+
+/** The relay's own consumers of `sender`'s stream (to `receiver` if given). */
+export function relayConsumers(parley: RunningParley, sender: RelayPerson, receiver?: RelayPerson): ConsumerStats[] {
+  return (parley.relay?.stats().consumerDetails ?? []).filter((consumer) => consumer.source === sender.streamId && (!receiver || consumer.peerId === receiver.id));
+}
+
+/**
+ * From the relay's own bookkeeping: every sender's stream is ingested and consumed by every other
+ * person, audio and video, with ICE and DTLS up and nothing paused.
+ */
+export function relayCarriesEveryone(parley: RunningParley, people: readonly RelayPerson[]): boolean {
+  const stats = parley.relay?.stats();
+  if (!stats) return false;
+  return people.every(
+    (sender) =>
+      stats.ingestDetails.some((ingest) => ingest.id === sender.streamId && ingest.producers.length === 2) &&
+      people
+        .filter((receiver) => receiver !== sender)
+        .every((receiver) => {
+          const consumers = relayConsumers(parley, sender, receiver);
+          return (
+            consumers.map((consumer) => consumer.kind).sort().join() === 'audio,video' &&
+            consumers.every((consumer) => !consumer.paused && (consumer.iceState === 'connected' || consumer.iceState === 'completed'))
+          );
+        }),
+  );
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { layerOfWidth, senderWidthOf } from '../../src/main-thread/relay/ReceivedPaths';
+import { cameraEncodings, screenEncodings } from '../../src/main-thread/relay/simulcast';
+import { DEFAULT_SENDER_WIDTH, profileForTile } from '../../src/main-thread/relay/tileProfile';
+import { SIMULCAST_LAYERS, TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
+
+describe('profileForTile (receiver quality by what the tile needs)', () => {
+  it('hidden or empty tiles ask for off; full screen for high', () => {
+    expect(profileForTile({ visible: false, width: 1280, height: 720 })).toBe('off');
+    expect(profileForTile({ visible: true, width: 0, height: 0 })).toBe('off');
+    expect(profileForTile({ visible: true, width: 100, height: 60, fullScreen: true })).toBe('high');
+  });
+
+  it('small tiles get low, mid-size medium, large high (against a 1280-wide sender by default)', () => {
+    expect(DEFAULT_SENDER_WIDTH).toBe(1280);
+    expect(profileForTile({ visible: true, width: 320, height: 180 })).toBe('low');
+    expect(profileForTile({ visible: true, width: 480, height: 270 })).toBe('low');
+    expect(profileForTile({ visible: true, width: 481, height: 270 })).toBe('medium');
+    expect(profileForTile({ visible: true, width: 960, height: 540 })).toBe('medium');
+    expect(profileForTile({ visible: true, width: 1200, height: 675 })).toBe('high');
+  });
+
+  it('counts device pixels and a tall tile by the width its height needs at 16:9', () => {
+    expect(profileForTile({ visible: true, width: 320, height: 180, pixelRatio: 2 })).toBe('medium');
+    expect(profileForTile({ visible: true, width: 200, height: 400 })).toBe('medium');
+  });
+
+  it('follows a wider sender', () => {
+    expect(profileForTile({ visible: true, width: 640, height: 360 }, 1920)).toBe('low');
+  });
+});
+
+describe('relay layers as the receiver measures them', () => {
+  it('judges a frame width against the sender width', () => {
+    expect(layerOfWidth(320, 1280)).toBe('low');
+    expect(layerOfWidth(640, 1280)).toBe('medium');
+    expect(layerOfWidth(1280, 1280)).toBe('high');
+    expect(senderWidthOf(undefined)).toBe(DEFAULT_SENDER_WIDTH);
+    expect(senderWidthOf(1920)).toBe(1920);
+  });
+});
+
+describe('simulcast encodings (SPEC §9)', () => {
+  it('camera: low / medium / high at scale 4 / 2 / 1, the budget shared by pixels', () => {
+    const encodings = cameraEncodings(TOTAL_VIDEO_BITRATE_BPS);
+    expect(encodings.map(({ rid, scaleResolutionDownBy }) => ({ rid, scaleResolutionDownBy }))).toEqual(SIMULCAST_LAYERS.map((layer) => ({ ...layer })));
+    const bitrates = encodings.map((encoding) => encoding.maxBitrate ?? 0);
+    expect(bitrates).toEqual([85714, 342857, 1371428]);
+    expect(bitrates.reduce((sum, bitrate) => sum + bitrate, 0)).toBeLessThanOrEqual(TOTAL_VIDEO_BITRATE_BPS);
+    expect(cameraEncodings(undefined).every((encoding) => encoding.maxBitrate === undefined)).toBe(true);
+  });
+
+  it('screen: one encoding with the whole budget', () => {
+    expect(screenEncodings(900_000)).toEqual([{ maxBitrate: 900_000 }]);
+  });
+});

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { RelayClosedError, RelayConnectError, RelayProtocolError, RelayTimeoutError } from '../../src/main-thread/relay/errors';
+import { RelayRpcClient, type RelaySocket } from '../../src/main-thread/relay/RelayRpcClient';
+import { RELAY_ERROR, RelayRpcError, type ConsumerIceStateParams } from '../../src/protocol/relay';
+import { ManualClock } from '../support/ManualClock';
+import { providerConfig, useParley } from '../support/parley';
+import { until } from '../support/until';
+import { connectClient, ingestCameraAndMicrophone } from './relay-ingest';
+
+/**
+ * The relay's JSON-RPC client (src/main-thread/relay/RelayRpcClient) against the real relay of a
+ * real Parley: AUTH first, request ids, validated results, JSON-RPC errors, CONSUMER_ICE_STATE
+ * notifications, and the relay dying under it. Time is fake (the client's timeouts never fire
+ * unless a test advances the clock); the relay's I/O is real.
+ */
+
+const parley = useParley();
+
+async function relayConfig() {
+  const config = await providerConfig(parley());
+  if (!config.sfuServer) throw new Error('the test Parley runs no relay');
+  return config.sfuServer;
+}
+
+function roomAddress(name: string): string {
+  return `${name}@${parley().settings.mucDomain}`;
+}
+
+/** A Chromium-like answer to a consumer offer: it accepts every media section, DTLS client. */
+function answerTo(offer: string): string {
+  const mids = [...offer.matchAll(/^a=mid:(\S+)$/gm)].map((match) => match[1]);
+  const lines = ['v=0', 'o=- 1 2 IN IP4 127.0.0.1', 's=-', 't=0 0', `a=group:BUNDLE ${mids.join(' ')}`];
+  for (const mid of mids) {
+    lines.push(
+      `m=${mid} 9 UDP/TLS/RTP/SAVPF ${mid === 'audio' ? 100 : 101}`,
+      'c=IN IP4 0.0.0.0',
+      `a=mid:${mid}`,
+      'a=recvonly',
+      'a=ice-ufrag:abcd',
+      'a=ice-pwd:abcdefghijklmnopqrstuvwx',
+      'a=fingerprint:sha-256 00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF',
+      'a=setup:active',
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+describe('RelayRpcClient against the real relay', () => {
+  it('authenticates first, then requests get their own ids and checked results', async () => {
+    const sfu = await relayConfig();
+    const client = await connectClient(sfu.url, sfu.password, new ManualClock());
+    expect(client.user.length).toBeGreaterThan(0);
+    // Several requests in flight at once are told apart by their ids.
+    const [capabilities, removed, disposed] = await Promise.all([
+      client.request('GET_ROUTER_CAPABILITIES', { roomAddress: roomAddress('rpc-ids') }),
+      client.request('REMOVE_CONSUMER', { id: 'nothing-here' }),
+      client.request('DISPOSE', { id: 'no-stream' }),
+    ]);
+    expect(capabilities.rtpCapabilities.codecs?.map((codec) => codec.mimeType)).toContain('video/VP8');
+    expect(removed).toEqual({ closed: false });
+    expect(disposed).toEqual({ closed: false });
+    client.close();
+  });
+
+  it('a wrong token is refused with the relay\'s reason, as a RelayConnectError', async () => {
+    const sfu = await relayConfig();
+    const refused = connectClient(sfu.url, `${sfu.password}x`, new ManualClock());
+    await expect(refused).rejects.toBeInstanceOf(RelayConnectError);
+    await expect(refused).rejects.toThrow(/AUTH refused/);
+  });
+
+  it('JSON-RPC errors reject with RelayRpcError carrying the relay\'s code', async () => {
+    const sfu = await relayConfig();
+    const client = await connectClient(sfu.url, sfu.password, new ManualClock());
+    const error = await client.request('START_CONSUMER', { id: 'missing', sdp: 'v=0\r\n' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RelayRpcError);
+    expect((error as RelayRpcError).rpcCode).toBe(RELAY_ERROR.notFound);
+    // The connection goes on serving.
+    expect(await client.request('DISPOSE', { id: 'x' })).toEqual({ closed: false });
+    client.close();
+  });
+
+  it('CREATE_CONSUMER gives the relay\'s offer; START_CONSUMER with the receiver\'s answer brings CONSUMER_ICE_STATE', async () => {
+    const sfu = await relayConfig();
+    const client = await connectClient(sfu.url, sfu.password, new ManualClock());
+    const notifications: ConsumerIceStateParams[] = [];
+    client.on('consumerIceState', (params) => notifications.push(params));
+    const room = roomAddress('rpc-consumer');
+    await ingestCameraAndMicrophone(client, 'stream-1', room);
+    const { sdp } = await client.request('CREATE_CONSUMER', { id: 'sid-1', peerId: 'bob', roomAddress: room, roomId: room, source: 'stream-1', audio: true, video: true });
+    expect(sdp).toMatch(/^a=ice-lite$/m);
+    expect(await client.request('SET_CONSUMER_PROFILE', { id: 'sid-1', profile: 'low' })).toEqual({ profile: 'low' });
+    expect(await client.request('START_CONSUMER', { id: 'sid-1', sdp: answerTo(sdp) })).toEqual({});
+    await until(() => notifications.length > 0, 'CONSUMER_ICE_STATE');
+    expect(notifications[0]).toEqual({ id: 'sid-1', iceConnectionState: 'checking' });
+    // The relay's own view: the consumer's layer follows the profile.
+    const video = parley().relay?.stats().consumerDetails.find((consumer) => consumer.id === 'sid-1' && consumer.kind === 'video');
+    expect(video).toMatchObject({ peerId: 'bob', source: 'stream-1', profile: 'low', preferredSpatialLayer: 0 });
+    expect(await client.request('REMOVE_CONSUMER', { id: 'sid-1' })).toEqual({ closed: true });
+    expect(await client.request('DISPOSE', { id: 'stream-1' })).toEqual({ closed: true });
+    client.close();
+  });
+
+  it('the relay killed: pending requests fail with RelayClosedError, `closed` fires once; a new connection works after the restart', async () => {
+    const sfu = await relayConfig();
+    const client = await connectClient(sfu.url, sfu.password, new ManualClock());
+    const closures: RelayClosedError[] = [];
+    client.on('closed', (error) => closures.push(error));
+    await ingestCameraAndMicrophone(client, 'stream-kill', roomAddress('rpc-kill'));
+    const pending = client.request('GET_ROUTER_CAPABILITIES', { roomAddress: roomAddress('rpc-kill') }).catch((error: unknown) => error);
+    await parley().killRelay();
+    const failure = await pending;
+    // Either the reply beat the kill, or the request failed with the closed connection.
+    if (!(failure instanceof RelayClosedError)) expect(failure).toHaveProperty('rtpCapabilities');
+    await until(() => closures.length > 0, 'closed');
+    expect(client.isOpen).toBe(false);
+    await expect(client.request('DISPOSE', { id: 'stream-kill' })).rejects.toBeInstanceOf(RelayClosedError);
+
+    // While it is down the gateway refuses the upgrade.
+    await expect(connectClient(sfu.url, sfu.password, new ManualClock())).rejects.toBeInstanceOf(RelayConnectError);
+    await parley().restartRelay();
+    const again = await connectClient(sfu.url, sfu.password, new ManualClock());
+    expect(await again.request('DISPOSE', { id: 'stream-kill' })).toEqual({ closed: false });
+    again.close();
+    expect(closures).toHaveLength(1);
+  });
+});
+
+/** A socket that opens and then says nothing unless told: for what the real relay never does. */
+class SilentSocket extends EventTarget {
+  readyState = 0;
+  readonly sent: string[] = [];
+  constructor() {
+    super();
+    queueMicrotask(() => {
+      this.readyState = 1;
+      this.dispatchEvent(new Event('open'));
+    });
+  }
+  send(data: string): void {
+    this.sent.push(data);
+  }
+  close(code = 1000, reason = ''): void {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.dispatchEvent(Object.assign(new Event('close'), { code, reason }));
+  }
+  deliver(data: unknown): void {
+    this.dispatchEvent(Object.assign(new Event('message'), { data }));
+  }
+  /** Answers the last request with a result. */
+  answer(result: unknown): void {
+    const { id } = JSON.parse(this.sent.at(-1) ?? '{}') as { id: string };
+    this.deliver(JSON.stringify({ jsonrpc: '2.0', id, result }));
+  }
+}
+
+describe('RelayRpcClient where the relay misbehaves', () => {
+  async function connected(clock: ManualClock): Promise<{ client: RelayRpcClient; socket: SilentSocket }> {
+    const socket = new SilentSocket();
+    const connecting = RelayRpcClient.connect({ url: 'ws://relay.test/relay', token: 't', clock, createSocket: () => socket as unknown as RelaySocket });
+    await until(() => socket.sent.length > 0, 'AUTH');
+    expect(JSON.parse(socket.sent[0]!)).toMatchObject({ jsonrpc: '2.0', method: 'AUTH', params: { token: 't' } });
+    socket.answer({ user: 'alice' });
+    return { client: await connecting, socket };
+  }
+
+  it('a request without a reply times out on the injected clock', async () => {
+    const clock = new ManualClock();
+    const { client } = await connected(clock);
+    const request = client.request('DISPOSE', { id: 'x' }).catch((error: unknown) => error);
+    await clock.advance(15_000 - 1);
+    await clock.advance(1);
+    expect(await request).toBeInstanceOf(RelayTimeoutError);
+    client.close();
+  });
+
+  it('unreadable messages and unreadable results are dropped without ending the connection', async () => {
+    const clock = new ManualClock();
+    const { client, socket } = await connected(clock);
+    const dropped: RelayProtocolError[] = [];
+    client.on('messageDropped', (error) => dropped.push(error));
+    socket.deliver('not json');
+    socket.deliver(JSON.stringify({ jsonrpc: '2.0', id: 'unknown', result: {} }));
+    socket.deliver(JSON.stringify({ jsonrpc: '2.0', method: 'CONSUMER_ICE_STATE', params: { id: 's', iceConnectionState: 'exploded' } }));
+    expect(dropped).toHaveLength(3);
+    const request = client.request('CREATE_CONSUMER', { id: 's', peerId: 'p', roomAddress: 'r@m', roomId: 'r', source: 'x', audio: true, video: false });
+    socket.answer({ sdp: 42 });
+    await expect(request).rejects.toBeInstanceOf(RelayProtocolError);
+    expect(client.isOpen).toBe(true);
+    client.close();
+  });
+});

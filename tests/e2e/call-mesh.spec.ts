@@ -39,8 +39,8 @@ async function closeAll(...people: CallPerson[]): Promise<void> {
 }
 
 test.describe('Calls over direct mesh (PROTOCOL.md Jingle)', () => {
-  test('two people: each decodes the other’s video and receives their audio over one-way sessions', async ({ browser, callPageUrl }) => {
-    const url = callPageUrl({ room: uniqueRoomName('mesh-two') });
+  test('two people: each decodes the other’s video and receives their audio over one-way sessions', async ({ browser, pageUrl }) => {
+    const url = pageUrl({ room: uniqueRoomName('mesh-two') });
     const alice = await personInCall(browser, url);
     const bob = await personInCall(browser, url);
     await expectFullMesh([alice, bob]);
@@ -69,9 +69,9 @@ test.describe('Calls over direct mesh (PROTOCOL.md Jingle)', () => {
     await closeAll(alice, bob);
   });
 
-  test('three people: full mesh, mute, screen share, quality off and on, leaving', async ({ browser, callPageUrl }) => {
+  test('three people: full mesh, mute, screen share, quality off and on, leaving', async ({ browser, pageUrl }) => {
     test.setTimeout(180_000);
-    const url = callPageUrl({ room: uniqueRoomName('mesh-three') });
+    const url = pageUrl({ room: uniqueRoomName('mesh-three') });
     const alice = await personInCall(browser, url);
     const bob = await personInCall(browser, url);
     const carol = await personInCall(browser, url);
@@ -146,10 +146,10 @@ test.describe('Calls over direct mesh (PROTOCOL.md Jingle)', () => {
     await closeAll(alice, bob, carol);
   });
 
-  test('a SimpleWebRTC-style one-way session offered by another client is accepted', async ({ browser, callPageUrl }) => {
+  test('a SimpleWebRTC-style one-way session offered by another client is accepted', async ({ browser, pageUrl }) => {
     const room = uniqueRoomName('mesh-plain');
-    const alice = await personInCall(browser, callPageUrl({ room }));
-    const other = await plainClientInCall(browser, callPageUrl({ room, mode: 'plain' }));
+    const alice = await personInCall(browser, pageUrl({ room }));
+    const other = await plainClientInCall(browser, pageUrl({ room, mode: 'plain' }));
     await other.page.evaluate((peer) => window.plainClient?.offerTo(peer), alice.address);
 
     // The independent client's own offer: every content senders='initiator'.

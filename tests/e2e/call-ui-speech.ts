@@ -22,8 +22,8 @@ export interface SpeechRecording {
 
 /** Silence before the first sentence: time to join the call before anyone speaks. */
 const LEAD_SILENCE_S = 4;
-/** Between the sentences: time to see the first end and to mute before the second. */
-const GAP_S = 5;
+/** Between the sentences: time to see the first end and to mute before the second, with room for a loaded machine. */
+const GAP_S = 8;
 /** A quiet room after the speech (the fake device repeats its last buffer once a %noloop file ends). */
 const ROOM_NOISE_S = 30;
 

@@ -71,11 +71,11 @@ async function closeAll(...people: RelayPerson[]): Promise<void> {
 test.describe('Calls through the media relay (SPEC §4)', () => {
   test('three people move to the relay; small tiles get the low layer; one leaves and 5 s later the two are back on mesh, video never stopping', async ({
     browser,
-    relayPageUrl,
+    pageUrl,
     parley,
   }) => {
     test.setTimeout(300_000);
-    const url = relayPageUrl(uniqueRoomName('relay-three'));
+    const url = pageUrl({ room: uniqueRoomName('relay-three') });
     const alice = await personWithRelay(browser, url, 'alice');
     const bob = await personWithRelay(browser, url, 'bob');
 
@@ -167,11 +167,11 @@ test.describe('Calls through the media relay (SPEC §4)', () => {
 
   test('the relay killed mid-call: calls fall back to the mesh, and come back to the relay once it restarts, without a page reload', async ({
     browser,
-    relayPageUrl,
+    pageUrl,
     parley,
   }) => {
     test.setTimeout(300_000);
-    const url = relayPageUrl(uniqueRoomName('relay-kill'));
+    const url = pageUrl({ room: uniqueRoomName('relay-kill') });
     const everyone = [await personWithRelay(browser, url, 'alice'), await personWithRelay(browser, url, 'bob'), await personWithRelay(browser, url, 'carol')];
     await expect.poll(() => relayCarriesEveryone(parley, everyone), { timeout: 60_000 }).toBe(true);
     await expectEveryoneDecodesEveryone(everyone, 'relay');

@@ -1,52 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { createLogger, createServer, type ViteDevServer } from 'vite';
-import { test as base } from './fixtures';
+import { fixturePageTest } from './fixture-page-server';
 
-/**
- * The relay fixture page (tests/e2e/relay-fixture) on a Vite dev server of its own, in front of
- * the worker's Parley servers: `/api`, `/xmpp-websocket` and the relay's `/relay` are proxied to
- * the gateway with the Host header kept, so the config's URLs (sfuServer.url included) point back
- * at this server and the page reaches the real relay exactly as the app does.
- */
-export const test = base.extend<{ relayPageUrl: (room: string) => string }, { relayServer: string }>({
-  relayServer: [
-    async ({ parley }, use) => {
-      const gateway = new URL(parley.url);
-      const root = fileURLToPath(new URL('../..', import.meta.url));
-      // A closing browser context, or the relay killed on purpose, resets a proxied websocket: expected.
-      const logger = createLogger('error');
-      const logError = logger.error.bind(logger);
-      logger.error = (message, options) => {
-        if (!message.includes('ws proxy')) logError(message, options);
-      };
-      const vite: ViteDevServer = await createServer({
-        configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
-        root,
-        customLogger: logger,
-        server: {
-          host: '127.0.0.1',
-          port: 0,
-          hmr: false,
-          proxy: {
-            '/api': { target: gateway.origin },
-            '/xmpp-websocket': { target: `ws://${gateway.host}`, ws: true },
-            '/relay': { target: `ws://${gateway.host}`, ws: true },
-          },
-        },
-        // Found up front so that no dependency is optimised (and the page reloaded) mid-test.
-        optimizeDeps: { entries: ['tests/e2e/relay-fixture/index.html', 'src/shared-worker/entry.ts'], include: ['mediasoup-client'] },
-      });
-      await vite.listen();
-      const { port } = vite.httpServer?.address() as AddressInfo;
-      await use(`http://127.0.0.1:${port}/tests/e2e/relay-fixture/index.html`);
-      await vite.close();
-    },
-    { scope: 'worker', timeout: 60_000 },
-  ],
-  relayPageUrl: async ({ relayServer }, use) => {
-    await use((room) => `${relayServer}?${new URLSearchParams({ room }).toString()}`);
-  },
-});
+/** The relay fixture page (tests/e2e/relay-fixture): calls that switch to the relay, without the app's UI. */
+export const test = fixturePageTest('relay-fixture', ['mediasoup-client']);
 
 export { expect } from './fixtures';

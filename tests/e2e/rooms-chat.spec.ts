@@ -47,9 +47,10 @@ test.describe('Chat scroll: the log sticks to the bottom within 30 px of it, and
     await expect(log).toContainText('while reading');
     expect(await scrollTop()).toBe(0);
 
-    // 20 px from the bottom counts as the bottom.
+    // 20 px from the bottom counts as the bottom: any later change (an echo marking the last message
+    // acknowledged) may already snap it back, which is the rule too.
     await log.evaluate((element) => element.scrollTo({ top: element.scrollHeight - element.clientHeight - 20 }));
-    await expect.poll(distanceFromBottom).toBe(20);
+    await expect.poll(distanceFromBottom).toBeLessThanOrEqual(20);
     await say(alice.page, 'near the bottom');
     await expect(log).toContainText('near the bottom');
     await expect.poll(distanceFromBottom).toBeLessThanOrEqual(1);

@@ -6,6 +6,9 @@ import { callButton, callRegion, expectDecodingVideo, expectHearing, joinCall, p
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { chatLog, expect, expectJoined, joinFromHome, participantEntry, say, test, uniqueRoomName, type Person } from './rooms-people';
 
+// The call UI over mesh (issue 4); calls through the relay are tests/e2e/relay-call.spec.ts.
+test.use({ parleySettings: { relayWorkers: 0 } });
+
 /**
  * Calls through the real app UI in Chromium with fake devices, against real Prosody and the
  * gateway: every person is a browser context of their own, every control is found by role and

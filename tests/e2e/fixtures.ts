@@ -1,12 +1,16 @@
 import { test as base } from '@playwright/test';
 import { startParley, type RunningParley } from '../../server/Parley';
+import type { ParleySettings } from '../../server/settings';
 
-/** Each Playwright worker runs one set of real servers (Prosody + gateway) on free loopback ports. */
-export const test = base.extend<{ appUrl: string }, { parley: RunningParley }>({
+/**
+ * Each Playwright worker runs one set of real servers (Prosody, relay, gateway) on free loopback
+ * ports. A file may set `test.use({ parleySettings: … })` to run against servers set up otherwise.
+ */
+export const test = base.extend<{ appUrl: string }, { parley: RunningParley; parleySettings: Partial<ParleySettings> }>({
+  parleySettings: [{}, { scope: 'worker', option: true }],
   parley: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const parley = await startParley({ port: 0 });
+    async ({ parleySettings }, use) => {
+      const parley = await startParley({ port: 0, ...parleySettings });
       await use(parley);
       await parley.stop();
     },

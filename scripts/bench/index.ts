@@ -8,21 +8,10 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import { startParley, type RunningParley } from '../../server/Parley';
 import { VoiceActivityDetector } from '../../src/worker/VoiceActivityDetector';
+import { median, printTable, RUNS, type Row } from './table';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-interface Row {
-  metric: string;
-  measured: string;
-  target: string;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 /** Records, in the page, when the first remote video frame is presented and every long task. */
 const FIRST_FRAME_PROBE = `
@@ -149,9 +138,4 @@ for (const streams of [1, 6]) {
 }
 rows.push({ metric: '`npm start` when everything is built', measured: `${((await startupTime()) / 1000).toFixed(2)} s`, target: '≤ 3 s' });
 
-const width = (key: keyof Row) => Math.max(key.length, ...rows.map((row) => row[key].length));
-const line = (row: Row) => `| ${row.metric.padEnd(width('metric'))} | ${row.measured.padEnd(width('measured'))} | ${row.target.padEnd(width('target'))} |`;
-console.log(`\nMedian of ${RUNS} runs on ${process.env.HOSTNAME ?? 'this machine'}, loopback, headless Chromium with the fake camera.\n`);
-console.log(line({ metric: 'metric', measured: 'measured', target: 'target' }));
-console.log(`|${'-'.repeat(width('metric') + 2)}|${'-'.repeat(width('measured') + 2)}|${'-'.repeat(width('target') + 2)}|`);
-for (const row of rows) console.log(line(row));
+printTable(rows);

@@ -1,5 +1,6 @@
 import { atom, type Atom, type Getter } from 'jotai';
 import type { CallRecord, ChatMessage, Peer, Room } from '../protocol/entities';
+import { roomByAddress } from '../protocol/roomLookup';
 import { initialSessionState, type SessionState } from '../protocol/session-state';
 
 /** The tab's mirror of the shared worker's state of record; React reads only derived atoms. */
@@ -51,6 +52,9 @@ export const roomAtomFamily = family((roomId: string) => atom((get): Room | unde
 export const roomByNameAtomFamily = family((name: string) =>
   atom((get): Room | undefined => Object.values(get(roomsAtom)).find((room) => room.providedName === name)),
 );
+
+/** The room joined (or being joined) at an address. */
+export const roomByAddressAtomFamily = family((address: string) => atom((get): Room | undefined => roomByAddress(get(roomsAtom), address)));
 
 /** A peer by occupant address. */
 export const peerAtomFamily = family((address: string) => atom((get): Peer | undefined => get(peersAtom)[address]));

@@ -111,6 +111,8 @@ export const LIMITS = {
   roomPasswordLength: 1_024,
   /** A `<user sid>` longer than this is ignored in favour of the occupant nick. */
   peerIdLength: 256,
+  /** A `<user rid>` longer than this is ignored (it must fit CREATE_CONSUMER's roomId, RELAY_LIMITS.idLength). */
+  ridLength: 256,
   /** Addresses from the wire or a tab (RFC 7622: three parts of at most 1023 bytes). */
   addressLength: 3_071,
   /** Server-supplied reason or error text kept for the log. */

@@ -29,6 +29,11 @@ export interface Room {
   selfAddress: string | undefined;
   selfAffiliation: RoomAffiliation | undefined;
   selfRole: RoomRole | undefined;
+  /**
+   * The server's stable id of the room: the `<user rid>` of our self-presence (PROTOCOL.md), named
+   * as roomId in the relay's CREATE_CONSUMER. Undefined until that presence shows it, and out of the room.
+   */
+  rid: string | undefined;
   autoJoinCall: boolean;
   unreadCount: number;
   /** Log text of the last failure (SPEC §8: user-facing text is the UI's). */

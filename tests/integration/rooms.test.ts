@@ -2,11 +2,13 @@
 // §5, §6, §8; PROTOCOL.md "Rooms") driven the way the SharedWorker drives it: sessions made by
 // createSession, against a real Prosody behind the real gateway.
 import { randomUUID } from 'node:crypto';
+import { JXT } from 'stanza';
 import { describe, expect, it } from 'vitest';
 import { VOLUME, LIMITS } from '../../src/protocol/constants';
 import type { ChatMessage, Peer, Room } from '../../src/protocol/entities';
 import { RoomNameMissingError, RoomNotJoinedError } from '../../src/protocol/errors';
 import type { SessionState } from '../../src/protocol/session-state';
+import { NS_TALKY_CORE } from '../../src/protocol/stanzas/namespaces';
 import type { Clock } from '../../src/shared-worker/clock';
 import type { Fetch } from '../../src/shared-worker/ConfigClient';
 import { ManualClock } from '../support/ManualClock';
@@ -55,6 +57,28 @@ function newRoomName(): string {
   return `Room ${randomUUID().slice(0, 8)}`;
 }
 
+/** Every stanza the session's XMPP clients receive from now on, as XML: what the server sent. */
+function receivedBy(who: TestSession): string[] {
+  const received: string[] = [];
+  who.session.addDomain({
+    attachClient(client) {
+      client.on('raw:incoming', (xml: string) => received.push(xml));
+    },
+  });
+  return received;
+}
+
+/** The distinct `<user rid>`s on the wire in presences from this occupant. */
+function ridsSentFor(received: readonly string[], occupant: string): Set<string> {
+  const rids = new Set<string>();
+  for (const xml of received) {
+    const stanza = JXT.parse(xml);
+    const rid = stanza.name === 'presence' && stanza.getAttribute('from') === occupant ? stanza.getChild('user', NS_TALKY_CORE)?.getAttribute('rid') : undefined;
+    if (rid !== undefined) rids.add(rid);
+  }
+  return rids;
+}
+
 describe('SPEC §4 room state: joining on request, joined on the self-presence (PROTOCOL.md "Rooms")', () => {
   it('keeps a room requested while offline in joining, then joins it once connected', async () => {
     const alice = person('Alice');
@@ -82,6 +106,8 @@ describe('SPEC §4 room state: joining on request, joined on the self-presence (
       selfAddress: `${localpart}@${parley().settings.mucDomain}/${config.id}`,
       selfAffiliation: 'owner',
       selfRole: 'moderator',
+      // mod_muc_parley_user's rid: a UUID per room.
+      rid: expect.stringMatching(UUID),
       autoJoinCall: true,
       unreadCount: 0,
       error: undefined,
@@ -105,6 +131,27 @@ describe('SPEC §4 room state: joining on request, joined on the self-presence (
     expect(Object.keys(alice.session.store.state.rooms)).toEqual([room.id]);
     expect(alice.session.store.state.calls[room.address]).toMatchObject({ joined: true, requestingMedia: 'video' });
     await peerNamed(bob, room.address, 'Alice', (peer) => peer.joinedCall && peer.requestingMedia === 'video');
+  });
+});
+
+describe('PROTOCOL.md <user rid>: the Room keeps the stable id of the room from its self-presence', () => {
+  it('holds what the server sent, the same for two people in the room and another for another room', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const aliceReceived = receivedBy(alice);
+    const bobReceived = receivedBy(bob);
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    const bobRoom = await joinedBy(bob, name);
+    const otherRoom = await joinedBy(alice, newRoomName());
+
+    expect(room.rid).toMatch(UUID);
+    expect(ridsSentFor(aliceReceived, room.selfAddress)).toEqual(new Set([room.rid]));
+    expect(ridsSentFor(bobReceived, bobRoom.selfAddress)).toEqual(new Set([room.rid]));
+    expect(bobRoom.rid).toBe(room.rid);
+    expect(otherRoom.rid).toMatch(UUID);
+    expect(ridsSentFor(aliceReceived, otherRoom.selfAddress)).toEqual(new Set([otherRoom.rid]));
+    expect(otherRoom.rid).not.toBe(room.rid);
   });
 });
 
@@ -420,12 +467,14 @@ describe('SPEC §4 connection lost: peers cleared, rooms interrupted, then rejoi
 
     bob.session.disconnect();
     expect(bob.session.store.state.peers).toEqual({});
-    expect(roomIn(bob.session.store.state, bobRoom.id)).toMatchObject({ roomState: 'interrupted', joined: false });
+    expect(roomIn(bob.session.store.state, bobRoom.id)).toMatchObject({ roomState: 'interrupted', joined: false, selfAddress: undefined, rid: undefined });
     await waitFor(alice, 'Bob gone after the drop', (state) => !state.peers[firstBobPeer.address]);
 
     await bob.session.connect();
     const rejoined = await joinedRoom(bob, bobRoom.id);
     expect(rejoined.address).toBe(room.address);
+    // Read again from the new self-presence: Alice kept the room, so it is the same room.
+    expect(rejoined.rid).toBe(room.rid);
     await peerNamed(bob, room.address, 'Alice');
     // A new connection has a new config id, hence a new occupant; the call comes back with it.
     await peerNamed(alice, room.address, 'Bob', (peer) => peer.joinedCall && peer.address !== firstBobPeer.address);

@@ -168,6 +168,7 @@ export function room(overrides: Partial<Room> = {}): Room {
     selfAddress: SELF,
     selfAffiliation: 'owner',
     selfRole: 'moderator',
+    rid: 'room-rid',
     autoJoinCall: false,
     unreadCount: 0,
     error: undefined,

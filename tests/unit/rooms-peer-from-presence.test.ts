@@ -104,6 +104,17 @@ describe('SPEC §3 Peer from an occupant presence', () => {
     expect(peerFromPresence(long, context()).peer.id).toBe(NICK);
   });
 
+  it("reads the room's <user rid>: absent or empty as none, an over-long one ignored and said why", () => {
+    const withRid = (rid: string) => occupantPresence({ user: `<user xmlns='https://talky.io/ns/core' sid='${NICK}' rid='${rid}'>{}</user>` });
+    expect(peerFromPresence(occupantPresence(), context())).toMatchObject({ rid: 'r1', problems: [] });
+    const longest = 'r'.repeat(LIMITS.ridLength);
+    expect(peerFromPresence(withRid(longest), context())).toMatchObject({ rid: longest, problems: [] });
+    expect(peerFromPresence(withRid(`${longest}r`), context())).toMatchObject({ rid: undefined, problems: ['<user rid> ignored: empty or too long'] });
+    // StanzaJS reads an empty attribute as absent.
+    expect(peerFromPresence(withRid(''), context())).toMatchObject({ rid: undefined, problems: [] });
+    expect(peerFromPresence(occupantPresence({ user: '' }), context())).toMatchObject({ rid: undefined, problems: [] });
+  });
+
   it('reads unknown roles and affiliations as none, and a malformed real address as absent', () => {
     const odd = occupantPresence({ item: `<item role='emperor' affiliation='god' jid='not a jid'/>` });
     expect(peerFromPresence(odd, context()).peer).toMatchObject({ role: 'none', affiliation: 'none', userAddress: undefined });

@@ -7,6 +7,7 @@ import type { JingleReasonCondition } from 'stanza/Constants';
 import type { SfuServerConfig } from '../../protocol/config';
 import type { Peer } from '../../protocol/entities';
 import type { SimulcastProfile } from '../../protocol/stanzas/talkyJingle';
+import { roomByAddress } from '../../protocol/roomLookup';
 import type { Clock } from '../../shared-worker/clock';
 import type { Logger } from '../../shared-worker/logger';
 import {
@@ -269,7 +270,7 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
 
   private reconcile(): void {
     const state = this.options.store.get(sessionStateAtom);
-    const room = Object.values(state.rooms).find((candidate) => candidate.address === this.roomAddress);
+    const room = roomByAddress(state.rooms, this.roomAddress);
     if (room?.selfAddress) this.manager.selfID = room.selfAddress;
     const inCall = room?.joined === true && this.inCall();
     const peers = Object.values(state.peers).filter((peer) => peer.roomAddress === this.roomAddress && !peer.isSelf);

@@ -15,6 +15,7 @@ import { describeTracks, type MediaDescription } from '../call/descriptionInfo';
 import { groupIntoStreams, type PlannedSession, type ShareableMedia } from '../call/sessionPlan';
 import { terminationOutcome } from '../call/termination';
 import { OperationQueue, TypedEmitter, type MediaItem, type MediaItems } from '../media';
+import { roomByAddressAtomFamily } from '../sessionAtoms';
 import type { PathHandover } from './PathHandover';
 import { planPaths } from './pathPlan';
 import { relayStatusAtom, type RelayState } from './relayAtoms';
@@ -31,7 +32,7 @@ export const RELAY_RECONNECT = { firstDelayMs: 1_000, maxDelayMs: 8_000, jitterM
 
 export interface MediaRelayOptions {
   readonly roomAddress: string;
-  /** Relay sessions are written to connectionsAtom and the room's relayStatusAtom entry. */
+  /** The room's record (its rid) is read from the mirrored state; relay sessions are written to connectionsAtom and the room's relayStatusAtom entry. */
   readonly store: JotaiStore;
   /** The call's SessionManager: relay Jingle sessions live beside the mesh ones. */
   readonly manager: SessionManager;
@@ -420,8 +421,9 @@ export class MediaRelay extends TypedEmitter<MediaRelayEvents> {
       id: sid,
       peerId: delivery.peerId,
       roomAddress: this.options.roomAddress,
-      // The room's <user rid> is not kept in the room record; the relay only records it.
-      roomId: this.options.roomAddress,
+      // PROTOCOL.md: the room's <user rid>. A server that sends none still gets relayed calls: the
+      // relay only records roomId, and the address names the room as well.
+      roomId: this.options.store.get(roomByAddressAtomFamily(this.options.roomAddress))?.rid ?? this.options.roomAddress,
       source: consumer.source,
       audio: consumer.kinds.includes('audio'),
       video: consumer.kinds.includes('video'),

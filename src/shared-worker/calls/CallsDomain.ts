@@ -1,6 +1,7 @@
 import { JID, type Agent, type Stanzas } from 'stanza';
 import type { CallsCommands, PeerMediaChange } from '../../protocol/commands';
 import { ValidationError } from '../../protocol/errors';
+import { roomByAddress } from '../../protocol/roomLookup';
 import { expectRecord } from '../../protocol/validate';
 import type { SessionContext, SessionDomain } from '../SessionContext';
 
@@ -31,7 +32,7 @@ export class CallsDomain implements SessionDomain, CallsCommands {
 
   async setSpeaking(roomAddress: string, speaking: boolean): Promise<void> {
     if (typeof speaking !== 'boolean') throw new ValidationError('speaking must be true or false');
-    const room = Object.values(this.context.store.state.rooms).find((candidate) => candidate.address === roomAddress);
+    const room = roomByAddress(this.context.store.state.rooms, roomAddress);
     const client = this.context.client;
     if (!room?.joined || !room.selfAddress || !client) return;
     client.sendMessage({ to: roomAddress, type: 'groupchat', mmucState: { speaking: speaking ? '1' : '0' } });
@@ -47,7 +48,7 @@ export class CallsDomain implements SessionDomain, CallsCommands {
     const speaking = message.mmucState?.speaking;
     if (speaking !== '1' && speaking !== '0') return;
     // Our own echo changes nothing: we marked ourselves when we sent it.
-    const room = Object.values(this.context.store.state.rooms).find((candidate) => candidate.address === JID.toBare(message.from));
+    const room = roomByAddress(this.context.store.state.rooms, JID.toBare(message.from));
     if (!room || room.selfAddress === message.from) return;
     this.markSpeaking(message.from, speaking === '1');
   }

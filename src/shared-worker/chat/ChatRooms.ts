@@ -1,5 +1,5 @@
 import type { Peer, Room } from '../../protocol/entities';
-import { roomByAddress } from '../rooms/roomLookup';
+import { roomByAddress } from '../../protocol/roomLookup';
 import type { SessionContext } from '../SessionContext';
 
 /**

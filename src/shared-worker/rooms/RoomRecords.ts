@@ -1,7 +1,7 @@
 import { parseRoomAddress } from '../../protocol/addresses';
 import type { CallRecord, Room } from '../../protocol/entities';
 import type { StateStore } from '../StateStore';
-import { roomByAddress } from './roomLookup';
+import { roomByAddress } from '../../protocol/roomLookup';
 
 /** A room whose address is known (after the room config request). */
 export type AddressedRoom = Room & { address: string };

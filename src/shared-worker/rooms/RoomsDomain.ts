@@ -16,10 +16,10 @@ import { peerFromPresence } from './peerFromPresence';
 import { PresenceSender } from './PresenceSender';
 import { RoomCalls } from './RoomCalls';
 import { RoomLock } from './RoomLock';
-import { roomByAddress, roomByLocalpart } from './roomLookup';
+import { roomByAddress, roomByLocalpart } from '../../protocol/roomLookup';
 import { RoomModeration } from './RoomModeration';
 import { RoomRecords, type AddressedRoom } from './RoomRecords';
-import { newRoomRecord } from './roomRecord';
+import { newRoomRecord, OUT_OF_ROOM } from './roomRecord';
 import { selfRemovalChange, selfRemovalOf, type SelfRemoval } from './selfRemoval';
 import { stanzaErrorText } from './stanzaErrorText';
 
@@ -81,7 +81,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.joins.endAll();
     this.presence.forget();
     for (const id of Object.keys(store.state.peers)) store.remove('peers', id);
-    for (const id of Object.keys(this.records.rooms)) store.update('rooms', id, { roomState: 'interrupted', joined: false, selfAddress: undefined });
+    for (const id of Object.keys(this.records.rooms)) store.update('rooms', id, { roomState: 'interrupted', ...OUT_OF_ROOM });
   }
 
   // ---- RoomsCommands ----
@@ -242,8 +242,8 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.context.store.update('rooms', roomId, { roomState: 'failed', joined: false, error });
   }
 
-  /** The self-presence (status 110) completes the join (PROTOCOL.md "Rooms"). */
-  private completeJoin(room: AddressedRoom, selfAddress: string, presence: Stanzas.Presence): void {
+  /** The self-presence (status 110) completes the join (PROTOCOL.md "Rooms"); `rid` is its `<user rid>`. */
+  private completeJoin(room: AddressedRoom, selfAddress: string, presence: Stanzas.Presence, rid: string | undefined): void {
     this.joins.end(room.id);
     const item = readMucItem(mucInfoOf(presence));
     this.context.store.update('rooms', room.id, {
@@ -253,6 +253,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       selfAddress,
       selfRole: item.role,
       selfAffiliation: item.affiliation,
+      rid,
       banned: false,
       roomFull: false,
       roomNotStarted: false,
@@ -287,7 +288,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       return;
     }
     if (presence.type !== undefined) return; // subscriptions and probes are not room business
-    const { peer, problems } = peerFromPresence(presence, {
+    const { peer, rid, problems } = peerFromPresence(presence, {
       address: occupant.full,
       roomAddress: room.address,
       nick: occupant.nick,
@@ -298,9 +299,9 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     for (const problem of problems) this.context.log.info(`presence from ${occupant.full}: ${problem}`);
     this.context.store.upsert('peers', occupant.full, peer);
     if (!isSelf) return;
-    if (room.roomState !== 'joined') this.completeJoin(room, occupant.full, presence);
+    if (room.roomState !== 'joined') this.completeJoin(room, occupant.full, presence, rid);
     else if (room.selfAddress !== occupant.full || room.selfRole !== peer.role || room.selfAffiliation !== peer.affiliation) {
-      // Our role or affiliation changed, or the service renamed us (status 210).
+      // Our role or affiliation changed, or the service renamed us (status 210). The rid is stable for the room.
       this.context.store.update('rooms', room.id, { selfAddress: occupant.full, selfRole: peer.role, selfAffiliation: peer.affiliation });
     }
   }
@@ -319,7 +320,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.records.removePeersOf(room.address);
     const change = joinErrorChange(presence);
     this.context.log.info(`room ${room.address}: ${change.error}`);
-    this.context.store.update('rooms', room.id, { ...change, selfAddress: undefined });
+    this.context.store.update('rooms', room.id, { ...change, ...OUT_OF_ROOM });
   }
 
   /** Our own unavailable presence: banned (301), kicked (307), destroyed (maybe with a new venue) or otherwise removed. */

@@ -21,10 +21,18 @@ export interface PeerContext {
 
 export interface PeerFromPresence {
   peer: Peer;
+  /** The room's stable id, `<user rid>` (validated): the Room keeps the one of our self-presence. */
+  rid: string | undefined;
   /** What was wrong with the presence (and ignored), for the log. */
   problems: string[];
 }
 
+/** A `<user>` id attribute: a non-empty string of at most `maxLength`, else undefined (and, when present, a problem). */
+function userId(value: unknown, name: string, maxLength: number, problems: string[]): string | undefined {
+  if (typeof value === 'string' && value.length > 0 && value.length <= maxLength) return value;
+  if (value !== undefined) problems.push(`<user ${name}> ignored: empty or too long`);
+  return undefined;
+}
 
 /** The `<conf media>` of a room presence (PROTOCOL.md): in the call and requesting that media, or not in the call. */
 function callOf(presence: Stanzas.Presence): { joinedCall: boolean; requestingMedia: RequestingMedia; problem: string | undefined } {
@@ -40,14 +48,14 @@ function callOf(presence: Stanzas.Presence): { joinedCall: boolean; requestingMe
  * SPEC §3 Peer from an occupant presence (PROTOCOL.md "XMPP namespaces"): id from `<user sid>`
  * (else the nick), customerData from the `<user>` text, display name from customerData, else the
  * `<nick>`, else 'Anonymous'; role, affiliation and real address from the MUC item; call state from
- * `<conf>`. Every value is validated and bounded.
+ * `<conf>`; and the room's `<user rid>` beside it. Every value is validated and bounded.
  */
 export function peerFromPresence(presence: Stanzas.Presence, context: PeerContext): PeerFromPresence {
   const problems: string[] = [];
   const { previous } = context;
   const user = presence.talkyUser;
-  const sid = typeof user?.sid === 'string' && user.sid.length > 0 && user.sid.length <= LIMITS.peerIdLength ? user.sid : undefined;
-  if (user?.sid !== undefined && sid === undefined) problems.push('<user sid> ignored: empty or too long');
+  const sid = userId(user?.sid, 'sid', LIMITS.peerIdLength, problems);
+  const rid = userId(user?.rid, 'rid', LIMITS.ridLength, problems);
   const customerData = parseCustomerData(typeof user?.customerData === 'string' ? user.customerData : undefined);
   if (customerData.problem) problems.push(customerData.problem);
   const item = readMucItem(mucInfoOf(presence));
@@ -86,5 +94,5 @@ export function peerFromPresence(presence: Stanzas.Presence, context: PeerContex
     requestingMedia: call.joinedCall ? call.requestingMedia : 'none',
     isSelf: context.isSelf,
   };
-  return { peer, problems };
+  return { peer, rid, problems };
 }

@@ -7,6 +7,9 @@ export interface NewRoomOptions {
   address?: string | undefined;
 }
 
+/** Out of the room (left it, removed, refused, disconnected): what only our self-presence tells no longer holds. */
+export const OUT_OF_ROOM = { joined: false, selfAddress: undefined, rid: undefined } as const satisfies Partial<Room>;
+
 /** SPEC §3 room record in SPEC §4 state 'joining', every field set. */
 export function newRoomRecord(id: string, providedName: string, options: NewRoomOptions = {}): Room {
   return {
@@ -25,6 +28,7 @@ export function newRoomRecord(id: string, providedName: string, options: NewRoom
     selfAddress: undefined,
     selfAffiliation: undefined,
     selfRole: undefined,
+    rid: undefined,
     // SPEC §4: joining auto-joins the call unless autoJoinCall is false.
     autoJoinCall: options.autoJoinCall !== false,
     unreadCount: 0,

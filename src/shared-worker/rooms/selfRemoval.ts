@@ -3,6 +3,7 @@ import { LIMITS } from '../../protocol/constants';
 import type { Stanzas } from 'stanza';
 import type { Room } from '../../protocol/entities';
 import { hasStatus, MUC_STATUS } from './mucStatus';
+import { OUT_OF_ROOM } from './roomRecord';
 
 /** Why the room sent us our own unavailable presence. */
 export type SelfRemoval =
@@ -35,16 +36,15 @@ export function selfRemovalOf(info: Stanzas.MUCInfo | undefined): SelfRemoval {
 }
 
 /** SPEC §4 room state after a removal other than a destroy with an alternate venue (which is followed instead). */
-export function selfRemovalChange(removal: Exclude<SelfRemoval, { kind: 'renamed' }>): Pick<Room, 'roomState' | 'joined' | 'selfAddress' | 'error'> & Partial<Pick<Room, 'banned'>> {
-  const left = { joined: false, selfAddress: undefined } as const;
+export function selfRemovalChange(removal: Exclude<SelfRemoval, { kind: 'renamed' }>): Pick<Room, 'roomState' | 'joined' | 'selfAddress' | 'rid' | 'error'> & Partial<Pick<Room, 'banned'>> {
   switch (removal.kind) {
     case 'banned':
-      return { ...left, roomState: 'banned', banned: true, error: 'Banned from the room' };
+      return { ...OUT_OF_ROOM, roomState: 'banned', banned: true, error: 'Banned from the room' };
     case 'kicked':
-      return { ...left, roomState: 'failed', error: 'Kicked from the room' };
+      return { ...OUT_OF_ROOM, roomState: 'failed', error: 'Kicked from the room' };
     case 'destroyed':
-      return { ...left, roomState: 'failed', error: `The room was destroyed${removal.reason ? `: ${removal.reason}` : ''}` };
+      return { ...OUT_OF_ROOM, roomState: 'failed', error: `The room was destroyed${removal.reason ? `: ${removal.reason}` : ''}` };
     case 'removed':
-      return { ...left, roomState: 'failed', error: `Removed from the room (status ${removal.codes.join(', ') || 'none'})` };
+      return { ...OUT_OF_ROOM, roomState: 'failed', error: `Removed from the room (status ${removal.codes.join(', ') || 'none'})` };
   }
 }

@@ -1,6 +1,6 @@
-import type { Room } from '../../protocol/entities';
-import { ValidationError } from '../../protocol/errors';
-import { roomNameToLocalpart } from '../../protocol/rooms';
+import type { Room } from './entities';
+import { ValidationError } from './errors';
+import { roomNameToLocalpart } from './rooms';
 
 /** The room joined (or being joined) at an address. */
 export function roomByAddress(rooms: Record<string, Room>, address: string): Room | undefined {

@@ -10,6 +10,7 @@ import type { FramePath } from '../../src/main-thread/voice/VoiceActivityMonitor
 import { VOICE_ACTIVITY } from '../../src/protocol/constants';
 import { VOLUME_FLOOR_DB } from '../../src/worker/ItemVoiceAnalysis';
 import { DEFAULT_INPUT_LOST_AFTER_MS } from '../../src/worker/VoiceActivityDetector';
+import { CPU_PROFILE_TRACE_CATEGORIES, pageCpuProfile } from '../support/cpuProfileTrace';
 import type { VoiceFixture, VoiceFixtureSnapshot } from './voice-fixture/main';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -19,12 +20,6 @@ const LEAD_SILENCE_S = 1.5;
 const ROOM_NOISE_S = 10;
 /** SPEC §9: speaking ends after 10 samples of 50 ms without one above the threshold. */
 const SPEAKING_OFF_AFTER_MS = VOICE_ACTIVITY.historySize * VOICE_ACTIVITY.intervalMs;
-
-/**
- * Trace categories: the timeline, plus V8's sampling CPU profiler, which records on every thread
- * (the page's main thread and its dedicated worker) which script functions were running.
- */
-const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler'];
 
 let workDir: string;
 let speechFile: string;
@@ -92,71 +87,6 @@ function snapshot(page: Page): Promise<VoiceFixtureSnapshot> {
   return page.evaluate(() => (window as unknown as FixtureWindow).voiceFixture.snapshot());
 }
 
-interface TraceEvent {
-  readonly name: string;
-  readonly ph: string;
-  readonly pid: number;
-  readonly tid: number;
-  readonly id?: string;
-  readonly args?: {
-    readonly name?: string;
-    readonly data?: {
-      readonly cpuProfile?: {
-        readonly nodes?: ReadonlyArray<{ readonly id: number; readonly parent?: number; readonly callFrame: { readonly url?: string } }>;
-        readonly samples?: readonly number[];
-      };
-    };
-  };
-}
-
-interface ThreadProfile {
-  /** CPU profiler samples taken on the thread (one about every 0.2 ms, busy or idle). */
-  samples: number;
-  /** Samples whose stack runs through the voice-analysis code. */
-  inAnalysisCode: number;
-}
-
-/**
- * Per thread name, how many CPU-profiler samples were taken and how many of them had a function
- * from `analysisUrlPart` anywhere on the stack. A `Profile` event names the profiled thread; its
- * `ProfileChunk`s (emitted from the profiler's own thread, same id) carry new call-tree nodes and
- * samples given as leaf node ids.
- */
-function profileByThread(traceJson: Buffer, analysisUrlPart: string): Map<string, ThreadProfile> {
-  const { traceEvents } = JSON.parse(traceJson.toString('utf8')) as { traceEvents: TraceEvent[] };
-  const threadNames = new Map<string, string>();
-  for (const event of traceEvents) {
-    if (event.ph === 'M' && event.name === 'thread_name' && event.args?.name) threadNames.set(`${event.pid}:${event.tid}`, event.args.name);
-  }
-  const profiledThread = new Map<string, string>();
-  for (const event of traceEvents) {
-    if (event.name === 'Profile') profiledThread.set(`${event.pid}:${event.id}`, threadNames.get(`${event.pid}:${event.tid}`) ?? `thread ${event.tid}`);
-  }
-  const nodes = new Map<string, { readonly parent?: number; readonly url: string }>();
-  const profiles = new Map<string, ThreadProfile>();
-  for (const event of traceEvents) {
-    if (event.name !== 'ProfileChunk') continue;
-    const profileKey = `${event.pid}:${event.id}`;
-    const thread = profiledThread.get(profileKey) ?? `profile ${profileKey}`;
-    const profile = profiles.get(thread) ?? { samples: 0, inAnalysisCode: 0 };
-    profiles.set(thread, profile);
-    const cpuProfile = event.args?.data?.cpuProfile;
-    for (const node of cpuProfile?.nodes ?? []) nodes.set(`${profileKey}:${node.id}`, { parent: node.parent, url: node.callFrame.url ?? '' });
-    for (const leaf of cpuProfile?.samples ?? []) {
-      profile.samples += 1;
-      for (let nodeId: number | undefined = leaf; nodeId !== undefined; ) {
-        const node = nodes.get(`${profileKey}:${nodeId}`);
-        if (node?.url.includes(analysisUrlPart)) {
-          profile.inAnalysisCode += 1;
-          break;
-        }
-        nodeId = node?.parent;
-      }
-    }
-  }
-  return profiles;
-}
-
 for (const framePath of ['track-processor', 'audio-worklet'] as const satisfies readonly FramePath[]) {
   test(`real speech through the ${framePath} path: speaking on during the speech, off after it, analysed off the main thread`, async () => {
     const browser = await launchWithSpeechAsMicrophone();
@@ -164,7 +94,7 @@ for (const framePath of ['track-processor', 'audio-worklet'] as const satisfies 
       const page = await browser.newPage();
       await page.goto(fixtureUrl);
       await page.waitForFunction(() => 'voiceFixture' in window);
-      await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+      await browser.startTracing(page, { categories: CPU_PROFILE_TRACE_CATEGORIES });
       await page.evaluate((path) => (window as unknown as FixtureWindow).voiceFixture.start(path), framePath);
       if (framePath === 'audio-worklet') {
         // The context is suspended until a user gesture; the monitor's resumer takes it from there.
@@ -187,10 +117,11 @@ for (const framePath of ['track-processor', 'audio-worklet'] as const satisfies 
       const result = await snapshot(page);
       const trace = await browser.stopTracing();
       const trackState = await page.evaluate(() => (window as unknown as FixtureWindow).voiceFixture.stop());
-      const profiles = profileByThread(trace, '/src/worker/');
+      // The dev server serves each module under its own path, so the analysis code is what comes from src/worker/.
+      const profile = pageCpuProfile(trace, fixtureUrl, (frame) => frame.url.includes('/src/worker/'));
       await test.info().attach(`${framePath} timeline and profile`, {
         contentType: 'application/json',
-        body: JSON.stringify({ speechStartMs, speechEndMs, disabledAtMs, ...result, profiles: Object.fromEntries(profiles) }, null, 2),
+        body: JSON.stringify({ speechStartMs, speechEndMs, disabledAtMs, ...result, profile }, null, 2),
       });
 
       expect(result.framePath).toBe(framePath);
@@ -224,11 +155,10 @@ for (const framePath of ['track-processor', 'audio-worklet'] as const satisfies 
       // The CPU profiler, sampling every thread of the page alike, caught the analysis code
       // (src/worker/) running on the worker and never on the main thread. Were any of it — the
       // detector, the spectrum, the frame conversion — run on the main thread, its samples there
-      // would carry those source URLs (the dev server serves each module under its own path).
-      expect(profiles.get('CrRendererMain')?.samples ?? 0).toBeGreaterThan(0);
-      expect(profiles.get('CrRendererMain')?.inAnalysisCode).toBe(0);
-      const workerProfiles = [...profiles].filter(([thread]) => thread.startsWith('DedicatedWorker'));
-      expect(workerProfiles.reduce((sum, [, profile]) => sum + profile.inAnalysisCode, 0)).toBeGreaterThan(0);
+      // would carry those source URLs.
+      expect(profile.main.samples).toBeGreaterThan(0);
+      expect(profile.main.matchingSamples).toBe(0);
+      expect(profile.dedicatedWorkers.reduce((sum, worker) => sum + worker.matchingSamples, 0)).toBeGreaterThan(0);
     } finally {
       await browser.close();
     }

@@ -1,0 +1,163 @@
+// The media relay's performance targets (DESIGN.md): a newcomer's first remote frame in a call on
+// the relay, layer switches as a receiver sees them, and the relay's CPU per forwarded stream.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Browser } from '@playwright/test';
+import { startParley, type RunningParley } from '../../server/Parley';
+import type { RelayServer } from '../../server/relay/RelayServer';
+import type { TileNeed } from '../../src/main-thread/relay/tileProfile';
+import { cameraFrom, expectDecoding, expectEveryoneDecodesEveryone, personWithRelay, relayCarriesEveryone, relayConsumers, type RelayPerson } from '../../tests/e2e/relay-people';
+import { expect, startRelayFixturePage } from '../../tests/e2e/relay-server';
+import { uniqueRoomName } from '../../tests/e2e/rooms-people';
+import { firstRemoteFrame } from './firstFrame';
+import { median, RUNS, type Row } from './table';
+
+/** A steady call's relay CPU is read over this long. */
+const CPU_WINDOW_MS = 20_000;
+/** A switch not seen by then counts as not done (a loaded sender may stop encoding its high layer). */
+const SWITCH_TIMEOUT_MS = 10_000;
+
+type Layer = 'low' | 'high';
+
+/** Frame widths that are a layer: more than `above`, at most `atMost`. */
+interface WidthRange {
+  above: number;
+  atMost: number;
+}
+
+/**
+ * Each layer: a tile that needs it (tileProfile: up to 480 px wide → low, 1280 px → high), the
+ * relay's spatial layer index, and the frame widths that are it for a sender capturing
+ * `cameraWidth` (nominally W/4 and W; an encoder short of CPU may scale a layer down further).
+ */
+const LAYERS: Record<Layer, { tile: TileNeed; spatialLayer: number; widths: (cameraWidth: number) => WidthRange }> = {
+  low: { tile: { visible: true, width: 200, height: 113 }, spatialLayer: 0, widths: (cameraWidth) => ({ above: 0, atMost: cameraWidth / 3 }) },
+  high: { tile: { visible: true, width: 1280, height: 720 }, spatialLayer: 2, widths: (cameraWidth) => ({ above: cameraWidth / 2, atMost: Infinity }) },
+};
+
+const within = (frameWidth: number, { above, atMost }: WidthRange): boolean => frameWidth > above && frameWidth <= atMost;
+
+/** Whether `receiver` steadily gets `sender`'s camera at `layer`: the relay forwards that layer and the last decoded frame is its width. */
+async function receivesLayer(parley: RunningParley, receiver: RelayPerson, sender: RelayPerson, layer: Layer): Promise<boolean> {
+  const forwarded = relayConsumers(parley, sender, receiver).find((consumer) => consumer.kind === 'video')?.currentSpatialLayer;
+  const decoded = (await cameraFrom(receiver, sender))?.frameWidth ?? 0;
+  return forwarded === LAYERS[layer].spatialLayer && within(decoded, LAYERS[layer].widths(sender.cameraWidth));
+}
+
+/**
+ * From `receiver`'s tile asking for `to` (setTileNeed: a Jingle description-info to the sender,
+ * whose relay client sends SET_CONSUMER_PROFILE) to the first decoded frame at that layer's width,
+ * timed in the receiver's page from its inbound-rtp frameWidth — to within Chromium's stats cache
+ * (about 50 ms). Starts from the other layer, steady; undefined when either layer is not seen
+ * within SWITCH_TIMEOUT_MS.
+ */
+async function layerSwitch(parley: RunningParley, receiver: RelayPerson, sender: RelayPerson, to: Layer): Promise<number | undefined> {
+  const from: Layer = to === 'low' ? 'high' : 'low';
+  const camera = await cameraFrom(receiver, sender);
+  if (!camera) throw new Error(`${receiver.name} receives no camera from ${sender.name}`);
+  await receiver.page.evaluate(({ mediaId, tile }) => window.relayFixture?.setTileNeed(mediaId, tile), { mediaId: camera.id, tile: LAYERS[from].tile });
+  const deadline = performance.now() + SWITCH_TIMEOUT_MS;
+  while (!(await receivesLayer(parley, receiver, sender, from))) {
+    if (performance.now() > deadline) return undefined;
+    await sleep(100);
+  }
+  return receiver.page.evaluate(
+    async ({ mediaId, tile, widths: { above, atMost }, timeoutMs }) => {
+      const fixture = window.relayFixture!;
+      const asked = performance.now();
+      await fixture.setTileNeed(mediaId, tile);
+      while (performance.now() - asked < timeoutMs) {
+        const frameWidth = (await fixture.received()).find((item) => item.id === mediaId)?.frameWidth ?? 0;
+        // `within`, in the page (functions do not cross into it).
+        if (frameWidth > above && frameWidth <= atMost) return performance.now() - asked;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return undefined;
+    },
+    { mediaId: camera.id, tile: LAYERS[to].tile, widths: LAYERS[to].widths(sender.cameraWidth), timeoutMs: SWITCH_TIMEOUT_MS },
+  );
+}
+
+/** Median of the switches seen, and how many were not. */
+function switchRow(metric: string, times: readonly (number | undefined)[], target: string): Row {
+  const seen = times.filter((time) => time !== undefined);
+  const missed = times.length - seen.length;
+  const measured = seen.length === 0 ? `none within ${SWITCH_TIMEOUT_MS / 1000} s` : `${median(seen).toFixed(0)} ms${missed ? ` (${missed} of ${times.length} not within ${SWITCH_TIMEOUT_MS / 1000} s)` : ''}`;
+  return { metric, measured, target };
+}
+
+/** CPU time (user + system, ms) the relay's mediasoup worker processes have used so far, by their own getrusage. */
+async function relayCpuMs(relay: RelayServer): Promise<number> {
+  const usages = await Promise.all(relay.workers.map((worker) => worker.getResourceUsage()));
+  return usages.reduce((sum, usage) => sum + usage.ru_utime + usage.ru_stime, 0);
+}
+
+/**
+ * The relay's CPU per forwarded stream in the steady call of `everyone`, as % of one core: its
+ * workers' CPU time over CPU_WINDOW_MS, divided by the consumers (audio and video) it forwards
+ * throughout, by its own stats.
+ */
+async function relayCpuPerStream(parley: RunningParley, everyone: readonly RelayPerson[]): Promise<{ percent: number; streams: number }> {
+  const relay = parley.relay!;
+  const forwarded = () => everyone.flatMap((sender) => relayConsumers(parley, sender)).length;
+  const streams = forwarded();
+  const startCpu = await relayCpuMs(relay);
+  const started = performance.now();
+  await sleep(CPU_WINDOW_MS);
+  const cpu = (await relayCpuMs(relay)) - startCpu;
+  const elapsed = performance.now() - started;
+  if (!relayCarriesEveryone(parley, everyone) || forwarded() !== streams) throw new Error('the relay call changed while its CPU was measured');
+  return { percent: ((cpu / elapsed) * 100) / streams, streams };
+}
+
+/**
+ * The relay rows, on servers of their own with `sfuServer.minimumPeers` 1: a call is then on the
+ * relay from its second person, so a third or fourth person joins a call already on it. (With the
+ * default 2, a third person's first frame comes over the mesh while the call moves to the relay.)
+ */
+export async function relayRows(browser: Browser): Promise<Row[]> {
+  const rows: Row[] = [];
+  const parley = await startParley({ port: 0, relayMinimumPeers: 1 });
+  try {
+    for (const [people, target] of [
+      [3, '≤ 600 ms'],
+      [4, '≤ 700 ms'],
+    ] as const) {
+      const { ms } = await firstRemoteFrame(browser, parley, people, 'relay');
+      rows.push({ metric: `page load → first remote frame, ${people} people through the relay`, measured: `${ms.toFixed(0)} ms`, target });
+    }
+    // Layer switches and CPU come from the relay fixture page, which drives the receiver's tile needs directly.
+    const fixture = await startRelayFixturePage(parley.url);
+    const people: RelayPerson[] = [];
+    try {
+      const url = `${fixture.url}?${new URLSearchParams({ room: uniqueRoomName('bench-relay') }).toString()}`;
+      const [alice, bob] = [await personWithRelay(browser, url, 'alice'), await personWithRelay(browser, url, 'bob')];
+      people.push(alice, bob);
+      await expect.poll(() => relayCarriesEveryone(parley, people), { timeout: 60_000 }).toBe(true);
+      await expectDecoding(bob, alice, 'relay');
+      const down: (number | undefined)[] = [];
+      const up: (number | undefined)[] = [];
+      for (let run = 0; run < RUNS; run += 1) {
+        down.push(await layerSwitch(parley, bob, alice, 'low'));
+        up.push(await layerSwitch(parley, bob, alice, 'high'));
+      }
+      rows.push(switchRow('relay layer switch, down (high → low)', down, '≤ 300 ms'));
+      rows.push(switchRow('relay layer switch, up (low → high)', up, '≤ 1 s'));
+
+      people.push(await personWithRelay(browser, url, 'carol'));
+      await expect.poll(() => relayCarriesEveryone(parley, people), { timeout: 60_000 }).toBe(true);
+      await expectEveryoneDecodesEveryone(people, 'relay');
+      const cpu = await relayCpuPerStream(parley, people);
+      rows.push({
+        metric: `relay CPU per forwarded stream (${people.length} people, ${cpu.streams} streams)`,
+        measured: `${cpu.percent.toFixed(2)} % of a core`,
+        target: '≤ 1 % of a core',
+      });
+    } finally {
+      await Promise.all(people.map((person) => person.context.close()));
+      await fixture.close();
+    }
+  } finally {
+    await parley.stop();
+  }
+  return rows;
+}

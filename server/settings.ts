@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { MEDIA_RELAY } from '../src/protocol/constants';
+import { parseVideoResolutionTiers } from '../src/protocol/config';
+import { MEDIA_RELAY, type VideoResolutionTier } from '../src/protocol/constants';
 import { RELAY_LIMITS, type RelayLimits } from '../src/protocol/relay';
 
 /** Every setting of the servers, read from the environment in one place (README "Configuration"). */
@@ -20,6 +21,8 @@ export interface ParleySettings {
   mucDomain: string;
   /** RTCIceServer list (JSON) handed to clients; empty on loopback. */
   iceServers: unknown[];
+  /** Camera resolution by how many peers receive it (SPEC §9 tiers by default), handed to clients in their config. */
+  videoResolutionTiers: Record<number, VideoResolutionTier>;
   /** Default room occupant limit; undefined means unlimited. */
   maxOccupants: number | undefined;
   /** Only users with a product token may start a room; guests see "not started" until then. */
@@ -68,6 +71,22 @@ function jsonArray(name: string, value: string | undefined): unknown[] {
   return parsed;
 }
 
+function resolutionTiers(name: string, value: string | undefined): Record<number, VideoResolutionTier> {
+  let parsed: unknown;
+  try {
+    parsed = value === undefined || value === '' ? undefined : JSON.parse(value);
+  } catch {
+    throw new Error(`${name} must be a JSON object of tiers`);
+  }
+  try {
+    const tiers = parseVideoResolutionTiers(parsed);
+    if (Object.keys(tiers).length === 0) throw new Error('no tier given');
+    return tiers;
+  } catch (error) {
+    throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)} (e.g. {"0":{"width":1280,"height":720,"frameRate":30}})`);
+  }
+}
+
 export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ParleySettings> = {}): ParleySettings {
   const xmppDomain = env.PARLEY_XMPP_DOMAIN || 'parley.localhost';
   const relayRtcMinPort = port('PARLEY_RELAY_RTC_MIN_PORT', env.PARLEY_RELAY_RTC_MIN_PORT, 40000);
@@ -84,6 +103,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     xmppDomain,
     mucDomain: env.PARLEY_MUC_DOMAIN || `rooms.${xmppDomain}`,
     iceServers: jsonArray('PARLEY_ICE_SERVERS', env.PARLEY_ICE_SERVERS),
+    videoResolutionTiers: resolutionTiers('PARLEY_VIDEO_RESOLUTION_TIERS', env.PARLEY_VIDEO_RESOLUTION_TIERS),
     maxOccupants: integer('PARLEY_MAX_OCCUPANTS', env.PARLEY_MAX_OCCUPANTS, undefined),
     roomsNeedHost: env.PARLEY_ROOMS_NEED_HOST === 'true',
     staticRoot: env.PARLEY_STATIC_ROOT || new URL('../dist/', import.meta.url).pathname,

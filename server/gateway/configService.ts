@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ProviderConfig, RoomConfigResponse, SfuServerConfig } from '../../src/protocol/config';
-import { LIMITS, VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
+import { LIMITS } from '../../src/protocol/constants';
 import { RELAY_TOKEN_AUDIENCE } from '../../src/protocol/relay';
 import { ValidationError } from '../../src/protocol/errors';
 import { roomNameToLocalpart } from '../../src/protocol/rooms';
@@ -52,7 +52,7 @@ export class ConfigService {
       userId: `${localpart}@${this.settings.xmppDomain}`,
       sfuServer: this.settings.relayWorkers > 0 ? this.sfuServer(localpart, origin, nowSeconds) : undefined,
       displayName,
-      videoResolutionTiers: { ...VIDEO_RESOLUTION_TIERS },
+      videoResolutionTiers: { ...this.settings.videoResolutionTiers },
     };
   }
 

@@ -72,7 +72,7 @@ function parseIceServer(value: unknown): RTCIceServer {
 }
 
 /** Tiers keyed by peer-count threshold: `{ "0": { width, height, frameRate }, … }`; absent means SPEC §9's. */
-function parseTiers(value: unknown): Record<number, VideoResolutionTier> {
+export function parseVideoResolutionTiers(value: unknown): Record<number, VideoResolutionTier> {
   if (value === undefined || value === null) return { ...VIDEO_RESOLUTION_TIERS };
   const tiers: Record<number, VideoResolutionTier> = {};
   for (const [threshold, raw] of Object.entries(expectRecord(value, 'videoResolutionTiers'))) {
@@ -120,7 +120,7 @@ export function parseProviderConfig(value: unknown): ProviderConfig {
     userId: expectString(config.userId, 'userId', ID_MAX),
     sfuServer: parseSfuServer(config.sfuServer),
     displayName: optionalString(config.displayName, 'displayName', ID_MAX),
-    videoResolutionTiers: parseTiers(config.videoResolutionTiers),
+    videoResolutionTiers: parseVideoResolutionTiers(config.videoResolutionTiers),
   };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { layerOfWidth, senderWidthOf } from '../../src/main-thread/relay/ReceivedPaths';
 import { cameraEncodings, screenEncodings } from '../../src/main-thread/relay/simulcast';
-import { DEFAULT_SENDER_WIDTH, profileForTile } from '../../src/main-thread/relay/tileProfile';
+import { DEFAULT_SENDER_WIDTH, profileForTile, relaySenderWidth } from '../../src/main-thread/relay/tileProfile';
 import { SIMULCAST_LAYERS, TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
 
 describe('profileForTile (receiver quality by what the tile needs)', () => {
@@ -37,6 +37,14 @@ describe('relay layers as the receiver measures them', () => {
     expect(layerOfWidth(1280, 1280)).toBe('high');
     expect(senderWidthOf(undefined)).toBe(DEFAULT_SENDER_WIDTH);
     expect(senderWidthOf(1920)).toBe(1920);
+  });
+
+  it('takes the width relay senders capture at from the config’s tiers, when no wider frame was seen', () => {
+    const tiers = { 0: { width: 960, height: 540, frameRate: 15 }, 2: { width: 320, height: 240, frameRate: 15 } };
+    expect(relaySenderWidth(tiers)).toBe(960);
+    expect(relaySenderWidth()).toBe(DEFAULT_SENDER_WIDTH);
+    expect(layerOfWidth(400, senderWidthOf(undefined, relaySenderWidth(tiers)))).toBe('medium');
+    expect(layerOfWidth(400, senderWidthOf(undefined))).toBe('low');
   });
 });
 

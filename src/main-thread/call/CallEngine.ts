@@ -24,8 +24,8 @@ import { PathHandover } from '../relay/PathHandover';
 import { ReceivedPaths } from '../relay/ReceivedPaths';
 import { RelayDecision } from '../relay/RelayDecision';
 import { offersIceLite } from '../relay/relayJingle';
-import { profileForTile, type TileNeed } from '../relay/tileProfile';
-import { sessionStateAtom } from '../sessionAtoms';
+import { profileForTile, relaySenderWidth, type TileNeed } from '../relay/tileProfile';
+import { connectionAtom, sessionStateAtom } from '../sessionAtoms';
 import { connectionsAtom } from './callAtoms';
 import { CallOwnership, type CallLocks } from './CallOwnership';
 import { CallSession } from './CallSession';
@@ -142,7 +142,7 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
     this.link = new JingleLink(this.manager, options.signaling, options.logger);
     this.decision = new RelayDecision(options.clock);
     this.handover = new PathHandover(options.clock);
-    this.receivedPaths = new ReceivedPaths(options.store, options.clock);
+    this.receivedPaths = new ReceivedPaths(options.store, options.clock, () => relaySenderWidth(options.store.get(connectionAtom).callConfig?.videoResolutionTiers));
     this.relay =
       options.mediaRelay === false
         ? undefined

@@ -21,11 +21,11 @@ interface Entry {
 
 /**
  * The sender's full width as far as this receiver can tell: the widest frame seen, and never less
- * than the tier every relay sender captures at (captureResolutionTier), since the first frames
- * through the relay are often its low layer while bandwidth estimation ramps up.
+ * than the tier every relay sender captures at (`captureWidth`, relaySenderWidth), since the first
+ * frames through the relay are often its low layer while bandwidth estimation ramps up.
  */
-export function senderWidthOf(widest: number | undefined): number {
-  return Math.max(widest ?? 0, DEFAULT_SENDER_WIDTH);
+export function senderWidthOf(widest: number | undefined, captureWidth: number = DEFAULT_SENDER_WIDTH): number {
+  return Math.max(widest ?? 0, captureWidth);
 }
 
 /** The relay layer a frame width is (high = the sender's width, medium half of it, low a quarter). */
@@ -49,6 +49,8 @@ export class ReceivedPaths {
   constructor(
     private readonly store: JotaiStore,
     private readonly clock: Clock,
+    /** The width relay senders capture at, by the config's tiers (relaySenderWidth). */
+    private readonly captureWidth: () => number = () => DEFAULT_SENDER_WIDTH,
   ) {}
 
   add(item: ReceivedItem, receiver: () => RTCRtpReceiver | undefined): void {
@@ -77,7 +79,7 @@ export class ReceivedPaths {
 
   /** The sender width tile needs are judged against (tileProfile). */
   senderWidth(mediaId: string): number {
-    return senderWidthOf(this.entries.get(mediaId)?.widest);
+    return senderWidthOf(this.entries.get(mediaId)?.widest, this.captureWidth());
   }
 
   dispose(): void {
@@ -128,7 +130,7 @@ export class ReceivedPaths {
     }
     if (!size || this.entries.get(entry.info.mediaId) !== entry) return;
     entry.widest = Math.max(entry.widest, size.width);
-    const layer = entry.info.requestedProfile === 'off' ? 'off' : layerOfWidth(size.width, senderWidthOf(entry.widest));
+    const layer = entry.info.requestedProfile === 'off' ? 'off' : layerOfWidth(size.width, senderWidthOf(entry.widest, this.captureWidth()));
     const { frameWidth, frameHeight } = entry.info;
     if (frameWidth === size.width && frameHeight === size.height && entry.info.layer === layer) return;
     entry.info = { ...entry.info, frameWidth: size.width, frameHeight: size.height, layer };

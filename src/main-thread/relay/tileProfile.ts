@@ -1,6 +1,6 @@
 import { VIDEO_RESOLUTION_TIERS } from '../../protocol/constants';
 import type { ConsumerProfile } from '../../protocol/relay';
-import { selectResolutionTier } from '../media';
+import { selectResolutionTier, type VideoResolutionTiers } from '../media';
 
 /** What a tile needs of the remote video it shows, as the UI measures it. */
 export interface TileNeed {
@@ -23,8 +23,13 @@ export const LAYER_UPSCALE_LIMIT = 1.5;
 
 /**
  * The sender's width when no frame of its high layer has been seen yet: through the relay every
- * sender captures at the lowest threshold's tier (captureResolutionTier), 1280 px by default.
+ * sender captures at the lowest threshold's tier (captureResolutionTier) of the config's tiers.
  */
+export function relaySenderWidth(tiers: VideoResolutionTiers = VIDEO_RESOLUTION_TIERS): number {
+  return selectResolutionTier(tiers, Number.NEGATIVE_INFINITY)?.width ?? DEFAULT_SENDER_WIDTH;
+}
+
+/** relaySenderWidth with SPEC §9's tiers: 1280 px. */
 export const DEFAULT_SENDER_WIDTH = selectResolutionTier(VIDEO_RESOLUTION_TIERS, Number.NEGATIVE_INFINITY)?.width ?? 1280;
 
 const ASPECT = 16 / 9;
@@ -41,8 +46,9 @@ const ASPECT = 16 / 9;
  * On the mesh only off / not off matters (off pauses the sender's video to us).
  */
 export function profileForTile(need: TileNeed, senderWidth: number = DEFAULT_SENDER_WIDTH): ConsumerProfile {
-  if (!need.visible || need.width <= 0 || need.height <= 0) return 'off';
+  if (!need.visible) return 'off';
   if (need.fullScreen) return 'high';
+  if (need.width <= 0 || need.height <= 0) return 'off';
   const needed = Math.max(need.width, need.height * ASPECT) * (need.pixelRatio ?? 1);
   const width = senderWidth > 0 ? senderWidth : DEFAULT_SENDER_WIDTH;
   if (needed <= (LAYER_UPSCALE_LIMIT * width) / 4) return 'low';

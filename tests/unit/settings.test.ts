@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { readSettings } from '../../server/settings';
+import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
+
+describe('PARLEY_VIDEO_RESOLUTION_TIERS: the camera tiers clients get in their config (SPEC §9 by default)', () => {
+  it('defaults to SPEC §9’s tiers', () => {
+    expect(readSettings({}).videoResolutionTiers).toEqual(VIDEO_RESOLUTION_TIERS);
+  });
+
+  it('reads tiers keyed by peer count from JSON', () => {
+    const tiers = { 0: { width: 960, height: 540, frameRate: 24 }, 3: { width: 320, height: 180, frameRate: 15 } };
+    expect(readSettings({ PARLEY_VIDEO_RESOLUTION_TIERS: JSON.stringify(tiers) }).videoResolutionTiers).toEqual(tiers);
+  });
+
+  it.each([
+    ['not JSON', '{0:', /PARLEY_VIDEO_RESOLUTION_TIERS must be a JSON object of tiers/],
+    ['no tier', '{}', /PARLEY_VIDEO_RESOLUTION_TIERS: no tier given/],
+    ['a tier without its frame rate', '{"0":{"width":640,"height":480}}', /PARLEY_VIDEO_RESOLUTION_TIERS: .*width, height and frameRate/],
+    ['a key that is no peer count', '{"many":{"width":640,"height":480,"frameRate":30}}', /peer-count key/],
+  ])('refuses %s with a clear error', (_case, value, message) => {
+    expect(() => readSettings({ PARLEY_VIDEO_RESOLUTION_TIERS: value })).toThrow(message);
+  });
+});

@@ -1,11 +1,19 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect } from './rooms-people';
+import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
+import { expect, type Person } from './rooms-people';
 
 /**
  * The call as a person sees it in the room page, found by role and accessible name (DESIGN "Run
  * contract"). Media checks read the tiles' own <video> and <audio> elements: what the page shows
  * and plays, not the engine's bookkeeping.
  */
+
+/**
+ * SPEC §9's tier sizes at 10 fps, for servers under test (PARLEY_VIDEO_RESOLUTION_TIERS): the same
+ * layouts and relay layers at a fraction of the encoding work, so that calls in parallel test
+ * workers on two cores do not starve each other's encoders.
+ */
+export const LIGHT_VIDEO_TIERS = Object.fromEntries(Object.entries(VIDEO_RESOLUTION_TIERS).map(([peers, tier]) => [peers, { ...tier, frameRate: 10 }]));
 
 export function callRegion(page: Page): Locator {
   return page.getByRole('region', { name: 'Call' });
@@ -26,11 +34,14 @@ export async function joinCall(page: Page): Promise<void> {
   await expect(callButton(page, 'Hang up')).toBeVisible();
 }
 
-/** Frames the tile's <video> has presented; -1 while it has none. */
-function presentedFrames(video: Locator): Promise<number> {
-  return video
-    .evaluate((element: HTMLVideoElement) => element.getVideoPlaybackQuality().totalVideoFrames, undefined, { timeout: 1_000 })
-    .catch(() => -1);
+/**
+ * Frames the tile's <video> has presented; -1 while it has none. A tile without a video answers at
+ * once; one with a video is given time, since a page decoding several videos on a loaded machine
+ * may take seconds to answer.
+ */
+async function presentedFrames(video: Locator): Promise<number> {
+  if ((await video.count()) === 0) return -1;
+  return video.evaluate((element: HTMLVideoElement) => element.getVideoPlaybackQuality().totalVideoFrames, undefined, { timeout: 10_000 }).catch(() => -1);
 }
 
 /** The tile plays a live video: its frame count rises (read twice, so a stalled stream does not pass on its old count). */
@@ -38,7 +49,7 @@ export async function expectDecodingVideo(page: Page, tileName: string): Promise
   const video = tile(page, tileName).locator('video');
   let first = -1;
   await expect.poll(async () => (first = await presentedFrames(video)), { timeout: 30_000, message: `${tileName}'s video plays` }).toBeGreaterThan(0);
-  await expect.poll(() => presentedFrames(video), { timeout: 10_000, message: `${tileName}'s video keeps playing` }).toBeGreaterThan(first);
+  await expect.poll(() => presentedFrames(video), { timeout: 20_000, message: `${tileName}'s video keeps playing` }).toBeGreaterThan(first);
 }
 
 /** What the tile's <audio> element plays. */
@@ -101,5 +112,16 @@ export function playbackVolume(page: Page, tileName: string): Promise<number> {
   return tile(page, tileName)
     .locator('audio')
     .first()
-    .evaluate((element: HTMLAudioElement) => element.volume, undefined, { timeout: 1_000 });
+    .evaluate((element: HTMLAudioElement) => element.volume, undefined, { timeout: 10_000 });
+}
+
+/** Every person decodes every other's video and hears their audio. */
+export async function expectEveryoneSeesAndHearsEveryone(people: readonly Person[]): Promise<void> {
+  for (const person of people) {
+    for (const other of people) {
+      if (other === person) continue;
+      await expectDecodingVideo(person.page, other.displayName);
+      await expectHearing(person.page, other.displayName);
+    }
+  }
 }

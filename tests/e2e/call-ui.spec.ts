@@ -2,12 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { VOLUME } from '../../src/protocol/constants';
-import { callButton, callRegion, expectDecodingVideo, expectHearing, joinCall, playbackVolume, tile } from './call-ui-people';
+import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, joinCall, LIGHT_VIDEO_TIERS, playbackVolume, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
-import { chatLog, expect, expectJoined, joinFromHome, participantEntry, say, test, uniqueRoomName, type Person } from './rooms-people';
+import { chatLog, expect, expectJoined, joinFromHome, participantEntry, say, test, uniqueRoomName } from './rooms-people';
 
 // The call UI over mesh (issue 4); calls through the relay are tests/e2e/relay-call.spec.ts.
-test.use({ parleySettings: { relayWorkers: 0 } });
+test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
 
 /**
  * Calls through the real app UI in Chromium with fake devices, against real Prosody and the
@@ -15,17 +15,6 @@ test.use({ parleySettings: { relayWorkers: 0 } });
  * accessible name. Run it in a loopback-only network namespace:
  *   unshare -n sh -c 'ip link set lo up && npx playwright test tests/e2e/call-ui.spec.ts'
  */
-
-/** Every person decodes every other's video and hears their audio. */
-async function expectEveryoneSeesAndHearsEveryone(people: readonly Person[]): Promise<void> {
-  for (const person of people) {
-    for (const other of people) {
-      if (other === person) continue;
-      await expectDecodingVideo(person.page, other.displayName);
-      await expectHearing(person.page, other.displayName);
-    }
-  }
-}
 
 async function screenshot(page: Page, name: string): Promise<void> {
   const directory = join(test.info().outputDir, 'screenshots');

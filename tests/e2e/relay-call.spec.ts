@@ -3,7 +3,6 @@ import type { Connection } from '../../src/main-thread/call/Connection';
 import { maxBitratePerVideo } from '../../src/main-thread/media/videoBitrate';
 import type { VideoSendLoad } from '../../src/main-thread/media/videoResolution';
 import { TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
-import type { ShownFrame } from './relay-fixture/api';
 import {
   cameraFrom,
   expectDecoding,
@@ -14,6 +13,7 @@ import {
   type RelayPerson,
 } from './relay-people';
 import { expect, test } from './relay-server';
+import { expectNeverStopped } from './video-continuity';
 import { uniqueRoomName } from './rooms-people';
 
 /**
@@ -34,30 +34,6 @@ async function sendingSessions(parley: RunningParley, person: RelayPerson): Prom
   const consumerIds = new Set(parley.relay?.stats().consumerDetails.map((consumer) => consumer.id));
   const sending = (await connections(person)).filter((record) => record.sendingVideoMediaId !== undefined);
   return { relay: sending.filter((record) => consumerIds.has(record.id)).length, mesh: sending.filter((record) => !consumerIds.has(record.id)).length };
-}
-
-/**
- * The video a tile showed never stopped: it never went missing, and between consecutive samples
- * (every 200 ms) the frames of what it showed kept rising — allowing a decoder a stall of at most
- * one second — and a new track was shown only once it had frames of its own.
- */
-function expectNeverStopped(samples: readonly ShownFrame[]): void {
-  expect(samples.length).toBeGreaterThan(10);
-  expect(samples.filter((sample) => sample.id === undefined)).toEqual([]);
-  let stalledSince: number | undefined;
-  for (let index = 1; index < samples.length; index += 1) {
-    const previous = samples[index - 1]!;
-    const sample = samples[index]!;
-    if (sample.id !== previous.id) {
-      expect(sample.framesDecoded, `the new track ${sample.id} had frames when shown`).toBeGreaterThan(0);
-      stalledSince = undefined;
-    } else if (sample.framesDecoded > previous.framesDecoded) {
-      stalledSince = undefined;
-    } else {
-      stalledSince ??= previous.at;
-      expect(sample.at - stalledSince, `frames of ${sample.id} stalled`).toBeLessThanOrEqual(1_000);
-    }
-  }
 }
 
 function sendLoad(person: RelayPerson): Promise<VideoSendLoad | undefined> {
@@ -157,7 +133,7 @@ test.describe('Calls through the media relay (SPEC §4)', () => {
         // The samples cover the handover: relay first, mesh at the end.
         expect(samples[0]?.path).toBe('relay');
         expect(samples.at(-1)?.path).toBe('mesh');
-        expectNeverStopped(samples);
+        expectNeverStopped(samples.map(({ at, id, framesDecoded }) => ({ at, shown: id, frames: framesDecoded })));
       }
     });
 

@@ -203,6 +203,8 @@ describe('CallEngine: sessions follow the room (PROTOCOL.md one-way sessions)', 
       { creator: 'initiator', name: 'video', application: { applicationType: 'urn:xmpp:jingle:apps:rtp:1', media: 'video', screenCaptures: [{ id: alice.media.getTrack(screen)?.id }] } },
     ]);
     expect(remoteFrom(bob, alice).filter((item) => item.kind === 'video' && !item.screenCapture)).toHaveLength(1);
+    // The mark reaches alice's peer record ("sharing screen"), though nothing else changed meanwhile.
+    await until(() => bob.reports.findLast((report) => report.peerAddress === alice.address && report.change.hasActiveScreenCapture !== undefined)?.change.hasActiveScreenCapture === true, 'screen reported');
     // SPEC §9: one receiver × two shared videos.
     await until(() => alice.pcs.every((pc) => pc.getSenders().every((sender) => sender.track?.kind !== 'video' || sender.encodings[0]?.maxBitrate === TOTAL_VIDEO_BITRATE_BPS / 2)), 'halved');
 

@@ -1,9 +1,11 @@
 import { createStore } from 'jotai';
 import type { CallEngineEvents } from '../../src/main-thread/call/CallEngine';
 import { CallRuntime, type CallEngineLike } from '../../src/main-thread/callTab/CallRuntime';
+import type { TileObservers } from '../../src/main-thread/callTab/RemoteTileNeeds';
 import type { CallTabCommands } from '../../src/main-thread/callTab/sessionCommands';
 import type { ItemVoiceMonitor } from '../../src/main-thread/callTab/VoiceMonitors';
 import { TypedEmitter, type MediaDevicesApi } from '../../src/main-thread/media';
+import type { TileNeed } from '../../src/main-thread/relay/tileProfile';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import type { CallRecord, Peer, Preferences, Room } from '../../src/protocol/entities';
 import { initialSessionState } from '../../src/protocol/session-state';
@@ -98,7 +100,7 @@ export class FakeMediaDevices extends EventTarget {
 export class FakeEngine extends TypedEmitter<CallEngineEvents> implements CallEngineLike {
   started = false;
   closed = false;
-  readonly profiles: Array<{ mediaId: string; profile: string }> = [];
+  readonly tileNeeds: Array<{ mediaId: string; need: TileNeed }> = [];
   private grant: (() => void) | undefined;
   private readonly granted: Promise<void>;
 
@@ -127,8 +129,57 @@ export class FakeEngine extends TypedEmitter<CallEngineEvents> implements CallEn
     this.grant?.();
   }
 
-  async requestVideoProfile(mediaId: string, profile: 'high' | 'medium' | 'low' | 'off'): Promise<void> {
-    this.profiles.push({ mediaId, profile });
+  async setTileNeed(mediaId: string, need: TileNeed): Promise<void> {
+    this.tileNeeds.push({ mediaId, need });
+  }
+}
+
+/**
+ * A fake of the browser's IntersectionObserver, ResizeObserver and page visibility (Node has none):
+ * the test says what is in sight and how large.
+ */
+export class FakeTileObservers implements TileObservers {
+  readonly observed = new Set<Element>();
+  pageVisible = true;
+  ratio = 1;
+  private onIntersection: Parameters<TileObservers['intersection']>[0] = () => undefined;
+  private onResize: Parameters<TileObservers['resize']>[0] = () => undefined;
+  private readonly pageListeners = new Set<() => void>();
+
+  readonly intersection: TileObservers['intersection'] = (onChange) => {
+    this.onIntersection = onChange;
+    return this.observer();
+  };
+  readonly resize: TileObservers['resize'] = (onChange) => {
+    this.onResize = onChange;
+    return this.observer();
+  };
+  readonly page: TileObservers['page'] = {
+    isVisible: () => this.pageVisible,
+    onChange: (listener) => {
+      this.pageListeners.add(listener);
+      return () => this.pageListeners.delete(listener);
+    },
+  };
+  readonly pixelRatio = (): number => this.ratio;
+
+  /** The element is laid out at this size and in sight (or not). */
+  show(target: Element, width: number, height: number, inSight = true): void {
+    this.onResize([{ target, width, height }]);
+    this.onIntersection([{ target, isIntersecting: inSight }]);
+  }
+
+  setPageVisible(visible: boolean): void {
+    this.pageVisible = visible;
+    for (const listener of this.pageListeners) listener();
+  }
+
+  private observer() {
+    return {
+      observe: (target: Element) => void this.observed.add(target),
+      unobserve: (target: Element) => void this.observed.delete(target),
+      disconnect: () => this.observed.clear(),
+    };
   }
 }
 
@@ -231,6 +282,7 @@ export interface HarnessOptions {
   /** Engines get the lock at once (else the test grants it). */
   readonly grantAtOnce?: boolean;
   readonly labelled?: boolean;
+  readonly tileObservers?: TileObservers;
 }
 
 /**
@@ -309,6 +361,7 @@ export function harness(options: HarnessOptions = {}) {
     },
     setVoiceThreshold: (thresholdDb) => log.push(`threshold ${thresholdDb}`),
     keyTarget,
+    ...(options.tileObservers ? { tileObservers: options.tileObservers } : {}),
   });
   return {
     runtime,

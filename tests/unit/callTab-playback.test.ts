@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ElementPlayback } from '../../src/main-thread/callTab/ElementPlayback';
-import { RemoteVideoQuality, type VisibilityObserverFactory } from '../../src/main-thread/callTab/RemoteVideoQuality';
-import { settle } from './callTab-fakes';
+import { RemoteTileNeeds } from '../../src/main-thread/callTab/RemoteTileNeeds';
+import { profileForTile, type TileNeed } from '../../src/main-thread/relay/tileProfile';
+import { FakeTileObservers, settle } from './callTab-fakes';
 
 /** An element whose play() the autoplay policy refuses until `allowed`. */
 function mediaElement() {
@@ -45,32 +46,59 @@ describe('element playback', () => {
   });
 });
 
-describe('remote video quality', () => {
-  it('asks for the video while its element is in sight and not while it is out of sight', () => {
-    let report: Parameters<VisibilityObserverFactory>[0] = () => undefined;
-    const observed = new Set<Element>();
-    const factory: VisibilityObserverFactory = (onChange) => {
-      report = onChange;
-      return { observe: (target) => observed.add(target), unobserve: (target) => observed.delete(target), disconnect: () => observed.clear() };
-    };
-    const seen: Array<[string, boolean]> = [];
-    const quality = new RemoteVideoQuality((itemId, visible) => seen.push([itemId, visible]), factory);
+describe('what each remote tile needs (PROTOCOL.md simulcast profile: the receiver asks by what the tile needs)', () => {
+  function tracking() {
+    const observers = new FakeTileObservers();
+    const needs: Array<[string, TileNeed]> = [];
+    const tileNeeds = new RemoteTileNeeds((itemId, need) => needs.push([itemId, need]), observers);
+    return { observers, needs, tileNeeds };
+  }
+
+  it('reports the tile in sight with its size, and out of sight, or on a hidden page, as not visible', () => {
+    const { observers, needs, tileNeeds } = tracking();
     const element = {} as Element;
-    const unobserve = quality.observe('bob-camera', element);
-    report([{ target: element, isIntersecting: true }]);
-    report([{ target: element, isIntersecting: false }]);
+    const unobserve = tileNeeds.observe('bob-camera', element);
+    observers.ratio = 2;
+    observers.show(element, 320, 240);
+    observers.show(element, 320, 240, false);
+    observers.show(element, 320, 240);
+    observers.setPageVisible(false);
     unobserve();
-    expect(observed.size).toBe(0);
-    report([{ target: element, isIntersecting: true }]);
-    expect(seen).toEqual([
-      ['bob-camera', true],
-      ['bob-camera', false],
+    expect(observers.observed.size).toBe(0);
+    observers.show(element, 1280, 720);
+    // 320 × 240 at 2 device pixels per CSS pixel needs 853 px of width: the medium layer of a 1280 px camera.
+    const sized = { width: 320, height: 240, fullScreen: false, pixelRatio: 2 };
+    expect(needs).toEqual([
+      // Reported once both its size and its intersection are known.
+      ['bob-camera', { visible: true, ...sized }],
+      ['bob-camera', { visible: false, ...sized }],
+      ['bob-camera', { visible: true, ...sized }],
+      ['bob-camera', { visible: false, ...sized }],
+    ]);
+    expect(needs.map(([, need]) => profileForTile(need))).toEqual(['medium', 'off', 'medium', 'off']);
+  });
+
+  it('the enlarged tile asks for the best layer, and only it', () => {
+    const { observers, needs, tileNeeds } = tracking();
+    const bob = {} as Element;
+    const carol = {} as Element;
+    tileNeeds.observe('bob-camera', bob);
+    tileNeeds.observe('carol-camera', carol);
+    observers.show(bob, 300, 225);
+    observers.show(carol, 300, 225);
+    needs.length = 0;
+    tileNeeds.setEnlarged('carol-camera');
+    expect(needs.map(([itemId, need]) => [itemId, profileForTile(need)])).toEqual([['carol-camera', 'high']]);
+    tileNeeds.setEnlarged(undefined);
+    expect(needs.map(([itemId, need]) => [itemId, profileForTile(need)])).toEqual([
+      ['carol-camera', 'high'],
+      ['carol-camera', 'low'],
     ]);
   });
 
-  it('without an observer, shows every video at its best', () => {
-    const seen: Array<[string, boolean]> = [];
-    new RemoteVideoQuality((itemId, visible) => seen.push([itemId, visible]), undefined).observe('bob-camera', {} as Element);
-    expect(seen).toEqual([['bob-camera', true]]);
+  it('without observers, shows every video at its best', () => {
+    const needs: Array<[string, TileNeed]> = [];
+    new RemoteTileNeeds((itemId, need) => needs.push([itemId, need]), undefined).observe('bob-camera', {} as Element);
+    expect(needs.map(([itemId, need]) => [itemId, profileForTile(need)])).toEqual([['bob-camera', 'high']]);
   });
 });

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CapturePermissionError } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { VOLUME } from '../../src/protocol/constants';
-import { BOB, harness, keyEvent, monitorOf, settle, SELF } from './callTab-fakes';
+import { profileForTile } from '../../src/main-thread/relay/tileProfile';
+import { BOB, FakeStream, FakeTileObservers, FakeTrack, harness, keyEvent, monitorOf, ROOM, settle, SELF } from './callTab-fakes';
 
 /** The call tab's flow over fakes (tests/unit/callTab-fakes.ts): what it captures, when it joins, what it tells the session. */
 
@@ -206,5 +207,45 @@ describe('what the call tells the others', () => {
     expect(h.store.get(sessionStateAtom).preferences.globalVolumeLimit).toBe(VOLUME.globalLimitDefault);
     h.setPreferences({ voiceActivityThreshold: -50 });
     expect(h.log).toContain('threshold -50');
+  });
+});
+
+describe('remote video quality follows the tile (PROTOCOL.md simulcast profile)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('each remote tile’s need goes to the engine, and the enlarged tile asks for the best layer until it is put back', async () => {
+    // Node has no MediaStream: attachVideo only wraps the item's one track in one.
+    vi.stubGlobal('MediaStream', FakeStream);
+    const observers = new FakeTileObservers();
+    const h = open({ tileObservers: observers });
+    await settle();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    const track = new FakeTrack('video');
+    const bobCamera = h.runtime.media.addRemoteMedia({
+      id: 'bob-camera',
+      track: track as unknown as MediaStreamTrack,
+      stream: new FakeStream([track]) as unknown as MediaStream,
+      owner: BOB,
+      roomAddress: ROOM,
+      screenCapture: false,
+      ownerMuted: false,
+    });
+    const element = { play: () => Promise.resolve() } as unknown as HTMLVideoElement;
+    h.runtime.attachVideo(bobCamera.id, element);
+    observers.show(element, 300, 225);
+    const [engine] = h.engines;
+    const profiles = () => engine?.tileNeeds.map(({ mediaId, need }) => [mediaId, profileForTile(need)]);
+    expect(profiles()).toEqual([['bob-camera', 'low']]);
+
+    h.runtime.toggleEnlarged(`camera:${BOB}`);
+    expect(h.store.get(h.runtime.atoms.enlargedTile)).toBe(`camera:${BOB}`);
+    h.runtime.toggleEnlarged(`camera:${BOB}`);
+    expect(h.store.get(h.runtime.atoms.enlargedTile)).toBeUndefined();
+    expect(profiles()).toEqual([
+      ['bob-camera', 'low'],
+      ['bob-camera', 'high'],
+      ['bob-camera', 'low'],
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { peerGridLayout } from '../../src/main-thread/media/peerGridLayout';
+import { peerGridLayout, spotlightGridLayout } from '../../src/main-thread/media/peerGridLayout';
 
 const cells = (count: number) => peerGridLayout(count).tiles.map(({ row, column, rowSpan, columnSpan }) => [row, column, rowSpan, columnSpan]);
 
@@ -43,5 +43,23 @@ describe('peer grid (SPEC §9: columns = ceil(√n); 1, 2 and 3 tiles are specia
 
   it('has no cells for no tiles', () => {
     expect(peerGridLayout(0)).toMatchObject({ columns: 0, rows: 0, tiles: [] });
+  });
+});
+
+describe('an enlarged tile (what a tile needs: large → the best layer)', () => {
+  it('fills the first row; the others share a strip below it in their order', () => {
+    const layout = spotlightGridLayout(4, 2);
+    expect(layout).toMatchObject({ columns: 3, rows: 2, templateAreas: '"tile2 tile2 tile2" "tile0 tile1 tile3"', templateRows: 'minmax(0, 3fr) minmax(0, 1fr)' });
+    expect(layout.tiles.map(({ row, column, columnSpan }) => [row, column, columnSpan])).toEqual([
+      [2, 1, 1],
+      [2, 2, 1],
+      [1, 1, 3],
+      [2, 3, 1],
+    ]);
+  });
+
+  it('is the plain grid for a single tile or an enlarged tile that is gone', () => {
+    expect(spotlightGridLayout(1, 0)).toEqual(peerGridLayout(1));
+    expect(spotlightGridLayout(3, 3)).toEqual(peerGridLayout(3));
   });
 });

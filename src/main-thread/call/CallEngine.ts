@@ -183,7 +183,8 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
       media.on('added', () => this.schedule()),
       media.on('removed', () => this.schedule()),
       media.on('updated', (item, previous) => {
-        if (item.shared !== previous.shared || item.remoteDisabled !== previous.remoteDisabled || item.name !== previous.name) this.schedule();
+        // What the sessions carry, and what peers' records say of their media (reportPeers: a screen mark arrives in description-info).
+        if (item.shared !== previous.shared || item.remoteDisabled !== previous.remoteDisabled || item.name !== previous.name || item.screenCapture !== previous.screenCapture) this.schedule();
       }),
       media.on('localMuteChanged', (item, muted) => this.signalLocalMute(item, muted)),
       media.on('removed', (item) => this.forgetReceived(item)),

@@ -6,13 +6,14 @@ import type { Logger } from '../../shared-worker/logger';
 import type { CallEngine } from '../call/CallEngine';
 import { callLockName } from '../call/CallOwnership';
 import { CallUnsupportedError } from '../call/errors';
-import { DeviceManager, MediaItems, OperationQueue, supportsAudioOutputSelection, type MediaDevicesApi, type MediaItemsOptions, type VideoProfile } from '../media';
-import { callAtomFamily, connectionAtom, peersAtom, preferencesAtom, roomsAtom } from '../sessionAtoms';
+import { DeviceManager, MediaItems, OperationQueue, supportsAudioOutputSelection, type MediaDevicesApi, type MediaItemsOptions } from '../media';
+import type { TileNeed } from '../relay/tileProfile';
+import { callAtomFamily, connectionAtom, peersAtom, preferencesAtom, roomByAddressAtomFamily } from '../sessionAtoms';
 import { createCallTabAtoms, type CallPhase, type CallTabAtoms, type SelectedDevices } from './callTabAtoms';
 import { LocalCapture, type CaptureUse } from './LocalCapture';
 import { MediaElements } from './MediaElements';
 import { PushToTalk } from './PushToTalk';
-import type { VisibilityObserverFactory } from './RemoteVideoQuality';
+import type { TileObservers } from './RemoteTileNeeds';
 import { selfFactsChange, selfMediaFacts, type SelfMediaFacts } from './selfMediaFacts';
 import type { CallTabCommands } from './sessionCommands';
 import { VoiceMonitors, type StartVoiceMonitor } from './VoiceMonitors';
@@ -20,7 +21,7 @@ import { VoiceMonitors, type StartVoiceMonitor } from './VoiceMonitors';
 type JotaiStore = ReturnType<typeof createStore>;
 
 /** What the runtime needs of a call engine: CallEngine in a tab, a fake in unit tests. */
-export type CallEngineLike = Pick<CallEngine, 'start' | 'close' | 'requestVideoProfile' | 'on'>;
+export type CallEngineLike = Pick<CallEngine, 'start' | 'close' | 'setTileNeed' | 'on'>;
 
 /** Web Locks as far as the runtime reads them: who holds the call's lock. */
 export interface CallLockQuery {
@@ -46,8 +47,8 @@ export interface CallRuntimeOptions {
   readonly keyTarget: EventTarget;
   /** Fills media items' loaded, width and height (probeMediaLoaded in a tab). */
   readonly probeLoaded?: MediaItemsOptions['probeLoaded'];
-  /** IntersectionObserver in a tab; without it every remote video asks for high quality. */
-  readonly visibilityObserver?: VisibilityObserverFactory;
+  /** The browser's observers in a tab (browserTileObservers); without them every remote video asks for its best. */
+  readonly tileObservers?: TileObservers;
 }
 
 /** Where the page may not capture, the device list is simply empty. */
@@ -122,8 +123,8 @@ export class CallRuntime {
       outputSettings: () => ({ peers: store.get(peersAtom), preferences: store.get(preferencesAtom) }),
       logger,
       onPlaybackBlocked: (blocked) => store.set(this.atoms.playbackBlocked, blocked),
-      onVideoVisibility: (itemId, visible) => this.requestQuality(itemId, visible),
-      visibilityObserver: options.visibilityObserver,
+      onTileNeed: (itemId, need) => this.requestQuality(itemId, need),
+      tileObservers: options.tileObservers,
     });
     this.voice = new VoiceMonitors({ media: this.media, start: options.startVoiceMonitor, logger });
     this.pushToTalk = new PushToTalk({ target: options.keyTarget, onHeldChange: (held) => this.onTalkKey(held) });
@@ -152,6 +153,7 @@ export class CallRuntime {
       this.devices.on('change', (state) => store.set(this.atoms.devices, state)),
       store.sub(callAtomFamily(this.roomAddress), () => this.followCall()),
       store.sub(preferencesAtom, () => this.followPreferences()),
+      store.sub(this.atoms.enlargedVideoItemId, () => this.elements.setEnlargedVideo(store.get(this.atoms.enlargedVideoItemId))),
       store.sub(peersAtom, () => {
         this.elements.refreshOutputs();
         this.followSelfFacts();
@@ -283,6 +285,12 @@ export class CallRuntime {
   /** SPEC §3 Peer volumeLimit: how loud you hear that person, 0 to 1. */
   setPeerVolume(peerAddress: string, volumeLimit: number): void {
     this.options.commands.calls.setPeerVolumeLimit(peerAddress, volumeLimit).catch((error: unknown) => this.options.logger.error(`volume of ${peerAddress} not set: ${describe(error)}`));
+  }
+
+  /** "Enlarge" / "Back to grid" on a tile: it fills the stage and gets its sender's best quality. */
+  toggleEnlarged(tileKey: string): void {
+    const { store } = this.options;
+    store.set(this.atoms.enlargedTileKey, store.get(this.atoms.enlargedTile) === tileKey ? undefined : tileKey);
   }
 
   dismissProblem(): void {
@@ -427,7 +435,7 @@ export class CallRuntime {
   private followSelfFacts(): void {
     if (!this.reportsSelf) return;
     const { store } = this.options;
-    const room = Object.values(store.get(roomsAtom)).find((candidate) => candidate.address === this.roomAddress);
+    const room = store.get(roomByAddressAtomFamily(this.roomAddress));
     const self = room?.selfAddress === undefined ? undefined : store.get(peersAtom)[room.selfAddress];
     if (!self) return;
     const record = `${self.address}\n${self.joinedRoomAt}`;
@@ -471,12 +479,10 @@ export class CallRuntime {
     if (this.pushToTalkOn && microphone) this.media.setLocalDisabled(microphone.itemId, !held);
   }
 
-  /** Mesh quality: a remote video out of sight asks its sender for `off`, one in sight for `high`. */
-  private requestQuality(itemId: string, visible: boolean): void {
-    const profile: VideoProfile = visible ? 'high' : 'off';
-    const item = this.media.get(itemId);
-    if (!item || item.profile === profile || !this.engine) return;
-    this.engine.requestVideoProfile(itemId, profile).catch((error: unknown) => this.options.logger.error(`video quality of ${itemId} not requested: ${describe(error)}`));
+  /** The engine asks the sender for the quality the tile needs (relay/tileProfile). */
+  private requestQuality(itemId: string, need: TileNeed): void {
+    if (!this.media.get(itemId) || !this.engine) return;
+    this.engine.setTileNeed(itemId, need).catch((error: unknown) => this.options.logger.error(`video quality of ${itemId} not requested: ${describe(error)}`));
   }
 
   private savePreferences(change: Partial<Preferences>): void {

@@ -2,7 +2,8 @@ import type { Logger } from '../../shared-worker/logger';
 import type { MediaItems } from '../media';
 import { AudioOutputs, type AudioOutputSettings } from './AudioOutputs';
 import { ElementPlayback } from './ElementPlayback';
-import { RemoteVideoQuality, type VisibilityObserverFactory } from './RemoteVideoQuality';
+import type { TileNeed } from '../relay/tileProfile';
+import { RemoteTileNeeds, type TileObservers } from './RemoteTileNeeds';
 
 export interface MediaElementsOptions {
   readonly media: MediaItems;
@@ -11,25 +12,26 @@ export interface MediaElementsOptions {
   readonly logger: Logger;
   /** The autoplay policy holds playback back (true) until a gesture lets it play (false). */
   readonly onPlaybackBlocked: (blocked: boolean) => void;
-  /** A remote video's element came into sight or went out of it. */
-  readonly onVideoVisibility: (itemId: string, visible: boolean) => void;
-  readonly visibilityObserver: VisibilityObserverFactory | undefined;
+  /** What a remote video's tile needs changed: in sight or not, its size, enlarged or not. */
+  readonly onTileNeed: (itemId: string, need: TileNeed) => void;
+  /** The browser's observers in a tab; without them every remote video asks for its best. */
+  readonly tileObservers: TileObservers | undefined;
 }
 
 /**
  * The page's <video> and <audio> elements playing media items: each gets a stream of its item's
- * one track; audio plays at its peer's volume on the chosen output; a remote video's visibility
- * decides the quality asked of its sender; playback autoplay held back is remembered for a gesture.
+ * one track; audio plays at its peer's volume on the chosen output; what a remote video's tile
+ * needs (in sight, size, enlarged) decides the quality asked of its sender; playback autoplay held back is remembered for a gesture.
  */
 export class MediaElements {
   private readonly playback: ElementPlayback;
   private readonly outputs: AudioOutputs;
-  private readonly quality: RemoteVideoQuality;
+  private readonly tileNeeds: RemoteTileNeeds;
 
   constructor(private readonly options: MediaElementsOptions) {
     this.playback = new ElementPlayback(options.onPlaybackBlocked);
     this.outputs = new AudioOutputs(options.outputSettings, options.logger);
-    this.quality = new RemoteVideoQuality(options.onVideoVisibility, options.visibilityObserver);
+    this.tileNeeds = new RemoteTileNeeds(options.onTileNeed, options.tileObservers);
   }
 
   /** Plays an item's video, muted and inline; returns the detach. */
@@ -42,7 +44,7 @@ export class MediaElements {
     element.autoplay = true;
     element.srcObject = new MediaStream([track]);
     this.playback.play(element);
-    const unobserve = item.source === 'remote' ? this.quality.observe(itemId, element) : () => undefined;
+    const unobserve = item.source === 'remote' ? this.tileNeeds.observe(itemId, element) : () => undefined;
     return () => {
       unobserve();
       this.playback.forget(element);
@@ -66,6 +68,11 @@ export class MediaElements {
     };
   }
 
+  /** The video item of the tile shown large in the stage, or none. */
+  setEnlargedVideo(itemId: string | undefined): void {
+    this.tileNeeds.setEnlarged(itemId);
+  }
+
   /** A volume limit or the output preference changed. */
   refreshOutputs(): void {
     this.outputs.refresh();
@@ -77,6 +84,6 @@ export class MediaElements {
   }
 
   dispose(): void {
-    this.quality.dispose();
+    this.tileNeeds.dispose();
   }
 }

@@ -1,5 +1,6 @@
 import { atom, type Atom, type Getter } from 'jotai';
 import { initialDevicesState, type DevicesState, type MediaItem } from '../media';
+import { receivedPathsAtom, relayStatusAtom, type ReceivedPath, type RelayState } from '../relay/relayAtoms';
 import { preferencesAtom, roomPeersAtomFamily } from '../sessionAtoms';
 import { callTiles } from './callTiles';
 import { localMediaState } from './localMediaState';
@@ -45,11 +46,24 @@ export function createCallTabAtoms(roomAddress: string) {
   const playbackBlocked = atom(false);
   /** Push-to-talk's key is held. */
   const talkKeyHeld = atom(false);
+  /** The tile the person enlarged (its key), while they keep it so. */
+  const enlargedTileKey = atom<string | undefined>(undefined);
 
   const local = stableAtom((get) => localMediaState(get(items)));
   const tiles = stableAtom((get) =>
     callTiles({ peers: get(roomPeersAtomFamily(roomAddress)), items: get(items), selfDisplayName: get(preferencesAtom).displayName }),
   );
+  /** The enlarged tile while it is still in the grid. */
+  const enlargedTile = atom((get) => {
+    const key = get(enlargedTileKey);
+    return get(tiles).some((tile) => tile.key === key) ? key : undefined;
+  });
+  /** The video item the enlarged tile shows: its sender is asked for its best quality. */
+  const enlargedVideoItemId = atom((get) => get(tiles).find((tile) => tile.key === get(enlargedTile))?.videoItemId);
+  /** How the call's media travels (SPEC §4 media relay): over the mesh until the relay carries it. */
+  const relayState = atom((get): RelayState => get(relayStatusAtom)[roomAddress]?.state ?? 'mesh');
+  /** How one received item arrives, and through the relay which layer: an atom per item, for its tile. */
+  const receivedPath = (itemId: string): Atom<ReceivedPath | undefined> => atom((get) => get(receivedPathsAtom)[itemId]);
   /** The names of the others already in the call, for the preview. */
   const othersInCall = stableAtom((get) =>
     get(roomPeersAtomFamily(roomAddress))
@@ -70,7 +84,25 @@ export function createCallTabAtoms(roomAddress: string) {
     return (now === 'preview' || now === 'in-call') && !microphone && !camera && !known.requestingCapture && (known.hasCamera || known.hasMicrophone);
   });
 
-  return { phase, items, devices, selectedDevices, problem, playbackBlocked, talkKeyHeld, local, tiles, othersInCall, mutedWhileSpeaking, requestMediaOffered };
+  return {
+    phase,
+    items,
+    devices,
+    selectedDevices,
+    problem,
+    playbackBlocked,
+    talkKeyHeld,
+    enlargedTileKey,
+    local,
+    tiles,
+    enlargedTile,
+    enlargedVideoItemId,
+    relayState,
+    receivedPath,
+    othersInCall,
+    mutedWhileSpeaking,
+    requestMediaOffered,
+  };
 }
 
 export type CallTabAtoms = ReturnType<typeof createCallTabAtoms>;

@@ -9,7 +9,7 @@ import { probeMediaLoaded } from '../media';
 import type { SessionBridge } from '../SessionBridge';
 import { VoiceActivityMonitor } from '../voice/VoiceActivityMonitor';
 import { CallRuntime } from './CallRuntime';
-import { intersectionObserverFactory } from './RemoteVideoQuality';
+import { browserTileObservers } from './RemoteTileNeeds';
 import { callTabCommands } from './sessionCommands';
 
 export interface TabCallRuntimeOptions {
@@ -63,6 +63,6 @@ export function createTabCallRuntime({ roomAddress, bridge, store, analysis }: T
     setVoiceThreshold: (thresholdDb) => void analysis.setThreshold(thresholdDb),
     keyTarget: window,
     probeLoaded: (item, stream) => probeMediaLoaded(item.kind, stream, systemClock),
-    visibilityObserver: typeof IntersectionObserver === 'function' ? intersectionObserverFactory : undefined,
+    tileObservers: browserTileObservers(),
   });
 }

@@ -33,7 +33,7 @@ export {
 } from './MediaItems';
 export { probeMediaLoaded, type MediaLoadedInfo } from './mediaLoaded';
 export { OperationQueue } from './OperationQueue';
-export { peerGridLayout, type GridTilePlacement, type PeerGridLayout } from './peerGridLayout';
+export { peerGridLayout, spotlightGridLayout, type GridTilePlacement, type PeerGridLayout } from './peerGridLayout';
 export { TypedEmitter } from './TypedEmitter';
 export { UpdateQueue, type UpdateBatch } from './UpdateQueue';
 export { maxBitratePerVideo } from './videoBitrate';

@@ -13,9 +13,11 @@ export interface PeerGridLayout {
   readonly rows: number;
   /** CSS `grid-template-areas`. */
   readonly templateAreas: string;
-  /** CSS `grid-template-columns` / `grid-template-rows`: equal tracks. */
+  /** CSS `grid-template-columns` / `grid-template-rows`. */
   readonly templateColumns: string;
   readonly templateRows: string;
+  /** Width over height of the whole grid when every cell keeps a tile's 4:3 shape. */
+  readonly aspect: number;
   /** One placement per tile, in tile order. */
   readonly tiles: readonly GridTilePlacement[];
 }
@@ -28,7 +30,7 @@ const areaName = (index: number): string => `tile${index}`;
  * spanning both rows of the first column.
  */
 export function peerGridLayout(count: number): PeerGridLayout {
-  if (count <= 0) return { columns: 0, rows: 0, templateAreas: '', templateColumns: 'none', templateRows: 'none', tiles: [] };
+  if (count <= 0) return { columns: 0, rows: 0, templateAreas: '', templateColumns: 'none', templateRows: 'none', aspect: TILE_ASPECT, tiles: [] };
   if (count === 3) {
     return layout(2, 2, [
       { area: areaName(0), row: 1, column: 1, rowSpan: 2, columnSpan: 1 },
@@ -49,6 +51,25 @@ export function peerGridLayout(count: number): PeerGridLayout {
   return layout(columns, rows, tiles);
 }
 
+/** Tiles keep a camera's 4:3 shape. */
+const TILE_ASPECT = 4 / 3;
+
+/**
+ * The enlarged tile (index `enlarged`) fills the stage's first row; the others share a strip below
+ * it, a third as high, in their order. Cells keep 4:3 for up to 4 others (the strip then narrows them).
+ */
+export function spotlightGridLayout(count: number, enlarged: number): PeerGridLayout {
+  if (count <= 1 || enlarged < 0 || enlarged >= count) return peerGridLayout(count);
+  const others = Array.from({ length: count }, (_, index) => index).filter((index) => index !== enlarged);
+  const columns = others.length;
+  const tiles: GridTilePlacement[] = Array.from({ length: count }, (_, index) =>
+    index === enlarged
+      ? { area: areaName(index), row: 1, column: 1, rowSpan: 1, columnSpan: columns }
+      : { area: areaName(index), row: 2, column: others.indexOf(index) + 1, rowSpan: 1, columnSpan: 1 },
+  );
+  return { ...layout(columns, 2, tiles), templateRows: 'minmax(0, 3fr) minmax(0, 1fr)', aspect: 1 };
+}
+
 function layout(columns: number, rows: number, tiles: GridTilePlacement[]): PeerGridLayout {
   // Cells no tile covers (the end of an incomplete last row) are '.', CSS's empty cell.
   const cells = Array.from({ length: rows }, () => Array.from({ length: columns }, () => '.'));
@@ -66,6 +87,7 @@ function layout(columns: number, rows: number, tiles: GridTilePlacement[]): Peer
     templateAreas: cells.map((row) => `"${row.join(' ')}"`).join(' '),
     templateColumns: `repeat(${columns}, 1fr)`,
     templateRows: `repeat(${rows}, 1fr)`,
+    aspect: (columns * TILE_ASPECT) / Math.max(1, rows),
     tiles,
   };
 }

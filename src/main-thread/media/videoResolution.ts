@@ -104,6 +104,8 @@ export async function adjustVideoCaptureResolution(
     const constraints = resolutionConstraintsFor(tier, track, supported);
     if (!constraints) continue;
     try {
+      const before = track.getSettings();
+      logger.info(`camera ${before.width ?? '?'}×${before.height ?? '?'} → ${tier.width}×${tier.height} at ${tier.frameRate} fps`);
       await track.applyConstraints(constraints);
     } catch (error) {
       logger.error(`Could not adjust video capture resolution: ${error instanceof Error ? error.message : String(error)}`);

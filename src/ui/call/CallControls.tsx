@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { CallPathStatus } from './CallPathStatus';
 import { CameraToggle } from './CameraToggle';
 import { HangUpIcon, SettingsIcon } from './CallIcons';
 import { useCallRuntime } from './callRuntimeContext';
@@ -20,6 +21,7 @@ export function CallControls() {
           <DevicePickers />
         </div>
       )}
+      <CallPathStatus />
       <div className="call-controls" role="group" aria-label="Call controls">
         <MicrophoneToggle />
         <CameraToggle />

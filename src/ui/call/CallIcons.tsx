@@ -66,3 +66,8 @@ export function SettingsIcon() {
     </Icon>
   );
 }
+
+/** Four corners pointing out (enlarge) or in (back to the grid). */
+export function EnlargeIcon({ shrink = false }: { shrink?: boolean }) {
+  return <Icon>{shrink ? <path d="M9 4v5H4M15 4v5h5M9 20v-5H4M15 20v-5h5" /> : <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />}</Icon>;
+}

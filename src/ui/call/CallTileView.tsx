@@ -1,8 +1,10 @@
 import type { CallTile } from '../../main-thread/callTab/callTiles';
-import { MicrophoneIcon } from './CallIcons';
+import { useCallRuntime } from './callRuntimeContext';
+import { EnlargeIcon, MicrophoneIcon } from './CallIcons';
 import { MediaAudio } from './MediaAudio';
-import { MediaVideo } from './MediaVideo';
 import { PeerVolumeSlider } from './PeerVolumeSlider';
+import { TilePath } from './TilePath';
+import { TileVideo } from './TileVideo';
 
 /** The tile's accessible name: the person, "(you)" for yourself, or whose screen it is. */
 export function tileLabel(tile: Pick<CallTile, 'kind' | 'isSelf' | 'displayName'>): string {
@@ -10,18 +12,27 @@ export function tileLabel(tile: Pick<CallTile, 'kind' | 'isSelf' | 'displayName'
   return tile.isSelf ? `${tile.displayName} (you)` : tile.displayName;
 }
 
+interface CallTileViewProps {
+  tile: CallTile;
+  area: string | undefined;
+  /** Shown large above the others. */
+  enlarged: boolean;
+  canEnlarge: boolean;
+}
+
 /**
  * One tile of the grid: the video (your own camera mirrored), or the person's initial while it is
- * off; the person's audio; their name with muted / screen marks; a ring while they speak; and for
- * others, their volume.
+ * off; the person's audio; their name with muted / screen marks and how their video reaches you; a
+ * ring while they speak; for others, their volume; and enlarging it.
  */
-export function CallTileView({ tile, area }: { tile: CallTile; area: string | undefined }) {
+export function CallTileView({ tile, area, enlarged, canEnlarge }: CallTileViewProps) {
+  const runtime = useCallRuntime();
   const initial = Array.from(tile.displayName.trim())[0]?.toUpperCase() ?? '?';
-  const classes = ['call-tile', tile.speaking ? 'is-speaking' : '', tile.kind === 'screen' ? 'is-screen' : ''].filter(Boolean).join(' ');
+  const classes = ['call-tile', tile.speaking ? 'is-speaking' : '', tile.kind === 'screen' ? 'is-screen' : '', enlarged ? 'is-enlarged' : ''].filter(Boolean).join(' ');
   return (
     <figure className={classes} aria-label={tileLabel(tile)} style={area ? { gridArea: area } : undefined}>
       {tile.videoItemId ? (
-        <MediaVideo key={tile.videoItemId} itemId={tile.videoItemId} mirrored={tile.mirrored} />
+        <TileVideo key={tile.key} itemId={tile.videoItemId} mirrored={tile.mirrored} />
       ) : (
         <div className="tile-avatar" aria-hidden="true" data-initial={initial} />
       )}
@@ -36,9 +47,22 @@ export function CallTileView({ tile, area }: { tile: CallTile; area: string | un
         )}
         <span className="tile-name">{tileLabel(tile)}</span>
         {tile.kind === 'screen' && <span className="chip chip-screen">screen</span>}
+        {!tile.isSelf && tile.videoItemId && <TilePath itemId={tile.videoItemId} />}
         {tile.kind === 'camera' && tile.muted && <span className="visually-hidden">, muted</span>}
         {tile.speaking && <span className="visually-hidden">, speaking</span>}
       </figcaption>
+      {canEnlarge && (
+        <button
+          type="button"
+          className="tile-enlarge"
+          aria-label={`Enlarge ${tileLabel(tile)}`}
+          title={enlarged ? 'Back to the grid' : 'Enlarge'}
+          aria-pressed={enlarged}
+          onClick={() => runtime.toggleEnlarged(tile.key)}
+        >
+          <EnlargeIcon shrink={enlarged} />
+        </button>
+      )}
       {tile.peerAddress !== undefined && tile.volumeLimit !== undefined && (
         <PeerVolumeSlider peerAddress={tile.peerAddress} displayName={tile.displayName} volumeLimit={tile.volumeLimit} />
       )}

@@ -66,7 +66,7 @@ async function start(): Promise<void> {
   const errors: string[] = [];
   const logger = { info: () => {}, error: (message: string) => errors.push(message) };
   const media = new MediaItems({ clock: systemClock });
-  const camera = await navigator.mediaDevices.getUserMedia({ audio: true, video: { width: 1280, height: 720, frameRate: 15 } });
+  const camera = await navigator.mediaDevices.getUserMedia({ audio: true, video: { width: 1280, height: 720, frameRate: 10 } });
   const [audioTrack] = camera.getAudioTracks();
   const [videoTrack] = camera.getVideoTracks();
   if (!audioTrack || !videoTrack) throw new Error('the fake devices gave no camera or microphone');

@@ -1,0 +1,147 @@
+import type { Page } from '@playwright/test';
+import type { RunningParley } from '../../server/Parley';
+import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
+import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, joinCall, LIGHT_VIDEO_TIERS, tile } from './call-ui-people';
+import { expect, roomJid, test, uniqueRoomName } from './rooms-people';
+import { expectNeverStopped } from './video-continuity';
+
+/**
+ * The call through the media relay as people see it in the app (issue 5, UI): whether the call
+ * runs directly or through the relay, per tile which layer arrives, and enlarging a tile. Real
+ * Chromium with fake devices against real Prosody, the gateway and the real mediasoup relay; what
+ * the relay carries is read from its own stats. Run it in a loopback-only network namespace:
+ *   unshare -n sh -c 'ip link set lo up && npx playwright test tests/e2e/call-ui-relay.spec.ts'
+ */
+
+test.use({ parleySettings: { videoResolutionTiers: LIGHT_VIDEO_TIERS } });
+
+function mediaPath(page: Page) {
+  return callRegion(page).getByRole('status', { name: 'Media path' });
+}
+
+/** How the tile's video arrives, as its caption says: "Direct", "Relay · low", … */
+function tilePath(page: Page, tileName: string) {
+  return tile(page, tileName).locator('.chip-path');
+}
+
+/** The width of the frames the tile's <video> shows; 0 while it has none. */
+async function shownWidth(page: Page, tileName: string): Promise<number> {
+  const video = tile(page, tileName).locator('video');
+  if ((await video.count()) === 0) return 0;
+  return video.evaluate((element: HTMLVideoElement) => element.videoWidth, undefined, { timeout: 10_000 }).catch(() => 0);
+}
+
+/** The relay's own consumers in the room: by its router ids, so that other rooms on the same relay do not count. */
+function roomConsumers(parley: RunningParley, roomAddress: string) {
+  const stats = parley.relay?.stats();
+  const routers = new Set(stats?.rooms.find((room) => room.key === `room:${roomAddress}`)?.routerIds);
+  return (stats?.consumerDetails ?? []).filter((consumer) => routers.has(consumer.routerId));
+}
+
+/**
+ * Samples, every 200 ms, the frames the tile's <video> has shown, the element told apart by an id
+ * of its own (a tile gets a new element when its video item changes).
+ */
+async function watchTile(page: Page, tileName: string): Promise<void> {
+  await page.evaluate((name) => {
+    const ids = new WeakMap<HTMLVideoElement, number>();
+    const samples: Array<{ at: number; element: number | undefined; frames: number }> = [];
+    Reflect.set(window, '__tileSamples', samples);
+    setInterval(() => {
+      const video = [...document.querySelectorAll('figure')].find((figure) => figure.getAttribute('aria-label') === name)?.querySelector('video');
+      if (video && !ids.has(video)) ids.set(video, samples.length + 1);
+      samples.push({ at: performance.now(), element: video ? ids.get(video) : undefined, frames: video?.getVideoPlaybackQuality().totalVideoFrames ?? 0 });
+    }, 200);
+  }, tileName);
+}
+
+/** The watched tile never went without a playing video (video-continuity). */
+async function expectTileNeverStopped(page: Page): Promise<void> {
+  const samples = await page.evaluate(() => Reflect.get(window, '__tileSamples') as Array<{ at: number; element: number | undefined; frames: number }>);
+  expectNeverStopped(samples.map(({ at, element, frames }) => ({ at, shown: element, frames })));
+}
+
+test.describe('Calls through the media relay in the app (SPEC §4 relay switch; the tile asks for the layer it needs)', () => {
+  test('three people: the UI says the relay carries the call, small tiles show the low layer, an enlarged one the high; one leaves and the two go back to direct without their video stopping', async ({
+    people,
+    parley,
+  }) => {
+    test.setTimeout(300_000);
+    const roomName = uniqueRoomName('ui-relay');
+    const roomAddress = roomJid(roomName, parley.settings.mucDomain);
+    const alice = await people.join(roomName, 'Alice');
+    const bob = await people.join(roomName, 'Bob');
+    await joinCall(alice.page);
+    await joinCall(bob.page);
+
+    await test.step('two people: direct connections, and the relay carries nothing of theirs', async () => {
+      await expectEveryoneSeesAndHearsEveryone([alice, bob]);
+      for (const [person, other] of [
+        [alice, bob],
+        [bob, alice],
+      ] as const) {
+        await expect(mediaPath(person.page)).toHaveText('Direct connections');
+        await expect(tilePath(person.page, other.displayName)).toHaveText('Direct');
+      }
+      expect(roomConsumers(parley, roomAddress)).toEqual([]);
+    });
+
+    const carol = await people.join(roomName, 'Carol');
+    await joinCall(carol.page);
+    const everyone = [alice, bob, carol];
+
+    await test.step('a third joins: every person’s UI says the relay carries the call, and by the relay’s own stats it does', async () => {
+      // Every sender's audio and video to each of the two others, connected.
+      await expect
+        .poll(() => roomConsumers(parley, roomAddress).filter((consumer) => consumer.iceState === 'connected' || consumer.iceState === 'completed').length, { timeout: 60_000 })
+        .toBe(3 * 2 * 2);
+      for (const person of everyone) await expect(mediaPath(person.page)).toHaveText('Through the media relay', { timeout: 30_000 });
+      await expectEveryoneSeesAndHearsEveryone(everyone);
+      for (const person of everyone) {
+        for (const other of everyone.filter((candidate) => candidate !== person)) {
+          await expect(tilePath(person.page, other.displayName)).toHaveText(/^Relay · (low|medium|high)$/, { timeout: 30_000 });
+        }
+      }
+    });
+
+    await test.step('a small tile shows the low layer; enlarged it shows the high layer, and back in the grid the low again', async () => {
+      // SPEC §9: through the relay every sender captures at the lowest threshold's tier, 1280 × 720.
+      const senderWidth = VIDEO_RESOLUTION_TIERS[0]!.width;
+      for (const person of everyone) await expect.poll(() => shownWidth(person.page, `${person.displayName} (you)`), { timeout: 30_000 }).toBe(senderWidth);
+      // Carol's grid of three: one of the others two rows high, the other a small tile.
+      const heights = await Promise.all(['Alice', 'Bob'].map(async (name) => ({ name, height: (await tile(carol.page, name).boundingBox())?.height ?? 0 })));
+      const small = heights.sort((a, b) => a.height - b.height)[0]!.name;
+      await expect(tilePath(carol.page, small)).toHaveText('Relay · low', { timeout: 30_000 });
+      await expect.poll(() => shownWidth(carol.page, small), { timeout: 30_000 }).toBeLessThanOrEqual(senderWidth / 3);
+      await expectDecodingVideo(carol.page, small);
+
+      const enlarge = tile(carol.page, small).getByRole('button', { name: `Enlarge ${small}` });
+      await enlarge.click();
+      await expect(enlarge).toHaveAttribute('aria-pressed', 'true');
+      await expect(tilePath(carol.page, small)).toHaveText('Relay · high', { timeout: 30_000 });
+      await expect.poll(() => shownWidth(carol.page, small), { timeout: 30_000 }).toBeGreaterThan(senderWidth / 2);
+      await expectDecodingVideo(carol.page, small);
+      // The other became part of the strip under it: small, so low.
+      const other = small === 'Alice' ? 'Bob' : 'Alice';
+      await expect(tilePath(carol.page, other)).toHaveText('Relay · low', { timeout: 30_000 });
+
+      await enlarge.click();
+      await expect(enlarge).toHaveAttribute('aria-pressed', 'false');
+      await expect(tilePath(carol.page, small)).toHaveText('Relay · low', { timeout: 30_000 });
+      await expect.poll(() => shownWidth(carol.page, small), { timeout: 30_000 }).toBeLessThanOrEqual(senderWidth / 3);
+    });
+
+    await test.step('Carol leaves: 5 s later Alice and Bob are on direct connections, and their videos never stopped', async () => {
+      await watchTile(alice.page, 'Bob');
+      await watchTile(bob.page, 'Alice');
+      await callButton(carol.page, 'Hang up').click();
+      for (const person of [alice, bob]) await expect(mediaPath(person.page)).toHaveText('Direct connections', { timeout: 30_000 });
+      await expect.poll(() => roomConsumers(parley, roomAddress).length, { timeout: 30_000 }).toBe(0);
+      await expect(tilePath(alice.page, 'Bob')).toHaveText('Direct');
+      await expect(tilePath(bob.page, 'Alice')).toHaveText('Direct');
+      await expectEveryoneSeesAndHearsEveryone([alice, bob]);
+      await expectTileNeverStopped(alice.page);
+      await expectTileNeverStopped(bob.page);
+    });
+  });
+});

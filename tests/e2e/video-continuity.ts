@@ -10,10 +10,10 @@ export interface ShownSample {
 
 /**
  * The video a tile showed never stopped: it never went missing, and between consecutive samples
- * (every 200 ms) its frames kept rising — allowing a decoder a stall of at most one second — and a
- * new video was shown only once it had frames of its own.
+ * (every 200 ms) its frames kept rising — allowing a stall of at most `maxStallMs` — and a new video
+ * was shown only once it had frames of its own.
  */
-export function expectNeverStopped(samples: readonly ShownSample[]): void {
+export function expectNeverStopped(samples: readonly ShownSample[], maxStallMs = 1_000): void {
   expect(samples.length).toBeGreaterThan(10);
   expect(samples.filter((sample) => sample.shown === undefined)).toEqual([]);
   let stalledSince: number | undefined;
@@ -27,7 +27,7 @@ export function expectNeverStopped(samples: readonly ShownSample[]): void {
       stalledSince = undefined;
     } else {
       stalledSince ??= previous.at;
-      expect(sample.at - stalledSince, `frames of ${sample.shown} stalled`).toBeLessThanOrEqual(1_000);
+      expect(sample.at - stalledSince, `frames of ${sample.shown} stalled`).toBeLessThanOrEqual(maxStallMs);
     }
   }
 }

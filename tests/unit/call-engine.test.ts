@@ -10,7 +10,8 @@ import type { CallRecord, Peer, RequestingMedia, Room } from '../../src/protocol
 import { initialSessionState } from '../../src/protocol/session-state';
 import { ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
-import { FakeJingleNetwork, FakePeerConnection, FakeStream, FakeTrack, grantingLocks } from './call-fakes';
+import { FakeJingleNetwork, FakePeerConnection, grantingLocks } from './call-fakes';
+import { FakeStream, FakeTrack } from './track-fakes';
 
 const ROOM = 'room@muc.example';
 

@@ -2,37 +2,13 @@ import type { Stanzas } from 'stanza';
 import type { JingleIq } from '../../src/protocol/commands';
 import type { CallSignaling } from '../../src/main-thread/call/CallSignaling';
 import type { CallLocks } from '../../src/main-thread/call/CallOwnership';
+import { FakeStream, FakeTrack } from './track-fakes';
 
 /**
  * Node has no WebRTC. These fakes stand in for the browser so that CallEngine's own logic (which
  * sessions exist, what they say on the Jingle wire, the SPEC §4 timers) runs under fake time; the
  * media itself is proven in Chromium by tests/e2e/call-mesh.spec.ts.
  */
-
-let nextId = 0;
-const uniqueId = (prefix: string): string => `${prefix}-${(nextId += 1)}`;
-
-export class FakeTrack extends EventTarget {
-  readonly id = uniqueId('track');
-  enabled = true;
-  readonly muted = false;
-  readyState: MediaStreamTrackState = 'live';
-  contentHint = '';
-  constructor(readonly kind: 'audio' | 'video') {
-    super();
-  }
-  stop(): void {
-    this.readyState = 'ended';
-  }
-}
-
-export class FakeStream {
-  readonly id = uniqueId('stream');
-  constructor(private readonly tracks: FakeTrack[]) {}
-  getTracks(): FakeTrack[] {
-    return this.tracks;
-  }
-}
 
 class FakeSender {
   readonly encodings: RTCRtpEncodingParameters[] = [{ active: true }];

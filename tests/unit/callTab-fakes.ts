@@ -11,6 +11,7 @@ import type { CallRecord, Peer, Preferences, Room } from '../../src/protocol/ent
 import { initialSessionState } from '../../src/protocol/session-state';
 import type { VoiceActivityReport } from '../../src/worker/VoiceActivityReport';
 import { ManualClock } from '../support/ManualClock';
+import { FakeStream, FakeTrack } from './track-fakes';
 
 /**
  * Node has no capture, no WebRTC and no shared worker: these stand in for them so that the call
@@ -21,52 +22,6 @@ import { ManualClock } from '../support/ManualClock';
 export const ROOM = 'room@muc.parley.test';
 export const SELF = `${ROOM}/alice`;
 export const BOB = `${ROOM}/bob`;
-
-let nextId = 0;
-const uniqueId = (prefix: string): string => `${prefix}-${(nextId += 1)}`;
-
-export class FakeTrack extends EventTarget {
-  readonly id = uniqueId('track');
-  enabled = true;
-  readonly muted = false;
-  readyState: MediaStreamTrackState = 'live';
-  contentHint = '';
-  constructor(
-    readonly kind: 'audio' | 'video',
-    readonly deviceId = `${kind}-device`,
-  ) {
-    super();
-  }
-  stop(): void {
-    this.readyState = 'ended';
-  }
-  clone(): FakeTrack {
-    const clone = new FakeTrack(this.kind, this.deviceId);
-    clone.enabled = this.enabled;
-    return clone;
-  }
-  getSettings(): MediaTrackSettings {
-    return { deviceId: this.deviceId };
-  }
-  getConstraints(): MediaTrackConstraints {
-    return {};
-  }
-  async applyConstraints(): Promise<void> {}
-}
-
-export class FakeStream {
-  readonly id = uniqueId('stream');
-  constructor(private readonly tracks: FakeTrack[]) {}
-  getTracks(): FakeTrack[] {
-    return this.tracks;
-  }
-  getAudioTracks(): FakeTrack[] {
-    return this.tracks.filter((track) => track.kind === 'audio');
-  }
-  getVideoTracks(): FakeTrack[] {
-    return this.tracks.filter((track) => track.kind === 'video');
-  }
-}
 
 /** A camera, a microphone and a speaker; labelled (access granted) or not. */
 export class FakeMediaDevices extends EventTarget {

@@ -3,7 +3,8 @@ import { CapturePermissionError } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { VOLUME } from '../../src/protocol/constants';
 import { profileForTile } from '../../src/main-thread/relay/tileProfile';
-import { BOB, FakeStream, FakeTileObservers, FakeTrack, harness, keyEvent, monitorOf, ROOM, settle, SELF } from './callTab-fakes';
+import { BOB, FakeTileObservers, harness, keyEvent, monitorOf, ROOM, settle, SELF } from './callTab-fakes';
+import { FakeStream, FakeTrack } from './track-fakes';
 
 /** The call tab's flow over fakes (tests/unit/callTab-fakes.ts): what it captures, when it joins, what it tells the session. */
 

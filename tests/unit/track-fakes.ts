@@ -1,0 +1,47 @@
+/** Node has no MediaStreamTrack or MediaStream: these stand in for them in unit tests of media code. */
+
+let nextId = 0;
+const uniqueId = (prefix: string): string => `${prefix}-${(nextId += 1)}`;
+
+export class FakeTrack extends EventTarget {
+  readonly id = uniqueId('track');
+  enabled = true;
+  readonly muted = false;
+  readyState: MediaStreamTrackState = 'live';
+  contentHint = '';
+  constructor(
+    readonly kind: 'audio' | 'video',
+    readonly deviceId = `${kind}-device`,
+  ) {
+    super();
+  }
+  stop(): void {
+    this.readyState = 'ended';
+  }
+  clone(): FakeTrack {
+    const clone = new FakeTrack(this.kind, this.deviceId);
+    clone.enabled = this.enabled;
+    return clone;
+  }
+  getSettings(): MediaTrackSettings {
+    return { deviceId: this.deviceId };
+  }
+  getConstraints(): MediaTrackConstraints {
+    return {};
+  }
+  async applyConstraints(): Promise<void> {}
+}
+
+export class FakeStream {
+  readonly id = uniqueId('stream');
+  constructor(private readonly tracks: FakeTrack[]) {}
+  getTracks(): FakeTrack[] {
+    return this.tracks;
+  }
+  getAudioTracks(): FakeTrack[] {
+    return this.tracks.filter((track) => track.kind === 'audio');
+  }
+  getVideoTracks(): FakeTrack[] {
+    return this.tracks.filter((track) => track.kind === 'video');
+  }
+}

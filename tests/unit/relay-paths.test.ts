@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/shared-worker/clock';
 import { HANDOVER_GRACE_MS, PathHandover } from '../../src/main-thread/relay/PathHandover';
 import { planPaths, type PathPlanInput } from '../../src/main-thread/relay/pathPlan';
 import { ManualClock } from '../support/ManualClock';
@@ -70,6 +71,23 @@ describe('PathHandover (fake time)', () => {
     await clock.advance(1);
     expect(handover.established('relay', 'k')).toBe(true);
     expect(settled).toEqual(['relay k']);
+  });
+
+  it('is established when its grace timer fires, even if the wall clock then reads a millisecond short', async () => {
+    const clock = new ManualClock();
+    // Browsers may run a timer a millisecond before Date.now() says its delay has passed.
+    const early: Clock = {
+      now: () => clock.now(),
+      setTimeout: (callback, delayMs) => clock.setTimeout(callback, delayMs - 1),
+      clearTimeout: (handle) => clock.clearTimeout(handle),
+      setInterval: (callback, intervalMs) => clock.setInterval(callback, intervalMs),
+      clearInterval: (handle) => clock.clearInterval(handle),
+      random: () => clock.random(),
+    };
+    const handover = new PathHandover(early);
+    handover.connected('relay', 'k');
+    await clock.advance(HANDOVER_GRACE_MS - 1);
+    expect(handover.established('relay', 'k')).toBe(true);
   });
 
   it('losing the connection resets it', async () => {

@@ -23,7 +23,7 @@ export interface PathHandoverEvents {
  * session is (SPEC §4's switch, without frozen video).
  */
 export class PathHandover extends TypedEmitter<PathHandoverEvents> {
-  private readonly connectedAt = new Map<string, { readonly at: number; readonly timer: unknown }>();
+  private readonly connections = new Map<string, { settled: boolean; readonly timer: unknown }>();
 
   constructor(
     private readonly clock: Clock,
@@ -35,27 +35,34 @@ export class PathHandover extends TypedEmitter<PathHandoverEvents> {
   /** The path to a key connected (again): its grace starts unless it runs already. */
   connected(path: MediaPath, key: string): void {
     const id = `${path}\n${key}`;
-    if (this.connectedAt.has(id)) return;
-    const timer = this.clock.setTimeout(() => this.emit('settled', path, key), this.graceMs);
-    this.connectedAt.set(id, { at: this.clock.now(), timer });
+    if (this.connections.has(id)) return;
+    // Established when the timer fires, not by comparing clock readings: a timer may fire a
+    // millisecond before the wall clock says its delay has passed, and nothing would ask again.
+    const entry = {
+      settled: false,
+      timer: this.clock.setTimeout(() => {
+        entry.settled = true;
+        this.emit('settled', path, key);
+      }, this.graceMs),
+    };
+    this.connections.set(id, entry);
   }
 
   /** The path to a key is not connected (any more). */
   lost(path: MediaPath, key: string): void {
     const id = `${path}\n${key}`;
-    const entry = this.connectedAt.get(id);
+    const entry = this.connections.get(id);
     if (!entry) return;
     this.clock.clearTimeout(entry.timer);
-    this.connectedAt.delete(id);
+    this.connections.delete(id);
   }
 
   established(path: MediaPath, key: string): boolean {
-    const entry = this.connectedAt.get(`${path}\n${key}`);
-    return entry !== undefined && this.clock.now() - entry.at >= this.graceMs;
+    return this.connections.get(`${path}\n${key}`)?.settled === true;
   }
 
   clear(): void {
-    for (const entry of this.connectedAt.values()) this.clock.clearTimeout(entry.timer);
-    this.connectedAt.clear();
+    for (const entry of this.connections.values()) this.clock.clearTimeout(entry.timer);
+    this.connections.clear();
   }
 }

@@ -15,6 +15,14 @@ export const CHROMIUM_ARGS = [
   '--allow-loopback-in-peer-connection',
 ];
 
+/**
+ * One fake camera per person of a relay call. Every context of a browser shares a fake device, and
+ * Chromium cannot change the format of a device others hold open (applyConstraints then keeps
+ * it), so people sharing one camera could never move up to the relay's capture size together.
+ * Chromium's second fake device is a depth camera (Y16), which WebRTC cannot encode: it is skipped.
+ */
+export const FAKE_CAMERAS = ['fake_device_0', 'fake_device_2', 'fake_device_3'];
+
 /** The files whose calls run through the media relay. */
 const RELAY_CALLS = ['**/relay-call.spec.ts', '**/call-ui-relay.spec.ts'];
 
@@ -34,6 +42,16 @@ export default defineConfig({
     { name: 'app', testIgnore: RELAY_CALLS },
     // Three people each encoding 720p simulcast for the relay: two such calls at once on two cores
     // starve the encoders, which then drop the high layer these files check for. One at a time.
-    { name: 'relay calls', testMatch: RELAY_CALLS, workers: 1 },
+    {
+      name: 'relay calls',
+      testMatch: RELAY_CALLS,
+      workers: 1,
+      use: {
+        launchOptions: {
+          executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium',
+          args: CHROMIUM_ARGS.map((arg) => (arg === '--use-fake-device-for-media-stream' ? `${arg}=device-count=4` : arg)),
+        },
+      },
+    },
   ],
 });

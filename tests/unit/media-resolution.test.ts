@@ -81,6 +81,18 @@ describe('resolution constraints (SPEC §5: only supported settings, only on a c
     expect(resolutionConstraintsFor(tier, trackState({ width: 640 }), {})).toBeUndefined();
   });
 
+  it('says so when the camera stays smaller than the tier although the browser took the constraints', async () => {
+    const infos: string[] = [];
+    const logger: Logger = { info: (message) => infos.push(message), error: () => {} };
+    // Fake track: what Chromium does when another capture holds the device open at 640×480.
+    const held = { ...trackState({ width: 640, height: 480, frameRate: 30 }), readyState: 'live', applyConstraints: () => Promise.resolve() };
+    await adjustVideoCaptureResolution([held] as unknown as MediaStreamTrack[], { width: 1280, height: 720, frameRate: 30 }, ALL_SUPPORTED, logger);
+    expect(infos).toEqual([
+      'camera 640×480 → 1280×720 at 30 fps',
+      'camera stays 640×480: the device cannot capture larger, or another capture holds it at that size',
+    ]);
+  });
+
   it('logs a refused change with the spec’s words and carries on with the next track', async () => {
     const errors: string[] = [];
     const logger: Logger = { info: () => {}, error: (message) => errors.push(message) };

@@ -107,6 +107,12 @@ export async function adjustVideoCaptureResolution(
       const before = track.getSettings();
       logger.info(`camera ${before.width ?? '?'}×${before.height ?? '?'} → ${tier.width}×${tier.height} at ${tier.frameRate} fps`);
       await track.applyConstraints(constraints);
+      // Ideals never fail: a camera that cannot grow, or is held open by another capture (Chromium
+      // keeps a shared device's format), resolves and stays as it was.
+      const after = track.getSettings();
+      if (after.width !== undefined && tier.width - after.width >= 1) {
+        logger.info(`camera stays ${after.width}×${after.height ?? '?'}: the device cannot capture larger, or another capture holds it at that size`);
+      }
     } catch (error) {
       logger.error(`Could not adjust video capture resolution: ${error instanceof Error ? error.message : String(error)}`);
     }

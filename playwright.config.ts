@@ -40,8 +40,9 @@ export default defineConfig({
   },
   projects: [
     { name: 'app', testIgnore: RELAY_CALLS },
-    // Three people each encoding 720p simulcast for the relay: two such calls at once on two cores
-    // starve the encoders, which then drop the high layer these files check for. One at a time.
+    // Three people each encoding 720p simulcast for the relay: beside another call on two cores
+    // their encoders drop the layers these files check for. One at a time, and `npm test` runs this
+    // project on its own after the others.
     {
       name: 'relay calls',
       testMatch: RELAY_CALLS,

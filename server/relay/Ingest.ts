@@ -16,7 +16,14 @@ export interface IngestStats {
   id: string;
   routerId: string;
   madeBy: 'sdp' | 'client';
-  producers: { id: string; kind: types.MediaKind; type: types.ProducerType; trackId: string }[];
+  producers: {
+    id: string;
+    kind: types.MediaKind;
+    type: types.ProducerType;
+    trackId: string;
+    /** Per RTP stream (a simulcast layer each, by rid), mediasoup's 0–10 score of what arrives; absent streams are not listed. */
+    scores: { rid: string | undefined; score: number }[];
+  }[];
 }
 
 export interface IngestPlacement {
@@ -115,7 +122,13 @@ export class Ingest {
       id: this.id,
       routerId: this.router.id,
       madeBy: this.madeBy,
-      producers: this.tracks.map(({ producer, trackId }) => ({ id: producer.id, kind: producer.kind, type: producer.type, trackId })),
+      producers: this.tracks.map(({ producer, trackId }) => ({
+        id: producer.id,
+        kind: producer.kind,
+        type: producer.type,
+        trackId,
+        scores: producer.score.map(({ rid, score }) => ({ rid, score })),
+      })),
     };
   }
 

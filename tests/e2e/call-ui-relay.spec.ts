@@ -40,11 +40,24 @@ async function joinCallWithCamera(page: Page, camera: number): Promise<void> {
   await joinCall(page);
 }
 
-/** The relay's own consumers in the room: by its router ids, so that other rooms on the same relay do not count. */
-function roomConsumers(parley: RunningParley, roomAddress: string) {
+/** The relay's own stats of the room: by its router ids, so that other rooms on the same relay do not count. */
+function roomStats(parley: RunningParley, roomAddress: string) {
   const stats = parley.relay?.stats();
   const routers = new Set(stats?.rooms.find((room) => room.key === `room:${roomAddress}`)?.routerIds);
-  return (stats?.consumerDetails ?? []).filter((consumer) => routers.has(consumer.routerId));
+  return {
+    consumers: (stats?.consumerDetails ?? []).filter((consumer) => routers.has(consumer.routerId)),
+    ingests: (stats?.ingestDetails ?? []).filter((ingest) => routers.has(ingest.routerId)),
+  };
+}
+
+function roomConsumers(parley: RunningParley, roomAddress: string) {
+  return roomStats(parley, roomAddress).consumers;
+}
+
+/** Per camera the relay receives in the room, the simulcast layers (rids) that arrive and their 0–10 scores. */
+function arrivingLayers(parley: RunningParley, roomAddress: string): string {
+  const cameras = roomStats(parley, roomAddress).ingests.flatMap((ingest) => ingest.producers.filter((producer) => producer.kind === 'video'));
+  return cameras.map((camera) => camera.scores.map(({ rid, score }) => `${rid ?? '?'}:${score}`).join(' ')).join(' | ');
 }
 
 /**
@@ -136,8 +149,11 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       await expect(enlarge).toHaveAttribute('aria-pressed', 'true');
       // The relay is asked for the sender's top layer: one more consumer prefers spatial layer 2.
       await expect.poll(askingHigh, { timeout: 30_000 }).toBe(askingHighBefore + 1);
-      // What arrives grows (to the top layer when the sender's encoder and the link carry it).
-      await expect.poll(() => shownWidth(carol.page, small), { timeout: 30_000 }).toBeGreaterThanOrEqual(2 * lowWidth);
+      // What arrives grows (to the top layer when the sender's encoder and the link carry it). Short
+      // of that, the failure names the layers the relay receives from the sender, and their scores.
+      await expect
+        .poll(async () => ((await shownWidth(carol.page, small)) >= 2 * lowWidth ? 'grown' : `still ${lowWidth} px; layers arriving at the relay: ${arrivingLayers(parley, roomAddress)}`), { timeout: 30_000 })
+        .toBe('grown');
       // The caption names the layer that arrives: the top one, or medium while the sender's encoder
       // holds the top layer back on a loaded machine.
       await expect(tilePath(carol.page, small)).toHaveText(/^Relay · (medium|high)$/, { timeout: 30_000 });

@@ -115,5 +115,10 @@ describe('Parley path: mediasoup-client Device / SendTransport ingest', () => {
     await browser.page.evaluate(({ answer }) => (globalThis as unknown as Fixture).parleyRelayFixture.startConsumer('sid-client', answer), { answer });
     await expect.poll(async () => (await browser.received('client-receiver')).framesDecoded, { timeout: 20_000 }).toBeGreaterThan(0);
     expect(relayConsumer('sid-client', 'video')?.type).toBe('simulcast');
+    // The relay's stats say which layers arrive, by rid (mediasoup-client names them r0, r1, …), and
+    // how well (mediasoup's 0–10 score): at least the low and medium ones while the sender's
+    // bandwidth estimate ramps up towards the high one.
+    const arriving = () => parley.relay!.stats().ingestDetails.find((ingest) => ingest.id === streamId)?.producers.find((producer) => producer.kind === 'video')?.scores ?? [];
+    await expect.poll(() => arriving().filter(({ score }) => score > 0).map(({ rid }) => rid), { timeout: 20_000 }).toEqual(expect.arrayContaining(['r0', 'r1']));
   }, 60_000);
 });

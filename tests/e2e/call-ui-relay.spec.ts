@@ -151,8 +151,13 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       await expect.poll(askingHigh, { timeout: 30_000 }).toBe(askingHighBefore + 1);
       // What arrives grows (to the top layer when the sender's encoder and the link carry it). Short
       // of that, the failure names the layers the relay receives from the sender, and their scores.
+      const relayView = () =>
+        `current layer of the consumers asked for the top: ${roomConsumers(parley, roomAddress)
+          .filter((consumer) => consumer.kind === 'video' && consumer.preferredSpatialLayer === 2)
+          .map((consumer) => consumer.currentSpatialLayer)
+          .join(', ')}; layers arriving at the relay: ${arrivingLayers(parley, roomAddress)}`;
       await expect
-        .poll(async () => ((await shownWidth(carol.page, small)) >= 2 * lowWidth ? 'grown' : `still ${lowWidth} px; layers arriving at the relay: ${arrivingLayers(parley, roomAddress)}`), { timeout: 30_000 })
+        .poll(async () => ((await shownWidth(carol.page, small)) >= 2 * lowWidth ? 'grown' : `still ${lowWidth} px; ${relayView()}`), { timeout: 30_000 })
         .toBe('grown');
       // The caption names the layer that arrives: the top one, or medium while the sender's encoder
       // holds the top layer back on a loaded machine.

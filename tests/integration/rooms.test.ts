@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { JXT } from 'stanza';
 import { describe, expect, it } from 'vitest';
-import { VOLUME, LIMITS } from '../../src/protocol/constants';
+import { LIMITS } from '../../src/protocol/constants';
 import type { ChatMessage, Peer, Room } from '../../src/protocol/entities';
 import { RoomNameMissingError, RoomNotJoinedError } from '../../src/protocol/errors';
 import type { SessionState } from '../../src/protocol/session-state';
@@ -15,6 +15,7 @@ import { ManualClock } from '../support/ManualClock';
 import { useParley } from '../support/parley';
 import { connected, joinedBy, joinedRoom, setDisplayName, useSessions, waitFor, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
+import { PEER_DEFAULTS } from '../support/peers';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -180,20 +181,8 @@ describe('SPEC §3 Peer: every occupant presence makes a peer; both sides see ea
       joinedCallAt: expect.any(Number),
       joinedRoomAt: expect.any(Number),
       requestingMedia: 'video',
-      speaking: false,
-      lastSpokeAt: undefined,
-      muted: false,
-      chatState: 'active',
-      requestingAttention: false,
-      realTimeText: '',
-      rtt: undefined,
-      volume: 0,
-      volumeLimit: VOLUME.peerLimitDefault,
-      hasActiveCamera: false,
-      hasActiveMicrophone: false,
-      hasActiveScreenCapture: false,
+      ...PEER_DEFAULTS,
       isSelf: false,
-      sessionFailed: false,
     });
     const aliceSeenByBob = await peerNamed(bob, room.address, 'Alice', (peer) => peer.joinedCall);
     expect(aliceSeenByBob).toMatchObject({ id: aliceConfig.id, role: 'moderator', affiliation: 'owner', userAddress: undefined, requestingMedia: 'video', isSelf: false });

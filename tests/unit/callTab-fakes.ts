@@ -12,6 +12,7 @@ import { initialSessionState } from '../../src/protocol/session-state';
 import type { VoiceActivityReport } from '../../src/worker/VoiceActivityReport';
 import { ManualClock } from '../support/ManualClock';
 import { FakeStream, FakeTrack } from './track-fakes';
+import { PEER_DEFAULTS } from '../support/peers';
 
 /**
  * Node has no capture, no WebRTC and no shared worker: these stand in for them so that the call
@@ -196,20 +197,8 @@ export function peer(address: string, overrides: Partial<Peer> = {}): Peer {
     joinedCallAt: undefined,
     joinedRoomAt: 1,
     requestingMedia: 'video',
-    speaking: false,
-    lastSpokeAt: undefined,
-    muted: false,
-    chatState: 'active',
-    requestingAttention: false,
-    realTimeText: '',
-    rtt: undefined,
-    volume: 0,
-    volumeLimit: 0.8,
-    hasActiveCamera: false,
-    hasActiveMicrophone: false,
-    hasActiveScreenCapture: false,
+    ...PEER_DEFAULTS,
     isSelf: address === SELF,
-    sessionFailed: false,
     ...overrides,
   };
 }

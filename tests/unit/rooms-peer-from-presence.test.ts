@@ -2,10 +2,11 @@
 // presences shaped as Prosody with Parley's modules sends them, parsed by the StanzaJS client Parley uses.
 import { JXT, type Stanzas } from 'stanza';
 import { describe, expect, it } from 'vitest';
-import { LIMITS, VOLUME } from '../../src/protocol/constants';
+import { LIMITS } from '../../src/protocol/constants';
 import type { Peer } from '../../src/protocol/entities';
 import { createParleyXmppClient } from '../../src/shared-worker/createParleyXmppClient';
 import { peerFromPresence, type PeerContext } from '../../src/shared-worker/rooms/peerFromPresence';
+import { PEER_DEFAULTS } from '../support/peers';
 
 const registry = createParleyXmppClient({}).stanzas;
 const ROOM = 'room@rooms.example';
@@ -54,20 +55,8 @@ describe('SPEC §3 Peer from an occupant presence', () => {
       joinedCallAt: 1_000,
       joinedRoomAt: 1_000,
       requestingMedia: 'audio',
-      speaking: false,
-      lastSpokeAt: undefined,
-      muted: false,
-      chatState: 'active',
-      requestingAttention: false,
-      realTimeText: '',
-      rtt: undefined,
-      volume: 0,
-      volumeLimit: VOLUME.peerLimitDefault,
-      hasActiveCamera: false,
-      hasActiveMicrophone: false,
-      hasActiveScreenCapture: false,
+      ...PEER_DEFAULTS,
       isSelf: false,
-      sessionFailed: false,
     } satisfies Peer);
   });
 

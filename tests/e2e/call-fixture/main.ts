@@ -1,19 +1,14 @@
-import type { Remote } from 'comlink';
-import { createStore } from 'jotai';
 import { createClient, type Agent, type Stanzas } from 'stanza';
 import { BridgeCallSignaling } from '../../../src/main-thread/call/BridgeCallSignaling';
 import type { CallSignaling } from '../../../src/main-thread/call/CallSignaling';
 import { connectionsAtom } from '../../../src/main-thread/call/callAtoms';
 import { CallEngine } from '../../../src/main-thread/call/CallEngine';
 import { MediaItems } from '../../../src/main-thread/media';
-import { SessionBridge } from '../../../src/main-thread/SessionBridge';
-import { sessionStateAtom } from '../../../src/main-thread/sessionAtoms';
-import type { RoomsCommands } from '../../../src/protocol/commands';
-import type { SessionState } from '../../../src/protocol/session-state';
 import { parleyStanzas } from '../../../src/protocol/stanzas';
 import { systemClock } from '../../../src/shared-worker/clock';
 import type { PeerMediaChange } from '../../../src/main-thread/call/peerMedia';
-import type { ReceivedMedia, SentJingle } from './api';
+import { inbound, openFixtureRoom, shareCameraAndMicrophone } from '../fixture-session';
+import type { SentJingle } from './api';
 
 /**
  * The call engine without the call UI (which does not exist yet): `?room=<name>` opens the room
@@ -22,58 +17,18 @@ import type { ReceivedMedia, SentJingle } from './api';
  * StanzaJS with its own jingle plugin and websocket, as another XMPP client would be.
  */
 
-type Store = ReturnType<typeof createStore>;
-
 const params = new URLSearchParams(location.search);
 const roomName = params.get('room') ?? '';
 
-function when<T>(store: Store, read: (state: SessionState) => T | undefined): Promise<T> {
-  return new Promise((resolve) => {
-    let unsubscribe: (() => void) | undefined;
-    const check = (): boolean => {
-      const value = read(store.get(sessionStateAtom));
-      if (value === undefined) return false;
-      unsubscribe?.();
-      resolve(value);
-      return true;
-    };
-    if (!check()) unsubscribe = store.sub(sessionStateAtom, check);
-  });
-}
-
-function inbound(report: RTCStatsReport | undefined): Pick<ReceivedMedia, 'framesDecoded' | 'packetsReceived' | 'bytesReceived'> {
-  const counters = { framesDecoded: 0, packetsReceived: 0, bytesReceived: 0 };
-  report?.forEach((stat: { type: string; framesDecoded?: number; packetsReceived?: number; bytesReceived?: number }) => {
-    if (stat.type !== 'inbound-rtp') return;
-    counters.framesDecoded += stat.framesDecoded ?? 0;
-    counters.packetsReceived += stat.packetsReceived ?? 0;
-    counters.bytesReceived += stat.bytesReceived ?? 0;
-  });
-  return counters;
-}
-
 async function startParley(): Promise<void> {
-  const store = createStore();
-  const bridge = new SessionBridge(store);
-  await bridge.start();
-  const rooms = (bridge.session as unknown as { rooms: Remote<RoomsCommands> }).rooms;
-  const roomId = await bridge.session.openRoom(bridge.tabId, roomName, { autoJoinCall: true });
-  const room = await when(store, (state) => {
-    const found = state.rooms[roomId];
-    return found?.joined && found.address && found.selfAddress && state.calls[found.address]?.joined ? found : undefined;
+  const { store, bridge, rooms, roomAddress, selfAddress } = await openFixtureRoom(roomName, {
+    autoJoinCall: true,
+    ready: (state, roomAddress) => state.calls[roomAddress]?.joined === true,
   });
-  const roomAddress = room.address ?? '';
   const errors: string[] = [];
   const logger = { info: () => {}, error: (message: string) => errors.push(message) };
   const media = new MediaItems({ clock: systemClock });
-  const camera = await navigator.mediaDevices.getUserMedia({ audio: true, video: { width: 320, height: 240, frameRate: 15 } });
-  const [audioTrack] = camera.getAudioTracks();
-  const [videoTrack] = camera.getVideoTracks();
-  if (!audioTrack || !videoTrack) throw new Error('the fake devices gave no camera or microphone');
-  const microphone = media.addLocalAudio(audioTrack, camera);
-  const cameraItem = media.addLocalVideo(videoTrack, camera);
-  media.share(microphone.id);
-  media.share(cameraItem.id);
+  const { microphone, camera } = await shareCameraAndMicrophone(media, { width: 320, height: 240, frameRate: 15 });
 
   const reports: Array<{ peerAddress: string; change: PeerMediaChange }> = [];
   // Records what the engine puts on the wire, for the test to check PROTOCOL.md's shapes.
@@ -107,7 +62,7 @@ async function startParley(): Promise<void> {
 
   let screenId: string | undefined;
   window.callFixture = {
-    selfAddress: room.selfAddress ?? '',
+    selfAddress,
     roomAddress,
     connections: () => Object.values(store.get(connectionsAtom)),
     received: () =>
@@ -124,7 +79,7 @@ async function startParley(): Promise<void> {
       ),
     cameraFramesEncoded: async () => {
       const encoded: Record<string, number> = {};
-      for (const [peer, sender] of engine.senders(cameraItem.id)) {
+      for (const [peer, sender] of engine.senders(camera.id)) {
         (await sender.getStats()).forEach((stat: { type: string; framesEncoded?: number }) => {
           if (stat.type === 'outbound-rtp') encoded[peer] = (encoded[peer] ?? 0) + (stat.framesEncoded ?? 0);
         });
@@ -133,7 +88,7 @@ async function startParley(): Promise<void> {
     },
     videoMaxBitrates: () => {
       const bitrates: Record<string, Array<number | undefined>> = {};
-      for (const id of [cameraItem.id, ...(screenId === undefined ? [] : [screenId])]) {
+      for (const id of [camera.id, ...(screenId === undefined ? [] : [screenId])]) {
         for (const [peer, sender] of engine.senders(id)) {
           bitrates[peer] = [...(bitrates[peer] ?? []), sender.getParameters().encodings[0]?.maxBitrate];
         }

@@ -1,16 +1,12 @@
-import type { Remote } from 'comlink';
-import { createStore } from 'jotai';
 import { BridgeCallSignaling } from '../../../src/main-thread/call/BridgeCallSignaling';
 import { connectionsAtom } from '../../../src/main-thread/call/callAtoms';
 import { CallEngine } from '../../../src/main-thread/call/CallEngine';
 import { MediaItems, type MediaItem, type VideoSendLoad } from '../../../src/main-thread/media';
 import { receivedPathsAtom, relayStatusAtom } from '../../../src/main-thread/relay/relayAtoms';
-import { SessionBridge } from '../../../src/main-thread/SessionBridge';
 import { sessionStateAtom } from '../../../src/main-thread/sessionAtoms';
-import type { RoomsCommands } from '../../../src/protocol/commands';
-import type { SessionState } from '../../../src/protocol/session-state';
 import { systemClock } from '../../../src/shared-worker/clock';
-import type { RelayReceivedMedia, ShownFrame } from './api';
+import { inbound, openFixtureRoom, shareCameraAndMicrophone, when } from '../fixture-session';
+import type { ShownFrame } from './api';
 
 /**
  * The call engine with the media relay on, without the call UI: `?room=<name>` opens the room
@@ -18,60 +14,18 @@ import type { RelayReceivedMedia, ShownFrame } from './api';
  * capture tier) and microphone and runs a CallEngine, exposing `window.relayFixture`.
  */
 
-type Store = ReturnType<typeof createStore>;
-
 const roomName = new URLSearchParams(location.search).get('room') ?? '';
 
-function when<T>(store: Store, read: (state: SessionState) => T | undefined): Promise<T> {
-  return new Promise((resolve) => {
-    let unsubscribe: (() => void) | undefined;
-    const check = (): boolean => {
-      const value = read(store.get(sessionStateAtom));
-      if (value === undefined) return false;
-      unsubscribe?.();
-      resolve(value);
-      return true;
-    };
-    if (!check()) unsubscribe = store.sub(sessionStateAtom, check);
-  });
-}
-
-type InboundCounters = Pick<RelayReceivedMedia, 'framesDecoded' | 'frameWidth' | 'packetsReceived' | 'bytesReceived'>;
-
-function inbound(report: RTCStatsReport | undefined): InboundCounters {
-  const counters = { framesDecoded: 0, frameWidth: 0, packetsReceived: 0, bytesReceived: 0 };
-  report?.forEach((stat: { type: string; framesDecoded?: number; frameWidth?: number; packetsReceived?: number; bytesReceived?: number }) => {
-    if (stat.type !== 'inbound-rtp') return;
-    counters.framesDecoded += stat.framesDecoded ?? 0;
-    counters.frameWidth = Math.max(counters.frameWidth, stat.frameWidth ?? 0);
-    counters.packetsReceived += stat.packetsReceived ?? 0;
-    counters.bytesReceived += stat.bytesReceived ?? 0;
-  });
-  return counters;
-}
-
 async function start(): Promise<void> {
-  const store = createStore();
-  const bridge = new SessionBridge(store);
-  await bridge.start();
-  const rooms = (bridge.session as unknown as { rooms: Remote<RoomsCommands> }).rooms;
   // As the call tab does: the engine claims the call's Jingle before the call is joined, so no offer finds nobody to take it.
-  const roomId = await bridge.session.openRoom(bridge.tabId, roomName, { autoJoinCall: false });
-  const room = await when(store, (state) => {
-    const found = state.rooms[roomId];
-    return found?.joined && found.address && found.selfAddress && state.connection.callConfig ? found : undefined;
+  const { store, bridge, rooms, roomAddress, selfAddress } = await openFixtureRoom(roomName, {
+    autoJoinCall: false,
+    ready: (state) => state.connection.callConfig !== undefined,
   });
-  const roomAddress = room.address ?? '';
-  const selfAddress = room.selfAddress ?? '';
   const errors: string[] = [];
   const logger = { info: () => {}, error: (message: string) => errors.push(message) };
   const media = new MediaItems({ clock: systemClock });
-  const camera = await navigator.mediaDevices.getUserMedia({ audio: true, video: { width: 1280, height: 720, frameRate: 10 } });
-  const [audioTrack] = camera.getAudioTracks();
-  const [videoTrack] = camera.getVideoTracks();
-  if (!audioTrack || !videoTrack) throw new Error('the fake devices gave no camera or microphone');
-  media.share(media.addLocalAudio(audioTrack, camera).id);
-  media.share(media.addLocalVideo(videoTrack, camera).id);
+  const { stream, videoTrack } = await shareCameraAndMicrophone(media, { width: 1280, height: 720, frameRate: 10 });
 
   const engine = new CallEngine({
     roomAddress,
@@ -98,7 +52,7 @@ async function start(): Promise<void> {
     selfId: selfAddress.slice(selfAddress.indexOf('/') + 1),
     roomAddress,
     pageLoadId: crypto.randomUUID(),
-    cameraStreamId: camera.id,
+    cameraStreamId: stream.id,
     cameraWidth: videoTrack.getSettings().width ?? 0,
     connections: () => Object.values(store.get(connectionsAtom)),
     relayStatus: () => store.get(relayStatusAtom)[roomAddress],

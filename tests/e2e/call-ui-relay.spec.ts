@@ -32,11 +32,14 @@ async function shownWidth(page: Page, tileName: string): Promise<number> {
 }
 
 /**
- * From the preview, the person picks a camera of their own (playwright.config FAKE_CAMERAS) and
- * joins the call.
+ * From the preview, the person picks a camera of their own (playwright.config FAKE_CAMERAS) — at
+ * once, while the preview's camera may still be starting — and joins the call.
  */
 async function joinCallWithCamera(page: Page, camera: number): Promise<void> {
-  await callRegion(page).getByRole('combobox', { name: 'Camera' }).selectOption({ label: FAKE_CAMERAS[camera] });
+  const picker = callRegion(page).getByRole('combobox', { name: 'Camera' });
+  await picker.selectOption({ label: FAKE_CAMERAS[camera] });
+  // The picker names the device the running camera captures from: the pick took effect.
+  await expect(picker.locator('option:checked')).toHaveText(FAKE_CAMERAS[camera]!);
   await joinCall(page);
 }
 

@@ -42,12 +42,24 @@ export class FakeMediaDevices extends EventTarget {
     return [device('audioinput', 'Microphone'), device('videoinput', 'Camera'), device('audiooutput', 'Speaker')];
   }
 
+  /** While set, getUserMedia answers once it resolves: a capture still starting. */
+  starting: Promise<void> | undefined;
+
   async getUserMedia(constraints: MediaStreamConstraints): Promise<MediaStream> {
     this.requests.push(constraints);
+    await this.starting;
     const error = this.failNextWith;
     this.failNextWith = undefined;
     if (error) throw new DOMException(`${error} from the fake`, error);
-    const tracks = [...(constraints.audio ? [new FakeTrack('audio')] : []), ...(constraints.video ? [new FakeTrack('video')] : [])];
+    // A track on the device asked for by `deviceId: { exact }`, else on the fake's default one.
+    const picked = (constraint: boolean | MediaTrackConstraints | undefined): string | undefined => {
+      const deviceId = typeof constraint === 'object' ? constraint.deviceId : undefined;
+      return typeof deviceId === 'object' && !Array.isArray(deviceId) && typeof deviceId.exact === 'string' ? deviceId.exact : undefined;
+    };
+    const tracks = [
+      ...(constraints.audio ? [new FakeTrack('audio', picked(constraints.audio))] : []),
+      ...(constraints.video ? [new FakeTrack('video', picked(constraints.video))] : []),
+    ];
     return new FakeStream(tracks) as unknown as MediaStream;
   }
 }

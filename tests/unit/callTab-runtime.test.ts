@@ -81,6 +81,46 @@ describe('the preview', () => {
   });
 });
 
+describe('picking devices', () => {
+  function cameraDevice(h: ReturnType<typeof harness>): string | undefined {
+    const camera = local(h).camera;
+    return camera && h.runtime.media.getTrack(camera.itemId)?.getSettings().deviceId;
+  }
+
+  it('a camera picked while the preview’s camera is still starting replaces it once it runs', async () => {
+    current = harness();
+    const h = current;
+    let started!: () => void;
+    h.mediaDevices.starting = new Promise((resolve) => (started = resolve));
+    h.runtime.start();
+    await settle();
+    expect(h.mediaDevices.requests).toHaveLength(1);
+    const picked = h.runtime.selectCamera('other-camera');
+    h.mediaDevices.starting = undefined;
+    started();
+    await picked;
+    expect(h.mediaDevices.requests.slice(1).map((request) => request.video)).toEqual([expect.objectContaining({ deviceId: { exact: 'other-camera' } })]);
+    expect(cameraDevice(h)).toBe('other-camera');
+    expect(localItems(h).filter((item) => item.kind === 'video')).toHaveLength(1);
+  });
+
+  it('picking the camera that already runs captures nothing', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.selectCamera(cameraDevice(h)!);
+    expect(h.mediaDevices.requests).toHaveLength(1);
+  });
+
+  it('picking a camera while none runs only remembers it', async () => {
+    const h = open({ labelled: false });
+    await settle();
+    await h.runtime.selectCamera('other-camera');
+    expect(h.mediaDevices.requests).toHaveLength(0);
+    await h.runtime.requestMedia();
+    expect(h.mediaDevices.requests.map((request) => request.video)).toEqual([expect.objectContaining({ deviceId: { exact: 'other-camera' } })]);
+  });
+});
+
 describe('joining and leaving', () => {
   it('"Join call" takes the call lock first, then joins, then offers the preview’s media', async () => {
     const h = open();

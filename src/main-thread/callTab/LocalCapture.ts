@@ -46,6 +46,12 @@ interface CaptureKinds {
 }
 
 /**
+ * What a capture does with each kind when its turn comes: `missing` captures a kind that does not
+ * run; `switch` replaces a running one that is not on the picked device.
+ */
+type CaptureMode = 'missing' | 'switch';
+
+/**
  * This tab's camera, microphone and screen: what runs, what the person wants on, the devices they
  * picked. Captures run one after another, each deciding what to capture when its turn comes, so
  * the preview's capture and a join racing it never open the camera twice; a replacement keeps the
@@ -88,14 +94,14 @@ export class LocalCapture {
     if (this.closed || this.options.use() !== 'preview') return;
     const { microphonePermissionGranted, cameraPermissionGranted } = devices.state;
     if (microphonePermissionGranted || cameraPermissionGranted) {
-      await this.captureMedia({ audio: microphonePermissionGranted, video: cameraPermissionGranted }, true);
+      await this.captureMedia({ audio: microphonePermissionGranted, video: cameraPermissionGranted }, 'missing');
     }
   }
 
   /** Joined: the preview's media is offered, and what the person wants on but does not run yet is captured. */
   async startForCall(): Promise<void> {
     this.shareIfInCall();
-    await this.captureMedia({ audio: this.wanted.microphone, video: this.wanted.camera }, true);
+    await this.captureMedia({ audio: this.wanted.microphone, video: this.wanted.camera }, 'missing');
   }
 
   /** "Request Media": camera and microphone, when neither runs yet (from a click: a prompt may follow). */
@@ -104,7 +110,7 @@ export class LocalCapture {
     if (microphone || camera) return;
     this.wanted.microphone = true;
     this.wanted.camera = true;
-    await this.captureMedia({ audio: true, video: true }, true);
+    await this.captureMedia({ audio: true, video: true }, 'missing');
   }
 
   async toggleMicrophone(): Promise<void> {
@@ -114,7 +120,7 @@ export class LocalCapture {
       return;
     }
     this.wanted.microphone = true;
-    await this.captureMedia({ audio: true, video: false }, true);
+    await this.captureMedia({ audio: true, video: false }, 'missing');
   }
 
   /** SPEC §4: muting disables the track, and the engine tells the peers (Jingle mute). */
@@ -134,18 +140,21 @@ export class LocalCapture {
       return;
     }
     this.wanted.camera = true;
-    await this.captureMedia({ audio: false, video: true }, true);
+    await this.captureMedia({ audio: false, video: true }, 'missing');
   }
 
-  /** A camera from the picker, captured in place of the current one. */
+  /**
+   * A camera from the picker, captured in place of the current one. Queued behind any capture in
+   * flight: a camera picked while the preview's is still starting replaces it once it runs.
+   */
   async selectCamera(deviceId: string): Promise<void> {
     this.chosen.camera = deviceId || undefined;
-    if (this.state().camera) await this.captureMedia({ audio: false, video: true }, false);
+    await this.captureMedia({ audio: false, video: true }, 'switch');
   }
 
   async selectMicrophone(deviceId: string): Promise<void> {
     this.chosen.microphone = deviceId || undefined;
-    if (this.state().microphone) await this.captureMedia({ audio: true, video: false }, false);
+    await this.captureMedia({ audio: true, video: false }, 'switch');
   }
 
   /** The browser's picker, then the screen as a shared item of its own (in the call only). */
@@ -191,14 +200,21 @@ export class LocalCapture {
     return this.options.resolutionTiers() ?? VIDEO_RESOLUTION_TIERS;
   }
 
-  /** With `onlyMissing`, a kind already running when the turn comes is left alone; otherwise the new device replaces it. */
-  private captureMedia(kinds: CaptureKinds, onlyMissing: boolean): Promise<void> {
-    const run = this.captures.then(() => this.runCapture(kinds, onlyMissing));
+  private captureMedia(kinds: CaptureKinds, mode: CaptureMode): Promise<void> {
+    const run = this.captures.then(() => this.runCapture(kinds, mode));
     this.captures = run.catch(() => undefined);
     return run;
   }
 
-  private async runCapture(kinds: CaptureKinds, onlyMissing: boolean): Promise<void> {
+  /** Whether a capture in `mode` takes this kind, given the item of that kind running now (if any). */
+  private takes(mode: CaptureMode, running: { readonly itemId: string } | undefined, chosen: string | undefined): boolean {
+    if (mode === 'missing') return running === undefined;
+    if (running === undefined) return false;
+    // The default was picked, or another device: which device "default" is, only the browser knows.
+    return chosen === undefined || this.options.media.getTrack(running.itemId)?.getSettings().deviceId !== chosen;
+  }
+
+  private async runCapture(kinds: CaptureKinds, mode: CaptureMode): Promise<void> {
     const { devices, media, onProblem } = this.options;
     if (this.closed || (!kinds.audio && !kinds.video)) return;
     if (!devices.state.hasCamera && !devices.state.hasMicrophone) await devices.refresh();
@@ -208,8 +224,8 @@ export class LocalCapture {
       onProblem('No camera or microphone was found. Connect one to be seen and heard.');
       return;
     }
-    const audio = kinds.audio && known.hasMicrophone && !(onlyMissing && before.microphone);
-    const video = kinds.video && known.hasCamera && !(onlyMissing && before.camera);
+    const audio = kinds.audio && known.hasMicrophone && this.takes(mode, before.microphone, this.chosen.microphone);
+    const video = kinds.video && known.hasCamera && this.takes(mode, before.camera, this.chosen.camera);
     if (!audio && !video) return;
     onProblem(undefined);
     const tier = captureResolutionTier(this.load, this.tiers());

@@ -89,6 +89,7 @@ async function createConsumerFor(record: Room): Promise<CreateConsumerParams> {
     plan: [{ key: sessionKey(BOB, USER_STREAM_KEY), peerAddress: BOB, streamKey: USER_STREAM_KEY, media: [microphone] }],
     shared: [microphone],
     peers: [peer(BOB, { id: 'bob-sid' })],
+    meshExists: () => true,
     meshEstablished: () => false,
   };
   // As the call engine does: every change recomputes (connected, then ingested, then the consumer).

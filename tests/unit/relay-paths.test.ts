@@ -15,6 +15,7 @@ function input(overrides: Partial<PathPlanInput>): PathPlanInput {
     relayReady: () => false,
     relayExists: () => false,
     relayEstablished: () => false,
+    meshExists: () => true,
     meshEstablished: () => false,
     ...overrides,
   };
@@ -35,6 +36,12 @@ describe('planPaths (the relay switch without frozen video)', () => {
     const paths = planPaths(input({ relayReady: () => true, relayEstablished: (key) => key === 'bob\nuser' }));
     expect(sorted(paths.relay)).toEqual(['bob\nuser', 'carol\nuser']);
     expect(sorted(paths.mesh)).toEqual(['carol\nuser']);
+  });
+
+  it('a delivery the relay can carry from the outset gets no mesh session while its consumer connects', () => {
+    const paths = planPaths(input({ relayReady: () => true, meshExists: (key) => key === 'bob\nuser' }));
+    expect(sorted(paths.relay)).toEqual(['bob\nuser', 'carol\nuser']);
+    expect(sorted(paths.mesh)).toEqual(['bob\nuser']);
   });
 
   it('switched off (or the relay is down): mesh sessions are made, and consumers stay until each mesh session is established', () => {

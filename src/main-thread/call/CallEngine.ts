@@ -292,7 +292,14 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
     const plan = planOutgoingSessions({ inCall, peers, shared, held: this.timers.held });
     // SPEC §4: the relay takes what it can carry; the mesh keeps the rest, and each delivery until its relay consumer is established.
     const wanted = this.decision.update(peers, this.sfuServer()) && inCall;
-    const meshKeys = this.relay?.follow({ wanted, plan, shared, peers, meshEstablished: (key) => this.handover.established('mesh', key) });
+    const meshKeys = this.relay?.follow({
+      wanted,
+      plan,
+      shared,
+      peers,
+      meshExists: (key) => this.outgoing.has(key),
+      meshEstablished: (key) => this.handover.established('mesh', key),
+    });
     const meshPlan = meshKeys ? plan.filter((session) => meshKeys.has(session.key)) : plan;
     this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false });
 

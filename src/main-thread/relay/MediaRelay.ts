@@ -54,6 +54,8 @@ export interface RelayFollowInput {
   readonly shared: readonly ShareableMedia[];
   /** The room's remote peers (their ids are CREATE_CONSUMER's peerId). */
   readonly peers: readonly Peer[];
+  /** A mesh session runs (or starts) for a plan key. */
+  readonly meshExists: (key: string) => boolean;
   /** The mesh session of a plan key has been connected for the handover grace. */
   readonly meshEstablished: (key: string) => boolean;
 }
@@ -149,6 +151,7 @@ export class MediaRelay extends TypedEmitter<MediaRelayEvents> {
         const consumer = this.consumers.get(key);
         return consumer !== undefined && !consumer.dead && this.options.handover.established('relay', key);
       },
+      meshExists: input.meshExists,
       meshEstablished: input.meshEstablished,
     });
 

@@ -12,6 +12,8 @@ export interface PathPlanInput {
   /** A relay consumer exists for this key (made on a connection that may since have died). */
   readonly relayExists: (key: string) => boolean;
   readonly relayEstablished: (key: string) => boolean;
+  /** A mesh session runs (or starts) for this key. */
+  readonly meshExists: (key: string) => boolean;
   readonly meshEstablished: (key: string) => boolean;
 }
 
@@ -25,7 +27,9 @@ export interface PathPlan {
  * Which path carries each planned delivery (DESIGN "Media paths"). The target is the relay while
  * it can carry the stream, else the mesh; the path being left keeps running until the target is
  * established (PathHandover), so the receiver always has a running track:
- * - mesh → relay: the consumer is made; the mesh session stays until the consumer is established;
+ * - mesh → relay: the consumer is made; a running mesh session stays until the consumer is
+ *   established, and none is started for a delivery the relay can carry from the outset (a newcomer
+ *   to a call on the relay would otherwise get every stream twice while joining);
  * - relay → mesh (switched off, or the relay is down): the mesh session is made; an existing
  *   consumer stays until the mesh session is established.
  * Keys no longer planned are on neither path: their sessions and consumers end at once.
@@ -36,7 +40,7 @@ export function planPaths(input: PathPlanInput): PathPlan {
   for (const { key, streamKey } of input.planned) {
     if (input.relayReady(streamKey)) {
       relay.add(key);
-      if (!input.relayEstablished(key)) mesh.add(key);
+      if (!input.relayEstablished(key) && input.meshExists(key)) mesh.add(key);
     } else {
       mesh.add(key);
       if (input.relayExists(key) && !input.meshEstablished(key)) relay.add(key);

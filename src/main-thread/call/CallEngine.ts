@@ -290,7 +290,7 @@ export class CallEngine extends TypedEmitter<CallEngineEvents> {
       .filter((item) => this.options.media.getTrack(item.id) !== undefined)
       .map(shareable);
     const plan = planOutgoingSessions({ inCall, peers, shared, held: this.timers.held });
-    // SPEC §4: the relay takes what it can carry; the mesh keeps the rest, and each delivery until its relay consumer is established.
+    // SPEC §4: the relay takes what it can carry; the mesh keeps the rest, and each running session until its relay consumer is established.
     const wanted = this.decision.update(peers, this.sfuServer()) && inCall;
     const meshKeys = this.relay?.follow({
       wanted,

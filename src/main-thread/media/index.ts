@@ -40,6 +40,7 @@ export { maxBitratePerVideo } from './videoBitrate';
 export {
   adjustVideoCaptureResolution,
   captureResolutionTier,
+  relayResolutionTier,
   resolutionConstraintsFor,
   selectResolutionTier,
   type VideoResolutionTiers,

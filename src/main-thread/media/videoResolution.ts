@@ -28,17 +28,21 @@ export function selectResolutionTier(tiers: VideoResolutionTiers, count: number)
   return tiers[threshold];
 }
 
+/** Through the relay every sender captures at the lowest threshold's (largest) tier, as SimpleWebRTC does. */
+export function relayResolutionTier(tiers: VideoResolutionTiers = VIDEO_RESOLUTION_TIERS): VideoResolutionTier | undefined {
+  return selectResolutionTier(tiers, Number.NEGATIVE_INFINITY);
+}
+
 /**
  * The capture tier for what we send. In the mesh every receiving peer costs an encode and an
  * upload per shared video, so the count is peers × shared videos. Through the relay we upload
- * once, in simulcast, and the relay picks a layer per receiver, so we capture at the lowest
- * threshold's (largest) tier, as SimpleWebRTC does.
+ * once, in simulcast, and the relay picks a layer per receiver (relayResolutionTier).
  */
 export function captureResolutionTier(
   load: VideoSendLoad,
   tiers: VideoResolutionTiers = VIDEO_RESOLUTION_TIERS,
 ): VideoResolutionTier | undefined {
-  if (load.relayInUse) return selectResolutionTier(tiers, Number.NEGATIVE_INFINITY);
+  if (load.relayInUse) return relayResolutionTier(tiers);
   return selectResolutionTier(tiers, load.videoReceivingPeers * load.sharedVideoStreams);
 }
 

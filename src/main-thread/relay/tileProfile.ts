@@ -1,6 +1,6 @@
 import { VIDEO_RESOLUTION_TIERS } from '../../protocol/constants';
 import type { ConsumerProfile } from '../../protocol/relay';
-import { selectResolutionTier, type VideoResolutionTiers } from '../media';
+import { relayResolutionTier, type VideoResolutionTiers } from '../media';
 
 /** What a tile needs of the remote video it shows, as the UI measures it. */
 export interface TileNeed {
@@ -22,15 +22,15 @@ export interface TileNeed {
 export const LAYER_UPSCALE_LIMIT = 1.5;
 
 /**
- * The sender's width when no frame of its high layer has been seen yet: through the relay every
- * sender captures at the lowest threshold's tier (captureResolutionTier) of the config's tiers.
+ * The sender's width when no frame of its high layer has been seen yet: the width of the config's
+ * relay capture tier (relayResolutionTier); 1280 px for an empty table, as for SPEC §9's tiers.
  */
 export function relaySenderWidth(tiers: VideoResolutionTiers = VIDEO_RESOLUTION_TIERS): number {
-  return selectResolutionTier(tiers, Number.NEGATIVE_INFINITY)?.width ?? DEFAULT_SENDER_WIDTH;
+  return relayResolutionTier(tiers)?.width ?? 1280;
 }
 
 /** relaySenderWidth with SPEC §9's tiers: 1280 px. */
-export const DEFAULT_SENDER_WIDTH = selectResolutionTier(VIDEO_RESOLUTION_TIERS, Number.NEGATIVE_INFINITY)?.width ?? 1280;
+export const DEFAULT_SENDER_WIDTH = relaySenderWidth();
 
 const ASPECT = 16 / 9;
 

@@ -1,5 +1,6 @@
 import { expect, type Browser, type Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
+import { iceConnected, relayRoomStats } from '../../tests/e2e/relay-people';
 import { roomJid } from '../../tests/e2e/rooms-people';
 import { median, RUNS } from './table';
 
@@ -57,10 +58,8 @@ async function joinCall(browser: Browser, url: string): Promise<Page> {
 
 /** By the relay's own stats: each of `people` in the room has its stream consumed, ICE up, by every other (audio and video). */
 function relayCarriesRoom(parley: RunningParley, roomName: string, people: number): boolean {
-  const stats = parley.relay?.stats();
-  const routers = new Set(stats?.rooms.find((room) => room.key === `room:${roomJid(roomName, parley.settings.mucDomain)}`)?.routerIds);
-  const connected = stats?.consumerDetails.filter((consumer) => routers.has(consumer.routerId) && (consumer.iceState === 'connected' || consumer.iceState === 'completed'));
-  return connected?.length === 2 * people * (people - 1);
+  const connected = relayRoomStats(parley, roomJid(roomName, parley.settings.mucDomain)).consumers.filter(iceConnected);
+  return connected.length === 2 * people * (people - 1);
 }
 
 /**

@@ -3,6 +3,7 @@ import { FAKE_CAMERAS } from '../../playwright.config';
 import type { RunningParley } from '../../server/Parley';
 import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, joinCall, LIGHT_VIDEO_TIERS, tile } from './call-ui-people';
 import { expect, roomJid, test, uniqueRoomName } from './rooms-people';
+import { iceConnected, relayRoomStats } from './relay-people';
 import { expectNeverStopped } from './video-continuity';
 
 /**
@@ -43,23 +44,13 @@ async function joinCallWithCamera(page: Page, camera: number): Promise<void> {
   await joinCall(page);
 }
 
-/** The relay's own stats of the room: by its router ids, so that other rooms on the same relay do not count. */
-function roomStats(parley: RunningParley, roomAddress: string) {
-  const stats = parley.relay?.stats();
-  const routers = new Set(stats?.rooms.find((room) => room.key === `room:${roomAddress}`)?.routerIds);
-  return {
-    consumers: (stats?.consumerDetails ?? []).filter((consumer) => routers.has(consumer.routerId)),
-    ingests: (stats?.ingestDetails ?? []).filter((ingest) => routers.has(ingest.routerId)),
-  };
-}
-
 function roomConsumers(parley: RunningParley, roomAddress: string) {
-  return roomStats(parley, roomAddress).consumers;
+  return relayRoomStats(parley, roomAddress).consumers;
 }
 
 /** Per camera the relay receives in the room, the simulcast layers (rids) that arrive and their 0–10 scores. */
 function arrivingLayers(parley: RunningParley, roomAddress: string): string {
-  const cameras = roomStats(parley, roomAddress).ingests.flatMap((ingest) => ingest.producers.filter((producer) => producer.kind === 'video'));
+  const cameras = relayRoomStats(parley, roomAddress).ingests.flatMap((ingest) => ingest.producers.filter((producer) => producer.kind === 'video'));
   return cameras.map((camera) => camera.scores.map(({ rid, score }) => `${rid ?? '?'}:${score}`).join(' ')).join(' | ');
 }
 
@@ -121,7 +112,7 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
     await test.step('a third joins: every person’s UI says the relay carries the call, and by the relay’s own stats it does', async () => {
       // Every sender's audio and video to each of the two others, connected.
       await expect
-        .poll(() => roomConsumers(parley, roomAddress).filter((consumer) => consumer.iceState === 'connected' || consumer.iceState === 'completed').length, { timeout: 60_000 })
+        .poll(() => roomConsumers(parley, roomAddress).filter(iceConnected).length, { timeout: 60_000 })
         .toBe(3 * 2 * 2);
       for (const person of everyone) await expect(mediaPath(person.page)).toHaveText('Through the media relay', { timeout: 30_000 });
       await expectEveryoneSeesAndHearsEveryone(everyone);

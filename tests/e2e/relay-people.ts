@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import type { ConsumerStats } from '../../server/relay/ConsumerSession';
+import type { IngestStats } from '../../server/relay/Ingest';
 import type { RelayReceivedMedia } from './relay-fixture/api';
 import { expect } from './relay-server';
 
@@ -88,6 +89,21 @@ export async function expectEveryoneDecodesEveryone(people: readonly RelayPerson
   }
 }
 
+/** The relay's own stats of one room: by its router ids, so that other rooms on the same relay do not count. */
+export function relayRoomStats(parley: RunningParley, roomAddress: string): { consumers: ConsumerStats[]; ingests: IngestStats[] } {
+  const stats = parley.relay?.stats();
+  const routers = new Set(stats?.rooms.find((room) => room.key === `room:${roomAddress}`)?.routerIds);
+  return {
+    consumers: (stats?.consumerDetails ?? []).filter((consumer) => routers.has(consumer.routerId)),
+    ingests: (stats?.ingestDetails ?? []).filter((ingest) => routers.has(ingest.routerId)),
+  };
+}
+
+/** The consumer's transport has ICE up, by the relay's own account. */
+export function iceConnected(consumer: ConsumerStats): boolean {
+  return consumer.iceState === 'connected' || consumer.iceState === 'completed';
+}
+
 /** The relay's own consumers of `sender`'s stream (to `receiver` if given). */
 export function relayConsumers(parley: RunningParley, sender: RelayPerson, receiver?: RelayPerson): ConsumerStats[] {
   return (parley.relay?.stats().consumerDetails ?? []).filter((consumer) => consumer.source === sender.streamId && (!receiver || consumer.peerId === receiver.id));
@@ -109,7 +125,7 @@ export function relayCarriesEveryone(parley: RunningParley, people: readonly Rel
           const consumers = relayConsumers(parley, sender, receiver);
           return (
             consumers.map((consumer) => consumer.kind).sort().join() === 'audio,video' &&
-            consumers.every((consumer) => !consumer.paused && (consumer.iceState === 'connected' || consumer.iceState === 'completed'))
+            consumers.every((consumer) => !consumer.paused && iceConnected(consumer))
           );
         }),
   );

@@ -27,7 +27,7 @@ function LocalVideo() {
       video
       shared
       render={({ media }) => media.slice(0, 1).map((item) => (
-        <figure key={item.id} aria-label="you">
+        <figure key={item.id} aria-label="(you)">
           <SWRTC.Video media={item} />
         </figure>
       ))}

@@ -19,9 +19,11 @@ interface JoinProbe {
   firstFrames: Map<string, { at: number; path: MediaPath }>;
   longTaskStarts: number[];
   connections: Set<RTCPeerConnection>;
+  /** Stops looking at videos on every frame (a steady call's costs are measured without it). */
+  stopWatching(): void;
 }
 
-type ProbedWindow = Window & { __benchJoin: JoinProbe };
+export type ProbedWindow = Window & { __benchJoin: JoinProbe };
 
 /**
  * The page-side probe, installed before any of the page's scripts. A track is remote when an
@@ -37,7 +39,8 @@ export const JOIN_PROBE = `(() => {
     if (kept) navigatedAt = Number(kept);
     else sessionStorage.setItem('parleyBench.navigatedAt', String(navigatedAt));
   } catch {}
-  const probe = { navigatedAt, firstFrames: new Map(), longTaskStarts: [], connections: new Set() };
+  let watching = true;
+  const probe = { navigatedAt, firstFrames: new Map(), longTaskStarts: [], connections: new Set(), stopWatching: () => { watching = false; } };
   window.__benchJoin = probe;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) probe.longTaskStarts.push(performance.timeOrigin + entry.startTime);
@@ -50,6 +53,7 @@ export const JOIN_PROBE = `(() => {
     return setRemoteDescription.call(this, description, ...rest);
   };
   const look = () => {
+    if (!watching) return;
     const remote = new Map();
     for (const connection of probe.connections) {
       for (const receiver of connection.getReceivers()) {

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import { launchBrowser, type BenchClient } from './clients';
-import { callUp, relayCarriesRoom } from './join';
+import { callUp, relayCarriesRoom, type ProbedWindow } from './join';
 
 /** After everyone sees everyone, this long for the call to settle (bandwidth estimation ramps up) before measuring. */
 const SETTLE_MS = 5_000;
@@ -91,7 +91,7 @@ async function scriptingMeter(page: Page): Promise<{ read(): Promise<number>; cl
 /** The largest outbound camera frame of the page's peer connections (those the join probe saw), as [width, height]. */
 function largestSentFrame(page: Page): Promise<[number, number]> {
   return page.evaluate(async () => {
-    const { connections } = (window as unknown as Window & { __benchJoin: { connections: Set<RTCPeerConnection> } }).__benchJoin;
+    const { connections } = (window as unknown as ProbedWindow).__benchJoin;
     let largest: [number, number] = [0, 0];
     for (const connection of connections) {
       for (const report of (await connection.getStats()).values()) {
@@ -114,6 +114,7 @@ export async function steadyCallCost(client: BenchClient, parley: RunningParley,
     if (browserPid === undefined || others.length > 0) throw new Error('could not tell which Chromium process is this run’s browser');
     const roomName = `bench-steady-${run}-${Date.now().toString(36)}`;
     const pages = await callUp(browser, client, parley, roomName, PEOPLE, 'relay');
+    await Promise.all(pages.map((page) => page.evaluate(() => (window as unknown as ProbedWindow).__benchJoin.stopWatching())));
     await sleep(SETTLE_MS);
     const meters = await Promise.all(pages.map(scriptingMeter));
     const scriptingBefore = await Promise.all(meters.map((meter) => meter.read()));

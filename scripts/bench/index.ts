@@ -1,19 +1,20 @@
-// `npm run bench`: Parley's performance targets (DESIGN.md) measured on this machine, printed as a
-// table beside each target. Benchmarks, not tests: nothing here fails a build.
+// `npm run bench`: Parley's performance targets (DESIGN.md) measured on this machine, printed as
+// tables beside each target — first Parley beside the SimpleWebRTC 1.30.3 reference measured in
+// the same run, then Parley's own. Benchmarks, not tests: nothing here fails a build.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from '@playwright/test';
-import { CHROMIUM_ARGS } from '../../playwright.config';
 import { startParley } from '../../server/Parley';
-import { firstRemoteFrame } from './firstFrame';
+import { launchBrowser, siteWithReference } from './clients';
 import { relayRows } from './relay';
-import { median, printTable, RUNS, type Row } from './table';
+import { median, printComparison, printTable, RUNS, type Row } from './table';
+import { joinRows, steadyRows } from './versus';
 import { voiceAnalysisRows } from './voice';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-
+/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. */
+const QUICK = Boolean(process.env.BENCH_QUICK);
 
 function bundleSizes(): Row[] {
   const assets = join(ROOT, 'dist', 'assets');
@@ -50,23 +51,42 @@ async function startupTime(): Promise<number> {
   return median(times);
 }
 
-const rows: Row[] = [];
-// Relay off: the mesh rows are the mesh's whatever the call's size (relay.ts runs the relay's rows on servers of its own).
-const parley = await startParley({ port: 0, relayWorkers: 0 });
-const browser = await chromium.launch({ executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-try {
-  const two = await firstRemoteFrame(browser, parley, 2, 'mesh');
-  rows.push({ metric: 'page load → first remote frame, 2 people (mesh)', measured: `${two.ms.toFixed(0)} ms`, target: '≤ 450 ms' });
-  const three = await firstRemoteFrame(browser, parley, 3, 'mesh');
-  rows.push({ metric: 'page load → first remote frame, 3 people (mesh)', measured: `${three.ms.toFixed(0)} ms`, target: '≤ 600 ms' });
-  rows.push({ metric: 'long tasks (> 50 ms) on the main thread while joining', measured: `${two.longTasks + three.longTasks} in ${2 * RUNS} joins`, target: '0' });
-  rows.push(...(await relayRows(browser)));
-} finally {
-  await browser.close();
-  await parley.stop();
+/** A group of rows; one that throws (a call that never came up on a loaded machine) becomes a row saying so, and the bench goes on. */
+async function section(name: string, measure: () => Promise<Row[]>): Promise<Row[]> {
+  try {
+    return await measure();
+  } catch (error) {
+    return [{ metric: name, measured: `failed: ${(error as Error).message.split('\n')[0]}`, target: '—' }];
+  }
 }
-rows.push(...bundleSizes());
-rows.push(...(await voiceAnalysisRows()));
-rows.push({ metric: '`npm start` when everything is built', measured: `${((await startupTime()) / 1000).toFixed(2)} s`, target: '≤ 3 s' });
 
-printTable(rows);
+// Both clients load from one gateway: the app's build with the reference page beside it.
+const site = siteWithReference(join(ROOT, 'dist'));
+const rows: Row[] = [];
+try {
+  // Relay off: the mesh rows stay the mesh's. Relay from a call's second person (minimumPeers 1): a newcomer joins a call already on it.
+  const mesh = await startParley({ port: 0, relayWorkers: 0, staticRoot: site.root });
+  const relay = await startParley({ port: 0, relayMinimumPeers: 1, staticRoot: site.root });
+  try {
+    // Printed as soon as measured: the rows after it take minutes more.
+    printComparison([...(await joinRows({ mesh, relay })), ...(await steadyRows(relay))]);
+    if (!QUICK) {
+      const browser = await launchBrowser();
+      try {
+        rows.push(...(await section('relay layer switches and CPU', () => relayRows(browser, relay))));
+      } finally {
+        await browser.close();
+      }
+    }
+  } finally {
+    await Promise.all([mesh.stop(), relay.stop()]);
+  }
+} finally {
+  site.remove();
+}
+if (!QUICK) {
+  rows.push(...bundleSizes());
+  rows.push(...(await section('voice analysis', voiceAnalysisRows)));
+  rows.push({ metric: '`npm start` when everything is built', measured: `${((await startupTime()) / 1000).toFixed(2)} s`, target: '≤ 3 s' });
+  printTable(rows);
+}

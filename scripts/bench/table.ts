@@ -1,10 +1,19 @@
-/** How many times each timed benchmark runs; the table shows the median. */
-export const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+/** How many times each timed benchmark runs; the table shows the median. BENCH_QUICK=1 runs each once. */
+export const RUNS = Number(process.env.BENCH_RUNS ?? (process.env.BENCH_QUICK ? 1 : 10));
 
 /** One line of the table: what was measured, its value on this machine, and DESIGN.md's target. */
 export interface Row {
   metric: string;
   measured: string;
+  target: string;
+}
+
+/** One line of the side-by-side table: Parley, the SimpleWebRTC 1.30.3 reference in the same run, Parley/reference, and the target. */
+export interface ComparedRow {
+  metric: string;
+  parley: string;
+  reference: string;
+  ratio: string;
   target: string;
 }
 
@@ -14,11 +23,27 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/** A markdown table with padded columns. */
+function printMarkdown(header: readonly string[], lines: readonly (readonly string[])[]): void {
+  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
+  for (const cells of lines) console.log(line(cells));
+}
+
 export function printTable(rows: readonly Row[]): void {
-  const width = (key: keyof Row) => Math.max(key.length, ...rows.map((row) => row[key].length));
-  const line = (row: Row) => `| ${row.metric.padEnd(width('metric'))} | ${row.measured.padEnd(width('measured'))} | ${row.target.padEnd(width('target'))} |`;
   console.log(`\nMedian of ${RUNS} runs on ${process.env.HOSTNAME ?? 'this machine'}, loopback, headless Chromium with the fake camera.\n`);
-  console.log(line({ metric: 'metric', measured: 'measured', target: 'target' }));
-  console.log(`|${'-'.repeat(width('metric') + 2)}|${'-'.repeat(width('measured') + 2)}|${'-'.repeat(width('target') + 2)}|`);
-  for (const row of rows) console.log(line(row));
+  printMarkdown(
+    ['metric', 'measured', 'target'],
+    rows.map((row) => [row.metric, row.measured, row.target]),
+  );
+}
+
+export function printComparison(rows: readonly ComparedRow[]): void {
+  console.log('\nParley beside SimpleWebRTC 1.30.3 on the same servers, alternating runs, a fresh browser per run: median (min–max).\n');
+  printMarkdown(
+    ['metric', 'Parley', 'SimpleWebRTC 1.30.3, same run', 'ratio', 'target'],
+    rows.map((row) => [row.metric, row.parley, row.reference, row.ratio, row.target]),
+  );
 }

@@ -1,0 +1,79 @@
+// The two clients the bench compares, each entering a room's call the way a person does, and the
+// one origin that serves both: Parley's gateway with the reference page beside the app.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../../playwright.config';
+import { joinFromHome } from '../../tests/e2e/rooms-people';
+import { REFERENCE_DIST } from './referenceSetup.mjs';
+
+export interface BenchClient {
+  /** As the table names it. */
+  name: string;
+  /**
+   * Opens `roomName` on the server at `appUrl` in `page` and enters its call with camera and
+   * microphone; resolves once the client shows the person their own tile in the call.
+   */
+  enterCall(page: Page, appUrl: string, roomName: string): Promise<void>;
+}
+
+/** Parley's "Join call", clicked the moment the preview offers it (found in the page on every frame, not by the harness's polling). */
+async function clickJoinCall(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('button')].some((button) => button.textContent === 'Join call' && !button.disabled),
+    undefined,
+    { polling: 'raf', timeout: 60_000 },
+  );
+  await page.getByRole('button', { name: 'Join call' }).click();
+}
+
+/** Waits for a tile of the person's own camera: `selector` names its figure. */
+async function ownTileShown(page: Page, selector: string): Promise<void> {
+  await page.waitForFunction((figure) => document.querySelector(`${figure} video`) !== null, selector, { timeout: 60_000 });
+}
+
+export const PARLEY: BenchClient = {
+  name: 'Parley',
+  async enterCall(page, appUrl, roomName) {
+    await page.goto(new URL(encodeURIComponent(roomName), appUrl).href);
+    await clickJoinCall(page);
+    await ownTileShown(page, 'figure[aria-label$="(you)"]');
+  },
+};
+
+/** Parley, arriving through the home page's form instead of the room's address. */
+export const PARLEY_FROM_HOME: BenchClient = {
+  name: 'Parley, from the home page',
+  async enterCall(page, appUrl, roomName) {
+    await joinFromHome(page, appUrl, roomName, 'Newcomer');
+    await clickJoinCall(page);
+    await ownTileShown(page, 'figure[aria-label$="(you)"]');
+  },
+};
+
+/** SimpleWebRTC 1.30.3 (bench/reference): joins the room and its call on load. */
+export const REFERENCE: BenchClient = {
+  name: 'SimpleWebRTC 1.30.3',
+  async enterCall(page, appUrl, roomName) {
+    await page.goto(new URL(`reference/index.html?${new URLSearchParams({ room: roomName }).toString()}`, appUrl).href);
+    await ownTileShown(page, 'figure[aria-label="(you)"]');
+  },
+};
+
+/** A browser of its own for one run, as the tests launch it (fake camera and microphone). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/**
+ * A static root for Parley's gateway (its `staticRoot` setting): the built app as it is, with the
+ * reference page under /reference/, so that both clients load from one origin and use the same
+ * config API, websocket and relay. Copies; `remove` deletes them.
+ */
+export function siteWithReference(appDist: string): { root: string; remove(): void } {
+  const root = mkdtempSync(join(tmpdir(), 'parley-bench-site-'));
+  cpSync(appDist, root, { recursive: true });
+  cpSync(REFERENCE_DIST, join(root, 'reference'), { recursive: true });
+  return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
+}

@@ -1,0 +1,27 @@
+// The benchmark's reference client (bench/reference): installed with `npm ci` inside its own
+// package when missing, and built by the repository's Vite when its sources are newer than the build.
+// Plain Node: it runs from scripts/bench.mjs before the measuring code.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, run } from '../lib/setup.mjs';
+
+export const REFERENCE_DIR = join(ROOT, 'bench', 'reference');
+/** The built page; the bench serves it as /reference/ from Parley's gateway. */
+export const REFERENCE_DIST = join(REFERENCE_DIR, 'dist');
+
+const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : 0);
+
+/** `npm ci` in the reference package when its node_modules is missing or older than its lock; no install scripts run. */
+export function ensureReferenceInstalled(log) {
+  if (mtime(join(REFERENCE_DIR, 'node_modules', '.package-lock.json')) >= mtime(join(REFERENCE_DIR, 'package-lock.json'))) return;
+  log('installing the SimpleWebRTC 1.30.3 reference (npm ci in bench/reference)');
+  run('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: REFERENCE_DIR });
+}
+
+/** Builds the reference page when any of its sources is newer than the last build. */
+export function ensureReferenceBuilt(log) {
+  const sources = ['index.html', 'src/main.tsx', 'vite.config.ts', 'package-lock.json'].map((file) => mtime(join(REFERENCE_DIR, file)));
+  if (mtime(join(REFERENCE_DIST, 'index.html')) >= Math.max(...sources)) return;
+  log('building the SimpleWebRTC 1.30.3 reference page (vite build)');
+  run(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--config', join(REFERENCE_DIR, 'vite.config.ts'), '--logLevel', 'warn']);
+}

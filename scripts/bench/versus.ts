@@ -1,0 +1,116 @@
+// Parley beside the SimpleWebRTC 1.30.3 reference, measured in the same run on the same servers:
+// the join rows and the steady call's costs, alternating the clients run by run.
+import type { RunningParley } from '../../server/Parley';
+import { PARLEY, PARLEY_FROM_HOME, REFERENCE, type BenchClient } from './clients';
+import { timeJoin, type JoinCase, type JoinTiming, type MediaPath } from './join';
+import { steadyCallCost, type SteadyCost } from './steady';
+import { median, RUNS, type ComparedRow } from './table';
+
+/** The steady call is measured over this long (DESIGN.md's "per 30 s"; BENCH_QUICK shortens it and scales to 30 s). */
+const STEADY_WINDOW_MS = process.env.BENCH_QUICK ? 10_000 : 30_000;
+/** A steady call takes a minute per run and client: fewer runs than the joins. */
+const STEADY_RUNS = Math.min(RUNS, 3);
+
+/** What one client gave for one measurement: the values, and why the runs that gave none failed. */
+class Samples<T> {
+  readonly values: T[] = [];
+  readonly failures: string[] = [];
+
+  async take(what: string, measure: () => Promise<T>): Promise<void> {
+    try {
+      this.values.push(await measure());
+    } catch (error) {
+      const reason = `${what}: ${(error as Error).message.split('\n')[0]}`;
+      this.failures.push(reason);
+      console.error(`[bench] run failed — ${reason}`);
+    }
+  }
+
+  /** `median unit (min–max)`, with the failed runs counted; `scale` turns a value into the unit. */
+  summary(pick: (value: T) => number, unit: string, digits: number, scale = 1): string {
+    const numbers = this.values.map((value) => pick(value) * scale);
+    const failed = this.failures.length ? `, ${this.failures.length} of ${this.failures.length + numbers.length} runs failed` : '';
+    if (numbers.length === 0) return `no run finished${failed}`;
+    const spread = numbers.length > 1 ? ` (${Math.min(...numbers).toFixed(digits)}–${Math.max(...numbers).toFixed(digits)})` : '';
+    return `${median(numbers).toFixed(digits)} ${unit}${spread}${failed}`;
+  }
+}
+
+function ratio<T>(parley: Samples<T>, reference: Samples<T>, pick: (value: T) => number): string {
+  if (parley.values.length === 0 || reference.values.length === 0) return '—';
+  return (median(parley.values.map(pick)) / median(reference.values.map(pick))).toFixed(2);
+}
+
+/** Runs both clients' measurements, Parley first on even runs and the reference first on odd ones. */
+async function alternately(run: number, parley: () => Promise<void>, reference: () => Promise<void>): Promise<void> {
+  for (const measure of run % 2 === 0 ? [parley, reference] : [reference, parley]) await measure();
+}
+
+interface JoinRow {
+  metric: string;
+  people: number;
+  path: MediaPath;
+  target: string;
+  /** How Parley's newcomer arrives, when not by the room's address; the reference row is then the address row's. */
+  newcomer?: BenchClient;
+}
+
+const JOIN_ROWS: readonly JoinRow[] = [
+  { metric: 'navigation → every remote video decoded, 2 people (mesh)', people: 2, path: 'mesh', target: '≤ 0.45× the reference' },
+  { metric: 'same, 2 people (mesh), Parley arriving through the home page’s form', people: 2, path: 'mesh', target: '—', newcomer: PARLEY_FROM_HOME },
+  { metric: 'same, 3 people, both on the relay', people: 3, path: 'relay', target: '≤ 0.4× the reference' },
+  { metric: 'same, 4 people through the relay', people: 4, path: 'relay', target: '≤ 0.4× the reference' },
+];
+
+/**
+ * The join rows and long tasks while joining. `mesh` has the relay off; `relay` puts a call on the
+ * relay from its second person (sfuServer.minimumPeers 1, which both clients honour), so the
+ * newcomer joins a call already on it.
+ */
+export async function joinRows(servers: { mesh: RunningParley; relay: RunningParley }): Promise<ComparedRow[]> {
+  const parley = JOIN_ROWS.map(() => new Samples<JoinTiming>());
+  const reference = JOIN_ROWS.map(() => new Samples<JoinTiming>());
+  for (let run = 0; run < RUNS; run += 1) {
+    for (const [index, row] of JOIN_ROWS.entries()) {
+      const server = row.path === 'mesh' ? servers.mesh : servers.relay;
+      const join = (client: BenchClient, newcomer?: BenchClient): JoinCase => ({ client, newcomer, people: row.people, path: row.path, parley: server });
+      const label = `${row.people} people, ${row.path}, run ${run + 1}`;
+      const takeParley = () => parley[index]!.take(`${(row.newcomer ?? PARLEY).name}, ${label}`, () => timeJoin(join(PARLEY, row.newcomer), run));
+      const takeReference = () => (row.newcomer ? Promise.resolve() : reference[index]!.take(`${REFERENCE.name}, ${label}`, () => timeJoin(join(REFERENCE), run)));
+      await alternately(run, takeParley, takeReference);
+    }
+  }
+  const rows = JOIN_ROWS.map((row, index): ComparedRow => {
+    const ownReference = row.newcomer ? reference[0]! : reference[index]!;
+    const ms = (timing: JoinTiming) => timing.ms;
+    return { metric: row.metric, parley: parley[index]!.summary(ms, 's', 2, 1 / 1000), reference: ownReference.summary(ms, 's', 2, 1 / 1000), ratio: ratio(parley[index]!, ownReference, ms), target: row.target };
+  });
+  const longTasks = (samples: Samples<JoinTiming>[]) => {
+    const joins = samples.flatMap((sample) => sample.values);
+    return `${joins.reduce((sum, timing) => sum + timing.longTasks, 0)} in ${joins.length} joins`;
+  };
+  rows.push({ metric: 'long tasks (> 50 ms) on the newcomer’s main thread while joining', parley: longTasks(parley), reference: longTasks(reference), ratio: '—', target: '0' });
+  return rows;
+}
+
+/** Scripting per tab and browser CPU in a steady 3-person call on the relay, each client in its own calls. */
+export async function steadyRows(relay: RunningParley): Promise<ComparedRow[]> {
+  const parley = new Samples<SteadyCost>();
+  const reference = new Samples<SteadyCost>();
+  for (let run = 0; run < STEADY_RUNS; run += 1) {
+    await alternately(
+      run,
+      () => parley.take(`${PARLEY.name}, steady call, run ${run + 1}`, () => steadyCallCost(PARLEY, relay, STEADY_WINDOW_MS, run)),
+      () => reference.take(`${REFERENCE.name}, steady call, run ${run + 1}`, () => steadyCallCost(REFERENCE, relay, STEADY_WINDOW_MS, run)),
+    );
+  }
+  const scripting = (cost: SteadyCost) => cost.scriptingMsPer30s;
+  const cpu = (cost: SteadyCost) => cost.browserCpuPercent;
+  const sent = (samples: Samples<SteadyCost>) => [...new Set(samples.values.map((cost) => cost.sent))].join(', ') || '—';
+  const window = `${STEADY_WINDOW_MS / 1000} s window, ${STEADY_RUNS} run${STEADY_RUNS > 1 ? 's' : ''}`;
+  return [
+    { metric: `main-thread scripting per tab, steady 3-person call on the relay, per 30 s (${window})`, parley: parley.summary(scripting, 'ms', 0), reference: reference.summary(scripting, 'ms', 0), ratio: ratio(parley, reference, scripting), target: '≤ 0.5× the reference' },
+    { metric: 'browser CPU for that call (all three tabs’ processes), % of one core', parley: parley.summary(cpu, '%', 0), reference: reference.summary(cpu, '%', 0), ratio: ratio(parley, reference, cpu), target: '≤ 0.8× the reference' },
+    { metric: 'largest camera frame sent in that call', parley: sent(parley), reference: sent(reference), ratio: '—', target: 'the same resolution' },
+  ];
+}

@@ -340,7 +340,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.records.removePeersOf(room.address);
     if (removal.kind === 'destroyed' && removal.alternate) {
       log.info(`room ${room.address} was destroyed; following it to ${removal.alternate}`);
-      this.moveToAlternate(room, { ...removal, alternate: removal.alternate }, this.records.call(room.address));
+      this.moveToAlternate(room, removal.alternate, removal, this.records.call(room.address));
       return;
     }
     this.calls.end(room.address);
@@ -354,9 +354,13 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
    * destroy's password (or the previous one) and the same autoJoinCall; the old room's peers and call
    * record go. The record keeps its id, so tabs that opened the room keep it (TabsApi leaves by id).
    */
-  private moveToAlternate(room: AddressedRoom, destroy: { alternate: string; password: string | undefined; reason: string | undefined }, call: CallRecord | undefined): void {
+  private moveToAlternate(
+    room: AddressedRoom,
+    alternate: string,
+    { password, reason }: { password: string | undefined; reason: string | undefined },
+    call: CallRecord | undefined,
+  ): void {
     const { store } = this.context;
-    const { alternate, password, reason } = destroy;
     store.remove('calls', room.address);
     const other = roomByAddress(this.records.rooms, alternate);
     if (other && other.id !== room.id) {

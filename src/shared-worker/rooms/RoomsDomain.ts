@@ -203,13 +203,13 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     const current = this.records.room(roomId);
     if (!address || !current || !this.joins.isCurrent(roomId, token) || this.context.client !== client) return;
     const occupant = JID.createFull(address, nick);
-    this.presence.join(client, roomId, {
+    const stanzaId = this.presence.join(client, roomId, {
       occupant,
       displayName: this.displayName,
       call: this.records.call(address),
       join: { password: current.password ?? current.providedPassword },
     });
-    this.joins.sent(roomId, token, occupant, LIMITS.roomJoinTimeoutMs, () => this.joinTimedOut(roomId, address, occupant));
+    this.joins.sent(roomId, token, { occupant, stanzaId }, LIMITS.roomJoinTimeoutMs, () => this.joinTimedOut(roomId, address, occupant));
   }
 
   /** SPEC §7 room config request; on failure the room is 'failed' with no address (SPEC §8). */
@@ -282,7 +282,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     if (!room) return;
     const awaiting = this.joins.awaiting(room.id);
     if (presence.type === 'error') {
-      if (awaiting !== undefined) this.joinFailed(room, presence);
+      if (this.joins.answersJoin(room.id, presence.id)) this.joinFailed(room, presence);
       else this.context.log.info(`room ${room.address} refused a presence: ${stanzaErrorText(presence)}`);
       return;
     }

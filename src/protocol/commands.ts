@@ -1,5 +1,5 @@
 import type { Stanzas } from 'stanza';
-import type { ChatState, Peer, Preferences, RequestingMedia } from './entities';
+import type { BannedPerson, ChatState, Peer, Preferences, RequestingMedia } from './entities';
 import type { StateMessage } from './session-state';
 
 /**
@@ -22,8 +22,15 @@ export interface RoomsCommands {
   /** SPEC §4 lock: only an owner who has joined; others are silently ignored. */
   lockRoom(roomAddress: string, password: string): Promise<void>;
   unlockRoom(roomAddress: string): Promise<void>;
-  /** SPEC §6: sets the peer's affiliation to outcast. */
+  /** SPEC §6: sets the peer's affiliation to outcast (a ban until lifted), then rereads the ban list. */
   kickPeer(peerAddress: string): Promise<void>;
+  /**
+   * SPEC §6: reads the room's ban list into Room.bans and resolves with it. Only an owner may: the
+   * room refuses anyone else (ModerationRefusedError); 'Room not joined' unless joined.
+   */
+  listBans(roomAddress: string): Promise<BannedPerson[]>;
+  /** Lifts a person's ban (by their bare real address) and resolves with the ban list that remains; owners only, as listBans. */
+  liftBan(roomAddress: string, userAddress: string): Promise<BannedPerson[]>;
   destroyRoom(roomAddress: string, alternate?: { roomAddress?: string; password?: string; reason?: string }): Promise<void>;
   /** SPEC §5: 'Room not joined' when not joined. */
   getRoomPassword(roomAddress: string): Promise<string | undefined>;

@@ -125,4 +125,6 @@ export const LIMITS = {
   jsonPayloadsPerMessage: 16,
   /** A JSON command's `datatype`. */
   jsonCommandTypeLength: 256,
+  /** Entries of a room's ban list kept from the server's answer; the rest are left out. */
+  banListEntries: 500,
 } as const;

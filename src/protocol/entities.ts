@@ -12,6 +12,33 @@ export type ChatState = 'active' | 'composing' | 'paused';
 export type RoomRole = 'moderator' | 'participant' | 'visitor' | 'none';
 export type RoomAffiliation = 'owner' | 'admin' | 'member' | 'outcast' | 'none';
 
+/** Why the room put us out after we had joined it (SPEC §4 destroyed room, §6 kick): what the room's screen says. */
+export type RoomRemoval =
+  /** Status 301: the owner kicked (banned) us. */
+  | { kind: 'banned' }
+  /** Status 307: our role became none, without a ban. */
+  | { kind: 'kicked' }
+  /** The owner destroyed the room without naming another. */
+  | { kind: 'destroyed'; reason: string | undefined }
+  /** Anything else the room did to us (shutdown, membership lost, …). */
+  | { kind: 'removed' };
+
+/** A destroyed room we followed to its alternate venue (SPEC §4 destroyed room): where we came from. */
+export interface RoomMove {
+  fromAddress: string;
+  fromName: string;
+  reason: string | undefined;
+}
+
+/** One entry of a room's ban list (MUC outcasts), as the owner sees it. */
+export interface BannedPerson {
+  /** Their bare real address: what lifting the ban names. */
+  userAddress: string;
+  /** The display name they had when this session saw them; else their address's localpart. */
+  displayName: string;
+  reason: string | undefined;
+}
+
 export interface Room {
   /** Local id, stable for the life of the join request (the address is known only after room config). */
   id: string;
@@ -38,6 +65,12 @@ export interface Room {
   unreadCount: number;
   /** Log text of the last failure (SPEC §8: user-facing text is the UI's). */
   error: string | undefined;
+  /** Set when the room put us out after we had joined; cleared by the next join. */
+  removal: RoomRemoval | undefined;
+  /** Set when this record followed a destroyed room to its alternate venue. */
+  movedFrom: RoomMove | undefined;
+  /** The ban list, for an owner once it has been read (undefined until then). */
+  bans: BannedPerson[] | undefined;
 }
 
 export interface Peer {

@@ -52,6 +52,18 @@ export class NotConnectedError extends ParleyError {
   }
 }
 
+/** SPEC §6: the room refused a moderation request (only an owner may; the server decides). */
+export class ModerationRefusedError extends ParleyError {
+  override readonly name = 'ModerationRefusedError';
+  constructor(
+    what: string,
+    /** The room's error condition, e.g. 'forbidden'. */
+    readonly condition: string,
+  ) {
+    super(`The room refused to ${what}: ${condition}`);
+  }
+}
+
 /** Input from the wire or a user that does not match its schema. */
 export class ValidationError extends ParleyError {
   override readonly name = 'ValidationError';

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { LIMITS } from '../protocol/constants';
 import { roomNameToLocalpart } from '../protocol/rooms';
 import { useActions } from './bridgeContext';
 import { Dialog } from './Dialog';
@@ -19,22 +20,25 @@ export function DestroyRoomControl({ roomAddress }: { roomAddress: string }) {
   const [dialogOpen, setDialogOpen] = useState(false);
   const [alternate, setAlternate] = useState('');
   const [alternatePassword, setAlternatePassword] = useState('');
+  const [reason, setReason] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
 
   function closeDialog() {
     setDialogOpen(false);
     setAlternate('');
     setAlternatePassword('');
+    setReason('');
     setError(undefined);
   }
 
   function destroy(event: FormEvent) {
     event.preventDefault();
     const typed = alternate.trim();
-    let options: { roomAddress?: string; password?: string } | undefined;
+    const said = reason.trim();
+    let options: { roomAddress?: string; password?: string; reason?: string } | undefined = said ? { reason: said } : undefined;
     if (typed) {
       try {
-        options = { roomAddress: alternateAddress(typed, roomAddress), ...(alternatePassword ? { password: alternatePassword } : {}) };
+        options = { ...options, roomAddress: alternateAddress(typed, roomAddress), ...(alternatePassword ? { password: alternatePassword } : {}) };
       } catch {
         setError('That alternate room name has no letters or digits that can name a room.');
         return;
@@ -65,6 +69,10 @@ export function DestroyRoomControl({ roomAddress }: { roomAddress: string }) {
               autoComplete="off"
               disabled={!alternate.trim()}
             />
+          </label>
+          <label className="field">
+            <span>Reason (optional)</span>
+            <input type="text" value={reason} onChange={(event) => setReason(event.target.value)} autoComplete="off" maxLength={LIMITS.reasonLength} />
           </label>
           {error && (
             <p className="form-error" role="alert">

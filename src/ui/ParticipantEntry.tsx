@@ -1,18 +1,19 @@
 import type { Peer } from '../protocol/entities';
 import { useActions } from './bridgeContext';
 import { BellIcon } from './BellIcon';
+import { KickPeerControl } from './KickPeerControl';
 import { peerStates } from './peerStates';
 
 interface ParticipantEntryProps {
   peer: Peer;
-  /** You own the room: you may kick others. */
-  canKick: boolean;
+  /** You own the room: you may kick others; called once you have. */
+  onKicked: (() => void) | undefined;
   /** You are in the room: you may ask others for attention. */
   canNudge: boolean;
 }
 
 /** One person in the room: their name, then their states in words, then what you can do to them. */
-export function ParticipantEntry({ peer, canKick, canNudge }: ParticipantEntryProps) {
+export function ParticipantEntry({ peer, onKicked, canNudge }: ParticipantEntryProps) {
   const actions = useActions();
   const states = peerStates(peer);
   const initial = Array.from(peer.displayName.trim())[0]?.toUpperCase() ?? '?';
@@ -47,16 +48,7 @@ export function ParticipantEntry({ peer, canKick, canNudge }: ParticipantEntryPr
               <BellIcon />
             </button>
           )}
-          {canKick && (
-            <button
-              type="button"
-              className="button small danger"
-              aria-label={`Kick ${peer.displayName}`}
-              onClick={() => void actions.rooms.kickPeer(peer.address).catch(() => {})}
-            >
-              Kick
-            </button>
-          )}
+          {onKicked && <KickPeerControl peer={peer} onKicked={onKicked} />}
         </span>
       )}
     </li>

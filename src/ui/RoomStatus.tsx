@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Room } from '../protocol/entities';
+import type { Room, RoomMove, RoomRemoval } from '../protocol/entities';
 import { RoomPasswordPrompt } from './RoomPasswordPrompt';
 
 interface RoomStatusProps {
@@ -28,9 +28,9 @@ function describe(room: Room | undefined, openError: string | undefined, ended: 
   if (!room) return ended ? { tone: 'info', body: <p>This room has ended.</p> } : { tone: 'info', body: pending('Joining the room…') };
   switch (room.roomState) {
     case 'joined':
-      return undefined;
+      return room.movedFrom ? { tone: 'info', body: <p>{movedText(room.movedFrom, room.providedName)}</p> } : undefined;
     case 'joining':
-      return { tone: 'info', body: pending('Joining the room…') };
+      return { tone: 'info', body: pending(room.movedFrom ? `${movedText(room.movedFrom, room.providedName)} Joining it…` : 'Joining the room…') };
     case 'password-required':
       return { tone: 'warning', body: <RoomPasswordPrompt room={room} /> };
     case 'waiting':
@@ -38,6 +38,7 @@ function describe(room: Room | undefined, openError: string | undefined, ended: 
     case 'banned':
       return { tone: 'error', body: <p>You are banned from this room.</p> };
     case 'failed':
+      if (room.removal) return { tone: 'error', body: <p>{removalText(room.removal)}</p> };
       return room.roomFull
         ? { tone: 'error', body: <p>The room is full. Try again later.</p> }
         : {
@@ -47,6 +48,23 @@ function describe(room: Room | undefined, openError: string | undefined, ended: 
           };
     case 'interrupted':
       return { tone: 'warning', body: pending('Connection lost. Reconnecting…') };
+  }
+}
+
+/** SPEC §4 destroyed room with an alternate venue: where the person went, and why. */
+function movedText(from: RoomMove, here: string): string {
+  return `The owner closed ${from.fromName}${from.reason ? ` (“${from.reason}”)` : ''}, so you moved to ${here}.`;
+}
+
+function removalText(removal: RoomRemoval): string {
+  switch (removal.kind) {
+    case 'banned':
+      return 'You are banned from this room.';
+    case 'destroyed':
+      return 'The owner closed this room.';
+    case 'kicked':
+    case 'removed':
+      return 'You are no longer in the room.';
   }
 }
 

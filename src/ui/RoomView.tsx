@@ -10,6 +10,8 @@ import { LockIcon } from './LockIcon';
 import { LockRoomControl } from './LockRoomControl';
 import { ParticipantsList } from './ParticipantsList';
 import { navigate, roomPath } from './route';
+import { roomEndOf } from './roomEnd';
+import { RoomEnded } from './RoomEnded';
 import { RoomStatus } from './RoomStatus';
 import { useRoomOfView } from './useRoomOfView';
 
@@ -21,8 +23,10 @@ export function RoomView({ roomName }: { roomName: string }) {
   const roomAddress = room?.address;
   const isOwner = Boolean(room?.joined && room.selfAffiliation === 'owner');
   const unread = room?.unreadCount ?? 0;
-  // The room tab runs the call once the room has been joined (it keeps it through reconnects).
-  const callRuntime = useRoomCallRuntime(room?.joinedAt !== undefined ? roomAddress : undefined);
+  const end = roomEndOf(room);
+  // The room tab runs the call once the room has been joined (it keeps it through reconnects); a room
+  // that has ended for us (kicked, banned, destroyed) has no call: the runtime's media and connections go.
+  const callRuntime = useRoomCallRuntime(room?.joinedAt !== undefined && !end ? roomAddress : undefined);
 
   useEffect(() => {
     document.title = `${unread > 0 ? `(${unread}) ` : ''}${roomName} · Parley`;
@@ -79,14 +83,20 @@ export function RoomView({ roomName }: { roomName: string }) {
       </header>
       <RoomStatus room={room} openError={openError} ended={ended} />
       {roomAddress && <AttentionAlerts roomAddress={roomAddress} />}
-      <div className={`room-body${chatShown ? '' : ' chat-hidden'}`}>
-        {room && roomAddress ? <ParticipantsList room={room} roomAddress={roomAddress} /> : <section className="card participants placeholder" aria-hidden="true" />}
-        {callRuntime ? (
-          <CallRuntimeContext value={callRuntime}>
-            <CallStage />
-          </CallRuntimeContext>
+      <div className={`room-body${chatShown ? '' : ' chat-hidden'}${end ? ' is-ended' : ''}`}>
+        {end ? (
+          <RoomEnded end={end} />
         ) : (
-          <section className="card call-stage placeholder" aria-hidden="true" />
+          <>
+            {room && roomAddress ? <ParticipantsList room={room} roomAddress={roomAddress} /> : <section className="card participants placeholder" aria-hidden="true" />}
+            {callRuntime ? (
+              <CallRuntimeContext value={callRuntime}>
+                <CallStage />
+              </CallRuntimeContext>
+            ) : (
+              <section className="card call-stage placeholder" aria-hidden="true" />
+            )}
+          </>
         )}
         <div id="room-chat" className="chat-column" hidden={!chatShown}>
           <ChatPanel room={room} shown={chatShown} />

@@ -215,6 +215,7 @@ test.describe('Kick: the owner bans a peer, who then reads that they are banned 
     await expect(participantEntry(alice.page, 'Alice').getByRole('button', { name: /^Kick / })).toHaveCount(0);
 
     await participantEntry(alice.page, 'Bob').getByRole('button', { name: 'Kick Bob', exact: true }).click();
+    await alice.page.getByRole('dialog', { name: 'Kick Bob?' }).getByRole('button', { name: 'Kick and ban' }).click();
     await expect(bob.page.getByRole('status', { name: 'Room state' })).toHaveText('You are banned from this room.');
     await expect(bob.page.getByRole('textbox', { name: 'Message' })).toBeDisabled();
     await expect(participantEntry(alice.page, 'Bob')).toHaveCount(0);

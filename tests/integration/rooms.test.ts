@@ -13,7 +13,7 @@ import type { Clock } from '../../src/shared-worker/clock';
 import type { Fetch } from '../../src/shared-worker/ConfigClient';
 import { ManualClock } from '../support/ManualClock';
 import { useParley } from '../support/parley';
-import { connected, joinedBy, joinedRoom, setDisplayName, useSessions, waitFor, type TestSession } from '../support/sessions';
+import { connected, joinedBy, joinedRoom, peerNamed, roomInState, setDisplayName, useSessions, waitFor, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
 import { PEER_DEFAULTS } from '../support/peers';
 
@@ -39,16 +39,6 @@ function roomIn(state: SessionState, roomId: string): Room | undefined {
   return state.rooms[roomId];
 }
 
-function roomInState(who: TestSession, roomId: string, roomState: Room['roomState']): Promise<Room> {
-  return waitFor(who, `room ${roomId} ${roomState}`, (state) => (roomIn(state, roomId)?.roomState === roomState ? roomIn(state, roomId) : undefined));
-}
-
-/** The peer whose display name is given, as this person sees it in the room. */
-function peerNamed(who: TestSession, roomAddress: string, displayName: string, also: (peer: Peer) => boolean = () => true): Promise<Peer> {
-  return waitFor(who, `${displayName} in ${roomAddress}`, (state) =>
-    Object.values(state.peers).find((peer) => peer.roomAddress === roomAddress && peer.displayName === displayName && also(peer)),
-  );
-}
 
 function peersIn(who: TestSession, roomAddress: string): Peer[] {
   return Object.values(who.session.store.state.peers).filter((peer) => peer.roomAddress === roomAddress);

@@ -2,7 +2,7 @@ import type { Stanzas } from 'stanza';
 import { afterEach } from 'vitest';
 import type { RunningParley } from '../../server/Parley';
 import type { JoinRoomOptions, SessionEvent } from '../../src/protocol/commands';
-import type { Room } from '../../src/protocol/entities';
+import type { Peer, Room } from '../../src/protocol/entities';
 import type { ErrorCode } from '../../src/protocol/errors';
 import type { SessionState } from '../../src/protocol/session-state';
 import { systemClock, type Clock } from '../../src/shared-worker/clock';
@@ -161,4 +161,16 @@ export function joinedRoom(who: TestSession<Clock>, roomId: string): Promise<Joi
 export async function joinedBy(who: TestSession<Clock>, name: string, options?: JoinRoomOptions): Promise<JoinedRoom> {
   await connected(who);
   return joinedRoom(who, await who.rooms.joinRoom(name, options));
+}
+
+/** Resolves with the room (by local id) once it is in the given state. */
+export function roomInState(who: TestSession<Clock>, roomId: string, roomState: Room['roomState']): Promise<Room> {
+  return waitFor(who, `room ${roomId} ${roomState}`, (state) => (state.rooms[roomId]?.roomState === roomState ? state.rooms[roomId] : undefined));
+}
+
+/** The peer whose display name is given, as this person sees it in the room. */
+export function peerNamed(who: TestSession<Clock>, roomAddress: string, displayName: string, also: (peer: Peer) => boolean = () => true): Promise<Peer> {
+  return waitFor(who, `${displayName} in ${roomAddress}`, (state) =>
+    Object.values(state.peers).find((peer) => peer.roomAddress === roomAddress && peer.displayName === displayName && also(peer)),
+  );
 }

@@ -191,6 +191,9 @@ export function room(overrides: Partial<Room> = {}): Room {
     autoJoinCall: false,
     unreadCount: 0,
     error: undefined,
+    removal: undefined,
+    movedFrom: undefined,
+    bans: undefined,
     ...overrides,
   };
 }

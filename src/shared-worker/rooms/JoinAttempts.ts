@@ -4,6 +4,8 @@ interface Attempt {
   token: number;
   /** Set once the join presence is out: the occupant address it went to. */
   occupant: string | undefined;
+  /** The join presence's stanza id. */
+  stanzaId: string | undefined;
   timer: unknown;
 }
 
@@ -21,7 +23,7 @@ export class JoinAttempts {
   begin(roomId: string): number {
     this.end(roomId);
     const token = this.nextToken++;
-    this.attempts.set(roomId, { token, occupant: undefined, timer: undefined });
+    this.attempts.set(roomId, { token, occupant: undefined, stanzaId: undefined, timer: undefined });
     return token;
   }
 
@@ -30,10 +32,11 @@ export class JoinAttempts {
   }
 
   /** Records the sent join presence and arms the timeout. */
-  sent(roomId: string, token: number, occupant: string, timeoutMs: number, onTimeout: () => void): void {
+  sent(roomId: string, token: number, join: { occupant: string; stanzaId: string }, timeoutMs: number, onTimeout: () => void): void {
     const attempt = this.attempts.get(roomId);
     if (attempt?.token !== token) return;
-    attempt.occupant = occupant;
+    attempt.occupant = join.occupant;
+    attempt.stanzaId = join.stanzaId;
     attempt.timer = this.clock.setTimeout(() => {
       if (this.attempts.get(roomId) !== attempt) return;
       this.attempts.delete(roomId);
@@ -44,6 +47,15 @@ export class JoinAttempts {
   /** The occupant address of a sent, unanswered join. */
   awaiting(roomId: string): string | undefined {
     return this.attempts.get(roomId)?.occupant;
+  }
+
+  /**
+   * Whether an error presence answers the sent join: it carries the join's id (or none). A refusal
+   * of an earlier presence (say, a call update that crossed a kick) is not the join's answer.
+   */
+  answersJoin(roomId: string, stanzaId: string | undefined): boolean {
+    const attempt = this.attempts.get(roomId);
+    return attempt?.occupant !== undefined && (stanzaId === undefined || stanzaId === attempt.stanzaId);
   }
 
   end(roomId: string): void {

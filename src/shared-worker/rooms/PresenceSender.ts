@@ -1,4 +1,4 @@
-import type { Agent, Stanzas } from 'stanza';
+import { Utils, type Agent, type Stanzas } from 'stanza';
 import { buildRoomPresence, roomPresenceKey, type RoomPresenceInput } from './roomPresence';
 
 /**
@@ -8,9 +8,11 @@ import { buildRoomPresence, roomPresenceKey, type RoomPresenceInput } from './ro
 export class PresenceSender {
   private readonly sent = new Map<string, string>();
 
-  /** The join presence (always sent). */
-  join(client: Agent, roomId: string, input: RoomPresenceInput & { join: { password: string | undefined } }): void {
-    this.send(client, roomId, buildRoomPresence(input));
+  /** The join presence (always sent); returns its stanza id, which the room's answer carries. */
+  join(client: Agent, roomId: string, input: RoomPresenceInput & { join: { password: string | undefined } }): string {
+    const id = Utils.uuid();
+    this.send(client, roomId, { ...buildRoomPresence(input), id });
+    return id;
   }
 
   /** An update, when it differs from what the room last saw. */

@@ -1,17 +1,27 @@
-import { bareAddress } from '../../protocol/addresses';
+import type { Agent } from 'stanza';
+import { bareAddress, parseUserAddress } from '../../protocol/addresses';
+import type { BannedPerson } from '../../protocol/entities';
+import { ModerationRefusedError, RoomNotJoinedError, ValidationError } from '../../protocol/errors';
 import type { SessionContext } from '../SessionContext';
+import { banListOf, KnownNames, refusalCondition } from './banList';
 import { optionalAlternate } from './commandInput';
-import type { RoomRecords } from './RoomRecords';
+import type { AddressedRoom, RoomRecords } from './RoomRecords';
 import { stanzaErrorText } from './stanzaErrorText';
 
-/** SPEC §6 kick and destroy (PROTOCOL.md "Kick", "Destroy"). The room enforces who may; failures are logged. */
+/**
+ * SPEC §6 kick, ban list and destroy (PROTOCOL.md "Kick", "Destroy"). The room enforces who may:
+ * kick and destroy failures are logged; the ban list commands reject with ModerationRefusedError.
+ */
 export class RoomModeration {
+  /** Display names of the people kicked in this session, for the ban list (the server keeps only addresses). */
+  private readonly names = new KnownNames();
+
   constructor(
     private readonly context: SessionContext,
     private readonly records: RoomRecords,
   ) {}
 
-  /** Sets the peer's affiliation to outcast by their real address (shown to moderators only). */
+  /** Sets the peer's affiliation to outcast by their real address (shown to moderators only), then rereads the ban list. */
   async kick(peerAddress: unknown): Promise<void> {
     const peer = typeof peerAddress === 'string' ? this.context.store.get('peers', peerAddress) : undefined;
     const room = peer && this.records.joined(peer.roomAddress);
@@ -21,11 +31,45 @@ export class RoomModeration {
       this.context.log.error(`Could not kick ${peer.address}: the room does not show their real address`);
       return;
     }
+    const userAddress = bareAddress(peer.userAddress);
+    this.names.remember(userAddress, peer.displayName);
     try {
-      await client.setRoomAffiliation(room.address, bareAddress(peer.userAddress), 'outcast');
+      await client.setRoomAffiliation(room.address, userAddress, 'outcast');
     } catch (error) {
       this.context.log.error(`Could not kick ${peer.address}: ${stanzaErrorText(error)}`);
+      return;
     }
+    await this.listBans(room.address).catch((error: unknown) => this.context.log.error(`Could not read the bans of ${room.address}: ${stanzaErrorText(error)}`));
+  }
+
+  /**
+   * Reads the room's outcasts (muc#admin affiliation list) into the room's `bans`, and resolves with
+   * them. Only an owner may; the room refuses anyone else (ModerationRefusedError).
+   */
+  async listBans(roomAddress: unknown): Promise<BannedPerson[]> {
+    const { room, client } = this.joinedRoom(roomAddress);
+    let answer: unknown;
+    try {
+      answer = await client.getRoomMembers(room.address, { affiliation: 'outcast' });
+    } catch (error) {
+      throw this.refused('list its bans', room, error);
+    }
+    const bans = banListOf(answer, this.names);
+    this.records.updateIfJoined(room, { bans });
+    return bans;
+  }
+
+  /** Lifts a ban (affiliation none), then rereads the list. Only an owner may (ModerationRefusedError). */
+  async liftBan(roomAddress: unknown, userAddress: unknown): Promise<BannedPerson[]> {
+    const { room, client } = this.joinedRoom(roomAddress);
+    const person = parseUserAddress(userAddress);
+    if (!person) throw new ValidationError('userAddress must be a person’s address (name@domain)');
+    try {
+      await client.setRoomAffiliation(room.address, bareAddress(person), 'none');
+    } catch (error) {
+      throw this.refused('lift the ban', room, error);
+    }
+    return this.listBans(room.address);
   }
 
   /** Destroys the room, optionally naming an alternate venue and its password. */
@@ -39,5 +83,19 @@ export class RoomModeration {
     } catch (error) {
       this.context.log.error(`Could not destroy room ${room.address}: ${stanzaErrorText(error)}`);
     }
+  }
+
+  /** SPEC §5: 'Room not joined' unless joined. */
+  private joinedRoom(roomAddress: unknown): { room: AddressedRoom; client: Agent } {
+    const room = this.records.joined(roomAddress);
+    const client = this.context.client;
+    if (!room || !client) throw new RoomNotJoinedError();
+    return { room, client };
+  }
+
+  private refused(what: string, room: AddressedRoom, error: unknown): ModerationRefusedError {
+    const refusal = new ModerationRefusedError(what, refusalCondition(error));
+    this.context.log.error(`${refusal.message} (room ${room.address}; ${stanzaErrorText(error)})`);
+    return refusal;
   }
 }

@@ -2,7 +2,7 @@ import { parseOccupantAddress, parseRoomAddress } from '../../protocol/addresses
 import { LIMITS } from '../../protocol/constants';
 import { JID, Utils, type Agent, type Stanzas } from 'stanza';
 import type { JoinRoomOptions, RoomsCommands } from '../../protocol/commands';
-import type { CallRecord, RequestingMedia, Room } from '../../protocol/entities';
+import type { BannedPerson, CallRecord, RequestingMedia, Room } from '../../protocol/entities';
 import { RoomNameMissingError, ValidationError } from '../../protocol/errors';
 import { roomNameToLocalpart } from '../../protocol/rooms';
 import { fetchRoomConfig } from '../ConfigClient';
@@ -146,6 +146,14 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     return this.moderation.kick(peerAddress);
   }
 
+  listBans(roomAddress: string): Promise<BannedPerson[]> {
+    return this.moderation.listBans(roomAddress);
+  }
+
+  liftBan(roomAddress: string, userAddress: string): Promise<BannedPerson[]> {
+    return this.moderation.liftBan(roomAddress, userAddress);
+  }
+
   destroyRoom(roomAddress: string, alternate?: { roomAddress?: string; password?: string; reason?: string }): Promise<void> {
     return this.moderation.destroy(roomAddress, alternate);
   }
@@ -195,13 +203,13 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     const current = this.records.room(roomId);
     if (!address || !current || !this.joins.isCurrent(roomId, token) || this.context.client !== client) return;
     const occupant = JID.createFull(address, nick);
-    this.presence.join(client, roomId, {
+    const stanzaId = this.presence.join(client, roomId, {
       occupant,
       displayName: this.displayName,
       call: this.records.call(address),
       join: { password: current.password ?? current.providedPassword },
     });
-    this.joins.sent(roomId, token, occupant, LIMITS.roomJoinTimeoutMs, () => this.joinTimedOut(roomId, address, occupant));
+    this.joins.sent(roomId, token, { occupant, stanzaId }, LIMITS.roomJoinTimeoutMs, () => this.joinTimedOut(roomId, address, occupant));
   }
 
   /** SPEC §7 room config request; on failure the room is 'failed' with no address (SPEC §8). */
@@ -258,6 +266,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       roomFull: false,
       roomNotStarted: false,
       error: undefined,
+      removal: undefined,
     });
     // PROTOCOL.md "After joining": the lock check, then (without waiting for it) the call presence.
     void this.lock.check(room.id);
@@ -273,7 +282,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     if (!room) return;
     const awaiting = this.joins.awaiting(room.id);
     if (presence.type === 'error') {
-      if (awaiting !== undefined) this.joinFailed(room, presence);
+      if (this.joins.answersJoin(room.id, presence.id)) this.joinFailed(room, presence);
       else this.context.log.info(`room ${room.address} refused a presence: ${stanzaErrorText(presence)}`);
       return;
     }
@@ -331,7 +340,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.records.removePeersOf(room.address);
     if (removal.kind === 'destroyed' && removal.alternate) {
       log.info(`room ${room.address} was destroyed; following it to ${removal.alternate}`);
-      this.moveToAlternate(room, removal.alternate, removal.password, this.records.call(room.address));
+      this.moveToAlternate(room, removal.alternate, removal, this.records.call(room.address));
       return;
     }
     this.calls.end(room.address);
@@ -345,7 +354,12 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
    * destroy's password (or the previous one) and the same autoJoinCall; the old room's peers and call
    * record go. The record keeps its id, so tabs that opened the room keep it (TabsApi leaves by id).
    */
-  private moveToAlternate(room: AddressedRoom, alternate: string, password: string | undefined, call: CallRecord | undefined): void {
+  private moveToAlternate(
+    room: AddressedRoom,
+    alternate: string,
+    { password, reason }: { password: string | undefined; reason: string | undefined },
+    call: CallRecord | undefined,
+  ): void {
     const { store } = this.context;
     store.remove('calls', room.address);
     const other = roomByAddress(this.records.rooms, alternate);
@@ -356,7 +370,12 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       return;
     }
     const name = JID.unescapeLocal(JID.getLocal(alternate) ?? alternate);
-    const options = { address: alternate, password: password ?? room.password ?? room.providedPassword, autoJoinCall: room.autoJoinCall };
+    const options = {
+      address: alternate,
+      password: password ?? room.password ?? room.providedPassword,
+      autoJoinCall: room.autoJoinCall,
+      movedFrom: { fromAddress: room.address, fromName: room.providedName, reason },
+    };
     store.upsert('rooms', room.id, newRoomRecord(room.id, name, options));
     this.calls.carry(call, alternate);
     this.startJoin(room.id);

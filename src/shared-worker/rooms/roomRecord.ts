@@ -1,10 +1,12 @@
-import type { Room } from '../../protocol/entities';
+import type { Room, RoomMove } from '../../protocol/entities';
 
 export interface NewRoomOptions {
   password?: string | undefined;
   autoJoinCall?: boolean | undefined;
   /** Known already (an alternate venue from a destroyed room); otherwise the room config request finds it. */
   address?: string | undefined;
+  /** The destroyed room this record followed here. */
+  movedFrom?: RoomMove | undefined;
 }
 
 /** Out of the room (left it, removed, refused, disconnected): what only our self-presence tells no longer holds. */
@@ -33,5 +35,8 @@ export function newRoomRecord(id: string, providedName: string, options: NewRoom
     autoJoinCall: options.autoJoinCall !== false,
     unreadCount: 0,
     error: undefined,
+    removal: undefined,
+    movedFrom: options.movedFrom,
+    bans: undefined,
   };
 }

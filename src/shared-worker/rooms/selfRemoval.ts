@@ -36,15 +36,24 @@ export function selfRemovalOf(info: Stanzas.MUCInfo | undefined): SelfRemoval {
 }
 
 /** SPEC §4 room state after a removal other than a destroy with an alternate venue (which is followed instead). */
-export function selfRemovalChange(removal: Exclude<SelfRemoval, { kind: 'renamed' }>): Pick<Room, 'roomState' | 'joined' | 'selfAddress' | 'rid' | 'error'> & Partial<Pick<Room, 'banned'>> {
+export function selfRemovalChange(
+  removal: Exclude<SelfRemoval, { kind: 'renamed' }>,
+): Pick<Room, 'roomState' | 'joined' | 'selfAddress' | 'rid' | 'error' | 'removal' | 'bans'> & Partial<Pick<Room, 'banned'>> {
+  // Out of the room, an owner's ban list is no longer theirs to see.
+  const out = { ...OUT_OF_ROOM, bans: undefined };
   switch (removal.kind) {
     case 'banned':
-      return { ...OUT_OF_ROOM, roomState: 'banned', banned: true, error: 'Banned from the room' };
+      return { ...out, roomState: 'banned', banned: true, error: 'Banned from the room', removal: { kind: 'banned' } };
     case 'kicked':
-      return { ...OUT_OF_ROOM, roomState: 'failed', error: 'Kicked from the room' };
+      return { ...out, roomState: 'failed', error: 'Kicked from the room', removal: { kind: 'kicked' } };
     case 'destroyed':
-      return { ...OUT_OF_ROOM, roomState: 'failed', error: `The room was destroyed${removal.reason ? `: ${removal.reason}` : ''}` };
+      return {
+        ...out,
+        roomState: 'failed',
+        error: `The room was destroyed${removal.reason ? `: ${removal.reason}` : ''}`,
+        removal: { kind: 'destroyed', reason: removal.reason },
+      };
     case 'removed':
-      return { ...OUT_OF_ROOM, roomState: 'failed', error: `Removed from the room (status ${removal.codes.join(', ') || 'none'})` };
+      return { ...out, roomState: 'failed', error: `Removed from the room (status ${removal.codes.join(', ') || 'none'})`, removal: { kind: 'removed' } };
   }
 }

@@ -1,0 +1,57 @@
+import { useRef, useState } from 'react';
+import type { Peer } from '../protocol/entities';
+import { useActions } from './bridgeContext';
+import { Dialog } from './Dialog';
+
+interface KickPeerControlProps {
+  peer: Peer;
+  /** After a confirmed kick: the entry (and this button) goes, so focus moves to where the person now is. */
+  onKicked: () => void;
+}
+
+/** SPEC §6 kick, for the room's owner: asks first, and says that a kick is a ban until the owner lifts it. */
+export function KickPeerControl({ peer, onKicked }: KickPeerControlProps) {
+  const actions = useActions();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const confirmed = useRef(false);
+  const button = useRef<HTMLButtonElement>(null);
+
+  // The dialog's close event comes after the browser has put focus back on the Kick button.
+  function dialogClosed() {
+    setDialogOpen(false);
+    if (confirmed.current) onKicked();
+    else button.current?.focus();
+    confirmed.current = false;
+  }
+
+  function kick() {
+    confirmed.current = true;
+    // Failures are logged by the session only (SPEC §8); the entry follows the room.
+    void actions.rooms.kickPeer(peer.address).catch(() => {});
+    setDialogOpen(false);
+  }
+
+  return (
+    <>
+      <button ref={button} type="button" className="button small danger" aria-label={`Kick ${peer.displayName}`} onClick={() => setDialogOpen(true)}>
+        Kick
+      </button>
+      <Dialog title={`Kick ${peer.displayName}?`} open={dialogOpen} onClose={dialogClosed}>
+        <div className="dialog-body">
+          <p>
+            {peer.displayName} will be removed from the room and banned from it: they cannot come back until you lift the ban (under
+            “Banned” in the list of people).
+          </p>
+          <div className="dialog-actions">
+            <button type="button" className="button" onClick={() => setDialogOpen(false)} autoFocus>
+              Cancel
+            </button>
+            <button type="button" className="button danger" onClick={kick}>
+              Kick and ban
+            </button>
+          </div>
+        </div>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+import { useEffect, useRef } from 'react';
+import { navigate } from './route';
+import type { RoomEnd } from './roomEnd';
+
+function wordsFor(end: RoomEnd): { title: string; text: string } {
+  switch (end.kind) {
+    case 'banned':
+      return end.whileIn
+        ? { title: 'You were removed from this room', text: 'The room’s owner removed you and banned you from it. You cannot come back unless the owner lifts the ban.' }
+        : { title: 'You cannot join this room', text: 'The room’s owner has banned you from it. You cannot join unless the owner lifts the ban.' };
+    case 'destroyed':
+      return {
+        title: 'The owner closed this room',
+        text: end.reason ? `Everyone had to leave. The owner said: “${end.reason}”` : 'Everyone had to leave, and the room is gone.',
+      };
+    case 'removed':
+      return { title: 'You are no longer in this room', text: 'The room put you out. You can try to join it again from the home page.' };
+  }
+}
+
+/** The one screen of a room that has ended for us: what happened, in plain words, and the way home. No call. */
+export function RoomEnded({ end }: { end: RoomEnd }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const { title, text } = wordsFor(end);
+  // Whatever had focus (a call control, the chat input) is gone or disabled: start reading here.
+  useEffect(() => heading.current?.focus(), [title]);
+  return (
+    <section className="card room-ended" aria-labelledby="room-ended-heading">
+      <h2 id="room-ended-heading" ref={heading} tabIndex={-1}>
+        {title}
+      </h2>
+      <p>{text}</p>
+      <a
+        className="button primary"
+        href="/"
+        onClick={(event) => {
+          event.preventDefault();
+          navigate('/');
+        }}
+      >
+        Go to the home page
+      </a>
+    </section>
+  );
+}

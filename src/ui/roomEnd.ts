@@ -1,0 +1,24 @@
+import type { Room } from '../protocol/entities';
+
+/** How a room ended for us, when it did: the room's screen then says so and offers the way home, and the call is gone. */
+export type RoomEnd =
+  /** Banned: removed by the owner's kick while in the room, or refused on joining. */
+  | { kind: 'banned'; whileIn: boolean }
+  | { kind: 'destroyed'; reason: string | undefined }
+  /** Put out of the room without a ban (role none, a server shutdown, …). */
+  | { kind: 'removed' };
+
+export function roomEndOf(room: Room | undefined): RoomEnd | undefined {
+  if (!room) return undefined;
+  if (room.roomState === 'banned') return { kind: 'banned', whileIn: room.removal?.kind === 'banned' };
+  if (room.roomState !== 'failed' || !room.removal) return undefined;
+  switch (room.removal.kind) {
+    case 'banned':
+      return { kind: 'banned', whileIn: true };
+    case 'destroyed':
+      return { kind: 'destroyed', reason: room.removal.reason };
+    case 'kicked':
+    case 'removed':
+      return { kind: 'removed' };
+  }
+}

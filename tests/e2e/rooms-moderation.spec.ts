@@ -1,0 +1,140 @@
+import type { Page } from '@playwright/test';
+import { chatLog, expect, expectJoined, participantEntry, participants, say, test, uniqueRoomName } from './rooms-people';
+
+// Every person is a browser context of their own; every test uses a room of its own.
+
+function bannedList(page: Page) {
+  return page.getByRole('list', { name: 'Banned' });
+}
+
+function roomState(page: Page) {
+  return page.getByRole('status', { name: 'Room state' });
+}
+
+/** The room has ended for this person: one screen with its title, and nothing of the call or the people. */
+async function expectEndedScreen(page: Page, title: string): Promise<void> {
+  await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: title })).toBeFocused();
+  await expect(page.getByRole('region', { name: 'Call' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Join call' })).toHaveCount(0);
+  await expect(page.getByRole('group', { name: 'Call controls' })).toHaveCount(0);
+  await expect(participants(page)).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeDisabled();
+}
+
+/** From the ended room's screen: its link home, then the room's name and Join, all in the page (no reload). */
+async function comeBackInApp(page: Page, roomName: string): Promise<void> {
+  await page.getByRole('link', { name: 'Go to the home page' }).click();
+  await page.getByRole('textbox', { name: 'Room name' }).fill(roomName);
+  await page.getByRole('button', { name: 'Join', exact: true }).click();
+}
+
+test.describe('Kick asks first and says what it does: removed and banned until the owner lifts it (SPEC §6)', () => {
+  test('Cancel keeps the person; Kick and ban removes them into the owner’s Banned list; lifting the ban lets them back', async ({ people }) => {
+    const room = uniqueRoomName('kick-dialog');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await expect(alice.page.getByText('Nobody is banned.', { exact: false })).toBeVisible();
+    // Only the owner has the Banned list.
+    await expect(bob.page.getByRole('heading', { name: /^Banned/ })).toHaveCount(0);
+
+    const kick = participantEntry(alice.page, 'Bob').getByRole('button', { name: 'Kick Bob', exact: true });
+    await kick.click();
+    const dialog = alice.page.getByRole('dialog', { name: 'Kick Bob?' });
+    await expect(dialog).toContainText('Bob will be removed from the room and banned from it');
+    await expect(dialog).toContainText('until you lift the ban');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(kick).toBeFocused();
+    await expect(participantEntry(alice.page, 'Bob')).toBeVisible();
+    await expectJoined(bob.page);
+
+    await kick.click();
+    await dialog.getByRole('button', { name: 'Kick and ban' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(participantEntry(alice.page, 'Bob')).toHaveCount(0);
+    await expect(bannedList(alice.page).getByRole('listitem')).toHaveCount(1);
+    await expect(bannedList(alice.page).getByRole('listitem').getByText('Bob', { exact: true })).toBeVisible();
+    await expect(alice.page.getByRole('heading', { name: /^Banned/ })).toBeFocused();
+    await expect(roomState(bob.page)).toHaveText('You are banned from this room.');
+
+    // Coming back (the same session: a reload is a new identity until identities last) while banned: refused.
+    await comeBackInApp(bob.page, room);
+    await expect(roomState(bob.page)).toHaveText('You are banned from this room.');
+    await expect(bob.page.getByRole('heading', { level: 2, name: 'You cannot join this room' })).toBeVisible();
+
+    await bannedList(alice.page).getByRole('button', { name: 'Lift the ban on Bob' }).click();
+    await expect(bannedList(alice.page)).toHaveCount(0);
+    await expect(alice.page.getByText('Nobody is banned.', { exact: false })).toBeVisible();
+
+    await comeBackInApp(bob.page, room);
+    await expectJoined(bob.page);
+    await expect(participantEntry(alice.page, 'Bob')).toBeVisible();
+  });
+});
+
+test.describe('Kicked: one screen says the owner removed and banned you, with no call and a way home (SPEC §6)', () => {
+  test('the kicked person’s call ends; the screen explains the ban and its link goes home', async ({ people, appUrl }) => {
+    const room = uniqueRoomName('kicked');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await bob.page.getByRole('button', { name: 'Join call' }).click();
+    await expect(bob.page.getByRole('group', { name: 'Call controls' })).toBeVisible();
+
+    await participantEntry(alice.page, 'Bob').getByRole('button', { name: 'Kick Bob', exact: true }).click();
+    await alice.page.getByRole('dialog', { name: 'Kick Bob?' }).getByRole('button', { name: 'Kick and ban' }).click();
+
+    await expect(roomState(bob.page)).toHaveText('You are banned from this room.');
+    await expectEndedScreen(bob.page, 'You were removed from this room');
+    await expect(bob.page.getByText('The room’s owner removed you and banned you from it. You cannot come back unless the owner lifts the ban.')).toBeVisible();
+    // The call is torn down: the camera and microphone are no longer captured.
+    await expect.poll(() => bob.page.evaluate(() => document.querySelectorAll('video').length)).toBe(0);
+
+    await bob.page.getByRole('link', { name: 'Go to the home page' }).click();
+    await expect(bob.page).toHaveURL(new URL('/', appUrl).href);
+    await expect(bob.page.getByRole('textbox', { name: 'Room name' })).toBeVisible();
+  });
+});
+
+test.describe('Destroyed room: one screen says the owner closed it, or where everyone went (SPEC §4 destroyed room)', () => {
+  test('without another room: the owner closed it, with the reason given, and the way home', async ({ people }) => {
+    const room = uniqueRoomName('closed');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await say(alice.page, 'wrapping up');
+    await expect(chatLog(bob.page)).toContainText('wrapping up');
+
+    await alice.page.getByRole('button', { name: 'Destroy room' }).click();
+    const dialog = alice.page.getByRole('dialog', { name: 'Destroy room' });
+    await dialog.getByRole('textbox', { name: 'Reason (optional)' }).fill('Meeting over');
+    await dialog.getByRole('button', { name: 'Destroy', exact: true }).click();
+
+    for (const person of [alice, bob]) {
+      await expect(roomState(person.page)).toHaveText('The owner closed this room.');
+      await expectEndedScreen(person.page, 'The owner closed this room');
+      await expect(person.page.getByText('Everyone had to leave. The owner said: “Meeting over”')).toBeVisible();
+      await expect(person.page.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+    }
+    // What was said stays readable.
+    await expect(chatLog(bob.page)).toContainText('wrapping up');
+  });
+
+  test('with another room: everyone is moved there and told where they came from', async ({ people }) => {
+    const room = uniqueRoomName('moving');
+    const alternate = uniqueRoomName('new-home');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+
+    await alice.page.getByRole('button', { name: 'Destroy room' }).click();
+    const dialog = alice.page.getByRole('dialog', { name: 'Destroy room' });
+    await dialog.getByRole('textbox', { name: 'Alternate room (optional)' }).fill(alternate);
+    await dialog.getByRole('button', { name: 'Destroy', exact: true }).click();
+
+    for (const person of [alice, bob]) {
+      await expect(person.page.getByRole('heading', { level: 1 })).toHaveText(alternate);
+      await expectJoined(person.page);
+      await expect(roomState(person.page)).toHaveText(`The owner closed ${room}, so you moved to ${alternate}.`);
+      await expect(participants(person.page).getByRole('listitem')).toHaveCount(2);
+    }
+  });
+});

@@ -1,0 +1,140 @@
+// Moderation through the rooms domain as the SharedWorker drives it (SPEC §6: a kick bans; only an
+// owner may see and lift bans, the room refuses anyone else; SPEC §4 removal and destroyed room), and
+// a plain XMPP client asking the same of the room, against a real Prosody behind the real gateway.
+import { randomUUID } from 'node:crypto';
+import { JID } from 'stanza';
+import { describe, expect, it } from 'vitest';
+import { ModerationRefusedError, RoomNotJoinedError } from '../../src/protocol/errors';
+import { providerConfig, useParley } from '../support/parley';
+import { joinedBy, peerNamed, roomInState, useSessions, waitFor, type TestSession } from '../support/sessions';
+import { clientFor, login, usePlainClients, withTimeout } from '../support/xmppClient';
+
+const parley = useParley();
+const openSession = useSessions();
+const plainClient = usePlainClients();
+
+function person(displayName: string): TestSession {
+  return openSession({ server: parley(), displayName });
+}
+
+function newRoomName(): string {
+  return `Bans ${randomUUID().slice(0, 8)}`;
+}
+
+/** Leaves the room and asks for it again, as a person going home and coming back does. */
+async function comeBack(who: TestSession, roomId: string, name: string): Promise<string> {
+  await who.rooms.leaveRoom(roomId);
+  return who.rooms.joinRoom(name);
+}
+
+/** Alice owns a room Bob is in; she kicks him. Resolves with both rooms and Bob's bare real address. */
+async function aliceKicksBob() {
+  const alice = person('Alice');
+  const bob = person('Bob');
+  const name = newRoomName();
+  const room = await joinedBy(alice, name);
+  const bobRoom = await joinedBy(bob, name);
+  const bobPeer = await peerNamed(alice, room.address, 'Bob');
+  const bobAddress = JID.toBare(bobPeer.userAddress ?? '');
+  await alice.rooms.kickPeer(bobPeer.address);
+  await roomInState(bob, bobRoom.id, 'banned');
+  return { alice, bob, name, room, bobRoom, bobAddress };
+}
+
+describe('SPEC §6 ban list: the owner sees whom a kick banned, by the name they had, and the list is in the state', () => {
+  it('rereads the list after a kick into Room.bans; listBans answers the same', async () => {
+    const { alice, room, bobAddress } = await aliceKicksBob();
+    const expected = [{ userAddress: bobAddress, displayName: 'Bob', reason: undefined }];
+    expect(await waitFor(alice, 'Bob in the ban list', (state) => (state.rooms[room.id]?.bans?.length ? state.rooms[room.id]?.bans : undefined))).toEqual(expected);
+    expect(await alice.rooms.listBans(room.address)).toEqual(expected);
+  });
+});
+
+describe('SPEC §6 lifting a ban: affiliation none; the person may come back', () => {
+  it('keeps Bob out while banned, and lets him back in once Alice lifts the ban', async () => {
+    const { alice, bob, name, room, bobRoom, bobAddress } = await aliceKicksBob();
+    const refused = await comeBack(bob, bobRoom.id, name);
+    expect(await roomInState(bob, refused, 'banned')).toMatchObject({ banned: true, joined: false });
+
+    expect(await alice.rooms.liftBan(room.address, bobAddress)).toEqual([]);
+    expect(alice.session.store.state.rooms[room.id]?.bans).toEqual([]);
+    const back = await comeBack(bob, refused, name);
+    expect(await roomInState(bob, back, 'joined')).toMatchObject({ joined: true, banned: false });
+    await peerNamed(alice, room.address, 'Bob');
+  });
+});
+
+describe('SPEC §8 join failures: only the answer to the join presence fails a join', () => {
+  it('does not take the refusal of a presence that crossed the kick for the answer to the next join', async () => {
+    const { alice, bob, room, bobRoom, bobAddress } = await aliceKicksBob();
+    await alice.rooms.liftBan(room.address, bobAddress);
+    // A presence update that reaches the room after the kick (a call change crossing it), then at
+    // once a join (the room's address is known, so it goes out with no wait): the room refuses the
+    // update (item-not-found) while the join waits for its answer.
+    bob.session.client?.sendPresence({ to: bobRoom.selfAddress });
+    await bob.rooms.submitRoomPassword(bobRoom.id, 'unused: the room is open');
+    expect(await roomInState(bob, bobRoom.id, 'joined')).toMatchObject({ joined: true, banned: false });
+    expect(bob.logs.some((line) => line.includes('refused a presence: item-not-found'))).toBe(true);
+  });
+});
+
+describe('SPEC §6 only an owner: the room refuses the ban list to anyone else', () => {
+  it("refuses a non-owner's listBans and liftBan (ModerationRefusedError, forbidden); the ban holds", async () => {
+    const { alice, room, bobAddress } = await aliceKicksBob();
+    const carol = person('Carol');
+    const carolRoom = await joinedBy(carol, room.providedName);
+    expect(carolRoom.selfAffiliation).not.toBe('owner');
+
+    // Prosody's conditions: forbidden for the list, not-allowed for the change.
+    await expect(carol.rooms.listBans(room.address)).rejects.toMatchObject({ name: 'ModerationRefusedError', condition: 'forbidden' });
+    await expect(carol.rooms.liftBan(room.address, bobAddress)).rejects.toThrow(ModerationRefusedError);
+    await expect(carol.rooms.liftBan(room.address, bobAddress)).rejects.toMatchObject({ condition: 'not-allowed' });
+    expect(carol.session.store.state.rooms[carolRoom.id]?.bans).toBeUndefined();
+    expect(await alice.rooms.listBans(room.address)).toEqual([{ userAddress: bobAddress, displayName: 'Bob', reason: undefined }]);
+  });
+
+  it('refuses a plain XMPP client in the room that asks for the outcast list or to lift a ban', async () => {
+    const { alice, room, bobAddress } = await aliceKicksBob();
+    const config = await providerConfig(parley());
+    const plain = plainClient(clientFor(config));
+    await login(plain);
+    await withTimeout(plain.joinRoom(room.address, config.id), 10_000, 'plain join');
+
+    await expect(plain.getRoomMembers(room.address, { affiliation: 'outcast' })).rejects.toMatchObject({ error: { condition: 'forbidden' } });
+    await expect(plain.setRoomAffiliation(room.address, bobAddress, 'none')).rejects.toMatchObject({ error: { condition: 'not-allowed' } });
+    expect(await alice.rooms.listBans(room.address)).toHaveLength(1);
+  });
+
+  it("answers 'Room not joined' for a room the session is not in, and refuses an address that is no person's", async () => {
+    const { alice, bob, room } = await aliceKicksBob();
+    await expect(bob.rooms.listBans(room.address)).rejects.toThrow(RoomNotJoinedError);
+    await expect(alice.rooms.liftBan(room.address, 'not an address')).rejects.toThrow('userAddress must be');
+  });
+});
+
+describe('SPEC §4 removal: the Room says why we are out, so every tab can show one screen for it', () => {
+  it('records a kick as banned, and a destroy without another room as destroyed with its reason', async () => {
+    const { bob, bobRoom, alice, room } = await aliceKicksBob();
+    expect(bob.session.store.state.rooms[bobRoom.id]).toMatchObject({ roomState: 'banned', removal: { kind: 'banned' }, bans: undefined });
+
+    await alice.rooms.destroyRoom(room.address, { reason: 'Meeting over' });
+    const closed = await roomInState(alice, room.id, 'failed');
+    expect(closed).toMatchObject({ joined: false, removal: { kind: 'destroyed', reason: 'Meeting over' }, bans: undefined });
+  });
+
+  it('follows a destroy to its alternate room and says where it came from; the next join clears the removal', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    const bobRoom = await joinedBy(bob, name);
+    const alternate = `${newRoomName().toLowerCase().replace(' ', '-')}@${parley().settings.mucDomain}`;
+
+    await alice.rooms.destroyRoom(room.address, { roomAddress: alternate, reason: 'Moving' });
+    const moved = await waitFor(bob, 'Bob in the alternate room', (state) => {
+      const current = state.rooms[bobRoom.id];
+      return current?.address === alternate && current.roomState === 'joined' ? current : undefined;
+    });
+    expect(moved).toMatchObject({ movedFrom: { fromAddress: room.address, fromName: name, reason: 'Moving' }, removal: undefined });
+  });
+});

@@ -2,7 +2,7 @@ import type { Remote } from 'comlink';
 import { createContext, useContext } from 'react';
 import type { SessionBridge } from '../main-thread/SessionBridge';
 import type { ChatCommands, PreferencesCommands, RoomsCommands } from '../protocol/commands';
-import type { AnalysisWorkerApi } from '../worker/entry';
+import type { AnalysisWorkerApi } from '../protocol/analysisWorker';
 
 /** The tab's bridge to the shared session: React calls its actions, and reads state only from atoms. */
 export interface TabSession {

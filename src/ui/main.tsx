@@ -7,7 +7,7 @@ import { SessionBridge } from '../main-thread/SessionBridge';
 import { App } from './App';
 import { BridgeContext } from './bridgeContext';
 import { parseRoute } from './route';
-import type { AnalysisWorkerApi } from '../worker/entry';
+import type { AnalysisWorkerApi } from '../protocol/analysisWorker';
 import './parley.css';
 
 const store = createStore();

@@ -1,8 +1,8 @@
 import type { Remote } from 'comlink';
 import type { createStore } from 'jotai';
-import { consoleLogger } from '../../shared-worker/logger';
-import { systemClock } from '../../shared-worker/clock';
-import type { AnalysisWorkerApi } from '../../worker/entry';
+import { consoleLogger } from '../../common/logger';
+import { systemClock } from '../../common/clock';
+import type { AnalysisWorkerApi } from '../../protocol/analysisWorker';
 import { BridgeCallSignaling } from '../call/BridgeCallSignaling';
 import { CallEngine } from '../call/CallEngine';
 import { probeMediaLoaded } from '../media';

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const MEDIASOUP_VERSION = '3.27.1';
+export const MEDIASOUP_VERSION = '3.27.1';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const HERE = path.dirname(THIS_FILE);

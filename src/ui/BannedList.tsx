@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type Ref } from 'react';
 import type { Room } from '../protocol/entities';
-import { useActions } from './bridgeContext';
+import { useActions } from './tabContext';
 
 interface BannedListProps {
   room: Room;

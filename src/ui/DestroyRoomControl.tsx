@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { LIMITS } from '../protocol/constants';
 import { roomNameToLocalpart } from '../protocol/rooms';
-import { useActions } from './bridgeContext';
+import { useActions } from './tabContext';
 import { Dialog } from './Dialog';
 
 /**

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { Peer } from '../protocol/entities';
-import { useActions } from './bridgeContext';
+import { useActions } from './tabContext';
 import { Dialog } from './Dialog';
 
 interface KickPeerControlProps {

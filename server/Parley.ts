@@ -27,6 +27,7 @@ export interface RunningParley {
 export async function startParley(overrides: Partial<ParleySettings> = {}, log: (line: string) => void = () => {}): Promise<RunningParley> {
   const settings = readSettings(process.env, overrides);
   const xmppOptions: XmppServerOptions = {
+    implementation: settings.xmppServer,
     domain: settings.xmppDomain,
     mucDomain: settings.mucDomain,
     tokenSecret: settings.tokenSecret,

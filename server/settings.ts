@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { parseVideoResolutionTiers } from '../src/protocol/config';
 import { MEDIA_RELAY, type VideoResolutionTier } from '../src/protocol/constants';
 import { RELAY_LIMITS, type RelayLimits } from '../src/protocol/relay';
+import { XMPP_SERVERS, type XmppServerName } from './xmpp/XmppServer';
 
 /** Every setting of the servers, read from the environment in one place (README "Configuration"). */
 export interface ParleySettings {
@@ -17,6 +18,8 @@ export interface ParleySettings {
   userTokenSecret: string | undefined;
   /** How long an issued credential stays valid. */
   credentialTtlSeconds: number;
+  /** Which XMPP server runs the signalling: Prosody (one machine) or ejabberd (clusters). */
+  xmppServer: XmppServerName;
   xmppDomain: string;
   mucDomain: string;
   /** RTCIceServer list (JSON) handed to clients; empty on loopback. */
@@ -57,6 +60,13 @@ function port(name: string, value: string | undefined, fallback: number): number
   const parsed = integer(name, value, fallback) ?? fallback;
   if (parsed < 1 || parsed > 65535) throw new Error(`${name} must be a port number (1-65535), got "${value}"`);
   return parsed;
+}
+
+export function xmppServerName(value: string | undefined): XmppServerName {
+  if (value === undefined || value === '') return 'prosody';
+  const known = XMPP_SERVERS.find((name) => name === value);
+  if (known === undefined) throw new Error(`PARLEY_XMPP_SERVER must be one of ${XMPP_SERVERS.join(', ')}, got "${value}"`);
+  return known;
 }
 
 function jsonArray(name: string, value: string | undefined): unknown[] {
@@ -100,6 +110,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     tokenSecret: env.PARLEY_TOKEN_SECRET || randomBytes(32).toString('base64url'),
     userTokenSecret: env.PARLEY_USER_TOKEN_SECRET || undefined,
     credentialTtlSeconds: integer('PARLEY_CREDENTIAL_TTL_SECONDS', env.PARLEY_CREDENTIAL_TTL_SECONDS, 12 * 3600) ?? 12 * 3600,
+    xmppServer: xmppServerName(env.PARLEY_XMPP_SERVER),
     xmppDomain,
     mucDomain: env.PARLEY_MUC_DOMAIN || `rooms.${xmppDomain}`,
     iceServers: jsonArray('PARLEY_ICE_SERVERS', env.PARLEY_ICE_SERVERS),

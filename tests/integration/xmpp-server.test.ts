@@ -1,6 +1,6 @@
-// The project's XMPP server (a real Prosody with Parley's modules) seen through StanzaJS, the client
-// library the app uses: token login, the <user> presence element, room limits, whois, stats and the
-// server's lifecycle.
+// The project's XMPP server (a real Prosody or ejabberd with Parley's modules: the file runs against
+// each, see vitest.config.ts) seen through StanzaJS, the client library the app uses: token login,
+// the <user> presence element, room limits, whois, stats and the server's lifecycle.
 import { randomUUID } from 'node:crypto';
 import { createClient, type Agent } from 'stanza';
 import type { Presence, ReceivedMUCPresence } from 'stanza/protocol';
@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signToken, type TokenClaims } from '../../server/auth/jwt';
 import { startXmppServer, type XmppServer, type XmppServerOptions } from '../../server/xmpp/XmppServer';
 import { parleyStanzas } from '../../src/protocol/stanzas';
+import { isServerErrorLine, TESTED_XMPP_SERVER } from '../support/xmppServers';
 
 const DOMAIN = 'parley.localhost';
 const MUC_DOMAIN = 'rooms.parley.localhost';
@@ -17,9 +18,10 @@ const MAX_OCCUPANTS = 2;
 const STEP_TIMEOUT_MS = 5_000;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Prosody's error output, checked after each test. */
+/** The server's error output, checked after each test. */
 const serverLog: string[] = [];
 const serverOptions: XmppServerOptions = {
+  implementation: TESTED_XMPP_SERVER,
   domain: DOMAIN,
   mucDomain: MUC_DOMAIN,
   tokenSecret: TOKEN_SECRET,
@@ -36,8 +38,8 @@ beforeAll(async () => {
 afterEach(async () => {
   await Promise.all([...openClients].map(disconnect));
   openClients.clear();
-  // Errors from Parley's Prosody modules do not always show in the stanzas; they do in the log.
-  const errorLines = serverLog.splice(0).filter((line) => /\berror\t/.test(line));
+  // Errors from Parley's server modules do not always show in the stanzas; they do in the log.
+  const errorLines = serverLog.splice(0).filter(isServerErrorLine);
   expect(errorLines).toEqual([]);
 });
 
@@ -54,8 +56,9 @@ function newId(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;
 }
 
+/** A login token as the config service issues them: `sub` (Prosody) and `jid` (ejabberd's native JWT auth) name the user. */
 function tokenFor(userId: string, claims: TokenClaims = {}, secret = TOKEN_SECRET): string {
-  return signToken(secret, { sub: userId, exp: nowSeconds() + 3600, ...claims });
+  return signToken(secret, { sub: userId, jid: `${userId}@${DOMAIN}`, exp: nowSeconds() + 3600, ...claims });
 }
 
 function within<T>(what: string, promise: Promise<T>, timeoutMs = STEP_TIMEOUT_MS): Promise<T> {

@@ -4,6 +4,8 @@
 %%   `customerData` claims on the session (mod_auth_parley_token.lua);
 %% - every occupant presence carries <user xmlns='https://talky.io/ns/core' sid rid type>customerData
 %%   </user> (mod_muc_parley_user.lua; PROTOCOL.md);
+%% - a groupchat message keeps its <nick> (XEP-0172), which ejabberd's rooms remove and clients
+%%   show as the sender's name (PROTOCOL.md);
 %% - occupant limit with service-unavailable (mod_muc_parley_max_occupants.lua);
 %% - rooms that wait for a host: a guest whose join would create a room gets recipient-unavailable
 %%   (mod_muc_parley_room_start.lua);
@@ -14,7 +16,7 @@
 -behaviour(gen_mod).
 
 -export([start/2, stop/1, reload/3, depends/2, mod_opt_type/1, mod_options/1, mod_doc/0]).
--export([check_decoded_jwt/5, c2s_session_opened/1, muc_filter_presence/3, muc_process_iq/2,
+-export([check_decoded_jwt/5, c2s_session_opened/1, muc_filter_presence/3, muc_filter_message/3, muc_process_iq/2,
          filter_packet/1, remove_room/3, process/2]).
 
 -include("xmpp.hrl").
@@ -36,6 +38,7 @@ start(Host, Opts) ->
     ejabberd_hooks:add(check_decoded_jwt, Host, ?MODULE, check_decoded_jwt, 50),
     ejabberd_hooks:add(c2s_session_opened, Host, ?MODULE, c2s_session_opened, 50),
     ejabberd_hooks:add(muc_filter_presence, Host, ?MODULE, muc_filter_presence, 50),
+    ejabberd_hooks:add(muc_filter_message, Host, ?MODULE, muc_filter_message, 50),
     ejabberd_hooks:add(muc_process_iq, Host, ?MODULE, muc_process_iq, 50),
     ejabberd_hooks:add(remove_room, Host, ?MODULE, remove_room, 50),
     [persistent_term:put({?MODULE, muc_host, MucHost}, {Host, gen_mod:get_opt(rooms_need_host, Opts)})
@@ -47,6 +50,7 @@ stop(Host) ->
     ejabberd_hooks:delete(check_decoded_jwt, Host, ?MODULE, check_decoded_jwt, 50),
     ejabberd_hooks:delete(c2s_session_opened, Host, ?MODULE, c2s_session_opened, 50),
     ejabberd_hooks:delete(muc_filter_presence, Host, ?MODULE, muc_filter_presence, 50),
+    ejabberd_hooks:delete(muc_filter_message, Host, ?MODULE, muc_filter_message, 50),
     ejabberd_hooks:delete(muc_process_iq, Host, ?MODULE, muc_process_iq, 50),
     ejabberd_hooks:delete(remove_room, Host, ?MODULE, remove_room, 50),
     ejabberd_hooks:delete(filter_packet, ?MODULE, filter_packet, 50),
@@ -177,6 +181,23 @@ with_user_element(#presence{from = #jid{lresource = Nick}, sub_els = Els} = Pres
             Presence
     end.
 
+%%% Groupchat messages: the room removes <nick> after this hook; it travels as metadata instead,
+%%% back into the message as it leaves the room process (filter_packet).
+
+muc_filter_message(#message{} = Message, _Room, _FromNick) ->
+    case xmpp:get_subtag(Message, #nick{}) of
+        #nick{} = Nick -> xmpp:put_meta(Message, parley_nick, Nick);
+        false -> Message
+    end;
+muc_filter_message(Acc, _Room, _FromNick) ->
+    Acc.
+
+with_nick(Message) ->
+    case xmpp:get_meta(Message, parley_nick, undefined) of
+        undefined -> Message;
+        Nick -> xmpp:set_subtag(xmpp:del_meta(Message, parley_nick), Nick)
+    end.
+
 room_id(#state{room = Name, host = Host}) ->
     case mnesia:dirty_read(parley_room_id, {Name, Host}) of
         [#parley_room_id{rid = Rid}] ->
@@ -215,7 +236,7 @@ muc_process_iq(#iq{type = set, sub_els = [#muc_owner{config = #xdata{type = subm
 muc_process_iq(IQ, _Room) ->
     IQ.
 
-%%% Routing: occupant presences on their way out; joins into rooms that wait for a host.
+%%% Routing: occupant presences and messages on their way out; joins into rooms that wait for a host.
 
 filter_packet(#presence{from = #jid{lserver = FromHost}, to = #jid{luser = Name, lserver = ToHost, lresource = Nick}} = Presence) ->
     case {muc_host(FromHost), muc_host(ToHost)} of
@@ -225,6 +246,11 @@ filter_packet(#presence{from = #jid{lserver = FromHost}, to = #jid{luser = Name,
             wait_for_host(Presence, ServerHost);
         _ ->
             Presence
+    end;
+filter_packet(#message{from = #jid{lserver = FromHost}} = Message) ->
+    case muc_host(FromHost) of
+        undefined -> Message;
+        _ -> with_nick(Message)
     end;
 filter_packet(Packet) ->
     Packet.

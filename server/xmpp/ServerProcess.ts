@@ -23,6 +23,8 @@ export interface ServerProcessOptions {
   /** Receives the lines the process prints that `forward` accepts (default: every line). */
   log?: (line: string) => void;
   forward?: (line: string) => boolean;
+  /** Give the process a stdin pipe that stays open while this Node process lives (its end tells the server to go). */
+  stdinPipe?: boolean;
 }
 
 /** One XMPP server child process (Prosody, ejabberd) in the foreground, and the last lines it printed. */
@@ -34,7 +36,7 @@ export class ServerProcess {
   private readonly recentOutput: string[] = [];
 
   constructor(binary: string, args: string[], options: ServerProcessOptions) {
-    this.child = spawn(binary, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(binary, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: [options.stdinPipe ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     killChildrenOnExit(this.child);
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {

@@ -21,3 +21,17 @@ describe('PARLEY_VIDEO_RESOLUTION_TIERS: the camera tiers clients get in their c
     expect(() => readSettings({ PARLEY_VIDEO_RESOLUTION_TIERS: value })).toThrow(message);
   });
 });
+
+describe('PARLEY_XMPP_SERVER: which XMPP server carries signalling (Prosody by default)', () => {
+  it('defaults to Prosody', () => {
+    expect(readSettings({}).xmppServer).toBe('prosody');
+  });
+
+  it('picks ejabberd', () => {
+    expect(readSettings({ PARLEY_XMPP_SERVER: 'ejabberd' }).xmppServer).toBe('ejabberd');
+  });
+
+  it('refuses a server it does not run, naming the ones it does', () => {
+    expect(() => readSettings({ PARLEY_XMPP_SERVER: 'openfire' })).toThrow('PARLEY_XMPP_SERVER must be one of prosody, ejabberd, got "openfire"');
+  });
+});

@@ -130,7 +130,9 @@ async function launch(
     '-start_epmd', 'false',
     '-erl_epmd_port', String(distributionPort),
     '-kernel', 'inet_dist_use_interface', '{127,0,0,1}',
-    '-noinput',
+    '-noshell',
+    // A Node process that dies without stopping its ejabberd (a test worker killed mid-start) closes this stdin.
+    '-eval', 'spawn(fun() -> io:get_line(""), erlang:halt() end)',
     '-pa', moduleDir,
     '-mnesia', 'dir', JSON.stringify(mnesiaDir),
     '-s', 'ejabberd',
@@ -143,7 +145,13 @@ async function launch(
     ERL_CRASH_DUMP: join(runtimeDir, 'erl_crash.dump'),
     ERL_CRASH_DUMP_BYTES: '0',
   };
-  const ejabberd = new ServerProcess(erl, args, { cwd: runtimeDir, env, log: options.log, forward: (line) => ERROR_LINE.test(line) });
+  const ejabberd = new ServerProcess(erl, args, {
+    cwd: runtimeDir,
+    env,
+    log: options.log,
+    forward: (line) => ERROR_LINE.test(line),
+    stdinPipe: true,
+  });
   await waitUntilReady(
     ejabberd,
     {

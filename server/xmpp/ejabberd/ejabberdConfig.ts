@@ -26,7 +26,7 @@ const EJABBERD_MAX_USERS = 1_000_000;
 export function renderEjabberdConfig(settings: EjabberdConfigSettings): string {
   const config = {
     hosts: [settings.domain],
-    loglevel: process.env.PARLEY_EJABBERD_DEBUG ? "debug" : "info",
+    loglevel: 'info',
     log_rotate_count: 0,
     hide_sensitive_log_data: true,
     certfiles: [],

@@ -2,11 +2,15 @@
 // each, see vitest.config.ts) seen through StanzaJS, the client library the app uses: token login,
 // the <user> presence element, room limits, whois, stats and the server's lifecycle.
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createClient, type Agent } from 'stanza';
 import type { Presence, ReceivedMUCPresence } from 'stanza/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signToken, type TokenClaims } from '../../server/auth/jwt';
 import { startXmppServer, type XmppServer, type XmppServerOptions } from '../../server/xmpp/XmppServer';
+import { lockForm } from '../../src/shared-worker/rooms/roomLockForm';
 import { parleyStanzas } from '../../src/protocol/stanzas';
 import { isServerErrorLine, TESTED_XMPP_SERVER } from '../support/xmppServers';
 
@@ -351,4 +355,55 @@ describe('lifecycle: stop() frees the port for a new server, kill() drops client
     await logInOrFail(userId, {}, successor);
     expect((await successor.stats()).clientSessions).toBe(1);
   });
+});
+
+// Prosody keeps rooms in memory here (its durable storage is another change); ejabberd keeps them in Mnesia.
+describe.runIf(TESTED_XMPP_SERVER === 'ejabberd')('ejabberd: rooms persist in the data folder, their owner, lock and bans surviving a restart', () => {
+  const ownServers: XmppServer[] = [];
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'parley-xmpp-data-'));
+  });
+
+  afterAll(async () => {
+    await Promise.all(ownServers.map((own) => own.stop()));
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function startOwnServer(): Promise<XmppServer> {
+    const started = await startXmppServer({ ...serverOptions, dataDir });
+    ownServers.push(started);
+    return started;
+  }
+
+  async function refusalOf(join: Promise<ReceivedMUCPresence>): Promise<string | undefined> {
+    return join.then(
+      () => undefined,
+      (error: unknown) => (error as Presence).error?.condition,
+    );
+  }
+
+  it('keeps the first joiner as owner, the password and the ban of a kicked user', async () => {
+    const roomJid = newRoomJid();
+    const [aliceId, bobId, carolId] = [newId('alice'), newId('bob'), newId('carol')];
+    const before = await startOwnServer();
+    const alice = await logInOrFail(aliceId, {}, before);
+    const bob = await logInOrFail(bobId, {}, before);
+    await joinRoom(alice, roomJid, aliceId);
+    await joinRoom(bob, roomJid, bobId);
+    await within('locking', alice.configureRoom(roomJid, lockForm('sesame')));
+    await within('kicking bob', alice.setRoomAffiliation(roomJid, `${bobId}@${DOMAIN}`, 'outcast'));
+    await before.stop();
+
+    const after = await startOwnServer();
+    const aliceAgain = await logInOrFail(aliceId, {}, after);
+    const aliceSelf = await joinRoom(aliceAgain, roomJid, aliceId, { muc: { type: 'join', password: 'sesame' } });
+    expect(aliceSelf.muc).toMatchObject({ affiliation: 'owner', role: 'moderator' });
+    const carol = await logInOrFail(carolId, {}, after);
+    expect(await refusalOf(joinRoom(carol, roomJid, carolId))).toBe('not-authorized');
+    const bobAgain = await logInOrFail(bobId, {}, after);
+    expect(await refusalOf(joinRoom(bobAgain, roomJid, bobId, { muc: { type: 'join', password: 'sesame' } }))).toBe('forbidden');
+    // Two server starts: a bound for a loaded machine, not a speed claim.
+  }, 60_000);
 });

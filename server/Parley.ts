@@ -28,6 +28,7 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
   const settings = readSettings(process.env, overrides);
   const xmppOptions: XmppServerOptions = {
     implementation: settings.xmppServer,
+    cluster: settings.xmppCluster,
     domain: settings.xmppDomain,
     mucDomain: settings.mucDomain,
     tokenSecret: settings.tokenSecret,

@@ -66,7 +66,12 @@ export class ServerProcess {
 
   /** True when one of the recent lines of output contains `text`. */
   printed(text: string): boolean {
-    return this.recentOutput.some((line) => line.includes(text));
+    return this.printedLine(text) !== undefined;
+  }
+
+  /** The most recent line of output that contains `text`. */
+  printedLine(text: string): string | undefined {
+    return this.recentOutput.findLast((line) => line.includes(text));
   }
 
   /** Asks the server to shut down (SIGTERM), and SIGKILLs it if it has not within the grace time. */

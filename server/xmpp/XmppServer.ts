@@ -24,8 +24,19 @@ export interface XmppServerOptions {
   maxOccupants?: number;
   /** Only registered users (a product token behind their credential) may start a room; guests wait. */
   roomsNeedHost?: boolean;
+  /** ejabberd only: this node's place in an Erlang/Mnesia cluster. */
+  cluster?: XmppClusterOptions;
   /** Receives the server's error output, line by line. */
   log?: (line: string) => void;
+}
+
+export interface XmppClusterOptions {
+  /** The address this node's Erlang distribution listens on; the node is named `parley@<address>`. */
+  address: string;
+  /** The distribution port: every node of a cluster listens on the same one (no epmd). */
+  distributionPort: number;
+  /** Node names (`name@address`) to join, tried in order until one answers; empty: start alone. */
+  join: string[];
 }
 
 export interface XmppServerStats {
@@ -41,6 +52,8 @@ export interface XmppServer {
   readonly httpPort: number;
   readonly domain: string;
   readonly mucDomain: string;
+  /** ejabberd: its Erlang node name, which other nodes join. */
+  readonly nodeName?: string;
   stats(): Promise<XmppServerStats>;
   /** Graceful stop, then SIGKILL after a timeout; removes a runtime folder it created. Idempotent. */
   stop(): Promise<void>;

@@ -87,6 +87,8 @@ export interface ReadyCheck {
   timeoutMs: number;
   /** True when the server's output says the port was taken. */
   portTaken: () => boolean;
+  /** Besides answering: what else must have happened (a cluster joined), or why it cannot. */
+  settled?: () => 'yes' | 'not yet' | { failed: string };
 }
 
 /** Resolves once the server answers its stats route as our instance; kills it and throws (with its log) otherwise. */
@@ -98,7 +100,9 @@ export async function waitUntilReady(server: ServerProcess, check: ReadyCheck, l
       if (server.exitStatus !== undefined) {
         throw new XmppServerStartError(`${check.product} exited before it was ready (${server.exitStatus})`);
       }
-      if (await answersAsInstance(check.httpPort, check.instanceId)) return;
+      const settled = check.settled?.() ?? 'yes';
+      if (typeof settled === 'object') throw new XmppServerStartError(`${check.product}: ${settled.failed}`);
+      if (settled === 'yes' && (await answersAsInstance(check.httpPort, check.instanceId))) return;
       if (Date.now() > deadline) {
         throw new XmppServerStartError(`${check.product} did not answer on 127.0.0.1:${check.httpPort} within ${check.timeoutMs} ms`);
       }
@@ -141,6 +145,7 @@ export class LaunchedXmppServer implements XmppServer {
     private readonly server: ServerProcess,
     /** Removed on stop; undefined when the caller chose the folder. */
     private readonly ownedRuntimeDir: string | undefined,
+    readonly nodeName?: string,
   ) {
     this.domain = options.domain;
     this.mucDomain = options.mucDomain;

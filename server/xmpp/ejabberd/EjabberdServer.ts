@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -120,22 +120,29 @@ async function launch(
   });
   await writeFile(configFile, config, { mode: 0o600 });
 
-  // Mnesia's schema names its node: the same data folder must come back under the same name.
-  const nodeName = `parley-${createHash('sha256').update(mnesiaDir).digest('hex').slice(0, 12)}@127.0.0.1`;
-  // Distribution without epmd: this node listens on its own port, on loopback only.
-  const distributionPort = await freeLoopbackPort();
+  // Mnesia's schema names its node: the same data folder must come back under the same name. A
+  // cluster node has one name that the others can be told (each node its own address).
+  const address = options.cluster?.address ?? '127.0.0.1';
+  const nodeName = options.cluster
+    ? `parley@${address}`
+    : `parley-${createHash('sha256').update(mnesiaDir).digest('hex').slice(0, 12)}@${address}`;
+  // Distribution without epmd: every node listens on the one port (alone: a free loopback port).
+  const distributionPort = options.cluster?.distributionPort ?? (await freeLoopbackPort());
+  const joinNodes = options.cluster?.join ?? [];
   const args = [
     '-name', nodeName,
-    '-setcookie', randomBytes(18).toString('base64url'),
+    // Nodes that share the token secret share the cookie: they may join each other.
+    '-setcookie', createHmac('sha256', options.tokenSecret).update('parley erlang cookie').digest('base64url'),
     '-start_epmd', 'false',
     '-erl_epmd_port', String(distributionPort),
-    '-kernel', 'inet_dist_use_interface', '{127,0,0,1}',
+    '-kernel', 'inet_dist_use_interface', erlangAddress(address),
     '-noshell',
     // A Node process that dies without stopping its ejabberd (a test worker killed mid-start) closes this stdin.
     '-eval', 'spawn(fun() -> io:get_line(""), erlang:halt() end)',
     '-pa', moduleDir,
     '-mnesia', 'dir', JSON.stringify(mnesiaDir),
     '-s', 'ejabberd',
+    ...(joinNodes.length > 0 ? ['-eval', joinClusterExpression(joinNodes)] : []),
   ];
   const env = {
     ...process.env,
@@ -160,8 +167,35 @@ async function launch(
       instanceId,
       timeoutMs: READY_TIMEOUT_MS,
       portTaken: () => ejabberd.printed(`127.0.0.1:${httpPort}`) && ejabberd.printed('eaddrinuse'),
+      settled: () => {
+        if (joinNodes.length === 0) return 'yes';
+        const outcome = ejabberd.printedLine(JOIN_OUTCOME);
+        if (outcome === undefined) return 'not yet';
+        return outcome === `${JOIN_OUTCOME} ok` ? 'yes' : { failed: `could not join ${joinNodes.join(', ')}: ${outcome}` };
+      },
     },
     logFile,
   );
-  return new LaunchedXmppServer(options, httpPort, instanceId, ejabberd, ownsRuntimeDir ? runtimeDir : undefined);
+  return new LaunchedXmppServer(options, httpPort, instanceId, ejabberd, ownsRuntimeDir ? runtimeDir : undefined, nodeName);
+}
+
+const JOIN_OUTCOME = 'parley cluster join:';
+const NODE_NAME = /^[A-Za-z0-9_.-]+@[A-Za-z0-9_.:-]+$/;
+
+/** An Erlang expression that joins the first node that answers (ejabberd then restarts in the cluster) and prints the outcome. */
+function joinClusterExpression(nodes: string[]): string {
+  for (const node of nodes) {
+    if (!NODE_NAME.test(node)) throw new XmppServerStartError(`cluster node names look like name@address, got '${node}'`);
+  }
+  const list = nodes.map((node) => `<<"${node}">>`).join(',');
+  return `io:format("${JOIN_OUTCOME} ~p~n", [lists:foldl(fun(_, ok) -> ok; (Node, _) -> ejabberd_admin:join_cluster(Node) end, none, [${list}])]).`;
+}
+
+/** An IPv4 address as an Erlang tuple, as inet_dist_use_interface takes it. */
+function erlangAddress(address: string): string {
+  const parts = address.split('.');
+  if (parts.length !== 4 || parts.some((part) => !/^\d{1,3}$/.test(part) || Number(part) > 255)) {
+    throw new XmppServerStartError(`the cluster address must be an IPv4 address, got '${address}'`);
+  }
+  return `{${parts.join(',')}}`;
 }

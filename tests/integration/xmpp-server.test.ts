@@ -255,6 +255,21 @@ describe("every occupant presence carries <user sid rid type> with the occupant'
   });
 });
 
+describe('only a join (a presence with the MUC <x/>) starts a room; another presence to a missing room gets item-not-found', () => {
+  it('refuses a call-update presence to a room that does not exist, and starts no room', async () => {
+    const roomJid = newRoomJid();
+    const userId = newId('alice');
+    const client = await logInOrFail(userId);
+    const refused = within(
+      'the error presence',
+      new Promise<Presence>((resolve) => client.on('presence:error', (presence) => presence.from === `${roomJid}/${userId}` && resolve(presence))),
+    );
+    client.sendPresence({ to: `${roomJid}/${userId}` });
+    expect((await refused).error?.condition).toBe('item-not-found');
+    expect((await server.stats()).rooms[roomJid]).toBeUndefined();
+  });
+});
+
 describe('stats() counts authenticated client sessions and room occupants', () => {
   it('reports two sessions and the two occupants of their room', async () => {
     const roomJid = newRoomJid();

@@ -8,7 +8,7 @@
 %%   show as the sender's name (PROTOCOL.md);
 %% - occupant limit with service-unavailable (mod_muc_parley_max_occupants.lua);
 %% - rooms that wait for a host: a guest whose join would create a room gets recipient-unavailable
-%%   (mod_muc_parley_room_start.lua);
+%%   (mod_muc_parley_room_start.lua); and only a join (not any presence) starts a room, as on Prosody;
 %% - an owner's config form with an empty secret unlocks the room (PROTOCOL.md "Unlock"), where
 %%   ejabberd would refuse a protected room with a blank password;
 %% - GET /parley-stats for tests and operators (mod_parley_stats.lua).
@@ -129,9 +129,7 @@ muc_filter_presence(#presence{from = From, type = Type} = Presence,
     IsJoin = Type == available andalso not maps:is_key(jid:tolower(From), Users),
     case IsJoin andalso is_full(ServerHost, Users) of
         true ->
-            Error = xmpp:err_service_unavailable(<<"The room is full">>, xmpp:get_lang(Presence)),
-            ejabberd_router:route_error(Presence, Error),
-            drop;
+            refuse(Presence, xmpp:err_service_unavailable(<<"The room is full">>, xmpp:get_lang(Presence)));
         false ->
             Identity = case session_identity(From) of
                            undefined -> remembered_identity(Nick);
@@ -242,8 +240,8 @@ filter_packet(#presence{from = #jid{lserver = FromHost}, to = #jid{luser = Name,
     case {muc_host(FromHost), muc_host(ToHost)} of
         {{_, _}, _} ->
             with_user_element(Presence);
-        {_, {ServerHost, true}} when Presence#presence.type == available, Name /= <<>>, Nick /= <<>> ->
-            wait_for_host(Presence, ServerHost);
+        {_, {ServerHost, NeedsHost}} when Presence#presence.type == available, Name /= <<>>, Nick /= <<>> ->
+            starting_room(Presence, ServerHost, NeedsHost);
         _ ->
             Presence
     end;
@@ -258,15 +256,28 @@ filter_packet(Packet) ->
 muc_host(Host) ->
     persistent_term:get({?MODULE, muc_host, Host}, undefined).
 
-wait_for_host(#presence{from = From, to = #jid{luser = Name, lserver = MucHost}} = Presence, ServerHost) ->
-    case room_exists(ServerHost, MucHost, Name) orelse is_host(From) of
+%% A presence to a room that does not exist starts it only when it is a join (with the MUC <x/>),
+%% as on Prosody: ejabberd would start one on any presence, such as a call update that crosses
+%% the room's destruction. Where rooms wait for a host, only a host's join starts one.
+starting_room(#presence{from = From, to = #jid{luser = Name, lserver = MucHost}} = Presence, ServerHost, NeedsHost) ->
+    IsJoin = xmpp:has_subtag(Presence, #muc{}),
+    case room_exists(ServerHost, MucHost, Name) of
         true ->
             Presence;
+        false when not IsJoin ->
+            refuse(Presence, xmpp:err_item_not_found(<<"The room does not exist">>, xmpp:get_lang(Presence)));
+        false when NeedsHost ->
+            case is_host(From) of
+                true -> Presence;
+                false -> refuse(Presence, xmpp:err_recipient_unavailable(<<"The room has not started yet">>, xmpp:get_lang(Presence)))
+            end;
         false ->
-            Error = xmpp:err_recipient_unavailable(<<"The room has not started yet">>, xmpp:get_lang(Presence)),
-            ejabberd_router:route_error(Presence, Error),
-            drop
+            Presence
     end.
+
+refuse(Presence, Error) ->
+    ejabberd_router:route_error(Presence, Error),
+    drop.
 
 room_exists(ServerHost, MucHost, Name) ->
     mod_muc:find_online_room(Name, MucHost) /= error

@@ -1,12 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
+/** The signalling suites: they run once against Prosody and once against ejabberd (PARLEY_XMPP_SERVER). */
+const SIGNALLING_SUITES = ['rooms', 'rooms-waiting', 'chat', 'calls', 'xmpp-server'].map((name) => `tests/integration/${name}.test.ts`);
+/** What only ejabberd does: its nodes join into one cluster. */
+const EJABBERD_SUITES = ['tests/integration/xmpp-cluster.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Integration files each start their own servers on free ports, so they can run side by side.
     fileParallelism: true,
+    projects: [
+      { extends: true, test: { name: 'prosody', include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'], exclude: EJABBERD_SUITES } },
+      { extends: true, test: { name: 'ejabberd', include: [...SIGNALLING_SUITES, ...EJABBERD_SUITES], env: { PARLEY_XMPP_SERVER: 'ejabberd' } } },
+    ],
   },
 });

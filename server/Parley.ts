@@ -27,6 +27,8 @@ export interface RunningParley {
 export async function startParley(overrides: Partial<ParleySettings> = {}, log: (line: string) => void = () => {}): Promise<RunningParley> {
   const settings = readSettings(process.env, overrides);
   const xmppOptions: XmppServerOptions = {
+    implementation: settings.xmppServer,
+    cluster: settings.xmppCluster,
     domain: settings.xmppDomain,
     mucDomain: settings.mucDomain,
     tokenSecret: settings.tokenSecret,

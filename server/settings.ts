@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { parseVideoResolutionTiers } from '../src/protocol/config';
 import { MEDIA_RELAY, type VideoResolutionTier } from '../src/protocol/constants';
 import { RELAY_LIMITS, type RelayLimits } from '../src/protocol/relay';
+import { XMPP_SERVERS, type XmppClusterOptions, type XmppServerName } from './xmpp/XmppServer';
 
 /** Every setting of the servers, read from the environment in one place (README "Configuration"). */
 export interface ParleySettings {
@@ -17,6 +18,10 @@ export interface ParleySettings {
   userTokenSecret: string | undefined;
   /** How long an issued credential stays valid. */
   credentialTtlSeconds: number;
+  /** Which XMPP server runs the signalling: Prosody (one machine) or ejabberd (clusters). */
+  xmppServer: XmppServerName;
+  /** ejabberd: this node's Erlang distribution address and port, and the nodes it joins; undefined: a node on its own. */
+  xmppCluster: XmppClusterOptions | undefined;
   xmppDomain: string;
   mucDomain: string;
   /** RTCIceServer list (JSON) handed to clients; empty on loopback. */
@@ -59,6 +64,24 @@ function port(name: string, value: string | undefined, fallback: number): number
   return parsed;
 }
 
+export function xmppServerName(value: string | undefined): XmppServerName {
+  if (value === undefined || value === '') return 'prosody';
+  const known = XMPP_SERVERS.find((name) => name === value);
+  if (known === undefined) throw new Error(`PARLEY_XMPP_SERVER must be one of ${XMPP_SERVERS.join(', ')}, got "${value}"`);
+  return known;
+}
+
+function xmppCluster(env: NodeJS.ProcessEnv, server: XmppServerName): XmppClusterOptions | undefined {
+  const join = (env.PARLEY_XMPP_CLUSTER ?? '').split(',').map((node) => node.trim()).filter((node) => node !== '');
+  const distributionPort = env.PARLEY_XMPP_DISTRIBUTION_PORT;
+  if (distributionPort === undefined || distributionPort === '') {
+    if (join.length > 0) throw new Error('PARLEY_XMPP_CLUSTER needs PARLEY_XMPP_DISTRIBUTION_PORT: every node of a cluster listens on that port');
+    return undefined;
+  }
+  if (server !== 'ejabberd') throw new Error('PARLEY_XMPP_DISTRIBUTION_PORT and PARLEY_XMPP_CLUSTER need PARLEY_XMPP_SERVER=ejabberd');
+  return { address: env.PARLEY_XMPP_NODE_ADDRESS || '127.0.0.1', distributionPort: port('PARLEY_XMPP_DISTRIBUTION_PORT', distributionPort, 0), join };
+}
+
 function jsonArray(name: string, value: string | undefined): unknown[] {
   if (value === undefined || value === '') return [];
   let parsed: unknown;
@@ -89,6 +112,7 @@ function resolutionTiers(name: string, value: string | undefined): Record<number
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ParleySettings> = {}): ParleySettings {
   const xmppDomain = env.PARLEY_XMPP_DOMAIN || 'parley.localhost';
+  const xmppServer = xmppServerName(env.PARLEY_XMPP_SERVER);
   const relayRtcMinPort = port('PARLEY_RELAY_RTC_MIN_PORT', env.PARLEY_RELAY_RTC_MIN_PORT, 40000);
   const relayRtcMaxPort = port('PARLEY_RELAY_RTC_MAX_PORT', env.PARLEY_RELAY_RTC_MAX_PORT, 49999);
   if (relayRtcMinPort > relayRtcMaxPort) throw new Error('PARLEY_RELAY_RTC_MIN_PORT must not be above PARLEY_RELAY_RTC_MAX_PORT');
@@ -100,6 +124,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     tokenSecret: env.PARLEY_TOKEN_SECRET || randomBytes(32).toString('base64url'),
     userTokenSecret: env.PARLEY_USER_TOKEN_SECRET || undefined,
     credentialTtlSeconds: integer('PARLEY_CREDENTIAL_TTL_SECONDS', env.PARLEY_CREDENTIAL_TTL_SECONDS, 12 * 3600) ?? 12 * 3600,
+    xmppServer,
+    xmppCluster: xmppCluster(env, xmppServer),
     xmppDomain,
     mucDomain: env.PARLEY_MUC_DOMAIN || `rooms.${xmppDomain}`,
     iceServers: jsonArray('PARLEY_ICE_SERVERS', env.PARLEY_ICE_SERVERS),

@@ -8,9 +8,11 @@ import { ensureRelayWorker } from '../../server/relay/worker-build/build.mjs';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Debian packages the servers need (`npm start`), and what the test suite adds. */
-export const SERVER_PACKAGES = ['prosody', 'lua-unbound'];
-export const TEST_PACKAGES = ['chromium', 'fonts-liberation', 'espeak-ng', 'sox', 'iproute2', 'util-linux'];
+/** ejabberd (`PARLEY_XMPP_SERVER=ejabberd`); it brings erlc and the headers its Parley module compiles against. */
+const EJABBERD_PACKAGES = ['ejabberd'];
+/** Debian packages the servers need (`npm start`), and what the test suite adds (it runs on both XMPP servers). */
+export const SERVER_PACKAGES = ['prosody', 'lua-unbound', ...(process.env.PARLEY_XMPP_SERVER === 'ejabberd' ? EJABBERD_PACKAGES : [])];
+export const TEST_PACKAGES = ['chromium', 'fonts-liberation', 'espeak-ng', 'sox', 'iproute2', 'util-linux', ...EJABBERD_PACKAGES];
 
 export function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', cwd: ROOT, ...options });

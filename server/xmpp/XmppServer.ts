@@ -1,6 +1,13 @@
+import { startEjabberd } from './ejabberd/EjabberdServer';
 import { startProsody } from './prosody/ProsodyServer';
 
+/** The XMPP servers Parley runs on: Prosody for one machine (the default), ejabberd for a cluster. */
+export const XMPP_SERVERS = ['prosody', 'ejabberd'] as const;
+export type XmppServerName = (typeof XMPP_SERVERS)[number];
+
 export interface XmppServerOptions {
+  /** Which server runs; default 'prosody'. */
+  implementation?: XmppServerName;
   /** The users' domain, e.g. 'parley.localhost'. */
   domain: string;
   /** The MUC service, e.g. 'rooms.parley.localhost'. */
@@ -11,12 +18,25 @@ export interface XmppServerOptions {
   httpPort?: number;
   /** Default: a fresh temporary folder, removed on stop. */
   runtimeDir?: string;
+  /** Where ejabberd keeps its Mnesia database (rooms, owners, bans); default: inside the runtime folder. */
+  dataDir?: string;
   /** Occupant limit of every room; undefined means unlimited. */
   maxOccupants?: number;
   /** Only registered users (a product token behind their credential) may start a room; guests wait. */
   roomsNeedHost?: boolean;
+  /** ejabberd only: this node's place in an Erlang/Mnesia cluster. */
+  cluster?: XmppClusterOptions;
   /** Receives the server's error output, line by line. */
   log?: (line: string) => void;
+}
+
+export interface XmppClusterOptions {
+  /** The address this node's Erlang distribution listens on; the node is named `parley@<address>`. */
+  address: string;
+  /** The distribution port: every node of a cluster listens on the same one (no epmd). */
+  distributionPort: number;
+  /** Node names (`name@address`) to join, tried in order until one answers; empty: start alone. */
+  join: string[];
 }
 
 export interface XmppServerStats {
@@ -32,6 +52,8 @@ export interface XmppServer {
   readonly httpPort: number;
   readonly domain: string;
   readonly mucDomain: string;
+  /** ejabberd: its Erlang node name, which other nodes join. */
+  readonly nodeName?: string;
   stats(): Promise<XmppServerStats>;
   /** Graceful stop, then SIGKILL after a timeout; removes a runtime folder it created. Idempotent. */
   stop(): Promise<void>;
@@ -39,7 +61,7 @@ export interface XmppServer {
   kill(): Promise<void>;
 }
 
-/** Starts the project's XMPP server (Prosody; ejabberd will be a second implementation). */
+/** Starts the project's XMPP server that the options name. */
 export function startXmppServer(options: XmppServerOptions): Promise<XmppServer> {
-  return startProsody(options);
+  return options.implementation === 'ejabberd' ? startEjabberd(options) : startProsody(options);
 }

@@ -1,13 +1,18 @@
-// The project's XMPP server (a real Prosody with Parley's modules) seen through StanzaJS, the client
-// library the app uses: token login, the <user> presence element, room limits, whois, stats and the
-// server's lifecycle.
+// The project's XMPP server (a real Prosody or ejabberd with Parley's modules: the file runs against
+// each, see vitest.config.ts) seen through StanzaJS, the client library the app uses: token login,
+// the <user> presence element, room limits, whois, stats and the server's lifecycle.
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createClient, type Agent } from 'stanza';
 import type { Presence, ReceivedMUCPresence } from 'stanza/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signToken, type TokenClaims } from '../../server/auth/jwt';
 import { startXmppServer, type XmppServer, type XmppServerOptions } from '../../server/xmpp/XmppServer';
+import { lockForm } from '../../src/shared-worker/rooms/roomLockForm';
 import { parleyStanzas } from '../../src/protocol/stanzas';
+import { isServerErrorLine, TESTED_XMPP_SERVER } from '../support/xmppServers';
 
 const DOMAIN = 'parley.localhost';
 const MUC_DOMAIN = 'rooms.parley.localhost';
@@ -17,9 +22,10 @@ const MAX_OCCUPANTS = 2;
 const STEP_TIMEOUT_MS = 5_000;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Prosody's error output, checked after each test. */
+/** The server's error output, checked after each test. */
 const serverLog: string[] = [];
 const serverOptions: XmppServerOptions = {
+  implementation: TESTED_XMPP_SERVER,
   domain: DOMAIN,
   mucDomain: MUC_DOMAIN,
   tokenSecret: TOKEN_SECRET,
@@ -36,8 +42,8 @@ beforeAll(async () => {
 afterEach(async () => {
   await Promise.all([...openClients].map(disconnect));
   openClients.clear();
-  // Errors from Parley's Prosody modules do not always show in the stanzas; they do in the log.
-  const errorLines = serverLog.splice(0).filter((line) => /\berror\t/.test(line));
+  // Errors from Parley's server modules do not always show in the stanzas; they do in the log.
+  const errorLines = serverLog.splice(0).filter(isServerErrorLine);
   expect(errorLines).toEqual([]);
 });
 
@@ -54,8 +60,9 @@ function newId(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;
 }
 
+/** A login token as the config service issues them: `sub` (Prosody) and `jid` (ejabberd's native JWT auth) name the user. */
 function tokenFor(userId: string, claims: TokenClaims = {}, secret = TOKEN_SECRET): string {
-  return signToken(secret, { sub: userId, exp: nowSeconds() + 3600, ...claims });
+  return signToken(secret, { sub: userId, jid: `${userId}@${DOMAIN}`, exp: nowSeconds() + 3600, ...claims });
 }
 
 function within<T>(what: string, promise: Promise<T>, timeoutMs = STEP_TIMEOUT_MS): Promise<T> {
@@ -248,6 +255,21 @@ describe("every occupant presence carries <user sid rid type> with the occupant'
   });
 });
 
+describe('only a join (a presence with the MUC <x/>) starts a room; another presence to a missing room gets item-not-found', () => {
+  it('refuses a call-update presence to a room that does not exist, and starts no room', async () => {
+    const roomJid = newRoomJid();
+    const userId = newId('alice');
+    const client = await logInOrFail(userId);
+    const refused = within(
+      'the error presence',
+      new Promise<Presence>((resolve) => client.on('presence:error', (presence) => presence.from === `${roomJid}/${userId}` && resolve(presence))),
+    );
+    client.sendPresence({ to: `${roomJid}/${userId}` });
+    expect((await refused).error?.condition).toBe('item-not-found');
+    expect((await server.stats()).rooms[roomJid]).toBeUndefined();
+  });
+});
+
 describe('stats() counts authenticated client sessions and room occupants', () => {
   it('reports two sessions and the two occupants of their room', async () => {
     const roomJid = newRoomJid();
@@ -348,4 +370,55 @@ describe('lifecycle: stop() frees the port for a new server, kill() drops client
     await logInOrFail(userId, {}, successor);
     expect((await successor.stats()).clientSessions).toBe(1);
   });
+});
+
+// Prosody keeps rooms in memory here (its durable storage is another change); ejabberd keeps them in Mnesia.
+describe.runIf(TESTED_XMPP_SERVER === 'ejabberd')('ejabberd: rooms persist in the data folder, their owner, lock and bans surviving a restart', () => {
+  const ownServers: XmppServer[] = [];
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'parley-xmpp-data-'));
+  });
+
+  afterAll(async () => {
+    await Promise.all(ownServers.map((own) => own.stop()));
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function startOwnServer(): Promise<XmppServer> {
+    const started = await startXmppServer({ ...serverOptions, dataDir });
+    ownServers.push(started);
+    return started;
+  }
+
+  async function refusalOf(join: Promise<ReceivedMUCPresence>): Promise<string | undefined> {
+    return join.then(
+      () => undefined,
+      (error: unknown) => (error as Presence).error?.condition,
+    );
+  }
+
+  it('keeps the first joiner as owner, the password and the ban of a kicked user', async () => {
+    const roomJid = newRoomJid();
+    const [aliceId, bobId, carolId] = [newId('alice'), newId('bob'), newId('carol')];
+    const before = await startOwnServer();
+    const alice = await logInOrFail(aliceId, {}, before);
+    const bob = await logInOrFail(bobId, {}, before);
+    await joinRoom(alice, roomJid, aliceId);
+    await joinRoom(bob, roomJid, bobId);
+    await within('locking', alice.configureRoom(roomJid, lockForm('sesame')));
+    await within('kicking bob', alice.setRoomAffiliation(roomJid, `${bobId}@${DOMAIN}`, 'outcast'));
+    await before.stop();
+
+    const after = await startOwnServer();
+    const aliceAgain = await logInOrFail(aliceId, {}, after);
+    const aliceSelf = await joinRoom(aliceAgain, roomJid, aliceId, { muc: { type: 'join', password: 'sesame' } });
+    expect(aliceSelf.muc).toMatchObject({ affiliation: 'owner', role: 'moderator' });
+    const carol = await logInOrFail(carolId, {}, after);
+    expect(await refusalOf(joinRoom(carol, roomJid, carolId))).toBe('not-authorized');
+    const bobAgain = await logInOrFail(bobId, {}, after);
+    expect(await refusalOf(joinRoom(bobAgain, roomJid, bobId, { muc: { type: 'join', password: 'sesame' } }))).toBe('forbidden');
+    // Two server starts: a bound for a loaded machine, not a speed claim.
+  }, 60_000);
 });

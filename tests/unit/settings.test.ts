@@ -21,3 +21,41 @@ describe('PARLEY_VIDEO_RESOLUTION_TIERS: the camera tiers clients get in their c
     expect(() => readSettings({ PARLEY_VIDEO_RESOLUTION_TIERS: value })).toThrow(message);
   });
 });
+
+describe('PARLEY_XMPP_SERVER: which XMPP server carries signalling (Prosody by default)', () => {
+  it('defaults to Prosody', () => {
+    expect(readSettings({}).xmppServer).toBe('prosody');
+  });
+
+  it('picks ejabberd', () => {
+    expect(readSettings({ PARLEY_XMPP_SERVER: 'ejabberd' }).xmppServer).toBe('ejabberd');
+  });
+
+  it('refuses a server it does not run, naming the ones it does', () => {
+    expect(() => readSettings({ PARLEY_XMPP_SERVER: 'openfire' })).toThrow('PARLEY_XMPP_SERVER must be one of prosody, ejabberd, got "openfire"');
+  });
+});
+
+describe('PARLEY_XMPP_CLUSTER: ejabberd nodes join into one cluster over Erlang distribution', () => {
+  it('runs a node on its own by default', () => {
+    expect(readSettings({ PARLEY_XMPP_SERVER: 'ejabberd' }).xmppCluster).toBeUndefined();
+  });
+
+  it('reads the distribution port, this node’s address and the nodes to join', () => {
+    const settings = readSettings({
+      PARLEY_XMPP_SERVER: 'ejabberd',
+      PARLEY_XMPP_DISTRIBUTION_PORT: '4370',
+      PARLEY_XMPP_NODE_ADDRESS: '10.0.0.3',
+      PARLEY_XMPP_CLUSTER: 'parley@10.0.0.2, parley@10.0.0.4',
+    });
+    expect(settings.xmppCluster).toEqual({ address: '10.0.0.3', distributionPort: 4370, join: ['parley@10.0.0.2', 'parley@10.0.0.4'] });
+  });
+
+  it('refuses nodes to join without the distribution port they listen on', () => {
+    expect(() => readSettings({ PARLEY_XMPP_SERVER: 'ejabberd', PARLEY_XMPP_CLUSTER: 'parley@10.0.0.2' })).toThrow(/needs PARLEY_XMPP_DISTRIBUTION_PORT/);
+  });
+
+  it('refuses a cluster of Prosody, which has none', () => {
+    expect(() => readSettings({ PARLEY_XMPP_DISTRIBUTION_PORT: '4370' })).toThrow(/need PARLEY_XMPP_SERVER=ejabberd/);
+  });
+});

@@ -1,7 +1,7 @@
 import { createStore } from 'jotai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectionsAtom } from '../../src/main-thread/call/callAtoms';
-import { CallEngine } from '../../src/main-thread/call/CallEngine';
+import { Call } from '../../src/main-thread/call/Call';
 import type { PeerMediaChange } from '../../src/main-thread/call/peerMedia';
 import { MediaItems } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
@@ -19,7 +19,7 @@ interface Person {
   address: string;
   store: ReturnType<typeof createStore>;
   media: MediaItems;
-  engine: CallEngine;
+  engine: Call;
   reports: Array<{ peerAddress: string; change: PeerMediaChange }>;
   errors: string[];
   /** The RTCPeerConnections this person's engine created. */
@@ -67,7 +67,7 @@ async function join(w: World, nick: string): Promise<Person> {
   const reports: Person['reports'] = [];
   const errors: string[] = [];
   const pcs: FakePeerConnection[] = [];
-  const engine = new CallEngine({
+  const engine = new Call({
     roomAddress: ROOM,
     store,
     signaling: w.network.signalingFor(address),

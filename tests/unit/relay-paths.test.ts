@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/shared-worker/clock';
-import { HANDOVER_GRACE_MS, PathHandover } from '../../src/main-thread/relay/PathHandover';
-import { planPaths, type PathPlanInput } from '../../src/main-thread/relay/pathPlan';
+import { PATH_CHANGE } from '../../src/protocol/clientDefaults';
+import { PathHandover } from '../../src/main-thread/call/PathChange';
+import { planPaths, type PathPlanInput } from '../../src/main-thread/call/pathPlan';
 import { ManualClock } from '../support/ManualClock';
 
 const planned = [
@@ -65,6 +66,8 @@ describe('planPaths (the relay switch without frozen video)', () => {
 });
 
 describe('PathHandover (fake time)', () => {
+  const HANDOVER_GRACE_MS = PATH_CHANGE.graceMs;
+
   it(`a path is established after ${HANDOVER_GRACE_MS} ms connected, and says so once`, async () => {
     const clock = new ManualClock();
     const handover = new PathHandover(clock);

@@ -3,11 +3,11 @@ import { VOLUME } from '../../protocol/constants';
 import type { Preferences } from '../../protocol/entities';
 import type { Clock } from '../../shared-worker/clock';
 import type { Logger } from '../../shared-worker/logger';
-import type { CallEngine } from '../call/CallEngine';
+import type { Call } from '../call/Call';
 import { callLockName } from '../call/CallOwnership';
 import { CallUnsupportedError } from '../call/errors';
 import { DeviceManager, MediaItems, OperationQueue, supportsAudioOutputSelection, type MediaDevicesApi, type MediaItemsOptions } from '../media';
-import type { TileNeed } from '../relay/tileProfile';
+import type { TileNeed } from '../call/receive/tileProfile';
 import { callAtomFamily, connectionAtom, peersAtom, preferencesAtom, roomByAddressAtomFamily } from '../sessionAtoms';
 import { createCallTabAtoms, type CallPhase, type CallTabAtoms, type SelectedDevices } from './callTabAtoms';
 import { LocalCapture, type CaptureUse } from './LocalCapture';
@@ -20,8 +20,8 @@ import { VoiceMonitors, type StartVoiceMonitor } from './VoiceMonitors';
 
 type JotaiStore = ReturnType<typeof createStore>;
 
-/** What the runtime needs of a call engine: CallEngine in a tab, a fake in unit tests. */
-export type CallEngineLike = Pick<CallEngine, 'start' | 'close' | 'setTileNeed' | 'on'>;
+/** What the runtime needs of a call: Call in a tab, a fake in unit tests. */
+export type CallLike = Pick<Call, 'start' | 'close' | 'setTileNeed' | 'on'>;
 
 /** Web Locks as far as the runtime reads them: who holds the call's lock. */
 export interface CallLockQuery {
@@ -38,8 +38,8 @@ export interface CallRuntimeOptions {
   readonly locks: CallLockQuery;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** A call engine for this room over the tab's bridge, sending and receiving through `media`. */
-  readonly createEngine: (media: MediaItems, iceServers: readonly RTCIceServer[]) => CallEngineLike;
+  /** A Call for this room over the tab's bridge, sending and receiving through `media`. */
+  readonly createCall: (media: MediaItems, iceServers: readonly RTCIceServer[]) => CallLike;
   readonly startVoiceMonitor: StartVoiceMonitor;
   /** The analysis worker's speaking threshold (preference voiceActivityThreshold). */
   readonly setVoiceThreshold: (thresholdDb: number) => void;
@@ -66,12 +66,12 @@ function describe(error: unknown): string {
 
 /**
  * The call of one room in the tab that shows the room (never the pop-out chat): devices, capture,
- * media items, the call engine, voice activity, audio output and volume, wired into Jotai atoms
+ * media items, the call, voice activity, audio output and volume, wired into Jotai atoms
  * (`atoms`) that React reads, with the actions React calls.
  *
  * The flow: the room opens in the preview (camera and microphone captured at once where the
  * browser has already granted them, else on "Request Media"); "Join call" takes the call's Web Lock
- * through the engine, joins the call and shares the preview's media. The call record is the
+ * through the call, joins the call and shares the preview's media. The call record is the
  * shared state of record: when it says joined without this tab having asked (another tab of yours
  * joined, or this tab was reloaded in the call), this tab waits for the lock — showing that the
  * call runs elsewhere while another tab holds it — and runs the call once it has it. When the
@@ -88,7 +88,7 @@ export class CallRuntime {
   private readonly voice: VoiceMonitors;
   private readonly pushToTalk: PushToTalk;
   private readonly unsubscribes: Array<() => void> = [];
-  private engine: CallEngineLike | undefined;
+  private call: CallLike | undefined;
   /** A join or leave of ours the call record does not show yet: until it does, the record is not followed. */
   private expectedJoined: boolean | undefined;
   private announcedSpeaking = false;
@@ -180,9 +180,9 @@ export class CallRuntime {
     this.voice.dispose();
     this.elements.dispose();
     this.local.close();
-    const engine = this.engine;
-    this.engine = undefined;
-    engine?.close().catch((error: unknown) => this.options.logger.error(`closing the call failed: ${describe(error)}`));
+    const call = this.call;
+    this.call = undefined;
+    call?.close().catch((error: unknown) => this.options.logger.error(`closing the call failed: ${describe(error)}`));
     this.media.removeAllLocal();
     this.queue.close();
   }
@@ -196,8 +196,8 @@ export class CallRuntime {
     if (this.disposed || this.phase !== 'preview') return;
     this.setProblem(undefined);
     this.expectedJoined = true;
-    const engine = this.openEngine();
-    if (!(await this.runEngine(engine))) {
+    const call = this.openCall();
+    if (!(await this.runCall(call))) {
       this.expectedJoined = undefined;
       return;
     }
@@ -210,12 +210,12 @@ export class CallRuntime {
       this.setProblem('You could not join the call. Check your connection and try again.');
       return;
     }
-    await this.enterCall(engine);
+    await this.enterCall(call);
   }
 
   /** Leaves the call (this tab's, or the one another tab runs): every tab lets go of it. */
   async hangUp(): Promise<void> {
-    if (this.disposed || !this.engine) return;
+    if (this.disposed || !this.call) return;
     this.expectedJoined = false;
     await this.endCall();
     try {
@@ -318,47 +318,47 @@ export class CallRuntime {
       if (joined !== this.expectedJoined) return;
       this.expectedJoined = undefined;
     }
-    if (joined && !this.engine) void this.takeCall();
-    else if (!joined && this.engine) void this.endCall();
+    if (joined && !this.call) void this.takeCall();
+    else if (!joined && this.call) void this.endCall();
   }
 
-  /** The record says you are in the call and no engine of ours runs it: run it once the lock is ours. */
+  /** The record says you are in the call and no call of ours runs it: run it once the lock is ours. */
   private async takeCall(): Promise<void> {
-    const engine = this.openEngine();
-    if (await this.runEngine(engine)) await this.enterCall(engine);
+    const call = this.openCall();
+    if (await this.runCall(call)) await this.enterCall(call);
   }
 
-  private openEngine(): CallEngineLike {
+  private openCall(): CallLike {
     const config = this.options.store.get(connectionAtom).callConfig;
-    const engine = this.options.createEngine(this.media, config?.iceServers ?? []);
-    this.engine = engine;
-    engine.on('sendLoad', (load) => {
-      if (this.engine === engine) this.local.followSendLoad(load);
+    const call = this.options.createCall(this.media, config?.iceServers ?? []);
+    this.call = call;
+    call.on('sendLoad', (load) => {
+      if (this.call === call) this.local.followSendLoad(load);
     });
-    return engine;
+    return call;
   }
 
-  /** Starts the engine (it waits for the call's lock); true once it runs and is still ours. */
-  private async runEngine(engine: CallEngineLike): Promise<boolean> {
+  /** Starts the call (it waits for the call's lock); true once it runs and is still ours. */
+  private async runCall(call: CallLike): Promise<boolean> {
     this.setPhase('joining');
     if (await this.callRunsElsewhere()) {
-      if (this.engine !== engine) return false;
+      if (this.call !== call) return false;
       this.setPhase('elsewhere');
       // Another tab sends your camera and microphone: this one keeps none open.
       this.media.removeAllLocal();
     }
     try {
-      await engine.start();
+      await call.start();
     } catch (error) {
       this.options.logger.error(`the call could not start: ${describe(error)}`);
-      if (this.engine === engine) {
-        this.engine = undefined;
+      if (this.call === call) {
+        this.call = undefined;
         this.setPhase('unsupported');
         this.setProblem(error instanceof CallUnsupportedError ? "This browser can't make calls. Use a current version of Chrome, Edge, Firefox or Safari." : 'The call could not start.');
       }
       return false;
     }
-    return this.engine === engine && !this.disposed;
+    return this.call === call && !this.disposed;
   }
 
   private async callRunsElsewhere(): Promise<boolean> {
@@ -370,8 +370,8 @@ export class CallRuntime {
     }
   }
 
-  private async enterCall(engine: CallEngineLike): Promise<void> {
-    if (this.engine !== engine || this.disposed) return;
+  private async enterCall(call: CallLike): Promise<void> {
+    if (this.call !== call || this.disposed) return;
     this.reportsSelf = true;
     this.setPhase('in-call');
     await this.local.startForCall();
@@ -379,9 +379,9 @@ export class CallRuntime {
 
   /** SPEC §4: leaving the call ends its sessions and removes the local media. */
   private async endCall(): Promise<void> {
-    const engine = this.engine;
-    this.engine = undefined;
-    const closing = engine?.close();
+    const call = this.call;
+    this.call = undefined;
+    const closing = call?.close();
     // Out of the call first, so that what is said of you (speaking, muted) is cleared, not updated.
     this.setPhase('preview');
     this.reportsSelf = false;
@@ -479,10 +479,10 @@ export class CallRuntime {
     if (this.pushToTalkOn && microphone) this.media.setLocalDisabled(microphone.itemId, !held);
   }
 
-  /** The engine asks the sender for the quality the tile needs (relay/tileProfile). */
+  /** The call asks the sender for the quality the tile needs (relay/tileProfile). */
   private requestQuality(itemId: string, need: TileNeed): void {
-    if (!this.media.get(itemId) || !this.engine) return;
-    this.engine.setTileNeed(itemId, need).catch((error: unknown) => this.options.logger.error(`video quality of ${itemId} not requested: ${describe(error)}`));
+    if (!this.media.get(itemId) || !this.call) return;
+    this.call.setTileNeed(itemId, need).catch((error: unknown) => this.options.logger.error(`video quality of ${itemId} not requested: ${describe(error)}`));
   }
 
   private savePreferences(change: Partial<Preferences>): void {

@@ -1,4 +1,4 @@
-import type { TileNeed } from '../relay/tileProfile';
+import type { TileNeed } from '../call/receive/tileProfile';
 
 interface ElementObserver {
   observe(target: Element): void;

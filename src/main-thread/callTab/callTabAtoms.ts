@@ -1,6 +1,7 @@
 import { atom, type Atom, type Getter } from 'jotai';
 import { initialDevicesState, type DevicesState, type MediaItem } from '../media';
-import { receivedPathsAtom, relayStatusAtom, type ReceivedPath, type RelayState } from '../relay/relayAtoms';
+import { receivedPathsAtom, type ReceivedPath } from '../call/callAtoms';
+import { relayStatusAtom, type RelayState } from '../call/relay/relayAtoms';
 import { preferencesAtom, roomPeersAtomFamily } from '../sessionAtoms';
 import { callTiles } from './callTiles';
 import { localMediaState } from './localMediaState';

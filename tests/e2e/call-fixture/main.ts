@@ -2,7 +2,7 @@ import { createClient, type Agent, type Stanzas } from 'stanza';
 import { BridgeCallSignaling } from '../../../src/main-thread/call/BridgeCallSignaling';
 import type { CallSignaling } from '../../../src/main-thread/call/CallSignaling';
 import { connectionsAtom } from '../../../src/main-thread/call/callAtoms';
-import { CallEngine } from '../../../src/main-thread/call/CallEngine';
+import { Call } from '../../../src/main-thread/call/Call';
 import { MediaItems } from '../../../src/main-thread/media';
 import { parleyStanzas } from '../../../src/protocol/stanzas';
 import { systemClock } from '../../../src/shared-worker/clock';
@@ -43,7 +43,7 @@ async function startParley(): Promise<void> {
     claimCall: (address, handler) => bridgeSignaling.claimCall(address, handler),
     releaseCall: (address) => bridgeSignaling.releaseCall(address),
   };
-  const engine = new CallEngine({
+  const engine = new Call({
     roomAddress,
     store,
     signaling,

@@ -1,8 +1,8 @@
 import { BridgeCallSignaling } from '../../../src/main-thread/call/BridgeCallSignaling';
-import { connectionsAtom } from '../../../src/main-thread/call/callAtoms';
-import { CallEngine } from '../../../src/main-thread/call/CallEngine';
+import { connectionsAtom, receivedPathsAtom } from '../../../src/main-thread/call/callAtoms';
+import { Call } from '../../../src/main-thread/call/Call';
 import { MediaItems, type MediaItem, type VideoSendLoad } from '../../../src/main-thread/media';
-import { receivedPathsAtom, relayStatusAtom } from '../../../src/main-thread/relay/relayAtoms';
+import { relayStatusAtom } from '../../../src/main-thread/call/relay/relayAtoms';
 import { sessionStateAtom } from '../../../src/main-thread/sessionAtoms';
 import { systemClock } from '../../../src/shared-worker/clock';
 import { inbound, openFixtureRoom, shareCameraAndMicrophone, when } from '../fixture-session';
@@ -27,7 +27,7 @@ async function start(): Promise<void> {
   const media = new MediaItems({ clock: systemClock });
   const { stream, videoTrack } = await shareCameraAndMicrophone(media, { width: 1280, height: 720, frameRate: 10 });
 
-  const engine = new CallEngine({
+  const engine = new Call({
     roomAddress,
     store,
     signaling: new BridgeCallSignaling(bridge),

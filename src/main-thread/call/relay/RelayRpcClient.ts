@@ -1,3 +1,4 @@
+import { RELAY_REQUEST_TIMEOUT_MS } from '../../../protocol/clientDefaults';
 import {
   CONSUMER_ICE_STATE,
   CONSUMER_PROFILES,
@@ -14,11 +15,11 @@ import {
   type RelayParams,
   type RelayRequest,
   type RelayResult,
-} from '../../protocol/relay';
-import { ValidationError } from '../../protocol/errors';
-import { expectRecord, expectString, isRecord } from '../../protocol/validate';
-import type { Clock } from '../../shared-worker/clock';
-import { TypedEmitter } from '../media';
+} from '../../../protocol/relay';
+import { ValidationError } from '../../../protocol/errors';
+import { expectRecord, expectString, isRecord } from '../../../protocol/validate';
+import type { Clock } from '../../../shared-worker/clock';
+import { TypedEmitter } from '../../media';
 import { RelayClosedError, RelayConnectError, RelayProtocolError, RelayTimeoutError } from './errors';
 
 /** The part of a WebSocket the client uses: the browser's, or `ws` in Node tests. */
@@ -58,7 +59,6 @@ export interface RelayRpcClientEvents {
 /** Every method but AUTH, which `connect` sends. */
 export type RelayCallMethod = Exclude<RelayMethod, 'AUTH'>;
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
 const OPEN = 1;
 /** Replies carry an SDP at most (bounded by the relay's own message limit); anything far larger is not the relay. */
 const MAX_MESSAGE_CHARS = 4 * RELAY_LIMITS.messageBytes;
@@ -114,7 +114,7 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
     private readonly options: RelayRpcClientOptions,
   ) {
     super();
-    this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.timeoutMs = options.requestTimeoutMs ?? RELAY_REQUEST_TIMEOUT_MS;
     socket.addEventListener('message', (event) => this.receive(event.data));
     socket.addEventListener('close', (event) => this.onClose(event.code, event.reason));
     // A failing socket reports close next, which carries the outcome; unheard, Node's `ws` would throw.

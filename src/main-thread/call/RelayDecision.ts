@@ -1,7 +1,7 @@
 import type { SfuServerConfig } from '../../protocol/config';
 import { MEDIA_RELAY } from '../../protocol/constants';
 import type { Clock } from '../../shared-worker/clock';
-import type { CallPeer } from '../call/sessionPlan';
+import type { CallPeer } from './sessionPlan';
 import { TypedEmitter } from '../media';
 
 /**

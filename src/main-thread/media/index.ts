@@ -35,7 +35,6 @@ export { probeMediaLoaded, type MediaLoadedInfo } from './mediaLoaded';
 export { OperationQueue } from './OperationQueue';
 export { peerGridLayout, spotlightGridLayout, type GridTilePlacement, type PeerGridLayout } from './peerGridLayout';
 export { TypedEmitter } from './TypedEmitter';
-export { UpdateQueue, type UpdateBatch } from './UpdateQueue';
 export { maxBitratePerVideo } from './videoBitrate';
 export {
   adjustVideoCaptureResolution,

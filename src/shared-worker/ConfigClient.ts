@@ -1,7 +1,7 @@
 import { CLIENT_VERSION, CONFIG_REQUEST, ROOM_CONFIG_REQUEST } from '../protocol/constants';
 import { parseProviderConfig, parseRoomConfigResponse, type ProviderConfig, type RoomConfigResponse } from '../protocol/config';
 import { ConfigRequestError, RoomConfigRequestError } from '../protocol/errors';
-import { sleep, type Clock } from './clock';
+import { sleep, type Clock } from '../common/clock';
 
 export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 

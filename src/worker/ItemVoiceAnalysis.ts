@@ -1,5 +1,5 @@
 import { VoiceActivityDetector, type VoiceActivitySample } from './VoiceActivityDetector';
-import type { VoiceActivityListener, VoiceActivityReport, VoiceAnalysisOptions } from './VoiceActivityReport';
+import type { VoiceActivityListener, VoiceActivityReport, VoiceAnalysisOptions } from '../protocol/analysisWorker';
 
 /** AnalyserNode's default minDecibels: reported volumes stop here so records stay finite (−Infinity does not survive JSON). */
 export const VOLUME_FLOOR_DB = -100;

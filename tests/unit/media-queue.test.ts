@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QueueClosedError } from '../../src/main-thread/media/errors';
-import { OperationQueue } from '../../src/main-thread/media/OperationQueue';
+import { OperationQueue, QueueClosedError } from '../../src/common/OperationQueue';
 import { flushMicrotasks } from '../support/ManualClock';
 
 /** A promise the test settles by hand. */

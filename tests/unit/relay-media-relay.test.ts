@@ -8,7 +8,8 @@ import { ConnectionRecords } from '../../src/main-thread/call/ConnectionRecords'
 import type { Delivery } from '../../src/main-thread/call/MediaPath';
 import { planPaths } from '../../src/main-thread/call/pathPlan';
 import { groupIntoStreams, sessionKey, USER_STREAM_KEY, type ShareableMedia } from '../../src/main-thread/call/sessionPlan';
-import { MediaItems, TypedEmitter } from '../../src/main-thread/media';
+import { TypedEmitter } from '../../src/common/TypedEmitter';
+import { MediaItems } from '../../src/main-thread/media';
 import { PathHandover } from '../../src/main-thread/call/PathChange';
 import { RelayPath } from '../../src/main-thread/call/relay/RelayPath';
 import { RelayIngest } from '../../src/main-thread/call/relay/RelayIngest';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/shared-worker/clock';
+import type { Clock } from '../../src/common/clock';
 import { PATH_CHANGE } from '../../src/protocol/clientDefaults';
 import { PathHandover } from '../../src/main-thread/call/PathChange';
 import { planPaths, type PathPlanInput } from '../../src/main-thread/call/pathPlan';

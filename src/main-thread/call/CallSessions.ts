@@ -1,9 +1,9 @@
 import type { Stanzas } from 'stanza';
 import type { JingleReasonCondition } from 'stanza/Constants';
 import type { SessionManager, Session as BaseSession } from 'stanza/jingle';
-import type { Clock } from '../../shared-worker/clock';
-import type { Logger } from '../../shared-worker/logger';
-import { TypedEmitter } from '../media';
+import type { Clock } from '../../common/clock';
+import type { Logger } from '../../common/logger';
+import { TypedEmitter } from '../../common/TypedEmitter';
 import { CallSession } from './CallSession';
 import type { ConnectionRecords } from './ConnectionRecords';
 import { SessionFailedError } from './errors';

@@ -1,6 +1,6 @@
 import { PATH_CHANGE } from '../../protocol/clientDefaults';
-import type { Clock } from '../../shared-worker/clock';
-import { TypedEmitter } from '../media';
+import type { Clock } from '../../common/clock';
+import { TypedEmitter } from '../../common/TypedEmitter';
 import type { PathName } from './MediaPath';
 
 /*

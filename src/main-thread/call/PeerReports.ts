@@ -1,5 +1,5 @@
 import type { Peer } from '../../protocol/entities';
-import type { Logger } from '../../shared-worker/logger';
+import type { Logger } from '../../common/logger';
 import type { MediaItems } from '../media';
 import { peerMediaChange, peerMediaFacts, type PeerMediaChange, type PeerMediaFacts } from './peerMedia';
 

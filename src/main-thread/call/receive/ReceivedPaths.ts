@@ -1,7 +1,7 @@
 import type { createStore } from 'jotai';
 import { LAYER_POLL_INTERVAL_MS } from '../../../protocol/clientDefaults';
 import type { ConsumerProfile } from '../../../protocol/relay';
-import type { Clock } from '../../../shared-worker/clock';
+import type { Clock } from '../../../common/clock';
 import { receivedPathsAtom, type ReceivedPath } from '../callAtoms';
 import { DEFAULT_SENDER_WIDTH } from './tileProfile';
 

@@ -1,7 +1,7 @@
 import type { createStore } from 'jotai';
 import type { SimulcastProfile } from '../../../protocol/stanzas/talkyJingle';
-import type { Clock } from '../../../shared-worker/clock';
-import type { Logger } from '../../../shared-worker/logger';
+import type { Clock } from '../../../common/clock';
+import type { Logger } from '../../../common/logger';
 import type { MediaItem, MediaItems, MediaKind } from '../../media';
 import type { CallSession } from '../CallSession';
 import type { CallSessions } from '../CallSessions';

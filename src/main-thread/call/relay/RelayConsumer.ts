@@ -1,7 +1,8 @@
 import type { ConsumerProfile } from '../../../protocol/relay';
 import type { Delivery } from '../MediaPath';
 import type { ShareableMedia } from '../sessionPlan';
-import { OperationQueue, type MediaKind } from '../../media';
+import { OperationQueue } from '../../../common/OperationQueue';
+import type { MediaKind } from '../../media';
 import type { RelayJingleSession } from './RelayJingleSession';
 import type { RelayRpcClient } from './RelayRpcClient';
 

@@ -9,13 +9,13 @@ import { CallUnsupportedError } from '../call/errors';
 import { OperationQueue } from '../../common/OperationQueue';
 import { DeviceManager, MediaItems, supportsAudioOutputSelection, type MediaDevicesApi, type MediaItemsOptions } from '../media';
 import type { TileNeed } from '../call/receive/tileProfile';
-import { callAtomFamily, connectionAtom, peersAtom, preferencesAtom, roomByAddressAtomFamily } from '../sessionAtoms';
+import { callAtomFamily, connectionAtom, peersAtom, preferencesAtom } from '../sessionAtoms';
 import { createCallTabAtoms, type CallPhase, type CallTabAtoms, type SelectedDevices } from './callTabAtoms';
 import { LocalCapture, type CaptureUse } from './LocalCapture';
 import { MediaElements } from './MediaElements';
-import { PushToTalk } from './PushToTalk';
+import { PushToTalkMicrophone } from './PushToTalkMicrophone';
 import type { TileObservers } from './RemoteTileNeeds';
-import { selfFactsChange, selfMediaFacts, type SelfMediaFacts } from './selfMediaFacts';
+import { SelfReports } from './SelfReports';
 import type { CallTabCommands } from './sessionCommands';
 import { VoiceMonitors, type StartVoiceMonitor } from './VoiceMonitors';
 
@@ -87,18 +87,12 @@ export class CallRuntime {
   private readonly local: LocalCapture;
   private readonly elements: MediaElements;
   private readonly voice: VoiceMonitors;
-  private readonly pushToTalk: PushToTalk;
+  private readonly pushToTalk: PushToTalkMicrophone;
   private readonly unsubscribes: Array<() => void> = [];
   private call: CallLike | undefined;
   /** A join or leave of ours the call record does not show yet: until it does, the record is not followed. */
   private expectedJoined: boolean | undefined;
-  private announcedSpeaking = false;
-  /** This tab runs the call and so tells the session your own media facts. */
-  private reportsSelf = false;
-  /** What we last reported, for the self peer record it went to (a rejoin makes a new record). */
-  private sentSelf: { record: string; facts: SelfMediaFacts } | undefined;
-  private pushToTalkOn = false;
-  private mutedBeforePushToTalk = false;
+  private readonly selfReports: SelfReports;
   private threshold: number | undefined;
   private disposed = false;
 
@@ -116,7 +110,7 @@ export class CallRuntime {
       logger,
       use: () => this.captureUse(),
       resolutionTiers: () => store.get(connectionAtom).callConfig?.videoResolutionTiers,
-      keepMicrophoneMuted: () => this.pushToTalkOn && !this.pushToTalk.isHeld,
+      keepMicrophoneMuted: () => this.pushToTalk.keepsMuted,
       onProblem: (problem) => this.setProblem(problem),
     });
     this.elements = new MediaElements({
@@ -128,7 +122,20 @@ export class CallRuntime {
       tileObservers: options.tileObservers,
     });
     this.voice = new VoiceMonitors({ media: this.media, start: options.startVoiceMonitor, logger });
-    this.pushToTalk = new PushToTalk({ target: options.keyTarget, onHeldChange: (held) => this.onTalkKey(held) });
+    this.pushToTalk = new PushToTalkMicrophone({
+      media: this.media,
+      keyTarget: options.keyTarget,
+      microphone: () => this.local.state().microphone,
+      onHeldChange: (held) => store.set(this.atoms.talkKeyHeld, held),
+    });
+    this.selfReports = new SelfReports({
+      roomAddress: options.roomAddress,
+      store,
+      commands: options.commands,
+      logger,
+      local: () => this.local.state(),
+      inCall: () => !this.disposed && this.phase === 'in-call',
+    });
   }
 
   get roomAddress(): string {
@@ -157,7 +164,7 @@ export class CallRuntime {
       store.sub(this.atoms.enlargedVideoItemId, () => this.elements.setEnlargedVideo(store.get(this.atoms.enlargedVideoItemId))),
       store.sub(peersAtom, () => {
         this.elements.refreshOutputs();
-        this.followSelfFacts();
+        this.selfReports.follow();
       }),
     );
     this.voice.start();
@@ -176,7 +183,7 @@ export class CallRuntime {
     this.setPhase('preview');
     this.disposed = true;
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
-    this.pushToTalk.setEnabled(false);
+    this.pushToTalk.dispose();
     this.devices.stop();
     this.voice.dispose();
     this.elements.dispose();
@@ -373,7 +380,7 @@ export class CallRuntime {
 
   private async enterCall(call: CallLike): Promise<void> {
     if (this.call !== call || this.disposed) return;
-    this.reportsSelf = true;
+    this.selfReports.setReporting(true);
     this.setPhase('in-call');
     await this.local.startForCall();
   }
@@ -385,7 +392,7 @@ export class CallRuntime {
     const closing = call?.close();
     // Out of the call first, so that what is said of you (speaking, muted) is cleared, not updated.
     this.setPhase('preview');
-    this.reportsSelf = false;
+    this.selfReports.setReporting(false);
     this.media.removeAllLocal();
     await closing?.catch((error: unknown) => this.options.logger.error(`closing the call failed: ${describe(error)}`));
   }
@@ -413,40 +420,13 @@ export class CallRuntime {
     const selected = this.selectedDevices();
     const current = store.get(this.atoms.selectedDevices);
     if (selected.camera !== current.camera || selected.microphone !== current.microphone) store.set(this.atoms.selectedDevices, selected);
-    this.followSpeaking();
-    this.followSelfFacts();
+    this.selfReports.follow();
   }
 
   private selectedDevices(): SelectedDevices {
     const { microphone, camera } = this.local.state();
     const deviceOf = (itemId: string | undefined) => (itemId === undefined ? undefined : this.media.getTrack(itemId)?.getSettings().deviceId);
     return { camera: deviceOf(camera?.itemId), microphone: deviceOf(microphone?.itemId) };
-  }
-
-  /** Issue 6: your speaking goes to the room while you are in the call and not muted. */
-  private followSpeaking(): void {
-    const microphone = this.local.state().microphone;
-    const speaking = !this.disposed && this.phase === 'in-call' && microphone !== undefined && !microphone.muted && microphone.speaking;
-    if (speaking === this.announcedSpeaking) return;
-    this.announcedSpeaking = speaking;
-    this.options.commands.calls.setSpeaking(this.roomAddress, speaking).catch((error: unknown) => this.options.logger.error(`speaking not announced: ${describe(error)}`));
-  }
-
-  /** Your own muted / camera / screen facts on your Peer record, from the tab that runs the call. */
-  private followSelfFacts(): void {
-    if (!this.reportsSelf) return;
-    const { store } = this.options;
-    const room = store.get(roomByAddressAtomFamily(this.roomAddress));
-    const self = room?.selfAddress === undefined ? undefined : store.get(peersAtom)[room.selfAddress];
-    if (!self) return;
-    const record = `${self.address}\n${self.joinedRoomAt}`;
-    // Compared with what is on its way, not with the record, which catches up only when the session's patch arrives.
-    const known = this.sentSelf?.record === record ? this.sentSelf.facts : self;
-    const facts = selfMediaFacts(this.local.state(), this.phase === 'in-call');
-    const change = selfFactsChange(known, facts);
-    if (!change) return;
-    this.sentSelf = { record, facts };
-    this.options.commands.calls.reportPeerMedia(self.address, change).catch((error: unknown) => this.options.logger.error(`own media not reported: ${describe(error)}`));
   }
 
   private followPreferences(): void {
@@ -456,28 +436,8 @@ export class CallRuntime {
       this.threshold = preferences.voiceActivityThreshold;
       this.options.setVoiceThreshold(preferences.voiceActivityThreshold);
     }
-    this.followPushToTalk(preferences.pushToTalk);
+    this.pushToTalk.setEnabled(preferences.pushToTalk);
     this.elements.refreshOutputs();
-  }
-
-  /** While push-to-talk is on the microphone is muted except while the key is held; off, it goes back to how it was. */
-  private followPushToTalk(enabled: boolean): void {
-    if (enabled === this.pushToTalkOn) return;
-    this.pushToTalkOn = enabled;
-    this.pushToTalk.setEnabled(enabled);
-    const microphone = this.local.state().microphone;
-    if (enabled) {
-      this.mutedBeforePushToTalk = microphone?.muted ?? false;
-      if (microphone) this.media.setLocalDisabled(microphone.itemId, !this.pushToTalk.isHeld);
-    } else if (microphone) {
-      this.media.setLocalDisabled(microphone.itemId, this.mutedBeforePushToTalk);
-    }
-  }
-
-  private onTalkKey(held: boolean): void {
-    this.options.store.set(this.atoms.talkKeyHeld, held);
-    const microphone = this.local.state().microphone;
-    if (this.pushToTalkOn && microphone) this.media.setLocalDisabled(microphone.itemId, !held);
   }
 
   /** The call asks the sender for the quality the tile needs (relay/tileProfile). */
@@ -493,8 +453,7 @@ export class CallRuntime {
   private setPhase(phase: CallPhase): void {
     if (this.disposed || this.phase === phase) return;
     this.options.store.set(this.atoms.phase, phase);
-    this.followSpeaking();
-    this.followSelfFacts();
+    this.selfReports.follow();
   }
 
   private setProblem(problem: string | undefined): void {

@@ -130,7 +130,7 @@ function connectAll(w: World): void {
   for (const person of w.people) for (const pc of person.pcs) if (pc.signalingState === 'stable' && pc.iceConnectionState === 'new') pc.setIceState('connected');
 }
 
-describe('CallEngine: sessions follow the room (PROTOCOL.md one-way sessions)', () => {
+describe('Call: sessions follow the room (PROTOCOL.md one-way sessions)', () => {
   it('two people: each initiates one session with camera and microphone, senders initiator; each receives the other', async () => {
     const w = newWorld();
     const alice = await join(w, 'alice');
@@ -255,7 +255,7 @@ describe('CallEngine: sessions follow the room (PROTOCOL.md one-way sessions)', 
   });
 });
 
-describe('CallEngine: session termination on fake time (SPEC §4)', () => {
+describe('Call: session termination on fake time (SPEC §4)', () => {
   it('a responder not in the call declines; the sender flags the peer and tries again after 2 s', async () => {
     const w = newWorld();
     const alice = await join(w, 'alice');

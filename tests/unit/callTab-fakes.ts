@@ -1,6 +1,7 @@
 import { createStore } from 'jotai';
 import type { CallEvents } from '../../src/main-thread/call/Call';
-import { CallRuntime, type CallLike } from '../../src/main-thread/callTab/CallRuntime';
+import { CallRuntime } from '../../src/main-thread/callTab/CallRuntime';
+import type { CallLike } from '../../src/main-thread/callTab/CallSeat';
 import type { TileObservers } from '../../src/main-thread/callTab/RemoteTileNeeds';
 import type { CallTabCommands } from '../../src/main-thread/callTab/sessionCommands';
 import type { ItemVoiceMonitor } from '../../src/main-thread/callTab/VoiceMonitors';

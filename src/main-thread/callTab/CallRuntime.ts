@@ -3,9 +3,6 @@ import { VOLUME } from '../../protocol/constants';
 import type { Preferences } from '../../protocol/entities';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
-import type { Call } from '../call/Call';
-import { callLockName } from '../call/CallOwnership';
-import { CallUnsupportedError } from '../call/errors';
 import { OperationQueue } from '../../common/OperationQueue';
 import { DeviceManager, MediaItems, supportsAudioOutputSelection, type MediaDevicesApi, type MediaItemsOptions } from '../media';
 import type { TileNeed } from '../call/receive/tileProfile';
@@ -15,19 +12,12 @@ import { LocalCapture, type CaptureUse } from './LocalCapture';
 import { MediaElements } from './MediaElements';
 import { PushToTalkMicrophone } from './PushToTalkMicrophone';
 import type { TileObservers } from './RemoteTileNeeds';
+import { CallSeat, type CallLike, type CallLockQuery } from './CallSeat';
 import { SelfReports } from './SelfReports';
 import type { CallTabCommands } from './sessionCommands';
 import { VoiceMonitors, type StartVoiceMonitor } from './VoiceMonitors';
 
 type JotaiStore = ReturnType<typeof createStore>;
-
-/** What the runtime needs of a call: Call in a tab, a fake in unit tests. */
-export type CallLike = Pick<Call, 'start' | 'close' | 'setTileNeed' | 'on'>;
-
-/** Web Locks as far as the runtime reads them: who holds the call's lock. */
-export interface CallLockQuery {
-  query(): Promise<{ held?: ReadonlyArray<{ name?: string }> }>;
-}
 
 export interface CallRuntimeOptions {
   readonly roomAddress: string;
@@ -89,9 +79,7 @@ export class CallRuntime {
   private readonly voice: VoiceMonitors;
   private readonly pushToTalk: PushToTalkMicrophone;
   private readonly unsubscribes: Array<() => void> = [];
-  private call: CallLike | undefined;
-  /** A join or leave of ours the call record does not show yet: until it does, the record is not followed. */
-  private expectedJoined: boolean | undefined;
+  private readonly seat: CallSeat;
   private readonly selfReports: SelfReports;
   private threshold: number | undefined;
   private disposed = false;
@@ -128,6 +116,22 @@ export class CallRuntime {
       microphone: () => this.local.state().microphone,
       onHeldChange: (held) => store.set(this.atoms.talkKeyHeld, held),
     });
+    this.seat = new CallSeat({
+      roomAddress: options.roomAddress,
+      store,
+      commands: options.commands,
+      locks: options.locks,
+      logger,
+      createCall: () => options.createCall(this.media, store.get(connectionAtom).callConfig?.iceServers ?? []),
+      host: {
+        setPhase: (phase) => this.setPhase(phase),
+        setProblem: (problem) => this.setProblem(problem),
+        removeLocalMedia: () => this.media.removeAllLocal(),
+        startLocalMedia: () => this.local.startForCall(),
+        followSendLoad: (load) => this.local.followSendLoad(load),
+        setReporting: (reporting) => this.selfReports.setReporting(reporting),
+      },
+    });
     this.selfReports = new SelfReports({
       roomAddress: options.roomAddress,
       store,
@@ -159,7 +163,7 @@ export class CallRuntime {
       this.media.on('updated', itemsChanged),
       this.media.on('removed', itemsChanged),
       this.devices.on('change', (state) => store.set(this.atoms.devices, state)),
-      store.sub(callAtomFamily(this.roomAddress), () => this.followCall()),
+      store.sub(callAtomFamily(this.roomAddress), () => this.seat.follow()),
       store.sub(preferencesAtom, () => this.followPreferences()),
       store.sub(this.atoms.enlargedVideoItemId, () => this.elements.setEnlargedVideo(store.get(this.atoms.enlargedVideoItemId))),
       store.sub(peersAtom, () => {
@@ -170,7 +174,7 @@ export class CallRuntime {
     this.voice.start();
     this.devices.start();
     this.followPreferences();
-    this.followCall();
+    this.seat.follow();
     void this.local.openPreview();
   }
 
@@ -188,9 +192,7 @@ export class CallRuntime {
     this.voice.dispose();
     this.elements.dispose();
     this.local.close();
-    const call = this.call;
-    this.call = undefined;
-    call?.close().catch((error: unknown) => this.options.logger.error(`closing the call failed: ${describe(error)}`));
+    this.seat.dispose();
     this.media.removeAllLocal();
     this.queue.close();
   }
@@ -202,37 +204,12 @@ export class CallRuntime {
   /** "Join call": take the call's lock, join the call, share the preview's media. */
   async joinCall(): Promise<void> {
     if (this.disposed || this.phase !== 'preview') return;
-    this.setProblem(undefined);
-    this.expectedJoined = true;
-    const call = this.openCall();
-    if (!(await this.runCall(call))) {
-      this.expectedJoined = undefined;
-      return;
-    }
-    try {
-      await this.options.commands.rooms.joinCall(this.roomAddress);
-    } catch (error) {
-      this.options.logger.error(`joining the call failed: ${describe(error)}`);
-      this.expectedJoined = undefined;
-      await this.endCall();
-      this.setProblem('You could not join the call. Check your connection and try again.');
-      return;
-    }
-    await this.enterCall(call);
+    await this.seat.join();
   }
 
   /** Leaves the call (this tab's, or the one another tab runs): every tab lets go of it. */
-  async hangUp(): Promise<void> {
-    if (this.disposed || !this.call) return;
-    this.expectedJoined = false;
-    await this.endCall();
-    try {
-      await this.options.commands.rooms.leaveCall(this.roomAddress);
-    } catch (error) {
-      this.options.logger.error(`leaving the call failed: ${describe(error)}`);
-      this.expectedJoined = undefined;
-      this.followCall();
-    }
+  hangUp(): Promise<void> {
+    return this.seat.hangUp();
   }
 
   /**
@@ -315,88 +292,6 @@ export class CallRuntime {
     return this.elements.attachAudio(itemId, element);
   }
 
-  // ------------------------------------------------------------------------------------------
-  // Following the call record
-  // ------------------------------------------------------------------------------------------
-
-  private followCall(): void {
-    if (this.disposed) return;
-    const joined = this.options.store.get(callAtomFamily(this.roomAddress))?.joined === true;
-    if (this.expectedJoined !== undefined) {
-      if (joined !== this.expectedJoined) return;
-      this.expectedJoined = undefined;
-    }
-    if (joined && !this.call) void this.takeCall();
-    else if (!joined && this.call) void this.endCall();
-  }
-
-  /** The record says you are in the call and no call of ours runs it: run it once the lock is ours. */
-  private async takeCall(): Promise<void> {
-    const call = this.openCall();
-    if (await this.runCall(call)) await this.enterCall(call);
-  }
-
-  private openCall(): CallLike {
-    const config = this.options.store.get(connectionAtom).callConfig;
-    const call = this.options.createCall(this.media, config?.iceServers ?? []);
-    this.call = call;
-    call.on('sendLoad', (load) => {
-      if (this.call === call) this.local.followSendLoad(load);
-    });
-    return call;
-  }
-
-  /** Starts the call (it waits for the call's lock); true once it runs and is still ours. */
-  private async runCall(call: CallLike): Promise<boolean> {
-    this.setPhase('joining');
-    if (await this.callRunsElsewhere()) {
-      if (this.call !== call) return false;
-      this.setPhase('elsewhere');
-      // Another tab sends your camera and microphone: this one keeps none open.
-      this.media.removeAllLocal();
-    }
-    try {
-      await call.start();
-    } catch (error) {
-      this.options.logger.error(`the call could not start: ${describe(error)}`);
-      if (this.call === call) {
-        this.call = undefined;
-        this.setPhase('unsupported');
-        this.setProblem(error instanceof CallUnsupportedError ? "This browser can't make calls. Use a current version of Chrome, Edge, Firefox or Safari." : 'The call could not start.');
-      }
-      return false;
-    }
-    return this.call === call && !this.disposed;
-  }
-
-  private async callRunsElsewhere(): Promise<boolean> {
-    try {
-      const { held = [] } = await this.options.locks.query();
-      return held.some((lock) => lock.name === callLockName(this.roomAddress));
-    } catch {
-      return false;
-    }
-  }
-
-  private async enterCall(call: CallLike): Promise<void> {
-    if (this.call !== call || this.disposed) return;
-    this.selfReports.setReporting(true);
-    this.setPhase('in-call');
-    await this.local.startForCall();
-  }
-
-  /** SPEC §4: leaving the call ends its sessions and removes the local media. */
-  private async endCall(): Promise<void> {
-    const call = this.call;
-    this.call = undefined;
-    const closing = call?.close();
-    // Out of the call first, so that what is said of you (speaking, muted) is cleared, not updated.
-    this.setPhase('preview');
-    this.selfReports.setReporting(false);
-    this.media.removeAllLocal();
-    await closing?.catch((error: unknown) => this.options.logger.error(`closing the call failed: ${describe(error)}`));
-  }
-
   private captureUse(): CaptureUse {
     if (this.disposed) return 'none';
     switch (this.phase) {
@@ -442,8 +337,9 @@ export class CallRuntime {
 
   /** The call asks the sender for the quality the tile needs (relay/tileProfile). */
   private requestQuality(itemId: string, need: TileNeed): void {
-    if (!this.media.get(itemId) || !this.call) return;
-    this.call.setTileNeed(itemId, need).catch((error: unknown) => this.options.logger.error(`video quality of ${itemId} not requested: ${describe(error)}`));
+    const call = this.seat.current;
+    if (!this.media.get(itemId) || !call) return;
+    call.setTileNeed(itemId, need).catch((error: unknown) => this.options.logger.error(`video quality of ${itemId} not requested: ${describe(error)}`));
   }
 
   private savePreferences(change: Partial<Preferences>): void {

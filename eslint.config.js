@@ -7,11 +7,12 @@ import tseslint from 'typescript-eslint';
  * each guarded folder refuses the relative paths that reach a folder it must not use, type-only
  * imports included: the threads share types through src/protocol alone.
  */
-function boundary(folder, refused, why) {
+function boundary(folder, refused, why, ...alsoRefused) {
+  const pattern = (regex, reason) => ({ regex, caseSensitive: true, message: `Thread boundary: ${reason} (see ARCHITECTURE.md).` });
   return {
     files: [`${folder}/**/*.{ts,tsx,js,mjs}`],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: refused, caseSensitive: true, message: `Thread boundary: ${why} (see ARCHITECTURE.md).` }] }],
+      'no-restricted-imports': ['error', { patterns: [pattern(refused, why), ...alsoRefused.map(([regex, reason]) => pattern(regex, reason))] }],
     },
   };
 }
@@ -40,6 +41,9 @@ export default tseslint.config(
   boundary('src/shared-worker', through('main-thread', 'worker', 'ui', 'server'), 'the shared worker reaches the tabs only through src/protocol'),
   boundary('src/main-thread', through('shared-worker', 'worker', 'ui', 'server'), 'a tab reaches the shared worker and the analysis worker only through src/protocol'),
   boundary('src/worker', through('main-thread', 'shared-worker', 'ui', 'server'), 'the analysis worker imports only src/protocol and src/common'),
-  boundary('src/ui', through('shared-worker', 'worker', 'server'), 'the UI reaches the session only through the tab (src/main-thread)'),
+  boundary('src/ui', through('shared-worker', 'worker', 'server'), 'the UI reaches the session only through the tab (src/main-thread)', [
+    '^(comlink|stanza)(/|$)',
+    "the UI calls the tab's actions, never Comlink or the XMPP client",
+  ]),
   boundary('server', through('src/main-thread', 'src/shared-worker', 'src/worker', 'src/ui'), 'the server shares only src/protocol and src/common with the browser'),
 );

@@ -11,10 +11,10 @@ export const connectionAtom = atom((get) => get(sessionStateAtom).connection);
 export const preferencesAtom = atom((get) => get(sessionStateAtom).preferences);
 
 // One collection atom per entity kind: each changes only when a patch touches that collection.
-export const roomsAtom = atom((get) => get(sessionStateAtom).rooms);
+const roomsAtom = atom((get) => get(sessionStateAtom).rooms);
 export const peersAtom = atom((get) => get(sessionStateAtom).peers);
-export const messagesAtom = atom((get) => get(sessionStateAtom).messages);
-export const callsAtom = atom((get) => get(sessionStateAtom).calls);
+const messagesAtom = atom((get) => get(sessionStateAtom).messages);
+const callsAtom = atom((get) => get(sessionStateAtom).calls);
 
 /**
  * A memoised atom per key (Jotai's own atomFamily is deprecated). Keys are entity ids and
@@ -57,12 +57,6 @@ export const roomByNameAtomFamily = family((name: string) =>
 /** The room joined (or being joined) at an address. */
 export const roomByAddressAtomFamily = family((address: string) => atom((get): Room | undefined => roomByAddress(get(roomsAtom), address)));
 
-/** A peer by occupant address. */
-export const peerAtomFamily = family((address: string) => atom((get): Peer | undefined => get(peersAtom)[address]));
-
-/** A chat message by its local id. */
-export const messageAtomFamily = family((id: string) => atom((get): ChatMessage | undefined => get(messagesAtom)[id]));
-
 /** A room's call record, by room address. */
 export const callAtomFamily = family((roomAddress: string) => atom((get): CallRecord | undefined => get(callsAtom)[roomAddress]));
 
@@ -91,7 +85,7 @@ export const attentionPeersAtomFamily = family((roomAddress: string) =>
 const byTimeThenId = (a: ChatMessage, b: ChatMessage): number => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** A room's chat messages in time order, as stored (a peer's corrections are records of their own). */
-export const roomMessageRecordsAtomFamily = family((roomAddress: string) =>
+const roomMessageRecordsAtomFamily = family((roomAddress: string) =>
   listAtom((get) =>
     Object.values(get(messagesAtom))
       .filter((message) => message.roomAddress === roomAddress)

@@ -5,7 +5,7 @@ import type { VoiceActivityListener, VoiceActivityReport, VoiceAnalysisOptions }
 export const VOLUME_FLOOR_DB = -100;
 
 /** A level meter needs no more than ~4 updates a second; each report costs the tab a message. */
-export const DEFAULT_VOLUME_REPORT_INTERVAL_MS = 250;
+const DEFAULT_VOLUME_REPORT_INTERVAL_MS = 250;
 
 /**
  * Voice activity of one audio item: runs its detector over the item's frames and decides which

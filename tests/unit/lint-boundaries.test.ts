@@ -83,10 +83,10 @@ const boundaries: readonly Boundary[] = [
     allowed: ['../protocol/analysisWorker', '../common/clock', './VoiceAnalysisService'],
   },
   {
-    rule: 'the UI never reaches the shared worker nor the analysis worker',
+    rule: 'the UI never reaches the shared worker nor the analysis worker, nor Comlink or the XMPP client',
     folder: 'src/ui',
-    refused: ['../shared-worker/TabsApi', '../worker/VoiceAnalysisService'],
-    allowed: ['../main-thread/ParleyTab', '../protocol/entities', './route'],
+    refused: ['../shared-worker/TabsApi', '../worker/VoiceAnalysisService', 'comlink', 'stanza/JID'],
+    allowed: ['../main-thread/ParleyTab', '../protocol/entities', './route', 'jotai'],
   },
   {
     rule: 'the server shares only protocol and common with the browser',

@@ -364,3 +364,18 @@ describe('Call: session termination on fake time (SPEC §4)', () => {
     expect([...alice.errors, ...bob.errors]).toEqual([]);
   });
 });
+
+describe('Call: a burst of changes is one recompute (SPEC §9 update queue, as a microtask)', () => {
+  it('sharing microphone and camera at once in the call starts one session with both, not an audio one restarted', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    allInCall(w);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    shareCamera(alice);
+    await until(() => remoteFrom(bob, alice).length === 2, 'received');
+    const initiates = w.network.log.filter((entry) => entry.from === alice.address && entry.jingle.action === 'session-initiate');
+    expect(initiates).toHaveLength(1);
+    expect(initiates[0]?.jingle.contents?.map((content) => (content.application as { media?: string } | undefined)?.media)).toEqual(['audio', 'video']);
+  });
+});

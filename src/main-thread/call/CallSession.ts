@@ -13,7 +13,7 @@ export interface ReceivedDescription {
 }
 
 /**
- * One Jingle session of the call as the engine tracks it: the StanzaJS session, the media it sends
+ * One Jingle session of the call as the Call tracks it: the StanzaJS session, the media it sends
  * or receives, and an ordered queue so that its async steps (start, track swaps, quality, bitrate,
  * mute) never interleave.
  */

@@ -63,7 +63,7 @@ export class RelayDecision extends TypedEmitter<RelayDecisionEvents> {
     return this.active;
   }
 
-  /** Stops the pending shutdown timer (the engine closes). */
+  /** Stops the pending shutdown timer (the call closes). */
   dispose(): void {
     this.cancelShutdown();
   }

@@ -13,7 +13,7 @@ import type { SentJingle } from './api';
 /**
  * The call engine without the call UI (which does not exist yet): `?room=<name>` opens the room
  * through the shared session, joins the call, captures the fake camera and microphone and runs a
- * CallEngine, exposing `window.callFixture`. `?mode=plain` is instead an independent client: plain
+ * Call, exposing `window.callFixture`. `?mode=plain` is instead an independent client: plain
  * StanzaJS with its own jingle plugin and websocket, as another XMPP client would be.
  */
 

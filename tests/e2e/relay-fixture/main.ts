@@ -11,7 +11,7 @@ import type { ShownFrame } from './api';
 /**
  * The call engine with the media relay on, without the call UI: `?room=<name>` opens the room
  * through the shared session, joins the call, captures the fake camera (1280×720, the relay's
- * capture tier) and microphone and runs a CallEngine, exposing `window.relayFixture`.
+ * capture tier) and microphone and runs a Call, exposing `window.relayFixture`.
  */
 
 const roomName = new URLSearchParams(location.search).get('room') ?? '';

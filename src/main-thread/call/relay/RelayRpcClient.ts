@@ -99,7 +99,7 @@ interface Pending {
  * One JSON-RPC 2.0 connection to the media relay (PROTOCOL.md "Media relay"): opened and
  * authenticated by `connect`, then requests with their own ids and timeouts, the relay's
  * CONSUMER_ICE_STATE notifications, and one `closed` event when the socket goes. A connection is
- * not reopened: the owner makes a new one (MediaRelay reconnects) and ingests again, since
+ * not reopened: the owner makes a new one (RelayLink reconnects) and ingests again, since
  * everything the relay made for a connection dies with it.
  */
 export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import type { RelayServer } from '../../server/relay/RelayServer';
-import type { TileNeed } from '../../src/main-thread/relay/tileProfile';
+import type { TileNeed } from '../../src/main-thread/call/receive/tileProfile';
 import { cameraFrom, expectDecoding, expectEveryoneDecodesEveryone, personWithRelay, relayCarriesEveryone, relayConsumers, type RelayPerson } from '../../tests/e2e/relay-people';
 import { expect, startRelayFixturePage } from '../../tests/e2e/relay-server';
 import { uniqueRoomName } from '../../tests/e2e/rooms-people';

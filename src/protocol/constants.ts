@@ -77,9 +77,8 @@ export const VOICE_ACTIVITY = {
 /** SPEC §3 / §9: volume limits. */
 export const VOLUME = { peerLimitDefault: 0.8, globalLimitDefault: 1, deafenedGlobalLimit: 0 } as const;
 
-/** SPEC §9: device and update timing. */
+/** SPEC §9: device timing. (Its update queue, 100 ms debounce at priority 1, is not used: see call/Call.ts `schedule`.) */
 export const DEVICES_REFRESH_MS = 3_000;
-export const UPDATE_QUEUE = { debounceMs: 100, defaultPriority: 1 } as const;
 export const VIDEO_LOADED_CHECK_TIMEOUT_MS = 500;
 
 /** SPEC §4: capture retry on AbortError. */

@@ -6,7 +6,7 @@ import type { RoomsCommands } from '../../src/protocol/commands';
 import type { SessionState } from '../../src/protocol/session-state';
 
 /**
- * Browser side of the fixture pages that drive a CallEngine without the call UI (call-fixture,
+ * Browser side of the fixture pages that drive a Call without the call UI (call-fixture,
  * relay-fixture): the room opened through the shared session as a call tab opens it, and the fake
  * camera and microphone shared, so that each page keeps only what its own tests look at.
  */

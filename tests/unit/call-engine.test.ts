@@ -1,7 +1,7 @@
 import { createStore } from 'jotai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectionsAtom } from '../../src/main-thread/call/callAtoms';
-import { CallEngine } from '../../src/main-thread/call/CallEngine';
+import { Call } from '../../src/main-thread/call/Call';
 import type { PeerMediaChange } from '../../src/main-thread/call/peerMedia';
 import { MediaItems } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
@@ -19,7 +19,7 @@ interface Person {
   address: string;
   store: ReturnType<typeof createStore>;
   media: MediaItems;
-  engine: CallEngine;
+  engine: Call;
   reports: Array<{ peerAddress: string; change: PeerMediaChange }>;
   errors: string[];
   /** The RTCPeerConnections this person's engine created. */
@@ -67,7 +67,7 @@ async function join(w: World, nick: string): Promise<Person> {
   const reports: Person['reports'] = [];
   const errors: string[] = [];
   const pcs: FakePeerConnection[] = [];
-  const engine = new CallEngine({
+  const engine = new Call({
     roomAddress: ROOM,
     store,
     signaling: w.network.signalingFor(address),
@@ -130,7 +130,7 @@ function connectAll(w: World): void {
   for (const person of w.people) for (const pc of person.pcs) if (pc.signalingState === 'stable' && pc.iceConnectionState === 'new') pc.setIceState('connected');
 }
 
-describe('CallEngine: sessions follow the room (PROTOCOL.md one-way sessions)', () => {
+describe('Call: sessions follow the room (PROTOCOL.md one-way sessions)', () => {
   it('two people: each initiates one session with camera and microphone, senders initiator; each receives the other', async () => {
     const w = newWorld();
     const alice = await join(w, 'alice');
@@ -255,7 +255,7 @@ describe('CallEngine: sessions follow the room (PROTOCOL.md one-way sessions)', 
   });
 });
 
-describe('CallEngine: session termination on fake time (SPEC §4)', () => {
+describe('Call: session termination on fake time (SPEC §4)', () => {
   it('a responder not in the call declines; the sender flags the peer and tries again after 2 s', async () => {
     const w = newWorld();
     const alice = await join(w, 'alice');
@@ -362,5 +362,20 @@ describe('CallEngine: session termination on fake time (SPEC §4)', () => {
     expect(remoteFrom(alice, bob)).toEqual([]);
     expect(remoteFrom(bob, alice)).toEqual([]);
     expect([...alice.errors, ...bob.errors]).toEqual([]);
+  });
+});
+
+describe('Call: a burst of changes is one recompute (SPEC §9 update queue, as a microtask)', () => {
+  it('sharing microphone and camera at once in the call starts one session with both, not an audio one restarted', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    allInCall(w);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    shareCamera(alice);
+    await until(() => remoteFrom(bob, alice).length === 2, 'received');
+    const initiates = w.network.log.filter((entry) => entry.from === alice.address && entry.jingle.action === 'session-initiate');
+    expect(initiates).toHaveLength(1);
+    expect(initiates[0]?.jingle.contents?.map((content) => (content.application as { media?: string } | undefined)?.media)).toEqual(['audio', 'video']);
   });
 });

@@ -5,7 +5,7 @@ import type { CallLocks } from '../../src/main-thread/call/CallOwnership';
 import { FakeStream, FakeTrack } from './track-fakes';
 
 /**
- * Node has no WebRTC. These fakes stand in for the browser so that CallEngine's own logic (which
+ * Node has no WebRTC. These fakes stand in for the browser so that the Call's own logic (which
  * sessions exist, what they say on the Jingle wire, the SPEC §4 timers) runs under fake time; the
  * media itself is proven in Chromium by tests/e2e/call-mesh.spec.ts.
  */

@@ -1,12 +1,13 @@
 import { createStore } from 'jotai';
-import type { CallEngineEvents } from '../../src/main-thread/call/CallEngine';
-import { CallRuntime, type CallEngineLike } from '../../src/main-thread/callTab/CallRuntime';
+import type { CallEvents } from '../../src/main-thread/call/Call';
+import { CallRuntime } from '../../src/main-thread/callTab/CallRuntime';
+import type { CallLike } from '../../src/main-thread/callTab/CallSeat';
 import type { TileObservers } from '../../src/main-thread/callTab/RemoteTileNeeds';
 import type { CallTabCommands } from '../../src/main-thread/callTab/sessionCommands';
 import type { ItemVoiceMonitor } from '../../src/main-thread/callTab/VoiceMonitors';
 import { TypedEmitter } from '../../src/common/TypedEmitter';
 import type { MediaDevicesApi } from '../../src/main-thread/media';
-import type { TileNeed } from '../../src/main-thread/relay/tileProfile';
+import type { TileNeed } from '../../src/main-thread/call/receive/tileProfile';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import type { CallRecord, Peer, Preferences, Room } from '../../src/protocol/entities';
 import { initialSessionState } from '../../src/protocol/session-state';
@@ -66,7 +67,7 @@ export class FakeMediaDevices extends EventTarget {
 }
 
 /** A call engine whose lock is granted when the test says so. */
-export class FakeEngine extends TypedEmitter<CallEngineEvents> implements CallEngineLike {
+export class FakeEngine extends TypedEmitter<CallEvents> implements CallLike {
   started = false;
   closed = false;
   readonly tileNeeds: Array<{ mediaId: string; need: TileNeed }> = [];
@@ -309,7 +310,7 @@ export function harness(options: HarnessOptions = {}) {
     locks: { query: async () => ({ held: options.lockHeldElsewhere ? [{ name: `parley:call:${ROOM}` }] : [] }) },
     clock,
     logger: { info: () => undefined, error: (message) => errors.push(message) },
-    createEngine: () => {
+    createCall: () => {
       const engine = new FakeEngine(log, options.grantAtOnce ?? true);
       engines.push(engine);
       return engine;

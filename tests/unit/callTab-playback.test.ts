@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ElementPlayback } from '../../src/main-thread/callTab/ElementPlayback';
 import { RemoteTileNeeds } from '../../src/main-thread/callTab/RemoteTileNeeds';
-import { profileForTile, type TileNeed } from '../../src/main-thread/relay/tileProfile';
+import { profileForTile, type TileNeed } from '../../src/main-thread/call/receive/tileProfile';
 import { FakeTileObservers, settle } from './callTab-fakes';
 
 /** An element whose play() the autoplay policy refuses until `allowed`. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CapturePermissionError } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { VOLUME } from '../../src/protocol/constants';
-import { profileForTile } from '../../src/main-thread/relay/tileProfile';
+import { profileForTile } from '../../src/main-thread/call/receive/tileProfile';
 import { BOB, FakeTileObservers, harness, keyEvent, monitorOf, ROOM, settle, SELF } from './callTab-fakes';
 import { FakeStream, FakeTrack } from './track-fakes';
 

@@ -71,6 +71,18 @@ const boundaries: readonly Boundary[] = [
     allowed: ['../protocol/commands', '../common/clock', './sessionAtoms'],
   },
   {
+    rule: 'the mesh path never imports the relay path, and keeps the main thread boundary',
+    folder: 'src/main-thread/call/mesh',
+    refused: ['../relay/RelayPath', '../../../shared-worker/TabsApi'],
+    allowed: ['../MediaPath', '../../../protocol/relay', '../../media'],
+  },
+  {
+    rule: 'the relay path never imports the mesh path, and keeps the main thread boundary',
+    folder: 'src/main-thread/call/relay',
+    refused: ['../mesh/MeshPath', '../../../worker/VoiceAnalysisService'],
+    allowed: ['../MediaPath', './RelayLink', '../../../protocol/relay'],
+  },
+  {
     rule: 'the shared worker reaches the tabs only through protocol',
     folder: 'src/shared-worker/rooms',
     refused: ['../../main-thread/SessionBridge', '../../worker/VoiceAnalysisService', '../../ui/route'],

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UPDATE_QUEUE } from '../../src/protocol/constants';
 import { OperationQueue, QueueClosedError } from '../../src/common/OperationQueue';
-import { UpdateQueue, type UpdateBatch } from '../../src/main-thread/media/UpdateQueue';
-import { flushMicrotasks, ManualClock } from '../support/ManualClock';
+import { flushMicrotasks } from '../support/ManualClock';
 
 /** A promise the test settles by hand. */
 function gate<T = void>() {
@@ -59,90 +57,5 @@ describe('OperationQueue', () => {
     await expect(first).resolves.toBe('done');
     await expect(waiting).rejects.toBeInstanceOf(QueueClosedError);
     await expect(queue.push('late', async () => 'never')).rejects.toThrow('late was not run: the queue is closed');
-  });
-});
-
-describe('UpdateQueue (SPEC §9: 100 ms debounce, default priority 1)', () => {
-  function setup() {
-    const clock = new ManualClock();
-    const batches: UpdateBatch[] = [];
-    const errors: unknown[] = [];
-    let hold: Promise<void> | undefined;
-    const queue = new UpdateQueue(
-      async (batch) => {
-        batches.push(batch);
-        await hold;
-      },
-      clock,
-      (error) => errors.push(error),
-    );
-    return { clock, queue, batches, errors, holdNextRuns: (until: Promise<void> | undefined) => (hold = until) };
-  }
-
-  it('gathers the requests of one 100 ms window into one run', async () => {
-    const { clock, queue, batches } = setup();
-    queue.request('peer-joined');
-    await clock.advance(60);
-    queue.request('media-shared');
-    queue.request('peer-joined');
-    await clock.advance(UPDATE_QUEUE.debounceMs - 61);
-    expect(batches).toEqual([]);
-    await clock.advance(1);
-    expect(batches).toEqual([{ priority: UPDATE_QUEUE.defaultPriority, reasons: ['peer-joined', 'media-shared'] }]);
-  });
-
-  it('runs lower priority numbers first, one batch at a time, and folds requests into a waiting batch', async () => {
-    const { clock, queue, batches, holdNextRuns } = setup();
-    const running = gate();
-    holdNextRuns(running.promise);
-    queue.request('first');
-    await clock.advance(UPDATE_QUEUE.debounceMs);
-    expect(batches).toHaveLength(1);
-
-    queue.request('routine');
-    queue.request('session-ended', 0);
-    await clock.advance(UPDATE_QUEUE.debounceMs);
-    queue.request('routine-again');
-    await clock.advance(UPDATE_QUEUE.debounceMs);
-    expect(batches).toHaveLength(1);
-
-    holdNextRuns(undefined);
-    running.open();
-    await flushMicrotasks();
-    expect(batches.map((batch) => [batch.priority, batch.reasons])).toEqual([
-      [1, ['first']],
-      [0, ['session-ended']],
-      [1, ['routine', 'routine-again']],
-    ]);
-  });
-
-  it('hands a failed run to onError and carries on', async () => {
-    const clock = new ManualClock();
-    const errors: unknown[] = [];
-    const ran: string[] = [];
-    const queue = new UpdateQueue(
-      async (batch) => {
-        ran.push(...batch.reasons);
-        if (batch.reasons.includes('bad')) throw new Error('update failed');
-      },
-      clock,
-      (error) => errors.push(error),
-    );
-    queue.request('bad');
-    await clock.advance(UPDATE_QUEUE.debounceMs);
-    queue.request('good');
-    await clock.advance(UPDATE_QUEUE.debounceMs);
-    expect(ran).toEqual(['bad', 'good']);
-    expect(errors).toEqual([new Error('update failed')]);
-  });
-
-  it('drops what has not started when closed', async () => {
-    const { clock, queue, batches } = setup();
-    queue.request('pending');
-    queue.close();
-    queue.request('late');
-    await clock.advance(UPDATE_QUEUE.debounceMs * 2);
-    expect(batches).toEqual([]);
-    expect(clock.pendingDelays()).toEqual([]);
   });
 });

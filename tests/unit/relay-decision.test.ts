@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallPeer } from '../../src/main-thread/call/sessionPlan';
-import { RelayDecision, relayPeerCount } from '../../src/main-thread/relay/RelayDecision';
+import { RelayDecision, relayPeerCount } from '../../src/main-thread/call/RelayDecision';
 import { MEDIA_RELAY } from '../../src/protocol/constants';
 import { ManualClock } from '../support/ManualClock';
 

@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import type { RtpParameters } from 'mediasoup-client/types';
-import { RelayRpcClient, type RelaySocket } from '../../src/main-thread/relay/RelayRpcClient';
+import { RelayRpcClient, type RelaySocket } from '../../src/main-thread/call/relay/RelayRpcClient';
 import type { Clock } from '../../src/common/clock';
 
 /** Node's websocket for the relay client (the browser's is the default). */

@@ -1,16 +1,19 @@
-// MediaRelay's requests to the relay (PROTOCOL.md "Media relay"), on a fake relay connection: the
+// The relay path's requests to the relay (PROTOCOL.md "Media relay"), on a fake relay connection: the
 // browser-only parts (mediasoup-client's Device, the ingest's send transport) are stood in for.
 import { createStore } from 'jotai';
 import { SessionManager } from 'stanza/jingle';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallSignaling } from '../../src/main-thread/call/CallSignaling';
-import { sessionKey, USER_STREAM_KEY, type ShareableMedia } from '../../src/main-thread/call/sessionPlan';
+import { ConnectionRecords } from '../../src/main-thread/call/ConnectionRecords';
+import type { Delivery } from '../../src/main-thread/call/MediaPath';
+import { planPaths } from '../../src/main-thread/call/pathPlan';
+import { groupIntoStreams, sessionKey, USER_STREAM_KEY, type ShareableMedia } from '../../src/main-thread/call/sessionPlan';
 import { TypedEmitter } from '../../src/common/TypedEmitter';
 import { MediaItems } from '../../src/main-thread/media';
-import { MediaRelay } from '../../src/main-thread/relay/MediaRelay';
-import { PathHandover } from '../../src/main-thread/relay/PathHandover';
-import { RelayIngest } from '../../src/main-thread/relay/RelayIngest';
-import { RelayRpcClient, type RelayRpcClientEvents } from '../../src/main-thread/relay/RelayRpcClient';
+import { PathHandover } from '../../src/main-thread/call/PathChange';
+import { RelayPath } from '../../src/main-thread/call/relay/RelayPath';
+import { RelayIngest } from '../../src/main-thread/call/relay/RelayIngest';
+import { RelayRpcClient, type RelayRpcClientEvents } from '../../src/main-thread/call/relay/RelayRpcClient';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import type { Room } from '../../src/protocol/entities';
 import type { CreateConsumerParams } from '../../src/protocol/relay';
@@ -53,14 +56,14 @@ function connectedIngest(): RelayIngest {
   }) as unknown as RelayIngest;
 }
 
-const relays: MediaRelay[] = [];
+const relays: RelayPath[] = [];
 
 afterEach(async () => {
   for (const relay of relays.splice(0)) await relay.close();
   vi.restoreAllMocks();
 });
 
-/** A MediaRelay for a call in `record`'s room that shares a microphone with Bob; resolves with its CREATE_CONSUMER. */
+/** A RelayPath for a call in `record`'s room that shares a microphone with Bob; resolves with its CREATE_CONSUMER. */
 async function createConsumerFor(record: Room): Promise<CreateConsumerParams> {
   const connection = new FakeRelayConnection();
   vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
@@ -71,7 +74,7 @@ async function createConsumerFor(record: Room): Promise<CreateConsumerParams> {
   state.rooms[record.id] = record;
   store.set(sessionStateAtom, state);
   const errors: string[] = [];
-  const relay = new MediaRelay({
+  const relay = new RelayPath({
     roomAddress: ROOM,
     store,
     manager: new SessionManager({}),
@@ -80,22 +83,29 @@ async function createConsumerFor(record: Room): Promise<CreateConsumerParams> {
     clock,
     logger: { info: () => {}, error: (message) => errors.push(message) },
     handover: new PathHandover(clock),
+    records: new ConnectionRecords(store),
     iceServers: [],
     sfuServer: () => ({ url: 'wss://relay.test/', password: 'token', minimumPeers: 2 }),
   });
   relays.push(relay);
   const microphone: ShareableMedia = { id: 'mic', kind: 'audio', streamId: 'stream-1', screenCapture: false };
-  const input = {
-    wanted: true,
-    plan: [{ key: sessionKey(BOB, USER_STREAM_KEY), peerAddress: BOB, streamKey: USER_STREAM_KEY, media: [microphone] }],
-    shared: [microphone],
-    peers: [peer(BOB, { id: 'bob-sid' })],
-    meshExists: () => true,
-    meshEstablished: () => false,
+  const bob = peer(BOB, { id: 'bob-sid' });
+  const delivery: Delivery = { key: sessionKey(BOB, USER_STREAM_KEY), peerAddress: BOB, peerId: bob.id, streamKey: USER_STREAM_KEY, media: [microphone] };
+  // As the Call does: every change recomputes (connected, then ingested, then the consumer).
+  const follow = (): void => {
+    relay.publish(groupIntoStreams([microphone]), true);
+    const paths = planPaths({
+      planned: [delivery],
+      relayReady: (streamKey) => relay.canCarry(streamKey),
+      relayExists: (key) => relay.carries(key),
+      relayEstablished: (key) => relay.established(key),
+      meshExists: () => true,
+      meshEstablished: () => false,
+    });
+    relay.deliver([delivery].filter((candidate) => paths.relay.has(candidate.key)));
   };
-  // As the call engine does: every change recomputes (connected, then ingested, then the consumer).
-  relay.on('changed', () => relay.follow(input));
-  relay.follow(input);
+  relay.on('changed', follow);
+  follow();
   const created = () => connection.requests.find((request) => request.method === 'CREATE_CONSUMER');
   await until(() => created() !== undefined || errors.length > 0, 'CREATE_CONSUMER');
   expect(errors).toEqual([]);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/common/clock';
-import { HANDOVER_GRACE_MS, PathHandover } from '../../src/main-thread/relay/PathHandover';
-import { planPaths, type PathPlanInput } from '../../src/main-thread/relay/pathPlan';
+import { PATH_CHANGE } from '../../src/protocol/clientDefaults';
+import { DecodeWatch, PathHandover } from '../../src/main-thread/call/PathChange';
+import { planPaths, type PathPlanInput } from '../../src/main-thread/call/pathPlan';
 import { ManualClock } from '../support/ManualClock';
 
 const planned = [
@@ -65,6 +66,8 @@ describe('planPaths (the relay switch without frozen video)', () => {
 });
 
 describe('PathHandover (fake time)', () => {
+  const HANDOVER_GRACE_MS = PATH_CHANGE.graceMs;
+
   it(`a path is established after ${HANDOVER_GRACE_MS} ms connected, and says so once`, async () => {
     const clock = new ManualClock();
     const handover = new PathHandover(clock);
@@ -108,6 +111,54 @@ describe('PathHandover (fake time)', () => {
     await clock.advance(HANDOVER_GRACE_MS / 2);
     expect(handover.established('mesh', 'k')).toBe(false);
     handover.clear();
+    expect(clock.pendingDelays()).toEqual([]);
+  });
+});
+
+/** A fake receiver (Node has no WebRTC): its inbound-rtp report says how many frames it decoded. */
+function fakeReceiver(kind: 'audio' | 'video') {
+  const receiver = { framesDecoded: 0, packetsReceived: 0 };
+  const stats = () => new Map([['in', { type: 'inbound-rtp', kind, framesDecoded: receiver.framesDecoded, packetsReceived: receiver.packetsReceived }]]);
+  return { receiver, rtc: { track: { kind }, getStats: async () => stats() } as unknown as RTCRtpReceiver };
+}
+
+describe('DecodeWatch (the receiver keeps the old path until the new one decodes, fake time)', () => {
+  const { graceMs, decodeCheckIntervalMs } = PATH_CHANGE;
+
+  it('is ready once the new session decodes video, checked every interval', async () => {
+    const clock = new ManualClock();
+    const video = fakeReceiver('video');
+    let ready = 0;
+    new DecodeWatch(clock, () => [video.rtc, fakeReceiver('audio').rtc], () => (ready += 1)).connected();
+    await clock.advance(decodeCheckIntervalMs * 3);
+    expect(ready).toBe(0);
+    video.receiver.framesDecoded = 1;
+    await clock.advance(decodeCheckIntervalMs);
+    expect(ready).toBe(1);
+    expect(clock.pendingDelays()).toEqual([]);
+  });
+
+  it('waits without a limit until the session connects, then at most the grace', async () => {
+    const clock = new ManualClock();
+    let ready = 0;
+    const watch = new DecodeWatch(clock, () => [fakeReceiver('video').rtc], () => (ready += 1));
+    await clock.advance(graceMs * 2);
+    expect(ready).toBe(0);
+    watch.connected();
+    await clock.advance(graceMs - decodeCheckIntervalMs);
+    expect(ready).toBe(0);
+    await clock.advance(decodeCheckIntervalMs);
+    expect(ready).toBe(1);
+  });
+
+  it('cancelled (the session ended), it never says ready and leaves no timer', async () => {
+    const clock = new ManualClock();
+    let ready = 0;
+    const watch = new DecodeWatch(clock, () => [fakeReceiver('video').rtc], () => (ready += 1));
+    watch.connected();
+    watch.cancel();
+    await clock.advance(graceMs * 2);
+    expect(ready).toBe(0);
     expect(clock.pendingDelays()).toEqual([]);
   });
 });

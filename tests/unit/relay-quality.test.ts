@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { layerOfWidth, senderWidthOf } from '../../src/main-thread/relay/ReceivedPaths';
-import { cameraEncodings, screenEncodings } from '../../src/main-thread/relay/simulcast';
-import { DEFAULT_SENDER_WIDTH, profileForTile, relaySenderWidth } from '../../src/main-thread/relay/tileProfile';
+import { layerOfWidth, senderWidthOf } from '../../src/main-thread/call/receive/ReceivedPaths';
+import { cameraEncodings, screenEncodings } from '../../src/main-thread/call/relay/simulcast';
+import { DEFAULT_SENDER_WIDTH, profileForTile, relaySenderWidth } from '../../src/main-thread/call/receive/tileProfile';
 import { SIMULCAST_LAYERS, TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
 
 describe('profileForTile (receiver quality by what the tile needs)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RelayClosedError, RelayConnectError, RelayProtocolError, RelayTimeoutError } from '../../src/main-thread/relay/errors';
-import { RelayRpcClient, type RelaySocket } from '../../src/main-thread/relay/RelayRpcClient';
+import { RelayClosedError, RelayConnectError, RelayProtocolError, RelayTimeoutError } from '../../src/main-thread/call/relay/errors';
+import { RelayRpcClient, type RelaySocket } from '../../src/main-thread/call/relay/RelayRpcClient';
 import { RELAY_ERROR, RelayRpcError, type ConsumerIceStateParams } from '../../src/protocol/relay';
 import { ManualClock } from '../support/ManualClock';
 import { providerConfig, useParley } from '../support/parley';
@@ -8,7 +8,7 @@ import { until } from '../support/until';
 import { connectClient, ingestCameraAndMicrophone } from './relay-ingest';
 
 /**
- * The relay's JSON-RPC client (src/main-thread/relay/RelayRpcClient) against the real relay of a
+ * The relay's JSON-RPC client (src/main-thread/call/relay/RelayRpcClient) against the real relay of a
  * real Parley: AUTH first, request ids, validated results, JSON-RPC errors, CONSUMER_ICE_STATE
  * notifications, and the relay dying under it. Time is fake (the client's timeouts never fire
  * unless a test advances the clock); the relay's I/O is real.

@@ -6,7 +6,7 @@ import type { CallSignaling } from './CallSignaling';
 
 /**
  * CallSignaling over this tab's SessionBridge. The bridge has one Jingle handler per tab; requests
- * are dispatched to the engine of the room they come from (a tab could run several rooms' calls).
+ * are dispatched to the Call of the room they come from (a tab could run several rooms' calls).
  */
 export class BridgeCallSignaling implements CallSignaling {
   private readonly handlers = new Map<string, (iq: JingleIq) => void>();

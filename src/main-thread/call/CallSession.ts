@@ -1,9 +1,9 @@
 import type { MediaKind } from '../media';
 import { OperationQueue } from '../../common/OperationQueue';
-import type { MediaPath } from '../relay/PathHandover';
 import type { Connection, SessionConnectionState, SessionState } from './Connection';
-import type { FrameWatch } from './FrameWatch';
+import type { PathName } from './MediaPath';
 import type { ParleyMediaSession } from './ParleyMediaSession';
+import type { DecodeWatch } from './PathChange';
 import type { ShareableMedia } from './sessionPlan';
 
 /** What the sender said about a kind it sends us (description-info), kept for tracks that arrive later. */
@@ -13,7 +13,7 @@ export interface ReceivedDescription {
 }
 
 /**
- * One Jingle session of the call as the engine tracks it: the StanzaJS session, the media it sends
+ * One Jingle session of the call as the Call tracks it: the StanzaJS session, the media it sends
  * or receives, and an ordered queue so that its async steps (start, track swaps, quality, bitrate,
  * mute) never interleave.
  */
@@ -33,15 +33,15 @@ export class CallSession {
   /** We declined it: its end is no failure of the peer's. */
   declined = false;
   /** Incoming: mesh, or relay when the offer's transport was `<ice-lite/>` (a relay consumer). */
-  path: MediaPath = 'mesh';
+  path: PathName = 'mesh';
   /** Incoming: the sender's stream ids (a=msid) of its tracks: a session carrying the same stream takes over from this one. */
   readonly streamIds = new Set<string>();
   /** Incoming: every track it carries, kept so that its media can come back if its successor fails. */
   readonly tracks: Array<{ track: MediaStreamTrack; stream: MediaStream | undefined }> = [];
   /** Incoming: a newer session of the same stream shows its media instead (its sid). */
   supersededBy: string | undefined;
-  /** Incoming: waiting for this session's first frames before it takes over from its predecessors. */
-  frameWatch: FrameWatch | undefined;
+  /** Incoming: waiting for this session to decode before it takes over from its predecessors. */
+  decodeWatch: DecodeWatch | undefined;
 
   constructor(
     readonly session: ParleyMediaSession,

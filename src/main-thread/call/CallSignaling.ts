@@ -1,7 +1,7 @@
 import type { Stanzas } from 'stanza';
 import type { JingleIq } from '../../protocol/commands';
 
-/** What a call engine needs from the shared session: the Jingle path and call ownership for its room. */
+/** What a Call needs from the shared session: the Jingle path and call ownership for its room. */
 export interface CallSignaling {
   /** Sends a Jingle request (resolves with the peer's answer, rejects with its error IQ) or an answer to one. */
   send(iq: Stanzas.IQ): Promise<Stanzas.IQ | undefined>;

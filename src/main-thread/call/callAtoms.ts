@@ -1,5 +1,36 @@
 import { atom } from 'jotai';
+import type { ConsumerProfile } from '../../protocol/relay';
+import type { MediaKind } from '../media';
 import type { Connection } from './Connection';
+import type { PathName } from './MediaPath';
 
-/** SPEC §3 Connections of this tab's calls, by Jingle sid (tab-local: they name live media by id). */
+/**
+ * SPEC §3 Connections of this tab's calls, by Jingle sid (tab-local: they name live media by id).
+ * Written only by ConnectionRecords; the call tab reads them for each person's connection hint.
+ */
 export const connectionsAtom = atom<Readonly<Record<string, Connection>>>({});
+
+/** How one received media item arrives. */
+export interface ReceivedPath {
+  readonly mediaId: string;
+  readonly roomAddress: string;
+  /** The sender's occupant address. */
+  readonly owner: string;
+  readonly kind: MediaKind;
+  /** relay: the Jingle session's transport was `<ice-lite/>` (a relay consumer); else mesh. */
+  readonly path: PathName;
+  /** Video: the quality this tab asked the sender for (`profile` of the media item). */
+  readonly requestedProfile: ConsumerProfile | undefined;
+  /** Video: what arrives, from the receiver's statistics (inbound-rtp); undefined until measured. */
+  readonly frameWidth: number | undefined;
+  readonly frameHeight: number | undefined;
+  /**
+   * Relay video: the simulcast layer arriving, judged from the frame width against the widest frame
+   * this item has shown (the relay's high layer is the sender's full width, medium half, low a
+   * quarter); before a wider frame is seen, the layer asked for. `off` while paused. Mesh: undefined.
+   */
+  readonly layer: ConsumerProfile | undefined;
+}
+
+/** Per received media item id (tab-local, like connectionsAtom): which path and, for relay video, which layer. */
+export const receivedPathsAtom = atom<Readonly<Record<string, ReceivedPath>>>({});

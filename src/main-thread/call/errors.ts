@@ -21,11 +21,11 @@ export class JingleSendError extends ParleyError {
   }
 }
 
-/** The engine was used after `close()`. */
-export class CallEngineClosedError extends ParleyError {
-  override readonly name = 'CallEngineClosedError';
+/** The call was used after `close()`. */
+export class CallClosedError extends ParleyError {
+  override readonly name = 'CallClosedError';
   constructor(roomAddress: string) {
-    super(`the call engine of ${roomAddress} is closed`);
+    super(`the call of ${roomAddress} is closed`);
   }
 }
 

@@ -3,31 +3,21 @@ import { VOLUME } from '../../protocol/constants';
 import type { Preferences } from '../../protocol/entities';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
-import type { CallEngine } from '../call/CallEngine';
-import { callLockName } from '../call/CallOwnership';
-import { CallUnsupportedError } from '../call/errors';
 import { OperationQueue } from '../../common/OperationQueue';
 import { DeviceManager, MediaItems, supportsAudioOutputSelection, type MediaDevicesApi, type MediaItemsOptions } from '../media';
-import type { TileNeed } from '../relay/tileProfile';
-import { callAtomFamily, connectionAtom, peersAtom, preferencesAtom, roomByAddressAtomFamily } from '../sessionAtoms';
+import type { TileNeed } from '../call/receive/tileProfile';
+import { callAtomFamily, connectionAtom, peersAtom, preferencesAtom } from '../sessionAtoms';
 import { createCallTabAtoms, type CallPhase, type CallTabAtoms, type SelectedDevices } from './callTabAtoms';
 import { LocalCapture, type CaptureUse } from './LocalCapture';
 import { MediaElements } from './MediaElements';
-import { PushToTalk } from './PushToTalk';
+import { PushToTalkMicrophone } from './PushToTalkMicrophone';
 import type { TileObservers } from './RemoteTileNeeds';
-import { selfFactsChange, selfMediaFacts, type SelfMediaFacts } from './selfMediaFacts';
+import { CallSeat, type CallLike, type CallLockQuery } from './CallSeat';
+import { SelfReports } from './SelfReports';
 import type { CallTabCommands } from './sessionCommands';
 import { VoiceMonitors, type StartVoiceMonitor } from './VoiceMonitors';
 
 type JotaiStore = ReturnType<typeof createStore>;
-
-/** What the runtime needs of a call engine: CallEngine in a tab, a fake in unit tests. */
-export type CallEngineLike = Pick<CallEngine, 'start' | 'close' | 'setTileNeed' | 'on'>;
-
-/** Web Locks as far as the runtime reads them: who holds the call's lock. */
-export interface CallLockQuery {
-  query(): Promise<{ held?: ReadonlyArray<{ name?: string }> }>;
-}
 
 export interface CallRuntimeOptions {
   readonly roomAddress: string;
@@ -39,8 +29,8 @@ export interface CallRuntimeOptions {
   readonly locks: CallLockQuery;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** A call engine for this room over the tab's bridge, sending and receiving through `media`. */
-  readonly createEngine: (media: MediaItems, iceServers: readonly RTCIceServer[]) => CallEngineLike;
+  /** A Call for this room over the tab's bridge, sending and receiving through `media`. */
+  readonly createCall: (media: MediaItems, iceServers: readonly RTCIceServer[]) => CallLike;
   readonly startVoiceMonitor: StartVoiceMonitor;
   /** The analysis worker's speaking threshold (preference voiceActivityThreshold). */
   readonly setVoiceThreshold: (thresholdDb: number) => void;
@@ -67,12 +57,12 @@ function describe(error: unknown): string {
 
 /**
  * The call of one room in the tab that shows the room (never the pop-out chat): devices, capture,
- * media items, the call engine, voice activity, audio output and volume, wired into Jotai atoms
+ * media items, the call, voice activity, audio output and volume, wired into Jotai atoms
  * (`atoms`) that React reads, with the actions React calls.
  *
  * The flow: the room opens in the preview (camera and microphone captured at once where the
  * browser has already granted them, else on "Request Media"); "Join call" takes the call's Web Lock
- * through the engine, joins the call and shares the preview's media. The call record is the
+ * through the call, joins the call and shares the preview's media. The call record is the
  * shared state of record: when it says joined without this tab having asked (another tab of yours
  * joined, or this tab was reloaded in the call), this tab waits for the lock — showing that the
  * call runs elsewhere while another tab holds it — and runs the call once it has it. When the
@@ -87,18 +77,10 @@ export class CallRuntime {
   private readonly local: LocalCapture;
   private readonly elements: MediaElements;
   private readonly voice: VoiceMonitors;
-  private readonly pushToTalk: PushToTalk;
+  private readonly pushToTalk: PushToTalkMicrophone;
   private readonly unsubscribes: Array<() => void> = [];
-  private engine: CallEngineLike | undefined;
-  /** A join or leave of ours the call record does not show yet: until it does, the record is not followed. */
-  private expectedJoined: boolean | undefined;
-  private announcedSpeaking = false;
-  /** This tab runs the call and so tells the session your own media facts. */
-  private reportsSelf = false;
-  /** What we last reported, for the self peer record it went to (a rejoin makes a new record). */
-  private sentSelf: { record: string; facts: SelfMediaFacts } | undefined;
-  private pushToTalkOn = false;
-  private mutedBeforePushToTalk = false;
+  private readonly seat: CallSeat;
+  private readonly selfReports: SelfReports;
   private threshold: number | undefined;
   private disposed = false;
 
@@ -116,7 +98,7 @@ export class CallRuntime {
       logger,
       use: () => this.captureUse(),
       resolutionTiers: () => store.get(connectionAtom).callConfig?.videoResolutionTiers,
-      keepMicrophoneMuted: () => this.pushToTalkOn && !this.pushToTalk.isHeld,
+      keepMicrophoneMuted: () => this.pushToTalk.keepsMuted,
       onProblem: (problem) => this.setProblem(problem),
     });
     this.elements = new MediaElements({
@@ -128,7 +110,36 @@ export class CallRuntime {
       tileObservers: options.tileObservers,
     });
     this.voice = new VoiceMonitors({ media: this.media, start: options.startVoiceMonitor, logger });
-    this.pushToTalk = new PushToTalk({ target: options.keyTarget, onHeldChange: (held) => this.onTalkKey(held) });
+    this.pushToTalk = new PushToTalkMicrophone({
+      media: this.media,
+      keyTarget: options.keyTarget,
+      microphone: () => this.local.state().microphone,
+      onHeldChange: (held) => store.set(this.atoms.talkKeyHeld, held),
+    });
+    this.seat = new CallSeat({
+      roomAddress: options.roomAddress,
+      store,
+      commands: options.commands,
+      locks: options.locks,
+      logger,
+      createCall: () => options.createCall(this.media, store.get(connectionAtom).callConfig?.iceServers ?? []),
+      host: {
+        setPhase: (phase) => this.setPhase(phase),
+        setProblem: (problem) => this.setProblem(problem),
+        removeLocalMedia: () => this.media.removeAllLocal(),
+        startLocalMedia: () => this.local.startForCall(),
+        followSendLoad: (load) => this.local.followSendLoad(load),
+        setReporting: (reporting) => this.selfReports.setReporting(reporting),
+      },
+    });
+    this.selfReports = new SelfReports({
+      roomAddress: options.roomAddress,
+      store,
+      commands: options.commands,
+      logger,
+      local: () => this.local.state(),
+      inCall: () => !this.disposed && this.phase === 'in-call',
+    });
   }
 
   get roomAddress(): string {
@@ -152,18 +163,18 @@ export class CallRuntime {
       this.media.on('updated', itemsChanged),
       this.media.on('removed', itemsChanged),
       this.devices.on('change', (state) => store.set(this.atoms.devices, state)),
-      store.sub(callAtomFamily(this.roomAddress), () => this.followCall()),
+      store.sub(callAtomFamily(this.roomAddress), () => this.seat.follow()),
       store.sub(preferencesAtom, () => this.followPreferences()),
       store.sub(this.atoms.enlargedVideoItemId, () => this.elements.setEnlargedVideo(store.get(this.atoms.enlargedVideoItemId))),
       store.sub(peersAtom, () => {
         this.elements.refreshOutputs();
-        this.followSelfFacts();
+        this.selfReports.follow();
       }),
     );
     this.voice.start();
     this.devices.start();
     this.followPreferences();
-    this.followCall();
+    this.seat.follow();
     void this.local.openPreview();
   }
 
@@ -176,14 +187,12 @@ export class CallRuntime {
     this.setPhase('preview');
     this.disposed = true;
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
-    this.pushToTalk.setEnabled(false);
+    this.pushToTalk.dispose();
     this.devices.stop();
     this.voice.dispose();
     this.elements.dispose();
     this.local.close();
-    const engine = this.engine;
-    this.engine = undefined;
-    engine?.close().catch((error: unknown) => this.options.logger.error(`closing the call failed: ${describe(error)}`));
+    this.seat.dispose();
     this.media.removeAllLocal();
     this.queue.close();
   }
@@ -195,37 +204,12 @@ export class CallRuntime {
   /** "Join call": take the call's lock, join the call, share the preview's media. */
   async joinCall(): Promise<void> {
     if (this.disposed || this.phase !== 'preview') return;
-    this.setProblem(undefined);
-    this.expectedJoined = true;
-    const engine = this.openEngine();
-    if (!(await this.runEngine(engine))) {
-      this.expectedJoined = undefined;
-      return;
-    }
-    try {
-      await this.options.commands.rooms.joinCall(this.roomAddress);
-    } catch (error) {
-      this.options.logger.error(`joining the call failed: ${describe(error)}`);
-      this.expectedJoined = undefined;
-      await this.endCall();
-      this.setProblem('You could not join the call. Check your connection and try again.');
-      return;
-    }
-    await this.enterCall(engine);
+    await this.seat.join();
   }
 
   /** Leaves the call (this tab's, or the one another tab runs): every tab lets go of it. */
-  async hangUp(): Promise<void> {
-    if (this.disposed || !this.engine) return;
-    this.expectedJoined = false;
-    await this.endCall();
-    try {
-      await this.options.commands.rooms.leaveCall(this.roomAddress);
-    } catch (error) {
-      this.options.logger.error(`leaving the call failed: ${describe(error)}`);
-      this.expectedJoined = undefined;
-      this.followCall();
-    }
+  hangUp(): Promise<void> {
+    return this.seat.hangUp();
   }
 
   /**
@@ -308,88 +292,6 @@ export class CallRuntime {
     return this.elements.attachAudio(itemId, element);
   }
 
-  // ------------------------------------------------------------------------------------------
-  // Following the call record
-  // ------------------------------------------------------------------------------------------
-
-  private followCall(): void {
-    if (this.disposed) return;
-    const joined = this.options.store.get(callAtomFamily(this.roomAddress))?.joined === true;
-    if (this.expectedJoined !== undefined) {
-      if (joined !== this.expectedJoined) return;
-      this.expectedJoined = undefined;
-    }
-    if (joined && !this.engine) void this.takeCall();
-    else if (!joined && this.engine) void this.endCall();
-  }
-
-  /** The record says you are in the call and no engine of ours runs it: run it once the lock is ours. */
-  private async takeCall(): Promise<void> {
-    const engine = this.openEngine();
-    if (await this.runEngine(engine)) await this.enterCall(engine);
-  }
-
-  private openEngine(): CallEngineLike {
-    const config = this.options.store.get(connectionAtom).callConfig;
-    const engine = this.options.createEngine(this.media, config?.iceServers ?? []);
-    this.engine = engine;
-    engine.on('sendLoad', (load) => {
-      if (this.engine === engine) this.local.followSendLoad(load);
-    });
-    return engine;
-  }
-
-  /** Starts the engine (it waits for the call's lock); true once it runs and is still ours. */
-  private async runEngine(engine: CallEngineLike): Promise<boolean> {
-    this.setPhase('joining');
-    if (await this.callRunsElsewhere()) {
-      if (this.engine !== engine) return false;
-      this.setPhase('elsewhere');
-      // Another tab sends your camera and microphone: this one keeps none open.
-      this.media.removeAllLocal();
-    }
-    try {
-      await engine.start();
-    } catch (error) {
-      this.options.logger.error(`the call could not start: ${describe(error)}`);
-      if (this.engine === engine) {
-        this.engine = undefined;
-        this.setPhase('unsupported');
-        this.setProblem(error instanceof CallUnsupportedError ? "This browser can't make calls. Use a current version of Chrome, Edge, Firefox or Safari." : 'The call could not start.');
-      }
-      return false;
-    }
-    return this.engine === engine && !this.disposed;
-  }
-
-  private async callRunsElsewhere(): Promise<boolean> {
-    try {
-      const { held = [] } = await this.options.locks.query();
-      return held.some((lock) => lock.name === callLockName(this.roomAddress));
-    } catch {
-      return false;
-    }
-  }
-
-  private async enterCall(engine: CallEngineLike): Promise<void> {
-    if (this.engine !== engine || this.disposed) return;
-    this.reportsSelf = true;
-    this.setPhase('in-call');
-    await this.local.startForCall();
-  }
-
-  /** SPEC §4: leaving the call ends its sessions and removes the local media. */
-  private async endCall(): Promise<void> {
-    const engine = this.engine;
-    this.engine = undefined;
-    const closing = engine?.close();
-    // Out of the call first, so that what is said of you (speaking, muted) is cleared, not updated.
-    this.setPhase('preview');
-    this.reportsSelf = false;
-    this.media.removeAllLocal();
-    await closing?.catch((error: unknown) => this.options.logger.error(`closing the call failed: ${describe(error)}`));
-  }
-
   private captureUse(): CaptureUse {
     if (this.disposed) return 'none';
     switch (this.phase) {
@@ -413,40 +315,13 @@ export class CallRuntime {
     const selected = this.selectedDevices();
     const current = store.get(this.atoms.selectedDevices);
     if (selected.camera !== current.camera || selected.microphone !== current.microphone) store.set(this.atoms.selectedDevices, selected);
-    this.followSpeaking();
-    this.followSelfFacts();
+    this.selfReports.follow();
   }
 
   private selectedDevices(): SelectedDevices {
     const { microphone, camera } = this.local.state();
     const deviceOf = (itemId: string | undefined) => (itemId === undefined ? undefined : this.media.getTrack(itemId)?.getSettings().deviceId);
     return { camera: deviceOf(camera?.itemId), microphone: deviceOf(microphone?.itemId) };
-  }
-
-  /** Issue 6: your speaking goes to the room while you are in the call and not muted. */
-  private followSpeaking(): void {
-    const microphone = this.local.state().microphone;
-    const speaking = !this.disposed && this.phase === 'in-call' && microphone !== undefined && !microphone.muted && microphone.speaking;
-    if (speaking === this.announcedSpeaking) return;
-    this.announcedSpeaking = speaking;
-    this.options.commands.calls.setSpeaking(this.roomAddress, speaking).catch((error: unknown) => this.options.logger.error(`speaking not announced: ${describe(error)}`));
-  }
-
-  /** Your own muted / camera / screen facts on your Peer record, from the tab that runs the call. */
-  private followSelfFacts(): void {
-    if (!this.reportsSelf) return;
-    const { store } = this.options;
-    const room = store.get(roomByAddressAtomFamily(this.roomAddress));
-    const self = room?.selfAddress === undefined ? undefined : store.get(peersAtom)[room.selfAddress];
-    if (!self) return;
-    const record = `${self.address}\n${self.joinedRoomAt}`;
-    // Compared with what is on its way, not with the record, which catches up only when the session's patch arrives.
-    const known = this.sentSelf?.record === record ? this.sentSelf.facts : self;
-    const facts = selfMediaFacts(this.local.state(), this.phase === 'in-call');
-    const change = selfFactsChange(known, facts);
-    if (!change) return;
-    this.sentSelf = { record, facts };
-    this.options.commands.calls.reportPeerMedia(self.address, change).catch((error: unknown) => this.options.logger.error(`own media not reported: ${describe(error)}`));
   }
 
   private followPreferences(): void {
@@ -456,34 +331,15 @@ export class CallRuntime {
       this.threshold = preferences.voiceActivityThreshold;
       this.options.setVoiceThreshold(preferences.voiceActivityThreshold);
     }
-    this.followPushToTalk(preferences.pushToTalk);
+    this.pushToTalk.setEnabled(preferences.pushToTalk);
     this.elements.refreshOutputs();
   }
 
-  /** While push-to-talk is on the microphone is muted except while the key is held; off, it goes back to how it was. */
-  private followPushToTalk(enabled: boolean): void {
-    if (enabled === this.pushToTalkOn) return;
-    this.pushToTalkOn = enabled;
-    this.pushToTalk.setEnabled(enabled);
-    const microphone = this.local.state().microphone;
-    if (enabled) {
-      this.mutedBeforePushToTalk = microphone?.muted ?? false;
-      if (microphone) this.media.setLocalDisabled(microphone.itemId, !this.pushToTalk.isHeld);
-    } else if (microphone) {
-      this.media.setLocalDisabled(microphone.itemId, this.mutedBeforePushToTalk);
-    }
-  }
-
-  private onTalkKey(held: boolean): void {
-    this.options.store.set(this.atoms.talkKeyHeld, held);
-    const microphone = this.local.state().microphone;
-    if (this.pushToTalkOn && microphone) this.media.setLocalDisabled(microphone.itemId, !held);
-  }
-
-  /** The engine asks the sender for the quality the tile needs (relay/tileProfile). */
+  /** The call asks the sender for the quality the tile needs (relay/tileProfile). */
   private requestQuality(itemId: string, need: TileNeed): void {
-    if (!this.media.get(itemId) || !this.engine) return;
-    this.engine.setTileNeed(itemId, need).catch((error: unknown) => this.options.logger.error(`video quality of ${itemId} not requested: ${describe(error)}`));
+    const call = this.seat.current;
+    if (!this.media.get(itemId) || !call) return;
+    call.setTileNeed(itemId, need).catch((error: unknown) => this.options.logger.error(`video quality of ${itemId} not requested: ${describe(error)}`));
   }
 
   private savePreferences(change: Partial<Preferences>): void {
@@ -493,8 +349,7 @@ export class CallRuntime {
   private setPhase(phase: CallPhase): void {
     if (this.disposed || this.phase === phase) return;
     this.options.store.set(this.atoms.phase, phase);
-    this.followSpeaking();
-    this.followSelfFacts();
+    this.selfReports.follow();
   }
 
   private setProblem(problem: string | undefined): void {

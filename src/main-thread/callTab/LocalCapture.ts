@@ -123,7 +123,7 @@ export class LocalCapture {
     await this.captureMedia({ audio: true, video: false }, 'missing');
   }
 
-  /** SPEC §4: muting disables the track, and the engine tells the peers (Jingle mute). */
+  /** SPEC §4: muting disables the track, and the Call tells the peers (Jingle mute). */
   setMicrophoneMuted(muted: boolean): void {
     const microphone = this.state().microphone;
     if (!microphone) return;

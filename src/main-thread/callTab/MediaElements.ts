@@ -2,7 +2,7 @@ import type { Logger } from '../../common/logger';
 import type { MediaItems } from '../media';
 import { AudioOutputs, type AudioOutputSettings } from './AudioOutputs';
 import { ElementPlayback } from './ElementPlayback';
-import type { TileNeed } from '../relay/tileProfile';
+import type { TileNeed } from '../call/receive/tileProfile';
 import { RemoteTileNeeds, type TileObservers } from './RemoteTileNeeds';
 
 export interface MediaElementsOptions {

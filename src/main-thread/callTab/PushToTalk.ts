@@ -1,11 +1,11 @@
 /** The key held to talk (KeyboardEvent.code). */
-export const PUSH_TO_TALK_KEY = 'Space';
+const PUSH_TO_TALK_KEY = 'Space';
 
 /** Input types whose Space key does not type a character. */
 const NON_TEXT_INPUTS = new Set(['button', 'checkbox', 'color', 'file', 'hidden', 'image', 'radio', 'range', 'reset', 'submit']);
 
 /** Whether a key event comes from typing: a text field, a text area, a select or editable content has focus. */
-export function isTypingTarget(target: EventTarget | null): boolean {
+function isTypingTarget(target: EventTarget | null): boolean {
   if (typeof HTMLElement === 'undefined' || !(target instanceof HTMLElement)) return false;
   if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
   return target instanceof HTMLInputElement && !NON_TEXT_INPUTS.has(target.type);

@@ -1,4 +1,4 @@
-import type { TileNeed } from '../relay/tileProfile';
+import type { TileNeed } from '../call/receive/tileProfile';
 
 interface ElementObserver {
   observe(target: Element): void;
@@ -49,7 +49,7 @@ interface Tracked {
 /**
  * What each remote video's tile needs (relay/tileProfile TileNeed), measured where it is shown: in
  * sight or not (the element against the viewport, and the page shown at all), its rendered size,
- * and whether it is the enlarged tile. Every change is reported, and the call engine turns it into
+ * and whether it is the enlarged tile. Every change is reported, and the Call turns it into
  * the quality asked of the sender: hidden → off, small → low, large or enlarged → high.
  */
 export class RemoteTileNeeds {

@@ -1,8 +1,10 @@
 import { atom, type Atom, type Getter } from 'jotai';
 import { initialDevicesState, type DevicesState, type MediaItem } from '../media';
-import { receivedPathsAtom, relayStatusAtom, type ReceivedPath, type RelayState } from '../relay/relayAtoms';
+import { connectionsAtom, receivedPathsAtom, type ReceivedPath } from '../call/callAtoms';
+import { relayStatusAtom, type RelayState } from '../call/relay/relayAtoms';
 import { preferencesAtom, roomPeersAtomFamily } from '../sessionAtoms';
 import { callTiles } from './callTiles';
+import { connectionHint, type ConnectionHint } from './connectionHint';
 import { localMediaState } from './localMediaState';
 
 /**
@@ -64,6 +66,9 @@ export function createCallTabAtoms(roomAddress: string) {
   const relayState = atom((get): RelayState => get(relayStatusAtom)[roomAddress]?.state ?? 'mesh');
   /** How one received item arrives, and through the relay which layer: an atom per item, for its tile. */
   const receivedPath = (itemId: string): Atom<ReceivedPath | undefined> => atom((get) => get(receivedPathsAtom)[itemId]);
+  /** How your connection with one person stands (their SPEC §3 Connection records): an atom per person, for their tile. */
+  const peerConnection = (peerAddress: string): Atom<ConnectionHint> =>
+    atom((get) => connectionHint(Object.values(get(connectionsAtom)).filter((record) => record.roomAddress === roomAddress && record.peerAddress === peerAddress)));
   /** The names of the others already in the call, for the preview. */
   const othersInCall = stableAtom((get) =>
     get(roomPeersAtomFamily(roomAddress))
@@ -99,6 +104,7 @@ export function createCallTabAtoms(roomAddress: string) {
     enlargedVideoItemId,
     relayState,
     receivedPath,
+    peerConnection,
     othersInCall,
     mutedWhileSpeaking,
     requestMediaOffered,

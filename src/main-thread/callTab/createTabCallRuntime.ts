@@ -4,7 +4,7 @@ import { consoleLogger } from '../../common/logger';
 import { systemClock } from '../../common/clock';
 import type { AnalysisWorkerApi } from '../../protocol/analysisWorker';
 import { BridgeCallSignaling } from '../call/BridgeCallSignaling';
-import { CallEngine } from '../call/CallEngine';
+import { Call } from '../call/Call';
 import { probeMediaLoaded } from '../media';
 import type { SessionBridge } from '../SessionBridge';
 import { VoiceActivityMonitor } from '../voice/VoiceActivityMonitor';
@@ -43,8 +43,8 @@ export function createTabCallRuntime({ roomAddress, bridge, store, analysis }: T
     locks: navigator.locks,
     clock: systemClock,
     logger,
-    createEngine: (media, iceServers) =>
-      new CallEngine({
+    createCall: (media, iceServers) =>
+      new Call({
         roomAddress,
         store,
         signaling,

@@ -9,7 +9,7 @@ export interface MediaItemsEvents {
   updated: [item: MediaItem, previous: MediaItem];
   removed: [item: MediaItem];
   /**
-   * A local item was muted or unmuted (its track disabled or enabled): the call engine tells the
+   * A local item was muted or unmuted (its track disabled or enabled): the Call tells the
    * peers of every session that sends it (Jingle mute / unmute, SPEC §4).
    */
   localMuteChanged: [item: MediaItem, muted: boolean];

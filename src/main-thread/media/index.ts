@@ -1,4 +1,4 @@
-/** Main-thread media: devices, capture, media items, resolution and bitrate, the peer grid, the update queue. */
+/** Main-thread media: devices, capture, media items, resolution and bitrate, the peer grid. */
 export { setAudioOutput, supportsAudioOutputSelection } from './audioOutput';
 export { DeviceManager, type DeviceManagerEvents, type DeviceManagerOptions } from './DeviceManager';
 export {
@@ -33,7 +33,6 @@ export {
 } from './MediaItems';
 export { probeMediaLoaded, type MediaLoadedInfo } from './mediaLoaded';
 export { peerGridLayout, spotlightGridLayout, type GridTilePlacement, type PeerGridLayout } from './peerGridLayout';
-export { UpdateQueue, type UpdateBatch } from './UpdateQueue';
 export { maxBitratePerVideo } from './videoBitrate';
 export {
   adjustVideoCaptureResolution,

@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import type { RelayState } from '../../main-thread/relay/relayAtoms';
+import type { RelayState } from '../../main-thread/call/relay/relayAtoms';
 import { useCallRuntime } from './callRuntimeContext';
 
 const WORDS: Record<RelayState, string> = {

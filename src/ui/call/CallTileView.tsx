@@ -3,6 +3,7 @@ import { useCallRuntime } from './callRuntimeContext';
 import { EnlargeIcon, MicrophoneIcon } from './CallIcons';
 import { MediaAudio } from './MediaAudio';
 import { PeerVolumeSlider } from './PeerVolumeSlider';
+import { TileConnection } from './TileConnection';
 import { TilePath } from './TilePath';
 import { TileVideo } from './TileVideo';
 
@@ -22,8 +23,9 @@ interface CallTileViewProps {
 
 /**
  * One tile of the grid: the video (your own camera mirrored), or the person's initial while it is
- * off; the person's audio; their name with muted / screen marks and how their video reaches you; a
- * ring while they speak; for others, their volume; and enlarging it.
+ * off; the person's audio; their name with muted / screen marks, how their video reaches you and
+ * whether your connection with them is still being set up or was cut off; a ring while they speak;
+ * for others, their volume; and enlarging it.
  */
 export function CallTileView({ tile, area, enlarged, canEnlarge }: CallTileViewProps) {
   const runtime = useCallRuntime();
@@ -48,6 +50,7 @@ export function CallTileView({ tile, area, enlarged, canEnlarge }: CallTileViewP
         <span className="tile-name">{tileLabel(tile)}</span>
         {tile.kind === 'screen' && <span className="chip chip-screen">screen</span>}
         {!tile.isSelf && tile.videoItemId && <TilePath itemId={tile.videoItemId} />}
+        {!tile.isSelf && tile.kind === 'camera' && tile.peerAddress !== undefined && <TileConnection peerAddress={tile.peerAddress} />}
         {tile.kind === 'camera' && tile.muted && <span className="visually-hidden">, muted</span>}
         {tile.speaking && <span className="visually-hidden">, speaking</span>}
       </figcaption>

@@ -1,8 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { MediaVideo } from './MediaVideo';
-
-/** A replacement video not showing a frame by then is shown anyway: a tile never waits long for it. */
-const REPLACEMENT_WAIT_MS = 2_000;
 
 interface TileVideoProps {
   itemId: string;
@@ -11,8 +8,10 @@ interface TileVideoProps {
 
 /**
  * The tile's video. When the tile's video item is replaced (the same camera arriving by another
- * path: mesh ↔ relay), the new one plays hidden beneath the old one until it has shown a frame, and
- * only then takes its place: the picture never blanks while the new element starts.
+ * path: mesh ↔ relay), the new one plays hidden beneath the old one until it presents its first
+ * frame, and only then takes its place: the picture never blanks while the new element starts.
+ * When to replace is decided before (the call's PathChange: the new item exists once its session
+ * decodes), so this needs no timer of its own.
  */
 export function TileVideo({ itemId, mirrored }: TileVideoProps) {
   const [shown, setShown] = useState(itemId);
@@ -21,11 +20,6 @@ export function TileVideo({ itemId, mirrored }: TileVideoProps) {
   const showIncoming = useCallback(() => {
     if (incoming !== undefined) setShown(incoming);
   }, [incoming]);
-  useEffect(() => {
-    if (incoming === undefined) return;
-    const timer = setTimeout(showIncoming, REPLACEMENT_WAIT_MS);
-    return () => clearTimeout(timer);
-  }, [incoming, showIncoming]);
   return (
     <>
       <MediaVideo key={shown} itemId={shown} mirrored={mirrored} />

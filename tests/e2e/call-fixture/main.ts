@@ -2,7 +2,7 @@ import { createClient, type Agent, type Stanzas } from 'stanza';
 import { BridgeCallSignaling } from '../../../src/main-thread/call/BridgeCallSignaling';
 import type { CallSignaling } from '../../../src/main-thread/call/CallSignaling';
 import { connectionsAtom } from '../../../src/main-thread/call/callAtoms';
-import { CallEngine } from '../../../src/main-thread/call/CallEngine';
+import { Call } from '../../../src/main-thread/call/Call';
 import { MediaItems } from '../../../src/main-thread/media';
 import { parleyStanzas } from '../../../src/protocol/stanzas';
 import { systemClock } from '../../../src/common/clock';
@@ -13,7 +13,7 @@ import type { SentJingle } from './api';
 /**
  * The call engine without the call UI (which does not exist yet): `?room=<name>` opens the room
  * through the shared session, joins the call, captures the fake camera and microphone and runs a
- * CallEngine, exposing `window.callFixture`. `?mode=plain` is instead an independent client: plain
+ * Call, exposing `window.callFixture`. `?mode=plain` is instead an independent client: plain
  * StanzaJS with its own jingle plugin and websocket, as another XMPP client would be.
  */
 
@@ -43,7 +43,7 @@ async function startParley(): Promise<void> {
     claimCall: (address, handler) => bridgeSignaling.claimCall(address, handler),
     releaseCall: (address) => bridgeSignaling.releaseCall(address),
   };
-  const engine = new CallEngine({
+  const engine = new Call({
     roomAddress,
     store,
     signaling,

@@ -1,7 +1,8 @@
 import type { Connection } from '../../../src/main-thread/call/Connection';
-import type { ReceivedPath, RelayStatus } from '../../../src/main-thread/relay/relayAtoms';
+import type { ReceivedPath } from '../../../src/main-thread/call/callAtoms';
+import type { RelayStatus } from '../../../src/main-thread/call/relay/relayAtoms';
 import type { VideoSendLoad } from '../../../src/main-thread/media';
-import type { TileNeed } from '../../../src/main-thread/relay/tileProfile';
+import type { TileNeed } from '../../../src/main-thread/call/receive/tileProfile';
 
 /** A remote media item as the relay test sees it: its path and layer (the client's view) and its receiving counters. */
 export interface RelayReceivedMedia {

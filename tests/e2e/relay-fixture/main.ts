@@ -1,8 +1,8 @@
 import { BridgeCallSignaling } from '../../../src/main-thread/call/BridgeCallSignaling';
-import { connectionsAtom } from '../../../src/main-thread/call/callAtoms';
-import { CallEngine } from '../../../src/main-thread/call/CallEngine';
+import { connectionsAtom, receivedPathsAtom } from '../../../src/main-thread/call/callAtoms';
+import { Call } from '../../../src/main-thread/call/Call';
 import { MediaItems, type MediaItem, type VideoSendLoad } from '../../../src/main-thread/media';
-import { receivedPathsAtom, relayStatusAtom } from '../../../src/main-thread/relay/relayAtoms';
+import { relayStatusAtom } from '../../../src/main-thread/call/relay/relayAtoms';
 import { sessionStateAtom } from '../../../src/main-thread/sessionAtoms';
 import { systemClock } from '../../../src/common/clock';
 import { inbound, openFixtureRoom, shareCameraAndMicrophone, when } from '../fixture-session';
@@ -11,7 +11,7 @@ import type { ShownFrame } from './api';
 /**
  * The call engine with the media relay on, without the call UI: `?room=<name>` opens the room
  * through the shared session, joins the call, captures the fake camera (1280×720, the relay's
- * capture tier) and microphone and runs a CallEngine, exposing `window.relayFixture`.
+ * capture tier) and microphone and runs a Call, exposing `window.relayFixture`.
  */
 
 const roomName = new URLSearchParams(location.search).get('room') ?? '';
@@ -27,7 +27,7 @@ async function start(): Promise<void> {
   const media = new MediaItems({ clock: systemClock });
   const { stream, videoTrack } = await shareCameraAndMicrophone(media, { width: 1280, height: 720, frameRate: 10 });
 
-  const engine = new CallEngine({
+  const engine = new Call({
     roomAddress,
     store,
     signaling: new BridgeCallSignaling(bridge),

@@ -1,6 +1,7 @@
-import { VIDEO_RESOLUTION_TIERS } from '../../protocol/constants';
-import type { ConsumerProfile } from '../../protocol/relay';
-import { relayResolutionTier, type VideoResolutionTiers } from '../media';
+import { LAYER_UPSCALE_LIMIT } from '../../../protocol/clientDefaults';
+import { VIDEO_RESOLUTION_TIERS } from '../../../protocol/constants';
+import type { ConsumerProfile } from '../../../protocol/relay';
+import { relayResolutionTier, type VideoResolutionTiers } from '../../media';
 
 /** What a tile needs of the remote video it shows, as the UI measures it. */
 export interface TileNeed {
@@ -14,12 +15,6 @@ export interface TileNeed {
   /** window.devicePixelRatio (1 when absent). */
   readonly pixelRatio?: number;
 }
-
-/**
- * A layer serves a tile up to this much upscaling: beyond 1.5× the picture visibly softens, so the
- * next layer up is asked for.
- */
-export const LAYER_UPSCALE_LIMIT = 1.5;
 
 /**
  * The sender's width when no frame of its high layer has been seen yet: the width of the config's

@@ -1,7 +1,7 @@
 import type { SfuServerConfig } from '../../protocol/config';
 import { MEDIA_RELAY } from '../../protocol/constants';
 import type { Clock } from '../../common/clock';
-import type { CallPeer } from '../call/sessionPlan';
+import type { CallPeer } from './sessionPlan';
 import { TypedEmitter } from '../../common/TypedEmitter';
 
 /**
@@ -63,7 +63,7 @@ export class RelayDecision extends TypedEmitter<RelayDecisionEvents> {
     return this.active;
   }
 
-  /** Stops the pending shutdown timer (the engine closes). */
+  /** Stops the pending shutdown timer (the call closes). */
   dispose(): void {
     this.cancelShutdown();
   }

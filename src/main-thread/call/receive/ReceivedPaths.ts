@@ -1,13 +1,11 @@
 import type { createStore } from 'jotai';
-import type { ConsumerProfile } from '../../protocol/relay';
-import type { Clock } from '../../common/clock';
-import { receivedPathsAtom, type ReceivedPath } from './relayAtoms';
+import { LAYER_POLL_INTERVAL_MS } from '../../../protocol/clientDefaults';
+import type { ConsumerProfile } from '../../../protocol/relay';
+import type { Clock } from '../../../common/clock';
+import { receivedPathsAtom, type ReceivedPath } from '../callAtoms';
 import { DEFAULT_SENDER_WIDTH } from './tileProfile';
 
 type JotaiStore = ReturnType<typeof createStore>;
-
-/** How often relay video receivers are measured (getStats per item). */
-export const LAYER_POLL_INTERVAL_MS = 1_000;
 
 /** The received item as ReceivedPaths is told of it. */
 export type ReceivedItem = Omit<ReceivedPath, 'frameWidth' | 'frameHeight' | 'layer'>;
@@ -38,7 +36,7 @@ export function layerOfWidth(frameWidth: number, senderWidth: number): Exclude<C
 
 /**
  * Which path each received item arrives on, and for relay video which layer (receivedPathsAtom):
- * the engine tells it of items and quality requests; relay videos are measured from their
+ * ReceivedVideo tells it of items and quality requests; relay videos are measured from their
  * receivers' inbound-rtp frame size every LAYER_POLL_INTERVAL_MS while there are any.
  */
 export class ReceivedPaths {

@@ -1,5 +1,5 @@
 import type { RtpEncodingParameters } from 'mediasoup-client/types';
-import { SIMULCAST_LAYERS } from '../../protocol/constants';
+import { SIMULCAST_LAYERS } from '../../../protocol/constants';
 
 /** Pixels per layer relative to the smallest: scale 4 → 1, 2 → 4, 1 → 16. */
 const LAYER_WEIGHTS = SIMULCAST_LAYERS.map((layer) => (4 / layer.scaleResolutionDownBy) ** 2);

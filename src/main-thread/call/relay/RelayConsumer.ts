@@ -1,21 +1,10 @@
-import type { ConsumerProfile } from '../../protocol/relay';
-import type { ShareableMedia } from '../call/sessionPlan';
-import { OperationQueue } from '../../common/OperationQueue';
-import type { MediaKind } from '../media';
+import type { ConsumerProfile } from '../../../protocol/relay';
+import type { Delivery } from '../MediaPath';
+import type { ShareableMedia } from '../sessionPlan';
+import { OperationQueue } from '../../../common/OperationQueue';
+import type { MediaKind } from '../../media';
 import type { RelayJingleSession } from './RelayJingleSession';
 import type { RelayRpcClient } from './RelayRpcClient';
-
-/** The (peer, stream) delivery a consumer carries, from the session plan. */
-export interface RelayDelivery {
-  /** The plan key (peer + stream). */
-  readonly key: string;
-  readonly peerAddress: string;
-  /** The receiver's sid (Peer.id): CREATE_CONSUMER's peerId. */
-  readonly peerId: string;
-  readonly streamKey: string;
-  /** The local items it sends, one per kind. */
-  readonly media: readonly ShareableMedia[];
-}
 
 /**
  * One relay consumer as the sender tracks it: the CREATE_CONSUMER id (also its Jingle sid), the
@@ -37,7 +26,7 @@ export class RelayConsumer {
 
   constructor(
     readonly sid: string,
-    public delivery: RelayDelivery,
+    public delivery: Delivery,
     /** The stream id CREATE_CONSUMER names as `source`. */
     readonly source: string,
     readonly rpc: RelayRpcClient,

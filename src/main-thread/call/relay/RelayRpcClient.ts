@@ -1,3 +1,4 @@
+import { RELAY_REQUEST_TIMEOUT_MS } from '../../../protocol/clientDefaults';
 import {
   CONSUMER_ICE_STATE,
   CONSUMER_PROFILES,
@@ -14,11 +15,11 @@ import {
   type RelayParams,
   type RelayRequest,
   type RelayResult,
-} from '../../protocol/relay';
-import { ValidationError } from '../../protocol/errors';
-import { expectRecord, expectString, isRecord } from '../../protocol/validate';
-import type { Clock } from '../../common/clock';
-import { TypedEmitter } from '../../common/TypedEmitter';
+} from '../../../protocol/relay';
+import { ValidationError } from '../../../protocol/errors';
+import { expectRecord, expectString, isRecord } from '../../../protocol/validate';
+import type { Clock } from '../../../common/clock';
+import { TypedEmitter } from '../../../common/TypedEmitter';
 import { RelayClosedError, RelayConnectError, RelayProtocolError, RelayTimeoutError } from './errors';
 
 /** The part of a WebSocket the client uses: the browser's, or `ws` in Node tests. */
@@ -58,7 +59,6 @@ export interface RelayRpcClientEvents {
 /** Every method but AUTH, which `connect` sends. */
 export type RelayCallMethod = Exclude<RelayMethod, 'AUTH'>;
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
 const OPEN = 1;
 /** Replies carry an SDP at most (bounded by the relay's own message limit); anything far larger is not the relay. */
 const MAX_MESSAGE_CHARS = 4 * RELAY_LIMITS.messageBytes;
@@ -99,7 +99,7 @@ interface Pending {
  * One JSON-RPC 2.0 connection to the media relay (PROTOCOL.md "Media relay"): opened and
  * authenticated by `connect`, then requests with their own ids and timeouts, the relay's
  * CONSUMER_ICE_STATE notifications, and one `closed` event when the socket goes. A connection is
- * not reopened: the owner makes a new one (MediaRelay reconnects) and ingests again, since
+ * not reopened: the owner makes a new one (RelayLink reconnects) and ingests again, since
  * everything the relay made for a connection dies with it.
  */
 export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
@@ -114,7 +114,7 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
     private readonly options: RelayRpcClientOptions,
   ) {
     super();
-    this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.timeoutMs = options.requestTimeoutMs ?? RELAY_REQUEST_TIMEOUT_MS;
     socket.addEventListener('message', (event) => this.receive(event.data));
     socket.addEventListener('close', (event) => this.onClose(event.code, event.reason));
     // A failing socket reports close next, which carries the outcome; unheard, Node's `ws` would throw.

@@ -2,9 +2,9 @@ import type { Stanzas } from 'stanza';
 import { JINGLE_INFO_MUTE, JINGLE_INFO_UNMUTE, type JingleReasonCondition } from 'stanza/Constants';
 import { Session, type SessionManager } from 'stanza/jingle';
 import type { ActionCallback } from 'stanza/jingle/Session';
-import type { ConsumerIceState } from '../../protocol/relay';
-import { readDescriptionInfo, type MediaDescription } from '../call/descriptionInfo';
-import type { MediaKind } from '../media';
+import type { ConsumerIceState } from '../../../protocol/relay';
+import { readDescriptionInfo, type MediaDescription } from '../descriptionInfo';
+import type { MediaKind } from '../../media';
 import { relayAnswerSdp, type RelayOfferJingle } from './relayJingle';
 
 export interface RelayJingleSessionOptions {

@@ -1,4 +1,4 @@
-import { ParleyError } from '../../protocol/errors';
+import { ParleyError } from '../../../protocol/errors';
 
 /** The relay's websocket could not be opened, or AUTH was refused: the call stays on mesh and tries again later. */
 export class RelayConnectError extends ParleyError {

@@ -1,0 +1,302 @@
+import type { createStore } from 'jotai';
+import { SessionManager, type Session as BaseSession } from 'stanza/jingle';
+import type { SfuServerConfig } from '../../protocol/config';
+import type { Peer } from '../../protocol/entities';
+import type { SimulcastProfile } from '../../protocol/stanzas/talkyJingle';
+import { roomByAddress } from '../../protocol/roomLookup';
+import type { Clock } from '../../common/clock';
+import type { Logger } from '../../common/logger';
+import { TypedEmitter } from '../../common/TypedEmitter';
+import { maxBitratePerVideo, type MediaItem, type MediaItems, type VideoSendLoad } from '../media';
+import { connectionAtom, sessionStateAtom } from '../sessionAtoms';
+import { CallOwnership, type CallLocks } from './CallOwnership';
+import { CallSessions } from './CallSessions';
+import type { CallSignaling } from './CallSignaling';
+import { ConnectionRecords } from './ConnectionRecords';
+import { CallClosedError, CallUnsupportedError, type SessionFailedError } from './errors';
+import { JingleLink } from './JingleLink';
+import type { Delivery } from './MediaPath';
+import { MeshPath } from './mesh/MeshPath';
+import { PathHandover } from './PathChange';
+import { planPaths } from './pathPlan';
+import { PeerReports } from './PeerReports';
+import type { PeerMediaChange } from './peerMedia';
+import { IncomingSessions, type IncomingRequest, type IncomingSessionOptions } from './receive/IncomingSessions';
+import { relaySenderWidth, type TileNeed } from './receive/tileProfile';
+import { RelayDecision } from './RelayDecision';
+import { RelayPath } from './relay/RelayPath';
+import { groupIntoStreams, planOutgoingSessions, videoSendCounts, type ShareableMedia } from './sessionPlan';
+
+type JotaiStore = ReturnType<typeof createStore>;
+
+export interface CallOptions {
+  readonly roomAddress: string;
+  /** The tab's store: the mirrored session state is read from it, connections written to it. */
+  readonly store: JotaiStore;
+  readonly signaling: CallSignaling;
+  /** The tab's media items: local ones are sent, remote ones are added here. */
+  readonly media: MediaItems;
+  /** From the provider config (SPEC §3). */
+  readonly iceServers: readonly RTCIceServer[];
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** navigator.locks: the call lock (one tab per room runs the call). */
+  readonly locks: CallLocks;
+  /** Tells the shared session peer facts other tabs show (muted, active media, sessionFailed). */
+  readonly reportPeerMedia: (peerAddress: string, change: PeerMediaChange) => Promise<void>;
+  /** Creates each session's RTCPeerConnection; the browser's by default (tests pass a fake). */
+  readonly createPeerConnection?: (configuration: RTCConfiguration) => RTCPeerConnection;
+  /**
+   * Whether SPEC §4's switch may move what we send to the config's sfuServer (default true; a
+   * config without sfuServer means mesh only anyway). Tests of the mesh itself pass false.
+   */
+  readonly mediaRelay?: boolean;
+}
+
+export interface CallEvents {
+  /** A session ended with an error condition (already logged; the peer is flagged). */
+  sessionFailed: [error: SessionFailedError];
+  /** What we send changed: the capture resolution tier follows it (media's captureResolutionTier). */
+  sendLoad: [load: VideoSendLoad];
+}
+
+function shareable(item: MediaItem): ShareableMedia {
+  return { id: item.id, kind: item.kind, streamId: item.streamId, screenCapture: item.screenCapture };
+}
+
+/**
+ * One room's call, run by the one tab that owns it (DESIGN "Tab roles", SPEC §4). Whenever the
+ * mirrored room state or the local media change it recomputes, in one pass:
+ * - the deliveries (remote peer × shared local stream, sessionPlan) and, for each, which path
+ *   carries it: the relay when SPEC §4's switch is on (RelayDecision) and the relay can carry the
+ *   stream, else the mesh, the path being left running until the new one is established
+ *   (pathPlan, PathChange) — each path behind the MediaPath interface (mesh/, relay/);
+ * - the sessions we receive, which mesh and relay deliver alike (receive/);
+ * - SPEC §9's video budget for both paths, and the peer facts other tabs show.
+ * A burst of changes (a patch batch, a capture adding two items) is gathered into one pass on a
+ * microtask; SPEC §9's 100 ms update queue is not used (see `schedule`).
+ */
+export class Call extends TypedEmitter<CallEvents> {
+  private readonly manager: SessionManager;
+  private readonly link: JingleLink;
+  private readonly ownership: CallOwnership;
+  private readonly sessions: CallSessions;
+  private readonly handover: PathHandover;
+  private readonly decision: RelayDecision;
+  private readonly mesh: MeshPath;
+  private readonly relay: RelayPath | undefined;
+  private readonly incoming: IncomingSessions;
+  private readonly peerReports: PeerReports;
+  private readonly unsubscribes: (() => void)[] = [];
+  private load: VideoSendLoad | undefined;
+  private scheduled = false;
+  private started = false;
+  private closed = false;
+
+  constructor(private readonly options: CallOptions) {
+    super();
+    const { store, clock, logger, media, roomAddress } = options;
+    this.ownership = new CallOwnership(roomAddress, options.locks);
+    const create = options.createPeerConnection;
+    this.manager = new SessionManager({
+      iceServers: [...options.iceServers],
+      // PROTOCOL.md: one-way sessions never collide, so there is no tie-break.
+      performTieBreak: () => false,
+      prepareSession: (meta: IncomingSessionOptions, request?: IncomingRequest) => this.incoming.prepare(meta, request),
+      ...(create ? { createPeerConnection: (_session: BaseSession, configuration?: RTCConfiguration) => create(configuration ?? {}) } : {}),
+    });
+    this.manager.on('log:error', (message: string) => logger.error(`jingle: ${message}`));
+    this.link = new JingleLink(this.manager, options.signaling, logger);
+    const records = new ConnectionRecords(store);
+    this.sessions = new CallSessions({ roomAddress, manager: this.manager, records, clock, logger });
+    this.handover = new PathHandover(clock);
+    this.decision = new RelayDecision(clock);
+    this.mesh = new MeshPath({ manager: this.manager, sessions: this.sessions, media, handover: this.handover });
+    this.relay =
+      options.mediaRelay === false
+        ? undefined
+        : new RelayPath({
+            roomAddress,
+            store,
+            manager: this.manager,
+            signaling: options.signaling,
+            media,
+            clock,
+            logger,
+            handover: this.handover,
+            records,
+            iceServers: options.iceServers,
+            sfuServer: () => this.sfuServer(),
+          });
+    this.incoming = new IncomingSessions({
+      roomAddress,
+      store,
+      manager: this.manager,
+      sessions: this.sessions,
+      media,
+      clock,
+      logger,
+      inCall: () => this.inCall(),
+      captureWidth: () => relaySenderWidth(store.get(connectionAtom).callConfig?.videoResolutionTiers),
+    });
+    this.peerReports = new PeerReports(media, options.reportPeerMedia, logger);
+  }
+
+  get roomAddress(): string {
+    return this.options.roomAddress;
+  }
+
+  /**
+   * Takes the room's call lock (waiting while another tab of this browser runs the call), claims
+   * the call's Jingle traffic and starts following the room. Resolves once running, or at once
+   * when closed first.
+   */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    if (!this.options.createPeerConnection && typeof RTCPeerConnection !== 'function') throw new CallUnsupportedError('RTCPeerConnection');
+    if (!(await this.ownership.acquire()) || this.closed) return;
+    await this.options.signaling.claimCall(this.roomAddress, (iq) => this.link.receive(iq));
+    if (this.closed) return;
+    const { store, media } = this.options;
+    const schedule = (): void => this.schedule();
+    this.unsubscribes.push(
+      store.sub(sessionStateAtom, schedule),
+      media.on('added', schedule),
+      media.on('removed', schedule),
+      media.on('updated', (item, previous) => {
+        // What the sessions carry, and what peers' records say of their media (a screen mark arrives in description-info).
+        if (item.shared !== previous.shared || item.remoteDisabled !== previous.remoteDisabled || item.name !== previous.name || item.screenCapture !== previous.screenCapture) schedule();
+      }),
+      media.on('localMuteChanged', (item, muted) => {
+        this.relay?.mute(item, muted);
+        this.mesh.mute(item, muted);
+      }),
+      this.sessions.on('sessionFailed', (error) => this.emit('sessionFailed', error)),
+      this.decision.on('change', schedule),
+      this.handover.on('settled', schedule),
+      this.mesh.on('changed', schedule),
+      ...(this.relay ? [this.relay.on('changed', schedule)] : []),
+    );
+    this.reconcile();
+  }
+
+  /** Ends every session and gives the call up (another tab may take it). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
+    await this.relay?.close();
+    await this.mesh.close();
+    this.sessions.close();
+    this.incoming.close();
+    this.decision.dispose();
+    this.handover.clear();
+    this.ownership.release();
+    await this.options.signaling.releaseCall(this.roomAddress);
+  }
+
+  /** Asks the sender of a remote video for a quality (ReceivedVideo.requestVideoProfile). */
+  requestVideoProfile(mediaId: string, profile: SimulcastProfile): Promise<void> {
+    if (this.closed) return Promise.reject(new CallClosedError(this.roomAddress));
+    return this.incoming.view.requestVideoProfile(mediaId, profile);
+  }
+
+  /** What a remote video's tile needs, as the UI measures it (ReceivedVideo.setTileNeed). */
+  setTileNeed(mediaId: string, need: TileNeed): Promise<void> {
+    if (this.closed) return Promise.reject(new CallClosedError(this.roomAddress));
+    return this.incoming.view.setTileNeed(mediaId, need);
+  }
+
+  /** The RTCRtpReceiver of a remote media item: its statistics (inbound-rtp) for quality displays and tests. */
+  receiver(mediaId: string): RTCRtpReceiver | undefined {
+    return this.incoming.receiver(mediaId);
+  }
+
+  /** The mesh's RTCRtpSenders that send a local item, by peer address: their parameters (bitrate) and statistics. */
+  senders(mediaId: string): Map<string, RTCRtpSender> {
+    return this.mesh.senders(mediaId);
+  }
+
+  /**
+   * Gathers a burst of changes into one pass, on a microtask. SPEC §9's update queue (100 ms
+   * debounce, priorities) is SimpleWebRTC's answer to the same bursts; a pass here reads the whole
+   * current state and its slow steps run on each session's own queue, so there is nothing for
+   * priorities to order, and waiting 100 ms would delay every join's first video by as much
+   * (DESIGN's join-time targets).
+   */
+  private schedule(): void {
+    if (this.scheduled || this.closed) return;
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      if (!this.closed) this.reconcile();
+    });
+  }
+
+  private reconcile(): void {
+    const state = this.options.store.get(sessionStateAtom);
+    const room = roomByAddress(state.rooms, this.roomAddress);
+    if (room?.selfAddress) this.manager.selfID = room.selfAddress;
+    const inCall = room?.joined === true && this.inCall();
+    const peers = Object.values(state.peers).filter((peer) => peer.roomAddress === this.roomAddress && !peer.isSelf);
+    this.incoming.follow(new Set(peers.map((peer) => peer.address)), inCall);
+
+    const { media } = this.options;
+    const shared = media
+      .shared()
+      .filter((item) => media.getTrack(item.id) !== undefined)
+      .map(shareable);
+    const plan = planOutgoingSessions({ inCall, peers, shared, held: this.sessions.held });
+    const deliveries = this.deliveriesOf(plan, peers);
+    const meshDeliveries = this.relay ? this.followRelay(this.relay, deliveries, shared, peers, inCall) : deliveries;
+    this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false });
+    this.mesh.deliver(meshDeliveries);
+    this.peerReports.follow(peers, (address) => this.sessions.hasFailed(address));
+  }
+
+  private deliveriesOf(plan: ReturnType<typeof planOutgoingSessions>, peers: readonly Peer[]): Delivery[] {
+    const peerIds = new Map(peers.map((peer) => [peer.address, peer.id]));
+    return plan.map((session) => ({ ...session, peerId: peerIds.get(session.peerAddress) ?? session.peerAddress }));
+  }
+
+  /**
+   * SPEC §4: the relay takes what it can carry; the mesh keeps the rest, and each running session
+   * until its relay consumer is established (pathPlan). Returns the deliveries the mesh carries.
+   */
+  private followRelay(relay: RelayPath, deliveries: readonly Delivery[], shared: readonly ShareableMedia[], peers: readonly Peer[], inCall: boolean): Delivery[] {
+    const wanted = this.decision.update(peers, this.sfuServer()) && inCall;
+    relay.publish(groupIntoStreams(shared), wanted && deliveries.length > 0);
+    const paths = planPaths({
+      planned: deliveries,
+      relayReady: (streamKey) => relay.canCarry(streamKey),
+      relayExists: (key) => relay.carries(key),
+      relayEstablished: (key) => relay.established(key),
+      meshExists: (key) => this.mesh.carries(key),
+      meshEstablished: (key) => this.mesh.established(key),
+    });
+    relay.deliver(deliveries.filter((delivery) => paths.relay.has(delivery.key)));
+    return deliveries.filter((delivery) => paths.mesh.has(delivery.key));
+  }
+
+  /** SPEC §9: the video budget per sent video, applied to both paths when it changes. */
+  private applyBitrate(load: VideoSendLoad): void {
+    const { load: last } = this;
+    if (last?.videoReceivingPeers !== load.videoReceivingPeers || last.sharedVideoStreams !== load.sharedVideoStreams || last.relayInUse !== load.relayInUse) {
+      this.load = load;
+      this.emit('sendLoad', load);
+    }
+    const bitrate = maxBitratePerVideo(load);
+    this.relay?.setMaxBitrate(bitrate);
+    this.mesh.setMaxBitrate(bitrate);
+  }
+
+  private inCall(): boolean {
+    return !this.closed && this.options.store.get(sessionStateAtom).calls[this.roomAddress]?.joined === true;
+  }
+
+  /** The config's relay, unless this call runs mesh only (read live: a reconnected session brings a fresh token). */
+  private sfuServer(): SfuServerConfig | undefined {
+    return this.options.mediaRelay === false ? undefined : this.options.store.get(sessionStateAtom).connection.callConfig?.sfuServer;
+  }
+}

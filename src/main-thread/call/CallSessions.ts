@@ -1,0 +1,157 @@
+import type { Stanzas } from 'stanza';
+import type { JingleReasonCondition } from 'stanza/Constants';
+import type { SessionManager, Session as BaseSession } from 'stanza/jingle';
+import type { Clock } from '../../common/clock';
+import type { Logger } from '../../common/logger';
+import { TypedEmitter } from '../../common/TypedEmitter';
+import { CallSession } from './CallSession';
+import type { ConnectionRecords } from './ConnectionRecords';
+import { SessionFailedError } from './errors';
+import type { ParleyMediaSession } from './ParleyMediaSession';
+import { SessionTimers } from './SessionTimers';
+import { endsAtOnce, isInterrupted, terminationOutcome } from './termination';
+
+export interface CallSessionsOptions {
+  readonly roomAddress: string;
+  /** The call's SessionManager: its events about our sessions arrive here. */
+  readonly manager: SessionManager;
+  readonly records: ConnectionRecords;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+export interface CallSessionsEvents {
+  /** A session ended and is forgotten: whoever made it lets go of what it made (sent state, received media). */
+  ended: [call: CallSession];
+  /** A session's ICE state changed (its record is updated already). */
+  connectionState: [call: CallSession, state: string];
+  /** A session ended with an error condition (logged; its peer is flagged and held back). */
+  sessionFailed: [error: SessionFailedError];
+  /** The plan depends on this: a session ended, a held peer was released, a failed peer connected again. */
+  changed: [];
+}
+
+/**
+ * The Jingle sessions (ParleyMediaSession) of the call, both ways, and their life by SPEC §4
+ * Session termination: a responder whose ICE failed ends at once; one disconnected or interrupted
+ * for 5 s ends as failed-transport; an end with an error condition flags the peer sessionFailed
+ * and holds it back from new sessions for the recompute delay. Each session's Connection record
+ * follows it (ConnectionRecords). The mesh path makes the sessions we send, receive/ those we receive.
+ */
+export class CallSessions extends TypedEmitter<CallSessionsEvents> {
+  private readonly byId = new Map<string, CallSession>();
+  private readonly timers: SessionTimers;
+  /** Peers whose last session failed, until one connects again (Peer.sessionFailed). */
+  private readonly failed = new Set<string>();
+  private closed = false;
+  private readonly unsubscribes: Array<() => void> = [];
+
+  constructor(private readonly options: CallSessionsOptions) {
+    super();
+    this.timers = new SessionTimers(options.clock);
+    const { manager } = options;
+    const terminated = (session: BaseSession, reason: Stanzas.JingleReason | undefined): void => this.onTerminated(session, reason);
+    const connectionState = (session: BaseSession): void => this.onConnectionState(session);
+    const sessionState = (session: BaseSession): void => this.publish(this.byId.get(session.sid));
+    manager.on('terminated', terminated);
+    manager.on('connectionState', connectionState);
+    manager.on('sessionState', sessionState);
+    this.unsubscribes.push(() => {
+      manager.off('terminated', terminated);
+      manager.off('connectionState', connectionState);
+      manager.off('sessionState', sessionState);
+    });
+  }
+
+  /** Peers held back after a failure (planOutgoingSessions skips them). */
+  get held(): ReadonlySet<string> {
+    return this.timers.held;
+  }
+
+  hasFailed(peerAddress: string): boolean {
+    return this.failed.has(peerAddress);
+  }
+
+  register(session: ParleyMediaSession, key: string | undefined): CallSession {
+    const call = new CallSession(session, key);
+    this.byId.set(session.sid, call);
+    return call;
+  }
+
+  get(sid: string): CallSession | undefined {
+    return this.byId.get(sid);
+  }
+
+  /** The session is still this call's (not ended, not replaced). */
+  isCurrent(call: CallSession): boolean {
+    return this.byId.get(call.sid) === call;
+  }
+
+  all(): CallSession[] {
+    return [...this.byId.values()];
+  }
+
+  /** Ends a session; one the peer never heard of (its initiate not sent yet) ends silently. */
+  end(call: CallSession, reason: JingleReasonCondition): void {
+    call.declined = reason === 'decline';
+    call.session.end(reason, call.session.state === 'starting');
+  }
+
+  /** Runs a step on the session's queue; a failure is logged (StanzaJS has ended the session if it must). */
+  run(call: CallSession, name: string, step: () => Promise<void>): Promise<void> {
+    return call.queue.push(name, step).catch((error: unknown) => {
+      if (this.isCurrent(call)) this.options.logger.error(`${name} on session ${call.sid} failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  /** The session's Connection record, as it is now. */
+  publish(call: CallSession | undefined): void {
+    if (call && this.isCurrent(call)) this.options.records.set(call.connection(this.options.roomAddress));
+  }
+
+  /** Ends every session: the call closes. */
+  close(): void {
+    this.closed = true;
+    for (const call of this.all()) this.end(call, 'success');
+    this.timers.clear();
+    for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
+  }
+
+  private onConnectionState(session: BaseSession): void {
+    const call = this.byId.get(session.sid);
+    if (!call) return;
+    const state = session.connectionState;
+    this.publish(call);
+    this.emit('connectionState', call, state);
+    if (isInterrupted(state)) {
+      this.timers.watchInterrupted(call.sid, () => {
+        if (this.isCurrent(call) && isInterrupted(call.session.connectionState)) this.end(call, 'failed-transport');
+      });
+    } else {
+      this.timers.stopWatching(call.sid);
+    }
+    if (endsAtOnce(state, session.isInitiator)) this.end(call, 'failed-transport');
+    else if (state === 'connected' && this.failed.delete(call.peerAddress)) this.emit('changed');
+  }
+
+  private onTerminated(session: BaseSession, reason: Stanzas.JingleReason | undefined): void {
+    const call = this.byId.get(session.sid);
+    // StanzaJS may report an ended session twice (a failed start ends it again).
+    if (!call) return;
+    this.byId.delete(call.sid);
+    call.queue.close();
+    this.timers.stopWatching(call.sid);
+    this.options.records.remove(call.sid);
+    this.emit('ended', call);
+    const outcome = terminationOutcome(reason);
+    // Our own decline is no failure of the peer's.
+    if (outcome.failed && outcome.recomputeAfterMs !== undefined && !this.closed && !call.declined) {
+      const error = new SessionFailedError(call.sid, call.peerAddress, reason?.condition ?? 'unknown', reason?.text);
+      this.options.logger.error(error.message);
+      this.failed.add(call.peerAddress);
+      this.timers.hold(call.peerAddress, outcome.recomputeAfterMs, () => this.emit('changed'));
+      this.emit('sessionFailed', error);
+    }
+    this.emit('changed');
+  }
+}

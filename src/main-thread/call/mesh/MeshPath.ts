@@ -1,0 +1,187 @@
+import type { SessionManager } from 'stanza/jingle';
+import type { MediaItem, MediaItems } from '../../media';
+import type { CallSession } from '../CallSession';
+import type { CallSessions } from '../CallSessions';
+import { sendsVideo, type MediaDescription } from '../descriptionInfo';
+import { describeDelivery, qualityRequestOf, type Delivery, type MediaPath } from '../MediaPath';
+import { ParleyMediaSession } from '../ParleyMediaSession';
+import type { PathHandover } from '../PathChange';
+import { compareSessionMedia, type ShareableMedia } from '../sessionPlan';
+
+export interface MeshPathOptions {
+  /** The call's SessionManager: our sessions live in it beside the ones we receive. */
+  readonly manager: SessionManager;
+  readonly sessions: CallSessions;
+  /** The tab's media items: the local ones are sent. */
+  readonly media: MediaItems;
+  readonly handover: PathHandover;
+}
+
+/**
+ * The mesh path (PROTOCOL.md "Jingle", DESIGN "Media paths"): one one-way Jingle session per
+ * delivery (remote peer, shared local stream), initiated by us and sending only. A changed stream
+ * swaps its tracks on the running session, or — a kind added or dropped — starts a new one. The
+ * mesh can carry any stream at once: publishing needs nothing.
+ */
+export class MeshPath implements MediaPath {
+  readonly name = 'mesh';
+  /** Our sessions by plan key. */
+  private readonly outgoing = new Map<string, CallSession>();
+  private bitrate: number | undefined;
+  private readonly unsubscribes: Array<() => void>;
+
+  constructor(private readonly options: MeshPathOptions) {
+    const { sessions, handover } = options;
+    this.unsubscribes = [
+      sessions.on('ended', (call) => {
+        if (call.key === undefined || this.outgoing.get(call.key) !== call) return;
+        this.outgoing.delete(call.key);
+        handover.lost('mesh', call.key);
+      }),
+      // The path change hands a delivery over once its new path has been connected for the grace.
+      sessions.on('connectionState', (call, state) => {
+        if (!call.sending || call.key === undefined) return;
+        if (state === 'connected') handover.connected('mesh', call.key);
+        else handover.lost('mesh', call.key);
+      }),
+    ];
+  }
+
+  publish(): void {
+    // The mesh sends each stream's tracks as they are: nothing to set up before delivering.
+  }
+
+  canCarry(): boolean {
+    return true;
+  }
+
+  deliver(deliveries: readonly Delivery[]): void {
+    const planned = new Set(deliveries.map((delivery) => delivery.key));
+    for (const [key, call] of [...this.outgoing]) if (!planned.has(key)) this.options.sessions.end(call, 'success');
+    for (const delivery of deliveries) this.follow(delivery);
+  }
+
+  carries(key: string): boolean {
+    return this.outgoing.has(key);
+  }
+
+  established(key: string): boolean {
+    return this.options.handover.established('mesh', key);
+  }
+
+  /** SPEC §4: muting a local item tells the peers of every session that sends it. */
+  mute(item: MediaItem, muted: boolean): void {
+    for (const call of this.outgoing.values()) {
+      if (!call.sent.some((sent) => sent.id === item.id)) continue;
+      void this.options.sessions.run(call, muted ? 'mute' : 'unmute', () =>
+        muted ? call.session.mute('initiator', item.kind) : call.session.unmute('initiator', item.kind),
+      );
+    }
+  }
+
+  /** SPEC §9: applied to every session that sends video when it changes, and to each new one. */
+  setMaxBitrate(bitrate: number): void {
+    if (bitrate === this.bitrate) return;
+    this.bitrate = bitrate;
+    for (const call of this.outgoing.values()) {
+      if (call.sentOf('video')) void this.options.sessions.run(call, 'set-bitrate', () => call.session.setMaximumBitrate(bitrate));
+    }
+  }
+
+  /** Mesh sessions report what changes the plan through the call's sessions (an end, a failure held back, a release). */
+  on(_event: 'changed', listener: () => void): () => void {
+    return this.options.sessions.on('changed', listener);
+  }
+
+  /** Ends our sessions (the ones we receive end with the call's sessions). */
+  async close(): Promise<void> {
+    for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
+    for (const call of [...this.outgoing.values()]) this.options.sessions.end(call, 'success');
+    this.outgoing.clear();
+  }
+
+  /** The RTCRtpSenders that send a local item, by peer address: their parameters (bitrate) and statistics. */
+  senders(mediaId: string): Map<string, RTCRtpSender> {
+    const senders = new Map<string, RTCRtpSender>();
+    for (const call of this.outgoing.values()) {
+      const item = call.sent.find((sent) => sent.id === mediaId);
+      const sender = item && call.session.sender(item.kind);
+      if (sender) senders.set(call.peerAddress, sender);
+    }
+    return senders;
+  }
+
+  /** Brings the session of a delivery up to date: start, swap tracks, or start anew. */
+  private follow(delivery: Delivery): void {
+    const call = this.outgoing.get(delivery.key);
+    if (!call) {
+      this.start(delivery);
+      return;
+    }
+    const update = compareSessionMedia(call.sent, delivery.media);
+    if (update.type === 'restart') {
+      this.options.sessions.end(call, 'success');
+      this.start(delivery);
+    } else if (update.type === 'replace') {
+      call.sent = delivery.media;
+      this.options.sessions.publish(call);
+      for (const item of update.media) this.replaceSent(call, item);
+    }
+  }
+
+  private start(delivery: Delivery): void {
+    const { manager, sessions, media } = this.options;
+    const session = new ParleyMediaSession({
+      config: manager.config.peerConnectionConfig,
+      constraints: manager.config.peerConnectionConstraints,
+      iceServers: manager.iceServers,
+      initiator: true,
+      parent: manager,
+      peerID: delivery.peerAddress,
+      onDescription: (from, descriptions) => this.onQualityRequest(from, descriptions),
+    });
+    manager.addSession(session);
+    const call = sessions.register(session, delivery.key);
+    call.sent = delivery.media;
+    this.outgoing.set(delivery.key, call);
+    sessions.publish(call);
+    void sessions.run(call, 'start', async () => {
+      for (const item of delivery.media) {
+        const track = media.getTrack(item.id);
+        const stream = media.getStream(item.id);
+        if (track && stream) await session.addSendOnlyTrack(track, stream);
+      }
+      await session.start();
+      // PROTOCOL.md: after start, names and screen marks; then the mute state, so the peer shows it from the first frame.
+      await this.describe(call);
+      for (const item of delivery.media) if (media.get(item.id)?.localDisabled) await session.mute('initiator', item.kind);
+      if (this.bitrate !== undefined && call.sentOf('video')) await session.setMaximumBitrate(this.bitrate);
+    });
+  }
+
+  private async describe(call: CallSession): Promise<void> {
+    const contents = describeDelivery(this.options.media, call.sent);
+    if (contents.length > 0) await call.session.sendDescriptionInfo(contents);
+  }
+
+  private replaceSent(call: CallSession, item: ShareableMedia): void {
+    const { media, sessions } = this.options;
+    void sessions.run(call, 'replace-track', async () => {
+      const track = media.getTrack(item.id);
+      if (!track) return;
+      await call.session.replaceSentTrack(item.kind, track);
+      await this.describe(call);
+      const muted = media.get(item.id)?.localDisabled === true;
+      await (muted ? call.session.mute('initiator', item.kind) : call.session.unmute('initiator', item.kind));
+    });
+  }
+
+  /** The receiver's quality request: on the mesh, `off` pauses our video to it and anything else resumes it. */
+  private onQualityRequest(session: ParleyMediaSession, descriptions: readonly MediaDescription[]): void {
+    const call = this.options.sessions.get(session.sid);
+    const profile = qualityRequestOf(descriptions);
+    if (!call || profile === undefined) return;
+    const active = sendsVideo(profile);
+    void this.options.sessions.run(call, 'video-active', () => call.session.setVideoActive(active));
+  }
+}

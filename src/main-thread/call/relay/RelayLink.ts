@@ -1,0 +1,298 @@
+import type { Device } from 'mediasoup-client';
+import { RELAY_RECONNECT } from '../../../protocol/clientDefaults';
+import type { SfuServerConfig } from '../../../protocol/config';
+import type { ConsumerIceStateParams } from '../../../protocol/relay';
+import type { Clock } from '../../../common/clock';
+import type { Logger } from '../../../common/logger';
+import { OperationQueue } from '../../../common/OperationQueue';
+import { TypedEmitter } from '../../../common/TypedEmitter';
+import type { MediaItems, MediaKind } from '../../media';
+import type { ShareableMedia } from '../sessionPlan';
+import { RelayIngest, type IngestTrack } from './RelayIngest';
+import { RelayRpcClient } from './RelayRpcClient';
+
+export interface RelayLinkOptions {
+  readonly roomAddress: string;
+  readonly media: MediaItems;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly iceServers: readonly RTCIceServer[];
+  /** The config's sfuServer, read at each (re)connect: a reconnected session may carry a fresh token. */
+  readonly sfuServer: () => SfuServerConfig | undefined;
+}
+
+export interface RelayLinkEvents {
+  /** The connection, an ingest or a retry moved on: recompute. */
+  changed: [];
+  /** A connection closed: what it made on the relay (ingests, consumers) is gone with it. */
+  lost: [client: RelayRpcClient];
+  /** The relay's CONSUMER_ICE_STATE for a consumer made on this connection. */
+  consumerIceState: [client: RelayRpcClient, params: ConsumerIceStateParams];
+}
+
+/** The connection to the relay, with the mediasoup-client Device loaded for its router. */
+export interface Link {
+  readonly client: RelayRpcClient;
+  readonly device: Device;
+}
+
+interface IngestEntry {
+  /** The stream id the relay knows it by. */
+  readonly id: string;
+  ingest: RelayIngest | undefined;
+  /** The item ids last synced (sorted), so that an unchanged stream costs nothing. */
+  synced: string;
+  /** Its first sync has produced every track: consumers offer all of them. */
+  produced: boolean;
+  failed: boolean;
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** An ingest is named after its stream: the camera's stream id (else the first item's), or the screen's. */
+function streamIdOf(items: readonly ShareableMedia[]): string {
+  return (items.find((item) => item.kind === 'video') ?? items[0])?.streamId ?? crypto.randomUUID();
+}
+
+/**
+ * The relay path's publishing side (DESIGN "Media paths"): while wanted, one connection to
+ * `sfuServer.url` and each shared local stream ingested with mediasoup-client. When the relay dies
+ * it is reconnected with backoff (RELAY_RECONNECT) and everything ingested again; meanwhile the
+ * mesh carries the call.
+ */
+export class RelayLink extends TypedEmitter<RelayLinkEvents> {
+  private current: Link | undefined;
+  private connecting = false;
+  private retryTimer: unknown;
+  private attempts = 0;
+  private outageNow = false;
+  private readonly queue = new OperationQueue();
+  private readonly ingests = new Map<string, IngestEntry>();
+  private wantedNow = false;
+  private bitrate: number | undefined;
+  private closed = false;
+
+  constructor(private readonly options: RelayLinkOptions) {
+    super();
+  }
+
+  get link(): Link | undefined {
+    return this.current;
+  }
+
+  get wanted(): boolean {
+    return this.wantedNow;
+  }
+
+  /** The relay cannot be reached now (the mesh carries the call, a retry is planned). */
+  get outage(): boolean {
+    return this.outageNow;
+  }
+
+  /** Some stream goes through the relay now: SPEC §9 counts 1 peer, and the capture takes the relay tier. */
+  get inUse(): boolean {
+    return this.wantedNow && this.current !== undefined && [...this.ingests.values()].some((entry) => entry.ingest?.connected === true);
+  }
+
+  /**
+   * The relay can carry this stream now: its transport is connected and its first sync done (the
+   * transport connects with the first producer, before the stream's other kind is produced).
+   */
+  ready(streamKey: string): boolean {
+    const entry = this.ingests.get(streamKey);
+    return this.wantedNow && this.current !== undefined && entry?.produced === true && entry.ingest?.connected === true;
+  }
+
+  /** The ingest of a stream: its relay id and the kinds it produces. */
+  ingestOf(streamKey: string): { readonly id: string; readonly kinds: readonly MediaKind[] } | undefined {
+    const entry = this.ingests.get(streamKey);
+    return entry && { id: entry.id, kinds: entry.ingest?.kinds ?? [] };
+  }
+
+  /** While wanted: connected, and every shared stream ingested. */
+  publish(streams: ReadonlyMap<string, readonly ShareableMedia[]>, wanted: boolean): void {
+    if (this.closed) return;
+    this.wantedNow = wanted;
+    if (!wanted) return;
+    this.connect();
+    if (this.current) for (const [streamKey, items] of streams) this.ensureIngest(streamKey, items);
+  }
+
+  /** Ingests no consumer needs go: a stream no longer shared, or the relay switched off and handed back; then the connection. */
+  release(streams: ReadonlyMap<string, readonly ShareableMedia[]>, used: (streamKey: string) => boolean, consumersLeft: boolean): void {
+    for (const [streamKey, entry] of [...this.ingests]) {
+      if (!used(streamKey) && (!this.wantedNow || !streams.has(streamKey))) this.dispose(streamKey, entry);
+    }
+    if (!this.wantedNow && !consumersLeft && this.ingests.size === 0) this.disconnect();
+  }
+
+  /** SPEC §9: the budget of each sent video, applied to every ingest. */
+  setMaxBitrate(bitrate: number): void {
+    if (bitrate === this.bitrate) return;
+    this.bitrate = bitrate;
+    for (const entry of this.ingests.values()) {
+      const ingest = entry.ingest;
+      if (!ingest) continue;
+      this.onLink('set-bitrate', () => ingest.setMaxBitrate(bitrate)).catch((error: unknown) => this.options.logger.info(`relay bitrate not set: ${messageOf(error)}`));
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.wantedNow = false;
+    this.options.clock.clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    for (const entry of this.ingests.values()) entry.ingest?.close();
+    this.ingests.clear();
+    this.queue.close();
+    this.current?.client.close();
+    this.current = undefined;
+  }
+
+  private connect(): void {
+    if (this.current || this.connecting || this.retryTimer !== undefined || this.closed) return;
+    const config = this.options.sfuServer();
+    if (!config) return;
+    this.connecting = true;
+    void this.open(config).finally(() => {
+      this.connecting = false;
+      this.emit('changed');
+    });
+  }
+
+  private async open(config: SfuServerConfig): Promise<void> {
+    const { clock, roomAddress, logger } = this.options;
+    let client: RelayRpcClient | undefined;
+    try {
+      client = await RelayRpcClient.connect({ url: config.url, token: config.password, clock });
+      const opened = client;
+      opened.on('closed', (error) => this.onClosed(opened, error.message));
+      opened.on('consumerIceState', (params) => this.emit('consumerIceState', opened, params));
+      opened.on('messageDropped', (error) => logger.info(`relay: ${error.message}`));
+      const { rtpCapabilities } = await opened.request('GET_ROUTER_CAPABILITIES', { roomAddress });
+      // Loaded on first use: a call that never reaches the relay's minimum does not download mediasoup-client.
+      const { Device } = await import('mediasoup-client');
+      const device = new Device();
+      await device.load({ routerRtpCapabilities: rtpCapabilities });
+      if (this.closed || !opened.isOpen) {
+        opened.close();
+        return;
+      }
+      this.current = { client: opened, device };
+      this.attempts = 0;
+      if (this.outageNow) logger.info(`media relay reachable again at ${config.url}`);
+      this.outageNow = false;
+    } catch (error) {
+      client?.close();
+      this.failed(`media relay at ${config.url} not usable: ${messageOf(error)}`);
+    }
+  }
+
+  /** The connection is gone: what it made on the relay is gone with it. */
+  private onClosed(client: RelayRpcClient, reason: string): void {
+    if (this.current?.client !== client) return;
+    this.current = undefined;
+    for (const entry of this.ingests.values()) entry.ingest?.close();
+    this.ingests.clear();
+    this.emit('lost', client);
+    if (!this.closed) this.failed(reason);
+    this.emit('changed');
+  }
+
+  /** Logs an outage once, and tries again later while the relay is still wanted. */
+  private failed(reason: string): void {
+    if (this.closed) return;
+    if (this.outageNow) this.options.logger.info(reason);
+    else this.options.logger.error(`${reason}; the call continues over the mesh`);
+    this.outageNow = true;
+    if (!this.wantedNow || this.retryTimer !== undefined) return;
+    const { firstDelayMs, maxDelayMs, jitterMs } = RELAY_RECONNECT;
+    const delay = Math.min(firstDelayMs * 2 ** this.attempts, maxDelayMs) + Math.floor(this.options.clock.random() * jitterMs);
+    this.attempts += 1;
+    this.retryTimer = this.options.clock.setTimeout(() => {
+      this.retryTimer = undefined;
+      this.emit('changed');
+    }, delay);
+  }
+
+  private disconnect(): void {
+    this.options.clock.clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.attempts = 0;
+    this.outageNow = false;
+    const link = this.current;
+    this.current = undefined;
+    link?.client.close();
+  }
+
+  private ensureIngest(streamKey: string, items: readonly ShareableMedia[]): void {
+    let entry = this.ingests.get(streamKey);
+    if (!entry) {
+      entry = { id: streamIdOf(items), ingest: undefined, synced: '', produced: false, failed: false };
+      this.ingests.set(streamKey, entry);
+    }
+    const ids = items
+      .map((item) => item.id)
+      .sort()
+      .join();
+    if (entry.failed || entry.synced === ids) return;
+    entry.synced = ids;
+    const target = entry;
+    const link = this.current;
+    if (!link) return;
+    this.onLink('ingest', async () => {
+      if (this.ingests.get(streamKey) !== target || this.current !== link) return;
+      if (!target.ingest) {
+        const ingest = await RelayIngest.create({ rpc: link.client, device: link.device, id: target.id, roomAddress: this.options.roomAddress, iceServers: this.options.iceServers });
+        target.ingest = ingest;
+        ingest.on('connectionState', (state) => this.onIngestState(link, state));
+        if (this.bitrate !== undefined) await ingest.setMaxBitrate(this.bitrate);
+      }
+      await target.ingest.sync(this.tracksOf(items));
+      target.produced = true;
+      this.emit('changed');
+    }).catch((error: unknown) => {
+      if (this.ingests.get(streamKey) !== target || this.current !== link) return;
+      // The mesh keeps carrying this stream; the ingest is tried again on the next connection.
+      target.failed = true;
+      this.options.logger.error(messageOf(error));
+      this.emit('changed');
+    });
+  }
+
+  private tracksOf(items: readonly ShareableMedia[]): IngestTrack[] {
+    return items.flatMap((item) => {
+      const track = this.options.media.getTrack(item.id);
+      return track ? [{ itemId: item.id, kind: item.kind, track, screenCapture: item.screenCapture }] : [];
+    });
+  }
+
+  private onIngestState(link: Link, state: string): void {
+    if (this.current !== link) return;
+    // mediasoup-client's transport does not recover from failed: start the connection over.
+    if (state === 'failed') {
+      link.client.close();
+      return;
+    }
+    this.emit('changed');
+  }
+
+  private dispose(streamKey: string, entry: IngestEntry): void {
+    this.ingests.delete(streamKey);
+    entry.ingest?.close();
+    const link = this.current;
+    if (link && entry.ingest) {
+      this.onLink('dispose', async () => {
+        await link.client.request('DISPOSE', { id: entry.id });
+      }).catch((error: unknown) => this.options.logger.info(`DISPOSE of ${entry.id}: ${messageOf(error)}`));
+    }
+  }
+
+  /** Steps on the connection (ingests) run one at a time, in order. */
+  private onLink(name: string, step: () => Promise<void>): Promise<void> {
+    return this.queue.push(name, step);
+  }
+}

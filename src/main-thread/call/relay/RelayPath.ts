@@ -1,0 +1,391 @@
+import type { createStore } from 'jotai';
+import type { Stanzas } from 'stanza';
+import type { SessionManager, Session as BaseSession } from 'stanza/jingle';
+import { SESSION_TERMINATION } from '../../../protocol/constants';
+import type { ConsumerIceStateParams } from '../../../protocol/relay';
+import { TypedEmitter } from '../../../common/TypedEmitter';
+import type { MediaItem } from '../../media';
+import { roomByAddressAtomFamily } from '../../sessionAtoms';
+import type { CallSignaling } from '../CallSignaling';
+import type { SessionConnectionState, SessionState } from '../Connection';
+import type { ConnectionRecords } from '../ConnectionRecords';
+import type { MediaDescription } from '../descriptionInfo';
+import { describeDelivery, qualityRequestOf, type Delivery, type MediaPath } from '../MediaPath';
+import type { PathHandover } from '../PathChange';
+import type { ShareableMedia } from '../sessionPlan';
+import { terminationOutcome } from '../termination';
+import { relayStatusAtom, type RelayState } from './relayAtoms';
+import { RelayConsumer } from './RelayConsumer';
+import { RelayJingleSession } from './RelayJingleSession';
+import { relayOfferToJingle } from './relayJingle';
+import { messageOf, RelayLink, type RelayLinkOptions } from './RelayLink';
+import type { RelayRpcClient } from './RelayRpcClient';
+
+type JotaiStore = ReturnType<typeof createStore>;
+
+export interface RelayPathOptions extends RelayLinkOptions {
+  /** The room's record (its rid) is read from the mirrored state; the room's relayStatusAtom entry is written. */
+  readonly store: JotaiStore;
+  /** The call's SessionManager: relay Jingle sessions live beside the mesh ones. */
+  readonly manager: SessionManager;
+  readonly signaling: CallSignaling;
+  readonly handover: PathHandover;
+  readonly records: ConnectionRecords;
+}
+
+export interface RelayPathEvents {
+  /** Something the plan depends on changed (connection, ingest, consumer): recompute. */
+  changed: [];
+}
+
+function kindsOf(media: readonly ShareableMedia[]): string {
+  return media
+    .map((item) => item.kind)
+    .sort()
+    .join();
+}
+
+/**
+ * The relay path (DESIGN "Media paths"): RelayLink publishes each shared stream (connection and
+ * ingests); each delivery is one relay consumer, whose offer goes to the receiver as an ordinary
+ * Jingle session-initiate (RelayJingleSession) and whose answer starts it. The receiver's quality
+ * request picks the consumer's simulcast layer (SET_CONSUMER_PROFILE); a consumer whose receiver's
+ * ICE failed is made again under the same id (PROTOCOL.md).
+ */
+export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPath {
+  readonly name = 'relay';
+  private readonly link: RelayLink;
+  private readonly consumers = new Map<string, RelayConsumer>();
+  /** Plan keys held back after a consumer session failed (SPEC §4's recompute delays, as for the mesh). */
+  private readonly held = new Map<string, unknown>();
+  private streams: ReadonlyMap<string, readonly ShareableMedia[]> = new Map();
+  private closed = false;
+  private readonly unsubscribes: (() => void)[] = [];
+
+  constructor(private readonly options: RelayPathOptions) {
+    super();
+    this.link = new RelayLink(options);
+    const publish = (session: BaseSession): void => {
+      const consumer = this.bySid(session.sid);
+      if (consumer) this.publishConnection(consumer);
+    };
+    options.manager.on('sessionState', publish);
+    options.manager.on('connectionState', publish);
+    this.unsubscribes.push(
+      () => {
+        options.manager.off('sessionState', publish);
+        options.manager.off('connectionState', publish);
+      },
+      this.link.on('changed', () => this.emit('changed')),
+      this.link.on('lost', (client) => this.onLinkLost(client)),
+      this.link.on('consumerIceState', (client, params) => this.onIceState(client, params)),
+    );
+  }
+
+  /** Some stream goes through the relay now: SPEC §9 counts 1 peer, and the capture takes the relay tier. */
+  get inUse(): boolean {
+    return this.link.inUse;
+  }
+
+  publish(streams: ReadonlyMap<string, readonly ShareableMedia[]>, wanted: boolean): void {
+    if (this.closed) return;
+    this.streams = streams;
+    this.link.publish(streams, wanted);
+  }
+
+  canCarry(streamKey: string): boolean {
+    return this.link.ready(streamKey);
+  }
+
+  carries(key: string): boolean {
+    return this.consumers.has(key);
+  }
+
+  established(key: string): boolean {
+    const consumer = this.consumers.get(key);
+    return consumer !== undefined && !consumer.dead && this.options.handover.established('relay', key);
+  }
+
+  deliver(deliveries: readonly Delivery[]): void {
+    if (this.closed) return;
+    const keys = new Set(deliveries.map((delivery) => delivery.key));
+    for (const consumer of [...this.consumers.values()]) if (!keys.has(consumer.key)) this.drop(consumer);
+    for (const delivery of deliveries) this.follow(delivery);
+    const used = (streamKey: string) => [...this.consumers.values()].some((consumer) => consumer.delivery.streamKey === streamKey);
+    this.link.release(this.streams, used, this.consumers.size > 0);
+    this.publishStatus();
+  }
+
+  setMaxBitrate(bitrate: number): void {
+    this.link.setMaxBitrate(bitrate);
+  }
+
+  /** SPEC §4: muting a local item tells the receivers of every relay session that sends it. */
+  mute(item: MediaItem, muted: boolean): void {
+    for (const consumer of this.consumers.values()) {
+      if (!consumer.delivery.media.some((sent) => sent.id === item.id)) continue;
+      this.run(consumer, muted ? 'mute' : 'unmute', async () => {
+        await consumer.session?.setMuted(item.kind, muted);
+      });
+    }
+  }
+
+  /** Ends every relay session and the connection (closing it closes everything the relay made for it). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
+    for (const timer of this.held.values()) this.options.clock.clearTimeout(timer);
+    this.held.clear();
+    for (const consumer of [...this.consumers.values()]) this.drop(consumer);
+    this.link.close();
+    this.options.store.set(relayStatusAtom, (statuses) => {
+      const rest = { ...statuses };
+      delete rest[this.options.roomAddress];
+      return rest;
+    });
+  }
+
+  private onLinkLost(client: RelayRpcClient): void {
+    for (const consumer of this.consumers.values()) {
+      if (consumer.rpc !== client) continue;
+      consumer.dead = true;
+      this.options.handover.lost('relay', consumer.key);
+    }
+  }
+
+  private follow(delivery: Delivery): void {
+    const existing = this.consumers.get(delivery.key);
+    // Made on a connection that died: once the relay is back, a consumer on the new connection replaces it.
+    if (existing?.dead && this.link.ready(delivery.streamKey)) this.drop(existing);
+    else if (existing) {
+      if (kindsOf(existing.delivery.media) !== kindsOf(delivery.media)) {
+        // A kind added or dropped: the offer changes, so the consumer is made anew (the mesh covers the gap).
+        this.drop(existing);
+      } else {
+        const replaced = delivery.media.some((item) => !existing.delivery.media.some((other) => other.id === item.id));
+        existing.delivery = delivery;
+        if (replaced) this.run(existing, 'describe', () => this.describe(existing));
+        return;
+      }
+    }
+    const link = this.link.link;
+    const ingest = this.link.ingestOf(delivery.streamKey);
+    if (!link || !ingest || !this.link.ready(delivery.streamKey) || this.held.has(delivery.key)) return;
+    // A kind shared since the ingest's last sync is produced first: the offer must carry it.
+    if (!delivery.media.every((item) => ingest.kinds.includes(item.kind))) return;
+    const consumer = new RelayConsumer(crypto.randomUUID(), delivery, ingest.id, link.client);
+    this.consumers.set(delivery.key, consumer);
+    this.run(consumer, 'create', () => this.offer(consumer));
+  }
+
+  /** CREATE_CONSUMER, then the offer to the receiver as a session-initiate, then names and mute state. */
+  private async offer(consumer: RelayConsumer): Promise<void> {
+    const { delivery, rpc, sid } = consumer;
+    const { sdp } = await rpc.request('CREATE_CONSUMER', {
+      id: sid,
+      peerId: delivery.peerId,
+      roomAddress: this.options.roomAddress,
+      // PROTOCOL.md: the room's <user rid>. A server that sends none still gets relayed calls: the
+      // relay only records roomId, and the address names the room as well.
+      roomId: this.options.store.get(roomByAddressAtomFamily(this.options.roomAddress))?.rid ?? this.options.roomAddress,
+      source: consumer.source,
+      audio: consumer.kinds.includes('audio'),
+      video: consumer.kinds.includes('video'),
+    });
+    if (this.consumers.get(consumer.key) !== consumer) {
+      await rpc.request('REMOVE_CONSUMER', { id: sid });
+      return;
+    }
+    // Set before START_CONSUMER, the receiver's last request applies from the first frame.
+    if (consumer.profile !== undefined && consumer.profile !== 'high') await rpc.request('SET_CONSUMER_PROFILE', { id: sid, profile: consumer.profile });
+    const session = new RelayJingleSession({
+      parent: this.options.manager,
+      sid,
+      peerID: delivery.peerAddress,
+      onAnswer: (answered, answer) => this.onAnswer(answered, answer),
+      onDescription: (described, descriptions) => this.onQualityRequest(described, descriptions),
+      onEnded: (ended, reason) => this.onEnded(ended, reason),
+    });
+    this.options.manager.addSession(session);
+    consumer.session = session;
+    this.publishConnection(consumer);
+    await session.offer(relayOfferToJingle(sdp));
+    await this.describe(consumer);
+  }
+
+  /** PROTOCOL.md: after the initiate, names and screen marks; then the mute state, as on the mesh. */
+  private async describe(consumer: RelayConsumer): Promise<void> {
+    const session = consumer.session;
+    if (!session) return;
+    const { media } = this.options;
+    const contents = describeDelivery(media, consumer.delivery.media);
+    if (contents.length > 0) await session.sendDescriptionInfo(contents);
+    for (const item of consumer.delivery.media) if (media.get(item.id)?.localDisabled) await session.setMuted(item.kind, true);
+  }
+
+  private onAnswer(session: RelayJingleSession, sdp: string): void {
+    const consumer = this.bySid(session.sid);
+    if (!consumer || consumer.session !== session) return;
+    this.run(consumer, 'start', async () => {
+      if (consumer.dead || consumer.session !== session) return;
+      try {
+        await consumer.rpc.request('START_CONSUMER', { id: consumer.sid, sdp });
+      } catch (error) {
+        this.options.logger.error(`relay consumer ${consumer.sid} for ${consumer.delivery.peerAddress} not started: ${messageOf(error)}`);
+        session.end('failed-application');
+      }
+    });
+  }
+
+  /** The receiver's quality request: on a relay session it is SET_CONSUMER_PROFILE (PROTOCOL.md). */
+  private onQualityRequest(session: RelayJingleSession, descriptions: readonly MediaDescription[]): void {
+    const consumer = this.bySid(session.sid);
+    const profile = qualityRequestOf(descriptions);
+    if (!consumer || profile === undefined) return;
+    consumer.profile = profile;
+    this.run(consumer, 'set-profile', async () => {
+      if (!consumer.dead) await consumer.rpc.request('SET_CONSUMER_PROFILE', { id: consumer.sid, profile });
+    });
+  }
+
+  private onIceState(client: RelayRpcClient, { id, iceConnectionState }: ConsumerIceStateParams): void {
+    const consumer = this.bySid(id);
+    if (!consumer || consumer.rpc !== client || consumer.dead) return;
+    consumer.session?.setRelayIceState(iceConnectionState);
+    const { handover } = this.options;
+    switch (iceConnectionState) {
+      case 'connected':
+      case 'completed':
+        handover.connected('relay', consumer.key);
+        this.publishStatus();
+        break;
+      case 'failed':
+        handover.lost('relay', consumer.key);
+        this.restart(consumer);
+        this.emit('changed');
+        break;
+      case 'closed':
+        // Its source's media went away on the relay: made anew if still wanted.
+        handover.lost('relay', consumer.key);
+        this.drop(consumer);
+        this.emit('changed');
+        break;
+      default:
+        break;
+    }
+  }
+
+  /**
+   * PROTOCOL.md: on `failed` the sender asks again with CREATE_CONSUMER for the same id. The
+   * receiver's connection cannot take a new transport within its session, so the old session is
+   * terminated (and its termination acknowledged) before the new offer goes out under the same sid.
+   */
+  private restart(consumer: RelayConsumer): void {
+    this.run(consumer, 'restart', async () => {
+      const old = consumer.session;
+      if (this.consumers.get(consumer.key) !== consumer || consumer.dead) return;
+      consumer.restarting = true;
+      consumer.session = undefined;
+      if (old) {
+        old.end('failed-transport', true);
+        await this.options.signaling
+          .send({ type: 'set', to: old.peerID, jingle: { action: 'session-terminate', sid: old.sid, reason: { condition: 'failed-transport' } } })
+          .catch(() => undefined);
+      }
+      consumer.restarting = false;
+      await this.offer(consumer);
+    });
+  }
+
+  private onEnded(session: RelayJingleSession, reason: Stanzas.JingleReason | undefined): void {
+    const consumer = this.bySid(session.sid);
+    this.options.records.remove(session.sid);
+    if (!consumer || consumer.restarting || (consumer.session !== undefined && consumer.session !== session)) return;
+    this.forget(consumer);
+    const outcome = terminationOutcome(reason);
+    if (!consumer.ending && !consumer.dead && outcome.failed && !this.closed) {
+      // The receiver refused or failed it: as on the mesh, that delivery is held back a while.
+      this.options.logger.error(`relay session ${session.sid} with ${session.peerID} ended: ${reason?.condition ?? 'unknown'}`);
+      this.hold(consumer.key, outcome.recomputeAfterMs ?? SESSION_TERMINATION.recomputeAfterOtherErrorMs);
+    }
+    this.emit('changed');
+  }
+
+  /** Ends a consumer we no longer want: its Jingle session (the receiver's mesh has taken over) and the relay's side. */
+  private drop(consumer: RelayConsumer): void {
+    consumer.ending = true;
+    if (consumer.session && consumer.session.state !== 'ended') {
+      consumer.session.end('success');
+      return;
+    }
+    this.forget(consumer);
+  }
+
+  private forget(consumer: RelayConsumer): void {
+    if (this.consumers.get(consumer.key) === consumer) this.consumers.delete(consumer.key);
+    consumer.queue.close();
+    this.options.handover.lost('relay', consumer.key);
+    if (consumer.dead || !consumer.rpc.isOpen) return;
+    consumer.rpc.request('REMOVE_CONSUMER', { id: consumer.sid }).catch((error: unknown) => this.options.logger.info(`REMOVE_CONSUMER ${consumer.sid}: ${messageOf(error)}`));
+  }
+
+  private hold(key: string, delayMs: number): void {
+    this.options.clock.clearTimeout(this.held.get(key));
+    this.held.set(
+      key,
+      this.options.clock.setTimeout(() => {
+        this.held.delete(key);
+        this.emit('changed');
+      }, delayMs),
+    );
+  }
+
+  private bySid(sid: string): RelayConsumer | undefined {
+    for (const consumer of this.consumers.values()) if (consumer.sid === sid) return consumer;
+    return undefined;
+  }
+
+  /** Runs a consumer step on its queue; a failure is logged and the consumer given up (the mesh carries its delivery). */
+  private run(consumer: RelayConsumer, name: string, step: () => Promise<void>): void {
+    consumer.queue.push(name, step).catch((error: unknown) => {
+      if (this.consumers.get(consumer.key) !== consumer || this.closed) return;
+      // Its connection died under it: that outage is logged once already.
+      if (!consumer.dead) {
+        this.options.logger.error(`relay ${name} for ${consumer.delivery.peerAddress} failed: ${messageOf(error)}`);
+        this.hold(consumer.key, SESSION_TERMINATION.recomputeAfterOtherErrorMs);
+      }
+      this.drop(consumer);
+      this.emit('changed');
+    });
+  }
+
+  /** The consumer's session as a SPEC §3 Connection (it sends; the media never touches this tab). */
+  private publishConnection(consumer: RelayConsumer): void {
+    const session = consumer.session;
+    if (!session || session.state === 'ended') return;
+    this.options.records.set({
+      id: session.sid,
+      peerAddress: session.peerID,
+      roomAddress: this.options.roomAddress,
+      connectionState: session.connectionState as SessionConnectionState,
+      sessionState: session.state as SessionState,
+      sendingAudioMediaId: consumer.sentOf('audio')?.id,
+      sendingVideoMediaId: consumer.sentOf('video')?.id,
+      receivingAudioMediaId: undefined,
+      receivingVideoMediaId: undefined,
+      restarting: consumer.restarting,
+    });
+  }
+
+  private publishStatus(): void {
+    const { link } = this;
+    const relayed = [...this.consumers.values()].filter((consumer) => !consumer.dead && this.options.handover.established('relay', consumer.key)).length;
+    let state: RelayState = 'mesh';
+    if (link.wanted) state = link.inUse ? 'relay' : link.outage ? 'unavailable' : 'connecting';
+    const status = { roomAddress: this.options.roomAddress, wanted: link.wanted, state, relayedDeliveries: relayed };
+    const current = this.options.store.get(relayStatusAtom)[this.options.roomAddress];
+    if (current && current.wanted === status.wanted && current.state === status.state && current.relayedDeliveries === status.relayedDeliveries) return;
+    this.options.store.set(relayStatusAtom, (statuses) => ({ ...statuses, [this.options.roomAddress]: status }));
+  }
+}

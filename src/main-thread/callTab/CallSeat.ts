@@ -1,0 +1,193 @@
+import type { createStore } from 'jotai';
+import type { Logger } from '../../common/logger';
+import type { Call } from '../call/Call';
+import { callLockName } from '../call/CallOwnership';
+import { CallUnsupportedError } from '../call/errors';
+import type { VideoSendLoad } from '../media';
+import { callAtomFamily } from '../sessionAtoms';
+import type { CallPhase } from './callTabAtoms';
+import type { CallTabCommands } from './sessionCommands';
+
+type JotaiStore = ReturnType<typeof createStore>;
+
+/** What the call tab needs of a call: Call in a tab, a fake in unit tests. */
+export type CallLike = Pick<Call, 'start' | 'close' | 'setTileNeed' | 'on'>;
+
+/** Web Locks as far as the call tab reads them: who holds the call's lock. */
+export interface CallLockQuery {
+  query(): Promise<{ held?: ReadonlyArray<{ name?: string }> }>;
+}
+
+/** What the seat changes in the call tab around it. */
+export interface CallSeatHost {
+  setPhase(phase: CallPhase): void;
+  setProblem(problem: string | undefined): void;
+  /** This tab keeps no local media (another tab sends yours, or the call ended). */
+  removeLocalMedia(): void;
+  /** In the call: your camera and microphone start for it. */
+  startLocalMedia(): Promise<void>;
+  /** What the call sends changed: the capture follows it. */
+  followSendLoad(load: VideoSendLoad): void;
+  /** This tab runs the call (or no longer does): it tells the room your own media facts. */
+  setReporting(reporting: boolean): void;
+}
+
+export interface CallSeatOptions {
+  readonly roomAddress: string;
+  readonly store: JotaiStore;
+  readonly commands: CallTabCommands;
+  readonly locks: CallLockQuery;
+  readonly logger: Logger;
+  /** A Call for this room (the config's ICE servers are read when it is made). */
+  readonly createCall: () => CallLike;
+  readonly host: CallSeatHost;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * This tab's seat in the room's call: "Join call" takes the call's Web Lock through the Call,
+ * joins the call and enters it. The call record is the shared state of record: when it says
+ * joined without this tab having asked (another tab of yours joined, or this tab was reloaded in
+ * the call), this tab waits for the lock — showing that the call runs elsewhere while another tab
+ * holds it — and runs the call once it has it. When the record says the call was left, every tab
+ * lets go of it and its media.
+ */
+export class CallSeat {
+  private call: CallLike | undefined;
+  /** A join or leave of ours the call record does not show yet: until it does, the record is not followed. */
+  private expectedJoined: boolean | undefined;
+  private disposed = false;
+
+  constructor(private readonly options: CallSeatOptions) {}
+
+  /** The Call this tab runs (or is taking), if any. */
+  get current(): CallLike | undefined {
+    return this.call;
+  }
+
+  /** "Join call": take the call's lock, join the call, enter it. */
+  async join(): Promise<void> {
+    const { host, commands, roomAddress, logger } = this.options;
+    host.setProblem(undefined);
+    this.expectedJoined = true;
+    const call = this.open();
+    if (!(await this.run(call))) {
+      this.expectedJoined = undefined;
+      return;
+    }
+    try {
+      await commands.rooms.joinCall(roomAddress);
+    } catch (error) {
+      logger.error(`joining the call failed: ${describe(error)}`);
+      this.expectedJoined = undefined;
+      await this.end();
+      host.setProblem('You could not join the call. Check your connection and try again.');
+      return;
+    }
+    await this.enter(call);
+  }
+
+  /** Leaves the call (this tab's, or the one another tab runs): every tab lets go of it. */
+  async hangUp(): Promise<void> {
+    if (this.disposed || !this.call) return;
+    this.expectedJoined = false;
+    await this.end();
+    try {
+      await this.options.commands.rooms.leaveCall(this.options.roomAddress);
+    } catch (error) {
+      this.options.logger.error(`leaving the call failed: ${describe(error)}`);
+      this.expectedJoined = undefined;
+      this.follow();
+    }
+  }
+
+  /** The call record changed: take the call, or let it go. */
+  follow(): void {
+    if (this.disposed) return;
+    const joined = this.options.store.get(callAtomFamily(this.options.roomAddress))?.joined === true;
+    if (this.expectedJoined !== undefined) {
+      if (joined !== this.expectedJoined) return;
+      this.expectedJoined = undefined;
+    }
+    if (joined && !this.call) void this.take();
+    else if (!joined && this.call) void this.end();
+  }
+
+  /** The view is gone: the Call closes. */
+  dispose(): void {
+    this.disposed = true;
+    const call = this.call;
+    this.call = undefined;
+    call?.close().catch((error: unknown) => this.options.logger.error(`closing the call failed: ${describe(error)}`));
+  }
+
+  /** The record says you are in the call and no call of ours runs it: run it once the lock is ours. */
+  private async take(): Promise<void> {
+    const call = this.open();
+    if (await this.run(call)) await this.enter(call);
+  }
+
+  private open(): CallLike {
+    const call = this.options.createCall();
+    this.call = call;
+    call.on('sendLoad', (load) => {
+      if (this.call === call) this.options.host.followSendLoad(load);
+    });
+    return call;
+  }
+
+  /** Starts the call (it waits for the call's lock); true once it runs and is still ours. */
+  private async run(call: CallLike): Promise<boolean> {
+    const { host, logger } = this.options;
+    host.setPhase('joining');
+    if (await this.runsElsewhere()) {
+      if (this.call !== call) return false;
+      host.setPhase('elsewhere');
+      // Another tab sends your camera and microphone: this one keeps none open.
+      host.removeLocalMedia();
+    }
+    try {
+      await call.start();
+    } catch (error) {
+      logger.error(`the call could not start: ${describe(error)}`);
+      if (this.call === call) {
+        this.call = undefined;
+        host.setPhase('unsupported');
+        host.setProblem(error instanceof CallUnsupportedError ? "This browser can't make calls. Use a current version of Chrome, Edge, Firefox or Safari." : 'The call could not start.');
+      }
+      return false;
+    }
+    return this.call === call && !this.disposed;
+  }
+
+  private async runsElsewhere(): Promise<boolean> {
+    try {
+      const { held = [] } = await this.options.locks.query();
+      return held.some((lock) => lock.name === callLockName(this.options.roomAddress));
+    } catch {
+      return false;
+    }
+  }
+
+  private async enter(call: CallLike): Promise<void> {
+    if (this.call !== call || this.disposed) return;
+    this.options.host.setReporting(true);
+    this.options.host.setPhase('in-call');
+    await this.options.host.startLocalMedia();
+  }
+
+  /** SPEC §4: leaving the call ends its sessions and removes the local media. */
+  private async end(): Promise<void> {
+    const call = this.call;
+    this.call = undefined;
+    const closing = call?.close();
+    // Out of the call first, so that what is said of you (speaking, muted) is cleared, not updated.
+    this.options.host.setPhase('preview');
+    this.options.host.setReporting(false);
+    this.options.host.removeLocalMedia();
+    await closing?.catch((error: unknown) => this.options.logger.error(`closing the call failed: ${describe(error)}`));
+  }
+}

@@ -1,0 +1,55 @@
+import type { MediaItems } from '../media';
+import { PushToTalk } from './PushToTalk';
+
+export interface PushToTalkMicrophoneOptions {
+  readonly media: MediaItems;
+  /** Where push-to-talk hears the key: the tab's window. */
+  readonly keyTarget: EventTarget;
+  /** The microphone item now, if one runs. */
+  readonly microphone: () => { readonly itemId: string; readonly muted: boolean } | undefined;
+  /** The talk key went down (true) or up (false). */
+  readonly onHeldChange: (held: boolean) => void;
+}
+
+/**
+ * Push-to-talk (preference pushToTalk) applied to your microphone: while it is on the microphone
+ * is muted except while the key is held; turned off, the microphone goes back to how it was.
+ */
+export class PushToTalkMicrophone {
+  private readonly key: PushToTalk;
+  private enabled = false;
+  private mutedBefore = false;
+
+  constructor(private readonly options: PushToTalkMicrophoneOptions) {
+    this.key = new PushToTalk({ target: options.keyTarget, onHeldChange: (held) => this.onHeldChange(held) });
+  }
+
+  /** A new microphone starts muted while push-to-talk is on and the key is not held. */
+  get keepsMuted(): boolean {
+    return this.enabled && !this.key.isHeld;
+  }
+
+  setEnabled(enabled: boolean): void {
+    if (enabled === this.enabled) return;
+    this.enabled = enabled;
+    this.key.setEnabled(enabled);
+    const microphone = this.options.microphone();
+    if (enabled) {
+      this.mutedBefore = microphone?.muted ?? false;
+      if (microphone) this.options.media.setLocalDisabled(microphone.itemId, !this.key.isHeld);
+    } else if (microphone) {
+      this.options.media.setLocalDisabled(microphone.itemId, this.mutedBefore);
+    }
+  }
+
+  /** Stops hearing the key (the view is gone); a held key counts as released. */
+  dispose(): void {
+    this.key.setEnabled(false);
+  }
+
+  private onHeldChange(held: boolean): void {
+    this.options.onHeldChange(held);
+    const microphone = this.options.microphone();
+    if (this.enabled && microphone) this.options.media.setLocalDisabled(microphone.itemId, !held);
+  }
+}

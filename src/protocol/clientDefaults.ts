@@ -1,0 +1,28 @@
+/**
+ * The client's tuning numbers: not the spec's (those are in constants.ts with their SPEC section),
+ * but choices of ours, kept in one place so that they are tuned together and read where they apply.
+ */
+
+/**
+ * A change of media path (mesh ↔ relay) without frozen video. The new path of a stream is given
+ * `graceMs` from the moment it connects: the receiver shows it as soon as it decodes (checked every
+ * `decodeCheckIntervalMs`), and at the latest once the grace has passed; the sender keeps the old
+ * path running until the new one has been connected that long (it cannot see the receiver decode,
+ * so the grace is the time for the first key frame to arrive and decode).
+ */
+export const PATH_CHANGE = { graceMs: 1_500, decodeCheckIntervalMs: 100 } as const;
+
+/** Reconnecting after the relay went away or refused us: 1 s, doubling to at most 8 s, plus up to 0.5 s of jitter. */
+export const RELAY_RECONNECT = { firstDelayMs: 1_000, maxDelayMs: 8_000, jitterMs: 500 } as const;
+
+/** A relay request not answered by then fails (RelayRpcClient). */
+export const RELAY_REQUEST_TIMEOUT_MS = 15_000;
+
+/** How often relay video receivers are measured (getStats per item) for the layer that arrives. */
+export const LAYER_POLL_INTERVAL_MS = 1_000;
+
+/**
+ * A layer serves a tile up to this much upscaling: beyond 1.5× the picture visibly softens, so the
+ * next layer up is asked for.
+ */
+export const LAYER_UPSCALE_LIMIT = 1.5;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../playwright.config';
-import { startParley } from '../../server/Parley';
+import { startTestParley } from '../../tests/support/testParley';
 import { firstRemoteFrame } from './firstFrame';
 import { relayRows } from './relay';
 import { median, printTable, RUNS, type Row } from './table';
@@ -52,7 +52,7 @@ async function startupTime(): Promise<number> {
 
 const rows: Row[] = [];
 // Relay off: the mesh rows are the mesh's whatever the call's size (relay.ts runs the relay's rows on servers of its own).
-const parley = await startParley({ port: 0, relayWorkers: 0 });
+const parley = await startTestParley({ relayWorkers: 0 });
 const browser = await chromium.launch({ executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 try {
   const two = await firstRemoteFrame(browser, parley, 2, 'mesh');

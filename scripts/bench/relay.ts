@@ -2,7 +2,8 @@
 // the relay, layer switches as a receiver sees them, and the relay's CPU per forwarded stream.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser } from '@playwright/test';
-import { startParley, type RunningParley } from '../../server/Parley';
+import type { RunningParley } from '../../server/Parley';
+import { startTestParley } from '../../tests/support/testParley';
 import type { RelayServer } from '../../server/relay/RelayServer';
 import type { TileNeed } from '../../src/main-thread/relay/tileProfile';
 import { cameraFrom, expectDecoding, expectEveryoneDecodesEveryone, personWithRelay, relayCarriesEveryone, relayConsumers, type RelayPerson } from '../../tests/e2e/relay-people';
@@ -116,7 +117,7 @@ async function relayCpuPerStream(parley: RunningParley, everyone: readonly Relay
  */
 export async function relayRows(browser: Browser): Promise<Row[]> {
   const rows: Row[] = [];
-  const parley = await startParley({ port: 0, relayMinimumPeers: 1 });
+  const parley = await startTestParley({ relayMinimumPeers: 1 });
   try {
     for (const [people, target] of [
       [3, '≤ 600 ms'],

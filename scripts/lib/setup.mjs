@@ -9,7 +9,7 @@ import { ensureRelayWorker } from '../../server/relay/worker-build/build.mjs';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Debian packages the servers need (`npm start`), and what the test suite adds. */
-export const SERVER_PACKAGES = ['prosody', 'lua-unbound'];
+export const SERVER_PACKAGES = ['prosody', 'lua-unbound', 'lua-dbi-sqlite3'];
 export const TEST_PACKAGES = ['chromium', 'fonts-liberation', 'espeak-ng', 'sox', 'iproute2', 'util-linux'];
 
 export function run(command, args, options = {}) {

@@ -11,6 +11,10 @@ export interface XmppServerOptions {
   httpPort?: number;
   /** Default: a fresh temporary folder, removed on stop. */
   runtimeDir?: string;
+  /** Where rooms are stored, to outlive this server; default: inside the runtime folder (gone on stop). */
+  dataDir?: string;
+  /** A room nobody is in is destroyed after this many seconds (default 30 days). */
+  roomIdleExpirySeconds?: number;
   /** Occupant limit of every room; undefined means unlimited. */
   maxOccupants?: number;
   /** Only registered users (a product token behind their credential) may start a room; guests wait. */

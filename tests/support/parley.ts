@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import { startParley, type RunningParley } from '../../server/Parley';
+import type { RunningParley } from '../../server/Parley';
 import type { ParleySettings } from '../../server/settings';
 import { parseProviderConfig, type ProviderConfig } from '../../src/protocol/config';
 import { CLIENT_VERSION } from '../../src/protocol/constants';
+import { startTestParley } from './testParley';
 
 /**
- * A Parley (the real gateway in front of a real Prosody) on a free port for the test file: started
+ * A Parley (the real gateway in front of a real Prosody) on a free port, with a temporary data folder, for the test file: started
  * before its first test, stopped after its last. Returns the running servers (inside tests only).
  */
 export function useParley(overrides: Partial<ParleySettings> = {}): () => RunningParley {
   let running: RunningParley | undefined;
   beforeAll(async () => {
-    running = await startParley({ port: 0, ...overrides });
+    running = await startTestParley(overrides);
   });
   afterAll(async () => {
     await running?.stop();

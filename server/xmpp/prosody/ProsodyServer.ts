@@ -11,7 +11,7 @@ import { XmppServerStartError } from '../XmppServerStartError';
 import { renderProsodyConfig } from './prosodyConfig';
 
 const PLUGIN_DIR = fileURLToPath(new URL('./modules', import.meta.url));
-const INSTALL_COMMAND = 'apt-get install -y prosody';
+const INSTALL_COMMAND = 'apt-get install -y prosody lua-dbi-sqlite3';
 const STATS_PATH = '/parley-stats';
 const INSTANCE_HEADER = 'x-parley-instance';
 /** Prosody is up in 0.1–0.2 s; ten seconds means it is not coming. */
@@ -22,6 +22,8 @@ const STATS_TIMEOUT_MS = 5_000;
 const LOG_TAIL_LINES = 40;
 /** Only for auto-picked ports, which another process can take between our probe and Prosody's bind. */
 const MAX_PORT_ATTEMPTS = 3;
+const DEFAULT_ROOM_IDLE_EXPIRY_SECONDS = 30 * 24 * 3600;
+const ROOMS_DATABASE = 'rooms.sqlite';
 const DOMAIN_PATTERN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /** Prosody could not bind its HTTP port; a fresh port may work. */
@@ -69,12 +71,15 @@ function validateOptions(options: XmppServerOptions): void {
   }
   if (options.domain === options.mucDomain) throw new XmppServerStartError('domain and mucDomain must differ');
   if (options.tokenSecret.length === 0) throw new XmppServerStartError('tokenSecret must not be empty');
-  const { httpPort, maxOccupants } = options;
+  const { httpPort, maxOccupants, roomIdleExpirySeconds } = options;
   if (httpPort !== undefined && !(Number.isInteger(httpPort) && httpPort > 0 && httpPort < 65536)) {
     throw new XmppServerStartError(`httpPort must be a TCP port number, got ${httpPort}`);
   }
   if (maxOccupants !== undefined && !(Number.isInteger(maxOccupants) && maxOccupants > 0)) {
     throw new XmppServerStartError(`maxOccupants must be a positive integer, got ${maxOccupants}`);
+  }
+  if (roomIdleExpirySeconds !== undefined && !(Number.isInteger(roomIdleExpirySeconds) && roomIdleExpirySeconds > 0)) {
+    throw new XmppServerStartError(`roomIdleExpirySeconds must be a positive integer, got ${roomIdleExpirySeconds}`);
   }
 }
 
@@ -104,6 +109,9 @@ async function launch(
   const configFile = join(runtimeDir, 'prosody.cfg.lua');
   const instanceId = randomUUID();
   await mkdir(dataDir, { recursive: true });
+  const roomsDir = options.dataDir ?? dataDir;
+  // The rooms' store holds who is banned and the rooms' passwords: for this user only.
+  await mkdir(roomsDir, { recursive: true, mode: 0o700 });
   // Prosody indexes <config folder>/certs at startup and logs an error when it is missing; we use no TLS.
   await mkdir(join(runtimeDir, 'certs'), { recursive: true });
   const config = renderProsodyConfig({
@@ -115,6 +123,8 @@ async function launch(
     roomsNeedHost: options.roomsNeedHost ?? false,
     pidFile: join(runtimeDir, 'prosody.pid'),
     dataDir,
+    roomsDatabase: join(roomsDir, ROOMS_DATABASE),
+    roomIdleExpirySeconds: options.roomIdleExpirySeconds ?? DEFAULT_ROOM_IDLE_EXPIRY_SECONDS,
     logFile,
     pluginDir: PLUGIN_DIR,
     runAsRoot: process.getuid?.() === 0,

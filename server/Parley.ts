@@ -58,6 +58,7 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
     const gateway = await createGateway({
       settings,
       xmppWebsocketUrl: xmpp.websocketUrl,
+      log,
       // Looked up per upgrade: after restartRelay the same path reaches the new relay.
       ...(relayOptions ? { relayUpgrade: (request, socket, head) => (relay ? relay.handleUpgrade(request, socket, head) : socket.destroy()) } : {}),
     });

@@ -2,6 +2,7 @@ import { ChatDomain } from './chat/ChatDomain';
 import type { Clock } from './clock';
 import { createParleyXmppClient } from './createParleyXmppClient';
 import type { Fetch } from './ConfigClient';
+import type { IdentityStorage } from './identity/IdentityStorage';
 import type { Logger } from './logger';
 import { CallsDomain } from './calls/CallsDomain';
 import { JingleRouter } from './jingle/JingleRouter';
@@ -18,6 +19,7 @@ export interface SessionOptions {
   configUrl: string;
   userToken?: string;
   preferencesStorage: PreferencesStorage;
+  identityStorage: IdentityStorage;
   tabGone: TabGone;
 }
 

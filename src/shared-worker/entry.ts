@@ -3,6 +3,7 @@ import * as Comlink from 'comlink';
 import { tabLockName } from '../protocol/tabs';
 import { systemClock } from './clock';
 import { createSession } from './createSession';
+import { IndexedDbIdentityStorage } from './identity/IdentityStorage';
 import { consoleLogger } from './logger';
 import { IndexedDbPreferencesStorage } from './preferences/IndexedDbPreferencesStorage';
 
@@ -15,6 +16,7 @@ const { tabs } = createSession({
   log: consoleLogger('[parley session]'),
   configUrl: new URL('/api/config', self.location.origin).href,
   preferencesStorage: new IndexedDbPreferencesStorage(),
+  identityStorage: new IndexedDbIdentityStorage(),
   // The tab holds its lock for its whole life, so ours is granted exactly when the tab is gone.
   tabGone: (tabId) => navigator.locks.request(tabLockName(tabId), () => undefined),
 });

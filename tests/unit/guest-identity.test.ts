@@ -10,7 +10,7 @@ function logged(): { info: string[]; log: { info: (message: string) => void; err
 
 /** A fake storage that fails as a blocked or broken IndexedDB does: a real one cannot be made to in Node. */
 const brokenStorage: IdentityStorage = {
-  load: () => Promise.reject(new Error('IndexedDB upgrade blocked by another connection')),
+  load: () => Promise.reject(new Error('The operation failed for reasons unrelated to the database itself')),
   save: () => Promise.reject(new Error('quota exceeded')),
 };
 
@@ -51,7 +51,7 @@ describe("the shared worker's stored identity: the credential a config carried i
     expect(await identity.current()).toBeUndefined();
     await identity.renew('renewed.identity.credential');
     expect(info).toEqual([
-      'could not read the stored identity: Error: IndexedDB upgrade blocked by another connection',
+      'could not read the stored identity: Error: The operation failed for reasons unrelated to the database itself',
       'could not store the renewed identity: Error: quota exceeded',
     ]);
   });

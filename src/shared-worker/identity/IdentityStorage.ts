@@ -1,4 +1,4 @@
-import { readValue, writeValue } from '../indexedDb';
+import { IndexedDbRecords } from '../indexedDb';
 
 /** Where the browser keeps its guest identity credential: IndexedDB in the SharedWorker, memory in Node. */
 export interface IdentityStorage {
@@ -10,12 +10,14 @@ export interface IdentityStorage {
 const KEY = 'guest';
 
 export class IndexedDbIdentityStorage implements IdentityStorage {
+  private readonly records = new IndexedDbRecords('parley-identity', 'identity');
+
   load(): Promise<unknown> {
-    return readValue('identity', KEY);
+    return this.records.read(KEY);
   }
 
   save(credential: string): Promise<void> {
-    return writeValue('identity', KEY, credential);
+    return this.records.write(KEY, credential);
   }
 }
 

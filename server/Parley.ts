@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createGateway } from './gateway/Gateway';
 import { RelayServer, type RelayServerOptions } from './relay/RelayServer';
 import { relayWorkerBinary } from './relay/workerBinary';
-import { readSettings, type ParleySettings } from './settings';
+import { readSettings, resolveSettings, type ParleySettings } from './settings';
 import { startXmppServer, type XmppServer, type XmppServerOptions } from './xmpp/XmppServer';
 
 /** Every server Parley runs, started together; `npm start` and the tests both use this. */
@@ -25,13 +25,15 @@ export interface RunningParley {
 }
 
 export async function startParley(overrides: Partial<ParleySettings> = {}, log: (line: string) => void = () => {}): Promise<RunningParley> {
-  const settings = readSettings(process.env, overrides);
+  const settings = await resolveSettings(readSettings(process.env, overrides));
   const xmppOptions: XmppServerOptions = {
     implementation: settings.xmppServer,
     cluster: settings.xmppCluster,
     domain: settings.xmppDomain,
     mucDomain: settings.mucDomain,
     tokenSecret: settings.tokenSecret,
+    dataDir: settings.dataDir,
+    roomIdleExpirySeconds: settings.roomIdleExpirySeconds,
     maxOccupants: settings.maxOccupants,
     roomsNeedHost: settings.roomsNeedHost,
     log,
@@ -58,6 +60,7 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
     const gateway = await createGateway({
       settings,
       xmppWebsocketUrl: xmpp.websocketUrl,
+      log,
       // Looked up per upgrade: after restartRelay the same path reaches the new relay.
       ...(relayOptions ? { relayUpgrade: (request, socket, head) => (relay ? relay.handleUpgrade(request, socket, head) : socket.destroy()) } : {}),
     });

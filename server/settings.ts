@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { parseVideoResolutionTiers } from '../src/protocol/config';
 import { MEDIA_RELAY, type VideoResolutionTier } from '../src/protocol/constants';
 import { RELAY_LIMITS, type RelayLimits } from '../src/protocol/relay';
 import { XMPP_SERVERS, type XmppClusterOptions, type XmppServerName } from './xmpp/XmppServer';
+import { defaultDataDir, storedTokenSecret } from './dataDir';
 
 /** Every setting of the servers, read from the environment in one place (README "Configuration"). */
 export interface ParleySettings {
@@ -12,7 +12,7 @@ export interface ParleySettings {
   port: number;
   /** Public origin the browser uses, when not the request's own Host (e.g. behind a TLS proxy). */
   publicUrl: string | undefined;
-  /** HS256 secret for the credentials the config service issues (XMPP login, room config, relay). */
+  /** HS256 secret for the credentials the config service issues (XMPP login, room config, relay, guest identity). */
   tokenSecret: string;
   /** HS256 secret that verifies users' own tokens (customerData, displayName); unset means tokens are ignored. */
   userTokenSecret: string | undefined;
@@ -22,6 +22,12 @@ export interface ParleySettings {
   xmppServer: XmppServerName;
   /** ejabberd: this node's Erlang distribution address and port, and the nodes it joins; undefined: a node on its own. */
   xmppCluster: XmppClusterOptions | undefined;
+  /** How long a browser's guest identity credential stays valid; each config request renews it. */
+  identityTtlSeconds: number;
+  /** Where the servers keep what outlives them: rooms (with owners, locks, bans) and the generated token secret. */
+  dataDir: string;
+  /** A room nobody is in is destroyed after this many seconds, and its bans with it. */
+  roomIdleExpirySeconds: number;
   xmppDomain: string;
   mucDomain: string;
   /** RTCIceServer list (JSON) handed to clients; empty on loopback. */
@@ -110,7 +116,18 @@ function resolutionTiers(name: string, value: string | undefined): Record<number
   }
 }
 
-export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ParleySettings> = {}): ParleySettings {
+function positiveInteger(name: string, value: string | undefined, fallback: number): number {
+  const parsed = integer(name, value, fallback) ?? fallback;
+  if (parsed < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return parsed;
+}
+
+/** The settings as the environment gives them: without PARLEY_TOKEN_SECRET the secret comes from the data folder (resolveSettings). */
+export type ConfiguredSettings = Omit<ParleySettings, 'tokenSecret'> & { tokenSecret: string | undefined };
+
+const DAY_SECONDS = 24 * 3600;
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ParleySettings> = {}): ConfiguredSettings {
   const xmppDomain = env.PARLEY_XMPP_DOMAIN || 'parley.localhost';
   const xmppServer = xmppServerName(env.PARLEY_XMPP_SERVER);
   const relayRtcMinPort = port('PARLEY_RELAY_RTC_MIN_PORT', env.PARLEY_RELAY_RTC_MIN_PORT, 40000);
@@ -120,12 +137,14 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     host: env.HOST || '127.0.0.1',
     port: integer('PORT', env.PORT, 8080) ?? 8080,
     publicUrl: env.PARLEY_PUBLIC_URL || undefined,
-    // Generated per run when not given: credentials then simply do not outlive the servers.
-    tokenSecret: env.PARLEY_TOKEN_SECRET || randomBytes(32).toString('base64url'),
+    tokenSecret: env.PARLEY_TOKEN_SECRET || undefined,
     userTokenSecret: env.PARLEY_USER_TOKEN_SECRET || undefined,
     credentialTtlSeconds: integer('PARLEY_CREDENTIAL_TTL_SECONDS', env.PARLEY_CREDENTIAL_TTL_SECONDS, 12 * 3600) ?? 12 * 3600,
     xmppServer,
     xmppCluster: xmppCluster(env, xmppServer),
+    identityTtlSeconds: positiveInteger('PARLEY_IDENTITY_TTL_SECONDS', env.PARLEY_IDENTITY_TTL_SECONDS, 90 * DAY_SECONDS),
+    dataDir: env.PARLEY_DATA_DIR || defaultDataDir(env),
+    roomIdleExpirySeconds: positiveInteger('PARLEY_ROOM_IDLE_EXPIRY_SECONDS', env.PARLEY_ROOM_IDLE_EXPIRY_SECONDS, 30 * DAY_SECONDS),
     xmppDomain,
     mucDomain: env.PARLEY_MUC_DOMAIN || `rooms.${xmppDomain}`,
     iceServers: jsonArray('PARLEY_ICE_SERVERS', env.PARLEY_ICE_SERVERS),
@@ -144,4 +163,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     relayLimits: RELAY_LIMITS,
     ...overrides,
   };
+}
+
+/** The settings with their token secret: PARLEY_TOKEN_SECRET's, else the one kept in the data folder (made on first start). */
+export async function resolveSettings(configured: ConfiguredSettings): Promise<ParleySettings> {
+  return { ...configured, tokenSecret: configured.tokenSecret ?? (await storedTokenSecret(configured.dataDir)) };
 }

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { startParley } from '../../server/Parley';
+import { startTestParley } from '../../tests/support/testParley';
 import { launchBrowser, siteWithReference } from './clients';
 import { relayRows } from './relay';
 import { median, printComparison, printTable, RUNS, type Row } from './table';
@@ -65,8 +65,8 @@ const site = siteWithReference(join(ROOT, 'dist'));
 const rows: Row[] = [];
 try {
   // Relay off: the mesh rows stay the mesh's. Relay from a call's second person (minimumPeers 1): a newcomer joins a call already on it.
-  const mesh = await startParley({ port: 0, relayWorkers: 0, staticRoot: site.root });
-  const relay = await startParley({ port: 0, relayMinimumPeers: 1, staticRoot: site.root });
+  const mesh = await startTestParley({ relayWorkers: 0, staticRoot: site.root });
+  const relay = await startTestParley({ relayMinimumPeers: 1, staticRoot: site.root });
   try {
     // Printed as soon as measured: the rows after it take minutes more.
     printComparison([...(await joinRows({ mesh, relay })), ...(await steadyRows(relay))]);

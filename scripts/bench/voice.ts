@@ -9,7 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../playwright.config';
-import { startParley, type RunningParley } from '../../server/Parley';
+import type { RunningParley } from '../../server/Parley';
+import { startTestParley } from '../../tests/support/testParley';
 import { VoiceActivityDetector } from '../../src/worker/VoiceActivityDetector';
 import { CPU_PROFILE_TRACE_CATEGORIES, pageCpuProfile, type ProfiledCallFrame } from '../../tests/support/cpuProfileTrace';
 import type { Row } from './table';
@@ -159,7 +160,7 @@ function detectorCostInNode(streams: number): number {
 export async function voiceAnalysisRows(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-bench-voice-'));
   // Mesh: with the relay off, every tab receives each person's audio itself.
-  const parley = await startParley({ port: 0, relayWorkers: 0 });
+  const parley = await startTestParley({ relayWorkers: 0 });
   const calls: CallVoiceCost[] = [];
   try {
     const speech = renderSpeech(dir);

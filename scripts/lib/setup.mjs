@@ -11,7 +11,7 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** ejabberd (`PARLEY_XMPP_SERVER=ejabberd`); it brings erlc and the headers its Parley module compiles against. */
 const EJABBERD_PACKAGES = ['ejabberd'];
 /** Debian packages the servers need (`npm start`), and what the test suite adds (it runs on both XMPP servers). */
-export const SERVER_PACKAGES = ['prosody', 'lua-unbound', ...(process.env.PARLEY_XMPP_SERVER === 'ejabberd' ? EJABBERD_PACKAGES : [])];
+export const SERVER_PACKAGES = ['prosody', 'lua-unbound', 'lua-dbi-sqlite3', ...(process.env.PARLEY_XMPP_SERVER === 'ejabberd' ? EJABBERD_PACKAGES : [])];
 export const TEST_PACKAGES = ['chromium', 'fonts-liberation', 'espeak-ng', 'sox', 'iproute2', 'util-linux', ...EJABBERD_PACKAGES];
 
 export function run(command, args, options = {}) {

@@ -17,14 +17,16 @@ export interface GatewayOptions {
   xmppWebsocketUrl: string;
   /** Takes `/relay` websocket upgrades (the media relay); absent means the relay is off. */
   relayUpgrade?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** Where the gateway says what it refused without failing a request (e.g. a stale guest identity). */
+  log?: (line: string) => void;
 }
 
 const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /** One HTTP origin: the built app, the config API, and the websocket to the XMPP server. */
-export async function createGateway({ settings, xmppWebsocketUrl, relayUpgrade }: GatewayOptions): Promise<FastifyInstance> {
+export async function createGateway({ settings, xmppWebsocketUrl, relayUpgrade, log }: GatewayOptions): Promise<FastifyInstance> {
   const app = Fastify({ bodyLimit: LIMITS.httpBodyBytes, logger: false });
-  const configs = new ConfigService(settings);
+  const configs = new ConfigService(settings, log);
   const indexHtml = await readFile(join(settings.staticRoot, 'index.html'), 'utf8').catch(() => undefined);
 
   // Every body is read as text and parsed by the API itself: the 1.30.3 client sends JSON as text/plain.

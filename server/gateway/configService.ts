@@ -5,6 +5,7 @@ import { RELAY_TOKEN_AUDIENCE } from '../../src/protocol/relay';
 import { ValidationError } from '../../src/protocol/errors';
 import { roomNameToLocalpart } from '../../src/protocol/rooms';
 import { expectRecord, expectString, optionalString, parseJson } from '../../src/protocol/validate';
+import { guestLocalpartOf, issueGuestIdentity, newGuestLocalpart, userLocalpart } from '../auth/identity';
 import { signToken, TokenError, verifyToken, type TokenClaims } from '../auth/jwt';
 import type { ParleySettings } from '../settings';
 import { HttpError } from './errors';
@@ -17,16 +18,31 @@ export interface PublicOrigin {
   websocket: string;
 }
 
-/** Issues configs and room addresses (SPEC §7, PROTOCOL.md "HTTP"). */
+/** Who a config is for: the XMPP user, and the guest identity credential to hand back (none for a product user). */
+interface ConfigIdentity {
+  localpart: string;
+  identity: string | undefined;
+}
+
+/**
+ * Issues configs and room addresses (SPEC §7, PROTOCOL.md "HTTP"). A config is for a stable user: the
+ * one a product token names, else the guest a browser's identity credential names (renewed with each
+ * config), else a new guest.
+ */
 export class ConfigService {
-  constructor(private readonly settings: ParleySettings) {}
+  constructor(
+    private readonly settings: ParleySettings,
+    private readonly log: (line: string) => void = () => {},
+  ) {}
 
   issueConfig(rawBody: string, origin: PublicOrigin, nowSeconds = Math.floor(Date.now() / 1000)): ProviderConfig {
     const body = expectRecord(parseJson(rawBody, 'request body', LIMITS.httpBodyBytes), 'request body');
     expectString(body.clientVersion, 'clientVersion', 64);
     const userToken = optionalString(body.token, 'token', 8192);
     const user = this.userClaims(userToken, nowSeconds);
-    const localpart = randomUUID();
+    const { localpart, identity } = user
+      ? { localpart: userLocalpart(this.settings.tokenSecret, user.subject), identity: undefined }
+      : this.guestIdentity(body.identity, nowSeconds);
     const id = randomUUID();
     const customerData = user?.customerData;
     const displayName = typeof user?.displayName === 'string' ? user.displayName.slice(0, LIMITS.displayNameLength) : undefined;
@@ -53,7 +69,22 @@ export class ConfigService {
       sfuServer: this.settings.relayWorkers > 0 ? this.sfuServer(localpart, origin, nowSeconds) : undefined,
       displayName,
       videoResolutionTiers: { ...this.settings.videoResolutionTiers },
+      identity,
     };
+  }
+
+  /** The guest a presented identity credential names, or a new guest when there is none or it is no good (never an error: the person gets in). */
+  private guestIdentity(presented: unknown, nowSeconds: number): ConfigIdentity {
+    let localpart: string | undefined;
+    if (presented !== undefined) {
+      try {
+        localpart = guestLocalpartOf(this.settings.tokenSecret, presented, nowSeconds);
+      } catch (error) {
+        this.log(`config request: guest identity refused (${(error as Error).message}); issuing a new one`);
+      }
+    }
+    localpart ??= newGuestLocalpart();
+    return { localpart, identity: issueGuestIdentity(this.settings.tokenSecret, localpart, nowSeconds, this.settings.identityTtlSeconds) };
   }
 
   /** The relay's address and AUTH token: bound to the user (`sub`) and an expiry, and only good for the relay (`aud`). */
@@ -85,8 +116,11 @@ export class ConfigService {
     return { roomAddress: `${roomNameToLocalpart(name)}@${this.settings.mucDomain}` };
   }
 
-  /** A user's own token (signed by the product backend) carries customerData; without a secret, tokens are ignored. */
-  private userClaims(token: string | undefined, nowSeconds: number): { customerData?: Record<string, unknown>; displayName?: unknown } | undefined {
+  /** A user's own token (signed by the product backend) names the user (`sub`) and carries customerData; without a secret, tokens are ignored. */
+  private userClaims(
+    token: string | undefined,
+    nowSeconds: number,
+  ): { subject: string; customerData?: Record<string, unknown>; displayName?: unknown } | undefined {
     if (!token || !this.settings.userTokenSecret) return undefined;
     let claims: TokenClaims;
     try {
@@ -94,10 +128,11 @@ export class ConfigService {
     } catch (error) {
       throw new HttpError(401, `user token refused: ${(error as Error).message}`);
     }
+    if (typeof claims.sub !== 'string' || claims.sub === '') throw new HttpError(401, 'user token refused: it names no user (no "sub")');
     const customerData = claims.customerData === undefined ? undefined : expectRecord(claims.customerData, 'token customerData');
     if (customerData && JSON.stringify(customerData).length > LIMITS.customerDataBytes) {
       throw new ValidationError(`token customerData is larger than ${LIMITS.customerDataBytes} bytes`);
     }
-    return { customerData, displayName: claims.displayName };
+    return { subject: claims.sub, customerData, displayName: claims.displayName };
   }
 }

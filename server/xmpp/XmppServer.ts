@@ -18,8 +18,10 @@ export interface XmppServerOptions {
   httpPort?: number;
   /** Default: a fresh temporary folder, removed on stop. */
   runtimeDir?: string;
-  /** Where ejabberd keeps its Mnesia database (rooms, owners, bans); default: inside the runtime folder. */
+  /** Where rooms (with owners, locks, bans) are stored to outlive this server — Prosody's SQLite file, ejabberd's Mnesia; default: inside the runtime folder (gone on stop). */
   dataDir?: string;
+  /** A room nobody is in is destroyed after this many seconds (default 30 days). */
+  roomIdleExpirySeconds?: number;
   /** Occupant limit of every room; undefined means unlimited. */
   maxOccupants?: number;
   /** Only registered users (a product token behind their credential) may start a room; guests wait. */

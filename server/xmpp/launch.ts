@@ -28,12 +28,15 @@ export function validateOptions(options: XmppServerOptions): void {
   }
   if (options.domain === options.mucDomain) throw new XmppServerStartError('domain and mucDomain must differ');
   if (options.tokenSecret.length === 0) throw new XmppServerStartError('tokenSecret must not be empty');
-  const { httpPort, maxOccupants } = options;
+  const { httpPort, maxOccupants, roomIdleExpirySeconds } = options;
   if (httpPort !== undefined && !(Number.isInteger(httpPort) && httpPort > 0 && httpPort < 65536)) {
     throw new XmppServerStartError(`httpPort must be a TCP port number, got ${httpPort}`);
   }
   if (maxOccupants !== undefined && !(Number.isInteger(maxOccupants) && maxOccupants > 0)) {
     throw new XmppServerStartError(`maxOccupants must be a positive integer, got ${maxOccupants}`);
+  }
+  if (roomIdleExpirySeconds !== undefined && !(Number.isInteger(roomIdleExpirySeconds) && roomIdleExpirySeconds > 0)) {
+    throw new XmppServerStartError(`roomIdleExpirySeconds must be a positive integer, got ${roomIdleExpirySeconds}`);
   }
 }
 

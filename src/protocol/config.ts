@@ -1,4 +1,4 @@
-import { VIDEO_RESOLUTION_TIERS, type VideoResolutionTier } from './constants';
+import { LIMITS, VIDEO_RESOLUTION_TIERS, type VideoResolutionTier } from './constants';
 import {
   expectRecord,
   expectString,
@@ -30,12 +30,15 @@ export interface ProviderConfig {
   sfuServer: SfuServerConfig | undefined;
   displayName: string | undefined;
   videoResolutionTiers: Record<number, VideoResolutionTier>;
+  /** Parley's addition: the browser's guest identity credential, renewed; absent for a user with a product token. */
+  identity: string | undefined;
 }
 
-/** SPEC §7 config request body. */
+/** SPEC §7 config request body, and Parley's `identity`: the guest identity credential the browser keeps. */
 export interface ConfigRequestBody {
   clientVersion: string;
   token?: string;
+  identity?: string;
 }
 
 /** PROTOCOL.md room config: request and response. */
@@ -121,6 +124,7 @@ export function parseProviderConfig(value: unknown): ProviderConfig {
     sfuServer: parseSfuServer(config.sfuServer),
     displayName: optionalString(config.displayName, 'displayName', ID_MAX),
     videoResolutionTiers: parseVideoResolutionTiers(config.videoResolutionTiers),
+    identity: optionalString(config.identity, 'identity', LIMITS.identityCredentialLength),
   };
 }
 

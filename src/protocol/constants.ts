@@ -104,6 +104,8 @@ export const LIMITS = {
   chatBodyLength: 16 * 1024,
   jsonCommandBytes: 64 * 1024,
   customerDataBytes: 4 * 1024,
+  /** A guest identity credential (server/auth/identity.ts makes them, about 250 characters). */
+  identityCredentialLength: 1_024,
   /** StanzaJS's joinRoom has no timeout (DESIGN.md): a join the room never answers fails after this. */
   roomJoinTimeoutMs: 15_000,
   /** Room passwords, from a person or from the wire (destroy, room config form). */

@@ -49,15 +49,15 @@ async function postWithRetries<T>(
   return { ok: false, detail: lastStatus !== undefined ? String(lastStatus) : String(lastError) };
 }
 
-/** SPEC §7 config request: 10 attempts 1 s apart, 10 s each. */
-export async function fetchConfig(fetchImpl: Fetch, clock: Clock, configUrl: string, token?: string): Promise<ProviderConfig> {
-  const request: ConfigRequestBody = { clientVersion: CLIENT_VERSION, ...(token ? { token } : {}) };
+/** SPEC §7 config request: 10 attempts 1 s apart, 10 s each; with the browser's guest identity credential when it has one. */
+export async function fetchConfig(fetchImpl: Fetch, clock: Clock, configUrl: string, token?: string, identity?: string): Promise<ProviderConfig> {
+  const body: ConfigRequestBody = { clientVersion: CLIENT_VERSION, ...(token ? { token } : {}), ...(identity ? { identity } : {}) };
   const result = await postWithRetries(
     fetchImpl,
     clock,
     CONFIG_REQUEST,
     configUrl,
-    { headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) },
+    { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
     parseProviderConfig,
   );
   if (result.ok) return result.value;

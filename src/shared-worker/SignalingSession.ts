@@ -5,6 +5,8 @@ import { ParleyError, type ErrorCode } from '../protocol/errors';
 import type { ConnectionRecord } from '../protocol/session-state';
 import type { Clock } from '../common/clock';
 import { fetchConfig, type Fetch } from './ConfigClient';
+import { GuestIdentity } from './identity/GuestIdentity';
+import type { IdentityStorage } from './identity/IdentityStorage';
 import type { Logger } from '../common/logger';
 import type { SessionContext, SessionDomain } from './SessionContext';
 import { StateStore } from './StateStore';
@@ -17,6 +19,8 @@ export interface SignalingSessionDependencies {
   configUrl: string;
   /** The product's own token for this user, sent with the config request (carries customerData). */
   userToken?: string;
+  /** Where the browser keeps its guest identity credential. */
+  identityStorage: IdentityStorage;
   /** Creates the XMPP client: StanzaJS's `createClient` in every runtime. */
   createXmppClient: (config: AgentConfig) => Agent;
 }
@@ -38,8 +42,11 @@ export class SignalingSession implements SessionContext {
   private onlineTimer: unknown;
   /** False after a deliberate disconnect: a drop then schedules nothing. */
   private wantConnected = false;
+  private readonly identity: GuestIdentity;
 
-  constructor(private readonly deps: SignalingSessionDependencies) {}
+  constructor(private readonly deps: SignalingSessionDependencies) {
+    this.identity = new GuestIdentity(deps.identityStorage, deps.log);
+  }
 
   get clock(): Clock {
     return this.deps.clock;
@@ -79,13 +86,15 @@ export class SignalingSession implements SessionContext {
     this.setConnection({ state: 'connecting' });
     let config: ProviderConfig;
     try {
-      config = await fetchConfig(this.deps.fetch, this.deps.clock, this.deps.configUrl, this.deps.userToken);
+      const identity = await this.identity.current();
+      config = await fetchConfig(this.deps.fetch, this.deps.clock, this.deps.configUrl, this.deps.userToken, identity);
     } catch (error) {
       const coded = error instanceof ParleyError ? error : new ParleyError(String(error));
       this.deps.log.error(coded.message, coded.code ?? 'ESWRTC_001');
       this.setConnection({ state: 'failed', lastError: coded.message });
       return;
     }
+    void this.identity.renew(config.identity);
     if (!this.wantConnected) return;
     this.currentConfig = config;
     this.startClient(config);

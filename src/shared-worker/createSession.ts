@@ -2,6 +2,7 @@ import { ChatDomain } from './chat/ChatDomain';
 import type { Clock } from '../common/clock';
 import { createParleyXmppClient } from './createParleyXmppClient';
 import type { Fetch } from './ConfigClient';
+import type { IdentityStorage } from './identity/IdentityStorage';
 import type { Logger } from '../common/logger';
 import type { ErrorCode } from '../protocol/errors';
 import { CallsDomain } from './calls/CallsDomain';
@@ -19,6 +20,7 @@ export interface SessionOptions {
   configUrl: string;
   userToken?: string;
   preferencesStorage: PreferencesStorage;
+  identityStorage: IdentityStorage;
   tabGone: TabGone;
 }
 

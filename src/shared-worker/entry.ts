@@ -4,6 +4,7 @@ import { docsLink, type ErrorCode } from '../protocol/errors';
 import { tabLockName } from '../protocol/tabs';
 import { systemClock } from '../common/clock';
 import { createSession } from './createSession';
+import { IndexedDbIdentityStorage } from './identity/IdentityStorage';
 import { consoleLogger } from '../common/logger';
 import { IndexedDbPreferencesStorage } from './preferences/IndexedDbPreferencesStorage';
 
@@ -16,6 +17,7 @@ const { tabs } = createSession({
   log: consoleLogger<ErrorCode>('[parley session]', docsLink),
   configUrl: new URL('/api/config', self.location.origin).href,
   preferencesStorage: new IndexedDbPreferencesStorage(),
+  identityStorage: new IndexedDbIdentityStorage(),
   // The tab holds its lock for its whole life, so ours is granted exactly when the tab is gone.
   tabGone: (tabId) => navigator.locks.request(tabLockName(tabId), () => undefined),
 });

@@ -1,5 +1,6 @@
 import { test as base } from '@playwright/test';
-import { startParley, type RunningParley } from '../../server/Parley';
+import type { RunningParley } from '../../server/Parley';
+import { startTestParley } from '../support/testParley';
 import type { ParleySettings } from '../../server/settings';
 
 /**
@@ -10,7 +11,7 @@ export const test = base.extend<{ appUrl: string }, { parley: RunningParley; par
   parleySettings: [{}, { scope: 'worker', option: true }],
   parley: [
     async ({ parleySettings }, use) => {
-      const parley = await startParley({ port: 0, ...parleySettings });
+      const parley = await startTestParley({ ...parleySettings });
       await use(parley);
       await parley.stop();
     },

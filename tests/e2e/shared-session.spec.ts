@@ -1,5 +1,6 @@
 import { test as base, expect } from '@playwright/test';
-import { startParley, type RunningParley } from '../../server/Parley';
+import type { RunningParley } from '../../server/Parley';
+import { startTestParley } from '../support/testParley';
 
 /**
  * Session counts are read from the XMPP server, so this file runs its own servers: sessions other
@@ -9,7 +10,7 @@ const test = base.extend<object, { ownParley: RunningParley }>({
   ownParley: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const parley = await startParley({ port: 0 });
+      const parley = await startTestParley();
       await use(parley);
       await parley.stop();
     },

@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startParley, type RunningParley } from '../../server/Parley';
+import type { RunningParley } from '../../server/Parley';
+import { startTestParley } from '../support/testParley';
 import type { RelayServer } from '../../server/relay/RelayServer';
 import type { ProviderConfig } from '../../src/protocol/config';
 import { launchRelayBrowser, type RelayBrowser } from './relay-browser';
@@ -24,7 +25,7 @@ let browser: RelayBrowser & { page: import('playwright-core').Page };
 let client: RelayTestClient;
 
 beforeAll(async () => {
-  parley = await startParley({ port: 0 });
+  parley = await startTestParley();
   relay = parley.relay!;
   config = await fetchConfig(parley.url);
   const fixture = fileURLToPath(new URL('./relay-fixture/', import.meta.url));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startParley, type RunningParley } from '../../server/Parley';
+import type { RunningParley } from '../../server/Parley';
+import { startTestParley } from '../support/testParley';
 import type { ProviderConfig } from '../../src/protocol/config';
 import { launchRelayBrowser, type RelayBrowser } from './relay-browser';
 import { connectRelay, fetchConfig, type RelayTestClient } from './relay-client';
@@ -15,7 +16,7 @@ let config: ProviderConfig;
 let browser: RelayBrowser;
 
 beforeAll(async () => {
-  parley = await startParley({ port: 0, relayWorkers: 2, relaySpillLoad: 0 });
+  parley = await startTestParley({ relayWorkers: 2, relaySpillLoad: 0 });
   config = await fetchConfig(parley.url);
   browser = await launchRelayBrowser();
 }, 60_000);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../../server/auth/jwt';
-import { startParley, type RunningParley } from '../../server/Parley';
+import type { RunningParley } from '../../server/Parley';
+import { startTestParley } from '../support/testParley';
 import type { RelayServer } from '../../server/relay/RelayServer';
 import { MEDIA_RELAY } from '../../src/protocol/constants';
 import type { ProviderConfig } from '../../src/protocol/config';
@@ -19,7 +20,7 @@ let chromiumOffer: string;
 const clients: RelayTestClient[] = [];
 
 beforeAll(async () => {
-  parley = await startParley({ port: 0, relayLimits: { ...RELAY_LIMITS, consumersPerConnection: CONSUMER_LIMIT } });
+  parley = await startTestParley({ relayLimits: { ...RELAY_LIMITS, consumersPerConnection: CONSUMER_LIMIT } });
   relay = parley.relay!;
   config = await fetchConfig(parley.url);
   const browser = await launchRelayBrowser();

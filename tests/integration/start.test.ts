@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_VERSION } from '../../src/protocol/constants';
+import { temporaryDataDir } from '../support/testParley';
 
 describe('npm start: sets up, starts every server, prints the ready line, and Ctrl-C stops them all (run contract)', () => {
   it('serves the app and a working config, then stops cleanly on SIGINT', async () => {
-    const start = spawn(process.execPath, ['scripts/start.mjs'], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const dataDir = await temporaryDataDir();
+    const start = spawn(process.execPath, ['scripts/start.mjs'], { env: { ...process.env, PORT: '0', PARLEY_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     let errors = '';
     start.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
@@ -29,5 +32,6 @@ describe('npm start: sets up, starts every server, prints the ready line, and Ct
     const [code] = await once(start, 'exit');
     expect(code).toBe(0);
     await expect(fetch(new URL('/any-room', url))).rejects.toThrow();
+    await rm(dataDir, { recursive: true, force: true });
   }, 60_000);
 });

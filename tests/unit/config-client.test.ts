@@ -76,6 +76,16 @@ describe('Config request (SPEC §7): POST with clientVersion, 10 attempts 1 s ap
     expect(JSON.parse(seen[0]!.body)).toEqual({ clientVersion: CLIENT_VERSION, token: 'user-token' });
   });
 
+  it("sends the browser's guest identity credential, with or without a token (Parley's `identity` field)", async () => {
+    const clock = reset([200, 200]);
+    await drive(clock, fetchConfig(fetch, clock, `${baseUrl}/config`, undefined, 'stored.identity.credential'));
+    await drive(clock, fetchConfig(fetch, clock, `${baseUrl}/config`, 'user-token', 'stored.identity.credential'));
+    expect(seen.map((request) => JSON.parse(request.body))).toEqual([
+      { clientVersion: CLIENT_VERSION, identity: 'stored.identity.credential' },
+      { clientVersion: CLIENT_VERSION, token: 'user-token', identity: 'stored.identity.credential' },
+    ]);
+  });
+
   it('retries failed statuses 1 s apart and returns the first good config', async () => {
     const clock = reset([500, 502, 503, 200]);
     const config = await drive(clock, fetchConfig(fetch, clock, `${baseUrl}/config`));

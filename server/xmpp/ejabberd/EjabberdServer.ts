@@ -101,12 +101,13 @@ async function launch(
   ownsRuntimeDir: boolean,
   httpPort: number,
 ): Promise<XmppServer> {
-  const mnesiaDir = options.dataDir ?? join(runtimeDir, 'mnesia');
+  // A folder of its own inside the data folder, which also holds Prosody's rooms and the token secret.
+  const mnesiaDir = join(options.dataDir ?? runtimeDir, 'mnesia');
   const configFile = join(runtimeDir, 'ejabberd.yml');
   const jwkFile = join(runtimeDir, 'token-key.jwk');
   const logFile = join(runtimeDir, 'ejabberd.log');
   const instanceId = randomUUID();
-  await mkdir(mnesiaDir, { recursive: true });
+  await mkdir(mnesiaDir, { recursive: true, mode: 0o700 });
   // Both hold the token secret.
   await writeFile(jwkFile, renderJwk(options.tokenSecret), { mode: 0o600 });
   const config = renderEjabberdConfig({

@@ -8,9 +8,11 @@ import type { XmppServer, XmppServerOptions } from '../XmppServer';
 import { renderProsodyConfig } from './prosodyConfig';
 
 const PLUGIN_DIR = fileURLToPath(new URL('./modules', import.meta.url));
-const INSTALL_COMMAND = 'apt-get install -y prosody';
+const INSTALL_COMMAND = 'apt-get install -y prosody lua-dbi-sqlite3';
 /** Prosody is up in 0.1–0.2 s; ten seconds means it is not coming. */
 const READY_TIMEOUT_MS = 10_000;
+const DEFAULT_ROOM_IDLE_EXPIRY_SECONDS = 30 * 24 * 3600;
+const ROOMS_DATABASE = 'rooms.sqlite';
 
 /** Starts a private Prosody (never the system service) with a generated config in its runtime folder. */
 export async function startProsody(options: XmppServerOptions): Promise<XmppServer> {
@@ -33,6 +35,9 @@ async function launch(
   const configFile = join(runtimeDir, 'prosody.cfg.lua');
   const instanceId = randomUUID();
   await mkdir(dataDir, { recursive: true });
+  const roomsDir = options.dataDir ?? dataDir;
+  // The rooms' store holds who is banned and the rooms' passwords: for this user only.
+  await mkdir(roomsDir, { recursive: true, mode: 0o700 });
   // Prosody indexes <config folder>/certs at startup and logs an error when it is missing; we use no TLS.
   await mkdir(join(runtimeDir, 'certs'), { recursive: true });
   const config = renderProsodyConfig({
@@ -44,6 +49,8 @@ async function launch(
     roomsNeedHost: options.roomsNeedHost ?? false,
     pidFile: join(runtimeDir, 'prosody.pid'),
     dataDir,
+    roomsDatabase: join(roomsDir, ROOMS_DATABASE),
+    roomIdleExpirySeconds: options.roomIdleExpirySeconds ?? DEFAULT_ROOM_IDLE_EXPIRY_SECONDS,
     logFile,
     pluginDir: PLUGIN_DIR,
     runAsRoot: process.getuid?.() === 0,

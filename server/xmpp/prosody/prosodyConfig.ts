@@ -7,7 +7,12 @@ export interface ProsodyConfigSettings {
   maxOccupants: number | undefined;
   roomsNeedHost: boolean;
   pidFile: string;
+  /** Prosody's own data_path: scratch space of this run. */
   dataDir: string;
+  /** The SQLite file that keeps rooms, their affiliations and configuration across restarts. */
+  roomsDatabase: string;
+  /** A room nobody is in is destroyed after this many seconds. */
+  roomIdleExpirySeconds: number;
   logFile: string;
   pluginDir: string;
   /** Prosody refuses to run as root unless told to (we run as root in CI). */
@@ -37,8 +42,9 @@ function luaList(values: readonly (string | number)[]): string {
 
 /**
  * The whole Prosody config for one run: loopback only, no s2s and no TCP client port (clients come
- * through the websocket, which the gateway proxies, hence consider_websocket_secure), in-memory
- * storage so nothing survives a restart, token auth and the Parley MUC modules.
+ * through the websocket, which the gateway proxies, hence consider_websocket_secure), token auth and
+ * the Parley MUC modules. Users' data stays in memory; rooms are persistent and stored in SQLite, so
+ * that owners, locks and bans survive reconnects and restarts until the room expires unused.
  */
 export function renderProsodyConfig(settings: ProsodyConfigSettings): string {
   const lines = [
@@ -78,7 +84,15 @@ export function renderProsodyConfig(settings: ProsodyConfigSettings): string {
     `  parley_instance_id = ${luaString(settings.instanceId)}`,
     '',
     `Component ${luaString(settings.mucDomain)} "muc"`,
-    '  modules_enabled = { "muc_parley_user", "muc_parley_max_occupants", "muc_parley_room_start" }',
+    '  modules_enabled = { "muc_parley_user", "muc_parley_max_occupants", "muc_parley_room_start", "muc_parley_room_persistence" }',
+    '  storage = "sql"',
+    `  sql = { driver = "SQLite3", database = ${luaString(settings.roomsDatabase)} }`,
+    // Every room is kept until it has been empty for the expiry time; owners cannot make it temporary.
+    '  muc_room_default_persistent = true',
+    '  muc_room_allow_persistent = false',
+    `  parley_room_idle_expiry = ${settings.roomIdleExpirySeconds}`,
+    // A destroyed room's name is free again at once, as it was with temporary rooms.
+    '  muc_tombstones = false',
     // Without this a second joiner gets item-not-found until the owner submits the room form.
     '  muc_room_locking = false',
     // whois=moderators: moderators see real JIDs, which kicking (an outcast ban by real JID) needs.

@@ -1,0 +1,89 @@
+-- Rooms that remember. prosodyConfig.ts makes every room persistent (stored in SQLite), so that a
+-- room's owner, lock and bans survive its last person leaving, reconnects and restarts. Prosody
+-- needs two things more for that:
+--  * a new room is stored at once: Prosody first saves a room on a configuration or affiliation
+--    change, so a crash before then would forget who owns it (and the next joiner would own it);
+--  * a room nobody has been in for `parley_room_idle_expiry` seconds is destroyed (with its bans).
+
+local os_time = os.time;
+local jid_node = require "util.jid".node;
+
+local idle_expiry = module:get_option_number("parley_room_idle_expiry", 30 * 86400);
+-- Often enough that a room goes soon after its time; never more than once a second.
+local sweep_interval = math.max(1, math.min(idle_expiry, 60));
+
+local muc = module:depends("muc");
+local stored_rooms = module:open_store("persistent"); -- mod_muc's list of stored rooms: { [room jid] = true }
+local room_configs = module:open_store("config"); -- mod_muc's stored rooms by node
+
+-- Stored rooms with no record of when they emptied (Prosody was killed while people were in them):
+-- they count as empty from when a sweep first saw them.
+local first_seen_empty = {};
+
+local function mark_empty(room)
+	room._data.parley_empty_since = os_time();
+	room:save(true);
+end
+
+module:hook("muc-room-created", function(event)
+	event.room:save(true);
+end);
+
+module:hook("muc-occupant-joined", function(event)
+	local room = event.room;
+	if room._data.parley_empty_since then
+		room._data.parley_empty_since = nil;
+		room:save(true);
+	end
+end);
+
+module:hook("muc-occupant-left", function(event)
+	local room = event.room;
+	if not room.destroying and not room:has_occupant() then
+		mark_empty(room);
+	end
+end);
+
+local function has_expired(empty_since, now)
+	return empty_since ~= nil and now - empty_since >= idle_expiry;
+end
+
+-- Rooms to destroy now: live ones from memory, stored ones from their stored data (restored only
+-- when they are due, and destroyed only if no one is in them after all).
+local function expired_rooms(now)
+	local due, live = {}, {};
+	for room in muc.live_rooms() do
+		live[room.jid] = true;
+		if not room:has_occupant() then
+			if room._data.parley_empty_since == nil then
+				mark_empty(room);
+			elseif has_expired(room._data.parley_empty_since, now) then
+				due[#due + 1] = room;
+			end
+		end
+	end
+	for room_jid in pairs(stored_rooms:get(nil) or {}) do
+		if not live[room_jid] then
+			local stored = room_configs:get(jid_node(room_jid));
+			local empty_since = stored and stored._data and stored._data.parley_empty_since or first_seen_empty[room_jid];
+			if empty_since == nil then
+				first_seen_empty[room_jid] = now;
+			elseif has_expired(empty_since, now) then
+				local room = muc.get_room_from_jid(room_jid);
+				if room and not room:has_occupant() then
+					due[#due + 1] = room;
+				end
+			end
+		end
+	end
+	return due;
+end
+
+module:add_timer(sweep_interval, function()
+	for _, room in ipairs(expired_rooms(os_time())) do
+		module:log("info", "Destroying %s: nobody has been in it for %d s", room.jid, idle_expiry);
+		first_seen_empty[room.jid] = nil;
+		room:destroy(nil, "The room expired unused");
+	end
+	return sweep_interval;
+end);

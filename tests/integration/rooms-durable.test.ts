@@ -1,0 +1,241 @@
+// Rooms remember: Prosody keeps rooms, affiliations and configuration in SQLite in the data folder,
+// so a room's owner, its lock and its bans survive the last person leaving, reconnects and restarts,
+// until the room has been empty for PARLEY_ROOM_IDLE_EXPIRY_SECONDS. Seen through plain XMPP clients
+// (as any client, the 1.30.3 one included) and through the app's own sessions.
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import type { Agent } from 'stanza';
+import type { ReceivedMUCPresence } from 'stanza/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningParley } from '../../server/Parley';
+import type { ParleySettings } from '../../server/settings';
+import type { ProviderConfig } from '../../src/protocol/config';
+import type { Room } from '../../src/protocol/entities';
+import { MemoryIdentityStorage } from '../../src/shared-worker/identity/IdentityStorage';
+import { lockForm } from '../../src/shared-worker/rooms/roomLockForm';
+import { providerConfig } from '../support/parley';
+import { connected, joinedBy, useSessions, waitFor, WAIT_MS, type TestSession } from '../support/sessions';
+import { startTestParley, temporaryDataDir } from '../support/testParley';
+import { clientFor, login, usePlainClients, withTimeout } from '../support/xmppClient';
+
+/**
+ * One Parley per test, with a data folder that outlives its restarts: `restart` stops the XMPP
+ * server and the gateway and starts both again on the same port with the same folder (and so the
+ * same token secret, kept there).
+ */
+function useRestartableParley(overrides: Partial<ParleySettings> = {}): { server: () => RunningParley; restart: () => Promise<void> } {
+  let running: RunningParley | undefined;
+  let dataDir: string | undefined;
+  const stop = async (): Promise<void> => {
+    // Prosody first: its clients' websockets close, which the gateway's stop waits for.
+    await running?.xmpp.stop();
+    await running?.stop();
+  };
+  beforeEach(async () => {
+    dataDir = await temporaryDataDir();
+    running = await startTestParley({ dataDir, relayWorkers: 0, ...overrides });
+  });
+  afterEach(async () => {
+    await stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+  return {
+    server: () => running!,
+    async restart() {
+      const port = Number(new URL(running!.url).port);
+      await stop();
+      running = await startTestParley({ dataDir, relayWorkers: 0, ...overrides, port });
+    },
+  };
+}
+
+// Registered first, so its teardown runs after the clients' and sessions' (hooks unwind as a stack).
+const parley = useRestartableParley();
+const track = usePlainClients();
+const openSession = useSessions();
+
+/** One browser: the guest identity credential it keeps between config requests. */
+interface Browser {
+  identity?: string;
+}
+
+interface LoggedIn {
+  client: Agent;
+  config: ProviderConfig;
+  bareJid: string;
+}
+
+/** A config request as the browser makes it (with its stored identity, then keeping the renewed one), and a plain client logged in with it. */
+async function logIn(browser: Browser, server = parley.server()): Promise<LoggedIn> {
+  const config = await providerConfig(server, browser.identity ? { identity: browser.identity } : {});
+  browser.identity = config.identity;
+  const client = track(clientFor(config));
+  await login(client);
+  return { client, config, bareJid: config.userId };
+}
+
+function newRoomJid(): string {
+  return `room-${randomUUID().slice(0, 8)}@${parley.server().settings.mucDomain}`;
+}
+
+function join(who: LoggedIn, room: string, password?: string): Promise<ReceivedMUCPresence> {
+  return withTimeout(who.client.joinRoom(room, who.config.id, password ? { muc: { type: 'join', password } } : {}), WAIT_MS, `joining ${room}`);
+}
+
+/** The error condition the room answers a join with, or 'joined'. */
+async function joinOutcome(who: LoggedIn, room: string, password?: string): Promise<string> {
+  return join(who, room, password).then(
+    () => 'joined',
+    (error: { error?: { condition?: string } }) => error.error?.condition ?? String(error),
+  );
+}
+
+async function leave(who: LoggedIn, room: string): Promise<void> {
+  await withTimeout(who.client.leaveRoom(room, who.config.id), WAIT_MS, `leaving ${room}`);
+}
+
+describe('a ban holds against the banned identity: after reconnecting, reloading and a server restart', () => {
+  it('keeps the banned user out of the room while others still get in', async () => {
+    const [aliceBrowser, bobBrowser] = [{}, {}];
+    const room = newRoomJid();
+    const alice = await logIn(aliceBrowser);
+    expect((await join(alice, room)).muc).toMatchObject({ affiliation: 'owner' });
+    const bob = await logIn(bobBrowser);
+    await join(bob, room);
+    await alice.client.ban(room, bob.bareJid, 'kicked');
+
+    // Reconnect: the same config's credential again.
+    await bob.client.disconnect();
+    const reconnected = { ...bob, client: track(clientFor(bob.config)) };
+    await login(reconnected.client);
+    expect(await joinOutcome(reconnected, room)).toBe('forbidden');
+
+    // Reload: a new config request with the identity the browser kept: the same user, a new resource.
+    const reloaded = await logIn(bobBrowser);
+    expect(reloaded.bareJid).toBe(bob.bareJid);
+    expect(reloaded.config.id).not.toBe(bob.config.id);
+    expect(await joinOutcome(reloaded, room)).toBe('forbidden');
+
+    await parley.restart();
+    const afterRestart = await logIn(bobBrowser);
+    expect(afterRestart.bareJid).toBe(bob.bareJid);
+    expect(await joinOutcome(afterRestart, room)).toBe('forbidden');
+    // The room is not simply closed: a new browser gets in, and the owner is still owner.
+    expect((await join(await logIn({}), room)).muc).toMatchObject({ affiliation: 'none' });
+    expect((await join(await logIn(aliceBrowser), room)).muc).toMatchObject({ affiliation: 'owner', role: 'moderator' });
+  });
+
+  it('shows a kicked person who reloads the page (a new session, the same stored identity) that they are banned', async () => {
+    const alice = openSession({ server: parley.server(), displayName: 'Alice' });
+    const bobBrowser = new MemoryIdentityStorage();
+    const bob = openSession({ server: parley.server(), displayName: 'Bob', identityStorage: bobBrowser });
+    const name = `Room ${randomUUID().slice(0, 8)}`;
+    const room = await joinedBy(alice, name);
+    const bobRoom = await joinedBy(bob, name);
+    const bobPeer = await waitFor(alice, 'Bob in the room', (state) => Object.values(state.peers).find((peer) => peer.displayName === 'Bob'));
+    await alice.rooms.kickPeer(bobPeer.address);
+    await roomState(bob, bobRoom.id, 'banned');
+    bob.session.disconnect();
+
+    const reloadedBob = openSession({ server: parley.server(), displayName: 'Bob', identityStorage: bobBrowser });
+    await connected(reloadedBob);
+    expect(reloadedBob.session.config?.userId).toBe(bob.session.config?.userId);
+    const again = await roomState(reloadedBob, await reloadedBob.rooms.joinRoom(name), 'banned');
+    expect(again).toMatchObject({ banned: true, joined: false, address: room.address });
+  });
+});
+
+describe('rooms remember their owner, lock and bans after the last person leaves', () => {
+  it('asks a newcomer for the password, keeps the banned out, and gives the owner back the room', async () => {
+    const aliceBrowser = {};
+    const room = newRoomJid();
+    const alice = await logIn(aliceBrowser);
+    await join(alice, room);
+    await alice.client.configureRoom(room, lockForm('hush'));
+    const bob = await logIn({});
+    await alice.client.ban(room, bob.bareJid, 'kicked');
+    await leave(alice, room);
+    expect((await parley.server().xmpp.stats()).rooms[room]).toEqual({ occupants: 0 });
+
+    const carol = await logIn({});
+    expect(await joinOutcome(carol, room)).toBe('not-authorized');
+    expect(await joinOutcome(bob, room, 'hush')).toBe('forbidden');
+    expect((await join(carol, room, 'hush')).muc).toMatchObject({ affiliation: 'none', role: 'participant' });
+    expect((await join(await logIn(aliceBrowser), room, 'hush')).muc).toMatchObject({ affiliation: 'owner', role: 'moderator' });
+  });
+});
+
+function roomState(who: TestSession, roomId: string, state: Room['roomState']): Promise<Room> {
+  return waitFor(who, `room ${roomId} ${state}`, (current) => (current.rooms[roomId]?.roomState === state ? current.rooms[roomId] : undefined));
+}
+
+/** The room once the session has rejoined it after the restart (a reconnect takes the spec's 1–3 s). */
+function rejoined(who: TestSession, roomId: string, check: (room: Room) => boolean): Promise<Room> {
+  return waitFor(who, `room ${roomId} rejoined`, (state) => {
+    const room = state.rooms[roomId];
+    return room?.roomState === 'joined' && check(room) ? room : undefined;
+  });
+}
+
+describe('the owner stays owner, and the lock still locks, after the XMPP server and the gateway restart (SPEC §4 lock check after join)', () => {
+  const restarts: Array<[string, () => Promise<void>]> = [
+    ['Prosody crashes and starts again (restartXmpp)', () => parley.server().restartXmpp()],
+    ['the gateway and Prosody stop and start again with the same data folder', () => parley.restart()],
+  ];
+  it.each(restarts)('after %s', async (_restart, restart) => {
+    const alice = openSession({ server: parley.server(), displayName: 'Alice' });
+    const bob = openSession({ server: parley.server(), displayName: 'Bob' });
+    const name = `Room ${randomUUID().slice(0, 8)}`;
+    const room = await joinedBy(alice, name);
+    await alice.rooms.lockRoom(room.address, 'hush');
+    const bobRoom = await joinedBy(bob, name, { password: 'hush' });
+
+    await restart();
+    // Both come back on their own, in whatever order; neither the room nor its owner changed.
+    const aliceAgain = await rejoined(alice, room.id, (current) => current.selfAffiliation === 'owner' && current.password === 'hush');
+    expect(aliceAgain).toMatchObject({ passwordRequired: true, selfRole: 'moderator', rid: room.rid });
+    const bobAgain = await rejoined(bob, bobRoom.id, (current) => current.passwordRequired);
+    expect(bobAgain.selfAffiliation).toBe('none');
+    // No one from before the restart lingers in the room (Prosody stores the occupants when it stops).
+    const inRoom = (): string[] => Object.values(alice.session.store.state.peers).filter((peer) => peer.roomAddress === room.address).map((peer) => peer.displayName);
+    await waitFor(alice, 'Bob back in the room', () => inRoom().includes('Bob'));
+    expect(inRoom().sort()).toEqual(['Alice', 'Bob']);
+
+    const carol = openSession({ server: parley.server(), displayName: 'Carol' });
+    await connected(carol);
+    await roomState(carol, await carol.rooms.joinRoom(name), 'password-required');
+  }, 3 * WAIT_MS);
+});
+
+describe('a new room is stored at once: its creator owns it even when Prosody crashes before anything else happens in it', () => {
+  it('makes the first joiner after the crash a plain occupant and gives the creator the room back', async () => {
+    const aliceBrowser = {};
+    const room = newRoomJid();
+    expect((await join(await logIn(aliceBrowser), room)).muc).toMatchObject({ affiliation: 'owner' });
+
+    await parley.server().restartXmpp();
+    expect((await join(await logIn({}), room)).muc).toMatchObject({ affiliation: 'none', role: 'participant' });
+    expect((await join(await logIn(aliceBrowser), room)).muc).toMatchObject({ affiliation: 'owner', role: 'moderator' });
+  });
+});
+
+describe('PARLEY_ROOM_IDLE_EXPIRY_SECONDS: a room nobody is in expires, with its owner, lock and bans', () => {
+  const expiring = useRestartableParley({ roomIdleExpirySeconds: 1 });
+
+  it('destroys the room left empty and keeps the one someone is in', async () => {
+    const room = `left-${randomUUID().slice(0, 8)}@${expiring.server().settings.mucDomain}`;
+    const kept = `kept-${randomUUID().slice(0, 8)}@${expiring.server().settings.mucDomain}`;
+    const alice = await logIn({}, expiring.server());
+    const bob = await logIn({}, expiring.server());
+    await join(alice, room);
+    await alice.client.configureRoom(room, lockForm('hush'));
+    await alice.client.ban(room, bob.bareJid, 'kicked');
+    await join(alice, kept);
+    await leave(alice, room);
+
+    await expect.poll(async () => (await expiring.server().xmpp.stats()).rooms[room], { timeout: WAIT_MS }).toBeUndefined();
+    expect((await expiring.server().xmpp.stats()).rooms[kept]).toEqual({ occupants: 1 });
+    // A new room of the same name: the once-banned Bob makes it, and owns it.
+    expect((await join(bob, room)).muc).toMatchObject({ affiliation: 'owner' });
+  });
+});

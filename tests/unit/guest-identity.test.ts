@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/protocol/constants';
+import { GuestIdentity } from '../../src/shared-worker/identity/GuestIdentity';
+import { MemoryIdentityStorage, type IdentityStorage } from '../../src/shared-worker/identity/IdentityStorage';
+
+function logged(): { info: string[]; log: { info: (message: string) => void; error: (message: string) => void } } {
+  const info: string[] = [];
+  return { info, log: { info: (message) => info.push(message), error: (message) => info.push(`error: ${message}`) } };
+}
+
+/** A fake storage that fails as a blocked or broken IndexedDB does: a real one cannot be made to in Node. */
+const brokenStorage: IdentityStorage = {
+  load: () => Promise.reject(new Error('The operation failed for reasons unrelated to the database itself')),
+  save: () => Promise.reject(new Error('quota exceeded')),
+};
+
+describe("the shared worker's stored identity: the credential a config carried is the one the next config request sends", () => {
+  it('has none at first, keeps the renewed one, and keeps it when a config carries none (a product user)', async () => {
+    const { info, log } = logged();
+    const identity = new GuestIdentity(new MemoryIdentityStorage(), log);
+    expect(await identity.current()).toBeUndefined();
+    await identity.renew('first.identity.credential');
+    expect(await identity.current()).toBe('first.identity.credential');
+    await identity.renew('renewed.identity.credential');
+    await identity.renew(undefined);
+    expect(await identity.current()).toBe('renewed.identity.credential');
+    expect(info).toEqual([]);
+  });
+
+  it('is the same browser for every session given the same storage (a reload)', async () => {
+    const browser = new MemoryIdentityStorage();
+    await new GuestIdentity(browser, logged().log).renew('kept.identity.credential');
+    expect(await new GuestIdentity(browser, logged().log).current()).toBe('kept.identity.credential');
+  });
+
+  it.each<[string, unknown]>([
+    ['not a string', { credential: 'x' }],
+    ['empty', ''],
+    ['longer than any credential', 'x'.repeat(LIMITS.identityCredentialLength + 1)],
+  ])('sends nothing (the service then issues a new identity) when what is stored is %s, and logs it', async (_case, stored) => {
+    const { info, log } = logged();
+    const storage = new MemoryIdentityStorage();
+    await storage.save(stored as string);
+    expect(await new GuestIdentity(storage, log).current()).toBeUndefined();
+    expect(info).toEqual(['the stored identity is not a credential; the config service will issue a new one']);
+  });
+
+  it('never fails a connect when the storage fails: it logs and goes on without', async () => {
+    const { info, log } = logged();
+    const identity = new GuestIdentity(brokenStorage, log);
+    expect(await identity.current()).toBeUndefined();
+    await identity.renew('renewed.identity.credential');
+    expect(info).toEqual([
+      'could not read the stored identity: Error: The operation failed for reasons unrelated to the database itself',
+      'could not store the renewed identity: Error: quota exceeded',
+    ]);
+  });
+});

@@ -24,6 +24,8 @@ export interface XmppServerStats {
   clientSessions: number;
   /** Live rooms by bare room JID. */
   rooms: Record<string, { occupants: number }>;
+  /** Stanzas bounced to their sender because a payload other clients parse was malformed. */
+  rejectedPayloads: number;
 }
 
 export interface XmppServer {

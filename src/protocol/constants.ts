@@ -125,4 +125,10 @@ export const LIMITS = {
   jsonPayloadsPerMessage: 16,
   /** A JSON command's `datatype`. */
   jsonCommandTypeLength: 256,
+  /** Nesting of a JSON payload the server relays; deeper is bounced (JSON.parse recurses). */
+  jsonPayloadDepth: 64,
+  /** A Jingle request the server relays between occupants (SDP with every candidate fits well within). */
+  jingleBytes: 64 * 1024,
+  /** Contents in one Jingle request the server relays. */
+  jingleContents: 32,
 } as const;

@@ -42,7 +42,7 @@ export interface ParleySettings {
   relayRtcMaxPort: number;
   /** A room grows onto another worker once its workers each carry this many mediasoup objects. */
   relaySpillLoad: number;
-  /** Per-connection bounds of the relay's JSON-RPC endpoint (src/protocol/relay.ts). */
+  /** Bounds of the relay's JSON-RPC endpoint (src/protocol/relay.ts): per connection, and per user and address (env-settable). */
   relayLimits: RelayLimits;
 }
 
@@ -50,6 +50,13 @@ function integer(name: string, value: string | undefined, fallback: number | und
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return parsed;
+}
+
+/** An integer of at least 1 (a cap or a timeout that 0 would turn into "refuse everything"). */
+function atLeastOne(name: string, value: string | undefined, fallback: number): number {
+  const parsed = integer(name, value, fallback) ?? fallback;
+  if (parsed < 1) throw new Error(`${name} must be at least 1, got "${value}"`);
   return parsed;
 }
 
@@ -115,7 +122,13 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     relayRtcMinPort,
     relayRtcMaxPort,
     relaySpillLoad: integer('PARLEY_RELAY_SPILL_LOAD', env.PARLEY_RELAY_SPILL_LOAD, 500) ?? 500,
-    relayLimits: RELAY_LIMITS,
+    relayLimits: {
+      ...RELAY_LIMITS,
+      authTimeoutMs: atLeastOne('PARLEY_RELAY_AUTH_TIMEOUT_MS', env.PARLEY_RELAY_AUTH_TIMEOUT_MS, RELAY_LIMITS.authTimeoutMs),
+      connectionsPerUser: atLeastOne('PARLEY_RELAY_CONNECTIONS_PER_USER', env.PARLEY_RELAY_CONNECTIONS_PER_USER, RELAY_LIMITS.connectionsPerUser),
+      connectionsPerAddress: atLeastOne('PARLEY_RELAY_CONNECTIONS_PER_ADDRESS', env.PARLEY_RELAY_CONNECTIONS_PER_ADDRESS, RELAY_LIMITS.connectionsPerAddress),
+      ingestsPerUser: atLeastOne('PARLEY_RELAY_INGESTS_PER_USER', env.PARLEY_RELAY_INGESTS_PER_USER, RELAY_LIMITS.ingestsPerUser),
+    },
     ...overrides,
   };
 }

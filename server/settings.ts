@@ -42,6 +42,8 @@ export interface ParleySettings {
   relayRtcMaxPort: number;
   /** A room grows onto another worker once its workers each carry this many mediasoup objects. */
   relaySpillLoad: number;
+  /** Bytes the gateway's websocket proxy holds per connection and direction; a client that lets more pile up has stopped reading and is closed. */
+  gatewayBufferBytes: number;
   /** Bounds of the relay's JSON-RPC endpoint (src/protocol/relay.ts): per connection, and per user and address (env-settable). */
   relayLimits: RelayLimits;
 }
@@ -122,6 +124,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     relayRtcMinPort,
     relayRtcMaxPort,
     relaySpillLoad: integer('PARLEY_RELAY_SPILL_LOAD', env.PARLEY_RELAY_SPILL_LOAD, 500) ?? 500,
+    gatewayBufferBytes: atLeastOne('PARLEY_GATEWAY_BUFFER_BYTES', env.PARLEY_GATEWAY_BUFFER_BYTES, 1024 * 1024),
     relayLimits: {
       ...RELAY_LIMITS,
       authTimeoutMs: atLeastOne('PARLEY_RELAY_AUTH_TIMEOUT_MS', env.PARLEY_RELAY_AUTH_TIMEOUT_MS, RELAY_LIMITS.authTimeoutMs),

@@ -39,3 +39,10 @@ describe('Relay doors: PARLEY_RELAY_AUTH_TIMEOUT_MS, _CONNECTIONS_PER_USER, _CON
     expect(() => readSettings({ PARLEY_RELAY_CONNECTIONS_PER_USER: '0' })).toThrow('PARLEY_RELAY_CONNECTIONS_PER_USER must be at least 1, got "0"');
   });
 });
+
+describe('PARLEY_GATEWAY_BUFFER_BYTES: what the websocket proxy holds per connection and direction', () => {
+  it('defaults to 1 MiB and is read from the environment', () => {
+    expect(readSettings({}).gatewayBufferBytes).toBe(1024 * 1024);
+    expect(readSettings({ PARLEY_GATEWAY_BUFFER_BYTES: '65536' }).gatewayBufferBytes).toBe(65536);
+  });
+});

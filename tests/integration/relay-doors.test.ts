@@ -97,7 +97,7 @@ describe('The relay caps sockets per network address (connectionsPerAddress)', (
 });
 
 describe('The relay caps streams ingested per user over all their connections (ingestsPerUser)', () => {
-  it('refuses the ingest beyond the cap with limitExceeded, and takes it again after a DISPOSE', async () => {
+  it('refuses the ingest beyond the cap with limitExceeded, and takes it again after a DISPOSE or a closed connection', async () => {
     const alice = await fetchConfig(parley.url);
     const roomAddress = `doors-${Date.now()}@${parley.settings.mucDomain}`;
     const camera = await authenticatedAs(alice);
@@ -111,5 +111,12 @@ describe('The relay caps streams ingested per user over all their connections (i
     await screen.ok('DISPOSE', { id: 'screen' });
     await camera.ok('CREATE_INGEST_TRANSPORT', { id: 'more', roomAddress });
     expect(parley.relay!.stats().ingestDetails).toHaveLength(2);
+
+    // Closing a connection gives back the slots of everything it ingested.
+    await camera.close();
+    open.splice(open.indexOf(camera), 1);
+    await relayLetGo();
+    await screen.ok('CREATE_INGEST_TRANSPORT', { id: 'again-1', roomAddress });
+    await screen.ok('CREATE_INGEST_TRANSPORT', { id: 'again-2', roomAddress });
   });
 });

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createGateway } from './gateway/Gateway';
+import { WebsocketProxy, type WebsocketProxyStats } from './gateway/websocketProxy';
 import { RelayServer, type RelayServerOptions } from './relay/RelayServer';
 import { relayWorkerBinary } from './relay/workerBinary';
 import { readSettings, resolveSettings, type ParleySettings } from './settings';
@@ -21,6 +22,8 @@ export interface RunningParley {
   killRelay(): Promise<void>;
   /** Starts the relay again behind the same `/relay` path. */
   restartRelay(): Promise<void>;
+  /** The gateway's `/xmpp-websocket` proxy: connections and the most it buffered for one. */
+  xmppProxyStats(): WebsocketProxyStats;
   stop(): Promise<void>;
 }
 
@@ -54,12 +57,14 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
         }
       : undefined;
   let xmpp = await startXmppServer(xmppOptions);
+  // restartXmpp keeps the port, so the proxy's backend stays the same.
+  const xmppProxy = new WebsocketProxy(new URL(xmpp.websocketUrl), settings.gatewayBufferBytes);
   let relay: RelayServer | undefined;
   try {
     relay = relayOptions && (await RelayServer.start(relayOptions));
     const gateway = await createGateway({
       settings,
-      xmppWebsocketUrl: xmpp.websocketUrl,
+      xmppProxy,
       log,
       // Looked up per upgrade: after restartRelay the same path reaches the new relay.
       ...(relayOptions ? { relayUpgrade: (request, socket, head) => (relay ? relay.handleUpgrade(request, socket, head) : socket.destroy()) } : {}),
@@ -93,8 +98,10 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
         await relay?.kill();
         relay = await RelayServer.start(relayOptions);
       },
+      xmppProxyStats: () => xmppProxy.stats(),
       async stop() {
-        // The relay's sockets first: the gateway's server waits for open connections.
+        // Every socket first, whatever its client is doing: the gateway's server waits for open connections.
+        xmppProxy.close();
         await relay?.close();
         await gateway.close();
         await xmpp.stop();

@@ -53,7 +53,9 @@ export interface ParleySettings {
   relayRtcMaxPort: number;
   /** A room grows onto another worker once its workers each carry this many mediasoup objects. */
   relaySpillLoad: number;
-  /** Per-connection bounds of the relay's JSON-RPC endpoint (src/protocol/relay.ts). */
+  /** Bytes the gateway's websocket proxy holds per connection and direction; a client that lets more pile up has stopped reading and is closed. */
+  gatewayBufferBytes: number;
+  /** Bounds of the relay's JSON-RPC endpoint (src/protocol/relay.ts): per connection, and per user and address (env-settable). */
   relayLimits: RelayLimits;
 }
 
@@ -61,6 +63,13 @@ function integer(name: string, value: string | undefined, fallback: number | und
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return parsed;
+}
+
+/** An integer of at least 1 (a cap or a timeout that 0 would turn into "refuse everything"). */
+function atLeastOne(name: string, value: string | undefined, fallback: number): number {
+  const parsed = integer(name, value, fallback) ?? fallback;
+  if (parsed < 1) throw new Error(`${name} must be at least 1, got "${value}"`);
   return parsed;
 }
 
@@ -160,7 +169,14 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     relayRtcMinPort,
     relayRtcMaxPort,
     relaySpillLoad: integer('PARLEY_RELAY_SPILL_LOAD', env.PARLEY_RELAY_SPILL_LOAD, 500) ?? 500,
-    relayLimits: RELAY_LIMITS,
+    gatewayBufferBytes: atLeastOne('PARLEY_GATEWAY_BUFFER_BYTES', env.PARLEY_GATEWAY_BUFFER_BYTES, 1024 * 1024),
+    relayLimits: {
+      ...RELAY_LIMITS,
+      authTimeoutMs: atLeastOne('PARLEY_RELAY_AUTH_TIMEOUT_MS', env.PARLEY_RELAY_AUTH_TIMEOUT_MS, RELAY_LIMITS.authTimeoutMs),
+      connectionsPerUser: atLeastOne('PARLEY_RELAY_CONNECTIONS_PER_USER', env.PARLEY_RELAY_CONNECTIONS_PER_USER, RELAY_LIMITS.connectionsPerUser),
+      connectionsPerAddress: atLeastOne('PARLEY_RELAY_CONNECTIONS_PER_ADDRESS', env.PARLEY_RELAY_CONNECTIONS_PER_ADDRESS, RELAY_LIMITS.connectionsPerAddress),
+      ingestsPerUser: atLeastOne('PARLEY_RELAY_INGESTS_PER_USER', env.PARLEY_RELAY_INGESTS_PER_USER, RELAY_LIMITS.ingestsPerUser),
+    },
     ...overrides,
   };
 }

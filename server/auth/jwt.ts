@@ -9,8 +9,24 @@ export interface TokenClaims {
   jid?: string;
 }
 
+/** Any refused token; the subclasses say which of the three ways it failed. */
 export class TokenError extends Error {
-  override readonly name = 'TokenError';
+  override readonly name: string = 'TokenError';
+}
+
+/** Not a token we can read: not three base64url JSON parts, an unknown algorithm, or claims without a numeric expiry. */
+export class MalformedTokenError extends TokenError {
+  override readonly name = 'MalformedTokenError';
+}
+
+/** Well-formed, but not signed with this secret (another secret, or altered). */
+export class TokenSignatureError extends TokenError {
+  override readonly name = 'TokenSignatureError';
+}
+
+/** Well-formed and signed, but its expiry (exp) has passed. */
+export class TokenExpiredError extends TokenError {
+  override readonly name = 'TokenExpiredError';
 }
 
 const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
@@ -30,11 +46,11 @@ export function signToken(secret: string, claims: TokenClaims): string {
   return `${signingInput}.${signature(secret, signingInput).toString('base64url')}`;
 }
 
-/** Verifies signature, algorithm and expiry; returns the claims or throws TokenError. */
+/** Verifies signature, algorithm and expiry; returns the claims or throws MalformedTokenError, TokenSignatureError or TokenExpiredError. */
 export function verifyToken(secret: string, token: string, nowSeconds = Date.now() / 1000): TokenClaims {
-  if (token.length > MAX_TOKEN_LENGTH) throw new TokenError('token too long');
+  if (token.length > MAX_TOKEN_LENGTH) throw new MalformedTokenError('token too long');
   const parts = token.split('.');
-  if (parts.length !== 3) throw new TokenError('malformed token');
+  if (parts.length !== 3) throw new MalformedTokenError('malformed token');
   const [header, payload, sig] = parts as [string, string, string];
   let parsedHeader: unknown;
   let claims: unknown;
@@ -42,14 +58,18 @@ export function verifyToken(secret: string, token: string, nowSeconds = Date.now
     parsedHeader = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
     claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
-    throw new TokenError('malformed token');
+    throw new MalformedTokenError('malformed token');
   }
-  if (!isRecord(parsedHeader) || parsedHeader.alg !== 'HS256') throw new TokenError('unsupported token algorithm');
+  if (!isRecord(parsedHeader) || parsedHeader.alg !== 'HS256') throw new MalformedTokenError('unsupported token algorithm');
   const expected = signature(secret, `${header}.${payload}`);
   const given = Buffer.from(sig, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new TokenError('bad token signature');
-  if (!isRecord(claims)) throw new TokenError('malformed token claims');
-  if (typeof claims.exp !== 'number' || claims.exp <= nowSeconds) throw new TokenError('token expired');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new TokenSignatureError('bad token signature');
+  }
+  if (!isRecord(claims)) throw new MalformedTokenError('malformed token claims');
+  if (claims.exp === undefined) throw new MalformedTokenError('malformed token: it has no expiry (exp)');
+  if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) throw new MalformedTokenError('malformed token: its expiry (exp) is not a number of seconds');
+  if (claims.exp <= nowSeconds) throw new TokenExpiredError('token expired');
   return claims as TokenClaims;
 }
 

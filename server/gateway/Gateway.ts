@@ -9,12 +9,12 @@ import { ValidationError } from '../../src/protocol/errors';
 import type { ParleySettings } from '../settings';
 import { ConfigService, type PublicOrigin } from './configService';
 import { HttpError } from './errors';
-import { proxyUpgrade } from './websocketProxy';
+import type { WebsocketProxy } from './websocketProxy';
 
 export interface GatewayOptions {
   settings: ParleySettings;
-  /** The XMPP server's websocket endpoint that `/xmpp-websocket` forwards to. */
-  xmppWebsocketUrl: string;
+  /** Forwards `/xmpp-websocket` upgrades to the XMPP server's websocket endpoint. */
+  xmppProxy: WebsocketProxy;
   /** Takes `/relay` websocket upgrades (the media relay); absent means the relay is off. */
   relayUpgrade?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
   /** Where the gateway says what it refused without failing a request (e.g. a stale guest identity). */
@@ -24,8 +24,9 @@ export interface GatewayOptions {
 const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /** One HTTP origin: the built app, the config API, and the websocket to the XMPP server. */
-export async function createGateway({ settings, xmppWebsocketUrl, relayUpgrade, log }: GatewayOptions): Promise<FastifyInstance> {
-  const app = Fastify({ bodyLimit: LIMITS.httpBodyBytes, logger: false });
+export async function createGateway({ settings, xmppProxy, relayUpgrade, log }: GatewayOptions): Promise<FastifyInstance> {
+  // forceCloseConnections: a shutdown does not wait for idle keep-alive connections.
+  const app = Fastify({ bodyLimit: LIMITS.httpBodyBytes, logger: false, forceCloseConnections: true });
   const configs = new ConfigService(settings, log);
   const indexHtml = await readFile(join(settings.staticRoot, 'index.html'), 'utf8').catch(() => undefined);
 
@@ -63,10 +64,9 @@ export async function createGateway({ settings, xmppWebsocketUrl, relayUpgrade, 
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
   });
 
-  const xmppBackend = new URL(xmppWebsocketUrl);
   app.server.on('upgrade', (request, socket, head) => {
     const path = (request.url ?? '').split('?')[0];
-    if (path === '/xmpp-websocket') proxyUpgrade(request, socket, head, xmppBackend);
+    if (path === '/xmpp-websocket') xmppProxy.upgrade(request, socket, head);
     else if (path === '/relay' && relayUpgrade) relayUpgrade(request, socket, head);
     else socket.destroy();
   });

@@ -112,7 +112,8 @@ export class ConfigService {
       throw new HttpError(401, error instanceof TokenError ? `credential refused: ${error.message}` : 'credential refused');
     }
     const body = expectRecord(parseJson(rawBody, 'request body', LIMITS.httpBodyBytes), 'request body');
-    const name = expectString(body.name, 'name', LIMITS.roomNameLength);
+    // The body bounds its size; roomNameToLocalpart counts its characters and says why it refuses one.
+    const name = expectString(body.name, 'name', LIMITS.httpBodyBytes);
     return { roomAddress: `${roomNameToLocalpart(name)}@${this.settings.mucDomain}` };
   }
 

@@ -2,28 +2,87 @@ import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
+/** What the proxy holds now, and the most it ever held for one connection in one direction. */
+export interface WebsocketProxyStats {
+  connections: number;
+  /** Bytes written but not yet taken by the far end, the highest seen on any connection. */
+  peakBufferedBytes: number;
+}
+
 /**
- * Forwards a websocket upgrade byte for byte to a backend on loopback, so XMPP framing, pings and
+ * Forwards websocket upgrades byte for byte to a backend on loopback, so XMPP framing, pings and
  * close codes pass through untouched and the gateway adds no per-message work.
+ *
+ * What it holds per connection is bounded by `maxBufferedBytes` in each direction. Towards the
+ * client, a client that has let that much pile up has stopped reading: both sides are closed, and
+ * the XMPP server sees the session end instead of queueing for it without end. Towards the backend
+ * (trusted, on loopback) the client is paused until the backend drains.
  */
-export function proxyUpgrade(request: IncomingMessage, client: Duplex, head: Buffer, backend: URL): void {
-  const upstream: Socket = connect(Number(backend.port), backend.hostname);
-  const closeBoth = (): void => {
-    client.destroy();
-    upstream.destroy();
-  };
-  upstream.once('error', closeBoth);
-  client.once('error', closeBoth);
-  upstream.once('connect', () => {
-    const headers = Object.entries(request.headers)
-      .filter(([name]) => name !== 'host')
-      .flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => `${name}: ${v}`) : [`${name}: ${value ?? ''}`]));
-    const requestHead = [`GET ${backend.pathname}${backend.search} HTTP/1.1`, `host: ${backend.host}`, ...headers, '', ''].join('\r\n');
-    upstream.write(requestHead);
-    if (head.length > 0) upstream.write(head);
-    upstream.pipe(client);
-    client.pipe(upstream);
-  });
-  upstream.once('close', () => client.destroy());
-  client.once('close', () => upstream.destroy());
+export class WebsocketProxy {
+  private readonly open = new Set<{ client: Duplex; upstream: Socket }>();
+  private peakBufferedBytes = 0;
+  private closed = false;
+
+  constructor(
+    private readonly backend: URL,
+    private readonly maxBufferedBytes: number,
+  ) {}
+
+  upgrade(request: IncomingMessage, client: Duplex, head: Buffer): void {
+    if (this.closed) {
+      client.destroy();
+      return;
+    }
+    const upstream: Socket = connect(Number(this.backend.port), this.backend.hostname);
+    const pair = { client, upstream };
+    this.open.add(pair);
+    const closeBoth = (): void => {
+      this.open.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    upstream.once('error', closeBoth);
+    client.once('error', closeBoth);
+    upstream.once('close', closeBoth);
+    client.once('close', closeBoth);
+    upstream.once('connect', () => {
+      const headers = Object.entries(request.headers)
+        .filter(([name]) => name !== 'host')
+        .flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => `${name}: ${v}`) : [`${name}: ${value ?? ''}`]));
+      const requestHead = [`GET ${this.backend.pathname}${this.backend.search} HTTP/1.1`, `host: ${this.backend.host}`, ...headers, '', ''].join('\r\n');
+      upstream.write(requestHead);
+      if (head.length > 0) upstream.write(head);
+      upstream.on('data', (chunk: Buffer) => {
+        client.write(chunk);
+        if (this.buffered(client) > this.maxBufferedBytes) closeBoth();
+      });
+      client.on('data', (chunk: Buffer) => {
+        if (upstream.write(chunk) || this.buffered(upstream) <= this.maxBufferedBytes) return;
+        client.pause();
+        upstream.once('drain', () => client.resume());
+      });
+      upstream.once('end', () => client.end());
+      client.once('end', () => upstream.end());
+    });
+  }
+
+  stats(): WebsocketProxyStats {
+    return { connections: this.open.size, peakBufferedBytes: this.peakBufferedBytes };
+  }
+
+  /** Shutdown: ends every connection at once, whatever its client is doing, and takes no more. */
+  close(): void {
+    this.closed = true;
+    for (const { client, upstream } of this.open) {
+      client.destroy();
+      upstream.destroy();
+    }
+    this.open.clear();
+  }
+
+  private buffered(stream: Duplex): number {
+    const bytes = stream.writableLength;
+    if (bytes > this.peakBufferedBytes) this.peakBufferedBytes = bytes;
+    return bytes;
+  }
 }

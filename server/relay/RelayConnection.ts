@@ -46,12 +46,18 @@ export class RelayConnection {
   private session: RelaySession | undefined;
   private queue: Promise<void> = Promise.resolve();
   private alive = true;
+  private readonly authDeadline: NodeJS.Timeout;
 
   constructor(
     readonly socket: WebSocket,
     private readonly options: RelayConnectionOptions,
   ) {
     this.bucket = new TokenBucket(options.limits.requestBurst, options.limits.requestsPerSecond, options.now);
+    // An open socket costs memory and a file descriptor: one that never authenticates is closed.
+    this.authDeadline = setTimeout(() => {
+      if (this.user === undefined) closeWithin(socket, 1008, `no successful AUTH within ${options.limits.authTimeoutMs} ms`);
+    }, options.limits.authTimeoutMs);
+    socket.once('close', () => clearTimeout(this.authDeadline));
     socket.on('message', (data) => this.receive(data));
     socket.on('pong', () => {
       this.alive = true;
@@ -158,4 +164,24 @@ export class RelayConnection {
   private send(message: RelayResponse | RelayNotification): void {
     if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
+}
+
+/** How long a closing socket waits for its peer's close frame before it is dropped (ws would wait 30 s). */
+export const CLOSE_GRACE_MS = 1_000;
+
+/** Closes with a code and reason, and drops the socket if its peer does not answer within CLOSE_GRACE_MS; resolves once closed. */
+export function closeWithin(socket: WebSocket, code: number, reason: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (socket.readyState === WebSocket.CLOSED) {
+      resolve();
+      return;
+    }
+    const drop = setTimeout(() => socket.terminate(), CLOSE_GRACE_MS);
+    socket.once('close', () => {
+      clearTimeout(drop);
+      resolve();
+    });
+    // A close reason is at most 123 bytes.
+    socket.close(code, reason.slice(0, 100));
+  });
 }

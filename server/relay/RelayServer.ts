@@ -6,9 +6,10 @@ import { RELAY_TOKEN_AUDIENCE, type RelayLimits } from '../../src/protocol/relay
 import { TokenError, verifyToken } from '../auth/jwt';
 import type { ConsumerStats } from './ConsumerSession';
 import type { IngestStats } from './Ingest';
-import { NotAuthenticatedError } from './errors';
+import { LimitExceededError, NotAuthenticatedError } from './errors';
 import { ROUTER_MEDIA_CODECS } from './mediaCodecs';
-import { RelayConnection } from './RelayConnection';
+import { closeWithin, RelayConnection } from './RelayConnection';
+import { Quota } from './Quota';
 import { RelaySession } from './RelaySession';
 import { RoomDirectory, type RoomSummary } from './RoomDirectory';
 import { WorkerPool } from './WorkerPool';
@@ -29,9 +30,6 @@ export interface RelayServerOptions {
   /** Milliseconds clock for the request-rate buckets. */
   now?: () => number;
 }
-
-/** How long a shutting-down relay waits for a peer's close frame (ws would wait 30 s). */
-const CLOSE_GRACE_MS = 1_000;
 
 /** What the relay carries now, from its own bookkeeping (tests and benchmarks read this). */
 export interface RelayStats {
@@ -64,6 +62,9 @@ export class RelayServer {
   private readonly routerCapabilities: types.RtpCapabilities;
   private readonly transportOptions: types.WebRtcTransportOptions;
   private readonly pingTimer: NodeJS.Timeout;
+  private readonly connectionsByUser: Quota;
+  private readonly connectionsByAddress: Quota;
+  private readonly ingestsByUser: Quota;
   private connectionNumber = 0;
   private stopped = false;
 
@@ -91,6 +92,9 @@ export class RelayServer {
       for (const connection of this.connections) connection.ping();
     }, options.limits.pingIntervalMs);
     this.pingTimer.unref();
+    this.connectionsByUser = new Quota(options.limits.connectionsPerUser, 'relay connections for this user');
+    this.connectionsByAddress = new Quota(options.limits.connectionsPerAddress, 'relay connections from this address');
+    this.ingestsByUser = new Quota(options.limits.ingestsPerUser, 'streams ingested by this user');
   }
 
   static async start(options: RelayServerOptions): Promise<RelayServer> {
@@ -104,11 +108,28 @@ export class RelayServer {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
       return;
     }
+    const address = request.socket.remoteAddress ?? 'unknown';
     this.websockets.handleUpgrade(request, socket, head, (websocket) => {
+      let releaseAddress: () => void;
+      try {
+        releaseAddress = this.connectionsByAddress.take(address);
+      } catch (error) {
+        // Said in JSON-RPC (id null: no request is being answered), then closed.
+        const { rpcCode: code, message } = error as LimitExceededError;
+        websocket.send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+        void closeWithin(websocket, 1008, message);
+        return;
+      }
+      let user: string | undefined;
       const connection = new RelayConnection(websocket, {
         limits: this.options.limits,
         now: this.options.now ?? Date.now,
-        authenticate: (token) => this.authenticate(token),
+        authenticate: (token) => {
+          const authenticated = this.authenticate(token);
+          websocket.once('close', this.connectionsByUser.take(authenticated));
+          user = authenticated;
+          return user;
+        },
         openSession: (hooks) =>
           new RelaySession({
             ...hooks,
@@ -117,11 +138,15 @@ export class RelayServer {
             routerCapabilities: this.routerCapabilities,
             transportOptions: this.transportOptions,
             limits: this.options.limits,
+            takeIngestSlot: () => this.ingestsByUser.take(user ?? ''),
           }),
         log: this.options.log,
       });
       this.connections.add(connection);
-      websocket.once('close', () => this.connections.delete(connection));
+      websocket.once('close', () => {
+        this.connections.delete(connection);
+        releaseAddress();
+      });
     });
   }
 
@@ -167,17 +192,7 @@ export class RelayServer {
   /** Closes every connection (1001, dropped if its peer does not answer within CLOSE_GRACE_MS) and every worker. */
   async close(): Promise<void> {
     this.stop();
-    const closing = [...this.connections].map(({ socket }) => {
-      socket.close(1001, 'relay shutting down');
-      return new Promise<void>((resolve) => {
-        const drop = setTimeout(() => socket.terminate(), CLOSE_GRACE_MS);
-        socket.once('close', () => {
-          clearTimeout(drop);
-          resolve();
-        });
-      });
-    });
-    await Promise.all(closing);
+    await Promise.all([...this.connections].map(({ socket }) => closeWithin(socket, 1001, 'relay shutting down')));
     this.pool.close();
   }
 

@@ -18,6 +18,8 @@ export interface RelaySessionOptions {
   routerCapabilities: types.RtpCapabilities;
   transportOptions: types.WebRtcTransportOptions;
   limits: RelayLimits;
+  /** Takes one of the user's ingest slots (throws LimitExceededError when they hold all); returns its release. */
+  takeIngestSlot: () => () => void;
   notify: (params: ConsumerIceStateParams) => void;
   /** An ingest closed without being asked (its worker died): the connection cannot go on. */
   lost: (reason: string) => void;
@@ -48,9 +50,7 @@ export class RelaySession {
 
   private readonly handlers: Handlers = {
     INGEST: async ({ id, sdp }) => {
-      this.expectNewIngest(id);
-      const { ingest, answer } = await Ingest.fromOffer(id, sdp, this.placement());
-      this.adoptIngest(ingest);
+      const { answer } = await this.makeIngest(id, () => Ingest.fromOffer(id, sdp, this.placement()));
       return { sdp: answer };
     },
     CREATE_CONSUMER: async ({ id, peerId, roomAddress, roomId, source, audio, video }) => {
@@ -93,9 +93,7 @@ export class RelaySession {
     },
     CREATE_INGEST_TRANSPORT: async ({ id, roomAddress }) => {
       this.bind(roomAddress);
-      this.expectNewIngest(id);
-      const ingest = await Ingest.forClient(id, this.placement());
-      this.adoptIngest(ingest);
+      const { ingest } = await this.makeIngest(id, async () => ({ ingest: await Ingest.forClient(id, this.placement()) }));
       return ingest.transportParameters();
     },
     CONNECT_INGEST_TRANSPORT: async ({ id, dtlsParameters }) => {
@@ -157,11 +155,27 @@ export class RelaySession {
     this.roomAddress = roomAddress;
   }
 
-  private expectNewIngest(id: string): void {
+  /**
+   * Makes and keeps a new ingest within the per-connection and per-user bounds: the user's slot is
+   * taken before the media server is asked (connections of one user run concurrently) and given
+   * back when the ingest's transport closes, however that happens.
+   */
+  private async makeIngest<T extends { ingest: Ingest }>(id: string, make: () => Promise<T>): Promise<T> {
     if (this.ingests.has(id)) throw new ConflictError(`stream "${id}" is already ingested; DISPOSE it first`);
     if (this.ingests.size >= this.options.limits.ingestsPerConnection) {
       throw new LimitExceededError(`a connection ingests at most ${this.options.limits.ingestsPerConnection} streams`);
     }
+    const release = this.options.takeIngestSlot();
+    let made: T;
+    try {
+      made = await make();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    made.ingest.transport.observer.once('close', release);
+    this.adoptIngest(made.ingest);
+    return made;
   }
 
   private ingest(id: string): Ingest {

@@ -46,6 +46,8 @@ export interface XmppServerStats {
   clientSessions: number;
   /** Live rooms by bare room JID. */
   rooms: Record<string, { occupants: number }>;
+  /** Stanzas bounced to their sender because a payload other clients parse was malformed; undefined where the server has no payload guard (ejabberd, so far). */
+  rejectedPayloads?: number;
 }
 
 export interface XmppServer {

@@ -180,12 +180,13 @@ export class LaunchedXmppServer implements XmppServer {
 function parseStats(body: unknown): XmppServerStats {
   const invalid = new Error(`XMPP server stats: malformed answer ${JSON.stringify(body)}`);
   if (!isRecord(body) || !isCount(body.clientSessions) || !isRecord(body.rooms)) throw invalid;
+  if (body.rejectedPayloads !== undefined && !isCount(body.rejectedPayloads)) throw invalid;
   const rooms: XmppServerStats['rooms'] = {};
   for (const [roomJid, room] of Object.entries(body.rooms)) {
     if (!isRecord(room) || !isCount(room.occupants)) throw invalid;
     rooms[roomJid] = { occupants: room.occupants };
   }
-  return { clientSessions: body.clientSessions, rooms };
+  return { clientSessions: body.clientSessions, rooms, ...(body.rejectedPayloads === undefined ? {} : { rejectedPayloads: body.rejectedPayloads }) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

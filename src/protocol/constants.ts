@@ -128,4 +128,10 @@ export const LIMITS = {
   jsonCommandTypeLength: 256,
   /** Entries of a room's ban list kept from the server's answer; the rest are left out. */
   banListEntries: 500,
+  /** Nesting of a JSON payload the server relays; deeper is bounced (JSON.parse recurses). */
+  jsonPayloadDepth: 64,
+  /** A Jingle request the server relays between occupants (SDP with every candidate fits well within). */
+  jingleBytes: 64 * 1024,
+  /** Contents in one Jingle request the server relays. */
+  jingleContents: 32,
 } as const;

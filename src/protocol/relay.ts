@@ -65,7 +65,7 @@ export const RELAY_ERROR = {
   notFound: -32002,
   /** The id is in use, or the connection is bound to another room. */
   conflict: -32003,
-  /** A per-connection bound (consumers, ingests, media sections) would be exceeded. */
+  /** A bound (per connection: consumers, ingests, media sections; per user or address: connections, ingests) would be exceeded. */
   limitExceeded: -32004,
   /** The connection's request rate is above its token bucket. */
   rateLimited: -32005,
@@ -96,6 +96,14 @@ export const RELAY_LIMITS = {
   consumerConnectTimeoutMs: 15_000,
   /** Websocket ping; a socket that misses one pong is closed. */
   pingIntervalMs: 30_000,
+  /** A socket that has not authenticated (AUTH succeeded) within this time is closed (1008). */
+  authTimeoutMs: 5_000,
+  /** Authenticated connections of one user (the token's `sub`) at once; AUTH beyond is refused. */
+  connectionsPerUser: 4,
+  /** Sockets from one network address at once (behind a proxy, every client shares its address). */
+  connectionsPerAddress: 64,
+  /** Streams one user ingests at once, over all of their connections (each ingest holds a UDP port). */
+  ingestsPerUser: 4,
 } as const;
 export type RelayLimits = { readonly [K in keyof typeof RELAY_LIMITS]: number };
 

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { LIMITS } from '../protocol/constants';
-import { roomNameToLocalpart } from '../protocol/rooms';
+import { RoomNameError, roomNameToLocalpart } from '../protocol/rooms';
 import { useActions } from './tabContext';
 import { Dialog } from './Dialog';
 
@@ -39,8 +39,9 @@ export function DestroyRoomControl({ roomAddress }: { roomAddress: string }) {
     if (typed) {
       try {
         options = { ...options, roomAddress: alternateAddress(typed, roomAddress), ...(alternatePassword ? { password: alternatePassword } : {}) };
-      } catch {
-        setError('That alternate room name has no letters or digits that can name a room.');
+      } catch (error) {
+        const cannotBeAddress = error instanceof RoomNameError && error.kind !== 'empty';
+        setError(cannotBeAddress ? error.message : 'That alternate room name has no letters or digits that can name a room.');
         return;
       }
     }

@@ -2,7 +2,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { preferencesAtom } from '../main-thread/sessionAtoms';
 import { LIMITS } from '../protocol/constants';
-import { roomNameToLocalpart } from '../protocol/rooms';
+import { roomNameError } from '../protocol/rooms';
 import { useActions } from './tabContext';
 import { ConnectionStatus } from './ConnectionStatus';
 import { navigate, roomPath } from './route';
@@ -27,11 +27,8 @@ export function Home() {
     event.preventDefault();
     const name = roomName.trim();
     if (!name) return setError('Enter the name of a room to join.');
-    try {
-      roomNameToLocalpart(name);
-    } catch {
-      return setError('That room name has no letters or digits that can name a room.');
-    }
+    const refused = roomNameError(name);
+    if (refused) return setError(refused.kind === 'empty' ? 'That room name has no letters or digits that can name a room.' : refused.message);
     setError(undefined);
     const chosenName = shownDisplayName.trim();
     setBusy(true);
@@ -60,7 +57,6 @@ export function Home() {
             type="text"
             value={roomName}
             onChange={(event) => setRoomName(event.target.value)}
-            maxLength={LIMITS.roomNameLength}
             autoComplete="off"
             autoFocus
             placeholder="e.g. team-sync"

@@ -20,7 +20,10 @@ let chromiumOffer: string;
 const clients: RelayTestClient[] = [];
 
 beforeAll(async () => {
-  parley = await startTestParley({ relayLimits: { ...RELAY_LIMITS, consumersPerConnection: CONSUMER_LIMIT } });
+  // Every connection here acts for one user and stays open until the end: the per-user caps
+  // (relay-doors.test.ts) are lifted.
+  const perUserUncapped = { connectionsPerUser: 1_000, ingestsPerUser: 1_000 };
+  parley = await startTestParley({ relayLimits: { ...RELAY_LIMITS, consumersPerConnection: CONSUMER_LIMIT, ...perUserUncapped } });
   relay = parley.relay!;
   config = await fetchConfig(parley.url);
   const browser = await launchRelayBrowser();

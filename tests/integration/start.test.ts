@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { parseProviderConfig, type ProviderConfig } from '../../src/protocol/config';
 import { CLIENT_VERSION } from '../../src/protocol/constants';
 import { temporaryDataDir } from '../support/testParley';
+import { rawXmppClientIn } from '../support/rawXmppClient';
 
 describe('npm start: sets up, starts every server, prints the ready line, and Ctrl-C stops them all (run contract)', () => {
   it('serves the app and a working config, then stops cleanly on SIGINT', async () => {
@@ -34,4 +36,45 @@ describe('npm start: sets up, starts every server, prints the ready line, and Ct
     await expect(fetch(new URL('/any-room', url))).rejects.toThrow();
     await rm(dataDir, { recursive: true, force: true });
   }, 60_000);
+});
+
+describe('Ctrl-C stops npm start within a few seconds whatever the clients do (issue 12, item 5)', () => {
+  it('exits within 5 s of SIGINT while a room member has stopped reading with megabytes unsent', async () => {
+    // A bound far above the flood: the stalled reader stays connected with its backlog, as in the report.
+    const env = { ...process.env, PORT: '0', PARLEY_GATEWAY_BUFFER_BYTES: String(512 * 1024 * 1024) };
+    // Its own process group, so that a failed run can end the servers it started too.
+    const start = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    start.stderr.resume();
+    const url = await new Promise<string>((resolve, reject) => {
+      start.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /^Parley ready at (http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(output);
+        if (match?.[1]) resolve(match[1]);
+      });
+      start.once('exit', (code) => reject(new Error(`npm start exited (${code}) before ready:\n${output}`)));
+    });
+    const config = async (): Promise<ProviderConfig> => {
+      const response = await fetch(new URL('/api/config', url), { method: 'POST', body: JSON.stringify({ clientVersion: CLIENT_VERSION }) });
+      return parseProviderConfig(await response.json());
+    };
+    const roomAddress = `stop-${Date.now()}@rooms.parley.localhost`;
+    const stalled = await rawXmppClientIn(await config(), roomAddress, 'Stalled');
+    const sender = await rawXmppClientIn(await config(), roomAddress, 'Sender');
+    stalled.stopReading();
+    const body = 'x'.repeat(8 * 1024);
+    for (let sent = 0; sent < 16 * 1024 * 1024; sent += body.length) await sender.sendGroupchat(roomAddress, body);
+
+    start.kill('SIGINT');
+    const exited = once(start, 'exit');
+    const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('npm start still running 5 s after SIGINT')), 5_000));
+    try {
+      await Promise.race([exited, deadline]);
+    } finally {
+      // A failed run must not leave the servers behind.
+      if (start.exitCode === null) process.kill(-start.pid!, 'SIGKILL');
+      stalled.close();
+      sender.close();
+    }
+  }, 90_000);
 });

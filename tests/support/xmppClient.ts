@@ -3,8 +3,15 @@ import { afterEach } from 'vitest';
 import type { ProviderConfig } from '../../src/protocol/config';
 import { parleyStanzas } from '../../src/protocol/stanzas';
 
-/** A plain StanzaJS client logged in with a config's credential, as any XMPP client would. */
-export function clientFor(config: Pick<ProviderConfig, 'userId' | 'credential' | 'id' | 'signalingUrl'>, password = config.credential): Agent {
+/**
+ * A plain StanzaJS client logged in with a config's credential, as any XMPP client would; with
+ * `withParleyStanzas` false it is StanzaJS exactly as others ship it (no tolerant JSON importers).
+ */
+export function clientFor(
+  config: Pick<ProviderConfig, 'userId' | 'credential' | 'id' | 'signalingUrl'>,
+  password = config.credential,
+  withParleyStanzas = true,
+): Agent {
   const client = createClient({
     jid: config.userId,
     password,
@@ -12,7 +19,7 @@ export function clientFor(config: Pick<ProviderConfig, 'userId' | 'credential' |
     transports: { websocket: config.signalingUrl, bosh: false },
     autoReconnect: false,
   });
-  client.use(parleyStanzas);
+  if (withParleyStanzas) client.use(parleyStanzas);
   return client;
 }
 

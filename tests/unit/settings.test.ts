@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readSettings } from '../../server/settings';
 import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
+import { RELAY_LIMITS } from '../../src/protocol/relay';
 
 describe('PARLEY_VIDEO_RESOLUTION_TIERS: the camera tiers clients get in their config (SPEC §9 by default)', () => {
   it('defaults to SPEC §9’s tiers', () => {
@@ -57,5 +58,29 @@ describe('PARLEY_XMPP_CLUSTER: ejabberd nodes join into one cluster over Erlang 
 
   it('refuses a cluster of Prosody, which has none', () => {
     expect(() => readSettings({ PARLEY_XMPP_DISTRIBUTION_PORT: '4370' })).toThrow(/need PARLEY_XMPP_SERVER=ejabberd/);
+  });
+});
+
+describe('Relay doors: PARLEY_RELAY_AUTH_TIMEOUT_MS, _CONNECTIONS_PER_USER, _CONNECTIONS_PER_ADDRESS, _INGESTS_PER_USER', () => {
+  it('default to RELAY_LIMITS and are read from the environment', () => {
+    expect(readSettings({}).relayLimits).toEqual(RELAY_LIMITS);
+    const limits = readSettings({
+      PARLEY_RELAY_AUTH_TIMEOUT_MS: '2000',
+      PARLEY_RELAY_CONNECTIONS_PER_USER: '2',
+      PARLEY_RELAY_CONNECTIONS_PER_ADDRESS: '500',
+      PARLEY_RELAY_INGESTS_PER_USER: '3',
+    }).relayLimits;
+    expect(limits).toEqual({ ...RELAY_LIMITS, authTimeoutMs: 2000, connectionsPerUser: 2, connectionsPerAddress: 500, ingestsPerUser: 3 });
+  });
+
+  it('refuses 0, which would refuse every client', () => {
+    expect(() => readSettings({ PARLEY_RELAY_CONNECTIONS_PER_USER: '0' })).toThrow('PARLEY_RELAY_CONNECTIONS_PER_USER must be at least 1, got "0"');
+  });
+});
+
+describe('PARLEY_GATEWAY_BUFFER_BYTES: what the websocket proxy holds per connection and direction', () => {
+  it('defaults to 1 MiB and is read from the environment', () => {
+    expect(readSettings({}).gatewayBufferBytes).toBe(1024 * 1024);
+    expect(readSettings({ PARLEY_GATEWAY_BUFFER_BYTES: '65536' }).gatewayBufferBytes).toBe(65536);
   });
 });

@@ -1,3 +1,5 @@
+import { LIMITS } from '../../../src/protocol/constants';
+
 /** What one Prosody run needs to know; paths are absolute. */
 export interface ProsodyConfigSettings {
   domain: string;
@@ -38,6 +40,23 @@ function luaString(value: string): string {
 
 function luaList(values: readonly (string | number)[]): string {
   return `{ ${values.map((value) => (typeof value === 'number' ? String(value) : luaString(value))).join(', ')} }`;
+}
+
+/** Bounds of mod_muc_parley_payload_guard: the same limits the clients apply (src/protocol/constants.ts). */
+function payloadGuardOptions(): string[] {
+  const options: Record<string, number> = {
+    parley_payload_json_bytes: LIMITS.jsonCommandBytes,
+    parley_payload_json_depth: LIMITS.jsonPayloadDepth,
+    parley_payload_json_per_message: LIMITS.jsonPayloadsPerMessage,
+    parley_payload_datatype_length: LIMITS.jsonCommandTypeLength,
+    parley_payload_rtt_actions: LIMITS.rttActionsPerEvent,
+    // A UTF-16 code unit is at most 3 bytes of UTF-8.
+    parley_payload_rtt_text_bytes: LIMITS.chatBodyLength * 3,
+    parley_payload_jingle_bytes: LIMITS.jingleBytes,
+    parley_payload_jingle_contents: LIMITS.jingleContents,
+    parley_payload_id_length: LIMITS.stanzaIdLength,
+  };
+  return Object.entries(options).map(([name, value]) => `  ${name} = ${value}`);
 }
 
 /**
@@ -84,7 +103,7 @@ export function renderProsodyConfig(settings: ProsodyConfigSettings): string {
     `  parley_instance_id = ${luaString(settings.instanceId)}`,
     '',
     `Component ${luaString(settings.mucDomain)} "muc"`,
-    '  modules_enabled = { "muc_parley_user", "muc_parley_max_occupants", "muc_parley_room_start", "muc_parley_room_persistence" }',
+    '  modules_enabled = { "muc_parley_user", "muc_parley_max_occupants", "muc_parley_room_start", "muc_parley_room_persistence", "muc_parley_payload_guard" }',
     '  storage = "sql"',
     `  sql = { driver = "SQLite3", database = ${luaString(settings.roomsDatabase)} }`,
     // Every room is kept until it has been empty for the expiry time; owners cannot make it temporary.
@@ -93,6 +112,7 @@ export function renderProsodyConfig(settings: ProsodyConfigSettings): string {
     `  parley_room_idle_expiry = ${settings.roomIdleExpirySeconds}`,
     // A destroyed room's name is free again at once, as it was with temporary rooms.
     '  muc_tombstones = false',
+    ...payloadGuardOptions(),
     // Without this a second joiner gets item-not-found until the owner submits the room form.
     '  muc_room_locking = false',
     // whois=moderators: moderators see real JIDs, which kicking (an outcast ban by real JID) needs.

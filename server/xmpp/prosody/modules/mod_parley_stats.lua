@@ -1,7 +1,8 @@
--- GET /parley-stats: {"clientSessions": n, "rooms": {"<room jid>": {"occupants": n}}} for tests and
--- operators, answered only to loopback peers. clientSessions counts authenticated client sessions
+-- GET /parley-stats: {"clientSessions": n, "rooms": {"<room jid>": {"occupants": n}},
+-- "rejectedPayloads": n} for tests and operators, answered only to loopback peers. clientSessions counts authenticated client sessions
 -- (websocket included, stream-management hibernated ones too) on every host of this server; rooms
--- lists the live rooms of every MUC component. The response header X-Parley-Instance carries
+-- lists the live rooms of every MUC component; rejectedPayloads counts the stanzas
+-- mod_muc_parley_payload_guard bounced. The response header X-Parley-Instance carries
 -- `parley_instance_id`, so the launcher knows that the answer comes from the server it started.
 
 local json = require "util.json";
@@ -39,6 +40,17 @@ local function live_room_occupants()
 	return rooms;
 end
 
+local function rejected_payloads()
+	local count = 0;
+	for _, host in pairs(prosody.hosts) do
+		local guard = host.modules.muc_parley_payload_guard;
+		if guard then
+			count = count + guard.rejected_payloads;
+		end
+	end
+	return count;
+end
+
 module:depends("http");
 module:provides("http", {
 	default_path = "/parley-stats";
@@ -51,7 +63,11 @@ module:provides("http", {
 			end
 			response.headers.content_type = "application/json";
 			response.headers.x_parley_instance = instance_id;
-			return json.encode({ clientSessions = client_session_count(), rooms = live_room_occupants() });
+			return json.encode({
+				clientSessions = client_session_count();
+				rooms = live_room_occupants();
+				rejectedPayloads = rejected_payloads();
+			});
 		end;
 	};
 });

@@ -1,0 +1,23 @@
+import { expect, test } from './fixtures';
+
+// Errors in plain words (issue 12, item 6): the home page refuses a room name that cannot become a
+// room address, says why, and stays put.
+
+test.describe('The home page refuses a room name that cannot become an address, with the reason', () => {
+  for (const [what, name, reason] of [
+    ['a private-use character', 'team\u{E000}', 'That room name cannot become a room address: it contains U+E000, a private-use character.'],
+    [
+      'an emoji after 127 characters',
+      `${'a'.repeat(127)}😀`,
+      'That room name cannot become a room address: it contains "😀" (U+1F600), which room addresses do not know (they cannot hold emoji or other characters added to Unicode since 2002).',
+    ],
+  ] as const) {
+    test(`says why for ${what}`, async ({ page, appUrl }) => {
+      await page.goto(appUrl);
+      await page.getByRole('textbox', { name: 'Room name' }).fill(name);
+      await page.getByRole('button', { name: 'Join' }).click();
+      await expect(page.getByRole('alert')).toHaveText(reason);
+      expect(new URL(page.url()).pathname).toBe('/');
+    });
+  }
+});

@@ -1,0 +1,123 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningParley } from '../../server/Parley';
+import { startTestParley } from '../support/testParley';
+import type { ProviderConfig } from '../../src/protocol/config';
+import { RELAY_ERROR, RELAY_LIMITS } from '../../src/protocol/relay';
+import { until } from '../support/until';
+import { connectRelay, fetchConfig, type RelayTestClient } from './relay-client';
+
+/**
+ * Bounded doors of the media relay (issue 12, item 5): a socket that does not authenticate is
+ * closed, and connections and ingests are capped per user and per address, each cap answered with
+ * a clear JSON-RPC error. Small limits so that a test reaches them; real mediasoup worker.
+ */
+
+const LIMITS = { ...RELAY_LIMITS, authTimeoutMs: 300, connectionsPerUser: 2, connectionsPerAddress: 5, ingestsPerUser: 2 };
+let parley: RunningParley;
+let relayUrl: string;
+const open: RelayTestClient[] = [];
+
+beforeAll(async () => {
+  parley = await startTestParley({ relayWorkers: 1, relayLimits: LIMITS });
+  relayUrl = (await fetchConfig(parley.url)).sfuServer!.url;
+}, 60_000);
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((client) => client.close()));
+  await relayLetGo();
+});
+
+/** The client sees its close before the relay may have handled it: wait until the relay has. */
+async function relayLetGo(): Promise<void> {
+  const stillOpen = open.length;
+  await until(() => parley.relay!.stats().connections === stillOpen, 'the relay to see the sockets closed');
+}
+
+afterAll(async () => {
+  await parley?.stop();
+});
+
+async function connect(): Promise<RelayTestClient> {
+  const client = await connectRelay(relayUrl);
+  open.push(client);
+  return client;
+}
+
+async function authenticatedAs(config: ProviderConfig): Promise<RelayTestClient> {
+  const client = await connect();
+  await client.ok('AUTH', { token: config.sfuServer!.password });
+  return client;
+}
+
+describe('The relay closes a socket that does not authenticate within authTimeoutMs', () => {
+  it('closes a silent socket with 1008 and says why, and keeps an authenticated one', async () => {
+    const authenticated = await authenticatedAs(await fetchConfig(parley.url));
+    const silent = await connect();
+    expect(await silent.closed).toEqual({ code: 1008, reason: `no successful AUTH within ${LIMITS.authTimeoutMs} ms` });
+    // Opened earlier, so past its own deadline too: authenticated, it stays.
+    expect(await authenticated.ok('DISPOSE', { id: 'nothing' })).toEqual({ closed: false });
+  });
+
+  it('closes a socket whose AUTH was refused: it is still not authenticated', async () => {
+    const refused = await connect();
+    expect((await refused.call('AUTH', { token: 'not-a-token' })).error?.code).toBe(RELAY_ERROR.notAuthenticated);
+    expect((await refused.closed).code).toBe(1008);
+  });
+});
+
+describe('The relay caps authenticated connections per user (connectionsPerUser)', () => {
+  it('refuses AUTH beyond the cap with limitExceeded, and takes it again once one of them has closed', async () => {
+    const alice = await fetchConfig(parley.url);
+    const first = await authenticatedAs(alice);
+    await authenticatedAs(alice);
+    const third = await connect();
+    expect((await third.call('AUTH', { token: alice.sfuServer!.password })).error).toEqual({
+      code: RELAY_ERROR.limitExceeded,
+      message: `too many relay connections for this user: at most ${LIMITS.connectionsPerUser}`,
+    });
+    // Another user is not affected.
+    await authenticatedAs(await fetchConfig(parley.url));
+    await first.close();
+    open.splice(open.indexOf(first), 1);
+    await relayLetGo();
+    expect(await third.ok('AUTH', { token: alice.sfuServer!.password })).toEqual({ user: expect.any(String) });
+  });
+});
+
+describe('The relay caps sockets per network address (connectionsPerAddress)', () => {
+  it('answers the socket beyond the cap with a limitExceeded error (id null) and closes it', async () => {
+    for (let index = 0; index < LIMITS.connectionsPerAddress; index++) await connect();
+    const beyond = await connect();
+    expect(await beyond.nextStrayReply()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: RELAY_ERROR.limitExceeded, message: `too many relay connections from this address: at most ${LIMITS.connectionsPerAddress}` },
+    });
+    expect((await beyond.closed).code).toBe(1008);
+  });
+});
+
+describe('The relay caps streams ingested per user over all their connections (ingestsPerUser)', () => {
+  it('refuses the ingest beyond the cap with limitExceeded, and takes it again after a DISPOSE or a closed connection', async () => {
+    const alice = await fetchConfig(parley.url);
+    const roomAddress = `doors-${Date.now()}@${parley.settings.mucDomain}`;
+    const camera = await authenticatedAs(alice);
+    const screen = await authenticatedAs(alice);
+    await camera.ok('CREATE_INGEST_TRANSPORT', { id: 'camera', roomAddress });
+    await screen.ok('CREATE_INGEST_TRANSPORT', { id: 'screen', roomAddress });
+    expect((await camera.call('CREATE_INGEST_TRANSPORT', { id: 'more', roomAddress })).error).toEqual({
+      code: RELAY_ERROR.limitExceeded,
+      message: `too many streams ingested by this user: at most ${LIMITS.ingestsPerUser}`,
+    });
+    await screen.ok('DISPOSE', { id: 'screen' });
+    await camera.ok('CREATE_INGEST_TRANSPORT', { id: 'more', roomAddress });
+    expect(parley.relay!.stats().ingestDetails).toHaveLength(2);
+
+    // Closing a connection gives back the slots of everything it ingested.
+    await camera.close();
+    open.splice(open.indexOf(camera), 1);
+    await relayLetGo();
+    await screen.ok('CREATE_INGEST_TRANSPORT', { id: 'again-1', roomAddress });
+    await screen.ok('CREATE_INGEST_TRANSPORT', { id: 'again-2', roomAddress });
+  });
+});

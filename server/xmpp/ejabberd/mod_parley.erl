@@ -258,10 +258,16 @@ muc_host(Host) ->
 
 %% A presence to a room that does not exist starts it only when it is a join (with the MUC <x/>),
 %% as on Prosody: ejabberd would start one on any presence, such as a call update that crosses
-%% the room's destruction. Where rooms wait for a host, only a host's join starts one.
+%% the room's destruction. Where rooms wait for a host, only a host's join starts one, and rooms
+%% being persistent, a guest entering a room nobody is in waits for a host as well.
 starting_room(#presence{from = From, to = #jid{luser = Name, lserver = MucHost}} = Presence, ServerHost, NeedsHost) ->
     IsJoin = xmpp:has_subtag(Presence, #muc{}),
     case room_exists(ServerHost, MucHost, Name) of
+        true when IsJoin, NeedsHost ->
+            case is_host(From) orelse not room_is_empty(Name, MucHost) of
+                true -> Presence;
+                false -> refuse(Presence, xmpp:err_recipient_unavailable(<<"The room has not started yet">>, xmpp:get_lang(Presence)))
+            end;
         true ->
             Presence;
         false when not IsJoin ->
@@ -282,6 +288,13 @@ refuse(Presence, Error) ->
 room_exists(ServerHost, MucHost, Name) ->
     mod_muc:find_online_room(Name, MucHost) /= error
         orelse mod_muc:restore_room(ServerHost, MucHost, Name) /= error.
+
+%% A room kept only in the database (not running) has nobody in it.
+room_is_empty(Name, MucHost) ->
+    case mod_muc:find_online_room(Name, MucHost) of
+        {ok, Pid} -> occupants(Pid) == 0;
+        error -> true
+    end.
 
 is_host(From) ->
     case session_identity(From) of

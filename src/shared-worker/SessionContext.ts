@@ -15,6 +15,8 @@ export interface SessionContext {
   readonly client: Agent | undefined;
   /** The config of the current connection. */
   readonly config: ProviderConfig | undefined;
+  /** True until a deliberate disconnect: the session is connected or on its way back. */
+  readonly wantsConnection: boolean;
 }
 
 /**

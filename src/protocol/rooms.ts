@@ -1,4 +1,5 @@
 import { LIMITS } from './constants';
+import type { Room } from './entities';
 import { ValidationError } from './errors';
 
 /** Characters RFC 7622 forbids in a localpart, plus white space and controls. */
@@ -22,4 +23,12 @@ export function roomNameToLocalpart(name: string): string {
     .slice(0, MAX_ROOM_LOCALPART_LENGTH);
   if (!localpart) throw new ValidationError('room name is empty');
   return localpart;
+}
+
+/**
+ * The room was joined and the session is bringing us back in (connection lost, or rejoining):
+ * chat written now waits for the rejoin instead of being refused.
+ */
+export function awaitingRejoin(room: Room): boolean {
+  return room.joinedAt !== undefined && room.address !== undefined && (room.roomState === 'interrupted' || room.roomState === 'joining');
 }

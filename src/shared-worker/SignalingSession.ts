@@ -113,6 +113,7 @@ export class SignalingSession implements SessionContext {
     this.wantConnected = false;
     this.endConnection();
     this.setConnection({ disconnectedSince: undefined });
+    for (const domain of this.domains) domain.stopped?.();
   }
 
   /** SPEC §7: online reconnects after up to 5 s (random) unless connected or connecting. */

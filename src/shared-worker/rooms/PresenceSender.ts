@@ -9,7 +9,7 @@ export class PresenceSender {
   private readonly sent = new Map<string, string>();
 
   /** The join presence (always sent). */
-  join(client: Agent, roomId: string, input: RoomPresenceInput & { join: { password: string | undefined } }): void {
+  join(client: Agent, roomId: string, input: RoomPresenceInput & { join: NonNullable<RoomPresenceInput['join']> }): void {
     this.send(client, roomId, buildRoomPresence(input));
   }
 

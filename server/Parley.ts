@@ -1,20 +1,27 @@
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createGateway } from './gateway/Gateway';
 import { RelayServer, type RelayServerOptions } from './relay/RelayServer';
 import { relayWorkerBinary } from './relay/workerBinary';
 import { readSettings, type ParleySettings } from './settings';
+import { checkHealth, type HealthReport } from './supervision/health';
+import { XmppSupervisor } from './supervision/XmppSupervisor';
 import { startXmppServer, type XmppServer, type XmppServerOptions } from './xmpp/XmppServer';
 
 /** Every server Parley runs, started together; `npm start` and the tests both use this. */
 export interface RunningParley {
   readonly url: string;
   readonly settings: ParleySettings;
-  /** The XMPP server now running (a new instance after `restartXmpp`). */
+  /** The XMPP server now running (a new instance after a restart). It is supervised: when it dies it is started again. */
   readonly xmpp: XmppServer;
-  /** Fault injection: kills the XMPP server at once, as a crash would. */
+  /** Fault injection: kills the XMPP server at once, as a crash would, and keeps it down until `restartXmpp`. */
   killXmpp(): Promise<void>;
   /** Starts the XMPP server again on the same port; the gateway keeps proxying to it. */
   restartXmpp(): Promise<void>;
+  /** What `GET /api/health` answers: which part is up. */
+  health(): Promise<HealthReport>;
+  /** Fault injection: the gateway goes away (its websockets cut) and a new one, same settings, listens on the same port. */
+  restartGateway(): Promise<void>;
   /** The media relay now running (a new instance after `restartRelay`); undefined when `relayWorkers` is 0. */
   readonly relay: RelayServer | undefined;
   /** Fault injection: kills the relay as a crash would (workers SIGKILLed, sockets dropped); `/relay` then refuses upgrades. */
@@ -22,6 +29,12 @@ export interface RunningParley {
   /** Starts the relay again behind the same `/relay` path. */
   restartRelay(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** A listening gateway and the websockets it carries. */
+interface OpenGateway {
+  gateway: Awaited<ReturnType<typeof createGateway>>;
+  sockets: Set<Duplex>;
 }
 
 export async function startParley(overrides: Partial<ParleySettings> = {}, log: (line: string) => void = () => {}): Promise<RunningParley> {
@@ -49,34 +62,39 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
           log,
         }
       : undefined;
-  let xmpp = await startXmppServer(xmppOptions);
+  const firstXmpp = await startXmppServer(xmppOptions);
+  const xmpp = new XmppSupervisor(firstXmpp, () => startXmppServer({ ...xmppOptions, httpPort: firstXmpp.httpPort }), log);
   let relay: RelayServer | undefined;
+  const health = (): Promise<HealthReport> => checkHealth(xmpp.server, relayOptions ? relay : 'off');
   try {
     relay = relayOptions && (await RelayServer.start(relayOptions));
-    const gateway = await createGateway({
-      settings,
-      xmppWebsocketUrl: xmpp.websocketUrl,
-      // Looked up per upgrade: after restartRelay the same path reaches the new relay.
-      ...(relayOptions ? { relayUpgrade: (request, socket, head) => (relay ? relay.handleUpgrade(request, socket, head) : socket.destroy()) } : {}),
-    });
-    await gateway.listen({ host: settings.host, port: settings.port });
-    const { port } = gateway.server.address() as AddressInfo;
+    const openGateway = async (listenPort: number): Promise<OpenGateway> => {
+      const gateway = await createGateway({
+        settings,
+        xmppWebsocketUrl: firstXmpp.websocketUrl,
+        health,
+        // Looked up per upgrade: after restartRelay the same path reaches the new relay.
+        ...(relayOptions ? { relayUpgrade: (request, socket, head) => (relay ? relay.handleUpgrade(request, socket, head) : socket.destroy()) } : {}),
+      });
+      const sockets = new Set<Duplex>();
+      gateway.server.on('upgrade', (_request, socket: Duplex) => {
+        sockets.add(socket);
+        socket.once('close', () => sockets.delete(socket));
+      });
+      await gateway.listen({ host: settings.host, port: listenPort });
+      return { gateway, sockets };
+    };
+    let gateway = await openGateway(settings.port);
+    const { port } = gateway.gateway.server.address() as AddressInfo;
     return {
       url: `http://${settings.host}:${port}/`,
       settings,
       get xmpp() {
-        return xmpp;
+        return xmpp.server;
       },
-      async killXmpp() {
-        await xmpp.kill();
-      },
-      async restartXmpp() {
-        const crashed = xmpp;
-        await crashed.kill();
-        // After a kill, stop only removes the runtime folder.
-        await crashed.stop();
-        xmpp = await startXmppServer({ ...xmppOptions, httpPort: crashed.httpPort });
-      },
+      killXmpp: () => xmpp.holdDown(),
+      restartXmpp: () => xmpp.restart(),
+      health,
       get relay() {
         return relay;
       },
@@ -88,10 +106,15 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
         await relay?.kill();
         relay = await RelayServer.start(relayOptions);
       },
+      async restartGateway() {
+        for (const socket of gateway.sockets) socket.destroy();
+        await gateway.gateway.close();
+        gateway = await openGateway(port);
+      },
       async stop() {
         // The relay's sockets first: the gateway's server waits for open connections.
         await relay?.close();
-        await gateway.close();
+        await gateway.gateway.close();
         await xmpp.stop();
       },
     };

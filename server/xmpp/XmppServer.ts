@@ -33,6 +33,12 @@ export interface XmppServer {
   readonly domain: string;
   readonly mucDomain: string;
   stats(): Promise<XmppServerStats>;
+  /** The server process's id while it runs. */
+  readonly pid: number | undefined;
+  /** Resolves when the server process has exited, for whatever reason (a crash, kill or stop). */
+  readonly exited: Promise<void>;
+  /** How it exited (an exit code or signal), once it has. */
+  readonly exitStatus: string | undefined;
   /** Graceful stop, then SIGKILL after a timeout; removes a runtime folder it created. Idempotent. */
   stop(): Promise<void>;
   /** SIGKILL at once (fault tests); a later start on the same port works. */

@@ -202,6 +202,10 @@ class ProsodyProcess {
     }
   }
 
+  get pid(): number | undefined {
+    return this.exitStatus === undefined ? this.child.pid : undefined;
+  }
+
   failedToBind(port: number): boolean {
     return this.recentOutput.some((line) => line.includes(`Failed to open server port ${port} `));
   }
@@ -251,6 +255,18 @@ class ProsodyServer implements XmppServer {
     this.domain = options.domain;
     this.mucDomain = options.mucDomain;
     this.websocketUrl = `ws://127.0.0.1:${httpPort}/xmpp-websocket`;
+  }
+
+  get pid(): number | undefined {
+    return this.prosody.pid;
+  }
+
+  get exited(): Promise<void> {
+    return this.prosody.exited;
+  }
+
+  get exitStatus(): string | undefined {
+    return this.prosody.exitStatus;
   }
 
   async stats(): Promise<XmppServerStats> {

@@ -15,7 +15,7 @@ export class TokenError extends Error {
 
 const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 /** Tokens are carried in SASL PLAIN and HTTP headers: anything longer is not ours. */
-export const MAX_TOKEN_LENGTH = 8192;
+const MAX_TOKEN_LENGTH = 8192;
 
 function base64url(text: string | Buffer): string {
   return Buffer.from(text).toString('base64url');

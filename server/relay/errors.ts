@@ -46,7 +46,7 @@ export class SdpError extends RelayRpcError {
 }
 
 /** Parameters that passed the wire's shape check but not mediasoup's own validation. */
-export class InvalidParamsError extends RelayRpcError {
+class InvalidParamsError extends RelayRpcError {
   override readonly name = 'InvalidParamsError';
   constructor(message: string) {
     super(RELAY_ERROR.invalidParams, message);

@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import type { AnalysisWorkerApi } from '../worker/entry';
+import type { AnalysisWorkerApi } from '../protocol/analysisWorker';
 
 /** Starts this tab's dedicated analysis worker. */
 export function startAnalysisWorker(): Comlink.Remote<AnalysisWorkerApi> {

@@ -1,11 +1,40 @@
 import * as Comlink from 'comlink';
 import type { createStore } from 'jotai';
-import type { JingleIq, SessionApi, SessionEvent, TabListener } from '../protocol/commands';
+import type {
+  CallsCommands,
+  ChatCommands,
+  JingleCommands,
+  JingleIq,
+  JoinRoomOptions,
+  PreferencesCommands,
+  RoomsCommands,
+  SessionApi,
+  SessionEvent,
+  TabListener,
+} from '../protocol/commands';
 import { applyPatches, type StateMessage } from '../protocol/session-state';
 import { tabLockName } from '../protocol/tabs';
 import { sessionStateAtom } from './sessionAtoms';
 
 type JotaiStore = ReturnType<typeof createStore>;
+
+/**
+ * What this tab asks of the shared session, as plain calls: the UI and the call runtime use these,
+ * never the Comlink handle. Results show up in the mirrored state.
+ */
+export interface TabActions {
+  readonly rooms: RoomsCommands;
+  readonly chat: ChatCommands;
+  readonly preferences: PreferencesCommands;
+  readonly calls: CallsCommands;
+  readonly jingle: JingleCommands;
+  /** Opens a room for this tab; the session leaves it once no tab holds it. Resolves with the room id. */
+  openRoom(name: string, options?: JoinRoomOptions): Promise<string>;
+  /** This tab no longer holds the room. */
+  closeRoom(roomId: string): Promise<void>;
+  /** "Retry now": the session tries to connect at once instead of at its next scheduled attempt. */
+  retryNow(): Promise<void>;
+}
 
 /**
  * Connects this tab to the shared signalling session: holds the tab's liveness lock, subscribes
@@ -14,14 +43,26 @@ type JotaiStore = ReturnType<typeof createStore>;
  */
 export class SessionBridge {
   readonly tabId = crypto.randomUUID();
-  readonly session: Comlink.Remote<SessionApi>;
+  readonly actions: TabActions;
+  private readonly session: Comlink.Remote<SessionApi>;
   private readonly eventListeners = new Set<(event: SessionEvent) => void>();
   /** The call engine of this tab, once it owns a call: it processes the Jingle requests routed here. */
   jingleHandler: ((iq: JingleIq) => void) | undefined;
 
   constructor(private readonly store: JotaiStore) {
     const worker = new SharedWorker(new URL('../shared-worker/entry.ts', import.meta.url), { type: 'module', name: 'parley-session' });
-    this.session = Comlink.wrap<SessionApi>(worker.port);
+    const session = Comlink.wrap<SessionApi>(worker.port);
+    this.session = session;
+    this.actions = {
+      rooms: session.rooms,
+      chat: session.chat,
+      preferences: session.preferences,
+      calls: session.calls,
+      jingle: session.jingle,
+      openRoom: (name, options) => session.openRoom(this.tabId, name, options),
+      closeRoom: (roomId) => session.closeRoom(this.tabId, roomId),
+      retryNow: () => session.connect(),
+    };
   }
 
   async start(): Promise<void> {

@@ -1,5 +1,6 @@
 import { atom, type Atom, type Getter } from 'jotai';
 import type { CallRecord, ChatMessage, Peer, Room } from '../protocol/entities';
+import { correctionFolder } from '../protocol/chatCorrections';
 import { roomByAddress } from '../protocol/roomLookup';
 import { initialSessionState, type SessionState } from '../protocol/session-state';
 
@@ -10,10 +11,10 @@ export const connectionAtom = atom((get) => get(sessionStateAtom).connection);
 export const preferencesAtom = atom((get) => get(sessionStateAtom).preferences);
 
 // One collection atom per entity kind: each changes only when a patch touches that collection.
-export const roomsAtom = atom((get) => get(sessionStateAtom).rooms);
+const roomsAtom = atom((get) => get(sessionStateAtom).rooms);
 export const peersAtom = atom((get) => get(sessionStateAtom).peers);
-export const messagesAtom = atom((get) => get(sessionStateAtom).messages);
-export const callsAtom = atom((get) => get(sessionStateAtom).calls);
+const messagesAtom = atom((get) => get(sessionStateAtom).messages);
+const callsAtom = atom((get) => get(sessionStateAtom).calls);
 
 /**
  * A memoised atom per key (Jotai's own atomFamily is deprecated). Keys are entity ids and
@@ -56,12 +57,6 @@ export const roomByNameAtomFamily = family((name: string) =>
 /** The room joined (or being joined) at an address. */
 export const roomByAddressAtomFamily = family((address: string) => atom((get): Room | undefined => roomByAddress(get(roomsAtom), address)));
 
-/** A peer by occupant address. */
-export const peerAtomFamily = family((address: string) => atom((get): Peer | undefined => get(peersAtom)[address]));
-
-/** A chat message by its local id. */
-export const messageAtomFamily = family((id: string) => atom((get): ChatMessage | undefined => get(messagesAtom)[id]));
-
 /** A room's call record, by room address. */
 export const callAtomFamily = family((roomAddress: string) => atom((get): CallRecord | undefined => get(callsAtom)[roomAddress]));
 
@@ -90,7 +85,7 @@ export const attentionPeersAtomFamily = family((roomAddress: string) =>
 const byTimeThenId = (a: ChatMessage, b: ChatMessage): number => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** A room's chat messages in time order, as stored (a peer's corrections are records of their own). */
-export const roomMessageRecordsAtomFamily = family((roomAddress: string) =>
+const roomMessageRecordsAtomFamily = family((roomAddress: string) =>
   listAtom((get) =>
     Object.values(get(messagesAtom))
       .filter((message) => message.roomAddress === roomAddress)
@@ -103,53 +98,6 @@ export const roomMessagesAtomFamily = family((roomAddress: string) => {
   const fold = correctionFolder();
   return listAtom((get) => fold(get(roomMessageRecordsAtomFamily(roomAddress))));
 });
-
-/**
- * The session stores our own corrections in place, and a peer's correction as a new record whose
- * `replace` names the stanza id it corrects (SPEC §5). This shows such a correction as an edit of
- * that message when it is held and came from the same sender (XEP-0308: only the sender corrects),
- * following chains of corrections; otherwise the correction stands as a message of its own, marked
- * edited. Folded records are reused while nothing changes, so unchanged messages keep their identity.
- */
-function correctionFolder(): (records: readonly ChatMessage[]) => ChatMessage[] {
-  type Folded = { correction: ChatMessage; folded: ChatMessage };
-  let folds = new WeakMap<ChatMessage, Folded>();
-  let orphans = new WeakMap<ChatMessage, ChatMessage>();
-  return (records) => {
-    const nextFolds = new WeakMap<ChatMessage, Folded>();
-    const nextOrphans = new WeakMap<ChatMessage, ChatMessage>();
-    const shown: ChatMessage[] = [];
-    const originals: ChatMessage[] = [];
-    // `${sender}\n${stanza id}` → index in `shown` of the message it is (or corrects).
-    const indexByWireId = new Map<string, number>();
-    const wireKey = (sender: string, stanzaId: string) => `${sender}\n${stanzaId}`;
-    for (const record of records) {
-      const corrects = record.direction === 'incoming' && record.replace !== undefined;
-      const target = corrects ? indexByWireId.get(wireKey(record.senderAddress, record.replace!)) : undefined;
-      const original = target === undefined ? undefined : originals[target];
-      if (target !== undefined && original) {
-        const previous = folds.get(original);
-        const folded =
-          previous?.correction === record ? previous.folded : { ...original, body: record.body, editedTime: record.time, customerData: record.customerData };
-        nextFolds.set(original, { correction: record, folded });
-        shown[target] = folded;
-        indexByWireId.set(wireKey(record.senderAddress, record.stanzaId), target);
-        continue;
-      }
-      let item = record;
-      if (corrects && record.editedTime === undefined) {
-        item = orphans.get(record) ?? { ...record, editedTime: record.time };
-        nextOrphans.set(record, item);
-      }
-      indexByWireId.set(wireKey(record.senderAddress, record.stanzaId), shown.length);
-      originals.push(record);
-      shown.push(item);
-    }
-    folds = nextFolds;
-    orphans = nextOrphans;
-    return shown;
-  };
-}
 
 /** The last message you sent to a room: the one ArrowUp and "Edit" correct. */
 export const lastOwnMessageAtomFamily = family((roomAddress: string) =>

@@ -1,3 +1,4 @@
+import type { ProxyMarked } from 'comlink';
 import type { Stanzas } from 'stanza';
 import type { ChatState, Peer, Preferences, RequestingMedia } from './entities';
 import type { StateMessage } from './session-state';
@@ -107,9 +108,13 @@ export interface SessionApi {
   /** Opens a room for this tab; the room is left when its last tab closes it or goes away. */
   openRoom(tabId: string, name: string, options?: JoinRoomOptions): Promise<string>;
   closeRoom(tabId: string, roomId: string): Promise<void>;
-  readonly rooms: RoomsCommands;
-  readonly chat: ChatCommands;
-  readonly preferences: PreferencesCommands;
-  readonly jingle: JingleCommands;
-  readonly calls: CallsCommands;
+  /**
+   * The command groups stay in the shared worker (marked for Comlink as proxied, never copied):
+   * a tab's `rooms.joinRoom(…)` runs there as `session.rooms.joinRoom(…)`.
+   */
+  readonly rooms: RoomsCommands & ProxyMarked;
+  readonly chat: ChatCommands & ProxyMarked;
+  readonly preferences: PreferencesCommands & ProxyMarked;
+  readonly jingle: JingleCommands & ProxyMarked;
+  readonly calls: CallsCommands & ProxyMarked;
 }

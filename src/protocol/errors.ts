@@ -1,7 +1,7 @@
 /** SPEC §8: the error codes the spec logs, each with its documentation pointer. */
 export type ErrorCode = 'ESWRTC_001' | 'ESWRTC_002' | 'ESWRTC_003' | 'ESWRTC_004';
 
-export const DOCS_BASE_URL = 'https://docs.simplewebrtc.com/#/ErrorCodes';
+const DOCS_BASE_URL = 'https://docs.simplewebrtc.com/#/ErrorCodes';
 
 export function docsLink(code: ErrorCode): string {
   return `${DOCS_BASE_URL}?id=${code.toLowerCase()}`;

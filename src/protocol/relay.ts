@@ -47,7 +47,7 @@ export const PROFILE_SPATIAL_LAYER: Readonly<Record<Exclude<ConsumerProfile, 'of
 
 /** The ICE states CONSUMER_ICE_STATE reports (RTCIceConnectionState's names). */
 export type ConsumerIceState = 'checking' | 'connected' | 'completed' | 'disconnected' | 'failed' | 'closed';
-export const CONSUMER_ICE_STATES: readonly ConsumerIceState[] = ['checking', 'connected', 'completed', 'disconnected', 'failed', 'closed'];
+const CONSUMER_ICE_STATES: readonly ConsumerIceState[] = ['checking', 'connected', 'completed', 'disconnected', 'failed', 'closed'];
 
 /** `aud` of the HS256 token the config service puts in `sfuServer.password`. */
 export const RELAY_TOKEN_AUDIENCE = 'parley-relay';

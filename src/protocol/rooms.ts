@@ -6,7 +6,7 @@ import { ValidationError } from './errors';
 // eslint-disable-next-line no-control-regex
 const NOT_IN_LOCALPART = /[\s"&'/:<>@\u0000-\u001f\u007f]+/gu;
 /** A MUC localpart longer than this is not useful as a room name (and must fit 1023 bytes). */
-export const MAX_ROOM_LOCALPART_LENGTH = 128;
+const MAX_ROOM_LOCALPART_LENGTH = 128;
 
 /**
  * Turns a room name a person typed ("Team Sync!") into a valid, stable MUC localpart ("team-sync!").

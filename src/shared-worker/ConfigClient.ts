@@ -1,7 +1,14 @@
 import { CLIENT_VERSION, CONFIG_REQUEST, ROOM_CONFIG_REQUEST } from '../protocol/constants';
-import { parseProviderConfig, parseRoomConfigResponse, type ProviderConfig, type RoomConfigResponse } from '../protocol/config';
+import {
+  parseProviderConfig,
+  parseRoomConfigResponse,
+  type ConfigRequestBody,
+  type ProviderConfig,
+  type RoomConfigRequestBody,
+  type RoomConfigResponse,
+} from '../protocol/config';
 import { ConfigRequestError, RoomConfigRequestError } from '../protocol/errors';
-import { sleep, type Clock } from './clock';
+import { sleep, type Clock } from '../common/clock';
 
 export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -44,12 +51,13 @@ async function postWithRetries<T>(
 
 /** SPEC §7 config request: 10 attempts 1 s apart, 10 s each. */
 export async function fetchConfig(fetchImpl: Fetch, clock: Clock, configUrl: string, token?: string): Promise<ProviderConfig> {
+  const request: ConfigRequestBody = { clientVersion: CLIENT_VERSION, ...(token ? { token } : {}) };
   const result = await postWithRetries(
     fetchImpl,
     clock,
     CONFIG_REQUEST,
     configUrl,
-    { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientVersion: CLIENT_VERSION, ...(token ? { token } : {}) }) },
+    { headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) },
     parseProviderConfig,
   );
   if (result.ok) return result.value;
@@ -63,12 +71,13 @@ export async function fetchRoomConfig(
   config: Pick<ProviderConfig, 'roomConfigUrl' | 'credential'>,
   name: string,
 ): Promise<RoomConfigResponse> {
+  const request: RoomConfigRequestBody = { name };
   const result = await postWithRetries(
     fetchImpl,
     clock,
     ROOM_CONFIG_REQUEST,
     config.roomConfigUrl,
-    { headers: { authorization: `Bearer ${config.credential}`, 'content-type': 'application/json' }, body: JSON.stringify({ name }) },
+    { headers: { authorization: `Bearer ${config.credential}`, 'content-type': 'application/json' }, body: JSON.stringify(request) },
     parseRoomConfigResponse,
   );
   if (result.ok) return result.value;

@@ -1,14 +1,15 @@
 import type { Agent } from 'stanza';
 import type { ProviderConfig } from '../protocol/config';
-import type { Clock } from './clock';
+import type { Clock } from '../common/clock';
 import type { Fetch } from './ConfigClient';
-import type { Logger } from './logger';
+import type { Logger } from '../common/logger';
+import type { ErrorCode } from '../protocol/errors';
 import type { StateStore } from './StateStore';
 
 /** What the session shares with its domains (rooms, chat, …). */
 export interface SessionContext {
   readonly clock: Clock;
-  readonly log: Logger;
+  readonly log: Logger<ErrorCode>;
   readonly fetch: Fetch;
   readonly store: StateStore;
   /** The XMPP client of the current connection, once its session has started. */

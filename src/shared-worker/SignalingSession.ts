@@ -1,11 +1,11 @@
 import type { Agent, AgentConfig } from 'stanza';
 import { KEEPALIVE_INTERVAL_MS, NETWORK_EVENTS } from '../protocol/constants';
 import type { ProviderConfig } from '../protocol/config';
-import { ParleyError } from '../protocol/errors';
+import { ParleyError, type ErrorCode } from '../protocol/errors';
 import type { ConnectionRecord } from '../protocol/session-state';
-import type { Clock } from './clock';
+import type { Clock } from '../common/clock';
 import { fetchConfig, type Fetch } from './ConfigClient';
-import type { Logger } from './logger';
+import type { Logger } from '../common/logger';
 import { CappedLinearReconnectPolicy, type ReconnectPolicy } from './ReconnectPolicy';
 import type { SessionContext, SessionDomain } from './SessionContext';
 import { StateStore } from './StateStore';
@@ -13,7 +13,7 @@ import { StateStore } from './StateStore';
 export interface SignalingSessionDependencies {
   clock: Clock;
   fetch: Fetch;
-  log: Logger;
+  log: Logger<ErrorCode>;
   /** The config service (SPEC §7), e.g. `/api/config`. */
   configUrl: string;
   /** The product's own token for this user, sent with the config request (carries customerData). */
@@ -53,7 +53,7 @@ export class SignalingSession implements SessionContext {
     return this.deps.clock;
   }
 
-  get log(): Logger {
+  get log(): Logger<ErrorCode> {
     return this.deps.log;
   }
 

@@ -1,3 +1,4 @@
+import * as Comlink from 'comlink';
 import type {
   CallsCommands,
   ChatCommands,
@@ -35,22 +36,22 @@ interface AttachedTab {
  */
 export class TabsApi implements SessionApi {
   private readonly tabs = new Map<string, AttachedTab>();
-  readonly rooms: RoomsCommands;
-  readonly chat: ChatCommands;
-  readonly preferences: PreferencesCommands;
-  readonly jingle: JingleRouter;
-  readonly calls: CallsCommands;
+  readonly rooms: RoomsCommands & Comlink.ProxyMarked;
+  readonly chat: ChatCommands & Comlink.ProxyMarked;
+  readonly preferences: PreferencesCommands & Comlink.ProxyMarked;
+  readonly jingle: JingleRouter & Comlink.ProxyMarked;
+  readonly calls: CallsCommands & Comlink.ProxyMarked;
 
   constructor(
     private readonly session: SignalingSession,
     domains: SessionDomains,
     private readonly tabGone: TabGone,
   ) {
-    this.rooms = domains.rooms;
-    this.chat = domains.chat;
-    this.preferences = domains.preferences;
-    this.jingle = domains.jingle;
-    this.calls = domains.calls;
+    this.rooms = Comlink.proxy(domains.rooms);
+    this.chat = Comlink.proxy(domains.chat);
+    this.preferences = Comlink.proxy(domains.preferences);
+    this.jingle = Comlink.proxy(domains.jingle);
+    this.calls = Comlink.proxy(domains.calls);
   }
 
   get tabCount(): number {

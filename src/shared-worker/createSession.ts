@@ -1,8 +1,9 @@
 import { ChatDomain } from './chat/ChatDomain';
-import type { Clock } from './clock';
+import type { Clock } from '../common/clock';
 import { createParleyXmppClient } from './createParleyXmppClient';
 import type { Fetch } from './ConfigClient';
-import type { Logger } from './logger';
+import type { Logger } from '../common/logger';
+import type { ErrorCode } from '../protocol/errors';
 import { CallsDomain } from './calls/CallsDomain';
 import { JingleRouter } from './jingle/JingleRouter';
 import { PreferencesDomain } from './preferences/PreferencesDomain';
@@ -14,7 +15,7 @@ import { TabsApi, type TabGone } from './TabsApi';
 export interface SessionOptions {
   clock: Clock;
   fetch: Fetch;
-  log: Logger;
+  log: Logger<ErrorCode>;
   configUrl: string;
   userToken?: string;
   preferencesStorage: PreferencesStorage;

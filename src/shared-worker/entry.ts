@@ -1,9 +1,10 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
+import { docsLink, type ErrorCode } from '../protocol/errors';
 import { tabLockName } from '../protocol/tabs';
-import { systemClock } from './clock';
+import { systemClock } from '../common/clock';
 import { createSession } from './createSession';
-import { consoleLogger } from './logger';
+import { consoleLogger } from '../common/logger';
 import { IndexedDbPreferencesStorage } from './preferences/IndexedDbPreferencesStorage';
 
 /** The SharedWorker adapter: one session per origin, exposed to every tab over its MessagePort. */
@@ -12,7 +13,7 @@ declare const self: SharedWorkerGlobalScope;
 const { tabs } = createSession({
   clock: systemClock,
   fetch: (input, init) => fetch(input, init),
-  log: consoleLogger('[parley session]'),
+  log: consoleLogger<ErrorCode>('[parley session]', docsLink),
   configUrl: new URL('/api/config', self.location.origin).href,
   preferencesStorage: new IndexedDbPreferencesStorage(),
   // The tab holds its lock for its whole life, so ours is granted exactly when the tab is gone.

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../protocol/entities';
-import { useActions } from './bridgeContext';
+import { useActions } from './tabContext';
 import { formatDateTime, formatTime } from './formatTime';
 import type { ChatMessageGroup as Group } from './groupChatMessages';
 

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { lastOwnMessageAtomFamily, preferencesAtom, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
 import type { ChatMessage, Room } from '../protocol/entities';
 import { awaitingRejoin } from '../protocol/rooms';
-import { useActions } from './bridgeContext';
+import { useActions } from './tabContext';
 import { ChatComposer } from './ChatComposer';
 import { ChatLog } from './ChatLog';
 import { TypingIndicator } from './TypingIndicator';

@@ -1,12 +1,12 @@
 import { useAtomValue } from 'jotai';
 import { connectionAtom } from '../main-thread/sessionAtoms';
-import { useBridge } from './bridgeContext';
+import { useActions } from './tabContext';
 import { describeConnectionLoss } from './connectionLoss';
 import { formatTime } from './formatTime';
 
 /** While the session has no connection: since when, what it is doing about it, and "Retry now" (any tab). */
 export function ConnectionNotice() {
-  const bridge = useBridge();
+  const actions = useActions();
   const connection = useAtomValue(connectionAtom);
   const loss = describeConnectionLoss(connection, formatTime);
   if (!loss) {
@@ -20,7 +20,7 @@ export function ConnectionNotice() {
     <p>
       {!connection.offline && <span className="spinner" aria-hidden="true" />} {loss.text}{' '}
       {loss.canRetry && (
-        <button type="button" className="link-button" onClick={() => void bridge.session.connect()}>
+        <button type="button" className="link-button" onClick={() => void actions.retryNow()}>
           Retry now
         </button>
       )}

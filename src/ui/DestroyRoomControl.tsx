@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { roomNameToLocalpart } from '../protocol/rooms';
-import { useActions } from './bridgeContext';
+import { useActions } from './tabContext';
 import { Dialog } from './Dialog';
 
 /**

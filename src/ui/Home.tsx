@@ -3,7 +3,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { preferencesAtom } from '../main-thread/sessionAtoms';
 import { LIMITS } from '../protocol/constants';
 import { roomNameToLocalpart } from '../protocol/rooms';
-import { useActions } from './bridgeContext';
+import { useActions } from './tabContext';
 import { ConnectionStatus } from './ConnectionStatus';
 import { navigate, roomPath } from './route';
 

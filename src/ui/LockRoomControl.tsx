@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { Room } from '../protocol/entities';
-import { useActions } from './bridgeContext';
+import { useActions } from './tabContext';
 import { Dialog } from './Dialog';
 import { LockIcon } from './LockIcon';
 

@@ -1,5 +1,5 @@
 import type { Peer } from '../protocol/entities';
-import { useActions } from './bridgeContext';
+import { useActions } from './tabContext';
 import { BellIcon } from './BellIcon';
 import { peerStates } from './peerStates';
 

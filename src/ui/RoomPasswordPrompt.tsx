@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Room } from '../protocol/entities';
-import { useActions } from './bridgeContext';
+import { useActions } from './tabContext';
 import { LockIcon } from './LockIcon';
 
 /** SPEC §4 password-required: the room is locked; asks for its password and retries the join. */

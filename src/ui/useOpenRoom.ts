@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { SessionBridge } from '../main-thread/SessionBridge';
+import type { TabActions } from '../main-thread/SessionBridge';
 
 export interface OpenedRoom {
   /** The room's local id once the session has it. */
@@ -21,7 +21,7 @@ interface Opening {
  */
 const openings = new Map<string, Opening>();
 
-function acquire(bridge: SessionBridge, attached: Promise<void>, name: string, autoJoinCall: boolean): Promise<string> {
+function acquire(actions: TabActions, attached: Promise<void>, name: string, autoJoinCall: boolean): Promise<string> {
   let opening = openings.get(name);
   if (opening) {
     clearTimeout(opening.closeTimer);
@@ -30,7 +30,7 @@ function acquire(bridge: SessionBridge, attached: Promise<void>, name: string, a
     opening = {
       users: 0,
       // Only an attached tab holds rooms: the session leaves them when its lock is released.
-      roomId: attached.then(() => bridge.session.openRoom(bridge.tabId, name, { autoJoinCall })),
+      roomId: attached.then(() => actions.openRoom(name, { autoJoinCall })),
       closeTimer: undefined,
     };
     openings.set(name, opening);
@@ -41,14 +41,14 @@ function acquire(bridge: SessionBridge, attached: Promise<void>, name: string, a
   return opening.roomId;
 }
 
-function release(bridge: SessionBridge, name: string): void {
+function release(actions: TabActions, name: string): void {
   const opening = openings.get(name);
   if (!opening) return;
   opening.users -= 1;
   if (opening.users > 0) return;
   opening.closeTimer = setTimeout(() => {
     openings.delete(name);
-    opening.roomId.then((roomId) => bridge.session.closeRoom(bridge.tabId, roomId)).catch(() => {});
+    opening.roomId.then((roomId) => actions.closeRoom(roomId)).catch(() => {});
   }, 0);
 }
 
@@ -56,18 +56,18 @@ function release(bridge: SessionBridge, name: string): void {
  * Opens a room for this tab while the calling view is shown, and closes it (for this tab) when the
  * view goes away; the session leaves the room when no tab holds it any more.
  */
-export function useOpenRoom(bridge: SessionBridge, attached: Promise<void>, name: string, autoJoinCall: boolean): OpenedRoom {
+export function useOpenRoom(actions: TabActions, attached: Promise<void>, name: string, autoJoinCall: boolean): OpenedRoom {
   const [opened, setOpened] = useState<OpenedRoom & { name: string }>({ name, roomId: undefined, error: undefined });
   useEffect(() => {
     let current = true;
-    acquire(bridge, attached, name, autoJoinCall).then(
+    acquire(actions, attached, name, autoJoinCall).then(
       (roomId) => current && setOpened({ name, roomId, error: undefined }),
       (error: unknown) => current && setOpened({ name, roomId: undefined, error: error instanceof Error ? error.message : String(error) }),
     );
     return () => {
       current = false;
-      release(bridge, name);
+      release(actions, name);
     };
-  }, [bridge, attached, name, autoJoinCall]);
+  }, [actions, attached, name, autoJoinCall]);
   return opened.name === name ? opened : { roomId: undefined, error: undefined };
 }

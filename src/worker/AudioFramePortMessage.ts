@@ -1,11 +1,4 @@
-/**
- * One message of the AudioWorklet → worker path (browsers without MediaStreamTrackProcessor):
- * the worklet posts mono Float32 frames, transferring their buffer, on a port handed to the worker.
- */
-export interface AudioFramePortMessage {
-  readonly sampleRate: number;
-  readonly samples: Float32Array;
-}
+import type { AudioFramePortMessage } from '../protocol/analysisWorker';
 
 /** One second at the highest rate a browser offers (384 kHz): far above the ~10 ms the worklet sends. */
 const MAX_SAMPLES_PER_MESSAGE = 384_000;

@@ -1,11 +1,11 @@
 import { VoiceActivityDetector, type VoiceActivitySample } from './VoiceActivityDetector';
-import type { VoiceActivityListener, VoiceActivityReport, VoiceAnalysisOptions } from './VoiceActivityReport';
+import type { VoiceActivityListener, VoiceActivityReport, VoiceAnalysisOptions } from '../protocol/analysisWorker';
 
 /** AnalyserNode's default minDecibels: reported volumes stop here so records stay finite (−Infinity does not survive JSON). */
 export const VOLUME_FLOOR_DB = -100;
 
 /** A level meter needs no more than ~4 updates a second; each report costs the tab a message. */
-export const DEFAULT_VOLUME_REPORT_INTERVAL_MS = 250;
+const DEFAULT_VOLUME_REPORT_INTERVAL_MS = 250;
 
 /**
  * Voice activity of one audio item: runs its detector over the item's frames and decides which

@@ -6,7 +6,7 @@ import { AnalyserNodeSpectrum } from './AnalyserNodeSpectrum';
  * (a good 24-bit converter's own noise sits around −110 dBFS, a microphone's well above), while a
  * muted, disabled, ended or broken source delivers zeros, or filter residues far below it.
  */
-export const DIGITAL_SILENCE_CEILING = 10 ** (-120 / 20);
+const DIGITAL_SILENCE_CEILING = 10 ** (-120 / 20);
 
 /**
  * inputLost: after input was detected, this much uninterrupted digital silence means the source

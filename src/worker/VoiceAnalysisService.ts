@@ -2,7 +2,7 @@ import { VOICE_ACTIVITY } from '../protocol/constants';
 import { parseAudioFramePortMessage } from './AudioFramePortMessage';
 import { audioFrameToMono, type AudioFrame } from './audioFrameToMono';
 import { ItemVoiceAnalysis } from './ItemVoiceAnalysis';
-import type { VoiceActivityListener, VoiceAnalysisOptions } from './VoiceActivityReport';
+import type { VoiceActivityListener, VoiceAnalysisOptions } from '../protocol/analysisWorker';
 
 interface RunningAnalysis {
   readonly analysis: ItemVoiceAnalysis;

@@ -1,24 +1,7 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
 import { VoiceAnalysisService } from './VoiceAnalysisService';
-import type { VoiceActivityListener, VoiceAnalysisOptions } from './VoiceActivityReport';
-
-/** The dedicated analysis worker: voice-activity analysis of transferred audio frames runs here, off the main thread. */
-export interface AnalysisWorkerApi {
-  /** Resolves once the worker has loaded; the tab waits for it before handing over audio. */
-  ready(): boolean;
-  /**
-   * Voice activity of one audio item from its frames: the `readable` of a MediaStreamTrackProcessor,
-   * transferred (Comlink.transfer). `report` — wrapped with Comlink.proxy — hears of every change.
-   * Resolves when the analysis ends: stop(itemId), the track ended, or a newer analysis of the item.
-   */
-  analyse(itemId: string, frames: ReadableStream<AudioData>, options: VoiceAnalysisOptions, report: VoiceActivityListener & Comlink.ProxyMarked): Promise<void>;
-  /** The same where MediaStreamTrackProcessor is missing: an AudioWorklet posts mono frames on `port` (transferred). */
-  analyseFramePort(itemId: string, port: MessagePort, options: VoiceAnalysisOptions, report: VoiceActivityListener & Comlink.ProxyMarked): Promise<void>;
-  /** The speaking threshold in dB (preference voiceActivityThreshold) for all items. */
-  setThreshold(thresholdDb: number): void;
-  stop(itemId: string): void;
-}
+import type { AnalysisWorkerApi, VoiceActivityListener } from '../protocol/analysisWorker';
 
 const voice = new VoiceAnalysisService(() => Date.now());
 

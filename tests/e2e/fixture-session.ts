@@ -1,4 +1,3 @@
-import type { Remote } from 'comlink';
 import { createStore } from 'jotai';
 import type { MediaItem, MediaItems } from '../../src/main-thread/media';
 import { SessionBridge } from '../../src/main-thread/SessionBridge';
@@ -53,8 +52,8 @@ export function inbound(report: RTCStatsReport | undefined): InboundCounters {
 export interface FixtureRoom {
   store: Store;
   bridge: SessionBridge;
-  /** The rooms commands, which the bridge's typed session does not expose (joinCall, leaveCall). */
-  rooms: Remote<RoomsCommands>;
+  /** The tab's rooms commands (joinCall, leaveCall). */
+  rooms: RoomsCommands;
   roomAddress: string;
   selfAddress: string;
 }
@@ -71,8 +70,8 @@ export async function openFixtureRoom(roomName: string, { autoJoinCall, ready }:
   const store = createStore();
   const bridge = new SessionBridge(store);
   await bridge.start();
-  const rooms = (bridge.session as unknown as { rooms: Remote<RoomsCommands> }).rooms;
-  const roomId = await bridge.session.openRoom(bridge.tabId, roomName, { autoJoinCall });
+  const { rooms } = bridge.actions;
+  const roomId = await bridge.actions.openRoom(roomName, { autoJoinCall });
   const room = await when(store, (state) => {
     const found = state.rooms[roomId];
     return found?.joined && found.address && found.selfAddress && ready(state, found.address) ? found : undefined;

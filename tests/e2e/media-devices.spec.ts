@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { createServer, type ViteDevServer } from 'vite';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import type * as MediaModule from '../../src/main-thread/media/index';
-import type { systemClock } from '../../src/shared-worker/clock';
+import type { systemClock } from '../../src/common/clock';
+import type { OperationQueue } from '../../src/common/OperationQueue';
 
 /**
  * The media modules in real Chromium with its fake camera, microphone and screen (DESIGN.md
@@ -19,7 +20,7 @@ interface Wired {
   media: typeof MediaModule;
   devices: MediaModule.DeviceManager;
   items: MediaModule.MediaItems;
-  queue: MediaModule.OperationQueue;
+  queue: OperationQueue;
   capture: MediaModule.MediaCapture;
   clock: typeof systemClock;
   logger: { info(message: string): void; error(message: string): void };
@@ -63,13 +64,14 @@ async function openMediaPage(page: Page): Promise<void> {
     type: 'module',
     content: `
       import * as media from '/src/main-thread/media/index.ts';
-      import { systemClock as clock } from '/src/shared-worker/clock.ts';
+      import { systemClock as clock } from '/src/common/clock.ts';
+      import { OperationQueue } from '/src/common/OperationQueue.ts';
       const logged = [];
       const captureErrors = [];
       const logger = { info: () => {}, error: (message) => logged.push(message) };
       const devices = new media.DeviceManager({ mediaDevices: navigator.mediaDevices, clock, logger });
       const items = new media.MediaItems({ clock, probeLoaded: (item, stream) => media.probeMediaLoaded(item.kind, stream, clock) });
-      const queue = new media.OperationQueue();
+      const queue = new OperationQueue();
       const capture = new media.MediaCapture({
         mediaDevices: navigator.mediaDevices, devices, media: items, queue, clock, logger,
         onError: (error) => captureErrors.push({ name: error.name, devices: error.devices, userMessage: error.userMessage, message: error.message }),

@@ -9,7 +9,7 @@ import type { ChatMessage, Peer, Room } from '../../src/protocol/entities';
 import { RoomNameMissingError, RoomNotJoinedError } from '../../src/protocol/errors';
 import type { SessionState } from '../../src/protocol/session-state';
 import { NS_TALKY_CORE } from '../../src/protocol/stanzas/namespaces';
-import type { Clock } from '../../src/shared-worker/clock';
+import type { Clock } from '../../src/common/clock';
 import type { Fetch } from '../../src/shared-worker/ConfigClient';
 import { ManualClock } from '../support/ManualClock';
 import { useParley } from '../support/parley';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/shared-worker/clock';
+import type { Clock } from '../../src/common/clock';
 
 interface Timer {
   id: number;

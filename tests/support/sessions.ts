@@ -5,7 +5,7 @@ import type { JoinRoomOptions, SessionEvent } from '../../src/protocol/commands'
 import type { Room } from '../../src/protocol/entities';
 import type { ErrorCode } from '../../src/protocol/errors';
 import type { SessionState } from '../../src/protocol/session-state';
-import { systemClock, type Clock } from '../../src/shared-worker/clock';
+import { systemClock, type Clock } from '../../src/common/clock';
 import type { Fetch } from '../../src/shared-worker/ConfigClient';
 import { createSession } from '../../src/shared-worker/createSession';
 import { MemoryPreferencesStorage } from '../../src/shared-worker/preferences/PreferencesStorage';

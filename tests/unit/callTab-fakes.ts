@@ -4,12 +4,13 @@ import { CallRuntime, type CallEngineLike } from '../../src/main-thread/callTab/
 import type { TileObservers } from '../../src/main-thread/callTab/RemoteTileNeeds';
 import type { CallTabCommands } from '../../src/main-thread/callTab/sessionCommands';
 import type { ItemVoiceMonitor } from '../../src/main-thread/callTab/VoiceMonitors';
-import { TypedEmitter, type MediaDevicesApi } from '../../src/main-thread/media';
+import { TypedEmitter } from '../../src/common/TypedEmitter';
+import type { MediaDevicesApi } from '../../src/main-thread/media';
 import type { TileNeed } from '../../src/main-thread/relay/tileProfile';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import type { CallRecord, Peer, Preferences, Room } from '../../src/protocol/entities';
 import { initialSessionState } from '../../src/protocol/session-state';
-import type { VoiceActivityReport } from '../../src/worker/VoiceActivityReport';
+import type { VoiceActivityReport } from '../../src/protocol/analysisWorker';
 import { ManualClock } from '../support/ManualClock';
 import { FakeStream, FakeTrack } from './track-fakes';
 import { PEER_DEFAULTS } from '../support/peers';

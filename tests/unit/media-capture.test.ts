@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CAPTURE_ABORT_RETRIES } from '../../src/protocol/constants';
-import type { Logger } from '../../src/shared-worker/logger';
+import type { Logger } from '../../src/common/logger';
 import { DeviceManager } from '../../src/main-thread/media/DeviceManager';
 import {
   CaptureAbortedError,
@@ -14,7 +14,7 @@ import {
 import { abortRetryDelayMs, MediaCapture } from '../../src/main-thread/media/MediaCapture';
 import type { MediaDevicesApi } from '../../src/main-thread/media/MediaDevicesApi';
 import { MediaItems } from '../../src/main-thread/media/MediaItems';
-import { OperationQueue } from '../../src/main-thread/media/OperationQueue';
+import { OperationQueue } from '../../src/common/OperationQueue';
 import { ManualClock } from '../support/ManualClock';
 
 /** Fake track: Node has no MediaStreamTrack (real capture is covered in tests/e2e/media-devices.spec.ts). */

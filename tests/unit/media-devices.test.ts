@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICES_REFRESH_MS } from '../../src/protocol/constants';
-import type { Logger } from '../../src/shared-worker/logger';
+import type { Logger } from '../../src/common/logger';
 import { DeviceManager } from '../../src/main-thread/media/DeviceManager';
 import {
   BUILT_IN_SPEAKER_INPUT_LABEL,

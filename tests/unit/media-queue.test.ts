@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UPDATE_QUEUE } from '../../src/protocol/constants';
-import { QueueClosedError } from '../../src/main-thread/media/errors';
-import { OperationQueue } from '../../src/main-thread/media/OperationQueue';
+import { OperationQueue, QueueClosedError } from '../../src/common/OperationQueue';
 import { UpdateQueue, type UpdateBatch } from '../../src/main-thread/media/UpdateQueue';
 import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 

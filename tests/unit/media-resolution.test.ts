@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TOTAL_VIDEO_BITRATE_BPS, VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
-import type { Logger } from '../../src/shared-worker/logger';
+import type { Logger } from '../../src/common/logger';
 import { maxBitratePerVideo } from '../../src/main-thread/media/videoBitrate';
 import {
   adjustVideoCaptureResolution,

@@ -6,7 +6,7 @@ import type { SessionContext } from '../../src/shared-worker/SessionContext';
 import { PreferencesDomain } from '../../src/shared-worker/preferences/PreferencesDomain';
 import { MemoryPreferencesStorage } from '../../src/shared-worker/preferences/PreferencesStorage';
 import { StateStore } from '../../src/shared-worker/StateStore';
-import { systemClock } from '../../src/shared-worker/clock';
+import { systemClock } from '../../src/common/clock';
 
 function contextWith(config?: Partial<ProviderConfig>): SessionContext & { store: StateStore } {
   return {

@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import type { RtpParameters } from 'mediasoup-client/types';
 import { RelayRpcClient, type RelaySocket } from '../../src/main-thread/relay/RelayRpcClient';
-import type { Clock } from '../../src/shared-worker/clock';
+import type { Clock } from '../../src/common/clock';
 
 /** Node's websocket for the relay client (the browser's is the default). */
 export const nodeSocket = (url: string): RelaySocket => new WebSocket(url) as unknown as RelaySocket;

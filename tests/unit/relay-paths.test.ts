@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/shared-worker/clock';
+import type { Clock } from '../../src/common/clock';
 import { HANDOVER_GRACE_MS, PathHandover } from '../../src/main-thread/relay/PathHandover';
 import { planPaths, type PathPlanInput } from '../../src/main-thread/relay/pathPlan';
 import { ManualClock } from '../support/ManualClock';

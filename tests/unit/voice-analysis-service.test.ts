@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AudioFrame } from '../../src/worker/audioFrameToMono';
 import { VOLUME_FLOOR_DB } from '../../src/worker/ItemVoiceAnalysis';
-import type { VoiceActivityReport } from '../../src/worker/VoiceActivityReport';
+import type { VoiceActivityReport } from '../../src/protocol/analysisWorker';
 import { VoiceAnalysisService } from '../../src/worker/VoiceAnalysisService';
 
 /** −40 dBFS: a sine of peak 0.01 of full scale. */

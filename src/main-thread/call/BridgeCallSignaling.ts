@@ -1,4 +1,3 @@
-import type { Remote } from 'comlink';
 import type { Stanzas } from 'stanza';
 import { toBare } from 'stanza/JID';
 import type { JingleCommands, JingleIq } from '../../protocol/commands';
@@ -11,11 +10,10 @@ import type { CallSignaling } from './CallSignaling';
  */
 export class BridgeCallSignaling implements CallSignaling {
   private readonly handlers = new Map<string, (iq: JingleIq) => void>();
-  /** Comlink types a nested command group as a value, but a property path calls it where it lives. */
-  private readonly jingle: Remote<JingleCommands>;
+  private readonly jingle: JingleCommands;
 
-  constructor(private readonly bridge: Pick<SessionBridge, 'tabId' | 'session' | 'jingleHandler'>) {
-    this.jingle = (bridge.session as unknown as { jingle: Remote<JingleCommands> }).jingle;
+  constructor(private readonly bridge: Pick<SessionBridge, 'tabId' | 'actions' | 'jingleHandler'>) {
+    this.jingle = bridge.actions.jingle;
   }
 
   send(iq: Stanzas.IQ): Promise<Stanzas.IQ | undefined> {

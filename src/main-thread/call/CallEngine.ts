@@ -8,12 +8,12 @@ import type { SfuServerConfig } from '../../protocol/config';
 import type { Peer } from '../../protocol/entities';
 import type { SimulcastProfile } from '../../protocol/stanzas/talkyJingle';
 import { roomByAddress } from '../../protocol/roomLookup';
-import type { Clock } from '../../shared-worker/clock';
-import type { Logger } from '../../shared-worker/logger';
+import type { Clock } from '../../common/clock';
+import type { Logger } from '../../common/logger';
+import { TypedEmitter } from '../../common/TypedEmitter';
 import {
   InvalidMutePropertyError,
   maxBitratePerVideo,
-  TypedEmitter,
   type MediaItem,
   type MediaItems,
   type MediaKind,

@@ -1,5 +1,5 @@
 import type { MediaKind } from '../media';
-import { OperationQueue } from '../media';
+import { OperationQueue } from '../../common/OperationQueue';
 import type { MediaPath } from '../relay/PathHandover';
 import type { Connection, SessionConnectionState, SessionState } from './Connection';
 import type { FrameWatch } from './FrameWatch';

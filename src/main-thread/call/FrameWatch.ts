@@ -1,4 +1,4 @@
-import type { Clock } from '../../shared-worker/clock';
+import type { Clock } from '../../common/clock';
 
 /** How often a new session's receivers are checked for their first frames. */
 export const FRAME_WATCH_INTERVAL_MS = 100;

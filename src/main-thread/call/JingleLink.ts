@@ -1,7 +1,7 @@
 import type { Stanzas } from 'stanza';
 import type { SessionManager } from 'stanza/jingle';
 import type { JingleIq } from '../../protocol/commands';
-import type { Logger } from '../../shared-worker/logger';
+import type { Logger } from '../../common/logger';
 import type { CallSignaling } from './CallSignaling';
 import { JingleSendError } from './errors';
 

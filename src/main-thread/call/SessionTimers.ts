@@ -1,5 +1,5 @@
 import { SESSION_TERMINATION } from '../../protocol/constants';
-import type { Clock } from '../../shared-worker/clock';
+import type { Clock } from '../../common/clock';
 
 /**
  * The call's SPEC §4 timers on the injected clock: a session disconnected or interrupted for 5 s

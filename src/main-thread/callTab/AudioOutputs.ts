@@ -1,6 +1,6 @@
 import { VOLUME } from '../../protocol/constants';
 import type { Peer, Preferences } from '../../protocol/entities';
-import type { Logger } from '../../shared-worker/logger';
+import type { Logger } from '../../common/logger';
 import { setAudioOutput } from '../media';
 import { playbackVolume } from './playbackVolume';
 

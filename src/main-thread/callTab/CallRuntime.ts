@@ -1,12 +1,13 @@
 import type { createStore } from 'jotai';
 import { VOLUME } from '../../protocol/constants';
 import type { Preferences } from '../../protocol/entities';
-import type { Clock } from '../../shared-worker/clock';
-import type { Logger } from '../../shared-worker/logger';
+import type { Clock } from '../../common/clock';
+import type { Logger } from '../../common/logger';
 import type { CallEngine } from '../call/CallEngine';
 import { callLockName } from '../call/CallOwnership';
 import { CallUnsupportedError } from '../call/errors';
-import { DeviceManager, MediaItems, OperationQueue, supportsAudioOutputSelection, type MediaDevicesApi, type MediaItemsOptions } from '../media';
+import { OperationQueue } from '../../common/OperationQueue';
+import { DeviceManager, MediaItems, supportsAudioOutputSelection, type MediaDevicesApi, type MediaItemsOptions } from '../media';
 import type { TileNeed } from '../relay/tileProfile';
 import { callAtomFamily, connectionAtom, peersAtom, preferencesAtom, roomByAddressAtomFamily } from '../sessionAtoms';
 import { createCallTabAtoms, type CallPhase, type CallTabAtoms, type SelectedDevices } from './callTabAtoms';

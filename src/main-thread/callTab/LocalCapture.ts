@@ -1,6 +1,7 @@
 import { VIDEO_RESOLUTION_TIERS } from '../../protocol/constants';
-import type { Clock } from '../../shared-worker/clock';
-import type { Logger } from '../../shared-worker/logger';
+import type { Clock } from '../../common/clock';
+import type { Logger } from '../../common/logger';
+import type { OperationQueue } from '../../common/OperationQueue';
 import {
   adjustVideoCaptureResolution,
   captureResolutionTier,
@@ -8,7 +9,6 @@ import {
   type DeviceManager,
   type MediaDevicesApi,
   type MediaItems,
-  type OperationQueue,
   type VideoResolutionTiers,
   type VideoSendLoad,
 } from '../media';

@@ -1,4 +1,4 @@
-import type { Logger } from '../../shared-worker/logger';
+import type { Logger } from '../../common/logger';
 import type { MediaItems } from '../media';
 import { AudioOutputs, type AudioOutputSettings } from './AudioOutputs';
 import { ElementPlayback } from './ElementPlayback';

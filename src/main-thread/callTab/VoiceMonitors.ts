@@ -1,5 +1,5 @@
-import type { Logger } from '../../shared-worker/logger';
-import type { VoiceActivityReport } from '../../worker/VoiceActivityReport';
+import type { Logger } from '../../common/logger';
+import type { VoiceActivityReport } from '../../protocol/analysisWorker';
 import type { MediaItem, MediaItems } from '../media';
 
 /** What the tab needs of one item's running analysis (a VoiceActivityMonitor). */

@@ -1,8 +1,8 @@
 import type { Remote } from 'comlink';
 import type { createStore } from 'jotai';
-import { consoleLogger } from '../../shared-worker/logger';
-import { systemClock } from '../../shared-worker/clock';
-import type { AnalysisWorkerApi } from '../../worker/entry';
+import { consoleLogger } from '../../common/logger';
+import { systemClock } from '../../common/clock';
+import type { AnalysisWorkerApi } from '../../protocol/analysisWorker';
 import { BridgeCallSignaling } from '../call/BridgeCallSignaling';
 import { CallEngine } from '../call/CallEngine';
 import { probeMediaLoaded } from '../media';
@@ -10,7 +10,7 @@ import type { SessionBridge } from '../SessionBridge';
 import { VoiceActivityMonitor } from '../voice/VoiceActivityMonitor';
 import { CallRuntime } from './CallRuntime';
 import { browserTileObservers } from './RemoteTileNeeds';
-import { callTabCommands } from './sessionCommands';
+import type { CallTabCommands } from './sessionCommands';
 
 export interface TabCallRuntimeOptions {
   readonly roomAddress: string;
@@ -31,7 +31,7 @@ function workletAudioContext(): AudioContext | undefined {
 /** The call runtime of a room in this tab, wired to the browser and to the tab's shared session. */
 export function createTabCallRuntime({ roomAddress, bridge, store, analysis }: TabCallRuntimeOptions): CallRuntime {
   const logger = consoleLogger('[parley call]');
-  const commands = callTabCommands(bridge);
+  const commands: CallTabCommands = bridge.actions;
   const signaling = new BridgeCallSignaling(bridge);
   // Undefined on a page that may not capture (not a secure context), whatever the typings say.
   const mediaDevices = navigator.mediaDevices as MediaDevices | undefined;

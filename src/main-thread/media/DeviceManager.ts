@@ -1,6 +1,6 @@
 import { DEVICES_REFRESH_MS } from '../../protocol/constants';
-import type { Clock } from '../../shared-worker/clock';
-import type { Logger } from '../../shared-worker/logger';
+import type { Clock } from '../../common/clock';
+import type { Logger } from '../../common/logger';
 import {
   devicesFromEnumeration,
   initialDevicesState,
@@ -9,7 +9,7 @@ import {
 } from './devicesState';
 import type { CaptureDevice } from './errors';
 import type { MediaDevicesApi } from './MediaDevicesApi';
-import { TypedEmitter } from './TypedEmitter';
+import { TypedEmitter } from '../../common/TypedEmitter';
 
 export interface DeviceManagerEvents {
   /** The state changed (never emitted for a refresh that found the same devices). */

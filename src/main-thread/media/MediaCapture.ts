@@ -1,6 +1,6 @@
 import { CAPTURE_ABORT_RETRIES } from '../../protocol/constants';
-import { sleep, type Clock } from '../../shared-worker/clock';
-import type { Logger } from '../../shared-worker/logger';
+import { sleep, type Clock } from '../../common/clock';
+import type { Logger } from '../../common/logger';
 import type { DeviceManager } from './DeviceManager';
 import {
   CaptureAbortedError,
@@ -15,7 +15,7 @@ import {
 } from './errors';
 import type { MediaDevicesApi } from './MediaDevicesApi';
 import type { MediaItems } from './MediaItems';
-import type { OperationQueue } from './OperationQueue';
+import type { OperationQueue } from '../../common/OperationQueue';
 
 /** Track content hints (W3C mst-content-hint). 'music' also turns audio processing off (SPEC §5). */
 export type AudioContentHint = '' | 'speech' | 'speech-recognition' | 'music';

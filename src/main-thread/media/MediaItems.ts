@@ -1,8 +1,8 @@
-import type { Clock } from '../../shared-worker/clock';
+import type { Clock } from '../../common/clock';
 import { InvalidMutePropertyError } from './errors';
 import { assertTrackKind, type MediaItem, type MediaItemChange, type MediaKind } from './MediaItem';
 import type { MediaLoadedInfo } from './mediaLoaded';
-import { TypedEmitter } from './TypedEmitter';
+import { TypedEmitter } from '../../common/TypedEmitter';
 
 export interface MediaItemsEvents {
   added: [item: MediaItem];

@@ -1,5 +1,5 @@
 import { UPDATE_QUEUE } from '../../protocol/constants';
-import type { Clock } from '../../shared-worker/clock';
+import type { Clock } from '../../common/clock';
 
 /** What one run is asked to bring up to date: every reason gathered, and their priority. */
 export interface UpdateBatch {

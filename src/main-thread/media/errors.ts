@@ -109,11 +109,3 @@ export class ScreenCaptureError extends CaptureError {
       : "Your screen couldn't be shared.";
   }
 }
-
-/** A queued operation that never ran because its queue was closed. */
-export class QueueClosedError extends ParleyError {
-  override readonly name = 'QueueClosedError';
-  constructor(operation: string) {
-    super(`${operation} was not run: the queue is closed`);
-  }
-}

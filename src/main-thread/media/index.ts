@@ -1,4 +1,4 @@
-/** Main-thread media: devices, capture, media items, resolution and bitrate, the peer grid, queues. */
+/** Main-thread media: devices, capture, media items, resolution and bitrate, the peer grid, the update queue. */
 export { setAudioOutput, supportsAudioOutputSelection } from './audioOutput';
 export { DeviceManager, type DeviceManagerEvents, type DeviceManagerOptions } from './DeviceManager';
 export {
@@ -32,9 +32,7 @@ export {
   type RemoteMediaDescription,
 } from './MediaItems';
 export { probeMediaLoaded, type MediaLoadedInfo } from './mediaLoaded';
-export { OperationQueue } from './OperationQueue';
 export { peerGridLayout, spotlightGridLayout, type GridTilePlacement, type PeerGridLayout } from './peerGridLayout';
-export { TypedEmitter } from './TypedEmitter';
 export { UpdateQueue, type UpdateBatch } from './UpdateQueue';
 export { maxBitratePerVideo } from './videoBitrate';
 export {

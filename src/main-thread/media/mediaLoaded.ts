@@ -1,5 +1,5 @@
 import { VIDEO_LOADED_CHECK_TIMEOUT_MS } from '../../protocol/constants';
-import type { Clock } from '../../shared-worker/clock';
+import type { Clock } from '../../common/clock';
 import type { MediaKind } from './MediaItem';
 
 /** The media item fields a playback probe fills in. */

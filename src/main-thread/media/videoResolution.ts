@@ -1,5 +1,5 @@
 import { VIDEO_RESOLUTION_TIERS, type VideoResolutionTier } from '../../protocol/constants';
-import type { Logger } from '../../shared-worker/logger';
+import type { Logger } from '../../common/logger';
 
 /** Tiers keyed by threshold (ProviderConfig.videoResolutionTiers; SPEC §9 by default). */
 export type VideoResolutionTiers = Readonly<Record<number, VideoResolutionTier>>;

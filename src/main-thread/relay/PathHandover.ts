@@ -1,5 +1,5 @@
-import type { Clock } from '../../shared-worker/clock';
-import { TypedEmitter } from '../media';
+import type { Clock } from '../../common/clock';
+import { TypedEmitter } from '../../common/TypedEmitter';
 
 /** The two ways a stream reaches a peer (DESIGN "Media paths"). */
 export type MediaPath = 'mesh' | 'relay';

@@ -1,6 +1,6 @@
 import type { createStore } from 'jotai';
 import type { ConsumerProfile } from '../../protocol/relay';
-import type { Clock } from '../../shared-worker/clock';
+import type { Clock } from '../../common/clock';
 import { receivedPathsAtom, type ReceivedPath } from './relayAtoms';
 import { DEFAULT_SENDER_WIDTH } from './tileProfile';
 

@@ -1,6 +1,7 @@
 import type { ConsumerProfile } from '../../protocol/relay';
 import type { ShareableMedia } from '../call/sessionPlan';
-import { OperationQueue, type MediaKind } from '../media';
+import { OperationQueue } from '../../common/OperationQueue';
+import type { MediaKind } from '../media';
 import type { RelayJingleSession } from './RelayJingleSession';
 import type { RelayRpcClient } from './RelayRpcClient';
 

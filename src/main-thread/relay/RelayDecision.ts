@@ -1,8 +1,8 @@
 import type { SfuServerConfig } from '../../protocol/config';
 import { MEDIA_RELAY } from '../../protocol/constants';
-import type { Clock } from '../../shared-worker/clock';
+import type { Clock } from '../../common/clock';
 import type { CallPeer } from '../call/sessionPlan';
-import { TypedEmitter } from '../media';
+import { TypedEmitter } from '../../common/TypedEmitter';
 
 /**
  * SPEC §4 / DESIGN "Media paths": max(remote peers requesting audio, remote peers requesting

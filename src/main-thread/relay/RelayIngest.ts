@@ -1,7 +1,7 @@
 import type { Device } from 'mediasoup-client';
 import type { ConnectionState, Producer, Transport } from 'mediasoup-client/types';
 import type { MediaKind } from '../media';
-import { TypedEmitter } from '../media';
+import { TypedEmitter } from '../../common/TypedEmitter';
 import { RelayIngestError } from './errors';
 import type { RelayRpcClient } from './RelayRpcClient';
 import { cameraEncodings, screenEncodings } from './simulcast';

@@ -17,8 +17,8 @@ import {
 } from '../../protocol/relay';
 import { ValidationError } from '../../protocol/errors';
 import { expectRecord, expectString, isRecord } from '../../protocol/validate';
-import type { Clock } from '../../shared-worker/clock';
-import { TypedEmitter } from '../media';
+import type { Clock } from '../../common/clock';
+import { TypedEmitter } from '../../common/TypedEmitter';
 import { RelayClosedError, RelayConnectError, RelayProtocolError, RelayTimeoutError } from './errors';
 
 /** The part of a WebSocket the client uses: the browser's, or `ws` in Node tests. */

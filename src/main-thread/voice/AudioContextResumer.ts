@@ -6,7 +6,7 @@ export interface IntervalTimers {
   clearInterval(handle: unknown): void;
 }
 
-export const systemIntervalTimers: IntervalTimers = {
+const systemIntervalTimers: IntervalTimers = {
   setInterval: (callback, intervalMs) => globalThis.setInterval(callback, intervalMs),
   clearInterval: (handle) => globalThis.clearInterval(handle as ReturnType<typeof globalThis.setInterval>),
 };

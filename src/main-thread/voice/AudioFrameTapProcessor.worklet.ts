@@ -1,4 +1,4 @@
-import type { AudioFramePortMessage } from '../../worker/AudioFramePortMessage';
+import type { AudioFramePortMessage } from '../../protocol/analysisWorker';
 import { AUDIO_FRAME_TAP_PROCESSOR, type AudioFrameTapCommand } from './audioFrameTap';
 
 // AudioWorkletGlobalScope's globals, which the DOM typings do not describe.

@@ -1,9 +1,9 @@
 import * as Comlink from 'comlink';
-import type { AnalysisWorkerApi } from '../../worker/entry';
-import type { VoiceActivityReport, VoiceAnalysisOptions } from '../../worker/VoiceActivityReport';
+import type { AnalysisWorkerApi } from '../../protocol/analysisWorker';
+import type { VoiceActivityReport, VoiceAnalysisOptions } from '../../protocol/analysisWorker';
 import { AudioContextResumer } from './AudioContextResumer';
 import { AudioWorkletFrameTap } from './AudioWorkletFrameTap';
-import { TypedEventEmitter } from './TypedEventEmitter';
+import { TypedEmitter } from '../../common/TypedEmitter';
 
 /** How the track's audio reaches the worker. */
 export type FramePath = 'track-processor' | 'audio-worklet';
@@ -26,11 +26,11 @@ export interface VoiceActivityMonitorOptions {
 
 export interface VoiceActivityMonitorEvents {
   /** Every report from the worker: speaking, inputDetected, inputLost and volume of the item. */
-  readonly change: VoiceActivityReport;
+  readonly change: [report: VoiceActivityReport];
   /** Speaking turned on or off; `at` is when (wall clock, ms), from which lastSpokeAt follows. */
-  readonly speaking: { readonly itemId: string; readonly speaking: boolean; readonly at: number };
+  readonly speaking: [change: { readonly itemId: string; readonly speaking: boolean; readonly at: number }];
   /** The analysis ended: stop(), the track ended, or a failure (`error` set). */
-  readonly ended: { readonly itemId: string; readonly error?: unknown };
+  readonly ended: [end: { readonly itemId: string; readonly error?: unknown }];
 }
 
 /**
@@ -62,7 +62,7 @@ interface WorkletResources {
  * transferred (a track cannot be), or an AudioWorklet posting to the worker over a port — and
  * relays the worker's reports as typed events. No sample is analysed, or even seen, here.
  */
-export class VoiceActivityMonitor extends TypedEventEmitter<VoiceActivityMonitorEvents> {
+export class VoiceActivityMonitor extends TypedEmitter<VoiceActivityMonitorEvents> {
   private latest: VoiceActivityReport | undefined;
   private ended = false;
   private readonly finished: Promise<void>;

@@ -1,5 +1,5 @@
 import { ATTENTION_MS } from '../../protocol/constants';
-import type { Clock } from '../clock';
+import type { Clock } from '../../common/clock';
 
 /**
  * SPEC §4 attention request (XEP-0224): a peer who asks for attention is flagged for ATTENTION_MS,

@@ -1,3 +1,4 @@
+import { correctionTarget } from '../../protocol/chatCorrections';
 import type { ChatMessage } from '../../protocol/entities';
 import type { StateStore } from '../StateStore';
 
@@ -31,30 +32,6 @@ export interface IncomingMessage {
 /** Messages are keyed: ours by stanza id, others' by `${senderAddress}:${stanzaId}` (entities.ts). */
 export function incomingKey(senderAddress: string, stanzaId: string): string {
   return `${senderAddress}:${stanzaId}`;
-}
-
-/**
- * SPEC §5 message editing: "a message with a replace id is accepted as a correction only if the
- * original was outgoing; otherwise it is stored as a new message."
- *
- * Our reading, applied the same way to every message, sent or received:
- * - the original is looked up by the replace id among the records of the same room, and the
- *   correction is accepted only if that record is outgoing — one of ours;
- * - XEP-0308 also requires a correction to come from the original's sender, so only our own
- *   corrections can be accepted: a peer's replace naming one of OUR stanza ids is not accepted
- *   (otherwise anyone in the room could rewrite what we said).
- * A peer's correction of their own earlier message therefore refers to an original that was not
- * outgoing: it is stored as a new message with `replace` set, and the UI may show it as an edit
- * of the message it names.
- */
-export function correctionTarget(
-  messages: Readonly<Record<string, ChatMessage>>,
-  replace: string | undefined,
-  correction: { roomAddress: string; direction: ChatMessage['direction'] },
-): ChatMessage | undefined {
-  if (replace === undefined || correction.direction !== 'outgoing') return undefined;
-  const original = messages[replace];
-  return original && original.direction === 'outgoing' && original.roomAddress === correction.roomAddress ? original : undefined;
 }
 
 /** SPEC §3 chat messages in the store: our own (with their acknowledgement by the room) and others'. */
@@ -125,7 +102,7 @@ export class ChatMessages {
   /**
    * Stores someone else's message. Returns false for a message already held (the same sender and
    * stanza id, e.g. room history replayed after a rejoin; or the same stanza id and body in the
-   * room, resent by its sender after a reconnect). Per SPEC §5 (see `correctionTarget`), a
+   * room, resent by its sender after a reconnect). Per SPEC §5 (protocol/chatCorrections.ts), a
    * message from someone else is never a correction in place: with a replace id it is stored as a new
    * message that names the one it replaces.
    */

@@ -1,6 +1,6 @@
 import { CHAT } from '../../protocol/constants';
 import type { ChatState } from '../../protocol/entities';
-import type { Clock } from '../clock';
+import type { Clock } from '../../common/clock';
 
 /** Sends a chat state to a room; false when it could not be sent (not connected, not in the room). */
 export type SendChatState = (roomAddress: string, state: ChatState) => boolean;

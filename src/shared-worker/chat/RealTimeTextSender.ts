@@ -1,6 +1,6 @@
 import { RTT, type Stanzas } from 'stanza';
 import { CHAT } from '../../protocol/constants';
-import type { Clock } from '../clock';
+import type { Clock } from '../../common/clock';
 
 /** Sends one `<rtt>` element to a room; false when it could not be sent. */
 export type SendRealTimeText = (roomAddress: string, rtt: Stanzas.RTT) => boolean;

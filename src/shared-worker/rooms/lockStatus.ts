@@ -1,7 +1,7 @@
 import type { Agent } from 'stanza';
 import { roomSecretOf } from './roomLockForm';
 
-export const FEATURE_PASSWORD_PROTECTED = 'muc_passwordprotected';
+const FEATURE_PASSWORD_PROTECTED = 'muc_passwordprotected';
 
 /** What a lock check learns: owners learn the password too; others only whether there is one. */
 export type LockStatus = { passwordRequired: boolean; password: string | undefined } | { passwordRequired: boolean };

@@ -1,8 +1,8 @@
 import { LIMITS } from '../../protocol/constants';
 import type { Stanzas } from 'stanza';
 
-export const MUC_ROOMCONFIG_FORM_TYPE = 'http://jabber.org/protocol/muc#roomconfig';
-export const ROOM_SECRET_FIELD = 'muc#roomconfig_roomsecret';
+const MUC_ROOMCONFIG_FORM_TYPE = 'http://jabber.org/protocol/muc#roomconfig';
+const ROOM_SECRET_FIELD = 'muc#roomconfig_roomsecret';
 
 /**
  * PROTOCOL.md "Lock": the submitted room config form. An empty secret unlocks (still with

@@ -7,7 +7,7 @@ import { TilePath } from './TilePath';
 import { TileVideo } from './TileVideo';
 
 /** The tile's accessible name: the person, "(you)" for yourself, or whose screen it is. */
-export function tileLabel(tile: Pick<CallTile, 'kind' | 'isSelf' | 'displayName'>): string {
+function tileLabel(tile: Pick<CallTile, 'kind' | 'isSelf' | 'displayName'>): string {
   if (tile.kind === 'screen') return tile.isSelf ? 'Your screen' : `${tile.displayName}'s screen`;
   return tile.isSelf ? `${tile.displayName} (you)` : tile.displayName;
 }

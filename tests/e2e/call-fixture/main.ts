@@ -5,7 +5,7 @@ import { connectionsAtom } from '../../../src/main-thread/call/callAtoms';
 import { CallEngine } from '../../../src/main-thread/call/CallEngine';
 import { MediaItems } from '../../../src/main-thread/media';
 import { parleyStanzas } from '../../../src/protocol/stanzas';
-import { systemClock } from '../../../src/shared-worker/clock';
+import { systemClock } from '../../../src/common/clock';
 import type { PeerMediaChange } from '../../../src/main-thread/call/peerMedia';
 import { inbound, openFixtureRoom, shareCameraAndMicrophone } from '../fixture-session';
 import type { SentJingle } from './api';

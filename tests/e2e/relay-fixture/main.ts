@@ -4,7 +4,7 @@ import { CallEngine } from '../../../src/main-thread/call/CallEngine';
 import { MediaItems, type MediaItem, type VideoSendLoad } from '../../../src/main-thread/media';
 import { receivedPathsAtom, relayStatusAtom } from '../../../src/main-thread/relay/relayAtoms';
 import { sessionStateAtom } from '../../../src/main-thread/sessionAtoms';
-import { systemClock } from '../../../src/shared-worker/clock';
+import { systemClock } from '../../../src/common/clock';
 import { inbound, openFixtureRoom, shareCameraAndMicrophone, when } from '../fixture-session';
 import type { ShownFrame } from './api';
 

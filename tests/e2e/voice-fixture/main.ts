@@ -1,6 +1,6 @@
 import { startAnalysisWorker } from '../../../src/main-thread/AnalysisWorker';
 import { VoiceActivityMonitor, type FramePath } from '../../../src/main-thread/voice/VoiceActivityMonitor';
-import type { VoiceActivityReport } from '../../../src/worker/VoiceActivityReport';
+import type { VoiceActivityReport } from '../../../src/protocol/analysisWorker';
 
 /** Times are ms since just before getUserMedia, i.e. no later than the fake file starts playing. */
 export interface VoiceFixtureSnapshot {

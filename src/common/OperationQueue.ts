@@ -1,4 +1,10 @@
-import { QueueClosedError } from './errors';
+/** A queued operation that never ran because its queue was closed. */
+export class QueueClosedError extends Error {
+  override readonly name = 'QueueClosedError';
+  constructor(operation: string) {
+    super(`${operation} was not run: the queue is closed`);
+  }
+}
 
 interface QueuedOperation {
   readonly name: string;

@@ -85,6 +85,8 @@ test.describe('Fault suite: Prosody killed mid-chat — the supervisor restarts 
     process.kill(parley.xmpp.pid!, 'SIGKILL');
     await say(alice.page, 'sent right after the kill');
     await expectChatKeptDuringOutage(bob.page, 'hello before the fault');
+    // Said in plain words, with since when; the spec's first attempt waits at least a second.
+    await expect(bob.page.getByRole('status', { name: 'Room state' })).toContainText(/Connection lost at .+ Reconnecting…|Rejoining the room…/);
     const backMs = await timeUntilBack(pages, killedAt);
     await say(bob.page, 'and after it');
     const figures = await settle(pages, [...sent, 'sent right after the kill', 'and after it']);
@@ -101,6 +103,8 @@ test.describe('Fault suite: the gateway restarted — open tabs come back into t
     const { bob, pages, sent } = await chatting(people, 'fault-gateway');
     const restartedAt = Date.now();
     await parley.restartGateway();
+    // Bob does not wait for the next scheduled attempt: his tab's "Retry now" tries at once.
+    await bob.page.getByRole('button', { name: 'Retry now' }).click({ timeout: BACK_WITHIN_MS });
     const backMs = await timeUntilBack(pages, restartedAt);
     await say(bob.page, 'through the new gateway');
     const figures = await settle(pages, [...sent, 'through the new gateway']);

@@ -1,21 +1,28 @@
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createGateway } from './gateway/Gateway';
 import { WebsocketProxy, type WebsocketProxyStats } from './gateway/websocketProxy';
 import { RelayServer, type RelayServerOptions } from './relay/RelayServer';
 import { relayWorkerBinary } from './relay/workerBinary';
 import { readSettings, resolveSettings, type ParleySettings } from './settings';
+import { checkHealth, type HealthReport } from './supervision/health';
+import { XmppSupervisor } from './supervision/XmppSupervisor';
 import { startXmppServer, type XmppServer, type XmppServerOptions } from './xmpp/XmppServer';
 
 /** Every server Parley runs, started together; `npm start` and the tests both use this. */
 export interface RunningParley {
   readonly url: string;
   readonly settings: ParleySettings;
-  /** The XMPP server now running (a new instance after `restartXmpp`). */
+  /** The XMPP server now running (a new instance after a restart). It is supervised: when it dies it is started again. */
   readonly xmpp: XmppServer;
-  /** Fault injection: kills the XMPP server at once, as a crash would. */
+  /** Fault injection: kills the XMPP server at once, as a crash would, and keeps it down until `restartXmpp`. */
   killXmpp(): Promise<void>;
   /** Starts the XMPP server again on the same port; the gateway keeps proxying to it. */
   restartXmpp(): Promise<void>;
+  /** What `GET /api/health` answers: which part is up. */
+  health(): Promise<HealthReport>;
+  /** Fault injection: the gateway goes away (its websockets cut) and a new one, same settings, listens on the same port. */
+  restartGateway(): Promise<void>;
   /** The media relay now running (a new instance after `restartRelay`); undefined when `relayWorkers` is 0. */
   readonly relay: RelayServer | undefined;
   /** Fault injection: kills the relay as a crash would (workers SIGKILLed, sockets dropped); `/relay` then refuses upgrades. */
@@ -25,6 +32,13 @@ export interface RunningParley {
   /** The gateway's `/xmpp-websocket` proxy: connections and the most it buffered for one. */
   xmppProxyStats(): WebsocketProxyStats;
   stop(): Promise<void>;
+}
+
+/** A listening gateway, its XMPP websocket proxy and the websockets it carries. */
+interface OpenGateway {
+  gateway: Awaited<ReturnType<typeof createGateway>>;
+  xmppProxy: WebsocketProxy;
+  sockets: Set<Duplex>;
 }
 
 export async function startParley(overrides: Partial<ParleySettings> = {}, log: (line: string) => void = () => {}): Promise<RunningParley> {
@@ -56,37 +70,42 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
           log,
         }
       : undefined;
-  let xmpp = await startXmppServer(xmppOptions);
-  // restartXmpp keeps the port, so the proxy's backend stays the same.
-  const xmppProxy = new WebsocketProxy(new URL(xmpp.websocketUrl), settings.gatewayBufferBytes);
+  const firstXmpp = await startXmppServer(xmppOptions);
+  const xmpp = new XmppSupervisor(firstXmpp, () => startXmppServer({ ...xmppOptions, httpPort: firstXmpp.httpPort }), log);
   let relay: RelayServer | undefined;
+  const health = (): Promise<HealthReport> => checkHealth(xmpp.server, relayOptions ? relay : 'off');
   try {
     relay = relayOptions && (await RelayServer.start(relayOptions));
-    const gateway = await createGateway({
-      settings,
-      xmppProxy,
-      log,
-      // Looked up per upgrade: after restartRelay the same path reaches the new relay.
-      ...(relayOptions ? { relayUpgrade: (request, socket, head) => (relay ? relay.handleUpgrade(request, socket, head) : socket.destroy()) } : {}),
-    });
-    await gateway.listen({ host: settings.host, port: settings.port });
-    const { port } = gateway.server.address() as AddressInfo;
+    const openGateway = async (listenPort: number): Promise<OpenGateway> => {
+      // The supervisor restarts the XMPP server on the same port, so the proxy's backend stays the same.
+      const xmppProxy = new WebsocketProxy(new URL(firstXmpp.websocketUrl), settings.gatewayBufferBytes);
+      const gateway = await createGateway({
+        settings,
+        xmppProxy,
+        log,
+        health,
+        // Looked up per upgrade: after restartRelay the same path reaches the new relay.
+        ...(relayOptions ? { relayUpgrade: (request, socket, head) => (relay ? relay.handleUpgrade(request, socket, head) : socket.destroy()) } : {}),
+      });
+      const sockets = new Set<Duplex>();
+      gateway.server.on('upgrade', (_request, socket: Duplex) => {
+        sockets.add(socket);
+        socket.once('close', () => sockets.delete(socket));
+      });
+      await gateway.listen({ host: settings.host, port: listenPort });
+      return { gateway, xmppProxy, sockets };
+    };
+    let gateway = await openGateway(settings.port);
+    const { port } = gateway.gateway.server.address() as AddressInfo;
     return {
       url: `http://${settings.host}:${port}/`,
       settings,
       get xmpp() {
-        return xmpp;
+        return xmpp.server;
       },
-      async killXmpp() {
-        await xmpp.kill();
-      },
-      async restartXmpp() {
-        const crashed = xmpp;
-        await crashed.kill();
-        // After a kill, stop only removes the runtime folder.
-        await crashed.stop();
-        xmpp = await startXmppServer({ ...xmppOptions, httpPort: crashed.httpPort });
-      },
+      killXmpp: () => xmpp.holdDown(),
+      restartXmpp: () => xmpp.restart(),
+      health,
       get relay() {
         return relay;
       },
@@ -98,12 +117,18 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
         await relay?.kill();
         relay = await RelayServer.start(relayOptions);
       },
-      xmppProxyStats: () => xmppProxy.stats(),
+      async restartGateway() {
+        gateway.xmppProxy.close();
+        for (const socket of gateway.sockets) socket.destroy();
+        await gateway.gateway.close();
+        gateway = await openGateway(port);
+      },
+      xmppProxyStats: () => gateway.xmppProxy.stats(),
       async stop() {
         // Every socket first, whatever its client is doing: the gateway's server waits for open connections.
-        xmppProxy.close();
+        gateway.xmppProxy.close();
         await relay?.close();
-        await gateway.close();
+        await gateway.gateway.close();
         await xmpp.stop();
       },
     };

@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { LIMITS } from '../../src/protocol/constants';
 import { ValidationError } from '../../src/protocol/errors';
 import type { ParleySettings } from '../settings';
+import { isHealthy, type HealthReport } from '../supervision/health';
 import { ConfigService, type PublicOrigin } from './configService';
 import { HttpError } from './errors';
 import type { WebsocketProxy } from './websocketProxy';
@@ -19,12 +20,14 @@ export interface GatewayOptions {
   relayUpgrade?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
   /** Where the gateway says what it refused without failing a request (e.g. a stale guest identity). */
   log?: (line: string) => void;
+  /** Answers `GET /api/health`; absent, the route is not served. */
+  health?: () => Promise<HealthReport>;
 }
 
 const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /** One HTTP origin: the built app, the config API, and the websocket to the XMPP server. */
-export async function createGateway({ settings, xmppProxy, relayUpgrade, log }: GatewayOptions): Promise<FastifyInstance> {
+export async function createGateway({ settings, xmppProxy, relayUpgrade, log, health }: GatewayOptions): Promise<FastifyInstance> {
   // forceCloseConnections: a shutdown does not wait for idle keep-alive connections.
   const app = Fastify({ bodyLimit: LIMITS.httpBodyBytes, logger: false, forceCloseConnections: true });
   const configs = new ConfigService(settings, log);
@@ -54,6 +57,12 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log }: 
 
   app.post('/api/config', async (request) => configs.issueConfig(bodyText(request), originOf(request)));
   app.post('/api/room-config', async (request) => configs.roomConfig(request.headers.authorization, bodyText(request)));
+  if (health) {
+    app.get('/api/health', async (_request, reply) => {
+      const report = await health();
+      return reply.status(isHealthy(report) ? 200 : 503).header('cache-control', 'no-store').send(report);
+    });
+  }
 
   if (indexHtml) await app.register(fastifyStatic, { root: settings.staticRoot, index: false, wildcard: false });
   // Every other GET is a room path (`/<room>`, `/<room>?view=chat`): the app decides what to show.

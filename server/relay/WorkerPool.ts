@@ -1,4 +1,5 @@
 import { createWorker, type types } from 'mediasoup';
+import { RestartBackoff } from '../supervision/RestartBackoff';
 
 export interface WorkerPoolOptions {
   size: number;
@@ -14,6 +15,9 @@ export interface WorkerPoolOptions {
 export class WorkerPool {
   private readonly loads = new Map<types.Worker, number>();
   private stopping = false;
+  /** Replacements of dead workers: at once for a single death, slower when they keep dying. */
+  private readonly backoff = new RestartBackoff();
+  private readonly replacementTimers = new Set<NodeJS.Timeout>();
 
   private constructor(private readonly options: WorkerPoolOptions) {}
 
@@ -48,6 +52,7 @@ export class WorkerPool {
 
   close(): void {
     this.stopping = true;
+    this.cancelReplacements();
     for (const worker of this.loads.keys()) worker.close();
     this.loads.clear();
   }
@@ -55,6 +60,7 @@ export class WorkerPool {
   /** Fault injection: SIGKILLs every worker process, as a crash would; no replacement starts. */
   async kill(): Promise<void> {
     this.stopping = true;
+    this.cancelReplacements();
     const exits = this.workers.map(
       (worker) =>
         new Promise<void>((resolve) => {
@@ -68,7 +74,7 @@ export class WorkerPool {
   }
 
   private async addWorker(): Promise<void> {
-    const { workerBin, log } = this.options;
+    const { workerBin } = this.options;
     const worker = await createWorker({ workerBin, logLevel: 'warn' });
     if (this.stopping) {
       worker.close();
@@ -78,11 +84,26 @@ export class WorkerPool {
     this.trackLoad(worker);
     worker.on('died', (error) => {
       this.loads.delete(worker);
-      if (this.stopping) return;
       // Its routers close with it, and with them the media of connections there (RelaySession ends those).
-      log(`relay: mediasoup worker ${worker.pid} died: ${error.message}; starting a replacement`);
-      this.addWorker().catch((startError: unknown) => log(`relay: could not replace a mediasoup worker: ${String(startError)}`));
+      this.replaceWorker(`mediasoup worker ${worker.pid} died: ${error.message}`);
     });
+  }
+
+  /** Starts a replacement after the backoff's delay; one log line per replacement. */
+  private replaceWorker(why: string): void {
+    if (this.stopping) return;
+    const delay = this.backoff.nextDelayMs();
+    this.options.log(`relay: ${why}; starting a replacement in ${delay} ms (restart ${this.backoff.count} in a row)`);
+    const timer = setTimeout(() => {
+      this.replacementTimers.delete(timer);
+      this.addWorker().catch((startError: unknown) => this.replaceWorker(`could not start a mediasoup worker: ${String(startError)}`));
+    }, delay);
+    this.replacementTimers.add(timer);
+  }
+
+  private cancelReplacements(): void {
+    for (const timer of this.replacementTimers) clearTimeout(timer);
+    this.replacementTimers.clear();
   }
 
   private trackLoad(worker: types.Worker): void {

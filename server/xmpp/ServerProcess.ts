@@ -65,6 +65,11 @@ export class ServerProcess {
   }
 
   /** True when one of the recent lines of output contains `text`. */
+  /** The process's id while it runs. */
+  get pid(): number | undefined {
+    return this.exitStatus === undefined ? this.child.pid : undefined;
+  }
+
   printed(text: string): boolean {
     return this.printedLine(text) !== undefined;
   }

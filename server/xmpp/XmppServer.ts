@@ -59,6 +59,12 @@ export interface XmppServer {
   /** ejabberd: its Erlang node name, which other nodes join. */
   readonly nodeName?: string;
   stats(): Promise<XmppServerStats>;
+  /** The server process's id while it runs. */
+  readonly pid: number | undefined;
+  /** Resolves when the server process has exited, for whatever reason (a crash, kill or stop). */
+  readonly exited: Promise<void>;
+  /** How it exited (an exit code or signal), once it has. */
+  readonly exitStatus: string | undefined;
   /** Graceful stop, then SIGKILL after a timeout; removes a runtime folder it created. Idempotent. */
   stop(): Promise<void>;
   /** SIGKILL at once (fault tests); a later start on the same port works. */

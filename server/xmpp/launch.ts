@@ -155,6 +155,18 @@ export class LaunchedXmppServer implements XmppServer {
     this.websocketUrl = `ws://127.0.0.1:${httpPort}/xmpp-websocket`;
   }
 
+  get pid(): number | undefined {
+    return this.server.pid;
+  }
+
+  get exited(): Promise<void> {
+    return this.server.exited;
+  }
+
+  get exitStatus(): string | undefined {
+    return this.server.exitStatus;
+  }
+
   async stats(): Promise<XmppServerStats> {
     const response = await fetch(statsUrl(this.httpPort), { signal: AbortSignal.timeout(STATS_TIMEOUT_MS) });
     if (!response.ok || response.headers.get(INSTANCE_HEADER) !== this.instanceId) {

@@ -43,6 +43,8 @@ export interface RoomsCommands {
 export interface ChatCommands {
   /** Sends a groupchat message; with `replace`, a correction of our own earlier message (stanza id). Resolves with the message id. */
   sendChat(roomAddress: string, body: string, replace?: string): Promise<string>;
+  /** Sends again one of our messages that could not be sent (it has a sendError); 'Room not joined' when its room is gone. */
+  retryChat(messageId: string): Promise<void>;
   setChatState(roomAddress: string, state: ChatState): Promise<void>;
   /** The whole current draft; the session sends real-time text edits on the spec's schedule. */
   updateRealTimeText(roomAddress: string, draft: string): Promise<void>;

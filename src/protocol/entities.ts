@@ -121,6 +121,11 @@ export interface ChatMessage {
   replace: string | undefined;
   acked: boolean;
   customerData: Record<string, unknown> | undefined;
+  /**
+   * Ours only: why it could not be sent (the room was left or refused it). Unset while it waits
+   * (unacked) to be sent or confirmed; `retryChat` sends it again.
+   */
+  sendError?: string | undefined;
 }
 
 export interface CallRecord {

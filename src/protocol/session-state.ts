@@ -16,6 +16,12 @@ export interface ConnectionRecord {
   selfAddress: string | undefined;
   /** Reconnect attempts since the last successful session. */
   reconnectAttempts: number;
+  /** When the connection was lost (or the first attempt failed); undefined while connected or after a deliberate disconnect. */
+  disconnectedSince: number | undefined;
+  /** When the next reconnect attempt is due, while one is scheduled. */
+  nextAttemptAt: number | undefined;
+  /** The browser says it is offline: reconnecting waits until it is back online. */
+  offline: boolean;
   /** Log text of the last connection error, if any. */
   lastError: string | undefined;
   /** What the tab that runs a call needs from the provider's config, once fetched. */
@@ -46,7 +52,16 @@ export type StateMessage =
 
 export function initialSessionState(): SessionState {
   return {
-    connection: { state: 'disconnected', selfAddress: undefined, reconnectAttempts: 0, lastError: undefined, callConfig: undefined },
+    connection: {
+      state: 'disconnected',
+      selfAddress: undefined,
+      reconnectAttempts: 0,
+      disconnectedSince: undefined,
+      nextAttemptAt: undefined,
+      offline: false,
+      lastError: undefined,
+      callConfig: undefined,
+    },
     preferences: { ...DEFAULT_PREFERENCES },
     rooms: {},
     peers: {},

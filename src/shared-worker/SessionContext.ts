@@ -16,15 +16,20 @@ export interface SessionContext {
   readonly client: Agent | undefined;
   /** The config of the current connection. */
   readonly config: ProviderConfig | undefined;
+  /** True until a deliberate disconnect: the session is connected or on its way back. */
+  readonly wantsConnection: boolean;
 }
 
 /**
  * A domain of the session. The session calls these hooks in order: `attachClient` when it
  * creates an XMPP client (register stanza handlers there: every connection gets a fresh client),
- * `connected` once that client's session has started, `disconnected` when it drops or is closed.
+ * `connected` once that client's session has started, `disconnected` when it drops or is closed,
+ * `stopped` on a deliberate disconnect.
  */
 export interface SessionDomain {
   attachClient?(client: Agent): void;
   connected?(): void;
   disconnected?(): void;
+  /** A deliberate disconnect: nothing reconnects until the next `connect` (after `disconnected`, if connected). */
+  stopped?(): void;
 }

@@ -1,5 +1,5 @@
 import type { Agent, AgentConfig } from 'stanza';
-import { KEEPALIVE_INTERVAL_MS, NETWORK_EVENTS, RECONNECT } from '../protocol/constants';
+import { KEEPALIVE_INTERVAL_MS, NETWORK_EVENTS } from '../protocol/constants';
 import type { ProviderConfig } from '../protocol/config';
 import { ParleyError, type ErrorCode } from '../protocol/errors';
 import type { ConnectionRecord } from '../protocol/session-state';
@@ -8,6 +8,7 @@ import { fetchConfig, type Fetch } from './ConfigClient';
 import { GuestIdentity } from './identity/GuestIdentity';
 import type { IdentityStorage } from './identity/IdentityStorage';
 import type { Logger } from '../common/logger';
+import { CappedLinearReconnectPolicy, type ReconnectPolicy } from './ReconnectPolicy';
 import type { SessionContext, SessionDomain } from './SessionContext';
 import { StateStore } from './StateStore';
 
@@ -23,12 +24,16 @@ export interface SignalingSessionDependencies {
   identityStorage: IdentityStorage;
   /** Creates the XMPP client: StanzaJS's `createClient` in every runtime. */
   createXmppClient: (config: AgentConfig) => Agent;
+  /** When to try again after a drop or a failed attempt; default: the spec's backoff, capped. */
+  reconnectPolicy?: ReconnectPolicy;
 }
 
 /**
  * The one signalling session every tab shares (SPEC §4 connection state, §7 signalling): config,
  * XMPP login, keepalive and reconnect. Runtime-agnostic: it runs unchanged in Node and in the
- * SharedWorker.
+ * SharedWorker. Beyond the spec, it never stops trying while the person wants to be connected: a
+ * failed attempt (`failed`) is retried on the reconnect policy's schedule too, and while the
+ * browser is offline it waits for `online` instead.
  */
 export class SignalingSession implements SessionContext {
   readonly store = new StateStore();
@@ -43,9 +48,11 @@ export class SignalingSession implements SessionContext {
   /** False after a deliberate disconnect: a drop then schedules nothing. */
   private wantConnected = false;
   private readonly identity: GuestIdentity;
+  private readonly reconnectPolicy: ReconnectPolicy;
 
   constructor(private readonly deps: SignalingSessionDependencies) {
     this.identity = new GuestIdentity(deps.identityStorage, deps.log);
+    this.reconnectPolicy = deps.reconnectPolicy ?? new CappedLinearReconnectPolicy();
   }
 
   get clock(): Clock {
@@ -78,12 +85,20 @@ export class SignalingSession implements SessionContext {
     return domain;
   }
 
-  /** Starts the session unless it is connected or on its way there. */
+  /** True until a deliberate disconnect: the session is, or is getting, connected. */
+  get wantsConnection(): boolean {
+    return this.wantConnected;
+  }
+
+  /**
+   * Starts the session unless it is connected or on its way there. Also the "Retry now" of every
+   * tab: a scheduled attempt is brought forward.
+   */
   async connect(): Promise<void> {
     this.wantConnected = true;
     if (this.connection.state === 'connecting' || this.connection.state === 'connected') return;
     this.clearReconnect();
-    this.setConnection({ state: 'connecting' });
+    this.setConnection({ state: 'connecting', nextAttemptAt: undefined });
     let config: ProviderConfig;
     try {
       const identity = await this.identity.current();
@@ -91,7 +106,8 @@ export class SignalingSession implements SessionContext {
     } catch (error) {
       const coded = error instanceof ParleyError ? error : new ParleyError(String(error));
       this.deps.log.error(coded.message, coded.code ?? 'ESWRTC_001');
-      this.setConnection({ state: 'failed', lastError: coded.message });
+      this.setConnection({ state: 'failed', lastError: coded.message, disconnectedSince: this.lostSince() });
+      this.scheduleReconnect();
       return;
     }
     void this.identity.renew(config.identity);
@@ -103,6 +119,36 @@ export class SignalingSession implements SessionContext {
   /** Deliberate disconnect: ends reconnecting (SPEC §4). */
   disconnect(): void {
     this.wantConnected = false;
+    this.endConnection();
+    this.setConnection({ disconnectedSince: undefined });
+    for (const domain of this.domains) domain.stopped?.();
+  }
+
+  /** SPEC §7: online reconnects after up to 5 s (random) unless connected or connecting. */
+  online(): void {
+    this.clearNetworkTimers();
+    if (this.connection.offline) this.setConnection({ offline: false });
+    this.onlineTimer = this.deps.clock.setTimeout(() => {
+      this.onlineTimer = undefined;
+      if (this.connection.state !== 'connected' && this.connection.state !== 'connecting') void this.connect();
+    }, this.deps.clock.random() * NETWORK_EVENTS.onlineMaxDelayMs);
+  }
+
+  /**
+   * SPEC §7: offline disconnects after 5 s if still offline. Not a deliberate disconnect: the
+   * person still wants to be connected, and `online` brings the session back.
+   */
+  offline(): void {
+    this.clearNetworkTimers();
+    this.setConnection({ offline: true });
+    this.offlineTimer = this.deps.clock.setTimeout(() => {
+      this.offlineTimer = undefined;
+      this.endConnection();
+    }, NETWORK_EVENTS.offlineDisconnectDelayMs);
+  }
+
+  /** Closes the current connection and stops a scheduled attempt; the state says disconnected (failed stays failed). */
+  private endConnection(): void {
     this.clearReconnect();
     const client = this.currentClient;
     const wasStarted = this.sessionStarted;
@@ -110,26 +156,14 @@ export class SignalingSession implements SessionContext {
     this.sessionStarted = false;
     this.stopKeepalive();
     client?.disconnect();
-    if (this.connection.state !== 'failed') this.setConnection({ state: 'disconnected', selfAddress: undefined });
+    const state = this.connection.state === 'failed' ? 'failed' : 'disconnected';
+    this.setConnection({ state, selfAddress: undefined, nextAttemptAt: undefined, disconnectedSince: this.lostSince() });
     if (wasStarted) for (const domain of this.domains) domain.disconnected?.();
   }
 
-  /** SPEC §7: online reconnects after up to 5 s (random) unless connected or connecting. */
-  online(): void {
-    this.clearNetworkTimers();
-    this.onlineTimer = this.deps.clock.setTimeout(() => {
-      this.onlineTimer = undefined;
-      if (this.connection.state !== 'connected' && this.connection.state !== 'connecting') void this.connect();
-    }, this.deps.clock.random() * NETWORK_EVENTS.onlineMaxDelayMs);
-  }
-
-  /** SPEC §7: offline disconnects after 5 s if still offline. */
-  offline(): void {
-    this.clearNetworkTimers();
-    this.offlineTimer = this.deps.clock.setTimeout(() => {
-      this.offlineTimer = undefined;
-      this.disconnect();
-    }, NETWORK_EVENTS.offlineDisconnectDelayMs);
+  /** Since when the session has been without a connection: kept through attempts, now when it was just lost. */
+  private lostSince(): number {
+    return this.connection.disconnectedSince ?? this.deps.clock.now();
   }
 
   private clearNetworkTimers(): void {
@@ -161,6 +195,8 @@ export class SignalingSession implements SessionContext {
         state: 'connected',
         selfAddress: client.jid,
         reconnectAttempts: 0,
+        disconnectedSince: undefined,
+        nextAttemptAt: undefined,
         lastError: undefined,
         callConfig: { iceServers, sfuServer, videoResolutionTiers },
       });
@@ -183,11 +219,17 @@ export class SignalingSession implements SessionContext {
   /** SPEC §4: an unexpected drop gives disconnected and schedules a reconnect. */
   private onDropped(): void {
     this.stopKeepalive();
-    this.setConnection({ state: 'disconnected', selfAddress: undefined });
-    if (!this.wantConnected) return;
-    const attempts = this.connection.reconnectAttempts;
-    const delay = (attempts + 1) * RECONNECT.stepMs + this.deps.clock.random() * RECONNECT.maxJitterMs;
-    this.setConnection({ reconnectAttempts: attempts + 1 });
+    this.setConnection({ state: 'disconnected', selfAddress: undefined, disconnectedSince: this.lostSince() });
+    this.scheduleReconnect();
+  }
+
+  /** The next attempt, on the policy's schedule, while the person wants to be connected and the browser is online. */
+  private scheduleReconnect(): void {
+    this.clearReconnect();
+    if (!this.wantConnected || this.connection.offline) return;
+    const attemptsSoFar = this.connection.reconnectAttempts;
+    const delay = this.reconnectPolicy.nextDelayMs({ attemptsSoFar, random: this.deps.clock.random() });
+    this.setConnection({ reconnectAttempts: attemptsSoFar + 1, nextAttemptAt: this.deps.clock.now() + delay });
     this.reconnectTimer = this.deps.clock.setTimeout(() => {
       this.reconnectTimer = undefined;
       void this.connect();
@@ -209,6 +251,7 @@ export class SignalingSession implements SessionContext {
   private clearReconnect(): void {
     if (this.reconnectTimer !== undefined) this.deps.clock.clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
+    if (this.connection.nextAttemptAt !== undefined) this.setConnection({ nextAttemptAt: undefined });
   }
 
   private setConnection(change: Partial<ConnectionRecord>): void {

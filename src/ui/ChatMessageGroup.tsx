@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../protocol/entities';
+import { useActions } from './tabContext';
 import { formatDateTime, formatTime } from './formatTime';
 import type { ChatMessageGroup as Group } from './groupChatMessages';
 
@@ -11,6 +12,7 @@ interface ChatMessageGroupProps {
 
 /** Consecutive messages of one sender under one header with their name and time. Text only, never HTML. */
 export function ChatMessageGroup({ group, editableId, onEdit }: ChatMessageGroupProps) {
+  const actions = useActions();
   return (
     <article className={`message-group ${group.direction}`}>
       <header className="message-header">
@@ -20,7 +22,7 @@ export function ChatMessageGroup({ group, editableId, onEdit }: ChatMessageGroup
         </time>
       </header>
       {group.messages.map((message) => (
-        <div key={message.id} className={`message${message.direction === 'outgoing' && !message.acked ? ' pending' : ''}`}>
+        <div key={message.id} className={`message${message.direction === 'outgoing' && !message.acked ? ' pending' : ''}${message.sendError ? ' failed' : ''}`}>
           <p className="message-body">
             {message.body}
             {message.editedTime !== undefined && (
@@ -30,6 +32,20 @@ export function ChatMessageGroup({ group, editableId, onEdit }: ChatMessageGroup
               </span>
             )}
           </p>
+          {message.direction === 'outgoing' && !message.acked && (
+            <p className="message-delivery" role="status">
+              {message.sendError ? (
+                <>
+                  Not sent ({message.sendError}).{' '}
+                  <button type="button" className="link-button" onClick={() => void actions.chat.retryChat(message.id).catch(() => {})}>
+                    Retry
+                  </button>
+                </>
+              ) : (
+                'Sending…'
+              )}
+            </p>
+          )}
           {message.id === editableId && (
             <button type="button" className="link-button message-edit" onClick={() => onEdit(message)}>
               Edit

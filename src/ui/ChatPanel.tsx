@@ -2,6 +2,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { lastOwnMessageAtomFamily, preferencesAtom, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
 import type { ChatMessage, Room } from '../protocol/entities';
+import { awaitingRejoin } from '../protocol/rooms';
 import { useActions } from './tabContext';
 import { ChatComposer } from './ChatComposer';
 import { ChatLog } from './ChatLog';
@@ -28,7 +29,8 @@ export function ChatPanel({ room, shown = true }: ChatPanelProps) {
   const [editing, setEditing] = useState<ChatMessage | undefined>(undefined);
   const [sendError, setSendError] = useState<string | undefined>(undefined);
   const inputRef = useRef<HTMLTextAreaElement>(null);
-  const disabled = !room?.joined || !roomAddress;
+  // While the session brings us back into the room, what is written waits and goes once back in.
+  const disabled = !roomAddress || !room || !(room.joined || awaitingRejoin(room));
   const documentVisible = useDocumentVisible();
   const unreadCount = room?.unreadCount ?? 0;
 
@@ -53,7 +55,7 @@ export function ChatPanel({ room, shown = true }: ChatPanelProps) {
   }
 
   function startEdit(message: ChatMessage) {
-    if (disabled) return;
+    if (!room?.joined) return;
     if (draft !== '' && !editing) void actions.chat.updateRealTimeText(roomAddress, '').catch(() => {});
     setEditing(message);
     setDraft(message.body);
@@ -87,7 +89,7 @@ export function ChatPanel({ room, shown = true }: ChatPanelProps) {
       </h2>
       <ChatLog
         messages={messages}
-        editableId={disabled ? undefined : lastOwn?.id}
+        editableId={room?.joined ? lastOwn?.id : undefined}
         onEdit={startEdit}
         emptyText={disabled ? 'Messages appear here once you are in the room.' : 'No messages yet. Say hello!'}
       />

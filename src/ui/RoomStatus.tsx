@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Room, RoomMove, RoomRemoval } from '../protocol/entities';
+import { ConnectionNotice } from './ConnectionNotice';
 import { RoomPasswordPrompt } from './RoomPasswordPrompt';
 
 interface RoomStatusProps {
@@ -47,7 +48,7 @@ function describe(room: Room | undefined, openError: string | undefined, ended: 
             body: failure(room.joinedAt === undefined ? 'Could not join the room.' : 'You are no longer in the room.', room.error),
           };
     case 'interrupted':
-      return { tone: 'warning', body: pending('Connection lost. Reconnecting…') };
+      return { tone: 'warning', body: <ConnectionNotice /> };
   }
 }
 

@@ -32,9 +32,10 @@ export async function joinFromHome(page: Page, appUrl: string, roomName: string,
   await expect(page).toHaveURL(new URL(encodeURIComponent(roomName), appUrl).href);
 }
 
-/** The room is joined in this tab: the message input is enabled. */
-export async function expectJoined(page: Page): Promise<void> {
-  await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled();
+/** The room is joined in this tab: the message input is enabled and no room state is shown (joining, reconnecting…). */
+export async function expectJoined(page: Page, timeout?: number): Promise<void> {
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled({ timeout });
+  await expect(page.getByRole('status', { name: 'Room state' })).toHaveCount(0, { timeout });
 }
 
 /** Types into the message box and presses Enter. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KEEPALIVE_INTERVAL_MS, NETWORK_EVENTS, RECONNECT } from '../../src/protocol/constants';
+import { CONFIG_REQUEST, KEEPALIVE_INTERVAL_MS, NETWORK_EVENTS, RECONNECT } from '../../src/protocol/constants';
+import type { Fetch } from '../../src/shared-worker/ConfigClient';
 import type { SignalingSession } from '../../src/shared-worker/SignalingSession';
 import { ManualClock } from '../support/ManualClock';
 import { useParley } from '../support/parley';
@@ -10,9 +11,30 @@ const parley = useParley();
 const openSession = useSessions();
 
 /** A session built as the SharedWorker builds it, on fake time. */
-function newSession(configPath = '/api/config'): { session: SignalingSession; clock: ManualClock; errors: TestSession['errors'] } {
-  const { session, clock, errors } = openSession({ server: parley(), clock: new ManualClock(), configPath });
+function newSession(configPath = '/api/config', fetch?: Fetch): { session: SignalingSession; clock: ManualClock; errors: TestSession['errors'] } {
+  const { session, clock, errors } = openSession({ server: parley(), clock: new ManualClock(), configPath, ...(fetch ? { fetch } : {}) });
   return { session, clock, errors };
+}
+
+/**
+ * A fake network for the config request: while `down`, every request fails as a browser's fetch
+ * does when the server is unreachable; otherwise it reaches the real gateway.
+ */
+function switchableNetwork(): { fetch: Fetch; down: boolean } {
+  const network = {
+    down: false,
+    fetch: (input: string, init: RequestInit) => (network.down ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init)),
+  };
+  return network;
+}
+
+/** Runs the spec's config request attempts (1 s apart) until the session says failed. */
+async function exhaustConfigAttempts(session: SignalingSession, clock: ManualClock): Promise<void> {
+  for (let attempt = 1; attempt < CONFIG_REQUEST.attempts; attempt += 1) {
+    await until(() => clock.pendingDelays().includes(CONFIG_REQUEST.retryDelayMs), `config attempt ${attempt + 1}`);
+    await clock.advance(CONFIG_REQUEST.retryDelayMs);
+  }
+  await until(() => state(session) === 'failed', 'failed');
 }
 
 const state = (session: SignalingSession) => session.connection.state;
@@ -122,5 +144,83 @@ describe('Browser network events (SPEC §7): offline disconnects after 5 s, onli
     session.online();
     await clock.advance(NETWORK_EVENTS.offlineDisconnectDelayMs);
     expect(state(session)).toBe('connected');
+  });
+});
+
+describe('Never gives up while the person wants to be connected: after failed, the reconnect policy keeps trying; Retry now tries at once (issue 13)', () => {
+  it('schedules the next attempt after failed, says since when and when next, and connects on Retry now', async () => {
+    const network = switchableNetwork();
+    network.down = true;
+    const { session, clock } = newSession('/api/config', network.fetch);
+    clock.randomValue = 0.5;
+    const jitter = 0.5 * RECONNECT.maxJitterMs;
+    void session.connect();
+    await exhaustConfigAttempts(session, clock);
+    const failedAt = clock.now();
+
+    // Failed, and yet another attempt is on its way: the first retry of the policy.
+    expect(session.connection).toMatchObject({ state: 'failed', reconnectAttempts: 1, disconnectedSince: failedAt, nextAttemptAt: failedAt + RECONNECT.stepMs + jitter });
+    expect(clock.pendingDelays()).toEqual([RECONNECT.stepMs + jitter]);
+
+    // That attempt fails too: failed again, the next one further off, the loss still dated from the first failure.
+    await clock.advance(RECONNECT.stepMs + jitter);
+    await exhaustConfigAttempts(session, clock);
+    expect(session.connection).toMatchObject({ state: 'failed', reconnectAttempts: 2, disconnectedSince: failedAt });
+    expect(clock.pendingDelays()).toEqual([2 * RECONNECT.stepMs + jitter]);
+
+    // The server is reachable again; "Retry now" (connect) does not wait for the timer.
+    network.down = false;
+    void session.connect();
+    await until(() => state(session) === 'connected', 'connected on Retry now');
+    expect(session.connection).toMatchObject({ reconnectAttempts: 0, disconnectedSince: undefined, nextAttemptAt: undefined });
+    expect(clock.pendingDelays()).toEqual([KEEPALIVE_INTERVAL_MS]);
+  });
+
+  it('after a deliberate disconnect a failed attempt schedules nothing more', async () => {
+    const network = switchableNetwork();
+    network.down = true;
+    const { session, clock } = newSession('/api/config', network.fetch);
+    void session.connect();
+    await exhaustConfigAttempts(session, clock);
+    session.disconnect();
+    expect(clock.pendingDelays()).toEqual([]);
+    expect(session.connection).toMatchObject({ nextAttemptAt: undefined, disconnectedSince: undefined });
+  });
+});
+
+describe('Offline (SPEC §7) is not a deliberate disconnect: nothing is tried while offline, online brings the session back (issue 13)', () => {
+  it('says offline, schedules no attempt while offline even when the server drops us, and reconnects on online', async () => {
+    const { session, clock } = newSession();
+    clock.randomValue = 0;
+    void session.connect();
+    await until(() => state(session) === 'connected', 'connected');
+
+    session.offline();
+    expect(session.connection.offline).toBe(true);
+    await clock.advance(NETWORK_EVENTS.offlineDisconnectDelayMs);
+    expect(session.connection).toMatchObject({ state: 'disconnected', offline: true, nextAttemptAt: undefined });
+    expect(session.connection.disconnectedSince).toBe(clock.now());
+    expect(clock.pendingDelays()).toEqual([]);
+
+    session.online();
+    expect(session.connection.offline).toBe(false);
+    await clock.advance(0);
+    await until(() => state(session) === 'connected', 'reconnected after online');
+    expect(session.connection.disconnectedSince).toBeUndefined();
+  });
+
+  it('a drop while offline waits for online instead of trying', async () => {
+    const { session, clock } = newSession();
+    void session.connect();
+    await until(() => state(session) === 'connected', 'connected');
+    session.offline();
+    await parley().killXmpp();
+    await until(() => state(session) === 'disconnected', 'dropped');
+    // Only the spec's offline timer is left; no reconnect attempt.
+    expect(clock.pendingDelays()).toEqual([NETWORK_EVENTS.offlineDisconnectDelayMs]);
+    await parley().restartXmpp();
+    session.online();
+    await clock.advance(NETWORK_EVENTS.onlineMaxDelayMs);
+    await until(() => state(session) === 'connected', 'reconnected after online');
   });
 });

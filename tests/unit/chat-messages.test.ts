@@ -158,3 +158,20 @@ describe("SPEC §5 message editing as read: a peer's stored correction shows as 
     expect(after).toHaveLength(3);
   });
 });
+
+describe('No chat lost: a message resent by its sender under a new occupant address is held once (issue 13)', () => {
+  it('takes the same stanza id and body in the same room from another address as a duplicate', () => {
+    const { messages, all } = setup();
+    expect(messages.addIncoming(incoming('p1', 'hello'))).toBe(true);
+    expect(messages.addIncoming({ ...incoming('p1', 'hello'), senderAddress: `${ROOM}/peer-after-reconnect` })).toBe(false);
+    expect(all()).toHaveLength(1);
+  });
+
+  it('keeps a different body under the same id, and the same message in another room', () => {
+    const { messages, all } = setup();
+    messages.addIncoming(incoming('1', 'hello'));
+    expect(messages.addIncoming({ ...incoming('1', 'something else'), senderAddress: `${ROOM}/other` })).toBe(true);
+    expect(messages.addIncoming({ ...incoming('1', 'hello'), roomAddress: 'elsewhere@rooms.example', senderAddress: 'elsewhere@rooms.example/peer' })).toBe(true);
+    expect(all()).toHaveLength(3);
+  });
+});

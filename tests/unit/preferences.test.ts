@@ -16,6 +16,7 @@ function contextWith(config?: Partial<ProviderConfig>): SessionContext & { store
     store: new StateStore(),
     client: undefined,
     config: config as ProviderConfig | undefined,
+    wantsConnection: false,
   };
 }
 

@@ -25,6 +25,13 @@ describe('Room presence (PROTOCOL.md "Rooms")', () => {
     expect(wire({ occupant, displayName: 'Alice', call: undefined, join: { password: undefined } })).toContain('<x xmlns="http://jabber.org/protocol/muc"/>');
   });
 
+  it('a rejoin asks for the history since a time (XEP-0045 <history since>), with the password', () => {
+    const since = Date.UTC(2026, 0, 2, 3, 4, 5);
+    expect(wire({ occupant, displayName: 'Alice', call: undefined, join: { password: 's3cret', historySince: since } })).toContain(
+      '<x xmlns="http://jabber.org/protocol/muc"><password>s3cret</password><history since="2026-01-02T03:04:05.000Z"/></x>',
+    );
+  });
+
   it('carries <conf media> exactly while the call is joined, on the join (rejoin) and on updates', () => {
     expect(wire({ occupant, displayName: 'Alice', call: inCall, join: { password: undefined } })).toContain('<conf xmlns="http://andyet.net/xmlns/mmuc" media="audio"/>');
     expect(wire({ occupant, displayName: 'Alice', call: inCall })).toBe(

@@ -1,15 +1,16 @@
-import type { Agent, Stanzas } from 'stanza';
+import { JID, Utils, type Agent, type Stanzas } from 'stanza';
 import { expectRoomAddress, parseOccupantAddress } from '../../protocol/addresses';
 import type { ChatCommands, SessionEvent } from '../../protocol/commands';
 import { DEFAULT_PREFERENCES, LIMITS } from '../../protocol/constants';
 import { optionalCustomerData } from '../../protocol/customerData';
-import type { ChatState } from '../../protocol/entities';
-import { NotConnectedError, RoomNotJoinedError } from '../../protocol/errors';
+import type { ChatMessage, ChatState } from '../../protocol/entities';
+import { NotConnectedError, RoomNotJoinedError, ValidationError } from '../../protocol/errors';
 import type { SessionContext, SessionDomain } from '../SessionContext';
 import { AttentionFlags } from './AttentionFlags';
 import { displayNameFrom, displayNameOrDefault } from '../../protocol/displayName';
 import { messageTime, stanzaIdFrom } from './bounded';
 import { ChatMessages } from './ChatMessages';
+import { ChatOutbox } from './ChatOutbox';
 import { ChatRooms } from './ChatRooms';
 import { ChatStateMachine } from './ChatStateMachine';
 import {
@@ -47,6 +48,7 @@ function shownChatState(state: Stanzas.Message['chatState']): ChatState | undefi
 export class ChatDomain implements SessionDomain, ChatCommands {
   private readonly rooms: ChatRooms;
   private readonly messages: ChatMessages;
+  private readonly outbox: ChatOutbox;
   private readonly chatStates: ChatStateMachine;
   private readonly rttSender: RealTimeTextSender;
   private readonly rttReceiver = new RealTimeTextReceiver();
@@ -61,6 +63,7 @@ export class ChatDomain implements SessionDomain, ChatCommands {
   ) {
     this.rooms = new ChatRooms(context);
     this.messages = new ChatMessages(context.store);
+    this.outbox = new ChatOutbox(context, (message) => this.transmit(message), (roomAddress) => this.rooms.isJoined(roomAddress));
     this.chatStates = new ChatStateMachine(context.clock, (roomAddress, chatState) =>
       this.sendToRoom(roomAddress, { chatState }),
     );
@@ -86,6 +89,11 @@ export class ChatDomain implements SessionDomain, ChatCommands {
     this.rttReceiver.reset();
     this.attention.reset();
     this.drafts.clear();
+    this.outbox.disconnected();
+  }
+
+  stopped(): void {
+    this.outbox.stopped();
   }
 
   // ---- ChatCommands ----
@@ -100,8 +108,10 @@ export class ChatDomain implements SessionDomain, ChatCommands {
     const room = expectRoomAddress(roomAddress);
     const text = expectBody(body);
     const replaceId = optionalStanzaId(replace, 'replace');
-    const client = this.joinedClient(room);
-    const stanzaId = client.nextId();
+    // A new message may wait for the rejoin (ChatOutbox); a correction needs the room now.
+    if (replaceId !== undefined || !this.outbox.accepts(room)) this.joinedClient(room);
+    // StanzaJS's own id (a v4 uuid), chosen here so the message keeps it through resends.
+    const stanzaId = Utils.uuid();
     const displayName = displayNameOrDefault(this.context.store.state.preferences.displayName);
     const id = this.messages.addOutgoing({
       stanzaId,
@@ -114,19 +124,20 @@ export class ChatDomain implements SessionDomain, ChatCommands {
       time: this.context.clock.now(),
       acked: false,
     });
-    client.sendMessage({
-      to: room,
-      type: 'groupchat',
-      id: stanzaId,
-      body: text,
-      nick: displayName,
-      chatState: 'active',
-      ...(replaceId !== undefined ? { replace: replaceId } : {}),
-    });
+    const record = this.messages.get(id);
+    if (replaceId !== undefined) this.transmit({ stanzaId, roomAddress: room, body: text, replace: replaceId });
+    else if (record) this.outbox.add(record);
     this.drafts.delete(room);
     this.chatStates.messageSent(room);
     this.rttSender.reset(room);
     return id;
+  }
+
+  /** Sends one of our messages that could not be sent (its sendError) again, or queues it for the rejoin. */
+  async retryChat(messageId: string): Promise<void> {
+    const id = optionalStanzaId(messageId, 'messageId');
+    if (id === undefined) throw new ValidationError('messageId is required');
+    if (!this.outbox.retry(id)) throw new RoomNotJoinedError();
   }
 
   /** Best effort, like typing itself: outside a joined room it does nothing. */
@@ -178,6 +189,20 @@ export class ChatDomain implements SessionDomain, ChatCommands {
     return client;
   }
 
+  /** One of our chat messages on the wire, with its own stanza id (a resend carries the first one). */
+  private transmit(message: Pick<ChatMessage, 'stanzaId' | 'roomAddress' | 'body' | 'replace'>): void {
+    const client = this.joinedClient(message.roomAddress);
+    client.sendMessage({
+      to: message.roomAddress,
+      type: 'groupchat',
+      id: message.stanzaId,
+      body: message.body,
+      nick: displayNameOrDefault(this.context.store.state.preferences.displayName),
+      chatState: 'active',
+      ...(message.replace !== undefined ? { replace: message.replace } : {}),
+    });
+  }
+
   /** A bodiless groupchat message (chat state, real-time text) to a room we are in. */
   private sendToRoom(roomAddress: string, content: Pick<Stanzas.Message, 'chatState' | 'rtt'>): boolean {
     const client = this.context.client;
@@ -190,6 +215,10 @@ export class ChatDomain implements SessionDomain, ChatCommands {
 
   private onMessage(message: Stanzas.ReceivedMessage): void {
     if (message.type === 'error') return;
+    if (message.type === 'groupchat' && message.hasSubject && !message.body) {
+      const room = JID.toBare(message.from);
+      if (this.rooms.isJoined(room)) this.outbox.historyDone(room);
+    }
     const occupant = parseOccupantAddress(message.from);
     // Chat comes from occupants of rooms we are in; anything else is not ours to handle.
     if (!occupant || !this.rooms.isJoined(occupant.room)) return;

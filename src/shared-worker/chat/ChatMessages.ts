@@ -38,6 +38,12 @@ export function incomingKey(senderAddress: string, stanzaId: string): string {
 export class ChatMessages {
   /** Original message id → the stanza id of its latest correction still waiting for the room's echo. */
   private readonly pendingCorrections = new Map<string, string>();
+  /**
+   * Room, stanza id and body of every message from others held: the same message again under
+   * another occupant address (its sender came back under a new nick and sent what the room may
+   * already have had) is a duplicate, not a new message.
+   */
+  private readonly incomingContent = new Set<string>();
 
   constructor(private readonly store: StateStore) {}
 
@@ -95,13 +101,16 @@ export class ChatMessages {
 
   /**
    * Stores someone else's message. Returns false for a message already held (the same sender and
-   * stanza id, e.g. room history replayed after a rejoin). Per SPEC §5 (protocol/chatCorrections.ts), a
+   * stanza id, e.g. room history replayed after a rejoin; or the same stanza id and body in the
+   * room, resent by its sender after a reconnect). Per SPEC §5 (protocol/chatCorrections.ts), a
    * message from someone else is never a correction in place: with a replace id it is stored as a new
    * message that names the one it replaces.
    */
   addIncoming(message: IncomingMessage): boolean {
     const id = incomingKey(message.senderAddress, message.stanzaId);
-    if (this.get(id)) return false;
+    const content = JSON.stringify([message.roomAddress, message.stanzaId, message.body]);
+    if (this.get(id) || this.incomingContent.has(content)) return false;
+    this.incomingContent.add(content);
     this.store.upsert('messages', id, {
       id,
       stanzaId: message.stanzaId,

@@ -9,7 +9,7 @@ export class PresenceSender {
   private readonly sent = new Map<string, string>();
 
   /** The join presence (always sent); returns its stanza id, which the room's answer carries. */
-  join(client: Agent, roomId: string, input: RoomPresenceInput & { join: { password: string | undefined } }): string {
+  join(client: Agent, roomId: string, input: RoomPresenceInput & { join: NonNullable<RoomPresenceInput['join']> }): string {
     const id = Utils.uuid();
     this.send(client, roomId, { ...buildRoomPresence(input), id });
     return id;

@@ -5,6 +5,7 @@ import type { JoinRoomOptions, RoomsCommands } from '../../protocol/commands';
 import type { BannedPerson, CallRecord, RequestingMedia, Room } from '../../protocol/entities';
 import { RoomNameMissingError, ValidationError } from '../../protocol/errors';
 import { roomNameToLocalpart } from '../../protocol/rooms';
+import { rejoinHistorySince } from '../chat/historySince';
 import { fetchRoomConfig } from '../ConfigClient';
 import type { SessionContext, SessionDomain } from '../SessionContext';
 import { expectPassword, optionalPassword } from './commandInput';
@@ -207,7 +208,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       occupant,
       displayName: this.displayName,
       call: this.records.call(address),
-      join: { password: current.password ?? current.providedPassword },
+      join: { password: current.password ?? current.providedPassword, historySince: rejoinHistorySince(store.state.messages, address) },
     });
     this.joins.sent(roomId, token, { occupant, stanzaId }, LIMITS.roomJoinTimeoutMs, () => this.joinTimedOut(roomId, address, occupant));
   }

@@ -9,8 +9,8 @@ export interface RoomPresenceInput {
   displayName: string;
   /** The room's call record: `<conf media>` while joined to the call (PROTOCOL.md). */
   call: CallRecord | undefined;
-  /** Present for the join itself: the MUC `<x>` with the password, no history request. */
-  join?: { password: string | undefined };
+  /** Present for the join itself: the MUC `<x>` with the password; a rejoin asks for the history since a time. */
+  join?: { password: string | undefined; historySince?: number | undefined };
 }
 
 /**
@@ -20,7 +20,14 @@ export interface RoomPresenceInput {
 export function buildRoomPresence(input: RoomPresenceInput): Stanzas.Presence {
   const nick = displayNameOrDefault(input.displayName);
   const presence: Stanzas.Presence = { to: input.occupant, nick };
-  if (input.join) presence.muc = input.join.password ? { type: 'join', password: input.join.password } : { type: 'join' };
+  if (input.join) {
+    const { password, historySince } = input.join;
+    presence.muc = {
+      type: 'join',
+      ...(password ? { password } : {}),
+      ...(historySince !== undefined ? { history: { since: new Date(historySince) } } : {}),
+    };
+  }
   if (input.call?.joined) presence.mmucConf = { media: input.call.requestingMedia };
   return presence;
 }

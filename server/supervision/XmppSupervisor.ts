@@ -1,0 +1,88 @@
+import type { XmppServer } from '../xmpp/XmppServer';
+import { RestartBackoff } from './RestartBackoff';
+
+/**
+ * Keeps the XMPP server running for `npm start`'s process: when it dies, it is started again on
+ * the same port (the gateway keeps proxying there), after a bounded backoff, with one log line per
+ * restart. Fault injection can hold it down (`holdDown`) until `restart`.
+ */
+export class XmppSupervisor {
+  private current: XmppServer;
+  /** Held down by fault injection: no restart until `restart`. */
+  private held = false;
+  private stopped = false;
+  private restartTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    first: XmppServer,
+    /** Starts a new server on the same port. */
+    private readonly startServer: () => Promise<XmppServer>,
+    private readonly log: (line: string) => void,
+    private readonly backoff = new RestartBackoff(),
+  ) {
+    this.current = first;
+    this.watch(first);
+  }
+
+  get server(): XmppServer {
+    return this.current;
+  }
+
+  /** Kills the server as a crash would and keeps it down until `restart`. */
+  async holdDown(): Promise<void> {
+    this.held = true;
+    this.cancelRestart();
+    await this.current.kill();
+  }
+
+  /** Starts the server again now (after `holdDown`, or killing a running one first). */
+  async restart(): Promise<void> {
+    this.held = false;
+    this.cancelRestart();
+    await this.replace();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.cancelRestart();
+    await this.current.stop();
+  }
+
+  private watch(server: XmppServer): void {
+    void server.exited.then(() => {
+      if (server !== this.current || this.stopped || this.held) return;
+      this.scheduleRestart(`exited (${server.exitStatus ?? 'unknown'})`);
+    });
+  }
+
+  private scheduleRestart(why: string): void {
+    const delay = this.backoff.nextDelayMs();
+    this.log(`xmpp: Prosody ${why}; restarting it in ${delay} ms (restart ${this.backoff.count} in a row)`);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      this.replace().catch((error: unknown) => {
+        if (!this.stopped && !this.held) this.scheduleRestart(`did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      });
+    }, delay);
+  }
+
+  /** Stops what is left of the current server (its runtime folder) and starts a new one. */
+  private async replace(): Promise<void> {
+    const previous = this.current;
+    await previous.kill();
+    await previous.stop();
+    if (this.stopped) return;
+    const next = await this.startServer();
+    if (this.stopped) {
+      await next.stop();
+      return;
+    }
+    this.current = next;
+    this.watch(next);
+  }
+
+  private cancelRestart(): void {
+    clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+  }
+}

@@ -1,0 +1,29 @@
+import { useAtomValue } from 'jotai';
+import { connectionAtom } from '../main-thread/sessionAtoms';
+import { useActions } from './tabContext';
+import { describeConnectionLoss } from './connectionLoss';
+import { formatTime } from './formatTime';
+
+/** While the session has no connection: since when, what it is doing about it, and "Retry now" (any tab). */
+export function ConnectionNotice() {
+  const actions = useActions();
+  const connection = useAtomValue(connectionAtom);
+  const loss = describeConnectionLoss(connection, formatTime);
+  if (!loss) {
+    return (
+      <p>
+        <span className="spinner" aria-hidden="true" /> Rejoining the room…
+      </p>
+    );
+  }
+  return (
+    <p>
+      {!connection.offline && <span className="spinner" aria-hidden="true" />} {loss.text}{' '}
+      {loss.canRetry && (
+        <button type="button" className="link-button" onClick={() => void actions.retryNow()}>
+          Retry now
+        </button>
+      )}
+    </p>
+  );
+}

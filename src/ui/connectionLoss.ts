@@ -1,0 +1,24 @@
+import type { ConnectionRecord } from '../protocol/session-state';
+
+/** What a person is told while the session has no connection, and whether "Retry now" makes sense. */
+export interface ConnectionLossText {
+  text: string;
+  canRetry: boolean;
+}
+
+/**
+ * The connection's state in plain words, with when it was lost and how far reconnecting is
+ * (undefined while connected). `formatTime` renders a time as people read it ("10:42").
+ */
+export function describeConnectionLoss(connection: ConnectionRecord, formatTime: (time: number) => string): ConnectionLossText | undefined {
+  if (connection.state === 'connected') return undefined;
+  if (connection.offline) return { text: 'Offline — we’ll reconnect when you’re back.', canRetry: true };
+  const since = connection.disconnectedSince !== undefined ? ` at ${formatTime(connection.disconnectedSince)}` : '';
+  const attempt = connection.reconnectAttempts > 0 ? ` (attempt ${connection.reconnectAttempts})` : '';
+  if (connection.state === 'connecting') return { text: `Connection lost${since}. Reconnecting…${attempt}`, canRetry: false };
+  if (connection.nextAttemptAt === undefined) {
+    // Nothing scheduled: a deliberate disconnect, or not started yet.
+    return { text: connection.disconnectedSince !== undefined ? `Connection lost${since}.` : 'Not connected.', canRetry: true };
+  }
+  return { text: `Connection lost${since}. Reconnecting…${attempt}`, canRetry: true };
+}

@@ -1,0 +1,137 @@
+// No chat lost (issue 13): what is written while the connection is down, or put on a socket that
+// died, reaches the room exactly once after the rejoin; what others said meanwhile is fetched from
+// the room's history and merged without duplicates. Sessions made by createSession, against a real
+// Prosody behind the real gateway; the server is killed and restarted as a crash would.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../../src/protocol/entities';
+import { RoomNotJoinedError } from '../../src/protocol/errors';
+import { useParley } from '../support/parley';
+import { joinedBy, joinedRoom, useSessions, waitFor, type JoinedRoom, type TestSession } from '../support/sessions';
+
+const parley = useParley();
+const openSession = useSessions();
+
+async function inRoom(displayName: string, roomName: string): Promise<{ who: TestSession; room: JoinedRoom }> {
+  const who = openSession({ server: parley(), displayName });
+  return { who, room: await joinedBy(who, roomName, { autoJoinCall: false }) };
+}
+
+function bodiesIn(who: TestSession, roomAddress: string): string[] {
+  return Object.values(who.session.store.state.messages)
+    .filter((message) => message.roomAddress === roomAddress)
+    .map((message) => message.body)
+    .sort();
+}
+
+function record(who: TestSession, id: string): ChatMessage | undefined {
+  return who.session.store.state.messages[id];
+}
+
+/** Both people are back in the room after a reconnect, and see each other. */
+async function backTogether(alice: TestSession, aliceRoomId: string, bob: TestSession, bobRoomId: string): Promise<void> {
+  const [a, b] = await Promise.all([joinedRoom(alice, aliceRoomId), joinedRoom(bob, bobRoomId)]);
+  await waitFor(alice, 'Bob as a peer again', (state) => state.peers[b.selfAddress]);
+  await waitFor(bob, 'Alice as a peer again', (state) => state.peers[a.selfAddress]);
+}
+
+describe('No chat lost: a message written while the server is down waits, pending, and is delivered once after the rejoin', () => {
+  it('keeps the message unacked without an error while down, then the room and Bob get it exactly once', async () => {
+    const name = `delivery-${randomUUID().slice(0, 8)}`;
+    const alice = await inRoom('Alice', name);
+    const bob = await inRoom('Bob', name);
+
+    await parley().killXmpp();
+    await waitFor(alice.who, 'the room interrupted', (state) => state.rooms[alice.room.id]?.roomState === 'interrupted');
+    const id = await alice.who.chat.sendChat(alice.room.address, 'written while the server was down');
+    expect(record(alice.who, id)).toMatchObject({ acked: false, body: 'written while the server was down' });
+    expect(record(alice.who, id)?.sendError).toBeUndefined();
+
+    await parley().restartXmpp();
+    await backTogether(alice.who, alice.room.id, bob.who, bob.room.id);
+    await waitFor(alice.who, 'the echo of the resent message', (state) => state.messages[id]?.acked);
+    await waitFor(bob.who, 'the message', (state) => Object.values(state.messages).some((message) => message.stanzaId === id));
+    // One more message from Alice as a barrier: once Bob has it, he has everything she sent before.
+    const after = await alice.who.chat.sendChat(alice.room.address, 'and after');
+    await waitFor(bob.who, 'the message after', (state) => Object.values(state.messages).some((message) => message.stanzaId === after));
+    expect(bodiesIn(bob.who, bob.room.address)).toEqual(['and after', 'written while the server was down']);
+    expect(alice.who.sentMessages.filter((message) => message.id === id)).toHaveLength(1);
+  });
+
+  it('a message sent right as the server dies is delivered once: sent again with its stanza id unless the room had it', async () => {
+    const name = `delivery-${randomUUID().slice(0, 8)}`;
+    const alice = await inRoom('Alice', name);
+    const bob = await inRoom('Bob', name);
+
+    const killing = parley().killXmpp();
+    const id = await alice.who.chat.sendChat(alice.room.address, 'Enter pressed as the server died');
+    await killing;
+    await parley().restartXmpp();
+    await backTogether(alice.who, alice.room.id, bob.who, bob.room.id);
+    await waitFor(alice.who, 'the message confirmed', (state) => state.messages[id]?.acked);
+    const after = await alice.who.chat.sendChat(alice.room.address, 'and after');
+    await waitFor(bob.who, 'the message after', (state) => Object.values(state.messages).some((message) => message.stanzaId === after));
+    expect(bodiesIn(bob.who, bob.room.address)).toEqual(['Enter pressed as the server died', 'and after'].sort());
+    expect(bodiesIn(alice.who, alice.room.address)).toEqual(['Enter pressed as the server died', 'and after'].sort());
+  });
+});
+
+describe('No chat lost: what others said while you were away comes from the room history on rejoin, merged without duplicates', () => {
+  it('asks for the history since just before the last message held, and holds each message once', async () => {
+    const name = `history-${randomUUID().slice(0, 8)}`;
+    const alice = await inRoom('Alice', name);
+    const bob = await inRoom('Bob', name);
+    const before = await bob.who.chat.sendChat(bob.room.address, 'before you left');
+    await waitFor(alice.who, 'the message before', (state) => Object.values(state.messages).some((message) => message.stanzaId === before));
+
+    alice.who.session.disconnect();
+    await bob.who.chat.sendChat(bob.room.address, 'while you were away, 1');
+    await bob.who.chat.sendChat(bob.room.address, 'while you were away, 2');
+    await waitFor(bob.who, 'both confirmed', (state) => Object.values(state.messages).filter((message) => message.acked).length === 3);
+    const sentBefore = alice.who.sent.length;
+    await alice.who.session.connect();
+    await joinedRoom(alice.who, alice.room.id);
+
+    await waitFor(alice.who, 'the history of the time away', (state) =>
+      Object.values(state.messages).filter((message) => message.body.startsWith('while you were away')).length === 2,
+    );
+    const rejoin = alice.who.sent.slice(sentBefore).find((xml) => xml.includes('<presence') && xml.includes('http://jabber.org/protocol/muc'));
+    expect(rejoin).toMatch(/<history [^>]*since="[^"]+"/);
+    expect(bodiesIn(alice.who, alice.room.address)).toEqual(['before you left', 'while you were away, 1', 'while you were away, 2']);
+  });
+});
+
+describe('No chat lost: a message that can no longer be sent is marked with why, and Retry sends it', () => {
+  it('a deliberate disconnect marks a waiting message not sent; after reconnecting, retryChat delivers it once', async () => {
+    const name = `retry-${randomUUID().slice(0, 8)}`;
+    const alice = await inRoom('Alice', name);
+    const bob = await inRoom('Bob', name);
+
+    await parley().killXmpp();
+    await waitFor(alice.who, 'the room interrupted', (state) => state.rooms[alice.room.id]?.roomState === 'interrupted');
+    const id = await alice.who.chat.sendChat(alice.room.address, 'try me again');
+    alice.who.session.disconnect();
+    expect(record(alice.who, id)?.sendError).toBe('not connected');
+
+    await parley().restartXmpp();
+    await alice.who.session.connect();
+    await backTogether(alice.who, alice.room.id, bob.who, bob.room.id);
+    await alice.who.chat.retryChat(id);
+    await waitFor(alice.who, 'the retried message confirmed', (state) => state.messages[id]?.acked);
+    expect(record(alice.who, id)?.sendError).toBeUndefined();
+    await waitFor(bob.who, 'the retried message', (state) => Object.values(state.messages).some((message) => message.stanzaId === id));
+  });
+
+  it('a waiting message to a room left is marked not sent, and retrying it says the room is not joined', async () => {
+    const name = `retry-${randomUUID().slice(0, 8)}`;
+    const alice = await inRoom('Alice', name);
+    await parley().killXmpp();
+    await waitFor(alice.who, 'the room interrupted', (state) => state.rooms[alice.room.id]?.roomState === 'interrupted');
+    const id = await alice.who.chat.sendChat(alice.room.address, 'into a room I leave');
+    await alice.who.rooms.leaveRoom(alice.room.id);
+    await waitFor(alice.who, 'the message marked', (state) => state.messages[id]?.sendError);
+    expect(record(alice.who, id)?.sendError).toBe('you are no longer in the room');
+    await expect(alice.who.chat.retryChat(id)).rejects.toThrow(RoomNotJoinedError);
+    await parley().restartXmpp();
+  });
+});

@@ -1,0 +1,93 @@
+// Servers that look after each other (issue 13): `npm start`'s process (startParley) restarts
+// Prosody when it dies, keeps serving meanwhile, says which part is down at GET /api/health, and a
+// restarted gateway is transparent to open sessions. Real Prosody, real relay worker, real gateway.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startParley, type RunningParley } from '../../server/Parley';
+import { joinedBy, joinedRoom, useSessions, waitFor, WAIT_MS, type TestSession } from '../support/sessions';
+import { until } from '../support/until';
+
+let parley: RunningParley | undefined;
+const logs: string[] = [];
+beforeAll(async () => {
+  parley = await startParley({ port: 0, relayWorkers: 1 }, (line) => logs.push(line));
+});
+afterAll(async () => {
+  await parley?.stop();
+});
+const server = (): RunningParley => parley!;
+const openSession = useSessions();
+
+async function health(): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(new URL('/api/health', server().url));
+  return { status: response.status, body: await response.json() };
+}
+
+/** Polls the health route (real time, bounded) until it answers the status. */
+async function healthBecomes(status: number): Promise<{ status: number; body: unknown }> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const answer = await health();
+    if (answer.status === status || Date.now() > deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function inRoom(displayName: string, roomName: string): Promise<{ who: TestSession; roomId: string }> {
+  const who = openSession({ server: server(), displayName });
+  const room = await joinedBy(who, roomName, { autoJoinCall: false });
+  return { who, roomId: room.id };
+}
+
+describe('Supervision: a Prosody that dies is restarted on the same port, with one log line, and sessions come back into their rooms', () => {
+  it('restarts Prosody killed from outside (SIGKILL) and the session rejoins its room', async () => {
+    const alice = await inRoom('Alice', `supervised-${randomUUID().slice(0, 8)}`);
+    const crashed = server().xmpp;
+    const restartLines = logs.length;
+    process.kill(crashed.pid!, 'SIGKILL');
+    await waitFor(alice.who, 'the room interrupted', (state) => state.rooms[alice.roomId]?.roomState === 'interrupted');
+    await until(() => server().xmpp !== crashed, 'a new Prosody');
+    expect(server().xmpp.httpPort).toBe(crashed.httpPort);
+    await joinedRoom(alice.who, alice.roomId);
+    expect(logs.slice(restartLines).filter((line) => line.startsWith('xmpp: Prosody exited (signal SIGKILL); restarting it in'))).toHaveLength(1);
+  });
+
+  it('keeps serving the app and the config API while Prosody is down', async () => {
+    await server().killXmpp();
+    const config = await fetch(new URL('/api/config', server().url), { method: 'POST', body: '{"clientVersion":"1.30.3"}' });
+    expect(config.status).toBe(200);
+    await config.body?.cancel();
+    await server().restartXmpp();
+  });
+});
+
+describe('GET /api/health names the part that is down (503), and says up once it is back (200)', () => {
+  it('is 200 with everything up, 503 xmpp down while Prosody is down, 200 again after', async () => {
+    expect(await health()).toEqual({ status: 200, body: { xmpp: 'up', relay: 'up' } });
+    await server().killXmpp();
+    expect(await health()).toEqual({ status: 503, body: { xmpp: 'down', relay: 'up' } });
+    await server().restartXmpp();
+    expect(await healthBecomes(200)).toEqual({ status: 200, body: { xmpp: 'up', relay: 'up' } });
+  });
+
+  it('is 503 relay down while the relay has no worker, 200 after the relay is back', async () => {
+    await server().killRelay();
+    expect(await health()).toEqual({ status: 503, body: { xmpp: 'up', relay: 'down' } });
+    await server().restartRelay();
+    expect(await healthBecomes(200)).toEqual({ status: 200, body: { xmpp: 'up', relay: 'up' } });
+  });
+});
+
+describe('A restarted gateway (same settings, same token secret) is transparent to open sessions', () => {
+  it('brings both sessions back into their room by themselves, and chat flows again', async () => {
+    const name = `gateway-${randomUUID().slice(0, 8)}`;
+    const alice = await inRoom('Alice', name);
+    const bob = await inRoom('Bob', name);
+    await server().restartGateway();
+    await waitFor(alice.who, 'the room interrupted', (state) => state.rooms[alice.roomId]?.roomState === 'interrupted');
+    const [a, b] = await Promise.all([joinedRoom(alice.who, alice.roomId), joinedRoom(bob.who, bob.roomId)]);
+    const id = await bob.who.chat.sendChat(b.address, 'through the new gateway');
+    await waitFor(alice.who, 'the message', (state) => Object.values(state.messages).some((message) => message.stanzaId === id));
+    expect(a.address).toBe(b.address);
+  });
+});

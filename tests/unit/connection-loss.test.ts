@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { initialSessionState, type ConnectionRecord } from '../../src/protocol/session-state';
+import { describeConnectionLoss } from '../../src/ui/connectionLoss';
+
+const at = (time: number) => `t${time}`;
+const connection = (change: Partial<ConnectionRecord>): ConnectionRecord => ({ ...initialSessionState().connection, ...change });
+
+describe('Connection loss in plain words: since when, what is being done, and whether "Retry now" is offered (issue 13)', () => {
+  it('says nothing while connected', () => {
+    expect(describeConnectionLoss(connection({ state: 'connected' }), at)).toBeUndefined();
+  });
+
+  it('names the time it was lost and the attempt while waiting for the next one, with Retry now', () => {
+    const waiting = connection({ state: 'disconnected', disconnectedSince: 42, reconnectAttempts: 3, nextAttemptAt: 50 });
+    expect(describeConnectionLoss(waiting, at)).toEqual({ text: 'Connection lost at t42. Reconnecting… (attempt 3)', canRetry: true });
+    expect(describeConnectionLoss({ ...waiting, state: 'failed' }, at)).toEqual({ text: 'Connection lost at t42. Reconnecting… (attempt 3)', canRetry: true });
+  });
+
+  it('offers no retry while an attempt is running', () => {
+    expect(describeConnectionLoss(connection({ state: 'connecting', disconnectedSince: 42, reconnectAttempts: 2 }), at)).toEqual({
+      text: 'Connection lost at t42. Reconnecting… (attempt 2)',
+      canRetry: false,
+    });
+  });
+
+  it('says the browser is offline and that it comes back by itself', () => {
+    expect(describeConnectionLoss(connection({ state: 'disconnected', offline: true, disconnectedSince: 42 }), at)?.text).toBe(
+      'Offline — we’ll reconnect when you’re back.',
+    );
+  });
+
+  it('without a scheduled attempt (never connected, or disconnected on purpose) offers Retry now', () => {
+    expect(describeConnectionLoss(connection({}), at)).toEqual({ text: 'Not connected.', canRetry: true });
+    expect(describeConnectionLoss(connection({ disconnectedSince: 7 }), at)).toEqual({ text: 'Connection lost at t7.', canRetry: true });
+  });
+});

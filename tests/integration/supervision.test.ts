@@ -3,14 +3,15 @@
 // restarted gateway is transparent to open sessions. Real Prosody, real relay worker, real gateway.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startParley, type RunningParley } from '../../server/Parley';
+import type { RunningParley } from '../../server/Parley';
+import { startTestParley } from '../support/testParley';
 import { joinedBy, joinedRoom, useSessions, waitFor, WAIT_MS, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
 
 let parley: RunningParley | undefined;
 const logs: string[] = [];
 beforeAll(async () => {
-  parley = await startParley({ port: 0, relayWorkers: 1 }, (line) => logs.push(line));
+  parley = await startTestParley({ relayWorkers: 1 }, (line) => logs.push(line));
 });
 afterAll(async () => {
   await parley?.stop();

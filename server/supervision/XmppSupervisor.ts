@@ -12,6 +12,8 @@ export class XmppSupervisor {
   private held = false;
   private stopped = false;
   private restartTimer: NodeJS.Timeout | undefined;
+  /** Servers we ended ourselves to replace them: their exit is not a crash to restart from. */
+  private readonly replaced = new WeakSet<XmppServer>();
 
   constructor(
     first: XmppServer,
@@ -50,14 +52,14 @@ export class XmppSupervisor {
 
   private watch(server: XmppServer): void {
     void server.exited.then(() => {
-      if (server !== this.current || this.stopped || this.held) return;
+      if (server !== this.current || this.replaced.has(server) || this.stopped || this.held) return;
       this.scheduleRestart(`exited (${server.exitStatus ?? 'unknown'})`);
     });
   }
 
   private scheduleRestart(why: string): void {
     const delay = this.backoff.nextDelayMs();
-    this.log(`xmpp: Prosody ${why}; restarting it in ${delay} ms (restart ${this.backoff.count} in a row)`);
+    this.log(`xmpp: the XMPP server ${why}; restarting it in ${delay} ms (restart ${this.backoff.count} in a row)`);
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       this.replace().catch((error: unknown) => {
@@ -69,6 +71,7 @@ export class XmppSupervisor {
   /** Stops what is left of the current server (its runtime folder) and starts a new one. */
   private async replace(): Promise<void> {
     const previous = this.current;
+    this.replaced.add(previous);
     await previous.kill();
     await previous.stop();
     if (this.stopped) return;

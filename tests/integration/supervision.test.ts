@@ -50,7 +50,7 @@ describe('Supervision: a Prosody that dies is restarted on the same port, with o
     await until(() => server().xmpp !== crashed, 'a new Prosody');
     expect(server().xmpp.httpPort).toBe(crashed.httpPort);
     await joinedRoom(alice.who, alice.roomId);
-    expect(logs.slice(restartLines).filter((line) => line.startsWith('xmpp: Prosody exited (signal SIGKILL); restarting it in'))).toHaveLength(1);
+    expect(logs.slice(restartLines).filter((line) => line.startsWith('xmpp: the XMPP server exited (signal SIGKILL); restarting it in'))).toHaveLength(1);
   });
 
   it('keeps serving the app and the config API while Prosody is down', async () => {

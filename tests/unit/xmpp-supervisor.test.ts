@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RestartBackoff } from '../../server/supervision/RestartBackoff';
+import { XmppSupervisor } from '../../server/supervision/XmppSupervisor';
+import type { XmppServer } from '../../server/xmpp/XmppServer';
+
+/**
+ * A fake XMPP server: only its life (kill, stop, exit) matters here, and a real crash is what
+ * tests/integration/supervision.test.ts does to a real Prosody. The fake lets the test end a server
+ * at exactly the moment the supervisor is replacing it.
+ */
+class FakeXmppServer implements XmppServer {
+  readonly websocketUrl = 'ws://127.0.0.1:1/xmpp-websocket';
+  readonly httpPort = 1;
+  readonly domain = 'parley.localhost';
+  readonly mucDomain = 'rooms.parley.localhost';
+  exitStatus: string | undefined;
+  readonly exited: Promise<void>;
+  private exit!: () => void;
+
+  constructor(readonly name: string) {
+    this.exited = new Promise((resolve) => (this.exit = resolve));
+  }
+
+  get pid(): number | undefined {
+    return this.exitStatus === undefined ? 1 : undefined;
+  }
+
+  async stats() {
+    return { clientSessions: 0, rooms: {} };
+  }
+
+  async kill(): Promise<void> {
+    this.exitStatus ??= 'signal SIGKILL';
+    this.exit();
+  }
+
+  async stop(): Promise<void> {
+    await this.kill();
+  }
+}
+
+describe('Supervision: the XMPP server is restarted once per death, never twice (issue 13)', () => {
+  let started: FakeXmppServer[];
+  let supervisor: XmppSupervisor;
+  const logs: string[] = [];
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    started = [];
+    const first = new FakeXmppServer('first');
+    const startServer = async (): Promise<XmppServer> => {
+      const server = new FakeXmppServer(`restart ${started.length + 1}`);
+      started.push(server);
+      return server;
+    };
+    supervisor = new XmppSupervisor(first, startServer, (line) => logs.push(line), new RestartBackoff({ firstDelayMs: 250, maxDelayMs: 1_000, stableAfterMs: 60_000 }, () => Date.now()));
+  });
+
+  afterEach(async () => {
+    await supervisor.stop();
+    vi.useRealTimers();
+  });
+
+  it('a restart asked for ends the running server and starts exactly one new one', async () => {
+    await supervisor.restart();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(started.map((server) => server.name)).toEqual(['restart 1']);
+    expect(supervisor.server).toBe(started[0]);
+    expect(started[0]?.exitStatus).toBeUndefined();
+  });
+
+  it('a server that dies by itself is replaced once, after the backoff, with one log line', async () => {
+    await supervisor.server.kill();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(started.map((server) => server.name)).toEqual(['restart 1']);
+    expect(logs.filter((line) => line.startsWith('xmpp: the XMPP server exited (signal SIGKILL); restarting it in 250 ms'))).toHaveLength(1);
+  });
+});

@@ -7,6 +7,9 @@ import { useActions } from './tabContext';
 import { ConnectionStatus } from './ConnectionStatus';
 import { navigate, roomPath } from './route';
 
+/** A room name needs one: "!!!" names nothing a person could tell apart from "???". */
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
 /** The start page: a room name and your display name, then Join. */
 export function Home() {
   const actions = useActions();
@@ -27,6 +30,7 @@ export function Home() {
     event.preventDefault();
     const name = roomName.trim();
     if (!name) return setError('Enter the name of a room to join.');
+    if (!LETTER_OR_DIGIT.test(name)) return setError('That room name has no letters or digits that can name a room.');
     try {
       roomNameToLocalpart(name);
     } catch {

@@ -133,7 +133,7 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
   });
 });
 
-test.describe('Focus goes where the next step is: the call controls after joining, never the chat box on arrival; skip links reach people, call and chat', () => {
+test.describe('Focus goes where the next step is: the call controls after joining, back to the opener after a dialog, never the chat box on arrival; skip links reach people, call and chat', () => {
   test('the room opens without focus in the chat box; after "Join call" focus is on the call controls; the skip links move focus', async ({ people }) => {
     const alice = await people.join(uniqueRoomName('focus'), 'Alice');
     await expect(callButton(alice.page, 'Join call')).toBeVisible();
@@ -152,6 +152,30 @@ test.describe('Focus goes where the next step is: the call controls after joinin
       await alice.page.keyboard.press('Enter');
       await expect(alice.page.locator(region)).toBeFocused();
     }
+  });
+
+  test('closing the lock dialog gives focus back to its button; the password prompt, once passed, leaves focus on "Join call"', async ({ people }) => {
+    const room = uniqueRoomName('dialog-focus');
+    const alice = await people.join(room, 'Alice');
+    const lockButton = alice.page.getByRole('button', { name: 'Lock room' });
+    await lockButton.click();
+    const dialog = alice.page.getByRole('dialog', { name: 'Lock room' });
+    await expect(dialog.getByRole('textbox', { name: 'Room password' })).toBeFocused();
+    await alice.page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(lockButton).toBeFocused();
+
+    await lockButton.click();
+    await dialog.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
+    await dialog.getByRole('button', { name: 'Lock', exact: true }).click();
+    await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeFocused();
+
+    const bob = await people.arrive(room, 'Bob');
+    await bob.page.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
+    await bob.page.getByRole('button', { name: 'Enter room' }).click();
+    await expectJoined(bob.page);
+    await expect(callButton(bob.page, 'Join call')).toBeFocused();
+    await expect(bob.page.getByRole('textbox', { name: 'Message' })).not.toBeFocused();
   });
 });
 

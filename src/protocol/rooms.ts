@@ -48,6 +48,8 @@ function expectAddressable(localpart: string): void {
   }
 }
 
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
 /**
  * Turns a room name a person typed ("Team Sync!") into a valid, stable MUC localpart ("team-sync!"),
  * counting and cutting in characters (code points), never inside one. The home page, the client
@@ -67,6 +69,8 @@ export function roomNameToLocalpart(name: string): string {
     .replace(/^-+|-+$/g, '');
   const localpart = Array.from(mapped).slice(0, MAX_ROOM_LOCALPART_LENGTH).join('').replace(/-+$/, '');
   if (!localpart) throw new RoomNameError('empty', 'room name is empty');
+  // "!!!" is a valid address, but names nothing a person could tell apart or say.
+  if (!LETTER_OR_DIGIT.test(localpart)) throw new RoomNameError('empty', 'room name has no letters or digits');
   expectAddressable(localpart);
   return localpart;
 }

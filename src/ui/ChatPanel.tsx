@@ -42,11 +42,6 @@ export function ChatPanel({ room, shown = true }: ChatPanelProps) {
     if (shown && documentVisible && roomAddress && unreadCount > 0) void actions.chat.markRead(roomAddress).catch(() => {});
   }, [actions, shown, documentVisible, roomAddress, unreadCount]);
 
-  // Ready to type as soon as the room is joined, unless you are busy elsewhere on the page.
-  useEffect(() => {
-    if (!disabled && (document.activeElement === document.body || document.activeElement === null)) inputRef.current?.focus();
-  }, [disabled]);
-
   function changeDraft(next: string) {
     setDraft(next);
     setSendError(undefined);

@@ -24,7 +24,9 @@ export function ChatPopout({ roomName }: { roomName: string }) {
       </header>
       <RoomStatus room={room} openError={openError} ended={ended} />
       {room?.address && <AttentionAlerts roomAddress={room.address} />}
-      <ChatPanel room={room} />
+      <main className="popout-main">
+        <ChatPanel room={room} />
+      </main>
     </div>
   );
 }

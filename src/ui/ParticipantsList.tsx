@@ -6,13 +6,13 @@ import { BannedList } from './BannedList';
 import { ParticipantEntry } from './ParticipantEntry';
 
 /** Everyone in the room, yourself first (DESIGN "Run contract": list "Participants"); for the owner, who is banned. */
-export function ParticipantsList({ room, roomAddress }: { room: Room; roomAddress: string }) {
+export function ParticipantsList({ id, room, roomAddress }: { id: string; room: Room; roomAddress: string }) {
   const peers = useAtomValue(roomPeersAtomFamily(roomAddress));
   const bannedHeading = useRef<HTMLHeadingElement>(null);
   const isOwner = room.joined && room.selfAffiliation === 'owner';
   const focusBanned = () => bannedHeading.current?.focus();
   return (
-    <section className="card participants" aria-labelledby="participants-heading">
+    <section id={id} className="card participants" aria-labelledby="participants-heading">
       <h2 id="participants-heading" className="section-title">
         People <span className="count">{peers.length}</span>
       </h2>

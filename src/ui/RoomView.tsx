@@ -6,13 +6,16 @@ import { useRoomCallRuntime } from './call/useRoomCallRuntime';
 import { ChatPanel } from './ChatPanel';
 import { ConnectionStatus } from './ConnectionStatus';
 import { DestroyRoomControl } from './DestroyRoomControl';
+import { InviteButtons } from './InviteButtons';
 import { LockIcon } from './LockIcon';
 import { LockRoomControl } from './LockRoomControl';
 import { ParticipantsList } from './ParticipantsList';
 import { navigate, roomPath } from './route';
 import { roomEndOf } from './roomEnd';
 import { RoomEnded } from './RoomEnded';
+import { RoomAnnouncer } from './RoomAnnouncer';
 import { RoomStatus } from './RoomStatus';
+import { ROOM_REGION_IDS, SkipLinks } from './SkipLinks';
 import { useRoomOfView } from './useRoomOfView';
 
 /** A room (`/<room>`): its state, the people in it, owner controls, the call, and the chat. */
@@ -34,6 +37,7 @@ export function RoomView({ roomName }: { roomName: string }) {
 
   return (
     <div className="room-page">
+      <SkipLinks chatShown={chatShown} />
       <header className="topbar">
         <div className="room-title">
           <a
@@ -57,6 +61,7 @@ export function RoomView({ roomName }: { roomName: string }) {
         <nav className="toolbar" aria-label="Room controls">
           {isOwner && room && roomAddress && <LockRoomControl room={room} roomAddress={roomAddress} />}
           {isOwner && roomAddress && <DestroyRoomControl roomAddress={roomAddress} />}
+          <InviteButtons roomName={room?.providedName ?? roomName} />
           <button type="button" className="button" onClick={() => window.open(roomPath(room?.providedName ?? roomName, 'chat'), '_blank', 'noopener')}>
             Pop out chat
           </button>
@@ -64,7 +69,7 @@ export function RoomView({ roomName }: { roomName: string }) {
             type="button"
             className="button"
             aria-expanded={chatShown}
-            aria-controls="room-chat"
+            aria-controls={ROOM_REGION_IDS.chat}
             onClick={() => setChatShown((shown) => !shown)}
           >
             {chatShown ? 'Hide chat' : 'Show chat'}
@@ -83,25 +88,30 @@ export function RoomView({ roomName }: { roomName: string }) {
       </header>
       <RoomStatus room={room} openError={openError} ended={ended} />
       {roomAddress && <AttentionAlerts roomAddress={roomAddress} />}
-      <div className={`room-body${chatShown ? '' : ' chat-hidden'}${end ? ' is-ended' : ''}`}>
+      {roomAddress && <RoomAnnouncer roomAddress={roomAddress} />}
+      <main className={`room-body${chatShown ? '' : ' chat-hidden'}${end ? ' is-ended' : ''}`}>
         {end ? (
           <RoomEnded end={end} />
         ) : (
           <>
-            {room && roomAddress ? <ParticipantsList room={room} roomAddress={roomAddress} /> : <section className="card participants placeholder" aria-hidden="true" />}
+            {room && roomAddress ? (
+              <ParticipantsList id={ROOM_REGION_IDS.people} room={room} roomAddress={roomAddress} />
+            ) : (
+              <section id={ROOM_REGION_IDS.people} className="card participants placeholder" aria-hidden="true" />
+            )}
             {callRuntime ? (
               <CallRuntimeContext value={callRuntime}>
-                <CallStage />
+                <CallStage id={ROOM_REGION_IDS.call} roomName={room?.providedName ?? roomName} />
               </CallRuntimeContext>
             ) : (
-              <section className="card call-stage placeholder" aria-hidden="true" />
+              <section id={ROOM_REGION_IDS.call} className="card call-stage placeholder" aria-hidden="true" />
             )}
           </>
         )}
-        <div id="room-chat" className="chat-column" hidden={!chatShown}>
+        <div id={ROOM_REGION_IDS.chat} className="chat-column" hidden={!chatShown}>
           <ChatPanel room={room} shown={chatShown} />
         </div>
-      </div>
+      </main>
     </div>
   );
 }

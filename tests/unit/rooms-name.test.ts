@@ -49,5 +49,6 @@ describe('A room name that cannot become an address is refused, saying why', () 
 
   it('says a name with nothing usable in it is empty', () => {
     expect(roomNameError(' @@ ')).toMatchObject({ kind: 'empty' });
+    expect(roomNameError('!!!')).toMatchObject({ kind: 'empty', message: 'room name has no letters or digits' });
   });
 });

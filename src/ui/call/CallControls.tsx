@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { focusLost } from '../focusLost';
 import { CallPathStatus } from './CallPathStatus';
 import { CameraToggle } from './CameraToggle';
 import { HangUpIcon, SettingsIcon } from './CallIcons';
@@ -14,6 +15,11 @@ export function CallControls() {
   const runtime = useCallRuntime();
   const [devicesShown, setDevicesShown] = useState(false);
   const devicesId = useId();
+  const controlsRef = useRef<HTMLDivElement>(null);
+  // Joining removes the "Join call" button: focus goes to the controls rather than falling to the page.
+  useEffect(() => {
+    if (focusLost()) controlsRef.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
+  }, []);
   return (
     <div className="call-controls-area">
       {devicesShown && (
@@ -22,7 +28,7 @@ export function CallControls() {
         </div>
       )}
       <CallPathStatus />
-      <div className="call-controls" role="group" aria-label="Call controls">
+      <div ref={controlsRef} className="call-controls" role="group" aria-label="Call controls">
         <MicrophoneToggle />
         <CameraToggle />
         <ScreenShareToggle />

@@ -1,10 +1,14 @@
 import { useAtomValue } from 'jotai';
+import { useEffect, useRef } from 'react';
+import { focusLost } from '../focusLost';
+import { InviteButtons } from '../InviteButtons';
 import { CameraToggle } from './CameraToggle';
 import { useCallRuntime } from './callRuntimeContext';
 import { DevicePickers } from './DevicePickers';
 import { MediaVideo } from './MediaVideo';
 import { MicrophoneLevel } from './MicrophoneLevel';
 import { MicrophoneToggle } from './MicrophoneToggle';
+import { NamePrompt, useHasNoName } from './NamePrompt';
 import { PushToTalkToggle } from './PushToTalkToggle';
 
 function inCallText(names: readonly string[]): string {
@@ -15,8 +19,14 @@ function inCallText(names: readonly string[]): string {
 }
 
 /** Before joining: see yourself, pick devices, turn camera or microphone off, then join. */
-export function CallPreview({ joining }: { joining: boolean }) {
+export function CallPreview({ joining, roomName }: { joining: boolean; roomName: string }) {
   const runtime = useCallRuntime();
+  const hasNoName = useHasNoName();
+  const joinRef = useRef<HTMLButtonElement>(null);
+  // Back from a call, a dialog or a prompt, focus would fall to the page: "Join call" is the next step.
+  useEffect(() => {
+    if (focusLost()) joinRef.current?.focus();
+  }, [hasNoName]);
   const { camera, microphone } = useAtomValue(runtime.atoms.local);
   const devices = useAtomValue(runtime.atoms.devices);
   const others = useAtomValue(runtime.atoms.othersInCall);
@@ -38,11 +48,13 @@ export function CallPreview({ joining }: { joining: boolean }) {
       <div className="preview-side">
         <h2 className="preview-title">Ready to join?</h2>
         <p className="muted">{inCallText(others)}</p>
+        {hasNoName && <NamePrompt onSaved={() => joinRef.current?.focus()} />}
         <DevicePickers />
         <PushToTalkToggle />
-        <button type="button" className="button primary join-call" disabled={joining} onClick={() => void runtime.joinCall()}>
+        <button ref={joinRef} type="button" className="button primary join-call" disabled={joining} onClick={() => void runtime.joinCall()}>
           {joining ? 'Joining…' : 'Join call'}
         </button>
+        <InviteButtons roomName={roomName} />
       </div>
     </div>
   );

@@ -6,13 +6,13 @@ import { CallPreview } from './CallPreview';
 import { useCallRuntime } from './callRuntimeContext';
 
 /** The room's call in this tab: the preview, the call itself, or word that another tab runs it. */
-export function CallStage() {
+export function CallStage({ id, roomName }: { id: string; roomName: string }) {
   const runtime = useCallRuntime();
   const phase = useAtomValue(runtime.atoms.phase);
   return (
-    <section className="card call-stage" aria-label="Call">
+    <section id={id} className="card call-stage" aria-label="Call">
       <CallNotices />
-      {(phase === 'preview' || phase === 'joining') && <CallPreview joining={phase === 'joining'} />}
+      {(phase === 'preview' || phase === 'joining') && <CallPreview joining={phase === 'joining'} roomName={roomName} />}
       {phase === 'in-call' && (
         <>
           <CallGrid />

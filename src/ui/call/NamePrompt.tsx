@@ -1,0 +1,58 @@
+import { useAtomValue } from 'jotai';
+import { useId, useState, type FormEvent } from 'react';
+import { preferencesAtom } from '../../main-thread/sessionAtoms';
+import { DEFAULT_PREFERENCES, LIMITS } from '../../protocol/constants';
+import { useActions } from '../tabContext';
+
+/** True while the person has not chosen a name and others see the default one ("Anonymous"). */
+export function useHasNoName(): boolean {
+  return useAtomValue(preferencesAtom).displayName === DEFAULT_PREFERENCES.displayName;
+}
+
+/**
+ * Asks a person who arrived by a link for the name others will see; saved in the preferences
+ * (every tab, every room, next visit too), which renames them in the room at once.
+ */
+export function NamePrompt({ onSaved }: { onSaved: () => void }) {
+  const actions = useActions();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | undefined>(undefined);
+  const errorId = useId();
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    const chosen = name.trim();
+    if (!chosen) return setError('Enter the name others will see.');
+    try {
+      await actions.preferences.setPreferences({ displayName: chosen });
+      onSaved();
+    } catch {
+      setError('Your name could not be saved. Try again.');
+    }
+  }
+
+  return (
+    <form className="name-prompt" onSubmit={(event) => void save(event)} noValidate>
+      <label className="field">
+        <span>Your name</span>
+        <input
+          type="text"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          maxLength={LIMITS.displayNameLength}
+          autoComplete="nickname"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+        />
+      </label>
+      {error && (
+        <p id={errorId} className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="button">
+        Save name
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,251 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { LIMITS } from '../../src/protocol/constants';
+import { callButton, callRegion, joinCall, LIGHT_VIDEO_TIERS } from './call-ui-people';
+import { chatLog, expect, expectJoined, participantEntry, say, test, uniqueRoomName } from './rooms-people';
+
+// One set of servers for the file (the worker-scoped fixture); calls over mesh at light video sizes.
+test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core');
+const WCAG_21_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const SIZES = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+/** axe-core's WCAG 2.1 A and AA rules on the page as it is, as readable lines (none when it passes). */
+async function wcagViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[]; passes: { id: string }[]; incomplete: { id: string }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    // Every state has text: axe must have looked at it (a modal dialog's text over its backdrop it leaves "incomplete").
+    if (![...result.passes, ...result.incomplete, ...result.violations].some((rule) => rule.id === 'color-contrast')) return [{ id: 'color-contrast', impact: null, help: 'axe checked no text for contrast', nodes: [{ target: ['document'], failureSummary: undefined }] }];
+    return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, nodes: violation.nodes.map((node) => ({ target: node.target, failureSummary: node.failureSummary })) }));
+  }, WCAG_21_AA_TAGS);
+  return violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact ?? 'no impact'}): ${violation.help} at ${JSON.stringify(node.target)} — ${node.failureSummary ?? ''}`));
+}
+
+/**
+ * The page state passes axe at both sizes, and its screenshots are saved as
+ * test-results/screens/<state>-<size>.png for a reviewer to look at.
+ */
+async function expectAccessible(page: Page, state: string): Promise<void> {
+  const directory = join(test.info().project.outputDir, 'screens');
+  mkdirSync(directory, { recursive: true });
+  for (const size of SIZES) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    const path = join(directory, `${state}-${size.name}.png`);
+    await page.screenshot({ path });
+    await test.info().attach(`${state}-${size.name}`, { path, contentType: 'image/png' });
+    expect(await wcagViolations(page), `${state} at ${size.width}×${size.height}`).toEqual([]);
+  }
+  await page.setViewportSize({ width: SIZES[0].width, height: SIZES[0].height });
+}
+
+function roomAddress(appUrl: string, room: string): string {
+  return new URL(encodeURIComponent(room), appUrl).href;
+}
+
+test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, at 1280×800 and 390×844', () => {
+  test('home, a refused room name, the preview, a call of one and of two, chat with typing, the lock dialog, the password prompt, the pop-out, reconnecting, offline', async ({ people, appUrl, browser, parley }) => {
+    test.setTimeout(240_000);
+    const room = uniqueRoomName('a11y');
+
+    const visitor = await browser.newContext();
+    try {
+      const home = await visitor.newPage();
+      await home.goto(appUrl);
+      await expect(home.getByRole('textbox', { name: 'Room name' })).toBeVisible();
+      await expectAccessible(home, 'home');
+      await home.getByRole('textbox', { name: 'Room name' }).fill('!!!');
+      await home.getByRole('button', { name: 'Join', exact: true }).click();
+      await expect(home.getByRole('alert')).toBeVisible();
+      await expectAccessible(home, 'home-refused-name');
+
+      // A room that cannot be opened: the error banner with its detail, in both colour schemes.
+      await home.goto(new URL('x'.repeat(LIMITS.roomNameLength + 1), appUrl).href);
+      await expect(home.getByRole('status', { name: 'Room state' })).toContainText('Could not open the room.');
+      await expectAccessible(home, 'room-error');
+      await home.emulateMedia({ colorScheme: 'dark' });
+      await expectAccessible(home, 'room-error-dark');
+    } finally {
+      await visitor.close();
+    }
+
+    const alice = await people.join(room, 'Alice');
+    await expect(callButton(alice.page, 'Join call')).toBeVisible();
+    await expectAccessible(alice.page, 'preview');
+
+    await joinCall(alice.page);
+    await expectAccessible(alice.page, 'call-1-person');
+
+    const bob = await people.join(room, 'Bob');
+    await joinCall(bob.page);
+    await expect(callRegion(alice.page).getByRole('figure', { name: 'Bob', exact: true })).toBeVisible();
+    await expectAccessible(alice.page, 'call-2-people');
+
+    await say(bob.page, 'Hello Alice');
+    await bob.page.getByRole('textbox', { name: 'Message' }).fill('still writing');
+    await expect(chatLog(alice.page)).toContainText('Hello Alice');
+    await expect(alice.page.getByRole('region', { name: 'Typing' })).toContainText('Bob is typing…');
+    await expectAccessible(alice.page, 'chat-message-and-typing');
+
+    await alice.page.getByRole('button', { name: 'Lock room' }).click();
+    const lockDialog = alice.page.getByRole('dialog', { name: 'Lock room' });
+    await expect(lockDialog).toBeVisible();
+    await expectAccessible(alice.page, 'lock-dialog');
+    await lockDialog.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
+    await lockDialog.getByRole('button', { name: 'Lock', exact: true }).click();
+    await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeVisible();
+
+    const carol = await people.arrive(room, 'Carol');
+    await expect(carol.page.getByRole('textbox', { name: 'Room password' })).toBeVisible();
+    await expectAccessible(carol.page, 'password-prompt');
+
+    const [popout] = await Promise.all([alice.context.waitForEvent('page'), alice.page.getByRole('button', { name: 'Pop out chat' }).click()]);
+    await expectJoined(popout);
+    await expect(chatLog(popout)).toContainText('Hello Alice');
+    await expectAccessible(popout, 'pop-out');
+
+    // Last: the XMPP server goes away (and comes back for the file's other tests).
+    await parley.killXmpp();
+    try {
+      await expect(bob.page.getByRole('status', { name: 'Connection' })).not.toHaveText('connected');
+      await expect(bob.page.getByRole('status', { name: 'Room state' })).toBeVisible();
+      await expectAccessible(bob.page, 'reconnecting');
+      await bob.context.setOffline(true);
+      await expectAccessible(bob.page, 'offline');
+    } finally {
+      await bob.context.setOffline(false);
+      await parley.restartXmpp();
+    }
+  });
+});
+
+test.describe('Focus goes where the next step is: the call controls after joining, back to the opener after a dialog, never the chat box on arrival; skip links reach people, call and chat', () => {
+  test('the room opens without focus in the chat box; after "Join call" focus is on the call controls; the skip links move focus', async ({ people }) => {
+    const alice = await people.join(uniqueRoomName('focus'), 'Alice');
+    await expect(callButton(alice.page, 'Join call')).toBeVisible();
+    await expect(alice.page.getByRole('textbox', { name: 'Message' })).not.toBeFocused();
+
+    await joinCall(alice.page);
+    // The first of the call controls.
+    await expect(callRegion(alice.page).getByRole('group', { name: 'Call controls' }).getByRole('button', { name: 'Mute microphone' })).toBeFocused();
+
+    for (const [link, region] of [
+      ['Skip to people', '#room-people'],
+      ['Skip to call', '#room-call'],
+      ['Skip to chat', '#room-chat'],
+    ] as const) {
+      await alice.page.getByRole('link', { name: link }).focus();
+      await alice.page.keyboard.press('Enter');
+      await expect(alice.page.locator(region)).toBeFocused();
+    }
+  });
+
+  test('closing the lock dialog gives focus back to its button; the password prompt, once passed, leaves focus on "Join call"', async ({ people }) => {
+    const room = uniqueRoomName('dialog-focus');
+    const alice = await people.join(room, 'Alice');
+    const lockButton = alice.page.getByRole('button', { name: 'Lock room' });
+    await lockButton.click();
+    const dialog = alice.page.getByRole('dialog', { name: 'Lock room' });
+    await expect(dialog.getByRole('textbox', { name: 'Room password' })).toBeFocused();
+    await alice.page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(lockButton).toBeFocused();
+
+    await lockButton.click();
+    await dialog.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
+    await dialog.getByRole('button', { name: 'Lock', exact: true }).click();
+    await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeFocused();
+
+    const bob = await people.arrive(room, 'Bob');
+    await bob.page.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
+    await bob.page.getByRole('button', { name: 'Enter room' }).click();
+    await expectJoined(bob.page);
+    await expect(callButton(bob.page, 'Join call')).toBeFocused();
+    await expect(bob.page.getByRole('textbox', { name: 'Message' })).not.toBeFocused();
+  });
+});
+
+test.describe('Room events are announced politely: joins and leaves in a live region', () => {
+  test('"Bob joined." and "Bob left." reach the status region of those in the room', async ({ people }) => {
+    const room = uniqueRoomName('announce');
+    const alice = await people.join(room, 'Alice');
+    const events = alice.page.getByRole('status', { name: 'Room events' });
+    await expect(events).toHaveAttribute('aria-live', 'polite');
+    await expect(events).toHaveText('');
+    const bob = await people.join(room, 'Bob');
+    await expect(events).toHaveText('Bob joined.');
+    await bob.page.getByRole('button', { name: 'Leave' }).click();
+    await expect(events).toHaveText('Bob left.');
+  });
+});
+
+test.describe('Invite: "Copy link" writes the room\'s address; a person arriving by link is asked for their name', () => {
+  test('Copy link, in the header and in the preview, puts the room\'s address on the clipboard', async ({ people, appUrl }) => {
+    const room = uniqueRoomName('copy link');
+    const alice = await people.join(room, 'Alice');
+    await alice.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(appUrl).origin });
+    const readClipboard = () => alice.page.evaluate(() => navigator.clipboard.readText());
+
+    await alice.page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name: 'Copy link' }).click();
+    await expect(alice.page.getByRole('navigation', { name: 'Room controls' }).getByRole('status')).toHaveText('Link copied');
+    expect(await readClipboard()).toBe(roomAddress(appUrl, room));
+
+    await alice.page.evaluate(() => navigator.clipboard.writeText(''));
+    await callButton(alice.page, 'Copy link').click();
+    await expect.poll(readClipboard).toBe(roomAddress(appUrl, room));
+  });
+
+  test('a joiner by link with no name gives one in the preview and appears under it in the others\' Participants list', async ({ people, appUrl, browser }) => {
+    const room = uniqueRoomName('by link');
+    const alice = await people.join(room, 'Alice');
+    const dana = await browser.newContext();
+    try {
+      const page = await dana.newPage();
+      await page.goto(roomAddress(appUrl, room));
+      await expectJoined(page);
+      const name = callRegion(page).getByRole('textbox', { name: 'Your name' });
+      await expect(name).toBeVisible();
+      await expect(participantEntry(alice.page, 'Anonymous')).toBeVisible();
+
+      await name.fill('Dana');
+      await callRegion(page).getByRole('button', { name: 'Save name' }).click();
+      await expect(name).toHaveCount(0);
+      await expect(callButton(page, 'Join call')).toBeFocused();
+      await expect(participantEntry(alice.page, 'Dana')).toBeVisible();
+      await expect(participantEntry(alice.page, 'Anonymous')).toHaveCount(0);
+
+      // Remembered: the next visit does not ask again.
+      await page.reload();
+      await expectJoined(page);
+      await expect(callButton(page, 'Join call')).toBeVisible();
+      await expect(name).toHaveCount(0);
+    } finally {
+      await dana.close();
+    }
+  });
+});
+
+test.describe('Room names: a name with no letters or digits is refused on the home page, with the reason', () => {
+  test('"!!!" stays on the home page with an error saying why', async ({ page, appUrl }) => {
+    await page.goto(appUrl);
+    await page.getByRole('textbox', { name: 'Room name' }).fill('!!!');
+    await page.getByRole('button', { name: 'Join', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText('That room name has no letters or digits that can name a room.');
+    await expect(page.getByRole('textbox', { name: 'Room name' })).toHaveAttribute('aria-invalid', 'true');
+    await expect(page).toHaveURL(appUrl);
+  });
+});

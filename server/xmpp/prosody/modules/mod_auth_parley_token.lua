@@ -24,8 +24,12 @@ local function verify_login(username, token)
 		return nil, claims; -- util.jwt's reason, e.g. "signature-mismatch"
 	elseif type(claims) ~= "table" then
 		return nil, "claims are not an object";
-	elseif type(claims.exp) ~= "number" or claims.exp <= os.time() then
-		return nil, "token expired or without exp";
+	elseif claims.exp == nil then
+		return nil, "malformed token: it has no expiry (exp)";
+	elseif type(claims.exp) ~= "number" then
+		return nil, "malformed token: its expiry (exp) is not a number of seconds";
+	elseif claims.exp <= os.time() then
+		return nil, "token expired";
 	elseif type(claims.sub) ~= "string" or nodeprep(claims.sub) ~= username then
 		return nil, "sub is not the login username";
 	elseif claims.jid ~= nil and (type(claims.jid) ~= "string" or jid_prep(claims.jid) ~= username .. "@" .. host) then

@@ -1,6 +1,6 @@
 import type { ProxyMarked } from 'comlink';
 import type { Stanzas } from 'stanza';
-import type { BannedPerson, ChatState, Peer, Preferences, RequestingMedia } from './entities';
+import type { BannedPerson, ChatState, OwnCallMedia, Peer, Preferences, RequestingMedia } from './entities';
 import type { StateMessage } from './session-state';
 
 /**
@@ -65,6 +65,8 @@ export interface CallsCommands {
   setSpeaking(roomAddress: string, speaking: boolean): Promise<void>;
   /** SPEC §3 Peer volumeLimit (default 0.8): how loud this person hears that peer, 0 to 1. */
   setPeerVolumeLimit(peerAddress: string, volumeLimit: number): Promise<void>;
+  /** The call's tab keeps your own media choices on the room's call record (ignored while there is none). */
+  setOwnMedia(roomAddress: string, change: Partial<OwnCallMedia>): Promise<void>;
 }
 
 export interface PreferencesCommands {

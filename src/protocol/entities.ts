@@ -139,6 +139,16 @@ export interface CallRecord {
   recordable: boolean;
   recordingState: 'offline' | 'recording' | 'paused';
   state: 'active' | 'ended';
+  /** Your own media choices in this call, kept by the tab that runs it: a tab taking the call over starts from them. */
+  ownMedia: OwnCallMedia;
+}
+
+/** What you chose for your own media in a call (issue 13: it survives the call moving to another tab). */
+export interface OwnCallMedia {
+  microphoneMuted: boolean;
+  cameraOff: boolean;
+  /** A screen share runs: a tab taking over cannot restart it (the browser's picker needs a click), so it offers to. */
+  sharingScreen: boolean;
 }
 
 export interface Preferences {

@@ -68,3 +68,25 @@ describe("Peer media reports: the call tab's facts about a peer reach every tab,
     await expect(alice.person.calls.setPeerVolumeLimit(bob.room.selfAddress, 1.5)).rejects.toThrow('volumeLimit must be a number from 0 to 1');
   });
 });
+
+describe('Own media on the call record: what a tab taking the call over starts from (issue 13 handover)', () => {
+  it('kept while in the call, merged per field, validated, and reset by leaving the call', async () => {
+    const { person, room } = await personIn('own-media-room');
+    const own = () => person.session.store.state.calls[room.address]?.ownMedia;
+    // Out of the call (joining the room joined it) there is nothing to carry.
+    await person.rooms.leaveCall(room.address);
+    await person.calls.setOwnMedia(room.address, { microphoneMuted: true });
+    expect(own()?.microphoneMuted ?? false).toBe(false);
+
+    await person.rooms.joinCall(room.address);
+    await person.calls.setOwnMedia(room.address, { microphoneMuted: true });
+    await person.calls.setOwnMedia(room.address, { cameraOff: true });
+    expect(own()).toEqual({ microphoneMuted: true, cameraOff: true, sharingScreen: false });
+    await expect(person.calls.setOwnMedia(room.address, { cameraOff: 'yes' as never })).rejects.toThrow('cameraOff must be true or false');
+    await expect(person.calls.setOwnMedia(room.address, { joined: false } as never)).rejects.toThrow('unknown own media field joined');
+    await expect(person.calls.setOwnMedia(42 as never, {})).rejects.toThrow();
+
+    await person.rooms.leaveCall(room.address);
+    expect(own()).toEqual({ microphoneMuted: false, cameraOff: false, sharingScreen: false });
+  });
+});

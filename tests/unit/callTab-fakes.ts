@@ -1,4 +1,5 @@
 import { createStore } from 'jotai';
+import { afterEach } from 'vitest';
 import type { CallEvents } from '../../src/main-thread/call/Call';
 import { CallRuntime } from '../../src/main-thread/callTab/CallRuntime';
 import type { CallLike } from '../../src/main-thread/callTab/CallSeat';
@@ -9,7 +10,7 @@ import { TypedEmitter } from '../../src/common/TypedEmitter';
 import type { MediaDevicesApi } from '../../src/main-thread/media';
 import type { TileNeed } from '../../src/main-thread/call/receive/tileProfile';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
-import type { CallRecord, Peer, Preferences, Room } from '../../src/protocol/entities';
+import type { CallRecord, OwnCallMedia, Peer, Preferences, Room } from '../../src/protocol/entities';
 import { initialSessionState } from '../../src/protocol/session-state';
 import type { VoiceActivityReport } from '../../src/protocol/analysisWorker';
 import { ManualClock } from '../support/ManualClock';
@@ -220,7 +221,7 @@ export function peer(address: string, overrides: Partial<Peer> = {}): Peer {
   };
 }
 
-function callRecord(joined: boolean): CallRecord {
+function callRecord(joined: boolean, ownMedia: OwnCallMedia = { microphoneMuted: false, cameraOff: false, sharingScreen: false }): CallRecord {
   return {
     roomAddress: ROOM,
     joined,
@@ -232,6 +233,7 @@ function callRecord(joined: boolean): CallRecord {
     recordable: false,
     recordingState: 'offline',
     state: 'active',
+    ownMedia,
   };
 }
 
@@ -244,6 +246,8 @@ export interface HarnessOptions {
   readonly grantAtOnce?: boolean;
   readonly labelled?: boolean;
   readonly tileObservers?: TileObservers;
+  /** Your own media as the call record keeps it (the tab that ran the call wrote it). */
+  readonly ownMedia?: OwnCallMedia;
 }
 
 /**
@@ -259,11 +263,12 @@ export function harness(options: HarnessOptions = {}) {
     ...state,
     rooms: { 'room-1': room() },
     peers: { [SELF]: peer(SELF, { displayName: 'Alice', affiliation: 'owner' }), [BOB]: peer(BOB, { displayName: 'Bob', joinedCall: true }) },
-    calls: { [ROOM]: callRecord(options.joined ?? false) },
+    calls: { [ROOM]: callRecord(options.joined ?? false, options.ownMedia) },
   });
   const pendingRecord: boolean[] = [];
   const spoken: boolean[] = [];
   const reports: Array<{ peerAddress: string; change: Partial<Peer> }> = [];
+  const ownMediaWrites: Array<Partial<OwnCallMedia>> = [];
   const update = (change: (current: ReturnType<typeof initialSessionState>) => Partial<ReturnType<typeof initialSessionState>>) =>
     store.set(sessionStateAtom, (current) => ({ ...current, ...change(current) }));
   const commands: CallTabCommands = {
@@ -287,6 +292,14 @@ export function harness(options: HarnessOptions = {}) {
       },
       setPeerVolumeLimit: async (peerAddress, volumeLimit) => {
         update((current) => ({ peers: { ...current.peers, [peerAddress]: { ...current.peers[peerAddress]!, volumeLimit } } }));
+      },
+      // As the worker: kept on the record while the call is joined.
+      setOwnMedia: async (_roomAddress, change) => {
+        ownMediaWrites.push(change);
+        update((current) => {
+          const call = current.calls[ROOM]!;
+          return call.joined ? { calls: { ...current.calls, [ROOM]: { ...call, ownMedia: { ...call.ownMedia, ...change } } } } : {};
+        });
       },
     },
     preferences: {
@@ -330,6 +343,7 @@ export function harness(options: HarnessOptions = {}) {
     log,
     spoken,
     reports,
+    ownMediaWrites,
     errors,
     engines,
     monitors,
@@ -339,12 +353,27 @@ export function harness(options: HarnessOptions = {}) {
     deliverCallRecord(): void {
       const joined = pendingRecord.shift();
       if (joined === undefined) throw new Error('no call command to deliver');
-      update((current) => ({ calls: { ...current.calls, [ROOM]: callRecord(joined) } }));
+      // Joining keeps what the record carries; leaving resets it.
+      update((current) => ({ calls: { ...current.calls, [ROOM]: joined ? callRecord(true, current.calls[ROOM]?.ownMedia) : callRecord(false) } }));
     },
     /** The record changes without a command of this tab's (another tab of yours joined or left). */
     setCallJoined: (joined: boolean) => update((current) => ({ calls: { ...current.calls, [ROOM]: callRecord(joined) } })),
     setPreferences: (change: Partial<Preferences>) => update((current) => ({ preferences: { ...current.preferences, ...change } })),
     self: () => store.get(sessionStateAtom).peers[SELF]!,
+  };
+}
+
+/** Opens started harnesses for a test file's tests; each is disposed after its test. */
+export function startedHarnesses(): (options?: HarnessOptions) => ReturnType<typeof harness> {
+  const opened: Array<ReturnType<typeof harness>> = [];
+  afterEach(() => {
+    for (const h of opened.splice(0)) h.runtime.dispose();
+  });
+  return (options = {}) => {
+    const h = harness(options);
+    h.runtime.start();
+    opened.push(h);
+    return h;
   };
 }
 

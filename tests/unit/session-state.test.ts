@@ -13,6 +13,7 @@ const call = (roomAddress: string): CallRecord => ({
   allowedAudioRoles: ['moderator', 'participant'],
   allowedVideoRoles: ['moderator', 'participant'],
   recordable: false,
+  ownMedia: { microphoneMuted: false, cameraOff: false, sharingScreen: false },
   recordingState: 'offline',
   state: 'active',
 });

@@ -127,6 +127,7 @@ export class CallRuntime {
         setPhase: (phase) => this.setPhase(phase),
         setProblem: (problem) => this.setProblem(problem),
         removeLocalMedia: () => this.media.removeAllLocal(),
+        resumeOwnMedia: () => this.resumeOwnMedia(),
         startLocalMedia: () => this.local.startForCall(),
         followSendLoad: (load) => this.local.followSendLoad(load),
         setReporting: (reporting) => this.selfReports.setReporting(reporting),
@@ -235,9 +236,11 @@ export class CallRuntime {
     return this.local.toggleCamera();
   }
 
-  /** "Start Screenshare" (in the call). */
+  /** "Start Screenshare" (in the call); also "Share screen again" after the call moved here. */
   startScreenShare(): Promise<void> {
     this.setProblem(undefined);
+    const handover = this.options.store.get(this.atoms.handover);
+    if (handover?.screenShareEnded) this.options.store.set(this.atoms.handover, { ...handover, screenShareEnded: false });
     return this.local.startScreenShare();
   }
 
@@ -280,6 +283,11 @@ export class CallRuntime {
 
   dismissProblem(): void {
     this.setProblem(undefined);
+  }
+
+  /** The person has read that the call moved here. */
+  dismissHandover(): void {
+    this.options.store.set(this.atoms.handover, undefined);
   }
 
   /** Plays a media item's video in an element; returns the detach. */
@@ -346,8 +354,25 @@ export class CallRuntime {
     this.options.commands.preferences.setPreferences(change).catch((error: unknown) => this.options.logger.error(`preferences not saved: ${describe(error)}`));
   }
 
+  /**
+   * Issue 13: the call comes to this tab; mute, camera-off and the screen share's end come from the
+   * call record, before anything is captured or offered, and the person is told. Push-to-talk,
+   * deafen and per-person volumes are the session's preferences and peer records: they apply as they are.
+   */
+  private resumeOwnMedia(): void {
+    const { store } = this.options;
+    const own = store.get(callAtomFamily(this.roomAddress))?.ownMedia;
+    if (!own) return;
+    this.local.resumeAs(own);
+    const moved = this.phase === 'elsewhere';
+    if (moved || own.microphoneMuted || own.cameraOff || own.sharingScreen) {
+      store.set(this.atoms.handover, { moved, microphoneMuted: own.microphoneMuted, cameraOff: own.cameraOff, screenShareEnded: own.sharingScreen });
+    }
+  }
+
   private setPhase(phase: CallPhase): void {
     if (this.disposed || this.phase === phase) return;
+    if (phase === 'preview') this.options.store.set(this.atoms.handover, undefined);
     this.options.store.set(this.atoms.phase, phase);
     this.selfReports.follow();
   }

@@ -24,6 +24,8 @@ export interface CallSeatHost {
   setProblem(problem: string | undefined): void;
   /** This tab keeps no local media (another tab sends yours, or the call ended). */
   removeLocalMedia(): void;
+  /** The call is taken over (from another tab, or after a reload): your media starts as the call record keeps it. Before `startLocalMedia`. */
+  resumeOwnMedia(): void;
   /** In the call: your camera and microphone start for it. */
   startLocalMedia(): Promise<void>;
   /** What the call sends changed: the capture follows it. */
@@ -127,7 +129,10 @@ export class CallSeat {
   /** The record says you are in the call and no call of ours runs it: run it once the lock is ours. */
   private async take(): Promise<void> {
     const call = this.open();
-    if (await this.run(call)) await this.enter(call);
+    if (!(await this.run(call))) return;
+    // Read before this tab reports anything of its own, which would overwrite what the call carries.
+    this.options.host.resumeOwnMedia();
+    await this.enter(call);
   }
 
   private open(): CallLike {

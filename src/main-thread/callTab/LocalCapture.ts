@@ -61,6 +61,8 @@ export class LocalCapture {
   private readonly capture: MediaCapture;
   /** Camera and microphone the person wants on, for media captured later (on joining, on a takeover). */
   private readonly wanted = { camera: true, microphone: true };
+  /** A takeover's carried mute / camera-off (issue 13): the next microphone or camera captured starts so. */
+  private readonly startOff = { camera: false, microphone: false };
   /** Devices picked in the pickers; undefined is the browser's default. */
   private readonly chosen: { camera: string | undefined; microphone: string | undefined } = { camera: undefined, microphone: undefined };
   private captures: Promise<void> = Promise.resolve();
@@ -98,10 +100,25 @@ export class LocalCapture {
     }
   }
 
-  /** Joined: the preview's media is offered, and what the person wants on but does not run yet is captured. */
+  /** Joined: the preview's media is offered, and what the person wants on (or carried muted) but does not run yet is captured. */
   async startForCall(): Promise<void> {
     this.shareIfInCall();
-    await this.captureMedia({ audio: this.wanted.microphone, video: this.wanted.camera }, 'missing');
+    await this.captureMedia({ audio: this.wanted.microphone || this.startOff.microphone, video: this.wanted.camera || this.startOff.camera }, 'missing');
+  }
+
+  /**
+   * The call moved to this tab (issue 13): the microphone and camera start as the person left them
+   * in the tab that ran it — what runs here already is set so before it is offered, and what is
+   * captured for the call starts muted / off.
+   */
+  resumeAs(own: { readonly microphoneMuted: boolean; readonly cameraOff: boolean }): void {
+    const { microphone, camera } = this.state();
+    this.startOff.microphone = own.microphoneMuted;
+    this.startOff.camera = own.cameraOff;
+    this.wanted.microphone = !own.microphoneMuted;
+    this.wanted.camera = !own.cameraOff;
+    if (microphone) this.options.media.setLocalDisabled(microphone.itemId, own.microphoneMuted);
+    if (camera) this.options.media.setLocalDisabled(camera.itemId, own.cameraOff);
   }
 
   /** "Request Media": camera and microphone, when neither runs yet (from a click: a prompt may follow). */
@@ -229,6 +246,13 @@ export class LocalCapture {
     if (!audio && !video) return;
     onProblem(undefined);
     const tier = captureResolutionTier(this.load, this.tiers());
+    // A replacement keeps the mute or camera-off of what it replaces; push-to-talk keeps a microphone muted.
+    const startDisabled = {
+      audio: audio && ((before.microphone?.muted ?? this.startOff.microphone) || this.options.keepMicrophoneMuted()),
+      video: video && (before.camera?.off ?? this.startOff.camera),
+    };
+    if (audio) this.startOff.microphone = false;
+    if (video) this.startOff.camera = false;
     const captured = await this.capture
       .captureUserMedia({
         audio: audio ? (this.chosen.microphone ? { deviceId: { exact: this.chosen.microphone } } : true) : false,
@@ -241,6 +265,7 @@ export class LocalCapture {
         replaceAudio: audio ? before.microphone?.itemId : undefined,
         replaceVideo: video ? before.camera?.itemId : undefined,
         share: this.options.use() === 'call',
+        startDisabled,
       })
       // A closed queue: the tab let go of its media meanwhile.
       .catch(() => undefined);
@@ -249,8 +274,6 @@ export class LocalCapture {
       for (const id of [captured.audio, captured.video]) if (id !== undefined) media.remove(id);
       return;
     }
-    if (captured.audio !== undefined && (before.microphone?.muted === true || this.options.keepMicrophoneMuted())) media.setLocalDisabled(captured.audio, true);
-    if (captured.video !== undefined && before.camera?.off === true) media.setLocalDisabled(captured.video, true);
     this.shareIfInCall();
   }
 }

@@ -1,6 +1,8 @@
 import type { createStore } from 'jotai';
 import type { Logger } from '../../common/logger';
-import { peersAtom, roomByAddressAtomFamily } from '../sessionAtoms';
+import type { OwnCallMedia } from '../../protocol/entities';
+import { callAtomFamily, peersAtom, roomByAddressAtomFamily } from '../sessionAtoms';
+import { ownMediaChange } from './callHandover';
 import type { LocalMediaState } from './localMediaState';
 import { selfFactsChange, selfMediaFacts, type SelfMediaFacts } from './selfMediaFacts';
 import type { CallTabCommands } from './sessionCommands';
@@ -33,18 +35,22 @@ export class SelfReports {
   private reporting = false;
   /** What we last reported, for the self peer record it went to (a rejoin makes a new record). */
   private sent: { record: string; facts: SelfMediaFacts } | undefined;
+  /** Your own media as last written to the call record, while this tab runs the call. */
+  private sentOwnMedia: OwnCallMedia | undefined;
 
   constructor(private readonly options: SelfReportsOptions) {}
 
   /** This tab starts or stops running the call. */
   setReporting(reporting: boolean): void {
     this.reporting = reporting;
+    this.sentOwnMedia = undefined;
   }
 
   /** Something they depend on changed (media, phase, peers): what changed is sent. */
   follow(): void {
     this.followSpeaking();
     this.followFacts();
+    this.followOwnMedia();
   }
 
   /** Issue 6: your speaking goes to the room while you are in the call and not muted. */
@@ -54,6 +60,20 @@ export class SelfReports {
     if (speaking === this.announcedSpeaking) return;
     this.announcedSpeaking = speaking;
     this.options.commands.calls.setSpeaking(this.options.roomAddress, speaking).catch((error: unknown) => this.options.logger.error(`speaking not announced: ${describe(error)}`));
+  }
+
+  /** Issue 13: your mute, camera-off and screen share on the call record, which a tab taking the call over reads. */
+  private followOwnMedia(): void {
+    if (!this.reporting || !this.options.inCall()) return;
+    const { store, roomAddress } = this.options;
+    const call = store.get(callAtomFamily(roomAddress));
+    if (!call?.joined) return;
+    // Compared with what is on its way: the record catches up only when the session's patch arrives.
+    const known = this.sentOwnMedia ?? call.ownMedia;
+    const change = ownMediaChange(known, this.options.local());
+    if (!change) return;
+    this.sentOwnMedia = { ...known, ...change };
+    this.options.commands.calls.setOwnMedia(roomAddress, change).catch((error: unknown) => this.options.logger.error(`own media not kept: ${describe(error)}`));
   }
 
   /** Your own muted / camera / screen facts on your Peer record, from the tab that runs the call. */

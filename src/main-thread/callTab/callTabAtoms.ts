@@ -3,6 +3,7 @@ import { initialDevicesState, type DevicesState, type MediaItem } from '../media
 import { connectionsAtom, receivedPathsAtom, type ReceivedPath } from '../call/callAtoms';
 import { relayStatusAtom, type RelayState } from '../call/relay/relayAtoms';
 import { preferencesAtom, roomPeersAtomFamily } from '../sessionAtoms';
+import type { CallHandover } from './callHandover';
 import { callTiles } from './callTiles';
 import { connectionHint, type ConnectionHint } from './connectionHint';
 import { localMediaState } from './localMediaState';
@@ -48,6 +49,8 @@ export function createCallTabAtoms(roomAddress: string) {
   const playbackBlocked = atom(false);
   /** Push-to-talk's key is held. */
   const talkKeyHeld = atom(false);
+  /** The call came to this tab from another (issue 13), until the person dismisses the notice or leaves. */
+  const handover = atom<CallHandover | undefined>(undefined);
   /** The tile the person enlarged (its key), while they keep it so. */
   const enlargedTileKey = atom<string | undefined>(undefined);
 
@@ -97,6 +100,7 @@ export function createCallTabAtoms(roomAddress: string) {
     problem,
     playbackBlocked,
     talkKeyHeld,
+    handover,
     enlargedTileKey,
     local,
     tiles,

@@ -34,6 +34,8 @@ export interface UserMediaRequest {
   readonly replaceVideo?: string;
   /** Share the new items at once (default true). */
   readonly share?: boolean;
+  /** Tracks that start disabled (muted microphone, camera off): never enabled, even for a moment. */
+  readonly startDisabled?: { readonly audio: boolean; readonly video: boolean };
   /** Render the camera mirrored (default true). */
   readonly mirrored?: boolean;
   readonly audioName?: string;
@@ -189,12 +191,14 @@ export class MediaCapture {
     const share = request.share !== false;
     if (audioTrack) {
       if (request.audioHint !== undefined) audioTrack.contentHint = request.audioHint;
+      if (request.startDisabled?.audio) audioTrack.enabled = false;
       media.addLocalAudio(audioTrack, stream, { replaces: request.replaceAudio, name: request.audioName });
       if (share) media.share(audioTrack.id);
       devices.markCaptured('microphone');
     }
     if (videoTrack) {
       if (request.videoHint !== undefined) videoTrack.contentHint = request.videoHint;
+      if (request.startDisabled?.video) videoTrack.enabled = false;
       media.addLocalVideo(videoTrack, stream, { replaces: request.replaceVideo, name: request.videoName, mirrored: request.mirrored });
       if (share) media.share(videoTrack.id);
       devices.markCaptured('camera');

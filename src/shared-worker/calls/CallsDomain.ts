@@ -1,11 +1,24 @@
 import { JID, type Agent, type Stanzas } from 'stanza';
 import type { CallsCommands, PeerMediaChange } from '../../protocol/commands';
+import { LIMITS } from '../../protocol/constants';
+import type { OwnCallMedia } from '../../protocol/entities';
 import { ValidationError } from '../../protocol/errors';
 import { roomByAddress } from '../../protocol/roomLookup';
-import { expectRecord } from '../../protocol/validate';
+import { expectRecord, expectString } from '../../protocol/validate';
 import type { SessionContext, SessionDomain } from '../SessionContext';
 
 const REPORTED_FIELDS = new Set<keyof PeerMediaChange>(['muted', 'hasActiveCamera', 'hasActiveMicrophone', 'hasActiveScreenCapture', 'sessionFailed']);
+const OWN_MEDIA_FIELDS = new Set<keyof OwnCallMedia>(['microphoneMuted', 'cameraOff', 'sharingScreen']);
+
+/** A change naming only `allowed` fields, each true or false. */
+function expectFlags<Field extends string>(change: unknown, allowed: ReadonlySet<Field>, what: string): Partial<Record<Field, boolean>> {
+  const fields = expectRecord(change, what);
+  for (const [name, value] of Object.entries(fields)) {
+    if (!allowed.has(name as Field)) throw new ValidationError(`unknown ${what} field ${name}`);
+    if (typeof value !== 'boolean') throw new ValidationError(`${name} must be true or false`);
+  }
+  return fields as Partial<Record<Field, boolean>>;
+}
 
 /**
  * Call facts every tab sees on Peer records: what the call's tab learns of peers' media, and who
@@ -21,13 +34,9 @@ export class CallsDomain implements SessionDomain, CallsCommands {
   }
 
   async reportPeerMedia(peerAddress: string, change: PeerMediaChange): Promise<void> {
-    const fields = expectRecord(change, 'peer media change');
-    for (const [name, value] of Object.entries(fields)) {
-      if (!REPORTED_FIELDS.has(name as keyof PeerMediaChange)) throw new ValidationError(`unknown peer media field ${name}`);
-      if (typeof value !== 'boolean') throw new ValidationError(`${name} must be true or false`);
-    }
+    const fields = expectFlags(change, REPORTED_FIELDS, 'peer media');
     // A report about a peer who has just left is moot: there is no record to change.
-    this.context.store.update('peers', peerAddress, fields as PeerMediaChange);
+    this.context.store.update('peers', peerAddress, fields);
   }
 
   async setSpeaking(roomAddress: string, speaking: boolean): Promise<void> {
@@ -42,6 +51,16 @@ export class CallsDomain implements SessionDomain, CallsCommands {
   async setPeerVolumeLimit(peerAddress: string, volumeLimit: number): Promise<void> {
     if (typeof volumeLimit !== 'number' || !(volumeLimit >= 0 && volumeLimit <= 1)) throw new ValidationError('volumeLimit must be a number from 0 to 1');
     this.context.store.update('peers', peerAddress, { volumeLimit });
+  }
+
+  /** Issue 13: your own mute, camera-off and screen share, kept where a tab taking the call over reads them. */
+  async setOwnMedia(roomAddress: string, change: Partial<OwnCallMedia>): Promise<void> {
+    const address = expectString(roomAddress, 'room address', LIMITS.addressLength);
+    const fields = expectFlags(change, OWN_MEDIA_FIELDS, 'own media');
+    const call = this.context.store.state.calls[address];
+    // Out of the call there is nothing to carry: leaving resets it.
+    if (!call?.joined) return;
+    this.context.store.upsert('calls', address, { ...call, ownMedia: { ...call.ownMedia, ...fields } });
   }
 
   private onGroupchat(message: Stanzas.ReceivedMessage): void {

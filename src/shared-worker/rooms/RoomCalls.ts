@@ -1,7 +1,7 @@
 import type { CallRecord, RequestingMedia } from '../../protocol/entities';
 import { RoomNotJoinedError } from '../../protocol/errors';
 import type { SessionContext } from '../SessionContext';
-import { newCallRecord } from './callRecord';
+import { newCallRecord, OWN_MEDIA_DEFAULTS } from './callRecord';
 import { expectMedia } from './commandInput';
 import type { AddressedRoom, RoomRecords } from './RoomRecords';
 
@@ -55,10 +55,10 @@ export class RoomCalls {
     this.left.delete(roomId);
   }
 
-  /** Leaves the call of a room we are no longer in (record kept). */
+  /** Leaves the call of a room we are no longer in (record kept); the next join starts with nothing muted. */
   end(roomAddress: string): void {
     const call = this.records.call(roomAddress);
-    if (call) this.context.store.upsert('calls', roomAddress, { ...call, joined: false, joinedAt: undefined, requestingMedia: 'none' });
+    if (call) this.context.store.upsert('calls', roomAddress, { ...call, joined: false, joinedAt: undefined, requestingMedia: 'none', ownMedia: OWN_MEDIA_DEFAULTS });
   }
 
   /** A destroyed room's call carries over to its alternate venue. */

@@ -1,10 +1,13 @@
 import { useAtomValue } from 'jotai';
+import { handoverMessage } from '../../main-thread/callTab/callHandover';
+import { preferencesAtom } from '../../main-thread/sessionAtoms';
 import { useCallRuntime } from './callRuntimeContext';
 
 /**
  * What the person should know about their media: a capture or call problem in plain words, the
  * "you are muted" hint while they speak muted (issue 6), and the plain "Request Media" fallback
- * (SPEC §2) while playback or capture waits for their gesture.
+ * (SPEC §2) while playback or capture waits for their gesture; when the call moved to this tab,
+ * that it did and how their media stands (issue 13), with the screen share to start again.
  */
 export function CallNotices() {
   const runtime = useCallRuntime();
@@ -12,6 +15,8 @@ export function CallNotices() {
   const mutedWhileSpeaking = useAtomValue(runtime.atoms.mutedWhileSpeaking);
   const requestMediaOffered = useAtomValue(runtime.atoms.requestMediaOffered);
   const playbackBlocked = useAtomValue(runtime.atoms.playbackBlocked);
+  const handover = useAtomValue(runtime.atoms.handover);
+  const preferences = useAtomValue(preferencesAtom);
   return (
     <div className="call-notices">
       {problem && (
@@ -23,6 +28,19 @@ export function CallNotices() {
         </div>
       )}
       <div role="status" className="call-hint">
+        {handover && (
+          <div className="banner banner-info call-handover">
+            <p>{handoverMessage(handover, preferences)}</p>
+            {handover.screenShareEnded && runtime.screenShareSupported && (
+              <button type="button" className="button small" onClick={() => void runtime.startScreenShare()}>
+                Share screen again
+              </button>
+            )}
+            <button type="button" className="button small" onClick={() => runtime.dismissHandover()}>
+              Dismiss
+            </button>
+          </div>
+        )}
         {mutedWhileSpeaking && <p className="banner banner-warning">You are muted. Unmute your microphone to be heard.</p>}
       </div>
       {requestMediaOffered && (

@@ -1,0 +1,39 @@
+import type { OwnCallMedia, Preferences } from '../../protocol/entities';
+import type { LocalMediaState } from './localMediaState';
+
+/**
+ * What the call record should say of your own media, from what runs in the tab that runs the call;
+ * undefined when it says so already. A microphone or camera that does not run (yet) changes nothing:
+ * a tab that has just taken the call over must not overwrite the state it carries before capturing.
+ */
+export function ownMediaChange(known: OwnCallMedia, local: LocalMediaState): Partial<OwnCallMedia> | undefined {
+  const next: Partial<OwnCallMedia> = { sharingScreen: local.screenIds.length > 0 };
+  if (local.microphone) next.microphoneMuted = local.microphone.muted;
+  if (local.camera) next.cameraOff = local.camera.off;
+  const change: Partial<OwnCallMedia> = {};
+  for (const key of Object.keys(next) as Array<keyof OwnCallMedia>) if (next[key] !== known[key]) change[key] = next[key];
+  return Object.keys(change).length > 0 ? change : undefined;
+}
+
+/** The call came to this tab from another of yours (issue 13): what it carried, for the notice. */
+export interface CallHandover {
+  /** Another tab ran the call (it closed, crashed or went away); false: this tab was reloaded in the call. */
+  readonly moved: boolean;
+  readonly microphoneMuted: boolean;
+  readonly cameraOff: boolean;
+  /** A screen share ran: the browser needs a click to share again. */
+  readonly screenShareEnded: boolean;
+}
+
+/** The notice in plain words, e.g. "Your call moved to this tab — you're muted and your camera is off." */
+export function handoverMessage(handover: CallHandover, preferences: Pick<Preferences, 'pushToTalk' | 'globalVolumeLimit'>): string {
+  const states = [
+    preferences.pushToTalk ? 'push-to-talk is on (hold Space to talk)' : handover.microphoneMuted ? "you're muted" : "your microphone is on",
+    handover.cameraOff ? 'your camera is off' : 'your camera is on',
+  ];
+  if (preferences.globalVolumeLimit === 0) states.push("you can't hear the others (deafened)");
+  const listed = states.length > 1 ? `${states.slice(0, -1).join(', ')} and ${states.at(-1)}` : states.join('');
+  const lead = handover.moved ? 'Your call moved to this tab' : "You're back in the call";
+  const screen = handover.screenShareEnded ? ' Your screen share stopped; share it again if you still want to.' : '';
+  return `${lead} — ${listed}.${screen}`;
+}

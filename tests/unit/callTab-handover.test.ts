@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { handoverMessage, ownMediaChange } from '../../src/main-thread/callTab/callHandover';
+import type { MediaItem } from '../../src/main-thread/media';
+import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
+import { BOB, ROOM, settle, startedHarnesses, type harness } from './callTab-fakes';
+
+/**
+ * Issue 13 "Call state that survives a handover": when the call moves to another tab of yours (the
+ * one running it closed, crashed or went away), your mute, camera-off and screen share come along
+ * through the session's call record, and the new tab says so. Over the call tab's fakes
+ * (tests/unit/callTab-fakes.ts: a fake Web Lock grant stands for the other tab going away).
+ */
+
+const open = startedHarnesses();
+
+const MUTED_CAMERA_OFF = { microphoneMuted: true, cameraOff: true, sharingScreen: false };
+
+/** A tab of yours showing the call another tab runs; it takes the call over when `grantLock` is called. */
+async function waitingTab(options: Parameters<typeof harness>[0] = {}) {
+  const h = open({ joined: true, lockHeldElsewhere: true, grantAtOnce: false, ...options });
+  const added: MediaItem[] = [];
+  h.runtime.media.on('added', (item) => added.push({ ...item }));
+  await settle();
+  expect(h.store.get(h.runtime.atoms.phase)).toBe('elsewhere');
+  return { h, added };
+}
+
+async function takeOver(h: ReturnType<typeof harness>): Promise<void> {
+  h.engines[0]?.grantLock();
+  await settle();
+  expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+}
+
+describe('the tab running the call keeps your own media on the call record', () => {
+  it('muting, turning the camera off and back go to the record once per change', async () => {
+    const h = open({ joined: true });
+    await settle();
+    h.runtime.setMicrophoneMuted(true);
+    await h.runtime.toggleCamera();
+    await settle();
+    expect(h.store.get(sessionStateAtom).calls[ROOM]?.ownMedia).toEqual(MUTED_CAMERA_OFF);
+    await h.runtime.toggleCamera();
+    await settle();
+    expect(h.ownMediaWrites).toEqual([{ microphoneMuted: true }, { cameraOff: true }, { cameraOff: false }]);
+  });
+
+  it('what does not run yet is not written: a tab taking over does not wipe what it carries', () => {
+    const nothingRuns = { microphone: undefined, camera: undefined, screenIds: [] };
+    expect(ownMediaChange(MUTED_CAMERA_OFF, nothingRuns)).toBeUndefined();
+    expect(ownMediaChange({ ...MUTED_CAMERA_OFF, sharingScreen: true }, nothingRuns)).toEqual({ sharingScreen: false });
+  });
+});
+
+describe('a tab taking the call over starts as you left it', () => {
+  it('the microphone starts muted and the camera off: neither track is ever enabled', async () => {
+    const { h, added } = await waitingTab({ ownMedia: MUTED_CAMERA_OFF });
+    await takeOver(h);
+    expect(added.map(({ kind, localDisabled }) => ({ kind, localDisabled }))).toEqual([
+      { kind: 'audio', localDisabled: true },
+      { kind: 'video', localDisabled: true },
+    ]);
+    expect(h.runtime.media.local().map(({ shared, localDisabled }) => ({ shared, localDisabled }))).toEqual([
+      { shared: true, localDisabled: true },
+      { shared: true, localDisabled: true },
+    ]);
+    expect(h.store.get(h.runtime.atoms.local)).toMatchObject({ microphone: { muted: true }, camera: { off: true } });
+    // What the record carries stays: the new tab confirms it, it does not overwrite it.
+    expect(h.store.get(sessionStateAtom).calls[ROOM]?.ownMedia).toEqual(MUTED_CAMERA_OFF);
+    // Your own Peer record never says your microphone is on.
+    expect(h.reports.filter((report) => report.change.hasActiveMicrophone === true)).toEqual([]);
+  });
+
+  it('unmuting in the new tab works as ever and is kept for the next move', async () => {
+    const { h } = await waitingTab({ ownMedia: MUTED_CAMERA_OFF });
+    await takeOver(h);
+    await h.runtime.toggleMicrophone();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.local).microphone?.muted).toBe(false);
+    expect(h.store.get(sessionStateAtom).calls[ROOM]?.ownMedia.microphoneMuted).toBe(false);
+  });
+
+  it('nothing muted: the new tab starts with microphone and camera on, as before', async () => {
+    const { h, added } = await waitingTab();
+    await takeOver(h);
+    expect(added.map((item) => item.localDisabled)).toEqual([false, false]);
+  });
+
+  it('a screen share is not restarted (the browser needs a click): the record forgets it and the notice offers it again', async () => {
+    const { h } = await waitingTab({ ownMedia: { microphoneMuted: false, cameraOff: false, sharingScreen: true } });
+    await takeOver(h);
+    expect(h.store.get(h.runtime.atoms.local).screenIds).toEqual([]);
+    expect(h.store.get(h.runtime.atoms.handover)).toMatchObject({ moved: true, screenShareEnded: true });
+    expect(h.store.get(sessionStateAtom).calls[ROOM]?.ownMedia.sharingScreen).toBe(false);
+  });
+
+  it('push-to-talk, deafen and per-person volume are the session’s: the new tab applies them as they are', async () => {
+    const { h, added } = await waitingTab();
+    h.setPreferences({ pushToTalk: true, globalVolumeLimit: 0 });
+    h.runtime.setPeerVolume(BOB, 0.3);
+    await takeOver(h);
+    // Push-to-talk: the new microphone starts muted while the key is up.
+    expect(added.find((item) => item.kind === 'audio')?.localDisabled).toBe(true);
+    expect(h.store.get(sessionStateAtom).peers[BOB]?.volumeLimit).toBe(0.3);
+    expect(h.store.get(sessionStateAtom).preferences).toMatchObject({ pushToTalk: true, globalVolumeLimit: 0 });
+  });
+});
+
+describe('the new tab says the call moved here, in plain words', () => {
+  it('the notice names the move and how your media stands until you dismiss it', async () => {
+    const { h } = await waitingTab({ ownMedia: MUTED_CAMERA_OFF });
+    await takeOver(h);
+    const handover = h.store.get(h.runtime.atoms.handover);
+    expect(handover).toEqual({ moved: true, microphoneMuted: true, cameraOff: true, screenShareEnded: false });
+    expect(handoverMessage(handover!, { pushToTalk: false, globalVolumeLimit: 1 })).toBe("Your call moved to this tab — you're muted and your camera is off.");
+    h.runtime.dismissHandover();
+    expect(h.store.get(h.runtime.atoms.handover)).toBeUndefined();
+  });
+
+  it('push-to-talk, deafen and an ended screen share are said too', () => {
+    const handover = { moved: true, microphoneMuted: false, cameraOff: false, screenShareEnded: true };
+    expect(handoverMessage(handover, { pushToTalk: true, globalVolumeLimit: 0 })).toBe(
+      "Your call moved to this tab — push-to-talk is on (hold Space to talk), your camera is on and you can't hear the others (deafened). Your screen share stopped; share it again if you still want to.",
+    );
+  });
+
+  it('a call this tab joined itself shows no notice', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    expect(h.store.get(h.runtime.atoms.handover)).toBeUndefined();
+  });
+
+  it('leaving the call clears the notice', async () => {
+    const { h } = await waitingTab({ ownMedia: MUTED_CAMERA_OFF });
+    await takeOver(h);
+    h.setCallJoined(false);
+    await settle();
+    expect(h.store.get(h.runtime.atoms.handover)).toBeUndefined();
+  });
+});

@@ -12,7 +12,8 @@ export function ParticipantsList({ id, room, roomAddress }: { id: string; room: 
   const isOwner = room.joined && room.selfAffiliation === 'owner';
   const focusBanned = () => bannedHeading.current?.focus();
   return (
-    <section id={id} className="card participants" aria-labelledby="participants-heading">
+    // Focusable: on a phone the list scrolls, and a keyboard must be able to scroll it too (WCAG 2.1.1).
+    <section id={id} className="card participants" aria-labelledby="participants-heading" tabIndex={0}>
       <h2 id="participants-heading" className="section-title">
         People <span className="count">{peers.length}</span>
       </h2>

@@ -16,7 +16,7 @@ export function RoomStatus({ room, openError, ended }: RoomStatusProps) {
   const content = describe(room, openError, ended);
   if (!content) return null;
   return (
-    <div role="status" aria-label="Room state" className={`banner banner-${content.tone}`}>
+    <div role="status" aria-label={content.label ?? 'Room state'} className={`banner banner-${content.tone}`}>
       {content.body}
     </div>
   );
@@ -24,12 +24,13 @@ export function RoomStatus({ room, openError, ended }: RoomStatusProps) {
 
 type Tone = 'info' | 'warning' | 'error';
 
-function describe(room: Room | undefined, openError: string | undefined, ended: boolean): { tone: Tone; body: ReactNode } | undefined {
+/** What the banner says; `label` names it when it is news about a room we are in, not its state. */
+function describe(room: Room | undefined, openError: string | undefined, ended: boolean): { tone: Tone; body: ReactNode; label?: string } | undefined {
   if (openError) return { tone: 'error', body: failure('Could not open the room.', openError) };
   if (!room) return ended ? { tone: 'info', body: <p>This room has ended.</p> } : { tone: 'info', body: pending('Joining the room…') };
   switch (room.roomState) {
     case 'joined':
-      return room.movedFrom ? { tone: 'info', body: <p>{movedText(room.movedFrom, room.providedName)}</p> } : undefined;
+      return room.movedFrom ? { tone: 'info', label: 'Room moved', body: <p>{movedText(room.movedFrom, room.providedName)}</p> } : undefined;
     case 'joining':
       return { tone: 'info', body: pending(room.movedFrom ? `${movedText(room.movedFrom, room.providedName)} Joining it…` : 'Joining the room…') };
     case 'password-required':

@@ -133,7 +133,7 @@ test.describe('Destroyed room: one screen says the owner closed it, or where eve
     for (const person of [alice, bob]) {
       await expect(person.page.getByRole('heading', { level: 1 })).toHaveText(alternate);
       await expectJoined(person.page);
-      await expect(roomState(person.page)).toHaveText(`The owner closed ${room}, so you moved to ${alternate}.`);
+      await expect(person.page.getByRole('status', { name: 'Room moved' })).toHaveText(`The owner closed ${room}, so you moved to ${alternate}.`);
       await expect(participants(person.page).getByRole('listitem')).toHaveCount(2);
     }
   });

@@ -268,10 +268,12 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       error: undefined,
       removal: undefined,
     });
-    // PROTOCOL.md "After joining": the lock check, then (without waiting for it) the call presence.
-    void this.lock.check(room.id);
+    // PROTOCOL.md "After joining": the call presence and the lock check, neither waiting for the
+    // other. The call presence goes first: it is what starts the peers' offers (the join path),
+    // and the room answers stanzas in order; the lock state can come after the first frame.
     this.calls.autoJoin(room);
     this.syncPresence(room.id);
+    void this.lock.check(room.id);
   }
 
   // ---- stanzas from rooms ----

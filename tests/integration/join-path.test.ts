@@ -24,6 +24,26 @@ async function sentSince(who: TestSession, from: number): Promise<string[]> {
   return who.sent.slice(from).flatMap((xml) => stepOf(xml) ?? []);
 }
 
+describe('Join path: a room opened at page load looks up its address beside the websocket and login, not after them (issue 14, SPEC §7 room config request)', () => {
+  it('the room config request goes out before the XMPP session has started, and the join uses it', async () => {
+    const lookups: Array<{ loggedIn: boolean }> = [];
+    const person: TestSession = openSession({
+      server: server(),
+      displayName: 'Alice',
+      fetch: (input, init) => {
+        if (String(input).includes('/api/room-config')) lookups.push({ loggedIn: person.session.client !== undefined });
+        return fetch(input, init);
+      },
+    });
+    const roomId = await person.rooms.joinRoom('join-path-early', { autoJoinCall: true });
+    await connected(person);
+    const room = await joinedRoom(person, roomId);
+
+    expect(room.address).toMatch(/^join-path-early@/);
+    expect(lookups).toEqual([{ loggedIn: false }]);
+  });
+});
+
 describe('Join path: from the join request to the call presence that starts the offers, nothing but the join presence goes out; the lock check comes after (issue 14, PROTOCOL.md "After joining")', () => {
   it('a newcomer to a running call sends the join presence, then the call presence, and only then reads the lock state', async () => {
     const alice = openSession({ server: server(), displayName: 'Alice' });

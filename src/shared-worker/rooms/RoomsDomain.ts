@@ -5,9 +5,9 @@ import type { JoinRoomOptions, RoomsCommands } from '../../protocol/commands';
 import type { BannedPerson, CallRecord, RequestingMedia, Room } from '../../protocol/entities';
 import { RoomNameMissingError, ValidationError } from '../../protocol/errors';
 import { roomNameToLocalpart } from '../../protocol/rooms';
-import { fetchRoomConfig } from '../ConfigClient';
 import type { SessionContext, SessionDomain } from '../SessionContext';
 import { expectPassword, optionalPassword } from './commandInput';
+import { EarlyRoomLookups } from './EarlyRoomLookups';
 import { JoinAttempts } from './JoinAttempts';
 import { joinErrorChange } from './joinError';
 import { readMucItem } from './mucItem';
@@ -34,6 +34,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   private readonly joins: JoinAttempts;
   private readonly presence = new PresenceSender();
   private readonly lock: RoomLock;
+  private readonly lookups: EarlyRoomLookups;
   private readonly calls: RoomCalls;
   private readonly moderation: RoomModeration;
   private attachedClient: Agent | undefined;
@@ -44,6 +45,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.records = new RoomRecords(context.store);
     this.joins = new JoinAttempts(context.clock);
     this.lock = new RoomLock(context, this.records);
+    this.lookups = new EarlyRoomLookups(context);
     this.calls = new RoomCalls(context, this.records, (roomId) => this.syncPresence(roomId));
     this.moderation = new RoomModeration(context, this.records);
     this.announcedName = this.displayName;
@@ -66,6 +68,8 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     client.on('message', (message) => {
       if (this.attachedClient === client) this.onMessage(message);
     });
+    // The config is known: the rooms waiting to join look up their address beside the login.
+    for (const room of Object.values(this.records.rooms)) if (room.roomState === 'joining' && !room.address) this.lookups.start(room.id, room.providedName);
   }
 
   /** Rooms join, and rejoin after a reconnect, once the session has started. */
@@ -79,6 +83,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   disconnected(): void {
     const { store } = this.context;
     this.joins.endAll();
+    this.lookups.clear();
     this.presence.forget();
     for (const id of Object.keys(store.state.peers)) store.remove('peers', id);
     for (const id of Object.keys(this.records.rooms)) store.update('rooms', id, { roomState: 'interrupted', ...OUT_OF_ROOM });
@@ -191,7 +196,10 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     const client = this.context.client;
     const config = this.context.config;
     this.joins.end(roomId);
-    if (!this.records.room(roomId) || !client || !config) return;
+    const room = this.records.room(roomId);
+    // Logging in: the address lookup need not wait for it.
+    if (room && !client && !room.address && this.context.store.state.connection.state === 'connecting') this.lookups.start(roomId, room.providedName);
+    if (!room || !client || !config) return;
     void this.runJoin(roomId, this.joins.begin(roomId), client, config.id);
   }
 
@@ -218,7 +226,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     if (!config) return undefined;
     let raw: string;
     try {
-      raw = (await fetchRoomConfig(this.context.fetch, this.context.clock, config, room.providedName)).roomAddress;
+      raw = (await this.lookups.take(room.id, room.providedName, config)).roomAddress;
     } catch (error) {
       if (!this.joins.isCurrent(room.id, token)) return undefined;
       this.joins.end(room.id);

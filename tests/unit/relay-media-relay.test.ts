@@ -45,15 +45,23 @@ class FakeRelayConnection extends TypedEmitter<RelayRpcClientEvents> {
   }
 }
 
-/** An ingest whose transport has connected and produced the microphone. */
-function connectedIngest(): RelayIngest {
-  return Object.assign(new TypedEmitter(), {
-    connected: true,
-    kinds: ['audio'],
-    sync: async () => {},
-    setMaxBitrate: async () => {},
-    close: () => {},
-  }) as unknown as RelayIngest;
+/** An ingest that produces the microphone; its transport has connected unless told otherwise. */
+class FakeIngest extends TypedEmitter<{ connectionState: [state: string] }> {
+  readonly kinds = ['audio'];
+
+  constructor(public connected = true) {
+    super();
+  }
+
+  async sync(): Promise<void> {}
+  async setMaxBitrate(): Promise<void> {}
+  close(): void {}
+
+  /** Its transport connects (as mediasoup-client's `connectionstatechange` says). */
+  connect(): void {
+    this.connected = true;
+    this.emit('connectionState', 'connected');
+  }
 }
 
 const relays: RelayPath[] = [];
@@ -63,11 +71,8 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
-/** A RelayPath for a call in `record`'s room that shares a microphone with Bob; resolves with its CREATE_CONSUMER. */
-async function createConsumerFor(record: Room): Promise<CreateConsumerParams> {
-  const connection = new FakeRelayConnection();
-  vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
-  vi.spyOn(RelayIngest, 'create').mockImplementation(async () => connectedIngest());
+/** A RelayPath for a call in `record`'s room, with the errors it logs. */
+function relayPathIn(record: Room): { relay: RelayPath; errors: string[] } {
   const clock = new ManualClock();
   const store = createStore();
   const state = initialSessionState();
@@ -88,7 +93,17 @@ async function createConsumerFor(record: Room): Promise<CreateConsumerParams> {
     sfuServer: () => ({ url: 'wss://relay.test/', password: 'token', minimumPeers: 2 }),
   });
   relays.push(relay);
-  const microphone: ShareableMedia = { id: 'mic', kind: 'audio', streamId: 'stream-1', screenCapture: false };
+  return { relay, errors };
+}
+
+const microphone: ShareableMedia = { id: 'mic', kind: 'audio', streamId: 'stream-1', screenCapture: false };
+
+/** A RelayPath for a call in `record`'s room that shares a microphone with Bob; resolves with its CREATE_CONSUMER. */
+async function createConsumerFor(record: Room): Promise<CreateConsumerParams> {
+  const connection = new FakeRelayConnection();
+  vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
+  vi.spyOn(RelayIngest, 'create').mockImplementation(async () => new FakeIngest() as unknown as RelayIngest);
+  const { relay, errors } = relayPathIn(record);
   const bob = peer(BOB, { id: 'bob-sid' });
   const delivery: Delivery = { key: sessionKey(BOB, USER_STREAM_KEY), peerAddress: BOB, peerId: bob.id, streamKey: USER_STREAM_KEY, media: [microphone] };
   // As the Call does: every change recomputes (connected, then ingested, then the consumer).
@@ -97,6 +112,7 @@ async function createConsumerFor(record: Room): Promise<CreateConsumerParams> {
     const paths = planPaths({
       planned: [delivery],
       relayReady: (streamKey) => relay.canCarry(streamKey),
+      relayPending: (streamKey) => relay.pending(streamKey),
       relayExists: (key) => relay.carries(key),
       relayEstablished: (key) => relay.established(key),
       meshExists: () => true,
@@ -121,5 +137,39 @@ describe('PROTOCOL.md "Media relay": CREATE_CONSUMER names the room by its <user
   it('falls back to the room address when the server sent no rid', async () => {
     const params = await createConsumerFor(room({ rid: undefined }));
     expect(params).toMatchObject({ roomAddress: ROOM, roomId: ROOM });
+  });
+});
+
+describe('A newcomer to a call on the relay publishes straight to it: the relay is "on its way" until its ingest first connects', () => {
+  it('is pending while connecting and ingesting, and ready (no longer pending) once the ingest connects', async () => {
+    const connection = new FakeRelayConnection();
+    vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
+    const ingest = new FakeIngest(false);
+    vi.spyOn(RelayIngest, 'create').mockImplementation(async () => ingest as unknown as RelayIngest);
+    const { relay, errors } = relayPathIn(room({}));
+    const streams = groupIntoStreams([microphone]);
+    relay.on('changed', () => relay.publish(streams, true));
+    relay.publish(streams, true);
+    expect(relay.pending(USER_STREAM_KEY)).toBe(true);
+    await until(() => connection.requests.some((request) => request.method === 'GET_ROUTER_CAPABILITIES'), 'the connection');
+    await until(() => vi.mocked(RelayIngest.create).mock.calls.length > 0, 'the ingest');
+    expect(relay.pending(USER_STREAM_KEY)).toBe(true);
+    expect(relay.canCarry(USER_STREAM_KEY)).toBe(false);
+    ingest.connect();
+    await until(() => relay.canCarry(USER_STREAM_KEY), 'ready');
+    expect(relay.pending(USER_STREAM_KEY)).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it('is not pending when not wanted, nor once the relay cannot be reached (the mesh carries the call)', async () => {
+    vi.spyOn(RelayRpcClient, 'connect').mockRejectedValue(new Error('refused'));
+    const { relay, errors } = relayPathIn(room({}));
+    const streams = groupIntoStreams([microphone]);
+    relay.publish(streams, false);
+    expect(relay.pending(USER_STREAM_KEY)).toBe(false);
+    relay.publish(streams, true);
+    expect(relay.pending(USER_STREAM_KEY)).toBe(true);
+    await until(() => errors.length > 0, 'the outage');
+    expect(relay.pending(USER_STREAM_KEY)).toBe(false);
   });
 });

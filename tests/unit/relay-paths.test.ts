@@ -14,6 +14,7 @@ function input(overrides: Partial<PathPlanInput>): PathPlanInput {
   return {
     planned,
     relayReady: () => false,
+    relayPending: () => false,
     relayExists: () => false,
     relayEstablished: () => false,
     meshExists: () => true,
@@ -43,6 +44,18 @@ describe('planPaths (the relay switch without frozen video)', () => {
     const paths = planPaths(input({ relayReady: () => true, meshExists: (key) => key === 'bob\nuser' }));
     expect(sorted(paths.relay)).toEqual(['bob\nuser', 'carol\nuser']);
     expect(sorted(paths.mesh)).toEqual(['bob\nuser']);
+  });
+
+  it('a newcomer to a call on the relay starts no mesh session while the relay is on its way: it publishes straight to the relay', () => {
+    const paths = planPaths(input({ relayPending: () => true, meshExists: () => false }));
+    expect(paths.mesh.size).toBe(0);
+    expect(paths.relay.size).toBe(0);
+  });
+
+  it('while the relay is on its way, running mesh sessions stay and consumers already made are kept', () => {
+    const paths = planPaths(input({ relayPending: () => true, meshExists: (key) => key === 'bob\nuser', relayExists: (key) => key === 'carol\nuser' }));
+    expect(sorted(paths.mesh)).toEqual(['bob\nuser']);
+    expect(sorted(paths.relay)).toEqual(['carol\nuser']);
   });
 
   it('switched off (or the relay is down): mesh sessions are made, and consumers stay until each mesh session is established', () => {

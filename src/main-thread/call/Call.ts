@@ -270,6 +270,7 @@ export class Call extends TypedEmitter<CallEvents> {
     const paths = planPaths({
       planned: deliveries,
       relayReady: (streamKey) => relay.canCarry(streamKey),
+      relayPending: (streamKey) => relay.pending(streamKey),
       relayExists: (key) => relay.carries(key),
       relayEstablished: (key) => relay.established(key),
       meshExists: (key) => this.mesh.carries(key),

@@ -9,6 +9,8 @@ export interface PathPlanInput {
   readonly planned: readonly PlannedDelivery[];
   /** The relay can carry this stream now: wanted, connected, and its ingest connected. */
   readonly relayReady: (streamKey: string) => boolean;
+  /** The relay is wanted and on its way to carrying this stream (connecting, ingesting), with no outage. */
+  readonly relayPending: (streamKey: string) => boolean;
   /** A relay consumer exists for this key (made on a connection that may since have died). */
   readonly relayExists: (key: string) => boolean;
   readonly relayEstablished: (key: string) => boolean;
@@ -29,7 +31,8 @@ export interface PathPlan {
  * established (PathHandover), so the receiver always has a running track:
  * - mesh → relay: the consumer is made; a running mesh session stays until the consumer is
  *   established, and none is started for a delivery the relay can carry from the outset (a newcomer
- *   to a call on the relay would otherwise get every stream twice while joining);
+ *   to a call on the relay would otherwise get every stream twice while joining), nor while the
+ *   relay is still on its way to carrying the stream (a newcomer publishes straight to the relay);
  * - relay → mesh (switched off, or the relay is down): the mesh session is made; an existing
  *   consumer stays until the mesh session is established.
  * Keys no longer planned are on neither path: their sessions and consumers end at once.
@@ -41,6 +44,8 @@ export function planPaths(input: PathPlanInput): PathPlan {
     if (input.relayReady(streamKey)) {
       relay.add(key);
       if (!input.relayEstablished(key) && input.meshExists(key)) mesh.add(key);
+    } else if (input.relayPending(streamKey) && !input.meshExists(key)) {
+      if (input.relayExists(key)) relay.add(key);
     } else {
       mesh.add(key);
       if (input.relayExists(key) && !input.meshEstablished(key)) relay.add(key);

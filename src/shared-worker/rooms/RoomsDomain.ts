@@ -6,9 +6,9 @@ import type { BannedPerson, CallRecord, RequestingMedia, Room } from '../../prot
 import { RoomNameMissingError, ValidationError } from '../../protocol/errors';
 import { roomNameToLocalpart } from '../../protocol/rooms';
 import { rejoinHistorySince } from '../chat/historySince';
-import { fetchRoomConfig } from '../ConfigClient';
 import type { SessionContext, SessionDomain } from '../SessionContext';
 import { expectPassword, optionalPassword } from './commandInput';
+import { EarlyRoomLookups } from './EarlyRoomLookups';
 import { JoinAttempts } from './JoinAttempts';
 import { joinErrorChange } from './joinError';
 import { readMucItem } from './mucItem';
@@ -35,6 +35,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   private readonly joins: JoinAttempts;
   private readonly presence = new PresenceSender();
   private readonly lock: RoomLock;
+  private readonly lookups: EarlyRoomLookups;
   private readonly calls: RoomCalls;
   private readonly moderation: RoomModeration;
   private attachedClient: Agent | undefined;
@@ -45,6 +46,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.records = new RoomRecords(context.store);
     this.joins = new JoinAttempts(context.clock);
     this.lock = new RoomLock(context, this.records);
+    this.lookups = new EarlyRoomLookups(context);
     this.calls = new RoomCalls(context, this.records, (roomId) => this.syncPresence(roomId));
     this.moderation = new RoomModeration(context, this.records);
     this.announcedName = this.displayName;
@@ -67,6 +69,8 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     client.on('message', (message) => {
       if (this.attachedClient === client) this.onMessage(message);
     });
+    // The config is known: the rooms waiting to join look up their address beside the login.
+    for (const room of Object.values(this.records.rooms)) if (room.roomState === 'joining' && !room.address) this.lookups.start(room.id, room.providedName);
   }
 
   /** Rooms join, and rejoin after a reconnect, once the session has started. */
@@ -80,6 +84,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   disconnected(): void {
     const { store } = this.context;
     this.joins.endAll();
+    this.lookups.clear();
     this.presence.forget();
     for (const id of Object.keys(store.state.peers)) store.remove('peers', id);
     for (const id of Object.keys(this.records.rooms)) store.update('rooms', id, { roomState: 'interrupted', ...OUT_OF_ROOM });
@@ -192,7 +197,10 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     const client = this.context.client;
     const config = this.context.config;
     this.joins.end(roomId);
-    if (!this.records.room(roomId) || !client || !config) return;
+    const room = this.records.room(roomId);
+    // Logging in: the address lookup need not wait for it.
+    if (room && !client && !room.address && this.context.store.state.connection.state === 'connecting') this.lookups.start(roomId, room.providedName);
+    if (!room || !client || !config) return;
     void this.runJoin(roomId, this.joins.begin(roomId), client, config.id);
   }
 
@@ -219,7 +227,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     if (!config) return undefined;
     let raw: string;
     try {
-      raw = (await fetchRoomConfig(this.context.fetch, this.context.clock, config, room.providedName)).roomAddress;
+      raw = (await this.lookups.take(room.id, room.providedName, config)).roomAddress;
     } catch (error) {
       if (!this.joins.isCurrent(room.id, token)) return undefined;
       this.joins.end(room.id);
@@ -269,10 +277,12 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       error: undefined,
       removal: undefined,
     });
-    // PROTOCOL.md "After joining": the lock check, then (without waiting for it) the call presence.
-    void this.lock.check(room.id);
+    // PROTOCOL.md "After joining": the call presence and the lock check, neither waiting for the
+    // other. The call presence goes first: it is what starts the peers' offers (the join path),
+    // and the room answers stanzas in order; the lock state can come after the first frame.
     this.calls.autoJoin(room);
     this.syncPresence(room.id);
+    void this.lock.check(room.id);
   }
 
   // ---- stanzas from rooms ----

@@ -44,6 +44,8 @@ interface IngestEntry {
   synced: string;
   /** Its first sync has produced every track: consumers offer all of them. */
   produced: boolean;
+  /** Its transport has connected at least once (until then the relay is still on its way). */
+  connectedOnce: boolean;
   failed: boolean;
 }
 
@@ -103,6 +105,17 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
   ready(streamKey: string): boolean {
     const entry = this.ingests.get(streamKey);
     return this.wantedNow && this.current !== undefined && entry?.produced === true && entry.ingest?.connected === true;
+  }
+
+  /**
+   * The relay is wanted and still on its way to carrying this stream for the first time: connecting,
+   * or the ingest made but not yet connected — not in an outage, the ingest not failed. Meanwhile
+   * the call starts no mesh session for it (pathPlan); an outage or a failed ingest ends the wait.
+   */
+  pending(streamKey: string): boolean {
+    if (!this.wantedNow || this.closed || this.outageNow || !this.options.sfuServer()) return false;
+    const entry = this.ingests.get(streamKey);
+    return entry === undefined || (!entry.failed && !entry.connectedOnce && !this.ready(streamKey));
   }
 
   /** The ingest of a stream: its relay id and the kinds it produces. */
@@ -231,7 +244,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
   private ensureIngest(streamKey: string, items: readonly ShareableMedia[]): void {
     let entry = this.ingests.get(streamKey);
     if (!entry) {
-      entry = { id: streamIdOf(items), ingest: undefined, synced: '', produced: false, failed: false };
+      entry = { id: streamIdOf(items), ingest: undefined, synced: '', produced: false, connectedOnce: false, failed: false };
       this.ingests.set(streamKey, entry);
     }
     const ids = items
@@ -248,7 +261,10 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
       if (!target.ingest) {
         const ingest = await RelayIngest.create({ rpc: link.client, device: link.device, id: target.id, roomAddress: this.options.roomAddress, iceServers: this.options.iceServers });
         target.ingest = ingest;
-        ingest.on('connectionState', (state) => this.onIngestState(link, state));
+        ingest.on('connectionState', (state) => {
+          if (state === 'connected') target.connectedOnce = true;
+          this.onIngestState(link, state);
+        });
         if (this.bitrate !== undefined) await ingest.setMaxBitrate(this.bitrate);
       }
       await target.ingest.sync(this.tracksOf(items));

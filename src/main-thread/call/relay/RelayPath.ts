@@ -97,6 +97,11 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     return this.link.ready(streamKey);
   }
 
+  /** The relay is on its way to carrying this stream (RelayLink.pending). */
+  pending(streamKey: string): boolean {
+    return this.link.pending(streamKey);
+  }
+
   carries(key: string): boolean {
     return this.consumers.has(key);
   }

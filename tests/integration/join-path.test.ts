@@ -1,0 +1,71 @@
+// Issue 14 "A join path with nothing on it that need not be there": the structural wins, held here.
+import { describe, expect, it } from 'vitest';
+import { useParley } from '../support/parley';
+import { connected, joinedBy, joinedRoom, useSessions, waitFor, type TestSession } from '../support/sessions';
+
+const server = useParley();
+const openSession = useSessions();
+
+/** What a sent stanza is on the join path, or undefined for stream management and the test's own ping. */
+function stepOf(xml: string): string | undefined {
+  if (/^<(r|a|enable) xmlns="urn:xmpp:sm:3"/.test(xml) || xml.includes('urn:xmpp:ping')) return undefined;
+  if (xml.startsWith('<presence')) {
+    if (xml.includes('http://andyet.net/xmlns/mmuc') && xml.includes('<conf')) return 'call presence';
+    if (xml.includes('http://jabber.org/protocol/muc"')) return 'join presence';
+  }
+  if (xml.includes('http://jabber.org/protocol/disco#info') || xml.includes('http://jabber.org/protocol/muc#owner')) return 'lock check';
+  const head = /^<(\w+)[^>]*>(<\w+ xmlns="[^"]+")?/.exec(xml);
+  return `other: ${head?.[0] ?? xml.slice(0, 80)}`;
+}
+
+/** Everything the session sent since `from` has gone out: a ping answered. */
+async function sentSince(who: TestSession, from: number): Promise<string[]> {
+  await who.session.client?.ping();
+  return who.sent.slice(from).flatMap((xml) => stepOf(xml) ?? []);
+}
+
+describe('Join path: a room opened at page load looks up its address beside the websocket and login, not after them (issue 14, SPEC §7 room config request)', () => {
+  it('the room config request goes out before the XMPP session has started, and the join uses it', async () => {
+    const lookups: Array<{ loggedIn: boolean }> = [];
+    const person: TestSession = openSession({
+      server: server(),
+      displayName: 'Alice',
+      fetch: (input, init) => {
+        if (String(input).includes('/api/room-config')) lookups.push({ loggedIn: person.session.client !== undefined });
+        return fetch(input, init);
+      },
+    });
+    const roomId = await person.rooms.joinRoom('join-path-early', { autoJoinCall: true });
+    await connected(person);
+    const room = await joinedRoom(person, roomId);
+
+    expect(room.address).toMatch(/^join-path-early@/);
+    expect(lookups).toEqual([{ loggedIn: false }]);
+  });
+});
+
+describe('Join path: from the join request to the call presence that starts the offers, nothing but the join presence goes out; the lock check comes after (issue 14, PROTOCOL.md "After joining")', () => {
+  it('a newcomer to a running call sends the join presence, then the call presence, and only then reads the lock state', async () => {
+    const alice = openSession({ server: server(), displayName: 'Alice' });
+    const call = await joinedBy(alice, 'join-path', { autoJoinCall: true });
+    const bob = openSession({ server: server(), displayName: 'Bob' });
+    await connected(bob);
+    const from = bob.sent.length;
+
+    await joinedRoom(bob, await bob.rooms.joinRoom('join-path', { autoJoinCall: true }));
+    await waitFor(bob, 'Bob in the call', (state) => state.calls[call.address]?.joined === true);
+    await waitFor(bob, 'Alice in the call', (state) => state.peers[call.selfAddress]?.joinedCall === true);
+
+    expect(await sentSince(bob, from)).toEqual(['join presence', 'call presence', 'lock check']);
+  });
+
+  it('an owner reads the secret from the room config form, also after the call presence', async () => {
+    const alice = openSession({ server: server(), displayName: 'Alice' });
+    await connected(alice);
+    const from = alice.sent.length;
+    const room = await joinedRoom(alice, await alice.rooms.joinRoom('join-path-owner', { autoJoinCall: true }));
+    await waitFor(alice, 'Alice in the call', (state) => state.calls[room.address]?.joined === true);
+
+    expect(await sentSince(alice, from)).toEqual(['join presence', 'call presence', 'lock check']);
+  });
+});

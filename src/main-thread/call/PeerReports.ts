@@ -27,8 +27,10 @@ export class PeerReports {
     const present = new Set(peers.map((peer) => peer.address));
     for (const address of this.reported.keys()) if (!present.has(address)) this.reported.delete(address);
     for (const peer of peers) {
-      const facts = peerMediaFacts(this.media.peerActivity(peer.address), this.media.forPeer(peer.address), hasFailed(peer.address));
-      const change = peerMediaChange(this.reported.get(peer.address) ?? factsOf(peer), facts);
+      const previous = this.reported.get(peer.address) ?? factsOf(peer);
+      // Muted stays muted from one session to the next while the person is still in the call.
+      const facts = peerMediaFacts(this.media.peerActivity(peer.address), this.media.forPeer(peer.address), hasFailed(peer.address), peer.joinedCall && previous.muted);
+      const change = peerMediaChange(previous, facts);
       if (!change) continue;
       this.reported.set(peer.address, facts);
       this.report(peer.address, change).catch((error: unknown) => {

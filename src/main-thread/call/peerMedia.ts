@@ -5,13 +5,15 @@ export type { PeerMediaChange, PeerMediaFacts };
 
 /**
  * A peer's facts from the media we receive from it: `muted` when it sends audio and has muted all
- * of it (Jingle mute); the has-active fields as MediaItems derives them.
+ * of it (Jingle mute), and while none of its audio arrives, what it was (`mutedWithoutAudio`), so a
+ * person whose session is being replaced never shows as live in between; the has-active fields as
+ * MediaItems derives them.
  */
-export function peerMediaFacts(activity: PeerMediaActivity, received: readonly MediaItem[], sessionFailed: boolean): PeerMediaFacts {
+export function peerMediaFacts(activity: PeerMediaActivity, received: readonly MediaItem[], sessionFailed: boolean, mutedWithoutAudio = false): PeerMediaFacts {
   const audio = received.filter((item) => item.kind === 'audio');
   return {
     ...activity,
-    muted: audio.length > 0 && audio.every((item) => item.remoteDisabled),
+    muted: audio.length > 0 ? audio.every((item) => item.remoteDisabled) : mutedWithoutAudio,
     sessionFailed,
   };
 }

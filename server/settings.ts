@@ -4,6 +4,7 @@ import { MEDIA_RELAY, type VideoResolutionTier } from '../src/protocol/constants
 import { RELAY_LIMITS, type RelayLimits } from '../src/protocol/relay';
 import { XMPP_SERVERS, type XmppClusterOptions, type XmppServerName } from './xmpp/XmppServer';
 import { defaultDataDir, storedTokenSecret } from './dataDir';
+import { errorMessage } from '../src/common/errorMessage';
 
 /** Every setting of the servers, read from the environment in one place (README "Configuration"). */
 export interface ParleySettings {
@@ -121,7 +122,7 @@ function resolutionTiers(name: string, value: string | undefined): Record<number
     if (Object.keys(tiers).length === 0) throw new Error('no tier given');
     return tiers;
   } catch (error) {
-    throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)} (e.g. {"0":{"width":1280,"height":720,"frameRate":30}})`);
+    throw new Error(`${name}: ${errorMessage(error)} (e.g. {"0":{"width":1280,"height":720,"frameRate":30}})`);
   }
 }
 

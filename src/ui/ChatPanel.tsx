@@ -8,6 +8,7 @@ import { ChatComposer } from './ChatComposer';
 import { ChatLog } from './ChatLog';
 import { TypingIndicator } from './TypingIndicator';
 import { useDocumentVisible } from './useDocumentVisible';
+import { errorMessage } from '../common/errorMessage';
 
 interface ChatPanelProps {
   room: Room | undefined;
@@ -72,7 +73,7 @@ export function ChatPanel({ room, shown = true }: ChatPanelProps) {
     setEditing(undefined);
     if (editing && body === editing.body) return;
     actions.chat.sendChat(roomAddress, body, replace).catch((error: unknown) => {
-      setSendError(error instanceof Error ? error.message : String(error));
+      setSendError(errorMessage(error));
       setDraft((current) => (current === '' ? body : current));
     });
   }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { TabActions } from '../main-thread/SessionBridge';
+import { errorMessage } from '../common/errorMessage';
 
 export interface OpenedRoom {
   /** The room's local id once the session has it. */
@@ -62,7 +63,7 @@ export function useOpenRoom(actions: TabActions, attached: Promise<void>, name: 
     let current = true;
     acquire(actions, attached, name, autoJoinCall).then(
       (roomId) => current && setOpened({ name, roomId, error: undefined }),
-      (error: unknown) => current && setOpened({ name, roomId: undefined, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => current && setOpened({ name, roomId: undefined, error: errorMessage(error) }),
     );
     return () => {
       current = false;

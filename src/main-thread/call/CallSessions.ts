@@ -10,6 +10,7 @@ import { SessionFailedError } from './errors';
 import type { ParleyMediaSession } from './ParleyMediaSession';
 import { SessionTimers } from './SessionTimers';
 import { endsAtOnce, isInterrupted, terminationOutcome } from './termination';
+import { errorMessage } from '../../common/errorMessage';
 
 export interface CallSessionsOptions {
   readonly roomAddress: string;
@@ -100,7 +101,7 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
   /** Runs a step on the session's queue; a failure is logged (StanzaJS has ended the session if it must). */
   run(call: CallSession, name: string, step: () => Promise<void>): Promise<void> {
     return call.queue.push(name, step).catch((error: unknown) => {
-      if (this.isCurrent(call)) this.options.logger.error(`${name} on session ${call.sid} failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (this.isCurrent(call)) this.options.logger.error(`${name} on session ${call.sid} failed: ${errorMessage(error)}`);
     });
   }
 

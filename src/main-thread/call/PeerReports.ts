@@ -2,6 +2,7 @@ import type { Peer } from '../../protocol/entities';
 import type { Logger } from '../../common/logger';
 import type { MediaItems } from '../media';
 import { peerMediaChange, peerMediaFacts, type PeerMediaChange, type PeerMediaFacts } from './peerMedia';
+import { errorMessage } from '../../common/errorMessage';
 
 function factsOf(peer: Peer): PeerMediaFacts {
   const { muted, hasActiveCamera, hasActiveMicrophone, hasActiveScreenCapture, sessionFailed } = peer;
@@ -34,7 +35,7 @@ export class PeerReports {
       if (!change) continue;
       this.reported.set(peer.address, facts);
       this.report(peer.address, change).catch((error: unknown) => {
-        this.logger.error(`peer media of ${peer.address} not reported: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.error(`peer media of ${peer.address} not reported: ${errorMessage(error)}`);
       });
     }
   }

@@ -3,6 +3,7 @@ import type { Peer, Preferences } from '../../protocol/entities';
 import type { Logger } from '../../common/logger';
 import { setAudioOutput } from '../media';
 import { playbackVolume } from './playbackVolume';
+import { errorMessage } from '../../common/errorMessage';
 
 /** What the outputs read: the peers' volume limits and the preferences. */
 export interface AudioOutputSettings {
@@ -53,7 +54,7 @@ export class AudioOutputs {
     output.sinkId = sinkId;
     setAudioOutput(output.element, sinkId).catch((error: unknown) => {
       // An unplugged device or a refused permission: the element keeps its current output.
-      this.logger.error(`Could not play audio on output ${sinkId || 'default'}: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.error(`Could not play audio on output ${sinkId || 'default'}: ${errorMessage(error)}`);
     });
   }
 }

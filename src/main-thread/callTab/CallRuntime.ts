@@ -16,6 +16,7 @@ import { CallSeat, type CallLike, type CallLockQuery } from './CallSeat';
 import { SelfReports } from './SelfReports';
 import type { CallTabCommands } from './sessionCommands';
 import { VoiceMonitors, type StartVoiceMonitor } from './VoiceMonitors';
+import { errorMessage } from '../../common/errorMessage';
 
 type JotaiStore = ReturnType<typeof createStore>;
 
@@ -51,9 +52,6 @@ const NO_MEDIA_DEVICES: MediaDevicesApi = {
   removeEventListener: () => undefined,
 };
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * The call of one room in the tab that shows the room (never the pop-out chat): devices, capture,
@@ -183,7 +181,7 @@ export class CallRuntime {
   dispose(): void {
     if (this.disposed) return;
     if (this.phase === 'in-call') {
-      this.options.commands.rooms.leaveCall(this.roomAddress).catch((error: unknown) => this.options.logger.error(`leaving the call failed: ${describe(error)}`));
+      this.options.commands.rooms.leaveCall(this.roomAddress).catch((error: unknown) => this.options.logger.error(`leaving the call failed: ${errorMessage(error)}`));
     }
     this.setPhase('preview');
     this.disposed = true;
@@ -272,7 +270,7 @@ export class CallRuntime {
 
   /** SPEC §3 Peer volumeLimit: how loud you hear that person, 0 to 1. */
   setPeerVolume(peerAddress: string, volumeLimit: number): void {
-    this.options.commands.calls.setPeerVolumeLimit(peerAddress, volumeLimit).catch((error: unknown) => this.options.logger.error(`volume of ${peerAddress} not set: ${describe(error)}`));
+    this.options.commands.calls.setPeerVolumeLimit(peerAddress, volumeLimit).catch((error: unknown) => this.options.logger.error(`volume of ${peerAddress} not set: ${errorMessage(error)}`));
   }
 
   /** "Enlarge" / "Back to grid" on a tile: it fills the stage and gets its sender's best quality. */
@@ -347,11 +345,11 @@ export class CallRuntime {
   private requestQuality(itemId: string, need: TileNeed): void {
     const call = this.seat.current;
     if (!this.media.get(itemId) || !call) return;
-    call.setTileNeed(itemId, need).catch((error: unknown) => this.options.logger.error(`video quality of ${itemId} not requested: ${describe(error)}`));
+    call.setTileNeed(itemId, need).catch((error: unknown) => this.options.logger.error(`video quality of ${itemId} not requested: ${errorMessage(error)}`));
   }
 
   private savePreferences(change: Partial<Preferences>): void {
-    this.options.commands.preferences.setPreferences(change).catch((error: unknown) => this.options.logger.error(`preferences not saved: ${describe(error)}`));
+    this.options.commands.preferences.setPreferences(change).catch((error: unknown) => this.options.logger.error(`preferences not saved: ${errorMessage(error)}`));
   }
 
   /**

@@ -7,6 +7,7 @@ import type { VideoSendLoad } from '../media';
 import { callAtomFamily } from '../sessionAtoms';
 import type { CallPhase } from './callTabAtoms';
 import type { CallTabCommands } from './sessionCommands';
+import { errorMessage } from '../../common/errorMessage';
 
 type JotaiStore = ReturnType<typeof createStore>;
 
@@ -45,9 +46,6 @@ export interface CallSeatOptions {
   readonly host: CallSeatHost;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * This tab's seat in the room's call: "Join call" takes the call's Web Lock through the Call,
@@ -83,7 +81,7 @@ export class CallSeat {
     try {
       await commands.rooms.joinCall(roomAddress);
     } catch (error) {
-      logger.error(`joining the call failed: ${describe(error)}`);
+      logger.error(`joining the call failed: ${errorMessage(error)}`);
       this.expectedJoined = undefined;
       await this.end();
       host.setProblem('You could not join the call. Check your connection and try again.');
@@ -100,7 +98,7 @@ export class CallSeat {
     try {
       await this.options.commands.rooms.leaveCall(this.options.roomAddress);
     } catch (error) {
-      this.options.logger.error(`leaving the call failed: ${describe(error)}`);
+      this.options.logger.error(`leaving the call failed: ${errorMessage(error)}`);
       this.expectedJoined = undefined;
       this.follow();
     }
@@ -123,7 +121,7 @@ export class CallSeat {
     this.disposed = true;
     const call = this.call;
     this.call = undefined;
-    call?.close().catch((error: unknown) => this.options.logger.error(`closing the call failed: ${describe(error)}`));
+    call?.close().catch((error: unknown) => this.options.logger.error(`closing the call failed: ${errorMessage(error)}`));
   }
 
   /** The record says you are in the call and no call of ours runs it: run it once the lock is ours. */
@@ -157,7 +155,7 @@ export class CallSeat {
     try {
       await call.start();
     } catch (error) {
-      logger.error(`the call could not start: ${describe(error)}`);
+      logger.error(`the call could not start: ${errorMessage(error)}`);
       if (this.call === call) {
         this.call = undefined;
         host.setPhase('unsupported');
@@ -193,6 +191,6 @@ export class CallSeat {
     this.options.host.setPhase('preview');
     this.options.host.setReporting(false);
     this.options.host.removeLocalMedia();
-    await closing?.catch((error: unknown) => this.options.logger.error(`closing the call failed: ${describe(error)}`));
+    await closing?.catch((error: unknown) => this.options.logger.error(`closing the call failed: ${errorMessage(error)}`));
   }
 }

@@ -6,6 +6,7 @@ import { ownMediaChange } from './callHandover';
 import type { LocalMediaState } from './localMediaState';
 import { selfFactsChange, selfMediaFacts, type SelfMediaFacts } from './selfMediaFacts';
 import type { CallTabCommands } from './sessionCommands';
+import { errorMessage } from '../../common/errorMessage';
 
 type JotaiStore = ReturnType<typeof createStore>;
 
@@ -20,9 +21,6 @@ export interface SelfReportsOptions {
   readonly inCall: () => boolean;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * What the call tab tells the room about you: that you speak (while you are in the call and not
@@ -59,7 +57,7 @@ export class SelfReports {
     const speaking = this.options.inCall() && microphone !== undefined && !microphone.muted && microphone.speaking;
     if (speaking === this.announcedSpeaking) return;
     this.announcedSpeaking = speaking;
-    this.options.commands.calls.setSpeaking(this.options.roomAddress, speaking).catch((error: unknown) => this.options.logger.error(`speaking not announced: ${describe(error)}`));
+    this.options.commands.calls.setSpeaking(this.options.roomAddress, speaking).catch((error: unknown) => this.options.logger.error(`speaking not announced: ${errorMessage(error)}`));
   }
 
   /** Issue 13: your mute, camera-off and screen share on the call record, which a tab taking the call over reads. */
@@ -73,7 +71,7 @@ export class SelfReports {
     const change = ownMediaChange(known, this.options.local());
     if (!change) return;
     this.sentOwnMedia = { ...known, ...change };
-    this.options.commands.calls.setOwnMedia(roomAddress, change).catch((error: unknown) => this.options.logger.error(`own media not kept: ${describe(error)}`));
+    this.options.commands.calls.setOwnMedia(roomAddress, change).catch((error: unknown) => this.options.logger.error(`own media not kept: ${errorMessage(error)}`));
   }
 
   /** Your own muted / camera / screen facts on your Peer record, from the tab that runs the call. */
@@ -90,6 +88,6 @@ export class SelfReports {
     const change = selfFactsChange(known, facts);
     if (!change) return;
     this.sent = { record, facts };
-    this.options.commands.calls.reportPeerMedia(self.address, change).catch((error: unknown) => this.options.logger.error(`own media not reported: ${describe(error)}`));
+    this.options.commands.calls.reportPeerMedia(self.address, change).catch((error: unknown) => this.options.logger.error(`own media not reported: ${errorMessage(error)}`));
   }
 }

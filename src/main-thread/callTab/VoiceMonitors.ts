@@ -1,6 +1,7 @@
 import type { Logger } from '../../common/logger';
 import type { VoiceActivityReport } from '../../protocol/analysisWorker';
 import type { MediaItem, MediaItems } from '../media';
+import { errorMessage } from '../../common/errorMessage';
 
 /** What the tab needs of one item's running analysis (a VoiceActivityMonitor). */
 export interface ItemVoiceMonitor {
@@ -74,7 +75,7 @@ export class VoiceMonitors {
         analysis.monitor = monitor;
         monitor.on('change', (report) => this.apply(item.id, report));
       },
-      (error: unknown) => this.options.logger.error(`voice activity of ${item.id} not analysed: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => this.options.logger.error(`voice activity of ${item.id} not analysed: ${errorMessage(error)}`),
     );
   }
 

@@ -10,6 +10,7 @@ import {
 import type { CaptureDevice } from './errors';
 import type { MediaDevicesApi } from './MediaDevicesApi';
 import { TypedEmitter } from '../../common/TypedEmitter';
+import { errorMessage } from '../../common/errorMessage';
 
 export interface DeviceManagerEvents {
   /** The state changed (never emitted for a refresh that found the same devices). */
@@ -100,7 +101,7 @@ export class DeviceManager extends TypedEmitter<DeviceManagerEvents> {
     try {
       enumerated = await this.options.mediaDevices.enumerateDevices();
     } catch (error) {
-      this.options.logger.error(`Could not list media devices: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.logger.error(`Could not list media devices: ${errorMessage(error)}`);
       return;
     }
     this.replace(devicesFromEnumeration(enumerated, this.current));

@@ -1,5 +1,6 @@
 import { VIDEO_RESOLUTION_TIERS, type VideoResolutionTier } from '../../protocol/constants';
 import type { Logger } from '../../common/logger';
+import { errorMessage } from '../../common/errorMessage';
 
 /** Tiers keyed by threshold (ProviderConfig.videoResolutionTiers; SPEC §9 by default). */
 export type VideoResolutionTiers = Readonly<Record<number, VideoResolutionTier>>;
@@ -118,7 +119,7 @@ export async function adjustVideoCaptureResolution(
         logger.info(`camera stays ${after.width}×${after.height ?? '?'}: the device cannot capture larger, or another capture holds it at that size`);
       }
     } catch (error) {
-      logger.error(`Could not adjust video capture resolution: ${error instanceof Error ? error.message : String(error)}`);
+      logger.error(`Could not adjust video capture resolution: ${errorMessage(error)}`);
     }
   }
 }

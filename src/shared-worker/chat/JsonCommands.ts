@@ -2,6 +2,7 @@ import type { Stanzas } from 'stanza';
 import { LIMITS } from '../../protocol/constants';
 import { ValidationError } from '../../protocol/errors';
 import { MALFORMED_JSON } from '../../protocol/stanzas/tolerantJson';
+import { errorMessage } from '../../common/errorMessage';
 
 /**
  * JSON commands (PROTOCOL.md): `<payload datatype=TYPE><json xmlns='urn:xmpp:json:0'>{…}</json></payload>`
@@ -29,7 +30,7 @@ function jsonOf(data: unknown): { json: string } | { problem: string } {
   try {
     json = JSON.stringify(data);
   } catch (error) {
-    return { problem: `command data is not serialisable as JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return { problem: `command data is not serialisable as JSON: ${errorMessage(error)}` };
   }
   if (json === undefined) return { problem: 'command data is not serialisable as JSON' };
   if (json.length > LIMITS.jsonCommandBytes || encoder.encode(json).length > LIMITS.jsonCommandBytes) {

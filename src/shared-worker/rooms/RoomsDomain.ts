@@ -23,6 +23,7 @@ import { RoomRecords, type AddressedRoom } from './RoomRecords';
 import { newRoomRecord, OUT_OF_ROOM } from './roomRecord';
 import { selfRemovalChange, selfRemovalOf, type SelfRemoval } from './selfRemoval';
 import { stanzaErrorText } from './stanzaErrorText';
+import { errorMessage } from '../../common/errorMessage';
 
 /**
  * Rooms, their peers and call records (SPEC §3; §4 room, lock and call state; §5; §6; PROTOCOL.md
@@ -231,7 +232,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     } catch (error) {
       if (!this.joins.isCurrent(room.id, token)) return undefined;
       this.joins.end(room.id);
-      log.error(error instanceof Error ? error.message : String(error), 'ESWRTC_002');
+      log.error(errorMessage(error), 'ESWRTC_002');
       log.error('Could not fetch room config');
       store.update('rooms', room.id, { roomState: 'failed', joined: false, address: undefined, error: 'Could not fetch room config' });
       return undefined;

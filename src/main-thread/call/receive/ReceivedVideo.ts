@@ -9,6 +9,7 @@ import { describeProfile } from '../descriptionInfo';
 import { DecodeWatch } from '../PathChange';
 import { ReceivedPaths } from './ReceivedPaths';
 import { profileForTile, type TileNeed } from './tileProfile';
+import { errorMessage } from '../../../common/errorMessage';
 
 type JotaiStore = ReturnType<typeof createStore>;
 
@@ -120,7 +121,7 @@ export class ReceivedVideo {
     const video = call.received.get('video');
     if (video === undefined || !carried) return;
     const carry = carried.need ? this.setTileNeed(video, carried.need) : carried.profile ? this.requestVideoProfile(video, carried.profile) : undefined;
-    carry?.catch((error: unknown) => this.options.logger.error(`quality of ${video} not carried over: ${error instanceof Error ? error.message : String(error)}`));
+    carry?.catch((error: unknown) => this.options.logger.error(`quality of ${video} not carried over: ${errorMessage(error)}`));
   }
 
   // ------------------------------------------------------------------------------------------

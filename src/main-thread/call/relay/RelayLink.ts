@@ -10,6 +10,7 @@ import type { MediaItems, MediaKind } from '../../media';
 import type { ShareableMedia } from '../sessionPlan';
 import { RelayIngest, type IngestTrack } from './RelayIngest';
 import { RelayRpcClient } from './RelayRpcClient';
+import { errorMessage } from '../../../common/errorMessage';
 
 export interface RelayLinkOptions {
   readonly roomAddress: string;
@@ -47,10 +48,6 @@ interface IngestEntry {
   /** Its transport has connected at least once (until then the relay is still on its way). */
   connectedOnce: boolean;
   failed: boolean;
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** An ingest is named after its stream: the camera's stream id (else the first item's), or the screen's. */
@@ -148,7 +145,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
     for (const entry of this.ingests.values()) {
       const ingest = entry.ingest;
       if (!ingest) continue;
-      this.onLink('set-bitrate', () => ingest.setMaxBitrate(bitrate)).catch((error: unknown) => this.options.logger.info(`relay bitrate not set: ${messageOf(error)}`));
+      this.onLink('set-bitrate', () => ingest.setMaxBitrate(bitrate)).catch((error: unknown) => this.options.logger.info(`relay bitrate not set: ${errorMessage(error)}`));
     }
   }
 
@@ -200,7 +197,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
       this.outageNow = false;
     } catch (error) {
       client?.close();
-      this.failed(`media relay at ${config.url} not usable: ${messageOf(error)}`);
+      this.failed(`media relay at ${config.url} not usable: ${errorMessage(error)}`);
     }
   }
 
@@ -274,7 +271,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
       if (this.ingests.get(streamKey) !== target || this.current !== link) return;
       // The mesh keeps carrying this stream; the ingest is tried again on the next connection.
       target.failed = true;
-      this.options.logger.error(messageOf(error));
+      this.options.logger.error(errorMessage(error));
       this.emit('changed');
     });
   }
@@ -303,7 +300,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
     if (link && entry.ingest) {
       this.onLink('dispose', async () => {
         await link.client.request('DISPOSE', { id: entry.id });
-      }).catch((error: unknown) => this.options.logger.info(`DISPOSE of ${entry.id}: ${messageOf(error)}`));
+      }).catch((error: unknown) => this.options.logger.info(`DISPOSE of ${entry.id}: ${errorMessage(error)}`));
     }
   }
 

@@ -18,7 +18,8 @@ import { relayStatusAtom, type RelayState } from './relayAtoms';
 import { RelayConsumer } from './RelayConsumer';
 import { RelayJingleSession } from './RelayJingleSession';
 import { relayOfferToJingle } from './relayJingle';
-import { messageOf, RelayLink, type RelayLinkOptions } from './RelayLink';
+import { RelayLink, type RelayLinkOptions } from './RelayLink';
+import { errorMessage } from '../../../common/errorMessage';
 import type { RelayRpcClient } from './RelayRpcClient';
 
 type JotaiStore = ReturnType<typeof createStore>;
@@ -237,7 +238,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       try {
         await consumer.rpc.request('START_CONSUMER', { id: consumer.sid, sdp });
       } catch (error) {
-        this.options.logger.error(`relay consumer ${consumer.sid} for ${consumer.delivery.peerAddress} not started: ${messageOf(error)}`);
+        this.options.logger.error(`relay consumer ${consumer.sid} for ${consumer.delivery.peerAddress} not started: ${errorMessage(error)}`);
         session.end('failed-application');
       }
     });
@@ -332,7 +333,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     consumer.queue.close();
     this.options.handover.lost('relay', consumer.key);
     if (consumer.dead || !consumer.rpc.isOpen) return;
-    consumer.rpc.request('REMOVE_CONSUMER', { id: consumer.sid }).catch((error: unknown) => this.options.logger.info(`REMOVE_CONSUMER ${consumer.sid}: ${messageOf(error)}`));
+    consumer.rpc.request('REMOVE_CONSUMER', { id: consumer.sid }).catch((error: unknown) => this.options.logger.info(`REMOVE_CONSUMER ${consumer.sid}: ${errorMessage(error)}`));
   }
 
   private hold(key: string, delayMs: number): void {
@@ -357,7 +358,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       if (this.consumers.get(consumer.key) !== consumer || this.closed) return;
       // Its connection died under it: that outage is logged once already.
       if (!consumer.dead) {
-        this.options.logger.error(`relay ${name} for ${consumer.delivery.peerAddress} failed: ${messageOf(error)}`);
+        this.options.logger.error(`relay ${name} for ${consumer.delivery.peerAddress} failed: ${errorMessage(error)}`);
         this.hold(consumer.key, SESSION_TERMINATION.recomputeAfterOtherErrorMs);
       }
       this.drop(consumer);

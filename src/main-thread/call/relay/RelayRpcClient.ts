@@ -21,6 +21,7 @@ import { expectRecord, expectString, isRecord } from '../../../protocol/validate
 import type { Clock } from '../../../common/clock';
 import { TypedEmitter } from '../../../common/TypedEmitter';
 import { RelayClosedError, RelayConnectError, RelayProtocolError, RelayTimeoutError } from './errors';
+import { errorMessage } from '../../../common/errorMessage';
 
 /** The part of a WebSocket the client uses: the browser's, or `ws` in Node tests. */
 export interface RelaySocket {
@@ -128,7 +129,7 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
     try {
       socket = create(options.url);
     } catch (error) {
-      throw new RelayConnectError(options.url, error instanceof Error ? error.message : String(error));
+      throw new RelayConnectError(options.url, errorMessage(error));
     }
     const client = new RelayRpcClient(socket, options);
     try {
@@ -138,7 +139,7 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
       return client;
     } catch (error) {
       client.close();
-      throw error instanceof RelayConnectError ? error : new RelayConnectError(options.url, error instanceof Error ? error.message : String(error));
+      throw error instanceof RelayConnectError ? error : new RelayConnectError(options.url, errorMessage(error));
     }
   }
 
@@ -195,7 +196,7 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
     try {
       this.dispatch(this.read(data));
     } catch (error) {
-      this.emit('messageDropped', error instanceof RelayProtocolError ? error : new RelayProtocolError(error instanceof Error ? error.message : String(error)));
+      this.emit('messageDropped', error instanceof RelayProtocolError ? error : new RelayProtocolError(errorMessage(error)));
     }
   }
 
@@ -229,7 +230,7 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
     try {
       pending.resolve(RESULT_READERS[pending.method](message.result));
     } catch (error) {
-      pending.reject(new RelayProtocolError(`relay ${pending.method} result unreadable: ${error instanceof Error ? error.message : String(error)}`));
+      pending.reject(new RelayProtocolError(`relay ${pending.method} result unreadable: ${errorMessage(error)}`));
     }
   }
 

@@ -1,8 +1,12 @@
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { RELAY_ROOM_PARAMETER } from '../src/protocol/relay';
 import { createGateway } from './gateway/Gateway';
+import { RelayRegistry } from './gateway/RelayRegistry';
 import { WebsocketProxy, type WebsocketProxyStats } from './gateway/websocketProxy';
 import { RelayServer, type RelayServerOptions } from './relay/RelayServer';
+import { relayServerOptions } from './relay/relayServerOptions';
 import { relayWorkerBinary } from './relay/workerBinary';
 import { readSettings, resolveSettings, type ParleySettings } from './settings';
 import { checkHealth, type HealthReport } from './supervision/health';
@@ -29,6 +33,8 @@ export interface RunningParley {
   killRelay(): Promise<void>;
   /** Starts the relay again behind the same `/relay` path. */
   restartRelay(): Promise<void>;
+  /** The relay hosts that announced themselves and the rooms placed on each (with PARLEY_REMOTE_RELAYS). */
+  readonly relayRegistry: RelayRegistry | undefined;
   /** The gateway's `/xmpp-websocket` proxy: connections and the most it buffered for one. */
   xmppProxyStats(): WebsocketProxyStats;
   stop(): Promise<void>;
@@ -56,20 +62,21 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
     log,
   };
   const relayOptions: RelayServerOptions | undefined =
-    settings.relayWorkers > 0
-      ? {
-          tokenSecret: settings.tokenSecret,
-          workers: settings.relayWorkers,
-          workerBin: await relayWorkerBinary(log),
-          listenIp: settings.relayListenIp,
-          announcedAddress: settings.relayAnnouncedIp,
-          rtcMinPort: settings.relayRtcMinPort,
-          rtcMaxPort: settings.relayRtcMaxPort,
-          spillLoad: settings.relaySpillLoad,
-          limits: settings.relayLimits,
-          log,
-        }
-      : undefined;
+    settings.relayWorkers > 0 ? relayServerOptions(settings, settings.tokenSecret, await relayWorkerBinary(log), log) : undefined;
+  const relayRegistry = settings.remoteRelays ? new RelayRegistry(Date.now) : undefined;
+  const relayProxy = new WebsocketProxy(undefined, settings.gatewayBufferBytes);
+  /**
+   * A `/relay` connection goes to the relay host carrying its room (`?room=`, src/protocol/relay.ts),
+   * else to the relay beside the gateway (looked up per upgrade: after restartRelay the same path
+   * reaches the new relay); with neither, it is refused.
+   */
+  const routeRelay = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const room = new URL(request.url ?? '/', 'http://gateway').searchParams.get(RELAY_ROOM_PARAMETER) ?? undefined;
+    const route = relayRegistry?.route(room);
+    if (route) relayProxy.upgrade(request, socket, head, { backend: new URL(route.url), unreachable: () => relayRegistry?.unreachable(route.id) });
+    else if (relay) relay.handleUpgrade(request, socket, head);
+    else socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+  };
   const firstXmpp = await startXmppServer(xmppOptions);
   const xmpp = new XmppSupervisor(firstXmpp, () => startXmppServer({ ...xmppOptions, httpPort: firstXmpp.httpPort }), log);
   let relay: RelayServer | undefined;
@@ -84,8 +91,8 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
         xmppProxy,
         log,
         health,
-        // Looked up per upgrade: after restartRelay the same path reaches the new relay.
-        ...(relayOptions ? { relayUpgrade: (request, socket, head) => (relay ? relay.handleUpgrade(request, socket, head) : socket.destroy()) } : {}),
+        ...(relayOptions || relayRegistry ? { relayUpgrade: (request, socket, head) => routeRelay(request, socket, head) } : {}),
+        ...(relayRegistry ? { relayRegistry } : {}),
       });
       const sockets = new Set<Duplex>();
       gateway.server.on('upgrade', (_request, socket: Duplex) => {
@@ -123,10 +130,12 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
         await gateway.gateway.close();
         gateway = await openGateway(port);
       },
+      relayRegistry,
       xmppProxyStats: () => gateway.xmppProxy.stats(),
       async stop() {
         // Every socket first, whatever its client is doing: the gateway's server waits for open connections.
         gateway.xmppProxy.close();
+        relayProxy.close();
         await relay?.close();
         await gateway.gateway.close();
         await xmpp.stop();

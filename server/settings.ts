@@ -54,6 +54,16 @@ export interface ParleySettings {
   relayRtcMaxPort: number;
   /** A room grows onto another worker once its workers each carry this many mediasoup objects. */
   relaySpillLoad: number;
+  /** Gateway: relay hosts announce themselves to it (POST /api/relays) and it forwards each room's relay connections to the host carrying the room; configs carry sfuServer even with relayWorkers 0. */
+  remoteRelays: boolean;
+  /** Relay host (server/relay/host/main.ts): the gateways it announces itself to. */
+  relayGateways: string[];
+  /** Relay host: the port its websocket endpoint listens on (on relayListenIp); 0 picks a free one. */
+  relayHostPort: number;
+  /** Relay host: how gateways reach its endpoint, when not ws://<relayListenIp>:<relayHostPort>/relay. */
+  relayPublicUrl: string | undefined;
+  /** Relay host: how often it announces itself; a gateway takes it for dead after three missed. */
+  relayHeartbeatMs: number;
   /** Bytes the gateway's websocket proxy holds per connection and direction; a client that lets more pile up has stopped reading and is closed. */
   gatewayBufferBytes: number;
   /** Bounds of the relay's JSON-RPC endpoint (src/protocol/relay.ts): per connection, and per user and address (env-settable). */
@@ -126,6 +136,11 @@ function resolutionTiers(name: string, value: string | undefined): Record<number
   }
 }
 
+/** A relay host's port: 0 picks a free one (its announcements say which). */
+function relayHostPort(value: string | undefined): number {
+  return value === '0' ? 0 : port('PARLEY_RELAY_PORT', value, 8090);
+}
+
 function positiveInteger(name: string, value: string | undefined, fallback: number): number {
   const parsed = integer(name, value, fallback) ?? fallback;
   if (parsed < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
@@ -170,6 +185,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     relayRtcMinPort,
     relayRtcMaxPort,
     relaySpillLoad: integer('PARLEY_RELAY_SPILL_LOAD', env.PARLEY_RELAY_SPILL_LOAD, 500) ?? 500,
+    remoteRelays: env.PARLEY_REMOTE_RELAYS === 'true',
+    relayGateways: (env.PARLEY_RELAY_GATEWAYS ?? '').split(',').map((gateway) => gateway.trim()).filter((gateway) => gateway !== ''),
+    relayHostPort: relayHostPort(env.PARLEY_RELAY_PORT),
+    relayPublicUrl: env.PARLEY_RELAY_PUBLIC_URL || undefined,
+    relayHeartbeatMs: atLeastOne('PARLEY_RELAY_HEARTBEAT_MS', env.PARLEY_RELAY_HEARTBEAT_MS, 2_000),
     gatewayBufferBytes: atLeastOne('PARLEY_GATEWAY_BUFFER_BYTES', env.PARLEY_GATEWAY_BUFFER_BYTES, 1024 * 1024),
     relayLimits: {
       ...RELAY_LIMITS,

@@ -6,10 +6,14 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { LIMITS } from '../../src/protocol/constants';
 import { ValidationError } from '../../src/protocol/errors';
+import { parseJson } from '../../src/protocol/validate';
+import { TokenError } from '../auth/jwt';
+import { parseRelayAnnouncement, verifyAnnouncementToken } from '../relay/host/announcement';
 import type { ParleySettings } from '../settings';
 import { isHealthy, type HealthReport } from '../supervision/health';
 import { ConfigService, type PublicOrigin } from './configService';
 import { HttpError } from './errors';
+import type { RelayRegistry } from './RelayRegistry';
 import type { WebsocketProxy } from './websocketProxy';
 
 export interface GatewayOptions {
@@ -22,12 +26,14 @@ export interface GatewayOptions {
   log?: (line: string) => void;
   /** Answers `GET /api/health`; absent, the route is not served. */
   health?: () => Promise<HealthReport>;
+  /** Takes relay hosts' announcements (`POST /api/relays`); absent, the route is not served. */
+  relayRegistry?: RelayRegistry;
 }
 
 const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /** One HTTP origin: the built app, the config API, and the websocket to the XMPP server. */
-export async function createGateway({ settings, xmppProxy, relayUpgrade, log, health }: GatewayOptions): Promise<FastifyInstance> {
+export async function createGateway({ settings, xmppProxy, relayUpgrade, log, health, relayRegistry }: GatewayOptions): Promise<FastifyInstance> {
   // forceCloseConnections: a shutdown does not wait for idle keep-alive connections.
   const app = Fastify({ bodyLimit: LIMITS.httpBodyBytes, logger: false, forceCloseConnections: true });
   const configs = new ConfigService(settings, log);
@@ -57,6 +63,22 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log, he
 
   app.post('/api/config', async (request) => configs.issueConfig(bodyText(request), originOf(request)));
   app.post('/api/room-config', async (request) => configs.roomConfig(request.headers.authorization, bodyText(request)));
+  if (relayRegistry) {
+    app.post('/api/relays', async (request) => {
+      const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+      if (!bearer) throw new HttpError(401, 'a Bearer token is required');
+      let relayId: string;
+      try {
+        relayId = verifyAnnouncementToken(settings.tokenSecret, bearer);
+      } catch (error) {
+        throw new HttpError(401, error instanceof TokenError ? `token refused: ${error.message}` : 'token refused');
+      }
+      const announcement = parseRelayAnnouncement(parseJson(bodyText(request), 'request body', LIMITS.httpBodyBytes));
+      if (announcement.id !== relayId) throw new HttpError(403, 'the token is for another relay host');
+      relayRegistry.announce(announcement);
+      return {};
+    });
+  }
   if (health) {
     app.get('/api/health', async (_request, reply) => {
       const report = await health();

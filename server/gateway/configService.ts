@@ -66,7 +66,7 @@ export class ConfigService {
       signalingUrl: `${origin.websocket}/xmpp-websocket`,
       telemetryUrl: '',
       userId: `${localpart}@${this.settings.xmppDomain}`,
-      sfuServer: this.settings.relayWorkers > 0 ? this.sfuServer(localpart, origin, nowSeconds) : undefined,
+      sfuServer: this.settings.relayWorkers > 0 || this.settings.remoteRelays ? this.sfuServer(localpart, origin, nowSeconds) : undefined,
       displayName,
       videoResolutionTiers: { ...this.settings.videoResolutionTiers },
       identity,

@@ -23,17 +23,30 @@ export class WebsocketProxy {
   private peakBufferedBytes = 0;
   private closed = false;
 
+  /** `backend` undefined: every upgrade names its own target. */
   constructor(
-    private readonly backend: URL,
+    private readonly backend: URL | undefined,
     private readonly maxBufferedBytes: number,
   ) {}
 
-  upgrade(request: IncomingMessage, client: Duplex, head: Buffer): void {
+  /**
+   * Forwards one upgrade to the proxy's backend, or to `target` (a relay host: each connection may
+   * go elsewhere), whose `unreachable` is told when no connection to it can be made.
+   */
+  upgrade(request: IncomingMessage, client: Duplex, head: Buffer, target?: { backend: URL; unreachable: () => void }): void {
     if (this.closed) {
       client.destroy();
       return;
     }
-    const upstream: Socket = connect(Number(this.backend.port), this.backend.hostname);
+    const backend = target?.backend ?? this.backend;
+    if (!backend) {
+      client.destroy();
+      return;
+    }
+    const upstream: Socket = connect(Number(backend.port), backend.hostname);
+    let connected = false;
+    upstream.once('connect', () => (connected = true));
+    if (target) upstream.once('error', () => connected || target.unreachable());
     const pair = { client, upstream };
     this.open.add(pair);
     const closeBoth = (): void => {
@@ -49,7 +62,7 @@ export class WebsocketProxy {
       const headers = Object.entries(request.headers)
         .filter(([name]) => name !== 'host')
         .flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => `${name}: ${v}`) : [`${name}: ${value ?? ''}`]));
-      const requestHead = [`GET ${this.backend.pathname}${this.backend.search} HTTP/1.1`, `host: ${this.backend.host}`, ...headers, '', ''].join('\r\n');
+      const requestHead = [`GET ${backend.pathname}${backend.search} HTTP/1.1`, `host: ${backend.host}`, ...headers, '', ''].join('\r\n');
       upstream.write(requestHead);
       if (head.length > 0) upstream.write(head);
       upstream.on('data', (chunk: Buffer) => {

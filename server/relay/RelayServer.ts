@@ -154,6 +154,11 @@ export class RelayServer {
     return this.pool.workers;
   }
 
+  /** The mediasoup objects a worker carries (WorkerPool's placement load). */
+  loadOf(worker: types.Worker): number {
+    return this.pool.loadOf(worker);
+  }
+
   /** Live routers, for `router.dump()`. */
   routers(): types.Router[] {
     return this.rooms.routers();
@@ -174,6 +179,12 @@ export class RelayServer {
       ingestDetails,
       consumerDetails,
     };
+  }
+
+  /** The rooms its connections are bound to (a connection names its room before any router is made for it). */
+  roomAddresses(): string[] {
+    const rooms = [...this.connections].flatMap((connection) => connection.relaySession?.stats().room ?? []);
+    return [...new Set(rooms)];
   }
 
   async dump(): Promise<RelayDump> {

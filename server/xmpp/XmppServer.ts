@@ -46,7 +46,7 @@ export interface XmppServerStats {
   clientSessions: number;
   /** Live rooms by bare room JID. */
   rooms: Record<string, { occupants: number }>;
-  /** Stanzas bounced to their sender because a payload other clients parse was malformed; undefined where the server has no payload guard (ejabberd, so far). */
+  /** Stanzas bounced to their sender because a payload other clients parse was malformed; on ejabberd, this node's count. */
   rejectedPayloads?: number;
 }
 

@@ -19,6 +19,9 @@ const STATS_TIMEOUT_MS = 5_000;
 const MAX_PORT_ATTEMPTS = 3;
 const DOMAIN_PATTERN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
+/** How long a room nobody is in is kept, where the options do not say (30 days). */
+export const DEFAULT_ROOM_IDLE_EXPIRY_SECONDS = 30 * 24 * 3600;
+
 /** The server could not bind its HTTP port; a fresh port may work. */
 export class PortTakenError extends XmppServerStartError {}
 

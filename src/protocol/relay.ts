@@ -52,6 +52,22 @@ const CONSUMER_ICE_STATES: readonly ConsumerIceState[] = ['checking', 'connected
 /** `aud` of the HS256 token the config service puts in `sfuServer.password`. */
 export const RELAY_TOKEN_AUDIENCE = 'parley-relay';
 
+/** The query parameter of `sfuServer.url` that names the room a relay connection is for. */
+export const RELAY_ROOM_PARAMETER = 'room';
+
+/**
+ * Where a connection for one room goes: `sfuServer.url` with `?room=<room address>` (Parley's
+ * addition to the 1.30.3 wire). Where relays run on several hosts, the gateway sends a connection
+ * that names its room to the host that carries the room's media (README "How it scales out");
+ * a connection without it (the 1.30.3 client's) goes to the least loaded host, which forwards that
+ * sender's streams just as well, since a sender's consumers live on its own connection.
+ */
+export function relayUrlForRoom(sfuServerUrl: string, roomAddress: string): string {
+  const url = new URL(sfuServerUrl);
+  url.searchParams.set(RELAY_ROOM_PARAMETER, roomAddress);
+  return url.toString();
+}
+
 /** JSON-RPC error codes: the standard ones, then the relay's own (server range -32000…-32099). */
 export const RELAY_ERROR = {
   parseError: -32700,

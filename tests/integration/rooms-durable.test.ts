@@ -1,6 +1,6 @@
 // Rooms remember: Prosody keeps rooms, affiliations and configuration in SQLite in the data folder,
 // so a room's owner, its lock and its bans survive the last person leaving, reconnects and restarts,
-// until the room has been empty for PARLEY_ROOM_IDLE_EXPIRY_SECONDS. Seen through plain XMPP clients
+// until the room has been empty for PARLEY_ROOM_IDLE_EXPIRY_SECONDS (rooms-expiry.test.ts). Seen through plain XMPP clients
 // (as any client, the 1.30.3 one included) and through the app's own sessions.
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -8,7 +8,6 @@ import type { Agent } from 'stanza';
 import type { ReceivedMUCPresence } from 'stanza/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningParley } from '../../server/Parley';
-import type { ParleySettings } from '../../server/settings';
 import type { ProviderConfig } from '../../src/protocol/config';
 import type { Room } from '../../src/protocol/entities';
 import { MemoryIdentityStorage } from '../../src/shared-worker/identity/IdentityStorage';
@@ -23,7 +22,7 @@ import { clientFor, login, usePlainClients, withTimeout } from '../support/xmppC
  * server and the gateway and starts both again on the same port with the same folder (and so the
  * same token secret, kept there).
  */
-function useRestartableParley(overrides: Partial<ParleySettings> = {}): { server: () => RunningParley; restart: () => Promise<void> } {
+function useRestartableParley(): { server: () => RunningParley; restart: () => Promise<void> } {
   let running: RunningParley | undefined;
   let dataDir: string | undefined;
   const stop = async (): Promise<void> => {
@@ -33,7 +32,7 @@ function useRestartableParley(overrides: Partial<ParleySettings> = {}): { server
   };
   beforeEach(async () => {
     dataDir = await temporaryDataDir();
-    running = await startTestParley({ dataDir, relayWorkers: 0, ...overrides });
+    running = await startTestParley({ dataDir, relayWorkers: 0 });
   });
   afterEach(async () => {
     await stop();
@@ -44,7 +43,7 @@ function useRestartableParley(overrides: Partial<ParleySettings> = {}): { server
     async restart() {
       const port = Number(new URL(running!.url).port);
       await stop();
-      running = await startTestParley({ dataDir, relayWorkers: 0, ...overrides, port });
+      running = await startTestParley({ dataDir, relayWorkers: 0, port });
     },
   };
 }
@@ -66,8 +65,8 @@ interface LoggedIn {
 }
 
 /** A config request as the browser makes it (with its stored identity, then keeping the renewed one), and a plain client logged in with it. */
-async function logIn(browser: Browser, server = parley.server()): Promise<LoggedIn> {
-  const config = await providerConfig(server, browser.identity ? { identity: browser.identity } : {});
+async function logIn(browser: Browser): Promise<LoggedIn> {
+  const config = await providerConfig(parley.server(), browser.identity ? { identity: browser.identity } : {});
   browser.identity = config.identity;
   const client = track(clientFor(config));
   await login(client);
@@ -216,26 +215,5 @@ describe('a new room is stored at once: its creator owns it even when Prosody cr
     await parley.server().restartXmpp();
     expect((await join(await logIn({}), room)).muc).toMatchObject({ affiliation: 'none', role: 'participant' });
     expect((await join(await logIn(aliceBrowser), room)).muc).toMatchObject({ affiliation: 'owner', role: 'moderator' });
-  });
-});
-
-describe('PARLEY_ROOM_IDLE_EXPIRY_SECONDS: a room nobody is in expires, with its owner, lock and bans', () => {
-  const expiring = useRestartableParley({ roomIdleExpirySeconds: 1 });
-
-  it('destroys the room left empty and keeps the one someone is in', async () => {
-    const room = `left-${randomUUID().slice(0, 8)}@${expiring.server().settings.mucDomain}`;
-    const kept = `kept-${randomUUID().slice(0, 8)}@${expiring.server().settings.mucDomain}`;
-    const alice = await logIn({}, expiring.server());
-    const bob = await logIn({}, expiring.server());
-    await join(alice, room);
-    await alice.client.configureRoom(room, lockForm('hush'));
-    await alice.client.ban(room, bob.bareJid, 'kicked');
-    await join(alice, kept);
-    await leave(alice, room);
-
-    await expect.poll(async () => (await expiring.server().xmpp.stats()).rooms[room], { timeout: WAIT_MS }).toBeUndefined();
-    expect((await expiring.server().xmpp.stats()).rooms[kept]).toEqual({ occupants: 1 });
-    // A new room of the same name: the once-banned Bob makes it, and owns it.
-    expect((await join(bob, room)).muc).toMatchObject({ affiliation: 'owner' });
   });
 });

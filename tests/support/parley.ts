@@ -27,7 +27,7 @@ export function useParley(overrides: Partial<ParleySettings> = {}, log?: (line: 
  * A config from the config service (SPEC §7), as any client gets one: its own user, resource and
  * credential; `request` adds a product token or the guest identity credential a browser kept.
  */
-export async function providerConfig(server: RunningParley, request: Omit<ConfigRequestBody, 'clientVersion'> = {}): Promise<ProviderConfig> {
+export async function providerConfig(server: Pick<RunningParley, 'url'>, request: Omit<ConfigRequestBody, 'clientVersion'> = {}): Promise<ProviderConfig> {
   const body: ConfigRequestBody = { clientVersion: CLIENT_VERSION, ...request };
   const response = await fetch(new URL('/api/config', server.url), {
     method: 'POST',

@@ -16,7 +16,8 @@ import { withTimeout } from './xmppClient';
 export const WAIT_MS = 10_000;
 
 export interface SessionOptions<C extends Clock = Clock> {
-  server: RunningParley;
+  /** Where its config request goes (a RunningParley, or any gateway). */
+  server: Pick<RunningParley, 'url'>;
   /** Set as the person's display name preference (PreferencesDomain.setPreferences). */
   displayName?: string;
   /** The session's clock: a ManualClock for fake time; the system clock otherwise. */

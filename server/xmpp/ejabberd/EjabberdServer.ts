@@ -7,13 +7,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freeLoopbackPort } from '../freeLoopbackPort';
-import { findBinary, LaunchedXmppServer, launchOnFreePort, validateOptions, waitUntilReady } from '../launch';
+import { DEFAULT_ROOM_IDLE_EXPIRY_SECONDS, findBinary, LaunchedXmppServer, launchOnFreePort, validateOptions, waitUntilReady } from '../launch';
 import { ServerProcess } from '../ServerProcess';
 import type { XmppServer, XmppServerOptions } from '../XmppServer';
 import { XmppServerStartError } from '../XmppServerStartError';
 import { renderEjabberdConfig, renderJwk } from './ejabberdConfig';
 
-const MODULE_SOURCE = fileURLToPath(new URL('./mod_parley.erl', import.meta.url));
+/** mod_parley.erl and the modules beside it, compiled together. */
+const MODULE_SOURCES = ['mod_parley.erl', 'mod_parley_payload_guard.erl', 'mod_parley_room_expiry.erl'].map((name) =>
+  fileURLToPath(new URL(`./${name}`, import.meta.url)),
+);
 const INSTALL_COMMAND = 'apt-get install -y ejabberd';
 /** Where Debian's packages put ejabberd (/usr/lib/<arch>/ejabberd-<version>) and the Erlang libraries. */
 const DEBIAN_LIB_ROOT = '/usr/lib';
@@ -63,7 +66,7 @@ async function findEjabberd(): Promise<EjabberdInstall> {
 
 let compiling: Promise<string> | undefined;
 
-/** mod_parley.beam, compiled once per source and ejabberd release into a shared temporary folder. */
+/** Parley's modules (.beam), compiled once per source and ejabberd release into a shared temporary folder. */
 function compiledModuleDir(install: EjabberdInstall): Promise<string> {
   compiling ??= compileModule(install).catch((error: unknown) => {
     compiling = undefined;
@@ -73,19 +76,20 @@ function compiledModuleDir(install: EjabberdInstall): Promise<string> {
 }
 
 async function compileModule(install: EjabberdInstall): Promise<string> {
-  const source = await readFile(MODULE_SOURCE);
-  const hash = createHash('sha256').update(source).update(install.ebin).digest('hex').slice(0, 16);
+  const hasher = createHash('sha256');
+  for (const source of MODULE_SOURCES) hasher.update(await readFile(source));
+  const hash = hasher.update(install.ebin).digest('hex').slice(0, 16);
   const moduleDir = join(tmpdir(), `parley-ejabberd-module-${hash}`);
   if (existsSync(join(moduleDir, 'mod_parley.beam'))) return moduleDir;
   const staging = await mkdtemp(join(tmpdir(), 'parley-ejabberd-module-build-'));
   try {
     const erlc = await findBinary('erlc', 'The Erlang compiler', 'apt-get install -y erlang-base');
-    await run(erlc, ['-o', staging, '-pa', install.ebin, '-I', install.include, '-I', install.xmppInclude, '-Werror', MODULE_SOURCE]);
+    await run(erlc, ['-o', staging, '-pa', install.ebin, '-I', install.include, '-I', install.xmppInclude, '-Werror', ...MODULE_SOURCES]);
     // Another process may have compiled the same module meanwhile; either copy is good.
     await rename(staging, moduleDir).catch(() => undefined);
   } catch (error) {
     const output = error instanceof Error && 'stdout' in error ? String(error.stdout) : String(error);
-    throw new XmppServerStartError(`could not compile ${MODULE_SOURCE}:\n${output}`);
+    throw new XmppServerStartError(`could not compile ${MODULE_SOURCES.join(', ')}:\n${output}`);
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
@@ -117,6 +121,7 @@ async function launch(
     jwkFile,
     maxOccupants: options.maxOccupants,
     roomsNeedHost: options.roomsNeedHost ?? false,
+    roomIdleExpirySeconds: options.roomIdleExpirySeconds ?? DEFAULT_ROOM_IDLE_EXPIRY_SECONDS,
     instanceId,
   });
   await writeFile(configFile, config, { mode: 0o600 });

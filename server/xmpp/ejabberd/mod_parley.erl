@@ -12,6 +12,7 @@
 %% - an owner's config form with an empty secret unlocks the room (PROTOCOL.md "Unlock"), where
 %%   ejabberd would refuse a protected room with a blank password;
 %% - GET /parley-stats for tests and operators (mod_parley_stats.lua).
+%% Beside it: mod_parley_payload_guard.erl (the payload guard) and mod_parley_room_expiry.erl.
 -module(mod_parley).
 -behaviour(gen_mod).
 
@@ -302,15 +303,17 @@ is_host(From) ->
         _ -> false
     end.
 
-%%% GET /parley-stats: {"clientSessions": n, "rooms": {"<room jid>": {"occupants": n}}}, loopback only.
-%%% clientSessions counts this node's sessions; rooms lists the live rooms of every MUC service.
+%%% GET /parley-stats: {"clientSessions": n, "rooms": {"<room jid>": {"occupants": n}}, "rejectedPayloads": n},
+%%% loopback only. clientSessions counts this node's sessions; rooms lists the live rooms of every
+%%% MUC service; rejectedPayloads counts the stanzas this node's payload guard bounced.
 %%% X-Parley-Instance tells the launcher that the answer comes from the server it started.
 
 process([], #request{method = 'GET', ip = {IP, _Port}}) ->
     case is_loopback(IP) of
         true ->
             Body = #{<<"clientSessions">> => length(ejabberd_sm:dirty_get_my_sessions_list()),
-                     <<"rooms">> => live_rooms()},
+                     <<"rooms">> => live_rooms(),
+                     <<"rejectedPayloads">> => mod_parley_payload_guard:rejected()},
             {200, [{<<"Content-Type">>, <<"application/json">>},
                    {<<"X-Parley-Instance">>, persistent_term:get({?MODULE, instance_id}, <<>>)}],
              jiffy:encode(Body)};

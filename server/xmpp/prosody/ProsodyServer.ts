@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findBinary, LaunchedXmppServer, launchOnFreePort, validateOptions, waitUntilReady } from '../launch';
+import { DEFAULT_ROOM_IDLE_EXPIRY_SECONDS, findBinary, LaunchedXmppServer, launchOnFreePort, validateOptions, waitUntilReady } from '../launch';
 import { ServerProcess } from '../ServerProcess';
 import type { XmppServer, XmppServerOptions } from '../XmppServer';
 import { renderProsodyConfig } from './prosodyConfig';
@@ -11,7 +11,6 @@ const PLUGIN_DIR = fileURLToPath(new URL('./modules', import.meta.url));
 const INSTALL_COMMAND = 'apt-get install -y prosody lua-dbi-sqlite3';
 /** Prosody is up in 0.1–0.2 s; ten seconds means it is not coming. */
 const READY_TIMEOUT_MS = 10_000;
-const DEFAULT_ROOM_IDLE_EXPIRY_SECONDS = 30 * 24 * 3600;
 const ROOMS_DATABASE = 'rooms.sqlite';
 
 /** Starts a private Prosody (never the system service) with a generated config in its runtime folder. */

@@ -1,7 +1,7 @@
 import type { Device } from 'mediasoup-client';
 import { RELAY_RECONNECT } from '../../../protocol/clientDefaults';
 import type { SfuServerConfig } from '../../../protocol/config';
-import type { ConsumerIceStateParams } from '../../../protocol/relay';
+import { relayUrlForRoom, type ConsumerIceStateParams } from '../../../protocol/relay';
 import type { Clock } from '../../../common/clock';
 import type { Logger } from '../../../common/logger';
 import { OperationQueue } from '../../../common/OperationQueue';
@@ -177,7 +177,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
     const { clock, roomAddress, logger } = this.options;
     let client: RelayRpcClient | undefined;
     try {
-      client = await RelayRpcClient.connect({ url: config.url, token: config.password, clock });
+      client = await RelayRpcClient.connect({ url: relayUrlForRoom(config.url, roomAddress), token: config.password, clock });
       const opened = client;
       opened.on('closed', (error) => this.onClosed(opened, error.message));
       opened.on('consumerIceState', (params) => this.emit('consumerIceState', opened, params));

@@ -1,0 +1,53 @@
+import { ValidationError } from '../../../src/protocol/errors';
+import { expectRecord, expectString } from '../../../src/protocol/validate';
+import { signToken, TokenError, verifyToken } from '../../auth/jwt';
+
+/**
+ * What a relay host tells every gateway, again every `heartbeatMs` (POST /api/relays, with a
+ * Bearer token signed with the shared PARLEY_TOKEN_SECRET for this audience): who it is, where
+ * clients' relay websockets reach it, how loaded it is and which rooms' media it carries now.
+ */
+export interface RelayAnnouncement {
+  /** Stable for the host's life; a restarted host is a new one. */
+  id: string;
+  /** ws:// or wss:// URL of its relay endpoint, as the gateway reaches it. */
+  url: string;
+  heartbeatMs: number;
+  /** mediasoup objects per worker (its workers' loads, averaged): hosts with more cores take more. */
+  load: number;
+  /** Addresses of the rooms it has routers for. */
+  rooms: string[];
+}
+
+/** `aud` of the tokens relay hosts announce themselves with: no client credential passes as one. */
+export const RELAY_HOST_AUDIENCE = 'parley-relay-host';
+const ANNOUNCEMENT_TOKEN_TTL_SECONDS = 60;
+const MAX_ROOMS = 100_000;
+const MAX_ADDRESS_LENGTH = 3072;
+
+export function announcementToken(tokenSecret: string, id: string, nowSeconds = Math.floor(Date.now() / 1000)): string {
+  return signToken(tokenSecret, { sub: id, aud: RELAY_HOST_AUDIENCE, iat: nowSeconds, exp: nowSeconds + ANNOUNCEMENT_TOKEN_TTL_SECONDS });
+}
+
+/** The relay host id a Bearer token vouches for; throws a TokenError for anything else. */
+export function verifyAnnouncementToken(tokenSecret: string, bearer: string): string {
+  const claims = verifyToken(tokenSecret, bearer);
+  if (claims.aud !== RELAY_HOST_AUDIENCE) throw new TokenError('not a relay host token');
+  if (typeof claims.sub !== 'string' || claims.sub === '') throw new TokenError('the token names no relay host');
+  return claims.sub;
+}
+
+export function parseRelayAnnouncement(value: unknown): RelayAnnouncement {
+  const body = expectRecord(value, 'relay announcement');
+  const url = expectString(body.url, 'url', MAX_ADDRESS_LENGTH);
+  if (!/^wss?:\/\//.test(url) || !URL.canParse(url)) throw new ValidationError('url must be a ws:// or wss:// URL');
+  const heartbeatMs = body.heartbeatMs;
+  if (typeof heartbeatMs !== 'number' || !Number.isInteger(heartbeatMs) || heartbeatMs < 1 || heartbeatMs > 3_600_000) {
+    throw new ValidationError('heartbeatMs must be a whole number of milliseconds up to an hour');
+  }
+  const load = body.load;
+  if (typeof load !== 'number' || !Number.isFinite(load) || load < 0) throw new ValidationError('load must be a non-negative number');
+  if (!Array.isArray(body.rooms) || body.rooms.length > MAX_ROOMS) throw new ValidationError(`rooms must be a list of at most ${MAX_ROOMS} room addresses`);
+  const rooms = body.rooms.map((room, index) => expectString(room, `rooms[${index}]`, MAX_ADDRESS_LENGTH));
+  return { id: expectString(body.id, 'id', 128), url, heartbeatMs, load, rooms };
+}

@@ -1,0 +1,385 @@
+%% Validates, before a room relays them, the payloads that other occupants' clients parse: JSON
+%% commands (urn:xmpp:json:0, PROTOCOL.md), Jingle (XEP-0166), chat states (XEP-0085) and real-time
+%% text (XEP-0301), in groupchat and private messages and in IQs to occupants — the counterpart of
+%% ../prosody/modules/mod_muc_parley_payload_guard.lua, with the same checks and the same reasons.
+%% StanzaJS (inside SimpleWebRTC 1.30.3 and plain clients) runs JSON.parse on a <json> element's
+%% text inside its stream parser: one payload that is not JSON throws there and the client stops
+%% reading the room. A stanza that fails is bounced to its sender (modify/bad-request, with a text
+%% saying what was wrong), never reaches the room, and is counted (rejected/0, read by mod_parley's
+%% stats; per node, as the stanza is checked on the node of its sender's session).
+%%
+%% Bounds come from the config (ejabberdConfig.ts renders them from src/protocol/constants.ts).
+-module(mod_parley_payload_guard).
+-behaviour(gen_mod).
+
+-export([start/2, stop/1, reload/3, depends/2, mod_opt_type/1, mod_options/1, mod_doc/0]).
+-export([filter_packet/1, rejected/0]).
+
+-include("xmpp.hrl").
+-include("logger.hrl").
+
+-define(NS_JSON, <<"urn:xmpp:json:0">>).
+-define(NS_JSON_MSG, <<"urn:xmpp:json-msg:0">>).
+-define(NS_JINGLE, <<"urn:xmpp:jingle:1">>).
+-define(NS_CHATSTATES_, <<"http://jabber.org/protocol/chatstates">>).
+-define(NS_RTT, <<"urn:xmpp:rtt:0">>).
+-define(BOUNDS, {?MODULE, bounds}).
+-define(REJECTED, {?MODULE, rejected}).
+
+-define(CHAT_STATES, [<<"active">>, <<"composing">>, <<"paused">>, <<"inactive">>, <<"gone">>]).
+-define(RTT_EVENTS, [<<"new">>, <<"reset">>, <<"edit">>, <<"init">>, <<"cancel">>]).
+-define(RTT_ACTIONS, [<<"t">>, <<"e">>, <<"w">>]).
+-define(JINGLE_ACTIONS, [<<"content-accept">>, <<"content-add">>, <<"content-modify">>, <<"content-reject">>,
+                         <<"content-remove">>, <<"description-info">>, <<"security-info">>, <<"session-accept">>,
+                         <<"session-info">>, <<"session-initiate">>, <<"session-terminate">>, <<"transport-accept">>,
+                         <<"transport-info">>, <<"transport-reject">>, <<"transport-replace">>]).
+-define(JINGLE_CREATORS, [<<"initiator">>, <<"responder">>]).
+-define(JINGLE_SENDERS, [<<"both">>, <<"initiator">>, <<"none">>, <<"responder">>]).
+-define(JSON_ESCAPES, "\"\\/bfnrt").
+
+start(Host, Opts) ->
+    Bounds = maps:from_list([{Name, gen_mod:get_opt(Name, Opts)} || {Name, _} <- mod_options(Host)]),
+    persistent_term:put(?BOUNDS, {muc_hosts(Host), Bounds}),
+    % Kept across a reload: the count is since the node started.
+    case persistent_term:get(?REJECTED, undefined) of
+        undefined -> persistent_term:put(?REJECTED, counters:new(1, [write_concurrency]));
+        _ -> ok
+    end,
+    % Before mod_parley's own filter (50), so that nothing malformed reaches a room.
+    ejabberd_hooks:add(filter_packet, ?MODULE, filter_packet, 40),
+    ok.
+
+stop(_Host) ->
+    ejabberd_hooks:delete(filter_packet, ?MODULE, filter_packet, 40),
+    persistent_term:erase(?BOUNDS),
+    ok.
+
+reload(Host, NewOpts, _OldOpts) ->
+    stop(Host),
+    start(Host, NewOpts).
+
+depends(_Host, _Opts) -> [{mod_muc, hard}].
+
+mod_opt_type(_Bound) -> econf:pos_int().
+
+%% The same defaults as the Lua module's.
+mod_options(_Host) ->
+    [{json_bytes, 64 * 1024}, {json_depth, 64}, {json_per_message, 16}, {datatype_length, 256},
+     {rtt_actions, 1000}, {rtt_text_bytes, 64 * 1024}, {jingle_bytes, 64 * 1024}, {jingle_contents, 32},
+     {id_length, 256}].
+
+mod_doc() -> #{desc => <<"Parley's payload guard (server/xmpp/ejabberd/mod_parley_payload_guard.erl)">>}.
+
+muc_hosts(Host) ->
+    gen_mod:get_opt_hosts(gen_mod:get_module_opts(Host, mod_muc)).
+
+%% Stanzas bounced on this node since it started.
+rejected() ->
+    case persistent_term:get(?REJECTED, undefined) of
+        undefined -> 0;
+        Counter -> counters:get(Counter, 1)
+    end.
+
+%%% Routing: what a client sends to a room or to an occupant
+
+filter_packet(#message{to = #jid{lserver = To}, type = Type} = Message) when Type /= error ->
+    guard(Message, To, fun message_error/2);
+filter_packet(#iq{to = #jid{lserver = To, lresource = Nick}, type = Type} = IQ) when Nick /= <<>>, Type == set orelse Type == get ->
+    guard(IQ, To, fun jingle_error/2);
+filter_packet(Packet) ->
+    Packet.
+
+%% Errors and IQ results are answers, never checked: bouncing them would start a loop.
+guard(Packet, To, Check) ->
+    case persistent_term:get(?BOUNDS, undefined) of
+        {MucHosts, Bounds} ->
+            case lists:member(To, MucHosts) andalso Check(Packet, Bounds) of
+                {error, Reason} -> bounce(Packet, Reason);
+                _ -> Packet
+            end;
+        undefined ->
+            Packet
+    end.
+
+bounce(Packet, Reason) ->
+    counters:add(persistent_term:get(?REJECTED), 1, 1),
+    ?INFO_MSG("Bounced a ~ts from ~ts to ~ts: ~ts (~B bounced so far)",
+              [element(1, Packet), jid:encode(xmpp:get_from(Packet)), jid:encode(xmpp:get_to(Packet)), Reason, rejected()]),
+    ejabberd_router:route_error(Packet, xmpp:err_bad_request(Reason, xmpp:get_lang(Packet))),
+    drop.
+
+%%% Elements: what the sender wrote, with each element's namespace as XML reads it (a child without
+%%% an xmlns attribute is in its parent's).
+
+top_elements(Packet) ->
+    [{element_ns(El, <<"jabber:client">>), El} || El <- [as_xmlel(SubEl) || SubEl <- xmpp:get_els(Packet)]].
+
+as_xmlel(#xmlel{} = El) -> El;
+as_xmlel(Decoded) -> xmpp:encode(Decoded).
+
+element_ns(#xmlel{attrs = Attrs}, ParentNS) ->
+    proplists:get_value(<<"xmlns">>, Attrs, ParentNS).
+
+children({NS, #xmlel{children = Children}}) ->
+    [{element_ns(El, NS), El} || #xmlel{} = El <- Children].
+
+named(Name, NS, Elements) ->
+    [El || {ElNS, #xmlel{name = ElName}} = El <- Elements, ElNS == NS, Name == any orelse ElName == Name].
+
+attr(Name, {_NS, El}) ->
+    fxml:get_tag_attr_s(Name, El).
+
+text({_NS, El}) ->
+    fxml:get_tag_cdata(El).
+
+%%% Messages
+
+message_error(Message, Bounds) ->
+    Elements = top_elements(Message),
+    first_error([fun() -> json_error(Elements, Bounds) end,
+                 fun() -> chat_state_error(Elements) end,
+                 fun() -> rtt_error(Elements, Bounds) end]).
+
+first_error([]) -> ok;
+first_error([Check | Rest]) ->
+    case Check() of
+        {error, _} = Error -> Error;
+        ok -> first_error(Rest)
+    end.
+
+json_error(Elements, #{json_per_message := MaxPayloads} = Bounds) ->
+    Payloads = named(<<"payload">>, ?NS_JSON_MSG, Elements),
+    Bare = named(<<"json">>, ?NS_JSON, Elements),
+    PayloadChecks = [fun() -> payload_error(Payload, Bounds) end || Payload <- Payloads],
+    BareChecks = [fun() -> json_element_error(Json, Bounds) end || Json <- Bare],
+    case first_error(PayloadChecks ++ BareChecks) of
+        ok when length(Payloads) + length(Bare) > MaxPayloads ->
+            {error, fmt("a message carries more than ~B JSON payloads", [MaxPayloads])};
+        Outcome ->
+            Outcome
+    end.
+
+payload_error(Payload, #{datatype_length := MaxLength} = Bounds) ->
+    first_error([fun() -> attribute_error(Payload, <<"datatype">>, MaxLength, "a JSON payload") end
+                 | [fun() -> json_element_error(Json, Bounds) end || Json <- named(<<"json">>, ?NS_JSON, children(Payload))]]).
+
+json_element_error(Json, #{json_bytes := MaxBytes, json_depth := MaxDepth}) ->
+    Text = text(Json),
+    case byte_size(Text) > MaxBytes of
+        true ->
+            {error, fmt("a JSON payload is larger than ~B bytes", [MaxBytes])};
+        false ->
+            case json_syntax_error(Text, MaxDepth) of
+                ok -> ok;
+                {error, Why} -> {error, <<"a JSON payload is not valid JSON: ", Why/binary>>}
+            end
+    end.
+
+%% ok when the attribute is 1 to Max bytes long.
+attribute_error(Element, Name, Max, What) ->
+    Value = attr(Name, Element),
+    case Value /= <<>> andalso byte_size(Value) =< Max of
+        true -> ok;
+        false -> {error, fmt("~ts needs a ~ts of 1 to ~B characters", [What, Name, Max])}
+    end.
+
+chat_state_error(Elements) ->
+    States = [Name || {_, #xmlel{name = Name}} <- named(any, ?NS_CHATSTATES_, Elements)],
+    case [Name || Name <- States, not lists:member(Name, ?CHAT_STATES)] of
+        [Unknown | _] -> {error, fmt("'~ts' is not a chat state", [Unknown])};
+        [] when length(States) > 1 -> {error, <<"a message carries more than one chat state">>};
+        [] -> ok
+    end.
+
+rtt_error(Elements, Bounds) ->
+    Rtts = named(<<"rtt">>, ?NS_RTT, Elements),
+    case first_error([fun() -> one_rtt_error(Rtt, Bounds) end || Rtt <- Rtts]) of
+        ok when length(Rtts) > 1 -> {error, <<"a message carries more than one real-time text element">>};
+        Outcome -> Outcome
+    end.
+
+one_rtt_error(Rtt, #{rtt_actions := MaxActions, rtt_text_bytes := MaxTextBytes}) ->
+    Actions = children(Rtt),
+    TextBytes = lists:sum([byte_size(text(Action)) || Action <- Actions]),
+    first_error(
+      [fun() -> member_or(attr(<<"event">>, Rtt), ?RTT_EVENTS, true, "real-time text has an unknown event") end,
+       fun() -> count_error(attr(<<"seq">>, Rtt), "real-time text has a seq that is not a number") end
+       | [fun() -> rtt_action_error(Action) end || Action <- Actions]]
+      ++ [fun() when length(Actions) > MaxActions -> {error, fmt("real-time text carries more than ~B actions", [MaxActions])};
+             () when TextBytes > MaxTextBytes -> {error, fmt("real-time text carries more than ~B bytes of text", [MaxTextBytes])};
+             () -> ok end]).
+
+rtt_action_error({NS, #xmlel{name = Name}} = Action) ->
+    case NS == ?NS_RTT andalso lists:member(Name, ?RTT_ACTIONS) of
+        false -> {error, <<"real-time text holds an element that is not an action (t, e, w)">>};
+        true ->
+            Reason = "a real-time text action has a position or count that is not a number",
+            first_error([fun() -> count_error(attr(<<"p">>, Action), Reason) end,
+                         fun() -> count_error(attr(<<"n">>, Action), Reason) end])
+    end.
+
+count_error(Value, Reason) ->
+    case is_count(Value) of
+        true -> ok;
+        false -> {error, list_to_binary(Reason)}
+    end.
+
+%% An absent attribute (<<>>) passes; a present one is 1 to 10 digits.
+is_count(<<>>) -> true;
+is_count(Value) -> byte_size(Value) =< 10 andalso lists:all(fun(C) -> C >= $0 andalso C =< $9 end, binary_to_list(Value)).
+
+%%% Jingle
+
+jingle_error(IQ, #{jingle_bytes := MaxBytes, jingle_contents := MaxContents, id_length := MaxId}) ->
+    case named(<<"jingle">>, ?NS_JINGLE, top_elements(IQ)) of
+        [] -> ok;
+        [Jingle | _] ->
+            Contents = named(<<"content">>, ?NS_JINGLE, children(Jingle)),
+            Size = byte_size(fxml:element_to_binary(xmpp:encode(IQ))),
+            first_error(
+              [fun() when Size > MaxBytes -> {error, fmt("a Jingle request is larger than ~B bytes", [MaxBytes])}; () -> ok end,
+               fun() -> member_or(attr(<<"action">>, Jingle), ?JINGLE_ACTIONS, false, "a Jingle request has no known action") end,
+               fun() -> attribute_error(Jingle, <<"sid">>, MaxId, "a Jingle request") end
+               | [fun() -> content_error(Content, MaxId) end || Content <- Contents]]
+              ++ [fun() when length(Contents) > MaxContents -> {error, fmt("a Jingle request carries more than ~B contents", [MaxContents])};
+                     () -> ok end])
+    end.
+
+content_error(Content, MaxId) ->
+    first_error([fun() -> attribute_error(Content, <<"name">>, MaxId, "a Jingle content") end,
+                 fun() -> member_or(attr(<<"creator">>, Content), ?JINGLE_CREATORS, true,
+                                    "a Jingle content's creator is neither initiator nor responder") end,
+                 fun() -> member_or(attr(<<"senders">>, Content), ?JINGLE_SENDERS, true,
+                                    "a Jingle content's senders is not both, initiator, responder or none") end]).
+
+%% ok when Value is one of Allowed (or absent, where AbsentOk).
+member_or(<<>>, _Allowed, true, _Reason) -> ok;
+member_or(Value, Allowed, _AbsentOk, Reason) ->
+    case lists:member(Value, Allowed) of
+        true -> ok;
+        false -> {error, list_to_binary(Reason)}
+    end.
+
+%%% JSON syntax: ok when Text is one JSON text as RFC 8259 (and so JavaScript's JSON.parse) reads it,
+%%% else {error, why not}. Iterative over positions (0-based), with an explicit stack of open
+%%% brackets; nesting deeper than MaxDepth is refused. Expect is what may come next: value,
+%%% value_or_close (after '['), key, key_or_close (after '{'), colon, next (after a value).
+
+json_syntax_error(Text, MaxDepth) ->
+    json_scan(Text, 0, [], value, MaxDepth).
+
+json_scan(Text, Pos0, Stack, Expect, Max) ->
+    Pos = skip_space(Text, Pos0),
+    Char = byte_at(Text, Pos),
+    Ends = Char == eof andalso (Stack /= [] orelse Expect /= next),
+    if
+        Ends, Pos == 0 -> {error, <<"it holds no JSON value">>};
+        Ends -> {error, <<"it ends before its value is complete">>};
+        Expect == next -> json_next(Text, Pos, Char, Stack, Max);
+        Expect == colon, Char == $: -> json_scan(Text, Pos + 1, Stack, value, Max);
+        Expect == colon -> {error, <<"a ':' is missing after a key">>};
+        Expect == key_or_close, Char == $} -> json_scan(Text, Pos + 1, tl(Stack), next, Max);
+        Expect == key orelse Expect == key_or_close, Char == $" -> json_continue(skip_json_string(Text, Pos + 1), Text, Stack, colon, Max);
+        Expect == key orelse Expect == key_or_close -> {error, <<"an object key is not a string">>};
+        Expect == value_or_close, Char == $] -> json_scan(Text, Pos + 1, tl(Stack), next, Max);
+        Char == ${ orelse Char == $[, length(Stack) >= Max -> {error, fmt("it is nested deeper than ~B levels", [Max])};
+        Char == ${ -> json_scan(Text, Pos + 1, [${ | Stack], key_or_close, Max);
+        Char == $[ -> json_scan(Text, Pos + 1, [$[ | Stack], value_or_close, Max);
+        Char == $" -> json_continue(skip_json_string(Text, Pos + 1), Text, Stack, next, Max);
+        true -> json_continue(skip_json_literal(Text, Pos), Text, Stack, next, Max)
+    end.
+
+json_next(Text, Pos, eof, [], _Max) when Pos >= byte_size(Text) -> ok;
+json_next(_Text, _Pos, _Char, [], _Max) -> {error, <<"there is more after the JSON value">>};
+json_next(Text, Pos, $,, [Top | _] = Stack, Max) ->
+    json_scan(Text, Pos + 1, Stack, case Top of ${ -> key; $[ -> value end, Max);
+json_next(Text, Pos, $}, [${ | Stack], Max) -> json_scan(Text, Pos + 1, Stack, next, Max);
+json_next(Text, Pos, $], [$[ | Stack], Max) -> json_scan(Text, Pos + 1, Stack, next, Max);
+json_next(_Text, _Pos, _Char, _Stack, _Max) -> {error, <<"a ',' or a closing bracket is missing">>}.
+
+json_continue({ok, Pos}, Text, Stack, Expect, Max) -> json_scan(Text, Pos, Stack, Expect, Max);
+json_continue({error, _} = Error, _Text, _Stack, _Expect, _Max) -> Error.
+
+skip_space(Text, Pos) ->
+    case byte_at(Text, Pos) of
+        C when C == $\s; C == $\t; C == $\r; C == $\n -> skip_space(Text, Pos + 1);
+        _ -> Pos
+    end.
+
+byte_at(Text, Pos) when Pos < byte_size(Text) -> binary:at(Text, Pos);
+byte_at(_Text, _Pos) -> eof.
+
+%% The string whose contents start at Pos (after its opening quote): {ok, the position after it}.
+skip_json_string(Text, Pos) ->
+    case byte_at(Text, Pos) of
+        eof -> {error, <<"a string is not closed">>};
+        $" -> {ok, Pos + 1};
+        $\\ ->
+            case byte_at(Text, Pos + 1) of
+                $u ->
+                    case lists:all(fun is_hex/1, [byte_at(Text, Pos + Offset) || Offset <- [2, 3, 4, 5]]) of
+                        true -> skip_json_string(Text, Pos + 6);
+                        false -> {error, <<"a \\u escape is not followed by four hex digits">>}
+                    end;
+                Escaped ->
+                    case lists:member(Escaped, ?JSON_ESCAPES) of
+                        true -> skip_json_string(Text, Pos + 2);
+                        false -> {error, <<"a string holds an unknown escape">>}
+                    end
+            end;
+        C when C < 32 -> {error, <<"a string holds a raw control character">>};
+        _ -> skip_json_string(Text, Pos + 1)
+    end.
+
+is_hex(C) when is_integer(C) -> (C >= $0 andalso C =< $9) orelse (C >= $a andalso C =< $f) orelse (C >= $A andalso C =< $F);
+is_hex(eof) -> false.
+
+skip_json_literal(Text, Pos) ->
+    case Text of
+        <<_:Pos/binary, "true", _/binary>> -> {ok, Pos + 4};
+        <<_:Pos/binary, "null", _/binary>> -> {ok, Pos + 4};
+        <<_:Pos/binary, "false", _/binary>> -> {ok, Pos + 5};
+        _ -> skip_json_number(Text, Pos)
+    end.
+
+%% A number as RFC 8259 writes it: no leading zeros, digits after '.' and in the exponent.
+skip_json_number(Text, Pos) ->
+    IntStart = case byte_at(Text, Pos) of $- -> Pos + 1; _ -> Pos end,
+    IntEnd = skip_digits(Text, IntStart),
+    if
+        IntEnd == IntStart -> {error, <<"a value is not valid JSON">>};
+        IntEnd - IntStart > 1, binary_part(Text, IntStart, 1) == <<"0">> -> {error, <<"a value is not valid JSON">>};
+        true -> json_fraction(Text, IntEnd)
+    end.
+
+json_fraction(Text, Pos) ->
+    case byte_at(Text, Pos) of
+        $. ->
+            case skip_digits(Text, Pos + 1) of
+                End when End == Pos + 1 -> {error, <<"a number has no digits after its point">>};
+                End -> json_exponent(Text, End)
+            end;
+        _ ->
+            json_exponent(Text, Pos)
+    end.
+
+json_exponent(Text, Pos) ->
+    case byte_at(Text, Pos) of
+        E when E == $e; E == $E ->
+            DigitsStart = case byte_at(Text, Pos + 1) of Sign when Sign == $+; Sign == $- -> Pos + 2; _ -> Pos + 1 end,
+            case skip_digits(Text, DigitsStart) of
+                DigitsStart -> {error, <<"a number has no digits in its exponent">>};
+                End -> {ok, End}
+            end;
+        _ ->
+            {ok, Pos}
+    end.
+
+skip_digits(Text, Pos) ->
+    case byte_at(Text, Pos) of
+        C when is_integer(C), C >= $0, C =< $9 -> skip_digits(Text, Pos + 1);
+        _ -> Pos
+    end.
+
+fmt(Format, Args) ->
+    iolist_to_binary(io_lib:format(Format, Args)).

@@ -1,0 +1,157 @@
+// Relays on several hosts (issue 16, item 2): relay processes of their own, each on its own loopback
+// address, announce themselves to the gateway with the shared secret; each room's media is placed
+// on one of them when the room first needs the relay (by load), and stays there; when a host dies,
+// its rooms' next connections go to a live host. The clients here are bare JSON-RPC clients that
+// connect as Parley's RelayLink does (sfuServer.url with ?room=, src/protocol/relay.ts) and, like it,
+// connect again when their connection drops.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ProviderConfig } from '../../src/protocol/config';
+import { announcementToken } from '../../server/relay/host/announcement';
+import { relayUrlForRoom } from '../../src/protocol/relay';
+import { providerConfig, useParley } from '../support/parley';
+import { WAIT_MS } from '../support/sessions';
+import { connectRelay, type RelayTestClient } from './relay-client';
+
+const parley = useParley({ remoteRelays: true, relayWorkers: 0 });
+const HOST_MAIN = fileURLToPath(new URL('../../server/relay/host/main.ts', import.meta.url));
+const HEARTBEAT_MS = 250;
+const RECONNECT_GAP_MS = 100;
+
+interface RelayHostProcess {
+  child: ChildProcess;
+  url: string;
+  output: string[];
+}
+
+const hosts: RelayHostProcess[] = [];
+const clients: RelayTestClient[] = [];
+
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  for (const { child } of hosts) child.kill('SIGKILL');
+});
+
+/** A relay host process on `address`, announcing itself to the test's gateway; resolves once it says it is ready. */
+function startRelayHost(address: string): Promise<RelayHostProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', HOST_MAIN], {
+    env: {
+      ...process.env,
+      PARLEY_TOKEN_SECRET: parley().settings.tokenSecret,
+      PARLEY_RELAY_GATEWAYS: parley().url,
+      PARLEY_RELAY_LISTEN_IP: address,
+      PARLEY_RELAY_PORT: '0',
+      PARLEY_RELAY_WORKERS: '1',
+      PARLEY_RELAY_HEARTBEAT_MS: String(HEARTBEAT_MS),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stderr!.on('data', (chunk: Buffer) => output.push(String(chunk)));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`relay host on ${address} exited (${code}): ${output.join('')}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const ready = / ready at (\S+)/.exec(String(chunk));
+      if (!ready) return;
+      const host = { child, url: ready[1]!, output };
+      hosts.push(host);
+      resolve(host);
+    });
+  });
+}
+
+/** A relay connection for `room`, as RelayLink makes one: AUTH, then the room's router capabilities. */
+async function connectForRoom(config: ProviderConfig, room: string): Promise<RelayTestClient> {
+  const client = await connectRelay(relayUrlForRoom(config.sfuServer!.url, room));
+  try {
+    await client.ok('AUTH', { token: config.sfuServer!.password });
+    await client.ok('GET_ROUTER_CAPABILITIES', { roomAddress: room });
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  clients.push(client);
+  return client;
+}
+
+/** Connects again until a connection works, as RelayLink does after an outage (it backs off; this waits a little between tries). */
+async function reconnectForRoom(config: ProviderConfig, room: string): Promise<RelayTestClient> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    try {
+      return await connectForRoom(config, room);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RECONNECT_GAP_MS));
+    }
+  }
+}
+
+/** Which host (by URL) says it carries each room, from the hosts' own announcements. */
+function carriers(): Record<string, string[]> {
+  const byRoom: Record<string, string[]> = {};
+  for (const { url, rooms } of parley().relayRegistry!.liveAnnouncements()) {
+    for (const room of rooms) (byRoom[room] ??= []).push(url);
+  }
+  return byRoom;
+}
+
+describe('Relays on several hosts: rooms land on both, and a host that dies loses its rooms to the other', () => {
+  it('places rooms on two relay hosts on 127.0.0.2 and 127.0.0.3; killing one moves its rooms to the other', async () => {
+    const [first, second] = await Promise.all([startRelayHost('127.0.0.2'), startRelayHost('127.0.0.3')]);
+    expect(new URL(first.url).hostname).toBe('127.0.0.2');
+    expect(new URL(second.url).hostname).toBe('127.0.0.3');
+    await expect.poll(() => parley().relayRegistry!.liveAnnouncements().length, { timeout: WAIT_MS }).toBe(2);
+
+    const rooms = [1, 2, 3, 4].map((n) => `relay-hosts-${n}-${randomUUID().slice(0, 8)}@${parley().settings.mucDomain}`);
+    // One person per room (the relay caps connections per user).
+    const people = new Map<string, ProviderConfig>();
+    const connections = new Map<string, RelayTestClient>();
+    for (const room of rooms) {
+      people.set(room, await providerConfig(parley()));
+      connections.set(room, await connectForRoom(people.get(room)!, room));
+    }
+    // Someone else's connection for a room goes to the same host (sticky).
+    await connectForRoom(await providerConfig(parley()), rooms[0]!);
+
+    await expect.poll(() => rooms.map((room) => carriers()[room]?.length ?? 0), { timeout: WAIT_MS }).toEqual([1, 1, 1, 1]);
+    const placedOn = new Map(rooms.map((room) => [room, carriers()[room]![0]!]));
+    expect(new Set(placedOn.values())).toEqual(new Set([first.url, second.url]));
+
+    first.child.kill('SIGKILL');
+    const moving = rooms.filter((room) => placedOn.get(room) === first.url);
+    const staying = rooms.filter((room) => placedOn.get(room) === second.url);
+    await Promise.all(moving.map((room) => connections.get(room)!.closed));
+    for (const room of moving) await reconnectForRoom(people.get(room)!, room);
+
+    await expect.poll(() => rooms.map((room) => carriers()[room]), { timeout: WAIT_MS }).toEqual(rooms.map(() => [second.url]));
+    expect(parley().relayRegistry!.liveAnnouncements().map(({ url }) => url)).toEqual([second.url]);
+    // The rooms on the host that lived were never interrupted: their connections still answer.
+    for (const room of staying) {
+      expect(await connections.get(room)!.ok('GET_ROUTER_CAPABILITIES', { roomAddress: room })).toHaveProperty('rtpCapabilities');
+    }
+  }, 4 * WAIT_MS);
+});
+
+describe('Only relay hosts announce themselves: POST /api/relays needs a token for that relay host, signed with the shared secret', () => {
+  const announce = (token: string, id: string): Promise<Response> =>
+    fetch(new URL('/api/relays', parley().url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: JSON.stringify({ id, url: 'ws://127.0.0.9:9/relay', heartbeatMs: HEARTBEAT_MS, load: 0, rooms: [] }),
+    });
+
+  it("refuses a client's relay token, another host's token and a token signed with another secret; takes none of them", async () => {
+    const before = parley().relayRegistry!.liveAnnouncements().length;
+    const config = await providerConfig(parley());
+    expect((await announce(config.sfuServer!.password, 'intruder')).status).toBe(401);
+    expect((await announce(announcementToken(parley().settings.tokenSecret, 'someone-else'), 'intruder')).status).toBe(403);
+    expect((await announce(announcementToken('another secret', 'intruder'), 'intruder')).status).toBe(401);
+    expect(parley().relayRegistry!.liveAnnouncements().map(({ id }) => id)).not.toContain('intruder');
+    expect(parley().relayRegistry!.liveAnnouncements().length).toBe(before);
+    expect((await announce(announcementToken(parley().settings.tokenSecret, 'welcome'), 'welcome')).status).toBe(200);
+    expect(parley().relayRegistry!.liveAnnouncements().map(({ id }) => id)).toContain('welcome');
+  });
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { RelayRegistry } from '../../server/gateway/RelayRegistry';
+import { parseRelayAnnouncement, type RelayAnnouncement } from '../../server/relay/host/announcement';
+import { relayUrlForRoom } from '../../src/protocol/relay';
+
+const HEARTBEAT_MS = 1_000;
+
+/** A registry on a clock the test moves. */
+function registry(): { relays: RelayRegistry; advance: (ms: number) => void } {
+  let now = 0;
+  return { relays: new RelayRegistry(() => now), advance: (ms) => (now += ms) };
+}
+
+function host(id: string, load = 0, rooms: string[] = []): RelayAnnouncement {
+  return { id, url: `ws://127.0.0.${id === 'a' ? 2 : 3}:8090/relay`, heartbeatMs: HEARTBEAT_MS, load, rooms };
+}
+
+describe("A room's media goes to one relay host, chosen when it first needs the relay (by load), and stays there", () => {
+  it('places a new room on the least loaded host, counting the rooms placed since its last announcement', () => {
+    const { relays } = registry();
+    relays.announce(host('a', 10));
+    relays.announce(host('b', 11));
+    expect(relays.route('one@rooms')?.id).toBe('a');
+    expect(relays.route('two@rooms')?.id).toBe('b');
+    // Both now count 11 + … : the room's own hash decides a tie, the same on every gateway.
+    const third = relays.route('three@rooms')?.id;
+    const elsewhere = registry().relays;
+    elsewhere.announce(host('a', 11));
+    elsewhere.announce(host('b', 12));
+    expect(elsewhere.route('three@rooms')?.id).toBe(third);
+  });
+
+  it('keeps a room on its host (sticky), whatever the loads become', () => {
+    const { relays } = registry();
+    relays.announce(host('a', 0));
+    relays.announce(host('b', 5));
+    expect(relays.route('one@rooms')?.id).toBe('a');
+    relays.announce(host('a', 100, ['one@rooms']));
+    expect(relays.route('one@rooms')?.id).toBe('a');
+  });
+
+  it('sends a room another gateway placed to the host that says it carries it', () => {
+    const { relays } = registry();
+    relays.announce(host('a', 0));
+    relays.announce(host('b', 50, ['elsewhere@rooms']));
+    expect(relays.route('elsewhere@rooms')?.id).toBe('b');
+  });
+
+  it('sends a connection that names no room (the 1.30.3 client) to the least loaded host', () => {
+    const { relays } = registry();
+    relays.announce(host('a', 7));
+    relays.announce(host('b', 3));
+    expect(relays.route(undefined)).toEqual({ id: 'b', url: 'ws://127.0.0.3:8090/relay' });
+  });
+});
+
+describe('A relay host that dies loses its rooms to the others', () => {
+  it('takes a host that missed three heartbeats for dead: its rooms go to a live host, and come back to nothing when none is left', () => {
+    const { relays, advance } = registry();
+    relays.announce(host('a', 0));
+    relays.announce(host('b', 9));
+    expect(relays.route('one@rooms')?.id).toBe('a');
+    advance(2 * HEARTBEAT_MS);
+    relays.announce(host('b', 9));
+    advance(0.5 * HEARTBEAT_MS);
+    expect(relays.route('one@rooms')?.id).toBe('a');
+    advance(HEARTBEAT_MS);
+    expect(relays.liveAnnouncements().map(({ id }) => id)).toEqual(['b']);
+    expect(relays.route('one@rooms')?.id).toBe('b');
+    advance(4 * HEARTBEAT_MS);
+    expect(relays.route('one@rooms')).toBeUndefined();
+  });
+
+  it('drops a host the gateway cannot reach at once, until it announces itself again', () => {
+    const { relays } = registry();
+    relays.announce(host('a', 0));
+    relays.announce(host('b', 9));
+    expect(relays.route('one@rooms')?.id).toBe('a');
+    relays.unreachable('a');
+    expect(relays.route('one@rooms')?.id).toBe('b');
+    relays.announce(host('a', 0));
+    expect(relays.route('one@rooms')?.id).toBe('b');
+  });
+
+  it('forgets a placement once its host has announced twice without the room (the room ended there)', () => {
+    const { relays, advance } = registry();
+    relays.announce(host('a', 0));
+    relays.announce(host('b', 1));
+    expect(relays.route('one@rooms')?.id).toBe('a');
+    advance(HEARTBEAT_MS);
+    relays.announce(host('a', 0));
+    relays.announce(host('b', 1));
+    expect(relays.route('one@rooms')?.id).toBe('a');
+    // Placed before a's last announcement and not in this one: the room is placed afresh, by load.
+    advance(HEARTBEAT_MS);
+    relays.announce(host('a', 5));
+    expect(relays.route('one@rooms')?.id).toBe('b');
+  });
+});
+
+describe('Relay host announcements are validated at the gateway', () => {
+  it('accepts a well-formed announcement and refuses a bad URL, load or room list', () => {
+    expect(parseRelayAnnouncement(host('a', 1.5, ['r@rooms']))).toEqual(host('a', 1.5, ['r@rooms']));
+    expect(() => parseRelayAnnouncement({ ...host('a'), url: 'http://127.0.0.2/relay' })).toThrow('url must be a ws:// or wss:// URL');
+    expect(() => parseRelayAnnouncement({ ...host('a'), load: -1 })).toThrow('load must be a non-negative number');
+    expect(() => parseRelayAnnouncement({ ...host('a'), rooms: [7] })).toThrow('rooms[0]');
+    expect(() => parseRelayAnnouncement({ ...host('a'), heartbeatMs: 0 })).toThrow('heartbeatMs');
+  });
+});
+
+describe("relayUrlForRoom: a relay connection names its room in sfuServer.url's query (src/protocol/relay.ts)", () => {
+  it('adds room=<address> and keeps what the URL had', () => {
+    expect(relayUrlForRoom('wss://parley.example/relay', 'café@rooms.parley.example')).toBe('wss://parley.example/relay?room=caf%C3%A9%40rooms.parley.example');
+    expect(new URL(relayUrlForRoom('ws://127.0.0.1:8080/relay?x=1', 'r@rooms')).searchParams.get('room')).toBe('r@rooms');
+  });
+});

@@ -1,5 +1,5 @@
 import { atom, type Atom, type Getter } from 'jotai';
-import type { CallRecord, ChatMessage, Peer, Room } from '../protocol/entities';
+import type { CallRecord, ChatMessage, Peer, Room, RoomEvent } from '../protocol/entities';
 import { correctionFolder } from '../protocol/chatCorrections';
 import { roomByAddress } from '../protocol/roomLookup';
 import { initialSessionState, type SessionState } from '../protocol/session-state';
@@ -15,6 +15,7 @@ const roomsAtom = atom((get) => get(sessionStateAtom).rooms);
 export const peersAtom = atom((get) => get(sessionStateAtom).peers);
 const messagesAtom = atom((get) => get(sessionStateAtom).messages);
 const callsAtom = atom((get) => get(sessionStateAtom).calls);
+const roomEventsAtom = atom((get) => get(sessionStateAtom).roomEvents);
 
 /**
  * A memoised atom per key (Jotai's own atomFamily is deprecated). Keys are entity ids and
@@ -98,6 +99,15 @@ export const roomMessagesAtomFamily = family((roomAddress: string) => {
   const fold = correctionFolder();
   return listAtom((get) => fold(get(roomMessageRecordsAtomFamily(roomAddress))));
 });
+
+/** A room's event lines (joins, leaves, …) in time order. */
+export const roomEventsAtomFamily = family((roomAddress: string) =>
+  listAtom((get): RoomEvent[] =>
+    Object.values(get(roomEventsAtom))
+      .filter((event) => event.roomAddress === roomAddress)
+      .sort((a, b) => a.time - b.time),
+  ),
+);
 
 /** The last message you sent to a room: the one ArrowUp and "Edit" correct. */
 export const lastOwnMessageAtomFamily = family((roomAddress: string) =>

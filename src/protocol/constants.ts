@@ -94,6 +94,10 @@ export const DEFAULT_PREFERENCES = {
   requestingMedia: 'video',
   voiceActivityThreshold: -65,
   audioOutputDeviceId: '',
+  /** Beyond the spec (issue 15): others see the draft as it is typed (SPEC §9 real-time text), disclosed and switchable. */
+  realTimeText: true,
+  /** Beyond the spec (issue 15): tones for joins, leaves, messages and attention requests. */
+  sounds: false,
 } as const;
 
 /** Bounds on untrusted input (not from the spec: Parley's own limits). */
@@ -134,4 +138,6 @@ export const LIMITS = {
   jingleBytes: 64 * 1024,
   /** Contents in one Jingle request the server relays. */
   jingleContents: 32,
+  /** Event lines (joins, leaves, …) a room's chat keeps; the oldest go first. */
+  roomEventsPerRoom: 200,
 } as const;

@@ -161,6 +161,22 @@ export interface Preferences {
   audioOutputDeviceId: string;
   /** Chat: Enter sends unless Shift is held (SPEC §5). */
   sendOnEnter: boolean;
+  /** Chat: others see the draft as it is typed (real-time text); off, only that you are typing. */
+  realTimeText: boolean;
+  /** Tones for joins, leaves, messages and attention requests. */
+  sounds: boolean;
+}
+
+/** What happened in a room that its chat shows as a line (issue 15): never sent on the wire. */
+export type RoomEventKind = 'joined' | 'left' | 'kicked' | 'banned' | 'locked' | 'unlocked' | 'attention';
+
+export interface RoomEvent {
+  id: string;
+  roomAddress: string;
+  kind: RoomEventKind;
+  /** Who it is about, as they were named then; undefined for the room's own changes (lock). */
+  displayName: string | undefined;
+  time: number;
 }
 
 /** Entity collections held as records keyed by id. */
@@ -169,6 +185,8 @@ export interface EntityCollections {
   peers: Record<string, Peer>;
   messages: Record<string, ChatMessage>;
   calls: Record<string, CallRecord>;
+  /** Event lines of the rooms' chats, by id. */
+  roomEvents: Record<string, RoomEvent>;
 }
 export type CollectionName = keyof EntityCollections;
 export type EntityOf<C extends CollectionName> = EntityCollections[C][string];

@@ -67,6 +67,7 @@ export function initialSessionState(): SessionState {
     peers: {},
     messages: {},
     calls: {},
+    roomEvents: {},
   };
 }
 

@@ -10,6 +10,7 @@ import { JingleRouter } from './jingle/JingleRouter';
 import { PreferencesDomain } from './preferences/PreferencesDomain';
 import type { PreferencesStorage } from './preferences/PreferencesStorage';
 import { RoomsDomain } from './rooms/RoomsDomain';
+import { RoomEventLog } from './roomEvents/RoomEventLog';
 import { SignalingSession } from './SignalingSession';
 import { TabsApi, type TabGone } from './TabsApi';
 
@@ -38,8 +39,9 @@ export interface ParleySession {
 export function createSession(options: SessionOptions): ParleySession {
   const session = new SignalingSession({ ...options, createXmppClient: createParleyXmppClient });
   const preferences = session.addDomain(new PreferencesDomain(session, options.preferencesStorage));
-  const rooms = session.addDomain(new RoomsDomain(session));
-  const chat = session.addDomain(new ChatDomain(session, (event) => tabs.broadcast(event)));
+  const events = new RoomEventLog(session.store, options.clock);
+  const rooms = session.addDomain(new RoomsDomain(session, events));
+  const chat = session.addDomain(new ChatDomain(session, (event) => tabs.broadcast(event), events));
   const jingle = session.addDomain(new JingleRouter(session, (tabId, iq) => tabs.deliverJingle(tabId, iq)));
   const calls = session.addDomain(new CallsDomain(session));
   const tabs: TabsApi = new TabsApi(session, { rooms, chat, preferences, jingle, calls }, options.tabGone);

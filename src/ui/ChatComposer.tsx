@@ -9,12 +9,17 @@ interface ChatComposerProps {
   editing: ChatMessage | undefined;
   disabled: boolean;
   sendOnEnter: boolean;
+  /** Others see the draft as it is typed (the preference realTimeText). */
+  realTimeText: boolean;
+  sounds: boolean;
   onDraftChange: (draft: string) => void;
   onSend: () => void;
   /** ArrowUp in an empty input: correct your last message. */
   onEditLast: () => void;
   onCancelEdit: () => void;
   onSendOnEnterChange: (sendOnEnter: boolean) => void;
+  onRealTimeTextChange: (realTimeText: boolean) => void;
+  onSoundsChange: (sounds: boolean) => void;
 }
 
 /** The message input (SPEC §5): Enter sends unless Shift is held or sendOnEnter is off. */
@@ -24,13 +29,18 @@ export function ChatComposer({
   editing,
   disabled,
   sendOnEnter,
+  realTimeText,
+  sounds,
   onDraftChange,
   onSend,
   onEditLast,
   onCancelEdit,
   onSendOnEnterChange,
+  onRealTimeTextChange,
+  onSoundsChange,
 }: ChatComposerProps) {
   const hintId = useId();
+  const liveId = useId();
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     // Keys that finish an input method's composition belong to it.
@@ -75,7 +85,7 @@ export function ChatComposer({
           disabled={disabled}
           maxLength={LIMITS.chatBodyLength}
           placeholder={disabled ? 'You can write once you are in the room' : 'Write a message…'}
-          aria-describedby={hintId}
+          aria-describedby={`${liveId} ${hintId}`}
           onChange={(event) => onDraftChange(event.target.value)}
           onKeyDown={onKeyDown}
         />
@@ -83,6 +93,9 @@ export function ChatComposer({
           Send
         </button>
       </div>
+      <p id={liveId} className="composer-live">
+        {realTimeText ? 'Others see what you type as you type.' : 'Others see only that you are typing, and your message once you send it.'}
+      </p>
       <div className="composer-footer">
         <p id={hintId} className="composer-hint">
           {sendOnEnter ? 'Enter sends, Shift+Enter adds a line' : 'Enter adds a line; use Send to send'}. ↑ edits your last message.
@@ -90,6 +103,14 @@ export function ChatComposer({
         <label className="toggle">
           <input type="checkbox" checked={sendOnEnter} onChange={(event) => onSendOnEnterChange(event.target.checked)} />
           Send on Enter
+        </label>
+        <label className="toggle">
+          <input type="checkbox" checked={realTimeText} onChange={(event) => onRealTimeTextChange(event.target.checked)} />
+          Show my typing live
+        </label>
+        <label className="toggle">
+          <input type="checkbox" checked={sounds} onChange={(event) => onSoundsChange(event.target.checked)} />
+          Sounds
         </label>
       </div>
     </form>

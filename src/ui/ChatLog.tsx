@@ -1,11 +1,14 @@
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { CHAT } from '../protocol/constants';
-import type { ChatMessage } from '../protocol/entities';
+import type { ChatMessage, RoomEvent } from '../protocol/entities';
+import { ChatEventLine } from './ChatEventLine';
 import { ChatMessageGroup } from './ChatMessageGroup';
-import { groupChatMessages } from './groupChatMessages';
+import { chatTimeline } from './chatTimeline';
 
 interface ChatLogProps {
   messages: readonly ChatMessage[];
+  /** Event lines (joins, leaves, …) shown between the messages. */
+  events: readonly RoomEvent[];
   editableId: string | undefined;
   onEdit: (message: ChatMessage) => void;
   /** What an empty log says. */
@@ -13,11 +16,11 @@ interface ChatLogProps {
 }
 
 /**
- * The room's messages, grouped (SPEC §9: 300 s). It stays at the bottom as messages arrive while
+ * The room's messages, grouped (SPEC §9: 300 s), with its event lines. It stays at the bottom as messages arrive while
  * you are within 30 px of it, and stays put while you read further up.
  */
-export function ChatLog({ messages, editableId, onEdit, emptyText }: ChatLogProps) {
-  const groups = useMemo(() => groupChatMessages(messages), [messages]);
+export function ChatLog({ messages, events, editableId, onEdit, emptyText }: ChatLogProps) {
+  const items = useMemo(() => chatTimeline(messages, events), [messages, events]);
   const ref = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
   const lastScrollTop = useRef(0);
@@ -27,7 +30,7 @@ export function ChatLog({ messages, editableId, onEdit, emptyText }: ChatLogProp
     if (log && stuck.current) log.scrollTop = log.scrollHeight;
   };
 
-  useLayoutEffect(scrollToBottomIfStuck, [groups]);
+  useLayoutEffect(scrollToBottomIfStuck, [items]);
 
   // The log shrinks when the typing line appears or the window changes: keep the bottom in view.
   useEffect(() => {
@@ -50,10 +53,14 @@ export function ChatLog({ messages, editableId, onEdit, emptyText }: ChatLogProp
 
   return (
     <div ref={ref} role="log" aria-label="Chat" className="chat-log" tabIndex={0} onScroll={onScroll}>
-      {groups.length === 0 && <p className="chat-empty muted">{emptyText}</p>}
-      {groups.map((group) => (
-        <ChatMessageGroup key={group.key} group={group} editableId={editableId} onEdit={onEdit} />
-      ))}
+      {messages.length === 0 && <p className="chat-empty muted">{emptyText}</p>}
+      {items.map((item) =>
+        item.kind === 'group' ? (
+          <ChatMessageGroup key={item.key} group={item.group} editableId={editableId} onEdit={onEdit} />
+        ) : (
+          <ChatEventLine key={item.key} event={item.event} />
+        ),
+      )}
     </div>
   );
 }

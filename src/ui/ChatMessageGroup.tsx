@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../protocol/entities';
 import { useActions } from './tabContext';
 import { formatDateTime, formatTime } from './formatTime';
+import { MessageBody } from './MessageBody';
 import type { ChatMessageGroup as Group } from './groupChatMessages';
 
 interface ChatMessageGroupProps {
@@ -10,7 +11,7 @@ interface ChatMessageGroupProps {
   onEdit: (message: ChatMessage) => void;
 }
 
-/** Consecutive messages of one sender under one header with their name and time. Text only, never HTML. */
+/** Consecutive messages of one sender under one header with their name and time. Text and links, never HTML. */
 export function ChatMessageGroup({ group, editableId, onEdit }: ChatMessageGroupProps) {
   const actions = useActions();
   return (
@@ -24,7 +25,7 @@ export function ChatMessageGroup({ group, editableId, onEdit }: ChatMessageGroup
       {group.messages.map((message) => (
         <div key={message.id} className={`message${message.direction === 'outgoing' && !message.acked ? ' pending' : ''}${message.sendError ? ' failed' : ''}`}>
           <p className="message-body">
-            {message.body}
+            <MessageBody text={message.body} />
             {message.editedTime !== undefined && (
               <span className="message-edited" title={`Edited ${formatDateTime(message.editedTime)}`}>
                 {' '}

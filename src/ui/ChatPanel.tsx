@@ -1,6 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
-import { lastOwnMessageAtomFamily, preferencesAtom, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
+import { lastOwnMessageAtomFamily, roomEventsAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
+import { askForNotificationsOnce } from '../main-thread/alerts/desktopNotifications';
 import type { ChatMessage, Room } from '../protocol/entities';
 import { awaitingRejoin } from '../protocol/rooms';
 import { useActions } from './tabContext';
@@ -9,6 +10,7 @@ import { ChatLog } from './ChatLog';
 import { TypingIndicator } from './TypingIndicator';
 import { useDocumentVisible } from './useDocumentVisible';
 import { errorMessage } from '../common/errorMessage';
+import { usePreferenceToggle } from './usePreferenceToggle';
 
 interface ChatPanelProps {
   room: Room | undefined;
@@ -22,10 +24,10 @@ export function ChatPanel({ room, shown = true }: ChatPanelProps) {
   const roomAddress = room?.address ?? '';
   const messages = useAtomValue(roomMessagesAtomFamily(roomAddress));
   const lastOwn = useAtomValue(lastOwnMessageAtomFamily(roomAddress));
-  const preferences = useAtomValue(preferencesAtom);
-  // The checkbox follows a click at once; the preference catches up through the session.
-  const [sendOnEnterChoice, setSendOnEnterChoice] = useState<boolean | undefined>(undefined);
-  const sendOnEnter = sendOnEnterChoice ?? preferences.sendOnEnter;
+  const events = useAtomValue(roomEventsAtomFamily(roomAddress));
+  const [sendOnEnter, setSendOnEnter] = usePreferenceToggle('sendOnEnter');
+  const [realTimeText, setRealTimeText] = usePreferenceToggle('realTimeText');
+  const [sounds, setSounds] = usePreferenceToggle('sounds');
   const [draft, setDraft] = useState('');
   const [editing, setEditing] = useState<ChatMessage | undefined>(undefined);
   const [sendError, setSendError] = useState<string | undefined>(undefined);
@@ -34,10 +36,6 @@ export function ChatPanel({ room, shown = true }: ChatPanelProps) {
   const disabled = !roomAddress || !room || !(room.joined || awaitingRejoin(room));
   const documentVisible = useDocumentVisible();
   const unreadCount = room?.unreadCount ?? 0;
-
-  useEffect(() => {
-    if (sendOnEnterChoice === preferences.sendOnEnter) setSendOnEnterChoice(undefined);
-  }, [sendOnEnterChoice, preferences.sendOnEnter]);
 
   useEffect(() => {
     if (shown && documentVisible && roomAddress && unreadCount > 0) void actions.chat.markRead(roomAddress).catch(() => {});
@@ -72,6 +70,8 @@ export function ChatPanel({ room, shown = true }: ChatPanelProps) {
     setDraft('');
     setEditing(undefined);
     if (editing && body === editing.body) return;
+    // The moment notifications make sense: the person is taking part (never on page load).
+    askForNotificationsOnce();
     actions.chat.sendChat(roomAddress, body, replace).catch((error: unknown) => {
       setSendError(errorMessage(error));
       setDraft((current) => (current === '' ? body : current));
@@ -85,6 +85,7 @@ export function ChatPanel({ room, shown = true }: ChatPanelProps) {
       </h2>
       <ChatLog
         messages={messages}
+        events={events}
         editableId={room?.joined ? lastOwn?.id : undefined}
         onEdit={startEdit}
         emptyText={disabled ? 'Messages appear here once you are in the room.' : 'No messages yet. Say hello!'}
@@ -101,14 +102,15 @@ export function ChatPanel({ room, shown = true }: ChatPanelProps) {
         editing={editing}
         disabled={disabled}
         sendOnEnter={sendOnEnter}
+        realTimeText={realTimeText}
+        sounds={sounds}
         onDraftChange={changeDraft}
         onSend={send}
         onEditLast={() => lastOwn && startEdit(lastOwn)}
         onCancelEdit={cancelEdit}
-        onSendOnEnterChange={(value) => {
-          setSendOnEnterChoice(value);
-          actions.preferences.setPreferences({ sendOnEnter: value }).catch(() => setSendOnEnterChoice(undefined));
-        }}
+        onSendOnEnterChange={setSendOnEnter}
+        onRealTimeTextChange={setRealTimeText}
+        onSoundsChange={setSounds}
       />
     </section>
   );

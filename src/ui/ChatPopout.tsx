@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { AttentionAlerts } from './AttentionAlerts';
 import { ChatPanel } from './ChatPanel';
 import { ConnectionStatus } from './ConnectionStatus';
+import { RoomAlerts } from './RoomAlerts';
 import { RoomStatus } from './RoomStatus';
 import { useRoomOfView } from './useRoomOfView';
 
@@ -24,6 +25,7 @@ export function ChatPopout({ roomName }: { roomName: string }) {
       </header>
       <RoomStatus room={room} openError={openError} ended={ended} />
       {room?.address && <AttentionAlerts roomAddress={room.address} />}
+      {room?.address && <RoomAlerts roomAddress={room.address} roomName={roomName} />}
       <main className="popout-main">
         <ChatPanel room={room} />
       </main>

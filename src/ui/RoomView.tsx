@@ -13,6 +13,7 @@ import { ParticipantsList } from './ParticipantsList';
 import { navigate, roomPath } from './route';
 import { roomEndOf } from './roomEnd';
 import { RoomEnded } from './RoomEnded';
+import { RoomAlerts } from './RoomAlerts';
 import { RoomAnnouncer } from './RoomAnnouncer';
 import { RoomStatus } from './RoomStatus';
 import { ROOM_REGION_IDS, SkipLinks } from './SkipLinks';
@@ -89,6 +90,7 @@ export function RoomView({ roomName }: { roomName: string }) {
       <RoomStatus room={room} openError={openError} ended={ended} />
       {roomAddress && <AttentionAlerts roomAddress={roomAddress} />}
       {roomAddress && <RoomAnnouncer roomAddress={roomAddress} />}
+      {roomAddress && <RoomAlerts roomAddress={roomAddress} roomName={roomName} />}
       <main className={`room-body${chatShown ? '' : ' chat-hidden'}${end ? ' is-ended' : ''}`}>
         {end ? (
           <RoomEnded end={end} />

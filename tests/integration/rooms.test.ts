@@ -13,7 +13,7 @@ import type { Clock } from '../../src/common/clock';
 import type { Fetch } from '../../src/shared-worker/ConfigClient';
 import { ManualClock } from '../support/ManualClock';
 import { useParley } from '../support/parley';
-import { connected, joinedBy, joinedRoom, peerNamed, roomInState, setDisplayName, useSessions, waitFor, type TestSession } from '../support/sessions';
+import { connected, joinedBy, joinedRoom, peerNamed, receivedBy, roomInState, setDisplayName, useSessions, waitFor, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
 import { PEER_DEFAULTS } from '../support/peers';
 
@@ -46,17 +46,6 @@ function peersIn(who: TestSession, roomAddress: string): Peer[] {
 
 function newRoomName(): string {
   return `Room ${randomUUID().slice(0, 8)}`;
-}
-
-/** Every stanza the session's XMPP clients receive from now on, as XML: what the server sent. */
-function receivedBy(who: TestSession): string[] {
-  const received: string[] = [];
-  who.session.addDomain({
-    attachClient(client) {
-      client.on('raw:incoming', (xml: string) => received.push(xml));
-    },
-  });
-  return received;
 }
 
 /** The distinct `<user rid>`s on the wire in presences from this occupant. */

@@ -89,6 +89,17 @@ export function openSession<C extends Clock = Clock>(options: SessionOptions<C>)
   return { ...created, clock, tabId: `tab-${nextTab++}`, logs, errors, sent, sentMessages, events: [], ready };
 }
 
+/** Every stanza the session's XMPP clients receive from now on, as XML: what the server sent. */
+export function receivedBy(who: TestSession<Clock>): string[] {
+  const received: string[] = [];
+  who.session.addDomain({
+    attachClient(client) {
+      client.on('raw:incoming', (xml: string) => received.push(xml));
+    },
+  });
+  return received;
+}
+
 /** Sessions of a test file, each closed after the test that opened it: returns the opener. */
 export function useSessions(): <C extends Clock = Clock>(options: SessionOptions<C>) => TestSession<C> {
   const open: TestSession<Clock>[] = [];

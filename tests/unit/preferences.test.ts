@@ -28,6 +28,16 @@ describe('User preferences (SPEC §3): defaults, validation, persistence shared 
     expect(DEFAULT_PREFERENCES).toMatchObject({ displayName: 'Anonymous', globalVolumeLimit: 1, mediaEnabled: true, pushToTalk: false, requestingMedia: 'video', voiceActivityThreshold: -65 });
   });
 
+  it('shows your typing live (real-time text, the spec\'s behaviour) and plays no sounds until you choose otherwise (issue 15)', async () => {
+    const context = contextWith();
+    const preferences = new PreferencesDomain(context, new MemoryPreferencesStorage());
+    await preferences.ready();
+    expect(context.store.state.preferences).toMatchObject({ realTimeText: true, sounds: false });
+    await preferences.setPreferences({ realTimeText: false, sounds: true });
+    expect(context.store.state.preferences).toMatchObject({ realTimeText: false, sounds: true });
+    await expect(preferences.setPreferences({ realTimeText: 'no' as never })).rejects.toThrow('realTimeText must be true or false');
+  });
+
   it('persists what the person chose, so a new session (another tab, a reload) starts with it', async () => {
     const storage = new MemoryPreferencesStorage();
     await new PreferencesDomain(contextWith(), storage).setPreferences({ displayName: '  Ada  ', pushToTalk: true });

@@ -24,6 +24,7 @@ import {
 import { incomingCommands, outgoingCommand } from './JsonCommands';
 import { RealTimeTextReceiver } from './RealTimeTextReceiver';
 import { RealTimeTextSender } from './RealTimeTextSender';
+import type { RoomEventLog } from '../roomEvents/RoomEventLog';
 
 /** XEP-0085 states Parley shows; a peer's `inactive` or `gone` means not typing. */
 function shownChatState(state: Stanzas.Message['chatState']): ChatState | undefined {
@@ -60,6 +61,7 @@ export class ChatDomain implements SessionDomain, ChatCommands {
   constructor(
     private readonly context: SessionContext,
     private readonly emit: (event: SessionEvent) => void,
+    private readonly events: RoomEventLog,
   ) {
     this.rooms = new ChatRooms(context);
     this.messages = new ChatMessages(context.store);
@@ -71,6 +73,10 @@ export class ChatDomain implements SessionDomain, ChatCommands {
     this.attention = new AttentionFlags(context.clock, (peerAddress, requestingAttention) =>
       this.rooms.updatePeer(peerAddress, { requestingAttention }),
     );
+    // Real-time text turned off: what the rooms were shown of our drafts is taken back, and no more goes.
+    context.store.subscribe((message) => {
+      if (message.type === 'patches' && message.patches.some((patch) => patch.kind === 'preferences') && !this.realTimeTextOn) this.rttSender.cancelAll();
+    });
   }
 
   // ---- SessionDomain ----
@@ -156,7 +162,8 @@ export class ChatDomain implements SessionDomain, ChatCommands {
     if ((this.drafts.get(room) ?? '') === text) return;
     this.drafts.set(room, text);
     this.chatStates.draftChanged(room, text.trim() === '');
-    this.rttSender.update(room, text);
+    // Issue 15: the person may keep their draft to themselves; chat states still say they are typing.
+    if (this.realTimeTextOn) this.rttSender.update(room, text);
   }
 
   /** XEP-0224 to one occupant (a headline message, as StanzaJS's getAttention sends it). */
@@ -229,7 +236,7 @@ export class ChatDomain implements SessionDomain, ChatCommands {
       if (!isSelf) this.onCommands(occupant.full, roomAddress, message.jsonPayloads);
       return; // a message with a payload is not chat
     }
-    if (message.requestingAttention && !isSelf) this.attention.requested(occupant.full);
+    if (message.requestingAttention && !isSelf) this.attentionRequested(roomAddress, occupant.full);
     // Chat, chat states and real-time text are groupchat (PROTOCOL.md); private messages are not Parley chat.
     if (message.type !== 'groupchat') return;
 
@@ -239,6 +246,20 @@ export class ChatDomain implements SessionDomain, ChatCommands {
     if (message.rtt && !hasBody) this.onRealTimeText(occupant.full, message.rtt);
     const chatState = shownChatState(message.chatState) ?? (hasBody ? 'active' : undefined);
     if (chatState) this.rooms.updatePeer(occupant.full, { chatState });
+    // A writer back to active without a message cleared their draft: it goes from the screen. The
+    // real-time text stream stays, so edits still in flight apply to the text they were made on.
+    if (chatState === 'active' && !hasBody && !message.rtt) this.rooms.updatePeer(occupant.full, { realTimeText: '' });
+  }
+
+  /** SPEC §4 attention request; one line in the chat when it starts, not for each repeat while it holds. */
+  private attentionRequested(roomAddress: string, sender: string): void {
+    const peer = this.rooms.peer(sender);
+    if (peer && !peer.requestingAttention) this.events.add(roomAddress, 'attention', peer.displayName);
+    this.attention.requested(sender);
+  }
+
+  private get realTimeTextOn(): boolean {
+    return this.context.store.state.preferences.realTimeText;
   }
 
   private onGroupchatBody(message: Stanzas.ReceivedMessage, sender: string, roomAddress: string, isSelf: boolean): void {

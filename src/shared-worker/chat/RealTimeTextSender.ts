@@ -55,6 +55,17 @@ export class RealTimeTextSender {
     this.streams.delete(roomAddress);
   }
 
+  /**
+   * Real-time text was turned off: every room that was shown part of a draft gets one `cancel`
+   * (XEP-0301 §4.2.2: the receiver clears it), and every stream ends.
+   */
+  cancelAll(): void {
+    for (const [roomAddress, stream] of [...this.streams]) {
+      if (stream.started && stream.shown.length > 0) this.send(roomAddress, { event: 'cancel', seq: stream.seq + 1 });
+      this.reset(roomAddress);
+    }
+  }
+
   /** The connection is gone: every timer stops and every stream starts again. */
   resetAll(): void {
     for (const roomAddress of [...this.streams.keys()]) this.reset(roomAddress);

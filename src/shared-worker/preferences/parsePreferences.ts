@@ -36,6 +36,8 @@ const FIELDS: { [K in keyof Preferences]: (value: unknown) => Preferences[K] } =
   voiceActivityThreshold: (value) => numberIn(value, 'voiceActivityThreshold', -127, 0),
   audioOutputDeviceId: (value) => text(value, 'audioOutputDeviceId', 256),
   sendOnEnter: (value) => boolean(value, 'sendOnEnter'),
+  realTimeText: (value) => boolean(value, 'realTimeText'),
+  sounds: (value) => boolean(value, 'sounds'),
 };
 
 export function parsePreferencesChange(change: unknown): Partial<Preferences> {

@@ -6,6 +6,7 @@ import { readLockStatus } from './lockStatus';
 import { lockForm, roomSecretOf } from './roomLockForm';
 import type { AddressedRoom, RoomRecords } from './RoomRecords';
 import { stanzaErrorText } from './stanzaErrorText';
+import type { RoomEventLog } from '../roomEvents/RoomEventLog';
 
 /**
  * SPEC §4 lock state and §5 / §6 rules: only an owner who has joined may lock, unlock or read the
@@ -15,6 +16,7 @@ export class RoomLock {
   constructor(
     private readonly context: SessionContext,
     private readonly records: RoomRecords,
+    private readonly events: RoomEventLog,
   ) {}
 
   async lock(roomAddress: unknown, password: unknown): Promise<void> {
@@ -48,14 +50,18 @@ export class RoomLock {
     return secret;
   }
 
-  /** The lock check after joining and on status 104: owners read the secret, others disco#info. */
-  async check(roomId: string): Promise<void> {
+  /**
+   * The lock check after joining and on status 104: owners read the secret, others disco#info.
+   * `announce`: a change found is a line in the chat (not on the check after joining: the room was
+   * as it is before we came).
+   */
+  async check(roomId: string, { announce }: { announce: boolean }): Promise<void> {
     const room = this.records.room(roomId);
     const client = this.context.client;
     if (!room?.address || room.roomState !== 'joined' || !client) return;
     const joined = room as AddressedRoom;
     try {
-      this.records.updateIfJoined(joined, await readLockStatus(client, joined.address, joined.selfAffiliation === 'owner'));
+      this.applyLock(joined, await readLockStatus(client, joined.address, joined.selfAffiliation === 'owner'), announce);
     } catch (error) {
       this.context.log.error(`Could not read the lock status of room ${joined.address}: ${stanzaErrorText(error)}`);
     }
@@ -76,6 +82,14 @@ export class RoomLock {
       this.context.log.error(`Could not ${secret ? 'lock' : 'unlock'} room ${room.address}: ${stanzaErrorText(error)}`);
       return;
     }
-    this.records.updateIfJoined(room, confirmed);
+    this.applyLock(room, confirmed, true);
+  }
+
+  /** A lock state learnt from the room; a change of passwordRequired is announced when asked. */
+  private applyLock(room: AddressedRoom, change: Partial<Room>, announce: boolean): void {
+    const wasLocked = this.records.room(room.id)?.passwordRequired;
+    if (!this.records.updateIfJoined(room, change)) return;
+    const locked = this.records.room(room.id)?.passwordRequired;
+    if (announce && locked !== undefined && locked !== wasLocked) this.events.add(room.address, locked ? 'locked' : 'unlocked', undefined);
   }
 }

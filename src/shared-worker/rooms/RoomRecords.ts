@@ -35,10 +35,12 @@ export class RoomRecords {
     return room && room.roomState === 'joined' && room.joined ? room : undefined;
   }
 
-  /** Applies a change learnt from the room if the room is still the one asked about, and joined. */
-  updateIfJoined(room: AddressedRoom, change: Partial<Room>): void {
+  /** Applies a change learnt from the room if the room is still the one asked about, and joined; true when applied. */
+  updateIfJoined(room: AddressedRoom, change: Partial<Room>): boolean {
     const current = this.room(room.id);
-    if (current && current.address === room.address && current.roomState === 'joined') this.store.update('rooms', room.id, change);
+    if (!current || current.address !== room.address || current.roomState !== 'joined') return false;
+    this.store.update('rooms', room.id, change);
+    return true;
   }
 
   removePeersOf(roomAddress: string): void {

@@ -24,6 +24,8 @@ import { newRoomRecord, OUT_OF_ROOM } from './roomRecord';
 import { selfRemovalChange, selfRemovalOf, type SelfRemoval } from './selfRemoval';
 import { stanzaErrorText } from './stanzaErrorText';
 import { errorMessage } from '../../common/errorMessage';
+import type { RoomEventLog } from '../roomEvents/RoomEventLog';
+import { departureOf, type Roster } from '../roomEvents/rosterEvents';
 
 /**
  * Rooms, their peers and call records (SPEC §3; §4 room, lock and call state; §5; §6; PROTOCOL.md
@@ -43,10 +45,13 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   /** The display name the rooms were last told about. */
   private announcedName: string;
 
-  constructor(private readonly context: SessionContext) {
+  constructor(
+    private readonly context: SessionContext,
+    private readonly events: RoomEventLog,
+  ) {
     this.records = new RoomRecords(context.store);
     this.joins = new JoinAttempts(context.clock);
-    this.lock = new RoomLock(context, this.records);
+    this.lock = new RoomLock(context, this.records, events);
     this.lookups = new EarlyRoomLookups(context);
     this.calls = new RoomCalls(context, this.records, (roomId) => this.syncPresence(roomId));
     this.moderation = new RoomModeration(context, this.records);
@@ -87,6 +92,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.joins.endAll();
     this.lookups.clear();
     this.presence.forget();
+    for (const room of Object.values(this.records.rooms)) if (room.address && room.roomState === 'joined') this.events.interrupted(room.address, this.rosterOf(room.address));
     for (const id of Object.keys(store.state.peers)) store.remove('peers', id);
     for (const id of Object.keys(this.records.rooms)) store.update('rooms', id, { roomState: 'interrupted', ...OUT_OF_ROOM });
   }
@@ -131,6 +137,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.joins.end(room.id);
     this.calls.forget(room.id);
     if (room.address) {
+      this.events.forget(room.address);
       this.records.removePeersOf(room.address);
       this.context.store.remove('calls', room.address);
     }
@@ -278,12 +285,13 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       error: undefined,
       removal: undefined,
     });
+    this.events.joined(room.address, this.rosterOf(room.address));
     // PROTOCOL.md "After joining": the call presence and the lock check, neither waiting for the
     // other. The call presence goes first: it is what starts the peers' offers (the join path),
     // and the room answers stanzas in order; the lock state can come after the first frame.
     this.calls.autoJoin(room);
     this.syncPresence(room.id);
-    void this.lock.check(room.id);
+    void this.lock.check(room.id, { announce: false });
   }
 
   // ---- stanzas from rooms ----
@@ -302,10 +310,13 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     if (!occupant || !info) return; // not an occupant presence
     if (room.roomState !== 'joined' && awaiting === undefined) return; // not in this room (any more)
     const isSelf = hasStatus(info, MUC_STATUS.selfPresence) || occupant.full === room.selfAddress || occupant.full === awaiting;
+    const previous = this.context.store.get('peers', occupant.full);
     if (presence.type === 'unavailable') {
       const removal = isSelf ? selfRemovalOf(info) : undefined;
       if (removal && removal.kind !== 'renamed') this.selfRemoved(room, removal);
       else this.context.store.remove('peers', occupant.full);
+      const departure = departureOf(info);
+      if (!isSelf && previous && departure && room.roomState === 'joined') this.events.add(room.address, departure, previous.displayName);
       return;
     }
     if (presence.type !== undefined) return; // subscriptions and probes are not room business
@@ -315,10 +326,12 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       nick: occupant.nick,
       isSelf,
       now: this.context.clock.now(),
-      previous: this.context.store.get('peers', occupant.full),
+      previous,
     });
     for (const problem of problems) this.context.log.info(`presence from ${occupant.full}: ${problem}`);
     this.context.store.upsert('peers', occupant.full, peer);
+    // Before our self-presence the room is listing who is already there: not arrivals.
+    if (!isSelf && !previous && room.roomState === 'joined') this.events.add(room.address, 'joined', peer.displayName);
     if (!isSelf) return;
     if (room.roomState !== 'joined') this.completeJoin(room, occupant.full, presence, rid);
     else if (room.selfAddress !== occupant.full || room.selfRole !== peer.role || room.selfAffiliation !== peer.affiliation) {
@@ -331,7 +344,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   private onMessage(message: Stanzas.ReceivedMessage): void {
     if (message.type !== 'groupchat' || !parseRoomAddress(message.from)) return;
     const room = this.records.joined(message.from);
-    if (room && hasStatus(mucInfoOf(message), MUC_STATUS.configurationChanged)) void this.lock.check(room.id);
+    if (room && hasStatus(mucInfoOf(message), MUC_STATUS.configurationChanged)) void this.lock.check(room.id, { announce: true });
   }
 
   /** SPEC §4 / §8 join failures. */
@@ -349,6 +362,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     const { store, log } = this.context;
     this.joins.end(room.id);
     this.presence.forget(room.id);
+    this.events.forget(room.address);
     this.records.removePeersOf(room.address);
     if (removal.kind === 'destroyed' && removal.alternate) {
       log.info(`room ${room.address} was destroyed; following it to ${removal.alternate}`);
@@ -391,6 +405,12 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     store.upsert('rooms', room.id, newRoomRecord(room.id, name, options));
     this.calls.carry(call, alternate);
     this.startJoin(room.id);
+  }
+
+  /** Who else is in the room now (the event log compares rosters across a reconnect). */
+  private rosterOf(roomAddress: string): Roster {
+    const peers = Object.values(this.context.store.state.peers).filter((peer) => peer.roomAddress === roomAddress && !peer.isSelf);
+    return new Map(peers.map((peer) => [peer.address, peer.displayName]));
   }
 
   /** SPEC §3 preferences.displayName: our `<nick>` in every room. */

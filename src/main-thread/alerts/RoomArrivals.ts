@@ -1,0 +1,61 @@
+import type { ChatMessage, RoomEvent } from '../../protocol/entities';
+import type { DesktopNotice } from './desktopNotifications';
+import type { ToneKind } from './tones';
+
+/** What a batch of arrivals asks for: at most one tone, and the notifications to show if nobody is looking. */
+export interface Alerts {
+  tone: ToneKind | undefined;
+  notices: DesktopNotice[];
+}
+
+/** Tones by importance: one batch plays only the most important. */
+const TONE_ORDER: readonly ToneKind[] = ['attention', 'message', 'joined', 'left'];
+const NOTICE_BODY_LENGTH = 200;
+
+function toneOf(event: RoomEvent): ToneKind | undefined {
+  switch (event.kind) {
+    case 'joined':
+      return 'joined';
+    case 'left':
+    case 'kicked':
+    case 'banned':
+      return 'left';
+    case 'attention':
+      return 'attention';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What is new in a room's chat since the last look (issue 15: sounds, desktop notifications). The
+ * first look only learns what is there: opening a room (or a reload) is not news. Only others'
+ * messages and events count; several messages at once (a rejoin's history) make one notification.
+ */
+export class RoomArrivals {
+  private seen: Set<string> | undefined;
+
+  constructor(private readonly roomName: string) {}
+
+  look(messages: readonly ChatMessage[], events: readonly RoomEvent[]): Alerts {
+    const seen = this.seen;
+    this.seen = new Set([...messages.map((message) => message.id), ...events.map((event) => event.id)]);
+    if (!seen) return { tone: undefined, notices: [] };
+    const newMessages = messages.filter((message) => message.direction === 'incoming' && !seen.has(message.id));
+    const newEvents = events.filter((event) => !seen.has(event.id));
+    const tones = new Set([...newEvents.map(toneOf), ...(newMessages.length > 0 ? ['message' as const] : [])]);
+    const notices: DesktopNotice[] = [];
+    const last = newMessages.at(-1);
+    if (last) {
+      notices.push({
+        title: newMessages.length === 1 ? `${last.displayName} in ${this.roomName}` : `${newMessages.length} new messages in ${this.roomName}`,
+        body: `${newMessages.length === 1 ? '' : `${last.displayName}: `}${last.body.slice(0, NOTICE_BODY_LENGTH)}`,
+        tag: `parley-message:${last.roomAddress}`,
+      });
+    }
+    for (const event of newEvents.filter((event) => event.kind === 'attention')) {
+      notices.push({ title: `${event.displayName ?? 'Someone'} asks for your attention`, body: `in ${this.roomName}`, tag: `parley-attention:${event.roomAddress}` });
+    }
+    return { tone: TONE_ORDER.find((tone) => tones.has(tone)), notices };
+  }
+}

@@ -1,0 +1,131 @@
+import type { Stanzas } from 'stanza';
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/protocol/constants';
+import type { ChatMessage, RoomEvent } from '../../src/protocol/entities';
+import { RoomArrivals } from '../../src/main-thread/alerts/RoomArrivals';
+import { RoomEventLog } from '../../src/shared-worker/roomEvents/RoomEventLog';
+import { departureOf, rejoinEvents } from '../../src/shared-worker/roomEvents/rosterEvents';
+import { StateStore } from '../../src/shared-worker/StateStore';
+import { chatTimeline } from '../../src/ui/chatTimeline';
+import { ManualClock } from '../support/ManualClock';
+
+const ROOM = 'room@rooms.parley.localhost';
+const roster = (...names: string[]) => new Map(names.map((name) => [`${ROOM}/${name.toLowerCase()}`, name]));
+const lines = (store: StateStore) => Object.values(store.state.roomEvents).map((event) => [event.kind, event.displayName]);
+const status = (...statusCodes: string[]) => ({ statusCodes }) as Stanzas.MUCInfo;
+
+describe('Event lines from the room roster: a rejoin says only what changed meanwhile, a nick change is no departure (issue 15)', () => {
+  it('a rejoin after a reconnect names who left and who came while we were away, and nobody who stayed', () => {
+    expect(rejoinEvents(roster('Ann', 'Bob', 'Cy'), roster('Bob', 'Cy', 'Dee'))).toEqual([
+      { kind: 'left', displayName: 'Ann' },
+      { kind: 'joined', displayName: 'Dee' },
+    ]);
+    expect(rejoinEvents(roster('Ann', 'Bob'), roster('Ann', 'Bob'))).toEqual([]);
+  });
+
+  it('an unavailable presence says why the person went: banned (301), kicked (307), left; a nick change (303) says nothing', () => {
+    expect(departureOf(status('301'))).toBe('banned');
+    expect(departureOf(status('307'))).toBe('kicked');
+    expect(departureOf(undefined)).toBe('left');
+    expect(departureOf(status('303'))).toBeUndefined();
+  });
+});
+
+describe('RoomEventLog: event lines live in the state of record, once for every tab, bounded per room (issue 15)', () => {
+  it('a first join says nothing of the people already there; a rejoin compares with the roster at the drop', () => {
+    const store = new StateStore();
+    const events = new RoomEventLog(store, new ManualClock());
+    events.joined(ROOM, roster('Ann', 'Bob'));
+    expect(lines(store)).toEqual([]);
+
+    events.interrupted(ROOM, roster('Ann', 'Bob'));
+    // Dropped again while rejoining (part of the roster seen): the first roster stays the reference.
+    events.interrupted(ROOM, roster('Ann'));
+    events.joined(ROOM, roster('Bob', 'Cy'));
+    expect(lines(store)).toEqual([
+      ['left', 'Ann'],
+      ['joined', 'Cy'],
+    ]);
+
+    // Once rejoined, the next join is a first join again unless the connection drops.
+    events.joined(ROOM, roster('Zed'));
+    expect(lines(store)).toHaveLength(2);
+  });
+
+  it('a room left (or that put us out) has no rejoin to compare with', () => {
+    const store = new StateStore();
+    const events = new RoomEventLog(store, new ManualClock());
+    events.interrupted(ROOM, roster('Ann'));
+    events.forget(ROOM);
+    events.joined(ROOM, roster('Bob'));
+    expect(lines(store)).toEqual([]);
+  });
+
+  it(`keeps the last ${LIMITS.roomEventsPerRoom} lines of a room, the oldest going first, and each line's time`, async () => {
+    const store = new StateStore();
+    const clock = new ManualClock();
+    const events = new RoomEventLog(store, clock);
+    events.add('other@rooms.parley.localhost', 'locked', undefined);
+    for (let index = 0; index < LIMITS.roomEventsPerRoom + 5; index += 1) {
+      events.add(ROOM, 'joined', `person ${index}`);
+      await clock.advance(1_000);
+    }
+    const ofRoom = Object.values(store.state.roomEvents).filter((event) => event.roomAddress === ROOM);
+    expect(ofRoom).toHaveLength(LIMITS.roomEventsPerRoom);
+    expect(ofRoom[0]).toMatchObject({ displayName: 'person 5', time: 5_000 });
+    expect(Object.values(store.state.roomEvents).filter((event) => event.roomAddress !== ROOM)).toHaveLength(1);
+  });
+});
+
+function message(id: string, time: number, sender = 'Ann', direction: ChatMessage['direction'] = 'incoming'): ChatMessage {
+  return {
+    id,
+    stanzaId: id,
+    body: `text ${id}`,
+    direction,
+    displayName: sender,
+    senderAddress: `${ROOM}/${sender.toLowerCase()}`,
+    roomAddress: ROOM,
+    time,
+    editedTime: undefined,
+    replace: undefined,
+    acked: true,
+    customerData: undefined,
+  };
+}
+
+function event(id: string, time: number, kind: RoomEvent['kind'] = 'joined', displayName = 'Bob'): RoomEvent {
+  return { id, roomAddress: ROOM, kind, displayName, time };
+}
+
+describe('Chat timeline: event lines sit between the messages in time order and break a sender\'s group (issue 15)', () => {
+  it('interleaves groups and lines by time', () => {
+    const items = chatTimeline([message('m1', 1_000), message('m2', 2_000), message('m3', 4_000)], [event('e0', 500), event('e1', 3_000), event('e2', 9_000)]);
+    expect(items.map((item) => (item.kind === 'event' ? item.event.id : item.group.messages.map((m) => m.id).join('+')))).toEqual(['e0', 'm1+m2', 'e1', 'm3', 'e2']);
+  });
+});
+
+describe('Room arrivals: what plays a tone or notifies is what others did since the last look, never what was there (issue 15)', () => {
+  it('the first look only learns; then one tone for the most important arrival and one notice per kind', () => {
+    const arrivals = new RoomArrivals('standup');
+    expect(arrivals.look([message('m1', 1)], [event('e1', 1)])).toEqual({ tone: undefined, notices: [] });
+    expect(arrivals.look([message('m1', 1)], [event('e1', 1)])).toEqual({ tone: undefined, notices: [] });
+
+    expect(arrivals.look([message('m1', 1)], [event('e1', 1), event('e2', 2, 'left')]).tone).toBe('left');
+    const batch = arrivals.look([message('m1', 1), message('m2', 3), message('m3', 4, 'Cy')], [event('e1', 1), event('e2', 2, 'left'), event('e3', 5, 'attention', 'Cy')]);
+    expect(batch.tone).toBe('attention');
+    expect(batch.notices).toEqual([
+      { title: '2 new messages in standup', body: 'Cy: text m3', tag: `parley-message:${ROOM}` },
+      { title: 'Cy asks for your attention', body: 'in standup', tag: `parley-attention:${ROOM}` },
+    ]);
+  });
+
+  it('your own messages and lock changes neither chime nor notify', () => {
+    const arrivals = new RoomArrivals('standup');
+    arrivals.look([], []);
+    expect(arrivals.look([message('mine', 1, 'Me', 'outgoing')], [event('e1', 1, 'locked')])).toEqual({ tone: undefined, notices: [] });
+    expect(arrivals.look([message('mine', 1, 'Me', 'outgoing'), message('m2', 2)], []).notices).toEqual([
+      { title: 'Ann in standup', body: 'text m2', tag: `parley-message:${ROOM}` },
+    ]);
+  });
+});

@@ -2,7 +2,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { lastOwnMessageAtomFamily, preferencesAtom, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
 import type { ChatMessage, Room } from '../protocol/entities';
-import { awaitingRejoin } from '../protocol/rooms';
+import { awaitingRejoin } from '../protocol/awaitingRejoin';
 import { useActions } from './tabContext';
 import { ChatComposer } from './ChatComposer';
 import { ChatLog } from './ChatLog';

@@ -1,6 +1,26 @@
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * The page build resolves StanzaJS's Jingle imports of its platform module to the tab's own
+ * (`src/main-thread/call/stanzaPlatform.ts`, which says why). Top-level plugins do not reach the
+ * worker bundles in a build (`worker.plugins` does), so the shared worker keeps StanzaJS's.
+ */
+function tabStanzaPlatform(): Plugin {
+  const tabPlatform = fileURLToPath(new URL('./src/main-thread/call/stanzaPlatform.ts', import.meta.url));
+  const jingleModule = /[\\/]node_modules[\\/]stanza[\\/](jingle[\\/][^\\/]+|Utils)\.js$/;
+  return {
+    name: 'parley:tab-stanza-platform',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      return importer && jingleModule.test(importer) && /^\.\.?\/platform$/.test(source) ? tabPlatform : undefined;
+    },
+  };
+}
 
 export default defineConfig({
+  plugins: [tabStanzaPlatform()],
   // StanzaJS 12 expects Node's `global` and the `events` package (installed) in the browser.
   define: { global: 'globalThis' },
   worker: { format: 'es' },
@@ -9,6 +29,11 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // What each page loads before its first frame is read from the manifest (scripts/bench/bundles.ts).
+    manifest: true,
+    // Every browser Parley runs in (WebRTC, SharedWorker, Web Locks) preloads modules natively: the
+    // polyfill would only add to what each page loads before its first frame.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       // The per-plugin timing report is noise in every build log; profile with --cpu-prof when needed.
       checks: { pluginTimings: false },

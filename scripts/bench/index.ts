@@ -2,10 +2,9 @@
 // tables beside each target — first Parley beside the SimpleWebRTC 1.30.3 reference measured in
 // the same run, then Parley's own. Benchmarks, not tests: nothing here fails a build.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { startTestParley } from '../../tests/support/testParley';
+import { BUNDLE_TARGETS_KB, measureBundles } from './bundles';
 import { launchBrowser, siteWithReference } from './clients';
 import { relayRows } from './relay';
 import { median, printComparison, printTable, RUNS, type Row } from './table';
@@ -16,21 +15,14 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 /** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. */
 const QUICK = Boolean(process.env.BENCH_QUICK);
 
+/** What each page loads before its first frame (scripts/bench/bundles.ts), from the build the bench serves. */
 function bundleSizes(): Row[] {
-  const assets = join(ROOT, 'dist', 'assets');
-  const gz = (file: string) => gzipSync(readFileSync(join(assets, file))).length / 1024;
-  const scripts = readdirSync(assets).filter((file) => file.endsWith('.js'));
-  const html = readFileSync(join(ROOT, 'dist', 'index.html'), 'utf8');
-  const entry = /src="\/assets\/([^"]+\.js)"/.exec(html)?.[1];
-  // The shared worker is the largest chunk that starts with the worker entry's name and holds StanzaJS.
-  const worker = scripts.filter((file) => file.startsWith('entry-')).map((file) => ({ file, kb: gz(file) })).sort((a, b) => b.kb - a.kb)[0];
-  const room = scripts.filter((file) => file.startsWith('RoomView-') || file.startsWith('useRoomOfView-')).reduce((sum, file) => sum + gz(file), 0);
-  const popout = scripts.filter((file) => file.startsWith('ChatPopout-') || file.startsWith('useRoomOfView-')).reduce((sum, file) => sum + gz(file), 0);
-  const base = entry ? gz(entry) : 0;
+  const sizes = measureBundles(join(ROOT, 'dist'));
+  const row = (metric: string, kb: number, target: number): Row => ({ metric, measured: `${kb.toFixed(1)} KB`, target: `≤ ${target} KB` });
   return [
-    { metric: 'gzip JS: call page', measured: `${(base + room).toFixed(1)} KB`, target: '≤ 150 KB' },
-    { metric: 'gzip JS: shared worker', measured: `${(worker?.kb ?? 0).toFixed(1)} KB`, target: '≤ 120 KB' },
-    { metric: 'gzip JS: chat pop-out', measured: `${(base + popout).toFixed(1)} KB`, target: '≤ 80 KB' },
+    row('gzip JS before the first frame: call page', sizes.callPage, BUNDLE_TARGETS_KB.callPage),
+    row('gzip JS before the first frame: shared worker', sizes.sharedWorker, BUNDLE_TARGETS_KB.sharedWorker),
+    row('gzip JS before the first frame: chat pop-out', sizes.chatPopout, BUNDLE_TARGETS_KB.chatPopout),
   ];
 }
 

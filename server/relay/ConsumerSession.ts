@@ -131,7 +131,10 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
     this.report();
   }
 
-  /** SET_CONSUMER_PROFILE: a spatial layer for simulcast video, or `off` to pause it. */
+  /**
+   * SET_CONSUMER_PROFILE: a spatial layer for simulcast video, or `off` to pause it. The receiver
+   * keeps getting the layer it had until the new one's keyframe arrives (mediasoup switches there).
+   */
   async setProfile(profile: ConsumerProfile): Promise<void> {
     this.profile = profile;
     const video = this.consumers.get('video');
@@ -142,6 +145,9 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
     }
     if (video.type === 'simulcast' || video.type === 'svc') await video.setPreferredLayers({ spatialLayer: PROFILE_SPATIAL_LAYER[profile] });
     if (this.started && video.paused) await video.resume();
+    // The layer switches on a keyframe of the new layer; mediasoup asks for one only once its target
+    // layer moves, which going up waits for its bandwidth estimate: ask the sender now.
+    if (this.started) await video.requestKeyFrame();
   }
 
   /** Closes the transport and its consumers (asked for: no notification). */

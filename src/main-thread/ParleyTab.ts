@@ -3,7 +3,6 @@ import type { createStore } from 'jotai';
 import type { AnalysisWorkerApi } from '../protocol/analysisWorker';
 import { startAnalysisWorker } from './AnalysisWorker';
 import type { CallRuntime } from './callTab/CallRuntime';
-import { createTabCallRuntime } from './callTab/createTabCallRuntime';
 import { SessionBridge, type TabActions } from './SessionBridge';
 
 /**
@@ -16,6 +15,7 @@ export class ParleyTab {
   readonly attached: Promise<void>;
   private readonly bridge: SessionBridge;
   private analysis: Remote<AnalysisWorkerApi> | undefined;
+  private callCode: Promise<typeof import('./callTab/createTabCallRuntime')> | undefined;
 
   constructor(private readonly store: ReturnType<typeof createStore>) {
     this.bridge = new SessionBridge(store);
@@ -31,8 +31,18 @@ export class ParleyTab {
     await this.analysisWorker().ready();
   }
 
+  /**
+   * Starts loading the call's code (capture, Jingle, the mesh and relay paths). It is a chunk of its
+   * own so that pages without a call (home, the pop-out chat) never load it; a room page starts it at
+   * page load, beside its own code, so that it is there by the time the room is joined.
+   */
+  loadCallCode(): Promise<typeof import('./callTab/createTabCallRuntime')> {
+    return (this.callCode ??= import('./callTab/createTabCallRuntime'));
+  }
+
   /** A new call runtime for a room shown in this tab; the caller starts and disposes it. */
-  createCallRuntime(roomAddress: string): CallRuntime {
+  async createCallRuntime(roomAddress: string): Promise<CallRuntime> {
+    const { createTabCallRuntime } = await this.loadCallCode();
     return createTabCallRuntime({ roomAddress, bridge: this.bridge, store: this.store, analysis: this.analysisWorker() });
   }
 

@@ -46,8 +46,8 @@ export class SessionBridge {
   readonly actions: TabActions;
   private readonly session: Comlink.Remote<SessionApi>;
   private readonly eventListeners = new Set<(event: SessionEvent) => void>();
-  /** The call engine of this tab, once it owns a call: it processes the Jingle requests routed here. */
-  jingleHandler: ((iq: JingleIq) => void) | undefined;
+  /** The call engine of this tab, once it owns a call: it processes the Jingle requests routed here, by the room they come from. */
+  jingleHandler: ((roomAddress: string, iq: JingleIq) => void) | undefined;
 
   constructor(private readonly store: JotaiStore) {
     const worker = new SharedWorker(new URL('../shared-worker/entry.ts', import.meta.url), { type: 'module', name: 'parley-session' });
@@ -70,7 +70,7 @@ export class SessionBridge {
     const listener: TabListener = {
       state: (message) => this.receive(message),
       event: (event) => this.eventListeners.forEach((handle) => handle(event)),
-      jingle: (iq) => this.jingleHandler?.(iq),
+      jingle: (roomAddress, iq) => this.jingleHandler?.(roomAddress, iq),
     };
     await this.session.attach(this.tabId, Comlink.proxy(listener));
     window.addEventListener('online', () => void this.session.online());

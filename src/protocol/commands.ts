@@ -89,8 +89,12 @@ export type JingleIq = Stanzas.IQ & { jingle: Stanzas.Jingle };
 export interface TabListener {
   state(message: StateMessage): void;
   event(event: SessionEvent): void;
-  /** A Jingle request for a call this tab owns; the tab's session manager processes it. */
-  jingle(iq: JingleIq): void;
+  /**
+   * A Jingle request for a call this tab owns, with the room it comes from as the session routed it
+   * (the tab's call finds its room without preparing the address again); the tab's session manager
+   * processes it.
+   */
+  jingle(roomAddress: string, iq: JingleIq): void;
 }
 
 /** Call ownership and the Jingle path between a tab's sessions and the one XMPP socket. */

@@ -1,6 +1,5 @@
 import { nodeprep } from 'stanza/lib/stringprep/index.js';
 import { LIMITS } from './constants';
-import type { Room } from './entities';
 import { ValidationError } from './errors';
 
 /** Characters RFC 7622 forbids in a localpart, plus white space and controls. */
@@ -84,12 +83,4 @@ export function roomNameError(name: string): RoomNameError | undefined {
     if (error instanceof RoomNameError) return error;
     throw error;
   }
-}
-
-/**
- * The room was joined and the session is bringing us back in (connection lost, or rejoining):
- * chat written now waits for the rejoin instead of being refused.
- */
-export function awaitingRejoin(room: Room): boolean {
-  return room.joinedAt !== undefined && room.address !== undefined && (room.roomState === 'interrupted' || room.roomState === 'joining');
 }

@@ -68,9 +68,9 @@ export class TabsApi implements SessionApi {
   }
 
   /** Delivers a Jingle request to one tab; false when it is not attached. */
-  deliverJingle(tabId: string, iq: JingleIq): boolean {
+  deliverJingle(tabId: string, roomAddress: string, iq: JingleIq): boolean {
     const tab = this.tabs.get(tabId);
-    tab?.listener.jingle(iq);
+    tab?.listener.jingle(roomAddress, iq);
     return tab !== undefined;
   }
 

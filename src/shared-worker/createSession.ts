@@ -42,7 +42,7 @@ export function createSession(options: SessionOptions): ParleySession {
   const events = new RoomEventLog(session.store, options.clock);
   const rooms = session.addDomain(new RoomsDomain(session, events));
   const chat = session.addDomain(new ChatDomain(session, (event) => tabs.broadcast(event), events));
-  const jingle = session.addDomain(new JingleRouter(session, (tabId, iq) => tabs.deliverJingle(tabId, iq)));
+  const jingle = session.addDomain(new JingleRouter(session, (tabId, roomAddress, iq) => tabs.deliverJingle(tabId, roomAddress, iq)));
   const calls = session.addDomain(new CallsDomain(session));
   const tabs: TabsApi = new TabsApi(session, { rooms, chat, preferences, jingle, calls }, options.tabGone);
   return { session, tabs, rooms, chat, preferences, jingle, calls };

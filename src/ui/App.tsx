@@ -1,10 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyComponent } from './lazyComponent';
 import { useRoute } from './route';
 
 // Each page loads its own code: the pop-out chat tab never downloads the room page's.
-const Home = lazy(() => import('./Home').then((module) => ({ default: module.Home })));
-const RoomView = lazy(() => import('./RoomView').then((module) => ({ default: module.RoomView })));
-const ChatPopout = lazy(() => import('./ChatPopout').then((module) => ({ default: module.ChatPopout })));
+const Home = lazyComponent(() => import('./Home'), 'Home');
+const RoomView = lazyComponent(() => import('./RoomView'), 'RoomView');
+const ChatPopout = lazyComponent(() => import('./ChatPopout'), 'ChatPopout');
 
 /** Picks the page for the address: home, a room, or a room's pop-out chat. */
 export function App() {

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { lastOwnMessageAtomFamily, roomEventsAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
 import { askForNotificationsOnce } from '../main-thread/alerts/desktopNotifications';
 import type { ChatMessage, Room } from '../protocol/entities';
-import { awaitingRejoin } from '../protocol/rooms';
+import { awaitingRejoin } from '../protocol/awaitingRejoin';
 import { useActions } from './tabContext';
 import { ChatComposer } from './ChatComposer';
 import { ChatLog } from './ChatLog';

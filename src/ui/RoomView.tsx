@@ -1,14 +1,13 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { AttentionAlerts } from './AttentionAlerts';
 import { CallRuntimeContext } from './call/callRuntimeContext';
 import { CallStage } from './call/CallStage';
 import { useRoomCallRuntime } from './call/useRoomCallRuntime';
 import { ChatPanel } from './ChatPanel';
 import { ConnectionStatus } from './ConnectionStatus';
-import { DestroyRoomControl } from './DestroyRoomControl';
 import { InviteButtons } from './InviteButtons';
+import { lazyComponent } from './lazyComponent';
 import { LockIcon } from './LockIcon';
-import { LockRoomControl } from './LockRoomControl';
 import { ParticipantsList } from './ParticipantsList';
 import { navigate, roomPath } from './route';
 import { roomEndOf } from './roomEnd';
@@ -18,6 +17,10 @@ import { RoomAnnouncer } from './RoomAnnouncer';
 import { RoomStatus } from './RoomStatus';
 import { ROOM_REGION_IDS, SkipLinks } from './SkipLinks';
 import { useRoomOfView } from './useRoomOfView';
+
+// The owner's controls (and the room-name rules destroying a room uses) come after the first frame.
+const LockRoomControl = lazyComponent(() => import('./LockRoomControl'), 'LockRoomControl');
+const DestroyRoomControl = lazyComponent(() => import('./DestroyRoomControl'), 'DestroyRoomControl');
 
 /** A room (`/<room>`): its state, the people in it, owner controls, the call, and the chat. */
 export function RoomView({ roomName }: { roomName: string }) {
@@ -60,8 +63,10 @@ export function RoomView({ roomName }: { roomName: string }) {
           <ConnectionStatus />
         </div>
         <nav className="toolbar" aria-label="Room controls">
-          {isOwner && room && roomAddress && <LockRoomControl room={room} roomAddress={roomAddress} />}
-          {isOwner && roomAddress && <DestroyRoomControl roomAddress={roomAddress} />}
+          <Suspense fallback={null}>
+            {isOwner && room && roomAddress && <LockRoomControl room={room} roomAddress={roomAddress} />}
+            {isOwner && roomAddress && <DestroyRoomControl roomAddress={roomAddress} />}
+          </Suspense>
           <InviteButtons roomName={room?.providedName ?? roomName} />
           <button type="button" className="button" onClick={() => window.open(roomPath(room?.providedName ?? roomName, 'chat'), '_blank', 'noopener')}>
             Pop out chat

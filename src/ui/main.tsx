@@ -9,8 +9,11 @@ import './parley.css';
 
 const store = createStore();
 const tab = new ParleyTab(store);
+const view = parseRoute(window.location).view;
+// A room page needs the call's code before its first frame: it loads beside the page's own.
+if (view === 'room') void tab.loadCallCode();
 // The pop-out chat never captures media, so it has no audio to analyse; other pages warm the worker up.
-if (parseRoute(window.location).view !== 'chat') {
+if (view !== 'chat') {
   void tab
     .prepareVoiceAnalysis()
     .then(() => document.documentElement.setAttribute('data-analysis-worker', 'ready'));

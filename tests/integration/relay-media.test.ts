@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { observer as mediasoupObserver, type types } from 'mediasoup';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningParley } from '../../server/Parley';
@@ -24,7 +25,31 @@ let vite: ViteDevServer;
 let browser: RelayBrowser & { page: import('playwright-core').Page };
 let client: RelayTestClient;
 
+/** What the relay's producers sent their senders asking for a keyframe (mediasoup trace events: PLI or FIR, outgoing), by the SSRC asked. */
+const keyframeRequests: { producerId: string; ssrc: number }[] = [];
+const videoProducers = new Map<string, types.Producer>();
+
+/** Every producer the relay makes traces the keyframe requests it sends (mediasoup's observer API; the relay runs in this process). */
+function traceKeyframeRequests(): void {
+  mediasoupObserver.on('newworker', (worker) =>
+    worker.observer.on('newrouter', (router) =>
+      router.observer.on('newtransport', (transport) =>
+        transport.observer.on('newproducer', (producer) => {
+          if (producer.kind !== 'video') return;
+          videoProducers.set(producer.id, producer);
+          void producer.enableTraceEvent(['pli', 'fir']);
+          producer.on('trace', (trace) => {
+            const { ssrc } = trace.info as { ssrc?: number };
+            if (trace.direction === 'out' && ssrc !== undefined) keyframeRequests.push({ producerId: producer.id, ssrc });
+          });
+        }),
+      ),
+    ),
+  );
+}
+
 beforeAll(async () => {
+  traceKeyframeRequests();
   parley = await startTestParley();
   relay = parley.relay!;
   config = await fetchConfig(parley.url);
@@ -122,4 +147,35 @@ describe('Parley path: mediasoup-client Device / SendTransport ingest', () => {
     const arriving = () => parley.relay!.stats().ingestDetails.find((ingest) => ingest.id === streamId)?.producers.find((producer) => producer.kind === 'video')?.scores ?? [];
     await expect.poll(() => arriving().filter(({ score }) => score > 0).map(({ rid }) => rid), { timeout: 20_000 }).toEqual(expect.arrayContaining(['r0', 'r1']));
   }, 60_000);
+});
+
+describe('A layer switch asks the sender for a keyframe of the new layer at once', () => {
+  it('SET_CONSUMER_PROFILE low and then high: each is followed by a keyframe request to the sender, before the answer', async () => {
+    const { sdp: answer } = (await client.ok('INGEST', { id: 'keyframes', sdp: await browser.senderOffer('keyframe-sender') })) as { sdp: string };
+    await browser.acceptAnswer('keyframe-sender', answer);
+    const { sdp: offer } = (await client.ok('CREATE_CONSUMER', {
+      id: 'sid-keyframes',
+      peerId: 'keyframe-receiver',
+      roomAddress: roomAddress(),
+      roomId: 'rid',
+      source: 'keyframes',
+      audio: false,
+      video: true,
+    })) as { sdp: string };
+    await client.ok('START_CONSUMER', { id: 'sid-keyframes', sdp: await browser.receiverAnswer('keyframe-receiver', offer) });
+    await expect.poll(() => relayConsumer('sid-keyframes', 'video')?.currentSpatialLayer, { timeout: 30_000 }).toBe(2);
+    const source = relayConsumer('sid-keyframes', 'video')!.producerId;
+    // Each layer's SSRC as the sender's stream (rid) arrives at the relay.
+    const layerSsrc = new Map((await videoProducers.get(source)!.getStats()).map((stream) => [stream.rid, stream.ssrc]));
+
+    for (const profile of ['low', 'high'] as const) {
+      const before = keyframeRequests.length;
+      await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-keyframes', profile });
+      // By the answer, the sender has been asked for a keyframe of the layer switched to: the switch
+      // does not wait for its next periodic keyframe, nor (going up) for the bandwidth estimate.
+      const asked = keyframeRequests.slice(before).filter((request) => request.producerId === source);
+      expect(asked.map((request) => request.ssrc)).toContain(layerSsrc.get(profile));
+      await expect.poll(() => relayConsumer('sid-keyframes', 'video')?.currentSpatialLayer, { timeout: 20_000 }).toBe(profile === 'low' ? 0 : 2);
+    }
+  }, 90_000);
 });

@@ -1,5 +1,4 @@
 import type { Stanzas } from 'stanza';
-import { toBare } from 'stanza/JID';
 import type { JingleCommands, JingleIq } from '../../protocol/commands';
 import type { SessionBridge } from '../SessionBridge';
 import type { CallSignaling } from './CallSignaling';
@@ -22,9 +21,7 @@ export class BridgeCallSignaling implements CallSignaling {
 
   async claimCall(roomAddress: string, handler: (iq: JingleIq) => void): Promise<void> {
     this.handlers.set(roomAddress, handler);
-    this.bridge.jingleHandler = (iq) => {
-      if (iq.from) this.handlers.get(toBare(iq.from))?.(iq);
-    };
+    this.bridge.jingleHandler = (roomAddress, iq) => this.handlers.get(roomAddress)?.(iq);
     await this.jingle.claimCall(this.bridge.tabId, roomAddress);
   }
 

@@ -1,5 +1,5 @@
 import type { ChatMessage, Room } from '../../protocol/entities';
-import { awaitingRejoin } from '../../protocol/rooms';
+import { awaitingRejoin } from '../../protocol/awaitingRejoin';
 import { roomByAddress } from '../../protocol/roomLookup';
 import type { SessionContext } from '../SessionContext';
 

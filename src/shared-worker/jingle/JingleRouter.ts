@@ -3,8 +3,8 @@ import type { JingleCommands, JingleIq } from '../../protocol/commands';
 import { NotConnectedError } from '../../protocol/errors';
 import type { SessionContext, SessionDomain } from '../SessionContext';
 
-/** Delivers an incoming Jingle request to a tab; false when that tab is gone. */
-export type DeliverJingle = (tabId: string, iq: JingleIq) => boolean;
+/** Delivers an incoming Jingle request from a room to a tab; false when that tab is gone. */
+export type DeliverJingle = (tabId: string, roomAddress: string, iq: JingleIq) => boolean;
 
 /**
  * Jingle stanzas arrive here but RTCPeerConnections live in tabs: each room's call is owned by
@@ -58,7 +58,7 @@ export class JingleRouter implements SessionDomain, JingleCommands {
     if (!iq.from) return;
     const roomAddress = JID.toBare(iq.from);
     const owner = this.owners.get(roomAddress);
-    if (owner && this.deliver(owner, iq)) return;
+    if (owner && this.deliver(owner, roomAddress, iq)) return;
     // Nobody here runs this room's call: PROTOCOL.md — a responder not in the call terminates.
     client.sendIQResult(iq);
     if (iq.jingle.action === 'session-initiate') {

@@ -1,6 +1,10 @@
 import { useEffect, useState } from 'react';
+import { errorMessage } from '../../common/errorMessage';
+import { consoleLogger } from '../../common/logger';
 import type { CallRuntime } from '../../main-thread/callTab/CallRuntime';
 import { useTab } from '../tabContext';
+
+const callLog = consoleLogger('[parley call]');
 
 /**
  * The call runtime of the room this view shows, while it shows it: created once the room has an
@@ -11,11 +15,21 @@ export function useRoomCallRuntime(roomAddress: string | undefined): CallRuntime
   const [runtime, setRuntime] = useState<CallRuntime | undefined>(undefined);
   useEffect(() => {
     if (!roomAddress) return;
-    const created = tab.createCallRuntime(roomAddress);
-    created.start();
-    setRuntime(created);
+    // The call's code is a chunk of its own (ParleyTab.loadCallCode): the view may go while it loads.
+    let gone = false;
+    let created: CallRuntime | undefined;
+    tab.createCallRuntime(roomAddress).then(
+      (loaded) => {
+        if (gone) return;
+        created = loaded;
+        loaded.start();
+        setRuntime(loaded);
+      },
+      (error: unknown) => callLog.error(`the call could not be loaded: ${errorMessage(error)}`),
+    );
     return () => {
-      created.dispose();
+      gone = true;
+      created?.dispose();
       setRuntime(undefined);
     };
   }, [roomAddress, tab]);

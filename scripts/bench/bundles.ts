@@ -1,0 +1,71 @@
+// What each page loads before its first frame, in gzip KB, read from a build's Vite manifest — the
+// same figures for `npm run bench` and for the size budget test (tests/integration/bundle-budget).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/** The targets (issue "See everyone fast", item 5), gzip KB: the bench prints each beside it. */
+export const BUNDLE_TARGETS_KB = { callPage: 150, sharedWorker: 120, chatPopout: 80 } as const;
+
+/**
+ * The modules (manifest keys) each page imports before its first frame; each counts with everything
+ * it imports statically. Dynamic imports that wait for something later — mediasoup-client (the relay),
+ * the owner's moderation dialogs — do not count.
+ */
+export const FIRST_FRAME_MODULES = {
+  /** A room: its view and the call's code, which the page starts loading at page load (ParleyTab.loadCallCode). */
+  callPage: ['index.html', 'src/ui/RoomView.tsx', 'src/main-thread/callTab/createTabCallRuntime.ts'],
+  chatPopout: ['index.html', 'src/ui/ChatPopout.tsx'],
+} as const;
+
+/** The shared worker's bundle is the emitted script whose source map starts at its entry. */
+const SHARED_WORKER_ENTRY = 'src/shared-worker/entry.ts';
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+}
+
+export interface BundleSizes {
+  /** Each page's scripts before its first frame, gzip KB. */
+  callPage: number;
+  sharedWorker: number;
+  chatPopout: number;
+  /** The files counted for each, so that a budget failure says what is in it. */
+  files: Record<Page, string[]>;
+  /** The manifest keys (source modules and shared chunks) counted for each page. */
+  modules: Record<Exclude<Page, 'sharedWorker'>, string[]>;
+}
+
+type Page = 'callPage' | 'sharedWorker' | 'chatPopout';
+
+/** Reads `<outDir>/.vite/manifest.json` (the build needs `build.manifest`) and the emitted scripts. */
+export function measureBundles(outDir: string): BundleSizes {
+  const manifest = JSON.parse(readFileSync(join(outDir, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const gzipKb = (file: string) => gzipSync(readFileSync(join(outDir, file))).length / 1024;
+  const staticClosure = (keys: readonly string[]): string[] => {
+    const seen = new Set<string>();
+    const visit = (key: string) => {
+      if (seen.has(key)) return;
+      const chunk = manifest[key];
+      if (!chunk) throw new Error(`the build has no chunk for ${key}`);
+      seen.add(key);
+      for (const imported of chunk.imports ?? []) visit(imported);
+    };
+    keys.forEach(visit);
+    return [...seen];
+  };
+  const scriptsOf = (keys: readonly string[]) => keys.map((key) => manifest[key]!.file).filter((file) => file.endsWith('.js'));
+  const workerFile = readdirSync(join(outDir, 'assets'))
+    .filter((file) => file.endsWith('.js.map'))
+    .find((map) => (JSON.parse(readFileSync(join(outDir, 'assets', map), 'utf8')) as { sources: string[] }).sources.some((source) => source.endsWith(SHARED_WORKER_ENTRY)));
+  if (!workerFile) throw new Error(`no emitted script comes from ${SHARED_WORKER_ENTRY}`);
+  const modules = { callPage: staticClosure(FIRST_FRAME_MODULES.callPage), chatPopout: staticClosure(FIRST_FRAME_MODULES.chatPopout) };
+  const files = {
+    callPage: scriptsOf(modules.callPage),
+    sharedWorker: [join('assets', workerFile.replace(/\.map$/, ''))],
+    chatPopout: scriptsOf(modules.chatPopout),
+  };
+  const total = (list: string[]) => list.reduce((sum, file) => sum + gzipKb(file), 0);
+  return { callPage: total(files.callPage), sharedWorker: total(files.sharedWorker), chatPopout: total(files.chatPopout), files, modules };
+}

@@ -1,12 +1,13 @@
 import { useAtomValue } from 'jotai';
 import { connectionAtom } from '../main-thread/sessionAtoms';
+import { connectionWords } from './connectionWords';
 
-/** The signalling connection's state in words (SPEC §4). */
+/** The signalling connection (SPEC §4) in plain words beside the room's name. */
 export function ConnectionStatus() {
-  const connection = useAtomValue(connectionAtom);
+  const { text, tone } = connectionWords(useAtomValue(connectionAtom));
   return (
-    <p role="status" aria-label="Connection" className={`connection connection-${connection.state}`} title="Connection to the signalling service">
-      {connection.state}
+    <p role="status" aria-label="Connection" className={`connection is-${tone}`} title={text}>
+      <span className="connection-text">{text}</span>
     </p>
   );
 }

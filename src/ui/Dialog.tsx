@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 
 interface DialogProps {
   title: string;
@@ -7,7 +8,10 @@ interface DialogProps {
   children: ReactNode;
 }
 
-/** A modal dialog (the browser's own: focus is kept inside, Escape closes it), named by its title. */
+/**
+ * A modal dialog (the browser's own: focus is kept inside, Escape closes it), named by its title.
+ * It lives at the end of the body, so a control folded away (the phone's "More" menu) keeps its dialog shown.
+ */
 export function Dialog({ title, open, onClose, children }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -17,7 +21,7 @@ export function Dialog({ title, open, onClose, children }: DialogProps) {
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
   }, [open]);
-  return (
+  return createPortal(
     <dialog ref={ref} className="dialog" aria-labelledby={titleId} onClose={onClose}>
       {open && (
         <>
@@ -27,6 +31,7 @@ export function Dialog({ title, open, onClose, children }: DialogProps) {
           {children}
         </>
       )}
-    </dialog>
+    </dialog>,
+    document.body,
   );
 }

@@ -5,13 +5,14 @@ import { LIMITS } from '../protocol/constants';
 import { roomNameError } from '../protocol/rooms';
 import { useActions } from './tabContext';
 import { ConnectionStatus } from './ConnectionStatus';
-import { navigate, roomPath } from './route';
+import { leftRoomOfHistory, navigate, roomPath } from './route';
 
-/** The start page: a room name and your display name, then Join. */
+/** The start page: a room name and your display name, then Join. Back from "Leave", it says so and offers the room again. */
 export function Home() {
   const actions = useActions();
   const preferences = useAtomValue(preferencesAtom);
-  const [roomName, setRoomName] = useState('');
+  const [leftRoom] = useState(leftRoomOfHistory);
+  const [roomName, setRoomName] = useState(leftRoom ?? '');
   // Undefined until edited: the field shows the saved name, which arrives with the session's snapshot.
   const [displayName, setDisplayName] = useState<string | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -48,6 +49,11 @@ export function Home() {
         <h1 className="brand">Parley</h1>
         <ConnectionStatus />
       </header>
+      {leftRoom && (
+        <p role="status" className="banner banner-info home-left">
+          You left {leftRoom}. Join it again below, or pick another room.
+        </p>
+      )}
       <form className="card home-form" onSubmit={(event) => void join(event)} noValidate>
         <h2>Join a room</h2>
         <p className="muted">Pick a name for the room and share its address with the people you want to talk to.</p>

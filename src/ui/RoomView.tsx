@@ -1,4 +1,6 @@
-import { Suspense, useEffect, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { Suspense, useEffect } from 'react';
+import { roomPeersAtomFamily } from '../main-thread/sessionAtoms';
 import { AttentionAlerts } from './AttentionAlerts';
 import { CallRuntimeContext } from './call/callRuntimeContext';
 import { CallStage } from './call/CallStage';
@@ -8,7 +10,11 @@ import { ConnectionStatus } from './ConnectionStatus';
 import { InviteButtons } from './InviteButtons';
 import { lazyComponent } from './lazyComponent';
 import { LockIcon } from './LockIcon';
+import { PanelToggle } from './PanelToggle';
 import { ParticipantsList } from './ParticipantsList';
+import { ChatIcon, LeaveIcon, PeopleIcon } from './RoomIcons';
+import { changeRoomLayout, useRoomLayout } from './roomLayout';
+import { RoomMenu } from './RoomMenu';
 import { navigate, roomPath } from './route';
 import { roomEndOf } from './roomEnd';
 import { RoomEnded } from './RoomEnded';
@@ -16,21 +22,35 @@ import { RoomAlerts } from './RoomAlerts';
 import { RoomAnnouncer } from './RoomAnnouncer';
 import { RoomStatus } from './RoomStatus';
 import { ROOM_REGION_IDS, SkipLinks } from './SkipLinks';
+import { useMediaQuery } from './useMediaQuery';
 import { useRoomOfView } from './useRoomOfView';
 
 // The owner's controls (and the room-name rules destroying a room uses) come after the first frame.
 const LockRoomControl = lazyComponent(() => import('./LockRoomControl'), 'LockRoomControl');
 const DestroyRoomControl = lazyComponent(() => import('./DestroyRoomControl'), 'DestroyRoomControl');
 
-/** A room (`/<room>`): its state, the people in it, owner controls, the call, and the chat. */
+/** Wide enough for the side panels to sit beside the call; narrower, they open over it (parley.css says the same). */
+const PANELS_FIT_BESIDE = '(min-width: 1100px)';
+
+/**
+ * A room (`/<room>`): the call fills the page; People and Chat are side panels the person opens and
+ * closes (remembered, `roomLayout.ts`), beside the call where they fit and over it where they do not.
+ * The header holds the room's name, the connection, the room's actions and the panels' toggles.
+ */
 export function RoomView({ roomName }: { roomName: string }) {
   // Not auto-joined (SPEC §4 autoJoinCall false): the call starts from the preview's "Join call".
   const { room, openError, ended } = useRoomOfView(roomName, false);
-  const [chatShown, setChatShown] = useState(true);
+  const layout = useRoomLayout();
+  const panelsFitBeside = useMediaQuery(PANELS_FIT_BESIDE);
+  // Not chosen yet: open where they fit beside the call, closed where they would cover it.
+  const peopleShown = layout.people ?? panelsFitBeside;
+  const chatShown = layout.chat ?? panelsFitBeside;
   const roomAddress = room?.address;
+  const peopleCount = useAtomValue(roomPeersAtomFamily(roomAddress ?? '')).length;
   const isOwner = Boolean(room?.joined && room.selfAffiliation === 'owner');
   const unread = room?.unreadCount ?? 0;
   const end = roomEndOf(room);
+  const shownName = room?.providedName ?? roomName;
   // The room tab runs the call once the room has been joined (it keeps it through reconnects); a room
   // that has ended for us (kicked, banned, destroyed) has no call: the runtime's media and connections go.
   const callRuntime = useRoomCallRuntime(room?.joinedAt !== undefined && !end ? roomAddress : undefined);
@@ -39,9 +59,12 @@ export function RoomView({ roomName }: { roomName: string }) {
     document.title = `${unread > 0 ? `(${unread}) ` : ''}${roomName} · Parley`;
   }, [roomName, unread]);
 
+  const peoplePanelShown = peopleShown && !end;
+  const panelsClass = [peoplePanelShown ? 'has-people' : '', chatShown ? 'has-chat' : '', end ? 'is-ended' : ''].filter(Boolean).join(' ');
+
   return (
     <div className="room-page">
-      <SkipLinks chatShown={chatShown} />
+      <SkipLinks peopleShown={peoplePanelShown} chatShown={chatShown} />
       <header className="topbar">
         <div className="room-title">
           <a
@@ -54,41 +77,46 @@ export function RoomView({ roomName }: { roomName: string }) {
           >
             Parley
           </a>
-          <h1>{room?.providedName ?? roomName}</h1>
+          <h1>{shownName}</h1>
           {room?.passwordRequired && room.joined && (
             <span className="chip chip-locked">
-              <LockIcon /> locked
+              <LockIcon /> <span className="chip-label">locked</span>
             </span>
           )}
           <ConnectionStatus />
         </div>
         <nav className="toolbar" aria-label="Room controls">
-          <Suspense fallback={null}>
-            {isOwner && room && roomAddress && <LockRoomControl room={room} roomAddress={roomAddress} />}
-            {isOwner && roomAddress && <DestroyRoomControl roomAddress={roomAddress} />}
-          </Suspense>
-          <InviteButtons roomName={room?.providedName ?? roomName} />
-          <button type="button" className="button" onClick={() => window.open(roomPath(room?.providedName ?? roomName, 'chat'), '_blank', 'noopener')}>
-            Pop out chat
-          </button>
-          <button
-            type="button"
-            className="button"
-            aria-expanded={chatShown}
-            aria-controls={ROOM_REGION_IDS.chat}
-            onClick={() => setChatShown((shown) => !shown)}
-          >
-            {chatShown ? 'Hide chat' : 'Show chat'}
-            {!chatShown && unread > 0 && ' '}
-            {!chatShown && unread > 0 && (
-              <span className="badge">
-                {unread}
-                <span className="visually-hidden"> unread</span>
-              </span>
-            )}
-          </button>
-          <button type="button" className="button danger-outline" onClick={() => navigate('/')}>
-            Leave
+          <RoomMenu>
+            <InviteButtons roomName={shownName} />
+            <Suspense fallback={null}>
+              {isOwner && room && roomAddress && <LockRoomControl room={room} roomAddress={roomAddress} />}
+              {isOwner && roomAddress && <DestroyRoomControl roomAddress={roomAddress} />}
+            </Suspense>
+            <button type="button" className="button" onClick={() => window.open(roomPath(shownName, 'chat'), '_blank', 'noopener')}>
+              Pop out chat
+            </button>
+          </RoomMenu>
+          {!end && (
+            <PanelToggle
+              label="People"
+              icon={<PeopleIcon />}
+              open={peopleShown}
+              panelId={ROOM_REGION_IDS.people}
+              onToggle={() => changeRoomLayout({ people: !peopleShown })}
+              badge={{ count: peopleCount }}
+            />
+          )}
+          <PanelToggle
+            label="Chat"
+            icon={<ChatIcon />}
+            open={chatShown}
+            panelId={ROOM_REGION_IDS.chat}
+            onToggle={() => changeRoomLayout({ chat: !chatShown })}
+            badge={{ count: unread, words: 'unread' }}
+          />
+          <button type="button" className="button danger-outline leave-room" onClick={() => navigate('/', { leftRoom: shownName })}>
+            <LeaveIcon />
+            <span className="button-label">Leave</span>
           </button>
         </nav>
       </header>
@@ -96,27 +124,29 @@ export function RoomView({ roomName }: { roomName: string }) {
       {roomAddress && <AttentionAlerts roomAddress={roomAddress} />}
       {roomAddress && <RoomAnnouncer roomAddress={roomAddress} />}
       {roomAddress && <RoomAlerts roomAddress={roomAddress} roomName={roomName} />}
-      <main className={`room-body${chatShown ? '' : ' chat-hidden'}${end ? ' is-ended' : ''}`}>
+      <main className={`room-body ${panelsClass}`}>
         {end ? (
           <RoomEnded end={end} />
+        ) : callRuntime ? (
+          <CallRuntimeContext value={callRuntime}>
+            <CallStage id={ROOM_REGION_IDS.call} roomName={shownName} />
+          </CallRuntimeContext>
         ) : (
-          <>
-            {room && roomAddress ? (
-              <ParticipantsList id={ROOM_REGION_IDS.people} room={room} roomAddress={roomAddress} />
-            ) : (
-              <section id={ROOM_REGION_IDS.people} className="card participants placeholder" aria-hidden="true" />
-            )}
-            {callRuntime ? (
-              <CallRuntimeContext value={callRuntime}>
-                <CallStage id={ROOM_REGION_IDS.call} roomName={room?.providedName ?? roomName} />
-              </CallRuntimeContext>
-            ) : (
-              <section id={ROOM_REGION_IDS.call} className="card call-stage placeholder" aria-hidden="true" />
-            )}
-          </>
+          <section id={ROOM_REGION_IDS.call} className="call-stage placeholder" aria-hidden="true" />
         )}
-        <div id={ROOM_REGION_IDS.chat} className="chat-column" hidden={!chatShown}>
-          <ChatPanel room={room} shown={chatShown} />
+        <div className="side-panels">
+          {!end && (
+            <div className="side-panel people-panel" hidden={!peoplePanelShown}>
+              {room && roomAddress ? (
+                <ParticipantsList id={ROOM_REGION_IDS.people} room={room} roomAddress={roomAddress} />
+              ) : (
+                <section id={ROOM_REGION_IDS.people} className="card participants placeholder" aria-hidden="true" />
+              )}
+            </div>
+          )}
+          <div id={ROOM_REGION_IDS.chat} className="side-panel chat-column" hidden={!chatShown}>
+            <ChatPanel room={room} shown={chatShown} />
+          </div>
         </div>
       </main>
     </div>

@@ -12,11 +12,11 @@ function skipTo(event: MouseEvent<HTMLAnchorElement>, id: string) {
   target.focus();
 }
 
-/** Keyboard shortcuts past the header to the people, the call and the chat; shown only when focused. */
-export function SkipLinks({ chatShown }: { chatShown: boolean }) {
+/** Keyboard shortcuts past the header to the call and to the people and the chat while their panels are open; seen only when focused. */
+export function SkipLinks({ peopleShown, chatShown }: { peopleShown: boolean; chatShown: boolean }) {
   const links = [
     { id: ROOM_REGION_IDS.call, label: 'Skip to call' },
-    { id: ROOM_REGION_IDS.people, label: 'Skip to people' },
+    ...(peopleShown ? [{ id: ROOM_REGION_IDS.people, label: 'Skip to people' }] : []),
     ...(chatShown ? [{ id: ROOM_REGION_IDS.chat, label: 'Skip to chat' }] : []),
   ];
   return (

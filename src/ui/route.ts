@@ -35,11 +35,24 @@ function subscribe(listener: () => void): () => void {
 
 const currentHref = (): string => window.location.href;
 
+/** What the home page is told when a person comes back to it by "Leave". */
+interface LeftRoomState {
+  leftRoom: string;
+}
+
 /** Moves to a path within the app without reloading (the shared session stays as it is). */
-export function navigate(path: string): void {
+export function navigate(path: string, state: LeftRoomState | null = null): void {
   if (path === window.location.pathname + window.location.search) return;
-  window.history.pushState(null, '', path);
+  window.history.pushState(state, '', path);
   for (const listener of listeners) listener();
+}
+
+/** The room the person just left by "Leave", if this history entry says so (history state is not trusted). */
+export function leftRoomOfHistory(): string | undefined {
+  const state: unknown = window.history.state;
+  if (typeof state !== 'object' || state === null) return undefined;
+  const leftRoom = (state as Record<string, unknown>).leftRoom;
+  return typeof leftRoom === 'string' && leftRoom.length > 0 ? leftRoom : undefined;
 }
 
 /** The current route; re-renders on navigate() and on the browser's back and forward. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
 import { callButton, callRegion, joinCall, LIGHT_VIDEO_TIERS } from './call-ui-people';
-import { chatLog, expect, expectJoined, participantEntry, say, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, participantEntry, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
 
 // One set of servers for the file (the worker-scoped fixture); calls over mesh at light video sizes.
 test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
@@ -36,15 +36,29 @@ async function wcagViolations(page: Page): Promise<string[]> {
   return violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact ?? 'no impact'}): ${violation.help} at ${JSON.stringify(node.target)} — ${node.failureSummary ?? ''}`));
 }
 
+type Panel = 'People' | 'Chat';
+
+/** Opens a side panel if it is closed (a phone starts with them closed: the call first). */
+async function openPanel(page: Page, panel: Panel): Promise<void> {
+  const toggle = page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name: new RegExp(`^${panel}`) });
+  // Read again until it holds: just after a resize the page may not have followed the new width yet.
+  await expect(async () => {
+    if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true', { timeout: 1_000 });
+  }).toPass();
+}
+
 /**
  * The page state passes axe at both sizes, and its screenshots are saved as
- * test-results/screens/<state>-<size>.png for a reviewer to look at.
+ * test-results/screens/<state>-<size>.png for a reviewer to look at. `open` names the side panels
+ * the state is about, opened at each size; the others stay as the person left them.
  */
-async function expectAccessible(page: Page, state: string): Promise<void> {
+async function expectAccessible(page: Page, state: string, open: readonly Panel[] = []): Promise<void> {
   const directory = join(test.info().project.outputDir, 'screens');
   mkdirSync(directory, { recursive: true });
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
+    for (const panel of open) await openPanel(page, panel);
     const path = join(directory, `${state}-${size.name}.png`);
     await page.screenshot({ path });
     await test.info().attach(`${state}-${size.name}`, { path, contentType: 'image/png' });
@@ -58,8 +72,8 @@ function roomAddress(appUrl: string, room: string): string {
 }
 
 test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, at 1280×800 and 390×844', () => {
-  test('home, a refused room name, the preview, a call of one and of two, chat with typing, the lock dialog, the password prompt, the pop-out, reconnecting, offline', async ({ people, appUrl, browser, parley }) => {
-    test.setTimeout(240_000);
+  test('home, a refused room name, the preview, calls of one, two and four (grid, speaker view, panels closed, details), chat with a correction and typing, the lock dialog, the password prompt, the pop-out, kicked, after hanging up, after leaving, reconnecting, a failed attempt, offline, destroyed', async ({ people, appUrl, browser, parley }) => {
+    test.setTimeout(480_000);
     const room = uniqueRoomName('a11y');
 
     const visitor = await browser.newContext();
@@ -95,11 +109,17 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     await expect(callRegion(alice.page).getByRole('figure', { name: 'Bob', exact: true })).toBeVisible();
     await expectAccessible(alice.page, 'call-2-people');
 
-    await say(bob.page, 'Hello Alice');
-    await bob.page.getByRole('textbox', { name: 'Message' }).fill('still writing');
-    await expect(chatLog(alice.page)).toContainText('Hello Alice');
+    // Bob writes, corrects it (↑ in the empty box), and goes on typing.
+    const bobsInput = bob.page.getByRole('textbox', { name: 'Message' });
+    await say(bob.page, 'Hello Alcie');
+    await bobsInput.press('ArrowUp');
+    await bobsInput.fill('Hello Alice');
+    await bobsInput.press('Enter');
+    await bobsInput.fill('still writing');
+    await expect(chatLog(alice.page)).toContainText('Hello Alice (edited)');
     await expect(alice.page.getByRole('region', { name: 'Typing' })).toContainText('Bob is typing…');
-    await expectAccessible(alice.page, 'chat-message-and-typing');
+    await expectAccessible(alice.page, 'chat-correction-and-typing', ['Chat']);
+    await bobsInput.fill('');
 
     await alice.page.getByRole('button', { name: 'Lock room' }).click();
     const lockDialog = alice.page.getByRole('dialog', { name: 'Lock room' });
@@ -113,25 +133,80 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     await expect(carol.page.getByRole('textbox', { name: 'Room password' })).toBeVisible();
     await expectAccessible(carol.page, 'password-prompt');
 
-    const [popout] = await Promise.all([alice.context.waitForEvent('page'), alice.page.getByRole('button', { name: 'Pop out chat' }).click()]);
+    // Four in the call: Carol and Dave give the password.
+    const dave = await people.arrive(room, 'Dave');
+    for (const person of [carol, dave]) {
+      await person.page.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
+      await person.page.getByRole('button', { name: 'Enter room' }).click();
+      await expectJoined(person.page);
+      await joinCall(person.page);
+    }
+    for (const name of ['Bob', 'Carol', 'Dave']) await expect(callRegion(alice.page).getByRole('figure', { name, exact: true })).toBeVisible();
+    await expectAccessible(alice.page, 'call-4-people', ['People']);
+    await callButton(alice.page, 'Speaker view').click();
+    await expectAccessible(alice.page, 'call-4-people-speaker-view');
+    await callButton(alice.page, 'Speaker view').click();
+    for (const panel of ['People', 'Chat'] as const) await alice.page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name: panel, exact: true }).click();
+    await callButton(alice.page, 'Call details').click();
+    await expectAccessible(alice.page, 'call-4-people-stage-and-details');
+    await callButton(alice.page, 'Call details').click();
+
+    const [popout] = await Promise.all([alice.context.waitForEvent('page'), openMenuItem(alice.page, 'Pop out chat')]);
     await expectJoined(popout);
     await expect(chatLog(popout)).toContainText('Hello Alice');
     await expectAccessible(popout, 'pop-out');
+    await popout.close();
 
-    // Last: the XMPP server goes away (and comes back for the file's other tests).
+    await openPanel(alice.page, 'People');
+    await participantEntry(alice.page, 'Dave').getByRole('button', { name: 'Kick Dave', exact: true }).click();
+    await alice.page.getByRole('dialog', { name: 'Kick Dave?' }).getByRole('button', { name: 'Kick and ban' }).click();
+    await expect(dave.page.getByRole('heading', { name: 'You were removed from this room' })).toBeVisible();
+    await expectAccessible(dave.page, 'kicked');
+
+    await callButton(carol.page, 'Hang up').click();
+    await expect(callRegion(carol.page).getByRole('heading', { name: 'You left the call' })).toBeVisible();
+    await expectAccessible(carol.page, 'after-hanging-up');
+    await carol.page.getByRole('button', { name: 'Leave', exact: true }).click();
+    await expect(carol.page.getByRole('status').filter({ hasText: 'You left' })).toBeVisible();
+    await expectAccessible(carol.page, 'after-leaving');
+
+    // The XMPP server goes away (and comes back for the file's other tests).
     await parley.killXmpp();
     try {
-      await expect(bob.page.getByRole('status', { name: 'Connection' })).not.toHaveText('connected');
+      const connection = bob.page.getByRole('status', { name: 'Connection' });
+      await expect(connection).not.toHaveText('Connected');
       await expect(bob.page.getByRole('status', { name: 'Room state' })).toBeVisible();
       await expectAccessible(bob.page, 'reconnecting');
-      await bob.context.setOffline(true);
+      // An attempt failed; the next is scheduled.
+      await expect(connection).toHaveText(/^Reconnecting… \(attempt \d+\)$/, { timeout: 30_000 });
+      await expectAccessible(bob.page, 'reconnect-attempt-failed');
+      await setBrowserOnline(bob.context, false);
+      await expect(connection).toHaveText('Offline — we’ll reconnect when you’re back');
       await expectAccessible(bob.page, 'offline');
     } finally {
-      await bob.context.setOffline(false);
+      await setBrowserOnline(bob.context, true);
       await parley.restartXmpp();
     }
+
+    // Back, and the owner closes the room.
+    await expectJoined(alice.page, 60_000);
+    await expectJoined(bob.page, 60_000);
+    await openMenuItem(alice.page, 'Destroy room');
+    const destroyDialog = alice.page.getByRole('dialog', { name: 'Destroy room' });
+    await destroyDialog.getByRole('textbox', { name: 'Reason (optional)' }).fill('Meeting over');
+    await destroyDialog.getByRole('button', { name: 'Destroy', exact: true }).click();
+    await expect(bob.page.getByRole('heading', { name: 'The owner closed this room' })).toBeVisible();
+    await expectAccessible(bob.page, 'destroyed');
   });
 });
+
+/** A room action from the header: inline on a wide window, behind "More" on a narrow one. */
+async function openMenuItem(page: Page, name: string): Promise<void> {
+  const controls = page.getByRole('navigation', { name: 'Room controls' });
+  const more = controls.getByRole('button', { name: 'More', exact: true });
+  if ((await more.isVisible()) && (await more.getAttribute('aria-expanded')) === 'false') await more.click();
+  await controls.getByRole('button', { name, exact: true }).click();
+}
 
 test.describe('Focus goes where the next step is: the call controls after joining, back to the opener after a dialog, never the chat box on arrival; skip links reach people, call and chat', () => {
   test('the room opens without focus in the chat box; after "Join call" focus is on the call controls; the skip links move focus', async ({ people }) => {

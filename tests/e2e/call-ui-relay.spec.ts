@@ -8,7 +8,7 @@ import { expectNeverStopped } from './video-continuity';
 
 /**
  * The call through the media relay as people see it in the app (issue 5, UI): whether the call
- * runs directly or through the relay, per tile which layer arrives, and enlarging a tile. Real
+ * runs directly or through the relay, per person which layer arrives (both in "Call details"), and enlarging a tile. Real
  * Chromium with fake devices against real Prosody, the gateway and the real mediasoup relay; what
  * the relay carries is read from its own stats. Run it in a loopback-only network namespace:
  *   unshare -n sh -c 'ip link set lo up && npx playwright test tests/e2e/call-ui-relay.spec.ts'
@@ -16,13 +16,25 @@ import { expectNeverStopped } from './video-continuity';
 
 test.use({ parleySettings: { videoResolutionTiers: LIGHT_VIDEO_TIERS } });
 
+/** "Call details" shows how the call's media travel; it stays open while the person is in the call. */
+async function openCallDetails(page: Page): Promise<void> {
+  const details = callButton(page, 'Call details');
+  await details.click();
+  await expect(details).toHaveAttribute('aria-expanded', 'true');
+}
+
+/** How the call's media travel, as "Call details" says: "Direct connections", "Through the media relay", … */
 function mediaPath(page: Page) {
   return callRegion(page).getByRole('status', { name: 'Media path' });
 }
 
-/** How the tile's video arrives, as its caption says: "Direct", "Relay · low", … */
+/** How a person's video arrives, as "Call details" says beside their name: "Direct", "Relay · low", … */
 function tilePath(page: Page, tileName: string) {
-  return tile(page, tileName).locator('.chip-path');
+  return callRegion(page)
+    .getByRole('list', { name: 'Video you receive' })
+    .getByRole('listitem')
+    .filter({ has: page.getByText(tileName, { exact: true }) })
+    .locator('.chip-path');
 }
 
 /** The width of the frames the tile's <video> shows; 0 while it has none. */
@@ -34,7 +46,7 @@ async function shownWidth(page: Page, tileName: string): Promise<number> {
 
 /**
  * From the preview, the person picks a camera of their own (playwright.config FAKE_CAMERAS) — at
- * once, while the preview's camera may still be starting — and joins the call.
+ * once, while the preview's camera may still be starting — joins the call and opens "Call details".
  */
 async function joinCallWithCamera(page: Page, camera: number): Promise<void> {
   const picker = callRegion(page).getByRole('combobox', { name: 'Camera' });
@@ -42,6 +54,7 @@ async function joinCallWithCamera(page: Page, camera: number): Promise<void> {
   // The picker names the device the running camera captures from: the pick took effect.
   await expect(picker.locator('option:checked')).toHaveText(FAKE_CAMERAS[camera]!);
   await joinCall(page);
+  await openCallDetails(page);
 }
 
 function roomConsumers(parley: RunningParley, roomAddress: string) {

@@ -1,8 +1,8 @@
 // The fault suite's chat cases (issue 13): Prosody killed mid-chat, the gateway restarted, the
 // browser offline for 10 s and for 60 s. Real servers, real Chromium; each case prints its figures
 // (time until every tab is back in its room, messages lost, duplicates) — no timing is asserted.
-import type { BrowserContext, Page } from '@playwright/test';
-import { chatLog, expectJoined, say, test, uniqueRoomName, type Person } from './rooms-people';
+import type { Page } from '@playwright/test';
+import { chatLog, expectJoined, say, setBrowserOnline, test, uniqueRoomName, type Person } from './rooms-people';
 import { expect } from './fixtures';
 
 /** Waits for the recovery can take: the reconnect policy's first attempts plus a restart, on a loaded machine. */
@@ -59,17 +59,6 @@ async function chatting(people: { join(room: string, name: string): Promise<Pers
   const pages = [alice.page, alicePopout, bob.page];
   for (const page of pages) await expect(chatLog(page)).toContainText('hi Alice, before the fault');
   return { alice, bob, pages, sent: ['hello before the fault', 'hi Alice, before the fault'] };
-}
-
-/**
- * The browser goes offline (or back online). Playwright's setOffline cuts the pages' network, but in
- * the loopback-only namespace Chromium already counts itself offline, so the window's offline and
- * online events never fire by themselves: they are dispatched here, a fake of what the operating
- * system's network change would make the browser do.
- */
-async function setBrowserOnline(context: BrowserContext, online: boolean): Promise<void> {
-  await context.setOffline(!online);
-  for (const page of context.pages()) await page.evaluate((type) => dispatchEvent(new Event(type)), online ? 'online' : 'offline');
 }
 
 /** What a tab showed while its room was interrupted: the banner's words, and whether the chat still held a message. */

@@ -46,6 +46,17 @@ export async function say(page: Page, text: string): Promise<void> {
   await expect(input).toHaveValue('');
 }
 
+/**
+ * The browser goes offline (or back online). Playwright's setOffline cuts the pages' network, but in
+ * the loopback-only namespace Chromium already counts itself offline, so the window's offline and
+ * online events never fire by themselves: they are dispatched here, a fake of what the operating
+ * system's network change would make the browser do.
+ */
+export async function setBrowserOnline(context: BrowserContext, online: boolean): Promise<void> {
+  await context.setOffline(!online);
+  for (const page of context.pages()) await page.evaluate((type) => dispatchEvent(new Event(type)), online ? 'online' : 'offline');
+}
+
 export function chatLog(page: Page) {
   return page.getByRole('log', { name: 'Chat' });
 }

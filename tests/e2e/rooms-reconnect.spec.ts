@@ -13,14 +13,14 @@ test.describe('Connection lost: every room goes interrupted, then every tab rejo
 
     await parley.killXmpp();
     for (const page of [alice.page, alicePopout, bob.page]) {
-      await expect(page.getByRole('status', { name: 'Connection' })).not.toHaveText('connected');
+      await expect(page.getByRole('status', { name: 'Connection' })).not.toHaveText('Connected');
       // What is written now waits and goes once back in the room (issue 13: no chat lost).
       await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled();
     }
 
     await parley.restartXmpp();
     for (const page of [alice.page, alicePopout, bob.page]) {
-      await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('connected', { timeout: 20_000 });
+      await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Connected', { timeout: 20_000 });
       await expectJoined(page);
     }
     await expect(participantEntry(alice.page, 'Bob')).toBeVisible();

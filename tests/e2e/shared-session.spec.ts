@@ -24,10 +24,10 @@ test.describe('Tabs share one signalling session (DESIGN: a SharedWorker owns th
     const context = await browser.newContext();
     const first = await context.newPage();
     await first.goto(ownParley.url);
-    await expect(first.getByRole('status', { name: 'Connection' })).toHaveText('connected');
+    await expect(first.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
     const second = await context.newPage();
     await second.goto(ownParley.url);
-    await expect(second.getByRole('status', { name: 'Connection' })).toHaveText('connected');
+    await expect(second.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
 
     expect((await ownParley.xmpp.stats()).clientSessions).toBe(1);
     await expect(first.locator('html')).toHaveAttribute('data-analysis-worker', 'ready');
@@ -41,7 +41,7 @@ test.describe('Tabs share one signalling session (DESIGN: a SharedWorker owns th
     for (const context of contexts) {
       const page = await context.newPage();
       await page.goto(ownParley.url);
-      await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('connected');
+      await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
     }
     expect((await ownParley.xmpp.stats()).clientSessions).toBe(2);
     await Promise.all(contexts.map((context) => context.close()));

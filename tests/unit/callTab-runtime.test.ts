@@ -147,6 +147,9 @@ describe('joining and leaving', () => {
     expect(h.runtime.media.local()).toEqual([]);
     expect(h.store.get(h.runtime.atoms.phase)).toBe('preview');
     expect(h.log).toContain('leaveCall');
+    // Back in the preview, it says you left; no "Request Media" banner repeats that the camera and microphone are off.
+    expect(h.store.get(h.runtime.atoms.leftCall)).toBe(true);
+    expect(h.store.get(h.runtime.atoms.requestMediaOffered)).toBe(false);
     // The worker's patch is not here yet: an update of the record that still says joined starts nothing again.
     h.setCallJoined(true);
     await settle();

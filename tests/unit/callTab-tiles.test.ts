@@ -91,6 +91,13 @@ describe('call tiles', () => {
     expect([announced?.speaking, heard?.speaking]).toEqual([true, true]);
   });
 
+  it('says when a person last started speaking: the later of their announcement and our analysis of their audio', () => {
+    const [announcedLater] = callTiles({ peers: [{ ...bob, lastSpokeAt: 20 }], items: [remote('bob-mic', BOB, { kind: 'audio', lastSpokeAt: 10 })], selfDisplayName: 'Alice' });
+    const [heardLater] = callTiles({ peers: [{ ...bob, lastSpokeAt: 20 }], items: [remote('bob-mic', BOB, { kind: 'audio', lastSpokeAt: 30 })], selfDisplayName: 'Alice' });
+    const [never] = callTiles({ peers: [bob], items: [remote('bob-mic', BOB, { kind: 'audio' })], selfDisplayName: 'Alice' });
+    expect([announcedLater?.lastSpokeAt, heardLater?.lastSpokeAt, never?.lastSpokeAt]).toEqual([20, 30, undefined]);
+  });
+
   it('shows yourself without video while your camera is off, muted while your microphone is, and lit only while unmuted', () => {
     const tiles = callTiles({ peers: [self], items: [{ ...microphone, localDisabled: true, speaking: true }, { ...camera, localDisabled: true }], selfDisplayName: 'Alice' });
     expect(tiles).toEqual([expect.objectContaining({ key: 'camera:self', videoItemId: undefined, muted: true, speaking: false })]);

@@ -46,20 +46,28 @@ describe('peer grid (SPEC §9: columns = ceil(√n); 1, 2 and 3 tiles are specia
   });
 });
 
-describe('an enlarged tile (what a tile needs: large → the best layer)', () => {
-  it('fills the first row; the others share a strip below it in their order', () => {
+describe('a featured tile, enlarged or speaking (what a tile needs: large → the best layer)', () => {
+  it('fills the stage; the others share a centred strip below it in their order', () => {
     const layout = spotlightGridLayout(4, 2);
-    expect(layout).toMatchObject({ columns: 3, rows: 2, templateAreas: '"tile2 tile2 tile2" "tile0 tile1 tile3"', templateRows: 'minmax(0, 3fr) minmax(0, 1fr)' });
+    expect(layout).toMatchObject({
+      columns: 5,
+      rows: 2,
+      templateAreas: '"tile2 tile2 tile2 tile2 tile2" ". tile0 tile1 tile3 ."',
+      templateColumns: 'minmax(0, 1fr) repeat(3, minmax(0, var(--strip-tile-width))) minmax(0, 1fr)',
+      templateRows: 'minmax(0, 1fr) var(--strip-height)',
+      fill: true,
+    });
     expect(layout.tiles.map(({ row, column, columnSpan }) => [row, column, columnSpan])).toEqual([
-      [2, 1, 1],
       [2, 2, 1],
-      [1, 1, 3],
       [2, 3, 1],
+      [1, 1, 5],
+      [2, 4, 1],
     ]);
   });
 
-  it('is the plain grid for a single tile or an enlarged tile that is gone', () => {
+  it('is the plain grid for a single tile or a featured tile that is gone', () => {
     expect(spotlightGridLayout(1, 0)).toEqual(peerGridLayout(1));
     expect(spotlightGridLayout(3, 3)).toEqual(peerGridLayout(3));
+    expect(peerGridLayout(2).fill).toBe(false);
   });
 });

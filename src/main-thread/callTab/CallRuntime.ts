@@ -124,7 +124,10 @@ export class CallRuntime {
       host: {
         setPhase: (phase) => this.setPhase(phase),
         setProblem: (problem) => this.setProblem(problem),
-        removeLocalMedia: () => this.media.removeAllLocal(),
+        removeLocalMedia: () => {
+          this.media.removeAllLocal();
+          this.options.store.set(this.atoms.leftCall, true);
+        },
         resumeOwnMedia: () => this.resumeOwnMedia(),
         startLocalMedia: () => this.local.startForCall(),
         followSendLoad: (load) => this.local.followSendLoad(load),
@@ -371,6 +374,7 @@ export class CallRuntime {
   private setPhase(phase: CallPhase): void {
     if (this.disposed || this.phase === phase) return;
     if (phase === 'preview') this.options.store.set(this.atoms.handover, undefined);
+    else this.options.store.set(this.atoms.leftCall, false);
     this.options.store.set(this.atoms.phase, phase);
     this.selfReports.follow();
   }

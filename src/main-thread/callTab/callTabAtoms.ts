@@ -53,6 +53,11 @@ export function createCallTabAtoms(roomAddress: string) {
   const handover = atom<CallHandover | undefined>(undefined);
   /** The tile the person enlarged (its key), while they keep it so. */
   const enlargedTileKey = atom<string | undefined>(undefined);
+  /**
+   * You left the call (here or in another tab) and its media were let go on purpose: the preview
+   * says so, and does not offer "Request Media" — its toggles already show the camera and microphone off.
+   */
+  const leftCall = atom(false);
 
   const local = stableAtom((get) => localMediaState(get(items)));
   const tiles = stableAtom((get) =>
@@ -86,6 +91,7 @@ export function createCallTabAtoms(roomAddress: string) {
   /** SPEC §2 "Request Media": playback waits for a gesture, or no camera or microphone runs yet. */
   const requestMediaOffered = atom((get) => {
     if (get(playbackBlocked)) return true;
+    if (get(leftCall)) return false;
     const now = get(phase);
     const { microphone, camera } = get(local);
     const known = get(devices);
@@ -102,6 +108,7 @@ export function createCallTabAtoms(roomAddress: string) {
     talkKeyHeld,
     handover,
     enlargedTileKey,
+    leftCall,
     local,
     tiles,
     enlargedTile,

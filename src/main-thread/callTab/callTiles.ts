@@ -20,6 +20,8 @@ export interface CallTile {
   readonly audioItemIds: readonly string[];
   readonly muted: boolean;
   readonly speaking: boolean;
+  /** Others' camera tiles: when the person last started speaking (SPEC §3 lastSpokeAt, theirs or our analysis of their audio). */
+  readonly lastSpokeAt: number | undefined;
   /** Others' camera tiles: the person's volume limit (SPEC §3, default 0.8). */
   readonly volumeLimit: number | undefined;
 }
@@ -65,6 +67,7 @@ export function callTiles({ peers, items, selfDisplayName }: CallTilesInput): Ca
       audioItemIds: audio.map((item) => item.id),
       muted: peer.muted || audioMuted,
       speaking: !audioMuted && (peer.speaking || audio.some((item) => item.speaking && !item.remoteDisabled)),
+      lastSpokeAt: latest([peer.lastSpokeAt, ...audio.map((item) => item.lastSpokeAt)]),
       volumeLimit: peer.volumeLimit,
     });
     for (const screen of own.filter((item) => item.kind === 'video' && item.screenCapture)) {
@@ -89,6 +92,7 @@ export function callTiles({ peers, items, selfDisplayName }: CallTilesInput): Ca
     audioItemIds: [],
     muted: !microphone || microphone.muted,
     speaking: microphone !== undefined && !microphone.muted && microphone.speaking,
+    lastSpokeAt: undefined,
     volumeLimit: undefined,
   };
   return [...screens, ...cameras, selfTile];
@@ -106,6 +110,12 @@ function screenTile(item: MediaItem, peerAddress: string | undefined, displayNam
     audioItemIds: [],
     muted: false,
     speaking: false,
+    lastSpokeAt: undefined,
     volumeLimit: undefined,
   };
+}
+
+function latest(times: readonly (number | undefined)[]): number | undefined {
+  const known = times.filter((time) => time !== undefined);
+  return known.length > 0 ? Math.max(...known) : undefined;
 }

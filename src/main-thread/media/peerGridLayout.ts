@@ -18,6 +18,8 @@ export interface PeerGridLayout {
   readonly templateRows: string;
   /** Width over height of the whole grid when every cell keeps a tile's 4:3 shape. */
   readonly aspect: number;
+  /** The grid fills the stage whatever its shape (the featured tile's video is then fitted inside its tile). */
+  readonly fill: boolean;
   /** One placement per tile, in tile order. */
   readonly tiles: readonly GridTilePlacement[];
 }
@@ -30,7 +32,7 @@ const areaName = (index: number): string => `tile${index}`;
  * spanning both rows of the first column.
  */
 export function peerGridLayout(count: number): PeerGridLayout {
-  if (count <= 0) return { columns: 0, rows: 0, templateAreas: '', templateColumns: 'none', templateRows: 'none', aspect: TILE_ASPECT, tiles: [] };
+  if (count <= 0) return { columns: 0, rows: 0, templateAreas: '', templateColumns: 'none', templateRows: 'none', aspect: TILE_ASPECT, fill: false, tiles: [] };
   if (count === 3) {
     return layout(2, 2, [
       { area: areaName(0), row: 1, column: 1, rowSpan: 2, columnSpan: 1 },
@@ -55,19 +57,26 @@ export function peerGridLayout(count: number): PeerGridLayout {
 const TILE_ASPECT = 4 / 3;
 
 /**
- * The enlarged tile (index `enlarged`) fills the stage's first row; the others share a strip below
- * it, a third as high, in their order. Cells keep 4:3 for up to 4 others (the strip then narrows them).
+ * One tile featured (index `featured`: the tile the person enlarged, or in the speaker view the
+ * person speaking): it fills the stage; the others sit in a strip below it, centred, in their order,
+ * each at most `--strip-tile-width` wide (parley.css), narrower when the strip would not fit. The
+ * strip's edge columns take what is left, so the strip has `others + 2` columns.
  */
-export function spotlightGridLayout(count: number, enlarged: number): PeerGridLayout {
-  if (count <= 1 || enlarged < 0 || enlarged >= count) return peerGridLayout(count);
-  const others = Array.from({ length: count }, (_, index) => index).filter((index) => index !== enlarged);
-  const columns = others.length;
+export function spotlightGridLayout(count: number, featured: number): PeerGridLayout {
+  if (count <= 1 || featured < 0 || featured >= count) return peerGridLayout(count);
+  const others = Array.from({ length: count }, (_, index) => index).filter((index) => index !== featured);
+  const columns = others.length + 2;
   const tiles: GridTilePlacement[] = Array.from({ length: count }, (_, index) =>
-    index === enlarged
+    index === featured
       ? { area: areaName(index), row: 1, column: 1, rowSpan: 1, columnSpan: columns }
-      : { area: areaName(index), row: 2, column: others.indexOf(index) + 1, rowSpan: 1, columnSpan: 1 },
+      : { area: areaName(index), row: 2, column: others.indexOf(index) + 2, rowSpan: 1, columnSpan: 1 },
   );
-  return { ...layout(columns, 2, tiles), templateRows: 'minmax(0, 3fr) minmax(0, 1fr)', aspect: 1 };
+  return {
+    ...layout(columns, 2, tiles),
+    templateColumns: `minmax(0, 1fr) repeat(${others.length}, minmax(0, var(--strip-tile-width))) minmax(0, 1fr)`,
+    templateRows: 'minmax(0, 1fr) var(--strip-height)',
+    fill: true,
+  };
 }
 
 function layout(columns: number, rows: number, tiles: GridTilePlacement[]): PeerGridLayout {
@@ -88,6 +97,7 @@ function layout(columns: number, rows: number, tiles: GridTilePlacement[]): Peer
     templateColumns: `repeat(${columns}, 1fr)`,
     templateRows: `repeat(${rows}, 1fr)`,
     aspect: (columns * TILE_ASPECT) / Math.max(1, rows),
+    fill: false,
     tiles,
   };
 }

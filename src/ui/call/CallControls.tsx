@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { focusLost } from '../focusLost';
-import { CallPathStatus } from './CallPathStatus';
 import { CameraToggle } from './CameraToggle';
 import { HangUpIcon, SettingsIcon } from './CallIcons';
 import { useCallRuntime } from './callRuntimeContext';
@@ -27,7 +26,6 @@ export function CallControls() {
           <DevicePickers />
         </div>
       )}
-      <CallPathStatus />
       <div ref={controlsRef} className="call-controls" role="group" aria-label="Call controls">
         <MicrophoneToggle />
         <CameraToggle />

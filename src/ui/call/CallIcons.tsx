@@ -1,17 +1,6 @@
-import type { ReactNode } from 'react';
+import { Icon } from '../Icon';
 
-/** The call controls' icons: line drawings in the current text colour, hidden from assistive technology. */
-function Icon({ children, crossed = false }: { children: ReactNode; crossed?: boolean }) {
-  return (
-    <svg className="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-      <g fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
-        {children}
-        {crossed && <path d="M4 4l16 16" />}
-      </g>
-    </svg>
-  );
-}
-
+/** The call controls' icons. */
 export function MicrophoneIcon({ off = false }: { off?: boolean }) {
   return (
     <Icon crossed={off}>
@@ -70,4 +59,26 @@ export function SettingsIcon() {
 /** Four corners pointing out (enlarge) or in (back to the grid). */
 export function EnlargeIcon({ shrink = false }: { shrink?: boolean }) {
   return <Icon>{shrink ? <path d="M9 4v5H4M15 4v5h5M9 20v-5H4M15 20v-5h5" /> : <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />}</Icon>;
+}
+
+/** An "i" in a circle: more about the call. */
+export function InfoIcon() {
+  return (
+    <Icon>
+      <circle cx="12" cy="12" r="8.5" />
+      <path d="M12 11v5.5M12 7.6h.01" />
+    </Icon>
+  );
+}
+
+/** A large frame over a row of small ones. */
+export function SpeakerViewIcon() {
+  return (
+    <Icon>
+      <rect x="3.5" y="3.5" width="17" height="11" rx="1.5" />
+      <rect x="3.5" y="17" width="4.5" height="3.5" rx="1" />
+      <rect x="9.75" y="17" width="4.5" height="3.5" rx="1" />
+      <rect x="16" y="17" width="4.5" height="3.5" rx="1" />
+    </Icon>
+  );
 }

@@ -18,7 +18,10 @@ function inCallText(names: readonly string[]): string {
   return `${names[0]}, ${names[1]} and ${names.length - 2} more are in the call.`;
 }
 
-/** Before joining: see yourself, pick devices, turn camera or microphone off, then join. */
+/**
+ * Before joining (or after leaving): see yourself, turn camera or microphone off, join; below, the
+ * devices and push-to-talk. "Join call" comes before the device pickers, so a phone shows it without scrolling.
+ */
 export function CallPreview({ joining, roomName }: { joining: boolean; roomName: string }) {
   const runtime = useCallRuntime();
   const hasNoName = useHasNoName();
@@ -30,6 +33,7 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
   const { camera, microphone } = useAtomValue(runtime.atoms.local);
   const devices = useAtomValue(runtime.atoms.devices);
   const others = useAtomValue(runtime.atoms.othersInCall);
+  const leftCall = useAtomValue(runtime.atoms.leftCall);
   const showVideo = camera !== undefined && !camera.off;
   return (
     <div className="call-preview">
@@ -46,15 +50,17 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
         </div>
       </div>
       <div className="preview-side">
-        <h2 className="preview-title">Ready to join?</h2>
+        <h2 className="preview-title">{leftCall ? 'You left the call' : 'Ready to join?'}</h2>
         <p className="muted">{inCallText(others)}</p>
         {hasNoName && <NamePrompt onSaved={() => joinRef.current?.focus()} />}
+        <div className="preview-actions">
+          <button ref={joinRef} type="button" className="button primary join-call" disabled={joining} onClick={() => void runtime.joinCall()}>
+            {joining ? 'Joining…' : 'Join call'}
+          </button>
+          <InviteButtons roomName={roomName} />
+        </div>
         <DevicePickers />
         <PushToTalkToggle />
-        <button ref={joinRef} type="button" className="button primary join-call" disabled={joining} onClick={() => void runtime.joinCall()}>
-          {joining ? 'Joining…' : 'Join call'}
-        </button>
-        <InviteButtons roomName={roomName} />
       </div>
     </div>
   );

@@ -1,20 +1,26 @@
 import { useAtomValue } from 'jotai';
 import { CallControls } from './CallControls';
+import { CallDetails } from './CallDetails';
 import { CallGrid } from './CallGrid';
 import { CallNotices } from './CallNotices';
 import { CallPreview } from './CallPreview';
 import { useCallRuntime } from './callRuntimeContext';
+import { CallViewToggle } from './CallViewToggle';
 
 /** The room's call in this tab: the preview, the call itself, or word that another tab runs it. */
 export function CallStage({ id, roomName }: { id: string; roomName: string }) {
   const runtime = useCallRuntime();
   const phase = useAtomValue(runtime.atoms.phase);
   return (
-    <section id={id} className="card call-stage" aria-label="Call">
+    <section id={id} className="call-stage" aria-label="Call">
       <CallNotices />
       {(phase === 'preview' || phase === 'joining') && <CallPreview joining={phase === 'joining'} roomName={roomName} />}
       {phase === 'in-call' && (
         <>
+          <div className="stage-tools" role="group" aria-label="View">
+            <CallViewToggle />
+            <CallDetails />
+          </div>
           <CallGrid />
           <CallControls />
         </>

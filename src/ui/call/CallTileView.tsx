@@ -4,7 +4,6 @@ import { EnlargeIcon, MicrophoneIcon } from './CallIcons';
 import { MediaAudio } from './MediaAudio';
 import { PeerVolumeSlider } from './PeerVolumeSlider';
 import { TileConnection } from './TileConnection';
-import { TilePath } from './TilePath';
 import { TileVideo } from './TileVideo';
 
 /** The tile's accessible name: the person, "(you)" for yourself, or whose screen it is. */
@@ -16,21 +15,23 @@ function tileLabel(tile: Pick<CallTile, 'kind' | 'isSelf' | 'displayName'>): str
 interface CallTileViewProps {
   tile: CallTile;
   area: string | undefined;
-  /** Shown large above the others. */
+  /** Shown large above the others (enlarged, or the speaker view's speaker). */
+  featured: boolean;
+  /** The person enlarged it. */
   enlarged: boolean;
   canEnlarge: boolean;
 }
 
 /**
  * One tile of the grid: the video (your own camera mirrored), or the person's initial while it is
- * off; the person's audio; their name with muted / screen marks, how their video reaches you and
- * whether your connection with them is still being set up or was cut off; a ring while they speak;
+ * off; the person's audio; their name with muted / screen marks and whether your connection with
+ * them is still being set up or was cut off (how their video reaches you is in "Call details"); a ring while they speak;
  * for others, their volume; and enlarging it.
  */
-export function CallTileView({ tile, area, enlarged, canEnlarge }: CallTileViewProps) {
+export function CallTileView({ tile, area, featured, enlarged, canEnlarge }: CallTileViewProps) {
   const runtime = useCallRuntime();
   const initial = Array.from(tile.displayName.trim())[0]?.toUpperCase() ?? '?';
-  const classes = ['call-tile', tile.speaking ? 'is-speaking' : '', tile.kind === 'screen' ? 'is-screen' : '', enlarged ? 'is-enlarged' : ''].filter(Boolean).join(' ');
+  const classes = ['call-tile', tile.speaking ? 'is-speaking' : '', tile.kind === 'screen' ? 'is-screen' : '', featured ? 'is-featured' : ''].filter(Boolean).join(' ');
   return (
     <figure className={classes} aria-label={tileLabel(tile)} style={area ? { gridArea: area } : undefined}>
       {tile.videoItemId ? (
@@ -49,7 +50,6 @@ export function CallTileView({ tile, area, enlarged, canEnlarge }: CallTileViewP
         )}
         <span className="tile-name">{tileLabel(tile)}</span>
         {tile.kind === 'screen' && <span className="chip chip-screen">screen</span>}
-        {!tile.isSelf && tile.videoItemId && <TilePath itemId={tile.videoItemId} />}
         {!tile.isSelf && tile.kind === 'camera' && tile.peerAddress !== undefined && <TileConnection peerAddress={tile.peerAddress} />}
         {tile.kind === 'camera' && tile.muted && <span className="visually-hidden">, muted</span>}
         {tile.speaking && <span className="visually-hidden">, speaking</span>}

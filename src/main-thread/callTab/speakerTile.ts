@@ -1,0 +1,16 @@
+import type { CallTile } from './callTiles';
+
+/**
+ * The tile the speaker view shows large: a shared screen first (it is what people look at); else,
+ * of the others, the one speaking now (the latest to start, if several); else the one who spoke
+ * last (SPEC §3 lastSpokeAt); else the first to arrive. Yourself only when alone. Undefined for no tiles.
+ */
+export function speakerTileKey(tiles: readonly CallTile[]): string | undefined {
+  const screen = tiles.find((tile) => tile.kind === 'screen');
+  if (screen) return screen.key;
+  const others = tiles.filter((tile) => !tile.isSelf);
+  const byLastSpoke = (candidates: readonly CallTile[]) =>
+    candidates.reduce<CallTile | undefined>((best, tile) => (best === undefined || (tile.lastSpokeAt ?? -Infinity) > (best.lastSpokeAt ?? -Infinity) ? tile : best), undefined);
+  const speaking = others.filter((tile) => tile.speaking);
+  return (byLastSpoke(speaking) ?? byLastSpoke(others.filter((tile) => tile.lastSpokeAt !== undefined)) ?? others[0] ?? tiles[0])?.key;
+}

@@ -1,0 +1,24 @@
+import type { ConnectionRecord } from '../protocol/session-state';
+
+/** How the connection stands, for its colour: fine, being worked on, or waiting for the network. */
+export type ConnectionTone = 'ok' | 'working' | 'offline' | 'down';
+
+export interface ConnectionWords {
+  text: string;
+  tone: ConnectionTone;
+}
+
+/**
+ * The signalling connection (SPEC §4) in the words a person uses: "Connected", "Connecting…",
+ * "Reconnecting… (attempt 3)", "Offline — we'll reconnect when you're back", "Not connected".
+ */
+export function connectionWords(connection: ConnectionRecord): ConnectionWords {
+  if (connection.state === 'connected') return { text: 'Connected', tone: 'ok' };
+  if (connection.offline) return { text: 'Offline — we’ll reconnect when you’re back', tone: 'offline' };
+  const attempt = connection.reconnectAttempts > 0 ? ` (attempt ${connection.reconnectAttempts})` : '';
+  const wasConnected = connection.disconnectedSince !== undefined || connection.reconnectAttempts > 0;
+  if (connection.state === 'connecting') return { text: wasConnected ? `Reconnecting…${attempt}` : 'Connecting…', tone: 'working' };
+  // Failed or disconnected: a retry is scheduled, or nothing is (a deliberate disconnect, not started yet).
+  if (connection.nextAttemptAt !== undefined) return { text: `Reconnecting…${attempt}`, tone: 'working' };
+  return { text: 'Not connected', tone: 'down' };
+}

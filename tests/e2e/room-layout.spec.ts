@@ -1,0 +1,183 @@
+import type { Locator, Page } from '@playwright/test';
+import { callButton, callRegion, joinCall, LIGHT_VIDEO_TIERS, tile } from './call-ui-people';
+import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
+import { chatLog, expect, expectJoined, joinFromHome, participants, test, uniqueRoomName } from './rooms-people';
+
+// The room page's layout (issue 15 item 1): calls over mesh at light video sizes.
+test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
+
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+function panelToggle(page: Page, name: 'People' | 'Chat'): Locator {
+  return page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name, exact: true });
+}
+
+/** The area of the element's box on screen, in CSS pixels. */
+async function areaOf(locator: Locator): Promise<number> {
+  const box = await locator.boundingBox();
+  return box ? box.width * box.height : 0;
+}
+
+test.describe('Side panels: People and Chat open and close from the header, and stay as the person left them after a reload', () => {
+  test('at 1280×800 both start open beside the call; closed, they stay closed after a reload; one opened again stays open', async ({ people }) => {
+    const alice = await people.join(uniqueRoomName('panels'), 'Alice');
+    await alice.page.setViewportSize(DESKTOP);
+    await expect(panelToggle(alice.page, 'People')).toHaveAttribute('aria-expanded', 'true');
+    await expect(panelToggle(alice.page, 'Chat')).toHaveAttribute('aria-expanded', 'true');
+    await expect(participants(alice.page)).toBeVisible();
+    await expect(chatLog(alice.page)).toBeVisible();
+
+    await panelToggle(alice.page, 'People').click();
+    await panelToggle(alice.page, 'Chat').click();
+    await expect(panelToggle(alice.page, 'People')).toHaveAttribute('aria-expanded', 'false');
+    await expect(participants(alice.page)).toBeHidden();
+    await expect(chatLog(alice.page)).toBeHidden();
+
+    await alice.page.reload();
+    await expect(callButton(alice.page, 'Join call')).toBeVisible();
+    await expect(panelToggle(alice.page, 'People')).toHaveAttribute('aria-expanded', 'false');
+    await expect(panelToggle(alice.page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
+    await expect(participants(alice.page)).toBeHidden();
+    await expect(chatLog(alice.page)).toBeHidden();
+
+    await panelToggle(alice.page, 'Chat').click();
+    await expect(chatLog(alice.page)).toBeVisible();
+    await alice.page.reload();
+    await expectJoined(alice.page);
+    await expect(panelToggle(alice.page, 'Chat')).toHaveAttribute('aria-expanded', 'true');
+    await expect(participants(alice.page)).toBeHidden();
+  });
+
+  test('on a phone (390×844) the call comes first: panels start closed and open over it; the header is one row; the call controls sit at the bottom', async ({ browser, appUrl }) => {
+    const context = await browser.newContext({ viewport: PHONE });
+    try {
+      const page = await context.newPage();
+      await joinFromHome(page, appUrl, uniqueRoomName('phone'), 'Alice');
+      await expect(callButton(page, 'Join call')).toBeInViewport();
+      await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'false');
+      await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
+      await expect(chatLog(page)).toBeHidden();
+
+      // One row: every header button shares the room name's line.
+      const header = page.getByRole('banner');
+      const tops = await header.getByRole('button').evaluateAll((buttons) => buttons.filter((button) => button.getClientRects().length > 0).map((button) => Math.round(button.getBoundingClientRect().top)));
+      expect(new Set(tops).size, `header button tops ${tops.join(', ')}`).toBe(1);
+      expect((await header.boundingBox())?.height).toBeLessThan(60);
+
+      await joinCall(page);
+      const hangUp = (await callButton(page, 'Hang up').boundingBox())!;
+      expect(hangUp.y + hangUp.height, 'Hang up is within thumb reach: the bottom of the screen').toBeGreaterThan(PHONE.height - 90);
+      await expect(callRegion(page).getByRole('group', { name: 'Call controls' })).toBeInViewport({ ratio: 1 });
+
+      await panelToggle(page, 'Chat').click();
+      await expect(chatLog(page)).toBeInViewport();
+      await expect(page.getByRole('textbox', { name: 'Message' })).toBeInViewport();
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+test.describe('Stage first: the call fills the window', () => {
+  test('the tiles of a two-person call at 1280×800 with the panels closed take at least half the window', async ({ people }) => {
+    const room = uniqueRoomName('stage');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await alice.page.setViewportSize(DESKTOP);
+    await joinCall(alice.page);
+    await joinCall(bob.page);
+    await expect(tile(alice.page, 'Bob')).toBeVisible();
+    await panelToggle(alice.page, 'People').click();
+    await panelToggle(alice.page, 'Chat').click();
+    await expect(chatLog(alice.page)).toBeHidden();
+
+    const tiles = (await areaOf(tile(alice.page, 'Bob'))) + (await areaOf(tile(alice.page, 'Alice (you)')));
+    const share = tiles / (DESKTOP.width * DESKTOP.height);
+    test.info().annotations.push({ type: 'tile area', description: `${(share * 100).toFixed(1)}% of 1280×800` });
+    console.log(`two tiles cover ${(share * 100).toFixed(1)}% of the 1280×800 window`);
+    expect(share).toBeGreaterThanOrEqual(0.5);
+  });
+});
+
+test.describe('Speaker view: the person speaking is shown large, the others in a strip; the choice is remembered (SPEC §3 speaking, lastSpokeAt)', () => {
+  test('real speech: Bob\'s speaker view shows Carol large until Alice speaks, then Alice; it is still on after a reload and a new join', async ({ people, appUrl }) => {
+    test.setTimeout(150_000);
+    const recording = recordSpeech(
+      'In the speaker view the person who speaks is shown large for everyone to see.',
+      'The speaker view keeps showing me after I stop, until somebody else speaks.',
+    );
+    const browser = await launchSpeakingBrowser(recording);
+    try {
+      const room = uniqueRoomName('speaker');
+      const bob = await people.join(room, 'Bob');
+      await bob.page.setViewportSize(DESKTOP);
+      await joinCall(bob.page);
+      const carol = await people.join(room, 'Carol');
+      await joinCall(carol.page);
+      await expect(tile(bob.page, 'Carol')).toBeVisible();
+      // Chromium's fake microphone beeps, which counts as speaking: only Alice's real speech may.
+      for (const person of [bob, carol]) await callButton(person.page, 'Mute microphone').click();
+      await expect(tile(bob.page, 'Carol')).toContainText('muted');
+
+      const speakerView = callButton(bob.page, 'Speaker view');
+      await expect(speakerView).toHaveAttribute('aria-pressed', 'false');
+      await speakerView.click();
+      await expect(speakerView).toHaveAttribute('aria-pressed', 'true');
+
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      // The recording starts with the first capture: the preview, as the room opens.
+      await joinFromHome(page, appUrl, room, 'Alice');
+      await expectJoined(page);
+      await joinCall(page);
+      await expect(tile(bob.page, 'Alice')).toBeVisible();
+
+      // Before anyone speaks, the first to arrive is large.
+      await expect.poll(async () => (await areaOf(tile(bob.page, 'Carol'))) / (await areaOf(tile(bob.page, 'Alice')))).toBeGreaterThan(4);
+
+      await expect(tile(bob.page, 'Alice')).toContainText('speaking', { timeout: recording.first.endMs + 5_000 });
+      await expect.poll(async () => (await areaOf(tile(bob.page, 'Alice'))) / (await areaOf(tile(bob.page, 'Carol')))).toBeGreaterThan(4);
+      // She stopped: she stays large (she spoke last).
+      await expect(tile(bob.page, 'Alice')).not.toContainText('speaking', { timeout: 10_000 });
+      expect((await areaOf(tile(bob.page, 'Alice'))) / (await areaOf(tile(bob.page, 'Bob (you)')))).toBeGreaterThan(4);
+
+      // A reload leaves the call; back in it, the speaker view is still on.
+      await bob.page.reload();
+      await expectJoined(bob.page);
+      await joinCall(bob.page);
+      await expect(callButton(bob.page, 'Speaker view')).toHaveAttribute('aria-pressed', 'true');
+      await context.close();
+    } finally {
+      await browser.close();
+      recording.dispose();
+    }
+  });
+});
+
+test.describe('After hanging up and after "Leave": plain words about what happened, and the way back; no banner repeating a control\'s state', () => {
+  test('hanging up returns to the preview saying "You left the call" without a "Request Media" banner; "Leave" returns home saying so, with the room ready to join again', async ({ people, appUrl }) => {
+    const room = uniqueRoomName('after');
+    const alice = await people.join(room, 'Alice');
+    await joinCall(alice.page);
+    await callButton(alice.page, 'Hang up').click();
+    await expect(callRegion(alice.page).getByRole('heading', { name: 'You left the call' })).toBeVisible();
+    await expect(callButton(alice.page, 'Join call')).toBeVisible();
+    await expect(callButton(alice.page, 'Start camera')).toBeVisible();
+    await expect(callRegion(alice.page).getByRole('button', { name: 'Request Media' })).toHaveCount(0);
+    await expect(callRegion(alice.page).getByText('Your camera and microphone are not on yet.')).toHaveCount(0);
+
+    // Joining again captures afresh.
+    await joinCall(alice.page);
+    await expect(tile(alice.page, 'Alice (you)').locator('video')).toHaveCount(1);
+    await callButton(alice.page, 'Hang up').click();
+
+    await alice.page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name: 'Leave', exact: true }).click();
+    await expect(alice.page).toHaveURL(appUrl);
+    await expect(alice.page.getByRole('status').filter({ hasText: `You left ${room}.` })).toBeVisible();
+    await expect(alice.page.getByRole('textbox', { name: 'Room name' })).toHaveValue(room);
+    await alice.page.getByRole('button', { name: 'Join', exact: true }).click();
+    await expectJoined(alice.page);
+    await expect(callButton(alice.page, 'Join call')).toBeVisible();
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { CallTile } from '../../src/main-thread/callTab/callTiles';
+import { speakerTileKey } from '../../src/main-thread/callTab/speakerTile';
+
+function tile(key: string, change: Partial<CallTile> = {}): CallTile {
+  return {
+    key,
+    kind: 'camera',
+    isSelf: false,
+    peerAddress: `room@muc/${key}`,
+    displayName: key,
+    videoItemId: undefined,
+    mirrored: false,
+    audioItemIds: [],
+    muted: false,
+    speaking: false,
+    lastSpokeAt: undefined,
+    volumeLimit: 0.8,
+    ...change,
+  };
+}
+
+const self = tile('self', { isSelf: true, volumeLimit: undefined });
+
+describe('Speaker view: the person speaking is shown large (SPEC §3 speaking, lastSpokeAt)', () => {
+  it('shows the person speaking now; of several, the latest to start', () => {
+    expect(speakerTileKey([tile('bob'), tile('carol', { speaking: true, lastSpokeAt: 5 }), self])).toBe('carol');
+    expect(speakerTileKey([tile('bob', { speaking: true, lastSpokeAt: 9 }), tile('carol', { speaking: true, lastSpokeAt: 5 }), self])).toBe('bob');
+  });
+
+  it('keeps the one who spoke last while nobody speaks; a newer speaker still speaking wins over a later one who stopped', () => {
+    expect(speakerTileKey([tile('bob', { lastSpokeAt: 3 }), tile('carol', { lastSpokeAt: 7 }), self])).toBe('carol');
+    expect(speakerTileKey([tile('bob', { speaking: true, lastSpokeAt: 3 }), tile('carol', { lastSpokeAt: 7 }), self])).toBe('bob');
+  });
+
+  it('shows the first to arrive before anyone spoke, never yourself while others are there; yourself alone', () => {
+    expect(speakerTileKey([tile('bob'), tile('carol'), { ...self, speaking: true }])).toBe('bob');
+    expect(speakerTileKey([self])).toBe('self');
+    expect(speakerTileKey([])).toBeUndefined();
+  });
+
+  it('shows a shared screen before any speaker', () => {
+    expect(speakerTileKey([tile('screen:bob', { kind: 'screen' }), tile('carol', { speaking: true, lastSpokeAt: 1 }), self])).toBe('screen:bob');
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { initialSessionState, type ConnectionRecord } from '../../src/protocol/session-state';
+import { connectionWords } from '../../src/ui/connectionWords';
+
+const connection = (change: Partial<ConnectionRecord>): ConnectionRecord => ({ ...initialSessionState().connection, ...change });
+
+describe('The connection in plain words: "Connected", "Reconnecting… (attempt n)", "Offline — we’ll reconnect when you’re back" (issue 15)', () => {
+  it('says "Connected" while the session is up', () => {
+    expect(connectionWords(connection({ state: 'connected' }))).toEqual({ text: 'Connected', tone: 'ok' });
+  });
+
+  it('says "Connecting…" on the first attempt, and "Reconnecting…" with the attempt once a connection was lost', () => {
+    expect(connectionWords(connection({ state: 'connecting' }))).toEqual({ text: 'Connecting…', tone: 'working' });
+    expect(connectionWords(connection({ state: 'connecting', disconnectedSince: 42 }))).toEqual({ text: 'Reconnecting…', tone: 'working' });
+    expect(connectionWords(connection({ state: 'connecting', disconnectedSince: 42, reconnectAttempts: 3 }))).toEqual({ text: 'Reconnecting… (attempt 3)', tone: 'working' });
+  });
+
+  it('says "Reconnecting…" while a failed or lost connection waits for its next attempt', () => {
+    expect(connectionWords(connection({ state: 'failed', disconnectedSince: 42, reconnectAttempts: 2, nextAttemptAt: 50 })).text).toBe('Reconnecting… (attempt 2)');
+    expect(connectionWords(connection({ state: 'disconnected', disconnectedSince: 42, nextAttemptAt: 50 })).text).toBe('Reconnecting…');
+  });
+
+  it('says the browser is offline and that it will reconnect on its own', () => {
+    expect(connectionWords(connection({ state: 'disconnected', offline: true, disconnectedSince: 42 }))).toEqual({ text: 'Offline — we’ll reconnect when you’re back', tone: 'offline' });
+  });
+
+  it('says "Not connected" when no attempt is scheduled', () => {
+    expect(connectionWords(connection({ state: 'disconnected' }))).toEqual({ text: 'Not connected', tone: 'down' });
+  });
+});

@@ -9,6 +9,7 @@
 %% - occupant limit with service-unavailable (mod_muc_parley_max_occupants.lua);
 %% - rooms that wait for a host: a guest whose join would create a room gets recipient-unavailable
 %%   (mod_muc_parley_room_start.lua); and only a join (not any presence) starts a room, as on Prosody;
+%% - in a cluster, a room starts once, however many first joins on different nodes race;
 %% - an owner's config form with an empty secret unlocks the room (PROTOCOL.md "Unlock"), where
 %%   ejabberd would refuse a protected room with a blank password;
 %% - GET /parley-stats for tests and operators (mod_parley_stats.lua).
@@ -242,7 +243,10 @@ filter_packet(#presence{from = #jid{lserver = FromHost}, to = #jid{luser = Name,
         {{_, _}, _} ->
             with_user_element(Presence);
         {_, {ServerHost, NeedsHost}} when Presence#presence.type == available, Name /= <<>>, Nick /= <<>> ->
-            starting_room(Presence, ServerHost, NeedsHost);
+            case starting_room(Presence, ServerHost, NeedsHost) of
+                drop -> drop;
+                Join -> start_alone(Join, Name, ToHost)
+            end;
         _ ->
             Presence
     end;
@@ -280,6 +284,21 @@ starting_room(#presence{from = From, to = #jid{luser = Name, lserver = MucHost}}
             end;
         false ->
             Presence
+    end.
+
+%% A room that is not running starts under a cluster-wide lock on its name: ejabberd's mod_muc
+%% registers a new room without checking whether another node started one meanwhile, so two first
+%% joins on two nodes at once would make two rooms of one name, each with part of the people. The
+%% join that takes the lock routes itself to mod_muc there and then (as the router would), which
+%% starts the room on this node and registers it before the lock is released; a join waiting for
+%% the lock finds the room running and enters it, wherever it runs.
+start_alone(Join, Name, MucHost) ->
+    case mod_muc:find_online_room(Name, MucHost) of
+        {ok, _} ->
+            Join;
+        error ->
+            global:trans({{?MODULE, room_start, Name, MucHost}, self()}, fun() -> mod_muc:route(Join) end),
+            drop
     end.
 
 refuse(Presence, Error) ->

@@ -8,12 +8,13 @@ import { gzipSync } from 'node:zlib';
 import { startTestParley } from '../../tests/support/testParley';
 import { launchBrowser, siteWithReference } from './clients';
 import { relayRows } from './relay';
+import { signallingRows } from './signalling';
 import { median, printComparison, printTable, RUNS, type Row } from './table';
 import { joinRows, steadyRows } from './versus';
 import { voiceAnalysisRows } from './voice';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. */
+/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. BENCH_ONLY=signalling: only the signalling tier's rows. */
 const QUICK = Boolean(process.env.BENCH_QUICK);
 
 function bundleSizes(): Row[] {
@@ -60,6 +61,12 @@ async function section(name: string, measure: () => Promise<Row[]>): Promise<Row
   }
 }
 
+const SIGNALLING_HEADING = 'The signalling tier: plain XMPP clients in this process, loopback, one run each.';
+if (process.env.BENCH_ONLY === 'signalling') {
+  printTable(await section('signalling load', signallingRows), SIGNALLING_HEADING);
+  process.exit(0);
+}
+
 // Both clients load from one gateway: the app's build with the reference page beside it.
 const site = siteWithReference(join(ROOT, 'dist'));
 const rows: Row[] = [];
@@ -89,4 +96,5 @@ if (!QUICK) {
   rows.push(...(await section('voice analysis', voiceAnalysisRows)));
   rows.push({ metric: '`npm start` when everything is built', measured: `${((await startupTime()) / 1000).toFixed(2)} s`, target: '≤ 3 s' });
   printTable(rows);
+  printTable(await section('signalling load', signallingRows), SIGNALLING_HEADING);
 }

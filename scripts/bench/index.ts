@@ -14,7 +14,7 @@ import { joinRows, steadyRows } from './versus';
 import { voiceAnalysisRows } from './voice';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. BENCH_ONLY=signalling: only the signalling tier's rows. */
+/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. BENCH_ONLY=signalling or relay: only the signalling tier's rows, or only the relay's. */
 const QUICK = Boolean(process.env.BENCH_QUICK);
 
 function bundleSizes(): Row[] {
@@ -64,6 +64,17 @@ async function section(name: string, measure: () => Promise<Row[]>): Promise<Row
 const SIGNALLING_HEADING = 'The signalling tier: plain XMPP clients in this process, loopback, one run each.';
 if (process.env.BENCH_ONLY === 'signalling') {
   printTable(await section('signalling load', signallingRows), SIGNALLING_HEADING);
+  process.exit(0);
+}
+if (process.env.BENCH_ONLY === 'relay') {
+  const relay = await startTestParley({ relayMinimumPeers: 1 });
+  const browser = await launchBrowser();
+  try {
+    printTable(await section('relay layer switches and CPU', () => relayRows(browser, relay)));
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
   process.exit(0);
 }
 

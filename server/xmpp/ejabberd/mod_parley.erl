@@ -29,6 +29,9 @@
 -define(NS_TALKY, <<"https://talky.io/ns/core">>).
 -define(PENDING_IDENTITY, parley_pending_identity).
 -define(GUEST, {<<"guest">>, <<"{}">>}).
+%% How long a first join waits, holding the room's name, for mod_muc's worker to start the room.
+-define(ROOM_START_WAIT_MS, 5000).
+-define(ROOM_START_POLL_MS, 5).
 
 %% A room's stable id (<user rid>), kept until the room is destroyed.
 -record(parley_room_id, {room :: {binary(), binary()}, rid :: binary()}).
@@ -286,19 +289,42 @@ starting_room(#presence{from = From, to = #jid{luser = Name, lserver = MucHost}}
             Presence
     end.
 
-%% A room that is not running starts under a cluster-wide lock on its name: ejabberd's mod_muc
-%% registers a new room without checking whether another node started one meanwhile, so two first
-%% joins on two nodes at once would make two rooms of one name, each with part of the people. The
-%% join that takes the lock routes itself to mod_muc there and then (as the router would), which
-%% starts the room on this node and registers it before the lock is released; a join waiting for
-%% the lock finds the room running and enters it, wherever it runs.
+%% A room that is not running starts once in the cluster: ejabberd's mod_muc registers a new room
+%% in a table whose copies on the other nodes are updated after the fact, without checking whether
+%% another node started one meanwhile, so two first joins on two nodes at once would make two rooms
+%% of one name, each with part of the people. Under a cluster-wide lock on the room's name, a join
+%% for a room this node does not know goes to the room registered under that name in `global`
+%% (which every node sees at once), or else routes itself to mod_muc there and then (as the router
+%% would), whose worker starts the room on this node; the new room is registered once it runs,
+%% before the lock is released, and leaves `global` when its process ends.
 start_alone(Join, Name, MucHost) ->
     case mod_muc:find_online_room(Name, MucHost) of
         {ok, _} ->
             Join;
         error ->
-            global:trans({{?MODULE, room_start, Name, MucHost}, self()}, fun() -> mod_muc:route(Join) end),
+            Key = {?MODULE, room, Name, MucHost},
+            global:trans({Key, self()},
+                         fun() ->
+                                 case global:whereis_name(Key) of
+                                     Pid when is_pid(Pid) ->
+                                         mod_muc_room:route(Pid, Join);
+                                     undefined ->
+                                         mod_muc:route(Join),
+                                         case started_room(Name, MucHost, ?ROOM_START_WAIT_MS) of
+                                             {ok, Pid} -> global:register_name(Key, Pid);
+                                             error -> ok
+                                         end
+                                 end
+                         end),
             drop
+    end.
+
+%% mod_muc hands a join for a room it does not know to a worker process, which starts the room.
+started_room(Name, MucHost, WaitMs) ->
+    case mod_muc:find_online_room(Name, MucHost) of
+        {ok, _} = Found -> Found;
+        error when WaitMs =< 0 -> error;
+        error -> timer:sleep(?ROOM_START_POLL_MS), started_room(Name, MucHost, WaitMs - ?ROOM_START_POLL_MS)
     end.
 
 refuse(Presence, Error) ->

@@ -24,7 +24,7 @@ export const CHROMIUM_ARGS = [
 export const FAKE_CAMERAS = ['fake_device_0', 'fake_device_2', 'fake_device_3'];
 
 /** The files whose calls run through the media relay. */
-const RELAY_CALLS = ['**/relay-call.spec.ts', '**/call-ui-relay.spec.ts'];
+const RELAY_CALLS = ['**/relay-call.spec.ts', '**/call-ui-relay.spec.ts', '**/relay-hosts.spec.ts'];
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -91,7 +91,7 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
         xmppProxy,
         log,
         health,
-        ...(relayOptions || relayRegistry ? { relayUpgrade: (request, socket, head) => routeRelay(request, socket, head) } : {}),
+        ...(relayOptions || relayRegistry ? { relayUpgrade: routeRelay } : {}),
         ...(relayRegistry ? { relayRegistry } : {}),
       });
       const sockets = new Set<Duplex>();

@@ -7,12 +7,13 @@ import { startTestParley } from '../../tests/support/testParley';
 import { BUNDLE_TARGETS_KB, measureBundles } from './bundles';
 import { launchBrowser, siteWithReference } from './clients';
 import { relayRows } from './relay';
+import { signallingRows } from './signalling';
 import { median, printComparison, printTable, RUNS, type Row } from './table';
 import { joinRows, steadyRows } from './versus';
 import { voiceAnalysisRows } from './voice';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. */
+/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. BENCH_ONLY=signalling or relay: only the signalling tier's rows, or only the relay's. */
 const QUICK = Boolean(process.env.BENCH_QUICK);
 
 /** What each page loads before its first frame (scripts/bench/bundles.ts), from the build the bench serves. */
@@ -52,6 +53,23 @@ async function section(name: string, measure: () => Promise<Row[]>): Promise<Row
   }
 }
 
+const SIGNALLING_HEADING = 'The signalling tier: plain XMPP clients in this process, loopback, one run each.';
+if (process.env.BENCH_ONLY === 'signalling') {
+  printTable(await section('signalling load', signallingRows), SIGNALLING_HEADING);
+  process.exit(0);
+}
+if (process.env.BENCH_ONLY === 'relay') {
+  const relay = await startTestParley({ relayMinimumPeers: 1 });
+  const browser = await launchBrowser();
+  try {
+    printTable(await section('relay layer switches and CPU', () => relayRows(browser, relay)));
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+  process.exit(0);
+}
+
 // Both clients load from one gateway: the app's build with the reference page beside it.
 const site = siteWithReference(join(ROOT, 'dist'));
 const rows: Row[] = [];
@@ -81,4 +99,5 @@ if (!QUICK) {
   rows.push(...(await section('voice analysis', voiceAnalysisRows)));
   rows.push({ metric: '`npm start` when everything is built', measured: `${((await startupTime()) / 1000).toFixed(2)} s`, target: '≤ 3 s' });
   printTable(rows);
+  printTable(await section('signalling load', signallingRows), SIGNALLING_HEADING);
 }

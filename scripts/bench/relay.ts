@@ -12,6 +12,8 @@ import { median, RUNS, type Row } from './table';
 
 /** A steady call's relay CPU is read over this long. */
 const CPU_WINDOW_MS = 20_000;
+/** The CPU a relay worker's core is planned to (README "How it scales out"): headroom for bursts (keyframes, joins). */
+const WORKER_CPU_BUDGET_PERCENT = 80;
 /** A switch not seen by then counts as not done (a loaded sender may stop encoding its high layer). */
 const SWITCH_TIMEOUT_MS = 10_000;
 
@@ -141,6 +143,12 @@ export async function relayRows(browser: Browser, parley: RunningParley): Promis
       metric: `relay CPU per forwarded stream (${people.length} people, ${cpu.streams} streams)`,
       measured: `${cpu.percent.toFixed(2)} % of a core`,
       target: '≤ 1 % of a core',
+    });
+    // What one worker (one core) carries at the CPU a relay host is sized for, from the same figure.
+    rows.push({
+      metric: `relay consumers per worker core at ${WORKER_CPU_BUDGET_PERCENT} % of it`,
+      measured: `${Math.floor(WORKER_CPU_BUDGET_PERCENT / cpu.percent)}`,
+      target: '—',
     });
   } finally {
     await Promise.all(people.map((person) => person.context.close()));

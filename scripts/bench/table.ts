@@ -32,8 +32,8 @@ function printMarkdown(header: readonly string[], lines: readonly (readonly stri
   for (const cells of lines) console.log(line(cells));
 }
 
-export function printTable(rows: readonly Row[]): void {
-  console.log(`\nMedian of ${RUNS} runs on ${process.env.HOSTNAME ?? 'this machine'}, loopback, headless Chromium with the fake camera.\n`);
+export function printTable(rows: readonly Row[], heading = `Median of ${RUNS} runs on ${process.env.HOSTNAME ?? 'this machine'}, loopback, headless Chromium with the fake camera.`): void {
+  console.log(`\n${heading}\n`);
   printMarkdown(
     ['metric', 'measured', 'target'],
     rows.map((row) => [row.metric, row.measured, row.target]),

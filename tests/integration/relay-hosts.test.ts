@@ -4,27 +4,19 @@
 // its rooms' next connections go to a live host. The clients here are bare JSON-RPC clients that
 // connect as Parley's RelayLink does (sfuServer.url with ?room=, src/protocol/relay.ts) and, like it,
 // connect again when their connection drops.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProviderConfig } from '../../src/protocol/config';
 import { announcementToken } from '../../server/relay/host/announcement';
 import { relayUrlForRoom } from '../../src/protocol/relay';
 import { providerConfig, useParley } from '../support/parley';
+import { startRelayHost, type RelayHostProcess } from '../support/relayHosts';
 import { WAIT_MS } from '../support/sessions';
 import { connectRelay, type RelayTestClient } from './relay-client';
 
 const parley = useParley({ remoteRelays: true, relayWorkers: 0 });
-const HOST_MAIN = fileURLToPath(new URL('../../server/relay/host/main.ts', import.meta.url));
 const HEARTBEAT_MS = 250;
 const RECONNECT_GAP_MS = 100;
-
-interface RelayHostProcess {
-  child: ChildProcess;
-  url: string;
-  output: string[];
-}
 
 const hosts: RelayHostProcess[] = [];
 const clients: RelayTestClient[] = [];
@@ -34,32 +26,10 @@ afterAll(async () => {
   for (const { child } of hosts) child.kill('SIGKILL');
 });
 
-/** A relay host process on `address`, announcing itself to the test's gateway; resolves once it says it is ready. */
-function startRelayHost(address: string): Promise<RelayHostProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', HOST_MAIN], {
-    env: {
-      ...process.env,
-      PARLEY_TOKEN_SECRET: parley().settings.tokenSecret,
-      PARLEY_RELAY_GATEWAYS: parley().url,
-      PARLEY_RELAY_LISTEN_IP: address,
-      PARLEY_RELAY_PORT: '0',
-      PARLEY_RELAY_WORKERS: '1',
-      PARLEY_RELAY_HEARTBEAT_MS: String(HEARTBEAT_MS),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stderr!.on('data', (chunk: Buffer) => output.push(String(chunk)));
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`relay host on ${address} exited (${code}): ${output.join('')}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const ready = / ready at (\S+)/.exec(String(chunk));
-      if (!ready) return;
-      const host = { child, url: ready[1]!, output };
-      hosts.push(host);
-      resolve(host);
-    });
-  });
+async function relayHostOn(address: string): Promise<RelayHostProcess> {
+  const host = await startRelayHost({ address, gatewayUrl: parley().url, tokenSecret: parley().settings.tokenSecret, heartbeatMs: HEARTBEAT_MS });
+  hosts.push(host);
+  return host;
 }
 
 /** A relay connection for `room`, as RelayLink makes one: AUTH, then the room's router capabilities. */
@@ -100,7 +70,7 @@ function carriers(): Record<string, string[]> {
 
 describe('Relays on several hosts: rooms land on both, and a host that dies loses its rooms to the other', () => {
   it('places rooms on two relay hosts on 127.0.0.2 and 127.0.0.3; killing one moves its rooms to the other', async () => {
-    const [first, second] = await Promise.all([startRelayHost('127.0.0.2'), startRelayHost('127.0.0.3')]);
+    const [first, second] = await Promise.all([relayHostOn('127.0.0.2'), relayHostOn('127.0.0.3')]);
     expect(new URL(first.url).hostname).toBe('127.0.0.2');
     expect(new URL(second.url).hostname).toBe('127.0.0.3');
     await expect.poll(() => parley().relayRegistry!.liveAnnouncements().length, { timeout: WAIT_MS }).toBe(2);

@@ -142,6 +142,24 @@ describe('ejabberd cluster: people on different nodes share rooms', () => {
     await withTimeout(bob.ping(`${roomJid}/${nickOf(alice)}`), STEP_TIMEOUT_MS, 'ping to alice through the room');
   });
 
+  it('makes one room of first joins on both nodes at the same moment: each sees the other and their chat', async () => {
+    // Several new rooms, each joined at once from both nodes: without one home node per room, each
+    // node would start its own room of that name.
+    for (const roomJid of [newRoomJid(), newRoomJid(), newRoomJid(), newRoomJid(), newRoomJid()]) {
+      const [alice, bob] = await Promise.all([personOn(nodeA, newId('alice')), personOn(nodeB, newId('bob'))]);
+      const aliceSeesBob = withTimeout(
+        new Promise<void>((resolve) => alice.on('muc:available', (presence) => presence.from === `${roomJid}/${nickOf(bob)}` && resolve())),
+        STEP_TIMEOUT_MS,
+        `alice seeing bob in ${roomJid}`,
+      );
+      await Promise.all([join(alice, roomJid, nickOf(alice)), join(bob, roomJid, nickOf(bob))]);
+      await aliceSeesBob;
+      const fromA = nextGroupchat(bob, 'one room');
+      alice.sendMessage({ to: roomJid, type: 'groupchat', body: 'one room' });
+      await fromA;
+    }
+  });
+
   // Last: it kills node B.
   it('lets the person of a node that dies rejoin through the other node and carry on', async () => {
     const roomJid = newRoomJid();

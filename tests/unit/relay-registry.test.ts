@@ -101,7 +101,8 @@ describe('A relay host that dies loses its rooms to the others', () => {
 describe('Relay host announcements are validated at the gateway', () => {
   it('accepts a well-formed announcement and refuses a bad URL, load or room list', () => {
     expect(parseRelayAnnouncement(host('a', 1.5, ['r@rooms']))).toEqual(host('a', 1.5, ['r@rooms']));
-    expect(() => parseRelayAnnouncement({ ...host('a'), url: 'http://127.0.0.2/relay' })).toThrow('url must be a ws:// or wss:// URL');
+    expect(() => parseRelayAnnouncement({ ...host('a'), url: 'http://127.0.0.2/relay' })).toThrow('url must be a ws:// URL');
+    expect(() => parseRelayAnnouncement({ ...host('a'), url: 'wss://relay.example/relay' })).toThrow('url must be a ws:// URL');
     expect(() => parseRelayAnnouncement({ ...host('a'), load: -1 })).toThrow('load must be a non-negative number');
     expect(() => parseRelayAnnouncement({ ...host('a'), rooms: [7] })).toThrow('rooms[0]');
     expect(() => parseRelayAnnouncement({ ...host('a'), heartbeatMs: 0 })).toThrow('heartbeatMs');

@@ -10,7 +10,7 @@ import { signToken, TokenError, verifyToken } from '../../auth/jwt';
 export interface RelayAnnouncement {
   /** Stable for the host's life; a restarted host is a new one. */
   id: string;
-  /** ws:// or wss:// URL of its relay endpoint, as the gateway reaches it. */
+  /** ws:// URL of its relay endpoint, as the gateways reach it (over the private network: the gateways' proxy speaks plain TCP to it). */
   url: string;
   heartbeatMs: number;
   /** mediasoup objects per worker (its workers' loads, averaged): hosts with more cores take more. */
@@ -40,7 +40,7 @@ export function verifyAnnouncementToken(tokenSecret: string, bearer: string): st
 export function parseRelayAnnouncement(value: unknown): RelayAnnouncement {
   const body = expectRecord(value, 'relay announcement');
   const url = expectString(body.url, 'url', MAX_ADDRESS_LENGTH);
-  if (!/^wss?:\/\//.test(url) || !URL.canParse(url)) throw new ValidationError('url must be a ws:// or wss:// URL');
+  if (!url.startsWith('ws://') || !URL.canParse(url)) throw new ValidationError('url must be a ws:// URL');
   const heartbeatMs = body.heartbeatMs;
   if (typeof heartbeatMs !== 'number' || !Number.isInteger(heartbeatMs) || heartbeatMs < 1 || heartbeatMs > 3_600_000) {
     throw new ValidationError('heartbeatMs must be a whole number of milliseconds up to an hour');

@@ -9,6 +9,7 @@
 %% - occupant limit with service-unavailable (mod_muc_parley_max_occupants.lua);
 %% - rooms that wait for a host: a guest whose join would create a room gets recipient-unavailable
 %%   (mod_muc_parley_room_start.lua); and only a join (not any presence) starts a room, as on Prosody;
+%% - in a cluster, a room starts once, however many first joins on different nodes race;
 %% - an owner's config form with an empty secret unlocks the room (PROTOCOL.md "Unlock"), where
 %%   ejabberd would refuse a protected room with a blank password;
 %% - GET /parley-stats for tests and operators (mod_parley_stats.lua).
@@ -28,6 +29,9 @@
 -define(NS_TALKY, <<"https://talky.io/ns/core">>).
 -define(PENDING_IDENTITY, parley_pending_identity).
 -define(GUEST, {<<"guest">>, <<"{}">>}).
+%% How long a first join waits, holding the room's name, for mod_muc's worker to start the room.
+-define(ROOM_START_WAIT_MS, 5000).
+-define(ROOM_START_POLL_MS, 5).
 
 %% A room's stable id (<user rid>), kept until the room is destroyed.
 -record(parley_room_id, {room :: {binary(), binary()}, rid :: binary()}).
@@ -242,7 +246,10 @@ filter_packet(#presence{from = #jid{lserver = FromHost}, to = #jid{luser = Name,
         {{_, _}, _} ->
             with_user_element(Presence);
         {_, {ServerHost, NeedsHost}} when Presence#presence.type == available, Name /= <<>>, Nick /= <<>> ->
-            starting_room(Presence, ServerHost, NeedsHost);
+            case starting_room(Presence, ServerHost, NeedsHost) of
+                drop -> drop;
+                Join -> start_alone(Join, Name, ToHost)
+            end;
         _ ->
             Presence
     end;
@@ -280,6 +287,44 @@ starting_room(#presence{from = From, to = #jid{luser = Name, lserver = MucHost}}
             end;
         false ->
             Presence
+    end.
+
+%% A room that is not running starts once in the cluster: ejabberd's mod_muc registers a new room
+%% in a table whose copies on the other nodes are updated after the fact, without checking whether
+%% another node started one meanwhile, so two first joins on two nodes at once would make two rooms
+%% of one name, each with part of the people. Under a cluster-wide lock on the room's name, a join
+%% for a room this node does not know goes to the room registered under that name in `global`
+%% (which every node sees at once), or else routes itself to mod_muc there and then (as the router
+%% would), whose worker starts the room on this node; the new room is registered once it runs,
+%% before the lock is released, and leaves `global` when its process ends.
+start_alone(Join, Name, MucHost) ->
+    case mod_muc:find_online_room(Name, MucHost) of
+        {ok, _} ->
+            Join;
+        error ->
+            Key = {?MODULE, room, Name, MucHost},
+            global:trans({Key, self()},
+                         fun() ->
+                                 case global:whereis_name(Key) of
+                                     Pid when is_pid(Pid) ->
+                                         mod_muc_room:route(Pid, Join);
+                                     undefined ->
+                                         mod_muc:route(Join),
+                                         case started_room(Name, MucHost, ?ROOM_START_WAIT_MS) of
+                                             {ok, Pid} -> global:register_name(Key, Pid);
+                                             error -> ok
+                                         end
+                                 end
+                         end),
+            drop
+    end.
+
+%% mod_muc hands a join for a room it does not know to a worker process, which starts the room.
+started_room(Name, MucHost, WaitMs) ->
+    case mod_muc:find_online_room(Name, MucHost) of
+        {ok, _} = Found -> Found;
+        error when WaitMs =< 0 -> error;
+        error -> timer:sleep(?ROOM_START_POLL_MS), started_room(Name, MucHost, WaitMs - ?ROOM_START_POLL_MS)
     end.
 
 refuse(Presence, Error) ->

@@ -1,0 +1,51 @@
+import { createClient, type Agent } from 'stanza';
+import type { ProviderConfig } from '../../src/protocol/config';
+import { parleyStanzas } from '../../src/protocol/stanzas';
+
+// Plain XMPP clients without the test runner, so the benchmarks use them too (xmppClient.ts adds
+// the test files' tracking).
+
+/**
+ * A plain StanzaJS client logged in with a config's credential, as any XMPP client would; with
+ * `withParleyStanzas` false it is StanzaJS exactly as others ship it (no tolerant JSON importers).
+ */
+export function clientFor(
+  config: Pick<ProviderConfig, 'userId' | 'credential' | 'id' | 'signalingUrl'>,
+  password = config.credential,
+  withParleyStanzas = true,
+): Agent {
+  const client = createClient({
+    jid: config.userId,
+    password,
+    resource: config.id,
+    transports: { websocket: config.signalingUrl, bosh: false },
+    autoReconnect: false,
+  });
+  if (withParleyStanzas) client.use(parleyStanzas);
+  return client;
+}
+
+/** Resolves when the session starts, rejects when authentication fails or the stream closes first. */
+export function login(client: Agent, timeoutMs = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('login timed out')), timeoutMs);
+    client.once('session:started', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    client.once('auth:failed', () => {
+      clearTimeout(timer);
+      reject(new Error('auth:failed'));
+    });
+    client.once('disconnected', () => {
+      clearTimeout(timer);
+      reject(new Error('disconnected before the session started'));
+    });
+    void client.connect();
+  });
+}
+
+/** StanzaJS's joinRoom has no timeout of its own. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out`)), ms))]);
+}

@@ -1,0 +1,162 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../../playwright.config';
+import { chatLog, expect, expectJoined, joinFromHome, participantEntry, say, test, uniqueRoomName } from './rooms-people';
+
+// Issue 15 in the browser: event lines, clickable links, the real-time text toggle, and a desktop
+// notification for a tab in the background. Every person is a browser context of their own.
+
+test.describe('Event lines: who joined and who left shows in the chat, and the people already there do not (issue 15)', () => {
+  test('Alice sees Bob join and leave; Bob, arriving, sees no line for Alice', async ({ people }) => {
+    const room = uniqueRoomName('lines');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await expect(chatLog(alice.page)).toContainText('Bob joined');
+    await expect(participantEntry(bob.page, 'Alice')).toBeVisible();
+    await expect(chatLog(bob.page)).not.toContainText('joined');
+
+    await bob.page.getByRole('button', { name: 'Leave' }).click();
+    await expect(chatLog(alice.page)).toContainText('Bob left');
+  });
+});
+
+test.describe('Links in chat: http(s) addresses are links that open in a new tab, and nothing else is (issue 15)', () => {
+  test("a link in Bob's message is clickable in Alice's chat, with target _blank and rel noopener noreferrer", async ({ people }) => {
+    const room = uniqueRoomName('links');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await say(bob.page, 'Notes at https://example.org/notes?id=7. Not this: javascript:alert(1) <b>bold</b>');
+
+    const log = chatLog(alice.page);
+    await expect(log).toContainText('Not this: javascript:alert(1) <b>bold</b>');
+    const link = log.getByRole('link', { name: 'https://example.org/notes?id=7' });
+    await expect(link).toHaveAttribute('href', 'https://example.org/notes?id=7');
+    await expect(link).toHaveAttribute('target', '_blank');
+    await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    await expect(log.getByRole('link')).toHaveCount(1);
+    await expect(log.locator('b')).toHaveCount(0);
+  });
+});
+
+test.describe('Real-time text, disclosed: the composer says others see your typing live, and the toggle stops it (issue 15)', () => {
+  test("with 'Show my typing live' off, Bob sees that Alice types but not what, and the draft he was shown goes", async ({ people }) => {
+    const room = uniqueRoomName('rtt');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    const input = alice.page.getByRole('textbox', { name: 'Message' });
+    const toggle = alice.page.getByRole('checkbox', { name: 'Show my typing live' });
+    const bobsTyping = bob.page.getByRole('region', { name: 'Typing' });
+
+    await expect(toggle).toBeChecked();
+    await expect(input).toHaveAccessibleDescription(/Others see what you type as you type\./);
+    await input.pressSequentially('first draft');
+    await expect(bobsTyping).toContainText('first draft');
+
+    await toggle.uncheck();
+    await expect(input).toHaveAccessibleDescription(/Others see only that you are typing/);
+    // The draft Bob was shown is taken back.
+    await expect(bobsTyping).not.toContainText('first draft');
+    await input.fill('');
+    await input.pressSequentially('kept to myself');
+    await expect(bobsTyping).toContainText('Alice is typing…');
+    await expect(bobsTyping).not.toContainText('kept to myself');
+    await input.press('Enter');
+    await expect(chatLog(bob.page)).toContainText('kept to myself');
+
+    // A preference: the next tab of Alice's browser starts with it off too.
+    const second = await alice.context.newPage();
+    await second.goto(alice.page.url());
+    await expectJoined(second);
+    await expect(second.getByRole('checkbox', { name: 'Show my typing live' })).not.toBeChecked();
+  });
+});
+
+/**
+ * Playwright's own pages all count as visible (it turns on DevTools focus emulation for each), so this
+ * person runs in a Chromium of their own that Playwright joins over CDP without its defaults: a second
+ * tab brought to the front of the same window really hides the first (`visibilityState` 'hidden').
+ */
+async function ownChromium(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+  // In the test's output folder, which Playwright empties before each run (Chromium's helpers may still write as it stops).
+  const profile = test.info().outputPath('chromium-profile');
+  const process: ChildProcess = spawn(
+    '/usr/bin/chromium',
+    ['--headless=new', ...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    process.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = /DevTools listening on (ws:\S+)/.exec(output);
+      if (found) resolve(found[1] as string);
+    });
+    process.once('exit', (code) => reject(new Error(`chromium exited (${code}): ${output}`)));
+  });
+  // `noDefaults` (Playwright's option for browsers it did not start): no focus emulation on the default context's pages.
+  const options = { timeout: 30_000, noDefaults: true };
+  const browser = await chromium.connectOverCDP(endpoint, options);
+  return {
+    browser,
+    close: async () => {
+      await browser.close().catch(() => {});
+      const exited = new Promise((resolve) => process.once('exit', resolve));
+      if (process.exitCode === null) process.kill();
+      await exited;
+    },
+  };
+}
+
+/**
+ * Records every notification the page constructs (RecordingNotification, a named stand-in around the
+ * real constructor: headless Chromium draws no notification a test could see, so the page's own call
+ * is what is observed; the real Notification is still created).
+ */
+function recordNotifications(): void {
+  const Real = window.Notification;
+  const shown: Array<{ title: string; body: string; tag: string }> = [];
+  (window as unknown as { shownNotifications: typeof shown }).shownNotifications = shown;
+  class RecordingNotification extends Real {
+    constructor(title: string, options?: NotificationOptions) {
+      super(title, options);
+      shown.push({ title, body: options?.body ?? '', tag: options?.tag ?? '' });
+    }
+  }
+  window.Notification = RecordingNotification;
+}
+
+const shownNotifications = (page: Page) => page.evaluate(() => (window as unknown as { shownNotifications: unknown[] }).shownNotifications);
+
+test.describe('Desktop notification: a message or an attention request while the tab is hidden notifies; while it is looked at, nothing (issue 15)', () => {
+  test('Alice, her room tab in the background, is notified of Bob\'s message and of his attention request', async ({ people, appUrl }) => {
+    const room = uniqueRoomName('notify');
+    const own = await ownChromium();
+    try {
+      const context = own.browser.contexts()[0]!;
+      await context.grantPermissions(['notifications'], { origin: new URL(appUrl).origin });
+      await context.addInitScript(recordNotifications);
+      const alicePage = context.pages()[0]!;
+      await joinFromHome(alicePage, appUrl, room, 'Alice');
+      await expectJoined(alicePage);
+      const bob = await people.join(room, 'Bob');
+
+      await say(bob.page, 'while you look');
+      await expect(chatLog(alicePage)).toContainText('while you look');
+      expect(await alicePage.evaluate(() => document.visibilityState)).toBe('visible');
+
+      // Another tab in front of Alice's room: her room's tab is hidden, as when she switches tabs.
+      const inFront = context.waitForEvent('page');
+      await (await own.browser.newBrowserCDPSession()).send('Target.createTarget', { url: 'about:blank' });
+      await inFront;
+      await expect.poll(() => alicePage.evaluate(() => document.visibilityState)).toBe('hidden');
+
+      await say(bob.page, 'are you there?');
+      await expect.poll(() => shownNotifications(alicePage)).toEqual([{ title: `Bob in ${room}`, body: 'are you there?', tag: expect.stringMatching(/^parley-message:/) }]);
+
+      await participantEntry(bob.page, 'Alice').getByRole('button', { name: 'Request attention from Alice' }).click();
+      await expect.poll(() => shownNotifications(alicePage)).toContainEqual({ title: 'Bob asks for your attention', body: `in ${room}`, tag: expect.stringMatching(/^parley-attention:/) });
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -8,7 +8,8 @@ import { BUNDLE_TARGETS_KB, measureBundles } from './bundles';
 import { launchBrowser, siteWithReference } from './clients';
 import { relayRows } from './relay';
 import { signallingRows } from './signalling';
-import { median, printComparison, printTable, RUNS, type Row } from './table';
+import { median, printComparison, printTable, printTimeline, RUNS, type Row } from './table';
+import { joinTimelineRows } from './timeline';
 import { joinRows, steadyRows } from './versus';
 import { voiceAnalysisRows } from './voice';
 
@@ -80,6 +81,8 @@ try {
   try {
     // Printed as soon as measured: the rows after it take minutes more.
     printComparison([...(await joinRows({ mesh, relay })), ...(await steadyRows(relay))]);
+    const timelineRuns = QUICK ? 1 : Math.min(RUNS, 5);
+    printTimeline(await section('join timeline', () => joinTimelineRows(mesh, timelineRuns)), timelineRuns);
     if (!QUICK) {
       const browser = await launchBrowser();
       try {

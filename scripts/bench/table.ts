@@ -47,3 +47,12 @@ export function printComparison(rows: readonly ComparedRow[]): void {
     rows.map((row) => [row.metric, row.parley, row.reference, row.ratio, row.target]),
   );
 }
+
+/** The join timeline (scripts/bench/timeline.ts): each step, when it came, and what it is. */
+export function printTimeline(rows: readonly Row[], runs: number): void {
+  console.log(`\nThe two-person mesh join, step by step: ms after navigation, median of ${runs} runs (Parley's newcomer).\n`);
+  printMarkdown(
+    ['step', 'after navigation', 'what it is'],
+    rows.map((row) => [row.metric, row.measured, row.target]),
+  );
+}

@@ -1,8 +1,8 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { AttentionAlerts } from './AttentionAlerts';
 import { ChatPanel } from './ChatPanel';
 import { ConnectionStatus } from './ConnectionStatus';
-import { RoomAlerts } from './RoomAlerts';
+import { RoomAlertsLater } from './RoomAlertsLater';
 import { RoomStatus } from './RoomStatus';
 import { useRoomOfView } from './useRoomOfView';
 
@@ -25,7 +25,7 @@ export function ChatPopout({ roomName }: { roomName: string }) {
       </header>
       <RoomStatus room={room} openError={openError} ended={ended} />
       {room?.address && <AttentionAlerts roomAddress={room.address} />}
-      {room?.address && <RoomAlerts roomAddress={room.address} roomName={roomName} />}
+      <Suspense fallback={null}>{room?.address && <RoomAlertsLater roomAddress={room.address} roomName={roomName} />}</Suspense>
       <main className="popout-main">
         <ChatPanel room={room} />
       </main>

@@ -1,7 +1,10 @@
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import type { Room, RoomMove, RoomRemoval } from '../protocol/entities';
 import { ConnectionNotice } from './ConnectionNotice';
-import { RoomPasswordPrompt } from './RoomPasswordPrompt';
+import { lazyComponent } from './lazyComponent';
+
+// Only a locked room asks for its password: that prompt loads when it is needed, not with every page.
+const RoomPasswordPrompt = lazyComponent(() => import('./RoomPasswordPrompt'), 'RoomPasswordPrompt');
 
 interface RoomStatusProps {
   room: Room | undefined;
@@ -34,7 +37,14 @@ function describe(room: Room | undefined, openError: string | undefined, ended: 
     case 'joining':
       return { tone: 'info', body: pending(room.movedFrom ? `${movedText(room.movedFrom, room.providedName)} Joining it…` : 'Joining the room…') };
     case 'password-required':
-      return { tone: 'warning', body: <RoomPasswordPrompt room={room} /> };
+      return {
+        tone: 'warning',
+        body: (
+          <Suspense fallback={<p>This room is locked.</p>}>
+            <RoomPasswordPrompt room={room} />
+          </Suspense>
+        ),
+      };
     case 'waiting':
       return { tone: 'info', body: <p>The room has not started yet. You will join when it starts.</p> };
     case 'banned':

@@ -18,7 +18,7 @@ import { RoomMenu } from './RoomMenu';
 import { navigate, roomPath } from './route';
 import { roomEndOf } from './roomEnd';
 import { RoomEnded } from './RoomEnded';
-import { RoomAlerts } from './RoomAlerts';
+import { RoomAlertsLater } from './RoomAlertsLater';
 import { RoomAnnouncer } from './RoomAnnouncer';
 import { RoomStatus } from './RoomStatus';
 import { ROOM_REGION_IDS, SkipLinks } from './SkipLinks';
@@ -123,7 +123,7 @@ export function RoomView({ roomName }: { roomName: string }) {
       <RoomStatus room={room} openError={openError} ended={ended} />
       {roomAddress && <AttentionAlerts roomAddress={roomAddress} />}
       {roomAddress && <RoomAnnouncer roomAddress={roomAddress} />}
-      {roomAddress && <RoomAlerts roomAddress={roomAddress} roomName={roomName} />}
+      <Suspense fallback={null}>{roomAddress && <RoomAlertsLater roomAddress={roomAddress} roomName={roomName} />}</Suspense>
       <main className={`room-body ${panelsClass}`}>
         {end ? (
           <RoomEnded end={end} />

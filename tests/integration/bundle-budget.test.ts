@@ -9,9 +9,11 @@ import { BUNDLE_TARGETS_KB, measureBundles, type BundleSizes } from '../../scrip
 const ROOT = new URL('../../', import.meta.url).pathname;
 /**
  * The pop-out's target (80 KB) is not met yet: React DOM alone is 62 KB of it, and the rest is the
- * chat itself. Until it is, the budget holds the pop-out where it stands so that it cannot grow.
+ * chat itself. Until it is, the budget holds the pop-out where it stands so that it cannot grow. It
+ * stood at 80.5 KB; the chat's event lines, links and real-time-text toggle then added 1.3 KB that the
+ * pop-out shows at once (its tones and notifications, and the password prompt, load later).
  */
-const CHAT_POPOUT_HELD_KB = 81;
+const CHAT_POPOUT_HELD_KB = 82;
 
 // A size budget, not a timing: the same build always weighs the same.
 describe('What a page loads before its first frame stays within its gzip budget', () => {

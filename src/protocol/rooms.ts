@@ -87,6 +87,14 @@ export function roomNameError(name: string): RoomNameError | undefined {
 }
 
 /**
+ * Issue 13: how long after our rejoin a person of the room's call who has not reappeared yet is
+ * still counted as in the call (their media kept, their media facts kept for their return). They
+ * lost the same server and come back on their own reconnect schedule (up to 30 s between attempts);
+ * one who really went away ends sooner through their sessions (ICE interrupted 5 s, SPEC §4).
+ */
+export const REJOIN_GRACE_MS = 30_000;
+
+/**
  * The room was joined and the session is bringing us back in (connection lost, or rejoining):
  * chat written now waits for the rejoin instead of being refused.
  */

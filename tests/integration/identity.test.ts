@@ -102,7 +102,7 @@ describe('product users: a user with a product token is always the user the toke
   });
 });
 
-describe('a reconnect comes back at the same occupant address (issue 13): the previous credential as `resume` gives the same config id, to the same user only', () => {
+describe('a reconnect comes back at the same occupant address (issue 13): the previous credential presented as resume gives the same config id, to the same user only', () => {
   it('the same user presenting its previous credential gets the same id; another user, or no good credential, a new one', async () => {
     const first = await providerConfig(parley());
     const again = await providerConfig(parley(), { identity: first.identity, resume: first.credential });

@@ -4,9 +4,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { chatLog, expectJoined, say, test, uniqueRoomName, type Person } from './rooms-people';
 import { expect } from './fixtures';
-
-/** Waits for the recovery can take: the reconnect policy's first attempts plus a restart, on a loaded machine. */
-const BACK_WITHIN_MS = 45_000;
+import { BACK_WITHIN_MS, reportFault, timeUntilBack } from './faults';
 
 /** The message bodies a tab shows, in order. */
 function shownBodies(page: Page): Promise<string[]> {
@@ -36,14 +34,8 @@ async function settle(pages: Page[], expected: string[]): Promise<{ lost: number
   return countLossAndDuplicates(pages, expected);
 }
 
-/** Milliseconds from `since` until every tab is back in its room. */
-async function timeUntilBack(pages: Page[], since: number): Promise<number> {
-  await Promise.all(pages.map((page) => expectJoined(page, BACK_WITHIN_MS)));
-  return Date.now() - since;
-}
-
 function report(scenario: string, figures: { backMs: number; lost: number; duplicates: number }): void {
-  console.log(`[fault] ${scenario}: every tab back in its room ${figures.backMs} ms after the fault ended; messages lost ${figures.lost}; duplicates ${figures.duplicates}`);
+  reportFault(scenario, [`every tab back in its room ${figures.backMs} ms after the fault ended`, `messages lost ${figures.lost}`, `duplicates ${figures.duplicates}`]);
 }
 
 /** Alice (two tabs: the room and its pop-out chat) and Bob in one room, a few messages exchanged. */

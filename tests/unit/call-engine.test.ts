@@ -146,6 +146,18 @@ function connectAll(w: World): void {
   for (const person of w.people) for (const pc of person.pcs) if (pc.signalingState === 'stable' && pc.iceConnectionState === 'new') pc.setIceState('connected');
 }
 
+/** Alice, and Bob if `bobShares`, share camera and microphone; both in the call, each receiving what the other sends. */
+async function aliceAndBobInCall(w: World, bobShares: boolean): Promise<{ alice: Person; bob: Person }> {
+  const alice = await join(w, 'alice');
+  const bob = await join(w, 'bob');
+  shareCamera(alice);
+  if (bobShares) shareCamera(bob);
+  allInCall(w);
+  await Promise.all([alice.engine.start(), bob.engine.start()]);
+  await until(() => remoteFrom(bob, alice).length === 2 && (!bobShares || remoteFrom(alice, bob).length === 2), 'receiving');
+  return { alice, bob };
+}
+
 describe('Call: sessions follow the room (PROTOCOL.md one-way sessions)', () => {
   it('two people: each initiates one session with camera and microphone, senders initiator; each receives the other', async () => {
     const w = newWorld();
@@ -384,13 +396,7 @@ describe('Call: session termination on fake time (SPEC §4)', () => {
 describe('Call: a lost connection to the chat server is not a call outage (issue 13)', () => {
   it('while the room waits for its rejoin, and after it, the sessions run on: nothing ended, nothing started again', async () => {
     const w = newWorld();
-    const alice = await join(w, 'alice');
-    const bob = await join(w, 'bob');
-    shareCamera(alice);
-    shareCamera(bob);
-    allInCall(w);
-    await Promise.all([alice.engine.start(), bob.engine.start()]);
-    await until(() => remoteFrom(alice, bob).length === 2 && remoteFrom(bob, alice).length === 2, 'both receiving');
+    const { alice, bob } = await aliceAndBobInCall(w, true);
     connectAll(w);
     const sent = w.network.log.length;
     const received = remoteFrom(bob, alice).map((item) => item.id);
@@ -415,12 +421,7 @@ describe('Call: a lost connection to the chat server is not a call outage (issue
 
   it('a person not back within REJOIN_GRACE_MS of our rejoin is gone: their sessions end here', async () => {
     const w = newWorld();
-    const alice = await join(w, 'alice');
-    const bob = await join(w, 'bob');
-    shareCamera(alice);
-    allInCall(w);
-    await Promise.all([alice.engine.start(), bob.engine.start()]);
-    await until(() => remoteFrom(bob, alice).length === 2, 'received');
+    const { alice, bob } = await aliceAndBobInCall(w, false);
     connectAll(w);
 
     setLostConnection(bob);

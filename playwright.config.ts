@@ -23,8 +23,11 @@ export const CHROMIUM_ARGS = [
  */
 export const FAKE_CAMERAS = ['fake_device_0', 'fake_device_2', 'fake_device_3'];
 
-/** The files whose calls run through the media relay. */
-const RELAY_CALLS = ['**/relay-call.spec.ts', '**/call-ui-relay.spec.ts', '**/relay-hosts.spec.ts'];
+/** Chromium for the relay calls: four fake devices, so that each of three people has a camera of their own. */
+export const RELAY_CHROMIUM_ARGS = CHROMIUM_ARGS.map((arg) => (arg === '--use-fake-device-for-media-stream' ? `${arg}=device-count=4` : arg));
+
+/** The files whose calls run through the media relay (three people, each on a camera of their own). */
+const RELAY_CALLS = ['**/relay-call.spec.ts', '**/call-ui-relay.spec.ts', '**/faults-call.spec.ts', '**/relay-hosts.spec.ts'];
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -50,7 +53,7 @@ export default defineConfig({
       use: {
         launchOptions: {
           executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium',
-          args: CHROMIUM_ARGS.map((arg) => (arg === '--use-fake-device-for-media-stream' ? `${arg}=device-count=4` : arg)),
+          args: RELAY_CHROMIUM_ARGS,
         },
       },
     },

@@ -10,6 +10,9 @@ import { signToken, TokenError, verifyToken, type TokenClaims } from '../auth/jw
 import type { ParleySettings } from '../settings';
 import { HttpError } from './errors';
 
+/** The shape of the ids randomUUID issues: the only one a `resume` may name. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 const API_VERSION = '1';
 
 /** The URLs a config points the client at, derived from the origin the browser reached. */
@@ -43,7 +46,7 @@ export class ConfigService {
     const { localpart, identity } = user
       ? { localpart: userLocalpart(this.settings.tokenSecret, user.subject), identity: undefined }
       : this.guestIdentity(body.identity, nowSeconds);
-    const id = randomUUID();
+    const id = this.resumedId(body.resume, localpart, nowSeconds) ?? randomUUID();
     const customerData = user?.customerData;
     const displayName = typeof user?.displayName === 'string' ? user.displayName.slice(0, LIMITS.displayNameLength) : undefined;
     const credential = signToken(this.settings.tokenSecret, {
@@ -52,6 +55,8 @@ export class ConfigService {
       iat: nowSeconds,
       exp: nowSeconds + this.settings.credentialTtlSeconds,
       type: user ? 'registered' : 'guest',
+      // The config id it goes with, for a reconnect's `resume`.
+      resource: id,
       ...(customerData ? { customerData } : {}),
     });
     return {
@@ -71,6 +76,23 @@ export class ConfigService {
       videoResolutionTiers: { ...this.settings.videoResolutionTiers },
       identity,
     };
+  }
+
+  /**
+   * Issue 13: a reconnecting session presents its previous credential (`resume`) and gets the same
+   * id — resource and room nickname — back, if the credential is ours, still valid and for this same
+   * user (nobody can take another person's nickname this way). Anything else: a new id, no error.
+   */
+  private resumedId(presented: unknown, localpart: string, nowSeconds: number): string | undefined {
+    const credential = optionalString(presented, 'resume', 8192);
+    if (credential === undefined) return undefined;
+    try {
+      const claims = verifyToken(this.settings.tokenSecret, credential, nowSeconds);
+      return claims.sub === localpart && typeof claims.resource === 'string' && UUID.test(claims.resource) ? claims.resource : undefined;
+    } catch (error) {
+      if (!(error instanceof TokenError)) throw error;
+      return undefined;
+    }
   }
 
   /** The guest a presented identity credential names, or a new guest when there is none or it is no good (never an error: the person gets in). */

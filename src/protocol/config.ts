@@ -34,11 +34,17 @@ export interface ProviderConfig {
   identity: string | undefined;
 }
 
-/** SPEC §7 config request body, and Parley's `identity`: the guest identity credential the browser keeps. */
+/**
+ * SPEC §7 config request body, and Parley's `identity` (the guest identity credential the browser
+ * keeps) and `resume` (issue 13: a reconnecting session's previous credential, which names its config
+ * id; the config service gives the same id back to the same user, so the person returns at the same
+ * occupant address and the sessions of their call stay addressed to them).
+ */
 export interface ConfigRequestBody {
   clientVersion: string;
   token?: string;
   identity?: string;
+  resume?: string;
 }
 
 /** PROTOCOL.md room config: request and response. */

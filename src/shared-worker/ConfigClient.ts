@@ -50,8 +50,8 @@ async function postWithRetries<T>(
 }
 
 /** SPEC §7 config request: 10 attempts 1 s apart, 10 s each; with the browser's guest identity credential when it has one. */
-export async function fetchConfig(fetchImpl: Fetch, clock: Clock, configUrl: string, token?: string, identity?: string): Promise<ProviderConfig> {
-  const body: ConfigRequestBody = { clientVersion: CLIENT_VERSION, ...(token ? { token } : {}), ...(identity ? { identity } : {}) };
+export async function fetchConfig(fetchImpl: Fetch, clock: Clock, configUrl: string, token?: string, identity?: string, resume?: string): Promise<ProviderConfig> {
+  const body: ConfigRequestBody = { clientVersion: CLIENT_VERSION, ...(token ? { token } : {}), ...(identity ? { identity } : {}), ...(resume ? { resume } : {}) };
   const result = await postWithRetries(
     fetchImpl,
     clock,

@@ -102,7 +102,8 @@ export class SignalingSession implements SessionContext {
     let config: ProviderConfig;
     try {
       const identity = await this.identity.current();
-      config = await fetchConfig(this.deps.fetch, this.deps.clock, this.deps.configUrl, this.deps.userToken, identity);
+      // A reconnect asks for the same id back: the same resource and room nickname (issue 13, ConfigRequestBody).
+      config = await fetchConfig(this.deps.fetch, this.deps.clock, this.deps.configUrl, this.deps.userToken, identity, this.currentConfig?.credential);
     } catch (error) {
       const coded = error instanceof ParleyError ? error : new ParleyError(String(error));
       this.deps.log.error(coded.message, coded.code ?? 'ESWRTC_001');

@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { FAKE_CAMERAS } from '../../playwright.config';
 import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
 import { expect, type Person } from './rooms-people';
 
@@ -32,6 +33,31 @@ export function callButton(page: Page, name: string): Locator {
 export async function joinCall(page: Page): Promise<void> {
   await callButton(page, 'Join call').click();
   await expect(callButton(page, 'Hang up')).toBeVisible();
+}
+
+/** How the call's media travels, as "Call details" says: "Direct connections", "Through the media relay". */
+export function mediaPath(page: Page) {
+  return callRegion(page).getByRole('status', { name: 'Media path' });
+}
+
+/** "Call details" shows how the call's media travel (`mediaPath`, each tile's path); it stays open while the person is in the call. */
+export async function openCallDetails(page: Page): Promise<void> {
+  const details = callButton(page, 'Call details');
+  await details.click();
+  await expect(details).toHaveAttribute('aria-expanded', 'true');
+}
+
+/**
+ * From the preview, the person picks a camera of their own (playwright.config FAKE_CAMERAS) — at
+ * once, while the preview's camera may still be starting — joins the call and opens "Call details".
+ */
+export async function joinCallWithCamera(page: Page, camera: number): Promise<void> {
+  const picker = callRegion(page).getByRole('combobox', { name: 'Camera' });
+  await picker.selectOption({ label: FAKE_CAMERAS[camera] });
+  // The picker names the device the running camera captures from: the pick took effect.
+  await expect(picker.locator('option:checked')).toHaveText(FAKE_CAMERAS[camera]!);
+  await joinCall(page);
+  await openCallDetails(page);
 }
 
 /**

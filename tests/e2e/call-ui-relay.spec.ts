@@ -1,10 +1,9 @@
 import type { Page } from '@playwright/test';
-import { FAKE_CAMERAS } from '../../playwright.config';
 import type { RunningParley } from '../../server/Parley';
-import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, joinCall, LIGHT_VIDEO_TIERS, tile } from './call-ui-people';
+import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, joinCallWithCamera, LIGHT_VIDEO_TIERS, mediaPath, tile } from './call-ui-people';
 import { expect, roomJid, test, uniqueRoomName } from './rooms-people';
 import { iceConnected, relayRoomStats } from './relay-people';
-import { expectNeverStopped } from './video-continuity';
+import { expectNeverStopped, tileSamples, watchTile } from './video-continuity';
 
 /**
  * The call through the media relay as people see it in the app (issue 5, UI): whether the call
@@ -15,18 +14,6 @@ import { expectNeverStopped } from './video-continuity';
  */
 
 test.use({ parleySettings: { videoResolutionTiers: LIGHT_VIDEO_TIERS } });
-
-/** "Call details" shows how the call's media travel; it stays open while the person is in the call. */
-async function openCallDetails(page: Page): Promise<void> {
-  const details = callButton(page, 'Call details');
-  await details.click();
-  await expect(details).toHaveAttribute('aria-expanded', 'true');
-}
-
-/** How the call's media travel, as "Call details" says: "Direct connections", "Through the media relay", … */
-function mediaPath(page: Page) {
-  return callRegion(page).getByRole('status', { name: 'Media path' });
-}
 
 /** How a person's video arrives, as "Call details" says beside their name: "Direct", "Relay · low", … */
 function tilePath(page: Page, tileName: string) {
@@ -44,19 +31,6 @@ async function shownWidth(page: Page, tileName: string): Promise<number> {
   return video.evaluate((element: HTMLVideoElement) => element.videoWidth, undefined, { timeout: 10_000 }).catch(() => 0);
 }
 
-/**
- * From the preview, the person picks a camera of their own (playwright.config FAKE_CAMERAS) — at
- * once, while the preview's camera may still be starting — joins the call and opens "Call details".
- */
-async function joinCallWithCamera(page: Page, camera: number): Promise<void> {
-  const picker = callRegion(page).getByRole('combobox', { name: 'Camera' });
-  await picker.selectOption({ label: FAKE_CAMERAS[camera] });
-  // The picker names the device the running camera captures from: the pick took effect.
-  await expect(picker.locator('option:checked')).toHaveText(FAKE_CAMERAS[camera]!);
-  await joinCall(page);
-  await openCallDetails(page);
-}
-
 function roomConsumers(parley: RunningParley, roomAddress: string) {
   return relayRoomStats(parley, roomAddress).consumers;
 }
@@ -67,30 +41,12 @@ function arrivingLayers(parley: RunningParley, roomAddress: string): string {
   return cameras.map((camera) => camera.scores.map(({ rid, score }) => `${rid ?? '?'}:${score}`).join(' ')).join(' | ');
 }
 
-/**
- * Samples, every 200 ms, the frames the tile's <video> has shown, the element told apart by an id
- * of its own (a tile gets a new element when its video item changes).
- */
-async function watchTile(page: Page, tileName: string): Promise<void> {
-  await page.evaluate((name) => {
-    const ids = new WeakMap<HTMLVideoElement, number>();
-    const samples: Array<{ at: number; element: number | undefined; frames: number }> = [];
-    Reflect.set(window, '__tileSamples', samples);
-    setInterval(() => {
-      const video = [...document.querySelectorAll('figure')].find((figure) => figure.getAttribute('aria-label') === name)?.querySelector('video');
-      if (video && !ids.has(video)) ids.set(video, samples.length + 1);
-      samples.push({ at: performance.now(), element: video ? ids.get(video) : undefined, frames: video?.getVideoPlaybackQuality().totalVideoFrames ?? 0 });
-    }, 200);
-  }, tileName);
-}
-
 /** The watched tile never went without a playing video (video-continuity). */
-async function expectTileNeverStopped(page: Page): Promise<void> {
-  const samples = await page.evaluate(() => Reflect.get(window, '__tileSamples') as Array<{ at: number; element: number | undefined; frames: number }>);
+async function expectTileNeverStopped(page: Page, tileName: string): Promise<void> {
   // Frames presented by a page at 10 fps while another test's call shares the two cores: a
   // renderer hiccup of a little over a second is not the stream stopping (the fixture spec checks
   // decoded frames against 1 s).
-  expectNeverStopped(samples.map(({ at, element, frames }) => ({ at, shown: element, frames })), 1_500);
+  expectNeverStopped(await tileSamples(page, tileName), 1_500);
 }
 
 test.describe('Calls through the media relay in the app (SPEC §4 relay switch; the tile asks for the layer it needs)', () => {
@@ -190,8 +146,8 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       await expect(tilePath(alice.page, 'Bob')).toHaveText('Direct');
       await expect(tilePath(bob.page, 'Alice')).toHaveText('Direct');
       await expectEveryoneSeesAndHearsEveryone([alice, bob]);
-      await expectTileNeverStopped(alice.page);
-      await expectTileNeverStopped(bob.page);
+      await expectTileNeverStopped(alice.page, 'Bob');
+      await expectTileNeverStopped(bob.page, 'Alice');
     });
   });
 });

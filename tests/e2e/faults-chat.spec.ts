@@ -4,9 +4,7 @@
 import type { Page } from '@playwright/test';
 import { chatLog, expectJoined, say, setBrowserOnline, test, uniqueRoomName, type Person } from './rooms-people';
 import { expect } from './fixtures';
-
-/** Waits for the recovery can take: the reconnect policy's first attempts plus a restart, on a loaded machine. */
-const BACK_WITHIN_MS = 45_000;
+import { BACK_WITHIN_MS, reportFault, timeUntilBack } from './faults';
 
 /** The message bodies a tab shows, in order. */
 function shownBodies(page: Page): Promise<string[]> {
@@ -36,14 +34,8 @@ async function settle(pages: Page[], expected: string[]): Promise<{ lost: number
   return countLossAndDuplicates(pages, expected);
 }
 
-/** Milliseconds from `since` until every tab is back in its room. */
-async function timeUntilBack(pages: Page[], since: number): Promise<number> {
-  await Promise.all(pages.map((page) => expectJoined(page, BACK_WITHIN_MS)));
-  return Date.now() - since;
-}
-
 function report(scenario: string, figures: { backMs: number; lost: number; duplicates: number }): void {
-  console.log(`[fault] ${scenario}: every tab back in its room ${figures.backMs} ms after the fault ended; messages lost ${figures.lost}; duplicates ${figures.duplicates}`);
+  reportFault(scenario, [`every tab back in its room ${figures.backMs} ms after the fault ended`, `messages lost ${figures.lost}`, `duplicates ${figures.duplicates}`]);
 }
 
 /** Alice (two tabs: the room and its pop-out chat) and Bob in one room, a few messages exchanged. */
@@ -61,52 +53,54 @@ async function chatting(people: { join(room: string, name: string): Promise<Pers
   return { alice, bob, pages, sent: ['hello before the fault', 'hi Alice, before the fault'] };
 }
 
-/** What a tab showed while its room was interrupted: the banner's words, and whether the chat still held a message. */
-interface OutageLook {
-  banner: string;
-  chatKept: boolean;
-}
-
-/**
- * Records, from inside the page, every change of the room-state banner and whether the chat still
- * shows `body` at that moment. A short outage (the supervisor restarts Prosody in a fraction of a
- * second) can come and go between two polls of a loaded machine's test runner; the page itself sees
- * every change.
- */
-async function recordOutage(page: Page, body: string): Promise<() => Promise<OutageLook[]>> {
-  await page.evaluate((kept) => {
-    const looks: OutageLook[] = [];
-    (globalThis as unknown as { parleyOutageLooks: OutageLook[] }).parleyOutageLooks = looks;
-    const look = () => {
-      const banner = document.querySelector('[role="status"][aria-label="Room state"]')?.textContent ?? '';
-      if (!banner) return;
-      const chatKept = document.querySelector('[role="log"][aria-label="Chat"]')?.textContent?.includes(kept) ?? false;
-      const last = looks.at(-1);
-      if (last?.banner !== banner || last.chatKept !== chatKept) looks.push({ banner, chatKept });
-    };
-    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true });
-  }, body);
-  return () => page.evaluate(() => (globalThis as unknown as { parleyOutageLooks: OutageLook[] }).parleyOutageLooks);
-}
-
 /** While the room is interrupted, the conversation so far stays on screen. */
 async function expectChatKeptDuringOutage(page: Page, body: string, saying: RegExp = /./): Promise<void> {
   await expect(page.getByRole('status', { name: 'Room state' })).toContainText(saying, { timeout: BACK_WITHIN_MS });
   await expect(chatLog(page)).toContainText(body);
 }
 
+/**
+ * From now on, every 50 ms in the page: the Room state banner's words whenever it is shown, and
+ * whether the chat log still held `body` then. An outage can be over within the time another tab
+ * takes to send a message, before a look from the test would find the banner.
+ */
+async function watchOutage(page: Page, body: string): Promise<void> {
+  await page.evaluate((kept) => {
+    const seen: Array<{ text: string; chatKept: boolean }> = [];
+    Reflect.set(window, '__outageSeen', seen);
+    setInterval(() => {
+      const banner = document.querySelector('[role="status"][aria-label="Room state"]');
+      if (!banner) return;
+      const log = document.querySelector('[role="log"][aria-label="Chat"]');
+      seen.push({ text: banner.textContent ?? '', chatKept: log?.textContent?.includes(kept) ?? false });
+    }, 50);
+  }, body);
+}
+
+function outageSeen(page: Page): Promise<Array<{ text: string; chatKept: boolean }>> {
+  return page.evaluate(() => Reflect.get(window, '__outageSeen') as Array<{ text: string; chatKept: boolean }>);
+}
+
+/** What `watchOutage` saw: the banner said `saying` at some moment, and whenever shown the chat was kept. */
+async function expectOutageSeenWithChatKept(page: Page, saying: RegExp): Promise<void> {
+  const seen = await outageSeen(page);
+  expect(seen.map((moment) => moment.text)).toContainEqual(expect.stringMatching(saying));
+  expect(seen.filter((moment) => !moment.chatKept)).toEqual([]);
+}
+
 test.describe('Fault suite: Prosody killed mid-chat — the supervisor restarts it; a message sent right after the kill is delivered once, never lost', () => {
   test('Enter pressed right after the kill', async ({ people, parley }) => {
     const { alice, bob, pages, sent } = await chatting(people, 'fault-prosody');
-    const bobsOutage = await recordOutage(bob.page, 'hello before the fault');
+    await watchOutage(bob.page, 'hello before the fault');
     const killedAt = Date.now();
     process.kill(parley.xmpp.pid!, 'SIGKILL');
     await say(alice.page, 'sent right after the kill');
+    // Bob's tab noticed the outage (however briefly) before the wait for everyone back starts.
+    await expect.poll(async () => (await outageSeen(bob.page)).length, { timeout: BACK_WITHIN_MS }).toBeGreaterThan(0);
     const backMs = await timeUntilBack(pages, killedAt);
-    // While it lasted, Bob read in plain words what was happening, with the conversation still on screen.
-    const looks = await bobsOutage();
-    expect(looks.filter((look) => /Connection lost at .+ Reconnecting…|Rejoining the room…/.test(look.banner))).not.toEqual([]);
-    expect(looks.filter((look) => !look.chatKept)).toEqual([]);
+    // Said in plain words, with since when (the spec's first attempt waits at least a second), the
+    // conversation on screen throughout.
+    await expectOutageSeenWithChatKept(bob.page, /Connection lost at .+ Reconnecting…|Rejoining the room…/);
     await say(bob.page, 'and after it');
     const figures = await settle(pages, [...sent, 'sent right after the kill', 'and after it']);
     report('Prosody killed mid-chat', { backMs, ...figures });

@@ -1,4 +1,4 @@
-import { expect } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /** What a tile showed at one moment: which video (a track or an element), and how many frames it had shown. */
 export interface ShownSample {
@@ -30,4 +30,65 @@ export function expectNeverStopped(samples: readonly ShownSample[], maxStallMs =
       expect(sample.at - stalledSince, `frames of ${sample.shown} stalled`).toBeLessThanOrEqual(maxStallMs);
     }
   }
+}
+
+/** A tile's samples as the page recorded them: the <video> element told apart by an id of its own. */
+interface TileSample {
+  readonly at: number;
+  readonly element: number | undefined;
+  readonly frames: number;
+}
+
+/**
+ * Samples, every 200 ms, the frames the tile's <video> has shown, the element told apart by an id
+ * of its own (a tile gets a new element when its video item changes). Times are the wall clock
+ * (Date.now), comparable with the test's own.
+ */
+export async function watchTile(page: Page, tileName: string): Promise<void> {
+  await page.evaluate((name) => {
+    const ids = new WeakMap<HTMLVideoElement, number>();
+    const samples: Array<{ at: number; element: number | undefined; frames: number }> = [];
+    const watched = (Reflect.get(window, '__tileSamples') as Record<string, typeof samples> | undefined) ?? {};
+    watched[name] = samples;
+    Reflect.set(window, '__tileSamples', watched);
+    let next = 1;
+    setInterval(() => {
+      const video = [...document.querySelectorAll('figure')].find((figure) => figure.getAttribute('aria-label') === name)?.querySelector('video');
+      if (video && !ids.has(video)) ids.set(video, next++);
+      samples.push({ at: Date.now(), element: video ? ids.get(video) : undefined, frames: video?.getVideoPlaybackQuality().totalVideoFrames ?? 0 });
+    }, 200);
+  }, tileName);
+}
+
+/** What `watchTile` recorded of the tile so far. */
+export async function tileSamples(page: Page, tileName: string): Promise<ShownSample[]> {
+  const samples = await page.evaluate((name) => (Reflect.get(window, '__tileSamples') as Record<string, TileSample[]>)[name] ?? [], tileName);
+  return samples.map(({ at, element, frames }) => ({ at, shown: element, frames }));
+}
+
+/** A time the tile showed no new frame: from the last sample with one to the next sample with one (or the last sample). */
+export interface FrameGap {
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * The times the tile showed no new frame: no video, or the same video with no frame added (a new
+ * video with frames counts as a new frame), to the 200 ms of the samples.
+ */
+export function frameGaps(samples: readonly ShownSample[]): FrameGap[] {
+  const gaps: FrameGap[] = [];
+  let since: number | undefined;
+  for (let index = 1; index < samples.length; index += 1) {
+    const previous = samples[index - 1]!;
+    const sample = samples[index]!;
+    const newFrame = sample.shown !== undefined && (sample.shown !== previous.shown ? sample.frames > 0 : sample.frames > previous.frames);
+    if (!newFrame) since ??= previous.at;
+    else if (since !== undefined) {
+      gaps.push({ from: since, to: sample.at });
+      since = undefined;
+    }
+  }
+  if (since !== undefined) gaps.push({ from: since, to: samples.at(-1)!.at });
+  return gaps;
 }

@@ -174,7 +174,7 @@ describe('SPEC §3 chat message: room history (delayed) is stored once, also acr
 
     alice!.session.disconnect();
     const again = await join(alice!, roomAddress.split('@')[0]!);
-    expect(again.occupant).not.toBe(a!.occupant); // a fresh config: a fresh client, id and nick
+    expect(again.occupant).toBe(a!.occupant); // a fresh config and client, the same id and nick (resumed, issue 13)
     const after = await bob!.chat.sendChat(roomAddress, 'after the reconnect');
     await waitFor(alice!, 'the message after the reconnect', (state) => state.messages[`${b!.occupant}:${after}`]);
     expect(messagesIn(alice!, roomAddress).map((message) => message.body).sort()).toEqual(['after the reconnect', 'mine, before', 'theirs, before']);

@@ -7,7 +7,7 @@ import { issueGuestIdentity } from '../../server/auth/identity';
 import { signToken } from '../../server/auth/jwt';
 import { MemoryIdentityStorage } from '../../src/shared-worker/identity/IdentityStorage';
 import { providerConfig, useParley } from '../support/parley';
-import { connected, useSessions } from '../support/sessions';
+import { connected, useSessions, waitFor } from '../support/sessions';
 import { startTestParley, temporaryDataDir } from '../support/testParley';
 import { clientFor, login, usePlainClients } from '../support/xmppClient';
 
@@ -99,6 +99,33 @@ describe('product users: a user with a product token is always the user the toke
     });
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ error: { status: 401, message: 'user token refused: it names no user (no "sub")' } });
+  });
+});
+
+describe('a reconnect comes back at the same occupant address (issue 13): the previous credential presented as resume gives the same config id, to the same user only', () => {
+  it('the same user presenting its previous credential gets the same id; another user, or no good credential, a new one', async () => {
+    const first = await providerConfig(parley());
+    const again = await providerConfig(parley(), { identity: first.identity, resume: first.credential });
+    expect(again.userId).toBe(first.userId);
+    expect(again.id).toBe(first.id);
+    // Someone else presenting it (another guest) cannot take that id, and so not that nickname.
+    const stranger = await providerConfig(parley(), { resume: first.credential });
+    expect(stranger.userId).not.toBe(first.userId);
+    expect(stranger.id).not.toBe(first.id);
+    expect((await providerConfig(parley(), { identity: first.identity, resume: 'forged.resume.credential' })).id).not.toBe(first.id);
+    // The relay's token is signed with the same secret for the same user, but names no config id.
+    expect((await providerConfig(parley(), { identity: first.identity, resume: first.sfuServer?.password })).id).not.toBe(first.id);
+  });
+
+  it('the shared worker presents it: after a reconnect its resource is the one it had', async () => {
+    const who = openSession({ server: parley() });
+    await connected(who);
+    const before = who.session.config!.id;
+    await parley().restartGateway();
+    await waitFor(who, 'the connection lost', (state) => state.connection.state !== 'connected');
+    const selfAddress = await waitFor(who, 'the session back', (state) => state.connection.state === 'connected' && state.connection.selfAddress);
+    expect(who.session.config!.id).toBe(before);
+    expect(selfAddress).toMatch(new RegExp(`/${before}$`));
   });
 });
 

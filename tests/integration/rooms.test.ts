@@ -445,8 +445,8 @@ describe('SPEC §4 connection lost: peers cleared, rooms interrupted, then rejoi
     // Read again from the new self-presence: Alice kept the room, so it is the same room.
     expect(rejoined.rid).toBe(room.rid);
     await peerNamed(bob, room.address, 'Alice');
-    // A new connection has a new config id, hence a new occupant; the call comes back with it.
-    await peerNamed(alice, room.address, 'Bob', (peer) => peer.joinedCall && peer.address !== firstBobPeer.address);
+    // The session asks for its config id back (issue 13): the same occupant, and the call comes back with it.
+    await peerNamed(alice, room.address, 'Bob', (peer) => peer.joinedCall && peer.address === firstBobPeer.address);
   });
 });
 

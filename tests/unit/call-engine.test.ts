@@ -7,8 +7,9 @@ import { MediaItems } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
 import type { CallRecord, Peer, RequestingMedia, Room } from '../../src/protocol/entities';
+import { REJOIN_GRACE_MS } from '../../src/protocol/rooms';
 import { initialSessionState } from '../../src/protocol/session-state';
-import { ManualClock } from '../support/ManualClock';
+import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
 import { FakeJingleNetwork, FakePeerConnection, grantingLocks } from './call-fakes';
 import { FakeStream, FakeTrack } from './track-fakes';
@@ -58,6 +59,21 @@ function setView(person: Person, inCall: boolean, others: Record<string, Request
     state.peers[address] = { ...peerRecord(address, media === 'out' ? 'none' : media, false), joinedCall: media !== 'out' };
   }
   person.store.set(sessionStateAtom, state);
+}
+
+/**
+ * SPEC §4 on a lost connection, as `person`'s mirror shows it: every peer cleared, the room
+ * interrupted (it was joined), the call record still joined. `back` lists who is in the room again
+ * once our rejoin completed (undefined: still waiting for it).
+ */
+function setLostConnection(person: Person, back?: readonly Person[]): void {
+  const state = person.store.get(sessionStateAtom);
+  const room = state.rooms.r1!;
+  const peers = Object.fromEntries(
+    [person, ...(back ?? [])].map((someone) => [someone.address, { ...peerRecord(someone.address, 'video', someone === person), joinedCall: true }]),
+  );
+  const rejoined: Partial<Room> = back ? { joined: true, roomState: 'joined' } : { joined: false, roomState: 'interrupted' };
+  person.store.set(sessionStateAtom, { ...state, rooms: { r1: { ...room, joinedAt: 1, ...rejoined } }, peers: back ? peers : {} });
 }
 
 async function join(w: World, nick: string): Promise<Person> {
@@ -128,6 +144,18 @@ function sending(from: Person, to: Person) {
 
 function connectAll(w: World): void {
   for (const person of w.people) for (const pc of person.pcs) if (pc.signalingState === 'stable' && pc.iceConnectionState === 'new') pc.setIceState('connected');
+}
+
+/** Alice, and Bob if `bobShares`, share camera and microphone; both in the call, each receiving what the other sends. */
+async function aliceAndBobInCall(w: World, bobShares: boolean): Promise<{ alice: Person; bob: Person }> {
+  const alice = await join(w, 'alice');
+  const bob = await join(w, 'bob');
+  shareCamera(alice);
+  if (bobShares) shareCamera(bob);
+  allInCall(w);
+  await Promise.all([alice.engine.start(), bob.engine.start()]);
+  await until(() => remoteFrom(bob, alice).length === 2 && (!bobShares || remoteFrom(alice, bob).length === 2), 'receiving');
+  return { alice, bob };
 }
 
 describe('Call: sessions follow the room (PROTOCOL.md one-way sessions)', () => {
@@ -362,6 +390,50 @@ describe('Call: session termination on fake time (SPEC §4)', () => {
     expect(remoteFrom(alice, bob)).toEqual([]);
     expect(remoteFrom(bob, alice)).toEqual([]);
     expect([...alice.errors, ...bob.errors]).toEqual([]);
+  });
+});
+
+describe('Call: a lost connection to the chat server is not a call outage (issue 13)', () => {
+  it('while the room waits for its rejoin, and after it, the sessions run on: nothing ended, nothing started again', async () => {
+    const w = newWorld();
+    const { alice, bob } = await aliceAndBobInCall(w, true);
+    connectAll(w);
+    const sent = w.network.log.length;
+    const received = remoteFrom(bob, alice).map((item) => item.id);
+
+    setLostConnection(alice);
+    setLostConnection(bob);
+    await w.clock.advance(10_000);
+    expect(connections(alice)).toHaveLength(2);
+    expect(remoteFrom(bob, alice).map((item) => item.id)).toEqual(received);
+    // Alice is back first: Bob, not back yet, is still in her call.
+    setLostConnection(alice, []);
+    await w.clock.advance(10_000);
+    expect(connections(alice)).toHaveLength(2);
+    setLostConnection(bob, [alice]);
+    setLostConnection(alice, [bob]);
+    await w.clock.advance(60_000);
+    expect(connections(alice)).toHaveLength(2);
+    expect(remoteFrom(bob, alice).map((item) => item.id)).toEqual(received);
+    expect(w.network.log.slice(sent)).toEqual([]);
+    expect([...alice.errors, ...bob.errors]).toEqual([]);
+  });
+
+  it('a person not back within REJOIN_GRACE_MS of our rejoin is gone: their sessions end here', async () => {
+    const w = newWorld();
+    const { alice, bob } = await aliceAndBobInCall(w, false);
+    connectAll(w);
+
+    setLostConnection(bob);
+    await w.clock.advance(5_000);
+    setLostConnection(bob, []);
+    // The store's change reaches the call on a microtask (its recompute): the grace starts then.
+    await flushMicrotasks();
+    await w.clock.advance(REJOIN_GRACE_MS - 1);
+    expect(remoteFrom(bob, alice)).toHaveLength(2);
+    await w.clock.advance(1);
+    await until(() => connections(bob).length === 0, 'ended');
+    expect(remoteFrom(bob, alice)).toEqual([]);
   });
 });
 

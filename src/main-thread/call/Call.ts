@@ -9,6 +9,7 @@ import type { Logger } from '../../common/logger';
 import { TypedEmitter } from '../../common/TypedEmitter';
 import { maxBitratePerVideo, type MediaItem, type MediaItems, type VideoSendLoad } from '../media';
 import { connectionAtom, sessionStateAtom } from '../sessionAtoms';
+import { heldPeersAtom } from './callAtoms';
 import { CallOwnership, type CallLocks } from './CallOwnership';
 import { CallSessions } from './CallSessions';
 import type { CallSignaling } from './CallSignaling';
@@ -23,6 +24,7 @@ import { PeerReports } from './PeerReports';
 import type { PeerMediaChange } from './peerMedia';
 import { IncomingSessions, type IncomingRequest, type IncomingSessionOptions } from './receive/IncomingSessions';
 import { relaySenderWidth, type TileNeed } from './receive/tileProfile';
+import { RejoinHold } from './RejoinHold';
 import { RelayDecision } from './RelayDecision';
 import { RelayPath } from './relay/RelayPath';
 import { groupIntoStreams, planOutgoingSessions, videoSendCounts, type ShareableMedia } from './sessionPlan';
@@ -87,6 +89,7 @@ export class Call extends TypedEmitter<CallEvents> {
   private readonly relay: RelayPath | undefined;
   private readonly incoming: IncomingSessions;
   private readonly peerReports: PeerReports;
+  private readonly rejoinHold: RejoinHold;
   private readonly unsubscribes: (() => void)[] = [];
   private load: VideoSendLoad | undefined;
   private scheduled = false;
@@ -140,6 +143,7 @@ export class Call extends TypedEmitter<CallEvents> {
       captureWidth: () => relaySenderWidth(store.get(connectionAtom).callConfig?.videoResolutionTiers),
     });
     this.peerReports = new PeerReports(media, options.reportPeerMedia, logger);
+    this.rejoinHold = new RejoinHold(clock, () => this.schedule());
   }
 
   get roomAddress(): string {
@@ -192,6 +196,8 @@ export class Call extends TypedEmitter<CallEvents> {
     this.incoming.close();
     this.decision.dispose();
     this.handover.clear();
+    this.rejoinHold.clear();
+    this.showHeld([]);
     this.ownership.release();
     await this.options.signaling.releaseCall(this.roomAddress);
   }
@@ -238,8 +244,11 @@ export class Call extends TypedEmitter<CallEvents> {
     const state = this.options.store.get(sessionStateAtom);
     const room = roomByAddress(state.rooms, this.roomAddress);
     if (room?.selfAddress) this.manager.selfID = room.selfAddress;
-    const inCall = room?.joined === true && this.inCall();
-    const peers = Object.values(state.peers).filter((peer) => peer.roomAddress === this.roomAddress && !peer.isSelf);
+    const roomPeers = Object.values(state.peers).filter((peer) => peer.roomAddress === this.roomAddress && !peer.isSelf);
+    // Through a lost connection the call keeps the people it had (RejoinHold): media does not go through the server.
+    const { peers, inRoom } = this.rejoinHold.follow(room, roomPeers, this.inCall());
+    this.showHeld(this.rejoinHold.heldPeers());
+    const inCall = inRoom && this.inCall();
     this.incoming.follow(new Set(peers.map((peer) => peer.address)), inCall);
 
     const { media } = this.options;
@@ -252,7 +261,20 @@ export class Call extends TypedEmitter<CallEvents> {
     const meshDeliveries = this.relay ? this.followRelay(this.relay, deliveries, shared, peers, inCall) : deliveries;
     this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false });
     this.mesh.deliver(meshDeliveries);
-    this.peerReports.follow(peers, (address) => this.sessions.hasFailed(address));
+    // Only people the room lists have a record to report to.
+    this.peerReports.follow(roomPeers, (address) => this.sessions.hasFailed(address));
+  }
+
+  /** The held people, for the call tab's tiles (heldPeersAtom); written only when they change. */
+  private showHeld(held: readonly Peer[]): void {
+    const { store, roomAddress } = this.options;
+    const shown = store.get(heldPeersAtom);
+    const current = shown[roomAddress] ?? [];
+    if (current.length === held.length && current.every((peer, index) => peer === held[index])) return;
+    const next = { ...shown };
+    if (held.length > 0) next[roomAddress] = held;
+    else delete next[roomAddress];
+    store.set(heldPeersAtom, next);
   }
 
   private deliveriesOf(plan: ReturnType<typeof planOutgoingSessions>, peers: readonly Peer[]): Delivery[] {

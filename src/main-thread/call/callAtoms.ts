@@ -1,4 +1,5 @@
 import { atom } from 'jotai';
+import type { Peer } from '../../protocol/entities';
 import type { ConsumerProfile } from '../../protocol/relay';
 import type { MediaKind } from '../media';
 import type { Connection } from './Connection';
@@ -34,3 +35,9 @@ export interface ReceivedPath {
 
 /** Per received media item id (tab-local, like connectionsAtom): which path and, for relay video, which layer. */
 export const receivedPathsAtom = atom<Readonly<Record<string, ReceivedPath>>>({});
+
+/**
+ * Per room address, the people its call still follows although the room does not list them now:
+ * the connection was lost, or we are back and they are not yet (call/RejoinHold). Their tiles stay.
+ */
+export const heldPeersAtom = atom<Readonly<Record<string, readonly Peer[]>>>({});

@@ -1,6 +1,6 @@
 import { atom, type Atom, type Getter } from 'jotai';
 import { initialDevicesState, type DevicesState, type MediaItem } from '../media';
-import { connectionsAtom, receivedPathsAtom, type ReceivedPath } from '../call/callAtoms';
+import { connectionsAtom, heldPeersAtom, receivedPathsAtom, type ReceivedPath } from '../call/callAtoms';
 import { relayStatusAtom, type RelayState } from '../call/relay/relayAtoms';
 import { preferencesAtom, roomPeersAtomFamily } from '../sessionAtoms';
 import type { CallHandover } from './callHandover';
@@ -60,8 +60,13 @@ export function createCallTabAtoms(roomAddress: string) {
   const leftCall = atom(false);
 
   const local = stableAtom((get) => localMediaState(get(items)));
+  // The people the call still follows through a lost connection keep their tiles (call/RejoinHold).
   const tiles = stableAtom((get) =>
-    callTiles({ peers: get(roomPeersAtomFamily(roomAddress)), items: get(items), selfDisplayName: get(preferencesAtom).displayName }),
+    callTiles({
+      peers: [...get(roomPeersAtomFamily(roomAddress)), ...(get(heldPeersAtom)[roomAddress] ?? [])],
+      items: get(items),
+      selfDisplayName: get(preferencesAtom).displayName,
+    }),
   );
   /** The enlarged tile while it is still in the grid. */
   const enlargedTile = atom((get) => {

@@ -14,6 +14,7 @@ import { joinErrorChange } from './joinError';
 import { readMucItem } from './mucItem';
 import { hasStatus, MUC_STATUS, mucInfoOf } from './mucStatus';
 import { peerFromPresence } from './peerFromPresence';
+import { PeersBeforeOutage } from './PeersBeforeOutage';
 import { PresenceSender } from './PresenceSender';
 import { RoomCalls } from './RoomCalls';
 import { RoomLock } from './RoomLock';
@@ -37,6 +38,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   private readonly records: RoomRecords;
   private readonly joins: JoinAttempts;
   private readonly presence = new PresenceSender();
+  private readonly beforeOutage = new PeersBeforeOutage();
   private readonly lock: RoomLock;
   private readonly lookups: EarlyRoomLookups;
   private readonly calls: RoomCalls;
@@ -93,6 +95,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.lookups.clear();
     this.presence.forget();
     for (const room of Object.values(this.records.rooms)) if (room.address && room.roomState === 'joined') this.events.interrupted(room.address, this.rosterOf(room.address));
+    this.beforeOutage.keep(Object.values(store.state.peers));
     for (const id of Object.keys(store.state.peers)) store.remove('peers', id);
     for (const id of Object.keys(this.records.rooms)) store.update('rooms', id, { roomState: 'interrupted', ...OUT_OF_ROOM });
   }
@@ -137,8 +140,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.joins.end(room.id);
     this.calls.forget(room.id);
     if (room.address) {
-      this.events.forget(room.address);
-      this.records.removePeersOf(room.address);
+      this.removePeople(room.address);
       this.context.store.remove('calls', room.address);
     }
     this.context.store.remove('rooms', room.id);
@@ -261,7 +263,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   /** StanzaJS's joinRoom has no timeout: a join the room never answers fails, and is abandoned. */
   private joinTimedOut(roomId: string, address: string, occupant: string): void {
     this.presence.leave(this.context.client, roomId, occupant);
-    this.records.removePeersOf(address);
+    this.removePeople(address);
     const error = `Room ${address} did not answer the join within ${LIMITS.roomJoinTimeoutMs / 1000} s`;
     this.context.log.error(error);
     this.context.store.update('rooms', roomId, { roomState: 'failed', joined: false, error });
@@ -289,9 +291,17 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     // PROTOCOL.md "After joining": the call presence and the lock check, neither waiting for the
     // other. The call presence goes first: it is what starts the peers' offers (the join path),
     // and the room answers stanzas in order; the lock state can come after the first frame.
+    this.beforeOutage.rejoined(room.address, this.context.clock.now());
     this.calls.autoJoin(room);
     this.syncPresence(room.id);
     void this.lock.check(room.id, { announce: false });
+  }
+
+  /** We are out of the room: its peers and its event lines' roster go, and none of them is awaited back from a lost connection. */
+  private removePeople(roomAddress: string): void {
+    this.events.forget(roomAddress);
+    this.records.removePeersOf(roomAddress);
+    this.beforeOutage.forgetRoom(roomAddress);
   }
 
   // ---- stanzas from rooms ----
@@ -320,7 +330,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       return;
     }
     if (presence.type !== undefined) return; // subscriptions and probes are not room business
-    const { peer, rid, problems } = peerFromPresence(presence, {
+    const fromPresence = peerFromPresence(presence, {
       address: occupant.full,
       roomAddress: room.address,
       nick: occupant.nick,
@@ -328,6 +338,8 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       now: this.context.clock.now(),
       previous,
     });
+    const { rid, problems } = fromPresence;
+    const peer = previous ? fromPresence.peer : this.beforeOutage.restore(fromPresence.peer, this.context.clock.now());
     for (const problem of problems) this.context.log.info(`presence from ${occupant.full}: ${problem}`);
     this.context.store.upsert('peers', occupant.full, peer);
     // Before our self-presence the room is listing who is already there: not arrivals.
@@ -351,7 +363,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   private joinFailed(room: AddressedRoom, presence: Stanzas.Presence): void {
     this.joins.end(room.id);
     this.presence.forget(room.id);
-    this.records.removePeersOf(room.address);
+    this.removePeople(room.address);
     const change = joinErrorChange(presence);
     this.context.log.info(`room ${room.address}: ${change.error}`);
     this.context.store.update('rooms', room.id, { ...change, ...OUT_OF_ROOM });
@@ -362,8 +374,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     const { store, log } = this.context;
     this.joins.end(room.id);
     this.presence.forget(room.id);
-    this.events.forget(room.address);
-    this.records.removePeersOf(room.address);
+    this.removePeople(room.address);
     if (removal.kind === 'destroyed' && removal.alternate) {
       log.info(`room ${room.address} was destroyed; following it to ${removal.alternate}`);
       this.moveToAlternate(room, removal.alternate, removal, this.records.call(room.address));

@@ -1,0 +1,72 @@
+import type { Clock } from '../../common/clock';
+import type { Peer, Room } from '../../protocol/entities';
+import { awaitingRejoin } from '../../protocol/awaitingRejoin';
+import { REJOIN_GRACE_MS } from '../../protocol/rooms';
+
+/**
+ * Issue 13 "a chat server restart is not a call outage". When the session loses its connection,
+ * SPEC §4 clears every peer and interrupts the room, but the media between the people of the call
+ * does not go through the XMPP server and keeps flowing. So while the room waits for its rejoin the
+ * call keeps following the people it had; once back, a person not back yet is kept for
+ * REJOIN_GRACE_MS, their record taking over as soon as their presence arrives.
+ */
+export class RejoinHold {
+  /** The others of the room as last followed while it was joined. */
+  private last: readonly Peer[] = [];
+  /** The people kept although the room does not list them now, by address. */
+  private readonly held = new Map<string, Peer>();
+  private waiting = false;
+  private expiry: unknown;
+
+  constructor(
+    private readonly clock: Clock,
+    /** The grace ended: the held people are dropped, so the call follows the room again. */
+    private readonly released: () => void,
+  ) {}
+
+  /** The people the call follows now: the room's, and those held. */
+  follow(room: Room | undefined, peers: readonly Peer[], callJoined: boolean): { peers: readonly Peer[]; inRoom: boolean } {
+    if (!room || !callJoined || (!room.joined && !awaitingRejoin(room))) {
+      this.clear();
+      this.last = [];
+      return { peers, inRoom: room?.joined === true };
+    }
+    if (!room.joined) {
+      if (!this.waiting) {
+        this.waiting = true;
+        this.cancelExpiry();
+        for (const peer of this.last) this.held.set(peer.address, peer);
+      }
+      return { peers: [...this.held.values()], inRoom: true };
+    }
+    if (this.waiting) {
+      this.waiting = false;
+      this.expiry = this.clock.setTimeout(() => {
+        this.expiry = undefined;
+        this.held.clear();
+        this.released();
+      }, REJOIN_GRACE_MS);
+    }
+    for (const peer of peers) this.held.delete(peer.address);
+    if (this.held.size === 0) this.cancelExpiry();
+    this.last = peers;
+    return { peers: [...peers, ...this.held.values()], inRoom: true };
+  }
+
+  /** The people followed although the room does not list them now. */
+  heldPeers(): readonly Peer[] {
+    return [...this.held.values()];
+  }
+
+  clear(): void {
+    this.waiting = false;
+    this.held.clear();
+    this.cancelExpiry();
+  }
+
+  private cancelExpiry(): void {
+    if (this.expiry === undefined) return;
+    this.clock.clearTimeout(this.expiry);
+    this.expiry = undefined;
+  }
+}

@@ -1,0 +1,45 @@
+import type { PeerMediaFacts } from '../../protocol/commands';
+import type { Peer } from '../../protocol/entities';
+import { REJOIN_GRACE_MS } from '../../protocol/rooms';
+
+interface Kept {
+  readonly peer: Peer;
+  /** Set once our rejoin of the room completed: after this the person is not coming back with it. */
+  until: number | undefined;
+}
+
+/**
+ * What the people of a call showed of their media (muted above all) when the connection was lost.
+ * SPEC §4 clears every peer then; their media keeps flowing meanwhile (the call tab's RejoinHold),
+ * and the record made from a person's presence when they are back starts from these facts, not
+ * from a presence's defaults — so a muted person is never shown live while the call tab catches up.
+ */
+export class PeersBeforeOutage {
+  private readonly kept = new Map<string, Kept>();
+
+  /** The connection was lost: the others in a call are remembered (added to any not back from an earlier loss). */
+  keep(peers: Iterable<Peer>): void {
+    for (const peer of peers) if (!peer.isSelf && peer.joinedCall) this.kept.set(peer.address, { peer, until: undefined });
+  }
+
+  /** Our rejoin of the room completed at `now`: its people not back yet have REJOIN_GRACE_MS to be. */
+  rejoined(roomAddress: string, now: number): void {
+    for (const kept of this.kept.values()) if (kept.peer.roomAddress === roomAddress && kept.until === undefined) kept.until = now + REJOIN_GRACE_MS;
+  }
+
+  /** A new record from a presence: the same person back and still in the call takes their media facts back (once). */
+  restore(peer: Peer, now: number): Peer {
+    const kept = this.kept.get(peer.address);
+    if (!kept) return peer;
+    this.kept.delete(peer.address);
+    if (!peer.joinedCall || (kept.until !== undefined && now > kept.until)) return peer;
+    const { muted, hasActiveCamera, hasActiveMicrophone, hasActiveScreenCapture, sessionFailed } = kept.peer;
+    const facts: PeerMediaFacts = { muted, hasActiveCamera, hasActiveMicrophone, hasActiveScreenCapture, sessionFailed };
+    return { ...peer, ...facts };
+  }
+
+  /** The room was left or closed: nobody of it is coming back. */
+  forgetRoom(roomAddress: string): void {
+    for (const [address, kept] of this.kept) if (kept.peer.roomAddress === roomAddress) this.kept.delete(address);
+  }
+}

@@ -1,0 +1,73 @@
+import type { Page } from '@playwright/test';
+
+/**
+ * Watches that run inside the pages for the whole of a fault or a handover and are read at its end:
+ * a muted person must never be heard or shown live, not even for a moment a poll would miss.
+ */
+
+/**
+ * An init script for every tab of the muted person's browser: remembers each RTCPeerConnection, and
+ * notes whenever an audio track it sends is enabled (checked as it is added and every 20 ms).
+ */
+export function watchSentAudio(): void {
+  const connections: RTCPeerConnection[] = [];
+  const state = { liveAudioSent: 0, audioSenders: 0 };
+  Object.assign(window, { parleySentAudioWatch: state });
+  const Original = window.RTCPeerConnection;
+  const note = (track: MediaStreamTrack | null | undefined) => {
+    if (track?.kind === 'audio' && track.enabled) state.liveAudioSent += 1;
+  };
+  const addTrack = Original.prototype.addTrack;
+  Original.prototype.addTrack = function (this: RTCPeerConnection, track: MediaStreamTrack, ...streams: MediaStream[]) {
+    note(track);
+    return addTrack.call(this, track, ...streams);
+  };
+  const addTransceiver = Original.prototype.addTransceiver;
+  Original.prototype.addTransceiver = function (this: RTCPeerConnection, trackOrKind: MediaStreamTrack | string, init?: RTCRtpTransceiverInit) {
+    if (typeof trackOrKind !== 'string') note(trackOrKind);
+    return addTransceiver.call(this, trackOrKind, init);
+  };
+  window.RTCPeerConnection = class extends Original {
+    constructor(configuration?: RTCConfiguration) {
+      super(configuration);
+      connections.push(this);
+    }
+  } as typeof RTCPeerConnection;
+  setInterval(() => {
+    const senders = connections.filter((connection) => connection.connectionState !== 'closed').flatMap((connection) => connection.getSenders());
+    const audio = senders.filter((sender) => sender.track?.kind === 'audio');
+    state.audioSenders = audio.length;
+    for (const sender of audio) note(sender.track);
+  }, 20);
+}
+
+export async function sentAudioWatch(page: Page): Promise<{ liveAudioSent: number; audioSenders: number }> {
+  return page.evaluate(() => Reflect.get(window, 'parleySentAudioWatch') as { liveAudioSent: number; audioSenders: number });
+}
+
+/**
+ * In an observer's tab, from now on every 20 ms: whether `name` is shown live — listed in the
+ * Participants list without "muted", or their call tile without ", muted". With `absentCounts`,
+ * not being listed counts as live too (for a person whose presence never leaves the room).
+ */
+export async function watchShownMuted(page: Page, name: string, absentCounts: boolean): Promise<void> {
+  await page.evaluate(
+    ({ name, absentCounts }) => {
+      const state = { unmutedSeen: 0, checks: 0 };
+      Object.assign(window, { parleyShownMutedWatch: state });
+      setInterval(() => {
+        const entry = [...document.querySelectorAll('[aria-label="Participants"] li')].find((li) => li.querySelector('.participant-name')?.textContent === name);
+        const shownTile = [...document.querySelectorAll('figure')].find((figure) => figure.getAttribute('aria-label') === name);
+        state.checks += 1;
+        const entryLive = entry ? !entry.textContent?.includes('muted') : absentCounts;
+        const tileLive = shownTile !== undefined && !shownTile.textContent?.includes('muted');
+        if (entryLive || tileLive) state.unmutedSeen += 1;
+      }, 20);
+    },
+    { name, absentCounts },
+  );
+}
+
+export async function shownMutedWatch(page: Page): Promise<{ unmutedSeen: number; checks: number }> {
+  return page.evaluate(() => Reflect.get(window, 'parleyShownMutedWatch') as { unmutedSeen: number; checks: number });
+}

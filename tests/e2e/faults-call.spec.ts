@@ -1,0 +1,207 @@
+// The fault suite's call cases (issue 13): Prosody killed mid-call, a relay worker killed, every
+// relay worker killed at once, a tab crashed while holding the call. Real Prosody, relay and
+// Chromium with fake devices, in a loopback-only network namespace (README "Tests"). Each case
+// prints its figures (time until every tab is back in its room and call, the largest gap in a
+// remote video's frames); what is asserted is what the people see and hear, not how fast.
+import type { Page } from '@playwright/test';
+import { RELAY_CHROMIUM_ARGS } from '../../playwright.config';
+import type { RunningParley } from '../../server/Parley';
+import { handoverCase, type TabGone } from './call-handover-case';
+import {
+  callButton,
+  expectDecodingVideo,
+  expectEveryoneSeesAndHearsEveryone,
+  expectHearing,
+  hear,
+  joinCallWithCamera,
+  LIGHT_VIDEO_TIERS,
+  mediaPath,
+} from './call-ui-people';
+import { shownMutedWatch, watchShownMuted } from './call-watch';
+import { BACK_WITHIN_MS, reportFault, timeUntilBack } from './faults';
+import { expect, participantEntry, test, uniqueRoomName, type People, type Person } from './rooms-people';
+import { frameGaps, tileSamples, watchTile, type ShownSample } from './video-continuity';
+
+test.use({
+  parleySettings: { videoResolutionTiers: LIGHT_VIDEO_TIERS },
+  // Past Chromium's own limit (from the machine's memory) a new tab shares a renderer of the same
+  // site with another tab, and a crash takes both: a renderer per tab, as on a roomier machine.
+  launchOptions: { executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium', args: [...RELAY_CHROMIUM_ARGS, '--renderer-process-limit=100'] },
+});
+
+/** The people of one call, each on a fake camera of their own (playwright.config FAKE_CAMERAS). */
+async function inACall(people: People, label: string, names: readonly string[]): Promise<Person[]> {
+  const room = uniqueRoomName(label);
+  const everyone: Person[] = [];
+  for (const name of names) everyone.push(await people.join(room, name));
+  for (const [index, person] of everyone.entries()) await joinCallWithCamera(person.page, index);
+  return everyone;
+}
+
+/** Each person watches the tile of the next one round the circle (Alice → Bob → … → Alice). */
+function watchedPairs(everyone: readonly Person[]): Array<{ viewer: Person; shown: Person }> {
+  return everyone.map((viewer, index) => ({ viewer, shown: everyone[(index + 1) % everyone.length]! }));
+}
+
+async function watchTiles(everyone: readonly Person[]): Promise<void> {
+  for (const { viewer, shown } of watchedPairs(everyone)) await watchTile(viewer.page, shown.displayName);
+}
+
+/** Per watched pair, what the viewer's tile of the other showed since `watchTiles`. */
+async function watchedSamples(everyone: readonly Person[]): Promise<Array<{ pair: string; samples: ShownSample[] }>> {
+  return Promise.all(
+    watchedPairs(everyone).map(async ({ viewer, shown }) => ({ pair: `${viewer.displayName} → ${shown.displayName}`, samples: await tileSamples(viewer.page, shown.displayName) })),
+  );
+}
+
+/** The figure: the largest gap in new frames over the watched tiles, and when after the fault it ended. */
+function videoGapFigure(watched: ReadonlyArray<{ pair: string; samples: ShownSample[] }>, faultAt: number): string {
+  const gaps = watched.flatMap(({ pair, samples }) => frameGaps(samples).map((gap) => ({ pair, ...gap })));
+  const largest = gaps.reduce((most, gap) => (gap.to - gap.from > most.to - most.from ? gap : most), { pair: 'none', from: faultAt, to: faultAt });
+  return `largest remote video gap ${Math.round(largest.to - largest.from)} ms (${largest.pair}), ended ${Math.round(largest.to - faultAt)} ms after the fault`;
+}
+
+/** The relay's workers now, the busiest first (the room's router lives on a worker with load). */
+function relayWorkersByLoad(parley: RunningParley): Array<{ pid: number; load: number }> {
+  return [...(parley.relay?.stats().workers ?? [])].sort((a, b) => b.load - a.load);
+}
+
+/** Three people whose call runs through the relay: every UI says so and everyone sees and hears everyone. */
+async function onTheRelay(people: People, label: string): Promise<Person[]> {
+  const everyone = await inACall(people, label, ['Alice', 'Bob', 'Carol']);
+  for (const person of everyone) await expect(mediaPath(person.page)).toHaveText('Through the media relay', { timeout: 60_000 });
+  await expectEveryoneSeesAndHearsEveryone(everyone);
+  return everyone;
+}
+
+/** After a relay fault: everyone sees and hears everyone again; the figures are printed. */
+async function relayRecovery(everyone: readonly Person[], scenario: string, faultAt: number): Promise<void> {
+  await expectEveryoneSeesAndHearsEveryone(everyone);
+  const watched = await watchedSamples(everyone);
+  const paths = await Promise.all(everyone.map(async (person) => `${person.displayName}: ${await mediaPath(person.page).textContent()}`));
+  // Nobody leaves the room or the call for a relay fault: the figure is the video's.
+  reportFault(scenario, [videoGapFigure(watched, faultAt), `media path then ${paths.join(', ')}`]);
+  // Every watched tile kept a video element or got a new one with frames: the call never lost a person.
+  for (const { pair, samples } of watched) expect(samples.at(-1)?.shown, `${pair} shows a video at the end`).not.toBeUndefined();
+}
+
+test.describe('Fault suite: Prosody killed mid-call — the media keeps flowing while signalling is down, everyone is back in the room and the call, a muted person stays muted', () => {
+  test('two people on direct connections, Bob muted', async ({ people, parley }) => {
+    test.setTimeout(240_000);
+    const [alice, bob] = (await inACall(people, 'fault-call-prosody', ['Alice', 'Bob'])) as [Person, Person];
+    await expectDecodingVideo(alice.page, 'Bob');
+    await expectDecodingVideo(bob.page, 'Alice');
+    await expectHearing(bob.page, 'Alice');
+    await callButton(bob.page, 'Mute microphone').click();
+    await expect(participantEntry(alice.page, 'Bob')).toContainText('muted');
+    // Listed or shown while the room is back: always muted (while signalling is down nobody is listed).
+    await watchShownMuted(alice.page, 'Bob', false);
+    await watchTiles([alice, bob]);
+
+    const killedAt = Date.now();
+    process.kill(parley.xmpp.pid!, 'SIGKILL');
+    const pages = [alice.page, bob.page];
+    await test.step('both tabs say the connection is lost; the supervisor restarts Prosody; both rejoin the room', async () => {
+      for (const page of pages) await expect(page.getByRole('status', { name: 'Room state' })).toBeVisible({ timeout: BACK_WITHIN_MS });
+    });
+    const backInRoomMs = await timeUntilBack(pages, killedAt);
+    await expect(callButton(alice.page, 'Hang up')).toBeVisible();
+    await expect(callButton(bob.page, 'Hang up')).toBeVisible();
+    await expectDecodingVideo(alice.page, 'Bob');
+    await expectDecodingVideo(bob.page, 'Alice');
+    await expectHearing(bob.page, 'Alice');
+    const backInCallMs = Date.now() - killedAt;
+    const watched = await watchedSamples([alice, bob]);
+    reportFault('Prosody killed mid-call (mesh)', [
+      `every tab back in its room ${backInRoomMs} ms and its call ${backInCallMs} ms after the kill`,
+      videoGapFigure(watched, killedAt),
+    ]);
+
+    // The tiles never went away while signalling was down: each kept showing the other's video.
+    for (const { pair, samples } of watched) expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
+    // One video element throughout: the media that flowed before the kill is the media that flows now.
+    for (const { pair, samples } of watched) expect(new Set(samples.map((sample) => sample.shown)).size, `${pair}: videos shown`).toBe(1);
+    await expect(participantEntry(alice.page, 'Bob')).toContainText('muted');
+    const seen = await shownMutedWatch(alice.page);
+    expect(seen.checks).toBeGreaterThan(0);
+    expect(seen.unmutedSeen).toBe(0);
+    expect((await hear(alice.page, 'Bob')).peak).toBeLessThan(0.01);
+  });
+});
+
+test.describe('Fault suite: a relay worker killed during a relay call — it is replaced and everyone sees and hears everyone again', () => {
+  test('three people on the relay; the busiest worker SIGKILLed', async ({ people, parley }) => {
+    test.setTimeout(300_000);
+    const everyone = await onTheRelay(people, 'fault-relay-worker');
+    await watchTiles(everyone);
+    const [busiest] = relayWorkersByLoad(parley);
+    const killedAt = Date.now();
+    process.kill(busiest!.pid, 'SIGKILL');
+    await expect.poll(() => relayWorkersByLoad(parley).some((worker) => worker.pid === busiest!.pid), { timeout: BACK_WITHIN_MS }).toBe(false);
+    await relayRecovery(everyone, 'relay worker killed', killedAt);
+  });
+});
+
+// The relay runs inside the gateway's Node process (server/Parley.ts: RelayServer behind `/relay`);
+// its media is carried by mediasoup worker processes it starts. Killing that Node process is killing
+// the gateway, app and all (faults-chat's gateway restart). The nearest real thing to "the relay's
+// whole process" is every one of its workers dying at once: every router and transport gone.
+test.describe('Fault suite: every relay worker killed at once during a relay call — the call goes on and everyone sees and hears everyone again', () => {
+  test('three people on the relay; all workers SIGKILLed', async ({ people, parley }) => {
+    test.setTimeout(300_000);
+    const everyone = await onTheRelay(people, 'fault-relay-all');
+    await watchTiles(everyone);
+    const workers = relayWorkersByLoad(parley);
+    const killedAt = Date.now();
+    for (const worker of workers) process.kill(worker.pid, 'SIGKILL');
+    await expect
+      .poll(() => relayWorkersByLoad(parley).filter((worker) => !workers.some((killed) => killed.pid === worker.pid)).length, { timeout: BACK_WITHIN_MS })
+      .toBe(workers.length);
+    await relayRecovery(everyone, 'every relay worker killed at once', killedAt);
+  });
+});
+
+/** CPU seconds each renderer process of the browser has used, by pid (Chromium DevTools SystemInfo.getProcessInfo). */
+async function rendererCpu(page: Page): Promise<Map<number, number>> {
+  const session = await page.context().browser()!.newBrowserCDPSession();
+  const { processInfo } = (await session.send('SystemInfo.getProcessInfo')) as { processInfo: Array<{ type: string; id: number; cpuTime: number }> };
+  await session.detach();
+  return new Map(processInfo.filter((process) => process.type === 'renderer').map((process) => [process.id, process.cpuTime]));
+}
+
+/**
+ * The renderer process a page runs in: DevTools names no page's process, so the page keeps its main
+ * thread busy for 1.5 s and the renderer whose CPU time grew by most of that is the one.
+ */
+async function rendererOf(page: Page): Promise<number> {
+  const before = await rendererCpu(page);
+  await page.evaluate(() => {
+    const until = performance.now() + 1_500;
+    while (performance.now() < until);
+  });
+  const grown = [...(await rendererCpu(page))].map(([pid, cpu]) => ({ pid, grew: cpu - (before.get(pid) ?? 0) })).sort((a, b) => b.grew - a.grew);
+  expect(grown[0]?.grew, 'a renderer ran the busy page').toBeGreaterThan(1);
+  return grown[0]!.pid;
+}
+
+/**
+ * The call tab's renderer process dies as in a crash (SIGKILL): no unload, no goodbye. (DevTools'
+ * Page.crash left the renderer running in this Chromium.) Only the call tab may die: its crash event
+ * is awaited, and Bob's other tab must still answer — it must run in a renderer of its own.
+ */
+const crashTab: TabGone = async (page) => {
+  const others = page.context().pages().filter((other) => other !== page);
+  const pid = await rendererOf(page);
+  const crashed = new Promise<boolean>((resolve) => page.once('crash', () => resolve(true)));
+  process.kill(pid, 'SIGKILL');
+  const inTime = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000));
+  expect(await Promise.race([crashed, inTime]), 'the call tab crashed').toBe(true);
+  for (const other of others) expect(await other.evaluate(() => true), 'Bob’s other tab still runs').toBe(true);
+};
+
+test.describe('Fault suite: a tab crashed while holding the call — the other tab takes the call over, muted, camera off, and says so', () => {
+  test('Bob’s call tab crashes: his other tab takes the call over', async ({ people }) => {
+    const movedMs = await handoverCase(people, 'crashed', crashTab);
+    reportFault('tab crashed while holding the call', [`the call back in the other tab ${movedMs} ms after the crash`]);
+  });
+});

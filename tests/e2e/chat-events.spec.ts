@@ -160,3 +160,67 @@ test.describe('Desktop notification: a message or an attention request while the
     }
   });
 });
+
+test.describe('Notification permission: asked once, after your first message, never on page load (issue 15)', () => {
+  test('opening and joining the room asks nothing; the first message asks; later messages and a reload do not ask again', async ({ people }) => {
+    const room = uniqueRoomName('permission');
+    const alice = await people.join(room, 'Alice');
+    // Counts the page's requests for permission (the browser's own prompt cannot be seen headless); the real request still runs.
+    const countRequests = () => {
+      const real = Notification.requestPermission.bind(Notification);
+      (window as unknown as { permissionRequests: number }).permissionRequests = 0;
+      Notification.requestPermission = (...args: Parameters<typeof Notification.requestPermission>) => {
+        (window as unknown as { permissionRequests: number }).permissionRequests += 1;
+        return real(...args);
+      };
+    };
+    const requests = () => alice.page.evaluate(() => (window as unknown as { permissionRequests: number }).permissionRequests);
+    await alice.context.addInitScript(countRequests);
+    await alice.page.reload();
+    await expectJoined(alice.page);
+    expect(await alice.page.evaluate(() => Notification.permission)).toBe('default');
+    expect(await requests()).toBe(0);
+
+    await say(alice.page, 'hello');
+    await expect.poll(requests).toBe(1);
+    await say(alice.page, 'hello again');
+    expect(await requests()).toBe(1);
+    await alice.page.reload();
+    await expectJoined(alice.page);
+    await say(alice.page, 'after a reload');
+    await expect(chatLog(alice.page)).toContainText('after a reload');
+    expect(await requests()).toBe(0);
+  });
+});
+
+test.describe('Sounds: off until the person turns them on; then a tone for a join (issue 15)', () => {
+  test('Carol joining makes no sound; with "Sounds" on, Bob joining plays the rising join tone', async ({ people }) => {
+    const room = uniqueRoomName('sounds');
+    const alice = await people.join(room, 'Alice');
+    // Records the notes the page generates (RecordingOscillator around the real OscillatorNode: a
+    // headless browser has no speaker to listen to); the real node still plays.
+    await alice.context.addInitScript(() => {
+      const notes: number[] = [];
+      (window as unknown as { notes: number[] }).notes = notes;
+      class RecordingOscillator extends OscillatorNode {
+        constructor(context: BaseAudioContext, options?: OscillatorOptions) {
+          super(context, options);
+          notes.push(options?.frequency ?? 440);
+        }
+      }
+      window.OscillatorNode = RecordingOscillator;
+    });
+    await alice.page.reload();
+    await expectJoined(alice.page);
+    const notes = () => alice.page.evaluate(() => (window as unknown as { notes: number[] }).notes);
+
+    await people.join(room, 'Carol');
+    await expect(chatLog(alice.page)).toContainText('Carol joined');
+    expect(await notes()).toEqual([]);
+
+    await alice.page.getByRole('checkbox', { name: 'Sounds' }).check();
+    await people.join(room, 'Bob');
+    await expect(chatLog(alice.page)).toContainText('Bob joined');
+    await expect.poll(notes).toEqual([660, 880]);
+  });
+});

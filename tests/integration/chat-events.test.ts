@@ -101,6 +101,12 @@ describe('Event lines: joins, leaves, kicks, lock changes and attention requests
     ]);
 
     await alice.rooms.lockRoom(room.address, 'secret');
+    // Bob learns the lock by reading the room's state after its 104 notice: a lock undone before he
+    // reads it would be no change to him, so the unlock waits until he has seen the lock.
+    await linesAre(bob, room.address, [
+      ['joined', 'Carol'],
+      ['locked', undefined],
+    ]);
     await alice.rooms.unlockRoom(room.address);
     await linesAre(bob, room.address, [
       ['joined', 'Carol'],

@@ -13,6 +13,10 @@ import type { RoomEventLog } from '../roomEvents/RoomEventLog';
  * password; anyone else is silently ignored (nothing is sent). Failures are logged only (SPEC §8).
  */
 export class RoomLock {
+  /** Per room, the last lock fact asked for (a check or our own change) and the last one applied. */
+  private readonly asked = new Map<string, number>();
+  private readonly applied = new Map<string, number>();
+
   constructor(
     private readonly context: SessionContext,
     private readonly records: RoomRecords,
@@ -60,8 +64,9 @@ export class RoomLock {
     const client = this.context.client;
     if (!room?.address || room.roomState !== 'joined' || !client) return;
     const joined = room as AddressedRoom;
+    const order = this.ask(roomId);
     try {
-      this.applyLock(joined, await readLockStatus(client, joined.address, joined.selfAffiliation === 'owner'), announce);
+      this.applyLock(joined, await readLockStatus(client, joined.address, joined.selfAffiliation === 'owner'), { announce, order });
     } catch (error) {
       this.context.log.error(`Could not read the lock status of room ${joined.address}: ${stanzaErrorText(error)}`);
     }
@@ -82,11 +87,23 @@ export class RoomLock {
       this.context.log.error(`Could not ${secret ? 'lock' : 'unlock'} room ${room.address}: ${stanzaErrorText(error)}`);
       return;
     }
-    this.applyLock(room, confirmed, true);
+    this.applyLock(room, confirmed, { announce: true, order: this.ask(room.id) });
   }
 
-  /** A lock state learnt from the room; a change of passwordRequired is announced when asked. */
-  private applyLock(room: AddressedRoom, change: Partial<Room>, announce: boolean): void {
+  private ask(roomId: string): number {
+    const order = (this.asked.get(roomId) ?? 0) + 1;
+    this.asked.set(roomId, order);
+    return order;
+  }
+
+  /**
+   * A lock state learnt from the room; a change of passwordRequired is announced when asked. An
+   * answer older than one already applied (a check that was on its way while the owner changed the
+   * lock) is stale and dropped, so it can neither undo the change nor announce it twice.
+   */
+  private applyLock(room: AddressedRoom, change: Partial<Room>, { announce, order }: { announce: boolean; order: number }): void {
+    if (order < (this.applied.get(room.id) ?? 0)) return;
+    this.applied.set(room.id, order);
     const wasLocked = this.records.room(room.id)?.passwordRequired;
     if (!this.records.updateIfJoined(room, change)) return;
     const locked = this.records.room(room.id)?.passwordRequired;

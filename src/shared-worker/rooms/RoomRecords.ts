@@ -2,6 +2,7 @@ import { parseRoomAddress } from '../../protocol/addresses';
 import type { CallRecord, Room } from '../../protocol/entities';
 import type { StateStore } from '../StateStore';
 import { roomByAddress } from '../../protocol/roomLookup';
+import type { Roster } from '../roomEvents/rosterEvents';
 
 /** A room whose address is known (after the room config request). */
 export type AddressedRoom = Room & { address: string };
@@ -41,6 +42,12 @@ export class RoomRecords {
     if (!current || current.address !== room.address || current.roomState !== 'joined') return false;
     this.store.update('rooms', room.id, change);
     return true;
+  }
+
+  /** Who else is in the room now, by occupant address (the event log compares rosters across a reconnect). */
+  rosterOf(roomAddress: string): Roster {
+    const peers = Object.values(this.store.state.peers).filter((peer) => peer.roomAddress === roomAddress && !peer.isSelf);
+    return new Map(peers.map((peer) => [peer.address, peer.displayName]));
   }
 
   removePeersOf(roomAddress: string): void {

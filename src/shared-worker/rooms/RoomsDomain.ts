@@ -26,7 +26,7 @@ import { selfRemovalChange, selfRemovalOf, type SelfRemoval } from './selfRemova
 import { stanzaErrorText } from './stanzaErrorText';
 import { errorMessage } from '../../common/errorMessage';
 import type { RoomEventLog } from '../roomEvents/RoomEventLog';
-import { departureOf, type Roster } from '../roomEvents/rosterEvents';
+import { departureOf } from '../roomEvents/rosterEvents';
 
 /**
  * Rooms, their peers and call records (SPEC §3; §4 room, lock and call state; §5; §6; PROTOCOL.md
@@ -94,7 +94,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.joins.endAll();
     this.lookups.clear();
     this.presence.forget();
-    for (const room of Object.values(this.records.rooms)) if (room.address && room.roomState === 'joined') this.events.interrupted(room.address, this.rosterOf(room.address));
+    for (const room of Object.values(this.records.rooms)) if (room.address && room.roomState === 'joined') this.events.interrupted(room.address, this.records.rosterOf(room.address));
     this.beforeOutage.keep(Object.values(store.state.peers));
     for (const id of Object.keys(store.state.peers)) store.remove('peers', id);
     for (const id of Object.keys(this.records.rooms)) store.update('rooms', id, { roomState: 'interrupted', ...OUT_OF_ROOM });
@@ -287,7 +287,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       error: undefined,
       removal: undefined,
     });
-    this.events.joined(room.address, this.rosterOf(room.address));
+    this.events.joined(room.address, this.records.rosterOf(room.address));
     // PROTOCOL.md "After joining": the call presence and the lock check, neither waiting for the
     // other. The call presence goes first: it is what starts the peers' offers (the join path),
     // and the room answers stanzas in order; the lock state can come after the first frame.
@@ -416,12 +416,6 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     store.upsert('rooms', room.id, newRoomRecord(room.id, name, options));
     this.calls.carry(call, alternate);
     this.startJoin(room.id);
-  }
-
-  /** Who else is in the room now (the event log compares rosters across a reconnect). */
-  private rosterOf(roomAddress: string): Roster {
-    const peers = Object.values(this.context.store.state.peers).filter((peer) => peer.roomAddress === roomAddress && !peer.isSelf);
-    return new Map(peers.map((peer) => [peer.address, peer.displayName]));
   }
 
   /** SPEC §3 preferences.displayName: our `<nick>` in every room. */

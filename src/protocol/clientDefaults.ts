@@ -26,3 +26,11 @@ export const LAYER_POLL_INTERVAL_MS = 1_000;
  * next layer up is asked for.
  */
 export const LAYER_UPSCALE_LIMIT = 1.5;
+
+/**
+ * Issue 13: how long after our rejoin a person of the room's call who has not reappeared yet is
+ * still counted as in the call (their media kept, their media facts kept for their return). They
+ * lost the same server and come back on their own reconnect schedule (up to 30 s between attempts);
+ * one who really went away ends sooner through their sessions (ICE interrupted 5 s, SPEC §4).
+ */
+export const REJOIN_GRACE_MS = 30_000;

@@ -84,11 +84,3 @@ export function roomNameError(name: string): RoomNameError | undefined {
     throw error;
   }
 }
-
-/**
- * Issue 13: how long after our rejoin a person of the room's call who has not reappeared yet is
- * still counted as in the call (their media kept, their media facts kept for their return). They
- * lost the same server and come back on their own reconnect schedule (up to 30 s between attempts);
- * one who really went away ends sooner through their sessions (ICE interrupted 5 s, SPEC §4).
- */
-export const REJOIN_GRACE_MS = 30_000;

@@ -3,7 +3,7 @@
 // back what the call showed of their media, while they are back within the rejoin grace and still in the call.
 import { describe, expect, it } from 'vitest';
 import type { Peer } from '../../src/protocol/entities';
-import { REJOIN_GRACE_MS } from '../../src/protocol/rooms';
+import { REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { PeersBeforeOutage } from '../../src/shared-worker/rooms/PeersBeforeOutage';
 import { PEER_DEFAULTS } from '../support/peers';
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../common/clock';
 import type { Peer, Room } from '../../protocol/entities';
 import { awaitingRejoin } from '../../protocol/awaitingRejoin';
-import { REJOIN_GRACE_MS } from '../../protocol/rooms';
+import { REJOIN_GRACE_MS } from '../../protocol/clientDefaults';
 
 /**
  * Issue 13 "a chat server restart is not a call outage". When the session loses its connection,

@@ -1,6 +1,6 @@
 import type { PeerMediaFacts } from '../../protocol/commands';
 import type { Peer } from '../../protocol/entities';
-import { REJOIN_GRACE_MS } from '../../protocol/rooms';
+import { REJOIN_GRACE_MS } from '../../protocol/clientDefaults';
 
 interface Kept {
   readonly peer: Peer;

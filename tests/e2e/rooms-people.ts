@@ -33,6 +33,17 @@ export async function joinFromHome(page: Page, appUrl: string, roomName: string,
 }
 
 /** The room is joined in this tab: the message input is enabled and no room state is shown (joining, reconnecting…). */
+/**
+ * Opens a side panel ("Chat" or "People") as a person does, with its toggle in the room's header. A
+ * panel the person has not chosen follows the window (beside the call where it fits, else closed), so
+ * a narrow window — or a resized one — needs this before its chat or people can be used.
+ */
+export async function openPanel(page: Page, name: 'Chat' | 'People'): Promise<void> {
+  const toggle = page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name: new RegExp(`^${name}\\b`) });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+}
+
 export async function expectJoined(page: Page, timeout?: number): Promise<void> {
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled({ timeout });
   await expect(page.getByRole('status', { name: 'Room state' })).toHaveCount(0, { timeout });

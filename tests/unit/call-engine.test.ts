@@ -437,6 +437,73 @@ describe('Call: a lost connection to the chat server is not a call outage (issue
   });
 });
 
+/** What `person`'s mirrored state says of `other`'s mute (the Peer record this tab and the others reported). */
+function showMuted(person: Person, other: Person, muted: boolean): void {
+  const state = person.store.get(sessionStateAtom);
+  person.store.set(sessionStateAtom, { ...state, peers: { ...state.peers, [other.address]: { ...state.peers[other.address]!, muted } } });
+}
+
+function audioFrom(person: Person, owner: Person) {
+  return remoteFrom(person, owner).find((item) => item.kind === 'audio');
+}
+
+const isSessionInfo = (_from: string, jingle: { action?: string }) => jingle.action === 'session-info';
+
+describe('Call: a muted person never goes live on a new session (issue 13, call handover)', () => {
+  it("a person the room shows muted stays muted on their new session while its audio arrives before its mute session-info", async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    const { mic } = shareCamera(alice);
+    alice.media.setLocalDisabled(mic, true);
+    allInCall(w);
+    showMuted(bob, alice, true);
+    w.network.holdBack(isSessionInfo);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => remoteFrom(bob, alice).length === 2, 'received');
+    expect(audioFrom(bob, alice)?.remoteDisabled).toBe(true);
+
+    w.network.release();
+    await until(() => w.network.actions(alice.address, bob.address).includes('session-info'), 'mute stated');
+    await flushMicrotasks();
+    expect(audioFrom(bob, alice)?.remoteDisabled).toBe(true);
+    expect(bob.reports.filter((report) => report.peerAddress === alice.address && report.change.muted === false)).toEqual([]);
+  });
+
+  it('the sender states its mute once answered, unmute too: a person the room still shows muted is live when they are', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    shareCamera(alice);
+    allInCall(w);
+    showMuted(bob, alice, true);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => audioFrom(bob, alice)?.remoteDisabled === false, 'live there');
+    const accepted = w.network.log.findIndex((entry) => entry.jingle.action === 'session-accept');
+    const stated = w.network.log.findIndex((entry) => entry.jingle.action === 'session-info');
+    expect(stated).toBeGreaterThan(accepted);
+    expect(w.network.log[stated]?.jingle.info).toEqual({ infoType: '{urn:xmpp:jingle:apps:rtp:info:1}unmute', creator: 'initiator', name: 'audio' });
+    await until(() => bob.reports.findLast((report) => report.peerAddress === alice.address)?.change.muted === false, 'unmuted reported');
+  });
+
+  it('a muted sender says nothing before the answer: a peer that declines is tried again after 2 s, not at once', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    const { mic } = shareCamera(alice);
+    alice.media.setLocalDisabled(mic, true);
+    setView(alice, true, { [bob.address]: 'video' });
+    setView(bob, false, { [alice.address]: 'video' });
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => w.network.actions(bob.address, alice.address).includes('session-terminate'), 'declined');
+    await flushMicrotasks();
+    expect(w.network.actions(alice.address, bob.address)).not.toContain('session-info');
+    const initiates = () => w.network.actions(alice.address, bob.address).filter((action) => action === 'session-initiate').length;
+    await w.clock.advance(1_999);
+    expect(initiates()).toBe(1);
+  });
+});
+
 describe('Call: a burst of changes is one recompute (SPEC §9 update queue, as a microtask)', () => {
   it('sharing microphone and camera at once in the call starts one session with both, not an audio one restarted', async () => {
     const w = newWorld();

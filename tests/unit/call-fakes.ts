@@ -173,6 +173,19 @@ export class FakeJingleNetwork {
   readonly log: Array<{ from: string; to: string; jingle: Stanzas.Jingle }> = [];
   private readonly handlers = new Map<string, Handler>();
   private readonly waiting = new Map<string, { resolve: (iq: Stanzas.IQ) => void; reject: (iq: Stanzas.IQ) => void }>();
+  /** Requests held back from delivery (a slow path for them), until released. */
+  private holding: ((from: string, jingle: Stanzas.Jingle) => boolean) | undefined;
+  private readonly held: Array<() => void> = [];
+
+  /** From now on, requests that `matches` are delivered only on release(): what arrives after what. */
+  holdBack(matches: (from: string, jingle: Stanzas.Jingle) => boolean): void {
+    this.holding = matches;
+  }
+
+  release(): void {
+    this.holding = undefined;
+    for (const deliver of this.held.splice(0)) deliver();
+  }
 
   signalingFor(address: string): CallSignaling {
     return {
@@ -207,8 +220,10 @@ export class FakeJingleNetwork {
     if (!handler) return Promise.reject({ type: 'error', id: iq.id, from: to, error: { type: 'cancel', condition: 'service-unavailable' } });
     return new Promise((resolve, reject) => {
       this.waiting.set(`${from}\n${iq.id ?? ''}`, { resolve, reject });
+      const deliver = (): void => handler({ ...iq, from, jingle: iq.jingle } as JingleIq);
+      if (this.holding?.(from, iq.jingle as Stanzas.Jingle)) this.held.push(deliver);
       // Delivered on a later task, as a message through the worker would be.
-      queueMicrotask(() => handler({ ...iq, from, jingle: iq.jingle } as JingleIq));
+      else queueMicrotask(deliver);
     });
   }
 }

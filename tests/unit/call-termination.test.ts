@@ -11,6 +11,10 @@ describe('session termination (SPEC §4)', () => {
     expect(terminationOutcome(undefined)).toEqual({ failed: false, recomputeAfterMs: undefined });
   });
 
+  it('a session we initiated that ends gone before its answer (the peer answered a request with unknown-session) waits 2 s like the refusal it stands for (issue 13)', () => {
+    expect(terminationOutcome({ condition: 'gone' }, true)).toEqual({ failed: true, recomputeAfterMs: SESSION_TERMINATION.recomputeAfterOtherErrorMs });
+  });
+
   it('failed-transport flags the peer and recomputes after 500 ms', () => {
     expect(terminationOutcome({ condition: 'failed-transport' })).toEqual({ failed: true, recomputeAfterMs: 500 });
     expect(SESSION_TERMINATION.recomputeAfterFailedTransportMs).toBe(500);

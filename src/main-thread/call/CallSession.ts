@@ -26,6 +26,8 @@ export class CallSession {
   readonly described = new Map<MediaKind, ReceivedDescription>();
   /** Incoming: kinds the sender has muted (applied to items that arrive after the mute). */
   readonly remoteMuted = new Set<MediaKind>();
+  /** Outgoing: the peer accepted it. */
+  answered = false;
   /** Incoming: we accepted it (its tracks are media items from then on). */
   accepted = false;
   /** Incoming: tracks that arrived with the offer, before the accept. */

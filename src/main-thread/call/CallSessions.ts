@@ -24,6 +24,8 @@ export interface CallSessionsOptions {
 export interface CallSessionsEvents {
   /** A session ended and is forgotten: whoever made it lets go of what it made (sent state, received media). */
   ended: [call: CallSession];
+  /** The peer answered a session we send (session-accept applied). */
+  accepted: [call: CallSession];
   /** A session's ICE state changed (its record is updated already). */
   connectionState: [call: CallSession, state: string];
   /** A session ended with an error condition (logged; its peer is flagged and held back). */
@@ -54,11 +56,14 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
     const terminated = (session: BaseSession, reason: Stanzas.JingleReason | undefined): void => this.onTerminated(session, reason);
     const connectionState = (session: BaseSession): void => this.onConnectionState(session);
     const sessionState = (session: BaseSession): void => this.publish(this.byId.get(session.sid));
+    const accepted = (session: BaseSession): void => this.onAccepted(session);
     manager.on('terminated', terminated);
+    manager.on('accepted', accepted);
     manager.on('connectionState', connectionState);
     manager.on('sessionState', sessionState);
     this.unsubscribes.push(() => {
       manager.off('terminated', terminated);
+      manager.off('accepted', accepted);
       manager.off('connectionState', connectionState);
       manager.off('sessionState', sessionState);
     });
@@ -135,6 +140,13 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
     else if (state === 'connected' && this.failed.delete(call.peerAddress)) this.emit('changed');
   }
 
+  private onAccepted(session: BaseSession): void {
+    const call = this.byId.get(session.sid);
+    if (!call?.sending) return;
+    call.answered = true;
+    this.emit('accepted', call);
+  }
+
   private onTerminated(session: BaseSession, reason: Stanzas.JingleReason | undefined): void {
     const call = this.byId.get(session.sid);
     // StanzaJS may report an ended session twice (a failed start ends it again).
@@ -144,7 +156,7 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
     this.timers.stopWatching(call.sid);
     this.options.records.remove(call.sid);
     this.emit('ended', call);
-    const outcome = terminationOutcome(reason);
+    const outcome = terminationOutcome(reason, call.sending && !call.answered);
     // Our own decline is no failure of the peer's.
     if (outcome.failed && outcome.recomputeAfterMs !== undefined && !this.closed && !call.declined) {
       const error = new SessionFailedError(call.sid, call.peerAddress, reason?.condition ?? 'unknown', reason?.text);

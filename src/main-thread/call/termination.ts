@@ -9,10 +9,16 @@ export interface TerminationOutcome {
   readonly recomputeAfterMs: number | undefined;
 }
 
-/** success and gone end a session normally; every other condition is an error (no reason counts as success). */
-export function terminationOutcome(reason: Pick<Stanzas.JingleReason, 'condition'> | undefined): TerminationOutcome {
+/**
+ * success and gone end a session normally; every other condition is an error (no reason counts as
+ * success). `unanswered`: a session we initiated ended before the peer accepted it. StanzaJS ends
+ * such a session as `gone` when the peer answers one of its requests with unknown-session (a peer
+ * that declined has forgotten it): that stands for the peer's refusal and waits like one, else a
+ * new session would start at once, again and again.
+ */
+export function terminationOutcome(reason: Pick<Stanzas.JingleReason, 'condition'> | undefined, unanswered = false): TerminationOutcome {
   const condition = reason?.condition ?? 'success';
-  if (condition === 'success' || condition === 'gone') return { failed: false, recomputeAfterMs: undefined };
+  if (condition === 'success' || (condition === 'gone' && !unanswered)) return { failed: false, recomputeAfterMs: undefined };
   return {
     failed: true,
     recomputeAfterMs:

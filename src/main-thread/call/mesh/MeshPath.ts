@@ -33,6 +33,7 @@ export class MeshPath implements MediaPath {
   constructor(private readonly options: MeshPathOptions) {
     const { sessions, handover } = options;
     this.unsubscribes = [
+      sessions.on('accepted', (call) => this.onAccepted(call)),
       sessions.on('ended', (call) => {
         if (call.key === undefined || this.outgoing.get(call.key) !== call) return;
         this.outgoing.delete(call.key);
@@ -152,10 +153,24 @@ export class MeshPath implements MediaPath {
         if (track && stream) await session.addSendOnlyTrack(track, stream);
       }
       await session.start();
-      // PROTOCOL.md: after start, names and screen marks; then the mute state, so the peer shows it from the first frame.
+      // PROTOCOL.md: after start, names and screen marks; the mute state follows the answer (onAccepted).
       await this.describe(call);
-      for (const item of delivery.media) if (media.get(item.id)?.localDisabled) await session.mute('initiator', item.kind);
       if (this.bitrate !== undefined && call.sentOf('video')) await session.setMaximumBitrate(this.bitrate);
+    });
+  }
+
+  /**
+   * Issue 13: once the peer has answered, the mute state of everything sent, mute or unmute, so a
+   * receiver that holds a person muted from their last session learns what this one is. Never
+   * before the answer: a peer that declines answers a session-info with an error.
+   */
+  private onAccepted(call: CallSession): void {
+    const { sessions, media } = this.options;
+    if (call.key === undefined || this.outgoing.get(call.key) !== call) return;
+    void sessions.run(call, 'mute-state', async () => {
+      for (const item of call.sent) {
+        await (media.get(item.id)?.localDisabled === true ? call.session.mute('initiator', item.kind) : call.session.unmute('initiator', item.kind));
+      }
     });
   }
 

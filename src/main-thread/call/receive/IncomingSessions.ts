@@ -10,6 +10,7 @@ import type { CallSession } from '../CallSession';
 import type { CallSessions } from '../CallSessions';
 import type { MediaDescription } from '../descriptionInfo';
 import { ParleyMediaSession } from '../ParleyMediaSession';
+import { peersAtom } from '../../sessionAtoms';
 import { offersIceLite } from '../relay/relayJingle';
 import { ReceivedVideo } from './ReceivedVideo';
 
@@ -83,6 +84,10 @@ export class IncomingSessions {
     if (!meta.applicationTypes.includes(NS_JINGLE_RTP_1)) return undefined;
     const session = new ParleyMediaSession({ ...meta, onDescription: (from, descriptions) => this.onDescription(from, descriptions) });
     const call = this.options.sessions.register(session, undefined);
+    // Issue 13: a person the room shows muted stays muted on their new session until it says unmute
+    // (the sender states it once answered): its audio may arrive before its mute session-info.
+    const peer = Object.values(this.options.store.get(peersAtom)).find((candidate) => candidate.address === call.peerAddress);
+    if (peer?.muted === true) call.remoteMuted.add('audio');
     // PROTOCOL.md: an ice-lite transport marks a relay consumer's offer.
     if (offersIceLite(request?.jingle)) call.path = 'relay';
     return session;

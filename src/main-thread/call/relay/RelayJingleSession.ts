@@ -48,6 +48,9 @@ function connectionStateOf(state: ConsumerIceState): string {
 export class RelayJingleSession extends Session {
   private readonly callbacks: Pick<RelayJingleSessionOptions, 'onAnswer' | 'onDescription' | 'onEnded'>;
 
+  /** The receiver accepted it (terminationOutcome's `unanswered`). */
+  answered = false;
+
   constructor(options: RelayJingleSessionOptions) {
     super({ parent: options.parent, sid: options.sid, peerID: options.peerID, initiator: true });
     this.callbacks = options;
@@ -87,6 +90,7 @@ export class RelayJingleSession extends Session {
 
   protected override onSessionAccept(changes: Stanzas.Jingle, cb: ActionCallback): void {
     this.state = 'active';
+    this.answered = true;
     let sdp: string;
     try {
       sdp = relayAnswerSdp(changes);

@@ -220,14 +220,12 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     await this.describe(consumer);
   }
 
-  /** PROTOCOL.md: after the initiate, names and screen marks; then the mute state, as on the mesh. */
+  /** PROTOCOL.md: after the initiate, names and screen marks; the mute state follows the answer (onAnswer), as on the mesh. */
   private async describe(consumer: RelayConsumer): Promise<void> {
     const session = consumer.session;
     if (!session) return;
-    const { media } = this.options;
-    const contents = describeDelivery(media, consumer.delivery.media);
+    const contents = describeDelivery(this.options.media, consumer.delivery.media);
     if (contents.length > 0) await session.sendDescriptionInfo(contents);
-    for (const item of consumer.delivery.media) if (media.get(item.id)?.localDisabled) await session.setMuted(item.kind, true);
   }
 
   private onAnswer(session: RelayJingleSession, sdp: string): void {
@@ -240,7 +238,10 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       } catch (error) {
         this.options.logger.error(`relay consumer ${consumer.sid} for ${consumer.delivery.peerAddress} not started: ${errorMessage(error)}`);
         session.end('failed-application');
+        return;
       }
+      // Issue 13: answered, the mute state of everything sent, mute or unmute (see MeshPath.onAccepted).
+      for (const item of consumer.delivery.media) await session.setMuted(item.kind, this.options.media.get(item.id)?.localDisabled === true);
     });
   }
 
@@ -309,7 +310,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     this.options.records.remove(session.sid);
     if (!consumer || consumer.restarting || (consumer.session !== undefined && consumer.session !== session)) return;
     this.forget(consumer);
-    const outcome = terminationOutcome(reason);
+    const outcome = terminationOutcome(reason, !session.answered);
     if (!consumer.ending && !consumer.dead && outcome.failed && !this.closed) {
       // The receiver refused or failed it: as on the mesh, that delivery is held back a while.
       this.options.logger.error(`relay session ${session.sid} with ${session.peerID} ended: ${reason?.condition ?? 'unknown'}`);

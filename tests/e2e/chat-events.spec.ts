@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../playwright.config';
-import { chatLog, expect, expectJoined, joinFromHome, participantEntry, say, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName } from './rooms-people';
 
 // Issue 15 in the browser: event lines, clickable links, the real-time text toggle, and a desktop
 // notification for a tab in the background. Every person is a browser context of their own.
@@ -137,6 +137,7 @@ test.describe('Desktop notification: a message or an attention request while the
       await context.addInitScript(recordNotifications);
       const alicePage = context.pages()[0]!;
       await joinFromHome(alicePage, appUrl, room, 'Alice');
+      await openPanel(alicePage, 'Chat');
       await expectJoined(alicePage);
       const bob = await people.join(room, 'Bob');
 

@@ -22,15 +22,11 @@ import { RoomAlertsLater } from './RoomAlertsLater';
 import { RoomAnnouncer } from './RoomAnnouncer';
 import { RoomStatus } from './RoomStatus';
 import { ROOM_REGION_IDS, SkipLinks } from './SkipLinks';
-import { useMediaQuery } from './useMediaQuery';
 import { useRoomOfView } from './useRoomOfView';
 
 // The owner's controls (and the room-name rules destroying a room uses) come after the first frame.
 const LockRoomControl = lazyComponent(() => import('./LockRoomControl'), 'LockRoomControl');
 const DestroyRoomControl = lazyComponent(() => import('./DestroyRoomControl'), 'DestroyRoomControl');
-
-/** Wide enough for the side panels to sit beside the call; narrower, they open over it (parley.css says the same). */
-const PANELS_FIT_BESIDE = '(min-width: 1100px)';
 
 /**
  * A room (`/<room>`): the call fills the page; People and Chat are side panels the person opens and
@@ -41,10 +37,9 @@ export function RoomView({ roomName }: { roomName: string }) {
   // Not auto-joined (SPEC §4 autoJoinCall false): the call starts from the preview's "Join call".
   const { room, openError, ended } = useRoomOfView(roomName, false);
   const layout = useRoomLayout();
-  const panelsFitBeside = useMediaQuery(PANELS_FIT_BESIDE);
-  // Not chosen yet: open where they fit beside the call, closed where they would cover it.
-  const peopleShown = layout.people ?? panelsFitBeside;
-  const chatShown = layout.chat ?? panelsFitBeside;
+  // Closed until the person opens them (roomLayout.ts): the call fills the window.
+  const peopleShown = layout.people;
+  const chatShown = layout.chat;
   const roomAddress = room?.address;
   const peopleCount = useAtomValue(roomPeersAtomFamily(roomAddress ?? '')).length;
   const isOwner = Boolean(room?.joined && room.selfAffiliation === 'owner');

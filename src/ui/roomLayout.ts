@@ -5,11 +5,12 @@ export type CallView = 'grid' | 'speaker';
 
 /**
  * The room page's layout as the person left it: which side panels are open and the call's view.
- * A panel not chosen yet (undefined) follows the window: open where it fits beside the call.
+ * Until the person opens one, both panels are closed at every window size: the call fills the window
+ * (issue 15, "stage first"), and the Chat toggle's unread count tells of new messages.
  */
 export interface RoomLayout {
-  readonly people: boolean | undefined;
-  readonly chat: boolean | undefined;
+  readonly people: boolean;
+  readonly chat: boolean;
   readonly view: CallView;
 }
 
@@ -19,9 +20,10 @@ export interface RoomLayout {
  * arrives), and it keeps SPEC §3's Preferences to the spec's fields. Every tab of the origin shares it.
  */
 const STORAGE_KEY = 'parley.roomLayout';
-const DEFAULT_LAYOUT: RoomLayout = { people: undefined, chat: undefined, view: 'grid' };
+const DEFAULT_LAYOUT: RoomLayout = { people: false, chat: false, view: 'grid' };
 
-const optionalBoolean = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
+/** A panel is open only when the person opened it: anything but `true` keeps it closed. */
+const openedByPerson = (value: unknown): boolean => value === true;
 
 /** What storage holds is not trusted: anything but the expected fields falls back to the default. */
 export function parseRoomLayout(stored: string | null): RoomLayout {
@@ -34,7 +36,7 @@ export function parseRoomLayout(stored: string | null): RoomLayout {
   }
   if (typeof value !== 'object' || value === null) return DEFAULT_LAYOUT;
   const record = value as Record<string, unknown>;
-  return { people: optionalBoolean(record.people), chat: optionalBoolean(record.chat), view: record.view === 'speaker' ? 'speaker' : 'grid' };
+  return { people: openedByPerson(record.people), chat: openedByPerson(record.chat), view: record.view === 'speaker' ? 'speaker' : 'grid' };
 }
 
 const listeners = new Set<() => void>();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
 import { callButton, callRegion, joinCall, LIGHT_VIDEO_TIERS } from './call-ui-people';
-import { chatLog, expect, expectJoined, participantEntry, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, openPanel, panelToggle, participantEntry, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
 
 // One set of servers for the file (the worker-scoped fixture); calls over mesh at light video sizes.
 test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
@@ -39,28 +39,36 @@ async function wcagViolations(page: Page): Promise<string[]> {
 /** A header toggle: a side panel, or the room's actions folded under "More" on a narrow window. */
 type Panel = 'People' | 'Chat' | 'More';
 
-/** Opens a side panel if it is closed (a phone starts with them closed: the call first); "More" only where it is shown. */
-async function openPanel(page: Page, panel: Panel): Promise<void> {
-  const toggle = page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name: new RegExp(`^${panel}`) });
-  if (panel === 'More' && !(await toggle.isVisible())) return;
-  // Read again until it holds: just after a resize the page may not have followed the new width yet.
-  await expect(async () => {
-    if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
-    await expect(toggle).toHaveAttribute('aria-expanded', 'true', { timeout: 1_000 });
-  }).toPass();
+/**
+ * Shows the side panels a state is about and closes the others, as a person does with the header's
+ * toggles (a page without them — home, pop-out, an ended room's People — is left as it is); opens
+ * "More" where it is shown.
+ */
+async function showOnly(page: Page, open: readonly Panel[]): Promise<void> {
+  for (const panel of ['People', 'Chat'] as const) {
+    const toggle = panelToggle(page, panel);
+    if (!(await toggle.isVisible())) continue;
+    const expanded = String(open.includes(panel));
+    if ((await toggle.getAttribute('aria-expanded')) !== expanded) await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', expanded);
+  }
+  const more = page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name: 'More', exact: true });
+  if (!open.includes('More') || !(await more.isVisible())) return;
+  if ((await more.getAttribute('aria-expanded')) === 'false') await more.click();
+  await expect(more).toHaveAttribute('aria-expanded', 'true');
 }
 
 /**
  * The page state passes axe at both sizes, and its screenshots are saved as
  * test-results/screens/<state>-<size>.png for a reviewer to look at. `open` names the side panels
- * the state is about, opened at each size; the others stay as the person left them.
+ * the state is about, opened at each size; the others are closed (the room's default: the call first).
  */
 async function expectAccessible(page: Page, state: string, open: readonly Panel[] = []): Promise<void> {
   const directory = join(test.info().project.outputDir, 'screens');
   mkdirSync(directory, { recursive: true });
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
-    for (const panel of open) await openPanel(page, panel);
+    await showOnly(page, open);
     const path = join(directory, `${state}-${size.name}.png`);
     await page.screenshot({ path });
     await test.info().attach(`${state}-${size.name}`, { path, contentType: 'image/png' });
@@ -121,6 +129,7 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     await bobsInput.fill('Hello Alice');
     await bobsInput.press('Enter');
     await bobsInput.fill('still writing');
+    await openPanel(alice.page, 'Chat');
     await expect(chatLog(alice.page)).toContainText('Hello Alice (edited)');
     await expect(alice.page.getByRole('region', { name: 'Typing' })).toContainText('Bob is typing…');
     await expectAccessible(alice.page, 'chat-correction-and-typing', ['Chat']);
@@ -129,14 +138,16 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     await alice.page.getByRole('button', { name: 'Lock room' }).click();
     const lockDialog = alice.page.getByRole('dialog', { name: 'Lock room' });
     await expect(lockDialog).toBeVisible();
-    await expectAccessible(alice.page, 'lock-dialog');
+    // The chat stays open behind the modal dialog (the page under it takes no clicks).
+    await expectAccessible(alice.page, 'lock-dialog', ['Chat']);
     await lockDialog.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
     await lockDialog.getByRole('button', { name: 'Lock', exact: true }).click();
     await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeVisible();
 
     const carol = await people.arrive(room, 'Carol');
     await expect(carol.page.getByRole('textbox', { name: 'Room password' })).toBeVisible();
-    await expectAccessible(carol.page, 'password-prompt');
+    // Chat open, as Carol arrived: she writes there once in.
+    await expectAccessible(carol.page, 'password-prompt', ['Chat']);
 
     // Four in the call: Carol and Dave give the password.
     const dave = await people.arrive(room, 'Dave');
@@ -151,7 +162,6 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     await callButton(alice.page, 'Speaker view').click();
     await expectAccessible(alice.page, 'call-4-people-speaker-view');
     await callButton(alice.page, 'Speaker view').click();
-    for (const panel of ['People', 'Chat'] as const) await alice.page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name: panel, exact: true }).click();
     await callButton(alice.page, 'Call details').click();
     await expectAccessible(alice.page, 'call-4-people-stage-and-details');
     await callButton(alice.page, 'Call details').click();
@@ -300,6 +310,7 @@ test.describe('Invite: "Copy link" writes the room\'s address; a person arriving
     try {
       const page = await dana.newPage();
       await page.goto(roomAddress(appUrl, room));
+      await openPanel(page, 'Chat');
       await expectJoined(page);
       const name = callRegion(page).getByRole('textbox', { name: 'Your name' });
       await expect(name).toBeVisible();

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { VOLUME } from '../../src/protocol/constants';
 import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, joinCall, LIGHT_VIDEO_TIERS, playbackVolume, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
-import { chatLog, expect, expectJoined, joinFromHome, participantEntry, say, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName } from './rooms-people';
 
 // The call UI over mesh (issue 4); calls through the relay are tests/e2e/relay-call.spec.ts.
 test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
@@ -205,6 +205,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       // The recording starts with the first capture: the preview, as the room opens.
       await joinFromHome(page, appUrl, room, 'Alice');
       const openedAt = Date.now();
+      await openPanel(page, 'Chat');
       await expectJoined(page);
       await joinCall(page);
       expect(Date.now() - openedAt, 'Alice joins before she speaks').toBeLessThan(recording.first.startMs);

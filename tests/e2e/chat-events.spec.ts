@@ -137,7 +137,6 @@ test.describe('Desktop notification: a message or an attention request while the
       await context.addInitScript(recordNotifications);
       const alicePage = context.pages()[0]!;
       await joinFromHome(alicePage, appUrl, room, 'Alice');
-      // This browser's window is narrower than the panels need beside the call: Alice opens the chat.
       await openPanel(alicePage, 'Chat');
       await expectJoined(alicePage);
       const bob = await people.join(room, 'Bob');

@@ -1,7 +1,7 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { callButton, callRegion, joinCall, LIGHT_VIDEO_TIERS, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
-import { chatLog, expect, expectJoined, joinFromHome, participants, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, joinFromHome, openPanel, panelToggle, participants, test, uniqueRoomName } from './rooms-people';
 
 // The room page's layout (issue 15 item 1): calls over mesh at light video sizes.
 test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
@@ -9,44 +9,45 @@ test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-function panelToggle(page: Page, name: 'People' | 'Chat'): Locator {
-  return page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name, exact: true });
-}
-
 /** The area of the element's box on screen, in CSS pixels. */
 async function areaOf(locator: Locator): Promise<number> {
   const box = await locator.boundingBox();
   return box ? box.width * box.height : 0;
 }
 
-test.describe('Side panels: People and Chat open and close from the header, and stay as the person left them after a reload', () => {
-  test('at 1280×800 both start open beside the call; closed, they stay closed after a reload; one opened again stays open', async ({ people }) => {
-    const alice = await people.join(uniqueRoomName('panels'), 'Alice');
-    await alice.page.setViewportSize(DESKTOP);
-    await expect(panelToggle(alice.page, 'People')).toHaveAttribute('aria-expanded', 'true');
-    await expect(panelToggle(alice.page, 'Chat')).toHaveAttribute('aria-expanded', 'true');
-    await expect(participants(alice.page)).toBeVisible();
-    await expect(chatLog(alice.page)).toBeVisible();
+test.describe('Side panels: closed until the person opens them; People and Chat open and close from the header, and stay as the person left them after a reload', () => {
+  test('at 1280×800 a first visit starts with both closed; opened, they stay open after a reload; closed again, they stay closed', async ({ browser, appUrl }) => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    try {
+      const page = await context.newPage();
+      await joinFromHome(page, appUrl, uniqueRoomName('panels'), 'Alice');
+      await expect(callButton(page, 'Join call')).toBeVisible();
+      await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'false');
+      await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
+      await expect(participants(page)).toBeHidden();
+      await expect(chatLog(page)).toBeHidden();
 
-    await panelToggle(alice.page, 'People').click();
-    await panelToggle(alice.page, 'Chat').click();
-    await expect(panelToggle(alice.page, 'People')).toHaveAttribute('aria-expanded', 'false');
-    await expect(participants(alice.page)).toBeHidden();
-    await expect(chatLog(alice.page)).toBeHidden();
+      await panelToggle(page, 'People').click();
+      await panelToggle(page, 'Chat').click();
+      await expect(participants(page)).toBeVisible();
+      await expect(chatLog(page)).toBeVisible();
 
-    await alice.page.reload();
-    await expect(callButton(alice.page, 'Join call')).toBeVisible();
-    await expect(panelToggle(alice.page, 'People')).toHaveAttribute('aria-expanded', 'false');
-    await expect(panelToggle(alice.page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
-    await expect(participants(alice.page)).toBeHidden();
-    await expect(chatLog(alice.page)).toBeHidden();
+      await page.reload();
+      await expectJoined(page);
+      await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'true');
+      await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'true');
+      await expect(participants(page)).toBeVisible();
 
-    await panelToggle(alice.page, 'Chat').click();
-    await expect(chatLog(alice.page)).toBeVisible();
-    await alice.page.reload();
-    await expectJoined(alice.page);
-    await expect(panelToggle(alice.page, 'Chat')).toHaveAttribute('aria-expanded', 'true');
-    await expect(participants(alice.page)).toBeHidden();
+      await panelToggle(page, 'People').click();
+      await expect(participants(page)).toBeHidden();
+      await page.reload();
+      await expectJoined(page);
+      await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'false');
+      await expect(participants(page)).toBeHidden();
+      await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'true');
+    } finally {
+      await context.close();
+    }
   });
 
   test('on a phone (390×844) the call comes first: panels start closed and open over it; the header is one row; the call controls sit at the bottom', async ({ browser, appUrl }) => {
@@ -80,23 +81,28 @@ test.describe('Side panels: People and Chat open and close from the header, and 
 });
 
 test.describe('Stage first: the call fills the window', () => {
-  test('the tiles of a two-person call at 1280×800 with the panels closed take at least half the window', async ({ people }) => {
+  test('the tiles of a two-person call at 1280×800, on a first visit with the default layout, take at least half the window', async ({ people, browser, appUrl }) => {
     const room = uniqueRoomName('stage');
-    const alice = await people.join(room, 'Alice');
-    const bob = await people.join(room, 'Bob');
-    await alice.page.setViewportSize(DESKTOP);
-    await joinCall(alice.page);
-    await joinCall(bob.page);
-    await expect(tile(alice.page, 'Bob')).toBeVisible();
-    await panelToggle(alice.page, 'People').click();
-    await panelToggle(alice.page, 'Chat').click();
-    await expect(chatLog(alice.page)).toBeHidden();
+    const context = await browser.newContext({ viewport: DESKTOP });
+    try {
+      const page = await context.newPage();
+      await joinFromHome(page, appUrl, room, 'Alice');
+      await joinCall(page);
+      const bob = await people.join(room, 'Bob');
+      await joinCall(bob.page);
+      await expect(tile(page, 'Bob')).toBeVisible();
+      // No panel was touched: this is the layout a person first sees.
+      await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'false');
+      await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
 
-    const tiles = (await areaOf(tile(alice.page, 'Bob'))) + (await areaOf(tile(alice.page, 'Alice (you)')));
-    const share = tiles / (DESKTOP.width * DESKTOP.height);
-    test.info().annotations.push({ type: 'tile area', description: `${(share * 100).toFixed(1)}% of 1280×800` });
-    console.log(`two tiles cover ${(share * 100).toFixed(1)}% of the 1280×800 window`);
-    expect(share).toBeGreaterThanOrEqual(0.5);
+      const tiles = (await areaOf(tile(page, 'Bob'))) + (await areaOf(tile(page, 'Alice (you)')));
+      const share = tiles / (DESKTOP.width * DESKTOP.height);
+      test.info().annotations.push({ type: 'tile area', description: `${(share * 100).toFixed(1)}% of 1280×800` });
+      console.log(`two tiles cover ${(share * 100).toFixed(1)}% of the 1280×800 window`);
+      expect(share).toBeGreaterThanOrEqual(0.5);
+    } finally {
+      await context.close();
+    }
   });
 });
 
@@ -129,6 +135,7 @@ test.describe('Speaker view: the person speaking is shown large, the others in a
       const page = await context.newPage();
       // The recording starts with the first capture: the preview, as the room opens.
       await joinFromHome(page, appUrl, room, 'Alice');
+      await openPanel(page, 'Chat');
       await expectJoined(page);
       await joinCall(page);
       await expect(tile(bob.page, 'Alice')).toBeVisible();

@@ -1,4 +1,4 @@
-import { chatLog, expect, expectJoined, openPanel, participantEntry, participants, roomJid, say, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, participantEntry, participants, roomJid, say, test, uniqueRoomName } from './rooms-people';
 
 // Every person is a browser context of their own; every test uses a room of its own.
 
@@ -31,7 +31,6 @@ test.describe('Chat scroll: the log sticks to the bottom within 30 px of it, and
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
     await bob.page.setViewportSize({ width: 800, height: 480 });
-    await openPanel(bob.page, 'Chat');
     const log = chatLog(bob.page);
     const distanceFromBottom = () => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
     const scrollTop = () => log.evaluate((element) => element.scrollTop);

@@ -32,18 +32,24 @@ export async function joinFromHome(page: Page, appUrl: string, roomName: string,
   await expect(page).toHaveURL(new URL(encodeURIComponent(roomName), appUrl).href);
 }
 
-/** The room is joined in this tab: the message input is enabled and no room state is shown (joining, reconnecting…). */
+/** A side panel's toggle in the room header ("People" or "Chat"; closed, Chat's name counts what is unread: "Chat 2 unread"). */
+export function panelToggle(page: Page, name: 'People' | 'Chat') {
+  return page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name: new RegExp(`^${name}(?: \\d+ unread)?$`) });
+}
+
 /**
- * Opens a side panel ("Chat" or "People") as a person does, with its toggle in the room's header. A
- * panel the person has not chosen follows the window (beside the call where it fits, else closed), so
- * a narrow window — or a resized one — needs this before its chat or people can be used.
+ * Opens a side panel the way a person does: its toggle in the room header. The room starts with both
+ * closed (the call fills the window); the product remembers the choice for this person's later pages
+ * (reloads, other tabs), so it is done once per person.
  */
-export async function openPanel(page: Page, name: 'Chat' | 'People'): Promise<void> {
-  const toggle = page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name: new RegExp(`^${name}\\b`) });
+export async function openPanel(page: Page, name: 'People' | 'Chat'): Promise<void> {
+  const toggle = panelToggle(page, name);
+  await expect(toggle).toBeVisible();
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
 }
 
+/** The room is joined in this tab: the message input is enabled and no room state is shown (joining, reconnecting…). */
 export async function expectJoined(page: Page, timeout?: number): Promise<void> {
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled({ timeout });
   await expect(page.getByRole('status', { name: 'Room state' })).toHaveCount(0, { timeout });
@@ -85,9 +91,9 @@ export function participantEntry(page: Page, displayName: string) {
 
 /** The people of one test. Each is a browser context of their own, closed when the test ends, passed or failed. */
 export interface People {
-  /** A new person joins the room from the home page and waits until they are in. */
+  /** A new person joins the room from the home page, opens Chat and People, and waits until they are in. */
   join(roomName: string, displayName: string): Promise<Person>;
-  /** A new person opens the room from the home page and may stop short of joining (a password prompt, a ban). */
+  /** A new person opens the room from the home page and opens Chat; they may stop short of joining (a password prompt, a ban). */
   arrive(roomName: string, displayName: string): Promise<Person>;
 }
 
@@ -95,6 +101,9 @@ async function newPerson(browser: Browser, appUrl: string, roomName: string, dis
   const context = await browser.newContext();
   const page = await context.newPage();
   await joinFromHome(page, appUrl, roomName, displayName);
+  // The people of these tests write and read the chat: they open it first thing (its toggle is there
+  // whatever happens to the room, a password prompt or a ban).
+  await openPanel(page, 'Chat');
   return { displayName, context, page };
 }
 
@@ -111,6 +120,8 @@ export const test = base.extend<{ people: People }>({
       async join(roomName, displayName) {
         const person = await arrive(roomName, displayName);
         await expectJoined(person.page);
+        // In the room, they keep an eye on who is there too.
+        await openPanel(person.page, 'People');
         return person;
       },
     });

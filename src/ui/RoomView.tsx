@@ -117,7 +117,7 @@ export function RoomView({ roomName }: { roomName: string }) {
       </header>
       <RoomStatus room={room} openError={openError} ended={ended} />
       {roomAddress && <AttentionAlerts roomAddress={roomAddress} />}
-      {roomAddress && <RoomAnnouncer roomAddress={roomAddress} />}
+      {roomAddress && <RoomAnnouncer roomAddress={roomAddress} chatShown={chatShown} />}
       <Suspense fallback={null}>{roomAddress && <RoomAlertsLater roomAddress={roomAddress} roomName={roomName} />}</Suspense>
       <main className={`room-body ${panelsClass}`}>
         {end ? (

@@ -273,17 +273,24 @@ test.describe('Focus goes where the next step is: the call controls after joinin
   });
 });
 
-test.describe('Room events are announced politely: joins and leaves in a live region', () => {
-  test('"Bob joined." and "Bob left." reach the status region of those in the room', async ({ people }) => {
+test.describe('Room events are announced politely, once: by the chat log while the chat is open, else by a live region', () => {
+  test('with the chat closed "Bob joined." and "Bob left." reach the status region; with it open the log says it and the region stays quiet', async ({ people }) => {
     const room = uniqueRoomName('announce');
     const alice = await people.join(room, 'Alice');
     const events = alice.page.getByRole('status', { name: 'Room events' });
     await expect(events).toHaveAttribute('aria-live', 'polite');
     await expect(events).toHaveText('');
+    // The chat open (as people.join leaves it): its log, a live region itself, tells of Bob.
     const bob = await people.join(room, 'Bob');
-    await expect(events).toHaveText('Bob joined.');
+    await expect(chatLog(alice.page)).toContainText('Bob joined');
+    await expect(events).toHaveText('');
+    // The chat closed: the status region speaks instead.
+    await panelToggle(alice.page, 'Chat').click();
+    await expect(panelToggle(alice.page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
     await bob.page.getByRole('button', { name: 'Leave' }).click();
     await expect(events).toHaveText('Bob left.');
+    await people.join(room, 'Bob');
+    await expect(events).toHaveText('Bob joined.');
   });
 });
 

@@ -7,6 +7,7 @@ import { RoomEventLog } from '../../src/shared-worker/roomEvents/RoomEventLog';
 import { departureOf, rejoinEvents } from '../../src/shared-worker/roomEvents/rosterEvents';
 import { StateStore } from '../../src/shared-worker/StateStore';
 import { chatTimeline } from '../../src/ui/chatTimeline';
+import { roomEventText, unannouncedEvents } from '../../src/ui/roomEventText';
 import { ManualClock } from '../support/ManualClock';
 
 const ROOM = 'room@rooms.parley.localhost';
@@ -127,5 +128,21 @@ describe('Room arrivals: what plays a tone or notifies is what others did since 
     expect(arrivals.look([message('mine', 1, 'Me', 'outgoing'), message('m2', 2)], []).notices).toEqual([
       { title: 'Ann in standup', body: 'text m2', tag: `parley-message:${ROOM}` },
     ]);
+  });
+});
+
+describe('Room announcements: a screen reader hears each new event line once, nothing that was there, no attention request twice (issue 15)', () => {
+  const event = (id: string, kind: RoomEvent['kind'], displayName?: string): RoomEvent => ({ id, roomAddress: ROOM, kind, displayName, time: 0 });
+  const before = [event('1', 'joined', 'Ann')];
+  const after = [...before, event('2', 'left', 'Bob'), event('3', 'attention', 'Cy'), event('4', 'locked')];
+
+  it('the first look announces nothing: the lines shown when the page opened are no news', () => {
+    expect(unannouncedEvents(undefined, after)).toEqual([]);
+  });
+
+  it('later looks announce only the lines that arrived since, in plain words, leaving attention requests to their alert', () => {
+    const news = unannouncedEvents(new Set(before.map((line) => line.id)), after);
+    expect(news.map(roomEventText)).toEqual(['Bob left', 'The room was locked with a password']);
+    expect(unannouncedEvents(new Set(after.map((line) => line.id)), after)).toEqual([]);
   });
 });

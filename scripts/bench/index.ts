@@ -14,7 +14,7 @@ import { joinRows, steadyRows } from './versus';
 import { voiceAnalysisRows } from './voice';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. BENCH_ONLY=signalling or relay: only the signalling tier's rows, or only the relay's. */
+/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. BENCH_ONLY=signalling, relay or timeline: only the signalling tier's rows, only the relay's, or only the two-person join timeline (BENCH_RUNS joins). */
 const QUICK = Boolean(process.env.BENCH_QUICK);
 
 /** What each page loads before its first frame (scripts/bench/bundles.ts), from the build the bench serves. */
@@ -67,6 +67,16 @@ if (process.env.BENCH_ONLY === 'relay') {
   } finally {
     await browser.close();
     await relay.stop();
+  }
+  process.exit(0);
+}
+
+if (process.env.BENCH_ONLY === 'timeline') {
+  const mesh = await startTestParley({ relayWorkers: 0 });
+  try {
+    printTimeline(await section('join timeline', () => joinTimelineRows(mesh, RUNS)), RUNS);
+  } finally {
+    await mesh.stop();
   }
   process.exit(0);
 }

@@ -6,9 +6,26 @@ import type { RunningParley } from '../../server/Parley';
 import { launchBrowser, PARLEY } from './clients';
 import { callUp, JOIN_PROBE, waitForRemoteVideos, type ProbedWindow } from './join';
 import { median, type Row } from './table';
+import { SharedWorkerSteps } from './workerSteps';
 
 /** The steps, in the order a join takes them; each is stamped the first time it happens. */
 const STEPS = [
+  ['session worker started', 'the newcomer’s shared worker (signalling session) is created'],
+  ['config asked', 'the worker asks /api/config (after reading its stored identity)'],
+  ['config fetched', '/api/config answered, in the worker'],
+  ['websocket open', ''],
+  ['room address looked up', '/api/room-config answered, in the worker'],
+  ['logged in', 'the XMPP session started: initial presence sent'],
+  ['join presence sent', ''],
+  ['join presence sent, with the call', 'the call joined before the room answered goes with the join'],
+  ['self-presence received', 'the room answered the join'],
+  ['call presence sent', ''],
+  ['other side: newcomer’s presence arrives', 'in the worker of the person already in the call'],
+  ['other side: newcomer in the call', 'their worker receives the newcomer’s call presence'],
+  ['other side: offer leaves the worker', 'session-initiate sent on their websocket'],
+  ['offer arrives at the worker', 'session-initiate received on the newcomer’s websocket'],
+  ['answer leaves the worker', 'session-accept sent on the newcomer’s websocket'],
+  ['other side: answer arrives at the worker', ''],
   ['entry script loaded', 'the app’s entry chunk has arrived'],
   ['room view loaded', 'the room page’s chunk'],
   ['call code loaded', 'capture, Jingle and the call paths'],
@@ -19,8 +36,11 @@ const STEPS = [
   ['camera captured', ''],
   ['“Join call” enabled', ''],
   ['“Join call” clicked', 'by the harness, the moment it is enabled'],
-  ['first offer received', 'setRemoteDescription(offer)'],
-  ['first answer set', 'setLocalDescription(answer)'],
+  ['other side: session started', 'the person already in the call asks for its offer to the newcomer (createOffer)'],
+  ['other side: offer set', 'their setLocalDescription(offer) resolved: the offer goes out'],
+  ['first offer received', 'setRemoteDescription(offer) called, on the connection of the first video decoded'],
+  ['offer applied', 'setRemoteDescription(offer) resolved'],
+  ['first answer set', 'setLocalDescription(answer) resolved: the answer goes out'],
   ['first ICE connected', ''],
   ['first DTLS connected', 'connectionState connected'],
   ['first remote frame decoded', ''],
@@ -52,20 +72,25 @@ const TIMELINE_PROBE = `(() => {
     mark('camera asked');
     return getUserMedia.apply(this, args).then((stream) => { mark('camera captured'); return stream; });
   };
+  // Per connection: the video counted is the first decoded, and the steps shown are its connection's.
+  const stamp = (connection, step) => {
+    connection.__benchSteps ??= {};
+    if (!(step in connection.__benchSteps)) connection.__benchSteps[step] = performance.timeOrigin + performance.now();
+  };
   const setRemote = RTCPeerConnection.prototype.setRemoteDescription;
   RTCPeerConnection.prototype.setRemoteDescription = function (description, ...rest) {
-    if (description?.type === 'offer') mark('first offer received');
+    if (description?.type === 'offer') stamp(this, 'first offer received');
     if (!this.__benchTimed) {
       this.__benchTimed = true;
-      this.addEventListener('iceconnectionstatechange', () => { if (this.iceConnectionState === 'connected' || this.iceConnectionState === 'completed') mark('first ICE connected'); });
-      this.addEventListener('connectionstatechange', () => { if (this.connectionState === 'connected') mark('first DTLS connected'); });
+      this.addEventListener('iceconnectionstatechange', () => { if (this.iceConnectionState === 'connected' || this.iceConnectionState === 'completed') stamp(this, 'first ICE connected'); });
+      this.addEventListener('connectionstatechange', () => { if (this.connectionState === 'connected') stamp(this, 'first DTLS connected'); });
     }
-    return setRemote.call(this, description, ...rest);
+    return setRemote.call(this, description, ...rest).then((result) => { stamp(this, 'offer applied'); return result; });
   };
   const setLocal = RTCPeerConnection.prototype.setLocalDescription;
   RTCPeerConnection.prototype.setLocalDescription = function (description, ...rest) {
     const done = setLocal.call(this, description, ...rest);
-    return done.then((result) => { if (this.localDescription?.type === 'answer') mark('first answer set'); return result; });
+    return done.then((result) => { if (this.localDescription?.type === 'answer') stamp(this, 'first answer set'); return result; });
   };
   new MutationObserver((changes, observer) => {
     if (document.querySelector('h1')) { mark('room page rendered'); observer.disconnect(); }
@@ -77,24 +102,58 @@ const TIMELINE_PROBE = `(() => {
     if (text.includes('Joining the room…')) sawJoining = true;
     else if (sawJoining && document.querySelector('h1')) mark('room joined');
     if ([...document.querySelectorAll('button')].some((button) => button.textContent === 'Join call' && !button.disabled)) mark('“Join call” enabled');
-    if (!('“Join call” clicked' in marks)) requestAnimationFrame(look);
+    if (!window.__benchJoin?.firstFrames.size) requestAnimationFrame(look);
   };
   requestAnimationFrame(look);
+})()`;
+
+/**
+ * Installed in the page of the person already in the call, after their join: stamps (epoch ms) when
+ * their page creates its next RTCPeerConnection (the session towards the newcomer) and when its
+ * offer is set, in `window.__benchOtherSide`.
+ */
+const OTHER_SIDE_PROBE = `(() => {
+  const marks = {};
+  window.__benchOtherSide = marks;
+  const mark = (step) => { if (!(step in marks)) marks[step] = performance.timeOrigin + performance.now(); };
+  const Original = RTCPeerConnection;
+  const createOffer = Original.prototype.createOffer;
+  Original.prototype.createOffer = function (...args) { mark('other side: session started'); return createOffer.apply(this, args); };
+  const setLocal = Original.prototype.setLocalDescription;
+  Original.prototype.setLocalDescription = function (...args) {
+    return setLocal.apply(this, args).then((result) => { if (this.localDescription?.type === 'offer') mark('other side: offer set'); return result; });
+  };
 })()`;
 
 /** One newcomer's steps, in ms after navigation. */
 async function stepsOfOneJoin(parley: RunningParley, run: number): Promise<Join> {
   const browser = await launchBrowser();
   try {
+    const workers = await SharedWorkerSteps.watch(browser);
     const roomName = `bench-timeline-${run}-${Date.now().toString(36)}`;
-    await callUp(browser, PARLEY, parley, roomName, 1, 'mesh');
+    const [other] = await callUp(browser, PARLEY, parley, roomName, 1, 'mesh');
+    await other!.evaluate(OTHER_SIDE_PROBE);
+    await workers.restart(0);
     const context = await browser.newContext();
     await context.addInitScript(JOIN_PROBE);
     await context.addInitScript(TIMELINE_PROBE);
     const page = await context.newPage();
     await PARLEY.enterCall(page, parley.url, roomName);
     await waitForRemoteVideos(page, 1);
-    return await readSteps(page);
+    const join = await readSteps(page);
+    const otherSide = await other!.evaluate(() => (window as unknown as { __benchOtherSide: Record<string, number> }).__benchOtherSide);
+    const navigatedAt = await page.evaluate(() => (window as unknown as ProbedWindow).__benchJoin.navigatedAt);
+    const otherWorker = await workers.stepsOf(0);
+    const workerSteps = {
+      ...otherSide,
+      ...(await workers.stepsOf(1)),
+      ...(otherWorker['a room presence received'] !== undefined ? { 'other side: newcomer’s presence arrives': otherWorker['a room presence received'] } : {}),
+      ...(otherWorker['a call presence received'] !== undefined ? { 'other side: newcomer in the call': otherWorker['a call presence received'] } : {}),
+      ...(otherWorker['offer leaves the worker'] !== undefined ? { 'other side: offer leaves the worker': otherWorker['offer leaves the worker'] } : {}),
+      ...(otherWorker['answer arrives at the worker'] !== undefined ? { 'other side: answer arrives at the worker': otherWorker['answer arrives at the worker'] } : {}),
+    };
+    for (const [step, epoch] of Object.entries(workerSteps)) if (STEPS.some(([known]) => known === step)) join.at[step as Step] = Math.round(epoch - navigatedAt);
+    return join;
   } finally {
     await browser.close();
   }
@@ -107,6 +166,12 @@ async function readSteps(page: Page): Promise<Join> {
     navigatedAt: (window as unknown as ProbedWindow).__benchJoin.navigatedAt,
     firstFrames: [...(window as unknown as ProbedWindow).__benchJoin.firstFrames.values()].map((frame) => frame.at),
     marks: (window as unknown as { __benchTimeline: Record<string, number> }).__benchTimeline,
+    connectionSteps: (() => {
+      const probe = (window as unknown as ProbedWindow).__benchJoin;
+      const [firstTrack] = [...probe.firstFrames.entries()].sort((a, b) => a[1].at - b[1].at)[0] ?? [];
+      const connection = [...probe.connections].find((each) => each.getReceivers().some((receiver) => receiver.track.id === firstTrack));
+      return (connection as (RTCPeerConnection & { __benchSteps?: Record<string, number> }) | undefined)?.__benchSteps ?? {};
+    })(),
     timeOrigin: performance.timeOrigin,
     scripts: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((entry) => ({ path: new URL(entry.name).pathname, end: entry.responseEnd })),
     paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
@@ -114,7 +179,7 @@ async function readSteps(page: Page): Promise<Join> {
   }));
   const since = (epoch: number) => Math.round(epoch - raw.navigatedAt);
   const at: Partial<Record<Step, number>> = {};
-  for (const [step, epoch] of Object.entries(raw.marks)) at[step as Step] = since(epoch);
+  for (const [step, epoch] of Object.entries({ ...raw.marks, ...raw.connectionSteps })) at[step as Step] = since(epoch);
   for (const [step, prefix] of [
     ['entry script loaded', 'index-'],
     ['room view loaded', 'RoomView-'],
@@ -134,10 +199,15 @@ async function readSteps(page: Page): Promise<Join> {
 export async function joinTimelineRows(parley: RunningParley, runs: number): Promise<Row[]> {
   const joins: Join[] = [];
   for (let run = 0; run < runs; run += 1) joins.push(await stepsOfOneJoin(parley, run));
+  // In the order they came (a change to the join path may reorder them); steps not seen last.
   const steps = STEPS.map(([step, what]) => {
     const times = joins.flatMap((join) => (join.at[step] === undefined ? [] : [join.at[step]]));
-    return { metric: step, measured: times.length ? `${Math.round(median(times))} ms` : 'not seen', target: what };
-  });
+    const at = times.length ? Math.round(median(times)) : Infinity;
+    return { at, row: { metric: step, measured: times.length ? `${at} ms` : 'not seen', target: what } };
+  })
+    .filter(({ at, row }) => at !== Infinity || !row.metric.startsWith('join presence sent'))
+    .sort((a, b) => a.at - b.at)
+    .map(({ row }) => row);
   const longTasks = joins.map((join) => join.longTasks.map((task) => `${task.ms} ms at ${task.at}`).join(', ') || 'none');
   return [...steps, { metric: 'long tasks before it, each run', measured: longTasks.join('; '), target: 'duration at ms after navigation' }];
 }

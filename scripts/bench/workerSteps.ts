@@ -1,0 +1,134 @@
+// What each person's shared worker does on the join path — its config and room lookups, its
+// login, the presences and Jingle it sends and receives — stamped inside the worker itself. Playwright
+// does not reach shared workers, so the browser's DevTools protocol attaches to each as it starts
+// and installs the probe before the worker has opened its websocket.
+import type { Browser, CDPSession } from '@playwright/test';
+
+/**
+ * Installed in a shared worker: stamps (epoch ms) the first time each step happens, in
+ * `self.__benchWorkerSteps`. Frames are read as the XML they carry; the websocket's `send` and its
+ * `onmessage` handler are wrapped on the prototype (StanzaJS keeps its own reference to the
+ * constructor), `fetch` on the global.
+ */
+const WORKER_PROBE = `(() => {
+  self.__benchWorkerSteps = { 'session worker started': performance.timeOrigin };
+  const mark = (step) => {
+    const steps = self.__benchWorkerSteps;
+    if (!(step in steps)) steps[step] = performance.timeOrigin + performance.now();
+  };
+  const originalFetch = self.fetch;
+  self.fetch = function (input, ...rest) {
+    const path = new URL(String(input?.url ?? input), self.location.href).pathname;
+    if (path === '/api/config') mark('config asked');
+    return originalFetch.call(this, input, ...rest).then((response) => {
+      if (path === '/api/config') mark('config fetched');
+      if (path === '/api/room-config') mark('room address looked up');
+      return response;
+    });
+  };
+  const sent = (xml) => {
+    if (/^<presence[^>]*>?/.test(xml) && !/^<presence[^>]* to=/.test(xml)) mark('logged in');
+    const toRoom = /^<presence[^>]* to=/.test(xml);
+    const call = toRoom && xml.includes('http://andyet.net/xmlns/mmuc') && xml.includes('<conf');
+    if (toRoom && xml.includes('http://jabber.org/protocol/muc"')) mark(call ? 'join presence sent, with the call' : 'join presence sent');
+    if (call) mark('call presence sent');
+    if (/action=["']session-initiate["']/.test(xml)) mark('offer leaves the worker');
+    if (/action=["']session-accept["']/.test(xml)) mark('answer leaves the worker');
+  };
+  const received = (xml) => {
+    if (xml.startsWith('<presence') && /code=["']110["']/.test(xml)) mark('self-presence received');
+    if (xml.startsWith('<presence')) mark('a room presence received');
+    if (xml.startsWith('<presence') && xml.includes('<conf')) mark('a call presence received');
+    if (/action=["']session-initiate["']/.test(xml)) mark('offer arrives at the worker');
+    if (/action=["']session-accept["']/.test(xml)) mark('answer arrives at the worker');
+  };
+  const onopen = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onopen');
+  Object.defineProperty(WebSocket.prototype, 'onopen', {
+    configurable: true,
+    get() { return onopen.get.call(this); },
+    set(handler) { onopen.set.call(this, handler && ((event) => { mark('websocket open'); return handler.call(this, event); })); },
+  });
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (typeof data === 'string') sent(data);
+    return send.call(this, data);
+  };
+  const onmessage = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+  Object.defineProperty(WebSocket.prototype, 'onmessage', {
+    configurable: true,
+    get() { return onmessage.get.call(this); },
+    set(handler) {
+      onmessage.set.call(this, handler && ((event) => { if (typeof event.data === 'string') received(event.data); return handler.call(this, event); }));
+    },
+  });
+})()`;
+
+/** A shared worker attached over the browser's DevTools session (the non-flattened protocol: messages to and from it go through Target). */
+class AttachedWorker {
+  private nextId = 1;
+  private readonly pending = new Map<number, (result: unknown) => void>();
+
+  constructor(
+    private readonly browserSession: CDPSession,
+    readonly sessionId: string,
+  ) {}
+
+  /** Evaluates `expression` in the worker; resolves with its value (by value). */
+  async evaluate<T>(expression: string): Promise<T> {
+    const id = this.nextId++;
+    const answered = new Promise<unknown>((resolve) => this.pending.set(id, resolve));
+    await this.browserSession.send('Target.sendMessageToTarget', {
+      sessionId: this.sessionId,
+      message: JSON.stringify({ id, method: 'Runtime.evaluate', params: { expression, returnByValue: true } }),
+    });
+    const result = (await answered) as { result?: { result?: { value?: T } } };
+    return result.result?.result?.value as T;
+  }
+
+  answered(message: { id?: number }): void {
+    if (message.id === undefined) return;
+    this.pending.get(message.id)?.(message);
+    this.pending.delete(message.id);
+  }
+}
+
+/** Every shared worker of `browser` from now on, each with the probe installed as it starts, in the order they started. */
+export class SharedWorkerSteps {
+  private readonly workers: Promise<AttachedWorker>[] = [];
+  private readonly bySession = new Map<string, AttachedWorker>();
+
+  private constructor(private readonly session: CDPSession) {
+    session.on('Target.targetCreated', ({ targetInfo }) => {
+      if (targetInfo.type === 'shared_worker') this.workers.push(this.attach(targetInfo.targetId));
+    });
+    session.on('Target.receivedMessageFromTarget', ({ sessionId, message }) => {
+      this.bySession.get(sessionId)?.answered(JSON.parse(message) as { id?: number });
+    });
+  }
+
+  static async watch(browser: Browser): Promise<SharedWorkerSteps> {
+    const session = await browser.newBrowserCDPSession();
+    const steps = new SharedWorkerSteps(session);
+    await session.send('Target.setDiscoverTargets', { discover: true });
+    return steps;
+  }
+
+  /** Forgets what the `index`-th shared worker has stamped so far: its steps from now on are stamped anew. */
+  async restart(index: number): Promise<void> {
+    await (await this.workers[index])?.evaluate('self.__benchWorkerSteps = {}');
+  }
+
+  /** The stamps of the `index`-th shared worker started (epoch ms by step). */
+  async stepsOf(index: number): Promise<Record<string, number>> {
+    const worker = await this.workers[index];
+    return worker ? ((await worker.evaluate<Record<string, number> | undefined>('self.__benchWorkerSteps')) ?? {}) : {};
+  }
+
+  private async attach(targetId: string): Promise<AttachedWorker> {
+    const { sessionId } = await this.session.send('Target.attachToTarget', { targetId, flatten: false });
+    const worker = new AttachedWorker(this.session, sessionId);
+    this.bySession.set(sessionId, worker);
+    await worker.evaluate(WORKER_PROBE);
+    return worker;
+  }
+}

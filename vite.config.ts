@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { startEarly } from './scripts/vite/startEarly.ts';
 
 /**
  * The page build resolves StanzaJS's Jingle imports of its platform module to the tab's own
@@ -20,7 +21,7 @@ function tabStanzaPlatform(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [tabStanzaPlatform()],
+  plugins: [tabStanzaPlatform(), startEarly()],
   // StanzaJS 12 expects Node's `global` and the `events` package (installed) in the browser.
   define: { global: 'globalThis' },
   worker: { format: 'es' },

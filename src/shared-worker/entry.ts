@@ -22,6 +22,11 @@ const { tabs } = createSession({
   tabGone: (tabId) => navigator.locks.request(tabLockName(tabId), () => undefined),
 });
 
+// A page starts this worker before its own scripts have arrived (scripts/vite/startEarly.ts): the
+// session starts connecting now, not once the first tab has attached (issue 14, the join path).
+// The worker lives only while a page holds it, and every page of Parley uses the session.
+tabs.connect();
+
 self.addEventListener('connect', (event) => {
   const port = (event as MessageEvent).ports[0];
   if (port) Comlink.expose(tabs, port);

@@ -46,9 +46,12 @@ export function RoomView({ roomName }: { roomName: string }) {
   const unread = room?.unreadCount ?? 0;
   const end = roomEndOf(room);
   const shownName = room?.providedName ?? roomName;
-  // The room tab runs the call once the room has been joined (it keeps it through reconnects); a room
-  // that has ended for us (kicked, banned, destroyed) has no call: the runtime's media and connections go.
-  const callRuntime = useRoomCallRuntime(room?.joinedAt !== undefined && !end ? roomAddress : undefined);
+  // The room tab runs the call from the moment the room's address is known, before the room is joined
+  // (issue 14, the join path: the preview and "Join call" need not wait for the room's answer, and a
+  // call joined meanwhile goes out with the join), and keeps it through reconnects. A room that could
+  // not be joined, or has ended for us (kicked, banned, destroyed), has no call: its media and connections go.
+  const neverJoined = room?.roomState === 'failed' && room.joinedAt === undefined;
+  const callRuntime = useRoomCallRuntime(!end && !neverJoined ? roomAddress : undefined);
 
   useEffect(() => {
     document.title = `${unread > 0 ? `(${unread}) ` : ''}${roomName} · Parley`;

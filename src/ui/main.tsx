@@ -5,13 +5,19 @@ import { ParleyTab } from '../main-thread/ParleyTab';
 import { App } from './App';
 import { TabContext } from './tabContext';
 import { parseRoute } from './route';
+import { openRoomAtLoad } from './useOpenRoom';
 import './parley.css';
 
 const store = createStore();
 const tab = new ParleyTab(store);
-const view = parseRoute(window.location).view;
-// A room page needs the call's code before its first frame: it loads beside the page's own.
-if (view === 'room') void tab.loadCallCode();
+const route = parseRoute(window.location);
+const view = route.view;
+if (route.view === 'room') {
+  // A room page needs the call's code before its first frame: it loads beside the page's own. The
+  // room itself is opened now, not once its view has loaded and rendered (issue 14, the join path).
+  void tab.loadCallCode();
+  openRoomAtLoad(tab.actions, tab.attached, route.roomName, false);
+}
 // The pop-out chat never captures media, so it has no audio to analyse; other pages warm the worker up.
 if (view !== 'chat') {
   void tab

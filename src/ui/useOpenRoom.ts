@@ -22,24 +22,39 @@ interface Opening {
  */
 const openings = new Map<string, Opening>();
 
+/** A new opening of the room for this tab, held by nobody yet. */
+function open(actions: TabActions, attached: Promise<void>, name: string, autoJoinCall: boolean): Opening {
+  const opening: Opening = {
+    users: 0,
+    // Only an attached tab holds rooms: the session leaves them when its lock is released.
+    roomId: attached.then(() => actions.openRoom(name, { autoJoinCall })),
+    closeTimer: undefined,
+  };
+  openings.set(name, opening);
+  // A failed open holds nothing: forget it so the next visit tries again.
+  opening.roomId.catch(() => openings.delete(name));
+  return opening;
+}
+
 function acquire(actions: TabActions, attached: Promise<void>, name: string, autoJoinCall: boolean): Promise<string> {
   let opening = openings.get(name);
   if (opening) {
     clearTimeout(opening.closeTimer);
     opening.closeTimer = undefined;
   } else {
-    opening = {
-      users: 0,
-      // Only an attached tab holds rooms: the session leaves them when its lock is released.
-      roomId: attached.then(() => actions.openRoom(name, { autoJoinCall })),
-      closeTimer: undefined,
-    };
-    openings.set(name, opening);
-    // A failed open holds nothing: forget it so the next visit tries again.
-    opening.roomId.catch(() => openings.delete(name));
+    opening = open(actions, attached, name, autoJoinCall);
   }
   opening.users += 1;
   return opening.roomId;
+}
+
+/**
+ * A room's page opens its room as the page loads, before the page's view has loaded and rendered
+ * (issue 14, the join path: the room's lookup and join need not wait for that). The view, when it
+ * comes, takes this opening over (`useOpenRoom`); until then nobody holds it, and nothing closes it.
+ */
+export function openRoomAtLoad(actions: TabActions, attached: Promise<void>, name: string, autoJoinCall: boolean): void {
+  if (!openings.has(name)) open(actions, attached, name, autoJoinCall);
 }
 
 function release(actions: TabActions, name: string): void {

@@ -1,7 +1,8 @@
 // Issue 14 "A join path with nothing on it that need not be there": the structural wins, held here.
-import { describe, expect, it } from 'vitest';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
 import { useParley } from '../support/parley';
-import { connected, joinedBy, joinedRoom, useSessions, waitFor, type TestSession } from '../support/sessions';
+import { connected, joinedBy, joinedRoom, peerNamed, useSessions, waitFor, type TestSession } from '../support/sessions';
 
 const server = useParley();
 const openSession = useSessions();
@@ -10,8 +11,9 @@ const openSession = useSessions();
 function stepOf(xml: string): string | undefined {
   if (/^<(r|a|enable) xmlns="urn:xmpp:sm:3"/.test(xml) || xml.includes('urn:xmpp:ping')) return undefined;
   if (xml.startsWith('<presence')) {
-    if (xml.includes('http://andyet.net/xmlns/mmuc') && xml.includes('<conf')) return 'call presence';
-    if (xml.includes('http://jabber.org/protocol/muc"')) return 'join presence';
+    const call = xml.includes('http://andyet.net/xmlns/mmuc') && xml.includes('<conf');
+    if (xml.includes('http://jabber.org/protocol/muc"')) return call ? 'join presence with the call' : 'join presence';
+    if (call) return 'call presence';
   }
   if (xml.includes('http://jabber.org/protocol/disco#info') || xml.includes('http://jabber.org/protocol/muc#owner')) return 'lock check';
   const head = /^<(\w+)[^>]*>(<\w+ xmlns="[^"]+")?/.exec(xml);
@@ -67,5 +69,93 @@ describe('Join path: from the join request to the call presence that starts the 
     await waitFor(alice, 'Alice in the call', (state) => state.calls[room.address]?.joined === true);
 
     expect(await sentSince(alice, from)).toEqual(['join presence', 'call presence', 'lock check']);
+  });
+});
+
+/**
+ * A named fake for a slow network: a loopback TCP proxy to the server's websocket that holds every
+ * connection (its bytes wait, unread) until `release`. What the session does while its login is on
+ * its way can then be seen in order, whatever the machine's load.
+ */
+async function heldWebsocket(target: URL): Promise<{ url: (signalingUrl: string) => string; release: () => void; close: () => void }> {
+  const waiting: Socket[] = [];
+  let released = false;
+  const forward = (client: Socket): void => {
+    const upstream = connect(Number(target.port), target.hostname, () => {
+      client.pipe(upstream);
+      upstream.pipe(client);
+      client.resume();
+    });
+    const closeBoth = (): void => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('close', closeBoth).on('error', closeBoth);
+    upstream.on('close', closeBoth).on('error', closeBoth);
+  };
+  const proxy: Server = createServer((client) => {
+    client.pause();
+    if (released) forward(client);
+    else waiting.push(client);
+  });
+  await new Promise<void>((listening) => proxy.listen(0, '127.0.0.1', listening));
+  const address = proxy.address();
+  if (!address || typeof address === 'string') throw new Error('the held websocket proxy has no port');
+  return {
+    url: (signalingUrl) => {
+      const url = new URL(signalingUrl);
+      url.host = `127.0.0.1:${address.port}`;
+      return url.href;
+    },
+    release: () => {
+      released = true;
+      waiting.splice(0).forEach(forward);
+    },
+    // Takes no more connections; those open end with their sessions.
+    close: () => proxy.close(),
+  };
+}
+
+describe('Join path: the room’s address is known, and its call can be joined, while the session logs in; the join presence then carries the call (issue 14, SPEC §7 room config request, PROTOCOL.md "Rooms")', () => {
+  let held: Awaited<ReturnType<typeof heldWebsocket>> | undefined;
+  afterEach(() => {
+    held?.close();
+    held = undefined;
+  });
+
+  it('a newcomer who joins the call before the room answered sends one join presence, which carries the call; the others see them in the call from it', async () => {
+    const alice = openSession({ server: server(), displayName: 'Alice' });
+    const call = await joinedBy(alice, 'join-path-with-call', { autoJoinCall: true });
+    held = await heldWebsocket(new URL(server().url));
+    const login = held;
+    const bob = openSession({
+      server: server(),
+      displayName: 'Bob',
+      // The config's websocket goes through the held proxy: the login waits until the test releases it.
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (!String(input).includes('/api/config')) return response;
+        const config = (await response.json()) as { signalingUrl: string };
+        return Response.json({ ...config, signalingUrl: login.url(config.signalingUrl) }, { status: response.status });
+      },
+    });
+    await bob.ready;
+    bob.tabs.attach(bob.tabId, { state: () => {}, event: () => {}, jingle: () => {} });
+    // As a room page opens it: the call waits for "Join call".
+    const roomId = await bob.rooms.joinRoom('join-path-with-call', { autoJoinCall: false });
+
+    const address = await waitFor(bob, 'the room’s address', (state) => state.rooms[roomId]?.address);
+    expect(bob.session.store.state.connection.state).toBe('connecting');
+    await bob.rooms.joinCall(address);
+    held.release();
+    await connected(bob);
+    const room = await joinedRoom(bob, roomId);
+    const seen = await peerNamed(alice, call.address, 'Bob');
+
+    expect(seen.joinedCall).toBe(true);
+    expect(room.address).toBe(call.address);
+    // From the session's initial presence (the login is done) on.
+    const loggedIn = bob.sent.findIndex((xml) => /^<presence(?![^>]* to=)/.test(xml)) + 1;
+    expect(await sentSince(bob, loggedIn)).toEqual(['join presence with the call', 'lock check']);
   });
 });

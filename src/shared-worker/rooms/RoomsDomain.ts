@@ -54,7 +54,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.records = new RoomRecords(context.store);
     this.joins = new JoinAttempts(context.clock);
     this.lock = new RoomLock(context, this.records, events);
-    this.lookups = new EarlyRoomLookups(context);
+    this.lookups = new EarlyRoomLookups(context, (roomId, response) => this.takeEarlyAddress(roomId, response.roomAddress));
     this.calls = new RoomCalls(context, this.records, (roomId) => this.syncPresence(roomId));
     this.moderation = new RoomModeration(context, this.records);
     this.announcedName = this.displayName;
@@ -247,17 +247,38 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       return undefined;
     }
     if (!this.joins.isCurrent(room.id, token)) return undefined;
-    const address = parseRoomAddress(raw);
-    const other = address ? roomByAddress(this.records.rooms, address) : undefined;
-    if (!address || (other && other.id !== room.id)) {
+    const looked = this.addressFor(room, raw);
+    if ('error' in looked) {
       this.joins.end(room.id);
-      const error = address ? `Room ${address} is already joined under another name` : 'The room config gave no valid room address';
-      log.error(error);
-      store.update('rooms', room.id, { roomState: 'failed', joined: false, error });
+      log.error(looked.error);
+      store.update('rooms', room.id, { roomState: 'failed', joined: false, error: looked.error });
       return undefined;
     }
-    store.update('rooms', room.id, { address });
-    return address;
+    store.update('rooms', room.id, { address: looked.address });
+    return looked.address;
+  }
+
+  /** A looked-up address the room may take: a valid room address no other room of ours has. */
+  private addressFor(room: Room, raw: string): { address: string } | { error: string } {
+    const address = parseRoomAddress(raw);
+    if (!address) return { error: 'The room config gave no valid room address' };
+    const other = roomByAddress(this.records.rooms, address);
+    if (other && other.id !== room.id) return { error: `Room ${address} is already joined under another name` };
+    return { address };
+  }
+
+  /**
+   * An early lookup answered while the room waits for the login: the room has its address now, so
+   * the tab's call (preview, "Join call") need not wait for the join. Anything amiss is left to the
+   * join, which says so.
+   */
+  private takeEarlyAddress(roomId: string, raw: string): boolean {
+    const room = this.records.room(roomId);
+    if (!room || room.address || room.roomState !== 'joining') return false;
+    const looked = this.addressFor(room, raw);
+    if ('error' in looked) return false;
+    this.context.store.update('rooms', roomId, { address: looked.address });
+    return true;
   }
 
   /** StanzaJS's joinRoom has no timeout: a join the room never answers fails, and is abandoned. */

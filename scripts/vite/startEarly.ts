@@ -1,0 +1,70 @@
+import type { Plugin, Rollup } from 'vite';
+
+type OutputBundle = Rollup.OutputBundle;
+type OutputChunk = Rollup.OutputChunk;
+
+/** The module whose `new SharedWorker(new URL(…))` starts the session (src/main-thread/SessionBridge.ts). */
+const SESSION_STARTER = 'src/main-thread/SessionBridge.ts';
+/** What a room page loads at once beside the entry (src/ui/App.tsx's RoomView, ParleyTab.loadCallCode). */
+const ROOM_PAGE_MODULES = ['src/ui/RoomView.tsx', 'src/main-thread/callTab/createTabCallRuntime.ts'];
+
+/** The built session worker's URL and options, as the entry chunk starts it. */
+function sessionWorkerOf(entry: OutputChunk): { url: string; options: string } {
+  const started = /new SharedWorker\(new URL\(`([^`]+)`,[^)]*\),(\{[^}]*\})\)/.exec(entry.code);
+  if (!started) throw new Error(`startEarly: the entry chunk does not start the session worker (${SESSION_STARTER} changed?)`);
+  return { url: started[1]!, options: started[2]! };
+}
+
+/** The chunks of `modules` with everything they import statically, but those the entry brings already. */
+function chunksOf(bundle: OutputBundle, entry: OutputChunk, modules: readonly string[]): string[] {
+  const chunks = Object.values(bundle).filter((output): output is OutputChunk => output.type === 'chunk');
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const loaded = new Set([entry.fileName, ...entry.imports]);
+  const wanted = new Set<string>();
+  const visit = (chunk: OutputChunk | undefined): void => {
+    if (!chunk || loaded.has(chunk.fileName) || wanted.has(chunk.fileName)) return;
+    wanted.add(chunk.fileName);
+    chunk.imports.forEach((file) => visit(byFile.get(file)));
+  };
+  for (const module of modules) {
+    const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(module));
+    if (!chunk) throw new Error(`startEarly: the build has no chunk for ${module}`);
+    visit(chunk);
+  }
+  return [...wanted];
+}
+
+/**
+ * Issue 14, the join path: the page's HTML starts, before its entry script has even arrived, what
+ * the entry would start only once it has been fetched and run — the shared worker (whose login and
+ * room lookup are the join's first round trips; the entry's own `new SharedWorker` then joins the
+ * same worker, by its URL and name) and, on a room's page, the room view's and the call's code.
+ * Which page is a room's follows src/ui/route.ts `parseRoute`: any path but `/`, unless `?view=chat`.
+ */
+export function startEarly(): Plugin {
+  return {
+    name: 'parley:start-early',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle, chunk }) {
+        if (!bundle || !chunk) return undefined;
+        const worker = sessionWorkerOf(chunk);
+        const roomChunks = chunksOf(bundle, chunk, ROOM_PAGE_MODULES).map((file) => `/${file}`);
+        const script = [
+          `if (typeof SharedWorker === 'function') new SharedWorker(${JSON.stringify(worker.url)}, ${worker.options});`,
+          `if (location.pathname.replace(/^\\/+|\\/+$/g, '') && new URLSearchParams(location.search).get('view') !== 'chat') {`,
+          `  for (const href of ${JSON.stringify(roomChunks)}) {`,
+          `    const link = document.createElement('link');`,
+          `    link.rel = 'modulepreload';`,
+          `    link.crossOrigin = '';`,
+          `    link.href = href;`,
+          `    document.head.appendChild(link);`,
+          `  }`,
+          `}`,
+        ].join('\n');
+        return [{ tag: 'script', children: script, injectTo: 'head' }];
+      },
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -40,6 +40,19 @@ describe('What a page loads before its first frame stays within its gzip budget'
 
   it('the shared worker', () => {
     expect(sizes.sharedWorker).toBeLessThanOrEqual(BUNDLE_TARGETS_KB.sharedWorker);
+  });
+
+  it('the page starts, before its entry script has arrived, the session worker the entry starts (the same script and name) and, on a room’s page, the room view and the call code (issue 14, the join path)', () => {
+    const html = readFileSync(join(outDir, 'index.html'), 'utf8');
+    const early = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+    const entry = readFileSync(join(outDir, sizes.files.callPage.find((file) => /\/index-[^/]+\.js$/.test(file))!), 'utf8');
+    const started = /new SharedWorker\(new URL\(`([^`]+)`/.exec(entry)?.[1];
+    expect(started).toBeDefined();
+    expect(early).toContain(`new SharedWorker(${JSON.stringify(started)}, {type:\`module\`,name:\`parley-session\`})`);
+    const preloaded = JSON.parse(/for \(const href of (\[[^\]]*\])\)/.exec(early)?.[1] ?? '[]') as string[];
+    const roomCode = sizes.files.callPage.filter((file) => /\/(RoomView|createTabCallRuntime)-/.test(file)).map((file) => `/${file}`);
+    expect(roomCode).toHaveLength(2);
+    expect(preloaded).toEqual(expect.arrayContaining(roomCode));
   });
 
   it('the pop-out chat, which never loads the call code', () => {

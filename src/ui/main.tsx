@@ -14,9 +14,11 @@ const route = parseRoute(window.location);
 const view = route.view;
 if (route.view === 'room') {
   // A room page needs the call's code before its first frame: it loads beside the page's own. The
-  // room itself is opened now, not once its view has loaded and rendered (issue 14, the join path).
+  // room itself is opened now, and the preview's camera and microphone asked for, not once the
+  // room's view and the call's code have loaded and run (issue 14, the join path).
   void tab.loadCallCode();
   openRoomAtLoad(tab.actions, tab.attached, route.roomName, false);
+  tab.startPreviewCapture(route.roomName);
 }
 // The pop-out chat never captures media, so it has no audio to analyse; other pages warm the worker up.
 if (view !== 'chat') {

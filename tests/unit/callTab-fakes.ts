@@ -7,7 +7,7 @@ import type { TileObservers } from '../../src/main-thread/callTab/RemoteTileNeed
 import type { CallTabCommands } from '../../src/main-thread/callTab/sessionCommands';
 import type { ItemVoiceMonitor } from '../../src/main-thread/callTab/VoiceMonitors';
 import { TypedEmitter } from '../../src/common/TypedEmitter';
-import type { MediaDevicesApi } from '../../src/main-thread/media';
+import type { MediaDevicesApi, PreviewCapture } from '../../src/main-thread/media';
 import type { TileNeed } from '../../src/main-thread/call/receive/tileProfile';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import type { CallRecord, OwnCallMedia, Peer, Preferences, Room } from '../../src/protocol/entities';
@@ -32,6 +32,8 @@ export class FakeMediaDevices extends EventTarget {
   labelled = true;
   /** getUserMedia requests, in order. */
   readonly requests: MediaStreamConstraints[] = [];
+  /** The tracks of each capture that succeeded, in order. */
+  readonly captured: FakeTrack[][] = [];
   /** The error name the next getUserMedia fails with. */
   failNextWith: string | undefined;
 
@@ -63,6 +65,7 @@ export class FakeMediaDevices extends EventTarget {
       ...(constraints.audio ? [new FakeTrack('audio', picked(constraints.audio))] : []),
       ...(constraints.video ? [new FakeTrack('video', picked(constraints.video))] : []),
     ];
+    this.captured.push(tracks);
     return new FakeStream(tracks) as unknown as MediaStream;
   }
 }
@@ -244,7 +247,12 @@ export interface HarnessOptions {
   readonly lockHeldElsewhere?: boolean;
   /** Engines get the lock at once (else the test grants it). */
   readonly grantAtOnce?: boolean;
+  /** Devices' labels are exposed (the browser has granted access) — default — or not yet. */
   readonly labelled?: boolean;
+  /** The browser says camera and microphone were refused (the Permissions API's 'denied'). */
+  readonly refused?: boolean;
+  /** The camera and microphone the page asked for as it loaded. */
+  readonly previewCapture?: PreviewCapture;
   readonly tileObservers?: TileObservers;
   /** Your own media as the call record keeps it (the tab that ran the call wrote it). */
   readonly ownMedia?: OwnCallMedia;
@@ -320,6 +328,11 @@ export function harness(options: HarnessOptions = {}) {
     store,
     commands,
     mediaDevices: mediaDevices as unknown as MediaDevicesApi,
+    capturePermissions: async () => {
+      const state = options.refused ? 'denied' : (options.labelled ?? true) ? 'granted' : 'prompt';
+      return { camera: state, microphone: state };
+    },
+    previewCapture: options.previewCapture,
     locks: { query: async () => ({ held: options.lockHeldElsewhere ? [{ name: `parley:call:${ROOM}` }] : [] }) },
     clock,
     logger: { info: () => undefined, error: (message) => errors.push(message) },

@@ -43,8 +43,15 @@ describe('the preview', () => {
     expect(h.engines).toHaveLength(0);
   });
 
-  it('without granted access asks for nothing until "Request Media"', async () => {
+  it('where the browser will ask first, asks for camera and microphone at once: its prompt shows on the pre-join screen', async () => {
     const h = open({ labelled: false });
+    await settle();
+    expect(h.mediaDevices.requests.map((request) => [Boolean(request.audio), Boolean(request.video)])).toEqual([[true, true]]);
+    expect(localItems(h)).toHaveLength(2);
+  });
+
+  it('a person who refused camera and microphone is not asked again until they click "Request Media"', async () => {
+    const h = open({ labelled: false, refused: true });
     await settle();
     expect(h.mediaDevices.requests).toHaveLength(0);
     expect(h.store.get(h.runtime.atoms.requestMediaOffered)).toBe(true);
@@ -54,7 +61,7 @@ describe('the preview', () => {
   });
 
   it('explains a refusal in words for the person', async () => {
-    const h = open({ labelled: false });
+    const h = open({ labelled: false, refused: true });
     await settle();
     h.mediaDevices.failNextWith = 'NotAllowedError';
     await h.runtime.requestMedia();
@@ -63,6 +70,26 @@ describe('the preview', () => {
     expect(h.store.get(h.runtime.atoms.devices).cameraPermissionDenied).toBe(true);
     h.runtime.dismissProblem();
     expect(h.store.get(h.runtime.atoms.problem)).toBeUndefined();
+  });
+
+  it('takes the camera and microphone the page asked for as it loaded instead of asking again, and lets go of a capture it did not take', async () => {
+    const early = new FakeStream([new FakeTrack('audio'), new FakeTrack('video')]);
+    const offered: MediaStreamConstraints[] = [];
+    let released = 0;
+    const h = open({
+      previewCapture: {
+        take: async (constraints) => {
+          offered.push(constraints);
+          return early as unknown as MediaStream;
+        },
+        release: () => (released += 1),
+      },
+    });
+    await settle();
+    expect(offered.map((request) => [Boolean(request.audio), Boolean(request.video)])).toEqual([[true, true]]);
+    expect(h.mediaDevices.requests).toHaveLength(0);
+    expect(h.runtime.media.local().map((item) => h.runtime.media.getTrack(item.id))).toEqual(early.getTracks());
+    expect(released).toBe(1);
   });
 
   it('keeps a new microphone muted, and a new camera off, when the one it replaces was', async () => {
@@ -112,7 +139,7 @@ describe('picking devices', () => {
   });
 
   it('picking a camera while none runs only remembers it', async () => {
-    const h = open({ labelled: false });
+    const h = open({ labelled: false, refused: true });
     await settle();
     await h.runtime.selectCamera('other-camera');
     expect(h.mediaDevices.requests).toHaveLength(0);

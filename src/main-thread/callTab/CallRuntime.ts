@@ -4,7 +4,16 @@ import type { Preferences } from '../../protocol/entities';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
 import { OperationQueue } from '../../common/OperationQueue';
-import { DeviceManager, MediaItems, supportsAudioOutputSelection, type MediaDevicesApi, type MediaItemsOptions } from '../media';
+import {
+  DeviceManager,
+  MediaItems,
+  supportsAudioOutputSelection,
+  withPreviewCapture,
+  type CapturePermissions,
+  type MediaDevicesApi,
+  type MediaItemsOptions,
+  type PreviewCapture,
+} from '../media';
 import type { TileNeed } from '../call/receive/tileProfile';
 import { callAtomFamily, connectionAtom, peersAtom, preferencesAtom } from '../sessionAtoms';
 import { createCallTabAtoms, type CallPhase, type CallTabAtoms, type SelectedDevices } from './callTabAtoms';
@@ -27,6 +36,10 @@ export interface CallRuntimeOptions {
   readonly commands: CallTabCommands;
   /** navigator.mediaDevices; undefined where the page may not capture (not a secure context). */
   readonly mediaDevices: MediaDevicesApi | undefined;
+  /** What the browser says of camera and microphone access (readCapturePermissions in a tab). */
+  readonly capturePermissions: () => Promise<CapturePermissions>;
+  /** The camera and microphone the page asked for as it loaded: the preview's first capture takes them. */
+  readonly previewCapture?: PreviewCapture | undefined;
   readonly locks: CallLockQuery;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -58,8 +71,8 @@ const NO_MEDIA_DEVICES: MediaDevicesApi = {
  * media items, the call, voice activity, audio output and volume, wired into Jotai atoms
  * (`atoms`) that React reads, with the actions React calls.
  *
- * The flow: the room opens in the preview (camera and microphone captured at once where the
- * browser has already granted them, else on "Request Media"); "Join call" takes the call's Web Lock
+ * The flow: the room opens in the preview (camera and microphone asked for at once, unless the
+ * person refused them: then on "Request Media"); "Join call" takes the call's Web Lock
  * through the call, joins the call and shares the preview's media. The call record is the
  * shared state of record: when it says joined without this tab having asked (another tab of yours
  * joined, or this tab was reloaded in the call), this tab waits for the lock — showing that the
@@ -87,10 +100,12 @@ export class CallRuntime {
     this.atoms = createCallTabAtoms(options.roomAddress);
     this.media = new MediaItems({ clock, ...(options.probeLoaded ? { probeLoaded: options.probeLoaded } : {}) });
     this.devices = new DeviceManager({ mediaDevices: options.mediaDevices ?? NO_MEDIA_DEVICES, clock, logger });
+    const { mediaDevices, previewCapture } = options;
     this.local = new LocalCapture({
       media: this.media,
       devices: this.devices,
-      mediaDevices: options.mediaDevices,
+      mediaDevices: mediaDevices && previewCapture ? withPreviewCapture(mediaDevices, previewCapture) : mediaDevices,
+      permissions: options.capturePermissions,
       queue: this.queue,
       clock,
       logger,
@@ -177,7 +192,8 @@ export class CallRuntime {
     this.devices.start();
     this.followPreferences();
     this.seat.follow();
-    void this.local.openPreview();
+    // The page's early capture serves the preview's first capture only: whatever that did, it is let go.
+    void this.local.openPreview().finally(() => this.options.previewCapture?.release());
   }
 
   /** Lets go of everything: the view is gone. A call this tab ran is left. */

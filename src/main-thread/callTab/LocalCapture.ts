@@ -4,8 +4,12 @@ import type { Logger } from '../../common/logger';
 import type { OperationQueue } from '../../common/OperationQueue';
 import {
   adjustVideoCaptureResolution,
+  cameraConstraintsFor,
   captureResolutionTier,
   MediaCapture,
+  NO_SEND_LOAD,
+  previewKinds,
+  type CapturePermissions,
   type DeviceManager,
   type MediaDevicesApi,
   type MediaItems,
@@ -34,6 +38,8 @@ export interface LocalCaptureOptions {
   readonly use: () => CaptureUse;
   /** From the provider config (SPEC §9 by default). */
   readonly resolutionTiers: () => VideoResolutionTiers | undefined;
+  /** What the browser says of camera and microphone access (readCapturePermissions). */
+  readonly permissions: () => Promise<CapturePermissions>;
   /** Push-to-talk keeps a new microphone muted while its key is up. */
   readonly keepMicrophoneMuted: () => boolean;
   /** A problem in words for the person (CaptureError.userMessage); undefined clears it. */
@@ -66,7 +72,7 @@ export class LocalCapture {
   /** Devices picked in the pickers; undefined is the browser's default. */
   private readonly chosen: { camera: string | undefined; microphone: string | undefined } = { camera: undefined, microphone: undefined };
   private captures: Promise<void> = Promise.resolve();
-  private load: VideoSendLoad = { videoReceivingPeers: 0, sharedVideoStreams: 0, relayInUse: false };
+  private load: VideoSendLoad = NO_SEND_LOAD;
   private closed = false;
 
   constructor(private readonly options: LocalCaptureOptions) {
@@ -89,15 +95,17 @@ export class LocalCapture {
     return localMediaState(this.options.media.all());
   }
 
-  /** The preview opens with what the browser already allows; a permission prompt waits for "Request Media". */
+  /**
+   * The preview asks for camera and microphone at once, as a call's pre-join screen does (where the
+   * browser asks first, its prompt shows there); a kind the person refused waits for their click
+   * ("Request Media", its toggle). SPEC §2's "Request Media" stays the fallback.
+   */
   async openPreview(): Promise<void> {
     const { devices } = this.options;
-    await devices.refresh();
+    const [permissions] = await Promise.all([this.options.permissions(), devices.refresh()]);
     if (this.closed || this.options.use() !== 'preview') return;
-    const { microphonePermissionGranted, cameraPermissionGranted } = devices.state;
-    if (microphonePermissionGranted || cameraPermissionGranted) {
-      await this.captureMedia({ audio: microphonePermissionGranted, video: cameraPermissionGranted }, 'missing');
-    }
+    const kinds = previewKinds(permissions, devices.state);
+    if (kinds.audio || kinds.video) await this.captureMedia(kinds, 'missing');
   }
 
   /** Joined: the preview's media is offered, and what the person wants on (or carried muted) but does not run yet is captured. */
@@ -259,7 +267,7 @@ export class LocalCapture {
         video: video
           ? {
               ...(this.chosen.camera ? { deviceId: { exact: this.chosen.camera } } : {}),
-              ...(tier ? { width: { ideal: tier.width }, height: { ideal: tier.height }, frameRate: { ideal: tier.frameRate } } : {}),
+              ...(tier ? cameraConstraintsFor(tier) : {}),
             }
           : false,
         replaceAudio: audio ? before.microphone?.itemId : undefined,

@@ -5,7 +5,7 @@ import { systemClock } from '../../common/clock';
 import type { AnalysisWorkerApi } from '../../protocol/analysisWorker';
 import { BridgeCallSignaling } from '../call/BridgeCallSignaling';
 import { Call } from '../call/Call';
-import { probeMediaLoaded } from '../media';
+import { probeMediaLoaded, readCapturePermissions, type PreviewCapture } from '../media';
 import type { SessionBridge } from '../SessionBridge';
 import { VoiceActivityMonitor } from '../voice/VoiceActivityMonitor';
 import { CallRuntime } from './CallRuntime';
@@ -18,6 +18,8 @@ export interface TabCallRuntimeOptions {
   readonly store: ReturnType<typeof createStore>;
   /** The tab's analysis worker (startAnalysisWorker). */
   readonly analysis: Remote<AnalysisWorkerApi>;
+  /** The camera and microphone the page asked for as it loaded (ParleyTab.startPreviewCapture), if it did. */
+  readonly previewCapture: PreviewCapture | undefined;
 }
 
 /** Where MediaStreamTrackProcessor is missing, voice analysis taps audio with an AudioWorklet: one context for the tab. */
@@ -29,7 +31,7 @@ function workletAudioContext(): AudioContext | undefined {
 }
 
 /** The call runtime of a room in this tab, wired to the browser and to the tab's shared session. */
-export function createTabCallRuntime({ roomAddress, bridge, store, analysis }: TabCallRuntimeOptions): CallRuntime {
+export function createTabCallRuntime({ roomAddress, bridge, store, analysis, previewCapture }: TabCallRuntimeOptions): CallRuntime {
   const logger = consoleLogger('[parley call]');
   const commands: CallTabCommands = bridge.actions;
   const signaling = new BridgeCallSignaling(bridge);
@@ -40,6 +42,8 @@ export function createTabCallRuntime({ roomAddress, bridge, store, analysis }: T
     store,
     commands,
     mediaDevices,
+    capturePermissions: () => readCapturePermissions(navigator.permissions as Permissions | undefined),
+    previewCapture,
     locks: navigator.locks,
     clock: systemClock,
     logger,

@@ -21,6 +21,8 @@ export {
   type VideoContentHint,
 } from './MediaCapture';
 export type { MediaDevicesApi } from './MediaDevicesApi';
+export { previewKinds, readCapturePermissions, type CapturePermission, type CapturePermissions, type PermissionsApi } from './capturePermissions';
+export { EarlyPreviewCapture, withPreviewCapture, type PreviewCapture } from './PreviewCapture';
 export { assertTrackKind, type MediaItem, type MediaItemChange, type MediaItemSource, type MediaKind, type VideoProfile } from './MediaItem';
 export {
   MediaItems,
@@ -36,7 +38,9 @@ export { peerGridLayout, spotlightGridLayout, type GridTilePlacement, type PeerG
 export { maxBitratePerVideo } from './videoBitrate';
 export {
   adjustVideoCaptureResolution,
+  cameraConstraintsFor,
   captureResolutionTier,
+  NO_SEND_LOAD,
   relayResolutionTier,
   resolutionConstraintsFor,
   selectResolutionTier,

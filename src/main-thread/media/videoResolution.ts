@@ -39,6 +39,14 @@ export function relayResolutionTier(tiers: VideoResolutionTiers = VIDEO_RESOLUTI
  * upload per shared video, so the count is peers × shared videos. Through the relay we upload
  * once, in simulcast, and the relay picks a layer per receiver (relayResolutionTier).
  */
+/** Nothing sent yet: a preview, or a call with nobody receiving. */
+export const NO_SEND_LOAD: VideoSendLoad = { videoReceivingPeers: 0, sharedVideoStreams: 0, relayInUse: false };
+
+/** A camera capture's constraints for a tier: ideals, so that a camera that cannot reach them still starts. */
+export function cameraConstraintsFor(tier: VideoResolutionTier): MediaTrackConstraints {
+  return { width: { ideal: tier.width }, height: { ideal: tier.height }, frameRate: { ideal: tier.frameRate } };
+}
+
 export function captureResolutionTier(
   load: VideoSendLoad,
   tiers: VideoResolutionTiers = VIDEO_RESOLUTION_TIERS,

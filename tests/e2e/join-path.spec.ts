@@ -1,0 +1,76 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import { callButton, callRegion, LIGHT_VIDEO_TIERS } from './call-ui-people';
+import { expect, test, uniqueRoomName } from './rooms-people';
+
+// What a room page starts as it loads (issue 14, the join path); the rest of the join path is
+// tests/integration/join-path.test.ts. Mesh only: nothing here reaches the relay.
+test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
+
+/** Counts the page's getUserMedia calls in `window.parleyCaptures`, from before any of its scripts. */
+async function countingCaptures(context: BrowserContext): Promise<Page> {
+  await context.addInitScript(() => {
+    const devices = navigator.mediaDevices;
+    const counted = { captures: 0 };
+    Object.assign(window, { parleyCaptures: counted });
+    const getUserMedia = devices.getUserMedia.bind(devices);
+    devices.getUserMedia = (constraints) => {
+      counted.captures += 1;
+      return getUserMedia(constraints);
+    };
+  });
+  return context.newPage();
+}
+
+function captures(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { parleyCaptures: { captures: number } }).parleyCaptures.captures);
+}
+
+test.describe('A room page asks for the camera and microphone as it loads, unless the person refused them (issue 14, the join path; SPEC §2 "Request Media")', () => {
+  test('the camera and microphone are asked for before the call’s code has even arrived; the preview then shows them from that one capture, and the call sends it', async ({ browser, appUrl }) => {
+    const context = await browser.newContext();
+    try {
+      // The call's code (capture, the preview, Jingle) is held back until the camera has been asked for.
+      let releaseCallCode!: () => void;
+      const callCodeHeld = new Promise<void>((release) => (releaseCallCode = release));
+      await context.route(/\/assets\/createTabCallRuntime-[^/]+\.js$/, async (route) => {
+        await callCodeHeld;
+        await route.continue();
+      });
+      const page = await countingCaptures(context);
+      await page.goto(new URL(uniqueRoomName('early-camera'), appUrl).href);
+      await expect.poll(() => captures(page)).toBe(1);
+      await expect(callButton(page, 'Join call')).toHaveCount(0);
+      releaseCallCode();
+      await expect(callRegion(page).locator('.preview-video video')).toHaveCount(1);
+      await callButton(page, 'Join call').click();
+      await expect(callRegion(page).getByRole('figure', { name: /\(you\)$/ }).locator('video')).toHaveCount(1);
+      expect(await captures(page)).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a person whose browser says camera and microphone are refused is not asked as the page loads; "Request Media" asks', async ({ browser, appUrl }) => {
+    const context = await browser.newContext();
+    try {
+      const page = await countingCaptures(context);
+      // The browser's own record of a refusal, as its permission prompt leaves it, for this person's context.
+      const { targetInfo } = await (await context.newCDPSession(page)).send('Target.getTargetInfo');
+      const cdp = await browser.newBrowserCDPSession();
+      for (const name of ['camera', 'microphone'] as const) {
+        await cdp.send('Browser.setPermission', { permission: { name }, setting: 'denied', origin: new URL(appUrl).origin, browserContextId: targetInfo.browserContextId });
+      }
+      await page.goto(new URL(uniqueRoomName('refused-camera'), appUrl).href);
+      await expect(callButton(page, 'Join call')).toBeEnabled();
+      const requestMedia = callRegion(page).getByRole('button', { name: 'Request Media' });
+      await expect(requestMedia).toBeVisible();
+      expect(await captures(page)).toBe(0);
+      await requestMedia.click();
+      // This browser's fake prompt says yes to a request (what a refusal then says: tests/unit/callTab-runtime.test.ts).
+      await expect(callRegion(page).locator('.preview-video video')).toHaveCount(1);
+      expect(await captures(page)).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+});

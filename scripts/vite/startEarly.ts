@@ -10,9 +10,10 @@ const ROOM_PAGE_MODULES = ['src/ui/RoomView.tsx', 'src/main-thread/callTab/creat
 
 /** The built session worker's URL and options, as the entry chunk starts it. */
 function sessionWorkerOf(entry: OutputChunk): { url: string; options: string } {
-  const started = /new SharedWorker\(new URL\(`([^`]+)`,[^)]*\),(\{[^}]*\})\)/.exec(entry.code);
+  // Minified or not: `new SharedWorker(new URL(/* @vite-ignore */ "<script>", …), { …options })`.
+  const started = /new SharedWorker\(\s*new URL\(\s*(?:\/\*[^*]*\*\/\s*)?([`"'])([^`"']+)\1[^)]*\)\s*,\s*(\{[^}]*\})\s*\)/.exec(entry.code);
   if (!started) throw new Error(`startEarly: the entry chunk does not start the session worker (${SESSION_STARTER} changed?)`);
-  return { url: started[1]!, options: started[2]! };
+  return { url: started[2]!, options: started[3]! };
 }
 
 /** The chunks of `modules` with everything they import statically, but those the entry brings already. */

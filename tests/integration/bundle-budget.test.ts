@@ -46,7 +46,7 @@ describe('What a page loads before its first frame stays within its gzip budget'
     const html = readFileSync(join(outDir, 'index.html'), 'utf8');
     const early = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
     const entry = readFileSync(join(outDir, sizes.files.callPage.find((file) => /\/index-[^/]+\.js$/.test(file))!), 'utf8');
-    const started = /new SharedWorker\(new URL\(`([^`]+)`/.exec(entry)?.[1];
+    const started = /new SharedWorker\(\s*new URL\(\s*([`"'])([^`"']+)\1/.exec(entry)?.[2];
     expect(started).toBeDefined();
     expect(early).toContain(`new SharedWorker(${JSON.stringify(started)}, {type:\`module\`,name:\`parley-session\`})`);
     const preloaded = JSON.parse(/for \(const href of (\[[^\]]*\])\)/.exec(early)?.[1] ?? '[]') as string[];

@@ -1,9 +1,13 @@
+import SDPUtils from 'sdp';
 import type { Stanzas } from 'stanza';
+import { JingleAction, JingleSessionRole } from 'stanza/Constants';
 import { MediaSession } from 'stanza/jingle';
+import { convertCandidateToIntermediate } from 'stanza/jingle/sdp/Protocol';
 import type { MediaSessionOpts } from 'stanza/jingle/MediaSession';
 import type { ActionCallback } from 'stanza/jingle/Session';
 import type { MediaKind } from '../media';
 import { readDescriptionInfo, type MediaDescription } from './descriptionInfo';
+import { firstMediaIce, iceUfragOf } from './sdpLines';
 
 export interface ParleyMediaSessionOptions extends MediaSessionOpts {
   /** A description-info arrived (names, screen marks, or the receiver's quality request). */
@@ -67,6 +71,48 @@ export class ParleyMediaSession extends MediaSession {
   /** The receiver that carries a remote track, for its statistics. */
   receiverOf(track: MediaStreamTrack): RTCRtpReceiver | undefined {
     return this.pc.getReceivers().find((receiver) => receiver.track === track);
+  }
+
+  /**
+   * StanzaJS parses the whole remote description (importFromSDP) for every trickled candidate, only
+   * to see whether its ufrag changed (an ICE restart): some milliseconds per candidate on the main
+   * thread while a join is under way (issue 14). The ufrag is read from the description's lines
+   * instead; an ICE restart, the end of candidates, and candidates before the description stay
+   * StanzaJS's. Each candidate is then added as StanzaJS adds it.
+   */
+  protected override async onTransportInfo(changes: Stanzas.Jingle, cb: ActionCallback): Promise<void> {
+    const contents = changes.contents ?? [];
+    const first = contents[0];
+    const transport = first?.transport as Stanzas.JingleIce | undefined;
+    const remote = this.pc.remoteDescription;
+    const restart = transport?.usernameFragment !== undefined && first !== undefined && remote !== null && transport.usernameFragment !== iceUfragOf(remote.sdp, first.name);
+    if (!first || !remote || transport?.gatheringComplete || restart) return super.onTransportInfo(changes, cb);
+    await Promise.all(
+      contents.flatMap((content) => ((content.transport as Stanzas.JingleIce).candidates ?? []).map((candidate) => this.addRemoteCandidate(content.name, candidate))),
+    );
+    cb();
+  }
+
+  /** StanzaJS's end of candidates, naming the first media section's mid and ufrag without parsing the whole local description. */
+  protected override onIceEndOfCandidates(): void {
+    const local = this.pc.localDescription;
+    if (!local) return;
+    const { mid, ufrag } = firstMediaIce(local.sdp);
+    const transport: Stanzas.JingleIce = { transportType: this.transportType, gatheringComplete: true, ...(ufrag ? { usernameFragment: ufrag } : {}) };
+    this.send(JingleAction.TransportInfo, { contents: [{ creator: JingleSessionRole.Initiator, name: mid ?? '', transport }] });
+  }
+
+  private async addRemoteCandidate(sdpMid: string, json: Stanzas.JingleIceCandidate): Promise<void> {
+    const candidate = SDPUtils.writeCandidate(convertCandidateToIntermediate(json));
+    if (!this.pc.remoteDescription || this.pc.signalingState !== 'stable') {
+      this.candidateBuffer.push({ sdpMid, candidate });
+      return;
+    }
+    try {
+      await this.pc.addIceCandidate({ sdpMid, candidate });
+    } catch (error) {
+      this._log('error', 'Could not add ICE candidate', error);
+    }
   }
 
   protected override onDescriptionInfo(changes: Stanzas.Jingle, cb: ActionCallback): void {

@@ -15,12 +15,14 @@ export function randomBytes(size: number): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(size));
 }
 
+const utf8 = new TextEncoder();
+
 /** A string's UTF-8 octets, compared as StanzaJS's `octetCompare` compares Buffers (the session-initiate tie-break). */
 class Octets {
   private readonly bytes: Uint8Array;
 
   constructor(text: string) {
-    this.bytes = new TextEncoder().encode(text);
+    this.bytes = utf8.encode(text);
   }
 
   compare(other: Octets): -1 | 0 | 1 {

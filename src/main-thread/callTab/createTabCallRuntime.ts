@@ -5,6 +5,7 @@ import { systemClock } from '../../common/clock';
 import type { AnalysisWorkerApi } from '../../protocol/analysisWorker';
 import { BridgeCallSignaling } from '../call/BridgeCallSignaling';
 import { Call } from '../call/Call';
+import { keepSdpLines } from '../call/sdpLines';
 import { probeMediaLoaded, readCapturePermissions, type PreviewCapture } from '../media';
 import type { SessionBridge } from '../SessionBridge';
 import { VoiceActivityMonitor } from '../voice/VoiceActivityMonitor';
@@ -32,6 +33,7 @@ function workletAudioContext(): AudioContext | undefined {
 
 /** The call runtime of a room in this tab, wired to the browser and to the tab's shared session. */
 export function createTabCallRuntime({ roomAddress, bridge, store, analysis, previewCapture }: TabCallRuntimeOptions): CallRuntime {
+  keepSdpLines();
   const logger = consoleLogger('[parley call]');
   const commands: CallTabCommands = bridge.actions;
   const signaling = new BridgeCallSignaling(bridge);

@@ -1,8 +1,8 @@
 // Issue 14 "A join path with nothing on it that need not be there": the structural wins, held here.
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useParley } from '../support/parley';
-import { connected, joinedBy, joinedRoom, peerNamed, useSessions, waitFor, type TestSession } from '../support/sessions';
+import { connected, joinedBy, joinedRoom, peerNamed, useSessions, WAIT_MS, waitFor, type TestSession } from '../support/sessions';
 
 const server = useParley();
 const openSession = useSessions();
@@ -73,20 +73,27 @@ describe('Join path: from the join request to the call presence that starts the 
 });
 
 /**
- * A named fake for a slow network: a loopback TCP proxy to the server's websocket that holds every
- * connection (its bytes wait, unread) until `release`. What the session does while its login is on
- * its way can then be seen in order, whatever the machine's load.
+ * A named fake for a slow network: a loopback TCP proxy to the server's websocket. It holds every
+ * connection (its bytes wait, unread) until `release`, and, while `holdIncoming` holds, what the
+ * server sends to the session. What the session does while an answer is on its way can then be
+ * seen in order, whatever the machine's load.
  */
-async function heldWebsocket(target: URL): Promise<{ url: (signalingUrl: string) => string; release: () => void; close: () => void }> {
+async function heldWebsocket(target: URL) {
   const waiting: Socket[] = [];
+  const clients = new Set<Socket>();
   let released = false;
+  let incoming: Buffer[] | undefined;
   const forward = (client: Socket): void => {
     const upstream = connect(Number(target.port), target.hostname, () => {
       client.pipe(upstream);
-      upstream.pipe(client);
+      upstream.on('data', (chunk: Buffer) => {
+        if (incoming) incoming.push(chunk);
+        else if (client.writable) client.write(chunk);
+      });
       client.resume();
     });
     const closeBoth = (): void => {
+      clients.delete(client);
       client.destroy();
       upstream.destroy();
     };
@@ -94,6 +101,7 @@ async function heldWebsocket(target: URL): Promise<{ url: (signalingUrl: string)
     upstream.on('close', closeBoth).on('error', closeBoth);
   };
   const proxy: Server = createServer((client) => {
+    clients.add(client);
     client.pause();
     if (released) forward(client);
     else waiting.push(client);
@@ -102,18 +110,44 @@ async function heldWebsocket(target: URL): Promise<{ url: (signalingUrl: string)
   const address = proxy.address();
   if (!address || typeof address === 'string') throw new Error('the held websocket proxy has no port');
   return {
-    url: (signalingUrl) => {
+    /** The session's websocket URL, through this proxy. */
+    url: (signalingUrl: string): string => {
       const url = new URL(signalingUrl);
       url.host = `127.0.0.1:${address.port}`;
       return url.href;
     },
-    release: () => {
+    /** Connections go through from now on. */
+    release: (): void => {
       released = true;
       waiting.splice(0).forEach(forward);
     },
+    /** What the server sends waits from now on… */
+    holdIncoming: (): void => {
+      incoming ??= [];
+    },
+    /** …until this, in order. */
+    releaseIncoming: (): void => {
+      const held = incoming ?? [];
+      incoming = undefined;
+      for (const client of clients) for (const chunk of held) if (client.writable) client.write(chunk);
+    },
     // Takes no more connections; those open end with their sessions.
-    close: () => proxy.close(),
+    close: (): void => void proxy.close(),
   };
+}
+
+/** A session whose websocket goes through `held` (its config's signalingUrl rewritten). */
+function sessionThrough(held: Awaited<ReturnType<typeof heldWebsocket>>, displayName: string): TestSession {
+  return openSession({
+    server: server(),
+    displayName,
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      if (!String(input).includes('/api/config')) return response;
+      const config = (await response.json()) as { signalingUrl: string };
+      return Response.json({ ...config, signalingUrl: held.url(config.signalingUrl) }, { status: response.status });
+    },
+  });
 }
 
 describe('Join path: the room’s address is known, and its call can be joined, while the session logs in; the join presence then carries the call (issue 14, SPEC §7 room config request, PROTOCOL.md "Rooms")', () => {
@@ -127,18 +161,8 @@ describe('Join path: the room’s address is known, and its call can be joined, 
     const alice = openSession({ server: server(), displayName: 'Alice' });
     const call = await joinedBy(alice, 'join-path-with-call', { autoJoinCall: true });
     held = await heldWebsocket(new URL(server().url));
-    const login = held;
-    const bob = openSession({
-      server: server(),
-      displayName: 'Bob',
-      // The config's websocket goes through the held proxy: the login waits until the test releases it.
-      fetch: async (input, init) => {
-        const response = await fetch(input, init);
-        if (!String(input).includes('/api/config')) return response;
-        const config = (await response.json()) as { signalingUrl: string };
-        return Response.json({ ...config, signalingUrl: login.url(config.signalingUrl) }, { status: response.status });
-      },
-    });
+    // The login waits until the test releases the held websocket.
+    const bob = sessionThrough(held, 'Bob');
     await bob.ready;
     bob.tabs.attach(bob.tabId, { state: () => {}, event: () => {}, jingle: () => {} });
     // As a room page opens it: the call waits for "Join call".
@@ -157,5 +181,40 @@ describe('Join path: the room’s address is known, and its call can be joined, 
     // From the session's initial presence (the login is done) on.
     const loggedIn = bob.sent.findIndex((xml) => /^<presence(?![^>]* to=)/.test(xml)) + 1;
     expect(await sentSince(bob, loggedIn)).toEqual(['join presence with the call', 'lock check']);
+  });
+});
+
+describe('Join path: a call joined while the join presence awaits the room’s answer goes out at once, not after the answer (issue 14, PROTOCOL.md "After joining")', () => {
+  let held: Awaited<ReturnType<typeof heldWebsocket>> | undefined;
+  afterEach(() => {
+    held?.close();
+    held = undefined;
+  });
+
+  it('the call presence follows the join presence before the self-presence has come; the room then has the newcomer in the call', async () => {
+    const alice = openSession({ server: server(), displayName: 'Alice' });
+    const call = await joinedBy(alice, 'join-path-early-call', { autoJoinCall: true });
+    held = await heldWebsocket(new URL(server().url));
+    held.release();
+    const bob = sessionThrough(held, 'Bob');
+    await connected(bob);
+    const from = bob.sent.length;
+    // The room's answers to Bob wait: his join stays unanswered while he joins the call.
+    held.holdIncoming();
+    const roomId = await bob.rooms.joinRoom('join-path-early-call', { autoJoinCall: false });
+    const stepsSent = () => bob.sent.slice(from).flatMap((xml) => stepOf(xml) ?? []);
+    await vi.waitFor(() => expect(stepsSent()).toContain('join presence'), { timeout: WAIT_MS });
+    await bob.rooms.joinCall(call.address);
+
+    await vi.waitFor(() => expect(stepsSent()).toContain('call presence'), { timeout: WAIT_MS });
+    const before = stepsSent();
+    expect(bob.session.store.state.rooms[roomId]?.roomState).toBe('joining');
+    held.releaseIncoming();
+    await joinedRoom(bob, roomId);
+    const seen = await peerNamed(alice, call.address, 'Bob', (peer) => peer.joinedCall);
+
+    expect(before).toEqual(['join presence', 'call presence']);
+    expect(seen.joinedCall).toBe(true);
+    expect(await sentSince(bob, from)).toEqual(['join presence', 'call presence', 'lock check']);
   });
 });

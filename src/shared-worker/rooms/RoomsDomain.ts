@@ -444,11 +444,18 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     return this.context.store.state.preferences.displayName;
   }
 
-  /** Brings the room's view of our presence (nick, call) up to date. */
+  /**
+   * Brings the room's view of our presence (nick, call) up to date. While the join presence awaits
+   * its answer the update goes at once, not after it (issue 14: a call joined then starts the
+   * others' offers a round trip sooner): the room takes our stanzas in order, so it reads the update
+   * once we are in, and refuses it with the join should the join fail (the join's answer is the
+   * one that counts, by its id).
+   */
   private syncPresence(roomId: string): void {
     const room = this.records.room(roomId);
     const client = this.context.client;
-    if (!room?.address || room.roomState !== 'joined' || !room.selfAddress || !client) return;
-    this.presence.update(client, roomId, { occupant: room.selfAddress, displayName: this.displayName, call: this.records.call(room.address) });
+    const occupant = room?.roomState === 'joined' ? room.selfAddress : this.joins.awaiting(roomId);
+    if (!room?.address || !occupant || !client) return;
+    this.presence.update(client, roomId, { occupant, displayName: this.displayName, call: this.records.call(room.address) });
   }
 }

@@ -13,13 +13,15 @@ interface ChatLogProps {
   onEdit: (message: ChatMessage) => void;
   /** What an empty log says. */
   emptyText: string;
+  /** The log is on screen (a closed chat panel keeps it, hidden). */
+  shown: boolean;
 }
 
 /**
  * The room's messages, grouped (SPEC §9: 300 s), with its event lines. It stays at the bottom as messages arrive while
  * you are within 30 px of it, and stays put while you read further up.
  */
-export function ChatLog({ messages, events, editableId, onEdit, emptyText }: ChatLogProps) {
+export function ChatLog({ messages, events, editableId, onEdit, emptyText, shown }: ChatLogProps) {
   const items = useMemo(() => chatTimeline(messages, events), [messages, events]);
   const ref = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
@@ -30,7 +32,12 @@ export function ChatLog({ messages, events, editableId, onEdit, emptyText }: Cha
     if (log && stuck.current) log.scrollTop = log.scrollHeight;
   };
 
-  useLayoutEffect(scrollToBottomIfStuck, [items]);
+  // Before the frame, so that a new line never shows above the bottom. Not while hidden: reading its
+  // height would make the browser lay the page out there and then, for nothing (issue 14: ~30–45 ms
+  // per join, when every arrival adds a line); the resize observer scrolls once it is shown.
+  useLayoutEffect(() => {
+    if (shown) scrollToBottomIfStuck();
+  }, [items, shown]);
 
   // The log shrinks when the typing line appears or the window changes: keep the bottom in view.
   useEffect(() => {

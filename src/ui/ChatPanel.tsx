@@ -89,6 +89,7 @@ export function ChatPanel({ room, shown = true }: ChatPanelProps) {
         editableId={room?.joined ? lastOwn?.id : undefined}
         onEdit={startEdit}
         emptyText={disabled ? 'Messages appear here once you are in the room.' : 'No messages yet. Say hello!'}
+        shown={shown}
       />
       {roomAddress && <TypingIndicator roomAddress={roomAddress} />}
       {sendError && (

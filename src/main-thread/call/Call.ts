@@ -6,6 +6,7 @@ import type { SimulcastProfile } from '../../protocol/stanzas/talkyJingle';
 import { roomByAddress } from '../../protocol/roomLookup';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
+import { errorMessage } from '../../common/errorMessage';
 import { TypedEmitter } from '../../common/TypedEmitter';
 import { maxBitratePerVideo, type MediaItem, type MediaItems, type VideoSendLoad } from '../media';
 import { connectionAtom, sessionStateAtom } from '../sessionAtoms';
@@ -160,8 +161,10 @@ export class Call extends TypedEmitter<CallEvents> {
     this.started = true;
     if (!this.options.createPeerConnection && typeof RTCPeerConnection !== 'function') throw new CallUnsupportedError('RTCPeerConnection');
     if (!(await this.ownership.acquire()) || this.closed) return;
-    await this.options.signaling.claimCall(this.roomAddress, (iq) => this.link.receive(iq));
-    if (this.closed) return;
+    // Not waited for (issue 14: a round trip less before the call presence): the session takes this
+    // tab's messages in order, so the claim is in place before the "join call" that follows it can
+    // make anyone offer.
+    this.options.signaling.claimCall(this.roomAddress, (iq) => this.link.receive(iq)).catch((error: unknown) => this.options.logger.error(`the call could not be claimed: ${errorMessage(error)}`));
     const { store, media } = this.options;
     const schedule = (): void => this.schedule();
     this.unsubscribes.push(

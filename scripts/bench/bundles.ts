@@ -13,8 +13,8 @@ export const BUNDLE_TARGETS_KB = { callPage: 150, sharedWorker: 120, chatPopout:
  * the owner's moderation dialogs — do not count.
  */
 export const FIRST_FRAME_MODULES = {
-  /** A room: its view and the call's code, which the page starts loading at page load (ParleyTab.loadCallCode). */
-  callPage: ['index.html', 'src/ui/RoomView.tsx', 'src/main-thread/callTab/createTabCallRuntime.ts'],
+  /** A room: its view and the call's code, which the page starts loading at page load (src/ui/main.tsx: TabCalls.loadCallCode). */
+  callPage: ['index.html', 'src/ui/RoomView.tsx', 'src/main-thread/TabCalls.ts', 'src/main-thread/callTab/createTabCallRuntime.ts'],
   chatPopout: ['index.html', 'src/ui/ChatPopout.tsx'],
 } as const;
 

@@ -5,8 +5,8 @@ type OutputChunk = Rollup.OutputChunk;
 
 /** The module whose `new SharedWorker(new URL(…))` starts the session (src/main-thread/SessionBridge.ts). */
 const SESSION_STARTER = 'src/main-thread/SessionBridge.ts';
-/** What a room page loads at once beside the entry (src/ui/App.tsx's RoomView, ParleyTab.loadCallCode). */
-const ROOM_PAGE_MODULES = ['src/ui/RoomView.tsx', 'src/main-thread/callTab/createTabCallRuntime.ts'];
+/** What a room page loads at once beside the entry (src/ui/App.tsx's RoomView; src/ui/main.tsx's TabCalls, with the call's code). */
+const ROOM_PAGE_MODULES = ['src/ui/RoomView.tsx', 'src/main-thread/TabCalls.ts', 'src/main-thread/callTab/createTabCallRuntime.ts'];
 
 /** The built session worker's URL and options, as the entry chunk starts it. */
 function sessionWorkerOf(entry: OutputChunk): { url: string; options: string } {
@@ -28,7 +28,7 @@ function chunksOf(bundle: OutputBundle, entry: OutputChunk, modules: readonly st
     chunk.imports.forEach((file) => visit(byFile.get(file)));
   };
   for (const module of modules) {
-    const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(module));
+    const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(module)) ?? chunks.find((candidate) => candidate.moduleIds.some((id) => id.endsWith(module)));
     if (!chunk) throw new Error(`startEarly: the build has no chunk for ${module}`);
     visit(chunk);
   }
@@ -48,7 +48,7 @@ export function startEarly(): Plugin {
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler(_html, { bundle, chunk }) {
+      handler(html, { bundle, chunk }) {
         if (!bundle || !chunk) return undefined;
         const worker = sessionWorkerOf(chunk);
         const roomChunks = chunksOf(bundle, chunk, ROOM_PAGE_MODULES).map((file) => `/${file}`);
@@ -64,7 +64,11 @@ export function startEarly(): Plugin {
           `  }`,
           `}`,
         ].join('\n');
-        return [{ tag: 'script', children: script, injectTo: 'head' }];
+        // After the entry's own tags (their fetches start first), before any stylesheet: an inline
+        // script after a stylesheet link waits for the stylesheet.
+        const stylesheet = html.search(/<link rel="stylesheet"/);
+        const before = stylesheet >= 0 ? stylesheet : html.indexOf('</head>');
+        return `${html.slice(0, before)}<script>${script}</script>\n    ${html.slice(before)}`;
       },
     },
   };

@@ -1,8 +1,7 @@
 import { Suspense, useEffect } from 'react';
-import { AttentionAlerts } from './AttentionAlerts';
 import { ChatPanel } from './ChatPanel';
 import { ConnectionStatus } from './ConnectionStatus';
-import { RoomAlertsLater } from './RoomAlertsLater';
+import { AttentionAlertsLater, RoomAlertsLater } from './RoomAlertsLater';
 import { RoomStatus } from './RoomStatus';
 import { useRoomOfView } from './useRoomOfView';
 
@@ -24,8 +23,10 @@ export function ChatPopout({ roomName }: { roomName: string }) {
         </div>
       </header>
       <RoomStatus room={room} openError={openError} ended={ended} />
-      {room?.address && <AttentionAlerts roomAddress={room.address} />}
-      <Suspense fallback={null}>{room?.address && <RoomAlertsLater roomAddress={room.address} roomName={roomName} />}</Suspense>
+      <Suspense fallback={null}>
+        {room?.address && <AttentionAlertsLater roomAddress={room.address} />}
+        {room?.address && <RoomAlertsLater roomAddress={room.address} roomName={roomName} />}
+      </Suspense>
       <main className="popout-main">
         <ChatPanel room={room} />
       </main>

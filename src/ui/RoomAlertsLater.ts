@@ -6,3 +6,6 @@ import { lazyComponent } from './lazyComponent';
  * inside a Suspense boundary.
  */
 export const RoomAlertsLater = lazyComponent(() => import('./RoomAlerts'), 'RoomAlerts');
+
+/** The attention banner (SPEC §4 attention request) likewise: it has nothing to show before a request comes. */
+export const AttentionAlertsLater = lazyComponent(() => import('./AttentionAlerts'), 'AttentionAlerts');

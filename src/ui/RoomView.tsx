@@ -1,7 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { Suspense, useEffect } from 'react';
 import { roomPeersAtomFamily } from '../main-thread/sessionAtoms';
-import { AttentionAlerts } from './AttentionAlerts';
 import { CallRuntimeContext } from './call/callRuntimeContext';
 import { CallStage } from './call/CallStage';
 import { useRoomCallRuntime } from './call/useRoomCallRuntime';
@@ -18,7 +17,7 @@ import { RoomMenu } from './RoomMenu';
 import { navigate, roomPath } from './route';
 import { roomEndOf } from './roomEnd';
 import { RoomEnded } from './RoomEnded';
-import { RoomAlertsLater } from './RoomAlertsLater';
+import { AttentionAlertsLater, RoomAlertsLater } from './RoomAlertsLater';
 import { RoomAnnouncer } from './RoomAnnouncer';
 import { RoomStatus } from './RoomStatus';
 import { ROOM_REGION_IDS, SkipLinks } from './SkipLinks';
@@ -119,9 +118,11 @@ export function RoomView({ roomName }: { roomName: string }) {
         </nav>
       </header>
       <RoomStatus room={room} openError={openError} ended={ended} />
-      {roomAddress && <AttentionAlerts roomAddress={roomAddress} />}
       {roomAddress && <RoomAnnouncer roomAddress={roomAddress} chatShown={chatShown} />}
-      <Suspense fallback={null}>{roomAddress && <RoomAlertsLater roomAddress={roomAddress} roomName={roomName} />}</Suspense>
+      <Suspense fallback={null}>
+        {roomAddress && <AttentionAlertsLater roomAddress={roomAddress} />}
+        {roomAddress && <RoomAlertsLater roomAddress={roomAddress} roomName={roomName} />}
+      </Suspense>
       <main className={`room-body ${panelsClass}`}>
         {end ? (
           <RoomEnded end={end} />

@@ -2,7 +2,7 @@ import { createStore, Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ParleyTab } from '../main-thread/ParleyTab';
-import { App } from './App';
+import { App, preloadPage } from './App';
 import { TabContext } from './tabContext';
 import { parseRoute } from './route';
 import { openRoomAtLoad } from './useOpenRoom';
@@ -16,9 +16,11 @@ if (route.view === 'room') {
   // A room page needs the call's code before its first frame: it loads beside the page's own. The
   // room itself is opened now, and the preview's camera and microphone asked for, not once the
   // room's view and the call's code have loaded and run (issue 14, the join path).
-  void tab.loadCallCode();
   openRoomAtLoad(tab.actions, tab.attached, route.roomName, false);
-  tab.startPreviewCapture(route.roomName);
+  void tab.calls().then((calls) => {
+    void calls.loadCallCode();
+    calls.startPreviewCapture(route.roomName);
+  });
 }
 // The pop-out chat never captures media, so it has no audio to analyse; other pages warm the worker up.
 if (view !== 'chat') {
@@ -29,12 +31,18 @@ if (view !== 'chat') {
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
-createRoot(root).render(
-  <StrictMode>
-    <Provider store={store}>
-      <TabContext value={tab}>
-        <App />
-      </TabContext>
-    </Provider>
-  </StrictMode>,
-);
+// The page's own code first (it loads beside what started above): its first render then shows it at
+// once. A failed load is the lazy page's to retry.
+void preloadPage(route)
+  .catch(() => undefined)
+  .then(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <Provider store={store}>
+          <TabContext value={tab}>
+            <App />
+          </TabContext>
+        </Provider>
+      </StrictMode>,
+    ),
+  );

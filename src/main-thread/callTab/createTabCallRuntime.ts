@@ -19,7 +19,7 @@ export interface TabCallRuntimeOptions {
   readonly store: ReturnType<typeof createStore>;
   /** The tab's analysis worker (startAnalysisWorker). */
   readonly analysis: Remote<AnalysisWorkerApi>;
-  /** The camera and microphone the page asked for as it loaded (ParleyTab.startPreviewCapture), if it did. */
+  /** The camera and microphone the page asked for as it loaded (TabCalls.startPreviewCapture), if it did. */
   readonly previewCapture: PreviewCapture | undefined;
 }
 

@@ -1,5 +1,7 @@
+import { VIDEO_RESOLUTION_TIERS } from '../../protocol/constants';
 import type { MediaDevicesApi } from './MediaDevicesApi';
 import { previewKinds, readCapturePermissions, type PermissionsApi } from './capturePermissions';
+import { cameraConstraintsFor, captureResolutionTier, NO_SEND_LOAD } from './videoResolution';
 
 /** A capture started before the call's code ran: the preview's first capture takes it instead of asking again. */
 export interface PreviewCapture {
@@ -37,6 +39,12 @@ export class EarlyPreviewCapture implements PreviewCapture {
 
   private constructor(asked: Promise<Asked>) {
     this.asked = asked;
+  }
+
+  /** Asks now, with the camera constraints of the preview's own first capture (nothing sent yet, SPEC §9's tiers). */
+  static startForPreview(mediaDevices: MediaDevicesApi, permissions: PermissionsApi | undefined): EarlyPreviewCapture {
+    const tier = captureResolutionTier(NO_SEND_LOAD, VIDEO_RESOLUTION_TIERS);
+    return EarlyPreviewCapture.start(mediaDevices, permissions, tier ? cameraConstraintsFor(tier) : {});
   }
 
   /** Asks now; `video` are the camera constraints the preview's own capture asks for. */

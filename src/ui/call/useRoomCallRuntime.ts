@@ -15,10 +15,10 @@ export function useRoomCallRuntime(roomAddress: string | undefined): CallRuntime
   const [runtime, setRuntime] = useState<CallRuntime | undefined>(undefined);
   useEffect(() => {
     if (!roomAddress) return;
-    // The call's code is a chunk of its own (ParleyTab.loadCallCode): the view may go while it loads.
+    // The call's code is a chunk of its own (TabCalls.loadCallCode): the view may go while it loads.
     let gone = false;
     let created: CallRuntime | undefined;
-    tab.createCallRuntime(roomAddress).then(
+    tab.calls().then((calls) => calls.createCallRuntime(roomAddress)).then(
       (loaded) => {
         if (gone) return;
         created = loaded;

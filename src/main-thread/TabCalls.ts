@@ -1,0 +1,69 @@
+import type { Remote } from 'comlink';
+import type { createStore } from 'jotai';
+import type { AnalysisWorkerApi } from '../protocol/analysisWorker';
+import type { CallRuntime } from './callTab/CallRuntime';
+import { EarlyPreviewCapture, type PreviewCapture } from './media/PreviewCapture';
+import type { SessionBridge } from './SessionBridge';
+import { callAtomFamily, roomByNameAtomFamily } from './sessionAtoms';
+
+export interface TabCallsOptions {
+  readonly bridge: SessionBridge;
+  readonly store: ReturnType<typeof createStore>;
+  /** Settles once the tab is attached to the session (its state is mirrored). */
+  readonly attached: Promise<void>;
+  /** The tab's voice-analysis worker, started on first use. */
+  readonly analysis: () => Remote<AnalysisWorkerApi>;
+}
+
+/**
+ * A room page's calls, in this tab: the call's code, the camera and microphone asked for as the page
+ * loads, and each room's call runtime. A chunk of its own, like the call's code: the home page and
+ * the pop-out chat never load it.
+ */
+export class TabCalls {
+  private callCode: Promise<typeof import('./callTab/createTabCallRuntime')> | undefined;
+  /** The camera and microphone asked for at page load, until the first call runtime takes them. */
+  private previewCapture: PreviewCapture | undefined;
+  /** A call runtime has been made: a capture asked for at load from now on would be nobody's. */
+  private runtimeMade = false;
+
+  constructor(private readonly options: TabCallsOptions) {}
+
+  /**
+   * Starts loading the call's code (capture, Jingle, the mesh and relay paths). A room page starts it
+   * at page load, beside its own code, so that it is there by the time the room's address is known.
+   */
+  loadCallCode(): Promise<typeof import('./callTab/createTabCallRuntime')> {
+    return (this.callCode ??= import('./callTab/createTabCallRuntime'));
+  }
+
+  /**
+   * A room page asks for the camera and microphone as it loads (issue 14, the join path): the
+   * preview then shows them as soon as the call's code runs, instead of asking only then. The
+   * browser's prompt, where it asks, shows on the room's pre-join screen; a kind the person refused
+   * is not asked for (`previewKinds`). Once the tab has the session's state: when you are in this
+   * room's call already (another tab runs it, or this tab takes it over with your mute and camera
+   * as they were), this tab captures nothing of its own accord.
+   */
+  startPreviewCapture(roomName: string): void {
+    // Undefined on a page that may not capture (not a secure context), whatever the typings say.
+    const mediaDevices = navigator.mediaDevices as MediaDevices | undefined;
+    if (!mediaDevices) return;
+    const { store, attached } = this.options;
+    void attached.then(() => {
+      const room = store.get(roomByNameAtomFamily(roomName));
+      if (this.runtimeMade || this.previewCapture || (room?.address && store.get(callAtomFamily(room.address))?.joined)) return;
+      this.previewCapture = EarlyPreviewCapture.startForPreview(mediaDevices, navigator.permissions as Permissions | undefined);
+    });
+  }
+
+  /** A new call runtime for a room shown in this tab; the caller starts and disposes it. The first one gets the page load's capture. */
+  async createCallRuntime(roomAddress: string): Promise<CallRuntime> {
+    const { createTabCallRuntime } = await this.loadCallCode();
+    this.runtimeMade = true;
+    const previewCapture = this.previewCapture;
+    this.previewCapture = undefined;
+    const { bridge, store, analysis } = this.options;
+    return createTabCallRuntime({ roomAddress, bridge, store, analysis: analysis(), previewCapture });
+  }
+}

@@ -171,8 +171,8 @@ export class FakeVoiceMonitor implements ItemVoiceMonitor {
   async stop(): Promise<void> {
     this.stopped = true;
   }
-  report(speaking: boolean, at = 1_000): void {
-    for (const listener of this.listeners) listener({ itemId: this.itemId, speaking, inputDetected: true, inputLost: false, volume: speaking ? -40 : -90, at });
+  report(speaking: boolean, at = 1_000, volume = speaking ? -40 : -90): void {
+    for (const listener of this.listeners) listener({ itemId: this.itemId, speaking, inputDetected: true, inputLost: false, volume, at });
   }
 }
 

@@ -232,6 +232,22 @@ describe('what the call tells the others', () => {
     expect(h.runtime.media.get(microphone)).toMatchObject({ speaking: false, lastSpokeAt: 1_000, inputDetected: true, volume: -90 });
   });
 
+  it('a volume report alone reaches the level meter without re-deriving the items and tiles (issue 14: the steady call’s scripting)', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    const microphone = local(h).microphone!.itemId;
+    monitorOf(h.monitors, microphone).report(true, 1_000, -40);
+    const [items, tiles] = [h.store.get(h.runtime.atoms.items), h.store.get(h.runtime.atoms.tiles)];
+    monitorOf(h.monitors, microphone).report(true, 1_250, -35);
+    expect(h.store.get(h.runtime.atoms.volumes)[microphone]).toBe(-35);
+    expect(h.runtime.media.get(microphone)?.volume).toBe(-35);
+    expect(h.store.get(h.runtime.atoms.items)).toBe(items);
+    expect(h.store.get(h.runtime.atoms.tiles)).toBe(tiles);
+    monitorOf(h.monitors, microphone).report(false, 1_500, -35);
+    expect(h.store.get(h.runtime.atoms.items)).not.toBe(items);
+  });
+
   it('your muted, camera and screen facts reach your own peer record while you are in the call, and clear when you leave', async () => {
     const h = open();
     await settle();

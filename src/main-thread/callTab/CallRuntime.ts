@@ -11,6 +11,7 @@ import {
   withPreviewCapture,
   type CapturePermissions,
   type MediaDevicesApi,
+  type MediaItem,
   type MediaItemsOptions,
   type PreviewCapture,
 } from '../media';
@@ -28,6 +29,12 @@ import { VoiceMonitors, type StartVoiceMonitor } from './VoiceMonitors';
 import { errorMessage } from '../../common/errorMessage';
 
 type JotaiStore = ReturnType<typeof createStore>;
+
+/** Whether an update changed an item's volume and nothing else. */
+function volumeAlone(item: MediaItem, previous: MediaItem): boolean {
+  if (item.volume === previous.volume) return false;
+  return (Object.keys(item) as (keyof MediaItem)[]).every((key) => key === 'volume' || item[key] === previous[key]);
+}
 
 export interface CallRuntimeOptions {
   readonly roomAddress: string;
@@ -177,7 +184,7 @@ export class CallRuntime {
     const itemsChanged = (): void => this.onItemsChanged();
     this.unsubscribes.push(
       this.media.on('added', itemsChanged),
-      this.media.on('updated', itemsChanged),
+      this.media.on('updated', (item, previous) => (volumeAlone(item, previous) ? this.onVolume(item) : this.onItemsChanged())),
       this.media.on('removed', itemsChanged),
       this.devices.on('change', (state) => store.set(this.atoms.devices, state)),
       store.sub(callAtomFamily(this.roomAddress), () => this.seat.follow()),
@@ -333,10 +340,21 @@ export class CallRuntime {
   // What follows the media and the preferences
   // ------------------------------------------------------------------------------------------
 
+  /** A volume report alone (the analysis worker's, four times a second per voice): only the level meter follows it. */
+  private onVolume(item: MediaItem): void {
+    if (this.disposed) return;
+    this.options.store.set(this.atoms.volumes, (volumes) => ({ ...volumes, [item.id]: item.volume }));
+  }
+
   private onItemsChanged(): void {
     if (this.disposed) return;
     const { store } = this.options;
-    store.set(this.atoms.items, this.media.all());
+    const items = this.media.all();
+    store.set(this.atoms.items, items);
+    const volumes = store.get(this.atoms.volumes);
+    if (Object.keys(volumes).some((id) => !items.some((item) => item.id === id))) {
+      store.set(this.atoms.volumes, Object.fromEntries(Object.entries(volumes).filter(([id]) => items.some((item) => item.id === id))));
+    }
     const selected = this.selectedDevices();
     const current = store.get(this.atoms.selectedDevices);
     if (selected.camera !== current.camera || selected.microphone !== current.microphone) store.set(this.atoms.selectedDevices, selected);

@@ -39,8 +39,14 @@ function stableAtom<Value>(read: (get: Getter) => Value): Atom<Value> {
 /** The atoms of one room's call tab: the runtime writes the primitive ones, React reads them all. */
 export function createCallTabAtoms(roomAddress: string) {
   const phase = atom<CallPhase>('preview');
-  /** Every media item of the tab, local and remote, in the order added. */
+  /**
+   * Every media item of the tab, local and remote, in the order added. A change of an item's volume
+   * alone (four times a second per voice, from the analysis worker) is not written here but to
+   * `volumes`: the tiles and everything else derived from the items need not follow it.
+   */
   const items = atom<readonly MediaItem[]>([]);
+  /** Each audio item's volume (dB) as last reported, by item id: the microphone's level meter reads it. */
+  const volumes = atom<Readonly<Record<string, number>>>({});
   const devices = atom<DevicesState>(initialDevicesState);
   const selectedDevices = atom<SelectedDevices>({ camera: undefined, microphone: undefined });
   /** A capture or call failure in words for the person (CaptureError.userMessage and the like). */
@@ -106,6 +112,7 @@ export function createCallTabAtoms(roomAddress: string) {
   return {
     phase,
     items,
+    volumes,
     devices,
     selectedDevices,
     problem,

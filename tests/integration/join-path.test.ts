@@ -136,8 +136,23 @@ async function heldWebsocket(target: URL) {
   };
 }
 
+type HeldWebsocket = Awaited<ReturnType<typeof heldWebsocket>>;
+
+/** Opens this file's held websocket proxies, each closed after its test. */
+function useHeldWebsockets(): () => Promise<HeldWebsocket> {
+  const open: HeldWebsocket[] = [];
+  afterEach(() => open.splice(0).forEach((held) => held.close()));
+  return async () => {
+    const held = await heldWebsocket(new URL(server().url));
+    open.push(held);
+    return held;
+  };
+}
+
+const holdWebsocket = useHeldWebsockets();
+
 /** A session whose websocket goes through `held` (its config's signalingUrl rewritten). */
-function sessionThrough(held: Awaited<ReturnType<typeof heldWebsocket>>, displayName: string): TestSession {
+function sessionThrough(held: HeldWebsocket, displayName: string): TestSession {
   return openSession({
     server: server(),
     displayName,
@@ -151,16 +166,10 @@ function sessionThrough(held: Awaited<ReturnType<typeof heldWebsocket>>, display
 }
 
 describe('Join path: the room’s address is known, and its call can be joined, while the session logs in; the join presence then carries the call (issue 14, SPEC §7 room config request, PROTOCOL.md "Rooms")', () => {
-  let held: Awaited<ReturnType<typeof heldWebsocket>> | undefined;
-  afterEach(() => {
-    held?.close();
-    held = undefined;
-  });
-
   it('a newcomer who joins the call before the room answered sends one join presence, which carries the call; the others see them in the call from it', async () => {
     const alice = openSession({ server: server(), displayName: 'Alice' });
     const call = await joinedBy(alice, 'join-path-with-call', { autoJoinCall: true });
-    held = await heldWebsocket(new URL(server().url));
+    const held = await holdWebsocket();
     // The login waits until the test releases the held websocket.
     const bob = sessionThrough(held, 'Bob');
     await bob.ready;
@@ -185,16 +194,10 @@ describe('Join path: the room’s address is known, and its call can be joined, 
 });
 
 describe('Join path: a call joined while the join presence awaits the room’s answer goes out at once, not after the answer (issue 14, PROTOCOL.md "After joining")', () => {
-  let held: Awaited<ReturnType<typeof heldWebsocket>> | undefined;
-  afterEach(() => {
-    held?.close();
-    held = undefined;
-  });
-
   it('the call presence follows the join presence before the self-presence has come; the room then has the newcomer in the call', async () => {
     const alice = openSession({ server: server(), displayName: 'Alice' });
     const call = await joinedBy(alice, 'join-path-early-call', { autoJoinCall: true });
-    held = await heldWebsocket(new URL(server().url));
+    const held = await holdWebsocket();
     held.release();
     const bob = sessionThrough(held, 'Bob');
     await connected(bob);

@@ -48,9 +48,10 @@ export function RoomView({ roomName }: { roomName: string }) {
   // The room tab runs the call from the moment the room's address is known, before the room is joined
   // (issue 14, the join path: the preview and "Join call" need not wait for the room's answer, and a
   // call joined meanwhile goes out with the join), and keeps it through reconnects. A room that could
-  // not be joined, or has ended for us (kicked, banned, destroyed), has no call: its media and connections go.
-  const neverJoined = room?.roomState === 'failed' && room.joinedAt === undefined;
-  const callRuntime = useRoomCallRuntime(!end && !neverJoined ? roomAddress : undefined);
+  // not be joined, or asks for its password before we were ever in (the prompt is the next step), or
+  // has ended for us (kicked, banned, destroyed), has no call: its media and connections go.
+  const notIn = room?.joinedAt === undefined && (room?.roomState === 'failed' || room?.roomState === 'password-required');
+  const callRuntime = useRoomCallRuntime(!end && !notIn ? roomAddress : undefined);
 
   useEffect(() => {
     document.title = `${unread > 0 ? `(${unread}) ` : ''}${roomName} · Parley`;

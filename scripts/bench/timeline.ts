@@ -11,6 +11,7 @@ import { SharedWorkerSteps } from './workerSteps';
 /** The steps, in the order a join takes them; each is stamped the first time it happens. */
 const STEPS = [
   ['session worker started', 'the newcomer’s shared worker (signalling session) is created'],
+  ['stored identity asked', 'the worker’s first IndexedDB open: its script has run'],
   ['config asked', 'the worker asks /api/config (after reading its stored identity)'],
   ['config fetched', '/api/config answered, in the worker'],
   ['websocket open', ''],

@@ -16,6 +16,8 @@ const WORKER_PROBE = `(() => {
     const steps = self.__benchWorkerSteps;
     if (!(step in steps)) steps[step] = performance.timeOrigin + performance.now();
   };
+  const open = IDBFactory.prototype.open;
+  IDBFactory.prototype.open = function (...args) { mark('stored identity asked'); return open.apply(this, args); };
   const originalFetch = self.fetch;
   self.fetch = function (input, ...rest) {
     const path = new URL(String(input?.url ?? input), self.location.href).pathname;

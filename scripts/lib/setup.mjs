@@ -69,7 +69,7 @@ export function ensureNpmPackages(log) {
 /** Builds the app when any of its sources is newer than the last build. */
 export function ensureAppBuilt(log) {
   const built = join(ROOT, 'dist', 'index.html');
-  const sources = ['src', 'index.html', 'vite.config.ts', 'package-lock.json'].map((path) => newestMtime(join(ROOT, path)));
+  const sources = ['src', 'index.html', 'vite.config.ts', 'scripts/vite', 'package-lock.json'].map((path) => newestMtime(join(ROOT, path)));
   if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources)) return;
   log('building the app (vite build)');
   run(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn']);

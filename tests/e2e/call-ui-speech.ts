@@ -20,8 +20,12 @@ export interface SpeechRecording {
   dispose(): void;
 }
 
-/** Silence before the first sentence: time to join the call before anyone speaks. */
-const LEAD_SILENCE_S = 4;
+/**
+ * Silence before the first sentence: time to join the call before anyone speaks. The recording
+ * starts with the first capture, the preview's, which a room page now asks for as soon as the room is
+ * found (issue 14), before the join: on a loaded machine 4 s were sometimes gone before the call was up.
+ */
+const LEAD_SILENCE_S = 6;
 /** Between the sentences: time to see the first end and to mute before the second, with room for a loaded machine. */
 const GAP_S = 8;
 /** A quiet room after the speech (the fake device repeats its last buffer once a %noloop file ends). */

@@ -130,10 +130,7 @@ test.describe('Fault suite: Prosody killed mid-call — the media keeps flowing 
 });
 
 test.describe('Fault suite: a relay worker killed during a relay call — it is replaced and everyone sees and hears everyone again', () => {
-  // Not yet: in about half the runs one viewer's relay tile stops decoding for good after the
-  // worker dies (the same on the code before issue 13's call work); kept until the relay's recovery
-  // is fixed, so that it fails again the moment it is unskipped.
-  test.fixme('three people on the relay; the busiest worker SIGKILLed', async ({ people, parley }) => {
+  test('three people on the relay; the busiest worker SIGKILLed', async ({ people, parley }) => {
     test.setTimeout(300_000);
     const everyone = await onTheRelay(people, 'fault-relay-worker');
     await watchTiles(everyone);
@@ -150,10 +147,7 @@ test.describe('Fault suite: a relay worker killed during a relay call — it is 
 // the gateway, app and all (faults-chat's gateway restart). The nearest real thing to "the relay's
 // whole process" is every one of its workers dying at once: every router and transport gone.
 test.describe('Fault suite: every relay worker killed at once during a relay call — the call goes on and everyone sees and hears everyone again', () => {
-  // Not yet: in about half the runs one viewer's relay tile stops decoding for good after the
-  // worker dies (the same on the code before issue 13's call work); kept until the relay's recovery
-  // is fixed, so that it fails again the moment it is unskipped.
-  test.fixme('three people on the relay; all workers SIGKILLed', async ({ people, parley }) => {
+  test('three people on the relay; all workers SIGKILLed', async ({ people, parley }) => {
     test.setTimeout(300_000);
     const everyone = await onTheRelay(people, 'fault-relay-all');
     await watchTiles(everyone);

@@ -92,3 +92,16 @@ export function frameGaps(samples: readonly ShownSample[]): FrameGap[] {
   if (since !== undefined) gaps.push({ from: since, to: samples.at(-1)!.at });
   return gaps;
 }
+
+/** The longest time without a new frame in the samples, in ms (0 when every sample had one). */
+export function largestFrameGap(samples: readonly ShownSample[]): number {
+  return Math.max(0, ...frameGaps(samples).map((gap) => gap.to - gap.from));
+}
+
+/**
+ * Prints the figure of one change of media path, one line: `[continuity] <change>: <viewer> → <shown>
+ * largest gap <ms> ms; …` (the bound is asserted with expectNeverStopped; the figure is for the record).
+ */
+export function reportContinuity(change: string, watched: ReadonlyArray<{ pair: string; samples: readonly ShownSample[] }>): void {
+  console.log(`[continuity] ${change}: ${watched.map(({ pair, samples }) => `${pair} largest gap ${Math.round(largestFrameGap(samples))} ms`).join('; ')}`);
+}

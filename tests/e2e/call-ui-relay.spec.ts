@@ -44,15 +44,26 @@ function arrivingLayers(parley: RunningParley, roomAddress: string): string {
 /** The two people of the call before Carol joins and after she leaves, each watching the other's tile. */
 type Pairs = ReadonlyArray<{ viewer: Person; shown: Person }>;
 
+/** What the viewer's tile of the other showed since `since`. */
+async function samplesSince(viewer: Person, shown: Person, since: number): Promise<ShownSample[]> {
+  return (await tileSamples(viewer.page, shown.displayName)).filter((sample) => sample.at >= since);
+}
+
 /**
  * Through a change of media path (from `since` on), each watched tile never went without a playing
- * video of that person (video-continuity); the largest gap of each is printed first.
+ * video of that person (video-continuity); the largest gap of each is printed first. The change is
+ * followed until each tile shows the new path's video: another <video> element than at `since`,
+ * with frames of its own.
  */
 async function expectTilesNeverStopped(change: string, pairs: Pairs, since: number): Promise<void> {
   const watched: Array<{ pair: string; samples: ShownSample[] }> = [];
   for (const { viewer, shown } of pairs) {
-    const samples = (await tileSamples(viewer.page, shown.displayName)).filter((sample) => sample.at >= since);
-    watched.push({ pair: `${viewer.displayName} → ${shown.displayName}`, samples });
+    const switched = (samples: readonly ShownSample[]): boolean => {
+      const last = samples.at(-1);
+      return last !== undefined && last.shown !== samples[0]?.shown && last.frames > 0;
+    };
+    await expect.poll(async () => switched(await samplesSince(viewer, shown, since)), { timeout: 30_000, message: `${viewer.displayName}'s tile of ${shown.displayName} shows the new path's video` }).toBe(true);
+    watched.push({ pair: `${viewer.displayName} → ${shown.displayName}`, samples: await samplesSince(viewer, shown, since) });
   }
   reportContinuity(change, watched);
   // Frames presented by a page at 10 fps while another test's call shares the two cores: a
@@ -103,13 +114,13 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
         .poll(() => roomConsumers(parley, roomAddress).filter(iceConnected).length, { timeout: 60_000 })
         .toBe(3 * 2 * 2);
       for (const person of everyone) await expect(mediaPath(person.page)).toHaveText('Through the media relay', { timeout: 30_000 });
+      await expectTilesNeverStopped('direct → relay', pairs, toRelayFrom);
       await expectEveryoneSeesAndHearsEveryone(everyone);
       for (const person of everyone) {
         for (const other of everyone.filter((candidate) => candidate !== person)) {
           await expect(tilePath(person.page, other.displayName)).toHaveText(/^Relay · (low|medium|high)$/, { timeout: 30_000 });
         }
       }
-      await expectTilesNeverStopped('direct → relay', pairs, toRelayFrom);
     });
 
     await test.step('a small tile shows the low layer; enlarged it asks for the high layer and shows a larger one; back in the grid the low again', async () => {
@@ -164,8 +175,8 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       await expect.poll(() => roomConsumers(parley, roomAddress).length, { timeout: 30_000 }).toBe(0);
       await expect(tilePath(alice.page, 'Bob')).toHaveText('Direct');
       await expect(tilePath(bob.page, 'Alice')).toHaveText('Direct');
-      await expectEveryoneSeesAndHearsEveryone([alice, bob]);
       await expectTilesNeverStopped('relay → direct', pairs, toDirectFrom);
+      await expectEveryoneSeesAndHearsEveryone([alice, bob]);
     });
   });
 });

@@ -107,7 +107,7 @@ test.describe('Calls through the media relay (SPEC §4)', () => {
         await expect.poll(() => sendingSessions(parley, person)).toEqual({ relay: 2, mesh: [] });
         // SPEC §9: with the relay the budget counts 1 peer — two receivers, yet the whole budget for the one video.
         const load = await sendLoad(person);
-        expect(load).toEqual({ videoReceivingPeers: 2, sharedVideoStreams: 1, relayInUse: true });
+        expect(load).toEqual({ videoReceivingPeers: 2, sharedVideoStreams: 1, relayInUse: true, relayPending: false });
         expect(maxBitratePerVideo(load!)).toBe(TOTAL_VIDEO_BITRATE_BPS);
       }
       await expectShownThrough([alice, bob], 'mesh', 'relay');
@@ -159,7 +159,7 @@ test.describe('Calls through the media relay (SPEC §4)', () => {
       await expectDecoding(bob, alice, 'mesh');
       for (const person of [alice, bob]) {
         await expect.poll(async () => (await person.page.evaluate(() => window.relayFixture?.relayStatus()))?.state).toBe('mesh');
-        await expect.poll(() => sendLoad(person)).toEqual({ videoReceivingPeers: 1, sharedVideoStreams: 1, relayInUse: false });
+        await expect.poll(() => sendLoad(person)).toEqual({ videoReceivingPeers: 1, sharedVideoStreams: 1, relayInUse: false, relayPending: false });
       }
       await expectShownThrough([alice, bob], 'relay', 'mesh');
     });

@@ -64,7 +64,7 @@ export class ReceivedVideo {
     call.decodeWatch = new DecodeWatch(
       this.options.clock,
       () => call.tracks.flatMap(({ track }) => call.session.receiverOf(track) ?? []),
-      () => this.takeOver(call),
+      (decoding) => this.takeOver(call, decoding),
     );
     if (call.session.connectionState === 'connected') call.decodeWatch.connected();
   }
@@ -103,11 +103,17 @@ export class ReceivedVideo {
       );
   }
 
-  /** The new session's media replaces its predecessors' (which run on until their sender ends them); the tile's need carries over. */
-  private takeOver(call: CallSession): void {
+  /**
+   * The new session's media replaces its predecessors' (which run on until their sender ends them);
+   * the tile's need carries over. Seen decoding, the sender is told, so that it stops the old path.
+   */
+  private takeOver(call: CallSession, decoding: boolean): void {
     call.decodeWatch = undefined;
     const { media, sessions } = this.options;
     if (!sessions.isCurrent(call)) return;
+    if (decoding) {
+      call.queue.push('say-decoding', () => call.session.sayDecoding()).catch((error: unknown) => this.options.logger.info(`decoding not said on ${call.sid}: ${errorMessage(error)}`));
+    }
     let carried: { need: TileNeed | undefined; profile: SimulcastProfile | undefined } | undefined;
     for (const old of this.predecessorsOf(call)) {
       const video = old.received.get('video');

@@ -212,6 +212,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       onAnswer: (answered, answer) => this.onAnswer(answered, answer),
       onDescription: (described, descriptions) => this.onQualityRequest(described, descriptions),
       onEnded: (ended, reason) => this.onEnded(ended, reason),
+      onDecoding: (decoding) => this.onDecoding(decoding),
     });
     this.options.manager.addSession(session);
     consumer.session = session;
@@ -243,6 +244,12 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       // Issue 13: answered, the mute state of everything sent, mute or unmute (see MeshPath.onAccepted).
       for (const item of consumer.delivery.media) await session.setMuted(item.kind, this.options.media.get(item.id)?.localDisabled === true);
     });
+  }
+
+  /** The receiver decodes the consumer's media: the path change may stop the old path (PathChange). */
+  private onDecoding(session: RelayJingleSession): void {
+    const consumer = this.bySid(session.sid);
+    if (consumer && consumer.session === session && !consumer.dead) this.options.handover.decoding('relay', consumer.key);
   }
 
   /** The receiver's quality request: on a relay session it is SET_CONSUMER_PROFILE (PROTOCOL.md). */

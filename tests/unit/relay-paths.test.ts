@@ -83,7 +83,7 @@ describe('planPaths (the relay switch without frozen video)', () => {
 });
 
 describe('PathHandover: the old path stops once the new one is connected for the grace and its receiver says it decodes (fake time)', () => {
-  const { graceMs, decodeReportWaitMs } = PATH_CHANGE;
+  const { graceMs, decodeWaitMs } = PATH_CHANGE;
 
   it(`with the receiver's word, a path is established ${graceMs} ms after it connected, and says so once`, async () => {
     const clock = new ManualClock();
@@ -98,7 +98,7 @@ describe('PathHandover: the old path stops once the new one is connected for the
     expect(handover.established('mesh', 'k')).toBe(false);
     await clock.advance(1);
     expect(handover.established('relay', 'k')).toBe(true);
-    await clock.advance(decodeReportWaitMs);
+    await clock.advance(decodeWaitMs);
     expect(settled).toEqual(['relay k']);
     expect(clock.pendingDelays()).toEqual([]);
   });
@@ -116,11 +116,11 @@ describe('PathHandover: the old path stops once the new one is connected for the
     expect(settled).toEqual(['mesh k']);
   });
 
-  it(`from a receiver that never says so (SimpleWebRTC 1.30.3), it is established ${decodeReportWaitMs} ms after it connected`, async () => {
+  it(`from a receiver that never says so (SimpleWebRTC 1.30.3), it is established ${decodeWaitMs} ms after it connected`, async () => {
     const clock = new ManualClock();
     const handover = new PathHandover(clock);
     handover.connected('relay', 'k');
-    await clock.advance(decodeReportWaitMs - 1);
+    await clock.advance(decodeWaitMs - 1);
     expect(handover.established('relay', 'k')).toBe(false);
     await clock.advance(1);
     expect(handover.established('relay', 'k')).toBe(true);
@@ -178,7 +178,7 @@ function fakeReceiver(kind: 'audio' | 'video') {
 }
 
 describe('DecodeWatch (the receiver keeps the old path until the new one decodes, fake time)', () => {
-  const { graceMs, decodeCheckIntervalMs } = PATH_CHANGE;
+  const { decodeWaitMs, decodeCheckIntervalMs } = PATH_CHANGE;
 
   it('is ready once the new session decodes video, checked every interval, and says it saw it decode', async () => {
     const clock = new ManualClock();
@@ -193,14 +193,14 @@ describe('DecodeWatch (the receiver keeps the old path until the new one decodes
     expect(clock.pendingDelays()).toEqual([]);
   });
 
-  it('waits without a limit until the session connects, then at most the grace, saying it saw nothing decode', async () => {
+  it(`waits without a limit until the session connects, then at most ${decodeWaitMs} ms — as long as the sender keeps the old path for want of its word — saying it saw nothing decode`, async () => {
     const clock = new ManualClock();
     const ready: boolean[] = [];
     const watch = new DecodeWatch(clock, () => [fakeReceiver('video').rtc], (decoding) => ready.push(decoding));
-    await clock.advance(graceMs * 2);
+    await clock.advance(decodeWaitMs * 2);
     expect(ready).toEqual([]);
     watch.connected();
-    await clock.advance(graceMs - decodeCheckIntervalMs);
+    await clock.advance(decodeWaitMs - decodeCheckIntervalMs);
     expect(ready).toEqual([]);
     await clock.advance(decodeCheckIntervalMs);
     expect(ready).toEqual([false]);
@@ -212,7 +212,7 @@ describe('DecodeWatch (the receiver keeps the old path until the new one decodes
     const watch = new DecodeWatch(clock, () => [fakeReceiver('video').rtc], () => (ready += 1));
     watch.connected();
     watch.cancel();
-    await clock.advance(graceMs * 2);
+    await clock.advance(decodeWaitMs * 2);
     expect(ready).toBe(0);
     expect(clock.pendingDelays()).toEqual([]);
   });

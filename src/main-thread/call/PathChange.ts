@@ -4,16 +4,16 @@ import { TypedEmitter } from '../../common/TypedEmitter';
 import type { PathName } from './MediaPath';
 
 /*
- * Continuity across a change of media path (mesh ↔ relay): one rule, one grace period
- * (PATH_CHANGE.graceMs, counted from the moment the new path connects). The new path is up and
- * decoding before the old one stops:
+ * Continuity across a change of media path (mesh ↔ relay): one rule, with its times counted from
+ * the moment the new path connects (PATH_CHANGE). The new path is up and decoding before the old
+ * one stops:
  * - the receiver (DecodeWatch, used by receive/ReceivedVideo) keeps showing the old session's media
- *   until the new session decodes, or at the latest until the grace has passed; once it decodes it
- *   tells the sender so, on the new session (a Jingle session-info `active`);
+ *   until the new session decodes, or at the latest until PATH_CHANGE.decodeWaitMs have passed;
+ *   once it decodes it tells the sender so, on the new session (a Jingle session-info `active`);
  * - the sender (PathHandover, used by the Call and both paths) keeps the old path running until the
- *   new one has been connected for the grace and its receiver has said it decodes — on a loaded
- *   machine the first key frame may take longer than the grace — or, from a receiver that never
- *   says so, until PATH_CHANGE.decodeReportWaitMs have passed.
+ *   new one has been connected for PATH_CHANGE.graceMs and its receiver has said it decodes — on a
+ *   loaded machine the first key frame may take longer than the grace — or, from a receiver that
+ *   never says so, until PATH_CHANGE.decodeWaitMs have passed.
  * The tile itself (ui/call/TileVideo) only bridges its new <video> element's start-up: it shows the
  * new element at its first presented frame and has no timer of its own.
  */
@@ -46,7 +46,7 @@ export class PathHandover extends TypedEmitter<PathHandoverEvents> {
   constructor(
     private readonly clock: Clock,
     private readonly graceMs: number = PATH_CHANGE.graceMs,
-    private readonly reportWaitMs: number = PATH_CHANGE.decodeReportWaitMs,
+    private readonly reportWaitMs: number = PATH_CHANGE.decodeWaitMs,
   ) {
     super();
   }
@@ -126,13 +126,14 @@ async function isDecoding(receiver: RTCRtpReceiver): Promise<boolean> {
 /**
  * The receiver's side: waits until a session that takes over from another decodes — its video
  * has decoded a frame or, without video, its audio has packets — checked every
- * PATH_CHANGE.decodeCheckIntervalMs; once the session has been connected for the grace it stops
- * waiting (its predecessor may be the broken one). Then `ready` runs once, unless `cancel` came
- * first, saying whether the session was seen decoding (the receiver then tells its sender so).
+ * PATH_CHANGE.decodeCheckIntervalMs; once the session has been connected for PATH_CHANGE.decodeWaitMs
+ * it stops waiting (its predecessor may be the broken one; the sender stops that by then too). Then
+ * `ready` runs once, unless `cancel` came first, saying whether the session was seen decoding (the
+ * receiver then tells its sender so).
  */
 export class DecodeWatch {
   private readonly poll: unknown;
-  private grace: unknown;
+  private limit: unknown;
   private checking = false;
   private done = false;
 
@@ -144,19 +145,19 @@ export class DecodeWatch {
     this.poll = clock.setInterval(() => void this.check(), PATH_CHANGE.decodeCheckIntervalMs);
   }
 
-  /** The session connected: the grace starts (once). */
+  /** The session connected: the wait's limit starts (once). */
   connected(): void {
-    if (this.done || this.grace !== undefined) return;
-    this.grace = this.clock.setTimeout(() => this.finish(), PATH_CHANGE.graceMs);
+    if (this.done || this.limit !== undefined) return;
+    this.limit = this.clock.setTimeout(() => this.finish(), PATH_CHANGE.decodeWaitMs);
   }
 
   cancel(): void {
     this.done = true;
     this.clock.clearInterval(this.poll);
-    this.clock.clearTimeout(this.grace);
+    this.clock.clearTimeout(this.limit);
   }
 
-  /** Ends the wait now, without having seen the session decode (the grace passed, or the old session ended: the new one is all there is). */
+  /** Ends the wait now, without having seen the session decode (its limit passed, or the old session ended: the new one is all there is). */
   finish(decoding = false): void {
     if (this.done) return;
     this.cancel();

@@ -46,7 +46,7 @@ export class MeshPath implements MediaPath {
         this.outgoing.delete(call.key);
         handover.lost('mesh', call.key);
       }),
-      // The path change hands a delivery over once its new path has been connected for the grace.
+      // The path change hands a delivery over once its new path is established (PathHandover).
       sessions.on('connectionState', (call, state) => {
         if (!call.sending || call.key === undefined) return;
         if (state === 'connected') handover.connected('mesh', call.key);

@@ -30,7 +30,7 @@ export interface ReceivedVideoOptions {
  * What the receiver sees of each sender's video, in one place:
  * - continuity across a path change (PathChange): a session that carries a stream another session
  *   of the same sender shows (the sender moving mesh ↔ relay) shows its media only once it decodes
- *   (DecodeWatch, within the one grace period); its predecessors' media then goes. Should it end
+ *   (DecodeWatch, within PATH_CHANGE.decodeWaitMs) and tells the sender so; its predecessors' media then goes. Should it end
  *   first, its predecessors show their media again;
  * - the layer each tile asks for (tileProfile): what the tile needs becomes the quality asked of
  *   the sender, and carries over to the session that takes over;
@@ -69,7 +69,7 @@ export class ReceivedVideo {
     if (call.session.connectionState === 'connected') call.decodeWatch.connected();
   }
 
-  /** The session connected: a session waiting to take over starts its grace. */
+  /** The session connected: a session waiting to take over starts its wait's limit. */
   connected(call: CallSession): void {
     call.decodeWatch?.connected();
   }

@@ -53,6 +53,8 @@ export function renderEjabberdConfig(settings: EjabberdConfigSettings): string {
       mod_stream_mgmt: { resume_timeout: RESUME_TIMEOUT_SECONDS },
       mod_muc: {
         hosts: [settings.mucDomain],
+        // mod_muc_parley.erl: mod_muc_mnesia's storage, with each room change on disk before it is answered.
+        db_type: 'parley',
         access: 'all',
         access_create: 'all',
         access_persistent: 'all',

@@ -208,6 +208,8 @@ room_id(#state{room = Name, host = Host}) ->
         [] ->
             Rid = new_uuid(),
             mnesia:dirty_write(#parley_room_id{room = {Name, Host}, rid = Rid}),
+            %% On disk before the first self-presence carries it: the rid is the room's for good.
+            mod_muc_parley:on_disk(),
             Rid
     end.
 

@@ -8,7 +8,8 @@
 %%   show as the sender's name (PROTOCOL.md);
 %% - occupant limit with service-unavailable (mod_muc_parley_max_occupants.lua);
 %% - rooms that wait for a host: a guest whose join would create a room gets recipient-unavailable
-%%   (mod_muc_parley_room_start.lua); and only a join (not any presence) starts a room, as on Prosody;
+%%   (mod_muc_parley_room_start.lua); and only a join (a presence with the MUC <x/>, not any
+%%   presence) starts a room or enters one, as on Prosody;
 %% - in a cluster, a room starts once, however many first joins on different nodes race;
 %% - an owner's config form with an empty secret unlocks the room (PROTOCOL.md "Unlock"), where
 %%   ejabberd would refuse a protected room with a blank password;
@@ -130,23 +131,34 @@ session_identity(#jid{user = User, server = Server, resource = Resource}) ->
 %%% session, and its claims, are gone.
 
 muc_filter_presence(#presence{from = From, type = Type} = Presence,
-                    #state{users = Users, nicks = Nicks, server_host = ServerHost} = Room, Nick) ->
+                    #state{users = Users, server_host = ServerHost} = Room, Nick) ->
     IsJoin = Type == available andalso not maps:is_key(jid:tolower(From), Users),
-    case IsJoin andalso is_full(ServerHost, Users) of
-        true ->
-            refuse(Presence, xmpp:err_service_unavailable(<<"The room is full">>, xmpp:get_lang(Presence)));
-        false ->
-            Identity = case session_identity(From) of
-                           undefined -> remembered_identity(Nick);
-                           Known -> Known
-                       end,
-            forget_departed(Nicks),
-            put({?MODULE, occupant, Nick}, Identity),
-            put({?MODULE, room_id}, room_id(Room)),
-            without_user_element(Presence)
+    case IsJoin andalso refusal_of_join(Presence, ServerHost, Users) of
+        #stanza_error{} = Error -> refuse(Presence, Error);
+        _ -> occupant_presence(Presence, Room, Nick)
     end;
 muc_filter_presence(Acc, _Room, _Nick) ->
     Acc.
+
+%% A presence from someone not in the room is a join only with the MUC <x/>, as on Prosody: ejabberd
+%% would take any (a groupchat 1.0 join), such as a call update that crossed a kick.
+refusal_of_join(Presence, ServerHost, Users) ->
+    Lang = xmpp:get_lang(Presence),
+    case {xmpp:has_subtag(Presence, #muc{}), is_full(ServerHost, Users)} of
+        {false, _} -> xmpp:err_item_not_found(<<"You are not in the room">>, Lang);
+        {true, true} -> xmpp:err_service_unavailable(<<"The room is full">>, Lang);
+        {true, false} -> none
+    end.
+
+occupant_presence(#presence{from = From} = Presence, #state{nicks = Nicks} = Room, Nick) ->
+    Identity = case session_identity(From) of
+                   undefined -> remembered_identity(Nick);
+                   Known -> Known
+               end,
+    forget_departed(Nicks),
+    put({?MODULE, occupant, Nick}, Identity),
+    put({?MODULE, room_id}, room_id(Room)),
+    without_user_element(Presence).
 
 is_full(ServerHost, Users) ->
     case gen_mod:get_module_opt(ServerHost, ?MODULE, max_occupants) of

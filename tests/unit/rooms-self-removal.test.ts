@@ -46,7 +46,12 @@ describe('Self-unavailable: why the room removed us', () => {
     expect(selfRemovalOf(selfUnavailable(`<status code='303'/><item nick='new' role='participant' affiliation='none'/>`))).toEqual({ kind: 'renamed' });
   });
 
-  it('anything else (e.g. 332 shutdown) is a removal with its codes', () => {
-    expect(selfRemovalOf(selfUnavailable(`<status code='332'/>`))).toEqual({ kind: 'removed', codes: ['332', '110'] });
+  it("status 332 is the room's service going away, not a removal of us (issue 16: its cluster node died)", () => {
+    const info = selfUnavailable(`<status code='332'/><item role='none' affiliation='none'><reason>The room's server went away</reason></item>`);
+    expect(selfRemovalOf(info)).toEqual({ kind: 'serviceShutdown' });
+  });
+
+  it('anything else (e.g. 321, membership lost) is a removal with its codes', () => {
+    expect(selfRemovalOf(selfUnavailable(`<status code='321'/>`))).toEqual({ kind: 'removed', codes: ['321', '110'] });
   });
 });

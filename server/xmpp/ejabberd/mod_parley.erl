@@ -14,7 +14,8 @@
 %% - an owner's config form with an empty secret unlocks the room (PROTOCOL.md "Unlock"), where
 %%   ejabberd would refuse a protected room with a blank password;
 %% - GET /parley-stats for tests and operators (mod_parley_stats.lua).
-%% Beside it: mod_parley_payload_guard.erl (the payload guard) and mod_parley_room_expiry.erl.
+%% Beside it: mod_parley_payload_guard.erl (the payload guard), mod_parley_room_expiry.erl,
+%% mod_parley_room_failover.erl (a room outlives its node) and mod_muc_parley.erl (rooms on disk).
 -module(mod_parley).
 -behaviour(gen_mod).
 
@@ -310,27 +311,31 @@ starting_room(#presence{from = From, to = #jid{luser = Name, lserver = MucHost}}
 %% for a room this node does not know goes to the room registered under that name in `global`
 %% (which every node sees at once), or else routes itself to mod_muc there and then (as the router
 %% would), whose worker starts the room on this node; the new room is registered once it runs,
-%% before the lock is released, and leaves `global` when its process ends.
+%% before the lock is released, and leaves `global` when its process ends. A room whose node died
+%% is not running, whatever a table has not yet caught up with (mod_parley_room_failover.erl): the
+%% first join after the death starts it here again, from its stored copy.
 start_alone(Join, Name, MucHost) ->
-    case mod_muc:find_online_room(Name, MucHost) of
+    case mod_parley_room_failover:online_room(Name, MucHost) of
         {ok, _} ->
             Join;
         error ->
             Key = {?MODULE, room, Name, MucHost},
             global:trans({Key, self()},
                          fun() ->
-                                 case global:whereis_name(Key) of
-                                     Pid when is_pid(Pid) ->
-                                         mod_muc_room:route(Pid, Join);
-                                     undefined ->
-                                         mod_muc:route(Join),
-                                         case started_room(Name, MucHost, ?ROOM_START_WAIT_MS) of
-                                             {ok, Pid} -> global:register_name(Key, Pid);
-                                             error -> ok
-                                         end
+                                 Registered = global:whereis_name(Key),
+                                 case is_pid(Registered) andalso lists:member(node(Registered), [node() | nodes()]) of
+                                     true -> mod_muc_room:route(Registered, Join);
+                                     false -> start_here(Join, Key, Name, MucHost)
                                  end
                          end),
             drop
+    end.
+
+start_here(Join, Key, Name, MucHost) ->
+    mod_muc:route(Join),
+    case started_room(Name, MucHost, ?ROOM_START_WAIT_MS) of
+        {ok, Pid} -> global:re_register_name(Key, Pid);
+        error -> ok
     end.
 
 %% mod_muc hands a join for a room it does not know to a worker process, which starts the room.

@@ -15,6 +15,8 @@ export type SelfRemoval =
   | { kind: 'kicked' }
   /** Status 303: not a removal; our nick changed and the new one follows in an available presence. */
   | { kind: 'renamed' }
+  /** Status 332: not about us; the room stopped running where it ran, and a join starts it again (issue 16). */
+  | { kind: 'serviceShutdown' }
   /** Anything else the room did to us (shutdown, membership lost, …). */
   | { kind: 'removed'; codes: string[] };
 
@@ -29,6 +31,7 @@ export function selfRemovalOf(info: Stanzas.MUCInfo | undefined): SelfRemoval {
     return { kind: 'destroyed', alternate: parseRoomAddress(destroy.jid), password, reason: bounded(destroy.reason, LIMITS.reasonLength) };
   }
   if (hasStatus(info, MUC_STATUS.nickChanged)) return { kind: 'renamed' };
+  if (hasStatus(info, MUC_STATUS.serviceShutdown)) return { kind: 'serviceShutdown' };
   if (hasStatus(info, MUC_STATUS.banned)) return { kind: 'banned' };
   if (hasStatus(info, MUC_STATUS.kicked)) return { kind: 'kicked' };
   const codes = (Array.isArray(info?.statusCodes) ? info.statusCodes : []).filter((code): code is string => typeof code === 'string').slice(0, 8);
@@ -37,7 +40,7 @@ export function selfRemovalOf(info: Stanzas.MUCInfo | undefined): SelfRemoval {
 
 /** SPEC §4 room state after a removal other than a destroy with an alternate venue (which is followed instead). */
 export function selfRemovalChange(
-  removal: Exclude<SelfRemoval, { kind: 'renamed' }>,
+  removal: Exclude<SelfRemoval, { kind: 'renamed' | 'serviceShutdown' }>,
 ): Pick<Room, 'roomState' | 'joined' | 'selfAddress' | 'rid' | 'error' | 'removal' | 'bans'> & Partial<Pick<Room, 'banned'>> {
   // Out of the room, an owner's ban list is no longer theirs to see.
   const out = { ...OUT_OF_ROOM, bans: undefined };

@@ -1,0 +1,125 @@
+%% A room outlives the node it ran on. A room's settings (owner, lock, bans) and its rid are kept in
+%% Mnesia tables with a copy on every node of the cluster (mod_muc_parley.erl: on disk before they
+%% are answered), but the room runs as a process on one node, and who is in it lives only in that
+%% process. When that node dies, the room's people on the other nodes would go on believing they
+%% are in a room that no longer runs, and nothing would tell them.
+%%
+%% So each session watches (monitors) the process of every room it is in, from its own self-
+%% presence (status 110) until its own unavailable presence. A room process that ends while still
+%% watched ended without telling the session (its node died, or it crashed: a room that removes
+%% someone, or is destroyed, sends them their unavailable presence before it ends, and that
+%% arrives first). The session is then told at once what ejabberd tells the occupants of a room it
+%% shuts down: an unavailable self-presence with status 332. Parley's client rejoins at once, as
+%% after a reconnect (RoomsDomain), and that join starts the room again on a live node from its
+%% stored copy (mod_parley:start_alone), with the same owner, lock, bans and rid. The people of the
+%% dead node reconnect through another node (one address in front of the gateways: README "How it
+%% scales out") and rejoin the same way.
+-module(mod_parley_room_failover).
+-behaviour(gen_mod).
+
+-export([start/2, stop/1, reload/3, depends/2, mod_options/1, mod_doc/0]).
+-export([user_receive_packet/1, c2s_handle_info/2, c2s_copy_session/2, online_room/2]).
+
+-include("xmpp.hrl").
+-include("logger.hrl").
+-include("mod_muc.hrl").
+
+%% In a session's state: the rooms it is in, #{{Name, MucHost} => {MonitorRef, RoomPid, Nick}}.
+-define(WATCHED, parley_watched_rooms).
+-define(GONE_REASON, <<"The room's server went away; rejoin to bring the room back">>).
+
+start(Host, _Opts) ->
+    ejabberd_hooks:add(user_receive_packet, Host, ?MODULE, user_receive_packet, 50),
+    ejabberd_hooks:add(c2s_handle_info, Host, ?MODULE, c2s_handle_info, 50),
+    ejabberd_hooks:add(c2s_copy_session, Host, ?MODULE, c2s_copy_session, 50),
+    ok.
+
+stop(Host) ->
+    ejabberd_hooks:delete(user_receive_packet, Host, ?MODULE, user_receive_packet, 50),
+    ejabberd_hooks:delete(c2s_handle_info, Host, ?MODULE, c2s_handle_info, 50),
+    ejabberd_hooks:delete(c2s_copy_session, Host, ?MODULE, c2s_copy_session, 50),
+    ok.
+
+reload(Host, NewOpts, _OldOpts) ->
+    stop(Host),
+    start(Host, NewOpts).
+
+depends(_Host, _Opts) -> [{mod_muc, hard}].
+
+mod_options(_Host) -> [].
+
+mod_doc() -> #{desc => <<"Parley: occupants of a room whose node died are told at once (server/xmpp/ejabberd/mod_parley_room_failover.erl)">>}.
+
+%% The room's running process, if its node is up. mod_muc forgets the rooms of a node that went
+%% down once Mnesia says so; a join that comes first must not be sent to a process that is gone.
+online_room(Name, MucHost) ->
+    case mod_muc:find_online_room(Name, MucHost) of
+        {ok, Pid} = Found ->
+            case lists:member(node(Pid), [node() | nodes()]) of
+                true -> Found;
+                false -> forget_registration(Name, MucHost, Pid), error
+            end;
+        error ->
+            error
+    end.
+
+forget_registration(Name, MucHost, Pid) ->
+    mnesia:dirty_delete_object(#muc_online_room{name_host = {Name, MucHost}, pid = Pid}).
+
+%% In the session's process, for each stanza it receives: our own presences from a room start and
+%% end the watch (a nick change is an unavailable then an available one).
+user_receive_packet({#presence{from = #jid{luser = Name, lserver = MucHost, lresource = Nick}, type = Type} = Presence, State})
+  when Name /= <<>>, Nick /= <<>>, (Type == available orelse Type == unavailable) ->
+    case xmpp:get_subtag(Presence, #muc_user{}) of
+        #muc_user{status_codes = Codes} ->
+            case lists:member(110, Codes) of
+                true when Type == available -> {Presence, watch({Name, MucHost}, Nick, State)};
+                true -> {Presence, unwatch({Name, MucHost}, State)};
+                false -> {Presence, State}
+            end;
+        false ->
+            {Presence, State}
+    end;
+user_receive_packet(Acc) ->
+    Acc.
+
+watch({Name, MucHost} = Room, Nick, State) ->
+    case {online_room(Name, MucHost), maps:find(Room, maps:get(?WATCHED, State, #{}))} of
+        {{ok, Pid}, {ok, {_, Pid, Nick}}} ->
+            State;
+        {{ok, Pid}, _} ->
+            #{?WATCHED := Watched} = Unwatched = unwatch(Room, State),
+            Unwatched#{?WATCHED => Watched#{Room => {erlang:monitor(process, Pid), Pid, Nick}}};
+        {error, _} ->
+            State
+    end.
+
+unwatch(Room, State) ->
+    Watched = maps:get(?WATCHED, State, #{}),
+    case maps:take(Room, Watched) of
+        {{Ref, _, _}, Rest} -> erlang:demonitor(Ref, [flush]), State#{?WATCHED => Rest};
+        error -> State#{?WATCHED => Watched}
+    end.
+
+c2s_handle_info(#{jid := JID} = State, {'DOWN', Ref, process, Pid, Reason}) ->
+    Watched = maps:get(?WATCHED, State, #{}),
+    case [Room || {Room, {Watch, _, _}} <- maps:to_list(Watched), Watch == Ref] of
+        [{Name, MucHost} = Room] ->
+            {_, _, Nick} = maps:get(Room, Watched),
+            forget_registration(Name, MucHost, Pid),
+            ?INFO_MSG("Room ~ts@~ts ended (~p) while ~ts was in it: telling them to rejoin", [Name, MucHost, Reason, jid:encode(JID)]),
+            Gone = #presence{from = jid:make(Name, MucHost, Nick), to = JID, type = unavailable,
+                             sub_els = [#muc_user{items = [#muc_item{affiliation = none, role = none, reason = ?GONE_REASON}],
+                                                  status_codes = [332, 110]}]},
+            {stop, ejabberd_c2s:send(State#{?WATCHED => maps:remove(Room, Watched)}, Gone)};
+        [] ->
+            State
+    end;
+c2s_handle_info(State, _Info) ->
+    State.
+
+%% Stream resumption moves the session to a new process: the watches go with it.
+c2s_copy_session(State, #{?WATCHED := Watched}) ->
+    State#{?WATCHED => maps:map(fun(_, {_, Pid, Nick}) -> {erlang:monitor(process, Pid), Pid, Nick} end, Watched)};
+c2s_copy_session(State, _OldState) ->
+    State.

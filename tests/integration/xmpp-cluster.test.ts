@@ -171,6 +171,30 @@ describe('ejabberd cluster: people on different nodes share rooms', () => {
 
 });
 
+describe('ejabberd cluster: a room that ends by telling its people is not taken for one that stopped running', () => {
+  it("sends a destroyed room's occupant on the other node the destroy, and no 332 after it", async () => {
+    const roomJid = newRoomJid();
+    const { alice, bob } = await aliceOnAAndBobOnB(roomJid);
+    const fromRoom: string[] = [];
+    const destroyed = withTimeout(
+      new Promise<void>((resolve) =>
+        bob.on('raw:incoming', (xml: string) => {
+          if (!xml.startsWith('<presence') || !xml.includes(`from='${roomJid}`)) return;
+          fromRoom.push(xml);
+          if (xml.includes('<destroy')) resolve();
+        }),
+      ),
+      STEP_TIMEOUT_MS,
+      'the destroy reaching bob',
+    );
+    await withTimeout(alice.destroyRoom(roomJid, { reason: 'done' }), STEP_TIMEOUT_MS, 'destroying');
+    await destroyed;
+    // Bob's session handles the room's end (its process's exit) before this ping: a 332 would be here by now.
+    await withTimeout(bob.ping(), STEP_TIMEOUT_MS, 'ping');
+    expect(fromRoom.filter((xml) => xml.includes("code='332'"))).toEqual([]);
+  });
+});
+
 /** The room once the session is back in it after the failover, as `check` wants it. */
 function rejoined(who: TestSession, roomId: string, what: string, check: (room: JoinedRoom) => boolean): Promise<JoinedRoom> {
   return waitFor(who, what, (state) => {

@@ -67,18 +67,25 @@ forget_registration(Name, MucHost, Pid) ->
     mnesia:dirty_delete_object(#muc_online_room{name_host = {Name, MucHost}, pid = Pid}).
 
 %% In the session's process, for each stanza it receives: our own presences from a room start and
-%% end the watch (a nick change is an unavailable then an available one).
-user_receive_packet({#presence{from = #jid{luser = Name, lserver = MucHost, lresource = Nick}, type = Type} = Presence, State})
-  when Name /= <<>>, Nick /= <<>>, (Type == available orelse Type == unavailable) ->
+%% end the watch. Our self-presence (status 110) starts it; our occupant's unavailable presence
+%% ends it, with or without 110 (a destroy's has none; a nick change is an unavailable then an
+%% available one).
+user_receive_packet({#presence{from = #jid{luser = Name, lserver = MucHost, lresource = Nick}, type = available} = Presence, State})
+  when Name /= <<>>, Nick /= <<>> ->
     case xmpp:get_subtag(Presence, #muc_user{}) of
         #muc_user{status_codes = Codes} ->
             case lists:member(110, Codes) of
-                true when Type == available -> {Presence, watch({Name, MucHost}, Nick, State)};
-                true -> {Presence, unwatch({Name, MucHost}, State)};
+                true -> {Presence, watch({Name, MucHost}, Nick, State)};
                 false -> {Presence, State}
             end;
         false ->
             {Presence, State}
+    end;
+user_receive_packet({#presence{from = #jid{luser = Name, lserver = MucHost, lresource = Nick}, type = unavailable} = Presence, State})
+  when Name /= <<>>, Nick /= <<>> ->
+    case maps:find({Name, MucHost}, maps:get(?WATCHED, State, #{})) of
+        {ok, {_, _, Nick}} -> {Presence, unwatch({Name, MucHost}, State)};
+        _ -> {Presence, State}
     end;
 user_receive_packet(Acc) ->
     Acc.

@@ -195,6 +195,19 @@ describe('ejabberd cluster: a room that ends by telling its people is not taken 
   });
 });
 
+describe('ejabberd cluster: a node that crashes is started again by its supervisor and joins the cluster again', () => {
+  it('shares rooms with the other node once it is back, its Mnesia folder kept', async () => {
+    const crashed = nodeB.xmpp;
+    process.kill(crashed.pid!, 'SIGKILL');
+    await expect.poll(() => nodeB.xmpp !== crashed, { timeout: 60_000, interval: 100 }).toBe(true);
+    const roomJid = newRoomJid();
+    const { alice, bob } = await aliceOnAAndBobOnB(roomJid);
+    const fromB = nextGroupchat(alice, 'back in the cluster');
+    bob.sendMessage({ to: roomJid, type: 'groupchat', body: 'back in the cluster' });
+    await fromB;
+  });
+});
+
 /** The room once the session is back in it after the failover, as `check` wants it. */
 function rejoined(who: TestSession, roomId: string, what: string, check: (room: JoinedRoom) => boolean): Promise<JoinedRoom> {
   return waitFor(who, what, (state) => {

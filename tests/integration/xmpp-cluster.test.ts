@@ -236,6 +236,19 @@ describe('ejabberd cluster: a room outlives the node it runs on (issue 16)', () 
       await joinedBy(carol, name, { password: 'hush' });
       await bob.rooms.kickPeer((await peerNamed(bob, address, 'Carol')).address);
       await peerNamed(alice, address, 'Bob');
+      // A plain client on node A whose stream dropped and was resumed (XEP-0198): its session moved
+      // to a new process, and the watch on the room with it.
+      const dan = await personOn(nodeA, newId('dan'));
+      await join(dan, address, nickOf(dan), 'hush');
+      const resumed = withTimeout(new Promise<void>((resolve) => dan.once('stream:management:resumed', () => resolve())), STEP_TIMEOUT_MS, 'dan resumed');
+      dan.once('disconnected', () => void dan.connect());
+      dan.transport!.disconnect(false);
+      await resumed;
+      const danTold = withTimeout(
+        new Promise<ReceivedMUCPresence>((resolve) => dan.on('muc:unavailable', (presence) => presence.from === `${address}/${nickOf(dan)}` && resolve(presence))),
+        STEP_TIMEOUT_MS,
+        'dan told the room stopped',
+      );
 
       await nodeB.killXmpp();
       await nodeB.stop();
@@ -246,6 +259,7 @@ describe('ejabberd cluster: a room outlives the node it runs on (issue 16)', () 
       expect(bobAgain).toMatchObject({ selfAddress: bobRoom.selfAddress, rid: bobRoom.rid });
       expect(new URL(bob.session.config!.signalingUrl).host).toBe(new URL(front.url).host);
       await rejoined(alice, aliceRoom.id, 'Alice back in the room', (room) => room.selfAddress === aliceRoom.selfAddress);
+      expect((await danTold).muc.statusCodes).toEqual(expect.arrayContaining(['332', '110']));
       expect(alice.logs).toContain(`room ${address} stopped running on its server; rejoining`);
       const bobSeen = await peerNamed(alice, address, 'Bob');
       const aliceSeen = await peerNamed(bob, address, 'Alice');
@@ -255,6 +269,7 @@ describe('ejabberd cluster: a room outlives the node it runs on (issue 16)', () 
       const fromBob = await bob.chat.sendChat(address, 'back through node A');
       expect((await waitFor(bob, "Alice's message", (state) => state.messages[`${aliceSeen.address}:${fromAlice}`])).body).toBe('still here');
       expect((await waitFor(alice, "Bob's message", (state) => state.messages[`${bobSeen.address}:${fromBob}`])).body).toBe('back through node A');
+      // Alice and Bob; Dan, a plain client, does not rejoin by himself.
       expect((await nodeA.xmpp.stats()).rooms[address]).toEqual({ occupants: 2 });
 
       // The lock and the ban held: a newcomer is asked for the password, and Carol (reloading her page) is still out.

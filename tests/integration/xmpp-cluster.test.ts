@@ -12,6 +12,7 @@ import type { ParleySettings } from '../../server/settings';
 import { freeLoopbackPort } from '../../server/xmpp/freeLoopbackPort';
 import { lockForm } from '../../src/shared-worker/rooms/roomLockForm';
 import { FailoverFront } from '../support/FailoverFront';
+import type { ProviderConfig } from '../../src/protocol/config';
 import { MemoryIdentityStorage } from '../../src/shared-worker/identity/IdentityStorage';
 import { connected, joinedBy, peerNamed, roomInState, useSessions, waitFor, WAIT_MS, type JoinedRoom, type TestSession } from '../support/sessions';
 import { startTestParley } from '../support/testParley';
@@ -48,10 +49,15 @@ afterAll(async () => {
   await Promise.all([nodeB?.stop(), nodeA?.stop()]);
 });
 
-/** A person logged in on one node, as the app logs in: the config service's token (sub and jid) as the password. */
-async function personOn(node: RunningParley, userId: string): Promise<Agent> {
+/** The config a person on one node logs in with, as the app's: the config service's token (sub and jid) as the password. */
+function loginOn(node: RunningParley, userId: string): Pick<ProviderConfig, 'userId' | 'credential' | 'id' | 'signalingUrl'> {
   const credential = signToken(TOKEN_SECRET, { sub: userId, jid: `${userId}@${DOMAIN}`, exp: Math.floor(Date.now() / 1000) + 600 });
-  const client = track(clientFor({ userId: `${userId}@${DOMAIN}`, credential, id: userId, signalingUrl: node.xmpp.websocketUrl }));
+  return { userId: `${userId}@${DOMAIN}`, credential, id: userId, signalingUrl: node.xmpp.websocketUrl };
+}
+
+/** A person logged in on one node. */
+async function personOn(node: RunningParley, userId: string): Promise<Agent> {
+  const client = track(clientFor(loginOn(node, userId)));
   await login(client);
   return client;
 }
@@ -240,12 +246,17 @@ describe('ejabberd cluster: a room outlives the node it runs on (issue 16)', () 
       // to a new process, and the watch on the room with it.
       const dan = await personOn(nodeA, newId('dan'));
       await join(dan, address, nickOf(dan), 'hush');
-      const resumed = withTimeout(new Promise<void>((resolve) => dan.once('stream:management:resumed', () => resolve())), STEP_TIMEOUT_MS, 'dan resumed');
-      dan.once('disconnected', () => void dan.connect());
+      // The stream drops; a new connection resumes it (the client's stream management state, loaded
+      // into a new client: the old one's late stanzas cannot interleave with the resumption).
+      const danState = { id: dan.sm.id, handled: dan.sm.handled, lastAck: dan.sm.lastAck, unacked: [], jid: dan.jid, allowResume: true };
       dan.transport!.disconnect(false);
+      const danAgain = track(clientFor(loginOn(nodeA, nickOf(dan))));
+      danAgain.sm.load(danState);
+      const resumed = withTimeout(new Promise<void>((resolve) => danAgain.once('stream:management:resumed', () => resolve())), STEP_TIMEOUT_MS, 'dan resumed');
+      void danAgain.connect();
       await resumed;
       const danTold = withTimeout(
-        new Promise<ReceivedMUCPresence>((resolve) => dan.on('muc:unavailable', (presence) => presence.from === `${address}/${nickOf(dan)}` && resolve(presence))),
+        new Promise<ReceivedMUCPresence>((resolve) => danAgain.on('muc:unavailable', (presence) => presence.from === `${address}/${nickOf(dan)}` && resolve(presence))),
         STEP_TIMEOUT_MS,
         'dan told the room stopped',
       );

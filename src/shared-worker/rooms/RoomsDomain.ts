@@ -388,7 +388,9 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     const { store, log } = this.context;
     this.joins.end(room.id);
     this.presence.forget(room.id);
-    if (removal.kind === 'serviceShutdown') {
+    // Only a room we were in is rejoined at once: one that stops again before our join completes
+    // fails, rather than be joined over and over.
+    if (removal.kind === 'serviceShutdown' && room.roomState === 'joined') {
       log.info(`room ${room.address} stopped running on its server; rejoining`);
       this.interrupt(room);
       this.startJoin(room.id);

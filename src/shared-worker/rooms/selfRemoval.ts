@@ -17,7 +17,7 @@ export type SelfRemoval =
   | { kind: 'renamed' }
   /** Status 332: not about us; the room stopped running where it ran, and a join starts it again (issue 16). */
   | { kind: 'serviceShutdown' }
-  /** Anything else the room did to us (shutdown, membership lost, …). */
+  /** Anything else the room did to us (membership lost, …). */
   | { kind: 'removed'; codes: string[] };
 
 function bounded(value: unknown, max: number): string | undefined {
@@ -38,9 +38,12 @@ export function selfRemovalOf(info: Stanzas.MUCInfo | undefined): SelfRemoval {
   return { kind: 'removed', codes: codes.map((code) => code.slice(0, 8)) };
 }
 
-/** SPEC §4 room state after a removal other than a destroy with an alternate venue (which is followed instead). */
+/**
+ * SPEC §4 room state after a removal other than a destroy with an alternate venue (which is
+ * followed instead), or a room that stopped on its server again before our rejoin of it completed.
+ */
 export function selfRemovalChange(
-  removal: Exclude<SelfRemoval, { kind: 'renamed' | 'serviceShutdown' }>,
+  removal: Exclude<SelfRemoval, { kind: 'renamed' }>,
 ): Pick<Room, 'roomState' | 'joined' | 'selfAddress' | 'rid' | 'error' | 'removal' | 'bans'> & Partial<Pick<Room, 'banned'>> {
   // Out of the room, an owner's ban list is no longer theirs to see.
   const out = { ...OUT_OF_ROOM, bans: undefined };
@@ -56,6 +59,8 @@ export function selfRemovalChange(
         error: `The room was destroyed${removal.reason ? `: ${removal.reason}` : ''}`,
         removal: { kind: 'destroyed', reason: removal.reason },
       };
+    case 'serviceShutdown':
+      return { ...out, roomState: 'failed', error: 'The room stopped on its server before you were back in', removal: { kind: 'removed' } };
     case 'removed':
       return { ...out, roomState: 'failed', error: `Removed from the room (status ${removal.codes.join(', ') || 'none'})`, removal: { kind: 'removed' } };
   }

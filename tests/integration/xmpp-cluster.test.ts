@@ -224,7 +224,7 @@ function rejoined(who: TestSession, roomId: string, what: string, check: (room: 
 
 // Last: it kills node B.
 describe('ejabberd cluster: a room outlives the node it runs on (issue 16)', () => {
-  it("keeps the room, its owner, lock and bans when its node dies: the others are brought back into it at once, the node's people rejoin through the other node", async () => {
+  it("keeps the room, its owner, lock and bans when its node dies: the others are brought back into it at once, the node's people rejoin through the other node; rooms elsewhere let go of who does not come back", async () => {
     // Bob's way in: node B's gateway while node B is up, then node A's (README "How it scales out": one address in front of the gateways).
     const front = await FailoverFront.start('127.0.0.4', [nodeB.url, nodeA.url]);
     try {
@@ -261,6 +261,15 @@ describe('ejabberd cluster: a room outlives the node it runs on (issue 16)', () 
         'dan told the room stopped',
       );
 
+      // A room that runs on node A, with a person on node B who will not come back.
+      const otherRoom = newRoomJid();
+      const { alice: erin, bob: fay } = await aliceOnAAndBobOnB(otherRoom);
+      const fayLeft = withTimeout(
+        new Promise<void>((resolve) => erin.on('muc:unavailable', (presence) => presence.from === `${otherRoom}/${nickOf(fay)}` && resolve())),
+        3 * STEP_TIMEOUT_MS,
+        'the room on node A letting go of the person of node B',
+      );
+
       await nodeB.killXmpp();
       await nodeB.stop();
 
@@ -290,6 +299,10 @@ describe('ejabberd cluster: a room outlives the node it runs on (issue 16)', () 
       const carolAgain = openSession({ server: nodeA, displayName: 'Carol', identityStorage: carolBrowser });
       await connected(carolAgain);
       expect(await roomInState(carolAgain, await carolAgain.rooms.joinRoom(name, { password: 'hush' }), 'banned')).toMatchObject({ banned: true });
+
+      // The room that ran on node A let go of node B's person who did not come back (after the
+      // resumption window a vanished session gets), with no chat needed to find out.
+      await fayLeft;
     } finally {
       await front.close();
     }

@@ -14,31 +14,40 @@
 %% stored copy (mod_parley:start_alone), with the same owner, lock, bans and rid. The people of the
 %% dead node reconnect through another node (one address in front of the gateways: README "How it
 %% scales out") and rejoin the same way.
+%%
+%% The other way round, the rooms that run on this node let go of the dead node's people: their
+%% sessions died with it, and nothing would send their rooms a leave. `departure_grace` seconds
+%% after a node goes down (the stream resumption window, as a vanished session on a live node
+%% gets), an occupant of a room here whose session is on no node (they have not come back at the
+%% same address) leaves it, as if their session had ended.
 -module(mod_parley_room_failover).
 -behaviour(gen_mod).
+-behaviour(gen_server).
 
--export([start/2, stop/1, reload/3, depends/2, mod_options/1, mod_doc/0]).
+-export([start/2, stop/1, reload/3, depends/2, mod_opt_type/1, mod_options/1, mod_doc/0]).
 -export([user_receive_packet/1, c2s_handle_info/2, c2s_copy_session/2, online_room/2]).
+-export([init/1, handle_call/3, handle_cast/2, handle_info/2, terminate/2, code_change/3]).
 
 -include("xmpp.hrl").
 -include("logger.hrl").
 -include("mod_muc.hrl").
+-include("mod_muc_room.hrl").
 
 %% In a session's state: the rooms it is in, #{{Name, MucHost} => {MonitorRef, RoomPid, Nick}}.
 -define(WATCHED, parley_watched_rooms).
 -define(GONE_REASON, <<"The room's server went away; rejoin to bring the room back">>).
 
-start(Host, _Opts) ->
+start(Host, Opts) ->
     ejabberd_hooks:add(user_receive_packet, Host, ?MODULE, user_receive_packet, 50),
     ejabberd_hooks:add(c2s_handle_info, Host, ?MODULE, c2s_handle_info, 50),
     ejabberd_hooks:add(c2s_copy_session, Host, ?MODULE, c2s_copy_session, 50),
-    ok.
+    gen_mod:start_child(?MODULE, Host, Opts).
 
 stop(Host) ->
     ejabberd_hooks:delete(user_receive_packet, Host, ?MODULE, user_receive_packet, 50),
     ejabberd_hooks:delete(c2s_handle_info, Host, ?MODULE, c2s_handle_info, 50),
     ejabberd_hooks:delete(c2s_copy_session, Host, ?MODULE, c2s_copy_session, 50),
-    ok.
+    gen_mod:stop_child(?MODULE, Host).
 
 reload(Host, NewOpts, _OldOpts) ->
     stop(Host),
@@ -46,7 +55,9 @@ reload(Host, NewOpts, _OldOpts) ->
 
 depends(_Host, _Opts) -> [{mod_muc, hard}].
 
-mod_options(_Host) -> [].
+mod_opt_type(departure_grace) -> econf:pos_int().
+
+mod_options(_Host) -> [{departure_grace, 10}].
 
 mod_doc() -> #{desc => <<"Parley: occupants of a room whose node died are told at once (server/xmpp/ejabberd/mod_parley_room_failover.erl)">>}.
 
@@ -130,3 +141,43 @@ c2s_copy_session(State, #{?WATCHED := Watched}) ->
     State#{?WATCHED => maps:map(fun(_, {_, Pid, Nick}) -> {erlang:monitor(process, Pid), Pid, Nick} end, Watched)};
 c2s_copy_session(State, _OldState) ->
     State.
+
+%%% The rooms here let go of a dead node's people (one process per host).
+
+init([Host, Opts]) ->
+    ok = net_kernel:monitor_nodes(true),
+    {ok, #{host => Host, grace => timer:seconds(gen_mod:get_opt(departure_grace, Opts))}}.
+
+handle_info({nodedown, Node}, #{grace := Grace} = State) ->
+    erlang:send_after(Grace, self(), {let_go, Node}),
+    {noreply, State};
+handle_info({let_go, Node}, #{host := Host} = State) ->
+    MucHosts = gen_mod:get_opt_hosts(gen_mod:get_module_opts(Host, mod_muc)),
+    Gone = lists:append([departed(Name, MucHost, Pid) || MucHost <- MucHosts, {Name, _, Pid} <- mod_muc:get_online_rooms(MucHost),
+                                                          node(Pid) == node()]),
+    case Gone of
+        [] -> ok;
+        _ -> ?INFO_MSG("~B occupants of rooms here had their sessions on ~p, which went down: they leave", [length(Gone), Node])
+    end,
+    {noreply, State};
+handle_info(_Info, State) ->
+    {noreply, State}.
+
+%% A departed occupant leaves the room as when their session ends: the room gets their
+%% unavailable presence, removes them and tells the others.
+departed(Name, MucHost, Pid) ->
+    case catch mod_muc_room:get_state(Pid) of
+        {ok, #state{users = Users}} ->
+            [mod_muc_room:route(Pid, #presence{from = JID, to = jid:make(Name, MucHost, Nick), type = unavailable})
+             || #user{jid = JID, nick = Nick} <- maps:values(Users), not has_session(JID)];
+        _ ->
+            []
+    end.
+
+has_session(#jid{luser = User, lserver = Server, lresource = Resource}) ->
+    ejabberd_sm:get_session_pid(User, Server, Resource) /= none.
+
+handle_call(_Request, _From, State) -> {reply, ok, State}.
+handle_cast(_Request, State) -> {noreply, State}.
+terminate(_Reason, _State) -> ok.
+code_change(_OldVsn, State, _Extra) -> {ok, State}.

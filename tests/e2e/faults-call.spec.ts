@@ -20,7 +20,7 @@ import {
 import { shownMutedWatch, watchShownMuted } from './call-watch';
 import { BACK_WITHIN_MS, reportFault, timeUntilBack } from './faults';
 import { expect, participantEntry, test, uniqueRoomName, type People, type Person } from './rooms-people';
-import { frameGaps, tileSamples, watchTile, type ShownSample } from './video-continuity';
+import { tileSamples, videoGapFigure, watchTile, type ShownSample } from './video-continuity';
 
 test.use({
   parleySettings: { videoResolutionTiers: LIGHT_VIDEO_TIERS },
@@ -52,13 +52,6 @@ async function watchedSamples(everyone: readonly Person[]): Promise<Array<{ pair
   return Promise.all(
     watchedPairs(everyone).map(async ({ viewer, shown }) => ({ pair: `${viewer.displayName} → ${shown.displayName}`, samples: await tileSamples(viewer.page, shown.displayName) })),
   );
-}
-
-/** The figure: the largest gap in new frames over the watched tiles, and when after the fault it ended. */
-function videoGapFigure(watched: ReadonlyArray<{ pair: string; samples: ShownSample[] }>, faultAt: number): string {
-  const gaps = watched.flatMap(({ pair, samples }) => frameGaps(samples).map((gap) => ({ pair, ...gap })));
-  const largest = gaps.reduce((most, gap) => (gap.to - gap.from > most.to - most.from ? gap : most), { pair: 'none', from: faultAt, to: faultAt });
-  return `largest remote video gap ${Math.round(largest.to - largest.from)} ms (${largest.pair}), ended ${Math.round(largest.to - faultAt)} ms after the fault`;
 }
 
 /** The relay's workers now, the busiest first (the room's router lives on a worker with load). */

@@ -92,3 +92,10 @@ export function frameGaps(samples: readonly ShownSample[]): FrameGap[] {
   if (since !== undefined) gaps.push({ from: since, to: samples.at(-1)!.at });
   return gaps;
 }
+
+/** The figure: the largest gap in new frames over the watched tiles, and when after the fault it ended. */
+export function videoGapFigure(watched: ReadonlyArray<{ pair: string; samples: ShownSample[] }>, faultAt: number): string {
+  const gaps = watched.flatMap(({ pair, samples }) => frameGaps(samples).map((gap) => ({ pair, ...gap })));
+  const largest = gaps.reduce((most, gap) => (gap.to - gap.from > most.to - most.from ? gap : most), { pair: 'none', from: faultAt, to: faultAt });
+  return `largest remote video gap ${Math.round(largest.to - largest.from)} ms (${largest.pair}), ended ${Math.round(largest.to - faultAt)} ms after the fault`;
+}

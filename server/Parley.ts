@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { RELAY_ROOM_PARAMETER } from '../src/protocol/relay';
 import { createGateway } from './gateway/Gateway';
 import { RelayRegistry } from './gateway/RelayRegistry';
+import { CLIENT_ADDRESS_HEADER, clientAddressToken } from './relay/host/clientAddress';
 import { WebsocketProxy, type WebsocketProxyStats } from './gateway/websocketProxy';
 import { RelayServer, type RelayServerOptions } from './relay/RelayServer';
 import { relayServerOptions } from './relay/relayServerOptions';
@@ -73,7 +74,11 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
   const routeRelay = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const room = new URL(request.url ?? '/', 'http://gateway').searchParams.get(RELAY_ROOM_PARAMETER) ?? undefined;
     const route = relayRegistry?.route(room);
-    if (route) relayProxy.upgrade(request, socket, head, { backend: new URL(route.url), unreachable: () => relayRegistry?.unreachable(route.id) });
+    if (route) {
+      // The relay host counts connections per client address: the gateway vouches for the one it sees.
+      const headers = { [CLIENT_ADDRESS_HEADER]: clientAddressToken(settings.tokenSecret, request.socket.remoteAddress ?? 'unknown') };
+      relayProxy.upgrade(request, socket, head, { backend: new URL(route.url), unreachable: () => relayRegistry?.unreachable(route.id), headers });
+    }
     else if (relay) relay.handleUpgrade(request, socket, head);
     else socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
   };

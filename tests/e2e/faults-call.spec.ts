@@ -176,8 +176,8 @@ for (const change of ['unmutes', 'mutes'] as const) {
   });
 }
 
-test.describe('Fault suite: Prosody killed mid-call on the relay — the media keeps flowing while signalling is down, everyone is back in the room and the call, a muted person stays muted', () => {
-  test('three people on the relay, Carol muted; Prosody down 8 s', async ({ people, parley }) => {
+test.describe('Fault suite: Prosody killed mid-call on the relay — the media keeps flowing while signalling is down, everyone is back in the room and the call, a muted person stays muted, one who mutes meanwhile is muted for all', () => {
+  test('three people on the relay, Carol muted; Prosody down 8 s, Bob mutes meanwhile', async ({ people, parley }) => {
     test.setTimeout(300_000);
     const everyone = await onTheRelay(people, 'fault-relay-prosody');
     const [alice, bob, carol] = everyone as [Person, Person, Person];
@@ -190,26 +190,31 @@ test.describe('Fault suite: Prosody killed mid-call on the relay — the media k
     await parley.killXmpp();
     const pages = everyone.map((person) => person.page);
     await expectOutageShown(pages);
+    await callButton(bob.page, 'Mute microphone').click();
     // Signalling is down for a while: the relay's media does not go through the chat server.
-    await alice.page.waitForTimeout(8_000);
+    await alice.page.waitForTimeout(Math.max(0, killedAt + 8_000 - Date.now()));
     const duringOutage = await watchedSamples(everyone);
     await parley.restartXmpp();
     const back = await timeUntilBackAfterReachable(pages, killedAt, () => parley.xmppUpSince);
     const reachableAt = killedAt + back.afterFault - back.afterReachable;
     for (const person of everyone) await expect(callButton(person.page, 'Hang up')).toBeVisible();
+    for (const listener of [alice, carol]) await expect(participantEntry(listener.page, 'Bob')).toContainText('muted', { timeout: BACK_WITHIN_MS });
+    const bobMutedShownMs = Date.now() - reachableAt;
+    const muted = new Set([bob, carol]);
     for (const person of everyone) {
       for (const other of everyone) {
         if (other === person) continue;
         await expectDecodingVideo(person.page, other.displayName);
-        if (other !== carol) await expectHearing(person.page, other.displayName);
+        if (!muted.has(other)) await expectHearing(person.page, other.displayName);
       }
     }
-    const callBackMs = Date.now() - reachableAt;
+    const checkedMs = Date.now() - reachableAt;
     const watched = await watchedSamples(everyone);
     const paths = await Promise.all(everyone.map(async (person) => `${person.displayName}: ${await mediaPath(person.page).textContent()}`));
     reportFault('Prosody killed mid-call (relay, 3 people)', [
       `every tab back in its room ${back.afterReachable} ms after the server was reachable again (${back.afterFault} ms after the kill)`,
-      `call (every video decoding, everyone heard) checked ${callBackMs} ms after`,
+      `Bob's mute during the outage shown to the others ${bobMutedShownMs} ms after`,
+      `every video decoding and Alice heard, checked by ${checkedMs} ms after`,
       videoGapFigure(watched, killedAt),
       `media path then ${paths.join(', ')}`,
     ]);
@@ -227,6 +232,7 @@ test.describe('Fault suite: Prosody killed mid-call on the relay — the media k
       expect(seen.checks).toBeGreaterThan(0);
       expect(seen.unmutedSeen, `${listener.displayName} never saw Carol unmuted`).toBe(0);
     }
+    for (const listener of [alice, carol]) expect((await hear(listener.page, 'Bob')).peak, `${listener.displayName} hears nothing of Bob`).toBeLessThan(0.01);
   });
 });
 

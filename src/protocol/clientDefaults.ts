@@ -30,8 +30,9 @@ export const LAYER_UPSCALE_LIMIT = 1.5;
 /**
  * Issue 13: how long after our rejoin a person of the room's call who has not reappeared yet is
  * still counted as in the call (their media kept, their media facts kept for their return). They
- * lost the same server and come back on their own reconnect schedule (up to 30 s between attempts);
- * one who really went away ends sooner through their sessions (ICE interrupted 5 s, SPEC §4).
+ * lost the same server and come back on their own reconnect schedule (within seconds of the server,
+ * RECONNECT_POLICY; longer when their own network is down too); one who really went away ends
+ * sooner through their sessions (ICE interrupted 5 s, SPEC §4).
  */
 export const REJOIN_GRACE_MS = 30_000;
 

@@ -274,6 +274,33 @@ describe('Back within the target whatever the outage’s length: past the spec�
     expect(counter.configRequests).toBe(requestsBefore + 1);
   });
 
+  it('a server the gateway says is up that still refuses us is not tried in a loop: after such an attempt fails, the next waits its delay before asking again', async () => {
+    // A config service that fails every request (a fake of a broken deployment); the gateway's readiness route is the real one.
+    const refusing: Fetch = (input, init) => (input.endsWith('/api/config') ? Promise.resolve(new Response('', { status: 500 })) : fetch(input, init));
+    const { session, clock } = newSession('/api/config', refusing);
+    clock.randomValue = 0.5;
+    void session.connect();
+    await exhaustConfigAttempts(session, clock);
+    for (let attempt = 1; attempt <= RECONNECT_POLICY.specAttempts; attempt += 1) {
+      await clock.advance(clock.pendingDelays()[0]!);
+      await exhaustConfigAttempts(session, clock);
+    }
+    // The gateway says the XMPP server is up: tried after the spread.
+    const spread = 0.5 * RECONNECT_POLICY.spreadAfterUpMs;
+    await until(() => clock.pendingDelays().includes(spread), 'tried once the gateway says up');
+    await clock.advance(spread);
+    await exhaustConfigAttempts(session, clock);
+    // That failed: the next attempt waits the policy's delay, without asking.
+    expect(session.connection.waitingForServer).toBe(false);
+    const [delay] = clock.pendingDelays();
+    expect(delay).toBeGreaterThan(spread);
+    expect(delay).toBeLessThan(RECONNECT_POLICY.maxDelayMs);
+    await clock.advance(delay!);
+    await exhaustConfigAttempts(session, clock);
+    // And then asks again.
+    await until(() => clock.pendingDelays().includes(spread), 'asked again');
+  });
+
   it('when the gateway cannot be reached to ask, tries on the spec’s schedule capped at maxDelayMs', async () => {
     const network = switchableNetwork();
     const { session, clock } = newSession('/api/config', network.fetch);

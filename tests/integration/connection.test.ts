@@ -41,6 +41,17 @@ async function exhaustConfigAttempts(session: SignalingSession, clock: ManualClo
 
 const state = (session: SignalingSession) => session.connection.state;
 
+/** A connected session (random 0.5: half the jitter) whose XMPP server was then killed and kept down; it has noticed. */
+async function connectedThenServerDown(fetch?: Fetch): Promise<{ session: SignalingSession; clock: ManualClock; jitter: number }> {
+  const { session, clock } = newSession('/api/config', fetch);
+  clock.randomValue = 0.5;
+  void session.connect();
+  await until(() => state(session) === 'connected', 'connected');
+  await parley().killXmpp();
+  await until(() => state(session) === 'disconnected', 'disconnected after the crash');
+  return { session, clock, jitter: 0.5 * RECONNECT.maxJitterMs };
+}
+
 describe('Connection state: a session start gives connected (SPEC §4)', () => {
   it('goes connecting → connected and sends presence', async () => {
     const { session } = newSession();
@@ -90,14 +101,7 @@ describe('Keepalive every 90 s (SPEC §7)', () => {
 
 describe('Unexpected drop: disconnected, then reconnect after (attempts+1) s plus up to 2 s random (SPEC §4, §7)', () => {
   it('backs off while the server is down and reconnects when it is back; a deliberate disconnect ends it', async () => {
-    const { session, clock } = newSession();
-    clock.randomValue = 0.5;
-    const jitter = 0.5 * RECONNECT.maxJitterMs;
-    void session.connect();
-    await until(() => state(session) === 'connected', 'connected');
-
-    await parley().killXmpp();
-    await until(() => state(session) === 'disconnected', 'disconnected after the crash');
+    const { session, clock, jitter } = await connectedThenServerDown();
     expect(clock.pendingDelays()).toContain(1 * RECONNECT.stepMs + jitter);
 
     // Still down: the next attempt fails and the wait grows by a step.
@@ -243,14 +247,7 @@ function countingConfigRequests(): { fetch: Fetch; configRequests: number } {
 describe('Back within the target whatever the outage’s length: past the spec’s attempts the session waits for the gateway to say the XMPP server is up, and tries then (issue 13)', () => {
   it('makes no attempt while the server stays down, and tries within the spread once it accepts connections again', async () => {
     const counter = countingConfigRequests();
-    const { session, clock } = newSession('/api/config', counter.fetch);
-    clock.randomValue = 0.5;
-    const jitter = 0.5 * RECONNECT.maxJitterMs;
-    void session.connect();
-    await until(() => state(session) === 'connected', 'connected');
-
-    await parley().killXmpp();
-    await until(() => state(session) === 'disconnected', 'disconnected after the crash');
+    const { session, clock, jitter } = await connectedThenServerDown(counter.fetch);
     // The spec's attempts, each failing while the server is down.
     for (let attempt = 1; attempt <= RECONNECT_POLICY.specAttempts; attempt += 1) {
       await clock.advance(attempt * RECONNECT.stepMs + jitter);

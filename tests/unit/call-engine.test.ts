@@ -519,6 +519,16 @@ async function inCallWithBobMuted(w: World, bobMuted: boolean): Promise<{ alice:
   return { alice, bob, bobMic };
 }
 
+/** Signalling goes down for both (their rooms wait for the rejoin), and Bob mutes or unmutes meanwhile: nothing of it can go. */
+async function bobTogglesWhileDown(w: World, { alice, bob, bobMic }: { alice: Person; bob: Person; bobMic: string }, muted: boolean): Promise<void> {
+  w.network.cut(alice.address, bob.address);
+  setLostConnection(alice);
+  setLostConnection(bob);
+  bob.media.setLocalDisabled(bobMic, muted);
+  await w.clock.advance(10_000);
+  expect(audioFrom(alice, bob)?.remoteDisabled).toBe(!muted);
+}
+
 /** What Alice's call tab last reported of Bob's mute (the Peer record every tab and the people list show). */
 function reportedMuted(alice: Person, bob: Person): boolean | undefined {
   return alice.reports.findLast((report) => report.peerAddress === bob.address && report.change.muted !== undefined)?.change.muted;
@@ -527,14 +537,10 @@ function reportedMuted(alice: Person, bob: Person): boolean | undefined {
 describe('Call: a mute or unmute made while signalling was down reaches everyone once they are back (issue 13)', () => {
   it('Bob unmutes while the chat server is down: once back, Alice has him live (he rejoins after her)', async () => {
     const w = newWorld();
-    const { alice, bob, bobMic } = await inCallWithBobMuted(w, true);
-    w.network.cut(alice.address, bob.address);
-    setLostConnection(alice);
-    setLostConnection(bob);
-    bob.media.setLocalDisabled(bobMic, false);
-    await w.clock.advance(10_000);
-    // Nothing could go: Alice still holds him muted, as she must until his session says otherwise.
-    expect(audioFrom(alice, bob)?.remoteDisabled).toBe(true);
+    const call = await inCallWithBobMuted(w, true);
+    const { alice, bob } = call;
+    // Nothing can go: Alice still holds him muted, as she must until his session says otherwise.
+    await bobTogglesWhileDown(w, call, false);
 
     w.network.restore(alice.address, bob.address);
     setLostConnection(alice, []);
@@ -549,13 +555,9 @@ describe('Call: a mute or unmute made while signalling was down reaches everyone
 
   it('Bob mutes while the chat server is down: once back, Alice has him muted (he rejoins first; told when she is back)', async () => {
     const w = newWorld();
-    const { alice, bob, bobMic } = await inCallWithBobMuted(w, false);
-    w.network.cut(alice.address, bob.address);
-    setLostConnection(alice);
-    setLostConnection(bob);
-    bob.media.setLocalDisabled(bobMic, true);
-    await w.clock.advance(10_000);
-    expect(audioFrom(alice, bob)?.remoteDisabled).toBe(false);
+    const call = await inCallWithBobMuted(w, false);
+    const { alice, bob } = call;
+    await bobTogglesWhileDown(w, call, true);
 
     // Bob is back first: Alice is not in the room yet, nothing can reach her.
     w.network.restore(bob.address);

@@ -20,6 +20,7 @@ import {
 } from './call-ui-people';
 import { shownMutedWatch, watchShownMuted } from './call-watch';
 import { BACK_WITHIN_MS, reportFault, timeUntilBackAfterReachable } from './faults';
+import { joinThrough, PersonalPath } from './network-cut';
 import { expect, participantEntry, test, uniqueRoomName, type People, type Person } from './rooms-people';
 import { frameGaps, tileSamples, watchTile, type ShownSample } from './video-continuity';
 
@@ -233,6 +234,52 @@ test.describe('Fault suite: Prosody killed mid-call on the relay — the media k
       expect(seen.unmutedSeen, `${listener.displayName} never saw Carol unmuted`).toBe(0);
     }
     for (const listener of [alice, carol]) expect((await hear(listener.page, 'Bob')).peak, `${listener.displayName} hears nothing of Bob`).toBeLessThan(0.01);
+  });
+});
+
+test.describe('Fault suite: Alice’s network dies without a word mid-call — she notices, comes back into the room and the call once it returns, and hears Bob as he is now', () => {
+  test('silent cut of Alice’s path for 30 s; Bob unmutes meanwhile', async ({ people, browser, parley }) => {
+    test.setTimeout(240_000);
+    const path = new PersonalPath(parley.url);
+    let alice: Person | undefined;
+    try {
+      const room = uniqueRoomName('fault-call-silent');
+      alice = await joinThrough(browser, path, room, 'Alice');
+      const bob = await people.join(room, 'Bob');
+      await joinCallWithCamera(alice.page, 0);
+      await joinCallWithCamera(bob.page, 1);
+      await expectDecodingVideo(alice.page, 'Bob');
+      await expectDecodingVideo(bob.page, 'Alice');
+      await callButton(bob.page, 'Mute microphone').click();
+      await expect(participantEntry(alice.page, 'Bob')).toContainText('muted');
+      await watchTiles([alice, bob]);
+
+      const cutAt = Date.now();
+      path.cut('silent');
+      await callButton(bob.page, 'Unmute microphone').click();
+      await expect(alice.page.getByRole('status', { name: 'Room state' })).toContainText('The connection stopped answering', { timeout: BACK_WITHIN_MS });
+      const noticedMs = Date.now() - cutAt;
+      await alice.page.waitForTimeout(Math.max(0, cutAt + 30_000 - Date.now()));
+      path.restore();
+      const reachableAt = Date.now();
+      const back = await timeUntilBackAfterReachable([alice.page, bob.page], reachableAt, () => reachableAt);
+      await expect(callButton(alice.page, 'Hang up')).toBeVisible();
+      await expectHearing(alice.page, 'Bob');
+      await expect(participantEntry(alice.page, 'Bob')).not.toContainText('muted');
+      const heardMs = Date.now() - reachableAt;
+      await expectDecodingVideo(alice.page, 'Bob');
+      await expectDecodingVideo(bob.page, 'Alice');
+      const watched = await watchedSamples([alice, bob]);
+      reportFault('Alice’s network dead without a word mid-call, 30 s', [
+        `noticed ${noticedMs} ms after the cut`,
+        `every tab back in its room ${back.afterReachable} ms after the network was back`,
+        `Alice hears Bob, listed unmuted, ${heardMs} ms after`,
+        videoGapFigure(watched, cutAt),
+      ]);
+    } finally {
+      await alice?.context.close();
+      path.close();
+    }
   });
 });
 

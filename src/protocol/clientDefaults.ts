@@ -59,6 +59,7 @@ export const RECONNECT_POLICY = {
  * Issue 13: a connection that goes dead without closing (a broken Wi-Fi: no offline event, no
  * close) is noticed by the session itself. After `quietMs` without a byte from the server it asks
  * (XEP-0199 ping); no answer within `answerWithinMs` and the connection is given up and reconnected.
- * A dead connection is noticed within quietMs + answerWithinMs.
+ * A dead connection is noticed within quietMs + answerWithinMs. A login that has not become a
+ * session within `startWithinMs` (its path died on the way) is given up the same way.
  */
-export const LIVENESS = { quietMs: 15_000, answerWithinMs: 5_000 } as const;
+export const LIVENESS = { quietMs: 15_000, answerWithinMs: 5_000, startWithinMs: 15_000 } as const;

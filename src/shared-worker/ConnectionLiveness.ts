@@ -4,6 +4,7 @@ import type { Clock } from '../common/clock';
 export interface LivenessSettings {
   quietMs: number;
   answerWithinMs: number;
+  startWithinMs: number;
 }
 
 /**

@@ -59,6 +59,8 @@ export class SignalingSession implements SessionContext {
   /** The last attempt went because the gateway said the server was up: if it fails, the next one waits its delay first. */
   private triedOnServerUp = false;
   private liveness: ConnectionLiveness | undefined;
+  /** A login not yet a session: given up after LIVENESS.startWithinMs. */
+  private startTimer: unknown;
   /** False after a deliberate disconnect: a drop then schedules nothing. */
   private wantConnected = false;
   private readonly identity: GuestIdentity;
@@ -169,6 +171,7 @@ export class SignalingSession implements SessionContext {
     const wasStarted = this.sessionStarted;
     this.currentClient = undefined;
     this.sessionStarted = false;
+    this.clearStartTimer();
     this.stopKeepalive();
     client?.disconnect();
     const state = this.connection.state === 'failed' ? 'failed' : 'disconnected';
@@ -200,8 +203,13 @@ export class SignalingSession implements SessionContext {
     });
     this.currentClient = client;
     for (const domain of this.domains) domain.attachClient?.(client);
+    this.startTimer = this.deps.clock.setTimeout(() => {
+      this.startTimer = undefined;
+      this.giveUp(client, `the login did not become a session within ${this.livenessSettings.startWithinMs} ms`);
+    }, this.livenessSettings.startWithinMs);
     client.on('session:started', () => {
       if (this.currentClient !== client) return;
+      this.clearStartTimer();
       this.sessionStarted = true;
       this.triedOnServerUp = false;
       client.sendPresence();
@@ -233,6 +241,7 @@ export class SignalingSession implements SessionContext {
     const wasStarted = this.sessionStarted;
     this.currentClient = undefined;
     this.sessionStarted = false;
+    this.clearStartTimer();
     this.stopKeepalive();
     this.setConnection({ state: 'disconnected', selfAddress: undefined, disconnectedSince: this.lostSince() });
     this.scheduleReconnect();
@@ -278,14 +287,26 @@ export class SignalingSession implements SessionContext {
     this.keepalive = this.deps.clock.setInterval(() => {
       client.ping().catch(() => this.deps.log.info('keepalive ping got no answer'));
     }, KEEPALIVE_INTERVAL_MS);
-    this.liveness = new ConnectionLiveness(client, this.deps.clock, this.deps.liveness ?? LIVENESS, () => {
-      if (this.currentClient !== client) return;
-      this.deps.log.info('the connection stopped answering: reconnecting');
-      this.setConnection({ stoppedAnswering: true, lastError: 'the connection stopped answering' });
-      this.onDropped();
-      // Given up while its socket may still look open: whatever it does from now on is ignored.
-      client.disconnect();
-    });
+    this.liveness = new ConnectionLiveness(client, this.deps.clock, this.livenessSettings, () => this.giveUp(client, 'the connection stopped answering'));
+  }
+
+  private get livenessSettings(): LivenessSettings {
+    return this.deps.liveness ?? LIVENESS;
+  }
+
+  /** Issue 13: a connection that went silent (or a login that never became a session) is dropped and replaced. */
+  private giveUp(client: Agent, why: string): void {
+    if (this.currentClient !== client) return;
+    this.deps.log.info(`${why}: reconnecting`);
+    this.setConnection({ stoppedAnswering: true, lastError: why });
+    this.onDropped();
+    // Given up while its socket may still look open: whatever it does from now on is ignored.
+    client.disconnect();
+  }
+
+  private clearStartTimer(): void {
+    if (this.startTimer !== undefined) this.deps.clock.clearTimeout(this.startTimer);
+    this.startTimer = undefined;
   }
 
   private stopKeepalive(): void {

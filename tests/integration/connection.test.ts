@@ -83,7 +83,7 @@ describe('Connection state: a config fetch failure gives failed (SPEC §4, §7, 
 describe('Keepalive every 90 s (SPEC §7)', () => {
   it('pings the server each 90 s of session time', async () => {
     // The spec's keepalive on its own: issue 13's liveness pings only after a silence longer than this test.
-    const { session, clock } = newSession('/api/config', undefined, { quietMs: 3 * KEEPALIVE_INTERVAL_MS, answerWithinMs: LIVENESS.answerWithinMs });
+    const { session, clock } = newSession('/api/config', undefined, { ...LIVENESS, quietMs: 3 * KEEPALIVE_INTERVAL_MS });
     void session.connect();
     await until(() => state(session) === 'connected', 'connected');
     const pings: string[] = [];
@@ -357,5 +357,25 @@ describe('A connection that stops answering is noticed by the session itself wit
     await clock.advance(RECONNECT.stepMs);
     await until(() => state(session) === 'connected', 'reconnected');
     expect(session.connection.stoppedAnswering).toBe(false);
+  });
+
+  it('a login that never becomes a session (the server stopped answering while it was on its way) is given up after LIVENESS.startWithinMs', async () => {
+    const { session, clock } = newSession();
+    clock.randomValue = 0;
+    const pid = parley().xmpp.pid!;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      void session.connect();
+      // The config service answers (the gateway), the XMPP server does not: the login hangs.
+      await until(() => clock.pendingDelays().includes(LIVENESS.startWithinMs), 'the login under way');
+      await clock.advance(LIVENESS.startWithinMs - 1);
+      expect(state(session)).toBe('connecting');
+      await clock.advance(1);
+      expect(session.connection).toMatchObject({ state: 'disconnected', stoppedAnswering: true, reconnectAttempts: 1 });
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await clock.advance(RECONNECT.stepMs);
+    await until(() => state(session) === 'connected', 'connected once it answers');
   });
 });

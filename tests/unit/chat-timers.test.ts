@@ -26,7 +26,7 @@ type Person = TestSession<ManualClock>;
  * answers, which would read as a connection that stopped answering.
  */
 function person(displayName: string): Person {
-  return openSession({ server: parley(), displayName, clock: new ManualClock(), liveness: { quietMs: 10 * CHAT.pausedAfterMs, answerWithinMs: LIVENESS.answerWithinMs } });
+  return openSession({ server: parley(), displayName, clock: new ManualClock(), liveness: { ...LIVENESS, quietMs: 10 * CHAT.pausedAfterMs } });
 }
 
 /** Every stanza the client queued before this has gone out once the server answers a ping. */

@@ -12,16 +12,17 @@ export interface ServerReadinessSettings {
 /**
  * Issue 13: waits for the gateway to say the XMPP server is up (`GET /api/xmpp-ready`, held by the
  * gateway until then or for its wait; "still down" is asked again, at most once per
- * `readinessMinIntervalMs`). Resolves 'up' or 'cannot-say'; never resolves once `signal` aborted.
+ * `readinessMinIntervalMs`). Resolves 'up' or 'cannot-say'; once `signal` aborted it stops asking
+ * and resolves 'cannot-say', which its caller no longer reads.
  */
 export async function waitForServerUp(fetchImpl: Fetch, clock: Clock, url: string, settings: ServerReadinessSettings, signal: AbortSignal): Promise<ServerAnswer> {
   for (;;) {
     const askedAt = clock.now();
     const answer = await ask(fetchImpl, clock, url, settings.readinessTimeoutMs, signal);
-    if (signal.aborted) return new Promise<never>(() => {});
+    if (signal.aborted) return 'cannot-say';
     if (answer !== 'still down') return answer;
     await sleep(clock, Math.max(0, settings.readinessMinIntervalMs - (clock.now() - askedAt)));
-    if (signal.aborted) return new Promise<never>(() => {});
+    if (signal.aborted) return 'cannot-say';
   }
 }
 

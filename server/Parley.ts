@@ -11,7 +11,9 @@ import { relayServerOptions } from './relay/relayServerOptions';
 import { relayWorkerBinary } from './relay/workerBinary';
 import { readSettings, resolveSettings, type ParleySettings } from './settings';
 import { checkHealth, type HealthReport } from './supervision/health';
+import { XMPP_READINESS_DEFAULTS, XmppReadiness } from './supervision/XmppReadiness';
 import { XmppSupervisor } from './supervision/XmppSupervisor';
+import { systemClock } from '../src/common/clock';
 import { startXmppServer, type XmppServer, type XmppServerOptions } from './xmpp/XmppServer';
 
 /** Every server Parley runs, started together; `npm start` and the tests both use this. */
@@ -26,6 +28,8 @@ export interface RunningParley {
   restartXmpp(): Promise<void>;
   /** What `GET /api/health` answers: which part is up. */
   health(): Promise<HealthReport>;
+  /** When the XMPP server now running began accepting connections ("reachable again" after a restart); undefined while down. */
+  readonly xmppUpSince: number | undefined;
   /** Fault injection: the gateway goes away (its websockets cut) and a new one, same settings, listens on the same port. */
   restartGateway(): Promise<void>;
   /** The media relay now running (a new instance after `restartRelay`); undefined when `relayWorkers` is 0. */
@@ -83,7 +87,8 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
     else socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
   };
   const firstXmpp = await startXmppServer(xmppOptions);
-  const xmpp = new XmppSupervisor(firstXmpp, () => startXmppServer({ ...xmppOptions, httpPort: firstXmpp.httpPort }), log);
+  const readiness = new XmppReadiness(systemClock, { ...XMPP_READINESS_DEFAULTS, releasesPerSecond: settings.xmppReconnectsPerSecond });
+  const xmpp = new XmppSupervisor(firstXmpp, () => startXmppServer({ ...xmppOptions, httpPort: firstXmpp.httpPort }), log, undefined, readiness);
   let relay: RelayServer | undefined;
   const health = (): Promise<HealthReport> => checkHealth(xmpp.server, relayOptions ? relay : 'off');
   try {
@@ -96,6 +101,7 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
         xmppProxy,
         log,
         health,
+        xmppReady: (gone) => readiness.whenUp(gone),
         ...(relayOptions || relayRegistry ? { relayUpgrade: routeRelay } : {}),
         ...(relayRegistry ? { relayRegistry } : {}),
       });
@@ -118,6 +124,9 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
       killXmpp: () => xmpp.holdDown(),
       restartXmpp: () => xmpp.restart(),
       health,
+      get xmppUpSince() {
+        return readiness.upSince;
+      },
       get relay() {
         return relay;
       },

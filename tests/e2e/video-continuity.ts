@@ -105,3 +105,13 @@ export function largestFrameGap(samples: readonly ShownSample[]): number {
 export function reportContinuity(change: string, watched: ReadonlyArray<{ pair: string; samples: readonly ShownSample[] }>): void {
   console.log(`[continuity] ${change}: ${watched.map(({ pair, samples }) => `${pair} largest gap ${Math.round(largestFrameGap(samples))} ms`).join('; ')}`);
 }
+
+/**
+ * The figure: the largest gap in new frames over the watched tiles, and when after `since` (the
+ * fault, unless `sinceWhat` names another moment) it ended.
+ */
+export function videoGapFigure(watched: ReadonlyArray<{ pair: string; samples: ShownSample[] }>, since: number, sinceWhat = 'the fault'): string {
+  const gaps = watched.flatMap(({ pair, samples }) => frameGaps(samples).map((gap) => ({ pair, ...gap })));
+  const largest = gaps.reduce((most, gap) => (gap.to - gap.from > most.to - most.from ? gap : most), { pair: 'none', from: since, to: since });
+  return `largest remote video gap ${Math.round(largest.to - largest.from)} ms (${largest.pair}), ended ${Math.round(largest.to - since)} ms after ${sinceWhat}`;
+}

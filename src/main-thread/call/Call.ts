@@ -246,7 +246,7 @@ export class Call extends TypedEmitter<CallEvents> {
     if (room?.selfAddress) this.manager.selfID = room.selfAddress;
     const roomPeers = Object.values(state.peers).filter((peer) => peer.roomAddress === this.roomAddress && !peer.isSelf);
     // Through a lost connection the call keeps the people it had (RejoinHold): media does not go through the server.
-    const { peers, inRoom } = this.rejoinHold.follow(room, roomPeers, this.inCall());
+    const { peers, inRoom, returned } = this.rejoinHold.follow(room, roomPeers, this.inCall());
     this.showHeld(this.rejoinHold.heldPeers());
     const inCall = inRoom && this.inCall();
     this.incoming.follow(new Set(peers.map((peer) => peer.address)), inCall);
@@ -261,6 +261,12 @@ export class Call extends TypedEmitter<CallEvents> {
     const meshDeliveries = this.relay ? this.followRelay(this.relay, deliveries, shared, peers, inCall) : deliveries;
     this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false, relayPending: this.relayPending(shared) });
     this.mesh.deliver(meshDeliveries);
+    if (returned.length > 0) {
+      // A mute or unmute made while signalling was down never reached them (issue 13): say what is true now.
+      const reachable = new Set(returned);
+      this.mesh.restateMute(reachable);
+      this.relay?.restateMute(reachable);
+    }
     // Only people the room lists have a record to report to.
     this.peerReports.follow(roomPeers, (address) => this.sessions.hasFailed(address));
   }

@@ -37,6 +37,8 @@ export interface MediaPath {
   established(key: string): boolean;
   /** SPEC §4: a local item was muted or unmuted: tell the receivers of every delivery that sends it. */
   mute(item: MediaItem, muted: boolean): void;
+  /** Issue 13: the mute state of everything sent, again, on each answered delivery to these people (reachable again after an outage). */
+  restateMute(peerAddresses: ReadonlySet<string>): void;
   /** SPEC §9: the budget of each sent video. */
   setMaxBitrate(bitrate: number): void;
   /** Something the choice of paths depends on changed (a connection, an ingest, a held delivery released). */

@@ -87,6 +87,10 @@ export class MeshPath implements MediaPath {
     }
   }
 
+  restateMute(peerAddresses: ReadonlySet<string>): void {
+    for (const call of this.outgoing.values()) if (call.answered && peerAddresses.has(call.peerAddress)) this.stateMute(call);
+  }
+
   /** SPEC §9: applied to every session that sends video when it changes, and to each new one. */
   setMaxBitrate(bitrate: number): void {
     if (bitrate === this.bitrate) return;
@@ -172,8 +176,13 @@ export class MeshPath implements MediaPath {
    * before the answer: a peer that declines answers a session-info with an error.
    */
   private onAccepted(call: CallSession): void {
-    const { sessions, media } = this.options;
     if (call.key === undefined || this.outgoing.get(call.key) !== call) return;
+    this.stateMute(call);
+  }
+
+  /** The mute state of everything the session sends, mute or unmute. */
+  private stateMute(call: CallSession): void {
+    const { sessions, media } = this.options;
     void sessions.run(call, 'mute-state', async () => {
       for (const item of call.sent) {
         await (media.get(item.id)?.localDisabled === true ? call.session.mute('initiator', item.kind) : call.session.unmute('initiator', item.kind));

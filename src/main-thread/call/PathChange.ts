@@ -26,7 +26,7 @@ export interface PathHandoverEvents {
 /** One connected (path, plan key): which of its waits have passed. */
 interface Connection {
   graceOver: boolean;
-  reportWaitOver: boolean;
+  decodeWaitOver: boolean;
   settled: boolean;
   readonly timers: unknown[];
 }
@@ -34,7 +34,7 @@ interface Connection {
 /**
  * When each (path, plan key) connected and whether its receiver said it decodes, on the injected
  * clock: a path is *established* once it has stayed connected for the grace and its receiver has
- * said it decodes it — or, without that word, once it has stayed connected for the report wait.
+ * said it decodes it — or, without that word, once it has stayed connected for the decode wait.
  * Switching mesh → relay ends a mesh session only once its relay consumer is established, and relay
  * → mesh removes a consumer only once the new mesh session is (SPEC §4's switch, without frozen video).
  */
@@ -46,27 +46,27 @@ export class PathHandover extends TypedEmitter<PathHandoverEvents> {
   constructor(
     private readonly clock: Clock,
     private readonly graceMs: number = PATH_CHANGE.graceMs,
-    private readonly reportWaitMs: number = PATH_CHANGE.decodeWaitMs,
+    private readonly decodeWaitMs: number = PATH_CHANGE.decodeWaitMs,
   ) {
     super();
   }
 
-  /** The path to a key connected (again): its grace and report wait start unless they run already. */
+  /** The path to a key connected (again): its grace and decode wait start unless they run already. */
   connected(path: PathName, key: string): void {
     const id = `${path}\n${key}`;
     if (this.connections.has(id)) return;
     // Established when a timer fires, not by comparing clock readings: a timer may fire a
     // millisecond before the wall clock says its delay has passed, and nothing would ask again.
-    const entry: Connection = { graceOver: false, reportWaitOver: false, settled: false, timers: [] };
+    const entry: Connection = { graceOver: false, decodeWaitOver: false, settled: false, timers: [] };
     entry.timers.push(
       this.clock.setTimeout(() => {
         entry.graceOver = true;
         this.settle(path, key);
       }, this.graceMs),
       this.clock.setTimeout(() => {
-        entry.reportWaitOver = true;
+        entry.decodeWaitOver = true;
         this.settle(path, key);
-      }, this.reportWaitMs),
+      }, this.decodeWaitMs),
     );
     this.connections.set(id, entry);
   }
@@ -94,7 +94,7 @@ export class PathHandover extends TypedEmitter<PathHandoverEvents> {
   established(path: PathName, key: string): boolean {
     const id = `${path}\n${key}`;
     const entry = this.connections.get(id);
-    return entry !== undefined && entry.graceOver && (this.decoded.has(id) || entry.reportWaitOver);
+    return entry !== undefined && entry.graceOver && (this.decoded.has(id) || entry.decodeWaitOver);
   }
 
   clear(): void {

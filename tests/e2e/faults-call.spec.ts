@@ -1,11 +1,13 @@
 // The fault suite's call cases (issue 13): Prosody killed mid-call, a relay worker killed, every
-// relay worker killed at once, a tab crashed while holding the call. Real Prosody, relay and
+// relay worker killed at once, the relay's whole process killed, a tab crashed while holding the call. Real Prosody, relay and
 // Chromium with fake devices, in a loopback-only network namespace (README "Tests"). Each case
 // prints its figures (time until every tab is back in its room and call, the largest gap in a
 // remote video's frames); what is asserted is what the people see and hear, not how fast.
 import type { Page } from '@playwright/test';
 import { RELAY_CHROMIUM_ARGS } from '../../playwright.config';
 import type { RunningParley } from '../../server/Parley';
+import { startRelayHost, type RelayHostProcess } from '../support/relayHosts';
+import { startTestParley } from '../support/testParley';
 import { handoverCase, type TabGone } from './call-handover-case';
 import {
   callButton,
@@ -56,6 +58,11 @@ async function watchedSamples(everyone: readonly Person[]): Promise<Array<{ pair
   );
 }
 
+/** The watched samples from `from` to `to` only. */
+function samplesWithin(watched: ReadonlyArray<{ pair: string; samples: ShownSample[] }>, from: number, to: number): Array<{ pair: string; samples: ShownSample[] }> {
+  return watched.map(({ pair, samples }) => ({ pair, samples: samples.filter((sample) => sample.at >= from && sample.at <= to) }));
+}
+
 /** The relay's workers now, the busiest first (the room's router lives on a worker with load). */
 function relayWorkersByLoad(parley: RunningParley): Array<{ pid: number; load: number }> {
   return [...(parley.relay?.stats().workers ?? [])].sort((a, b) => b.load - a.load);
@@ -73,10 +80,13 @@ async function onTheRelay(people: People, label: string): Promise<Person[]> {
 async function relayRecovery(everyone: readonly Person[], scenario: string, faultAt: number): Promise<void> {
   await expectEveryoneSeesAndHearsEveryone(everyone);
   const watched = await watchedSamples(everyone);
-  const paths = await Promise.all(everyone.map(async (person) => `${person.displayName}: ${await mediaPath(person.page).textContent()}`));
   // Nobody leaves the room or the call for a relay fault: the figure is the video's.
-  reportFault(scenario, [videoGapFigure(watched, faultAt), `media path then ${paths.join(', ')}`]);
-  // Every watched tile kept a video element or got a new one with frames: the call never lost a person.
+  reportFault(scenario, [videoGapFigure(watched, faultAt), `media path then ${await mediaPaths(everyone)}`]);
+  expectEveryTileShowsVideo(watched);
+}
+
+/** Every watched tile kept a video element or got a new one with frames: the call never lost a person. */
+function expectEveryTileShowsVideo(watched: ReadonlyArray<{ pair: string; samples: ShownSample[] }>): void {
   for (const { pair, samples } of watched) expect(samples.at(-1)?.shown, `${pair} shows a video at the end`).not.toBeUndefined();
 }
 
@@ -277,10 +287,7 @@ test.describe('Fault suite: Alice’s network dies without a word mid-call — s
 });
 
 test.describe('Fault suite: a relay worker killed during a relay call — it is replaced and everyone sees and hears everyone again', () => {
-  // Not yet: in about half the runs one viewer's relay tile stops decoding for good after the
-  // worker dies (the same on the code before issue 13's call work); kept until the relay's recovery
-  // is fixed, so that it fails again the moment it is unskipped.
-  test.fixme('three people on the relay; the busiest worker SIGKILLed', async ({ people, parley }) => {
+  test('three people on the relay; the busiest worker SIGKILLed', async ({ people, parley }) => {
     test.setTimeout(300_000);
     const everyone = await onTheRelay(people, 'fault-relay-worker');
     await watchTiles(everyone);
@@ -292,15 +299,12 @@ test.describe('Fault suite: a relay worker killed during a relay call — it is 
   });
 });
 
-// The relay runs inside the gateway's Node process (server/Parley.ts: RelayServer behind `/relay`);
-// its media is carried by mediasoup worker processes it starts. Killing that Node process is killing
-// the gateway, app and all (faults-chat's gateway restart). The nearest real thing to "the relay's
-// whole process" is every one of its workers dying at once: every router and transport gone.
+// By default the relay runs inside the gateway's Node process (server/Parley.ts: RelayServer behind
+// `/relay`), its media carried by mediasoup worker processes it starts: every one of them dying at
+// once takes every router and transport while the gateway stays. (A relay in a process of its own,
+// killed whole, is the relay-host case below.)
 test.describe('Fault suite: every relay worker killed at once during a relay call — the call goes on and everyone sees and hears everyone again', () => {
-  // Not yet: in about half the runs one viewer's relay tile stops decoding for good after the
-  // worker dies (the same on the code before issue 13's call work); kept until the relay's recovery
-  // is fixed, so that it fails again the moment it is unskipped.
-  test.fixme('three people on the relay; all workers SIGKILLed', async ({ people, parley }) => {
+  test('three people on the relay; all workers SIGKILLed', async ({ people, parley }) => {
     test.setTimeout(300_000);
     const everyone = await onTheRelay(people, 'fault-relay-all');
     await watchTiles(everyone);
@@ -311,6 +315,87 @@ test.describe('Fault suite: every relay worker killed at once during a relay cal
       .poll(() => relayWorkersByLoad(parley).filter((worker) => !workers.some((killed) => killed.pid === worker.pid)).length, { timeout: BACK_WITHIN_MS })
       .toBe(workers.length);
     await relayRecovery(everyone, 'every relay worker killed at once', killedAt);
+  });
+});
+
+/** How each person's call says its media travels. */
+async function mediaPaths(everyone: readonly Person[]): Promise<string> {
+  const paths = await Promise.all(everyone.map(async (person) => `${person.displayName}: ${await mediaPath(person.page).textContent()}`));
+  return paths.join(', ');
+}
+
+/** Everyone is still in the room and the call, and lists the others: a media fault makes nobody leave. */
+async function expectEveryoneStillThere(everyone: readonly Person[]): Promise<void> {
+  for (const person of everyone) {
+    await expect(callButton(person.page, 'Hang up')).toBeVisible();
+    for (const other of everyone) if (other !== person) await expect(participantEntry(person.page, other.displayName)).toBeVisible();
+  }
+}
+
+/**
+ * The relay as its own process: a gateway with no relay in its own process (PARLEY_REMOTE_RELAYS,
+ * no workers), forwarding each room's relay connections to the relay hosts that announce themselves
+ * to it (server/relay/host, README "How it scales out"). The people of the case use this gateway.
+ */
+const withRelayHosts = test.extend<{ hostsGateway: RunningParley }>({
+  hostsGateway: [
+    async ({ parleySettings }, use) => {
+      const gateway = await startTestParley({ ...parleySettings, remoteRelays: true, relayWorkers: 0 });
+      await use(gateway);
+      await gateway.stop();
+    },
+    { timeout: 30_000 },
+  ],
+  appUrl: async ({ hostsGateway }, use) => {
+    await use(hostsGateway.url);
+  },
+});
+
+test.describe('Fault suite: the relay’s whole process killed during a relay call — the call carries on over direct connections and returns to the relay by itself once a relay process is back', () => {
+  /** Heartbeats of the relay host: the gateway takes it for dead after three missed ones. */
+  const HEARTBEAT_MS = 500;
+
+  withRelayHosts('three people on a relay host, the only one; its process SIGKILLed, then started again', async ({ people, hostsGateway: parley }) => {
+    test.setTimeout(300_000);
+    const hosts: RelayHostProcess[] = [];
+    const startHost = async (): Promise<void> => {
+      hosts.push(await startRelayHost({ address: '127.0.0.2', gatewayUrl: parley.url, tokenSecret: parley.settings.tokenSecret, heartbeatMs: HEARTBEAT_MS }));
+      await expect.poll(() => parley.relayRegistry!.liveAnnouncements().length).toBe(1);
+    };
+    try {
+      await startHost();
+      const everyone = await onTheRelay(people, 'fault-relay-process');
+      await watchTiles(everyone);
+
+      const killedAt = Date.now();
+      hosts[0]!.child.kill('SIGKILL');
+      await test.step('meanwhile the call carries on over direct connections: nobody leaves, everyone sees and hears everyone', async () => {
+        for (const person of everyone) await expect(mediaPath(person.page)).toHaveText('Media relay unreachable: direct connections', { timeout: BACK_WITHIN_MS });
+        await expectEveryoneSeesAndHearsEveryone(everyone);
+        await expectEveryoneStillThere(everyone);
+      });
+
+      // As a service manager would (systemd's Restart=, a container's restart policy): a new relay
+      // process on the same address, which announces itself to the gateway.
+      const restartedAt = Date.now();
+      await startHost();
+      await test.step('once a relay process is back the call returns to it by itself: everyone sees and hears everyone through it', async () => {
+        for (const person of everyone) await expect(mediaPath(person.page)).toHaveText('Through the media relay', { timeout: BACK_WITHIN_MS });
+        const backOnRelayMs = Date.now() - restartedAt;
+        await expectEveryoneSeesAndHearsEveryone(everyone);
+        await expectEveryoneStillThere(everyone);
+        const watched = await watchedSamples(everyone);
+        reportFault('relay process killed', [
+          `without a relay: ${videoGapFigure(samplesWithin(watched, killedAt, restartedAt), killedAt)}`,
+          `the call back on the relay ${backOnRelayMs} ms after a relay process started again`,
+          `on the way back: ${videoGapFigure(samplesWithin(watched, restartedAt, Infinity), restartedAt, 'the start')}`,
+          `media path then ${await mediaPaths(everyone)}`,
+        ]);
+        expectEveryTileShowsVideo(watched);
+      });
+    } finally {
+      for (const { child } of hosts) child.kill('SIGKILL');
+    }
   });
 });
 

@@ -259,7 +259,7 @@ export class Call extends TypedEmitter<CallEvents> {
     const plan = planOutgoingSessions({ inCall, peers, shared, held: this.sessions.held });
     const deliveries = this.deliveriesOf(plan, peers);
     const meshDeliveries = this.relay ? this.followRelay(this.relay, deliveries, shared, peers, inCall) : deliveries;
-    this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false });
+    this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false, relayPending: this.relayPending(shared) });
     this.mesh.deliver(meshDeliveries);
     if (returned.length > 0) {
       // A mute or unmute made while signalling was down never reached them (issue 13): say what is true now.
@@ -308,10 +308,17 @@ export class Call extends TypedEmitter<CallEvents> {
     return deliveries.filter((delivery) => paths.mesh.has(delivery.key));
   }
 
+  /** The relay is on its way to carrying some stream we share (RelayPath.pending). */
+  private relayPending(shared: readonly ShareableMedia[]): boolean {
+    const { relay } = this;
+    return relay !== undefined && [...groupIntoStreams(shared).keys()].some((streamKey) => relay.pending(streamKey));
+  }
+
   /** SPEC §9: the video budget per sent video, applied to both paths when it changes. */
   private applyBitrate(load: VideoSendLoad): void {
     const { load: last } = this;
-    if (last?.videoReceivingPeers !== load.videoReceivingPeers || last.sharedVideoStreams !== load.sharedVideoStreams || last.relayInUse !== load.relayInUse) {
+    const changed = (['videoReceivingPeers', 'sharedVideoStreams', 'relayInUse', 'relayPending'] as const).some((field) => last?.[field] !== load[field]);
+    if (changed) {
       this.load = load;
       this.emit('sendLoad', load);
     }

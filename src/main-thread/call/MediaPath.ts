@@ -33,7 +33,7 @@ export interface MediaPath {
   deliver(deliveries: readonly Delivery[]): void;
   /** A delivery of this plan key runs (or starts) on this path. */
   carries(key: string): boolean;
-  /** …and has been connected for the path-change grace (PathChange's PathHandover): what it replaces may stop. */
+  /** …and is established (PathChange's PathHandover: connected for the grace, its receiver decoding): what it replaces may stop. */
   established(key: string): boolean;
   /** SPEC §4: a local item was muted or unmuted: tell the receivers of every delivery that sends it. */
   mute(item: MediaItem, muted: boolean): void;

@@ -66,7 +66,7 @@ export class LocalCapture {
   /** Devices picked in the pickers; undefined is the browser's default. */
   private readonly chosen: { camera: string | undefined; microphone: string | undefined } = { camera: undefined, microphone: undefined };
   private captures: Promise<void> = Promise.resolve();
-  private load: VideoSendLoad = { videoReceivingPeers: 0, sharedVideoStreams: 0, relayInUse: false };
+  private load: VideoSendLoad = { videoReceivingPeers: 0, sharedVideoStreams: 0, relayInUse: false, relayPending: false };
   private closed = false;
 
   constructor(private readonly options: LocalCaptureOptions) {

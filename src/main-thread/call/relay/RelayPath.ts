@@ -218,6 +218,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       onAnswer: (answered, answer) => this.onAnswer(answered, answer),
       onDescription: (described, descriptions) => this.onQualityRequest(described, descriptions),
       onEnded: (ended, reason) => this.onEnded(ended, reason),
+      onDecoding: (decoding) => this.onDecoding(decoding),
     });
     this.options.manager.addSession(session);
     consumer.session = session;
@@ -249,6 +250,12 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       // Issue 13: answered, the mute state of everything sent, mute or unmute (see MeshPath.onAccepted).
       await this.stateMute(consumer);
     });
+  }
+
+  /** The receiver decodes the consumer's media: the path change may stop the old path (PathChange). */
+  private onDecoding(session: RelayJingleSession): void {
+    const consumer = this.bySid(session.sid);
+    if (consumer && consumer.session === session && !consumer.dead) this.options.handover.decoding('relay', consumer.key);
   }
 
   /** The mute state of everything the consumer's session sends, mute or unmute. */

@@ -4,13 +4,16 @@ import type { Duplex } from 'node:stream';
 import { RELAY_ROOM_PARAMETER } from '../src/protocol/relay';
 import { createGateway } from './gateway/Gateway';
 import { RelayRegistry } from './gateway/RelayRegistry';
+import { CLIENT_ADDRESS_HEADER, clientAddressToken } from './relay/host/clientAddress';
 import { WebsocketProxy, type WebsocketProxyStats } from './gateway/websocketProxy';
 import { RelayServer, type RelayServerOptions } from './relay/RelayServer';
 import { relayServerOptions } from './relay/relayServerOptions';
 import { relayWorkerBinary } from './relay/workerBinary';
 import { readSettings, resolveSettings, type ParleySettings } from './settings';
 import { checkHealth, type HealthReport } from './supervision/health';
+import { XMPP_READINESS_DEFAULTS, XmppReadiness } from './supervision/XmppReadiness';
 import { XmppSupervisor } from './supervision/XmppSupervisor';
+import { systemClock } from '../src/common/clock';
 import { startXmppServer, type XmppServer, type XmppServerOptions } from './xmpp/XmppServer';
 
 /** Every server Parley runs, started together; `npm start` and the tests both use this. */
@@ -25,6 +28,8 @@ export interface RunningParley {
   restartXmpp(): Promise<void>;
   /** What `GET /api/health` answers: which part is up. */
   health(): Promise<HealthReport>;
+  /** When the XMPP server now running began accepting connections ("reachable again" after a restart); undefined while down. */
+  readonly xmppUpSince: number | undefined;
   /** Fault injection: the gateway goes away (its websockets cut) and a new one, same settings, listens on the same port. */
   restartGateway(): Promise<void>;
   /** The media relay now running (a new instance after `restartRelay`); undefined when `relayWorkers` is 0. */
@@ -73,12 +78,17 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
   const routeRelay = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const room = new URL(request.url ?? '/', 'http://gateway').searchParams.get(RELAY_ROOM_PARAMETER) ?? undefined;
     const route = relayRegistry?.route(room);
-    if (route) relayProxy.upgrade(request, socket, head, { backend: new URL(route.url), unreachable: () => relayRegistry?.unreachable(route.id) });
+    if (route) {
+      // The relay host counts connections per client address: the gateway vouches for the one it sees.
+      const headers = { [CLIENT_ADDRESS_HEADER]: clientAddressToken(settings.tokenSecret, request.socket.remoteAddress ?? 'unknown') };
+      relayProxy.upgrade(request, socket, head, { backend: new URL(route.url), unreachable: () => relayRegistry?.unreachable(route.id), headers });
+    }
     else if (relay) relay.handleUpgrade(request, socket, head);
     else socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
   };
   const firstXmpp = await startXmppServer(xmppOptions);
-  const xmpp = new XmppSupervisor(firstXmpp, () => startXmppServer({ ...xmppOptions, httpPort: firstXmpp.httpPort }), log);
+  const readiness = new XmppReadiness(systemClock, { ...XMPP_READINESS_DEFAULTS, releasesPerSecond: settings.xmppReconnectsPerSecond });
+  const xmpp = new XmppSupervisor(firstXmpp, () => startXmppServer({ ...xmppOptions, httpPort: firstXmpp.httpPort }), log, undefined, readiness);
   let relay: RelayServer | undefined;
   const health = (): Promise<HealthReport> => checkHealth(xmpp.server, relayOptions ? relay : 'off');
   try {
@@ -91,6 +101,7 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
         xmppProxy,
         log,
         health,
+        xmppReady: (gone) => readiness.whenUp(gone),
         ...(relayOptions || relayRegistry ? { relayUpgrade: routeRelay } : {}),
         ...(relayRegistry ? { relayRegistry } : {}),
       });
@@ -113,6 +124,9 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
       killXmpp: () => xmpp.holdDown(),
       restartXmpp: () => xmpp.restart(),
       health,
+      get xmppUpSince() {
+        return readiness.upSince;
+      },
       get relay() {
         return relay;
       },

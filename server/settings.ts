@@ -3,6 +3,7 @@ import { parseVideoResolutionTiers } from '../src/protocol/config';
 import { MEDIA_RELAY, type VideoResolutionTier } from '../src/protocol/constants';
 import { RELAY_LIMITS, type RelayLimits } from '../src/protocol/relay';
 import { XMPP_SERVERS, type XmppClusterOptions, type XmppServerName } from './xmpp/XmppServer';
+import { XMPP_READINESS_DEFAULTS } from './supervision/XmppReadiness';
 import { defaultDataDir, storedTokenSecret } from './dataDir';
 import { errorMessage } from '../src/common/errorMessage';
 
@@ -64,6 +65,8 @@ export interface ParleySettings {
   relayPublicUrl: string | undefined;
   /** Relay host: how often it announces itself; a gateway takes it for dead after three missed. */
   relayHeartbeatMs: number;
+  /** Clients waiting for a restarted XMPP server that the gateway tells per second it is back (GET /api/xmpp-ready): their logins spread over time. */
+  xmppReconnectsPerSecond: number;
   /** Bytes the gateway's websocket proxy holds per connection and direction; a client that lets more pile up has stopped reading and is closed. */
   gatewayBufferBytes: number;
   /** Bounds of the relay's JSON-RPC endpoint (src/protocol/relay.ts): per connection, and per user and address (env-settable). */
@@ -190,6 +193,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     relayHostPort: relayHostPort(env.PARLEY_RELAY_PORT),
     relayPublicUrl: env.PARLEY_RELAY_PUBLIC_URL || undefined,
     relayHeartbeatMs: atLeastOne('PARLEY_RELAY_HEARTBEAT_MS', env.PARLEY_RELAY_HEARTBEAT_MS, 2_000),
+    xmppReconnectsPerSecond: atLeastOne('PARLEY_XMPP_RECONNECTS_PER_SECOND', env.PARLEY_XMPP_RECONNECTS_PER_SECOND, XMPP_READINESS_DEFAULTS.releasesPerSecond),
     gatewayBufferBytes: atLeastOne('PARLEY_GATEWAY_BUFFER_BYTES', env.PARLEY_GATEWAY_BUFFER_BYTES, 1024 * 1024),
     relayLimits: {
       ...RELAY_LIMITS,

@@ -12,7 +12,8 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EJABBERD_PACKAGES = ['ejabberd'];
 /** Debian packages the servers need (`npm start`), and what the test suite adds (it runs on both XMPP servers). */
 export const SERVER_PACKAGES = ['prosody', 'lua-unbound', 'lua-dbi-sqlite3', ...(process.env.PARLEY_XMPP_SERVER === 'ejabberd' ? EJABBERD_PACKAGES : [])];
-export const TEST_PACKAGES = ['chromium', 'fonts-liberation', 'espeak-ng', 'sox', 'iproute2', 'util-linux', ...EJABBERD_PACKAGES];
+/** nftables: the fault suite cuts one person's path to the gateway for real (tests/e2e/network-cut.ts). */
+export const TEST_PACKAGES = ['chromium', 'fonts-liberation', 'espeak-ng', 'sox', 'iproute2', 'util-linux', 'nftables', ...EJABBERD_PACKAGES];
 
 export function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', cwd: ROOT, ...options });

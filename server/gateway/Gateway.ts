@@ -26,6 +26,12 @@ export interface GatewayOptions {
   log?: (line: string) => void;
   /** Answers `GET /api/health`; absent, the route is not served. */
   health?: () => Promise<HealthReport>;
+  /**
+   * Answers `GET /api/xmpp-ready` (XmppReadiness.whenUp): true once the XMPP server is up, false
+   * when it stayed down for the wait; `gone` is given a callback for a client that went away.
+   * Absent, the route is not served.
+   */
+  xmppReady?: (gone: (stop: () => void) => void) => Promise<boolean>;
   /** Takes relay hosts' announcements (`POST /api/relays`); absent, the route is not served. */
   relayRegistry?: RelayRegistry;
 }
@@ -33,7 +39,7 @@ export interface GatewayOptions {
 const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /** One HTTP origin: the built app, the config API, and the websocket to the XMPP server. */
-export async function createGateway({ settings, xmppProxy, relayUpgrade, log, health, relayRegistry }: GatewayOptions): Promise<FastifyInstance> {
+export async function createGateway({ settings, xmppProxy, relayUpgrade, log, health, xmppReady, relayRegistry }: GatewayOptions): Promise<FastifyInstance> {
   // forceCloseConnections: a shutdown does not wait for idle keep-alive connections.
   const app = Fastify({ bodyLimit: LIMITS.httpBodyBytes, logger: false, forceCloseConnections: true });
   const configs = new ConfigService(settings, log);
@@ -83,6 +89,14 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log, he
     app.get('/api/health', async (_request, reply) => {
       const report = await health();
       return reply.status(isHealthy(report) ? 200 : 503).header('cache-control', 'no-store').send(report);
+    });
+  }
+
+  if (xmppReady) {
+    // Issue 13: a tab waiting to reconnect asks here instead of guessing; held until the XMPP server is up.
+    app.get('/api/xmpp-ready', async (_request, reply) => {
+      const up = await xmppReady((stop) => reply.raw.once('close', stop));
+      return reply.status(up ? 200 : 503).header('cache-control', 'no-store').send({ xmpp: up ? 'up' : 'down' });
     });
   }
 

@@ -9,6 +9,14 @@ export interface WebsocketProxyStats {
   peakBufferedBytes: number;
 }
 
+/** Where one upgrade goes instead of the proxy's backend. */
+export interface ForwardTarget {
+  backend: URL;
+  unreachable: () => void;
+  /** Set on the forwarded request (lower-case names), replacing whatever the client sent under those names. */
+  headers?: Record<string, string>;
+}
+
 /**
  * Forwards websocket upgrades byte for byte to a backend on loopback, so XMPP framing, pings and
  * close codes pass through untouched and the gateway adds no per-message work.
@@ -31,9 +39,10 @@ export class WebsocketProxy {
 
   /**
    * Forwards one upgrade to the proxy's backend, or to `target` (a relay host: each connection may
-   * go elsewhere), whose `unreachable` is told when no connection to it can be made.
+   * go elsewhere), whose `unreachable` is told when no connection to it can be made and whose
+   * `headers` replace the client's headers of the same names.
    */
-  upgrade(request: IncomingMessage, client: Duplex, head: Buffer, target?: { backend: URL; unreachable: () => void }): void {
+  upgrade(request: IncomingMessage, client: Duplex, head: Buffer, target?: ForwardTarget): void {
     if (this.closed) {
       client.destroy();
       return;
@@ -59,9 +68,10 @@ export class WebsocketProxy {
     upstream.once('close', closeBoth);
     client.once('close', closeBoth);
     upstream.once('connect', () => {
-      const headers = Object.entries(request.headers)
-        .filter(([name]) => name !== 'host')
-        .flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => `${name}: ${v}`) : [`${name}: ${value ?? ''}`]));
+      const added = target?.headers ?? {};
+      const headers = [...Object.entries(request.headers).filter(([name]) => name !== 'host' && !(name in added)), ...Object.entries(added)].flatMap(([name, value]) =>
+        Array.isArray(value) ? value.map((v) => `${name}: ${v}`) : [`${name}: ${value ?? ''}`],
+      );
       const requestHead = [`GET ${backend.pathname}${backend.search} HTTP/1.1`, `host: ${backend.host}`, ...headers, '', ''].join('\r\n');
       upstream.write(requestHead);
       if (head.length > 0) upstream.write(head);

@@ -9,6 +9,7 @@ import type { IngestStats } from './Ingest';
 import { LimitExceededError, NotAuthenticatedError } from './errors';
 import { ROUTER_MEDIA_CODECS } from './mediaCodecs';
 import { closeWithin, RelayConnection } from './RelayConnection';
+import { relayClientAddress } from './host/clientAddress';
 import { Quota } from './Quota';
 import { RelaySession } from './RelaySession';
 import { RoomDirectory, type RoomSummary } from './RoomDirectory';
@@ -108,7 +109,7 @@ export class RelayServer {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
       return;
     }
-    const address = request.socket.remoteAddress ?? 'unknown';
+    const address = relayClientAddress(request, this.options.tokenSecret);
     this.websockets.handleUpgrade(request, socket, head, (websocket) => {
       let releaseAddress: () => void;
       try {

@@ -1,10 +1,13 @@
 import type { XmppServer } from '../xmpp/XmppServer';
+import { systemClock } from '../../src/common/clock';
 import { RestartBackoff } from './RestartBackoff';
+import { XMPP_READINESS_DEFAULTS, XmppReadiness } from './XmppReadiness';
 
 /**
  * Keeps the XMPP server running for `npm start`'s process: when it dies, it is started again on
  * the same port (the gateway keeps proxying there), after a bounded backoff, with one log line per
- * restart. Fault injection can hold it down (`holdDown`) until `restart`.
+ * restart. Fault injection can hold it down (`holdDown`) until `restart`. It says when the server is
+ * up (`readiness`): from the moment a new one accepts connections until the current one exits.
  */
 export class XmppSupervisor {
   private current: XmppServer;
@@ -21,6 +24,7 @@ export class XmppSupervisor {
     private readonly startServer: () => Promise<XmppServer>,
     private readonly log: (line: string) => void,
     private readonly backoff = new RestartBackoff(),
+    readonly readiness = new XmppReadiness(systemClock, XMPP_READINESS_DEFAULTS),
   ) {
     this.current = first;
     this.watch(first);
@@ -47,11 +51,14 @@ export class XmppSupervisor {
   async stop(): Promise<void> {
     this.stopped = true;
     this.cancelRestart();
+    this.readiness.markDown();
+    this.readiness.close();
     await this.current.stop();
   }
 
   private watch(server: XmppServer): void {
     void server.exited.then(() => {
+      if (server === this.current) this.readiness.markDown();
       if (server !== this.current || this.replaced.has(server) || this.stopped || this.held) return;
       this.scheduleRestart(`exited (${server.exitStatus ?? 'unknown'})`);
     });
@@ -72,6 +79,7 @@ export class XmppSupervisor {
   private async replace(): Promise<void> {
     const previous = this.current;
     this.replaced.add(previous);
+    this.readiness.markDown();
     await previous.kill();
     await previous.stop();
     if (this.stopped) return;
@@ -82,6 +90,7 @@ export class XmppSupervisor {
     }
     this.current = next;
     this.watch(next);
+    this.readiness.markUp();
   }
 
   private cancelRestart(): void {

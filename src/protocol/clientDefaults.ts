@@ -4,13 +4,15 @@
  */
 
 /**
- * A change of media path (mesh ↔ relay) without frozen video. The new path of a stream is given
- * `graceMs` from the moment it connects: the receiver shows it as soon as it decodes (checked every
- * `decodeCheckIntervalMs`), and at the latest once the grace has passed; the sender keeps the old
- * path running until the new one has been connected that long (it cannot see the receiver decode,
- * so the grace is the time for the first key frame to arrive and decode).
+ * A change of media path (mesh ↔ relay) without frozen video, counted from the moment the new path
+ * connects. The receiver shows the new path as soon as it decodes (checked every
+ * `decodeCheckIntervalMs`) and then says so to the sender (a session-info `active`); the sender
+ * keeps the old path running until the new one has been connected for `graceMs` and its receiver has
+ * said so. Without that — a new path that does not decode, a receiver that never says so
+ * (SimpleWebRTC 1.30.3) — both give up after `decodeWaitMs`: the receiver shows the new path
+ * anyway and the sender stops the old one.
  */
-export const PATH_CHANGE = { graceMs: 1_500, decodeCheckIntervalMs: 100 } as const;
+export const PATH_CHANGE = { graceMs: 1_500, decodeCheckIntervalMs: 100, decodeWaitMs: 4_000 } as const;
 
 /** Reconnecting after the relay went away or refused us: 1 s, doubling to at most 8 s, plus up to 0.5 s of jitter. */
 export const RELAY_RECONNECT = { firstDelayMs: 1_000, maxDelayMs: 8_000, jitterMs: 500 } as const;
@@ -30,7 +32,36 @@ export const LAYER_UPSCALE_LIMIT = 1.5;
 /**
  * Issue 13: how long after our rejoin a person of the room's call who has not reappeared yet is
  * still counted as in the call (their media kept, their media facts kept for their return). They
- * lost the same server and come back on their own reconnect schedule (up to 30 s between attempts);
- * one who really went away ends sooner through their sessions (ICE interrupted 5 s, SPEC §4).
+ * lost the same server and come back on their own reconnect schedule (within seconds of the server,
+ * RECONNECT_POLICY; longer when their own network is down too); one who really went away ends
+ * sooner through their sessions (ICE interrupted 5 s, SPEC §4).
  */
 export const REJOIN_GRACE_MS = 30_000;
+
+/**
+ * Issue 13, "back within 5 s of the server being reachable again, whatever the outage's length"
+ * (src/shared-worker/ReconnectPolicy.ts). The spec's schedule ((attempts + 1) s plus up to 2 s) is
+ * kept for its first `specAttempts`, whose waits (at most 3 s and 4 s) are within that target; from
+ * then on the session waits for the gateway to say the XMPP server is up (GET /api/xmpp-ready),
+ * and tries `spreadAfterUpMs` (random) after it says so. A gateway that cannot say (unreachable,
+ * or without that route) leaves the session on the spec's schedule capped at `maxDelayMs`, jitter
+ * included.
+ */
+export const RECONNECT_POLICY = {
+  specAttempts: 2,
+  spreadAfterUpMs: 1_000,
+  maxDelayMs: 4_000,
+  /** A readiness question unanswered this long counts as "cannot say" (the gateway holds one 20 s). */
+  readinessTimeoutMs: 30_000,
+  /** Asked again at most this often after a "still down" (a gateway that answers at once is not asked in a loop). */
+  readinessMinIntervalMs: 1_000,
+} as const;
+
+/**
+ * Issue 13: a connection that goes dead without closing (a broken Wi-Fi: no offline event, no
+ * close) is noticed by the session itself. After `quietMs` without a byte from the server it asks
+ * (XEP-0199 ping); no answer within `answerWithinMs` and the connection is given up and reconnected.
+ * A dead connection is noticed within quietMs + answerWithinMs. A login that has not become a
+ * session within `startWithinMs` (its path died on the way) is given up the same way.
+ */
+export const LIVENESS = { quietMs: 15_000, answerWithinMs: 5_000, startWithinMs: 15_000 } as const;

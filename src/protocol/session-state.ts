@@ -22,6 +22,10 @@ export interface ConnectionRecord {
   nextAttemptAt: number | undefined;
   /** The browser says it is offline: reconnecting waits until it is back online. */
   offline: boolean;
+  /** Issue 13: the reconnect waits for the gateway to say the chat (XMPP) server is up again. */
+  waitingForServer: boolean;
+  /** Issue 13: the connection was given up because it stopped answering (a dead network without an offline event). */
+  stoppedAnswering: boolean;
   /** Log text of the last connection error, if any. */
   lastError: string | undefined;
   /** What the tab that runs a call needs from the provider's config, once fetched. */
@@ -59,6 +63,8 @@ export function initialSessionState(): SessionState {
       disconnectedSince: undefined,
       nextAttemptAt: undefined,
       offline: false,
+      waitingForServer: false,
+      stoppedAnswering: false,
       lastError: undefined,
       callConfig: undefined,
     },

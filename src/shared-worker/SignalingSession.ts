@@ -8,7 +8,10 @@ import { fetchConfig, type Fetch } from './ConfigClient';
 import { GuestIdentity } from './identity/GuestIdentity';
 import type { IdentityStorage } from './identity/IdentityStorage';
 import type { Logger } from '../common/logger';
-import { CappedLinearReconnectPolicy, type ReconnectPolicy } from './ReconnectPolicy';
+import { LIVENESS, RECONNECT_POLICY } from '../protocol/clientDefaults';
+import { ConnectionLiveness, type LivenessSettings } from './ConnectionLiveness';
+import { ServerAwareReconnectPolicy, type ReconnectPolicy } from './ReconnectPolicy';
+import { waitForServerUp } from './ServerReadiness';
 import type { SessionContext, SessionDomain } from './SessionContext';
 import { StateStore } from './StateStore';
 
@@ -24,8 +27,12 @@ export interface SignalingSessionDependencies {
   identityStorage: IdentityStorage;
   /** Creates the XMPP client: StanzaJS's `createClient` in every runtime. */
   createXmppClient: (config: AgentConfig) => Agent;
-  /** When to try again after a drop or a failed attempt; default: the spec's backoff, capped. */
+  /** When to try again after a drop or a failed attempt; default: the spec's backoff, then waiting for the server (issue 13). */
   reconnectPolicy?: ReconnectPolicy;
+  /** The gateway's `GET /api/xmpp-ready`, where a reconnect waits for the XMPP server; absent, the policy's delays only. */
+  serverReadyUrl?: string;
+  /** When a silent connection is given up (issue 13); default LIVENESS. */
+  liveness?: LivenessSettings;
 }
 
 /**
@@ -33,7 +40,9 @@ export interface SignalingSessionDependencies {
  * XMPP login, keepalive and reconnect. Runtime-agnostic: it runs unchanged in Node and in the
  * SharedWorker. Beyond the spec, it never stops trying while the person wants to be connected: a
  * failed attempt (`failed`) is retried on the reconnect policy's schedule too, and while the
- * browser is offline it waits for `online` instead.
+ * browser is offline it waits for `online` instead. Past the spec's first attempts it waits for the
+ * gateway to say the XMPP server is up (ReconnectPolicy), and a connection that stops answering
+ * is noticed (ConnectionLiveness) and replaced.
  */
 export class SignalingSession implements SessionContext {
   readonly store = new StateStore();
@@ -45,6 +54,13 @@ export class SignalingSession implements SessionContext {
   private reconnectTimer: unknown;
   private offlineTimer: unknown;
   private onlineTimer: unknown;
+  /** A reconnect waiting for the gateway to say the server is up. */
+  private serverWait: AbortController | undefined;
+  /** The last attempt went because the gateway said the server was up: if it fails, the next one waits its delay first. */
+  private triedOnServerUp = false;
+  private liveness: ConnectionLiveness | undefined;
+  /** A login not yet a session: given up after LIVENESS.startWithinMs. */
+  private startTimer: unknown;
   /** False after a deliberate disconnect: a drop then schedules nothing. */
   private wantConnected = false;
   private readonly identity: GuestIdentity;
@@ -52,7 +68,7 @@ export class SignalingSession implements SessionContext {
 
   constructor(private readonly deps: SignalingSessionDependencies) {
     this.identity = new GuestIdentity(deps.identityStorage, deps.log);
-    this.reconnectPolicy = deps.reconnectPolicy ?? new CappedLinearReconnectPolicy();
+    this.reconnectPolicy = deps.reconnectPolicy ?? new ServerAwareReconnectPolicy();
   }
 
   get clock(): Clock {
@@ -121,7 +137,7 @@ export class SignalingSession implements SessionContext {
   disconnect(): void {
     this.wantConnected = false;
     this.endConnection();
-    this.setConnection({ disconnectedSince: undefined });
+    this.setConnection({ disconnectedSince: undefined, stoppedAnswering: false });
     for (const domain of this.domains) domain.stopped?.();
   }
 
@@ -155,6 +171,7 @@ export class SignalingSession implements SessionContext {
     const wasStarted = this.sessionStarted;
     this.currentClient = undefined;
     this.sessionStarted = false;
+    this.clearStartTimer();
     this.stopKeepalive();
     client?.disconnect();
     const state = this.connection.state === 'failed' ? 'failed' : 'disconnected';
@@ -186,9 +203,15 @@ export class SignalingSession implements SessionContext {
     });
     this.currentClient = client;
     for (const domain of this.domains) domain.attachClient?.(client);
+    this.startTimer = this.deps.clock.setTimeout(() => {
+      this.startTimer = undefined;
+      this.giveUp(client, `the login did not become a session within ${this.livenessSettings.startWithinMs} ms`);
+    }, this.livenessSettings.startWithinMs);
     client.on('session:started', () => {
       if (this.currentClient !== client) return;
+      this.clearStartTimer();
       this.sessionStarted = true;
+      this.triedOnServerUp = false;
       client.sendPresence();
       this.startKeepalive(client);
       const { iceServers, sfuServer, videoResolutionTiers } = config;
@@ -199,6 +222,7 @@ export class SignalingSession implements SessionContext {
         disconnectedSince: undefined,
         nextAttemptAt: undefined,
         lastError: undefined,
+        stoppedAnswering: false,
         callConfig: { iceServers, sfuServer, videoResolutionTiers },
       });
       for (const domain of this.domains) domain.connected?.();
@@ -207,21 +231,21 @@ export class SignalingSession implements SessionContext {
       if (this.currentClient === client) this.setConnection({ lastError: 'authentication failed' });
     });
     client.on('disconnected', () => {
-      if (this.currentClient !== client) return;
-      const wasStarted = this.sessionStarted;
-      this.currentClient = undefined;
-      this.sessionStarted = false;
-      this.onDropped();
-      if (wasStarted) for (const domain of this.domains) domain.disconnected?.();
+      if (this.currentClient === client) this.onDropped();
     });
     void client.connect();
   }
 
   /** SPEC §4: an unexpected drop gives disconnected and schedules a reconnect. */
   private onDropped(): void {
+    const wasStarted = this.sessionStarted;
+    this.currentClient = undefined;
+    this.sessionStarted = false;
+    this.clearStartTimer();
     this.stopKeepalive();
     this.setConnection({ state: 'disconnected', selfAddress: undefined, disconnectedSince: this.lostSince() });
     this.scheduleReconnect();
+    if (wasStarted) for (const domain of this.domains) domain.disconnected?.();
   }
 
   /** The next attempt, on the policy's schedule, while the person wants to be connected and the browser is online. */
@@ -229,30 +253,75 @@ export class SignalingSession implements SessionContext {
     this.clearReconnect();
     if (!this.wantConnected || this.connection.offline) return;
     const attemptsSoFar = this.connection.reconnectAttempts;
-    const delay = this.reconnectPolicy.nextDelayMs({ attemptsSoFar, random: this.deps.clock.random() });
-    this.setConnection({ reconnectAttempts: attemptsSoFar + 1, nextAttemptAt: this.deps.clock.now() + delay });
+    const step = this.reconnectPolicy.next({ attemptsSoFar, random: this.deps.clock.random() });
+    this.setConnection({ reconnectAttempts: attemptsSoFar + 1 });
+    const url = this.deps.serverReadyUrl;
+    if (!step.waitForServer || url === undefined || this.triedOnServerUp) {
+      this.triedOnServerUp = false;
+      this.attemptAfter(step.delayMs);
+      return;
+    }
+    const wait = new AbortController();
+    this.serverWait = wait;
+    this.setConnection({ waitingForServer: true });
+    void waitForServerUp(this.deps.fetch, this.deps.clock, url, RECONNECT_POLICY, wait.signal).then((answer) => {
+      if (this.serverWait !== wait) return;
+      this.serverWait = undefined;
+      this.setConnection({ waitingForServer: false });
+      this.triedOnServerUp = answer === 'up';
+      this.attemptAfter(answer === 'up' ? this.reconnectPolicy.afterServerUpMs(this.deps.clock.random()) : step.delayMs);
+    });
+  }
+
+  private attemptAfter(delayMs: number): void {
+    this.setConnection({ nextAttemptAt: this.deps.clock.now() + delayMs });
     this.reconnectTimer = this.deps.clock.setTimeout(() => {
       this.reconnectTimer = undefined;
       void this.connect();
-    }, delay);
+    }, delayMs);
   }
 
+  /** SPEC §7's keepalive, and issue 13's liveness: a connection that stops answering is given up and replaced. */
   private startKeepalive(client: Agent): void {
     this.stopKeepalive();
     this.keepalive = this.deps.clock.setInterval(() => {
       client.ping().catch(() => this.deps.log.info('keepalive ping got no answer'));
     }, KEEPALIVE_INTERVAL_MS);
+    this.liveness = new ConnectionLiveness(client, this.deps.clock, this.livenessSettings, () => this.giveUp(client, 'the connection stopped answering'));
+  }
+
+  private get livenessSettings(): LivenessSettings {
+    return this.deps.liveness ?? LIVENESS;
+  }
+
+  /** Issue 13: a connection that went silent (or a login that never became a session) is dropped and replaced. */
+  private giveUp(client: Agent, why: string): void {
+    if (this.currentClient !== client) return;
+    this.deps.log.info(`${why}: reconnecting`);
+    this.setConnection({ stoppedAnswering: true, lastError: why });
+    this.onDropped();
+    // Given up while its socket may still look open: whatever it does from now on is ignored.
+    client.disconnect();
+  }
+
+  private clearStartTimer(): void {
+    if (this.startTimer !== undefined) this.deps.clock.clearTimeout(this.startTimer);
+    this.startTimer = undefined;
   }
 
   private stopKeepalive(): void {
     if (this.keepalive !== undefined) this.deps.clock.clearInterval(this.keepalive);
     this.keepalive = undefined;
+    this.liveness?.stop();
+    this.liveness = undefined;
   }
 
   private clearReconnect(): void {
     if (this.reconnectTimer !== undefined) this.deps.clock.clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
-    if (this.connection.nextAttemptAt !== undefined) this.setConnection({ nextAttemptAt: undefined });
+    this.serverWait?.abort();
+    this.serverWait = undefined;
+    if (this.connection.nextAttemptAt !== undefined || this.connection.waitingForServer) this.setConnection({ nextAttemptAt: undefined, waitingForServer: false });
   }
 
   private setConnection(change: Partial<ConnectionRecord>): void {

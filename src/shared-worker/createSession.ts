@@ -11,6 +11,7 @@ import { PreferencesDomain } from './preferences/PreferencesDomain';
 import type { PreferencesStorage } from './preferences/PreferencesStorage';
 import { RoomsDomain } from './rooms/RoomsDomain';
 import { RoomEventLog } from './roomEvents/RoomEventLog';
+import type { LivenessSettings } from './ConnectionLiveness';
 import { SignalingSession } from './SignalingSession';
 import { TabsApi, type TabGone } from './TabsApi';
 
@@ -19,6 +20,10 @@ export interface SessionOptions {
   fetch: Fetch;
   log: Logger<ErrorCode>;
   configUrl: string;
+  /** The gateway's `GET /api/xmpp-ready`: a reconnect waits there for the XMPP server (issue 13). */
+  serverReadyUrl?: string;
+  /** When a silent connection is given up (default LIVENESS). */
+  liveness?: LivenessSettings;
   userToken?: string;
   preferencesStorage: PreferencesStorage;
   identityStorage: IdentityStorage;

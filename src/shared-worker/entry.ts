@@ -16,6 +16,7 @@ const { tabs } = createSession({
   fetch: (input, init) => fetch(input, init),
   log: consoleLogger<ErrorCode>('[parley session]', docsLink),
   configUrl: new URL('/api/config', self.location.origin).href,
+  serverReadyUrl: new URL('/api/xmpp-ready', self.location.origin).href,
   preferencesStorage: new IndexedDbPreferencesStorage(),
   identityStorage: new IndexedDbIdentityStorage(),
   // The tab holds its lock for its whole life, so ours is granted exactly when the tab is gone.

@@ -15,10 +15,13 @@ export function describeConnectionLoss(connection: ConnectionRecord, formatTime:
   if (connection.offline) return { text: 'Offline — we’ll reconnect when you’re back.', canRetry: true };
   const since = connection.disconnectedSince !== undefined ? ` at ${formatTime(connection.disconnectedSince)}` : '';
   const attempt = connection.reconnectAttempts > 0 ? ` (attempt ${connection.reconnectAttempts})` : '';
-  if (connection.state === 'connecting') return { text: `Connection lost${since}. Reconnecting…${attempt}`, canRetry: false };
+  // A network that went dead without an offline event: the session noticed the silence itself.
+  const lost = connection.stoppedAnswering ? `The connection stopped answering${since}.` : `Connection lost${since}.`;
+  if (connection.state === 'connecting') return { text: `${lost} Reconnecting…${attempt}`, canRetry: false };
+  if (connection.waitingForServer) return { text: `${lost} The chat server is down — we’ll reconnect as soon as it’s back.`, canRetry: true };
   if (connection.nextAttemptAt === undefined) {
     // Nothing scheduled: a deliberate disconnect, or not started yet.
-    return { text: connection.disconnectedSince !== undefined ? `Connection lost${since}.` : 'Not connected.', canRetry: true };
+    return { text: connection.disconnectedSince !== undefined ? lost : 'Not connected.', canRetry: true };
   }
-  return { text: `Connection lost${since}. Reconnecting…${attempt}`, canRetry: true };
+  return { text: `${lost} Reconnecting…${attempt}`, canRetry: true };
 }

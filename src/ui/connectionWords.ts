@@ -10,7 +10,8 @@ export interface ConnectionWords {
 
 /**
  * The signalling connection (SPEC §4) in the words a person uses: "Connected", "Connecting…",
- * "Reconnecting… (attempt 3)", "Offline — we'll reconnect when you're back", "Not connected".
+ * "Reconnecting… (attempt 3)", "Waiting for the chat server…", "Offline — we'll reconnect when
+ * you're back", "Not connected".
  */
 export function connectionWords(connection: ConnectionRecord): ConnectionWords {
   if (connection.state === 'connected') return { text: 'Connected', tone: 'ok' };
@@ -18,6 +19,8 @@ export function connectionWords(connection: ConnectionRecord): ConnectionWords {
   const attempt = connection.reconnectAttempts > 0 ? ` (attempt ${connection.reconnectAttempts})` : '';
   const wasConnected = connection.disconnectedSince !== undefined || connection.reconnectAttempts > 0;
   if (connection.state === 'connecting') return { text: wasConnected ? `Reconnecting…${attempt}` : 'Connecting…', tone: 'working' };
+  // Issue 13: past the spec's attempts the session waits for the gateway to say the server is back.
+  if (connection.waitingForServer) return { text: 'Waiting for the chat server…', tone: 'working' };
   // Failed or disconnected: a retry is scheduled, or nothing is (a deliberate disconnect, not started yet).
   if (connection.nextAttemptAt !== undefined) return { text: `Reconnecting…${attempt}`, tone: 'working' };
   return { text: 'Not connected', tone: 'down' };

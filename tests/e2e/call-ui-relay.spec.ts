@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, joinCallWithCamera, LIGHT_VIDEO_TIERS, mediaPath, tile } from './call-ui-people';
-import { expect, roomJid, test, uniqueRoomName } from './rooms-people';
+import { expect, roomJid, test, uniqueRoomName, type Person } from './rooms-people';
 import { iceConnected, relayRoomStats } from './relay-people';
-import { expectNeverStopped, tileSamples, watchTile } from './video-continuity';
+import { expectNeverStopped, reportContinuity, tileSamples, watchTile, type ShownSample } from './video-continuity';
 
 /**
  * The call through the media relay as people see it in the app (issue 5, UI): whether the call
@@ -41,12 +41,35 @@ function arrivingLayers(parley: RunningParley, roomAddress: string): string {
   return cameras.map((camera) => camera.scores.map(({ rid, score }) => `${rid ?? '?'}:${score}`).join(' ')).join(' | ');
 }
 
-/** The watched tile never went without a playing video (video-continuity). */
-async function expectTileNeverStopped(page: Page, tileName: string): Promise<void> {
+/** The two people of the call before Carol joins and after she leaves, each watching the other's tile. */
+type Pairs = ReadonlyArray<{ viewer: Person; shown: Person }>;
+
+/** What the viewer's tile of the other showed since `since`. */
+async function samplesSince(viewer: Person, shown: Person, since: number): Promise<ShownSample[]> {
+  return (await tileSamples(viewer.page, shown.displayName)).filter((sample) => sample.at >= since);
+}
+
+/**
+ * Through a change of media path (from `since` on), each watched tile never went without a playing
+ * video of that person (video-continuity); the largest gap of each is printed first. The change is
+ * followed until each tile shows the new path's video: another <video> element than at `since`,
+ * with frames of its own.
+ */
+async function expectTilesNeverStopped(change: string, pairs: Pairs, since: number): Promise<void> {
+  const watched: Array<{ pair: string; samples: ShownSample[] }> = [];
+  for (const { viewer, shown } of pairs) {
+    const switched = (samples: readonly ShownSample[]): boolean => {
+      const last = samples.at(-1);
+      return last !== undefined && last.shown !== samples[0]?.shown && last.frames > 0;
+    };
+    await expect.poll(async () => switched(await samplesSince(viewer, shown, since)), { timeout: 30_000, message: `${viewer.displayName}'s tile of ${shown.displayName} shows the new path's video` }).toBe(true);
+    watched.push({ pair: `${viewer.displayName} → ${shown.displayName}`, samples: await samplesSince(viewer, shown, since) });
+  }
+  reportContinuity(change, watched);
   // Frames presented by a page at 10 fps while another test's call shares the two cores: a
   // renderer hiccup of a little over a second is not the stream stopping (the fixture spec checks
   // decoded frames against 1 s).
-  expectNeverStopped(await tileSamples(page, tileName), 1_500);
+  for (const { samples } of watched) expectNeverStopped(samples, 1_500);
 }
 
 test.describe('Calls through the media relay in the app (SPEC §4 relay switch; the tile asks for the layer it needs)', () => {
@@ -74,16 +97,24 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       expect(roomConsumers(parley, roomAddress)).toEqual([]);
     });
 
+    // Each of the two watches the other's tile from before the call moves to the relay until after it is back on direct connections.
+    const pairs = [
+      { viewer: alice, shown: bob },
+      { viewer: bob, shown: alice },
+    ];
+    for (const { viewer, shown } of pairs) await watchTile(viewer.page, shown.displayName);
     const carol = await people.join(roomName, 'Carol');
+    const toRelayFrom = Date.now();
     await joinCallWithCamera(carol.page, 2);
     const everyone = [alice, bob, carol];
 
-    await test.step('a third joins: every person’s UI says the relay carries the call, and by the relay’s own stats it does', async () => {
+    await test.step('a third joins: every person’s UI says the relay carries the call, and by the relay’s own stats it does; the two tiles watched never stopped', async () => {
       // Every sender's audio and video to each of the two others, connected.
       await expect
         .poll(() => roomConsumers(parley, roomAddress).filter(iceConnected).length, { timeout: 60_000 })
         .toBe(3 * 2 * 2);
       for (const person of everyone) await expect(mediaPath(person.page)).toHaveText('Through the media relay', { timeout: 30_000 });
+      await expectTilesNeverStopped('direct → relay', pairs, toRelayFrom);
       await expectEveryoneSeesAndHearsEveryone(everyone);
       for (const person of everyone) {
         for (const other of everyone.filter((candidate) => candidate !== person)) {
@@ -138,16 +169,14 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
     });
 
     await test.step('Carol leaves: 5 s later Alice and Bob are on direct connections, and their videos never stopped', async () => {
-      await watchTile(alice.page, 'Bob');
-      await watchTile(bob.page, 'Alice');
+      const toDirectFrom = Date.now();
       await callButton(carol.page, 'Hang up').click();
       for (const person of [alice, bob]) await expect(mediaPath(person.page)).toHaveText('Direct connections', { timeout: 30_000 });
       await expect.poll(() => roomConsumers(parley, roomAddress).length, { timeout: 30_000 }).toBe(0);
       await expect(tilePath(alice.page, 'Bob')).toHaveText('Direct');
       await expect(tilePath(bob.page, 'Alice')).toHaveText('Direct');
+      await expectTilesNeverStopped('relay → direct', pairs, toDirectFrom);
       await expectEveryoneSeesAndHearsEveryone([alice, bob]);
-      await expectTileNeverStopped(alice.page, 'Bob');
-      await expectTileNeverStopped(bob.page, 'Alice');
     });
   });
 });

@@ -1,10 +1,12 @@
-// The fault suite's chat cases (issue 13): Prosody killed mid-chat, the gateway restarted, the
-// browser offline for 10 s and for 60 s. Real servers, real Chromium; each case prints its figures
+// The fault suite's chat cases (issue 13): Prosody killed mid-chat, Prosody down for a minute, the
+// gateway restarted, the browser offline for 10 s and for 60 s (its network cut for real), and the
+// network going dead without a word. Real servers, real Chromium; each case prints its figures
 // (time until every tab is back in its room, messages lost, duplicates) — no timing is asserted.
-import type { Page } from '@playwright/test';
-import { chatLog, expectJoined, say, setBrowserOnline, test, uniqueRoomName, type Person } from './rooms-people';
+import type { Browser, Page } from '@playwright/test';
+import { chatLog, expectJoined, say, test, uniqueRoomName, type Person } from './rooms-people';
 import { expect } from './fixtures';
-import { BACK_WITHIN_MS, reportFault, timeUntilBack } from './faults';
+import { BACK_WITHIN_MS, reportFault, timeUntilBackAfterReachable } from './faults';
+import { fakeNetworkChangeEvent, joinThrough, PersonalPath } from './network-cut';
 
 /** The message bodies a tab shows, in order. */
 function shownBodies(page: Page): Promise<string[]> {
@@ -34,14 +36,15 @@ async function settle(pages: Page[], expected: string[]): Promise<{ lost: number
   return countLossAndDuplicates(pages, expected);
 }
 
-function report(scenario: string, figures: { backMs: number; lost: number; duplicates: number }): void {
-  reportFault(scenario, [`every tab back in its room ${figures.backMs} ms after the fault ended`, `messages lost ${figures.lost}`, `duplicates ${figures.duplicates}`]);
+/** `reachable`: what came back, from the person's side: the server, or their network path to it. */
+function report(scenario: string, figures: { backMs: number; lost: number; duplicates: number }, more: readonly string[] = [], reachable = 'the server was reachable again'): void {
+  reportFault(scenario, [`every tab back in its room ${figures.backMs} ms after ${reachable}`, ...more, `messages lost ${figures.lost}`, `duplicates ${figures.duplicates}`]);
 }
 
-/** Alice (two tabs: the room and its pop-out chat) and Bob in one room, a few messages exchanged. */
-async function chatting(people: { join(room: string, name: string): Promise<Person> }, label: string) {
+/** Alice (two tabs: the room and its pop-out chat) and Bob in one room, a few messages exchanged; Alice joins as `aliceJoins` has her (default: like anyone). */
+async function chatting(people: { join(room: string, name: string): Promise<Person> }, label: string, aliceJoins = (room: string) => people.join(room, 'Alice')) {
   const room = uniqueRoomName(label);
-  const alice = await people.join(room, 'Alice');
+  const alice = await aliceJoins(room);
   const bob = await people.join(room, 'Bob');
   const alicePopout = await alice.context.newPage();
   await alicePopout.goto(`${alice.page.url()}?view=chat`);
@@ -97,13 +100,13 @@ test.describe('Fault suite: Prosody killed mid-chat — the supervisor restarts 
     await say(alice.page, 'sent right after the kill');
     // Bob's tab noticed the outage (however briefly) before the wait for everyone back starts.
     await expect.poll(async () => (await outageSeen(bob.page)).length, { timeout: BACK_WITHIN_MS }).toBeGreaterThan(0);
-    const backMs = await timeUntilBack(pages, killedAt);
+    const back = await timeUntilBackAfterReachable(pages, killedAt, () => parley.xmppUpSince);
     // Said in plain words, with since when (the spec's first attempt waits at least a second), the
     // conversation on screen throughout.
     await expectOutageSeenWithChatKept(bob.page, /Connection lost at .+ Reconnecting…|Rejoining the room…/);
     await say(bob.page, 'and after it');
     const figures = await settle(pages, [...sent, 'sent right after the kill', 'and after it']);
-    report('Prosody killed mid-chat', { backMs, ...figures });
+    report('Prosody killed mid-chat', { backMs: back.afterReachable, ...figures }, [`${back.afterFault} ms after the kill`]);
     // Delivered, or at least kept and offered again: never silently gone.
     const failed = alice.page.getByRole('button', { name: 'Retry' });
     if (figures.lost > 0) await expect(failed).toBeVisible();
@@ -116,32 +119,94 @@ test.describe('Fault suite: the gateway restarted — open tabs come back into t
     const { bob, pages, sent } = await chatting(people, 'fault-gateway');
     const restartedAt = Date.now();
     await parley.restartGateway();
+    const listeningAt = Date.now();
     // Bob does not wait for the next scheduled attempt: his tab's "Retry now" tries at once.
     await bob.page.getByRole('button', { name: 'Retry now' }).click({ timeout: BACK_WITHIN_MS });
-    const backMs = await timeUntilBack(pages, restartedAt);
+    const back = await timeUntilBackAfterReachable(pages, restartedAt, () => listeningAt);
     await say(bob.page, 'through the new gateway');
     const figures = await settle(pages, [...sent, 'through the new gateway']);
-    report('gateway restarted', { backMs, ...figures });
+    report('gateway restarted', { backMs: back.afterReachable, ...figures });
+    expect(figures).toEqual({ lost: 0, duplicates: 0 });
+  });
+});
+
+/** Alice reaches the servers through a path of her own, which the case cuts; her browser context and the path go at the end. */
+async function withAlicesOwnPath(browser: Browser, appUrl: string, run: (path: PersonalPath, aliceJoins: (room: string) => Promise<Person>) => Promise<void>): Promise<void> {
+  const path = new PersonalPath(appUrl);
+  let alice: Person | undefined;
+  try {
+    await run(path, async (room) => (alice = await joinThrough(browser, path, room, 'Alice')));
+  } finally {
+    await alice?.context.close();
+    path.close();
+  }
+}
+
+test.describe('Fault suite: Prosody down a whole minute — past the spec’s attempts every tab says the chat server is down, waits for the gateway to say it is back, and is back within seconds of that, whatever the outage’s length', () => {
+  test('Prosody held down 60 s', async ({ people, parley }) => {
+    test.setTimeout(180_000);
+    const { alice, bob, pages, sent } = await chatting(people, 'fault-prosody-long');
+    const killedAt = Date.now();
+    await parley.killXmpp();
+    await say(alice.page, 'written while the server is down');
+    for (const page of [alice.page, bob.page]) {
+      await expect(page.getByRole('status', { name: 'Room state' })).toContainText('The chat server is down — we’ll reconnect as soon as it’s back.', { timeout: BACK_WITHIN_MS });
+      await expect(chatLog(page)).toContainText('hi Alice, before the fault');
+    }
+    await bob.page.waitForTimeout(Math.max(0, killedAt + 60_000 - Date.now()));
+    await parley.restartXmpp();
+    const back = await timeUntilBackAfterReachable(pages, killedAt, () => parley.xmppUpSince);
+    const figures = await settle(pages, [...sent, 'written while the server is down']);
+    report('Prosody down 60 s', { backMs: back.afterReachable, ...figures }, [`${back.afterFault} ms after the kill`]);
     expect(figures).toEqual({ lost: 0, duplicates: 0 });
   });
 });
 
 for (const offlineMs of [10_000, 60_000]) {
-  test.describe(`Fault suite: the browser offline ${offlineMs / 1000} s — back in its room once online, the chat kept, what was said meanwhile merged once`, () => {
-    test(`offline ${offlineMs / 1000} s`, async ({ people }) => {
-      test.setTimeout(offlineMs + 90_000);
-      const { alice, bob, pages, sent } = await chatting(people, `fault-offline-${offlineMs / 1000}`);
-      await setBrowserOnline(alice.context, false);
-      await expectChatKeptDuringOutage(alice.page, 'hi Alice, before the fault');
-      await say(alice.page, 'written while offline');
-      await say(bob.page, 'said while Alice was offline');
-      await alice.page.waitForTimeout(offlineMs);
-      await setBrowserOnline(alice.context, true);
-      const onlineAt = Date.now();
-      const backMs = await timeUntilBack(pages, onlineAt);
-      const figures = await settle(pages, [...sent, 'written while offline', 'said while Alice was offline']);
-      report(`browser offline ${offlineMs / 1000} s`, { backMs, ...figures });
-      expect(figures).toEqual({ lost: 0, duplicates: 0 });
+  test.describe(`Fault suite: the browser offline ${offlineMs / 1000} s, its network cut for real — back in its room once online, the chat kept, what was said meanwhile merged once`, () => {
+    test(`offline ${offlineMs / 1000} s`, async ({ people, browser, appUrl }) => {
+      test.setTimeout(offlineMs + 120_000);
+      await withAlicesOwnPath(browser, appUrl, async (path, aliceJoins) => {
+        const { alice, bob, pages, sent } = await chatting(people, `fault-offline-${offlineMs / 1000}`, aliceJoins);
+        path.cut('unreachable');
+        await fakeNetworkChangeEvent(alice.context, false);
+        await expectChatKeptDuringOutage(alice.page, 'hi Alice, before the fault', /Offline/);
+        await say(alice.page, 'written while offline');
+        await say(bob.page, 'said while Alice was offline');
+        await alice.page.waitForTimeout(offlineMs);
+        path.restore();
+        const reachableAt = Date.now();
+        await fakeNetworkChangeEvent(alice.context, true);
+        const back = await timeUntilBackAfterReachable(pages, reachableAt, () => reachableAt);
+        const figures = await settle(pages, [...sent, 'written while offline', 'said while Alice was offline']);
+        report(`browser offline ${offlineMs / 1000} s (network cut)`, { backMs: back.afterReachable, ...figures }, [], 'the network was back');
+        expect(figures).toEqual({ lost: 0, duplicates: 0 });
+      });
     });
   });
 }
+
+test.describe('Fault suite: the network goes dead without a word (a broken Wi-Fi: no offline event, no close) — the session notices by itself, says so, and comes back once the path returns; what was written meanwhile is delivered once', () => {
+  test('silent cut of 40 s', async ({ people, browser, appUrl }) => {
+    test.setTimeout(180_000);
+    await withAlicesOwnPath(browser, appUrl, async (path, aliceJoins) => {
+      const { alice, bob, pages, sent } = await chatting(people, 'fault-silent-cut', aliceJoins);
+      const cutAt = Date.now();
+      path.cut('silent');
+      // Into the dead connection: nothing tells the page it will not arrive.
+      await say(alice.page, 'written into the dead connection');
+      await expect(alice.page.getByRole('status', { name: 'Room state' })).toContainText('The connection stopped answering', { timeout: BACK_WITHIN_MS });
+      const noticedMs = Date.now() - cutAt;
+      await expect(chatLog(alice.page)).toContainText('hi Alice, before the fault');
+      await say(alice.page, 'written once it was noticed');
+      await say(bob.page, 'said while Alice was cut off');
+      await alice.page.waitForTimeout(Math.max(0, cutAt + 40_000 - Date.now()));
+      path.restore();
+      const reachableAt = Date.now();
+      const back = await timeUntilBackAfterReachable(pages, reachableAt, () => reachableAt);
+      const figures = await settle(pages, [...sent, 'written into the dead connection', 'written once it was noticed', 'said while Alice was cut off']);
+      report('network dead without a word, 40 s', { backMs: back.afterReachable, ...figures }, [`the dead connection noticed ${noticedMs} ms after the cut`], 'the network was back');
+      expect(figures).toEqual({ lost: 0, duplicates: 0 });
+    });
+  });
+});

@@ -16,6 +16,17 @@ export async function timeUntilBack(pages: readonly Page[], since: number): Prom
   return Date.now() - since;
 }
 
+/**
+ * Milliseconds until every tab is back in its room, counted from the fault and from the moment the
+ * server was reachable again (`reachableAt`, read once everyone is back: the supervisor's restarted
+ * XMPP server answering, `RunningParley.xmppUpSince`; or a restarted gateway listening).
+ */
+export async function timeUntilBackAfterReachable(pages: readonly Page[], faultAt: number, reachableAt: () => number | undefined): Promise<{ afterFault: number; afterReachable: number }> {
+  const afterFault = await timeUntilBack(pages, faultAt);
+  const backAt = faultAt + afterFault;
+  return { afterFault, afterReachable: backAt - (reachableAt() ?? backAt) };
+}
+
 /** The case's figures, one line: `[fault] <scenario>: <figure>; <figure>…`. */
 export function reportFault(scenario: string, figures: readonly string[]): void {
   console.log(`[fault] ${scenario}: ${figures.join('; ')}`);

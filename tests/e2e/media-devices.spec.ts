@@ -194,7 +194,7 @@ test.describe('devices and capture in Chromium with fake devices', () => {
       };
       const supported = navigator.mediaDevices.getSupportedConstraints();
       const moveTo = async (videoReceivingPeers: number) => {
-        const tier = media.captureResolutionTier({ videoReceivingPeers, sharedVideoStreams: 1, relayInUse: false });
+        const tier = media.captureResolutionTier({ videoReceivingPeers, sharedVideoStreams: 1, relayInUse: false, relayPending: false });
         if (!tier) throw new Error('no tier');
         await queue.push('adjust', () => media.adjustVideoCaptureResolution([track], tier, supported, logger));
         const { width, height, frameRate } = track.getSettings();

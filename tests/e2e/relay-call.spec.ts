@@ -13,7 +13,7 @@ import {
   type RelayPerson,
 } from './relay-people';
 import { expect, test } from './relay-server';
-import { expectNeverStopped } from './video-continuity';
+import { expectNeverStopped, reportContinuity, type ShownSample } from './video-continuity';
 import { uniqueRoomName } from './rooms-people';
 
 /**
@@ -47,6 +47,32 @@ function sendLoad(person: RelayPerson): Promise<VideoSendLoad | undefined> {
   return person.page.evaluate(() => window.relayFixture?.sendLoad());
 }
 
+/** Each of the two people watches the other's camera as the fixture shows it (RelayFixtureApi.watchShownVideo). */
+async function watchEachOther(pair: readonly [RelayPerson, RelayPerson]): Promise<void> {
+  const [first, second] = pair;
+  await first.page.evaluate((owner) => window.relayFixture?.watchShownVideo(owner), second.address);
+  await second.page.evaluate((owner) => window.relayFixture?.watchShownVideo(owner), first.address);
+}
+
+/**
+ * Through a change of media path the video each of the two shows of the other never stopped (decoded
+ * frames, video-continuity's 1 s bound), going from path `from` to path `to`; the largest gaps are printed.
+ */
+async function expectShownThrough(pair: readonly [RelayPerson, RelayPerson], from: 'mesh' | 'relay', to: 'mesh' | 'relay'): Promise<void> {
+  const watched: Array<{ pair: string; samples: ShownSample[]; paths: Array<string | undefined> }> = [];
+  for (const [person, owner] of [pair, [pair[1], pair[0]]] as const) {
+    const shown = await person.page.evaluate((address) => window.relayFixture?.shownVideo(address) ?? [], owner.address);
+    watched.push({ pair: `${person.name} → ${owner.name}`, samples: shown.map(({ at, id, framesDecoded }) => ({ at, shown: id, frames: framesDecoded })), paths: shown.map((sample) => sample.path) });
+  }
+  reportContinuity(`${from} → ${to}`, watched);
+  for (const { samples, paths } of watched) {
+    // The samples cover the handover: the old path first, the new one at the end.
+    expect(paths[0]).toBe(from);
+    expect(paths.at(-1)).toBe(to);
+    expectNeverStopped(samples);
+  }
+}
+
 async function closeAll(...people: RelayPerson[]): Promise<void> {
   await Promise.all(people.map((person) => person.context.close()));
 }
@@ -68,10 +94,11 @@ test.describe('Calls through the media relay (SPEC §4)', () => {
       expect(parley.relay?.stats().consumerDetails.filter((consumer) => [alice.streamId, bob.streamId].includes(consumer.source))).toEqual([]);
     });
 
+    await watchEachOther([alice, bob]);
     const carol = await personWithRelay(browser, url, 'carol');
     const everyone = [alice, bob, carol];
 
-    await test.step('a third joins: the relay carries every stream to every other person, by its own stats', async () => {
+    await test.step('a third joins: the relay carries every stream to every other person, by its own stats; alice and bob’s video of each other never stopped', async () => {
       await expect.poll(() => relayCarriesEveryone(parley, everyone), { timeout: 60_000 }).toBe(true);
       await expectEveryoneDecodesEveryone(everyone, 'relay');
       // The mesh sessions that carried the streams have ended: only relay sessions send.
@@ -80,9 +107,10 @@ test.describe('Calls through the media relay (SPEC §4)', () => {
         await expect.poll(() => sendingSessions(parley, person)).toEqual({ relay: 2, mesh: [] });
         // SPEC §9: with the relay the budget counts 1 peer — two receivers, yet the whole budget for the one video.
         const load = await sendLoad(person);
-        expect(load).toEqual({ videoReceivingPeers: 2, sharedVideoStreams: 1, relayInUse: true });
+        expect(load).toEqual({ videoReceivingPeers: 2, sharedVideoStreams: 1, relayInUse: true, relayPending: false });
         expect(maxBitratePerVideo(load!)).toBe(TOTAL_VIDEO_BITRATE_BPS);
       }
+      await expectShownThrough([alice, bob], 'mesh', 'relay');
     });
 
     await test.step('a small tile receives the low layer; enlarging it brings the high layer', async () => {
@@ -112,8 +140,7 @@ test.describe('Calls through the media relay (SPEC §4)', () => {
     });
 
     await test.step('carol leaves: her consumers go at once, and the relay still carries alice and bob until the shutdown delay', async () => {
-      await alice.page.evaluate((owner) => window.relayFixture?.watchShownVideo(owner), bob.address);
-      await bob.page.evaluate((owner) => window.relayFixture?.watchShownVideo(owner), alice.address);
+      await watchEachOther([alice, bob]);
       await carol.page.evaluate(() => window.relayFixture?.leaveCall());
       await expect.poll(() => relayConsumers(parley, alice, carol).length + relayConsumers(parley, bob, carol).length).toBe(0);
       // SPEC §4: off only once the count has stayed below the minimum for 5 s.
@@ -130,18 +157,11 @@ test.describe('Calls through the media relay (SPEC §4)', () => {
         .toBe(0);
       await expectDecoding(alice, bob, 'mesh');
       await expectDecoding(bob, alice, 'mesh');
-      for (const [person, owner] of [
-        [alice, bob],
-        [bob, alice],
-      ] as const) {
+      for (const person of [alice, bob]) {
         await expect.poll(async () => (await person.page.evaluate(() => window.relayFixture?.relayStatus()))?.state).toBe('mesh');
-        await expect.poll(() => sendLoad(person)).toEqual({ videoReceivingPeers: 1, sharedVideoStreams: 1, relayInUse: false });
-        const samples = await person.page.evaluate((address) => window.relayFixture?.shownVideo(address) ?? [], owner.address);
-        // The samples cover the handover: relay first, mesh at the end.
-        expect(samples[0]?.path).toBe('relay');
-        expect(samples.at(-1)?.path).toBe('mesh');
-        expectNeverStopped(samples.map(({ at, id, framesDecoded }) => ({ at, shown: id, frames: framesDecoded })));
+        await expect.poll(() => sendLoad(person)).toEqual({ videoReceivingPeers: 1, sharedVideoStreams: 1, relayInUse: false, relayPending: false });
       }
+      await expectShownThrough([alice, bob], 'relay', 'mesh');
     });
 
     for (const person of everyone) expect(await person.page.evaluate(() => window.relayFixture?.errors ?? [])).toEqual([]);

@@ -46,37 +46,43 @@ export async function cameraFrom(person: RelayPerson, owner: RelayPerson): Promi
 }
 
 /**
- * `person` decodes `owner`'s camera (frames rising, read twice) — arriving over `path` as the
- * receiving session's transport says (ice-lite for relay).
+ * Polls until a counter of the same media item rises between two reads: `read` gives the item and
+ * its count now (undefined while there is none that counts). Each item counts from 0 — the session
+ * that replaces another (a path change, a restart) brings a new item — so a count is only ever
+ * compared with an earlier count of its own item.
  */
-export async function expectDecoding(person: RelayPerson, owner: RelayPerson, path: 'mesh' | 'relay'): Promise<void> {
-  let first = -1;
+async function expectRising(read: () => Promise<{ id: string; count: number } | undefined>, message: string): Promise<void> {
+  let seen: { id: string; count: number } | undefined;
   await expect
     .poll(
       async () => {
-        const item = await cameraFrom(person, owner);
-        first = item?.path === path ? item.framesDecoded : -1;
-        return first;
+        const now = await read();
+        const rising = now !== undefined && seen?.id === now.id && now.count > seen.count;
+        seen = now;
+        return rising;
       },
-      { timeout: 30_000, message: `${person.name} decodes ${owner.name} over ${path}` },
+      { timeout: 40_000, message },
     )
-    .toBeGreaterThan(0);
-  await expect
-    .poll(async () => {
-      const item = await cameraFrom(person, owner);
-      return item?.path === path ? item.framesDecoded : -1;
-    }, { timeout: 10_000 })
-    .toBeGreaterThan(first);
+    .toBe(true);
 }
 
-/** `person` receives `owner`'s audio over `path`: packets rising. */
+/**
+ * `person` decodes `owner`'s camera (frames rising on one item) — arriving over `path` as the
+ * receiving session's transport says (ice-lite for relay).
+ */
+export async function expectDecoding(person: RelayPerson, owner: RelayPerson, path: 'mesh' | 'relay'): Promise<void> {
+  await expectRising(async () => {
+    const item = await cameraFrom(person, owner);
+    return item?.path === path && item.framesDecoded > 0 ? { id: item.id, count: item.framesDecoded } : undefined;
+  }, `${person.name} decodes ${owner.name} over ${path}`);
+}
+
+/** `person` receives `owner`'s audio over `path`: packets rising on one item. */
 export async function expectHearing(person: RelayPerson, owner: RelayPerson, path: 'mesh' | 'relay'): Promise<void> {
-  const packets = async () => (await received(person)).filter((item) => item.owner === owner.address && item.kind === 'audio' && item.path === path).at(-1)?.packetsReceived ?? -1;
-  let first = -1;
-  await expect
-    .poll(async () => (first = await packets()), { timeout: 30_000, message: `${person.name} hears ${owner.name} over ${path}` })
-    .toBeGreaterThan(0);
-  await expect.poll(packets, { timeout: 10_000 }).toBeGreaterThan(first);
+  await expectRising(async () => {
+    const item = (await received(person)).filter((candidate) => candidate.owner === owner.address && candidate.kind === 'audio' && candidate.path === path).at(-1);
+    return item && item.packetsReceived > 0 ? { id: item.id, count: item.packetsReceived } : undefined;
+  }, `${person.name} hears ${owner.name} over ${path}`);
 }
 
 export async function expectEveryoneDecodesEveryone(people: readonly RelayPerson[], path: 'mesh' | 'relay'): Promise<void> {

@@ -97,7 +97,8 @@ export interface People {
   arrive(roomName: string, displayName: string): Promise<Person>;
 }
 
-async function newPerson(browser: Browser, appUrl: string, roomName: string, displayName: string): Promise<Person> {
+/** A new person (a browser context of their own, the caller's to close) opens the room from the home page at `appUrl` and opens Chat. */
+export async function newPerson(browser: Browser, appUrl: string, roomName: string, displayName: string): Promise<Person> {
   const context = await browser.newContext();
   const page = await context.newPage();
   await joinFromHome(page, appUrl, roomName, displayName);
@@ -105,6 +106,12 @@ async function newPerson(browser: Browser, appUrl: string, roomName: string, dis
   // whatever happens to the room, a password prompt or a ban).
   await openPanel(page, 'Chat');
   return { displayName, context, page };
+}
+
+/** Waits until the person who arrived is in the room; there they keep an eye on who is there too (People). */
+export async function inTheRoom(person: Person): Promise<void> {
+  await expectJoined(person.page);
+  await openPanel(person.page, 'People');
 }
 
 export const test = base.extend<{ people: People }>({
@@ -119,9 +126,7 @@ export const test = base.extend<{ people: People }>({
       arrive,
       async join(roomName, displayName) {
         const person = await arrive(roomName, displayName);
-        await expectJoined(person.page);
-        // In the room, they keep an eye on who is there too.
-        await openPanel(person.page, 'People');
+        await inTheRoom(person);
         return person;
       },
     });

@@ -92,3 +92,26 @@ export function frameGaps(samples: readonly ShownSample[]): FrameGap[] {
   if (since !== undefined) gaps.push({ from: since, to: samples.at(-1)!.at });
   return gaps;
 }
+
+/** The longest time without a new frame in the samples, in ms (0 when every sample had one). */
+export function largestFrameGap(samples: readonly ShownSample[]): number {
+  return Math.max(0, ...frameGaps(samples).map((gap) => gap.to - gap.from));
+}
+
+/**
+ * Prints the figure of one change of media path, one line: `[continuity] <change>: <viewer> → <shown>
+ * largest gap <ms> ms; …` (the bound is asserted with expectNeverStopped; the figure is for the record).
+ */
+export function reportContinuity(change: string, watched: ReadonlyArray<{ pair: string; samples: readonly ShownSample[] }>): void {
+  console.log(`[continuity] ${change}: ${watched.map(({ pair, samples }) => `${pair} largest gap ${Math.round(largestFrameGap(samples))} ms`).join('; ')}`);
+}
+
+/**
+ * The figure: the largest gap in new frames over the watched tiles, and when after `since` (the
+ * fault, unless `sinceWhat` names another moment) it ended.
+ */
+export function videoGapFigure(watched: ReadonlyArray<{ pair: string; samples: ShownSample[] }>, since: number, sinceWhat = 'the fault'): string {
+  const gaps = watched.flatMap(({ pair, samples }) => frameGaps(samples).map((gap) => ({ pair, ...gap })));
+  const largest = gaps.reduce((most, gap) => (gap.to - gap.from > most.to - most.from ? gap : most), { pair: 'none', from: since, to: since });
+  return `largest remote video gap ${Math.round(largest.to - largest.from)} ms (${largest.pair}), ended ${Math.round(largest.to - since)} ms after ${sinceWhat}`;
+}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { LIVENESS, RECONNECT_POLICY } from '../../src/protocol/clientDefaults';
 import { CONFIG_REQUEST, KEEPALIVE_INTERVAL_MS, NETWORK_EVENTS, RECONNECT } from '../../src/protocol/constants';
 import type { Fetch } from '../../src/shared-worker/ConfigClient';
+import type { LivenessSettings } from '../../src/shared-worker/ConnectionLiveness';
 import type { SignalingSession } from '../../src/shared-worker/SignalingSession';
 import { ManualClock } from '../support/ManualClock';
 import { useParley } from '../support/parley';
@@ -11,8 +13,8 @@ const parley = useParley();
 const openSession = useSessions();
 
 /** A session built as the SharedWorker builds it, on fake time. */
-function newSession(configPath = '/api/config', fetch?: Fetch): { session: SignalingSession; clock: ManualClock; errors: TestSession['errors'] } {
-  const { session, clock, errors } = openSession({ server: parley(), clock: new ManualClock(), configPath, ...(fetch ? { fetch } : {}) });
+function newSession(configPath = '/api/config', fetch?: Fetch, liveness?: LivenessSettings): { session: SignalingSession; clock: ManualClock; errors: TestSession['errors'] } {
+  const { session, clock, errors } = openSession({ server: parley(), clock: new ManualClock(), configPath, ...(fetch ? { fetch } : {}), ...(liveness ? { liveness } : {}) });
   return { session, clock, errors };
 }
 
@@ -38,6 +40,17 @@ async function exhaustConfigAttempts(session: SignalingSession, clock: ManualClo
 }
 
 const state = (session: SignalingSession) => session.connection.state;
+
+/** A connected session (random 0.5: half the jitter) whose XMPP server was then killed and kept down; it has noticed. */
+async function connectedThenServerDown(fetch?: Fetch): Promise<{ session: SignalingSession; clock: ManualClock; jitter: number }> {
+  const { session, clock } = newSession('/api/config', fetch);
+  clock.randomValue = 0.5;
+  void session.connect();
+  await until(() => state(session) === 'connected', 'connected');
+  await parley().killXmpp();
+  await until(() => state(session) === 'disconnected', 'disconnected after the crash');
+  return { session, clock, jitter: 0.5 * RECONNECT.maxJitterMs };
+}
 
 describe('Connection state: a session start gives connected (SPEC §4)', () => {
   it('goes connecting → connected and sends presence', async () => {
@@ -69,7 +82,8 @@ describe('Connection state: a config fetch failure gives failed (SPEC §4, §7, 
 
 describe('Keepalive every 90 s (SPEC §7)', () => {
   it('pings the server each 90 s of session time', async () => {
-    const { session, clock } = newSession();
+    // The spec's keepalive on its own: issue 13's liveness pings only after a silence longer than this test.
+    const { session, clock } = newSession('/api/config', undefined, { ...LIVENESS, quietMs: 3 * KEEPALIVE_INTERVAL_MS });
     void session.connect();
     await until(() => state(session) === 'connected', 'connected');
     const pings: string[] = [];
@@ -87,14 +101,7 @@ describe('Keepalive every 90 s (SPEC §7)', () => {
 
 describe('Unexpected drop: disconnected, then reconnect after (attempts+1) s plus up to 2 s random (SPEC §4, §7)', () => {
   it('backs off while the server is down and reconnects when it is back; a deliberate disconnect ends it', async () => {
-    const { session, clock } = newSession();
-    clock.randomValue = 0.5;
-    const jitter = 0.5 * RECONNECT.maxJitterMs;
-    void session.connect();
-    await until(() => state(session) === 'connected', 'connected');
-
-    await parley().killXmpp();
-    await until(() => state(session) === 'disconnected', 'disconnected after the crash');
+    const { session, clock, jitter } = await connectedThenServerDown();
     expect(clock.pendingDelays()).toContain(1 * RECONNECT.stepMs + jitter);
 
     // Still down: the next attempt fails and the wait grows by a step.
@@ -173,7 +180,7 @@ describe('Never gives up while the person wants to be connected: after failed, t
     void session.connect();
     await until(() => state(session) === 'connected', 'connected on Retry now');
     expect(session.connection).toMatchObject({ reconnectAttempts: 0, disconnectedSince: undefined, nextAttemptAt: undefined });
-    expect(clock.pendingDelays()).toEqual([KEEPALIVE_INTERVAL_MS]);
+    expect(clock.pendingDelays()).toEqual([LIVENESS.quietMs, KEEPALIVE_INTERVAL_MS]);
   });
 
   it('after a deliberate disconnect a failed attempt schedules nothing more', async () => {
@@ -222,5 +229,153 @@ describe('Offline (SPEC §7) is not a deliberate disconnect: nothing is tried wh
     session.online();
     await clock.advance(NETWORK_EVENTS.onlineMaxDelayMs);
     await until(() => state(session) === 'connected', 'reconnected after online');
+  });
+});
+
+/** A fetch that counts the config requests it passes on (each is an attempt reaching the gateway). */
+function countingConfigRequests(): { fetch: Fetch; configRequests: number } {
+  const counter = {
+    configRequests: 0,
+    fetch: (input: string, init: RequestInit) => {
+      if (input.endsWith('/api/config')) counter.configRequests += 1;
+      return fetch(input, init);
+    },
+  };
+  return counter;
+}
+
+describe('Back within the target whatever the outage’s length: past the spec’s attempts the session waits for the gateway to say the XMPP server is up, and tries then (issue 13)', () => {
+  it('makes no attempt while the server stays down, and tries within the spread once it accepts connections again', async () => {
+    const counter = countingConfigRequests();
+    const { session, clock, jitter } = await connectedThenServerDown(counter.fetch);
+    // The spec's attempts, each failing while the server is down.
+    for (let attempt = 1; attempt <= RECONNECT_POLICY.specAttempts; attempt += 1) {
+      await clock.advance(attempt * RECONNECT.stepMs + jitter);
+      await until(() => session.connection.reconnectAttempts === attempt + 1 && state(session) === 'disconnected', `attempt ${attempt} failed`);
+    }
+    // Then it waits on the gateway: said in the state, no attempt scheduled, none made however long it lasts.
+    await until(() => session.connection.waitingForServer, 'waiting for the server');
+    expect(session.connection.nextAttemptAt).toBeUndefined();
+    const requestsBefore = counter.configRequests;
+    await clock.advance(RECONNECT_POLICY.readinessTimeoutMs - 1);
+    expect(counter.configRequests).toBe(requestsBefore);
+
+    await parley().restartXmpp();
+    // The gateway answers as the server comes up: the attempt goes after the spread, not after a grown backoff.
+    const spread = 0.5 * RECONNECT_POLICY.spreadAfterUpMs;
+    await until(() => session.connection.nextAttemptAt !== undefined, 'an attempt scheduled once the server is up');
+    expect(session.connection.waitingForServer).toBe(false);
+    expect(clock.pendingDelays()).toContain(spread);
+    await clock.advance(spread);
+    await until(() => state(session) === 'connected', 'reconnected');
+    expect(counter.configRequests).toBe(requestsBefore + 1);
+  });
+
+  it('a server the gateway says is up that still refuses us is not tried in a loop: after such an attempt fails, the next waits its delay before asking again', async () => {
+    // A config service that fails every request (a fake of a broken deployment); the gateway's readiness route is the real one.
+    const refusing: Fetch = (input, init) => (input.endsWith('/api/config') ? Promise.resolve(new Response('', { status: 500 })) : fetch(input, init));
+    const { session, clock } = newSession('/api/config', refusing);
+    clock.randomValue = 0.5;
+    void session.connect();
+    await exhaustConfigAttempts(session, clock);
+    for (let attempt = 1; attempt <= RECONNECT_POLICY.specAttempts; attempt += 1) {
+      await clock.advance(clock.pendingDelays()[0]!);
+      await exhaustConfigAttempts(session, clock);
+    }
+    // The gateway says the XMPP server is up: tried after the spread.
+    const spread = 0.5 * RECONNECT_POLICY.spreadAfterUpMs;
+    await until(() => clock.pendingDelays().includes(spread), 'tried once the gateway says up');
+    await clock.advance(spread);
+    await exhaustConfigAttempts(session, clock);
+    // That failed: the next attempt waits the policy's delay, without asking.
+    expect(session.connection.waitingForServer).toBe(false);
+    const [delay] = clock.pendingDelays();
+    expect(delay).toBeGreaterThan(spread);
+    expect(delay).toBeLessThan(RECONNECT_POLICY.maxDelayMs);
+    await clock.advance(delay!);
+    await exhaustConfigAttempts(session, clock);
+    // And then asks again.
+    await until(() => clock.pendingDelays().includes(spread), 'asked again');
+  });
+
+  it('when the gateway cannot be reached to ask, tries on the spec’s schedule capped at maxDelayMs', async () => {
+    const network = switchableNetwork();
+    const { session, clock } = newSession('/api/config', network.fetch);
+    clock.randomValue = 0.999;
+    void session.connect();
+    await until(() => state(session) === 'connected', 'connected');
+    network.down = true;
+    await parley().restartGateway();
+    await until(() => state(session) !== 'connected', 'dropped with the gateway');
+    for (let attempt = 1; attempt <= RECONNECT_POLICY.specAttempts + 3; attempt += 1) {
+      await until(() => session.connection.nextAttemptAt !== undefined, `attempt ${attempt} scheduled`);
+      const [delay] = clock.pendingDelays();
+      if (attempt > RECONNECT_POLICY.specAttempts) expect(delay).toBeLessThan(RECONNECT_POLICY.maxDelayMs);
+      await clock.advance(delay!);
+      await exhaustConfigAttempts(session, clock);
+    }
+    network.down = false;
+    await until(() => session.connection.nextAttemptAt !== undefined, 'next attempt scheduled');
+    await clock.advance(clock.pendingDelays()[0]!);
+    await until(() => state(session) === 'connected', 'reconnected');
+  });
+});
+
+describe('A connection that stops answering is noticed by the session itself within quiet + answer time, said in plain words, and replaced (issue 13)', () => {
+  it('pings after LIVENESS.quietMs of silence; an answer keeps the connection', async () => {
+    const { session, clock } = newSession();
+    void session.connect();
+    await until(() => state(session) === 'connected', 'connected');
+    const pings: string[] = [];
+    let heard = 0;
+    session.client?.on('raw:outgoing', (data) => data.includes('urn:xmpp:ping') && pings.push(data));
+    session.client?.on('raw:incoming', () => (heard += 1));
+    await clock.advance(LIVENESS.quietMs - 1);
+    expect(pings).toHaveLength(0);
+    await clock.advance(1);
+    expect(pings).toHaveLength(1);
+    await until(() => heard > 0, 'the answer');
+    await clock.advance(LIVENESS.answerWithinMs);
+    expect(state(session)).toBe('connected');
+  });
+
+  it('a server that stops answering (its process stopped: the socket stays open, nothing comes back) is given up and the session reconnects once it answers', async () => {
+    const { session, clock } = newSession();
+    clock.randomValue = 0;
+    void session.connect();
+    await until(() => state(session) === 'connected', 'connected');
+    const pid = parley().xmpp.pid!;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      await clock.advance(LIVENESS.quietMs + LIVENESS.answerWithinMs - 1);
+      expect(state(session)).toBe('connected');
+      await clock.advance(1);
+      expect(session.connection).toMatchObject({ state: 'disconnected', stoppedAnswering: true });
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await clock.advance(RECONNECT.stepMs);
+    await until(() => state(session) === 'connected', 'reconnected');
+    expect(session.connection.stoppedAnswering).toBe(false);
+  });
+
+  it('a login that never becomes a session (the server stopped answering while it was on its way) is given up after LIVENESS.startWithinMs', async () => {
+    const { session, clock } = newSession();
+    clock.randomValue = 0;
+    const pid = parley().xmpp.pid!;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      void session.connect();
+      // The config service answers (the gateway), the XMPP server does not: the login hangs.
+      await until(() => clock.pendingDelays().includes(LIVENESS.startWithinMs), 'the login under way');
+      await clock.advance(LIVENESS.startWithinMs - 1);
+      expect(state(session)).toBe('connecting');
+      await clock.advance(1);
+      expect(session.connection).toMatchObject({ state: 'disconnected', stoppedAnswering: true, reconnectAttempts: 1 });
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await clock.advance(RECONNECT.stepMs);
+    await until(() => state(session) === 'connected', 'connected once it answers');
   });
 });

@@ -33,8 +33,12 @@ export async function fetchConfig(parleyUrl: string): Promise<ProviderConfig> {
   return parseProviderConfig(await response.json());
 }
 
-export async function connectRelay(url: string): Promise<RelayTestClient> {
-  const socket = new WebSocket(url);
+/**
+ * `localAddress`: the loopback address the client connects from (127.0.0.x), to stand for a person
+ * at another address; `headers`: sent with the upgrade.
+ */
+export async function connectRelay(url: string, options: { localAddress?: string; headers?: Record<string, string> } = {}): Promise<RelayTestClient> {
+  const socket = new WebSocket(url, options);
   const pending = new Map<RelayRequestId, (reply: RelayReply) => void>();
   const strays: RelayReply[] = [];
   const strayWaiters: ((reply: RelayReply) => void)[] = [];

@@ -79,6 +79,24 @@ describe('GET /api/health names the part that is down (503), and says up once it
   });
 });
 
+describe('GET /api/xmpp-ready: the gateway holds a waiting client until the restarted XMPP server accepts connections (issue 13)', () => {
+  it('answers 200 at once while up; while down the question is held, and answered 200 once the supervisor has the server back', async () => {
+    const ready = () => fetch(new URL('/api/xmpp-ready', server().url)).then(async (response) => ({ status: response.status, body: await response.json(), at: Date.now() }));
+    expect(await ready()).toMatchObject({ status: 200, body: { xmpp: 'up' } });
+    await server().killXmpp();
+    expect(server().xmppUpSince).toBeUndefined();
+    let answered = false;
+    const held = ready().finally(() => (answered = true));
+    // A round trip to the gateway: had it answered the question, the answer would be here by now.
+    await (await fetch(new URL('/api/health', server().url))).body?.cancel();
+    expect(answered).toBe(false);
+    await server().restartXmpp();
+    const answer = await held;
+    expect(answer).toMatchObject({ status: 200, body: { xmpp: 'up' } });
+    expect(answer.at).toBeGreaterThanOrEqual(server().xmppUpSince!);
+  });
+});
+
 describe('A restarted gateway (same settings, same token secret) is transparent to open sessions', () => {
   it('brings both sessions back into their room by themselves, and chat flows again', async () => {
     const name = `gateway-${randomUUID().slice(0, 8)}`;

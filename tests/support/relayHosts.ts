@@ -16,7 +16,7 @@ export interface RelayHostProcess {
  * Starts a relay host on `address` (a loopback address of its own) with one worker, announcing
  * itself every `heartbeatMs` to the gateway at `gatewayUrl`; resolves once it says it is ready.
  */
-export function startRelayHost(options: { address: string; gatewayUrl: string; tokenSecret: string; heartbeatMs: number }): Promise<RelayHostProcess> {
+export function startRelayHost(options: { address: string; gatewayUrl: string; tokenSecret: string; heartbeatMs: number; env?: NodeJS.ProcessEnv }): Promise<RelayHostProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', HOST_MAIN], {
     env: {
       ...process.env,
@@ -26,6 +26,7 @@ export function startRelayHost(options: { address: string; gatewayUrl: string; t
       PARLEY_RELAY_PORT: '0',
       PARLEY_RELAY_WORKERS: '1',
       PARLEY_RELAY_HEARTBEAT_MS: String(options.heartbeatMs),
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -8,6 +8,7 @@ import type { SessionState } from '../../src/protocol/session-state';
 import { systemClock, type Clock } from '../../src/common/clock';
 import type { Fetch } from '../../src/shared-worker/ConfigClient';
 import { createSession } from '../../src/shared-worker/createSession';
+import type { LivenessSettings } from '../../src/shared-worker/ConnectionLiveness';
 import { MemoryIdentityStorage, type IdentityStorage } from '../../src/shared-worker/identity/IdentityStorage';
 import { MemoryPreferencesStorage } from '../../src/shared-worker/preferences/PreferencesStorage';
 import { withTimeout } from './xmppClient';
@@ -27,6 +28,8 @@ export interface SessionOptions<C extends Clock = Clock> {
   configPath?: string;
   /** The product's token for this user, sent with the config request. */
   userToken?: string;
+  /** When a silent connection is given up (default the client's LIVENESS). */
+  liveness?: LivenessSettings;
   /** The browser's stored identity: give another session's to be that browser again (a reload); default a new browser's. */
   identityStorage?: IdentityStorage;
 }
@@ -73,10 +76,12 @@ export function openSession<C extends Clock = Clock>(options: SessionOptions<C>)
       },
     },
     configUrl: new URL(options.configPath ?? '/api/config', options.server.url).href,
+    serverReadyUrl: new URL('/api/xmpp-ready', options.server.url).href,
     preferencesStorage: new MemoryPreferencesStorage(),
     identityStorage: options.identityStorage ?? new MemoryIdentityStorage(),
     tabGone: () => new Promise<never>(() => {}),
     ...(options.userToken ? { userToken: options.userToken } : {}),
+    ...(options.liveness ? { liveness: options.liveness } : {}),
   });
   // Sees every client the session creates, after the session's own domains.
   created.session.addDomain({

@@ -415,7 +415,8 @@ describe('Call: a lost connection to the chat server is not a call outage (issue
     await w.clock.advance(60_000);
     expect(connections(alice)).toHaveLength(2);
     expect(remoteFrom(bob, alice).map((item) => item.id)).toEqual(received);
-    expect(w.network.log.slice(sent)).toEqual([]);
+    // Nothing on the wire but each one's mute state said again to the other, now reachable (issue 13).
+    expect(w.network.log.slice(sent).filter((entry) => entry.jingle.action !== 'session-info')).toEqual([]);
     expect([...alice.errors, ...bob.errors]).toEqual([]);
   });
 
@@ -501,6 +502,74 @@ describe('Call: a muted person never goes live on a new session (issue 13, call 
     const initiates = () => w.network.actions(alice.address, bob.address).filter((action) => action === 'session-initiate').length;
     await w.clock.advance(1_999);
     expect(initiates()).toBe(1);
+  });
+});
+
+/** Alice and Bob in a call, each sharing camera and microphone, connected; Bob's microphone muted or not. */
+async function inCallWithBobMuted(w: World, bobMuted: boolean): Promise<{ alice: Person; bob: Person; bobMic: string }> {
+  const alice = await join(w, 'alice');
+  const bob = await join(w, 'bob');
+  shareCamera(alice);
+  const { mic: bobMic } = shareCamera(bob);
+  bob.media.setLocalDisabled(bobMic, bobMuted);
+  allInCall(w);
+  await Promise.all([alice.engine.start(), bob.engine.start()]);
+  await until(() => audioFrom(alice, bob)?.remoteDisabled === bobMuted && remoteFrom(bob, alice).length === 2, 'in the call');
+  connectAll(w);
+  return { alice, bob, bobMic };
+}
+
+/** Signalling goes down for both (their rooms wait for the rejoin), and Bob mutes or unmutes meanwhile: nothing of it can go. */
+async function bobTogglesWhileDown(w: World, { alice, bob, bobMic }: { alice: Person; bob: Person; bobMic: string }, muted: boolean): Promise<void> {
+  w.network.cut(alice.address, bob.address);
+  setLostConnection(alice);
+  setLostConnection(bob);
+  bob.media.setLocalDisabled(bobMic, muted);
+  await w.clock.advance(10_000);
+  expect(audioFrom(alice, bob)?.remoteDisabled).toBe(!muted);
+}
+
+/** What Alice's call tab last reported of Bob's mute (the Peer record every tab and the people list show). */
+function reportedMuted(alice: Person, bob: Person): boolean | undefined {
+  return alice.reports.findLast((report) => report.peerAddress === bob.address && report.change.muted !== undefined)?.change.muted;
+}
+
+describe('Call: a mute or unmute made while signalling was down reaches everyone once they are back (issue 13)', () => {
+  it('Bob unmutes while the chat server is down: once back, Alice has him live (he rejoins after her)', async () => {
+    const w = newWorld();
+    const call = await inCallWithBobMuted(w, true);
+    const { alice, bob } = call;
+    // Nothing can go: Alice still holds him muted, as she must until his session says otherwise.
+    await bobTogglesWhileDown(w, call, false);
+
+    w.network.restore(alice.address, bob.address);
+    setLostConnection(alice, []);
+    await flushMicrotasks();
+    setLostConnection(bob, [alice]);
+    setLostConnection(alice, [bob]);
+    await until(() => audioFrom(alice, bob)?.remoteDisabled === false, 'Bob live at Alice');
+    await until(() => reportedMuted(alice, bob) === false, 'reported unmuted');
+    // Still the same sessions: the media went on, only the words were missing.
+    expect(w.network.actions(bob.address, alice.address).filter((action) => action === 'session-initiate')).toHaveLength(1);
+  });
+
+  it('Bob mutes while the chat server is down: once back, Alice has him muted (he rejoins first; told when she is back)', async () => {
+    const w = newWorld();
+    const call = await inCallWithBobMuted(w, false);
+    const { alice, bob } = call;
+    await bobTogglesWhileDown(w, call, true);
+
+    // Bob is back first: Alice is not in the room yet, nothing can reach her.
+    w.network.restore(bob.address);
+    setLostConnection(bob, []);
+    await w.clock.advance(5_000);
+    expect(audioFrom(alice, bob)?.remoteDisabled).toBe(false);
+
+    w.network.restore(alice.address);
+    setLostConnection(alice, [bob]);
+    setLostConnection(bob, [alice]);
+    await until(() => audioFrom(alice, bob)?.remoteDisabled === true, 'Bob muted at Alice');
+    await until(() => reportedMuted(alice, bob) === true, 'reported muted');
   });
 });
 

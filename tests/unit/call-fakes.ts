@@ -1,5 +1,6 @@
 import type { Stanzas } from 'stanza';
 import type { JingleIq } from '../../src/protocol/commands';
+import { NotConnectedError } from '../../src/protocol/errors';
 import type { CallSignaling } from '../../src/main-thread/call/CallSignaling';
 import type { CallLocks } from '../../src/main-thread/call/CallOwnership';
 import { FakeStream, FakeTrack } from './track-fakes';
@@ -176,6 +177,8 @@ export class FakeJingleNetwork {
   /** Requests held back from delivery (a slow path for them), until released. */
   private holding: ((from: string, jingle: Stanzas.Jingle) => boolean) | undefined;
   private readonly held: Array<() => void> = [];
+  /** Occupants whose signalling is down (their shared worker has no connection). */
+  private readonly down = new Set<string>();
 
   /** From now on, requests that `matches` are delivered only on release(): what arrives after what. */
   holdBack(matches: (from: string, jingle: Stanzas.Jingle) => boolean): void {
@@ -185,6 +188,15 @@ export class FakeJingleNetwork {
   release(): void {
     this.holding = undefined;
     for (const deliver of this.held.splice(0)) deliver();
+  }
+
+  /** Signalling is down for these occupants: what they send fails as the worker's NotConnectedError does, what is sent to them bounces. */
+  cut(...addresses: string[]): void {
+    for (const address of addresses) this.down.add(address);
+  }
+
+  restore(...addresses: string[]): void {
+    for (const address of addresses) this.down.delete(address);
   }
 
   signalingFor(address: string): CallSignaling {
@@ -215,8 +227,9 @@ export class FakeJingleNetwork {
       return Promise.resolve(undefined);
     }
     if (!iq.jingle) return Promise.reject(new Error('not a jingle request'));
+    if (this.down.has(from)) return Promise.reject(new NotConnectedError());
     this.log.push({ from, to, jingle: iq.jingle });
-    const handler = this.handlers.get(to);
+    const handler = this.down.has(to) ? undefined : this.handlers.get(to);
     if (!handler) return Promise.reject({ type: 'error', id: iq.id, from: to, error: { type: 'cancel', condition: 'service-unavailable' } });
     return new Promise((resolve, reject) => {
       this.waiting.set(`${from}\n${iq.id ?? ''}`, { resolve, reject });

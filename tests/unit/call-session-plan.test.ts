@@ -102,11 +102,11 @@ describe('video bitrate budget (SPEC §9)', () => {
     const plan = planOutgoingSessions({ inCall: true, peers: [peer('r/b'), peer('r/c'), peer('r/d', 'audio')], shared: [mic, camera, screen], held: none });
     const counts = videoSendCounts(plan, [mic, camera, screen]);
     expect(counts).toEqual({ videoReceivingPeers: 2, sharedVideoStreams: 2 });
-    expect(maxBitratePerVideo({ ...counts, relayInUse: false })).toBe(Math.floor(TOTAL_VIDEO_BITRATE_BPS / 4));
+    expect(maxBitratePerVideo({ ...counts, relayInUse: false, relayPending: false })).toBe(Math.floor(TOTAL_VIDEO_BITRATE_BPS / 4));
   });
 
   it('one receiver with one camera gets the whole budget', () => {
     const plan = planOutgoingSessions({ inCall: true, peers: [peer('r/b')], shared: [mic, camera], held: none });
-    expect(maxBitratePerVideo({ ...videoSendCounts(plan, [mic, camera]), relayInUse: false })).toBe(TOTAL_VIDEO_BITRATE_BPS);
+    expect(maxBitratePerVideo({ ...videoSendCounts(plan, [mic, camera]), relayInUse: false, relayPending: false })).toBe(TOTAL_VIDEO_BITRATE_BPS);
   });
 });

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Stanzas } from 'stanza';
 import { describe, expect, it } from 'vitest';
+import { LIVENESS } from '../../src/protocol/clientDefaults';
 import { ATTENTION_MS, CHAT } from '../../src/protocol/constants';
 import type { Peer } from '../../src/protocol/entities';
 import { ManualClock } from '../support/ManualClock';
@@ -19,9 +20,13 @@ const openSession = useSessions();
 
 type Person = TestSession<ManualClock>;
 
-/** A session built as the SharedWorker builds it, on fake time: its own ManualClock. */
+/**
+ * A session built as the SharedWorker builds it, on fake time: its own ManualClock. Its liveness
+ * check (issue 13) waits longer than any advance here: fake time jumps past the real server's
+ * answers, which would read as a connection that stopped answering.
+ */
 function person(displayName: string): Person {
-  return openSession({ server: parley(), displayName, clock: new ManualClock() });
+  return openSession({ server: parley(), displayName, clock: new ManualClock(), liveness: { ...LIVENESS, quietMs: 10 * CHAT.pausedAfterMs } });
 }
 
 /** Every stanza the client queued before this has gone out once the server answers a ping. */

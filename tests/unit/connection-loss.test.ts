@@ -34,3 +34,19 @@ describe('Connection loss in plain words: since when, what is being done, and wh
     expect(describeConnectionLoss(connection({ disconnectedSince: 7 }), at)).toEqual({ text: 'Connection lost at t7.', canRetry: true });
   });
 });
+
+describe('Connection loss in plain words when the session learned more: the chat server is down, or the connection stopped answering (issue 13)', () => {
+  it('says the chat server is down and that it reconnects as soon as it is back, with Retry now', () => {
+    expect(describeConnectionLoss(connection({ state: 'disconnected', disconnectedSince: 42, reconnectAttempts: 3, waitingForServer: true }), at)).toEqual({
+      text: 'Connection lost at t42. The chat server is down — we’ll reconnect as soon as it’s back.',
+      canRetry: true,
+    });
+  });
+
+  it('says the connection stopped answering when the session gave up a silent one', () => {
+    expect(describeConnectionLoss(connection({ state: 'disconnected', disconnectedSince: 42, reconnectAttempts: 1, nextAttemptAt: 50, stoppedAnswering: true }), at)).toEqual({
+      text: 'The connection stopped answering at t42. Reconnecting… (attempt 1)',
+      canRetry: true,
+    });
+  });
+});

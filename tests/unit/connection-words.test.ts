@@ -20,6 +20,10 @@ describe('The connection in plain words: "Connected", "Reconnecting… (attempt 
     expect(connectionWords(connection({ state: 'disconnected', disconnectedSince: 42, nextAttemptAt: 50 })).text).toBe('Reconnecting…');
   });
 
+  it('says it waits for the chat server while the reconnect waits for the gateway to say the server is back (issue 13)', () => {
+    expect(connectionWords(connection({ state: 'disconnected', disconnectedSince: 42, reconnectAttempts: 3, waitingForServer: true }))).toEqual({ text: 'Waiting for the chat server…', tone: 'working' });
+  });
+
   it('says the browser is offline and that it will reconnect on its own', () => {
     expect(connectionWords(connection({ state: 'disconnected', offline: true, disconnectedSince: 42 }))).toEqual({ text: 'Offline — we’ll reconnect when you’re back', tone: 'offline' });
   });

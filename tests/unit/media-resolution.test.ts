@@ -38,13 +38,17 @@ describe('capture resolution tiers (SPEC §9 defaults: 0, 1, 2, 3, 5)', () => {
   });
 
   it('counts outgoing videos as receiving peers × shared videos in the mesh', () => {
-    expect(captureResolutionTier({ videoReceivingPeers: 1, sharedVideoStreams: 1, relayInUse: false })).toEqual(VIDEO_RESOLUTION_TIERS[1]);
-    expect(captureResolutionTier({ videoReceivingPeers: 2, sharedVideoStreams: 2, relayInUse: false })).toEqual(VIDEO_RESOLUTION_TIERS[3]);
-    expect(captureResolutionTier({ videoReceivingPeers: 0, sharedVideoStreams: 1, relayInUse: false })).toEqual(VIDEO_RESOLUTION_TIERS[0]);
+    expect(captureResolutionTier({ videoReceivingPeers: 1, sharedVideoStreams: 1, relayInUse: false, relayPending: false })).toEqual(VIDEO_RESOLUTION_TIERS[1]);
+    expect(captureResolutionTier({ videoReceivingPeers: 2, sharedVideoStreams: 2, relayInUse: false, relayPending: false })).toEqual(VIDEO_RESOLUTION_TIERS[3]);
+    expect(captureResolutionTier({ videoReceivingPeers: 0, sharedVideoStreams: 1, relayInUse: false, relayPending: false })).toEqual(VIDEO_RESOLUTION_TIERS[0]);
   });
 
   it('captures at the lowest threshold’s tier through the relay, which picks simulcast layers per receiver', () => {
-    expect(captureResolutionTier({ videoReceivingPeers: 8, sharedVideoStreams: 1, relayInUse: true })).toEqual(VIDEO_RESOLUTION_TIERS[0]);
+    expect(captureResolutionTier({ videoReceivingPeers: 8, sharedVideoStreams: 1, relayInUse: true, relayPending: false })).toEqual(VIDEO_RESOLUTION_TIERS[0]);
+  });
+
+  it('takes the relay’s tier as soon as the relay is on its way: a move to the relay changes the camera once, not to the mesh’s tier first', () => {
+    expect(captureResolutionTier({ videoReceivingPeers: 2, sharedVideoStreams: 1, relayInUse: false, relayPending: true })).toEqual(VIDEO_RESOLUTION_TIERS[0]);
   });
 });
 
@@ -127,16 +131,20 @@ describe('video bitrate budget (SPEC §9: 1,800,000 ÷ (receiving peers × share
     [5, 2, true, 900_000],
     [9, 1, true, 1_800_000],
   ])('%i peers × %i videos (relay %s) → %i bps each', (videoReceivingPeers, sharedVideoStreams, relayInUse, expected) => {
-    expect(maxBitratePerVideo({ videoReceivingPeers, sharedVideoStreams, relayInUse })).toBe(expected);
+    expect(maxBitratePerVideo({ videoReceivingPeers, sharedVideoStreams, relayInUse, relayPending: false })).toBe(expected);
   });
 
   it('divides by the real count, not min(count, 1)', () => {
-    const load = { videoReceivingPeers: 3, sharedVideoStreams: 1, relayInUse: false };
+    const load = { videoReceivingPeers: 3, sharedVideoStreams: 1, relayInUse: false, relayPending: false };
     expect(maxBitratePerVideo(load)).toBe(TOTAL_VIDEO_BITRATE_BPS / 3);
   });
 
+  it('is split among the peers while the relay is only on its way (the mesh carries the video meanwhile)', () => {
+    expect(maxBitratePerVideo({ videoReceivingPeers: 2, sharedVideoStreams: 1, relayInUse: false, relayPending: true })).toBe(TOTAL_VIDEO_BITRATE_BPS / 2);
+  });
+
   it('gives the whole budget when there is nothing to divide', () => {
-    expect(maxBitratePerVideo({ videoReceivingPeers: 0, sharedVideoStreams: 1, relayInUse: false })).toBe(TOTAL_VIDEO_BITRATE_BPS);
-    expect(maxBitratePerVideo({ videoReceivingPeers: 3, sharedVideoStreams: 0, relayInUse: false })).toBe(TOTAL_VIDEO_BITRATE_BPS);
+    expect(maxBitratePerVideo({ videoReceivingPeers: 0, sharedVideoStreams: 1, relayInUse: false, relayPending: false })).toBe(TOTAL_VIDEO_BITRATE_BPS);
+    expect(maxBitratePerVideo({ videoReceivingPeers: 3, sharedVideoStreams: 0, relayInUse: false, relayPending: false })).toBe(TOTAL_VIDEO_BITRATE_BPS);
   });
 });

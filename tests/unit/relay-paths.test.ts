@@ -1,8 +1,12 @@
+import type { Stanzas } from 'stanza';
+import { JINGLE_INFO_ACTIVE, JINGLE_INFO_HOLD, JINGLE_INFO_RINGING } from 'stanza/Constants';
+import { SessionManager } from 'stanza/jingle';
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/common/clock';
 import { PATH_CHANGE } from '../../src/protocol/clientDefaults';
 import { DecodeWatch, PathHandover } from '../../src/main-thread/call/PathChange';
 import { planPaths, type PathPlanInput } from '../../src/main-thread/call/pathPlan';
+import { RelayJingleSession } from '../../src/main-thread/call/relay/RelayJingleSession';
 import { ManualClock } from '../support/ManualClock';
 
 const planned = [
@@ -78,25 +82,61 @@ describe('planPaths (the relay switch without frozen video)', () => {
   });
 });
 
-describe('PathHandover (fake time)', () => {
-  const HANDOVER_GRACE_MS = PATH_CHANGE.graceMs;
+describe('PathHandover: the old path stops once the new one is connected for the grace and its receiver says it decodes (fake time)', () => {
+  const { graceMs, decodeWaitMs } = PATH_CHANGE;
 
-  it(`a path is established after ${HANDOVER_GRACE_MS} ms connected, and says so once`, async () => {
+  it(`with the receiver's word, a path is established ${graceMs} ms after it connected, and says so once`, async () => {
     const clock = new ManualClock();
     const handover = new PathHandover(clock);
     const settled: string[] = [];
     handover.on('settled', (path, key) => settled.push(`${path} ${key}`));
     handover.connected('relay', 'k');
     handover.connected('relay', 'k');
-    await clock.advance(HANDOVER_GRACE_MS - 1);
+    handover.decoding('relay', 'k');
+    await clock.advance(graceMs - 1);
     expect(handover.established('relay', 'k')).toBe(false);
     expect(handover.established('mesh', 'k')).toBe(false);
     await clock.advance(1);
     expect(handover.established('relay', 'k')).toBe(true);
+    await clock.advance(decodeWaitMs);
     expect(settled).toEqual(['relay k']);
+    expect(clock.pendingDelays()).toEqual([]);
   });
 
-  it('is established when its grace timer fires, even if the wall clock then reads a millisecond short', async () => {
+  it('keeps the old path past the grace until the receiver says it decodes: a slow first key frame is not a frozen tile', async () => {
+    const clock = new ManualClock();
+    const handover = new PathHandover(clock);
+    const settled: string[] = [];
+    handover.on('settled', (path, key) => settled.push(`${path} ${key}`));
+    handover.connected('mesh', 'k');
+    await clock.advance(graceMs + 500);
+    expect(handover.established('mesh', 'k')).toBe(false);
+    handover.decoding('mesh', 'k');
+    expect(handover.established('mesh', 'k')).toBe(true);
+    expect(settled).toEqual(['mesh k']);
+  });
+
+  it(`from a receiver that never says so (SimpleWebRTC 1.30.3), it is established ${decodeWaitMs} ms after it connected`, async () => {
+    const clock = new ManualClock();
+    const handover = new PathHandover(clock);
+    handover.connected('relay', 'k');
+    await clock.advance(decodeWaitMs - 1);
+    expect(handover.established('relay', 'k')).toBe(false);
+    await clock.advance(1);
+    expect(handover.established('relay', 'k')).toBe(true);
+  });
+
+  it('takes the word when it comes before the sender sees its side connect', async () => {
+    const clock = new ManualClock();
+    const handover = new PathHandover(clock);
+    handover.decoding('relay', 'k');
+    handover.lost('relay', 'k');
+    handover.connected('relay', 'k');
+    await clock.advance(graceMs);
+    expect(handover.established('relay', 'k')).toBe(true);
+  });
+
+  it('is established when its timers fire, even if the wall clock then reads a millisecond short', async () => {
     const clock = new ManualClock();
     // Browsers may run a timer a millisecond before Date.now() says its delay has passed.
     const early: Clock = {
@@ -109,19 +149,21 @@ describe('PathHandover (fake time)', () => {
     };
     const handover = new PathHandover(early);
     handover.connected('relay', 'k');
-    await clock.advance(HANDOVER_GRACE_MS - 1);
+    handover.decoding('relay', 'k');
+    await clock.advance(graceMs - 1);
     expect(handover.established('relay', 'k')).toBe(true);
   });
 
-  it('losing the connection resets it', async () => {
+  it('losing the connection resets it, the receiver’s word included', async () => {
     const clock = new ManualClock();
     const handover = new PathHandover(clock);
     handover.connected('mesh', 'k');
-    await clock.advance(HANDOVER_GRACE_MS / 2);
+    handover.decoding('mesh', 'k');
+    await clock.advance(graceMs / 2);
     handover.lost('mesh', 'k');
     expect(clock.pendingDelays()).toEqual([]);
     handover.connected('mesh', 'k');
-    await clock.advance(HANDOVER_GRACE_MS / 2);
+    await clock.advance(graceMs);
     expect(handover.established('mesh', 'k')).toBe(false);
     handover.clear();
     expect(clock.pendingDelays()).toEqual([]);
@@ -136,32 +178,32 @@ function fakeReceiver(kind: 'audio' | 'video') {
 }
 
 describe('DecodeWatch (the receiver keeps the old path until the new one decodes, fake time)', () => {
-  const { graceMs, decodeCheckIntervalMs } = PATH_CHANGE;
+  const { decodeWaitMs, decodeCheckIntervalMs } = PATH_CHANGE;
 
-  it('is ready once the new session decodes video, checked every interval', async () => {
+  it('is ready once the new session decodes video, checked every interval, and says it saw it decode', async () => {
     const clock = new ManualClock();
     const video = fakeReceiver('video');
-    let ready = 0;
-    new DecodeWatch(clock, () => [video.rtc, fakeReceiver('audio').rtc], () => (ready += 1)).connected();
+    const ready: boolean[] = [];
+    new DecodeWatch(clock, () => [video.rtc, fakeReceiver('audio').rtc], (decoding) => ready.push(decoding)).connected();
     await clock.advance(decodeCheckIntervalMs * 3);
-    expect(ready).toBe(0);
+    expect(ready).toEqual([]);
     video.receiver.framesDecoded = 1;
     await clock.advance(decodeCheckIntervalMs);
-    expect(ready).toBe(1);
+    expect(ready).toEqual([true]);
     expect(clock.pendingDelays()).toEqual([]);
   });
 
-  it('waits without a limit until the session connects, then at most the grace', async () => {
+  it(`waits without a limit until the session connects, then at most ${decodeWaitMs} ms — as long as the sender keeps the old path for want of its word — saying it saw nothing decode`, async () => {
     const clock = new ManualClock();
-    let ready = 0;
-    const watch = new DecodeWatch(clock, () => [fakeReceiver('video').rtc], () => (ready += 1));
-    await clock.advance(graceMs * 2);
-    expect(ready).toBe(0);
+    const ready: boolean[] = [];
+    const watch = new DecodeWatch(clock, () => [fakeReceiver('video').rtc], (decoding) => ready.push(decoding));
+    await clock.advance(decodeWaitMs * 2);
+    expect(ready).toEqual([]);
     watch.connected();
-    await clock.advance(graceMs - decodeCheckIntervalMs);
-    expect(ready).toBe(0);
+    await clock.advance(decodeWaitMs - decodeCheckIntervalMs);
+    expect(ready).toEqual([]);
     await clock.advance(decodeCheckIntervalMs);
-    expect(ready).toBe(1);
+    expect(ready).toEqual([false]);
   });
 
   it('cancelled (the session ended), it never says ready and leaves no timer', async () => {
@@ -170,8 +212,43 @@ describe('DecodeWatch (the receiver keeps the old path until the new one decodes
     const watch = new DecodeWatch(clock, () => [fakeReceiver('video').rtc], () => (ready += 1));
     watch.connected();
     watch.cancel();
-    await clock.advance(graceMs * 2);
+    await clock.advance(decodeWaitMs * 2);
     expect(ready).toBe(0);
     expect(clock.pendingDelays()).toEqual([]);
+  });
+});
+
+describe("The receiver's word that it decodes reaches the sender's relay session (a session-info active)", () => {
+  /** A consumer's Jingle session as the sender holds it, recording what it is told. */
+  function relaySession(): { session: RelayJingleSession; decoding: string[] } {
+    const decoding: string[] = [];
+    const session = new RelayJingleSession({
+      parent: new SessionManager({}),
+      sid: 'consumer-1',
+      peerID: 'room@rooms.example/bob',
+      onAnswer: () => {},
+      onDescription: () => {},
+      onEnded: () => {},
+      onDecoding: (decoded) => decoding.push(decoded.sid),
+    });
+    return { session, decoding };
+  }
+
+  /** The receiver's session-info, as StanzaJS hands it to the session. */
+  function receive(session: RelayJingleSession, info: Stanzas.JingleInfo): Promise<void> {
+    return new Promise((resolve) => session.process('session-info', { sid: session.sid, action: 'session-info', info }, () => resolve()));
+  }
+
+  it('active: the sender hears that the receiver decodes the consumer', async () => {
+    const { session, decoding } = relaySession();
+    await receive(session, { infoType: JINGLE_INFO_ACTIVE });
+    expect(decoding).toEqual(['consumer-1']);
+  });
+
+  it('other session-info (ringing, hold) is acknowledged and says nothing of decoding', async () => {
+    const { session, decoding } = relaySession();
+    await receive(session, { infoType: JINGLE_INFO_RINGING });
+    await receive(session, { infoType: JINGLE_INFO_HOLD });
+    expect(decoding).toEqual([]);
   });
 });

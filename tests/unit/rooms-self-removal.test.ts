@@ -4,7 +4,7 @@ import { JXT, type Stanzas } from 'stanza';
 import { describe, expect, it } from 'vitest';
 import { createParleyXmppClient } from '../../src/shared-worker/createParleyXmppClient';
 import { mucInfoOf } from '../../src/shared-worker/rooms/mucStatus';
-import { selfRemovalOf } from '../../src/shared-worker/rooms/selfRemoval';
+import { selfRemovalChange, selfRemovalOf } from '../../src/shared-worker/rooms/selfRemoval';
 
 const registry = createParleyXmppClient({}).stanzas;
 
@@ -46,7 +46,16 @@ describe('Self-unavailable: why the room removed us', () => {
     expect(selfRemovalOf(selfUnavailable(`<status code='303'/><item nick='new' role='participant' affiliation='none'/>`))).toEqual({ kind: 'renamed' });
   });
 
-  it('anything else (e.g. 332 shutdown) is a removal with its codes', () => {
-    expect(selfRemovalOf(selfUnavailable(`<status code='332'/>`))).toEqual({ kind: 'removed', codes: ['332', '110'] });
+  it("status 332 is the room's service going away, not a removal of us (issue 16: its cluster node died)", () => {
+    const info = selfUnavailable(`<status code='332'/><item role='none' affiliation='none'><reason>The room's server went away</reason></item>`);
+    expect(selfRemovalOf(info)).toEqual({ kind: 'serviceShutdown' });
+  });
+
+  it('a 332 that comes before our rejoin completed leaves the room failed, saying so', () => {
+    expect(selfRemovalChange({ kind: 'serviceShutdown' })).toMatchObject({ roomState: 'failed', joined: false, error: 'The room stopped on its server before you were back in' });
+  });
+
+  it('anything else (e.g. 321, membership lost) is a removal with its codes', () => {
+    expect(selfRemovalOf(selfUnavailable(`<status code='321'/>`))).toEqual({ kind: 'removed', codes: ['321', '110'] });
   });
 });

@@ -78,6 +78,14 @@ describe('Relay doors: PARLEY_RELAY_AUTH_TIMEOUT_MS, _CONNECTIONS_PER_USER, _CON
   });
 });
 
+describe('PARLEY_XMPP_RECONNECTS_PER_SECOND: how fast the gateway tells waiting clients the XMPP server is back', () => {
+  it('is 200 by default, takes a positive integer, and refuses 0', () => {
+    expect(readSettings({}).xmppReconnectsPerSecond).toBe(200);
+    expect(readSettings({ PARLEY_XMPP_RECONNECTS_PER_SECOND: '50' }).xmppReconnectsPerSecond).toBe(50);
+    expect(() => readSettings({ PARLEY_XMPP_RECONNECTS_PER_SECOND: '0' })).toThrow(/at least 1/);
+  });
+});
+
 describe('PARLEY_GATEWAY_BUFFER_BYTES: what the websocket proxy holds per connection and direction', () => {
   it('defaults to 1 MiB and is read from the environment', () => {
     expect(readSettings({}).gatewayBufferBytes).toBe(1024 * 1024);

@@ -8,12 +8,14 @@
 %%   show as the sender's name (PROTOCOL.md);
 %% - occupant limit with service-unavailable (mod_muc_parley_max_occupants.lua);
 %% - rooms that wait for a host: a guest whose join would create a room gets recipient-unavailable
-%%   (mod_muc_parley_room_start.lua); and only a join (not any presence) starts a room, as on Prosody;
+%%   (mod_muc_parley_room_start.lua); and only a join (a presence with the MUC <x/>, not any
+%%   presence) starts a room or enters one, as on Prosody;
 %% - in a cluster, a room starts once, however many first joins on different nodes race;
 %% - an owner's config form with an empty secret unlocks the room (PROTOCOL.md "Unlock"), where
 %%   ejabberd would refuse a protected room with a blank password;
 %% - GET /parley-stats for tests and operators (mod_parley_stats.lua).
-%% Beside it: mod_parley_payload_guard.erl (the payload guard) and mod_parley_room_expiry.erl.
+%% Beside it: mod_parley_payload_guard.erl (the payload guard), mod_parley_room_expiry.erl,
+%% mod_parley_room_failover.erl (a room outlives its node) and mod_muc_parley.erl (rooms on disk).
 -module(mod_parley).
 -behaviour(gen_mod).
 
@@ -130,23 +132,34 @@ session_identity(#jid{user = User, server = Server, resource = Resource}) ->
 %%% session, and its claims, are gone.
 
 muc_filter_presence(#presence{from = From, type = Type} = Presence,
-                    #state{users = Users, nicks = Nicks, server_host = ServerHost} = Room, Nick) ->
+                    #state{users = Users, server_host = ServerHost} = Room, Nick) ->
     IsJoin = Type == available andalso not maps:is_key(jid:tolower(From), Users),
-    case IsJoin andalso is_full(ServerHost, Users) of
-        true ->
-            refuse(Presence, xmpp:err_service_unavailable(<<"The room is full">>, xmpp:get_lang(Presence)));
-        false ->
-            Identity = case session_identity(From) of
-                           undefined -> remembered_identity(Nick);
-                           Known -> Known
-                       end,
-            forget_departed(Nicks),
-            put({?MODULE, occupant, Nick}, Identity),
-            put({?MODULE, room_id}, room_id(Room)),
-            without_user_element(Presence)
+    case IsJoin andalso refusal_of_join(Presence, ServerHost, Users) of
+        #stanza_error{} = Error -> refuse(Presence, Error);
+        _ -> occupant_presence(Presence, Room, Nick)
     end;
 muc_filter_presence(Acc, _Room, _Nick) ->
     Acc.
+
+%% A presence from someone not in the room is a join only with the MUC <x/>, as on Prosody: ejabberd
+%% would take any (a groupchat 1.0 join), such as a call update that crossed a kick.
+refusal_of_join(Presence, ServerHost, Users) ->
+    Lang = xmpp:get_lang(Presence),
+    case {xmpp:has_subtag(Presence, #muc{}), is_full(ServerHost, Users)} of
+        {false, _} -> xmpp:err_item_not_found(<<"You are not in the room">>, Lang);
+        {true, true} -> xmpp:err_service_unavailable(<<"The room is full">>, Lang);
+        {true, false} -> none
+    end.
+
+occupant_presence(#presence{from = From} = Presence, #state{nicks = Nicks} = Room, Nick) ->
+    Identity = case session_identity(From) of
+                   undefined -> remembered_identity(Nick);
+                   Known -> Known
+               end,
+    forget_departed(Nicks),
+    put({?MODULE, occupant, Nick}, Identity),
+    put({?MODULE, room_id}, room_id(Room)),
+    without_user_element(Presence).
 
 is_full(ServerHost, Users) ->
     case gen_mod:get_module_opt(ServerHost, ?MODULE, max_occupants) of
@@ -208,6 +221,8 @@ room_id(#state{room = Name, host = Host}) ->
         [] ->
             Rid = new_uuid(),
             mnesia:dirty_write(#parley_room_id{room = {Name, Host}, rid = Rid}),
+            %% On disk before the first self-presence carries it: the rid is the room's for good.
+            mod_muc_parley:on_disk(),
             Rid
     end.
 
@@ -296,27 +311,31 @@ starting_room(#presence{from = From, to = #jid{luser = Name, lserver = MucHost}}
 %% for a room this node does not know goes to the room registered under that name in `global`
 %% (which every node sees at once), or else routes itself to mod_muc there and then (as the router
 %% would), whose worker starts the room on this node; the new room is registered once it runs,
-%% before the lock is released, and leaves `global` when its process ends.
+%% before the lock is released, and leaves `global` when its process ends. A room whose node died
+%% is not running, whatever a table has not yet caught up with (mod_parley_room_failover.erl): the
+%% first join after the death starts it here again, from its stored copy.
 start_alone(Join, Name, MucHost) ->
-    case mod_muc:find_online_room(Name, MucHost) of
+    case mod_parley_room_failover:online_room(Name, MucHost) of
         {ok, _} ->
             Join;
         error ->
             Key = {?MODULE, room, Name, MucHost},
             global:trans({Key, self()},
                          fun() ->
-                                 case global:whereis_name(Key) of
-                                     Pid when is_pid(Pid) ->
-                                         mod_muc_room:route(Pid, Join);
-                                     undefined ->
-                                         mod_muc:route(Join),
-                                         case started_room(Name, MucHost, ?ROOM_START_WAIT_MS) of
-                                             {ok, Pid} -> global:register_name(Key, Pid);
-                                             error -> ok
-                                         end
+                                 Registered = global:whereis_name(Key),
+                                 case is_pid(Registered) andalso lists:member(node(Registered), [node() | nodes()]) of
+                                     true -> mod_muc_room:route(Registered, Join);
+                                     false -> start_here(Join, Key, Name, MucHost)
                                  end
                          end),
             drop
+    end.
+
+start_here(Join, Key, Name, MucHost) ->
+    mod_muc:route(Join),
+    case started_room(Name, MucHost, ?ROOM_START_WAIT_MS) of
+        {ok, Pid} -> global:re_register_name(Key, Pid);
+        error -> ok
     end.
 
 %% mod_muc hands a join for a room it does not know to a worker process, which starts the room.

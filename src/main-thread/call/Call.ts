@@ -249,7 +249,7 @@ export class Call extends TypedEmitter<CallEvents> {
     if (room?.selfAddress) this.manager.selfID = room.selfAddress;
     const roomPeers = Object.values(state.peers).filter((peer) => peer.roomAddress === this.roomAddress && !peer.isSelf);
     // Through a lost connection the call keeps the people it had (RejoinHold): media does not go through the server.
-    const { peers, inRoom } = this.rejoinHold.follow(room, roomPeers, this.inCall());
+    const { peers, inRoom, returned } = this.rejoinHold.follow(room, roomPeers, this.inCall());
     this.showHeld(this.rejoinHold.heldPeers());
     const inCall = inRoom && this.inCall();
     this.incoming.follow(new Set(peers.map((peer) => peer.address)), inCall);
@@ -262,8 +262,14 @@ export class Call extends TypedEmitter<CallEvents> {
     const plan = planOutgoingSessions({ inCall, peers, shared, held: this.sessions.held });
     const deliveries = this.deliveriesOf(plan, peers);
     const meshDeliveries = this.relay ? this.followRelay(this.relay, deliveries, shared, peers, inCall) : deliveries;
-    this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false });
+    this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false, relayPending: this.relayPending(shared) });
     this.mesh.deliver(meshDeliveries);
+    if (returned.length > 0) {
+      // A mute or unmute made while signalling was down never reached them (issue 13): say what is true now.
+      const reachable = new Set(returned);
+      this.mesh.restateMute(reachable);
+      this.relay?.restateMute(reachable);
+    }
     // Only people the room lists have a record to report to.
     this.peerReports.follow(roomPeers, (address) => this.sessions.hasFailed(address));
   }
@@ -305,10 +311,17 @@ export class Call extends TypedEmitter<CallEvents> {
     return deliveries.filter((delivery) => paths.mesh.has(delivery.key));
   }
 
+  /** The relay is on its way to carrying some stream we share (RelayPath.pending). */
+  private relayPending(shared: readonly ShareableMedia[]): boolean {
+    const { relay } = this;
+    return relay !== undefined && [...groupIntoStreams(shared).keys()].some((streamKey) => relay.pending(streamKey));
+  }
+
   /** SPEC §9: the video budget per sent video, applied to both paths when it changes. */
   private applyBitrate(load: VideoSendLoad): void {
     const { load: last } = this;
-    if (last?.videoReceivingPeers !== load.videoReceivingPeers || last.sharedVideoStreams !== load.sharedVideoStreams || last.relayInUse !== load.relayInUse) {
+    const changed = (['videoReceivingPeers', 'sharedVideoStreams', 'relayInUse', 'relayPending'] as const).some((field) => last?.[field] !== load[field]);
+    if (changed) {
       this.load = load;
       this.emit('sendLoad', load);
     }

@@ -33,10 +33,12 @@ export interface MediaPath {
   deliver(deliveries: readonly Delivery[]): void;
   /** A delivery of this plan key runs (or starts) on this path. */
   carries(key: string): boolean;
-  /** …and has been connected for the path-change grace (PathChange's PathHandover): what it replaces may stop. */
+  /** …and is established (PathChange's PathHandover: connected for the grace, its receiver decoding): what it replaces may stop. */
   established(key: string): boolean;
   /** SPEC §4: a local item was muted or unmuted: tell the receivers of every delivery that sends it. */
   mute(item: MediaItem, muted: boolean): void;
+  /** Issue 13: the mute state of everything sent, again, on each answered delivery to these people (reachable again after an outage). */
+  restateMute(peerAddresses: ReadonlySet<string>): void;
   /** SPEC §9: the budget of each sent video. */
   setMaxBitrate(bitrate: number): void;
   /** Something the choice of paths depends on changed (a connection, an ingest, a held delivery released). */

@@ -1,6 +1,6 @@
 import SDPUtils from 'sdp';
 import type { Stanzas } from 'stanza';
-import { JingleAction, JingleSessionRole } from 'stanza/Constants';
+import { JINGLE_INFO_ACTIVE, JingleAction, JingleSessionRole } from 'stanza/Constants';
 import { MediaSession } from 'stanza/jingle';
 import { convertCandidateToIntermediate } from 'stanza/jingle/sdp/Protocol';
 import type { MediaSessionOpts } from 'stanza/jingle/MediaSession';
@@ -52,6 +52,16 @@ export class ParleyMediaSession extends MediaSession {
       if (parameters.encodings.every((encoding) => encoding.active === active)) return;
       for (const encoding of parameters.encodings) encoding.active = active;
       await sender.setParameters(parameters);
+    });
+  }
+
+  /**
+   * Tells the sender that this session's media decodes here (a session-info `active`, XEP-0167):
+   * while moving a stream from one path to another it keeps the old one until then (PathChange).
+   */
+  sayDecoding(): Promise<void> {
+    return this.processLocal('active', async () => {
+      this.send('session-info', { info: { infoType: JINGLE_INFO_ACTIVE } });
     });
   }
 

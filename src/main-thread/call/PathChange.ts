@@ -4,71 +4,112 @@ import { TypedEmitter } from '../../common/TypedEmitter';
 import type { PathName } from './MediaPath';
 
 /*
- * Continuity across a change of media path (mesh ↔ relay): one rule, one grace period
- * (PATH_CHANGE.graceMs, counted from the moment the new path connects). The new path is up and
- * decoding before the old one stops:
+ * Continuity across a change of media path (mesh ↔ relay): one rule, with its times counted from
+ * the moment the new path connects (PATH_CHANGE). The new path is up and decoding before the old
+ * one stops:
  * - the receiver (DecodeWatch, used by receive/ReceivedVideo) keeps showing the old session's media
- *   until the new session decodes, or at the latest until the grace has passed;
+ *   until the new session decodes, or at the latest until PATH_CHANGE.decodeWaitMs have passed;
+ *   once it decodes it tells the sender so, on the new session (a Jingle session-info `active`);
  * - the sender (PathHandover, used by the Call and both paths) keeps the old path running until the
- *   new one has been connected for the grace: it cannot see the receiver decode, and the grace is
- *   the time for the first key frame to arrive and decode.
+ *   new one has been connected for PATH_CHANGE.graceMs and its receiver has said it decodes — on a
+ *   loaded machine the first key frame may take longer than the grace — or, from a receiver that
+ *   never says so, until PATH_CHANGE.decodeWaitMs have passed.
  * The tile itself (ui/call/TileVideo) only bridges its new <video> element's start-up: it shows the
  * new element at its first presented frame and has no timer of its own.
  */
 
 export interface PathHandoverEvents {
-  /** A path has now been connected for the grace period: what it replaces may go. */
+  /** A path is now established (see PathHandover): what it replaces may go. */
   settled: [path: PathName, key: string];
 }
 
+/** One connected (path, plan key): which of its waits have passed. */
+interface Connection {
+  graceOver: boolean;
+  decodeWaitOver: boolean;
+  settled: boolean;
+  readonly timers: unknown[];
+}
+
 /**
- * When each (path, plan key) connected, on the injected clock: a path is *established* once it
- * has stayed connected for the grace. Switching mesh → relay ends a mesh session only once its
- * relay consumer is established, and relay → mesh removes a consumer only once the new mesh
- * session is (SPEC §4's switch, without frozen video).
+ * When each (path, plan key) connected and whether its receiver said it decodes, on the injected
+ * clock: a path is *established* once it has stayed connected for the grace and its receiver has
+ * said it decodes it — or, without that word, once it has stayed connected for the decode wait.
+ * Switching mesh → relay ends a mesh session only once its relay consumer is established, and relay
+ * → mesh removes a consumer only once the new mesh session is (SPEC §4's switch, without frozen video).
  */
 export class PathHandover extends TypedEmitter<PathHandoverEvents> {
-  private readonly connections = new Map<string, { settled: boolean; readonly timer: unknown }>();
+  private readonly connections = new Map<string, Connection>();
+  /** Paths whose receiver said it decodes them (kept from before the sender sees them connect: the word may come first). */
+  private readonly decoded = new Set<string>();
 
   constructor(
     private readonly clock: Clock,
     private readonly graceMs: number = PATH_CHANGE.graceMs,
+    private readonly decodeWaitMs: number = PATH_CHANGE.decodeWaitMs,
   ) {
     super();
   }
 
-  /** The path to a key connected (again): its grace starts unless it runs already. */
+  /** The path to a key connected (again): its grace and decode wait start unless they run already. */
   connected(path: PathName, key: string): void {
     const id = `${path}\n${key}`;
     if (this.connections.has(id)) return;
-    // Established when the timer fires, not by comparing clock readings: a timer may fire a
+    // Established when a timer fires, not by comparing clock readings: a timer may fire a
     // millisecond before the wall clock says its delay has passed, and nothing would ask again.
-    const entry = {
-      settled: false,
-      timer: this.clock.setTimeout(() => {
-        entry.settled = true;
-        this.emit('settled', path, key);
+    const entry: Connection = { graceOver: false, decodeWaitOver: false, settled: false, timers: [] };
+    entry.timers.push(
+      this.clock.setTimeout(() => {
+        entry.graceOver = true;
+        this.settle(path, key);
       }, this.graceMs),
-    };
+      this.clock.setTimeout(() => {
+        entry.decodeWaitOver = true;
+        this.settle(path, key);
+      }, this.decodeWaitMs),
+    );
     this.connections.set(id, entry);
   }
 
-  /** The path to a key is not connected (any more). */
+  /** The receiver of the path to a key said it decodes it (its session-info `active`). */
+  decoding(path: PathName, key: string): void {
+    this.decoded.add(`${path}\n${key}`);
+    this.settle(path, key);
+  }
+
+  /**
+   * The path to a key is not connected (any more). A connection that is lost starts over, its
+   * receiver's word included; before the first connection (the states on the way to it) the word
+   * is kept, since it may come before the sender sees its side connect.
+   */
   lost(path: PathName, key: string): void {
     const id = `${path}\n${key}`;
     const entry = this.connections.get(id);
     if (!entry) return;
-    this.clock.clearTimeout(entry.timer);
+    for (const timer of entry.timers) this.clock.clearTimeout(timer);
     this.connections.delete(id);
+    this.decoded.delete(id);
   }
 
   established(path: PathName, key: string): boolean {
-    return this.connections.get(`${path}\n${key}`)?.settled === true;
+    const id = `${path}\n${key}`;
+    const entry = this.connections.get(id);
+    return entry !== undefined && entry.graceOver && (this.decoded.has(id) || entry.decodeWaitOver);
   }
 
   clear(): void {
-    for (const entry of this.connections.values()) this.clock.clearTimeout(entry.timer);
+    for (const entry of this.connections.values()) for (const timer of entry.timers) this.clock.clearTimeout(timer);
     this.connections.clear();
+    this.decoded.clear();
+  }
+
+  /** Says `settled` once, when the path becomes established. */
+  private settle(path: PathName, key: string): void {
+    const entry = this.connections.get(`${path}\n${key}`);
+    if (!entry || entry.settled || !this.established(path, key)) return;
+    entry.settled = true;
+    for (const timer of entry.timers) this.clock.clearTimeout(timer);
+    this.emit('settled', path, key);
   }
 }
 
@@ -85,40 +126,42 @@ async function isDecoding(receiver: RTCRtpReceiver): Promise<boolean> {
 /**
  * The receiver's side: waits until a session that takes over from another decodes — its video
  * has decoded a frame or, without video, its audio has packets — checked every
- * PATH_CHANGE.decodeCheckIntervalMs; once the session has been connected for the grace it stops
- * waiting (its predecessor may be the broken one). Then `ready` runs once, unless `cancel` came first.
+ * PATH_CHANGE.decodeCheckIntervalMs; once the session has been connected for PATH_CHANGE.decodeWaitMs
+ * it stops waiting (its predecessor may be the broken one; the sender stops that by then too). Then
+ * `ready` runs once, unless `cancel` came first, saying whether the session was seen decoding (the
+ * receiver then tells its sender so).
  */
 export class DecodeWatch {
   private readonly poll: unknown;
-  private grace: unknown;
+  private limit: unknown;
   private checking = false;
   private done = false;
 
   constructor(
     private readonly clock: Clock,
     private readonly receivers: () => readonly RTCRtpReceiver[],
-    private readonly ready: () => void,
+    private readonly ready: (decoding: boolean) => void,
   ) {
     this.poll = clock.setInterval(() => void this.check(), PATH_CHANGE.decodeCheckIntervalMs);
   }
 
-  /** The session connected: the grace starts (once). */
+  /** The session connected: the wait's limit starts (once). */
   connected(): void {
-    if (this.done || this.grace !== undefined) return;
-    this.grace = this.clock.setTimeout(() => this.finish(), PATH_CHANGE.graceMs);
+    if (this.done || this.limit !== undefined) return;
+    this.limit = this.clock.setTimeout(() => this.finish(), PATH_CHANGE.decodeWaitMs);
   }
 
   cancel(): void {
     this.done = true;
     this.clock.clearInterval(this.poll);
-    this.clock.clearTimeout(this.grace);
+    this.clock.clearTimeout(this.limit);
   }
 
-  /** Ends the wait now (the old session ended: the new one is all there is). */
-  finish(): void {
+  /** Ends the wait now, without having seen the session decode (its limit passed, or the old session ended: the new one is all there is). */
+  finish(decoding = false): void {
     if (this.done) return;
     this.cancel();
-    this.ready();
+    this.ready(decoding);
   }
 
   private async check(): Promise<void> {
@@ -129,7 +172,7 @@ export class DecodeWatch {
       const video = receivers.filter((receiver) => receiver.track.kind === 'video');
       const watched = video.length > 0 ? video : receivers;
       const results = await Promise.all(watched.map((receiver) => isDecoding(receiver).catch(() => false)));
-      if (results.length > 0 && results.every(Boolean)) this.finish();
+      if (results.length > 0 && results.every(Boolean)) this.finish(true);
     } finally {
       this.checking = false;
     }

@@ -24,12 +24,16 @@ export class RejoinHold {
     private readonly released: () => void,
   ) {}
 
-  /** The people the call follows now: the room's, and those held. */
-  follow(room: Room | undefined, peers: readonly Peer[], callJoined: boolean): { peers: readonly Peer[]; inRoom: boolean } {
+  /**
+   * The people the call follows now: the room's, and those held. `returned`: the held people the
+   * room lists again (at our rejoin, or theirs after it) — reachable again, they are told what they
+   * may have missed while signalling was down (the mute state: Call).
+   */
+  follow(room: Room | undefined, peers: readonly Peer[], callJoined: boolean): { peers: readonly Peer[]; inRoom: boolean; returned: readonly string[] } {
     if (!room || !callJoined || (!room.joined && !awaitingRejoin(room))) {
       this.clear();
       this.last = [];
-      return { peers, inRoom: room?.joined === true };
+      return { peers, inRoom: room?.joined === true, returned: [] };
     }
     if (!room.joined) {
       if (!this.waiting) {
@@ -37,7 +41,7 @@ export class RejoinHold {
         this.cancelExpiry();
         for (const peer of this.last) this.held.set(peer.address, peer);
       }
-      return { peers: [...this.held.values()], inRoom: true };
+      return { peers: [...this.held.values()], inRoom: true, returned: [] };
     }
     if (this.waiting) {
       this.waiting = false;
@@ -47,10 +51,10 @@ export class RejoinHold {
         this.released();
       }, REJOIN_GRACE_MS);
     }
-    for (const peer of peers) this.held.delete(peer.address);
+    const returned = peers.filter((peer) => this.held.delete(peer.address)).map((peer) => peer.address);
     if (this.held.size === 0) this.cancelExpiry();
     this.last = peers;
-    return { peers: [...peers, ...this.held.values()], inRoom: true };
+    return { peers: [...peers, ...this.held.values()], inRoom: true, returned };
   }
 
   /** The people followed although the room does not list them now. */

@@ -13,6 +13,11 @@ export interface VideoSendLoad {
   readonly sharedVideoStreams: number;
   /** Our video goes to the media relay instead of to each peer. */
   readonly relayInUse: boolean;
+  /**
+   * The relay is on its way to carrying our video (wanted, connecting or ingesting, no outage): the
+   * mesh carries it meanwhile, for the seconds of a change of path.
+   */
+  readonly relayPending: boolean;
 }
 
 /**
@@ -37,10 +42,13 @@ export function relayResolutionTier(tiers: VideoResolutionTiers = VIDEO_RESOLUTI
 /**
  * The capture tier for what we send. In the mesh every receiving peer costs an encode and an
  * upload per shared video, so the count is peers × shared videos. Through the relay we upload
- * once, in simulcast, and the relay picks a layer per receiver (relayResolutionTier).
+ * once, in simulcast, and the relay picks a layer per receiver (relayResolutionTier) — from the
+ * moment the relay is on its way: a call moving to the relay changes the camera's size once, not
+ * first to the mesh's tier for the new count and seconds later to the relay's (each change of
+ * size restarts the camera and the encoder, and can hold the receivers' frames back).
  */
 /** Nothing sent yet: a preview, or a call with nobody receiving. */
-export const NO_SEND_LOAD: VideoSendLoad = { videoReceivingPeers: 0, sharedVideoStreams: 0, relayInUse: false };
+export const NO_SEND_LOAD: VideoSendLoad = { videoReceivingPeers: 0, sharedVideoStreams: 0, relayInUse: false, relayPending: false };
 
 /** A camera capture's constraints for a tier: ideals, so that a camera that cannot reach them still starts. */
 export function cameraConstraintsFor(tier: VideoResolutionTier): MediaTrackConstraints {
@@ -51,7 +59,7 @@ export function captureResolutionTier(
   load: VideoSendLoad,
   tiers: VideoResolutionTiers = VIDEO_RESOLUTION_TIERS,
 ): VideoResolutionTier | undefined {
-  if (load.relayInUse) return relayResolutionTier(tiers);
+  if (load.relayInUse || load.relayPending) return relayResolutionTier(tiers);
   return selectResolutionTier(tiers, load.videoReceivingPeers * load.sharedVideoStreams);
 }
 

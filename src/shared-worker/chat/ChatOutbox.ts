@@ -31,7 +31,10 @@ export class ChatOutbox {
     private readonly isJoined: (roomAddress: string) => boolean,
   ) {
     context.store.subscribe((message) => {
-      if (message.type === 'patches' && message.patches.some((patch) => 'collection' in patch && patch.collection === 'rooms')) this.failUnreachable();
+      if (message.type !== 'patches') return;
+      const rooms = message.patches.flatMap((patch) => (patch.kind === 'upsert' && patch.collection === 'rooms' ? [patch.value] : []));
+      for (const room of rooms) if (room.roomState === 'interrupted' && room.address) this.roomWireLost(room.address);
+      if (rooms.length > 0 || message.patches.some((patch) => patch.kind === 'remove' && patch.collection === 'rooms')) this.failUnreachable();
     });
   }
 
@@ -70,6 +73,16 @@ export class ChatOutbox {
   disconnected(): void {
     this.transmitted.clear();
     this.historyEnded.clear();
+  }
+
+  /**
+   * One room stopped taking our stanzas while the connection stayed (its server went away: a
+   * cluster node that died, issue 16): what went on the wire for it is not known to have arrived,
+   * and goes again after the rejoin's history, as after a lost connection.
+   */
+  private roomWireLost(roomAddress: string): void {
+    this.historyEnded.delete(roomAddress);
+    for (const message of this.pending()) if (message.roomAddress === roomAddress) this.transmitted.delete(message.id);
   }
 
   /** A deliberate disconnect: nothing will take the waiting messages. */

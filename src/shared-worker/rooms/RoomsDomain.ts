@@ -90,14 +90,24 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
 
   /** SPEC §4: all peers are cleared and every room is interrupted with joined false. */
   disconnected(): void {
-    const { store } = this.context;
     this.joins.endAll();
     this.lookups.clear();
     this.presence.forget();
-    for (const room of Object.values(this.records.rooms)) if (room.address && room.roomState === 'joined') this.events.interrupted(room.address, this.records.rosterOf(room.address));
-    this.beforeOutage.keep(Object.values(store.state.peers));
-    for (const id of Object.keys(store.state.peers)) store.remove('peers', id);
-    for (const id of Object.keys(this.records.rooms)) store.update('rooms', id, { roomState: 'interrupted', ...OUT_OF_ROOM });
+    for (const room of Object.values(this.records.rooms)) this.interrupt(room);
+  }
+
+  /**
+   * The room waits for its rejoin (SPEC §4 interrupted): its roster is noted for the event lines,
+   * the people of its call are remembered for their return, and its peers are cleared.
+   */
+  private interrupt(room: Room): void {
+    const { store } = this.context;
+    if (room.address) {
+      if (room.roomState === 'joined') this.events.interrupted(room.address, this.records.rosterOf(room.address));
+      this.beforeOutage.keep(Object.values(store.state.peers).filter((peer) => peer.roomAddress === room.address));
+      this.records.removePeersOf(room.address);
+    }
+    store.update('rooms', room.id, { roomState: 'interrupted', ...OUT_OF_ROOM });
   }
 
   // ---- RoomsCommands ----
@@ -390,11 +400,23 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.context.store.update('rooms', room.id, { ...change, ...OUT_OF_ROOM });
   }
 
-  /** Our own unavailable presence: banned (301), kicked (307), destroyed (maybe with a new venue) or otherwise removed. */
+  /**
+   * Our own unavailable presence: banned (301), kicked (307), destroyed (maybe with a new venue) or
+   * otherwise removed; or the room's service went away (332), and we rejoin at once, as after a
+   * reconnect: the room starts again where we are (on ejabberd, on a live node of the cluster).
+   */
   private selfRemoved(room: AddressedRoom, removal: Exclude<SelfRemoval, { kind: 'renamed' }>): void {
     const { store, log } = this.context;
     this.joins.end(room.id);
     this.presence.forget(room.id);
+    // Only a room we were in is rejoined at once: one that stops again before our join completes
+    // fails, rather than be joined over and over.
+    if (removal.kind === 'serviceShutdown' && room.roomState === 'joined') {
+      log.info(`room ${room.address} stopped running on its server; rejoining`);
+      this.interrupt(room);
+      this.startJoin(room.id);
+      return;
+    }
     this.removePeople(room.address);
     if (removal.kind === 'destroyed' && removal.alternate) {
       log.info(`room ${room.address} was destroyed; following it to ${removal.alternate}`);

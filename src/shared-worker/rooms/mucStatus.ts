@@ -7,6 +7,8 @@ export const MUC_STATUS = {
   banned: '301',
   kicked: '307',
   nickChanged: '303',
+  /** The room's service went away (a shutdown, or on ejabberd the cluster node the room ran on died). */
+  serviceShutdown: '332',
 } as const;
 
 /**

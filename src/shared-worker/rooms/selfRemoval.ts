@@ -15,7 +15,9 @@ export type SelfRemoval =
   | { kind: 'kicked' }
   /** Status 303: not a removal; our nick changed and the new one follows in an available presence. */
   | { kind: 'renamed' }
-  /** Anything else the room did to us (shutdown, membership lost, …). */
+  /** Status 332: not about us; the room stopped running where it ran, and a join starts it again (issue 16). */
+  | { kind: 'serviceShutdown' }
+  /** Anything else the room did to us (membership lost, …). */
   | { kind: 'removed'; codes: string[] };
 
 function bounded(value: unknown, max: number): string | undefined {
@@ -29,13 +31,17 @@ export function selfRemovalOf(info: Stanzas.MUCInfo | undefined): SelfRemoval {
     return { kind: 'destroyed', alternate: parseRoomAddress(destroy.jid), password, reason: bounded(destroy.reason, LIMITS.reasonLength) };
   }
   if (hasStatus(info, MUC_STATUS.nickChanged)) return { kind: 'renamed' };
+  if (hasStatus(info, MUC_STATUS.serviceShutdown)) return { kind: 'serviceShutdown' };
   if (hasStatus(info, MUC_STATUS.banned)) return { kind: 'banned' };
   if (hasStatus(info, MUC_STATUS.kicked)) return { kind: 'kicked' };
   const codes = (Array.isArray(info?.statusCodes) ? info.statusCodes : []).filter((code): code is string => typeof code === 'string').slice(0, 8);
   return { kind: 'removed', codes: codes.map((code) => code.slice(0, 8)) };
 }
 
-/** SPEC §4 room state after a removal other than a destroy with an alternate venue (which is followed instead). */
+/**
+ * SPEC §4 room state after a removal other than a destroy with an alternate venue (which is
+ * followed instead), or a room that stopped on its server again before our rejoin of it completed.
+ */
 export function selfRemovalChange(
   removal: Exclude<SelfRemoval, { kind: 'renamed' }>,
 ): Pick<Room, 'roomState' | 'joined' | 'selfAddress' | 'rid' | 'error' | 'removal' | 'bans'> & Partial<Pick<Room, 'banned'>> {
@@ -53,6 +59,8 @@ export function selfRemovalChange(
         error: `The room was destroyed${removal.reason ? `: ${removal.reason}` : ''}`,
         removal: { kind: 'destroyed', reason: removal.reason },
       };
+    case 'serviceShutdown':
+      return { ...out, roomState: 'failed', error: 'The room stopped on its server before you were back in', removal: { kind: 'removed' } };
     case 'removed':
       return { ...out, roomState: 'failed', error: `Removed from the room (status ${removal.codes.join(', ') || 'none'})`, removal: { kind: 'removed' } };
   }

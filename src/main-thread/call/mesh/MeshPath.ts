@@ -1,4 +1,4 @@
-import type { SessionManager } from 'stanza/jingle';
+import type { SessionManager, Session as BaseSession } from 'stanza/jingle';
 import type { MediaItem, MediaItems } from '../../media';
 import type { CallSession } from '../CallSession';
 import type { CallSessions } from '../CallSessions';
@@ -31,15 +31,22 @@ export class MeshPath implements MediaPath {
   private readonly unsubscribes: Array<() => void>;
 
   constructor(private readonly options: MeshPathOptions) {
-    const { sessions, handover } = options;
+    const { manager, sessions, handover } = options;
+    // StanzaJS says `resumed` for a session-info `active`: our receiver decodes this session (PathChange).
+    const decoding = (session: BaseSession): void => {
+      const call = sessions.get(session.sid);
+      if (call?.sending && call.key !== undefined && this.outgoing.get(call.key) === call) handover.decoding('mesh', call.key);
+    };
+    manager.on('resumed', decoding);
     this.unsubscribes = [
+      () => manager.off('resumed', decoding),
       sessions.on('accepted', (call) => this.onAccepted(call)),
       sessions.on('ended', (call) => {
         if (call.key === undefined || this.outgoing.get(call.key) !== call) return;
         this.outgoing.delete(call.key);
         handover.lost('mesh', call.key);
       }),
-      // The path change hands a delivery over once its new path has been connected for the grace.
+      // The path change hands a delivery over once its new path is established (PathHandover).
       sessions.on('connectionState', (call, state) => {
         if (!call.sending || call.key === undefined) return;
         if (state === 'connected') handover.connected('mesh', call.key);
@@ -78,6 +85,10 @@ export class MeshPath implements MediaPath {
         muted ? call.session.mute('initiator', item.kind) : call.session.unmute('initiator', item.kind),
       );
     }
+  }
+
+  restateMute(peerAddresses: ReadonlySet<string>): void {
+    for (const call of this.outgoing.values()) if (call.answered && peerAddresses.has(call.peerAddress)) this.stateMute(call);
   }
 
   /** SPEC §9: applied to every session that sends video when it changes, and to each new one. */
@@ -165,8 +176,13 @@ export class MeshPath implements MediaPath {
    * before the answer: a peer that declines answers a session-info with an error.
    */
   private onAccepted(call: CallSession): void {
-    const { sessions, media } = this.options;
     if (call.key === undefined || this.outgoing.get(call.key) !== call) return;
+    this.stateMute(call);
+  }
+
+  /** The mute state of everything the session sends, mute or unmute. */
+  private stateMute(call: CallSession): void {
+    const { sessions, media } = this.options;
     void sessions.run(call, 'mute-state', async () => {
       for (const item of call.sent) {
         await (media.get(item.id)?.localDisabled === true ? call.session.mute('initiator', item.kind) : call.session.unmute('initiator', item.kind));

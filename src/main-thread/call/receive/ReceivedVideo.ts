@@ -30,7 +30,7 @@ export interface ReceivedVideoOptions {
  * What the receiver sees of each sender's video, in one place:
  * - continuity across a path change (PathChange): a session that carries a stream another session
  *   of the same sender shows (the sender moving mesh ↔ relay) shows its media only once it decodes
- *   (DecodeWatch, within the one grace period); its predecessors' media then goes. Should it end
+ *   (DecodeWatch, within PATH_CHANGE.decodeWaitMs) and tells the sender so; its predecessors' media then goes. Should it end
  *   first, its predecessors show their media again;
  * - the layer each tile asks for (tileProfile): what the tile needs becomes the quality asked of
  *   the sender, and carries over to the session that takes over;
@@ -64,12 +64,12 @@ export class ReceivedVideo {
     call.decodeWatch = new DecodeWatch(
       this.options.clock,
       () => call.tracks.flatMap(({ track }) => call.session.receiverOf(track) ?? []),
-      () => this.takeOver(call),
+      (decoding) => this.takeOver(call, decoding),
     );
     if (call.session.connectionState === 'connected') call.decodeWatch.connected();
   }
 
-  /** The session connected: a session waiting to take over starts its grace. */
+  /** The session connected: a session waiting to take over starts its wait's limit. */
   connected(call: CallSession): void {
     call.decodeWatch?.connected();
   }
@@ -103,11 +103,17 @@ export class ReceivedVideo {
       );
   }
 
-  /** The new session's media replaces its predecessors' (which run on until their sender ends them); the tile's need carries over. */
-  private takeOver(call: CallSession): void {
+  /**
+   * The new session's media replaces its predecessors' (which run on until their sender ends them);
+   * the tile's need carries over. Seen decoding, the sender is told, so that it stops the old path.
+   */
+  private takeOver(call: CallSession, decoding: boolean): void {
     call.decodeWatch = undefined;
     const { media, sessions } = this.options;
     if (!sessions.isCurrent(call)) return;
+    if (decoding) {
+      call.queue.push('say-decoding', () => call.session.sayDecoding()).catch((error: unknown) => this.options.logger.info(`decoding not said on ${call.sid}: ${errorMessage(error)}`));
+    }
     let carried: { need: TileNeed | undefined; profile: SimulcastProfile | undefined } | undefined;
     for (const old of this.predecessorsOf(call)) {
       const video = old.received.get('video');

@@ -1,5 +1,5 @@
 import type { Stanzas } from 'stanza';
-import { JINGLE_INFO_MUTE, JINGLE_INFO_UNMUTE, type JingleReasonCondition } from 'stanza/Constants';
+import { JINGLE_INFO_ACTIVE, JINGLE_INFO_MUTE, JINGLE_INFO_UNMUTE, type JingleReasonCondition } from 'stanza/Constants';
 import { Session, type SessionManager } from 'stanza/jingle';
 import type { ActionCallback } from 'stanza/jingle/Session';
 import type { ConsumerIceState } from '../../../protocol/relay';
@@ -19,6 +19,8 @@ export interface RelayJingleSessionOptions {
   readonly onDescription: (session: RelayJingleSession, descriptions: readonly MediaDescription[]) => void;
   /** The session ended, by either side. */
   readonly onEnded: (session: RelayJingleSession, reason: Stanzas.JingleReason | undefined) => void;
+  /** The receiver said it decodes the relay's media (a session-info `active`, PathChange). */
+  readonly onDecoding: (session: RelayJingleSession) => void;
 }
 
 /** CONSUMER_ICE_STATE in StanzaJS's connection-state words (ICESession.onIceStateChange's mapping). */
@@ -46,7 +48,7 @@ function connectionStateOf(state: ConsumerIceState): string {
  * is the same as a mesh session's. The far end is ice-lite and needs no trickled candidates.
  */
 export class RelayJingleSession extends Session {
-  private readonly callbacks: Pick<RelayJingleSessionOptions, 'onAnswer' | 'onDescription' | 'onEnded'>;
+  private readonly callbacks: Pick<RelayJingleSessionOptions, 'onAnswer' | 'onDescription' | 'onEnded' | 'onDecoding'>;
 
   /** The receiver accepted it (terminationOutcome's `unanswered`). */
   answered = false;
@@ -113,8 +115,9 @@ export class RelayJingleSession extends Session {
     cb();
   }
 
-  /** Receivers send nothing we act on here (ringing, hold); acknowledged like MediaSession does. */
-  protected override onSessionInfo(_changes: Stanzas.Jingle, cb: ActionCallback): void {
+  /** Of what receivers send (ringing, hold, active) only `active` — it decodes — is acted on; all is acknowledged like MediaSession does. */
+  protected override onSessionInfo(changes: Stanzas.Jingle, cb: ActionCallback): void {
+    if (changes.info?.infoType === JINGLE_INFO_ACTIVE) this.callbacks.onDecoding(this);
     cb();
   }
 }

@@ -136,6 +136,12 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     }
   }
 
+  restateMute(peerAddresses: ReadonlySet<string>): void {
+    for (const consumer of this.consumers.values()) {
+      if (consumer.session?.answered && peerAddresses.has(consumer.delivery.peerAddress)) this.run(consumer, 'mute-state', () => this.stateMute(consumer));
+    }
+  }
+
   /** Ends every relay session and the connection (closing it closes everything the relay made for it). */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -212,6 +218,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       onAnswer: (answered, answer) => this.onAnswer(answered, answer),
       onDescription: (described, descriptions) => this.onQualityRequest(described, descriptions),
       onEnded: (ended, reason) => this.onEnded(ended, reason),
+      onDecoding: (decoding) => this.onDecoding(decoding),
     });
     this.options.manager.addSession(session);
     consumer.session = session;
@@ -241,8 +248,21 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
         return;
       }
       // Issue 13: answered, the mute state of everything sent, mute or unmute (see MeshPath.onAccepted).
-      for (const item of consumer.delivery.media) await session.setMuted(item.kind, this.options.media.get(item.id)?.localDisabled === true);
+      await this.stateMute(consumer);
     });
+  }
+
+  /** The receiver decodes the consumer's media: the path change may stop the old path (PathChange). */
+  private onDecoding(session: RelayJingleSession): void {
+    const consumer = this.bySid(session.sid);
+    if (consumer && consumer.session === session && !consumer.dead) this.options.handover.decoding('relay', consumer.key);
+  }
+
+  /** The mute state of everything the consumer's session sends, mute or unmute. */
+  private async stateMute(consumer: RelayConsumer): Promise<void> {
+    const session = consumer.session;
+    if (!session) return;
+    for (const item of consumer.delivery.media) await session.setMuted(item.kind, this.options.media.get(item.id)?.localDisabled === true);
   }
 
   /** The receiver's quality request: on a relay session it is SET_CONSUMER_PROFILE (PROTOCOL.md). */

@@ -1,0 +1,85 @@
+// No chat lost (issue 13) when only one room is rejoined while the connection stays (issue 16: the
+// cluster node the room ran on died, and the room told us with status 332): the outbox, a real
+// StateStore, and the room going interrupted, joining and joined again as RoomsDomain records it.
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage, Room } from '../../src/protocol/entities';
+import { ChatOutbox } from '../../src/shared-worker/chat/ChatOutbox';
+import type { SessionContext } from '../../src/shared-worker/SessionContext';
+import { StateStore } from '../../src/shared-worker/StateStore';
+import { newRoomRecord } from '../../src/shared-worker/rooms/roomRecord';
+import { ManualClock } from '../support/ManualClock';
+
+const ROOM = 'room@rooms.example';
+
+function message(id: string): ChatMessage {
+  return {
+    id,
+    stanzaId: id,
+    body: `message ${id}`,
+    direction: 'outgoing',
+    displayName: 'Alice',
+    senderAddress: `${ROOM}/alice`,
+    roomAddress: ROOM,
+    time: 1,
+    editedTime: undefined,
+    replace: undefined,
+    acked: false,
+    customerData: undefined,
+  };
+}
+
+/** The store's listeners run once a microtask has passed: after this they have seen every change so far. */
+function delivered(): Promise<void> {
+  return Promise.resolve();
+}
+
+function outboxInARoom() {
+  const store = new StateStore();
+  const context: SessionContext = {
+    clock: new ManualClock(),
+    log: { info: () => {}, error: () => {} },
+    fetch: () => Promise.reject(new Error('this test fetches nothing')),
+    store,
+    client: undefined,
+    config: undefined,
+    wantsConnection: true,
+  };
+  const transmitted: string[] = [];
+  const outbox = new ChatOutbox(context, (sent) => transmitted.push(sent.id), () => store.state.rooms.r?.roomState === 'joined');
+  const setRoom = (change: Partial<Room>): void => store.upsert('rooms', 'r', { ...newRoomRecord('r', 'Room', { address: ROOM }), joinedAt: 1, ...change });
+  setRoom({ roomState: 'joined', joined: true });
+  outbox.historyDone(ROOM);
+  return { store, outbox, transmitted, setRoom };
+}
+
+describe('No chat lost across a rejoin of one room on the same connection (issue 16: its node died)', () => {
+  it('sends again, after the rejoin’s history, a message that went to the room that stopped and was never echoed', async () => {
+    const { store, outbox, transmitted, setRoom } = outboxInARoom();
+    store.upsert('messages', 'm1', message('m1'));
+    outbox.add(message('m1'));
+    expect(transmitted).toEqual(['m1']);
+
+    // Status 332: the room is interrupted and its join starts again at once, in the same turn.
+    setRoom({ roomState: 'interrupted' });
+    setRoom({ roomState: 'joining' });
+    await delivered();
+    setRoom({ roomState: 'joined', joined: true });
+    await delivered();
+    outbox.historyDone(ROOM);
+    expect(transmitted).toEqual(['m1', 'm1']);
+  });
+
+  it('does not send again what the room echoed before it stopped', async () => {
+    const { store, outbox, transmitted, setRoom } = outboxInARoom();
+    store.upsert('messages', 'm1', message('m1'));
+    outbox.add(message('m1'));
+    store.update('messages', 'm1', { acked: true });
+
+    setRoom({ roomState: 'interrupted' });
+    await delivered();
+    setRoom({ roomState: 'joined', joined: true });
+    await delivered();
+    outbox.historyDone(ROOM);
+    expect(transmitted).toEqual(['m1']);
+  });
+});

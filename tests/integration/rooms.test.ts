@@ -3,7 +3,7 @@
 // createSession, against a real Prosody behind the real gateway.
 import { randomUUID } from 'node:crypto';
 import { JXT } from 'stanza';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '../../src/protocol/constants';
 import type { ChatMessage, Peer, Room } from '../../src/protocol/entities';
 import { RoomNameMissingError, RoomNotJoinedError } from '../../src/protocol/errors';
@@ -11,9 +11,10 @@ import type { SessionState } from '../../src/protocol/session-state';
 import { NS_TALKY_CORE } from '../../src/protocol/stanzas/namespaces';
 import type { Clock } from '../../src/common/clock';
 import type { Fetch } from '../../src/shared-worker/ConfigClient';
+import { fetchThrough, useHeldWebsockets } from '../support/heldWebsocket';
 import { ManualClock } from '../support/ManualClock';
 import { useParley } from '../support/parley';
-import { connected, joinedBy, joinedRoom, peerNamed, receivedBy, roomInState, setDisplayName, useSessions, waitFor, type TestSession } from '../support/sessions';
+import { connected, joinedBy, joinedRoom, peerNamed, receivedBy, roomInState, setDisplayName, useSessions, WAIT_MS, waitFor, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
 import { PEER_DEFAULTS } from '../support/peers';
 
@@ -23,6 +24,7 @@ const parley = useParley();
 /** A second server whose rooms hold at most two occupants. */
 const smallRooms = useParley({ maxOccupants: 2 });
 const openSession = useSessions();
+const holdWebsocket = useHeldWebsockets(parley);
 
 interface PersonOptions {
   server?: typeof parley;
@@ -392,6 +394,33 @@ describe('SPEC §4 leaving removes the room, its peers and its call record', () 
     expect(bob.session.store.state.calls).toEqual({});
     expect(bob.session.store.state.messages).toEqual({ m1: message });
     await waitFor(alice, 'Bob gone', (state) => !Object.values(state.peers).some((peer) => peer.displayName === 'Bob'));
+  });
+
+  it('joined again at once (Leave, then Back), the room’s answer to the leave coming after the new join presence does not end the new join', async () => {
+    const held = await holdWebsocket();
+    held.release();
+    const bob = openSession({ server: parley(), displayName: 'Bob', fetch: fetchThrough(held) });
+    const name = newRoomName();
+    const first = await joinedBy(bob, name);
+    // The room's answers wait, as on a slow network: the new join goes out before the leave's echo arrives.
+    held.holdIncoming();
+    const from = bob.sent.length;
+    await bob.rooms.leaveRoom(first.id);
+    const againId = await bob.rooms.joinRoom(name);
+    const joinPresenceSent = () => bob.sent.slice(from).some((xml) => xml.startsWith('<presence') && xml.includes('http://jabber.org/protocol/muc"'));
+    await vi.waitFor(() => expect(joinPresenceSent()).toBe(true), { timeout: WAIT_MS });
+    // The leave's answer (our unavailable self-presence) is among what waits.
+    await vi.waitFor(() => expect(held.heldText()).toMatch(/type=["']unavailable["']/), { timeout: WAIT_MS });
+    const states: string[] = [];
+    bob.session.store.subscribe(() => states.push(String(bob.session.store.state.rooms[againId]?.roomState)));
+    held.releaseIncoming();
+
+    const again = await joinedRoom(bob, againId);
+    // Bob's own presence with his call, sent before he left, is the first of what waited: not the new join's answer.
+    await bob.session.client?.ping();
+    expect(states.filter((state, at) => state !== states[at - 1])).toEqual(['joining', 'joined']);
+    expect(again.address).toBe(first.address);
+    expect(bob.session.store.state.rooms[againId]?.roomState).toBe('joined');
   });
 });
 

@@ -8,6 +8,7 @@ import { roomNameToLocalpart } from '../../protocol/rooms';
 import { rejoinHistorySince } from '../chat/historySince';
 import type { SessionContext, SessionDomain } from '../SessionContext';
 import { expectPassword, optionalPassword } from './commandInput';
+import { DepartingOccupants } from './DepartingOccupants';
 import { EarlyRoomLookups } from './EarlyRoomLookups';
 import { JoinAttempts } from './JoinAttempts';
 import { joinErrorChange } from './joinError';
@@ -38,6 +39,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   private readonly records: RoomRecords;
   private readonly joins: JoinAttempts;
   private readonly presence = new PresenceSender();
+  private readonly departing: DepartingOccupants;
   private readonly beforeOutage = new PeersBeforeOutage();
   private readonly lock: RoomLock;
   private readonly lookups: EarlyRoomLookups;
@@ -53,6 +55,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   ) {
     this.records = new RoomRecords(context.store);
     this.joins = new JoinAttempts(context.clock);
+    this.departing = new DepartingOccupants(context.clock, LIMITS.roomJoinTimeoutMs);
     this.lock = new RoomLock(context, this.records, events);
     this.lookups = new EarlyRoomLookups(context, (roomId, response) => this.takeEarlyAddress(roomId, response.roomAddress));
     this.calls = new RoomCalls(context, this.records, (roomId) => this.syncPresence(roomId));
@@ -93,6 +96,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.joins.endAll();
     this.lookups.clear();
     this.presence.forget();
+    this.departing.clear();
     for (const room of Object.values(this.records.rooms)) this.interrupt(room);
   }
 
@@ -146,7 +150,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   async leaveRoom(roomId: string): Promise<void> {
     const room = this.records.room(roomId);
     if (!room) return;
-    this.presence.leave(this.context.client, room.id, room.selfAddress ?? this.joins.awaiting(room.id));
+    this.leave(room.id, room.selfAddress ?? this.joins.awaiting(room.id));
     this.joins.end(room.id);
     this.calls.forget(room.id);
     if (room.address) {
@@ -293,7 +297,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
 
   /** StanzaJS's joinRoom has no timeout: a join the room never answers fails, and is abandoned. */
   private joinTimedOut(roomId: string, address: string, occupant: string): void {
-    this.presence.leave(this.context.client, roomId, occupant);
+    this.leave(roomId, occupant);
     this.removePeople(address);
     const error = `Room ${address} did not answer the join within ${LIMITS.roomJoinTimeoutMs / 1000} s`;
     this.context.log.error(error);
@@ -328,6 +332,12 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     void this.lock.check(room.id, { announce: false });
   }
 
+  /** Sends our unavailable presence; the room's answers about that stay are then not a later join's. */
+  private leave(roomId: string, occupant: string | undefined): void {
+    this.presence.leave(this.context.client, roomId, occupant);
+    if (occupant && this.context.client) this.departing.add(occupant);
+  }
+
   /** We are out of the room: its peers and its event lines' roster go, and none of them is awaited back from a lost connection. */
   private removePeople(roomAddress: string): void {
     this.events.forget(roomAddress);
@@ -339,6 +349,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
 
   private onPresence(presence: Stanzas.ReceivedPresence): void {
     const occupant = parseOccupantAddress(presence.from);
+    if (occupant && this.departing.absorbs(occupant.full, presence.type)) return;
     const room = this.records.byAddress(occupant?.room ?? presence.from);
     if (!room) return;
     const awaiting = this.joins.awaiting(room.id);

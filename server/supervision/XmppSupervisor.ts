@@ -15,6 +15,8 @@ export class XmppSupervisor {
   private held = false;
   private stopped = false;
   private restartTimer: NodeJS.Timeout | undefined;
+  /** The replacements and kills under way, one at a time: two starts at once would race for one port. */
+  private operations: Promise<void> = Promise.resolve();
   /** Servers we ended ourselves to replace them: their exit is not a crash to restart from. */
   private readonly replaced = new WeakSet<XmppServer>();
 
@@ -38,14 +40,14 @@ export class XmppSupervisor {
   async holdDown(): Promise<void> {
     this.held = true;
     this.cancelRestart();
-    await this.current.kill();
+    await this.inTurn(() => this.current.kill());
   }
 
   /** Starts the server again now (after `holdDown`, or killing a running one first). */
   async restart(): Promise<void> {
     this.held = false;
     this.cancelRestart();
-    await this.replace();
+    await this.inTurn(() => this.replace());
   }
 
   async stop(): Promise<void> {
@@ -53,7 +55,7 @@ export class XmppSupervisor {
     this.cancelRestart();
     this.readiness.markDown();
     this.readiness.close();
-    await this.current.stop();
+    await this.inTurn(() => this.current.stop());
   }
 
   private watch(server: XmppServer): void {
@@ -69,7 +71,7 @@ export class XmppSupervisor {
     this.log(`xmpp: the XMPP server ${why}; restarting it in ${delay} ms (restart ${this.backoff.count} in a row)`);
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
-      this.replace().catch((error: unknown) => {
+      this.inTurn(() => this.replace()).catch((error: unknown) => {
         if (!this.stopped && !this.held) this.scheduleRestart(`did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
       });
     }, delay);
@@ -91,6 +93,13 @@ export class XmppSupervisor {
     this.current = next;
     this.watch(next);
     this.readiness.markUp();
+  }
+
+  /** Runs `operation` once those asked for before it have settled (a restart asked for during the supervisor's own waits for it). */
+  private inTurn(operation: () => Promise<void>): Promise<void> {
+    const turn = this.operations.then(operation);
+    this.operations = turn.catch(() => undefined);
+    return turn;
   }
 
   private cancelRestart(): void {

@@ -2,11 +2,10 @@
 // Prosody when it dies, keeps serving meanwhile, says which part is down at GET /api/health, and a
 // restarted gateway is transparent to open sessions. Real Prosody, real relay worker, real gateway.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningParley } from '../../server/Parley';
 import { startTestParley } from '../support/testParley';
 import { joinedBy, joinedRoom, useSessions, waitFor, WAIT_MS, type TestSession } from '../support/sessions';
-import { until } from '../support/until';
 
 let parley: RunningParley | undefined;
 const logs: string[] = [];
@@ -47,7 +46,8 @@ describe('Supervision: a Prosody that dies is restarted on the same port, with o
     const restartLines = logs.length;
     process.kill(crashed.pid!, 'SIGKILL');
     await waitFor(alice.who, 'the room interrupted', (state) => state.rooms[alice.roomId]?.roomState === 'interrupted');
-    await until(() => server().xmpp !== crashed, 'a new Prosody');
+    // Real time: the supervisor's backoff, then a real Prosody's start.
+    await vi.waitFor(() => expect(server().xmpp).not.toBe(crashed), { timeout: WAIT_MS, interval: 50 });
     expect(server().xmpp.httpPort).toBe(crashed.httpPort);
     await joinedRoom(alice.who, alice.roomId);
     expect(logs.slice(restartLines).filter((line) => line.startsWith('xmpp: the XMPP server exited (signal SIGKILL); restarting it in'))).toHaveLength(1);

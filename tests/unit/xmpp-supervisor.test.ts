@@ -69,6 +69,37 @@ describe('Supervision: the XMPP server is restarted once per death, never twice 
     expect(started[0]?.exitStatus).toBeUndefined();
   });
 
+  it('a restart asked for while the supervisor’s own is starting a server waits for it: never two starts at once (they would race for one port)', async () => {
+    let starting = 0;
+    let mostAtOnce = 0;
+    const slowStarts: FakeXmppServer[] = [];
+    const slow = new XmppSupervisor(
+      new FakeXmppServer('first'),
+      async () => {
+        starting += 1;
+        mostAtOnce = Math.max(mostAtOnce, starting);
+        await new Promise((started) => setTimeout(started, 1_000));
+        starting -= 1;
+        const server = new FakeXmppServer(`slow restart ${slowStarts.length + 1}`);
+        slowStarts.push(server);
+        return server;
+      },
+      () => {},
+      new RestartBackoff({ firstDelayMs: 250, maxDelayMs: 1_000, stableAfterMs: 60_000 }, () => Date.now()),
+    );
+    await slow.server.kill();
+    await vi.advanceTimersByTimeAsync(500);
+    const restarted = slow.restart();
+    await vi.advanceTimersByTimeAsync(5_000);
+    await restarted;
+
+    expect(mostAtOnce).toBe(1);
+    expect(slowStarts.map((server) => server.name)).toEqual(['slow restart 1', 'slow restart 2']);
+    expect(slowStarts[0]?.exitStatus).toBe('signal SIGKILL');
+    expect(slow.server).toBe(slowStarts[1]);
+    await slow.stop();
+  });
+
   it('a server that dies by itself is replaced once, after the backoff, with one log line', async () => {
     await supervisor.server.kill();
     await vi.advanceTimersByTimeAsync(5_000);

@@ -28,6 +28,8 @@ export const RELAY_CHROMIUM_ARGS = CHROMIUM_ARGS.map((arg) => (arg === '--use-fa
 
 /** The files whose calls run through the media relay (three people, each on a camera of their own). */
 const RELAY_CALLS = ['**/relay-call.spec.ts', '**/call-ui-relay.spec.ts', '**/faults-call.spec.ts', '**/relay-hosts.spec.ts'];
+/** Fault cases of two people (the chat's, and calls on direct connections): most of their time is spent waiting out an outage. */
+const WAITING_FAULTS = ['**/faults-chat.spec.ts', '**/faults-call-direct.spec.ts'];
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -42,7 +44,15 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
-    { name: 'app', testIgnore: RELAY_CALLS },
+    { name: 'app', testIgnore: [...RELAY_CALLS, ...WAITING_FAULTS] },
+    // Light on the machine while they wait out their outages: `npm test` runs them beside the unit
+    // and integration tests, the cases of a file spread over the workers (each with its own servers).
+    {
+      name: 'faults',
+      testMatch: WAITING_FAULTS,
+      fullyParallel: true,
+      use: { launchOptions: { executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium', args: RELAY_CHROMIUM_ARGS } },
+    },
     // Three people each encoding 720p simulcast for the relay: beside another call on two cores
     // their encoders drop the layers these files check for. One at a time, and `npm test` runs this
     // project on its own after the others.

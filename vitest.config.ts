@@ -12,6 +12,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Integration files each start their own servers on free ports, so they can run side by side.
     fileParallelism: true,
+    // Vitest's default on two cores is one file at a time; most of an integration file's time is
+    // spent waiting on its servers (starting, answering), which the other file's work fills.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'prosody', include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'], exclude: EJABBERD_SUITES } },
       { extends: true, test: { name: 'ejabberd', include: [...SIGNALLING_SUITES, ...EJABBERD_SUITES], env: { PARLEY_XMPP_SERVER: 'ejabberd' } } },

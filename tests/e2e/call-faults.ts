@@ -1,0 +1,54 @@
+// What the call cases of the fault suite share (faults-call.spec.ts on the relay, faults-call-direct.spec.ts
+// on direct connections): the people of a call, and the tiles they watch through a fault.
+import type { Page } from '@playwright/test';
+import { RELAY_CHROMIUM_ARGS } from '../../playwright.config';
+import { joinCallWithCamera } from './call-ui-people';
+import { BACK_WITHIN_MS } from './faults';
+import { expect, uniqueRoomName, type People, type Person } from './rooms-people';
+import { tileSamples, watchTile, type ShownSample } from './video-continuity';
+
+/**
+ * Chromium for the call cases: a fake camera per person (FAKE_CAMERAS) and, past Chromium's own limit
+ * (from the machine's memory), a renderer per tab as on a roomier machine: a new tab otherwise shares
+ * a renderer of the same site with another tab, and a crash takes both.
+ */
+export const CALL_FAULTS_LAUNCH = {
+  executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium',
+  args: [...RELAY_CHROMIUM_ARGS, '--renderer-process-limit=100'],
+};
+
+/** The people of one call, each on a fake camera of their own (playwright.config FAKE_CAMERAS). */
+export async function inACall(people: People, label: string, names: readonly string[]): Promise<Person[]> {
+  const room = uniqueRoomName(label);
+  const everyone: Person[] = [];
+  for (const name of names) everyone.push(await people.join(room, name));
+  for (const [index, person] of everyone.entries()) await joinCallWithCamera(person.page, index);
+  return everyone;
+}
+
+/** Each person watches the tile of the next one round the circle (Alice → Bob → … → Alice). */
+export function watchedPairs(everyone: readonly Person[]): Array<{ viewer: Person; shown: Person }> {
+  return everyone.map((viewer, index) => ({ viewer, shown: everyone[(index + 1) % everyone.length]! }));
+}
+
+export async function watchTiles(everyone: readonly Person[]): Promise<void> {
+  for (const { viewer, shown } of watchedPairs(everyone)) await watchTile(viewer.page, shown.displayName);
+}
+
+/** Per watched pair, what the viewer's tile of the other showed since `watchTiles`. */
+export async function watchedSamples(everyone: readonly Person[]): Promise<Array<{ pair: string; samples: ShownSample[] }>> {
+  return Promise.all(
+    watchedPairs(everyone).map(async ({ viewer, shown }) => ({ pair: `${viewer.displayName} → ${shown.displayName}`, samples: await tileSamples(viewer.page, shown.displayName) })),
+  );
+}
+
+/** The watched samples from `from` to `to` only. */
+export function samplesWithin(watched: ReadonlyArray<{ pair: string; samples: ShownSample[] }>, from: number, to: number): Array<{ pair: string; samples: ShownSample[] }> {
+  return watched.map(({ pair, samples }) => ({ pair, samples: samples.filter((sample) => sample.at >= from && sample.at <= to) }));
+}
+
+/** Both tabs say the connection is lost (the chat server is down for them). */
+export async function expectOutageShown(pages: readonly Page[]): Promise<void> {
+  for (const page of pages) await expect(page.getByRole('status', { name: 'Room state' })).toBeVisible({ timeout: BACK_WITHIN_MS });
+}
+

@@ -1,0 +1,145 @@
+// The fault suite's call cases on direct connections (issue 13): Prosody killed mid-call, someone who
+// mutes or unmutes while it is down, a person's network dead without a word mid-call. Two people, so
+// `npm test` runs them beside the unit and integration tests (most of their time is the outage).
+// Real Prosody and Chromium with fake devices, in a loopback-only network namespace; each case prints
+// its figures; what is asserted is what the people see and hear, not how fast.
+import { CALL_FAULTS_LAUNCH, expectOutageShown, inACall, watchedSamples, watchTiles } from './call-faults';
+import { callButton, tile, expectDecodingVideo, expectHearing, hear, joinCallWithCamera, LIGHT_VIDEO_TIERS } from './call-ui-people';
+import { shownMutedWatch, watchShownMuted } from './call-watch';
+import { BACK_WITHIN_MS, reportFault, timeUntilBackAfterReachable } from './faults';
+import { joinThrough, PersonalPath } from './network-cut';
+import { expect, participantEntry, test, uniqueRoomName, type Person } from './rooms-people';
+import { videoGapFigure } from './video-continuity';
+
+test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS }, launchOptions: CALL_FAULTS_LAUNCH });
+
+test.describe('Fault suite: Prosody killed mid-call — the media keeps flowing while signalling is down, everyone is back in the room and the call, a muted person stays muted', () => {
+  test('two people on direct connections, Bob muted', async ({ people, parley }) => {
+    test.setTimeout(240_000);
+    const [alice, bob] = (await inACall(people, 'fault-call-prosody', ['Alice', 'Bob'])) as [Person, Person];
+    await expectDecodingVideo(alice.page, 'Bob');
+    await expectDecodingVideo(bob.page, 'Alice');
+    await expectHearing(bob.page, 'Alice');
+    await callButton(bob.page, 'Mute microphone').click();
+    await expect(participantEntry(alice.page, 'Bob')).toContainText('muted');
+    // Listed or shown while the room is back: always muted (while signalling is down nobody is listed).
+    await watchShownMuted(alice.page, 'Bob', false);
+    await watchTiles([alice, bob]);
+
+    const killedAt = Date.now();
+    process.kill(parley.xmpp.pid!, 'SIGKILL');
+    const pages = [alice.page, bob.page];
+    await test.step('both tabs say the connection is lost; the supervisor restarts Prosody; both rejoin the room', async () => {
+      for (const page of pages) await expect(page.getByRole('status', { name: 'Room state' })).toBeVisible({ timeout: BACK_WITHIN_MS });
+    });
+    const back = await timeUntilBackAfterReachable(pages, killedAt, () => parley.xmppUpSince);
+    const reachableAt = killedAt + back.afterFault - back.afterReachable;
+    await expect(callButton(alice.page, 'Hang up')).toBeVisible();
+    await expect(callButton(bob.page, 'Hang up')).toBeVisible();
+    await expectDecodingVideo(alice.page, 'Bob');
+    await expectDecodingVideo(bob.page, 'Alice');
+    await expectHearing(bob.page, 'Alice');
+    const backInCallMs = Date.now() - killedAt;
+    const watched = await watchedSamples([alice, bob]);
+    reportFault('Prosody killed mid-call (mesh)', [
+      `every tab back in its room ${back.afterFault} ms and its call ${backInCallMs} ms after the kill`,
+      `back ${back.afterReachable} ms after the server was reachable again (call and video checked ${Date.now() - reachableAt} ms after)`,
+      videoGapFigure(watched, killedAt),
+    ]);
+
+    // The tiles never went away while signalling was down: each kept showing the other's video.
+    for (const { pair, samples } of watched) expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
+    // One video element throughout: the media that flowed before the kill is the media that flows now.
+    for (const { pair, samples } of watched) expect(new Set(samples.map((sample) => sample.shown)).size, `${pair}: videos shown`).toBe(1);
+    await expect(participantEntry(alice.page, 'Bob')).toContainText('muted');
+    const seen = await shownMutedWatch(alice.page);
+    expect(seen.checks).toBeGreaterThan(0);
+    expect(seen.unmutedSeen).toBe(0);
+    expect((await hear(alice.page, 'Bob')).peak).toBeLessThan(0.01);
+  });
+});
+
+for (const change of ['unmutes', 'mutes'] as const) {
+  const mutedBefore = change === 'unmutes';
+  test.describe(`Fault suite: someone who ${change} while the chat server is down — once back, everyone has them as they are now (${mutedBefore ? 'heard' : 'muted, never heard'}), the people list too`, () => {
+    test(`Prosody down, Bob ${change}, Prosody back`, async ({ people, parley }) => {
+      test.setTimeout(240_000);
+      const [alice, bob] = (await inACall(people, `fault-call-${change}`, ['Alice', 'Bob'])) as [Person, Person];
+      await expectDecodingVideo(alice.page, 'Bob');
+      await expectHearing(alice.page, 'Bob');
+      if (mutedBefore) {
+        await callButton(bob.page, 'Mute microphone').click();
+        await expect(participantEntry(alice.page, 'Bob')).toContainText('muted');
+      }
+      await parley.killXmpp();
+      const pages = [alice.page, bob.page];
+      await expectOutageShown(pages);
+      await callButton(bob.page, mutedBefore ? 'Unmute microphone' : 'Mute microphone').click();
+      await expect(callButton(bob.page, mutedBefore ? 'Mute microphone' : 'Unmute microphone')).toBeVisible();
+      const restartedAt = Date.now();
+      await parley.restartXmpp();
+      const back = await timeUntilBackAfterReachable(pages, restartedAt, () => parley.xmppUpSince);
+      const reachableAt = restartedAt + back.afterFault - back.afterReachable;
+      if (mutedBefore) {
+        await expectHearing(alice.page, 'Bob');
+        await expect(participantEntry(alice.page, 'Bob')).not.toContainText('muted');
+      } else {
+        await expect(participantEntry(alice.page, 'Bob')).toContainText('muted', { timeout: BACK_WITHIN_MS });
+        await expect(tile(alice.page, 'Bob')).toContainText('muted');
+        expect((await hear(alice.page, 'Bob')).peak).toBeLessThan(0.01);
+      }
+      const shownMs = Date.now() - reachableAt;
+      await expectDecodingVideo(alice.page, 'Bob');
+      reportFault(`Bob ${change} while Prosody is down`, [
+        `every tab back in its room ${back.afterReachable} ms after the server was reachable again`,
+        `${mutedBefore ? 'Alice hears Bob, listed unmuted' : 'Alice has Bob muted, list and tile'} ${shownMs} ms after`,
+      ]);
+    });
+  });
+}
+
+test.describe('Fault suite: Alice’s network dies without a word mid-call — she notices, comes back into the room and the call once it returns, and hears Bob as he is now', () => {
+  test('silent cut of Alice’s path for 30 s; Bob unmutes meanwhile', async ({ people, browser, parley }) => {
+    test.setTimeout(240_000);
+    const path = new PersonalPath(parley.url);
+    let alice: Person | undefined;
+    try {
+      const room = uniqueRoomName('fault-call-silent');
+      alice = await joinThrough(browser, path, room, 'Alice');
+      const bob = await people.join(room, 'Bob');
+      await joinCallWithCamera(alice.page, 0);
+      await joinCallWithCamera(bob.page, 1);
+      await expectDecodingVideo(alice.page, 'Bob');
+      await expectDecodingVideo(bob.page, 'Alice');
+      await callButton(bob.page, 'Mute microphone').click();
+      await expect(participantEntry(alice.page, 'Bob')).toContainText('muted');
+      await watchTiles([alice, bob]);
+
+      const cutAt = Date.now();
+      path.cut('silent');
+      await callButton(bob.page, 'Unmute microphone').click();
+      await expect(alice.page.getByRole('status', { name: 'Room state' })).toContainText('The connection stopped answering', { timeout: BACK_WITHIN_MS });
+      const noticedMs = Date.now() - cutAt;
+      await alice.page.waitForTimeout(Math.max(0, cutAt + 30_000 - Date.now()));
+      path.restore();
+      const reachableAt = Date.now();
+      const back = await timeUntilBackAfterReachable([alice.page, bob.page], reachableAt, () => reachableAt);
+      await expect(callButton(alice.page, 'Hang up')).toBeVisible();
+      await expectHearing(alice.page, 'Bob');
+      await expect(participantEntry(alice.page, 'Bob')).not.toContainText('muted');
+      const heardMs = Date.now() - reachableAt;
+      await expectDecodingVideo(alice.page, 'Bob');
+      await expectDecodingVideo(bob.page, 'Alice');
+      const watched = await watchedSamples([alice, bob]);
+      reportFault('Alice’s network dead without a word mid-call, 30 s', [
+        `noticed ${noticedMs} ms after the cut`,
+        `every tab back in its room ${back.afterReachable} ms after the network was back`,
+        `Alice hears Bob, listed unmuted, ${heardMs} ms after`,
+        videoGapFigure(watched, cutAt),
+      ]);
+    } finally {
+      await alice?.context.close();
+      path.close();
+    }
+  });
+});

@@ -45,12 +45,13 @@ export default defineConfig({
   },
   projects: [
     { name: 'app', testIgnore: [...RELAY_CALLS, ...WAITING_FAULTS] },
-    // Light on the machine while they wait out their outages: `npm test` runs them beside the unit
-    // and integration tests, the cases of a file spread over the workers (each with its own servers).
+    // Light on the machine while they wait out their outages: three at a time, the cases of a file
+    // spread over the workers (each with its own servers, no relay).
     {
       name: 'faults',
       testMatch: WAITING_FAULTS,
       fullyParallel: true,
+      workers: 3,
       use: { launchOptions: { executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium', args: RELAY_CHROMIUM_ARGS } },
     },
     // Three people each encoding 720p simulcast for the relay: beside another call on two cores

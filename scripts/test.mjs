@@ -1,8 +1,8 @@
 // `npm test`: the whole suite on a fresh clone — typecheck, lint, unit + integration (vitest, real
 // Prosody and relay), end-to-end (Playwright + Debian's Chromium in a loopback-only network
 // namespace) — ending with one line of totals over every suite.
-import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureAppBuilt, ensureDebianPackages, ensureNpmPackages, ensureRelayWorkerBuilt, inLoopbackNamespace, ROOT, SERVER_PACKAGES, TEST_PACKAGES } from './lib/setup.mjs';
@@ -18,26 +18,11 @@ const reports = mkdtempSync(join(tmpdir(), 'parley-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
 
-/**
- * Runs one step of the suite. Its output goes to the terminal as it comes, or, given `outputFile`,
- * to that file (a step run beside another), which `printOutput` shows once it is done.
- */
-function step(name, command, args, env = {}, outputFile = undefined) {
-  if (!outputFile) console.log(`\n=== ${name} ===`);
-  const started = Date.now();
-  const output = outputFile ? openSync(outputFile, 'w') : 'inherit';
-  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', output, output], env: { ...process.env, ...env } });
-  return new Promise((resolve) => {
-    child.on('close', (status) => {
-      if (outputFile) closeSync(output);
-      resolve({ ok: status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) });
-    });
-  });
-}
-
-function printOutput(name, outputFile) {
+function step(name, command, args, env = {}) {
   console.log(`\n=== ${name} ===`);
-  process.stdout.write(readFileSync(outputFile, 'utf8'));
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  return { ok: result.status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) };
 }
 
 function record(name, counts, seconds) {
@@ -60,52 +45,37 @@ for (const [name, command, args] of [
   ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
   ['lint', bin('eslint'), ['--max-warnings=0', '.']],
 ]) {
-  const { ok, seconds } = await step(name, command, args);
+  const { ok, seconds } = step(name, command, args);
   record(name, { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 }, seconds);
 }
 
-async function unitAndIntegration() {
+{
   const output = join(reports, 'vitest.json');
   // Some integration tests drive Chromium against the relay: they too stay on loopback.
   const { command, args } = inLoopbackNamespace([bin('vitest'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`]);
-  const { ok, seconds } = await step('unit + integration', command, args);
+  const { ok, seconds } = step('unit + integration', command, args);
   const report = readJson(output);
   const counts = report
     ? { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests }
     : { passed: 0, failed: 0, skipped: 0 };
   // A run that failed before reporting (a suite that did not load) still counts as a failure.
   if (!ok && counts.failed === 0) counts.failed = 1;
-  return { counts, seconds };
+  record('vitest', counts, seconds);
 }
 
-/** One Playwright project, in a loopback-only network namespace of its own. */
-async function endToEnd(project, outputFile = undefined) {
+// The fault cases of two people, mostly waiting out their outages, on three workers; then the rest.
+// The relay calls run after the others, alone: three people encoding 720p simulcast already fill
+// two cores, and beside another test's call their encoders drop the layers those tests check.
+for (const project of ['faults', 'app', 'relay calls']) {
   const output = join(reports, `playwright-${project.replace(/\W/g, '-')}.json`);
   const { isolated, command, args } = inLoopbackNamespace([bin('playwright'), 'test', '--project', project, '--reporter=list,json']);
   if (!isolated) console.warn('not root: browser tests run without a loopback-only network namespace');
-  const { ok, seconds } = await step(`end-to-end: ${project}`, command, args, { PLAYWRIGHT_JSON_OUTPUT_NAME: output }, outputFile);
+  const { ok, seconds } = step(`end-to-end: ${project}`, command, args, { PLAYWRIGHT_JSON_OUTPUT_NAME: output });
   const stats = readJson(output)?.stats;
   const counts = stats
     ? { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped }
     : { passed: 0, failed: 0, skipped: 0 };
   if (!ok && counts.failed === 0) counts.failed = 1;
-  return { counts, seconds };
-}
-
-// The fault cases of two people mostly wait out their outages: they run beside the unit and
-// integration tests, their output shown after them.
-{
-  const faultsOutput = join(reports, 'faults.log');
-  const [vitest, faults] = await Promise.all([unitAndIntegration(), endToEnd('faults', faultsOutput)]);
-  printOutput('end-to-end: faults (run beside the unit + integration tests)', faultsOutput);
-  record('vitest', vitest.counts, vitest.seconds);
-  record('playwright faults', faults.counts, faults.seconds);
-}
-
-// The relay calls run after the others, alone: three people encoding 720p simulcast already fill
-// two cores, and beside another test's call their encoders drop the layers those tests check.
-for (const project of ['app', 'relay calls']) {
-  const { counts, seconds } = await endToEnd(project);
   record(`playwright ${project}`, counts, seconds);
 }
 

@@ -8,6 +8,9 @@ import { expect } from './fixtures';
 import { BACK_WITHIN_MS, reportFault, timeUntilBackAfterReachable } from './faults';
 import { fakeNetworkChangeEvent, joinThrough, PersonalPath } from './network-cut';
 
+// Chat only: no relay to start beside each worker's servers.
+test.use({ parleySettings: { relayWorkers: 0 } });
+
 /** The message bodies a tab shows, in order. */
 function shownBodies(page: Page): Promise<string[]> {
   return chatLog(page).locator('.message-body').allTextContents();

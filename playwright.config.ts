@@ -45,13 +45,12 @@ export default defineConfig({
   },
   projects: [
     { name: 'app', testIgnore: [...RELAY_CALLS, ...WAITING_FAULTS] },
-    // Light on the machine while they wait out their outages: three at a time, the cases of a file
-    // spread over the workers (each with its own servers, no relay).
+    // Mostly waiting out their outages: the cases of a file spread over the workers (each with its
+    // own servers). Not three at a time: the load then shows in the figures they print.
     {
       name: 'faults',
       testMatch: WAITING_FAULTS,
       fullyParallel: true,
-      workers: 3,
       use: { launchOptions: { executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium', args: RELAY_CHROMIUM_ARGS } },
     },
     // Three people each encoding 720p simulcast for the relay: beside another call on two cores

@@ -63,7 +63,7 @@ for (const [name, command, args] of [
   record('vitest', counts, seconds);
 }
 
-// The fault cases of two people, mostly waiting out their outages, on three workers; then the rest.
+// The fault cases of two people first (mostly waiting out their outages), then the rest.
 // The relay calls run after the others, alone: three people encoding 720p simulcast already fill
 // two cores, and beside another test's call their encoders drop the layers those tests check.
 for (const project of ['faults', 'app', 'relay calls']) {

@@ -53,7 +53,12 @@ export class StateStore {
     return () => this.listeners.delete(listener);
   }
 
-  private flush(): void {
+  /**
+   * Delivers the pending batch now. Whatever goes to a tab by another channel (a Jingle request)
+   * flushes first, so the tab reads it against the state it came after (a peer's presence saying they
+   * left the call, then their session's end).
+   */
+  flush(): void {
     if (this.pending.length === 0) return;
     const message: StateMessage = { type: 'patches', version: this.version, patches: this.pending };
     this.pending = [];

@@ -67,9 +67,10 @@ export class TabsApi implements SessionApi {
     void this.session.connect();
   }
 
-  /** Delivers a Jingle request to one tab; false when it is not attached. */
+  /** Delivers a Jingle request to one tab, after the state changes that came before it; false when it is not attached. */
   deliverJingle(tabId: string, roomAddress: string, iq: JingleIq): boolean {
     const tab = this.tabs.get(tabId);
+    this.session.store.flush();
     tab?.listener.jingle(roomAddress, iq);
     return tab !== undefined;
   }

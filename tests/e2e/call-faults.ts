@@ -27,7 +27,7 @@ export async function inACall(people: People, label: string, names: readonly str
 }
 
 /** Each person watches the tile of the next one round the circle (Alice → Bob → … → Alice). */
-export function watchedPairs(everyone: readonly Person[]): Array<{ viewer: Person; shown: Person }> {
+function watchedPairs(everyone: readonly Person[]): Array<{ viewer: Person; shown: Person }> {
   return everyone.map((viewer, index) => ({ viewer, shown: everyone[(index + 1) % everyone.length]! }));
 }
 

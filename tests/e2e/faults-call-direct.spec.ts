@@ -1,6 +1,6 @@
 // The fault suite's call cases on direct connections (issue 13): Prosody killed mid-call, someone who
 // mutes or unmutes while it is down, a person's network dead without a word mid-call. Two people, so
-// `npm test` runs them beside the unit and integration tests (most of their time is the outage).
+// they run in the `faults` project with the chat's cases, two at a time (most of their time is the outage).
 // Real Prosody and Chromium with fake devices, in a loopback-only network namespace; each case prints
 // its figures; what is asserted is what the people see and hear, not how fast.
 import { CALL_FAULTS_LAUNCH, expectOutageShown, inACall, watchedSamples, watchTiles } from './call-faults';

@@ -1,5 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
+/** Debian's Chromium, unless PARLEY_CHROMIUM names another. */
+export const CHROMIUM_EXECUTABLE = process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium';
+
 /** Debian's Chromium with fake devices; see DESIGN.md "Browser tests". */
 export const CHROMIUM_ARGS = [
   '--use-fake-device-for-media-stream',
@@ -26,6 +29,9 @@ export const FAKE_CAMERAS = ['fake_device_0', 'fake_device_2', 'fake_device_3'];
 /** Chromium for the relay calls: four fake devices, so that each of three people has a camera of their own. */
 export const RELAY_CHROMIUM_ARGS = CHROMIUM_ARGS.map((arg) => (arg === '--use-fake-device-for-media-stream' ? `${arg}=device-count=4` : arg));
 
+/** Chromium as the calls of several people, each on a camera of their own, launch it. */
+export const RELAY_LAUNCH_OPTIONS = { executablePath: CHROMIUM_EXECUTABLE, args: RELAY_CHROMIUM_ARGS };
+
 /** The files whose calls run through the media relay (three people, each on a camera of their own). */
 const RELAY_CALLS = ['**/relay-call.spec.ts', '**/call-ui-relay.spec.ts', '**/faults-call.spec.ts', '**/relay-hosts.spec.ts'];
 /** Fault cases of two people (the chat's, and calls on direct connections): most of their time is spent waiting out an outage. */
@@ -40,7 +46,7 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   reporter: 'list',
   use: {
-    launchOptions: { executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
   },
   projects: [
@@ -51,7 +57,7 @@ export default defineConfig({
       name: 'faults',
       testMatch: WAITING_FAULTS,
       fullyParallel: true,
-      use: { launchOptions: { executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium', args: RELAY_CHROMIUM_ARGS } },
+      use: { launchOptions: RELAY_LAUNCH_OPTIONS },
     },
     // Three people each encoding 720p simulcast for the relay: beside another call on two cores
     // their encoders drop the layers these files check for. One at a time, and `npm test` runs this
@@ -60,12 +66,7 @@ export default defineConfig({
       name: 'relay calls',
       testMatch: RELAY_CALLS,
       workers: 1,
-      use: {
-        launchOptions: {
-          executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium',
-          args: RELAY_CHROMIUM_ARGS,
-        },
-      },
+      use: { launchOptions: RELAY_LAUNCH_OPTIONS },
     },
   ],
 });

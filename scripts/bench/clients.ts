@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS } from '../../playwright.config';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
 import { joinFromHome } from '../../tests/e2e/rooms-people';
 import { REFERENCE_DIST } from './referenceSetup.mjs';
 
@@ -70,7 +70,7 @@ export const REFERENCE: BenchClient = {
 
 /** A browser of its own for one run, as the tests launch it (fake camera and microphone). */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
 }
 
 /**

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS } from '../../playwright.config';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
 import type { RunningParley } from '../../server/Parley';
 import { startTestParley } from '../../tests/support/testParley';
 import { VoiceActivityDetector } from '../../src/worker/VoiceActivityDetector';
@@ -113,7 +113,7 @@ async function profileCall(parley: RunningParley, speech: string, people: number
   try {
     const url = new URL(`bench-voice-${people}-${Date.now().toString(36)}`, parley.url).href;
     const join = async () => {
-      const browser = await chromium.launch({ executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, `--use-file-for-fake-audio-capture=${speech}`] });
+      const browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: [...CHROMIUM_ARGS, `--use-file-for-fake-audio-capture=${speech}`] });
       browsers.push(browser);
       return { browser, page: await joinCall(browser, url) };
     };

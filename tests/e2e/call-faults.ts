@@ -1,7 +1,7 @@
 // What the call cases of the fault suite share (faults-call.spec.ts on the relay, faults-call-direct.spec.ts
 // on direct connections): the people of a call, and the tiles they watch through a fault.
 import type { Page } from '@playwright/test';
-import { RELAY_CHROMIUM_ARGS } from '../../playwright.config';
+import { RELAY_CHROMIUM_ARGS, RELAY_LAUNCH_OPTIONS } from '../../playwright.config';
 import { joinCallWithCamera } from './call-ui-people';
 import { BACK_WITHIN_MS } from './faults';
 import { expect, uniqueRoomName, type People, type Person } from './rooms-people';
@@ -12,10 +12,7 @@ import { tileSamples, watchTile, type ShownSample } from './video-continuity';
  * (from the machine's memory), a renderer per tab as on a roomier machine: a new tab otherwise shares
  * a renderer of the same site with another tab, and a crash takes both.
  */
-export const CALL_FAULTS_LAUNCH = {
-  executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium',
-  args: [...RELAY_CHROMIUM_ARGS, '--renderer-process-limit=100'],
-};
+export const CALL_FAULTS_LAUNCH = { ...RELAY_LAUNCH_OPTIONS, args: [...RELAY_CHROMIUM_ARGS, '--renderer-process-limit=100'] };
 
 /** The people of one call, each on a fake camera of their own (playwright.config FAKE_CAMERAS). */
 export async function inACall(people: People, label: string, names: readonly string[]): Promise<Person[]> {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { CHROMIUM_ARGS } from '../../playwright.config';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
 
 /** Where each spoken sentence lies in the microphone's file, in ms from its start. */
 export interface SpokenSpan {
@@ -75,7 +75,7 @@ export function recordSpeech(first: string, second: string): SpeechRecording {
 /** A Chromium of its own whose microphone plays the recording once (%noloop), from its first capture on. */
 export function launchSpeakingBrowser(recording: SpeechRecording): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_EXECUTABLE,
     args: [...CHROMIUM_ARGS, `--use-file-for-fake-audio-capture=${recording.file}%noloop`],
   });
 }

@@ -43,11 +43,24 @@ export class XmppSupervisor {
     await this.inTurn(() => this.current.kill());
   }
 
-  /** Starts the server again now (after `holdDown`, or killing a running one first). */
+  /**
+   * Starts the server again now (after `holdDown`, or killing a running one first). A start that
+   * fails is tried again after the backoff, as after a crash; resolves once a server is up.
+   */
   async restart(): Promise<void> {
     this.held = false;
     this.cancelRestart();
-    await this.inTurn(() => this.replace());
+    for (;;) {
+      try {
+        await this.inTurn(() => this.replace());
+        return;
+      } catch (error) {
+        if (this.stopped || this.held) throw error;
+        const delay = this.announceRestart(`did not start: ${firstLine(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        if (this.stopped || this.held) throw error;
+      }
+    }
   }
 
   async stop(): Promise<void> {
@@ -67,14 +80,19 @@ export class XmppSupervisor {
   }
 
   private scheduleRestart(why: string): void {
-    const delay = this.backoff.nextDelayMs();
-    this.log(`xmpp: the XMPP server ${why}; restarting it in ${delay} ms (restart ${this.backoff.count} in a row)`);
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       this.inTurn(() => this.replace()).catch((error: unknown) => {
-        if (!this.stopped && !this.held) this.scheduleRestart(`did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+        if (!this.stopped && !this.held) this.scheduleRestart(`did not start: ${firstLine(error)}`);
       });
-    }, delay);
+    }, this.announceRestart(why));
+  }
+
+  /** The delay before the next start, said in one log line. */
+  private announceRestart(why: string): number {
+    const delay = this.backoff.nextDelayMs();
+    this.log(`xmpp: the XMPP server ${why}; restarting it in ${delay} ms (restart ${this.backoff.count} in a row)`);
+    return delay;
   }
 
   /** Stops what is left of the current server (its runtime folder) and starts a new one. */
@@ -106,4 +124,9 @@ export class XmppSupervisor {
     clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
   }
+}
+
+/** A start error's first line (the rest is the server's log). */
+function firstLine(error: unknown): string {
+  return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
 }

@@ -36,6 +36,13 @@ export const SESSION_TERMINATION = {
   interruptedTimeoutMs: 5_000,
 } as const;
 
+/**
+ * A Jingle request for a call this session has joined but no tab runs yet (the tab that joined
+ * claims it a moment later): it waits for the claim this long, at most this many per room, and is
+ * then answered as by a session not in the call.
+ */
+export const UNCLAIMED_CALL_HOLD = { timeoutMs: 5_000, requestsPerRoom: 32 } as const;
+
 /** SPEC §4 / §9: media relay switch. */
 export const MEDIA_RELAY = { defaultMinimumPeers: 2, shutdownDelayMs: 5_000 } as const;
 

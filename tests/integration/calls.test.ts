@@ -1,7 +1,14 @@
+import type { Stanzas } from 'stanza';
 import { describe, expect, it } from 'vitest';
+import { LIVENESS } from '../../src/protocol/clientDefaults';
+import type { JingleIq } from '../../src/protocol/commands';
+import { UNCLAIMED_CALL_HOLD } from '../../src/protocol/constants';
 import type { Peer } from '../../src/protocol/entities';
+import type { Clock } from '../../src/common/clock';
+import { ManualClock } from '../support/ManualClock';
 import { providerConfig, useParley } from '../support/parley';
-import { joinedBy, useSessions, waitFor, type TestSession } from '../support/sessions';
+import { joinedBy, receivedBy, useSessions, WAIT_MS, waitFor, type JoinedRoom, type TestSession } from '../support/sessions';
+import { until } from '../support/until';
 import { clientFor, login, withTimeout } from '../support/xmppClient';
 
 const server = useParley();
@@ -88,5 +95,97 @@ describe('Own media on the call record: what a tab taking the call over starts f
 
     await person.rooms.leaveCall(room.address);
     expect(own()).toEqual({ microphoneMuted: false, cameraOff: false, sharingScreen: false });
+  });
+});
+
+describe('Jingle routing: a request for a call this session is in waits for the tab that runs it; out of the call it is declined (PROTOCOL.md: a responder in the call accepts, one not in the call terminates)', () => {
+  interface CallTab<C extends Clock> {
+    person: TestSession<C>;
+    room: JoinedRoom;
+    /** The Jingle requests the session routed to its one tab. */
+    routed: JingleIq[];
+    /** What the server sent the session, as XML. */
+    received: string[];
+  }
+
+  /** A person whose one tab records the Jingle requests routed to it, in the room; in its call unless told otherwise. */
+  async function tabIn<C extends Clock>(person: TestSession<C>, roomName: string, autoJoinCall = true): Promise<CallTab<C>> {
+    const routed: JingleIq[] = [];
+    const received = receivedBy(person);
+    person.tabs.attach(person.tabId, { state: () => {}, event: () => {}, jingle: (_room, iq) => routed.push(iq) });
+    const room = await joinedBy(person, roomName, { autoJoinCall });
+    if (autoJoinCall) await waitFor(person, 'in the call', (state) => state.calls[room.address]?.joined);
+    return { person, room, routed, received };
+  }
+
+  /** A fake clock whose liveness check waits longer than any advance here (fake time jumps past the server's answers). */
+  const onManualClock = () => ({ clock: new ManualClock(), liveness: { ...LIVENESS, quietMs: 10 * UNCLAIMED_CALL_HOLD.timeoutMs } });
+
+  function offer(from: CallTab<Clock>, to: CallTab<Clock>, sid: string): Promise<Stanzas.IQ | undefined> {
+    return from.person.jingle.send({ to: to.room.selfAddress, type: 'set', jingle: { action: 'session-initiate', sid, initiator: from.room.selfAddress, contents: [] } });
+  }
+
+  /** Everything the session queued has gone out once the server answers a ping. */
+  const flushed = (who: CallTab<Clock>) => withTimeout(who.person.session.client!.ping(), WAIT_MS, 'ping');
+  const declinesSent = (who: CallTab<Clock>) => who.person.sent.filter((xml) => xml.includes('action="session-terminate"') && xml.includes('<decline'));
+  // Servers quote attributes either way.
+  const arrived = (who: CallTab<Clock>, sid: string) => until(() => who.received.some((xml) => new RegExp(`sid=["']${sid}["']`).test(xml)), `the offer ${sid} at the responder`);
+
+  /** Alice in the room's call, running it; then the responder joins it, and Alice sees them there. */
+  async function aliceRunningThe(roomName: string): Promise<CallTab<Clock>> {
+    const alice = await tabIn(openSession({ server: server() }), roomName);
+    await alice.person.jingle.claimCall(alice.person.tabId, alice.room.address);
+    return alice;
+  }
+
+  it('an offer that comes after the room has you in the call but before your tab claims it reaches that tab once it does; nothing declines it', async () => {
+    const alice = await aliceRunningThe('jingle-unclaimed');
+    const bob = await tabIn(openSession({ server: server() }), 'jingle-unclaimed');
+    await seen(alice.person, bob.room.selfAddress, 'Alice sees Bob in the call', (p) => p.joinedCall);
+
+    const answer = offer(alice, bob, 'held-offer');
+    await arrived(bob, 'held-offer');
+    await flushed(bob);
+    expect(bob.routed).toEqual([]);
+    expect(declinesSent(bob)).toEqual([]);
+
+    await bob.person.jingle.claimCall(bob.person.tabId, bob.room.address);
+    expect(bob.routed.map((iq) => [iq.jingle.action, iq.jingle.sid])).toEqual([['session-initiate', 'held-offer']]);
+    const [held] = bob.routed;
+    await bob.person.jingle.send({ type: 'result', id: held!.id, to: held!.from });
+    expect((await withTimeout(answer, WAIT_MS, 'the answer'))?.type).toBe('result');
+    await flushed(bob);
+    expect(declinesSent(bob)).toEqual([]);
+  });
+
+  it('an offer no tab claims within the hold is declined then, as by a session not in the call', async () => {
+    const alice = await aliceRunningThe('jingle-never-claimed');
+    const bob = await tabIn(openSession({ server: server(), ...onManualClock() }), 'jingle-never-claimed');
+    await seen(alice.person, bob.room.selfAddress, 'Alice sees Bob in the call', (p) => p.joinedCall);
+
+    const answer = offer(alice, bob, 'unclaimed-offer');
+    await arrived(bob, 'unclaimed-offer');
+    await flushed(bob);
+    expect(declinesSent(bob)).toEqual([]);
+
+    await bob.person.clock.advance(UNCLAIMED_CALL_HOLD.timeoutMs - 1);
+    await flushed(bob);
+    expect(declinesSent(bob)).toEqual([]);
+    await bob.person.clock.advance(1);
+    expect((await withTimeout(answer, WAIT_MS, 'the answer'))?.type).toBe('result');
+    await until(() => alice.routed.some((iq) => iq.jingle.action === 'session-terminate' && iq.jingle.sid === 'unclaimed-offer'), 'the decline at Alice');
+    expect(alice.routed.find((iq) => iq.jingle.action === 'session-terminate')?.jingle.reason?.condition).toBe('decline');
+    expect(bob.routed).toEqual([]);
+  });
+
+  it('an offer to a session that is in the room but not in its call is declined at once', async () => {
+    const alice = await aliceRunningThe('jingle-not-in-call');
+    const bob = await tabIn(openSession({ server: server() }), 'jingle-not-in-call', false);
+    await seen(alice.person, bob.room.selfAddress, 'Alice sees Bob', () => true);
+
+    const answer = offer(alice, bob, 'refused-offer');
+    expect((await withTimeout(answer, WAIT_MS, 'the answer'))?.type).toBe('result');
+    await until(() => declinesSent(bob).length === 1, 'the decline');
+    expect(bob.routed).toEqual([]);
   });
 });

@@ -100,6 +100,32 @@ describe('Supervision: the XMPP server is restarted once per death, never twice 
     await slow.stop();
   });
 
+  it('a restart asked for whose start fails is tried again after the backoff, as after a crash, and resolves once a server is up', async () => {
+    const attempts: string[] = [];
+    const flaky = new XmppSupervisor(
+      new FakeXmppServer('first'),
+      async () => {
+        attempts.push(`start ${attempts.length + 1}`);
+        if (attempts.length === 1) throw new Error('Prosody did not answer on 127.0.0.1:1 within 10000 ms\n--- Prosody output ---\nstarted');
+        return new FakeXmppServer('second start');
+      },
+      (line) => logs.push(line),
+      new RestartBackoff({ firstDelayMs: 250, maxDelayMs: 1_000, stableAfterMs: 60_000 }, () => Date.now()),
+    );
+    await flaky.holdDown();
+    let restarted = false;
+    const restart = flaky.restart().then(() => (restarted = true));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(restarted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await restart;
+
+    expect(attempts).toEqual(['start 1', 'start 2']);
+    expect((flaky.server as FakeXmppServer).name).toBe('second start');
+    expect(logs).toContain('xmpp: the XMPP server did not start: Prosody did not answer on 127.0.0.1:1 within 10000 ms; restarting it in 250 ms (restart 1 in a row)');
+    await flaky.stop();
+  });
+
   it('a server that dies by itself is replaced once, after the backoff, with one log line', async () => {
     await supervisor.server.kill();
     await vi.advanceTimersByTimeAsync(5_000);

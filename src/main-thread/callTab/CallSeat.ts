@@ -94,14 +94,17 @@ export class CallSeat {
   async hangUp(): Promise<void> {
     if (this.disposed || !this.call) return;
     this.expectedJoined = false;
-    await this.end();
+    // The room hears that you left before your sessions end: a peer that saw them end while you
+    // were still in the call would offer you a new one, which you would decline.
     try {
       await this.options.commands.rooms.leaveCall(this.options.roomAddress);
     } catch (error) {
       this.options.logger.error(`leaving the call failed: ${errorMessage(error)}`);
       this.expectedJoined = undefined;
       this.follow();
+      return;
     }
+    await this.end();
   }
 
   /** The call record changed: take the call, or let it go. */

@@ -2,6 +2,7 @@ import { JID, type Agent, type Stanzas } from 'stanza';
 import type { JingleCommands, JingleIq } from '../../protocol/commands';
 import { NotConnectedError } from '../../protocol/errors';
 import type { SessionContext, SessionDomain } from '../SessionContext';
+import { UnclaimedCallRequests } from './UnclaimedCallRequests';
 
 /** Delivers an incoming Jingle request from a room to a tab; false when that tab is gone. */
 export type DeliverJingle = (tabId: string, roomAddress: string, iq: JingleIq) => boolean;
@@ -10,14 +11,21 @@ export type DeliverJingle = (tabId: string, roomAddress: string, iq: JingleIq) =
  * Jingle stanzas arrive here but RTCPeerConnections live in tabs: each room's call is owned by
  * exactly one tab (it claims it under a Web Lock), which runs the Jingle sessions. Requests from
  * a room go to its call owner; what the owner's sessions send goes out through this one socket.
+ * Requests for a call we are in that no tab runs yet wait for the tab that claims it.
  */
 export class JingleRouter implements SessionDomain, JingleCommands {
   private readonly owners = new Map<string, string>();
+  private readonly unclaimed: UnclaimedCallRequests;
 
   constructor(
     private readonly context: SessionContext,
     private readonly deliver: DeliverJingle,
-  ) {}
+  ) {
+    this.unclaimed = new UnclaimedCallRequests(context.clock, (requests) => {
+      const client = this.context.client;
+      if (client) for (const iq of requests) this.refuse(client, iq);
+    });
+  }
 
   attachClient(client: Agent): void {
     // StanzaJS's own Jingle manager would answer in this worker, which has no RTCPeerConnection.
@@ -27,10 +35,18 @@ export class JingleRouter implements SessionDomain, JingleCommands {
 
   async claimCall(tabId: string, roomAddress: string): Promise<void> {
     this.owners.set(roomAddress, tabId);
+    for (const iq of this.unclaimed.take(roomAddress)) {
+      const client = this.context.client;
+      if (!this.deliver(tabId, roomAddress, iq) && client) this.refuse(client, iq);
+    }
   }
 
   async releaseCall(tabId: string, roomAddress: string): Promise<void> {
     if (this.owners.get(roomAddress) === tabId) this.owners.delete(roomAddress);
+  }
+
+  disconnected(): void {
+    this.unclaimed.clear();
   }
 
   /** A tab went away: the calls it owned have no owner until another tab claims them. */
@@ -59,7 +75,12 @@ export class JingleRouter implements SessionDomain, JingleCommands {
     const roomAddress = JID.toBare(iq.from);
     const owner = this.owners.get(roomAddress);
     if (owner && this.deliver(owner, roomAddress, iq)) return;
-    // Nobody here runs this room's call: PROTOCOL.md — a responder not in the call terminates.
+    if (this.context.store.get('calls', roomAddress)?.joined === true && this.unclaimed.hold(roomAddress, iq)) return;
+    this.refuse(client, iq);
+  }
+
+  /** Nobody here runs this room's call: PROTOCOL.md — a responder not in the call terminates. */
+  private refuse(client: Agent, iq: JingleIq): void {
     client.sendIQResult(iq);
     if (iq.jingle.action === 'session-initiate') {
       void client

@@ -9,8 +9,7 @@ import type { SessionState } from '../../src/protocol/session-state';
 import type { Clock } from '../../src/common/clock';
 import { ManualClock } from '../support/ManualClock';
 import { useParley } from '../support/parley';
-import { joinedBy, joinedRoom, peerNamed, receivedBy, useSessions, waitFor, WAIT_MS, type TestSession } from '../support/sessions';
-import { withTimeout } from '../support/xmppClient';
+import { flushed, joinedBy, joinedRoom, peerNamed, receivedBy, useSessions, waitFor, type TestSession } from '../support/sessions';
 
 const parley = useParley();
 const openSession = useSessions();
@@ -33,11 +32,6 @@ function lines(state: SessionState, roomAddress: string): Array<[RoomEvent['kind
 /** Resolves once the room's lines are exactly these. */
 function linesAre(who: TestSession<Clock>, roomAddress: string, expected: Array<[RoomEvent['kind'], string | undefined]>): Promise<true> {
   return waitFor(who, `lines ${JSON.stringify(expected)}`, (state) => JSON.stringify(lines(state, roomAddress)) === JSON.stringify(expected));
-}
-
-/** Every stanza the client queued before this has gone out once the server answers a ping. */
-async function flushed(who: TestSession<Clock>): Promise<void> {
-  await withTimeout(who.session.client!.ping(), WAIT_MS, 'ping');
 }
 
 describe('Event lines: joins, leaves, kicks, lock changes and attention requests, once per person, and a reconnect repeats nobody (issue 15)', () => {

@@ -163,6 +163,11 @@ export async function connected(who: TestSession<Clock>): Promise<void> {
   await waitFor(who, 'the session to start', (state) => state.connection.state === 'connected');
 }
 
+/** Every stanza the session's client queued before this has gone out once the server answers a ping. */
+export async function flushed(who: TestSession<Clock>): Promise<void> {
+  await withTimeout(who.session.client!.ping(), WAIT_MS, 'ping');
+}
+
 /** Sets the display name preference, as a tab does. */
 export function setDisplayName(who: TestSession<Clock>, displayName: string): Promise<void> {
   return who.preferences.setPreferences({ displayName });

@@ -11,9 +11,8 @@ import { ATTENTION_MS, CHAT } from '../../src/protocol/constants';
 import type { Peer } from '../../src/protocol/entities';
 import { ManualClock } from '../support/ManualClock';
 import { useParley } from '../support/parley';
-import { joinedBy, useSessions, WAIT_MS, waitFor, type TestSession } from '../support/sessions';
+import { flushed, joinedBy, useSessions, waitFor, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
-import { withTimeout } from '../support/xmppClient';
 
 const parley = useParley();
 const openSession = useSessions();
@@ -27,11 +26,6 @@ type Person = TestSession<ManualClock>;
  */
 function person(displayName: string): Person {
   return openSession({ server: parley(), displayName, clock: new ManualClock(), liveness: { ...LIVENESS, quietMs: 10 * CHAT.pausedAfterMs } });
-}
-
-/** Every stanza the client queued before this has gone out once the server answers a ping. */
-async function flushed(who: Person): Promise<void> {
-  await withTimeout(who.session.client!.ping(), WAIT_MS, 'ping');
 }
 
 /** Connects the person and joins the room through the rooms domain (room config request, then MUC join). */

@@ -200,6 +200,9 @@ export class SignalingSession implements SessionContext {
       // Parley reconnects itself, with a fresh config, on the spec's schedule.
       autoReconnect: false,
       allowResumption: false,
+      // Without resumption, stream-management acks serve nothing (chat delivery is the room's echo),
+      // and StanzaJS sends each ack request unawaited: a socket closing just then rejected with no one listening.
+      useStreamManagement: false,
     });
     this.currentClient = client;
     for (const domain of this.domains) domain.attachClient?.(client);

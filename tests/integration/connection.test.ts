@@ -6,7 +6,7 @@ import type { LivenessSettings } from '../../src/shared-worker/ConnectionLivenes
 import type { SignalingSession } from '../../src/shared-worker/SignalingSession';
 import { ManualClock } from '../support/ManualClock';
 import { useParley } from '../support/parley';
-import { useSessions, type TestSession } from '../support/sessions';
+import { connected, flushed, useSessions, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
 
 const parley = useParley();
@@ -63,6 +63,16 @@ describe('Connection state: a session start gives connected (SPEC §4)', () => {
     await until(() => state(session) === 'connected', 'connected');
     expect(seen).toEqual(['connecting', 'connected']);
     expect(session.connection.selfAddress).toMatch(/\/.+/);
+  });
+});
+
+describe('Asks the server for no stream-management acks: chat delivery is the room’s echo, and resumption is off (issue 13)', () => {
+  it('enables no stream management and follows a stanza with no ack request', async () => {
+    const who = openSession({ server: parley(), displayName: 'Ack' });
+    await connected(who);
+    await flushed(who);
+    expect(who.sent.length).toBeGreaterThan(0);
+    expect(who.sent.filter((xml) => xml.includes('urn:xmpp:sm:'))).toEqual([]);
   });
 });
 

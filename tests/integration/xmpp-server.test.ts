@@ -13,6 +13,7 @@ import { startXmppServer, type XmppServer, type XmppServerOptions } from '../../
 import { lockForm } from '../../src/shared-worker/rooms/roomLockForm';
 import { parleyStanzas } from '../../src/protocol/stanzas';
 import { isServerErrorLine, TESTED_XMPP_SERVER } from '../support/xmppServers';
+import { withHandledAckRequests } from '../support/plainXmpp';
 
 const DOMAIN = 'parley.localhost';
 const MUC_DOMAIN = 'rooms.parley.localhost';
@@ -87,6 +88,7 @@ function logIn(userId: string, token: string, target: XmppServer = server): Prom
   });
   // Parley's JXT definitions, among them <user xmlns='https://talky.io/ns/core'> as presence.talkyUser.
   client.use(parleyStanzas);
+  withHandledAckRequests(client);
   openClients.add(client);
   let saslCondition: string | undefined;
   let authFailed = false;

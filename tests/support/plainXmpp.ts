@@ -22,6 +22,24 @@ export function clientFor(
     autoReconnect: false,
   });
   if (withParleyStanzas) client.use(parleyStanzas);
+  return withHandledAckRequests(client);
+}
+
+/**
+ * StanzaJS, after each stanza, sends a stream-management ack request without awaiting it: when the
+ * socket closes in between (a client logged out as a test ends), that promise rejects with no one
+ * listening, and the test runner reports the library's unhandled rejection as a failure. The
+ * client's stream management is otherwise StanzaJS's own; awaited sends still reject as before.
+ */
+export function withHandledAckRequests(client: Agent): Agent {
+  const StanzaTransport = client.transports.websocket!;
+  client.transports.websocket = class extends StanzaTransport {
+    override send(name: string, data?: Parameters<InstanceType<typeof StanzaTransport>['send']>[1]): Promise<void> {
+      const sent = super.send(name, data);
+      if (name === 'sm') sent.catch(() => {});
+      return sent;
+    }
+  };
   return client;
 }
 

@@ -4,6 +4,7 @@ import type { types } from 'mediasoup';
 import { PROFILE_SPATIAL_LAYER, type ConsumerIceState, type ConsumerProfile } from '../../src/protocol/relay';
 import { ConflictError, NotFoundError } from './errors';
 import type { Ingest } from './Ingest';
+import type { LayerWatch } from './LayerWatch';
 import { receiverCapabilities } from './mediaCodecs';
 import type { RoomDirectory, RoomKey } from './RoomDirectory';
 import { readConsumerAnswer } from './sdp/consumerAnswer';
@@ -53,7 +54,7 @@ export interface ConsumerStats {
  * resumes the consumers; the transport's ICE and DTLS states become CONSUMER_ICE_STATE.
  */
 export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
-  private profile: ConsumerProfile = 'high';
+  private profile: ConsumerProfile = INITIAL_PROFILE;
   private started = false;
   private reported: ConsumerIceState | undefined;
   private timedOut = false;
@@ -66,6 +67,8 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
     readonly transport: types.WebRtcTransport,
     private readonly consumers: ReadonlyMap<types.MediaKind, types.Consumer>,
     readonly offer: string,
+    /** Which layers of the consumed video arrive (simulcast only). */
+    private readonly videoLayers: LayerWatch | undefined,
   ) {
     super();
     transport.on('icestatechange', () => this.report());
@@ -75,6 +78,8 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
         if (!this.closing && [...consumers.values()].every((each) => each.closed)) this.lose();
       });
     }
+    videoLayers?.on('change', this.followArrivingLayers);
+    transport.observer.once('close', () => videoLayers?.off('change', this.followArrivingLayers));
   }
 
   static async create(options: ConsumerSessionOptions): Promise<ConsumerSession> {
@@ -93,6 +98,7 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
         const consumer = await transport.consume({
           producerId: track.producer.id,
           rtpCapabilities: receiverCapabilities(router.rtpCapabilities),
+          ...(track.layers ? { preferredLayers: { spatialLayer: layerFor(INITIAL_PROFILE, track.layers) } } : {}),
           // Resumed by START_CONSUMER, once the receiver can take it.
           paused: true,
           mid: kind,
@@ -103,7 +109,7 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
         described.push({ mid: kind, kind, rtpParameters: consumer.rtpParameters, streamId: track.streamId, trackId: track.trackId });
       }
       const offer = writeConsumerOffer(String(randomInt(2 ** 47)), transport, described);
-      return new ConsumerSession(options, router, transport, consumers, offer);
+      return new ConsumerSession(options, router, transport, consumers, offer, source.track('video')?.layers);
     } catch (error) {
       transport.close();
       throw error;
@@ -143,12 +149,31 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
       await video.pause();
       return;
     }
-    if (video.type === 'simulcast' || video.type === 'svc') await video.setPreferredLayers({ spatialLayer: PROFILE_SPATIAL_LAYER[profile] });
+    if (video.type === 'simulcast' || video.type === 'svc') await video.setPreferredLayers({ spatialLayer: layerFor(profile, this.videoLayers) });
     if (this.started && video.paused) await video.resume();
     // The layer switches on a keyframe of the new layer; mediasoup asks for one only once its target
     // layer moves, which going up waits for its bandwidth estimate: ask the sender now.
     if (this.started) await video.requestKeyFrame();
   }
+
+  /**
+   * The sender stopped a layer, or it arrives again: the video is asked for the profile's layer
+   * capped at the highest that arrives, so a receiver on a stopped layer moves down at once (on a
+   * keyframe it asks for) instead of getting nothing until mediasoup notices (LAYER_WATCH), and
+   * goes back up when it returns.
+   */
+  private readonly followArrivingLayers = (): void => {
+    const video = this.consumers.get('video');
+    if (!video || video.closed || this.profile === 'off') return;
+    const spatialLayer = layerFor(this.profile, this.videoLayers);
+    if (video.preferredLayers?.spatialLayer === spatialLayer) return;
+    const follow = async (): Promise<void> => {
+      await video.setPreferredLayers({ spatialLayer });
+      if (this.started) await video.requestKeyFrame();
+    };
+    // A consumer closed meanwhile has no layer left to follow.
+    follow().catch(() => {});
+  };
 
   /** Closes the transport and its consumers (asked for: no notification). */
   close(): void {
@@ -223,4 +248,14 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
     this.reported = state;
     this.emit('icestate', state);
   }
+}
+
+/** A consumer asks for the high layer until its receiver says otherwise (SET_CONSUMER_PROFILE). */
+const INITIAL_PROFILE = 'high' satisfies ConsumerProfile;
+
+/** The spatial layer a profile asks for, capped at the highest of the sender's layers that arrives (while any does). */
+function layerFor(profile: Exclude<ConsumerProfile, 'off'>, layers: LayerWatch | undefined): number {
+  const wanted = PROFILE_SPATIAL_LAYER[profile];
+  const arriving = layers?.highestArriving;
+  return arriving === undefined ? wanted : Math.min(wanted, arriving);
 }

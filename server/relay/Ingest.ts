@@ -1,6 +1,7 @@
 import type { types } from 'mediasoup';
 import type { IngestTransportResult } from '../../src/protocol/relay';
 import { asClientError, ConflictError, LimitExceededError } from './errors';
+import { LayerWatch } from './LayerWatch';
 import type { RoomDirectory, RoomKey } from './RoomDirectory';
 import { planIngest, writeIngestAnswer } from './sdp/ingestOffer';
 
@@ -9,6 +10,8 @@ export interface IngestTrack {
   readonly producer: types.Producer;
   readonly streamId: string;
   readonly trackId: string;
+  /** Simulcast video: which of its layers arrive. */
+  readonly layers?: LayerWatch;
 }
 
 /** One ingest's figures, for tests and benchmarks. */
@@ -135,7 +138,8 @@ export class Ingest {
   private async addProducer(options: types.ProducerOptions, streamId: string, trackId: string | undefined): Promise<types.Producer> {
     if (this.ownTracks.length >= this.maxProducers) throw new LimitExceededError(`a stream has at most ${this.maxProducers} tracks`);
     const producer = await asClientError(`${options.kind} producer refused`, () => this.transport.produce(options));
-    this.ownTracks.push({ producer, streamId, trackId: trackId ?? producer.id });
+    const layers = producer.type === 'simulcast' ? new LayerWatch(producer) : undefined;
+    this.ownTracks.push({ producer, streamId, trackId: trackId ?? producer.id, ...(layers ? { layers } : {}) });
     return producer;
   }
 

@@ -135,20 +135,21 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       await expect.poll(() => shownWidth(carol.page, small), { timeout: 30_000 }).toBeLessThanOrEqual(senderWidth / 3);
       await expectDecodingVideo(carol.page, small);
       const lowWidth = await shownWidth(carol.page, small);
-      const askingHigh = () => roomConsumers(parley, roomAddress).filter((consumer) => consumer.kind === 'video' && consumer.preferredSpatialLayer === 2).length;
+      // Asked by its receiver (SET_CONSUMER_PROFILE); the layer the relay then prefers is capped at what arrives from the sender.
+      const askingHigh = () => roomConsumers(parley, roomAddress).filter((consumer) => consumer.kind === 'video' && consumer.profile === 'high').length;
       const askingHighBefore = askingHigh();
 
       const enlarge = tile(carol.page, small).getByRole('button', { name: `Enlarge ${small}` });
       await enlarge.click();
       await expect(enlarge).toHaveAttribute('aria-pressed', 'true');
-      // The relay is asked for the sender's top layer: one more consumer prefers spatial layer 2.
+      // The relay is asked for the sender's top layer: one more consumer's receiver asks for high.
       await expect.poll(askingHigh, { timeout: 30_000 }).toBe(askingHighBefore + 1);
       // What arrives grows (to the top layer when the sender's encoder and the link carry it). Short
       // of that, the failure names the layers the relay receives from the sender, and their scores.
       const relayView = () =>
         `current layer of the consumers asked for the top: ${roomConsumers(parley, roomAddress)
-          .filter((consumer) => consumer.kind === 'video' && consumer.preferredSpatialLayer === 2)
-          .map((consumer) => consumer.currentSpatialLayer)
+          .filter((consumer) => consumer.kind === 'video' && consumer.profile === 'high')
+          .map((consumer) => `${consumer.currentSpatialLayer} (preferred ${consumer.preferredSpatialLayer})`)
           .join(', ')}; layers arriving at the relay: ${arrivingLayers(parley, roomAddress)}`;
       await expect
         .poll(async () => ((await shownWidth(carol.page, small)) >= 2 * lowWidth ? 'grown' : `still ${lowWidth} px; ${relayView()}`), { timeout: 30_000 })

@@ -21,6 +21,8 @@ export interface RelayBrowser {
   acceptAnswer(name: string, answer: string): Promise<void>;
   /** The sender's highest layer width as encoded (outbound-rtp with rid "high"). */
   sentWidth(name: string): Promise<number>;
+  /** Stops or restarts one of the sender's simulcast layers, as its browser does when its bandwidth estimate drops or recovers. */
+  setLayerActive(name: string, rid: string, active: boolean): Promise<void>;
   /** Makes receiver `name` for a consumer offer and returns its answer. */
   receiverAnswer(name: string, offer: string): Promise<string>;
   received(name: string): Promise<ReceivedMedia>;
@@ -80,6 +82,19 @@ export async function launchRelayBrowser(url?: string): Promise<RelayBrowser & {
         });
         return width;
       }, name),
+    setLayerActive: (name, rid, active) =>
+      page.evaluate(
+        async ({ name, rid, active }) => {
+          const sender = (globalThis as unknown as PageGlobals).parleyPeers
+            .get(name)!
+            .getSenders()
+            .find((candidate) => candidate.track?.kind === 'video')!;
+          const parameters = sender.getParameters();
+          for (const encoding of parameters.encodings) if (encoding.rid === rid) encoding.active = active;
+          await sender.setParameters(parameters);
+        },
+        { name, rid, active },
+      ),
     receiverAnswer: (name, offer) =>
       page.evaluate(
         async ({ name, offer }) => {

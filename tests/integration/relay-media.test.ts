@@ -84,6 +84,19 @@ function relayConsumer(sid: string, kind: 'audio' | 'video') {
   return relay.stats().consumerDetails.find((consumer) => consumer.id === sid && consumer.kind === kind);
 }
 
+/**
+ * A browser sender `<source>-sender` ingested (INGEST) as `source`, and a browser receiver
+ * `<source>-receiver` of its video alone through consumer `sid`, started.
+ */
+async function senderWithVideoReceiver(source: string, sid: string): Promise<void> {
+  const { sdp: answer } = (await client.ok('INGEST', { id: source, sdp: await browser.senderOffer(`${source}-sender`) })) as { sdp: string };
+  await browser.acceptAnswer(`${source}-sender`, answer);
+  const { sdp: offer } = (await client.ok('CREATE_CONSUMER', { id: sid, peerId: `${source}-receiver`, roomAddress: roomAddress(), roomId: 'rid', source, audio: false, video: true })) as {
+    sdp: string;
+  };
+  await client.ok('START_CONSUMER', { id: sid, sdp: await browser.receiverAnswer(`${source}-receiver`, offer) });
+}
+
 describe('1.30.3 path: INGEST of a plain SDP offer, CREATE_CONSUMER / START_CONSUMER', () => {
   it('carries simulcast camera and microphone to a receiver, and profiles pick the layer', async () => {
     const { sdp: answer } = (await client.ok('INGEST', { id: 'camera', sdp: await browser.senderOffer('sender') })) as { sdp: string };
@@ -151,18 +164,7 @@ describe('Parley path: mediasoup-client Device / SendTransport ingest', () => {
 
 describe('A layer switch asks the sender for a keyframe of the new layer at once', () => {
   it('SET_CONSUMER_PROFILE low and then high: each is followed by a keyframe request of that layer to the sender (going down, before the answer)', async () => {
-    const { sdp: answer } = (await client.ok('INGEST', { id: 'keyframes', sdp: await browser.senderOffer('keyframe-sender') })) as { sdp: string };
-    await browser.acceptAnswer('keyframe-sender', answer);
-    const { sdp: offer } = (await client.ok('CREATE_CONSUMER', {
-      id: 'sid-keyframes',
-      peerId: 'keyframe-receiver',
-      roomAddress: roomAddress(),
-      roomId: 'rid',
-      source: 'keyframes',
-      audio: false,
-      video: true,
-    })) as { sdp: string };
-    await client.ok('START_CONSUMER', { id: 'sid-keyframes', sdp: await browser.receiverAnswer('keyframe-receiver', offer) });
+    await senderWithVideoReceiver('keyframes', 'sid-keyframes');
     await expect.poll(() => relayConsumer('sid-keyframes', 'video')?.currentSpatialLayer, { timeout: 30_000 }).toBe(2);
     const source = relayConsumer('sid-keyframes', 'video')!.producerId;
     // Each layer's SSRC as the sender's stream (rid) arrives at the relay.
@@ -180,4 +182,24 @@ describe('A layer switch asks the sender for a keyframe of the new layer at once
       await expect.poll(() => relayConsumer('sid-keyframes', 'video')?.currentSpatialLayer, { timeout: 20_000 }).toBe(profile === 'low' ? 0 : 2);
     }
   }, 90_000);
+});
+
+describe('A layer the sender stops is left at once: its receivers move to the highest layer that still arrives, and back once it returns (LAYER_WATCH)', () => {
+  it('the high layer stopped: a receiver asking for high is moved to medium, not left on nothing until mediasoup notices; restarted, it is moved back', async () => {
+    await senderWithVideoReceiver('stopping', 'sid-stopping');
+    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-stopping', profile: 'high' });
+    await expect.poll(() => relayConsumer('sid-stopping', 'video')?.currentSpatialLayer, { timeout: 30_000 }).toBe(2);
+
+    await browser.setLayerActive('stopping-sender', 'high', false);
+    // The receiver's own request stays high; what it is asked for follows what arrives.
+    await expect.poll(() => relayConsumer('sid-stopping', 'video')?.preferredSpatialLayer, { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => relayConsumer('sid-stopping', 'video')?.currentSpatialLayer, { timeout: 20_000 }).toBe(1);
+    expect(relayConsumer('sid-stopping', 'video')?.profile).toBe('high');
+    const decoded = (await browser.received('stopping-receiver')).framesDecoded;
+    await expect.poll(async () => (await browser.received('stopping-receiver')).framesDecoded, { timeout: 20_000 }).toBeGreaterThan(decoded);
+
+    await browser.setLayerActive('stopping-sender', 'high', true);
+    await expect.poll(() => relayConsumer('sid-stopping', 'video')?.preferredSpatialLayer, { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => relayConsumer('sid-stopping', 'video')?.currentSpatialLayer, { timeout: 30_000 }).toBe(2);
+  }, 120_000);
 });

@@ -5,14 +5,14 @@
 
 /**
  * A change of media path (mesh ↔ relay) without frozen video, counted from the moment the new path
- * connects. The receiver shows the new path as soon as it decodes (checked every
- * `decodeCheckIntervalMs`) and then says so to the sender (a session-info `active`); the sender
- * keeps the old path running until the new one has been connected for `graceMs` and its receiver has
- * said so. Without that — a new path that does not decode, a receiver that never says so
- * (SimpleWebRTC 1.30.3) — both give up after `decodeWaitMs`: the receiver shows the new path
- * anyway and the sender stops the old one.
+ * connects. The receiver shows the new path once it decodes steadily — frames for `steadyMs`, never
+ * `frameGapMs` without one (checked every `decodeCheckIntervalMs`) — and then says so to the sender
+ * (a session-info `active`); the sender keeps the old path running until the new one has been
+ * connected for `graceMs` and its receiver has said so. Without that — a new path that does not
+ * decode, a receiver that never says so (SimpleWebRTC 1.30.3) — both give up after `decodeWaitMs`:
+ * the receiver shows the new path anyway and the sender stops the old one.
  */
-export const PATH_CHANGE = { graceMs: 1_500, decodeCheckIntervalMs: 100, decodeWaitMs: 4_000 } as const;
+export const PATH_CHANGE = { graceMs: 1_500, decodeCheckIntervalMs: 100, steadyMs: 1_000, frameGapMs: 400, decodeWaitMs: 4_000 } as const;
 
 /** Reconnecting after the relay went away or refused us: 1 s, doubling to at most 8 s, plus up to 0.5 s of jitter. */
 export const RELAY_RECONNECT = { firstDelayMs: 1_000, maxDelayMs: 8_000, jitterMs: 500 } as const;

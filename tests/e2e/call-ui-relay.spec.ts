@@ -49,20 +49,24 @@ async function samplesSince(viewer: Person, shown: Person, since: number): Promi
   return (await tileSamples(viewer.page, shown.displayName)).filter((sample) => sample.at >= since);
 }
 
+/** How long a tile is still watched once it shows the new path's video: a new path can stall right after its first frames. */
+const WATCHED_AFTER_SWITCH_MS = 2_000;
+
 /**
  * Through a change of media path (from `since` on), each watched tile never went without a playing
  * video of that person (video-continuity); the largest gap of each is printed first. The change is
- * followed until each tile shows the new path's video: another <video> element than at `since`,
- * with frames of its own.
+ * followed until each tile has shown the new path's video — another <video> element than at
+ * `since`, with frames of its own — for WATCHED_AFTER_SWITCH_MS.
  */
 async function expectTilesNeverStopped(change: string, pairs: Pairs, since: number): Promise<void> {
   const watched: Array<{ pair: string; samples: ShownSample[] }> = [];
   for (const { viewer, shown } of pairs) {
     const switched = (samples: readonly ShownSample[]): boolean => {
+      const firstNew = samples.find((sample) => sample.shown !== samples[0]?.shown && sample.frames > 0);
       const last = samples.at(-1);
-      return last !== undefined && last.shown !== samples[0]?.shown && last.frames > 0;
+      return firstNew !== undefined && last !== undefined && last.at - firstNew.at >= WATCHED_AFTER_SWITCH_MS;
     };
-    await expect.poll(async () => switched(await samplesSince(viewer, shown, since)), { timeout: 30_000, message: `${viewer.displayName}'s tile of ${shown.displayName} shows the new path's video` }).toBe(true);
+    await expect.poll(async () => switched(await samplesSince(viewer, shown, since)), { timeout: 30_000, message: `${viewer.displayName}'s tile of ${shown.displayName} has shown the new path's video for ${WATCHED_AFTER_SWITCH_MS} ms` }).toBe(true);
     watched.push({ pair: `${viewer.displayName} → ${shown.displayName}`, samples: await samplesSince(viewer, shown, since) });
   }
   reportContinuity(change, watched);

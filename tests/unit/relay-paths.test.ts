@@ -177,20 +177,43 @@ function fakeReceiver(kind: 'audio' | 'video') {
   return { receiver, rtc: { track: { kind }, getStats: async () => stats() } as unknown as RTCRtpReceiver };
 }
 
-describe('DecodeWatch (the receiver keeps the old path until the new one decodes, fake time)', () => {
-  const { decodeWaitMs, decodeCheckIntervalMs } = PATH_CHANGE;
+describe('DecodeWatch (the receiver keeps the old path until the new one decodes steadily, fake time)', () => {
+  const { decodeWaitMs, decodeCheckIntervalMs, steadyMs, frameGapMs } = PATH_CHANGE;
 
-  it('is ready once the new session decodes video, checked every interval, and says it saw it decode', async () => {
+  /** Advances `ms` of fake time a check at a time, the receiver decoding a frame at each. */
+  async function decodeFor(clock: ManualClock, video: ReturnType<typeof fakeReceiver>, ms: number): Promise<void> {
+    for (let elapsed = 0; elapsed < ms; elapsed += decodeCheckIntervalMs) {
+      video.receiver.framesDecoded += 1;
+      await clock.advance(decodeCheckIntervalMs);
+    }
+  }
+
+  it(`is ready once the new session's video has decoded for ${steadyMs} ms without a gap, checked every interval, and says it saw it decode`, async () => {
     const clock = new ManualClock();
     const video = fakeReceiver('video');
     const ready: boolean[] = [];
     new DecodeWatch(clock, () => [video.rtc, fakeReceiver('audio').rtc], (decoding) => ready.push(decoding)).connected();
     await clock.advance(decodeCheckIntervalMs * 3);
     expect(ready).toEqual([]);
-    video.receiver.framesDecoded = 1;
-    await clock.advance(decodeCheckIntervalMs);
+    // The first frame is seen at the first check after it; steady from there.
+    await decodeFor(clock, video, steadyMs);
+    expect(ready).toEqual([]);
+    await decodeFor(clock, video, decodeCheckIntervalMs);
     expect(ready).toEqual([true]);
     expect(clock.pendingDelays()).toEqual([]);
+  });
+
+  it(`first frames that stop for more than ${frameGapMs} ms start the wait again: a path that stalls at once is not shown`, async () => {
+    const clock = new ManualClock();
+    const video = fakeReceiver('video');
+    const ready: boolean[] = [];
+    new DecodeWatch(clock, () => [video.rtc], (decoding) => ready.push(decoding)).connected();
+    await decodeFor(clock, video, steadyMs / 2);
+    await clock.advance(frameGapMs + decodeCheckIntervalMs);
+    await decodeFor(clock, video, steadyMs / 2);
+    expect(ready).toEqual([]);
+    await decodeFor(clock, video, steadyMs / 2 + decodeCheckIntervalMs);
+    expect(ready).toEqual([true]);
   });
 
   it(`waits without a limit until the session connects, then at most ${decodeWaitMs} ms — as long as the sender keeps the old path for want of its word — saying it saw nothing decode`, async () => {

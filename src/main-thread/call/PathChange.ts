@@ -113,29 +113,40 @@ export class PathHandover extends TypedEmitter<PathHandoverEvents> {
   }
 }
 
-/** inbound-rtp counters that say media arrives: decoded frames for video, packets for audio. */
-async function isDecoding(receiver: RTCRtpReceiver): Promise<boolean> {
-  let decoding = false;
+/** The inbound-rtp counter that says media arrives: decoded frames for video, packets for audio. */
+async function arrivedCount(receiver: RTCRtpReceiver): Promise<number> {
+  let count = 0;
   (await receiver.getStats()).forEach((report: { type?: string; kind?: string; framesDecoded?: number; packetsReceived?: number }) => {
     if (report.type !== 'inbound-rtp') return;
-    if (report.kind === 'video' ? (report.framesDecoded ?? 0) > 0 : (report.packetsReceived ?? 0) > 0) decoding = true;
+    count += (report.kind === 'video' ? report.framesDecoded : report.packetsReceived) ?? 0;
   });
-  return decoding;
+  return count;
+}
+
+/** One receiver's counter as checked: since when it has risen without a gap longer than PATH_CHANGE.frameGapMs. */
+interface Arrival {
+  count: number;
+  lastRiseAt: number;
+  steadySince: number;
 }
 
 /**
- * The receiver's side: waits until a session that takes over from another decodes — its video
- * has decoded a frame or, without video, its audio has packets — checked every
- * PATH_CHANGE.decodeCheckIntervalMs; once the session has been connected for PATH_CHANGE.decodeWaitMs
- * it stops waiting (its predecessor may be the broken one; the sender stops that by then too). Then
- * `ready` runs once, unless `cancel` came first, saying whether the session was seen decoding (the
- * receiver then tells its sender so).
+ * The receiver's side: waits until a session that takes over from another decodes steadily — its
+ * video has decoded frames for PATH_CHANGE.steadyMs, never PATH_CHANGE.frameGapMs without one (or,
+ * without video, its audio has had packets so) — checked every PATH_CHANGE.decodeCheckIntervalMs.
+ * A new path's first frames can stop again at once (a relay's simulcast layer the sender drops
+ * while its bandwidth estimate settles): shown then, the tile would freeze while the old path still
+ * ran. Once the session has been connected for PATH_CHANGE.decodeWaitMs it stops waiting (its
+ * predecessor may be the broken one; the sender stops that by then too). Then `ready` runs once,
+ * unless `cancel` came first, saying whether the session was seen decoding (the receiver then tells
+ * its sender so).
  */
 export class DecodeWatch {
   private readonly poll: unknown;
   private limit: unknown;
   private checking = false;
   private done = false;
+  private readonly arrivals = new Map<RTCRtpReceiver, Arrival>();
 
   constructor(
     private readonly clock: Clock,
@@ -171,10 +182,22 @@ export class DecodeWatch {
       const receivers = this.receivers();
       const video = receivers.filter((receiver) => receiver.track.kind === 'video');
       const watched = video.length > 0 ? video : receivers;
-      const results = await Promise.all(watched.map((receiver) => isDecoding(receiver).catch(() => false)));
-      if (results.length > 0 && results.every(Boolean)) this.finish(true);
+      const steady = await Promise.all(watched.map((receiver) => this.arrivesSteadily(receiver).catch(() => false)));
+      if (steady.length > 0 && steady.every(Boolean)) this.finish(true);
     } finally {
       this.checking = false;
     }
+  }
+
+  private async arrivesSteadily(receiver: RTCRtpReceiver): Promise<boolean> {
+    const count = await arrivedCount(receiver);
+    const now = this.clock.now();
+    const arrival = this.arrivals.get(receiver);
+    if (count > (arrival?.count ?? 0)) {
+      const resumed = !arrival || now - arrival.lastRiseAt > PATH_CHANGE.frameGapMs;
+      this.arrivals.set(receiver, { count, lastRiseAt: now, steadySince: resumed ? now : arrival.steadySince });
+    }
+    const latest = this.arrivals.get(receiver);
+    return latest !== undefined && now - latest.lastRiseAt <= PATH_CHANGE.frameGapMs && now - latest.steadySince >= PATH_CHANGE.steadyMs;
   }
 }

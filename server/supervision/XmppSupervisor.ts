@@ -14,7 +14,8 @@ export class XmppSupervisor {
   /** Held down by fault injection: no restart until `restart`. */
   private held = false;
   private stopped = false;
-  private restartTimer: NodeJS.Timeout | undefined;
+  /** The backoff wait before the next start, if one runs: `cancelRestart` ends it early. */
+  private backoffWait: { timer: NodeJS.Timeout; end: () => void } | undefined;
   /** The replacements and kills under way, one at a time: two starts at once would race for one port. */
   private operations: Promise<void> = Promise.resolve();
   /** Servers we ended ourselves to replace them: their exit is not a crash to restart from. */
@@ -50,17 +51,7 @@ export class XmppSupervisor {
   async restart(): Promise<void> {
     this.held = false;
     this.cancelRestart();
-    for (;;) {
-      try {
-        await this.inTurn(() => this.replace());
-        return;
-      } catch (error) {
-        if (this.stopped || this.held) throw error;
-        const delay = this.announceRestart(`did not start: ${firstLine(error)}`);
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        if (this.stopped || this.held) throw error;
-      }
-    }
+    await this.startUntilUp();
   }
 
   async stop(): Promise<void> {
@@ -75,17 +66,42 @@ export class XmppSupervisor {
     void server.exited.then(() => {
       if (server === this.current) this.readiness.markDown();
       if (server !== this.current || this.replaced.has(server) || this.stopped || this.held) return;
-      this.scheduleRestart(`exited (${server.exitStatus ?? 'unknown'})`);
+      void this.restartAfterCrash(`exited (${server.exitStatus ?? 'unknown'})`);
     });
   }
 
-  private scheduleRestart(why: string): void {
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
-      this.inTurn(() => this.replace()).catch((error: unknown) => {
-        if (!this.stopped && !this.held) this.scheduleRestart(`did not start: ${firstLine(error)}`);
-      });
-    }, this.announceRestart(why));
+  private async restartAfterCrash(why: string): Promise<void> {
+    if (!(await this.waitBackoff(why))) return;
+    // Given up only when stopped, held down, or a restart asked for took over: each says so itself.
+    await this.startUntilUp().catch(() => undefined);
+  }
+
+  /**
+   * Starts a new server, and while that fails tries again after the backoff; rejects with the last
+   * start's error once it stops trying (stopped, held down, or its wait cancelled by a restart asked for).
+   */
+  private async startUntilUp(): Promise<void> {
+    for (;;) {
+      try {
+        await this.inTurn(() => this.replace());
+        return;
+      } catch (error) {
+        if (this.stopped || this.held || !(await this.waitBackoff(`did not start: ${firstLine(error)}`))) throw error;
+      }
+    }
+  }
+
+  /** Waits the backoff's next delay, said in one log line; false when `cancelRestart` (or a newer wait) ended the wait. */
+  private waitBackoff(why: string): Promise<boolean> {
+    this.cancelRestart();
+    const delay = this.announceRestart(why);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.backoffWait = undefined;
+        resolve(true);
+      }, delay);
+      this.backoffWait = { timer, end: () => resolve(false) };
+    });
   }
 
   /** The delay before the next start, said in one log line. */
@@ -121,8 +137,11 @@ export class XmppSupervisor {
   }
 
   private cancelRestart(): void {
-    clearTimeout(this.restartTimer);
-    this.restartTimer = undefined;
+    const wait = this.backoffWait;
+    this.backoffWait = undefined;
+    if (!wait) return;
+    clearTimeout(wait.timer);
+    wait.end();
   }
 }
 

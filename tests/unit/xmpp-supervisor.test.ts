@@ -126,6 +126,31 @@ describe('Supervision: the XMPP server is restarted once per death, never twice 
     await flaky.stop();
   });
 
+  it('stopped while a restart asked for waits out its backoff, it ends the wait at once: nothing more is started', async () => {
+    const attempts: string[] = [];
+    const failing = new XmppSupervisor(
+      new FakeXmppServer('first'),
+      async () => {
+        attempts.push(`start ${attempts.length + 1}`);
+        throw new Error('Prosody did not answer on 127.0.0.1:1 within 10000 ms');
+      },
+      (line) => logs.push(line),
+      new RestartBackoff({ firstDelayMs: 250, maxDelayMs: 1_000, stableAfterMs: 60_000 }, () => Date.now()),
+    );
+    await failing.holdDown();
+    const restart = failing.restart();
+    const outcome = restart.then(
+      () => 'resolved',
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    await vi.advanceTimersByTimeAsync(100);
+    await failing.stop();
+    // No timer is advanced: the wait ended with stop(), not with its delay.
+    expect(await outcome).toBe('Prosody did not answer on 127.0.0.1:1 within 10000 ms');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(attempts).toEqual(['start 1']);
+  });
+
   it('a server that dies by itself is replaced once, after the backoff, with one log line', async () => {
     await supervisor.server.kill();
     await vi.advanceTimersByTimeAsync(5_000);

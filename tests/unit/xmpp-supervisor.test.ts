@@ -44,16 +44,21 @@ describe('Supervision: the XMPP server is restarted once per death, never twice 
   let supervisor: XmppSupervisor;
   const logs: string[] = [];
 
+  /** A supervisor of a first fake server whose restarts run `startServer`, logging to `logs`, with a 250 ms first backoff. */
+  function supervising(startServer: () => Promise<XmppServer>): XmppSupervisor {
+    return new XmppSupervisor(new FakeXmppServer('first'), startServer, (line) => logs.push(line), new RestartBackoff({ firstDelayMs: 250, maxDelayMs: 1_000, stableAfterMs: 60_000 }, () => Date.now()));
+  }
+
   beforeEach(() => {
     vi.useFakeTimers();
+    logs.length = 0;
     started = [];
-    const first = new FakeXmppServer('first');
     const startServer = async (): Promise<XmppServer> => {
       const server = new FakeXmppServer(`restart ${started.length + 1}`);
       started.push(server);
       return server;
     };
-    supervisor = new XmppSupervisor(first, startServer, (line) => logs.push(line), new RestartBackoff({ firstDelayMs: 250, maxDelayMs: 1_000, stableAfterMs: 60_000 }, () => Date.now()));
+    supervisor = supervising(startServer);
   });
 
   afterEach(async () => {
@@ -73,9 +78,7 @@ describe('Supervision: the XMPP server is restarted once per death, never twice 
     let starting = 0;
     let mostAtOnce = 0;
     const slowStarts: FakeXmppServer[] = [];
-    const slow = new XmppSupervisor(
-      new FakeXmppServer('first'),
-      async () => {
+    const slow = supervising(async () => {
         starting += 1;
         mostAtOnce = Math.max(mostAtOnce, starting);
         await new Promise((started) => setTimeout(started, 1_000));
@@ -83,10 +86,7 @@ describe('Supervision: the XMPP server is restarted once per death, never twice 
         const server = new FakeXmppServer(`slow restart ${slowStarts.length + 1}`);
         slowStarts.push(server);
         return server;
-      },
-      () => {},
-      new RestartBackoff({ firstDelayMs: 250, maxDelayMs: 1_000, stableAfterMs: 60_000 }, () => Date.now()),
-    );
+    });
     await slow.server.kill();
     await vi.advanceTimersByTimeAsync(500);
     const restarted = slow.restart();
@@ -102,16 +102,11 @@ describe('Supervision: the XMPP server is restarted once per death, never twice 
 
   it('a restart asked for whose start fails is tried again after the backoff, as after a crash, and resolves once a server is up', async () => {
     const attempts: string[] = [];
-    const flaky = new XmppSupervisor(
-      new FakeXmppServer('first'),
-      async () => {
+    const flaky = supervising(async () => {
         attempts.push(`start ${attempts.length + 1}`);
         if (attempts.length === 1) throw new Error('Prosody did not answer on 127.0.0.1:1 within 10000 ms\n--- Prosody output ---\nstarted');
         return new FakeXmppServer('second start');
-      },
-      (line) => logs.push(line),
-      new RestartBackoff({ firstDelayMs: 250, maxDelayMs: 1_000, stableAfterMs: 60_000 }, () => Date.now()),
-    );
+    });
     await flaky.holdDown();
     let restarted = false;
     const restart = flaky.restart().then(() => (restarted = true));
@@ -128,15 +123,10 @@ describe('Supervision: the XMPP server is restarted once per death, never twice 
 
   it('stopped while a restart asked for waits out its backoff, it ends the wait at once: nothing more is started', async () => {
     const attempts: string[] = [];
-    const failing = new XmppSupervisor(
-      new FakeXmppServer('first'),
-      async () => {
+    const failing = supervising(async () => {
         attempts.push(`start ${attempts.length + 1}`);
         throw new Error('Prosody did not answer on 127.0.0.1:1 within 10000 ms');
-      },
-      (line) => logs.push(line),
-      new RestartBackoff({ firstDelayMs: 250, maxDelayMs: 1_000, stableAfterMs: 60_000 }, () => Date.now()),
-    );
+    });
     await failing.holdDown();
     const restart = failing.restart();
     const outcome = restart.then(

@@ -17,7 +17,7 @@ export interface LayerWatchEvents {
   change: [highestArriving: number | undefined];
 }
 
-/** Which spatial layers of one simulcast video producer arrive at the relay, from its own stats. */
+/** Which spatial layers of one simulcast video producer arrive at the relay, from its own stats, read while a consumer follows it. */
 export class LayerWatch extends EventEmitter<LayerWatchEvents> {
   private readonly packetCounts = new Map<number, number>();
   private readonly lastRiseAt = new Map<number, number>();
@@ -42,6 +42,13 @@ export class LayerWatch extends EventEmitter<LayerWatchEvents> {
 
   private async read(): Promise<void> {
     if (this.reading || this.producer.closed) return;
+    if (this.listenerCount('change') === 0) {
+      // No consumer follows it: nothing is read, and what was read is out of date.
+      this.packetCounts.clear();
+      this.lastRiseAt.clear();
+      this.highest = undefined;
+      return;
+    }
     this.reading = true;
     try {
       const streams = await this.producer.getStats();
@@ -49,7 +56,9 @@ export class LayerWatch extends EventEmitter<LayerWatchEvents> {
       for (const stream of streams) {
         const layer = this.layerOf(stream);
         if (layer < 0) continue;
-        if (stream.packetCount > (this.packetCounts.get(layer) ?? 0)) this.lastRiseAt.set(layer, now);
+        // A count read for the first time is only where the next read starts from.
+        const previous = this.packetCounts.get(layer);
+        if (previous !== undefined && stream.packetCount > previous) this.lastRiseAt.set(layer, now);
         this.packetCounts.set(layer, stream.packetCount);
       }
       const arriving = (layer: number): boolean => now - (this.lastRiseAt.get(layer) ?? -Infinity) <= this.settings.stoppedAfterMs;

@@ -7,8 +7,8 @@ import type { types } from 'mediasoup';
  * `pollIntervalMs`, and a layer whose count has not risen for `stoppedAfterMs` no longer arrives.
  * A sender's browser stops its top layers whenever its bandwidth estimate drops; mediasoup itself
  * notices only on its inactivity check (1.5 s, on a 1.5 s timer), and until then a consumer on
- * that layer gets nothing. A camera sends at least 10 frames a second, so half a second of
- * nothing is a stop, not a gap between frames.
+ * that layer gets nothing. SPEC §9's tiers capture at 10 frames a second or more, so half a second
+ * of nothing is a stop, not a gap between frames.
  */
 export const LAYER_WATCH = { pollIntervalMs: 200, stoppedAfterMs: 500 } as const;
 

@@ -78,8 +78,12 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
         if (!this.closing && [...consumers.values()].every((each) => each.closed)) this.lose();
       });
     }
-    videoLayers?.on('change', this.followArrivingLayers);
-    transport.observer.once('close', () => videoLayers?.off('change', this.followArrivingLayers));
+    // Followed while the video consumer lives (a receiver that refused the video has none to move).
+    const video = consumers.get('video');
+    if (video && videoLayers) {
+      videoLayers.on('change', this.followArrivingLayers);
+      video.observer.once('close', () => videoLayers.off('change', this.followArrivingLayers));
+    }
   }
 
   static async create(options: ConsumerSessionOptions): Promise<ConsumerSession> {
@@ -109,7 +113,8 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
         described.push({ mid: kind, kind, rtpParameters: consumer.rtpParameters, streamId: track.streamId, trackId: track.trackId });
       }
       const offer = writeConsumerOffer(String(randomInt(2 ** 47)), transport, described);
-      return new ConsumerSession(options, router, transport, consumers, offer, source.track('video')?.layers);
+      const consumedVideo = tracks.find((track) => track.producer.kind === 'video');
+      return new ConsumerSession(options, router, transport, consumers, offer, consumedVideo?.layers);
     } catch (error) {
       transport.close();
       throw error;

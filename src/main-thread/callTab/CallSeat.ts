@@ -46,10 +46,9 @@ export interface CallSeatOptions {
   readonly host: CallSeatHost;
 }
 
-
 /**
- * This tab's seat in the room's call: "Join call" takes the call's Web Lock through the Call,
- * joins the call and enters it. The call record is the shared state of record: when it says
+ * This tab's seat in the room's call: "Join call" joins the call, takes the call's Web Lock through
+ * the Call meanwhile, and enters it. The call record is the shared state of record: when it says
  * joined without this tab having asked (another tab of yours joined, or this tab was reloaded in
  * the call), this tab waits for the lock — showing that the call runs elsewhere while another tab
  * holds it — and runs the call once it has it. When the record says the call was left, every tab
@@ -68,23 +67,42 @@ export class CallSeat {
     return this.call;
   }
 
-  /** "Join call": take the call's lock, join the call, enter it. */
+  /**
+   * "Join call": joins the call and takes the call's lock side by side, then enters it. The room hears
+   * of the join at once, not after the lock's round trips (issue 14, the join path: the others' offers
+   * start sooner); an offer that comes before this tab's claim waits for it in the session
+   * (`UnclaimedCallRequests`).
+   */
   async join(): Promise<void> {
     const { host, commands, roomAddress, logger } = this.options;
     host.setProblem(undefined);
     this.expectedJoined = true;
     const call = this.open();
-    if (!(await this.run(call))) {
+    const joined = commands.rooms.joinCall(roomAddress).then(
+      () => true,
+      (error: unknown) => {
+        logger.error(`joining the call failed: ${errorMessage(error)}`);
+        return false;
+      },
+    );
+    const running = await this.run(call);
+    if (!(await joined)) {
       this.expectedJoined = undefined;
+      if (this.call === call) {
+        await this.end();
+        host.setProblem('You could not join the call. Check your connection and try again.');
+      }
       return;
     }
-    try {
-      await commands.rooms.joinCall(roomAddress);
-    } catch (error) {
-      logger.error(`joining the call failed: ${errorMessage(error)}`);
-      this.expectedJoined = undefined;
-      await this.end();
-      host.setProblem('You could not join the call. Check your connection and try again.');
+    if (!running) {
+      // Joined, but this tab cannot run the call (or its view closed meanwhile): the room must not
+      // list you in a call that nobody runs.
+      if (this.call !== undefined && this.call !== call) return;
+      this.expectedJoined = false;
+      await commands.rooms.leaveCall(roomAddress).catch((error: unknown) => {
+        logger.error(`leaving the call failed: ${errorMessage(error)}`);
+        this.expectedJoined = undefined;
+      });
       return;
     }
     await this.enter(call);

@@ -13,7 +13,7 @@ interface ChatLogProps {
   onEdit: (message: ChatMessage) => void;
   /** What an empty log says. */
   emptyText: string;
-  /** The log is on screen (a closed chat panel keeps it, hidden). */
+  /** The log is on screen (a closed chat panel keeps it, hidden and empty). */
   shown: boolean;
 }
 
@@ -22,7 +22,10 @@ interface ChatLogProps {
  * you are within 30 px of it, and stays put while you read further up.
  */
 export function ChatLog({ messages, events, editableId, onEdit, emptyText, shown }: ChatLogProps) {
-  const items = useMemo(() => chatTimeline(messages, events), [messages, events]);
+  // A closed chat renders no lines: each would format its times (a page's first formatting loads
+  // the locale's date data, tens of ms of the main thread) for nobody to see, and on a join the
+  // arrivals' lines came as the first offer was being answered (issue 14). Opening it renders them.
+  const items = useMemo(() => (shown ? chatTimeline(messages, events) : []), [messages, events, shown]);
   const ref = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
   const lastScrollTop = useRef(0);

@@ -13,13 +13,15 @@ import type { TabCalls } from './TabCalls';
 export class ParleyTab {
   /** Settles once the tab is attached to the session (it holds its tab lock and gets the state). */
   readonly attached: Promise<void>;
+  /** Settles once the attach has gone to the session: what the tab sends from then on comes after it. */
+  readonly attachSent: Promise<void>;
   private readonly bridge: SessionBridge;
   private analysis: Remote<AnalysisWorkerApi> | undefined;
   private tabCalls: Promise<TabCalls> | undefined;
 
   constructor(private readonly store: ReturnType<typeof createStore>) {
     this.bridge = new SessionBridge(store);
-    this.attached = this.bridge.start();
+    ({ attachSent: this.attachSent, attached: this.attached } = this.bridge.start());
   }
 
   get actions(): TabActions {

@@ -65,16 +65,25 @@ export class SessionBridge {
     };
   }
 
-  async start(): Promise<void> {
-    await this.holdTabLock();
+  /**
+   * Attaches the tab once it holds its liveness lock. `attachSent` settles as the attach goes to the
+   * session: a command sent from then on reaches the session after it (one port keeps the order), so
+   * opening the page's room need not wait for the answer, which comes once the worker has started and
+   * this busy page has read it (issue 14, the join path). `attached` settles with that answer.
+   */
+  start(): { attachSent: Promise<void>; attached: Promise<void> } {
     const listener: TabListener = {
       state: (message) => this.receive(message),
       event: (event) => this.eventListeners.forEach((handle) => handle(event)),
       jingle: (roomAddress, iq) => this.jingleHandler?.(roomAddress, iq),
     };
-    await this.session.attach(this.tabId, Comlink.proxy(listener));
-    window.addEventListener('online', () => void this.session.online());
-    window.addEventListener('offline', () => void this.session.offline());
+    const answered = this.holdTabLock().then(() => ({ answer: this.session.attach(this.tabId, Comlink.proxy(listener)) }));
+    const attached = answered.then(async ({ answer }) => {
+      await answer;
+      window.addEventListener('online', () => void this.session.online());
+      window.addEventListener('offline', () => void this.session.offline());
+    });
+    return { attachSent: answered.then(() => undefined), attached };
   }
 
   onEvent(handle: (event: SessionEvent) => void): () => void {

@@ -16,7 +16,7 @@ if (route.view === 'room') {
   // A room page needs the call's code before its first frame: it loads beside the page's own. The
   // room itself is opened now, and the preview's camera and microphone asked for, not once the
   // room's view and the call's code have loaded and run (issue 14, the join path).
-  openRoomAtLoad(tab.actions, tab.attached, route.roomName, false);
+  openRoomAtLoad(tab.actions, tab.attachSent, route.roomName, false);
   void tab.calls().then((calls) => {
     void calls.loadCallCode();
     calls.startPreviewCapture(route.roomName);

@@ -11,9 +11,9 @@ export function useTab(): ParleyTab {
   return tab;
 }
 
-/** Settles once this tab is attached: the session ties the rooms a tab opens to it from then on. */
-export function useAttached(): Promise<void> {
-  return useTab().attached;
+/** Settles once this tab's attach has gone to the session: the rooms the tab opens from then on are tied to it. */
+export function useAttachSent(): Promise<void> {
+  return useTab().attachSent;
 }
 
 /** The session's commands, as this tab calls them. */

@@ -23,11 +23,12 @@ interface Opening {
 const openings = new Map<string, Opening>();
 
 /** A new opening of the room for this tab, held by nobody yet. */
-function open(actions: TabActions, attached: Promise<void>, name: string, autoJoinCall: boolean): Opening {
+function open(actions: TabActions, attachSent: Promise<void>, name: string, autoJoinCall: boolean): Opening {
   const opening: Opening = {
     users: 0,
-    // Only an attached tab holds rooms: the session leaves them when its lock is released.
-    roomId: attached.then(() => actions.openRoom(name, { autoJoinCall })),
+    // Only an attached tab holds rooms (the session leaves them when its lock is released): the
+    // opening follows the attach on the same port.
+    roomId: attachSent.then(() => actions.openRoom(name, { autoJoinCall })),
     closeTimer: undefined,
   };
   openings.set(name, opening);
@@ -36,13 +37,13 @@ function open(actions: TabActions, attached: Promise<void>, name: string, autoJo
   return opening;
 }
 
-function acquire(actions: TabActions, attached: Promise<void>, name: string, autoJoinCall: boolean): Promise<string> {
+function acquire(actions: TabActions, attachSent: Promise<void>, name: string, autoJoinCall: boolean): Promise<string> {
   let opening = openings.get(name);
   if (opening) {
     clearTimeout(opening.closeTimer);
     opening.closeTimer = undefined;
   } else {
-    opening = open(actions, attached, name, autoJoinCall);
+    opening = open(actions, attachSent, name, autoJoinCall);
   }
   opening.users += 1;
   return opening.roomId;
@@ -53,8 +54,8 @@ function acquire(actions: TabActions, attached: Promise<void>, name: string, aut
  * (issue 14, the join path: the room's lookup and join need not wait for that). The view, when it
  * comes, takes this opening over (`useOpenRoom`); until then nobody holds it, and nothing closes it.
  */
-export function openRoomAtLoad(actions: TabActions, attached: Promise<void>, name: string, autoJoinCall: boolean): void {
-  if (!openings.has(name)) open(actions, attached, name, autoJoinCall);
+export function openRoomAtLoad(actions: TabActions, attachSent: Promise<void>, name: string, autoJoinCall: boolean): void {
+  if (!openings.has(name)) open(actions, attachSent, name, autoJoinCall);
 }
 
 function release(actions: TabActions, name: string): void {
@@ -72,11 +73,11 @@ function release(actions: TabActions, name: string): void {
  * Opens a room for this tab while the calling view is shown, and closes it (for this tab) when the
  * view goes away; the session leaves the room when no tab holds it any more.
  */
-export function useOpenRoom(actions: TabActions, attached: Promise<void>, name: string, autoJoinCall: boolean): OpenedRoom {
+export function useOpenRoom(actions: TabActions, attachSent: Promise<void>, name: string, autoJoinCall: boolean): OpenedRoom {
   const [opened, setOpened] = useState<OpenedRoom & { name: string }>({ name, roomId: undefined, error: undefined });
   useEffect(() => {
     let current = true;
-    acquire(actions, attached, name, autoJoinCall).then(
+    acquire(actions, attachSent, name, autoJoinCall).then(
       (roomId) => current && setOpened({ name, roomId, error: undefined }),
       (error: unknown) => current && setOpened({ name, roomId: undefined, error: errorMessage(error) }),
     );
@@ -84,6 +85,6 @@ export function useOpenRoom(actions: TabActions, attached: Promise<void>, name: 
       current = false;
       release(actions, name);
     };
-  }, [actions, attached, name, autoJoinCall]);
+  }, [actions, attachSent, name, autoJoinCall]);
   return opened.name === name ? opened : { roomId: undefined, error: undefined };
 }

@@ -2,7 +2,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { roomAtomFamily, roomByNameAtomFamily } from '../main-thread/sessionAtoms';
 import type { Room } from '../protocol/entities';
-import { useActions, useAttached } from './tabContext';
+import { useActions, useAttachSent } from './tabContext';
 import { useOpenRoom } from './useOpenRoom';
 
 export interface RoomOfView {
@@ -15,7 +15,7 @@ export interface RoomOfView {
 
 /** Holds the named room open while the view is shown, and reads it from the session's state. */
 export function useRoomOfView(roomName: string, autoJoinCall: boolean): RoomOfView {
-  const { roomId, error } = useOpenRoom(useActions(), useAttached(), roomName, autoJoinCall);
+  const { roomId, error } = useOpenRoom(useActions(), useAttachSent(), roomName, autoJoinCall);
   const byId = useAtomValue(roomAtomFamily(roomId ?? ''));
   // Until the session answers with the id, the join it started is found by the name given.
   const byName = useAtomValue(roomByNameAtomFamily(roomName));

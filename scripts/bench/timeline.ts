@@ -15,6 +15,7 @@ const STEPS = [
   ['config asked', 'the worker asks /api/config (after reading its stored identity)'],
   ['config fetched', '/api/config answered, in the worker'],
   ['websocket open', ''],
+  ['room address asked', '/api/room-config asked, in the worker (once the page has opened its room)'],
   ['room address looked up', '/api/room-config answered, in the worker'],
   ['logged in', 'the XMPP session started: initial presence sent'],
   ['join presence sent', ''],

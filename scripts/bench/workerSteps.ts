@@ -22,6 +22,7 @@ const WORKER_PROBE = `(() => {
   self.fetch = function (input, ...rest) {
     const path = new URL(String(input?.url ?? input), self.location.href).pathname;
     if (path === '/api/config') mark('config asked');
+    if (path === '/api/room-config') mark('room address asked');
     return originalFetch.call(this, input, ...rest).then((response) => {
       if (path === '/api/config') mark('config fetched');
       if (path === '/api/room-config') mark('room address looked up');

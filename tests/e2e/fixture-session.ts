@@ -69,7 +69,7 @@ export interface FixtureRoomOptions {
 export async function openFixtureRoom(roomName: string, { autoJoinCall, ready }: FixtureRoomOptions): Promise<FixtureRoom> {
   const store = createStore();
   const bridge = new SessionBridge(store);
-  await bridge.start();
+  await bridge.start().attached;
   const { rooms } = bridge.actions;
   const roomId = await bridge.actions.openRoom(roomName, { autoJoinCall });
   const room = await when(store, (state) => {

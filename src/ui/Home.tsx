@@ -5,7 +5,18 @@ import { LIMITS } from '../protocol/constants';
 import { roomNameError } from '../protocol/rooms';
 import { useActions } from './tabContext';
 import { ConnectionStatus } from './ConnectionStatus';
-import { leftRoomOfHistory, navigate, roomPath } from './route';
+import { navigate, roomPath } from './route';
+
+/**
+ * The room the person just left by "Leave", if this history entry says so (`navigate`'s state; history
+ * state is not trusted). Read here, the only page that asks, not in the code every page loads first.
+ */
+function leftRoomOfHistory(): string | undefined {
+  const state: unknown = window.history.state;
+  if (typeof state !== 'object' || state === null) return undefined;
+  const leftRoom = (state as Record<string, unknown>).leftRoom;
+  return typeof leftRoom === 'string' && leftRoom.length > 0 ? leftRoom : undefined;
+}
 
 /** The start page: a room name and your display name, then Join. Back from "Leave", it says so and offers the room again. */
 export function Home() {

@@ -47,14 +47,6 @@ export function navigate(path: string, state: LeftRoomState | null = null): void
   for (const listener of listeners) listener();
 }
 
-/** The room the person just left by "Leave", if this history entry says so (history state is not trusted). */
-export function leftRoomOfHistory(): string | undefined {
-  const state: unknown = window.history.state;
-  if (typeof state !== 'object' || state === null) return undefined;
-  const leftRoom = (state as Record<string, unknown>).leftRoom;
-  return typeof leftRoom === 'string' && leftRoom.length > 0 ? leftRoom : undefined;
-}
-
 /** The current route; re-renders on navigate() and on the browser's back and forward. */
 export function useRoute(): Route {
   const href = useSyncExternalStore(subscribe, currentHref);

@@ -20,11 +20,29 @@ function tabStanzaPlatform(): Plugin {
   };
 }
 
+/**
+ * The shared worker's build resolves StanzaJS's protocol index (every XEP module it knows, required
+ * by its client and its package index) to the definitions Parley's wire uses
+ * (`src/shared-worker/stanzaProtocol.ts`): the worker then neither loads nor runs the rest.
+ */
+function workerStanzaProtocol(): Plugin {
+  const parleyProtocol = fileURLToPath(new URL('./src/shared-worker/stanzaProtocol.ts', import.meta.url));
+  const stanzaRoot = /[\\/]node_modules[\\/]stanza[\\/](Client|index)\.js$/;
+  return {
+    name: 'parley:worker-stanza-protocol',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      return importer && stanzaRoot.test(importer) && source === './protocol' ? parleyProtocol : undefined;
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [tabStanzaPlatform(), startEarly()],
   // StanzaJS 12 expects Node's `global` and the `events` package (installed) in the browser.
   define: { global: 'globalThis' },
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [workerStanzaProtocol()] },
   build: {
     target: 'es2022',
     outDir: 'dist',

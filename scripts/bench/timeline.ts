@@ -197,10 +197,20 @@ async function readSteps(page: Page): Promise<Join> {
   return { at, longTasks };
 }
 
+/** One join's steps as they came: "ms step; ms step; …". */
+function eachStepInOrder(join: Join): string {
+  return Object.entries(join.at)
+    .sort((a, b) => a[1] - b[1])
+    .map(([step, at]) => `${at} ${step}`)
+    .join('; ');
+}
+
 /** The two-person mesh join, step by step: median ms after navigation over `runs` fresh browsers. */
 export async function joinTimelineRows(parley: RunningParley, runs: number): Promise<Row[]> {
   const joins: Join[] = [];
   for (let run = 0; run < runs; run += 1) joins.push(await stepsOfOneJoin(parley, run));
+  // Each join's own steps in the order they came: what a median of steps from different runs hides.
+  if (process.env.BENCH_TIMELINE_EACH === '1') for (const [run, join] of joins.entries()) console.log(`\nJoin ${run + 1}: ${eachStepInOrder(join)}`);
   // In the order they came (a change to the join path may reorder them); steps not seen last.
   const steps = STEPS.map(([step, what]) => {
     const times = joins.flatMap((join) => (join.at[step] === undefined ? [] : [join.at[step]]));

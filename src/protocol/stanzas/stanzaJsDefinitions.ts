@@ -50,9 +50,13 @@ function definitionsOf(imported: Definitions | { default: Definitions }): Defini
  * room (XEP-0045 with data forms and disco, XEP-0115 capabilities, XEP-0172 nicks); chat (XEP-0085
  * chat states, XEP-0203 delays with XEP-0297 forwarding, XEP-0224 attention, XEP-0301 real-time
  * text, XEP-0308 corrections, XEP-0335 JSON payloads); Jingle (XEP-0166/0167/0176/0320/0338/0343);
- * ping (XEP-0199) and the stream-management features (XEP-0198). StanzaJS knows 82 modules; the rest
- * (OMEMO, PubSub, avatars, file transfer…) would cost every session start their registration and
- * would read nothing Parley uses.
+ * ping (XEP-0199) and the stream-management features (XEP-0198); Prosody's occupant ids (XEP-0421).
+ * Jingle's other applications and transports stay too (file transfer with its hashes, thumbnails and
+ * bits of binary, XML streams, raw UDP, SOCKS5, IBB): with RTP as the only application StanzaJS
+ * takes it for the default and leaves `applicationType` out of what it reads, and the call's
+ * responder then refuses the offer. StanzaJS knows 82 modules; the rest (OMEMO, PubSub, avatars,
+ * vCards…) would cost every session start their registration and would read nothing Parley uses.
+ * `tests/integration/stanza-definitions.test.ts` holds this list to StanzaJS's full reading.
  */
 export const STANZAJS_DEFINITIONS: readonly Definitions[] = [
   rfc3921,

@@ -1,7 +1,6 @@
 import { createStore } from 'jotai';
 import { afterEach } from 'vitest';
 import type { CallEvents } from '../../src/main-thread/call/Call';
-import { CallUnsupportedError } from '../../src/main-thread/call/errors';
 import { CallRuntime } from '../../src/main-thread/callTab/CallRuntime';
 import type { CallLike } from '../../src/main-thread/callTab/CallSeat';
 import type { TileObservers } from '../../src/main-thread/callTab/RemoteTileNeeds';
@@ -82,7 +81,6 @@ export class FakeEngine extends TypedEmitter<CallEvents> implements CallLike {
   constructor(
     private readonly log: string[],
     grantAtOnce: boolean,
-    private readonly unsupported = false,
   ) {
     super();
     this.granted = grantAtOnce ? Promise.resolve() : new Promise((resolve) => (this.grant = resolve));
@@ -95,7 +93,6 @@ export class FakeEngine extends TypedEmitter<CallEvents> implements CallLike {
 
   async start(): Promise<void> {
     this.log.push('engine start');
-    if (this.unsupported) throw new CallUnsupportedError('RTCPeerConnection');
     await this.granted;
     if (!this.closed) this.started = true;
   }
@@ -250,8 +247,6 @@ export interface HarnessOptions {
   readonly lockHeldElsewhere?: boolean;
   /** Engines get the lock at once (else the test grants it). */
   readonly grantAtOnce?: boolean;
-  /** A fake of what a real browser here cannot be: one without RTCPeerConnection (the call cannot start). */
-  readonly unsupported?: boolean;
   /** Devices' labels are exposed (the browser has granted access) — default — or not yet. */
   readonly labelled?: boolean;
   /** The browser says camera and microphone were refused (the Permissions API's 'denied'). */
@@ -338,11 +333,16 @@ export function harness(options: HarnessOptions = {}) {
       return { camera: state, microphone: state };
     },
     previewCapture: options.previewCapture,
-    locks: { query: async () => ({ held: options.lockHeldElsewhere ? [{ name: `parley:call:${ROOM}` }] : [] }) },
+    locks: {
+      query: async () => {
+        log.push('locks query');
+        return { held: options.lockHeldElsewhere ? [{ name: `parley:call:${ROOM}` }] : [] };
+      },
+    },
     clock,
     logger: { info: () => undefined, error: (message) => errors.push(message) },
     createCall: () => {
-      const engine = new FakeEngine(log, options.grantAtOnce ?? true, options.unsupported);
+      const engine = new FakeEngine(log, options.grantAtOnce ?? true);
       engines.push(engine);
       return engine;
     },

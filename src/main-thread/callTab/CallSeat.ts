@@ -47,8 +47,8 @@ export interface CallSeatOptions {
 }
 
 /**
- * This tab's seat in the room's call: "Join call" joins the call, takes the call's Web Lock through
- * the Call meanwhile, and enters it. The call record is the shared state of record: when it says
+ * This tab's seat in the room's call: "Join call" takes the call's Web Lock through the Call,
+ * joins the call and enters it. The call record is the shared state of record: when it says
  * joined without this tab having asked (another tab of yours joined, or this tab was reloaded in
  * the call), this tab waits for the lock — showing that the call runs elsewhere while another tab
  * holds it — and runs the call once it has it. When the record says the call was left, every tab
@@ -68,41 +68,28 @@ export class CallSeat {
   }
 
   /**
-   * "Join call": joins the call and takes the call's lock side by side, then enters it. The room hears
-   * of the join at once, not after the lock's round trips (issue 14, the join path: the others' offers
-   * start sooner); an offer that comes before this tab's claim waits for it in the session
-   * (`UnclaimedCallRequests`).
+   * "Join call": takes the call's lock, joins the call, enters it. The lock is asked for at once,
+   * without first asking who holds it: this tab offers "Join call" only while no tab of yours runs
+   * the call (issue 14, the join path: that question and a render came before the join, 90 ms). The
+   * join waits for the lock, so that your other tabs, seeing the call joined, find the lock held and
+   * leave the call to this tab.
    */
   async join(): Promise<void> {
     const { host, commands, roomAddress, logger } = this.options;
     host.setProblem(undefined);
     this.expectedJoined = true;
     const call = this.open();
-    const joined = commands.rooms.joinCall(roomAddress).then(
-      () => true,
-      (error: unknown) => {
-        logger.error(`joining the call failed: ${errorMessage(error)}`);
-        return false;
-      },
-    );
-    const running = await this.run(call);
-    if (!(await joined)) {
+    if (!(await this.run(call, { askWhoRunsIt: false }))) {
       this.expectedJoined = undefined;
-      if (this.call === call) {
-        await this.end();
-        host.setProblem('You could not join the call. Check your connection and try again.');
-      }
       return;
     }
-    if (!running) {
-      // Joined, but this tab cannot run the call (or its view closed meanwhile): the room must not
-      // list you in a call that nobody runs.
-      if (this.call !== undefined && this.call !== call) return;
-      this.expectedJoined = false;
-      await commands.rooms.leaveCall(roomAddress).catch((error: unknown) => {
-        logger.error(`leaving the call failed: ${errorMessage(error)}`);
-        this.expectedJoined = undefined;
-      });
+    try {
+      await commands.rooms.joinCall(roomAddress);
+    } catch (error) {
+      logger.error(`joining the call failed: ${errorMessage(error)}`);
+      this.expectedJoined = undefined;
+      await this.end();
+      host.setProblem('You could not join the call. Check your connection and try again.');
       return;
     }
     await this.enter(call);
@@ -148,7 +135,7 @@ export class CallSeat {
   /** The record says you are in the call and no call of ours runs it: run it once the lock is ours. */
   private async take(): Promise<void> {
     const call = this.open();
-    if (!(await this.run(call))) return;
+    if (!(await this.run(call, { askWhoRunsIt: true }))) return;
     // Read before this tab reports anything of its own, which would overwrite what the call carries.
     this.options.host.resumeOwnMedia();
     await this.enter(call);
@@ -163,11 +150,14 @@ export class CallSeat {
     return call;
   }
 
-  /** Starts the call (it waits for the call's lock); true once it runs and is still ours. */
-  private async run(call: CallLike): Promise<boolean> {
+  /**
+   * Starts the call (it waits for the call's lock); true once it runs and is still ours. Asked who
+   * runs it, a tab whose lock another tab holds says the call runs elsewhere meanwhile.
+   */
+  private async run(call: CallLike, { askWhoRunsIt }: { askWhoRunsIt: boolean }): Promise<boolean> {
     const { host, logger } = this.options;
     host.setPhase('joining');
-    if (await this.runsElsewhere()) {
+    if (askWhoRunsIt && (await this.runsElsewhere())) {
       if (this.call !== call) return false;
       host.setPhase('elsewhere');
       // Another tab sends your camera and microphone: this one keeps none open.

@@ -333,12 +333,7 @@ export function harness(options: HarnessOptions = {}) {
       return { camera: state, microphone: state };
     },
     previewCapture: options.previewCapture,
-    locks: {
-      query: async () => {
-        log.push('locks query');
-        return { held: options.lockHeldElsewhere ? [{ name: `parley:call:${ROOM}` }] : [] };
-      },
-    },
+    locks: { query: async () => ({ held: options.lockHeldElsewhere ? [{ name: `parley:call:${ROOM}` }] : [] }) },
     clock,
     logger: { info: () => undefined, error: (message) => errors.push(message) },
     createCall: () => {

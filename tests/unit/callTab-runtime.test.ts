@@ -164,21 +164,6 @@ describe('joining and leaving', () => {
     expect(h.engines).toHaveLength(1);
   });
 
-  it('"Join call" asks for the lock at once, without asking first who holds it, and joins as soon as it is granted (issue 14: that question cost the join a round trip)', async () => {
-    const h = open({ grantAtOnce: false });
-    await settle();
-    const joining = h.runtime.joinCall();
-    await settle();
-    expect(h.log).toContain('engine start');
-    expect(h.log).not.toContain('locks query');
-    // Your other tabs see the call joined only once this tab holds the lock: they leave the call to it.
-    expect(h.log).not.toContain('joinCall');
-    h.engines[0]?.grantLock();
-    await joining;
-    expect(h.log.filter((entry) => entry === 'engine start' || entry === 'joinCall')).toEqual(['engine start', 'joinCall']);
-    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
-  });
-
   it('hanging up leaves the call, then closes the engine and stops the media; the record catching up late does not restart the call', async () => {
     const h = open();
     await settle();

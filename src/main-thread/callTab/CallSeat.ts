@@ -46,6 +46,7 @@ export interface CallSeatOptions {
   readonly host: CallSeatHost;
 }
 
+
 /**
  * This tab's seat in the room's call: "Join call" takes the call's Web Lock through the Call,
  * joins the call and enters it. The call record is the shared state of record: when it says
@@ -67,19 +68,13 @@ export class CallSeat {
     return this.call;
   }
 
-  /**
-   * "Join call": takes the call's lock, joins the call, enters it. The lock is asked for at once,
-   * without first asking who holds it: this tab offers "Join call" only while no tab of yours runs
-   * the call (issue 14, the join path: that question and a render came before the join, 90 ms). The
-   * join waits for the lock, so that your other tabs, seeing the call joined, find the lock held and
-   * leave the call to this tab.
-   */
+  /** "Join call": take the call's lock, join the call, enter it. */
   async join(): Promise<void> {
     const { host, commands, roomAddress, logger } = this.options;
     host.setProblem(undefined);
     this.expectedJoined = true;
     const call = this.open();
-    if (!(await this.run(call, { askWhoRunsIt: false }))) {
+    if (!(await this.run(call))) {
       this.expectedJoined = undefined;
       return;
     }
@@ -135,7 +130,7 @@ export class CallSeat {
   /** The record says you are in the call and no call of ours runs it: run it once the lock is ours. */
   private async take(): Promise<void> {
     const call = this.open();
-    if (!(await this.run(call, { askWhoRunsIt: true }))) return;
+    if (!(await this.run(call))) return;
     // Read before this tab reports anything of its own, which would overwrite what the call carries.
     this.options.host.resumeOwnMedia();
     await this.enter(call);
@@ -150,14 +145,11 @@ export class CallSeat {
     return call;
   }
 
-  /**
-   * Starts the call (it waits for the call's lock); true once it runs and is still ours. Asked who
-   * runs it, a tab whose lock another tab holds says the call runs elsewhere meanwhile.
-   */
-  private async run(call: CallLike, { askWhoRunsIt }: { askWhoRunsIt: boolean }): Promise<boolean> {
+  /** Starts the call (it waits for the call's lock); true once it runs and is still ours. */
+  private async run(call: CallLike): Promise<boolean> {
     const { host, logger } = this.options;
     host.setPhase('joining');
-    if (askWhoRunsIt && (await this.runsElsewhere())) {
+    if (await this.runsElsewhere()) {
       if (this.call !== call) return false;
       host.setPhase('elsewhere');
       // Another tab sends your camera and microphone: this one keeps none open.

@@ -202,27 +202,23 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await joinCall(bob.page);
       const context = await browser.newContext();
       const page = await context.newPage();
-      // The recording starts with the first capture: the preview, as the room opens.
       await joinFromHome(page, appUrl, room, 'Alice');
-      const openedAt = Date.now();
       await openPanel(page, 'Chat');
       await expectJoined(page);
       await joinCall(page);
-      expect(Date.now() - openedAt, 'Alice joins before she speaks').toBeLessThan(recording.first.startMs);
       const aliceOnBobsList = participantEntry(bob.page, 'Alice');
 
-      await expect(aliceOnBobsList).toContainText('speaking', { timeout: recording.first.endMs + 5_000 });
+      await expect(aliceOnBobsList).toContainText('speaking', { timeout: recording.passMs + 5_000 });
       await expect(tile(bob.page, 'Alice')).toContainText('speaking');
       // SPEC §9: speaking turns off after 10 quiet samples of 50 ms once the sentence ends.
       await expect(aliceOnBobsList).not.toContainText('speaking', { timeout: 10_000 });
-      expect(Date.now() - openedAt).toBeLessThan(recording.second.startMs);
 
       await callButton(page, 'Mute microphone').click();
       const mutedHint = callRegion(page).getByRole('status').getByText('You are muted. Unmute your microphone to be heard.');
-      await expect(mutedHint).toBeVisible({ timeout: recording.second.endMs });
+      await expect(mutedHint).toBeVisible({ timeout: recording.passMs + 5_000 });
       await expect(aliceOnBobsList).toContainText('muted');
       await expect(aliceOnBobsList).not.toContainText('speaking');
-      // The hint goes once the second sentence ends; Bob never saw her speak muted.
+      // The hint goes once the sentence ends; Bob never saw her speak muted.
       await expect(mutedHint).toBeHidden({ timeout: 15_000 });
       await expect(aliceOnBobsList).not.toContainText('speaking');
       await context.close();

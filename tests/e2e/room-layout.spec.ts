@@ -133,17 +133,19 @@ test.describe('Speaker view: the person speaking is shown large, the others in a
 
       const context = await browser.newContext();
       const page = await context.newPage();
-      // The recording starts with the first capture: the preview, as the room opens.
       await joinFromHome(page, appUrl, room, 'Alice');
       await openPanel(page, 'Chat');
       await expectJoined(page);
+      // Her microphone plays speech from the preview on: she joins muted, so nobody has heard her yet.
+      await callButton(page, 'Mute microphone').click();
       await joinCall(page);
-      await expect(tile(bob.page, 'Alice')).toBeVisible();
+      await expect(tile(bob.page, 'Alice')).toContainText('muted');
 
       // Before anyone speaks, the first to arrive is large.
       await expect.poll(async () => (await areaOf(tile(bob.page, 'Carol'))) / (await areaOf(tile(bob.page, 'Alice')))).toBeGreaterThan(4);
 
-      await expect(tile(bob.page, 'Alice')).toContainText('speaking', { timeout: recording.first.endMs + 5_000 });
+      await callButton(page, 'Unmute microphone').click();
+      await expect(tile(bob.page, 'Alice')).toContainText('speaking', { timeout: recording.passMs + 5_000 });
       await expect.poll(async () => (await areaOf(tile(bob.page, 'Alice'))) / (await areaOf(tile(bob.page, 'Carol')))).toBeGreaterThan(4);
       // She stopped: she stays large (she spoke last).
       await expect(tile(bob.page, 'Alice')).not.toContainText('speaking', { timeout: 10_000 });

@@ -16,6 +16,11 @@ const CPU_WINDOW_MS = 20_000;
 const WORKER_CPU_BUDGET_PERCENT = 80;
 /** A switch not seen by then counts as not done (a loaded sender may stop encoding its high layer). */
 const SWITCH_TIMEOUT_MS = 10_000;
+/**
+ * How long the layer switched from is received before a switch "from a steady layer": past the
+ * sender's keyframe interval (KeyFrameSpacing), which a switch right after another waits out.
+ */
+const STEADY_MS = 1_000;
 
 type Layer = 'low' | 'high';
 
@@ -48,10 +53,10 @@ async function receivesLayer(parley: RunningParley, receiver: RelayPerson, sende
  * From `receiver`'s tile asking for `to` (setTileNeed: a Jingle description-info to the sender,
  * whose relay client sends SET_CONSUMER_PROFILE) to the first decoded frame at that layer's width,
  * timed in the receiver's page from its inbound-rtp frameWidth — to within Chromium's stats cache
- * (about 50 ms). Starts from the other layer, steady; undefined when either layer is not seen
- * within SWITCH_TIMEOUT_MS.
+ * (about 50 ms). Starts from the other layer, received for `steadyMs` first (0: right after the
+ * switch to it); undefined when either layer is not seen within SWITCH_TIMEOUT_MS.
  */
-async function layerSwitch(parley: RunningParley, receiver: RelayPerson, sender: RelayPerson, to: Layer): Promise<number | undefined> {
+async function layerSwitch(parley: RunningParley, receiver: RelayPerson, sender: RelayPerson, to: Layer, steadyMs: number): Promise<number | undefined> {
   const from: Layer = to === 'low' ? 'high' : 'low';
   const camera = await cameraFrom(receiver, sender);
   if (!camera) throw new Error(`${receiver.name} receives no camera from ${sender.name}`);
@@ -61,6 +66,7 @@ async function layerSwitch(parley: RunningParley, receiver: RelayPerson, sender:
     if (performance.now() > deadline) return undefined;
     await sleep(100);
   }
+  await sleep(steadyMs);
   return receiver.page.evaluate(
     async ({ mediaId, tile, widths: { above, atMost }, timeoutMs }) => {
       const fixture = window.relayFixture!;
@@ -126,14 +132,18 @@ export async function relayRows(browser: Browser, parley: RunningParley): Promis
     people.push(alice, bob);
     await expect.poll(() => relayCarriesEveryone(parley, people), { timeout: 60_000 }).toBe(true);
     await expectDecoding(bob, alice, 'relay');
-    const down: (number | undefined)[] = [];
-    const up: (number | undefined)[] = [];
+    const switches = { down: [] as (number | undefined)[], up: [] as (number | undefined)[], downRightAfter: [] as (number | undefined)[], upRightAfter: [] as (number | undefined)[] };
     for (let run = 0; run < RUNS; run += 1) {
-      down.push(await layerSwitch(parley, bob, alice, 'low'));
-      up.push(await layerSwitch(parley, bob, alice, 'high'));
+      switches.down.push(await layerSwitch(parley, bob, alice, 'low', STEADY_MS));
+      switches.up.push(await layerSwitch(parley, bob, alice, 'high', STEADY_MS));
+      switches.downRightAfter.push(await layerSwitch(parley, bob, alice, 'low', 0));
+      switches.upRightAfter.push(await layerSwitch(parley, bob, alice, 'high', 0));
     }
-    rows.push(switchRow('relay layer switch, down (high → low)', down, '≤ 300 ms'));
-    rows.push(switchRow('relay layer switch, up (low → high)', up, '≤ 1 s'));
+    rows.push(switchRow('relay layer switch, down (high → low), from a steady layer', switches.down, '≤ 300 ms'));
+    rows.push(switchRow('relay layer switch, up (low → high), from a steady layer', switches.up, '≤ 1 s'));
+    // Within the sender's keyframe interval a switch waits it out (KeyFrameSpacing): no target of its own.
+    rows.push(switchRow('relay layer switch, down, right after the switch up', switches.downRightAfter, '—'));
+    rows.push(switchRow('relay layer switch, up, right after the switch down', switches.upRightAfter, '—'));
 
     people.push(await personWithRelay(browser, url, 'carol'));
     await expect.poll(() => relayCarriesEveryone(parley, people), { timeout: 60_000 }).toBe(true);

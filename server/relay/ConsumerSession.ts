@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { types } from 'mediasoup';
 import { PROFILE_SPATIAL_LAYER, type ConsumerIceState, type ConsumerProfile } from '../../src/protocol/relay';
 import { ConflictError, NotFoundError } from './errors';
-import type { Ingest } from './Ingest';
+import type { Ingest, IngestTrack } from './Ingest';
 import type { LayerWatch } from './LayerWatch';
 import { receiverCapabilities } from './mediaCodecs';
 import type { RoomDirectory, RoomKey } from './RoomDirectory';
@@ -59,6 +59,8 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
   private reported: ConsumerIceState | undefined;
   private timedOut = false;
   private connectTimer: NodeJS.Timeout | undefined;
+  /** A layer move waiting out the sender's keyframe interval (KeyFrameSpacing). */
+  private layerMoveTimer: NodeJS.Timeout | undefined;
   private closing = false;
 
   private constructor(
@@ -67,8 +69,8 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
     readonly transport: types.WebRtcTransport,
     private readonly consumers: ReadonlyMap<types.MediaKind, types.Consumer>,
     readonly offer: string,
-    /** Which layers of the consumed video arrive (simulcast only). */
-    private readonly videoLayers: LayerWatch | undefined,
+    /** The consumed video track: which of its layers arrive, and when its sender hears a keyframe request (simulcast only). */
+    private readonly videoTrack: IngestTrack | undefined,
   ) {
     super();
     transport.on('icestatechange', () => this.report());
@@ -80,6 +82,7 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
     }
     // Followed while the video consumer lives (a receiver that refused the video has none to move).
     const video = consumers.get('video');
+    const videoLayers = videoTrack?.layers;
     if (video && videoLayers) {
       videoLayers.on('change', this.followArrivingLayers);
       video.observer.once('close', () => videoLayers.off('change', this.followArrivingLayers));
@@ -114,7 +117,7 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
       }
       const offer = writeConsumerOffer(String(randomInt(2 ** 47)), transport, described);
       const consumedVideo = tracks.find((track) => track.producer.kind === 'video');
-      return new ConsumerSession(options, router, transport, consumers, offer, consumedVideo?.layers);
+      return new ConsumerSession(options, router, transport, consumers, offer, consumedVideo);
     } catch (error) {
       transport.close();
       throw error;
@@ -154,11 +157,7 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
       await video.pause();
       return;
     }
-    if (video.type === 'simulcast' || video.type === 'svc') await video.setPreferredLayers({ spatialLayer: layerFor(profile, this.videoLayers) });
-    if (this.started && video.paused) await video.resume();
-    // The layer switches on a keyframe of the new layer; mediasoup asks for one only once its target
-    // layer moves, which going up waits for its bandwidth estimate: ask the sender now.
-    if (this.started) await video.requestKeyFrame();
+    await this.moveVideo(video);
   }
 
   /**
@@ -170,20 +169,43 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
   private readonly followArrivingLayers = (): void => {
     const video = this.consumers.get('video');
     if (!video || video.closed || this.profile === 'off') return;
-    const spatialLayer = layerFor(this.profile, this.videoLayers);
-    if (video.preferredLayers?.spatialLayer === spatialLayer) return;
-    const follow = async (): Promise<void> => {
-      await video.setPreferredLayers({ spatialLayer });
-      if (this.started) await video.requestKeyFrame();
-    };
+    if (video.preferredLayers?.spatialLayer === layerFor(this.profile, this.videoTrack?.layers)) return;
     // A consumer closed meanwhile has no layer left to follow.
-    follow().catch(() => {});
+    this.moveVideo(video).catch(() => {});
   };
+
+  /**
+   * Moves the video to the profile's layer, resumed. Within the sender's keyframe interval the move
+   * waits it out (KeyFrameSpacing), off the connection's request queue, and then takes the profile
+   * of that moment.
+   */
+  private async moveVideo(video: types.Consumer): Promise<void> {
+    const wait = this.videoTrack?.keyFrames?.msUntilHeard() ?? 0;
+    if (wait === 0) {
+      await this.applyProfile(video);
+      return;
+    }
+    this.layerMoveTimer ??= setTimeout(() => {
+      this.layerMoveTimer = undefined;
+      // Closed or paused meanwhile: there is nothing to move.
+      this.applyProfile(video).catch(() => {});
+    }, wait);
+  }
+
+  private async applyProfile(video: types.Consumer): Promise<void> {
+    if (video.closed || this.profile === 'off') return;
+    if (video.type === 'simulcast' || video.type === 'svc') await video.setPreferredLayers({ spatialLayer: layerFor(this.profile, this.videoTrack?.layers) });
+    if (this.started && video.paused) await video.resume();
+    // The layer switches on a keyframe of the new layer; mediasoup asks for one only once its target
+    // layer moves, which going up waits for its bandwidth estimate: ask the sender now.
+    if (this.started) await video.requestKeyFrame();
+  }
 
   /** Closes the transport and its consumers (asked for: no notification). */
   close(): void {
     this.closing = true;
     clearTimeout(this.connectTimer);
+    clearTimeout(this.layerMoveTimer);
     this.transport.close();
   }
 

@@ -1,6 +1,7 @@
 import type { types } from 'mediasoup';
 import type { IngestTransportResult } from '../../src/protocol/relay';
 import { asClientError, ConflictError, LimitExceededError } from './errors';
+import { KeyFrameSpacing } from './KeyFrameSpacing';
 import { LayerWatch } from './LayerWatch';
 import type { RoomDirectory, RoomKey } from './RoomDirectory';
 import { planIngest, writeIngestAnswer } from './sdp/ingestOffer';
@@ -12,6 +13,8 @@ export interface IngestTrack {
   readonly trackId: string;
   /** Simulcast video: which of its layers arrive. */
   readonly layers?: LayerWatch;
+  /** Simulcast video: when its sender hears a keyframe request. */
+  readonly keyFrames?: KeyFrameSpacing;
 }
 
 /** One ingest's figures, for tests and benchmarks. */
@@ -138,8 +141,8 @@ export class Ingest {
   private async addProducer(options: types.ProducerOptions, streamId: string, trackId: string | undefined): Promise<types.Producer> {
     if (this.ownTracks.length >= this.maxProducers) throw new LimitExceededError(`a stream has at most ${this.maxProducers} tracks`);
     const producer = await asClientError(`${options.kind} producer refused`, () => this.transport.produce(options));
-    const layers = producer.type === 'simulcast' ? new LayerWatch(producer) : undefined;
-    this.ownTracks.push({ producer, streamId, trackId: trackId ?? producer.id, ...(layers ? { layers } : {}) });
+    const simulcast = producer.type === 'simulcast' ? { layers: new LayerWatch(producer), keyFrames: new KeyFrameSpacing(producer) } : {};
+    this.ownTracks.push({ producer, streamId, trackId: trackId ?? producer.id, ...simulcast });
     return producer;
   }
 

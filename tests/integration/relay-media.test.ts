@@ -1,10 +1,13 @@
+import { EventEmitter, once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { observer as mediasoupObserver, type types } from 'mediasoup';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningParley } from '../../server/Parley';
 import { startTestParley } from '../support/testParley';
+import { SENDER_KEYFRAME_INTERVAL_MS } from '../../server/relay/KeyFrameSpacing';
 import type { RelayServer } from '../../server/relay/RelayServer';
 import type { ProviderConfig } from '../../src/protocol/config';
 import { launchRelayBrowser, type RelayBrowser } from './relay-browser';
@@ -25,11 +28,13 @@ let vite: ViteDevServer;
 let browser: RelayBrowser & { page: import('playwright-core').Page };
 let client: RelayTestClient;
 
-/** What the relay's producers sent their senders asking for a keyframe (mediasoup trace events: PLI or FIR, outgoing), by the SSRC asked. */
-const keyframeRequests: { producerId: string; ssrc: number }[] = [];
+/** What the relay's producers sent their senders asking for a keyframe (mediasoup trace events: PLI or FIR, outgoing), by the SSRC asked, and when. */
+const keyframeRequests: { producerId: string; ssrc: number; at: number }[] = [];
+/** When each video producer last received a keyframe (mediasoup trace events, incoming). */
+const keyFramesArrived = new EventEmitter<Record<string, [at: number]>>();
 const videoProducers = new Map<string, types.Producer>();
 
-/** Every producer the relay makes traces the keyframe requests it sends (mediasoup's observer API; the relay runs in this process). */
+/** Every producer the relay makes traces the keyframe requests it sends and the keyframes it gets (mediasoup's observer API; the relay runs in this process). */
 function traceKeyframeRequests(): void {
   mediasoupObserver.on('newworker', (worker) =>
     worker.observer.on('newrouter', (router) =>
@@ -37,10 +42,14 @@ function traceKeyframeRequests(): void {
         transport.observer.on('newproducer', (producer) => {
           if (producer.kind !== 'video') return;
           videoProducers.set(producer.id, producer);
-          void producer.enableTraceEvent(['pli', 'fir']);
+          // The relay enables `keyframe` traces for itself (KeyFrameSpacing) right after this event;
+          // enabling replaces the set, so this one keeps `keyframe` and comes after.
+          setImmediate(() => void producer.enableTraceEvent(['keyframe', 'pli', 'fir']));
           producer.on('trace', (trace) => {
+            const at = performance.now();
             const { ssrc } = trace.info as { ssrc?: number };
-            if (trace.direction === 'out' && ssrc !== undefined) keyframeRequests.push({ producerId: producer.id, ssrc });
+            if (trace.type === 'keyframe') keyFramesArrived.emit(producer.id, at);
+            else if (trace.direction === 'out' && ssrc !== undefined) keyframeRequests.push({ producerId: producer.id, ssrc, at });
           });
         }),
       ),
@@ -163,7 +172,7 @@ describe('Parley path: mediasoup-client Device / SendTransport ingest', () => {
 });
 
 describe('A layer switch asks the sender for a keyframe of the new layer at once', () => {
-  it('SET_CONSUMER_PROFILE low and then high: each is followed by a keyframe request of that layer to the sender (going down, before the answer)', async () => {
+  it('SET_CONSUMER_PROFILE low and then high: each is followed by a keyframe request of that layer to the sender', async () => {
     await senderWithVideoReceiver('keyframes', 'sid-keyframes');
     await expect.poll(() => relayConsumer('sid-keyframes', 'video')?.currentSpatialLayer, { timeout: 30_000 }).toBe(2);
     const source = relayConsumer('sid-keyframes', 'video')!.producerId;
@@ -174,13 +183,36 @@ describe('A layer switch asks the sender for a keyframe of the new layer at once
       const before = keyframeRequests.length;
       await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-keyframes', profile });
       // The sender is asked for a keyframe of the layer switched to: the switch does not wait for its
-      // next periodic keyframe. Going down that is by the answer; going up, once mediasoup targets the
-      // layer, which on a loaded machine can wait for the bandwidth estimate.
+      // next periodic keyframe. Going down that is at once, or once the sender's keyframe interval
+      // is over (below); going up, once mediasoup targets the layer, which on a loaded machine can
+      // wait for the bandwidth estimate.
       const askedSsrcs = () => keyframeRequests.slice(before).filter((request) => request.producerId === source).map((request) => request.ssrc);
-      if (profile === 'low') expect(askedSsrcs()).toContain(layerSsrc.get(profile));
-      else await expect.poll(askedSsrcs, { timeout: 20_000 }).toContain(layerSsrc.get(profile));
+      await expect.poll(askedSsrcs, { timeout: 20_000 }).toContain(layerSsrc.get(profile));
       await expect.poll(() => relayConsumer('sid-keyframes', 'video')?.currentSpatialLayer, { timeout: 20_000 }).toBe(profile === 'low' ? 0 : 2);
     }
+  }, 90_000);
+});
+
+describe('A layer switch asked for within the sender\'s keyframe interval waits it out (KeyFrameSpacing): the sender hears the first request', () => {
+  it('SET_CONSUMER_PROFILE low the moment a keyframe arrives: one keyframe request of the low layer, 300 ms or more after that keyframe, and the switch', async () => {
+    await senderWithVideoReceiver('spacing', 'sid-spacing');
+    await expect.poll(() => relayConsumer('sid-spacing', 'video')?.currentSpatialLayer, { timeout: 30_000 }).toBe(2);
+    const source = relayConsumer('sid-spacing', 'video')!.producerId;
+    const lowSsrc = (await videoProducers.get(source)!.getStats()).find((stream) => stream.rid === 'low')!.ssrc;
+
+    // Asking for the layer it has asks the sender for a keyframe; the low layer is asked for as it arrives.
+    const keyFrame = once(keyFramesArrived, source) as Promise<[number]>;
+    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-spacing', profile: 'high' });
+    const [keyFrameAt] = await keyFrame;
+    const before = keyframeRequests.length;
+    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-spacing', profile: 'low' });
+
+    await expect.poll(() => relayConsumer('sid-spacing', 'video')?.currentSpatialLayer, { timeout: 20_000 }).toBe(0);
+    // Asked at once, the sender would ignore it and mediasoup ask again a second later: two requests.
+    const lowRequests = keyframeRequests.slice(before).filter((request) => request.producerId === source && request.ssrc === lowSsrc);
+    expect(lowRequests).toHaveLength(1);
+    // Timers fire on whole milliseconds.
+    expect(lowRequests[0]!.at - keyFrameAt).toBeGreaterThanOrEqual(SENDER_KEYFRAME_INTERVAL_MS - 1);
   }, 90_000);
 });
 

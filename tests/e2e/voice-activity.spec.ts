@@ -149,9 +149,10 @@ for (const framePath of ['track-processor', 'audio-worklet'] as const satisfies 
       // Stopping the analysis leaves the call's track alone.
       expect(trackState).toBe('live');
 
-      // No long task on the page's main thread while the speech was analysed (setting up capture and
-      // the audio graph before the lead silence ends is not analysis).
-      expect(result.longTasks.filter((task) => task.startMs + task.durationMs > speechStartMs && task.startMs < speechEndMs)).toEqual([]);
+      // Where the analysis runs is read from the CPU profile, not from the page's long tasks (the
+      // attachment lists them): on a loaded machine a long task comes from anything, the browser's
+      // own work and the audio graph's setup included, and how long the main thread spends on voice
+      // analysis in a call is a benchmark's row (`npm run bench`), not a test's bound.
       // The CPU profiler, sampling every thread of the page alike, caught the analysis code
       // (src/worker/) running on the worker and never on the main thread. Were any of it — the
       // detector, the spectrum, the frame conversion — run on the main thread, its samples there

@@ -52,7 +52,10 @@ export class WebsocketProxy {
       client.destroy();
       return;
     }
-    const upstream: Socket = connect(Number(backend.port), backend.hostname);
+    // Frames go through as they come: with Nagle's algorithm a frame written while the previous one
+    // is unacknowledged waits for the far end's delayed ACK. (Node's HTTP server already accepts the
+    // client's socket so.)
+    const upstream: Socket = connect({ port: Number(backend.port), host: backend.hostname, noDelay: true });
     let connected = false;
     upstream.once('connect', () => (connected = true));
     if (target) upstream.once('error', () => connected || target.unreachable());

@@ -77,6 +77,9 @@ export function renderProsodyConfig(settings: ProsodyConfigSettings): string {
     '  { levels = { min = "error" }, to = "stdout" },',
     '}',
     '',
+    // Prosody leaves Nagle's algorithm on by default: a stanza written while the previous one to the
+    // same connection was unacknowledged waited for the gateway's delayed ACK, 40 ms.
+    'network_settings = { nagle = false }',
     'interfaces = { "127.0.0.1" }',
     'local_interfaces = { "127.0.0.1" }',
     'c2s_ports = {}',

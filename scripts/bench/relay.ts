@@ -24,6 +24,17 @@ const STEADY_MS = 1_000;
 
 type Layer = 'low' | 'high';
 
+/**
+ * The switches each run makes, in this order (each starts from the layer the one before went to).
+ * Within the sender's keyframe interval a switch waits it out (KeyFrameSpacing): those have no target of their own.
+ */
+const LAYER_SWITCHES: readonly { metric: string; to: Layer; steadyMs: number; target: string }[] = [
+  { metric: 'relay layer switch, down (high → low), from a steady layer', to: 'low', steadyMs: STEADY_MS, target: '≤ 300 ms' },
+  { metric: 'relay layer switch, up (low → high), from a steady layer', to: 'high', steadyMs: STEADY_MS, target: '≤ 1 s' },
+  { metric: 'relay layer switch, down, right after the switch up', to: 'low', steadyMs: 0, target: '—' },
+  { metric: 'relay layer switch, up, right after the switch down', to: 'high', steadyMs: 0, target: '—' },
+];
+
 /** Frame widths that are a layer: more than `above`, at most `atMost`. */
 interface WidthRange {
   above: number;
@@ -132,18 +143,11 @@ export async function relayRows(browser: Browser, parley: RunningParley): Promis
     people.push(alice, bob);
     await expect.poll(() => relayCarriesEveryone(parley, people), { timeout: 60_000 }).toBe(true);
     await expectDecoding(bob, alice, 'relay');
-    const switches = { down: [] as (number | undefined)[], up: [] as (number | undefined)[], downRightAfter: [] as (number | undefined)[], upRightAfter: [] as (number | undefined)[] };
+    const times = LAYER_SWITCHES.map(() => [] as (number | undefined)[]);
     for (let run = 0; run < RUNS; run += 1) {
-      switches.down.push(await layerSwitch(parley, bob, alice, 'low', STEADY_MS));
-      switches.up.push(await layerSwitch(parley, bob, alice, 'high', STEADY_MS));
-      switches.downRightAfter.push(await layerSwitch(parley, bob, alice, 'low', 0));
-      switches.upRightAfter.push(await layerSwitch(parley, bob, alice, 'high', 0));
+      for (const [index, { to, steadyMs }] of LAYER_SWITCHES.entries()) times[index]!.push(await layerSwitch(parley, bob, alice, to, steadyMs));
     }
-    rows.push(switchRow('relay layer switch, down (high → low), from a steady layer', switches.down, '≤ 300 ms'));
-    rows.push(switchRow('relay layer switch, up (low → high), from a steady layer', switches.up, '≤ 1 s'));
-    // Within the sender's keyframe interval a switch waits it out (KeyFrameSpacing): no target of its own.
-    rows.push(switchRow('relay layer switch, down, right after the switch up', switches.downRightAfter, '—'));
-    rows.push(switchRow('relay layer switch, up, right after the switch down', switches.upRightAfter, '—'));
+    LAYER_SWITCHES.forEach(({ metric, target }, index) => rows.push(switchRow(metric, times[index]!, target)));
 
     people.push(await personWithRelay(browser, url, 'carol'));
     await expect.poll(() => relayCarriesEveryone(parley, people), { timeout: 60_000 }).toBe(true);

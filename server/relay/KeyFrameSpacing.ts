@@ -19,10 +19,7 @@ export const SENDER_KEYFRAME_INTERVAL_MS = 300;
 export class KeyFrameSpacing {
   private lastKeyFrameAt = -Infinity;
 
-  constructor(
-    producer: types.Producer,
-    private readonly intervalMs = SENDER_KEYFRAME_INTERVAL_MS,
-  ) {
+  constructor(producer: types.Producer) {
     producer.on('trace', (trace) => {
       if (trace.type === 'keyframe') this.lastKeyFrameAt = performance.now();
     });
@@ -32,6 +29,6 @@ export class KeyFrameSpacing {
 
   /** How long until a keyframe request reaches a sender that honours it: 0 when one would now. */
   msUntilHeard(): number {
-    return Math.max(0, this.lastKeyFrameAt + this.intervalMs - performance.now());
+    return Math.max(0, this.lastKeyFrameAt + SENDER_KEYFRAME_INTERVAL_MS - performance.now());
   }
 }

@@ -69,8 +69,9 @@ test.describe('Calls over direct mesh (PROTOCOL.md Jingle)', () => {
     await closeAll(alice, bob);
   });
 
-  test('three people: full mesh, mute, screen share, quality off and on, leaving', async ({ browser, pageUrl }) => {
+  test('three people: full mesh, mute, screen share, quality off and on, leaving', async ({ browser, pageUrl, crowdedCall }) => {
     test.setTimeout(180_000);
+    await crowdedCall.take();
     const url = pageUrl({ room: uniqueRoomName('mesh-three') });
     const alice = await personInCall(browser, url);
     const bob = await personInCall(browser, url);

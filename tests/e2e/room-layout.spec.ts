@@ -107,8 +107,9 @@ test.describe('Stage first: the call fills the window', () => {
 });
 
 test.describe('Speaker view: the person speaking is shown large, the others in a strip; the choice is remembered (SPEC §3 speaking, lastSpokeAt)', () => {
-  test('real speech: Bob\'s speaker view shows Carol large until Alice speaks, then Alice; it is still on after a reload and a new join', async ({ people, appUrl }) => {
+  test('real speech: Bob\'s speaker view shows Carol large until Alice speaks, then Alice; it is still on after a reload and a new join', async ({ people, appUrl, crowdedCall }) => {
     test.setTimeout(150_000);
+    await crowdedCall.take();
     const recording = recordSpeech(
       'In the speaker view the person who speaks is shown large for everyone to see.',
       'The speaker view keeps showing me after I stop, until somebody else speaks.',

@@ -83,6 +83,17 @@ if (process.env.BENCH_ONLY === 'timeline') {
 
 // Both clients load from one gateway: the app's build with the reference page beside it.
 const site = siteWithReference(join(ROOT, 'dist'));
+if (process.env.BENCH_ONLY === 'joins') {
+  const mesh = await startTestParley({ relayWorkers: 0, staticRoot: site.root });
+  const relay = await startTestParley({ relayMinimumPeers: 1, staticRoot: site.root });
+  try {
+    printComparison(await joinRows({ mesh, relay }));
+  } finally {
+    await Promise.all([mesh.stop(), relay.stop()]);
+    site.remove();
+  }
+  process.exit(0);
+}
 const rows: Row[] = [];
 try {
   // Relay off: the mesh rows stay the mesh's. Relay from a call's second person (minimumPeers 1): a newcomer joins a call already on it.

@@ -6,7 +6,8 @@ import type { RunningParley } from '../../server/Parley';
 import { iceConnected, relayRoomStats } from '../../tests/e2e/relay-people';
 import { expect } from '../../tests/e2e/relay-server';
 import { roomJid } from '../../tests/e2e/rooms-people';
-import { launchBrowser, type BenchClient } from './clients';
+import { launchMeteredBrowser } from './browserCpu';
+import type { BenchClient } from './clients';
 
 /** How remote video reaches a person: peer to peer, or forwarded by the media relay. */
 export type MediaPath = 'mesh' | 'relay';
@@ -108,6 +109,11 @@ export async function callUp(browser: Browser, client: BenchClient, parley: Runn
 export interface JoinTiming {
   ms: number;
   longTasks: number;
+  /**
+   * CPU time of the whole browser (every person's processes) from just before the newcomer's
+   * navigation until the harness saw every remote video decoded: the work the join took.
+   */
+  browserCpuMs: number;
 }
 
 /** What one kind of join is: who, how many, which path, on which servers, and how the newcomer arrives. */
@@ -125,13 +131,15 @@ export interface JoinCase {
  * a mismatch throws rather than mislabel the number.
  */
 export async function timeJoin({ client, newcomer = client, people, path, parley }: JoinCase, run: number): Promise<JoinTiming> {
-  const browser = await launchBrowser();
+  const { browser, cpuMs } = await launchMeteredBrowser();
   try {
     const roomName = `bench-${people}-${path}-${run}-${Date.now().toString(36)}`;
     await callUp(browser, client, parley, roomName, people - 1, path);
     const last = await newPerson(browser);
+    const cpuBefore = cpuMs();
     await newcomer.enterCall(last, parley.url, roomName);
     await waitForRemoteVideos(last, people - 1);
+    const browserCpuMs = cpuMs() - cpuBefore;
     const { navigatedAt, frames, longTaskStarts } = await last.evaluate(() => {
       const probe = (window as unknown as ProbedWindow).__benchJoin;
       return { navigatedAt: probe.navigatedAt, frames: [...probe.firstFrames.values()], longTaskStarts: probe.longTaskStarts };
@@ -140,7 +148,7 @@ export async function timeJoin({ client, newcomer = client, people, path, parley
     const other = counted.find((frame) => frame.path !== path);
     if (other) throw new Error(`${newcomer.name}, ${people} people: a remote video came over the ${other.path}, not the ${path}`);
     const everyVideoAt = counted.at(-1)!.at;
-    return { ms: everyVideoAt - navigatedAt, longTasks: longTaskStarts.filter((start) => start < everyVideoAt).length };
+    return { ms: everyVideoAt - navigatedAt, longTasks: longTaskStarts.filter((start) => start < everyVideoAt).length, browserCpuMs };
   } finally {
     await browser.close();
   }

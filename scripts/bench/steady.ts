@@ -1,11 +1,10 @@
 // What a steady 3-person call costs the browser, for either client: main-thread scripting per tab
 // (Chromium's own ScriptDuration, over CDP) and the CPU time of the whole browser's processes.
-import { readdirSync, readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
-import { launchBrowser, type BenchClient } from './clients';
+import { launchMeteredBrowser } from './browserCpu';
+import type { BenchClient } from './clients';
 import { callUp, relayCarriesRoom, type ProbedWindow } from './join';
 
 /** After everyone sees everyone, this long for the call to settle (bandwidth estimation ramps up) before measuring. */
@@ -19,57 +18,6 @@ export interface SteadyCost {
   browserCpuPercent: number;
   /** The largest camera frame any tab sends, as `W×H`. */
   sent: string;
-}
-
-const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-
-/** Every process's parent and CPU time (user + system, ms) from /proc/<pid>/stat. */
-function processTable(): Map<number, { parent: number; cpuMs: number }> {
-  const table = new Map<number, { parent: number; cpuMs: number }>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue; // exited since the listing
-    }
-    // Fields after the command name, which is in parentheses and may hold spaces: state, ppid, … utime (14), stime (15).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    table.set(Number(name), { parent: Number(fields[1]), cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND });
-  }
-  return table;
-}
-
-/** Direct children of this process that are Chromium. */
-function chromiumChildren(): Set<number> {
-  const children = new Set<number>();
-  for (const [pid, { parent }] of processTable()) {
-    if (parent !== process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith('chrom')) children.add(pid);
-    } catch {
-      // exited since the listing
-    }
-  }
-  return children;
-}
-
-/** CPU time so far (ms) of `root` and every process under it. */
-function treeCpuMs(root: number): number {
-  const table = processTable();
-  const inTree = new Set([root]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const [pid, { parent }] of table) {
-      if (!inTree.has(pid) && inTree.has(parent)) {
-        inTree.add(pid);
-        grew = true;
-      }
-    }
-  }
-  return [...inTree].reduce((sum, pid) => sum + (table.get(pid)?.cpuMs ?? 0), 0);
 }
 
 /**
@@ -107,21 +55,18 @@ function largestSentFrame(page: Page): Promise<[number, number]> {
  * and the call has settled, scripting and CPU over `windowMs`.
  */
 export async function steadyCallCost(client: BenchClient, parley: RunningParley, windowMs: number, run: number): Promise<SteadyCost> {
-  const before = chromiumChildren();
-  const browser = await launchBrowser();
+  const { browser, cpuMs } = await launchMeteredBrowser();
   try {
-    const [browserPid, ...others] = [...chromiumChildren()].filter((pid) => !before.has(pid));
-    if (browserPid === undefined || others.length > 0) throw new Error('could not tell which Chromium process is this run’s browser');
     const roomName = `bench-steady-${run}-${Date.now().toString(36)}`;
     const pages = await callUp(browser, client, parley, roomName, PEOPLE, 'relay');
     await Promise.all(pages.map((page) => page.evaluate(() => (window as unknown as ProbedWindow).__benchJoin.stopWatching())));
     await sleep(SETTLE_MS);
     const meters = await Promise.all(pages.map(scriptingMeter));
     const scriptingBefore = await Promise.all(meters.map((meter) => meter.read()));
-    const cpuBefore = treeCpuMs(browserPid);
+    const cpuBefore = cpuMs();
     const started = performance.now();
     await sleep(windowMs);
-    const cpu = treeCpuMs(browserPid) - cpuBefore;
+    const cpu = cpuMs() - cpuBefore;
     const scripting = (await Promise.all(meters.map((meter) => meter.read()))).map((ms, i) => ms - scriptingBefore[i]!);
     const elapsed = performance.now() - started;
     await Promise.all(meters.map((meter) => meter.close()));

@@ -3,6 +3,7 @@
 // the same run, then Parley's own. Benchmarks, not tests: nothing here fails a build.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import type { RunningParley } from '../../server/Parley';
 import { startTestParley } from '../../tests/support/testParley';
 import { BUNDLE_TARGETS_KB, measureBundles } from './bundles';
 import { launchBrowser, siteWithReference } from './clients';
@@ -81,43 +82,46 @@ if (process.env.BENCH_ONLY === 'timeline') {
   process.exit(0);
 }
 
-// Both clients load from one gateway: the app's build with the reference page beside it.
-const site = siteWithReference(join(ROOT, 'dist'));
-if (process.env.BENCH_ONLY === 'joins') {
-  const mesh = await startTestParley({ relayWorkers: 0, staticRoot: site.root });
-  const relay = await startTestParley({ relayMinimumPeers: 1, staticRoot: site.root });
+/**
+ * Runs `measure` against the servers both clients use: one gateway serves the app's build with the
+ * reference page beside it. Relay off on `mesh`, so its rows stay the mesh's; `relay` takes a call
+ * from its second person (minimumPeers 1), so a newcomer joins a call already on it.
+ */
+async function withComparisonServers(measure: (servers: { mesh: RunningParley; relay: RunningParley }) => Promise<void>): Promise<void> {
+  const site = siteWithReference(join(ROOT, 'dist'));
   try {
-    printComparison(await joinRows({ mesh, relay }));
-  } finally {
-    await Promise.all([mesh.stop(), relay.stop()]);
-    site.remove();
-  }
-  process.exit(0);
-}
-const rows: Row[] = [];
-try {
-  // Relay off: the mesh rows stay the mesh's. Relay from a call's second person (minimumPeers 1): a newcomer joins a call already on it.
-  const mesh = await startTestParley({ relayWorkers: 0, staticRoot: site.root });
-  const relay = await startTestParley({ relayMinimumPeers: 1, staticRoot: site.root });
-  try {
-    // Printed as soon as measured: the rows after it take minutes more.
-    printComparison([...(await joinRows({ mesh, relay })), ...(await steadyRows(relay))]);
-    const timelineRuns = QUICK ? 1 : Math.min(RUNS, 5);
-    printTimeline(await section('join timeline', () => joinTimelineRows(mesh, timelineRuns)), timelineRuns);
-    if (!QUICK) {
-      const browser = await launchBrowser();
-      try {
-        rows.push(...(await section('relay layer switches and CPU', () => relayRows(browser, relay))));
-      } finally {
-        await browser.close();
-      }
+    const mesh = await startTestParley({ relayWorkers: 0, staticRoot: site.root });
+    const relay = await startTestParley({ relayMinimumPeers: 1, staticRoot: site.root });
+    try {
+      await measure({ mesh, relay });
+    } finally {
+      await Promise.all([mesh.stop(), relay.stop()]);
     }
   } finally {
-    await Promise.all([mesh.stop(), relay.stop()]);
+    site.remove();
   }
-} finally {
-  site.remove();
 }
+
+if (process.env.BENCH_ONLY === 'joins') {
+  await withComparisonServers(async (servers) => printComparison(await joinRows(servers)));
+  process.exit(0);
+}
+
+const rows: Row[] = [];
+await withComparisonServers(async ({ mesh, relay }) => {
+  // Printed as soon as measured: the rows after it take minutes more.
+  printComparison([...(await joinRows({ mesh, relay })), ...(await steadyRows(relay))]);
+  const timelineRuns = QUICK ? 1 : Math.min(RUNS, 5);
+  printTimeline(await section('join timeline', () => joinTimelineRows(mesh, timelineRuns)), timelineRuns);
+  if (!QUICK) {
+    const browser = await launchBrowser();
+    try {
+      rows.push(...(await section('relay layer switches and CPU', () => relayRows(browser, relay))));
+    } finally {
+      await browser.close();
+    }
+  }
+});
 if (!QUICK) {
   rows.push(...bundleSizes());
   rows.push(...(await section('voice analysis', voiceAnalysisRows)));

@@ -12,10 +12,9 @@ export type LazyComponent<Props> = LazyExoticComponent<ComponentType<Props>> & {
  * first. Render it inside a Suspense boundary.
  *
  * `preload` loads it ahead: the page the address names is loaded before the first render
- * (src/ui/main.tsx), because React holds back the reveal of a boundary that suspended for up to
- * 300 ms after its fallback showed (issue 14: the room page's first frame came that much after its
- * code). React.lazy takes a thenable: once the module is in, the one it gets answers at once, so the
- * first render does not suspend.
+ * (src/ui/main.tsx), so that render shows the page, not the boundary's fallback (issue 14: under
+ * React the room page's first frame came up to 300 ms after its code). `lazy` takes a thenable: once
+ * the module is in, the one it gets answers at once, so the first render does not suspend.
  */
 export function lazyComponent<Props, Name extends string>(load: () => Promise<Record<Name, ComponentType<Props>>>, name: Name): LazyComponent<Props> {
   let loaded: { default: ComponentType<Props> } | undefined;

@@ -45,7 +45,8 @@ describe('Links in chat messages: only http(s) addresses become links, and nothi
   it('renders links with target _blank and rel noopener noreferrer, and markup in a message as text', () => {
     const html = renderToStaticMarkup(createElement(MessageBody, { text: '<img src=x onerror=alert(1)> https://example.org/"><script>alert(1)</script>' }));
     expect(html).toBe(
-      '&lt;img src=x onerror=alert(1)&gt; <a href="https://example.org/" target="_blank" rel="noopener noreferrer">https://example.org/</a>&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;',
+      // A ">" in text needs no escape in HTML; every "<" does.
+      '&lt;img src=x onerror=alert(1)> <a href="https://example.org/" target="_blank" rel="noopener noreferrer">https://example.org/</a>&quot;>&lt;script>alert(1)&lt;/script>',
     );
   });
 });

@@ -29,6 +29,6 @@ describe('Chat log: a closed chat panel renders no lines, and opening it shows t
     const open = logOf(true);
     expect(open).toContain('hello there');
     expect(open).toContain('Alice joined');
-    expect(open).toContain(`dateTime="${new Date(time).toISOString()}"`);
+    expect(open).toContain(`datetime="${new Date(time).toISOString()}"`);
   });
 });

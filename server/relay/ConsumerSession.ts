@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { types } from 'mediasoup';
-import { PROFILE_SPATIAL_LAYER, type ConsumerIceState, type ConsumerProfile } from '../../src/protocol/relay';
+import { LAYERS_WANTED_GRACE_MS, PROFILE_SPATIAL_LAYER, type ConsumerIceState, type ConsumerProfile } from '../../src/protocol/relay';
 import { ConflictError, NotFoundError } from './errors';
 import type { Ingest, IngestTrack } from './Ingest';
 import type { LayerWatch } from './LayerWatch';
@@ -28,6 +28,8 @@ export interface ConsumerSessionEvents {
   icestate: [state: ConsumerIceState];
   /** Closed without being asked: its source's producers all went away. */
   lost: [];
+  /** What it wants of its source's video (`wantedVideoLayer`) may have changed. */
+  wanted: [];
 }
 
 /** One consumer's figures, for tests and benchmarks. */
@@ -61,6 +63,8 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
   private connectTimer: NodeJS.Timeout | undefined;
   /** A layer move waiting out the sender's keyframe interval (KeyFrameSpacing). */
   private layerMoveTimer: NodeJS.Timeout | undefined;
+  /** Running while its first profile is not counted in LAYERS_WANTED (LAYERS_WANTED_GRACE_MS). */
+  private firstProfileGrace: NodeJS.Timeout | undefined;
   private closing = false;
 
   private constructor(
@@ -85,7 +89,15 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
     const videoLayers = videoTrack?.layers;
     if (video && videoLayers) {
       videoLayers.on('change', this.followArrivingLayers);
-      video.observer.once('close', () => videoLayers.off('change', this.followArrivingLayers));
+      video.observer.once('close', () => {
+        videoLayers.off('change', this.followArrivingLayers);
+        this.emit('wanted');
+      });
+      this.firstProfileGrace = setTimeout(() => {
+        this.firstProfileGrace = undefined;
+        this.emit('wanted');
+      }, LAYERS_WANTED_GRACE_MS);
+      this.firstProfileGrace.unref();
     }
   }
 
@@ -132,6 +144,21 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
     return this.options.source;
   }
 
+  /**
+   * The spatial layer of its source's simulcast video it wants now (LAYERS_WANTED): its profile's;
+   * none while paused (`off`) or without a video.
+   */
+  get wantedVideoLayer(): number | undefined {
+    const video = this.consumers.get('video');
+    if (!video || video.closed || this.profile === 'off') return undefined;
+    return PROFILE_SPATIAL_LAYER[this.profile];
+  }
+
+  /** Its receiver may still change its first profile (LAYERS_WANTED_GRACE_MS): what it wants is not known yet. */
+  get wantUnsettled(): boolean {
+    return this.firstProfileGrace !== undefined;
+  }
+
   /** START_CONSUMER: the receiver's answer. */
   async start(answerSdp: string): Promise<void> {
     if (this.started) throw new ConflictError(`consumer "${this.id}" is already started`);
@@ -151,6 +178,9 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
    */
   async setProfile(profile: ConsumerProfile): Promise<void> {
     this.profile = profile;
+    clearTimeout(this.firstProfileGrace);
+    this.firstProfileGrace = undefined;
+    this.emit('wanted');
     const video = this.consumers.get('video');
     if (!video || video.closed) return;
     if (profile === 'off') {
@@ -206,6 +236,7 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
     this.closing = true;
     clearTimeout(this.connectTimer);
     clearTimeout(this.layerMoveTimer);
+    clearTimeout(this.firstProfileGrace);
     this.transport.close();
   }
 

@@ -29,7 +29,11 @@ export interface IngestStats {
     trackId: string;
     /** Per RTP stream (a simulcast layer each, by rid), mediasoup's 0–10 score of what arrives; absent streams are not listed. */
     scores: { rid: string | undefined; score: number }[];
+    /** Simulcast video followed by a consumer: the highest spatial layer arriving now (LayerWatch). */
+    highestLayerArriving: number | undefined;
   }[];
+  /** The spatial layer last sent to its sender in LAYERS_WANTED (a client's simulcast video only). */
+  layersWanted?: number;
 }
 
 export interface IngestPlacement {
@@ -128,12 +132,13 @@ export class Ingest {
       id: this.id,
       routerId: this.router.id,
       madeBy: this.madeBy,
-      producers: this.tracks.map(({ producer, trackId }) => ({
+      producers: this.tracks.map(({ producer, trackId, layers }) => ({
         id: producer.id,
         kind: producer.kind,
         type: producer.type,
         trackId,
         scores: producer.score.map(({ rid, score }) => ({ rid, score })),
+        highestLayerArriving: layers?.highestArriving,
       })),
     };
   }

@@ -1,12 +1,10 @@
 import WebSocket, { type RawData } from 'ws';
 import {
-  CONSUMER_ICE_STATE,
   isRelayMethod,
   parseRelayEnvelope,
   parseRelayParams,
   RELAY_ERROR,
   RelayRpcError,
-  type ConsumerIceStateParams,
   type ParsedRelayRequest,
   type RelayLimits,
   type RelayNotification,
@@ -18,8 +16,8 @@ import type { RelaySession } from './RelaySession';
 import { TokenBucket } from './TokenBucket';
 
 export interface SessionHooks {
-  /** Sends CONSUMER_ICE_STATE. */
-  notify: (params: ConsumerIceStateParams) => void;
+  /** Sends a notification (CONSUMER_ICE_STATE, LAYERS_WANTED). */
+  notify: (notification: RelayNotification) => void;
   /** Ends the connection (1011) when its media is gone; the client reconnects and ingests again. */
   lost: (reason: string) => void;
 }
@@ -141,7 +139,7 @@ export class RelayConnection {
     const user = this.options.authenticate(token);
     this.user = user;
     if (this.socket.readyState === WebSocket.OPEN) this.session = this.options.openSession({
-        notify: (params) => this.notify(params),
+        notify: (notification) => this.send(notification),
         // A close reason is at most 123 bytes.
         lost: (reason) => this.socket.close(1011, reason.slice(0, 100)),
       });
@@ -154,11 +152,6 @@ export class RelayConnection {
 
   private replyError(id: RelayRequestId | null, error: RelayRpcError): void {
     this.send({ jsonrpc: '2.0', id, error: { code: error.rpcCode, message: error.message } });
-  }
-
-  private notify(params: ConsumerIceStateParams): void {
-    const notification: RelayNotification = { jsonrpc: '2.0', method: CONSUMER_ICE_STATE, params };
-    this.send(notification);
   }
 
   private send(message: RelayResponse | RelayNotification): void {

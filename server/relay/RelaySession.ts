@@ -1,10 +1,12 @@
 import type { types } from 'mediasoup';
-import type {
-  ConsumerIceStateParams,
-  RelayLimits,
-  RelayMethod,
-  RelayParams,
-  RelayResult,
+import {
+  CONSUMER_ICE_STATE,
+  LAYERS_WANTED,
+  type RelayLimits,
+  type RelayMethod,
+  type RelayNotification,
+  type RelayParams,
+  type RelayResult,
 } from '../../src/protocol/relay';
 import { ConsumerSession, type ConsumerStats } from './ConsumerSession';
 import { ConflictError, LimitExceededError, NotFoundError } from './errors';
@@ -20,7 +22,8 @@ export interface RelaySessionOptions {
   limits: RelayLimits;
   /** Takes one of the user's ingest slots (throws LimitExceededError when they hold all); returns its release. */
   takeIngestSlot: () => () => void;
-  notify: (params: ConsumerIceStateParams) => void;
+  /** Sends a notification on the connection. */
+  notify: (notification: RelayNotification) => void;
   /** An ingest closed without being asked (its worker died): the connection cannot go on. */
   lost: (reason: string) => void;
 }
@@ -44,6 +47,8 @@ export interface RelaySessionStats {
 export class RelaySession {
   private readonly ingests = new Map<string, Ingest>();
   private readonly consumers = new Map<string, ConsumerSession>();
+  /** The spatial layer last sent in LAYERS_WANTED, per ingest. */
+  private readonly layersWanted = new Map<Ingest, number>();
   private roomAddress: string | undefined;
   private room: RoomKey;
   private closed = false;
@@ -102,7 +107,13 @@ export class RelaySession {
     },
     PRODUCE: async ({ id, kind, rtpParameters, appData }) => {
       const trackId = typeof appData.trackId === 'string' ? appData.trackId.slice(0, this.options.limits.idLength) : undefined;
-      const producerId = await this.ingest(id).produce(kind, rtpParameters as types.RtpParameters, trackId, appData);
+      const ingest = this.ingest(id);
+      const producerId = await ingest.produce(kind, rtpParameters as types.RtpParameters, trackId, appData);
+      // A new video sends every layer until it is told otherwise (at once, when it has consumers already).
+      if (kind === 'video') {
+        this.layersWanted.delete(ingest);
+        this.sendLayersWanted(ingest);
+      }
       return { producerId };
     },
   };
@@ -127,7 +138,10 @@ export class RelaySession {
   stats(): RelaySessionStats {
     return {
       room: this.roomAddress,
-      ingests: [...this.ingests.values()].map((ingest) => ingest.stats()),
+      ingests: [...this.ingests.values()].map((ingest) => {
+        const layersWanted = this.layersWanted.get(ingest);
+        return { ...ingest.stats(), ...(layersWanted === undefined ? {} : { layersWanted }) };
+      }),
       consumerSessions: this.consumers.size,
       consumers: [...this.consumers.values()].flatMap((session) => session.stats()),
     };
@@ -211,10 +225,14 @@ export class RelaySession {
       return;
     }
     this.consumers.set(session.id, session);
-    session.on('icestate', (iceConnectionState) => this.options.notify({ id: session.id, iceConnectionState }));
+    session.on('icestate', (iceConnectionState) => this.options.notify({ jsonrpc: '2.0', method: CONSUMER_ICE_STATE, params: { id: session.id, iceConnectionState } }));
+    session.on('wanted', () => this.sendLayersWanted(session.source));
     session.once('lost', () => {
-      if (this.consumers.get(session.id) === session) this.consumers.delete(session.id);
+      if (this.consumers.get(session.id) !== session) return;
+      this.consumers.delete(session.id);
+      this.sendLayersWanted(session.source);
     });
+    this.sendLayersWanted(session.source);
   }
 
   private closeConsumer(id: string): boolean {
@@ -222,7 +240,31 @@ export class RelaySession {
     if (!session) return false;
     this.consumers.delete(id);
     session.close();
+    this.sendLayersWanted(session.source);
     return true;
+  }
+
+  /**
+   * LAYERS_WANTED to the sender of a simulcast video it produced itself (PRODUCE; an INGEST's
+   * 1.30.3 sender would not know it), when the highest layer its consumers want has changed: it
+   * need not encode the layers above. A video sends every layer until its first consumer; a layer
+   * is given up only once every consumer's receiver has said what it needs (or had the grace to),
+   * so that a call moving to the relay or a newcomer does not switch the sender's layers off and
+   * straight on again; one is asked for again at once. The low layer is always wanted, so that a
+   * consumer that comes or asks again has a layer to start on at once.
+   */
+  private sendLayersWanted(ingest: Ingest): void {
+    if (this.closed || ingest.madeBy !== 'client' || this.ingests.get(ingest.id) !== ingest) return;
+    const layers = ingest.track('video')?.producer.rtpParameters.encodings?.length ?? 0;
+    if (layers < 2) return;
+    const consumers = [...this.consumers.values()].filter((session) => session.source === ingest);
+    const sent = this.layersWanted.get(ingest);
+    if (consumers.length === 0 && sent === undefined) return;
+    const spatialLayer = Math.max(0, ...consumers.map((session) => (session.wantUnsettled ? 0 : (session.wantedVideoLayer ?? 0))));
+    if (spatialLayer === sent) return;
+    if (spatialLayer < (sent ?? layers - 1) && consumers.some((session) => session.wantUnsettled)) return;
+    this.layersWanted.set(ingest, spatialLayer);
+    this.options.notify({ jsonrpc: '2.0', method: LAYERS_WANTED, params: { id: ingest.id, spatialLayer } });
   }
 
   private dispose(id: string): boolean {
@@ -230,6 +272,7 @@ export class RelaySession {
     if (!ingest) return false;
     for (const session of [...this.consumers.values()]) if (session.source === ingest) this.closeConsumer(session.id);
     this.ingests.delete(id);
+    this.layersWanted.delete(ingest);
     ingest.close();
     return true;
   }

@@ -38,6 +38,14 @@ import { expectRecord, expectString, isRecord, optionalRecord } from './validate
  * - REMOVE_CONSUMER and DISPOSE of an id that is not there succeed with `{closed: false}`.
  * - A request without an id (a JSON-RPC notification) is answered with an invalid-request error:
  *   the relay takes no notifications.
+ *
+ * Parley's own notification, sent only for a simulcast video produced with PRODUCE (never to an
+ * INGEST's sender, which would not know it):
+ * - LAYERS_WANTED {id: stream id, spatialLayer}: the highest spatial layer of the stream's video
+ *   that any of its consumers wants now (their profiles), never below 0: the sender need not
+ *   encode the layers above it. Until the first one the sender sends every layer. Sent when it
+ *   changes: a higher layer at once; a lower one only once every consumer's receiver has said
+ *   what it needs or had LAYERS_WANTED_GRACE_MS to (a consumer's first profile, high, counts after that).
  */
 
 export type ConsumerProfile = 'high' | 'medium' | 'low' | 'off';
@@ -238,12 +246,25 @@ export type RelayMethod = keyof RelayMethods;
 export type RelayParams<M extends RelayMethod> = RelayMethods[M]['params'];
 export type RelayResult<M extends RelayMethod> = RelayMethods[M]['result'];
 
-/** The relay's one notification. */
+/** The relay's notifications: the 1.30.3 wire's, and Parley's own. */
 export interface ConsumerIceStateParams {
   id: string;
   iceConnectionState: ConsumerIceState;
 }
 export const CONSUMER_ICE_STATE = 'CONSUMER_ICE_STATE';
+export interface LayersWantedParams {
+  /** The stream id (PRODUCE's ingest). */
+  id: string;
+  /** PROFILE_SPATIAL_LAYER's numbers: 0 (low) … 2 (high). */
+  spatialLayer: number;
+}
+export const LAYERS_WANTED = 'LAYERS_WANTED';
+/**
+ * How long a new consumer's first profile (high) is not counted in LAYERS_WANTED: its receiver
+ * says which layer its tile needs within this, so a join does not switch the sender's top layer
+ * on and straight off again. A receiver that says nothing (the 1.30.3 client) wants high.
+ */
+export const LAYERS_WANTED_GRACE_MS = 2_000;
 
 // ---- Envelopes ----
 
@@ -261,11 +282,9 @@ export interface RelayErrorObject {
 export type RelayResponse =
   | { jsonrpc: '2.0'; id: RelayRequestId; result: object }
   | { jsonrpc: '2.0'; id: RelayRequestId | null; error: RelayErrorObject };
-export interface RelayNotification {
-  jsonrpc: '2.0';
-  method: typeof CONSUMER_ICE_STATE;
-  params: ConsumerIceStateParams;
-}
+export type RelayNotification =
+  | { jsonrpc: '2.0'; method: typeof CONSUMER_ICE_STATE; params: ConsumerIceStateParams }
+  | { jsonrpc: '2.0'; method: typeof LAYERS_WANTED; params: LayersWantedParams };
 
 const SDP_LENGTH = RELAY_LIMITS.messageBytes;
 const TOKEN_LENGTH = 8192;
@@ -417,6 +436,16 @@ export function parseIngestTransportResult(value: unknown): IngestTransportResul
 export function parseConsumerIceState(params: unknown): ConsumerIceStateParams {
   const record = expectRecord(params, 'CONSUMER_ICE_STATE params');
   return { id: id(record.id), iceConnectionState: oneOf(record.iceConnectionState, 'iceConnectionState', CONSUMER_ICE_STATES) };
+}
+
+export function parseLayersWanted(params: unknown): LayersWantedParams {
+  const record = expectRecord(params, 'LAYERS_WANTED params');
+  const spatialLayer = record.spatialLayer;
+  const highest = Math.max(...Object.values(PROFILE_SPATIAL_LAYER));
+  if (typeof spatialLayer !== 'number' || !Number.isInteger(spatialLayer) || spatialLayer < 0 || spatialLayer > highest) {
+    throw new ValidationError(`spatialLayer must be an integer from 0 to ${highest}`);
+  }
+  return { id: id(record.id), spatialLayer };
 }
 
 /** Reads a JSON-RPC error object from a reply into a RelayRpcError. */

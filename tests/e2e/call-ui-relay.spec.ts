@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
+import { PROFILE_SPATIAL_LAYER } from '../../src/protocol/relay';
 import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, joinCallWithCamera, LIGHT_VIDEO_TIERS, mediaPath, tile } from './call-ui-people';
 import { expect, roomJid, test, uniqueRoomName, type Person } from './rooms-people';
 import { iceConnected, relayRoomStats } from './relay-people';
@@ -40,6 +41,31 @@ function arrivingLayers(parley: RunningParley, roomAddress: string): string {
   const cameras = relayRoomStats(parley, roomAddress).ingests.flatMap((ingest) => ingest.producers.filter((producer) => producer.kind === 'video'));
   return cameras.map((camera) => camera.scores.map(({ rid, score }) => `${rid ?? '?'}:${score}`).join(' ')).join(' | ');
 }
+
+/**
+ * Per camera the relay receives in the room: the highest layer its receivers ask for (their
+ * profiles; the low layer at least) and the highest that arrives from its sender (LayerWatch).
+ */
+function camerasAskedAndArriving(parley: RunningParley, roomAddress: string): { asked: number; arriving: number | undefined }[] {
+  const { ingests, consumers } = relayRoomStats(parley, roomAddress);
+  return ingests.flatMap((ingest) =>
+    ingest.producers
+      .filter((producer) => producer.kind === 'video' && producer.type === 'simulcast')
+      .map((camera) => ({
+        asked: Math.max(
+          PROFILE_SPATIAL_LAYER.low,
+          ...consumers.flatMap((consumer) => (consumer.producerId !== camera.id || consumer.profile === 'off' ? [] : [PROFILE_SPATIAL_LAYER[consumer.profile]])),
+        ),
+        arriving: camera.highestLayerArriving,
+      })),
+  );
+}
+
+/** No sender sends a layer above what its receivers ask for (LAYERS_WANTED), as the relay sees what arrives. */
+const nothingSentUnasked = (parley: RunningParley, roomAddress: string) => () => {
+  const cameras = camerasAskedAndArriving(parley, roomAddress);
+  return cameras.length === 3 && cameras.every(({ asked, arriving }) => arriving !== undefined && arriving <= asked) ? 'as asked' : JSON.stringify(cameras);
+};
 
 /** The two people of the call before Carol joins and after she leaves, each watching the other's tile. */
 type Pairs = ReadonlyArray<{ viewer: Person; shown: Person }>;
@@ -142,6 +168,9 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       // Asked by its receiver (SET_CONSUMER_PROFILE); the layer the relay then prefers is capped at what arrives from the sender.
       const askingHigh = () => roomConsumers(parley, roomAddress).filter((consumer) => consumer.kind === 'video' && consumer.profile === 'high').length;
       const askingHighBefore = askingHigh();
+      // Nobody's tile is large enough for a top layer: no sender encodes one (issue 14, a steady call that costs little).
+      await expect.poll(nothingSentUnasked(parley, roomAddress), { timeout: 30_000 }).toBe('as asked');
+      expect(camerasAskedAndArriving(parley, roomAddress).some(({ asked }) => asked < PROFILE_SPATIAL_LAYER.high)).toBe(true);
 
       const enlarge = tile(carol.page, small).getByRole('button', { name: `Enlarge ${small}` });
       await enlarge.click();
@@ -158,6 +187,12 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       await expect
         .poll(async () => ((await shownWidth(carol.page, small)) >= 2 * lowWidth ? 'grown' : `still ${lowWidth} px; ${relayView()}`), { timeout: 30_000 })
         .toBe('grown');
+      // Asked for, the top layer is sent again.
+      const topSent = () => {
+        const askedTop = camerasAskedAndArriving(parley, roomAddress).filter(({ asked }) => asked === PROFILE_SPATIAL_LAYER.high);
+        return askedTop.length > 0 && askedTop.every(({ arriving }) => arriving === PROFILE_SPATIAL_LAYER.high) ? 'sent' : JSON.stringify(askedTop);
+      };
+      await expect.poll(topSent, { timeout: 30_000 }).toBe('sent');
       // The caption names the layer that arrives: the top one, or medium while the sender's encoder
       // holds the top layer back on a loaded machine.
       await expect(tilePath(carol.page, small)).toHaveText(/^Relay · (medium|high)$/, { timeout: 30_000 });
@@ -171,6 +206,7 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       await expect.poll(askingHigh, { timeout: 30_000 }).toBe(askingHighBefore);
       await expect(tilePath(carol.page, small)).toHaveText('Relay · low', { timeout: 30_000 });
       await expect.poll(() => shownWidth(carol.page, small), { timeout: 30_000 }).toBeLessThanOrEqual(senderWidth / 3);
+      await expect.poll(nothingSentUnasked(parley, roomAddress), { timeout: 30_000 }).toBe('as asked');
     });
 
     await test.step('Carol leaves: 5 s later Alice and Bob are on direct connections, and their videos never stopped', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { CLIENT_VERSION } from '../../src/protocol/constants';
 import { parseProviderConfig, type ProviderConfig } from '../../src/protocol/config';
-import { parseConsumerIceState, type ConsumerIceStateParams, type RelayRequestId } from '../../src/protocol/relay';
+import { CONSUMER_ICE_STATE, LAYERS_WANTED, parseConsumerIceState, parseLayersWanted, type ConsumerIceStateParams, type LayersWantedParams, type RelayRequestId } from '../../src/protocol/relay';
 
 /** A reply as it came off the wire: exactly one of result and error. */
 export interface RelayReply {
@@ -20,7 +20,10 @@ export interface RelayTestClient {
   sendRaw(data: string | Buffer): void;
   /** The next reply whose id matches no call (id null, or a raw send's). */
   nextStrayReply(): Promise<RelayReply>;
+  /** CONSUMER_ICE_STATE notifications, in order. */
   notifications: ConsumerIceStateParams[];
+  /** LAYERS_WANTED notifications, in order. */
+  layersWanted: LayersWantedParams[];
   /** Resolves on the first CONSUMER_ICE_STATE (already received or future) that matches. */
   notification(matches: (params: ConsumerIceStateParams) => boolean): Promise<ConsumerIceStateParams>;
   closed: Promise<{ code: number; reason: string }>;
@@ -43,17 +46,23 @@ export async function connectRelay(url: string, options: { localAddress?: string
   const strays: RelayReply[] = [];
   const strayWaiters: ((reply: RelayReply) => void)[] = [];
   const notifications: ConsumerIceStateParams[] = [];
+  const layersWanted: LayersWantedParams[] = [];
   const notificationWaiters = new Set<() => void>();
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
     socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() }));
   });
   socket.on('message', (data) => {
     const message = JSON.parse(String(data)) as RelayReply & { method?: string; params?: unknown };
-    if (message.method !== undefined) {
+    if (message.method === LAYERS_WANTED) {
+      layersWanted.push(parseLayersWanted(message.params));
+      return;
+    }
+    if (message.method === CONSUMER_ICE_STATE) {
       notifications.push(parseConsumerIceState(message.params));
       for (const wake of notificationWaiters) wake();
       return;
     }
+    if (message.method !== undefined) throw new Error(`the relay sent an unknown notification ${message.method}`);
     const resolve = message.id === null ? undefined : pending.get(message.id);
     if (resolve) {
       pending.delete(message.id!);
@@ -88,6 +97,7 @@ export async function connectRelay(url: string, options: { localAddress?: string
       return stray ? Promise.resolve(stray) : new Promise((resolve) => strayWaiters.push(resolve));
     },
     notifications,
+    layersWanted,
     notification: (matches) =>
       new Promise((resolve) => {
         const check = (): boolean => {

@@ -5,7 +5,7 @@ import { startTestParley } from '../support/testParley';
 import type { RelayServer } from '../../server/relay/RelayServer';
 import { MEDIA_RELAY } from '../../src/protocol/constants';
 import type { ProviderConfig } from '../../src/protocol/config';
-import { RELAY_ERROR, RELAY_LIMITS, RELAY_TOKEN_AUDIENCE } from '../../src/protocol/relay';
+import { LAYERS_WANTED_GRACE_MS, RELAY_ERROR, RELAY_LIMITS, RELAY_TOKEN_AUDIENCE } from '../../src/protocol/relay';
 import { launchRelayBrowser } from './relay-browser';
 import { connectRelay, fetchConfig, type RelayTestClient } from './relay-client';
 
@@ -327,6 +327,70 @@ describe('INGEST and CREATE_CONSUMER (PROTOCOL.md "Media relay")', () => {
     const client = await authenticated();
     const reply = await client.call('CREATE_CONSUMER', { id: 's', peerId: 'p', roomAddress: room('x'), roomId: 'r', source: 'nope', audio: true, video: true });
     expect(reply.error).toEqual({ code: RELAY_ERROR.notFound, message: 'no stream "nope" is ingested on this connection' });
+  });
+});
+
+describe('LAYERS_WANTED: a sender of its own simulcast video (PRODUCE) is told the highest layer its consumers want, and need not encode the rest (issue 14, a steady call that costs little)', () => {
+  /** A camera in simulcast low / medium / high as mediasoup-client's SendTransport produces it (rids r0 … r2). */
+  const simulcastCamera = {
+    mid: '0',
+    codecs: [{ mimeType: 'video/VP8', payloadType: 96, clockRate: 90000, rtcpFeedback: [{ type: 'nack' }, { type: 'ccm', parameter: 'fir' }] }],
+    headerExtensions: [
+      { uri: 'urn:ietf:params:rtp-hdrext:sdes:mid', id: 1 },
+      { uri: 'urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id', id: 2 },
+    ],
+    encodings: [{ rid: 'r0' }, { rid: 'r1' }, { rid: 'r2' }],
+  };
+  const consumer = (client: RelayTestClient, id: string, source: string, roomAddress: string) =>
+    client.ok('CREATE_CONSUMER', { id, peerId: `peer-${id}`, roomAddress, roomId: 'rid', source, audio: false, video: true });
+
+  it('each consumer counts with its profile, off and closed ones not at all, the low layer always; nothing is given up before every receiver has had the grace to say what it needs', async () => {
+    const client = await authenticated();
+    const roomAddress = room('layers-wanted');
+    await client.ok('CREATE_INGEST_TRANSPORT', { id: 'watched', roomAddress });
+    await client.ok('PRODUCE', { id: 'watched', kind: 'video', rtpParameters: simulcastCamera, appData: { trackId: 'camera' } });
+    const wanted = async () => {
+      // A later reply proves earlier notifications have arrived (one socket, in order).
+      await client.ok('GET_ROUTER_CAPABILITIES', { roomAddress });
+      return client.layersWanted.map((notification) => notification.spatialLayer);
+    };
+    // Nobody consumes it yet: it sends every layer, as it started.
+    expect(await wanted()).toEqual([]);
+
+    await consumer(client, 'sid-a', 'watched', roomAddress);
+    expect(await wanted()).toEqual([]);
+    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-a', profile: 'medium' });
+    expect(await wanted()).toEqual([1]);
+    await consumer(client, 'sid-b', 'watched', roomAddress);
+    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-b', profile: 'high' });
+    expect(await wanted()).toEqual([1, 2]);
+    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-b', profile: 'off' });
+    expect(await wanted()).toEqual([1, 2, 1]);
+    await client.ok('REMOVE_CONSUMER', { id: 'sid-a' });
+    expect(await wanted()).toEqual([1, 2, 1, 0]);
+
+    // A receiver that never says which layer it needs (the 1.30.3 client) keeps its first profile: high.
+    await consumer(client, 'sid-c', 'watched', roomAddress);
+    expect(await wanted()).toEqual([1, 2, 1, 0]);
+    await expect.poll(wanted, { timeout: LAYERS_WANTED_GRACE_MS + 5_000 }).toEqual([1, 2, 1, 0, 2]);
+
+    // While a new receiver may still say what it needs, no layer is given up; asked for, one comes at once.
+    await consumer(client, 'sid-d', 'watched', roomAddress);
+    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-c', profile: 'low' });
+    expect(await wanted()).toEqual([1, 2, 1, 0, 2]);
+    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-d', profile: 'low' });
+    expect(await wanted()).toEqual([1, 2, 1, 0, 2, 0]);
+    expect(client.layersWanted.every((notification) => notification.id === 'watched')).toBe(true);
+    await client.close();
+  });
+
+  it('a stream ingested from SDP (INGEST, the 1.30.3 client) is never told: that client does not know the notification', async () => {
+    const client = await authenticated();
+    await ingestAndConsume(client, 'camera-sdp', room('layers-sdp'), 'sid-sdp');
+    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-sdp', profile: 'low' });
+    await client.ok('GET_ROUTER_CAPABILITIES', { roomAddress: room('layers-sdp') });
+    expect(client.layersWanted).toEqual([]);
+    await client.close();
   });
 });
 

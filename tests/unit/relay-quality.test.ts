@@ -58,6 +58,13 @@ describe('simulcast encodings (SPEC §9)', () => {
     expect(cameraEncodings(undefined).every((encoding) => encoding.maxBitrate === undefined)).toBe(true);
   });
 
+  it('camera: every layer is sent until the relay says which it wants (LAYERS_WANTED); then those up to it', () => {
+    expect(cameraEncodings(undefined).map((encoding) => encoding.active)).toEqual([true, true, true]);
+    expect(cameraEncodings(undefined, 0).map((encoding) => encoding.active)).toEqual([true, false, false]);
+    expect(cameraEncodings(TOTAL_VIDEO_BITRATE_BPS, 1).map((encoding) => encoding.active)).toEqual([true, true, false]);
+    expect(cameraEncodings(TOTAL_VIDEO_BITRATE_BPS, 2).map((encoding) => encoding.active)).toEqual([true, true, true]);
+  });
+
   it('screen: one encoding with the whole budget', () => {
     expect(screenEncodings(900_000)).toEqual([{ maxBitrate: 900_000 }]);
   });

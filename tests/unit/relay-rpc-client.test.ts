@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RelayClosedError, RelayConnectError, RelayProtocolError, RelayTimeoutError } from '../../src/main-thread/call/relay/errors';
 import { RelayRpcClient, type RelaySocket } from '../../src/main-thread/call/relay/RelayRpcClient';
-import { RELAY_ERROR, RelayRpcError, type ConsumerIceStateParams } from '../../src/protocol/relay';
+import { RELAY_ERROR, RelayRpcError, type ConsumerIceStateParams, type LayersWantedParams } from '../../src/protocol/relay';
 import { ManualClock } from '../support/ManualClock';
 import { providerConfig, useParley } from '../support/parley';
 import { until } from '../support/until';
@@ -101,6 +101,19 @@ describe('RelayRpcClient against the real relay', () => {
     client.close();
   });
 
+  it('LAYERS_WANTED for its own simulcast camera arrives as typed events: the layer its receiver asks for', async () => {
+    const sfu = await relayConfig();
+    const client = await connectClient(sfu.url, sfu.password, new ManualClock());
+    const wanted: LayersWantedParams[] = [];
+    client.on('layersWanted', (params) => wanted.push(params));
+    const room = roomAddress('rpc-layers');
+    await ingestCameraAndMicrophone(client, 'stream-2', room);
+    await client.request('CREATE_CONSUMER', { id: 'sid-2', peerId: 'bob', roomAddress: room, roomId: room, source: 'stream-2', audio: false, video: true });
+    await client.request('SET_CONSUMER_PROFILE', { id: 'sid-2', profile: 'medium' });
+    expect(wanted).toEqual([{ id: 'stream-2', spatialLayer: 1 }]);
+    client.close();
+  });
+
   it('the relay killed: pending requests fail with RelayClosedError, `closed` fires once; a new connection works after the restart', async () => {
     const sfu = await relayConfig();
     const client = await connectClient(sfu.url, sfu.password, new ManualClock());
@@ -183,7 +196,13 @@ describe('RelayRpcClient where the relay misbehaves', () => {
     socket.deliver('not json');
     socket.deliver(JSON.stringify({ jsonrpc: '2.0', id: 'unknown', result: {} }));
     socket.deliver(JSON.stringify({ jsonrpc: '2.0', method: 'CONSUMER_ICE_STATE', params: { id: 's', iceConnectionState: 'exploded' } }));
-    expect(dropped).toHaveLength(3);
+    socket.deliver(JSON.stringify({ jsonrpc: '2.0', method: 'LAYERS_WANTED', params: { id: 's', spatialLayer: 7 } }));
+    expect(dropped.map((error) => error.message)).toEqual([
+      expect.stringContaining('not JSON'),
+      expect.stringContaining('no request of ours'),
+      expect.stringContaining('iceConnectionState'),
+      expect.stringContaining('spatialLayer must be an integer from 0 to 2'),
+    ]);
     const request = client.request('CREATE_CONSUMER', { id: 's', peerId: 'p', roomAddress: 'r@m', roomId: 'r', source: 'x', audio: true, video: false });
     socket.answer({ sdp: 42 });
     await expect(request).rejects.toBeInstanceOf(RelayProtocolError);

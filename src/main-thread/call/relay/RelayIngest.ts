@@ -42,6 +42,8 @@ interface Produced {
 export class RelayIngest extends TypedEmitter<RelayIngestEvents> {
   private readonly produced = new Map<MediaKind, Produced>();
   private maxBitrate: number | undefined;
+  /** The highest camera layer anyone watches (LAYERS_WANTED); every layer is sent until the relay says. */
+  private layersWanted: number | undefined;
 
   private constructor(
     private readonly options: RelayIngestOptions,
@@ -110,17 +112,17 @@ export class RelayIngest extends TypedEmitter<RelayIngestEvents> {
   /** SPEC §9 with the relay: the budget of each sent video (counting 1 peer), spread over its layers. */
   async setMaxBitrate(maxBitrate: number): Promise<void> {
     this.maxBitrate = maxBitrate;
-    const video = this.produced.get('video');
-    const sender = video?.producer.rtpSender;
-    if (!video || !sender) return;
-    const wanted = this.encodings(video.producer.appData.screenCapture === true);
-    const parameters = sender.getParameters();
-    if (parameters.encodings.every((encoding, index) => encoding.maxBitrate === wanted[index]?.maxBitrate)) return;
-    parameters.encodings.forEach((encoding, index) => {
-      const bitrate = wanted[index]?.maxBitrate;
-      if (bitrate !== undefined) encoding.maxBitrate = bitrate;
-    });
-    await sender.setParameters(parameters);
+    await this.applyEncodings();
+  }
+
+  /**
+   * LAYERS_WANTED: the camera encodes its layers up to `spatialLayer` and pauses those above, which
+   * no receiver watches (each tile asks for the layer its size needs): a 720p layer nobody shows
+   * costs the sender's encoder most of its work. Asked again, a paused layer starts on a keyframe.
+   */
+  async setLayersWanted(spatialLayer: number): Promise<void> {
+    this.layersWanted = spatialLayer;
+    await this.applyEncodings();
   }
 
   /** Closes the transport and its producers (the relay's side goes with DISPOSE or the connection). */
@@ -141,6 +143,24 @@ export class RelayIngest extends TypedEmitter<RelayIngestEvents> {
   }
 
   private encodings(screenCapture: boolean) {
-    return screenCapture ? screenEncodings(this.maxBitrate) : cameraEncodings(this.maxBitrate);
+    return screenCapture ? screenEncodings(this.maxBitrate) : cameraEncodings(this.maxBitrate, this.layersWanted);
+  }
+
+  /** Brings the sent video's encodings (budget, layers sent) in line with `encodings()`; nothing when they are. */
+  private async applyEncodings(): Promise<void> {
+    const video = this.produced.get('video');
+    const sender = video?.producer.rtpSender;
+    if (!video || !sender) return;
+    const wanted = this.encodings(video.producer.appData.screenCapture === true);
+    const parameters = sender.getParameters();
+    const same = (encoding: RTCRtpEncodingParameters, index: number) =>
+      (wanted[index]?.maxBitrate === undefined || encoding.maxBitrate === wanted[index].maxBitrate) && encoding.active === (wanted[index]?.active ?? true);
+    if (parameters.encodings.every(same)) return;
+    parameters.encodings.forEach((encoding, index) => {
+      const bitrate = wanted[index]?.maxBitrate;
+      if (bitrate !== undefined) encoding.maxBitrate = bitrate;
+      encoding.active = wanted[index]?.active ?? true;
+    });
+    await sender.setParameters(parameters);
   }
 }

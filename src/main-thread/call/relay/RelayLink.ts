@@ -181,6 +181,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
       const opened = client;
       opened.on('closed', (error) => this.onClosed(opened, error.message));
       opened.on('consumerIceState', (params) => this.emit('consumerIceState', opened, params));
+      opened.on('layersWanted', ({ id, spatialLayer }) => this.onLayersWanted(opened, id, spatialLayer));
       opened.on('messageDropped', (error) => logger.info(`relay: ${error.message}`));
       const { rtpCapabilities } = await opened.request('GET_ROUTER_CAPABILITIES', { roomAddress });
       // Loaded on first use: a call that never reaches the relay's minimum does not download mediasoup-client.
@@ -274,6 +275,13 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
       this.options.logger.error(errorMessage(error));
       this.emit('changed');
     });
+  }
+
+  /** LAYERS_WANTED for one of this connection's ingests: applied in turn with its other steps (both set the sender's parameters). */
+  private onLayersWanted(client: RelayRpcClient, id: string, spatialLayer: number): void {
+    const ingest = [...this.ingests.values()].find((entry) => entry.id === id)?.ingest;
+    if (this.current?.client !== client || !ingest) return;
+    this.onLink('layers-wanted', () => ingest.setLayersWanted(spatialLayer)).catch((error: unknown) => this.options.logger.info(`relay layers not set: ${errorMessage(error)}`));
   }
 
   private tracksOf(items: readonly ShareableMedia[]): IngestTrack[] {

@@ -2,8 +2,10 @@ import { RELAY_REQUEST_TIMEOUT_MS } from '../../../protocol/clientDefaults';
 import {
   CONSUMER_ICE_STATE,
   CONSUMER_PROFILES,
+  LAYERS_WANTED,
   parseClosedResult,
   parseConsumerIceState,
+  parseLayersWanted,
   parseIngestTransportResult,
   parseProduceResult,
   parseRouterCapabilitiesResult,
@@ -11,6 +13,7 @@ import {
   RELAY_LIMITS,
   relayErrorFrom,
   type ConsumerIceStateParams,
+  type LayersWantedParams,
   type RelayMethod,
   type RelayParams,
   type RelayRequest,
@@ -51,6 +54,8 @@ export interface RelayRpcClientOptions {
 export interface RelayRpcClientEvents {
   /** CONSUMER_ICE_STATE from the relay. */
   consumerIceState: [params: ConsumerIceStateParams];
+  /** LAYERS_WANTED from the relay: how many of a stream's video layers are watched. */
+  layersWanted: [params: LayersWantedParams];
   /** The socket closed (the relay died, dropped us, or `close()`); every pending request has failed. */
   closed: [error: RelayClosedError];
   /** A message that was not readable JSON-RPC, or answered no request of ours: dropped, the connection goes on. */
@@ -99,7 +104,7 @@ interface Pending {
 /**
  * One JSON-RPC 2.0 connection to the media relay (PROTOCOL.md "Media relay"): opened and
  * authenticated by `connect`, then requests with their own ids and timeouts, the relay's
- * CONSUMER_ICE_STATE notifications, and one `closed` event when the socket goes. A connection is
+ * CONSUMER_ICE_STATE and LAYERS_WANTED notifications, and one `closed` event when the socket goes. A connection is
  * not reopened: the owner makes a new one (RelayLink reconnects) and ingests again, since
  * everything the relay made for a connection dies with it.
  */
@@ -216,6 +221,10 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
   private dispatch(message: Record<string, unknown>): void {
     if (message.method === CONSUMER_ICE_STATE) {
       this.emit('consumerIceState', parseConsumerIceState(message.params));
+      return;
+    }
+    if (message.method === LAYERS_WANTED) {
+      this.emit('layersWanted', parseLayersWanted(message.params));
       return;
     }
     const id = message.id;

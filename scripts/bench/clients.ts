@@ -3,7 +3,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, expect, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
 import { joinFromHome } from '../../tests/e2e/rooms-people';
 import { REFERENCE_DIST } from './referenceSetup.mjs';
@@ -16,6 +16,11 @@ export interface BenchClient {
    * microphone; resolves once the client shows the person their own tile in the call.
    */
   enterCall(page: Page, appUrl: string, roomName: string): Promise<void>;
+  /**
+   * Shows `shown`'s camera in `page` as large as the client shows a camera, so that its sender's top
+   * layer is watched; absent when every camera already shows at full size (the reference).
+   */
+  enlarge?(page: Page, shown: Page): Promise<void>;
 }
 
 /**
@@ -40,12 +45,23 @@ async function ownTileShown(page: Page, selector: string): Promise<void> {
   await page.waitForFunction((figure) => document.querySelector(`${figure} video`) !== null, selector, { timeout: 60_000 });
 }
 
+/** The name a Parley page's person goes by, from their own tile ("Name (you)"). */
+async function ownName(page: Page): Promise<string> {
+  const label = await page.locator('figure[aria-label$="(you)"]').first().getAttribute('aria-label');
+  return (label ?? '').replace(/ \(you\)$/, '');
+}
+
 export const PARLEY: BenchClient = {
   name: 'Parley',
   async enterCall(page, appUrl, roomName) {
     await page.goto(new URL(encodeURIComponent(roomName), appUrl).href);
     await clickJoinCall(page);
     await ownTileShown(page, 'figure[aria-label$="(you)"]');
+  },
+  async enlarge(page, shown) {
+    const button = page.getByRole('button', { name: `Enlarge ${await ownName(shown)}`, exact: true });
+    await button.click();
+    await expect(button).toHaveAttribute('aria-pressed', 'true');
   },
 };
 

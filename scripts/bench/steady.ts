@@ -18,6 +18,8 @@ export interface SteadyCost {
   browserCpuPercent: number;
   /** The largest camera frame any tab sends, as `W×H`. */
   sent: string;
+  /** The largest camera capture of any tab (its track's settings), as `W×H`. */
+  captured: string;
 }
 
 /**
@@ -36,30 +38,48 @@ async function scriptingMeter(page: Page): Promise<{ read(): Promise<number>; cl
   };
 }
 
-/** The largest outbound camera frame of the page's peer connections (those the join probe saw), as [width, height]. */
-function largestSentFrame(page: Page): Promise<[number, number]> {
+/**
+ * The largest outbound camera frame of the page's peer connections (those the join probe saw), and
+ * the largest capture of the tracks they send, each as [width, height].
+ */
+function largestFrames(page: Page): Promise<{ sent: [number, number]; captured: [number, number] }> {
   return page.evaluate(async () => {
     const { connections } = (window as unknown as ProbedWindow).__benchJoin;
-    let largest: [number, number] = [0, 0];
+    let sent: [number, number] = [0, 0];
+    let captured: [number, number] = [0, 0];
     for (const connection of connections) {
       for (const report of (await connection.getStats()).values()) {
-        if (report.type === 'outbound-rtp' && report.kind === 'video' && (report.frameWidth ?? 0) > largest[0]) largest = [report.frameWidth, report.frameHeight];
+        if (report.type === 'outbound-rtp' && report.kind === 'video' && (report.frameWidth ?? 0) > sent[0]) sent = [report.frameWidth, report.frameHeight];
+      }
+      for (const sender of connection.getSenders()) {
+        const { width = 0, height = 0 } = sender.track?.kind === 'video' ? sender.track.getSettings() : {};
+        if (width > captured[0]) captured = [width, height];
       }
     }
-    return largest;
+    return { sent, captured };
   });
 }
 
+const largest = (frames: [number, number][]): string => {
+  const [width, height] = [...frames].sort((a, b) => b[0] - a[0])[0]!;
+  return `${width}×${height}`;
+};
+
 /**
  * One steady call of PEOPLE on `parley`'s relay in a fresh browser: once everyone sees everyone
- * and the call has settled, scripting and CPU over `windowMs`.
+ * and the call has settled, scripting and CPU over `windowMs`. `enlarged`: each person first
+ * enlarges the next one's camera (`BenchClient.enlarge`), so that every sender's top layer is watched.
  */
-export async function steadyCallCost(client: BenchClient, parley: RunningParley, windowMs: number, run: number): Promise<SteadyCost> {
+export async function steadyCallCost(client: BenchClient, parley: RunningParley, windowMs: number, run: number, enlarged = false): Promise<SteadyCost> {
   const { browser, cpuMs } = await launchMeteredBrowser();
   try {
     const roomName = `bench-steady-${run}-${Date.now().toString(36)}`;
     const pages = await callUp(browser, client, parley, roomName, PEOPLE, 'relay');
     await Promise.all(pages.map((page) => page.evaluate(() => (window as unknown as ProbedWindow).__benchJoin.stopWatching())));
+    if (enlarged) {
+      if (!client.enlarge) throw new Error(`${client.name} shows every camera at full size: there is nothing to enlarge`);
+      for (const [index, page] of pages.entries()) await client.enlarge(page, pages[(index + 1) % pages.length]!);
+    }
     await sleep(SETTLE_MS);
     const meters = await Promise.all(pages.map(scriptingMeter));
     const scriptingBefore = await Promise.all(meters.map((meter) => meter.read()));
@@ -71,10 +91,14 @@ export async function steadyCallCost(client: BenchClient, parley: RunningParley,
     const elapsed = performance.now() - started;
     await Promise.all(meters.map((meter) => meter.close()));
     if (!relayCarriesRoom(parley, roomName, PEOPLE)) throw new Error(`${client.name}: the relay call changed while it was measured`);
-    const frames = await Promise.all(pages.map(largestSentFrame));
-    const [width, height] = frames.sort((a, b) => b[0] - a[0])[0]!;
+    const frames = await Promise.all(pages.map(largestFrames));
     const perTab = scripting.reduce((sum, ms) => sum + ms, 0) / pages.length;
-    return { scriptingMsPer30s: (perTab * 30_000) / elapsed, browserCpuPercent: (cpu / elapsed) * 100, sent: `${width}×${height}` };
+    return {
+      scriptingMsPer30s: (perTab * 30_000) / elapsed,
+      browserCpuPercent: (cpu / elapsed) * 100,
+      sent: largest(frames.map((frame) => frame.sent)),
+      captured: largest(frames.map((frame) => frame.captured)),
+    };
   } finally {
     await browser.close();
   }

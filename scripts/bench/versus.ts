@@ -101,21 +101,30 @@ export async function joinRows(servers: { mesh: RunningParley; relay: RunningPar
 /** Scripting per tab and browser CPU in a steady 3-person call on the relay, each client in its own calls. */
 export async function steadyRows(relay: RunningParley): Promise<ComparedRow[]> {
   const parley = new Samples<SteadyCost>();
+  const parleyEnlarged = new Samples<SteadyCost>();
   const reference = new Samples<SteadyCost>();
   for (let run = 0; run < STEADY_RUNS; run += 1) {
     await alternately(
       run,
-      () => parley.take(`${PARLEY.name}, steady call, run ${run + 1}`, () => steadyCallCost(PARLEY, relay, STEADY_WINDOW_MS, run)),
+      async () => {
+        await parley.take(`${PARLEY.name}, steady call, run ${run + 1}`, () => steadyCallCost(PARLEY, relay, STEADY_WINDOW_MS, run));
+        await parleyEnlarged.take(`${PARLEY.name}, steady call with a camera enlarged in each tab, run ${run + 1}`, () => steadyCallCost(PARLEY, relay, STEADY_WINDOW_MS, run, true));
+      },
       () => reference.take(`${REFERENCE.name}, steady call, run ${run + 1}`, () => steadyCallCost(REFERENCE, relay, STEADY_WINDOW_MS, run)),
     );
   }
   const scripting = (cost: SteadyCost) => cost.scriptingMsPer30s;
   const cpu = (cost: SteadyCost) => cost.browserCpuPercent;
-  const sent = (samples: Samples<SteadyCost>) => [...new Set(samples.values.map((cost) => cost.sent))].join(', ') || '—';
+  const frames = (samples: Samples<SteadyCost>, frame: (cost: SteadyCost) => string) => [...new Set(samples.values.map(frame))].join(', ') || '—';
+  const captured = (cost: SteadyCost) => cost.captured;
+  const sent = (cost: SteadyCost) => cost.sent;
   const window = `${STEADY_WINDOW_MS / 1000} s window, ${STEADY_RUNS} run${STEADY_RUNS > 1 ? 's' : ''}`;
   return [
     { metric: `main-thread scripting per tab, steady 3-person call on the relay, per 30 s (${window})`, parley: parley.summary(scripting, 'ms', 0), reference: reference.summary(scripting, 'ms', 0), ratio: ratio(parley, reference, scripting), target: '≤ 0.5× the reference' },
     { metric: 'browser CPU for that call (all three tabs’ processes), % of one core', parley: parley.summary(cpu, '%', 0), reference: reference.summary(cpu, '%', 0), ratio: ratio(parley, reference, cpu), target: '≤ 0.8× the reference' },
-    { metric: 'largest camera frame sent in that call', parley: sent(parley), reference: sent(reference), ratio: '—', target: 'the same resolution' },
+    { metric: 'largest camera capture in that call', parley: frames(parley, captured), reference: frames(reference, captured), ratio: '—', target: 'the same resolution' },
+    { metric: 'largest camera frame sent in that call (Parley sends the layers its receivers’ tiles need)', parley: frames(parley, sent), reference: frames(reference, sent), ratio: '—', target: '—' },
+    { metric: 'browser CPU for that call with each tab enlarging another’s camera (every sender’s top layer watched), % of one core', parley: parleyEnlarged.summary(cpu, '%', 0), reference: reference.summary(cpu, '%', 0), ratio: ratio(parleyEnlarged, reference, cpu), target: '—' },
+    { metric: 'largest camera frame sent in that call', parley: frames(parleyEnlarged, sent), reference: frames(reference, sent), ratio: '—', target: '—' },
   ];
 }

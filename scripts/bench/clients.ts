@@ -45,10 +45,18 @@ async function ownTileShown(page: Page, selector: string): Promise<void> {
   await page.waitForFunction((figure) => document.querySelector(`${figure} video`) !== null, selector, { timeout: 60_000 });
 }
 
-/** The name a Parley page's person goes by, from their own tile ("Name (you)"). */
-async function ownName(page: Page): Promise<string> {
-  const label = await page.locator('figure[aria-label$="(you)"]').first().getAttribute('aria-label');
-  return (label ?? '').replace(/ \(you\)$/, '');
+/**
+ * Marks the tile of `page` that shows `shown`'s camera (`data-bench-shown`): the bench's people all
+ * go by one name, but a received track keeps the id its sender's track has (a=msid).
+ */
+async function markTileOf(page: Page, shown: Page): Promise<void> {
+  const trackId = await shown.locator('figure[aria-label$="(you)"] video').first().evaluate((video: HTMLVideoElement) => (video.srcObject as MediaStream | null)?.getVideoTracks()[0]?.id);
+  const marked = await page.evaluate((id) => {
+    const tile = [...document.querySelectorAll('figure video')].find((video) => ((video as HTMLVideoElement).srcObject as MediaStream | null)?.getVideoTracks().some((track) => track.id === id))?.closest('figure');
+    tile?.setAttribute('data-bench-shown', '');
+    return tile !== undefined;
+  }, trackId);
+  if (!marked) throw new Error('no tile shows that camera');
 }
 
 export const PARLEY: BenchClient = {
@@ -59,7 +67,8 @@ export const PARLEY: BenchClient = {
     await ownTileShown(page, 'figure[aria-label$="(you)"]');
   },
   async enlarge(page, shown) {
-    const button = page.getByRole('button', { name: `Enlarge ${await ownName(shown)}`, exact: true });
+    await markTileOf(page, shown);
+    const button = page.locator('figure[data-bench-shown]').getByRole('button', { name: /^Enlarge / });
     await button.click();
     await expect(button).toHaveAttribute('aria-pressed', 'true');
   },

@@ -133,6 +133,8 @@ export class RelayIngest extends TypedEmitter<RelayIngestEvents> {
 
   private produce(track: IngestTrack): Promise<Producer> {
     const video = track.kind === 'video';
+    // The relay counts a new video as sending every layer until it says otherwise (LAYERS_WANTED).
+    if (video) this.layersWanted = undefined;
     return this.transport.produce({
       track: track.track,
       stopTracks: false,

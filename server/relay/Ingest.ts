@@ -32,8 +32,6 @@ export interface IngestStats {
     /** Simulcast video followed by a consumer: the highest spatial layer arriving now (LayerWatch). */
     highestLayerArriving: number | undefined;
   }[];
-  /** The spatial layer last sent to its sender in LAYERS_WANTED (a client's simulcast video only). */
-  layersWanted?: number;
 }
 
 export interface IngestPlacement {

@@ -138,10 +138,7 @@ export class RelaySession {
   stats(): RelaySessionStats {
     return {
       room: this.roomAddress,
-      ingests: [...this.ingests.values()].map((ingest) => {
-        const layersWanted = this.layersWanted.get(ingest);
-        return { ...ingest.stats(), ...(layersWanted === undefined ? {} : { layersWanted }) };
-      }),
+      ingests: [...this.ingests.values()].map((ingest) => ingest.stats()),
       consumerSessions: this.consumers.size,
       consumers: [...this.consumers.values()].flatMap((session) => session.stats()),
     };

@@ -65,3 +65,13 @@ export const RECONNECT_POLICY = {
  * session within `startWithinMs` (its path died on the way) is given up the same way.
  */
 export const LIVENESS = { quietMs: 15_000, answerWithinMs: 5_000, startWithinMs: 15_000 } as const;
+
+/**
+ * The bandwidth estimate a direct (mesh) sender starts from, in kbps (issue 14): the sender writes it
+ * into the answer it applies as `x-google-start-bitrate` (Chromium reads it; other browsers ignore
+ * it; nothing changes on the wire). From Chromium's own start, 300 kbps shared with the audio, the
+ * encoder drops the first four camera frames (133 ms at 30 fps) and scales any capture larger than
+ * 320×240 down before its first frame; from 1 Mbps every mesh tier (800×600 at most) goes out with
+ * the first frame after the connection is up. Bandwidth estimation still settles on what the path carries.
+ */
+export const MESH_START_BITRATE_KBPS = 1_000;

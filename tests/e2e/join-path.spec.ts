@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import { callButton, callRegion, LIGHT_VIDEO_TIERS } from './call-ui-people';
-import { expect, test, uniqueRoomName } from './rooms-people';
+import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
+import { callButton, callRegion, expectDecodingVideo, joinCall, LIGHT_VIDEO_TIERS, tile } from './call-ui-people';
+import { expect, inTheRoom, joinFromHome, openPanel, test, uniqueRoomName } from './rooms-people';
 
 // What a room page starts as it loads (issue 14, the join path); the rest of the join path is
 // tests/integration/join-path.test.ts. Mesh only: nothing here reaches the relay.
@@ -69,6 +70,47 @@ test.describe('A room page asks for the camera and microphone as it loads, unles
       // This browser's fake prompt says yes to a request (what a refusal then says: tests/unit/callTab-runtime.test.ts).
       await expect(callRegion(page).locator('.preview-video video')).toHaveCount(1);
       expect(await captures(page)).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/** Keeps, per video track a <video> of the page shows, the width of the first frame it presented (`window.parleyFirstFrameWidths`). */
+async function recordingFirstFrames(context: BrowserContext): Promise<Page> {
+  await context.addInitScript(() => {
+    const widths: Record<string, number> = {};
+    Object.assign(window, { parleyFirstFrameWidths: widths });
+    const look = (): void => {
+      for (const video of document.querySelectorAll('video')) {
+        const track = (video.srcObject as MediaStream | null)?.getVideoTracks()[0];
+        if (track && !(track.id in widths) && video.getVideoPlaybackQuality().totalVideoFrames > 0) widths[track.id] = video.videoWidth;
+      }
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  return context.newPage();
+}
+
+test.describe('A direct sender starts from MESH_START_BITRATE_KBPS: its first frame goes out at once, at the size it captures (issue 14, the join path)', () => {
+  test('the first frame of a camera sent to one person is as wide as that tier, not scaled down while the bandwidth estimate is low', async ({ browser, appUrl, people }) => {
+    const roomName = uniqueRoomName('start-bitrate');
+    const alice = await people.join(roomName, 'Alice');
+    await joinCall(alice.page);
+    const context = await browser.newContext();
+    try {
+      const page = await recordingFirstFrames(context);
+      await joinFromHome(page, appUrl, roomName, 'Bob');
+      await openPanel(page, 'Chat');
+      await inTheRoom({ displayName: 'Bob', context, page });
+      await joinCall(page);
+      await expectDecodingVideo(page, 'Alice');
+      const trackId = await tile(page, 'Alice').locator('video').evaluate((video: HTMLVideoElement) => (video.srcObject as MediaStream).getVideoTracks()[0]!.id);
+      const firstWidth = await page.evaluate((id) => (window as unknown as { parleyFirstFrameWidths: Record<string, number> }).parleyFirstFrameWidths[id], trackId);
+      // From Chromium's own start (300 kbps with the audio) the first frames are dropped and the
+      // camera scaled to 320×240 or less: 300 px wide from this tier's 800×600.
+      expect(firstWidth).toBeGreaterThanOrEqual(VIDEO_RESOLUTION_TIERS[1]!.width);
     } finally {
       await context.close();
     }

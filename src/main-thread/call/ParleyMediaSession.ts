@@ -5,8 +5,10 @@ import { MediaSession } from 'stanza/jingle';
 import { convertCandidateToIntermediate } from 'stanza/jingle/sdp/Protocol';
 import type { MediaSessionOpts } from 'stanza/jingle/MediaSession';
 import type { ActionCallback } from 'stanza/jingle/Session';
+import { MESH_START_BITRATE_KBPS } from '../../protocol/clientDefaults';
 import type { MediaKind } from '../media';
 import { readDescriptionInfo, type MediaDescription } from './descriptionInfo';
+import { withStartBitrate } from './mesh/startBitrate';
 import { firstMediaIce, iceUfragOf } from './sdpLines';
 
 export interface ParleyMediaSessionOptions extends MediaSessionOpts {
@@ -123,6 +125,11 @@ export class ParleyMediaSession extends MediaSession {
     } catch (error) {
       this._log('error', 'Could not add ICE candidate', error);
     }
+  }
+
+  /** The answer as this sender applies it: starting from MESH_START_BITRATE_KBPS (issue 14, the first frame at once). */
+  protected override onSessionAccept(changes: Stanzas.Jingle, cb: ActionCallback): Promise<void> {
+    return super.onSessionAccept(withStartBitrate(changes, MESH_START_BITRATE_KBPS), cb);
   }
 
   protected override onDescriptionInfo(changes: Stanzas.Jingle, cb: ActionCallback): void {

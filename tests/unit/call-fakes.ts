@@ -243,7 +243,7 @@ export class FakeJingleNetwork {
 
 /** Web Locks that always grant at once (one tab per person here). */
 export const grantingLocks: CallLocks = {
-  request: async (_name, _options, granted) => {
-    void granted();
+  request: async (name, _options, granted) => {
+    void granted({ name });
   },
 };

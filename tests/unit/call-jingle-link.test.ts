@@ -75,24 +75,26 @@ describe('JingleLink: the jingle plugin wiring, split across threads', () => {
   });
 });
 
-/** A lock manager with one lock name at a time, granting in request order (as Web Locks do). */
+/** A lock manager with one lock name at a time, granting in request order (as Web Locks do); `ifAvailable` is answered with null while it is held or asked for. */
 class FakeLocks implements CallLocks {
-  readonly names: string[] = [];
+  /** Each request: the lock's name, and whether it asked only if available. */
+  readonly requests: Array<{ name: string; ifAvailable: boolean }> = [];
   private held = Promise.resolve();
+  private holders = 0;
 
-  request(name: string, options: { signal?: AbortSignal }, granted: () => Promise<void>): Promise<unknown> {
-    this.names.push(name);
+  request(name: string, options: { signal?: AbortSignal; ifAvailable?: boolean }, granted: (lock: unknown) => Promise<void> | undefined): Promise<unknown> {
+    this.requests.push({ name, ifAvailable: options.ifAvailable === true });
+    if (options.ifAvailable && this.holders > 0) return Promise.resolve(granted(null));
+    this.holders += 1;
     const previous = this.held;
     let release = (): void => {};
     this.held = new Promise<void>((resolve) => (release = resolve));
     return previous.then(async () => {
-      if (options.signal?.aborted) {
-        release();
-        throw new DOMException('aborted', 'AbortError');
-      }
       try {
-        return await granted();
+        if (options.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+        return await granted({ name });
       } finally {
+        this.holders -= 1;
         release();
       }
     });
@@ -112,7 +114,25 @@ describe('CallOwnership: one tab per room runs the call', () => {
     first.release();
     await secondAcquired;
     expect(secondHeld).toBe(true);
-    expect(locks.names).toEqual([callLockName('room@muc'), 'parley:call:room@muc']);
+    expect(locks.requests.map((request) => request.name)).toEqual([callLockName('room@muc'), 'parley:call:room@muc', 'parley:call:room@muc']);
+  });
+
+  it('a free lock takes one request, asked only if available (issue 14: one lock round trip after the click); a held one is said so, then waited for', async () => {
+    const locks = new FakeLocks();
+    const first = new CallOwnership('room@muc', locks);
+    const second = new CallOwnership('room@muc', locks);
+    let firstToldHeld = 0;
+    let secondToldHeld = 0;
+    expect(await first.acquire(() => (firstToldHeld += 1))).toBe(true);
+    expect(locks.requests.map((request) => request.ifAvailable)).toEqual([true]);
+    const secondAcquired = second.acquire(() => (secondToldHeld += 1));
+    await flushMicrotasks();
+    expect(secondToldHeld).toBe(1);
+    expect(locks.requests.map((request) => request.ifAvailable)).toEqual([true, true, false]);
+    first.release();
+    expect(await secondAcquired).toBe(true);
+    expect(firstToldHeld).toBe(0);
+    expect(secondToldHeld).toBe(1);
   });
 
   it('a tab that gives up while waiting never holds it', async () => {
@@ -124,5 +144,16 @@ describe('CallOwnership: one tab per room runs the call', () => {
     second.release();
     first.release();
     expect(await acquired).toBe(false);
+  });
+
+  it('a tab that gives up before its first request is answered holds nothing: the next tab takes the lock at once', async () => {
+    const locks = new FakeLocks();
+    const first = new CallOwnership('room@muc', locks);
+    const acquired = first.acquire();
+    first.release();
+    expect(await acquired).toBe(false);
+    let toldHeld = false;
+    expect(await new CallOwnership('room@muc', locks).acquire(() => (toldHeld = true))).toBe(true);
+    expect(toldHeld).toBe(false);
   });
 });

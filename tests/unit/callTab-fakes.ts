@@ -81,6 +81,8 @@ export class FakeEngine extends TypedEmitter<CallEvents> implements CallLike {
   constructor(
     private readonly log: string[],
     grantAtOnce: boolean,
+    /** Another tab of yours runs the call: the engine says so as it starts, before waiting for the lock. */
+    private readonly heldElsewhere: boolean,
   ) {
     super();
     this.granted = grantAtOnce ? Promise.resolve() : new Promise((resolve) => (this.grant = resolve));
@@ -91,8 +93,9 @@ export class FakeEngine extends TypedEmitter<CallEvents> implements CallLike {
     this.grant?.();
   }
 
-  async start(): Promise<void> {
+  async start(whileHeldElsewhere?: () => void): Promise<void> {
     this.log.push('engine start');
+    if (this.heldElsewhere) whileHeldElsewhere?.();
     await this.granted;
     if (!this.closed) this.started = true;
   }
@@ -333,11 +336,10 @@ export function harness(options: HarnessOptions = {}) {
       return { camera: state, microphone: state };
     },
     previewCapture: options.previewCapture,
-    locks: { query: async () => ({ held: options.lockHeldElsewhere ? [{ name: `parley:call:${ROOM}` }] : [] }) },
     clock,
     logger: { info: () => undefined, error: (message) => errors.push(message) },
     createCall: () => {
-      const engine = new FakeEngine(log, options.grantAtOnce ?? true);
+      const engine = new FakeEngine(log, options.grantAtOnce ?? true, options.lockHeldElsewhere ?? false);
       engines.push(engine);
       return engine;
     },

@@ -1,3 +1,4 @@
+import type { Stanzas } from 'stanza';
 import { exportToSDP, importFromSDP } from 'stanza/jingle';
 import { convertIntermediateToRequest, convertRequestToIntermediate } from 'stanza/jingle/sdp/Protocol';
 import { NS_JINGLE_ICE_UDP_1 } from 'stanza/Namespaces';
@@ -42,8 +43,8 @@ const ANSWER = [
 ].join('\r\n');
 
 /** The answer on the Jingle wire (as the receiver's MediaSession sends it), then the SDP the sender applies from it (as ICESession.onSessionAccept makes it). */
-function appliedBySender(transform: (accept: ReturnType<typeof convertIntermediateToRequest>) => ReturnType<typeof convertIntermediateToRequest>): string {
-  const accept = convertIntermediateToRequest(importFromSDP(ANSWER), 'responder', NS_JINGLE_ICE_UDP_1);
+function appliedBySender(transform: (accept: Stanzas.Jingle) => Stanzas.Jingle): string {
+  const accept: Stanzas.Jingle = { ...convertIntermediateToRequest(importFromSDP(ANSWER), 'responder', NS_JINGLE_ICE_UDP_1), action: 'session-accept', sid: 'sid-1' };
   return exportToSDP(convertRequestToIntermediate(transform(accept), 'initiator'));
 }
 

@@ -154,13 +154,13 @@ export class Call extends TypedEmitter<CallEvents> {
   /**
    * Takes the room's call lock (waiting while another tab of this browser runs the call), claims
    * the call's Jingle traffic and starts following the room. Resolves once running, or at once
-   * when closed first.
+   * when closed first. `whileHeldElsewhere` is told when another tab runs the call, before waiting.
    */
-  async start(): Promise<void> {
+  async start(whileHeldElsewhere?: () => void): Promise<void> {
     if (this.started) return;
     this.started = true;
     if (!this.options.createPeerConnection && typeof RTCPeerConnection !== 'function') throw new CallUnsupportedError('RTCPeerConnection');
-    if (!(await this.ownership.acquire()) || this.closed) return;
+    if (!(await this.ownership.acquire(whileHeldElsewhere)) || this.closed) return;
     // Not waited for (issue 14: a round trip less before the call presence): the session takes this
     // tab's messages in order, so the claim is in place before the "join call" that follows it can
     // make anyone offer.

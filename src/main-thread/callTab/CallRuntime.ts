@@ -22,7 +22,7 @@ import { LocalCapture, type CaptureUse } from './LocalCapture';
 import { MediaElements } from './MediaElements';
 import { PushToTalkMicrophone } from './PushToTalkMicrophone';
 import type { TileObservers } from './RemoteTileNeeds';
-import { CallSeat, type CallLike, type CallLockQuery } from './CallSeat';
+import { CallSeat, type CallLike } from './CallSeat';
 import { SelfReports } from './SelfReports';
 import type { CallTabCommands } from './sessionCommands';
 import { VoiceMonitors, type StartVoiceMonitor } from './VoiceMonitors';
@@ -47,7 +47,6 @@ export interface CallRuntimeOptions {
   readonly capturePermissions: () => Promise<CapturePermissions>;
   /** The camera and microphone the page asked for as it loaded: the preview's first capture takes them. */
   readonly previewCapture?: PreviewCapture | undefined;
-  readonly locks: CallLockQuery;
   readonly clock: Clock;
   readonly logger: Logger;
   /** A Call for this room over the tab's bridge, sending and receiving through `media`. */
@@ -140,7 +139,6 @@ export class CallRuntime {
       roomAddress: options.roomAddress,
       store,
       commands: options.commands,
-      locks: options.locks,
       logger,
       createCall: () => options.createCall(this.media, store.get(connectionAtom).callConfig?.iceServers ?? []),
       host: {

@@ -1,7 +1,6 @@
 import type { createStore } from 'jotai';
 import type { Logger } from '../../common/logger';
 import type { Call } from '../call/Call';
-import { callLockName } from '../call/CallOwnership';
 import { CallUnsupportedError } from '../call/errors';
 import type { VideoSendLoad } from '../media';
 import { callAtomFamily } from '../sessionAtoms';
@@ -13,11 +12,6 @@ type JotaiStore = ReturnType<typeof createStore>;
 
 /** What the call tab needs of a call: Call in a tab, a fake in unit tests. */
 export type CallLike = Pick<Call, 'start' | 'close' | 'setTileNeed' | 'on'>;
-
-/** Web Locks as far as the call tab reads them: who holds the call's lock. */
-export interface CallLockQuery {
-  query(): Promise<{ held?: ReadonlyArray<{ name?: string }> }>;
-}
 
 /** What the seat changes in the call tab around it. */
 export interface CallSeatHost {
@@ -39,7 +33,6 @@ export interface CallSeatOptions {
   readonly roomAddress: string;
   readonly store: JotaiStore;
   readonly commands: CallTabCommands;
-  readonly locks: CallLockQuery;
   readonly logger: Logger;
   /** A Call for this room (the config's ICE servers are read when it is made). */
   readonly createCall: () => CallLike;
@@ -145,18 +138,17 @@ export class CallSeat {
     return call;
   }
 
-  /** Starts the call (it waits for the call's lock); true once it runs and is still ours. */
+  /** Starts the call (it waits for the call's lock, saying so while another tab runs it); true once it runs and is still ours. */
   private async run(call: CallLike): Promise<boolean> {
     const { host, logger } = this.options;
     host.setPhase('joining');
-    if (await this.runsElsewhere()) {
-      if (this.call !== call) return false;
-      host.setPhase('elsewhere');
-      // Another tab sends your camera and microphone: this one keeps none open.
-      host.removeLocalMedia();
-    }
     try {
-      await call.start();
+      await call.start(() => {
+        if (this.call !== call) return;
+        host.setPhase('elsewhere');
+        // Another tab sends your camera and microphone: this one keeps none open.
+        host.removeLocalMedia();
+      });
     } catch (error) {
       logger.error(`the call could not start: ${errorMessage(error)}`);
       if (this.call === call) {
@@ -167,15 +159,6 @@ export class CallSeat {
       return false;
     }
     return this.call === call && !this.disposed;
-  }
-
-  private async runsElsewhere(): Promise<boolean> {
-    try {
-      const { held = [] } = await this.options.locks.query();
-      return held.some((lock) => lock.name === callLockName(this.options.roomAddress));
-    } catch {
-      return false;
-    }
   }
 
   private async enter(call: CallLike): Promise<void> {

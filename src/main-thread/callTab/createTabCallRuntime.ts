@@ -46,7 +46,6 @@ export function createTabCallRuntime({ roomAddress, bridge, store, analysis, pre
     mediaDevices,
     capturePermissions: () => readCapturePermissions(navigator.permissions as Permissions | undefined),
     previewCapture,
-    locks: navigator.locks,
     clock: systemClock,
     logger,
     createCall: (media, iceServers) =>

@@ -16,7 +16,7 @@ function isRtpDescription(application: Stanzas.JingleApplication | undefined): a
  * apply in place of the answer it received (MESH_START_BITRATE_KBPS): StanzaJS writes codec
  * parameters as the answer's fmtp lines. The audio and every parameter already there are kept.
  */
-export function withStartBitrate(accept: Stanzas.Jingle, kbps: number): Stanzas.Jingle {
+export function withStartBitrate<Accept extends Pick<Stanzas.Jingle, 'contents'>>(accept: Accept, kbps: number): Accept {
   if (!accept.contents) return accept;
   const contents = accept.contents.map((content): Stanzas.JingleContent => {
     const application = content.application;

@@ -67,11 +67,12 @@ export const RECONNECT_POLICY = {
 export const LIVENESS = { quietMs: 15_000, answerWithinMs: 5_000, startWithinMs: 15_000 } as const;
 
 /**
- * The bandwidth estimate a direct (mesh) sender starts from, in kbps (issue 14): the sender writes it
- * into the answer it applies as `x-google-start-bitrate` (Chromium reads it; other browsers ignore
- * it; nothing changes on the wire). From Chromium's own start, 300 kbps shared with the audio, the
- * encoder drops the first four camera frames (133 ms at 30 fps) and scales any capture larger than
- * 320×240 down before its first frame; from 1 Mbps every mesh tier (800×600 at most) goes out with
+ * The bandwidth estimate a video sender starts from, in kbps (issue 14), as `x-google-start-bitrate`
+ * on the answer it applies (Chromium reads it; other browsers ignore it; nothing changes on the
+ * wire): a direct (mesh) sender writes it into its receiver's answer (`call/mesh/startBitrate.ts`),
+ * the relay ingest asks mediasoup-client for it (`videoGoogleStartBitrate`). From Chromium's own
+ * start, 300 kbps shared with the audio, the encoder drops the first four camera frames (133 ms at
+ * 30 fps) and scales any capture larger than 320×240 down before its first frame; from 1 Mbps every mesh tier (800×600 at most) goes out with
  * the first frame after the connection is up. Bandwidth estimation still settles on what the path carries.
  */
-export const MESH_START_BITRATE_KBPS = 1_000;
+export const VIDEO_START_BITRATE_KBPS = 1_000;

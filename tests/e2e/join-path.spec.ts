@@ -93,7 +93,7 @@ async function recordingFirstFrames(context: BrowserContext): Promise<Page> {
   return context.newPage();
 }
 
-test.describe('A direct sender starts from MESH_START_BITRATE_KBPS: its first frame goes out at once, at the size it captures (issue 14, the join path)', () => {
+test.describe('A direct sender starts from VIDEO_START_BITRATE_KBPS: its first frame goes out at once, at the size it captures (issue 14, the join path)', () => {
   test('the first frame of a camera sent to one person is as wide as that tier, not scaled down while the bandwidth estimate is low', async ({ browser, appUrl, people }) => {
     const roomName = uniqueRoomName('start-bitrate');
     const alice = await people.join(roomName, 'Alice');

@@ -52,7 +52,7 @@ function fmtpLines(sdp: string): string[] {
   return sdp.split('\r\n').filter((line) => line.startsWith('a=fmtp:'));
 }
 
-describe('A direct sender starts from MESH_START_BITRATE_KBPS (issue 14, the join path): the answer it applies says so for each video codec', () => {
+describe('A direct sender starts from VIDEO_START_BITRATE_KBPS (issue 14, the join path): the answer it applies says so for each video codec', () => {
   it('gives every video codec x-google-start-bitrate, keeping the parameters they had; retransmission and audio are left as they were', () => {
     const lines = fmtpLines(appliedBySender((accept) => withStartBitrate(accept, 1_000)));
     expect(lines).toContain('a=fmtp:96 x-google-start-bitrate=1000');

@@ -5,7 +5,7 @@ import { MediaSession } from 'stanza/jingle';
 import { convertCandidateToIntermediate } from 'stanza/jingle/sdp/Protocol';
 import type { MediaSessionOpts } from 'stanza/jingle/MediaSession';
 import type { ActionCallback } from 'stanza/jingle/Session';
-import { MESH_START_BITRATE_KBPS } from '../../protocol/clientDefaults';
+import { VIDEO_START_BITRATE_KBPS } from '../../protocol/clientDefaults';
 import type { MediaKind } from '../media';
 import { readDescriptionInfo, type MediaDescription } from './descriptionInfo';
 import { withStartBitrate } from './mesh/startBitrate';
@@ -127,9 +127,9 @@ export class ParleyMediaSession extends MediaSession {
     }
   }
 
-  /** The answer as this sender applies it: starting from MESH_START_BITRATE_KBPS (issue 14, the first frame at once). */
+  /** The answer as this sender applies it: starting from VIDEO_START_BITRATE_KBPS (issue 14, the first frame at once). */
   protected override onSessionAccept(changes: Stanzas.Jingle, cb: ActionCallback): Promise<void> {
-    return super.onSessionAccept(withStartBitrate(changes, MESH_START_BITRATE_KBPS), cb);
+    return super.onSessionAccept(withStartBitrate(changes, VIDEO_START_BITRATE_KBPS), cb);
   }
 
   protected override onDescriptionInfo(changes: Stanzas.Jingle, cb: ActionCallback): void {

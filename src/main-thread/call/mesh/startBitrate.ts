@@ -13,7 +13,7 @@ function isRtpDescription(application: Stanzas.JingleApplication | undefined): a
 
 /**
  * A session-accept whose video codecs carry `x-google-start-bitrate=<kbps>`, for the sender to
- * apply in place of the answer it received (MESH_START_BITRATE_KBPS): StanzaJS writes codec
+ * apply in place of the answer it received (VIDEO_START_BITRATE_KBPS): StanzaJS writes codec
  * parameters as the answer's fmtp lines. The audio and every parameter already there are kept.
  */
 export function withStartBitrate<Accept extends Pick<Stanzas.Jingle, 'contents'>>(accept: Accept, kbps: number): Accept {

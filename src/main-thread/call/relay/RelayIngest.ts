@@ -2,6 +2,7 @@ import type { Device } from 'mediasoup-client';
 import type { ConnectionState, Producer, Transport } from 'mediasoup-client/types';
 import type { MediaKind } from '../../media';
 import { TypedEmitter } from '../../../common/TypedEmitter';
+import { VIDEO_START_BITRATE_KBPS } from '../../../protocol/clientDefaults';
 import { RelayIngestError } from './errors';
 import type { RelayRpcClient } from './RelayRpcClient';
 import { cameraEncodings, screenEncodings } from './simulcast';
@@ -138,7 +139,7 @@ export class RelayIngest extends TypedEmitter<RelayIngestEvents> {
     return this.transport.produce({
       track: track.track,
       stopTracks: false,
-      ...(video ? { encodings: this.encodings(track.screenCapture), codecOptions: { videoGoogleStartBitrate: 1000 } } : {}),
+      ...(video ? { encodings: this.encodings(track.screenCapture), codecOptions: { videoGoogleStartBitrate: VIDEO_START_BITRATE_KBPS } } : {}),
       // trackId: the id receivers see in a=msid (src/protocol/relay.ts); screenCapture: which encodings it has.
       appData: { trackId: track.track.id, screenCapture: track.screenCapture },
     });

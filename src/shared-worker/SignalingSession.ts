@@ -130,6 +130,7 @@ export class SignalingSession implements SessionContext {
     void this.identity.renew(config.identity);
     if (!this.wantConnected) return;
     this.currentConfig = config;
+    for (const domain of this.domains) domain.configured?.();
     this.startClient(config);
   }
 

@@ -1,3 +1,4 @@
+import type { Agent, AgentConfig } from 'stanza';
 import { ChatDomain } from './chat/ChatDomain';
 import type { Clock } from '../common/clock';
 import { createParleyXmppClient } from './createParleyXmppClient';
@@ -28,6 +29,8 @@ export interface SessionOptions {
   preferencesStorage: PreferencesStorage;
   identityStorage: IdentityStorage;
   tabGone: TabGone;
+  /** Makes each connection's XMPP client (default `createParleyXmppClient`). */
+  createXmppClient?: (config: AgentConfig) => Agent;
 }
 
 /** The whole shared session: signalling plus its domains, as tabs see it. Same in the SharedWorker and in Node. */
@@ -42,7 +45,7 @@ export interface ParleySession {
 }
 
 export function createSession(options: SessionOptions): ParleySession {
-  const session = new SignalingSession({ ...options, createXmppClient: createParleyXmppClient });
+  const session = new SignalingSession({ ...options, createXmppClient: options.createXmppClient ?? createParleyXmppClient });
   const preferences = session.addDomain(new PreferencesDomain(session, options.preferencesStorage));
   const events = new RoomEventLog(session.store, options.clock);
   const rooms = session.addDomain(new RoomsDomain(session, events));

@@ -1,5 +1,6 @@
 // Issue 14 "A join path with nothing on it that need not be there": the structural wins, held here.
 import { describe, expect, it, vi } from 'vitest';
+import { createParleyXmppClient } from '../../src/shared-worker/createParleyXmppClient';
 import { fetchThrough, useHeldWebsockets, type HeldWebsocket } from '../support/heldWebsocket';
 import { useParley } from '../support/parley';
 import { connected, joinedBy, joinedRoom, peerNamed, useSessions, WAIT_MS, waitFor, type TestSession } from '../support/sessions';
@@ -43,6 +44,27 @@ describe('Join path: a room opened at page load looks up its address beside the 
 
     expect(room.address).toMatch(/^join-path-early@/);
     expect(lookups).toEqual([{ loggedIn: false }]);
+  });
+
+  it('the room config request goes out as soon as the config is known, before the XMPP client is even made', async () => {
+    const order: string[] = [];
+    const person: TestSession = openSession({
+      server: server(),
+      displayName: 'Alice',
+      fetch: (input, init) => {
+        if (String(input).includes('/api/room-config')) order.push('room address asked');
+        return fetch(input, init);
+      },
+      createXmppClient: (config) => {
+        order.push('XMPP client made');
+        return createParleyXmppClient(config);
+      },
+    });
+    const roomId = await person.rooms.joinRoom('join-path-before-client', { autoJoinCall: true });
+    await connected(person);
+    await joinedRoom(person, roomId);
+
+    expect(order).toEqual(['room address asked', 'XMPP client made']);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Stanzas } from 'stanza';
+import type { Agent, AgentConfig, Stanzas } from 'stanza';
 import { afterEach } from 'vitest';
 import type { RunningParley } from '../../server/Parley';
 import type { JoinRoomOptions, SessionEvent } from '../../src/protocol/commands';
@@ -32,6 +32,8 @@ export interface SessionOptions<C extends Clock = Clock> {
   liveness?: LivenessSettings;
   /** The browser's stored identity: give another session's to be that browser again (a reload); default a new browser's. */
   identityStorage?: IdentityStorage;
+  /** Makes the session's XMPP clients (default the product's, `createParleyXmppClient`). */
+  createXmppClient?: (config: AgentConfig) => Agent;
 }
 
 /** A session built exactly as the SharedWorker builds it (createSession), and what the test sees of it. */
@@ -82,6 +84,7 @@ export function openSession<C extends Clock = Clock>(options: SessionOptions<C>)
     tabGone: () => new Promise<never>(() => {}),
     ...(options.userToken ? { userToken: options.userToken } : {}),
     ...(options.liveness ? { liveness: options.liveness } : {}),
+    ...(options.createXmppClient ? { createXmppClient: options.createXmppClient } : {}),
   });
   // Sees every client the session creates, after the session's own domains.
   created.session.addDomain({

@@ -72,6 +72,11 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
 
   // ---- SessionDomain ----
 
+  /** The config is known: the rooms waiting to join look up their address beside the making of the client and the login. */
+  configured(): void {
+    for (const room of Object.values(this.records.rooms)) if (room.roomState === 'joining' && !room.address) this.lookups.start(room.id, room.providedName);
+  }
+
   attachClient(client: Agent): void {
     this.attachedClient = client;
     client.on('presence', (presence) => {
@@ -80,8 +85,6 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     client.on('message', (message) => {
       if (this.attachedClient === client) this.onMessage(message);
     });
-    // The config is known: the rooms waiting to join look up their address beside the login.
-    for (const room of Object.values(this.records.rooms)) if (room.roomState === 'joining' && !room.address) this.lookups.start(room.id, room.providedName);
   }
 
   /** Rooms join, and rejoin after a reconnect, once the session has started. */

@@ -1,4 +1,5 @@
 import type { Plugin, Rollup } from 'vite';
+import { EARLY_TAB_LOCK, TAB_LOCK_PREFIX } from '../../src/protocol/tabs.ts';
 
 type OutputBundle = Rollup.OutputBundle;
 type OutputChunk = Rollup.OutputChunk;
@@ -37,9 +38,10 @@ function chunksOf(bundle: OutputBundle, entry: OutputChunk, modules: readonly st
 
 /**
  * Issue 14, the join path: the page's HTML starts, before its entry script has even arrived, what
- * the entry would start only once it has been fetched and run — the shared worker (whose login and
- * room lookup are the join's first round trips; the entry's own `new SharedWorker` then joins the
- * same worker, by its URL and name) and, on a room's page, the room view's and the call's code.
+ * the entry would start only once it has been fetched and run — the tab's liveness lock (the entry's
+ * session bridge adopts it), the shared worker (whose login and room lookup are the join's first
+ * round trips; the entry's own `new SharedWorker` then joins the same worker, by its URL and name)
+ * and, on a room's page, the room view's and the call's code.
  * Which page is a room's follows src/ui/route.ts `parseRoute`: any path but `/`, unless `?view=chat`.
  */
 export function startEarly(): Plugin {
@@ -53,6 +55,13 @@ export function startEarly(): Plugin {
         const worker = sessionWorkerOf(chunk);
         const roomChunks = chunksOf(bundle, chunk, ROOM_PAGE_MODULES).map((file) => `/${file}`);
         const script = [
+          // The tab's liveness lock (src/protocol/tabs.ts EarlyTabLock): its grant takes a round trip
+          // to the browser, and the tab attaches to the session only once it holds it.
+          `if (navigator.locks && crypto.randomUUID) {`,
+          `  const tabId = crypto.randomUUID();`,
+          `  const held = new Promise((granted) => navigator.locks.request(${JSON.stringify(TAB_LOCK_PREFIX)} + tabId, () => { granted(); return new Promise(() => {}); }));`,
+          `  window[${JSON.stringify(EARLY_TAB_LOCK)}] = { tabId, held };`,
+          `}`,
           `if (typeof SharedWorker === 'function') new SharedWorker(${JSON.stringify(worker.url)}, ${worker.options});`,
           `if (location.pathname.replace(/^\\/+|\\/+$/g, '') && new URLSearchParams(location.search).get('view') !== 'chat') {`,
           `  for (const href of ${JSON.stringify(roomChunks)}) {`,

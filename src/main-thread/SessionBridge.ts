@@ -13,7 +13,7 @@ import type {
   TabListener,
 } from '../protocol/commands';
 import { applyPatches, type StateMessage } from '../protocol/session-state';
-import { tabLockName } from '../protocol/tabs';
+import { EARLY_TAB_LOCK, tabLockName, type EarlyTabLock } from '../protocol/tabs';
 import { sessionStateAtom } from './sessionAtoms';
 
 type JotaiStore = ReturnType<typeof createStore>;
@@ -42,14 +42,18 @@ export interface TabActions {
  * and hands session events to whoever listens.
  */
 export class SessionBridge {
-  readonly tabId = crypto.randomUUID();
+  readonly tabId: string;
   readonly actions: TabActions;
+  /** The liveness lock the page's HTML asked for, when it did (issue 14: held before the entry runs, the attach need not wait for it). */
+  private readonly earlyTabLock: EarlyTabLock | undefined;
   private readonly session: Comlink.Remote<SessionApi>;
   private readonly eventListeners = new Set<(event: SessionEvent) => void>();
   /** The call engine of this tab, once it owns a call: it processes the Jingle requests routed here, by the room they come from. */
   jingleHandler: ((roomAddress: string, iq: JingleIq) => void) | undefined;
 
   constructor(private readonly store: JotaiStore) {
+    this.earlyTabLock = (window as Window & { [EARLY_TAB_LOCK]?: EarlyTabLock })[EARLY_TAB_LOCK];
+    this.tabId = this.earlyTabLock?.tabId ?? crypto.randomUUID();
     const worker = new SharedWorker(new URL('../shared-worker/entry.ts', import.meta.url), { type: 'module', name: 'parley-session' });
     const session = Comlink.wrap<SessionApi>(worker.port);
     this.session = session;
@@ -98,6 +102,7 @@ export class SessionBridge {
 
   /** Resolves once the lock is held; it is released only when the tab closes. */
   private holdTabLock(): Promise<void> {
+    if (this.earlyTabLock) return this.earlyTabLock.held;
     return new Promise((held) => {
       void navigator.locks.request(tabLockName(this.tabId), () => {
         held();

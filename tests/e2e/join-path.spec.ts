@@ -75,6 +75,36 @@ test.describe('A room page asks for the camera and microphone as it loads, unles
   });
 });
 
+/** The names of this page's held Web Locks that are tabs' liveness locks. */
+function heldTabLocks(page: Page): Promise<string[]> {
+  return page.evaluate(async () => ((await navigator.locks.query()).held ?? []).flatMap((lock) => (lock.name?.startsWith('parley:tab:') ? [lock.name] : [])));
+}
+
+test.describe('A page takes its tab’s liveness lock from its HTML, before its scripts have arrived; the session bridge adopts it (issue 14, the join path)', () => {
+  test('the lock is held while the entry script is still held back; once it runs, the tab attaches with that one lock and its room joins', async ({ browser, appUrl }) => {
+    const context = await browser.newContext();
+    try {
+      let releaseEntry!: () => void;
+      const entryHeld = new Promise<void>((release) => (releaseEntry = release));
+      await context.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+        await entryHeld;
+        await route.continue();
+      });
+      const page = await context.newPage();
+      const roomName = uniqueRoomName('early-tab-lock');
+      await page.goto(new URL(roomName, appUrl).href, { waitUntil: 'commit' });
+      await expect.poll(() => heldTabLocks(page)).toHaveLength(1);
+      const [early] = await heldTabLocks(page);
+      expect(await page.locator('h1').count()).toBe(0);
+      releaseEntry();
+      await expect(callButton(page, 'Join call')).toBeEnabled();
+      expect(await heldTabLocks(page)).toEqual([early]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 /** Keeps, per video track a <video> of the page shows, the width of the first frame it presented (`window.parleyFirstFrameWidths`). */
 async function recordingFirstFrames(context: BrowserContext): Promise<Page> {
   await context.addInitScript(() => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { errorMessage } from '../../common/errorMessage';
 import { consoleLogger } from '../../common/logger';
 import type { CallRuntime } from '../../main-thread/callTab/CallRuntime';
@@ -8,12 +8,14 @@ const callLog = consoleLogger('[parley call]');
 
 /**
  * The call runtime of the room this view shows, while it shows it: created once the room has an
- * address, disposed when the view goes (or the room moves to another address).
+ * address, disposed when the view goes (or the room moves to another address). Made as the render
+ * that shows the address commits, not a frame later (a layout effect; the call's code is loaded by
+ * then): "Join call" then shows in the same task (issue 14, the join path).
  */
 export function useRoomCallRuntime(roomAddress: string | undefined): CallRuntime | undefined {
   const tab = useTab();
   const [runtime, setRuntime] = useState<CallRuntime | undefined>(undefined);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!roomAddress) return;
     // The call's code is a chunk of its own (TabCalls.loadCallCode): the view may go while it loads.
     let gone = false;

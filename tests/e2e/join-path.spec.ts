@@ -21,6 +21,17 @@ async function countingCaptures(context: BrowserContext): Promise<Page> {
   return context.newPage();
 }
 
+/** Holds back the context's requests for `url` until the returned function is called. */
+async function holdBack(context: BrowserContext, url: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await context.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 function captures(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { parleyCaptures: { captures: number } }).parleyCaptures.captures);
 }
@@ -30,12 +41,7 @@ test.describe('A room page asks for the camera and microphone as it loads, unles
     const context = await browser.newContext();
     try {
       // The call's code (capture, the preview, Jingle) is held back until the camera has been asked for.
-      let releaseCallCode!: () => void;
-      const callCodeHeld = new Promise<void>((release) => (releaseCallCode = release));
-      await context.route(/\/assets\/createTabCallRuntime-[^/]+\.js$/, async (route) => {
-        await callCodeHeld;
-        await route.continue();
-      });
+      const releaseCallCode = await holdBack(context, /\/assets\/createTabCallRuntime-[^/]+\.js$/);
       const page = await countingCaptures(context);
       await page.goto(new URL(uniqueRoomName('early-camera'), appUrl).href);
       await expect.poll(() => captures(page)).toBe(1);
@@ -84,12 +90,7 @@ test.describe('A page takes its tab’s liveness lock from its HTML, before its 
   test('the lock is held while the entry script is still held back; once it runs, the tab attaches with that one lock and its room joins', async ({ browser, appUrl }) => {
     const context = await browser.newContext();
     try {
-      let releaseEntry!: () => void;
-      const entryHeld = new Promise<void>((release) => (releaseEntry = release));
-      await context.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-        await entryHeld;
-        await route.continue();
-      });
+      const releaseEntry = await holdBack(context, /\/assets\/index-[^/]+\.js$/);
       const page = await context.newPage();
       const roomName = uniqueRoomName('early-tab-lock');
       await page.goto(new URL(roomName, appUrl).href, { waitUntil: 'commit' });

@@ -72,7 +72,8 @@ export const LIVENESS = { quietMs: 15_000, answerWithinMs: 5_000, startWithinMs:
  * wire): a direct (mesh) sender writes it into its receiver's answer (`call/mesh/startBitrate.ts`),
  * the relay ingest asks mediasoup-client for it (`videoGoogleStartBitrate`). From Chromium's own
  * start, 300 kbps shared with the audio, the encoder drops the first four camera frames (133 ms at
- * 30 fps) and scales any capture larger than 320×240 down before its first frame; from 1 Mbps every mesh tier (800×600 at most) goes out with
- * the first frame after the connection is up. Bandwidth estimation still settles on what the path carries.
+ * 30 fps) and scales any capture larger than 320×240 down before its first frame; from 1 Mbps the
+ * first frame of a mesh tier (800×600 at most) goes out at the capture's size, or one step below it
+ * on a loaded machine. Bandwidth estimation still settles on what the path carries.
  */
 export const VIDEO_START_BITRATE_KBPS = 1_000;

@@ -126,7 +126,7 @@ test.describe('Calls through the media relay (SPEC §4)', () => {
 
       await bob.page.evaluate((id) => window.relayFixture?.setTileNeed(id, { visible: true, width: 1280, height: 720 }), item.id);
       // The relay prefers the top layer once it arrives (LayerWatch): alice's encoder starts it
-      // again when her bandwidth estimate allows, which on this loaded machine once took over 15 s.
+      // again when her bandwidth estimate allows, which one fresh-clone run did not see within 15 s.
       await expect.poll(() => aliceToBob()?.preferredSpatialLayer, { timeout: 30_000 }).toBe(2);
       await expect.poll(() => aliceToBob()?.currentSpatialLayer, { timeout: 30_000 }).toBe(2);
       await expect.poll(async () => (await cameraFrom(bob, alice))?.frameWidth ?? 0, { timeout: 30_000 }).toBeGreaterThan(alice.cameraWidth / 2);

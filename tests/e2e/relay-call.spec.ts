@@ -127,7 +127,14 @@ test.describe('Calls through the media relay (SPEC §4)', () => {
       await bob.page.evaluate((id) => window.relayFixture?.setTileNeed(id, { visible: true, width: 1280, height: 720 }), item.id);
       // The relay prefers the top layer once it arrives (LayerWatch): alice's encoder starts it
       // again when her bandwidth estimate allows, which one fresh-clone run did not see within 15 s.
-      await expect.poll(() => aliceToBob()?.preferredSpatialLayer, { timeout: 30_000 }).toBe(2);
+      // Should it not come, the failure says what alice's encodings report.
+      await expect
+        .poll(() => aliceToBob()?.preferredSpatialLayer, { timeout: 30_000 })
+        .toBe(2)
+        .catch(async (error: unknown) => {
+          const sent = await alice.page.evaluate(() => window.relayFixture?.sentVideoLayers());
+          throw new Error(`${error instanceof Error ? error.message : String(error)}\nalice's video encodings: ${JSON.stringify(sent)}`);
+        });
       await expect.poll(() => aliceToBob()?.currentSpatialLayer, { timeout: 30_000 }).toBe(2);
       await expect.poll(async () => (await cameraFrom(bob, alice))?.frameWidth ?? 0, { timeout: 30_000 }).toBeGreaterThan(alice.cameraWidth / 2);
       await expect.poll(async () => (await cameraFrom(bob, alice))?.layer, { timeout: 10_000 }).toBe('high');

@@ -27,6 +27,18 @@ export interface ShownFrame {
   framesDecoded: number;
 }
 
+/** One video encoding this page sends, as its sender's statistics give it (to say why a layer does not arrive). */
+export interface SentVideoLayer {
+  rid: string | undefined;
+  active: boolean | undefined;
+  frameWidth: number | undefined;
+  framesPerSecond: number | undefined;
+  qualityLimitationReason: string | undefined;
+  targetBitrate: number | undefined;
+  /** The bandwidth estimate of the connection it is sent on (its selected candidate pair). */
+  availableOutgoingBitrate: number | undefined;
+}
+
 /** What the relay fixture page exposes as `window.relayFixture`. */
 export interface RelayFixtureApi {
   selfAddress: string;
@@ -48,6 +60,8 @@ export interface RelayFixtureApi {
   /** Starts sampling, every 200 ms, the video a tile would show for `owner`. */
   watchShownVideo(owner: string): void;
   shownVideo(owner: string): ShownFrame[];
+  /** Every video encoding the page's connections send now. */
+  sentVideoLayers(): Promise<SentVideoLayer[]>;
   errors: string[];
   leaveCall(): Promise<void>;
 }

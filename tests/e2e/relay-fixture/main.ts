@@ -6,7 +6,7 @@ import { relayStatusAtom } from '../../../src/main-thread/call/relay/relayAtoms'
 import { sessionStateAtom } from '../../../src/main-thread/sessionAtoms';
 import { systemClock } from '../../../src/common/clock';
 import { inbound, openFixtureRoom, shareCameraAndMicrophone, when } from '../fixture-session';
-import type { ShownFrame } from './api';
+import type { SentVideoLayer, ShownFrame } from './api';
 
 /**
  * The call engine with the media relay on, without the call UI: `?room=<name>` opens the room
@@ -15,6 +15,36 @@ import type { ShownFrame } from './api';
  */
 
 const roomName = new URLSearchParams(location.search).get('room') ?? '';
+
+/** Every RTCPeerConnection the page makes from now on (mediasoup-client's ingest included), for `sentVideoLayers`. */
+const peerConnections: RTCPeerConnection[] = [];
+const NativePeerConnection = window.RTCPeerConnection;
+window.RTCPeerConnection = class extends NativePeerConnection {
+  constructor(configuration?: RTCConfiguration) {
+    super(configuration);
+    peerConnections.push(this);
+  }
+};
+
+async function sentVideoLayers(): Promise<SentVideoLayer[]> {
+  const open = peerConnections.filter((connection) => connection.connectionState !== 'closed');
+  const reports = await Promise.all(open.map((connection) => connection.getStats()));
+  return reports.flatMap((report) => {
+    const stats = [...report.values()] as Array<Record<string, unknown>>;
+    const pair = stats.find((entry) => entry['type'] === 'candidate-pair' && entry['nominated'] === true);
+    return stats
+      .filter((entry) => entry['type'] === 'outbound-rtp' && entry['kind'] === 'video')
+      .map((entry) => ({
+        rid: entry['rid'] as string | undefined,
+        active: entry['active'] as boolean | undefined,
+        frameWidth: entry['frameWidth'] as number | undefined,
+        framesPerSecond: entry['framesPerSecond'] as number | undefined,
+        qualityLimitationReason: entry['qualityLimitationReason'] as string | undefined,
+        targetBitrate: entry['targetBitrate'] as number | undefined,
+        availableOutgoingBitrate: pair?.['availableOutgoingBitrate'] as number | undefined,
+      }));
+  });
+}
 
 async function start(): Promise<void> {
   // As the call tab does: the engine claims the call's Jingle before the call is joined, so no offer finds nobody to take it.
@@ -90,6 +120,7 @@ async function start(): Promise<void> {
       }, 200);
     },
     shownVideo: (owner) => [...(shown.get(owner) ?? [])].sort((a, b) => a.at - b.at),
+    sentVideoLayers,
     errors,
     leaveCall: () => rooms.leaveCall(roomAddress),
   };

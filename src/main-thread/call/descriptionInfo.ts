@@ -16,7 +16,8 @@ export interface MediaDescription {
   readonly profile: SimulcastProfile | undefined;
 }
 
-function isRtpDescription(application: Stanzas.JingleApplication | undefined): application is Stanzas.JingleRtpDescription {
+/** A Jingle content's application that is an RTP description (XEP-0167). */
+export function isRtpDescription(application: Stanzas.JingleApplication | undefined): application is Stanzas.JingleRtpDescription {
   return application?.applicationType === NS_JINGLE_RTP_1;
 }
 

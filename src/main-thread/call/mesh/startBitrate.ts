@@ -1,15 +1,11 @@
 import type { Stanzas } from 'stanza';
-import { NS_JINGLE_RTP_1 } from 'stanza/Namespaces';
+import { isRtpDescription } from '../descriptionInfo';
 
 /** The fmtp parameter Chromium reads as the bandwidth estimate a sender starts from, in kbps. */
 const START_BITRATE_PARAMETER = 'x-google-start-bitrate';
 
 /** Payload types that carry no picture of their own (retransmission, redundancy, error correction). */
 const REPAIR_CODECS = new Set(['rtx', 'red', 'ulpfec', 'flexfec-03']);
-
-function isRtpDescription(application: Stanzas.JingleApplication | undefined): application is Stanzas.JingleRtpDescription {
-  return application?.applicationType === NS_JINGLE_RTP_1;
-}
 
 /**
  * A session-accept whose video codecs carry `x-google-start-bitrate=<kbps>`, for the sender to

@@ -1,17 +1,14 @@
 import type { Stanzas } from 'stanza';
 import { exportToSDP, importFromSDP } from 'stanza/jingle';
 import { convertIntermediateToRequest, convertRequestToIntermediate } from 'stanza/jingle/sdp/Protocol';
-import { NS_JINGLE_ICE_UDP_1, NS_JINGLE_RTP_1 } from 'stanza/Namespaces';
+import { NS_JINGLE_ICE_UDP_1 } from 'stanza/Namespaces';
+import { isRtpDescription } from '../descriptionInfo';
 
 /** What a relay offer becomes on the Jingle wire: the session-initiate's contents and BUNDLE group. */
 export type RelayOfferJingle = Required<Pick<Stanzas.Jingle, 'contents' | 'groups'>>;
 
 function isIceTransport(transport: Stanzas.JingleTransport | undefined): transport is Stanzas.JingleIce {
   return transport?.transportType === NS_JINGLE_ICE_UDP_1;
-}
-
-function isRtpDescription(application: Stanzas.JingleApplication | undefined): application is Stanzas.JingleRtpDescription {
-  return application?.applicationType === NS_JINGLE_RTP_1;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createStore } from 'jotai';
 import { afterEach } from 'vitest';
 import type { CallEvents } from '../../src/main-thread/call/Call';
+import { CallUnsupportedError } from '../../src/main-thread/call/errors';
 import { CallRuntime } from '../../src/main-thread/callTab/CallRuntime';
 import type { CallLike } from '../../src/main-thread/callTab/CallSeat';
 import type { TileObservers } from '../../src/main-thread/callTab/RemoteTileNeeds';
@@ -83,6 +84,7 @@ export class FakeEngine extends TypedEmitter<CallEvents> implements CallLike {
     grantAtOnce: boolean,
     /** Another tab of yours runs the call: the engine says so as it starts, before waiting for the lock. */
     private readonly heldElsewhere: boolean,
+    private readonly unsupported = false,
   ) {
     super();
     this.granted = grantAtOnce ? Promise.resolve() : new Promise((resolve) => (this.grant = resolve));
@@ -95,6 +97,7 @@ export class FakeEngine extends TypedEmitter<CallEvents> implements CallLike {
 
   async start(whileHeldElsewhere?: () => void): Promise<void> {
     this.log.push('engine start');
+    if (this.unsupported) throw new CallUnsupportedError('RTCPeerConnection');
     if (this.heldElsewhere) whileHeldElsewhere?.();
     await this.granted;
     if (!this.closed) this.started = true;
@@ -250,6 +253,8 @@ export interface HarnessOptions {
   readonly lockHeldElsewhere?: boolean;
   /** Engines get the lock at once (else the test grants it). */
   readonly grantAtOnce?: boolean;
+  /** A browser without RTCPeerConnection: engines refuse to start (named fake: a real Chromium always has one). */
+  readonly unsupported?: boolean;
   /** Devices' labels are exposed (the browser has granted access) — default — or not yet. */
   readonly labelled?: boolean;
   /** The browser says camera and microphone were refused (the Permissions API's 'denied'). */
@@ -339,7 +344,7 @@ export function harness(options: HarnessOptions = {}) {
     clock,
     logger: { info: () => undefined, error: (message) => errors.push(message) },
     createCall: () => {
-      const engine = new FakeEngine(log, options.grantAtOnce ?? true, options.lockHeldElsewhere ?? false);
+      const engine = new FakeEngine(log, options.grantAtOnce ?? true, options.lockHeldElsewhere ?? false, options.unsupported);
       engines.push(engine);
       return engine;
     },

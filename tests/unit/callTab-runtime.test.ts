@@ -149,12 +149,12 @@ describe('picking devices', () => {
 });
 
 describe('joining and leaving', () => {
-  it('"Join call" takes the call lock first, then joins, then offers the preview’s media', async () => {
+  it('"Join call" joins the call and asks for the call lock together, then offers the preview’s media', async () => {
     const h = open();
     await settle();
     const [previewMicrophone, previewCamera] = h.runtime.media.local().map((item) => item.id);
     await h.runtime.joinCall();
-    expect(h.log.filter((entry) => !entry.startsWith('threshold'))).toEqual(['engine start', 'joinCall']);
+    expect(h.log.filter((entry) => !entry.startsWith('threshold'))).toEqual(['joinCall', 'engine start']);
     expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
     // The very same tracks, now shared: no second capture.
     expect(h.runtime.media.shared().map((item) => item.id)).toEqual([previewMicrophone, previewCamera]);
@@ -162,6 +162,29 @@ describe('joining and leaving', () => {
     h.deliverCallRecord();
     await settle();
     expect(h.engines).toHaveLength(1);
+  });
+
+  it('the room hears of the call while the call lock is still being granted (issue 14: the grant is not on the join path); the media goes out once it is', async () => {
+    const h = open({ grantAtOnce: false });
+    await settle();
+    const joining = h.runtime.joinCall();
+    await settle();
+    expect(h.log.filter((entry) => !entry.startsWith('threshold'))).toEqual(['joinCall', 'engine start']);
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('joining');
+    expect(localItems(h).some((item) => item.shared)).toBe(false);
+    h.engines[0]?.grantLock();
+    await joining;
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    expect(localItems(h).every((item) => item.shared)).toBe(true);
+  });
+
+  it('a call that cannot start in this tab is left again: the room does not keep you in a call you are not in', async () => {
+    const h = open({ unsupported: true });
+    await settle();
+    await h.runtime.joinCall();
+    expect(h.log.filter((entry) => !entry.startsWith('threshold'))).toEqual(['joinCall', 'engine start', 'leaveCall']);
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('unsupported');
+    expect(h.store.get(h.runtime.atoms.problem)).toMatch(/can't make calls/);
   });
 
   it('hanging up leaves the call, then closes the engine and stops the media; the record catching up late does not restart the call', async () => {

@@ -61,20 +61,37 @@ export class CallSeat {
     return this.call;
   }
 
-  /** "Join call": take the call's lock, join the call, enter it. */
+  /**
+   * "Join call": join the call while its lock is asked for, then enter it. The lock's grant is a
+   * round trip to the browser that the call presence need not wait for (issue 14, the join path):
+   * should someone offer before this tab has claimed the call, the session holds the offer for the
+   * claim (UnclaimedCallRequests).
+   */
   async join(): Promise<void> {
     const { host, commands, roomAddress, logger } = this.options;
     host.setProblem(undefined);
     this.expectedJoined = true;
     const call = this.open();
-    if (!(await this.run(call))) {
+    const joining = commands.rooms.joinCall(roomAddress).then(
+      () => true,
+      (error: unknown) => {
+        logger.error(`joining the call failed: ${errorMessage(error)}`);
+        return false;
+      },
+    );
+    const started = await this.run(call);
+    const joined = await joining;
+    if (started === 'failed' && joined) {
+      // The call cannot run in this tab: the room hears you are not in it after all.
+      this.expectedJoined = false;
+      await this.leaveUnstarted();
+      return;
+    }
+    if (started !== 'running') {
       this.expectedJoined = undefined;
       return;
     }
-    try {
-      await commands.rooms.joinCall(roomAddress);
-    } catch (error) {
-      logger.error(`joining the call failed: ${errorMessage(error)}`);
+    if (!joined) {
       this.expectedJoined = undefined;
       await this.end();
       host.setProblem('You could not join the call. Check your connection and try again.');
@@ -100,6 +117,15 @@ export class CallSeat {
     await this.end();
   }
 
+  private async leaveUnstarted(): Promise<void> {
+    try {
+      await this.options.commands.rooms.leaveCall(this.options.roomAddress);
+    } catch (error) {
+      this.options.logger.error(`leaving the call failed: ${errorMessage(error)}`);
+      this.expectedJoined = undefined;
+    }
+  }
+
   /** The call record changed: take the call, or let it go. */
   follow(): void {
     if (this.disposed) return;
@@ -123,7 +149,7 @@ export class CallSeat {
   /** The record says you are in the call and no call of ours runs it: run it once the lock is ours. */
   private async take(): Promise<void> {
     const call = this.open();
-    if (!(await this.run(call))) return;
+    if ((await this.run(call)) !== 'running') return;
     // Read before this tab reports anything of its own, which would overwrite what the call carries.
     this.options.host.resumeOwnMedia();
     await this.enter(call);
@@ -138,8 +164,12 @@ export class CallSeat {
     return call;
   }
 
-  /** Starts the call (it waits for the call's lock, saying so while another tab runs it); true once it runs and is still ours. */
-  private async run(call: CallLike): Promise<boolean> {
+  /**
+   * Starts the call (it waits for the call's lock, saying so while another tab runs it): 'running'
+   * once it runs and is still ours; 'failed' where it cannot start (this browser makes no calls); 'gone' when
+   * the call was let go of meanwhile.
+   */
+  private async run(call: CallLike): Promise<'running' | 'failed' | 'gone'> {
     const { host, logger } = this.options;
     host.setPhase('joining');
     try {
@@ -155,10 +185,11 @@ export class CallSeat {
         this.call = undefined;
         host.setPhase('unsupported');
         host.setProblem(error instanceof CallUnsupportedError ? "This browser can't make calls. Use a current version of Chrome, Edge, Firefox or Safari." : 'The call could not start.');
+        return 'failed';
       }
-      return false;
+      return 'gone';
     }
-    return this.call === call && !this.disposed;
+    return this.call === call && !this.disposed ? 'running' : 'gone';
   }
 
   private async enter(call: CallLike): Promise<void> {

@@ -2,6 +2,7 @@ import { useAtomValue } from 'jotai';
 import { Suspense, useEffect } from 'react';
 import { roomPeersAtomFamily } from '../main-thread/sessionAtoms';
 import { CallRuntimeContext } from './call/callRuntimeContext';
+import { PendingCallPreview } from './call/CallPreview';
 import { CallStage } from './call/CallStage';
 import { useRoomCallRuntime } from './call/useRoomCallRuntime';
 import { ChatPanel } from './ChatPanel';
@@ -51,7 +52,8 @@ export function RoomView({ roomName }: { roomName: string }) {
   // not be joined, or asks for its password before we were ever in (the prompt is the next step), or
   // has ended for us (kicked, banned, destroyed), has no call: its media and connections go.
   const notIn = room?.joinedAt === undefined && (room?.roomState === 'failed' || room?.roomState === 'password-required');
-  const callRuntime = useRoomCallRuntime(!end && !notIn ? roomAddress : undefined);
+  const callPossible = !end && !notIn;
+  const { runtime: callRuntime, joinAsked, askToJoin } = useRoomCallRuntime(callPossible ? roomAddress : undefined);
 
   useEffect(() => {
     document.title = `${unread > 0 ? `(${unread}) ` : ''}${roomName} · Parley`;
@@ -131,6 +133,10 @@ export function RoomView({ roomName }: { roomName: string }) {
           <CallRuntimeContext value={callRuntime}>
             <CallStage id={ROOM_REGION_IDS.call} roomName={shownName} />
           </CallRuntimeContext>
+        ) : callPossible ? (
+          <section id={ROOM_REGION_IDS.call} className="call-stage" aria-label="Call">
+            <PendingCallPreview joinAsked={joinAsked} onJoin={askToJoin} roomName={shownName} />
+          </section>
         ) : (
           <section id={ROOM_REGION_IDS.call} className="call-stage placeholder" aria-hidden="true" />
         )}

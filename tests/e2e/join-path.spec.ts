@@ -45,7 +45,9 @@ test.describe('A room page asks for the camera and microphone as it loads, unles
       const page = await countingCaptures(context);
       await page.goto(new URL(uniqueRoomName('early-camera'), appUrl).href);
       await expect.poll(() => captures(page)).toBe(1);
-      await expect(callButton(page, 'Join call')).toHaveCount(0);
+      // "Join call" is offered already (the test below clicks it); the preview's video comes with the call's code.
+      await expect(callButton(page, 'Join call')).toBeEnabled();
+      await expect(callRegion(page).locator('.preview-video video')).toHaveCount(0);
       releaseCallCode();
       await expect(callRegion(page).locator('.preview-video video')).toHaveCount(1);
       await callButton(page, 'Join call').click();
@@ -74,6 +76,30 @@ test.describe('A room page asks for the camera and microphone as it loads, unles
       await requestMedia.click();
       // This browser's fake prompt says yes to a request (what a refusal then says: tests/unit/callTab-runtime.test.ts).
       await expect(callRegion(page).locator('.preview-video video')).toHaveCount(1);
+      expect(await captures(page)).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+test.describe('"Join call" is offered before the call is up in the tab; a click made then joins once it is (issue 14, the join path)', () => {
+  test('clicked while the call’s code is still held back, it says "Joining…", and the person is in the call with the camera once the code arrives', async ({ browser, appUrl, people }) => {
+    const roomName = uniqueRoomName('early-join');
+    const alice = await people.join(roomName, 'Alice');
+    await joinCall(alice.page);
+    const context = await browser.newContext();
+    try {
+      const releaseCallCode = await holdBack(context, /\/assets\/createTabCallRuntime-[^/]+\.js$/);
+      const page = await countingCaptures(context);
+      await page.goto(new URL(roomName, appUrl).href);
+      await callButton(page, 'Join call').click();
+      await expect(callButton(page, 'Joining…')).toBeDisabled();
+      await expect(callButton(page, 'Hang up')).toHaveCount(0);
+      releaseCallCode();
+      await expect(callButton(page, 'Hang up')).toBeVisible();
+      await expect(callRegion(page).getByRole('figure', { name: /\(you\)$/ }).locator('video')).toHaveCount(1);
+      await expectDecodingVideo(page, 'Alice');
       expect(await captures(page)).toBe(1);
     } finally {
       await context.close();

@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { focusLost } from '../focusLost';
 import { InviteButtons } from '../InviteButtons';
 import { CameraToggle } from './CameraToggle';
@@ -16,6 +16,24 @@ function inCallText(names: readonly string[]): string {
   if (names.length === 1) return `${names[0]} is in the call.`;
   if (names.length === 2) return `${names[0]} and ${names[1]} are in the call.`;
   return `${names[0]}, ${names[1]} and ${names.length - 2} more are in the call.`;
+}
+
+/** What every preview shows: the video, and beside it the title, what to know, "Join call" with the invites, and more below. */
+function PreviewLayout({ video, title, about, join, roomName, children }: { video: ReactNode; title: string; about?: ReactNode; join: ReactNode; roomName: string; children?: ReactNode }) {
+  return (
+    <div className="call-preview">
+      <div className="preview-video">{video}</div>
+      <div className="preview-side">
+        <h2 className="preview-title">{title}</h2>
+        {about}
+        <div className="preview-actions">
+          {join}
+          <InviteButtons roomName={roomName} />
+        </div>
+        {children}
+      </div>
+    </div>
+  );
 }
 
 /**
@@ -36,32 +54,57 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
   const leftCall = useAtomValue(runtime.atoms.leftCall);
   const showVideo = camera !== undefined && !camera.off;
   return (
-    <div className="call-preview">
-      <div className="preview-video">
-        {showVideo ? (
-          <MediaVideo key={camera.itemId} itemId={camera.itemId} mirrored={camera.mirrored} />
-        ) : (
-          <p className="preview-off">{devices.requestingCapture ? 'Starting your camera…' : 'Your camera is off'}</p>
-        )}
-        {microphone && !microphone.muted && <MicrophoneLevel itemId={microphone.itemId} />}
-        <div className="preview-toggles">
-          <MicrophoneToggle />
-          <CameraToggle />
-        </div>
-      </div>
-      <div className="preview-side">
-        <h2 className="preview-title">{leftCall ? 'You left the call' : 'Ready to join?'}</h2>
-        <p className="muted">{inCallText(others)}</p>
-        {hasNoName && <NamePrompt onSaved={() => joinRef.current?.focus()} />}
-        <div className="preview-actions">
-          <button ref={joinRef} type="button" className="button primary join-call" disabled={joining} onClick={() => void runtime.joinCall()}>
-            {joining ? 'Joining…' : 'Join call'}
-          </button>
-          <InviteButtons roomName={roomName} />
-        </div>
-        <DevicePickers />
-        <PushToTalkToggle />
-      </div>
-    </div>
+    <PreviewLayout
+      roomName={roomName}
+      title={leftCall ? 'You left the call' : 'Ready to join?'}
+      video={
+        <>
+          {showVideo ? (
+            <MediaVideo key={camera.itemId} itemId={camera.itemId} mirrored={camera.mirrored} />
+          ) : (
+            <p className="preview-off">{devices.requestingCapture ? 'Starting your camera…' : 'Your camera is off'}</p>
+          )}
+          {microphone && !microphone.muted && <MicrophoneLevel itemId={microphone.itemId} />}
+          <div className="preview-toggles">
+            <MicrophoneToggle />
+            <CameraToggle />
+          </div>
+        </>
+      }
+      about={
+        <>
+          <p className="muted">{inCallText(others)}</p>
+          {hasNoName && <NamePrompt onSaved={() => joinRef.current?.focus()} />}
+        </>
+      }
+      join={
+        <button ref={joinRef} type="button" className="button primary join-call" disabled={joining} onClick={() => void runtime.joinCall()}>
+          {joining ? 'Joining…' : 'Join call'}
+        </button>
+      }
+    >
+      <DevicePickers />
+      <PushToTalkToggle />
+    </PreviewLayout>
+  );
+}
+
+/**
+ * The preview while the call is not up yet in this tab (the room's address is being looked up, or
+ * the call's code is arriving): "Join call" is offered already (issue 14, the join path), and a
+ * click joins as soon as the call can; the camera, the devices and the rest come with the call.
+ */
+export function PendingCallPreview({ joinAsked, onJoin, roomName }: { joinAsked: boolean; onJoin: () => void; roomName: string }) {
+  return (
+    <PreviewLayout
+      roomName={roomName}
+      title="Ready to join?"
+      video={<p className="preview-off">Starting your camera…</p>}
+      join={
+        <button type="button" className="button primary join-call" disabled={joinAsked} onClick={onJoin}>
+          {joinAsked ? 'Joining…' : 'Join call'}
+        </button>
+      }
+    />
   );
 }

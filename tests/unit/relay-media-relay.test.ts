@@ -161,6 +161,28 @@ describe('A newcomer to a call on the relay publishes straight to it: the relay 
     expect(errors).toEqual([]);
   });
 
+  it('stays pending while its first sync still produces the stream, though the transport connected with the first track', async () => {
+    const connection = new FakeRelayConnection();
+    vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
+    const ingest = new FakeIngest(false);
+    let finishSync: (() => void) | undefined;
+    ingest.sync = () => new Promise<void>((resolve) => (finishSync = resolve));
+    vi.spyOn(RelayIngest, 'create').mockImplementation(async () => ingest as unknown as RelayIngest);
+    const { relay, errors } = relayPathIn(room({}));
+    const streams = groupIntoStreams([microphone]);
+    relay.on('changed', () => relay.publish(streams, true));
+    relay.publish(streams, true);
+    await until(() => finishSync !== undefined, 'the first sync');
+    // mediasoup-client connects the transport with the first producer, before the sync's next one.
+    ingest.connect();
+    expect(relay.canCarry(USER_STREAM_KEY)).toBe(false);
+    expect(relay.pending(USER_STREAM_KEY)).toBe(true);
+    finishSync!();
+    await until(() => relay.canCarry(USER_STREAM_KEY), 'ready');
+    expect(relay.pending(USER_STREAM_KEY)).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
   it('is not pending when not wanted, nor once the relay cannot be reached (the mesh carries the call)', async () => {
     vi.spyOn(RelayRpcClient, 'connect').mockRejectedValue(new Error('refused'));
     const { relay, errors } = relayPathIn(room({}));

@@ -106,13 +106,14 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
 
   /**
    * The relay is wanted and still on its way to carrying this stream for the first time: connecting,
-   * or the ingest made but not yet connected — not in an outage, the ingest not failed. Meanwhile
-   * the call starts no mesh session for it (pathPlan); an outage or a failed ingest ends the wait.
+   * the ingest made but not yet connected, or connected with its first track while its first sync
+   * still produces the others — not in an outage, the ingest not failed. Meanwhile the call starts
+   * no mesh session for it (pathPlan); an outage or a failed ingest ends the wait.
    */
   pending(streamKey: string): boolean {
     if (!this.wantedNow || this.closed || this.outageNow || !this.options.sfuServer()) return false;
     const entry = this.ingests.get(streamKey);
-    return entry === undefined || (!entry.failed && !entry.connectedOnce && !this.ready(streamKey));
+    return entry === undefined || (!entry.failed && !(entry.connectedOnce && entry.produced));
   }
 
   /** The ingest of a stream: its relay id and the kinds it produces. */

@@ -32,16 +32,17 @@ export interface BenchClient {
  */
 const CLICK_JOIN_CALL_WHEN_OFFERED = `(() => {
   const clickOffered = () => {
-    const button = [...document.querySelectorAll('button')].find((each) => each.textContent === 'Join call' && !each.disabled);
-    button?.click();
-    return button !== undefined;
+    const button = document.querySelector('button.join-call:enabled');
+    if (button?.textContent !== 'Join call') return false;
+    button.click();
+    return true;
   };
   const observer = new MutationObserver(() => {
     if (!clickOffered()) return;
     observer.disconnect();
     window.__benchJoinCallClicked = true;
   });
-  observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['disabled'] });
+  observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] });
 })()`;
 
 /** Has `page` click "Join call" as soon as it is offered, from its next navigation on (CLICK_JOIN_CALL_WHEN_OFFERED). */

@@ -12,6 +12,9 @@ import { SharedWorkerSteps } from './workerSteps';
 const STEPS = [
   ['session worker started', 'the newcomer’s shared worker (signalling session) is created'],
   ['stored identity asked', 'the worker’s first IndexedDB open: its script has run'],
+  ['a tab’s attach arrives at the worker', 'the page’s attach (Comlink), as the worker reads it'],
+  ['the room’s opening arrives at the worker', 'the page’s openRoom, as the worker reads it'],
+  ['the call’s join arrives at the worker', 'the page’s joinCall, as the worker reads it'],
   ['config asked', 'the worker asks /api/config (after reading its stored identity)'],
   ['config fetched', '/api/config answered, in the worker'],
   ['websocket open', ''],
@@ -36,8 +39,7 @@ const STEPS = [
   ['room joined', 'the page stops saying “Joining the room…”'],
   ['camera asked', 'getUserMedia for the preview'],
   ['camera captured', ''],
-  ['“Join call” enabled', ''],
-  ['“Join call” clicked', 'by the harness, the moment it is enabled'],
+  ['“Join call” clicked', 'by the page itself, in the task that offers it (scripts/bench/clients.ts)'],
   ['other side: session started', 'the person already in the call asks for its offer to the newcomer (createOffer)'],
   ['other side: offer set', 'their setLocalDescription(offer) resolved: the offer goes out'],
   ['first offer received', 'setRemoteDescription(offer) called, on the connection of the first video decoded'],
@@ -103,7 +105,6 @@ const TIMELINE_PROBE = `(() => {
     const text = document.body?.textContent ?? '';
     if (text.includes('Joining the room…')) sawJoining = true;
     else if (sawJoining && document.querySelector('h1')) mark('room joined');
-    if ([...document.querySelectorAll('button')].some((button) => button.textContent === 'Join call' && !button.disabled)) mark('“Join call” enabled');
     if (!window.__benchJoin?.firstFrames.size) requestAnimationFrame(look);
   };
   requestAnimationFrame(look);

@@ -29,6 +29,18 @@ const WORKER_PROBE = `(() => {
       return response;
     });
   };
+  // What the tabs ask of the session, as it arrives: Comlink's listener is wrapped as the port adds it.
+  const asked = { attach: 'a tab’s attach arrives at the worker', openRoom: 'the room’s opening arrives at the worker', joinCall: 'the call’s join arrives at the worker' };
+  const addListener = MessagePort.prototype.addEventListener;
+  MessagePort.prototype.addEventListener = function (type, listener, ...rest) {
+    if (type !== 'message' || typeof listener !== 'function') return addListener.call(this, type, listener, ...rest);
+    return addListener.call(this, type, function (event) {
+      const path = event.data?.path;
+      const step = Array.isArray(path) ? asked[path[path.length - 1]] : undefined;
+      if (step) mark(step);
+      return listener.call(this, event);
+    }, ...rest);
+  };
   const sent = (xml) => {
     if (/^<presence[^>]*>?/.test(xml) && !/^<presence[^>]* to=/.test(xml)) mark('logged in');
     const toRoom = /^<presence[^>]* to=/.test(xml);

@@ -17,6 +17,7 @@ const STEPS = [
   ['the call’s join arrives at the worker', 'the page’s joinCall, as the worker reads it'],
   ['config asked', 'the worker asks /api/config (after reading its stored identity)'],
   ['config fetched', '/api/config answered, in the worker'],
+  ['websocket made', 'the XMPP client made, its websocket asked for'],
   ['websocket open', ''],
   ['room address asked', '/api/room-config asked, in the worker (once the page has opened its room)'],
   ['room address looked up', '/api/room-config answered, in the worker'],
@@ -45,6 +46,8 @@ const STEPS = [
   ['first offer received', 'setRemoteDescription(offer) called, on the connection of the first video decoded'],
   ['offer applied', 'setRemoteDescription(offer) resolved'],
   ['first answer set', 'setLocalDescription(answer) resolved: the answer goes out'],
+  ['its first own candidate', 'the connection’s first local ICE candidate'],
+  ['the other’s first candidate added', 'addIceCandidate with the other side’s first trickled candidate'],
   ['first ICE connected', ''],
   ['first DTLS connected', 'connectionState connected'],
   ['first remote frame decoded', ''],
@@ -88,8 +91,14 @@ const TIMELINE_PROBE = `(() => {
       this.__benchTimed = true;
       this.addEventListener('iceconnectionstatechange', () => { if (this.iceConnectionState === 'connected' || this.iceConnectionState === 'completed') stamp(this, 'first ICE connected'); });
       this.addEventListener('connectionstatechange', () => { if (this.connectionState === 'connected') stamp(this, 'first DTLS connected'); });
+      this.addEventListener('icecandidate', (event) => { if (event.candidate) stamp(this, 'its first own candidate'); });
     }
     return setRemote.call(this, description, ...rest).then((result) => { stamp(this, 'offer applied'); return result; });
+  };
+  const addIceCandidate = RTCPeerConnection.prototype.addIceCandidate;
+  RTCPeerConnection.prototype.addIceCandidate = function (candidate, ...rest) {
+    if (candidate?.candidate) stamp(this, 'the other’s first candidate added');
+    return addIceCandidate.call(this, candidate, ...rest);
   };
   const setLocal = RTCPeerConnection.prototype.setLocalDescription;
   RTCPeerConnection.prototype.setLocalDescription = function (description, ...rest) {

@@ -61,7 +61,7 @@ const WORKER_PROBE = `(() => {
   Object.defineProperty(WebSocket.prototype, 'onopen', {
     configurable: true,
     get() { return onopen.get.call(this); },
-    set(handler) { onopen.set.call(this, handler && ((event) => { mark('websocket open'); return handler.call(this, event); })); },
+    set(handler) { mark('websocket made'); onopen.set.call(this, handler && ((event) => { mark('websocket open'); return handler.call(this, event); })); },
   });
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {

@@ -53,7 +53,7 @@ export function RoomView({ roomName }: { roomName: string }) {
   // has ended for us (kicked, banned, destroyed), has no call: its media and connections go.
   const notIn = room?.joinedAt === undefined && (room?.roomState === 'failed' || room?.roomState === 'password-required');
   const callPossible = !end && !notIn;
-  const { runtime: callRuntime, joinAsked, askToJoin } = useRoomCallRuntime(callPossible ? roomAddress : undefined);
+  const { runtime: callRuntime, joinAsked, askToJoin, loadFailed: callLoadFailed } = useRoomCallRuntime(callPossible ? roomAddress : undefined);
 
   useEffect(() => {
     document.title = `${unread > 0 ? `(${unread}) ` : ''}${roomName} · Parley`;
@@ -135,7 +135,7 @@ export function RoomView({ roomName }: { roomName: string }) {
           </CallRuntimeContext>
         ) : callPossible ? (
           <section id={ROOM_REGION_IDS.call} className="call-stage" aria-label="Call">
-            <PendingCallPreview joinAsked={joinAsked} onJoin={askToJoin} roomName={shownName} />
+            <PendingCallPreview joinAsked={joinAsked} onJoin={askToJoin} loadFailed={callLoadFailed} roomName={shownName} />
           </section>
         ) : (
           <section id={ROOM_REGION_IDS.call} className="call-stage placeholder" aria-hidden="true" />

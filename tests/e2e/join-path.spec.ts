@@ -105,6 +105,19 @@ test.describe('"Join call" is offered before the call is up in the tab; a click 
       await context.close();
     }
   });
+
+  test('should the call’s code not arrive, the preview says so and what to do, and offers no "Join call" that cannot work', async ({ browser, appUrl }) => {
+    const context = await browser.newContext();
+    try {
+      await context.route(/\/assets\/createTabCallRuntime-[^/]+\.js$/, (route) => route.abort('connectionreset'));
+      const page = await context.newPage();
+      await page.goto(new URL(uniqueRoomName('call-code-lost'), appUrl).href);
+      await expect(callRegion(page).getByRole('alert')).toHaveText('The call could not be loaded. Check your connection and reload the page.');
+      await expect(callButton(page, 'Join call')).toBeDisabled();
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 /** The names of this page's held Web Locks that are tabs' liveness locks. */

@@ -93,15 +93,23 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
  * The preview while the call is not up yet in this tab (the room's address is being looked up, or
  * the call's code is arriving): "Join call" is offered already (issue 14, the join path), and a
  * click joins as soon as the call can; the camera, the devices and the rest come with the call.
+ * Should the call's code not arrive, it says so, and what to do.
  */
-export function PendingCallPreview({ joinAsked, onJoin, roomName }: { joinAsked: boolean; onJoin: () => void; roomName: string }) {
+export function PendingCallPreview({ joinAsked, onJoin, loadFailed, roomName }: { joinAsked: boolean; onJoin: () => void; loadFailed: boolean; roomName: string }) {
   return (
     <PreviewLayout
       roomName={roomName}
       title="Ready to join?"
-      video={<p className="preview-off">Starting your camera…</p>}
+      video={<p className="preview-off">{loadFailed ? 'Your camera is off' : 'Starting your camera…'}</p>}
+      about={
+        loadFailed && (
+          <p role="alert" className="banner banner-error call-problem">
+            The call could not be loaded. Check your connection and reload the page.
+          </p>
+        )
+      }
       join={
-        <button type="button" className="button primary join-call" disabled={joinAsked} onClick={onJoin}>
+        <button type="button" className="button primary join-call" disabled={joinAsked || loadFailed} onClick={onJoin}>
           {joinAsked ? 'Joining…' : 'Join call'}
         </button>
       }

@@ -13,6 +13,8 @@ export interface RoomCall {
   readonly joinAsked: boolean;
   /** "Join call" before the runtime is up (the room's address is still being looked up, or the call's code is loading). */
   readonly askToJoin: () => void;
+  /** The call's code could not be loaded (the network dropped as the page loaded): the call cannot start until a reload. */
+  readonly loadFailed: boolean;
 }
 
 /**
@@ -26,6 +28,7 @@ export function useRoomCallRuntime(roomAddress: string | undefined): RoomCall {
   const tab = useTab();
   const [runtime, setRuntime] = useState<CallRuntime | undefined>(undefined);
   const [joinAsked, setJoinAsked] = useState(false);
+  const [loadFailed, setLoadFailed] = useState(false);
   // Read by the effect below when the runtime arrives, whatever render it closed over.
   const joinAskedRef = useRef(false);
   const askToJoin = useCallback(() => {
@@ -49,7 +52,13 @@ export function useRoomCallRuntime(roomAddress: string | undefined): RoomCall {
         }
         setRuntime(loaded);
       },
-      (error: unknown) => callLog.error(`the call could not be loaded: ${errorMessage(error)}`),
+      (error: unknown) => {
+        callLog.error(`the call could not be loaded: ${errorMessage(error)}`);
+        if (gone) return;
+        joinAskedRef.current = false;
+        setJoinAsked(false);
+        setLoadFailed(true);
+      },
     );
     return () => {
       gone = true;
@@ -57,5 +66,5 @@ export function useRoomCallRuntime(roomAddress: string | undefined): RoomCall {
       setRuntime(undefined);
     };
   }, [roomAddress, tab]);
-  return { runtime: runtime?.roomAddress === roomAddress ? runtime : undefined, joinAsked, askToJoin };
+  return { runtime: runtime?.roomAddress === roomAddress ? runtime : undefined, joinAsked, askToJoin, loadFailed };
 }

@@ -84,7 +84,7 @@ test.describe('A room page asks for the camera and microphone as it loads, unles
 });
 
 test.describe('"Join call" is offered before the call is up in the tab; a click made then joins once it is (issue 14, the join path)', () => {
-  test('clicked while the call’s code is still held back, it says "Joining…", and the person is in the call with the camera once the code arrives', async ({ browser, appUrl, people }) => {
+  test('clicked while the call’s code is still held back, it says "Joining…", the room hears of the call already, and the person is in the call with the camera once the code arrives', async ({ browser, appUrl, people }) => {
     const roomName = uniqueRoomName('early-join');
     const alice = await people.join(roomName, 'Alice');
     await joinCall(alice.page);
@@ -95,6 +95,8 @@ test.describe('"Join call" is offered before the call is up in the tab; a click 
       await page.goto(new URL(roomName, appUrl).href);
       await callButton(page, 'Join call').click();
       await expect(callButton(page, 'Joining…')).toBeDisabled();
+      // The join went out as the room's address came, not with the call's code: Alice's call has the newcomer.
+      await expect(tile(alice.page, 'Anonymous')).toBeVisible();
       await expect(callButton(page, 'Hang up')).toHaveCount(0);
       releaseCallCode();
       await expect(callButton(page, 'Hang up')).toBeVisible();

@@ -187,6 +187,17 @@ describe('joining and leaving', () => {
     expect(h.store.get(h.runtime.atoms.problem)).toMatch(/can't make calls/);
   });
 
+  it('a runtime started in the join the page sent before it was up joins that call as its own: the record saying joined already is not a call to take over', async () => {
+    // The pending preview's click: the join reached the session as the room's address came, before the call's code (useRoomCallRuntime).
+    current = harness({ joined: true });
+    const h = current;
+    h.runtime.start({ joinCall: true });
+    await settle();
+    expect(h.log.filter((entry) => !entry.startsWith('threshold'))).toEqual(['joinCall', 'engine start']);
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    expect(localItems(h).every((item) => item.shared)).toBe(true);
+  });
+
   it('hanging up leaves the call, then closes the engine and stops the media; the record catching up late does not restart the call', async () => {
     const h = open();
     await settle();

@@ -176,8 +176,13 @@ export class CallRuntime {
     return this.options.store.get(this.atoms.phase);
   }
 
-  /** Starts following the room's call and the devices, and opens the preview. */
-  start(): void {
+  /**
+   * Starts following the room's call and the devices, and opens the preview. `joinCall`: "Join
+   * call" was clicked before this runtime was up; its join may have reached the session already
+   * (useRoomCallRuntime), so a call record that says joined is this tab's own join, not a call to
+   * take over from another tab.
+   */
+  start({ joinCall = false }: { joinCall?: boolean } = {}): void {
     const { store } = this.options;
     const itemsChanged = (): void => this.onItemsChanged();
     this.unsubscribes.push(
@@ -196,7 +201,8 @@ export class CallRuntime {
     this.voice.start();
     this.devices.start();
     this.followPreferences();
-    this.seat.follow();
+    if (joinCall) void this.seat.join();
+    else this.seat.follow();
     // The page's early capture serves the preview's first capture only: whatever that did, it is let go.
     void this.local.openPreview().finally(() => this.options.previewCapture?.release());
   }

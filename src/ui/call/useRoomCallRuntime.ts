@@ -1,8 +1,10 @@
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useStore } from 'jotai';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../common/errorMessage';
 import { consoleLogger } from '../../common/logger';
 import type { CallRuntime } from '../../main-thread/callTab/CallRuntime';
-import { useTab } from '../tabContext';
+import { roomByNameAtomFamily } from '../../main-thread/sessionAtoms';
+import { useActions, useTab } from '../tabContext';
 
 const callLog = consoleLogger('[parley call]');
 
@@ -18,14 +20,20 @@ export interface RoomCall {
 }
 
 /**
- * The call runtime of the room this view shows, while it shows it: created once the room has an
- * address, disposed when the view goes (or the room moves to another address). Made as the render
- * that shows the address commits, not a frame later (a layout effect; the call's code is loaded by
- * then). "Join call" is offered before that (issue 14, the join path): a click made meanwhile joins
- * as the runtime starts, so the call goes out with the room's join instead of a round trip after it.
+ * The call runtime of the room this view shows (`roomName`), while it shows it: created once the
+ * room has an address, disposed when the view goes (or the room moves to another address). Made as
+ * the render that shows the address commits, not a frame later (a layout effect; the call's code is
+ * loaded by then). "Join call" is offered before that (issue 14, the join path): a click made
+ * meanwhile sends the call's join the moment the room's address reaches the page, before the render
+ * and the runtime that follow it, so the call mostly goes out with the room's join presence; the
+ * runtime then starts in that join.
  */
-export function useRoomCallRuntime(roomAddress: string | undefined): RoomCall {
+export function useRoomCallRuntime(roomAddress: string | undefined, roomName: string): RoomCall {
   const tab = useTab();
+  const actions = useActions();
+  const store = useStore();
+  // The address whose call this view joined before its runtime was up.
+  const joinedEarly = useRef<string | undefined>(undefined);
   const [runtime, setRuntime] = useState<CallRuntime | undefined>(undefined);
   const [joinAsked, setJoinAsked] = useState(false);
   const [loadFailed, setLoadFailed] = useState(false);
@@ -44,12 +52,9 @@ export function useRoomCallRuntime(roomAddress: string | undefined): RoomCall {
       (loaded) => {
         if (gone) return;
         created = loaded;
-        loaded.start();
-        if (joinAskedRef.current) {
-          joinAskedRef.current = false;
-          setJoinAsked(false);
-          void loaded.joinCall();
-        }
+        loaded.start({ joinCall: joinAskedRef.current });
+        joinAskedRef.current = false;
+        setJoinAsked(false);
         setRuntime(loaded);
       },
       (error: unknown) => {
@@ -58,6 +63,10 @@ export function useRoomCallRuntime(roomAddress: string | undefined): RoomCall {
         joinAskedRef.current = false;
         setJoinAsked(false);
         setLoadFailed(true);
+        // Nothing in this tab can run the call it joined: the room hears it left again.
+        const joined = joinedEarly.current;
+        joinedEarly.current = undefined;
+        if (joined) actions.rooms.leaveCall(joined).catch((failure: unknown) => callLog.error(`leaving the call failed: ${errorMessage(failure)}`));
       },
     );
     return () => {
@@ -66,5 +75,18 @@ export function useRoomCallRuntime(roomAddress: string | undefined): RoomCall {
       setRuntime(undefined);
     };
   }, [roomAddress, tab]);
+  // Asked before the runtime is up: the join goes out as the room's address lands in the store.
+  useEffect(() => {
+    if (!joinAsked) return;
+    const room = roomByNameAtomFamily(roomName);
+    const joinOnceAddressed = (): void => {
+      const address = store.get(room)?.address;
+      if (!address || joinedEarly.current === address) return;
+      joinedEarly.current = address;
+      actions.rooms.joinCall(address).catch((error: unknown) => callLog.error(`joining the call failed: ${errorMessage(error)}`));
+    };
+    joinOnceAddressed();
+    return store.sub(room, joinOnceAddressed);
+  }, [joinAsked, roomName, store, actions]);
   return { runtime: runtime?.roomAddress === roomAddress ? runtime : undefined, joinAsked, askToJoin, loadFailed };
 }

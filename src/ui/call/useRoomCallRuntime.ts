@@ -11,7 +11,7 @@ const callLog = consoleLogger('[parley call]');
 /** The room's call runtime once it is up, and "Join call" for the time before. */
 export interface RoomCall {
   readonly runtime: CallRuntime | undefined;
-  /** "Join call" was clicked before the runtime was up: it joins as the runtime starts. */
+  /** "Join call" was clicked before the runtime was up: its join goes out as the room's address reaches the page, and the runtime starts in it. */
   readonly joinAsked: boolean;
   /** "Join call" before the runtime is up (the room's address is still being looked up, or the call's code is loading). */
   readonly askToJoin: () => void;
@@ -74,7 +74,7 @@ export function useRoomCallRuntime(roomAddress: string | undefined, roomName: st
       created?.dispose();
       setRuntime(undefined);
     };
-  }, [roomAddress, tab]);
+  }, [roomAddress, tab, actions]);
   // Asked before the runtime is up: the join goes out as the room's address lands in the store.
   useEffect(() => {
     if (!joinAsked) return;

@@ -198,6 +198,26 @@ describe('joining and leaving', () => {
     expect(localItems(h).every((item) => item.shared)).toBe(true);
   });
 
+  it('joined while another tab of yours ran the call, which hung up before its lock came free: this tab joins the call again as it takes it', async () => {
+    // The pending preview's click in a second tab, before that tab knew the first one runs the call.
+    current = harness({ joined: true, lockHeldElsewhere: true, grantAtOnce: false });
+    const h = current;
+    h.runtime.start({ joinCall: true });
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('elsewhere');
+    // The first tab hangs up: the record says left, and the call's lock comes free.
+    h.setCallJoined(false);
+    h.engines[0]?.grantLock();
+    await settle();
+    expect(h.log.filter((entry) => entry === 'joinCall')).toHaveLength(2);
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    h.deliverCallRecord();
+    h.deliverCallRecord();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    expect(h.engines).toHaveLength(1);
+  });
+
   it('hanging up leaves the call, then closes the engine and stops the media; the record catching up late does not restart the call', async () => {
     const h = open();
     await settle();

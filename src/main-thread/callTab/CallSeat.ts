@@ -68,19 +68,17 @@ export class CallSeat {
    * claim (UnclaimedCallRequests).
    */
   async join(): Promise<void> {
-    const { host, commands, roomAddress, logger } = this.options;
+    const { host } = this.options;
     host.setProblem(undefined);
     this.expectedJoined = true;
     const call = this.open();
-    const joining = commands.rooms.joinCall(roomAddress).then(
-      () => true,
-      (error: unknown) => {
-        logger.error(`joining the call failed: ${errorMessage(error)}`);
-        return false;
-      },
-    );
-    const started = await this.run(call);
-    const joined = await joining;
+    const joining = this.sendJoin();
+    let waitedForAnotherTab = false;
+    const started = await this.run(call, () => (waitedForAnotherTab = true));
+    let joined = await joining;
+    // Another tab of yours ran the call while this one waited for its lock: it may have hung up
+    // since, leaving the call this tab's join found joined. The person asked to be in it.
+    if (started === 'running' && joined && waitedForAnotherTab) joined = await this.sendJoin();
     if (started === 'failed' && joined) {
       // The call cannot run in this tab: the room hears you are not in it after all.
       this.expectedJoined = false;
@@ -115,6 +113,17 @@ export class CallSeat {
       return;
     }
     await this.end();
+  }
+
+  /** The session's join of the call; false when it failed (logged). */
+  private sendJoin(): Promise<boolean> {
+    return this.options.commands.rooms.joinCall(this.options.roomAddress).then(
+      () => true,
+      (error: unknown) => {
+        this.options.logger.error(`joining the call failed: ${errorMessage(error)}`);
+        return false;
+      },
+    );
   }
 
   private async leaveUnstarted(): Promise<void> {
@@ -165,16 +174,17 @@ export class CallSeat {
   }
 
   /**
-   * Starts the call (it waits for the call's lock, saying so while another tab runs it): 'running'
-   * once it runs and is still ours; 'failed' where it cannot start (this browser makes no calls); 'gone' when
-   * the call was let go of meanwhile.
+   * Starts the call (it waits for the call's lock, saying so while another tab runs it, and telling
+   * `whileHeldElsewhere`): 'running' once it runs and is still ours; 'failed' where it cannot start
+   * (this browser makes no calls); 'gone' when the call was let go of meanwhile.
    */
-  private async run(call: CallLike): Promise<'running' | 'failed' | 'gone'> {
+  private async run(call: CallLike, whileHeldElsewhere?: () => void): Promise<'running' | 'failed' | 'gone'> {
     const { host, logger } = this.options;
     host.setPhase('joining');
     try {
       await call.start(() => {
         if (this.call !== call) return;
+        whileHeldElsewhere?.();
         host.setPhase('elsewhere');
         // Another tab sends your camera and microphone: this one keeps none open.
         host.removeLocalMedia();

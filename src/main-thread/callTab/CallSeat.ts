@@ -82,7 +82,7 @@ export class CallSeat {
     if (started === 'failed' && joined) {
       // The call cannot run in this tab: the room hears you are not in it after all.
       this.expectedJoined = false;
-      await this.leaveUnstarted();
+      if (!(await this.sendLeave())) this.expectedJoined = undefined;
       return;
     }
     if (started !== 'running') {
@@ -104,10 +104,7 @@ export class CallSeat {
     this.expectedJoined = false;
     // The room hears that you left before your sessions end: a peer that saw them end while you
     // were still in the call would offer you a new one, which you would decline.
-    try {
-      await this.options.commands.rooms.leaveCall(this.options.roomAddress);
-    } catch (error) {
-      this.options.logger.error(`leaving the call failed: ${errorMessage(error)}`);
+    if (!(await this.sendLeave())) {
       this.expectedJoined = undefined;
       this.follow();
       return;
@@ -117,22 +114,22 @@ export class CallSeat {
 
   /** The session's join of the call; false when it failed (logged). */
   private sendJoin(): Promise<boolean> {
-    return this.options.commands.rooms.joinCall(this.options.roomAddress).then(
+    return this.settled(this.options.commands.rooms.joinCall(this.options.roomAddress), 'joining');
+  }
+
+  /** The session's leave of the call; false when it failed (logged). */
+  private sendLeave(): Promise<boolean> {
+    return this.settled(this.options.commands.rooms.leaveCall(this.options.roomAddress), 'leaving');
+  }
+
+  private settled(command: Promise<void>, doing: 'joining' | 'leaving'): Promise<boolean> {
+    return command.then(
       () => true,
       (error: unknown) => {
-        this.options.logger.error(`joining the call failed: ${errorMessage(error)}`);
+        this.options.logger.error(`${doing} the call failed: ${errorMessage(error)}`);
         return false;
       },
     );
-  }
-
-  private async leaveUnstarted(): Promise<void> {
-    try {
-      await this.options.commands.rooms.leaveCall(this.options.roomAddress);
-    } catch (error) {
-      this.options.logger.error(`leaving the call failed: ${errorMessage(error)}`);
-      this.expectedJoined = undefined;
-    }
   }
 
   /** The call record changed: take the call, or let it go. */

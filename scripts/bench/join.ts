@@ -6,7 +6,7 @@ import type { RunningParley } from '../../server/Parley';
 import { iceConnected, relayRoomStats } from '../../tests/e2e/relay-people';
 import { expect } from '../../tests/e2e/relay-server';
 import { roomJid } from '../../tests/e2e/rooms-people';
-import { launchMeteredBrowser } from './browserCpu';
+import { launchMeteredBrowser, windowOpenedSettled } from './browserCpu';
 import type { BenchClient } from './clients';
 
 /** How remote video reaches a person: peer to peer, or forwarded by the media relay. */
@@ -135,7 +135,7 @@ export async function timeJoin({ client, newcomer = client, people, path, parley
   try {
     const roomName = `bench-${people}-${path}-${run}-${Date.now().toString(36)}`;
     await callUp(browser, client, parley, roomName, people - 1, path);
-    const last = await newPerson(browser);
+    const last = await windowOpenedSettled(cpuMs, () => newPerson(browser));
     const cpuBefore = cpuMs();
     await newcomer.enterCall(last, parley.url, roomName);
     await waitForRemoteVideos(last, people - 1);

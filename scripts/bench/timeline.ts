@@ -3,7 +3,8 @@
 // (config, websocket, login, room join) shows up as when the page learns of it.
 import type { Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
-import { launchBrowser, PARLEY } from './clients';
+import { launchMeteredBrowser, windowOpenedSettled } from './browserCpu';
+import { PARLEY } from './clients';
 import { callUp, JOIN_PROBE, waitForRemoteVideos, type ProbedWindow } from './join';
 import { median, type Row } from './table';
 import { SharedWorkerSteps } from './workerSteps';
@@ -139,17 +140,19 @@ const OTHER_SIDE_PROBE = `(() => {
 
 /** One newcomer's steps, in ms after navigation. */
 async function stepsOfOneJoin(parley: RunningParley, run: number): Promise<Join> {
-  const browser = await launchBrowser();
+  const { browser, cpuMs } = await launchMeteredBrowser();
   try {
     const workers = await SharedWorkerSteps.watch(browser);
     const roomName = `bench-timeline-${run}-${Date.now().toString(36)}`;
     const [other] = await callUp(browser, PARLEY, parley, roomName, 1, 'mesh');
     await other!.evaluate(OTHER_SIDE_PROBE);
     await workers.restart(0);
-    const context = await browser.newContext();
-    await context.addInitScript(JOIN_PROBE);
-    await context.addInitScript(TIMELINE_PROBE);
-    const page = await context.newPage();
+    const page = await windowOpenedSettled(cpuMs, async () => {
+      const context = await browser.newContext();
+      await context.addInitScript(JOIN_PROBE);
+      await context.addInitScript(TIMELINE_PROBE);
+      return context.newPage();
+    });
     await PARLEY.enterCall(page, parley.url, roomName);
     await waitForRemoteVideos(page, 1);
     const join = await readSteps(page);

@@ -2,6 +2,7 @@
 // the join rows and the steady call's costs, alternating the clients run by run.
 import type { RunningParley } from '../../server/Parley';
 import { PARLEY, PARLEY_FROM_HOME, REFERENCE, type BenchClient } from './clients';
+import { timeBareJoin } from './floor';
 import { timeJoin, type JoinCase, type JoinTiming, type MediaPath } from './join';
 import { steadyCallCost, type SteadyCost } from './steady';
 import { median, RUNS, type ComparedRow } from './table';
@@ -70,7 +71,9 @@ const JOIN_ROWS: readonly JoinRow[] = [
 export async function joinRows(servers: { mesh: RunningParley; relay: RunningParley }): Promise<ComparedRow[]> {
   const parley = JOIN_ROWS.map(() => new Samples<JoinTiming>());
   const reference = JOIN_ROWS.map(() => new Samples<JoinTiming>());
+  const bare = new Samples<number>();
   for (let run = 0; run < RUNS; run += 1) {
+    await bare.take(`bare page, run ${run + 1}`, timeBareJoin);
     for (const [index, row] of JOIN_ROWS.entries()) {
       const server = row.path === 'mesh' ? servers.mesh : servers.relay;
       const join = (client: BenchClient, newcomer?: BenchClient): JoinCase => ({ client, newcomer, people: row.people, path: row.path, parley: server });
@@ -89,11 +92,19 @@ export async function joinRows(servers: { mesh: RunningParley; relay: RunningPar
     const joins = samples.flatMap((sample) => sample.values);
     return `${joins.reduce((sum, timing) => sum + timing.longTasks, 0)} in ${joins.length} joins`;
   };
+  const twoPeople = JOIN_ROWS.findIndex((row) => row.people === 2 && row.path === 'mesh' && !row.newcomer);
+  // What any client builds on: the browser and the machine alone (scripts/bench/floor.ts).
+  rows.push({
+    metric: 'the floor: the same two-person join on a bare page (one RTCPeerConnection, no app, signalling through the bench), in Parley’s column',
+    parley: bare.summary((ms) => ms, 's', 2, 1 / 1000),
+    reference: reference[twoPeople]!.summary((timing) => timing.ms, 's', 2, 1 / 1000),
+    ratio: bare.values.length && reference[twoPeople]!.values.length ? (median(bare.values) / median(reference[twoPeople]!.values.map((timing) => timing.ms))).toFixed(2) : '—',
+    target: '—',
+  });
   rows.push({ metric: 'long tasks (> 50 ms) on the newcomer’s main thread while joining', parley: longTasks(parley), reference: longTasks(reference), ratio: '—', target: '0' });
   // Two cores run every person's browser processes and the servers: a join that needs more work
   // than the cores have left waits for them, whatever its order of steps.
   const cpu = (timing: JoinTiming) => timing.browserCpuMs;
-  const twoPeople = JOIN_ROWS.findIndex((row) => row.people === 2 && row.path === 'mesh' && !row.newcomer);
   rows.push({ metric: 'browser CPU for the two-person join (both people’s processes), navigation → every remote video decoded', parley: parley[twoPeople]!.summary(cpu, 'ms', 0), reference: reference[twoPeople]!.summary(cpu, 'ms', 0), ratio: ratio(parley[twoPeople]!, reference[twoPeople]!, cpu), target: '—' });
   return rows;
 }

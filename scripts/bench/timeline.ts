@@ -42,8 +42,7 @@ const STEPS = [
   ['camera asked', 'getUserMedia for the preview'],
   ['camera captured', ''],
   ['“Join call” clicked', 'by the page itself, in the task that offers it (scripts/bench/clients.ts)'],
-  ['other side: session started', 'the person already in the call asks for its offer to the newcomer (createOffer)'],
-  ['other side: offer set', 'their setLocalDescription(offer) resolved: the offer goes out'],
+  ['other side: offer leaves its page', 'their page hands the session-initiate to its worker'],
   ['first offer received', 'setRemoteDescription(offer) called, on the connection of the first video decoded'],
   ['offer applied', 'setRemoteDescription(offer) resolved'],
   ['first answer set', 'setLocalDescription(answer) resolved: the answer goes out'],
@@ -122,19 +121,18 @@ const TIMELINE_PROBE = `(() => {
 
 /**
  * Installed in the page of the person already in the call, after their join: stamps (epoch ms) when
- * their page creates its next RTCPeerConnection (the session towards the newcomer) and when its
- * offer is set, in `window.__benchOtherSide`.
+ * their page hands its first session-initiate to its shared worker (the session towards the
+ * newcomer: Comlink's message for `jingle.send`), in `window.__benchOtherSide`.
  */
 const OTHER_SIDE_PROBE = `(() => {
   const marks = {};
   window.__benchOtherSide = marks;
   const mark = (step) => { if (!(step in marks)) marks[step] = performance.timeOrigin + performance.now(); };
-  const Original = RTCPeerConnection;
-  const createOffer = Original.prototype.createOffer;
-  Original.prototype.createOffer = function (...args) { mark('other side: session started'); return createOffer.apply(this, args); };
-  const setLocal = Original.prototype.setLocalDescription;
-  Original.prototype.setLocalDescription = function (...args) {
-    return setLocal.apply(this, args).then((result) => { if (this.localDescription?.type === 'offer') mark('other side: offer set'); return result; });
+  const postMessage = MessagePort.prototype.postMessage;
+  MessagePort.prototype.postMessage = function (message, ...rest) {
+    const path = message?.path;
+    if (Array.isArray(path) && path[path.length - 1] === 'send' && JSON.stringify(message.argumentList ?? []).includes('session-initiate')) mark('other side: offer leaves its page');
+    return postMessage.call(this, message, ...rest);
   };
 })()`;
 

@@ -77,3 +77,11 @@ export const LIVENESS = { quietMs: 15_000, answerWithinMs: 5_000, startWithinMs:
  * on a loaded machine. Bandwidth estimation still settles on what the path carries.
  */
 export const VIDEO_START_BITRATE_KBPS = 1_000;
+
+/**
+ * Issue 14: a mesh sender keeps one offer made ahead for the next person to join
+ * (`call/mesh/PreparedOffer.ts`). It is made `delayMs` after what it would send last changed (or
+ * after the last one was taken), so a join under way is not slowed by making the next, and made
+ * again once `maxAgeMs` old, so its candidates stay those of the network as it is.
+ */
+export const PREPARED_OFFER = { delayMs: 500, maxAgeMs: 30_000 } as const;

@@ -1,5 +1,5 @@
 import { createStore } from 'jotai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectionsAtom } from '../../src/main-thread/call/callAtoms';
 import { Call } from '../../src/main-thread/call/Call';
 import type { PeerMediaChange } from '../../src/main-thread/call/peerMedia';
@@ -7,7 +7,7 @@ import { MediaItems } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
 import type { CallRecord, Peer, RequestingMedia, Room } from '../../src/protocol/entities';
-import { REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
+import { PREPARED_OFFER, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { initialSessionState } from '../../src/protocol/session-state';
 import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
@@ -585,5 +585,67 @@ describe('Call: a burst of changes is one recompute (SPEC §9 update queue, as a
     const initiates = w.network.log.filter((entry) => entry.from === alice.address && entry.jingle.action === 'session-initiate');
     expect(initiates).toHaveLength(1);
     expect(initiates[0]?.jingle.contents?.map((content) => (content.application as { media?: string } | undefined)?.media)).toEqual(['audio', 'video']);
+  });
+});
+
+describe('Call: the session to whoever joins next starts from an offer made ahead (issue 14, the join path)', () => {
+  it('alone in the call, an offer is made after PREPARED_OFFER.delayMs; a newcomer gets it with no connection or offer made for them', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    shareCamera(alice);
+    setView(alice, true, {});
+    await alice.engine.start();
+    await w.clock.advance(PREPARED_OFFER.delayMs - 1);
+    expect(alice.pcs).toHaveLength(0);
+    await w.clock.advance(1);
+    await until(() => alice.pcs[0]?.signalingState === 'have-local-offer', 'the offer made ahead');
+    const madeAhead = alice.pcs[0]!;
+    const offered = madeAhead.localDescription?.sdp;
+    const createOffer = vi.spyOn(FakePeerConnection.prototype, 'createOffer');
+
+    const bob = await join(w, 'bob');
+    setView(bob, true, { [alice.address]: 'video' });
+    await bob.engine.start();
+    setView(alice, true, { [bob.address]: 'video' });
+    await until(() => remoteFrom(bob, alice).length === 2, 'bob receives alice');
+
+    expect(alice.pcs).toEqual([madeAhead]);
+    expect(createOffer).not.toHaveBeenCalled();
+    expect(madeAhead.localDescription?.sdp).toBe(offered);
+    expect(madeAhead.signalingState).toBe('stable');
+    const initiate = w.network.log.find((entry) => entry.from === alice.address && entry.jingle.action === 'session-initiate');
+    expect(initiate?.jingle.contents?.map((content) => [content.name, content.senders])).toEqual([
+      ['0', 'initiator'],
+      ['1', 'initiator'],
+    ]);
+    // The next one, once the join is over.
+    await w.clock.advance(PREPARED_OFFER.delayMs);
+    await until(() => alice.pcs.length === 2 && alice.pcs[1]!.signalingState === 'have-local-offer', 'the next offer made ahead');
+    createOffer.mockRestore();
+  });
+
+  it('a new camera track makes the offer anew; leaving the call closes it', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const { camera } = shareCamera(alice);
+    setView(alice, true, {});
+    await alice.engine.start();
+    await w.clock.advance(PREPARED_OFFER.delayMs);
+    await until(() => alice.pcs.length === 1, 'the offer made ahead');
+
+    // Another camera: its item is shared, then the old one goes (LocalCapture's order).
+    const track = new FakeTrack('video');
+    const other = alice.media.addLocalVideo(track as unknown as MediaStreamTrack, new FakeStream([track]) as unknown as MediaStream).id;
+    alice.media.share(other);
+    alice.media.remove(camera);
+    await flushMicrotasks();
+    expect(alice.pcs[0]!.signalingState).toBe('closed');
+    await w.clock.advance(PREPARED_OFFER.delayMs);
+    await until(() => alice.pcs.length === 2 && alice.pcs[1]!.signalingState === 'have-local-offer', 'made anew');
+    expect(alice.pcs[1]!.getSenders().map((sender) => sender.track)).toContain(track);
+
+    setView(alice, false, {});
+    await flushMicrotasks();
+    expect(alice.pcs[1]!.signalingState).toBe('closed');
   });
 });

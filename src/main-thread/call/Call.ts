@@ -26,9 +26,9 @@ import type { PeerMediaChange } from './peerMedia';
 import { IncomingSessions, type IncomingRequest, type IncomingSessionOptions } from './receive/IncomingSessions';
 import { relaySenderWidth, type TileNeed } from './receive/tileProfile';
 import { RejoinHold } from './RejoinHold';
-import { RelayDecision } from './RelayDecision';
+import { RelayDecision, relayCalledFor } from './RelayDecision';
 import { RelayPath } from './relay/RelayPath';
-import { groupIntoStreams, planOutgoingSessions, videoSendCounts, type ShareableMedia } from './sessionPlan';
+import { groupIntoStreams, planOutgoingSessions, USER_STREAM_KEY, videoSendCounts, type CallPeer, type ShareableMedia } from './sessionPlan';
 
 type JotaiStore = ReturnType<typeof createStore>;
 
@@ -62,6 +62,9 @@ export interface CallEvents {
   /** What we send changed: the capture resolution tier follows it (media's captureResolutionTier). */
   sendLoad: [load: VideoSendLoad];
 }
+
+/** Whoever joins the call next, as the plan sees them: in the call, asking for video. */
+const NEWCOMER: CallPeer = { address: '', joinedCall: true, requestingMedia: 'video' };
 
 function shareable(item: MediaItem): ShareableMedia {
   return { id: item.id, kind: item.kind, streamId: item.streamId, screenCapture: item.screenCapture };
@@ -115,7 +118,7 @@ export class Call extends TypedEmitter<CallEvents> {
     this.sessions = new CallSessions({ roomAddress, manager: this.manager, records, clock, logger });
     this.handover = new PathHandover(clock);
     this.decision = new RelayDecision(clock);
-    this.mesh = new MeshPath({ manager: this.manager, sessions: this.sessions, media, handover: this.handover });
+    this.mesh = new MeshPath({ manager: this.manager, sessions: this.sessions, media, handover: this.handover, clock, logger });
     this.relay =
       options.mediaRelay === false
         ? undefined
@@ -264,6 +267,8 @@ export class Call extends TypedEmitter<CallEvents> {
     const meshDeliveries = this.relay ? this.followRelay(this.relay, deliveries, shared, peers, inCall) : deliveries;
     this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false, relayPending: this.relayPending(shared) });
     this.mesh.deliver(meshDeliveries);
+    // The session to whoever joins next starts from an offer made ahead, when the mesh would carry it.
+    this.mesh.prepareFor(inCall && !this.relayTakesNewcomer(peers) ? groupIntoStreams(shared).get(USER_STREAM_KEY) : undefined);
     if (returned.length > 0) {
       // A mute or unmute made while signalling was down never reached them (issue 13): say what is true now.
       const reachable = new Set(returned);
@@ -309,6 +314,13 @@ export class Call extends TypedEmitter<CallEvents> {
     });
     relay.deliver(deliveries.filter((delivery) => paths.relay.has(delivery.key)));
     return deliveries.filter((delivery) => paths.mesh.has(delivery.key));
+  }
+
+  /** Someone who joins next and asks for video would get our streams from the relay: it carries them already, or their arrival switches it on. */
+  private relayTakesNewcomer(peers: readonly Peer[]): boolean {
+    const sfuServer = this.sfuServer();
+    if (!this.relay || !sfuServer) return false;
+    return this.relay.inUse || this.decision.wanted || relayCalledFor([...peers, NEWCOMER], sfuServer);
   }
 
   /** The relay is on its way to carrying some stream we share (RelayPath.pending). */

@@ -38,6 +38,29 @@ export class ParleyMediaSession extends MediaSession {
     });
   }
 
+  /**
+   * MediaSession.start for a connection whose offer was made and set ahead (mesh/PreparedOffer):
+   * the session-initiate is that offer as it stands, with the candidates gathered so far inline
+   * (later ones trickle as usual). StanzaJS's own start writes it — its conversion and the stream
+   * compatibility it adds — reading the offer from the connection instead of creating one.
+   */
+  async startPrepared(): Promise<void> {
+    const { pc } = this;
+    const offer = pc.localDescription;
+    for (const transceiver of pc.getTransceivers()) {
+      if (transceiver.sender.track?.kind === 'audio') this.includesAudio = true;
+      if (transceiver.sender.track?.kind === 'video') this.includesVideo = true;
+    }
+    // Own properties over the prototype's methods, for this one start.
+    const madeAhead = { createOffer: async () => offer, setLocalDescription: async () => undefined };
+    Object.assign(pc, madeAhead);
+    try {
+      await this.start();
+    } finally {
+      for (const name of Object.keys(madeAhead)) Reflect.deleteProperty(pc, name);
+    }
+  }
+
   /** Swaps the track a sender sends (a new camera or microphone): no renegotiation. */
   replaceSentTrack(kind: MediaKind, track: MediaStreamTrack): Promise<void> {
     return this.processLocal('replace-track', async () => {

@@ -20,6 +20,11 @@ export function relayPeerCount(peers: readonly CallPeer[]): number {
   return Math.max(audio, video);
 }
 
+/** Whether these peers call for the relay: SPEC §4's count against `sfuServer.minimumPeers` (at least 1: never for a call of one). */
+export function relayCalledFor(peers: readonly CallPeer[], sfuServer: Pick<SfuServerConfig, 'minimumPeers'>): boolean {
+  return relayPeerCount(peers) >= Math.max(1, sfuServer.minimumPeers);
+}
+
 export interface RelayDecisionEvents {
   /** The switch moved (on at once, off after the shutdown delay). */
   change: [wanted: boolean];
@@ -49,9 +54,7 @@ export class RelayDecision extends TypedEmitter<RelayDecisionEvents> {
       this.set(false);
       return this.active;
     }
-    // A minimum below 1 would run the relay for a call of one.
-    const minimum = Math.max(1, sfuServer.minimumPeers);
-    if (relayPeerCount(peers) >= minimum) {
+    if (relayCalledFor(peers, sfuServer)) {
       this.cancelShutdown();
       this.set(true);
     } else if (this.active && this.shutdown === undefined) {

@@ -1,4 +1,6 @@
 import type { SessionManager, Session as BaseSession } from 'stanza/jingle';
+import type { Clock } from '../../../common/clock';
+import type { Logger } from '../../../common/logger';
 import type { MediaItem, MediaItems } from '../../media';
 import type { CallSession } from '../CallSession';
 import type { CallSessions } from '../CallSessions';
@@ -7,6 +9,7 @@ import { describeDelivery, qualityRequestOf, type Delivery, type MediaPath } fro
 import { ParleyMediaSession } from '../ParleyMediaSession';
 import type { PathHandover } from '../PathChange';
 import { compareSessionMedia, type ShareableMedia } from '../sessionPlan';
+import { PreparedOffer } from './PreparedOffer';
 
 export interface MeshPathOptions {
   /** The call's SessionManager: our sessions live in it beside the ones we receive. */
@@ -15,6 +18,8 @@ export interface MeshPathOptions {
   /** The tab's media items: the local ones are sent. */
   readonly media: MediaItems;
   readonly handover: PathHandover;
+  readonly clock: Clock;
+  readonly logger: Logger;
 }
 
 /**
@@ -29,9 +34,18 @@ export class MeshPath implements MediaPath {
   private readonly outgoing = new Map<string, CallSession>();
   private bitrate: number | undefined;
   private readonly unsubscribes: Array<() => void>;
+  /** The session to the next person to join starts from it. */
+  private readonly prepared: PreparedOffer;
 
   constructor(private readonly options: MeshPathOptions) {
-    const { manager, sessions, handover } = options;
+    const { manager, sessions, handover, media, clock, logger } = options;
+    this.prepared = new PreparedOffer({
+      media,
+      clock,
+      logger,
+      // As a session's own is made (ICESession), before there is a session: the factory reads only the configuration.
+      createConnection: () => manager.createPeerConnection(undefined as unknown as BaseSession, { ...manager.config.peerConnectionConfig, iceServers: manager.iceServers }),
+    });
     // StanzaJS says `resumed` for a session-info `active`: our receiver decodes this session (PathChange).
     const decoding = (session: BaseSession): void => {
       const call = sessions.get(session.sid);
@@ -61,6 +75,11 @@ export class MeshPath implements MediaPath {
 
   canCarry(): boolean {
     return true;
+  }
+
+  /** What the mesh would send a person who joins next and asks for video (undefined: they would not be sent on the mesh). */
+  prepareFor(media: readonly ShareableMedia[] | undefined): void {
+    this.prepared.follow(media);
   }
 
   deliver(deliveries: readonly Delivery[]): void {
@@ -108,6 +127,7 @@ export class MeshPath implements MediaPath {
   /** Ends our sessions (the ones we receive end with the call's sessions). */
   async close(): Promise<void> {
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
+    this.prepared.close();
     for (const call of [...this.outgoing.values()]) this.options.sessions.end(call, 'success');
     this.outgoing.clear();
   }
@@ -143,27 +163,37 @@ export class MeshPath implements MediaPath {
 
   private start(delivery: Delivery): void {
     const { manager, sessions, media } = this.options;
-    const session = new ParleyMediaSession({
-      config: manager.config.peerConnectionConfig,
-      constraints: manager.config.peerConnectionConstraints,
-      iceServers: manager.iceServers,
-      initiator: true,
-      parent: manager,
-      peerID: delivery.peerAddress,
-      onDescription: (from, descriptions) => this.onQualityRequest(from, descriptions),
-    });
+    const prepared = this.prepared.take(delivery.media);
+    const session = onConnection(
+      manager,
+      prepared,
+      () =>
+        new ParleyMediaSession({
+          config: manager.config.peerConnectionConfig,
+          constraints: manager.config.peerConnectionConstraints,
+          iceServers: manager.iceServers,
+          initiator: true,
+          parent: manager,
+          peerID: delivery.peerAddress,
+          onDescription: (from, descriptions) => this.onQualityRequest(from, descriptions),
+        }),
+    );
     manager.addSession(session);
     const call = sessions.register(session, delivery.key);
     call.sent = delivery.media;
     this.outgoing.set(delivery.key, call);
     sessions.publish(call);
     void sessions.run(call, 'start', async () => {
-      for (const item of delivery.media) {
-        const track = media.getTrack(item.id);
-        const stream = media.getStream(item.id);
-        if (track && stream) await session.addSendOnlyTrack(track, stream);
+      if (prepared) {
+        await session.startPrepared();
+      } else {
+        for (const item of delivery.media) {
+          const track = media.getTrack(item.id);
+          const stream = media.getStream(item.id);
+          if (track && stream) await session.addSendOnlyTrack(track, stream);
+        }
+        await session.start();
       }
-      await session.start();
       // PROTOCOL.md: after start, names and screen marks; the mute state follows the answer (onAccepted).
       await this.describe(call);
       if (this.bitrate !== undefined && call.sentOf('video')) await session.setMaximumBitrate(this.bitrate);
@@ -214,5 +244,21 @@ export class MeshPath implements MediaPath {
     if (!call || profile === undefined) return;
     const active = sendsVideo(profile);
     void this.options.sessions.run(call, 'video-active', () => call.session.setVideoActive(active));
+  }
+}
+
+/**
+ * Constructs a session on `connection` when there is one: StanzaJS's ICESession takes its connection
+ * from its manager's `createPeerConnection` as it is constructed, and has no option for one made
+ * already, so for that synchronous construction only the manager hands out `connection`.
+ */
+function onConnection<T>(manager: SessionManager, connection: RTCPeerConnection | undefined, construct: () => T): T {
+  if (!connection) return construct();
+  const create = manager.createPeerConnection;
+  manager.createPeerConnection = () => connection;
+  try {
+    return construct();
+  } finally {
+    manager.createPeerConnection = create;
   }
 }

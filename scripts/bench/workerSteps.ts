@@ -30,7 +30,7 @@ const WORKER_PROBE = `(() => {
     });
   };
   // What the tabs ask of the session, as it arrives: Comlink's listener is wrapped as the port adds it.
-  const asked = { attach: 'a tab’s attach arrives at the worker', openRoom: 'the room’s opening arrives at the worker', joinCall: 'the call’s join arrives at the worker' };
+  const asked = { attach: 'a tab’s attach arrives at the worker', openRoom: 'the room’s opening arrives at the worker', joinCall: 'the call’s join arrives at the worker', claimCall: 'the call’s claim arrives at the worker' };
   const addListener = MessagePort.prototype.addEventListener;
   MessagePort.prototype.addEventListener = function (type, listener, ...rest) {
     if (type !== 'message' || typeof listener !== 'function') return addListener.call(this, type, listener, ...rest);
@@ -40,6 +40,13 @@ const WORKER_PROBE = `(() => {
       if (step) mark(step);
       return listener.call(this, event);
     }, ...rest);
+  };
+  // The offer as the worker hands it to the tab that claimed the call (Comlink's call of its Jingle listener).
+  const postMessage = MessagePort.prototype.postMessage;
+  MessagePort.prototype.postMessage = function (message, ...rest) {
+    const path = message?.path;
+    if (Array.isArray(path) && path[path.length - 1] === 'jingle' && JSON.stringify(message.argumentList ?? []).includes('session-initiate')) mark('offer handed to the page');
+    return postMessage.call(this, message, ...rest);
   };
   const sent = (xml) => {
     if (/^<presence[^>]*>?/.test(xml) && !/^<presence[^>]* to=/.test(xml)) mark('logged in');

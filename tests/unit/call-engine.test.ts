@@ -624,6 +624,31 @@ describe('Call: the session to whoever joins next starts from an offer made ahea
     createOffer.mockRestore();
   });
 
+  it('an offer whose candidates are still gathering is not handed out: the newcomer’s session makes its own', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    shareCamera(alice);
+    setView(alice, true, {});
+    await alice.engine.start();
+    // The offer is set, its gathering goes on (a candidate the session heard of would precede its session-initiate).
+    vi.spyOn(FakePeerConnection.prototype, 'setLocalDescription').mockImplementationOnce(async function (this: FakePeerConnection, description: RTCSessionDescriptionInit) {
+      this.localDescription = description;
+      this.signalingState = 'have-local-offer';
+    });
+    await w.clock.advance(PREPARED_OFFER.delayMs);
+    await until(() => alice.pcs[0]?.signalingState === 'have-local-offer', 'the offer made ahead');
+
+    const bob = await join(w, 'bob');
+    setView(bob, true, { [alice.address]: 'video' });
+    await bob.engine.start();
+    setView(alice, true, { [bob.address]: 'video' });
+    await until(() => remoteFrom(bob, alice).length === 2, 'bob receives alice');
+    expect(alice.pcs).toHaveLength(2);
+    expect(alice.pcs[0]!.signalingState).toBe('have-local-offer');
+    expect(alice.pcs[1]!.signalingState).toBe('stable');
+    vi.restoreAllMocks();
+  });
+
   it('a new camera track makes the offer anew; leaving the call closes it', async () => {
     const w = newWorld();
     const alice = await join(w, 'alice');

@@ -77,6 +77,7 @@ function parseMedia(sdp: string): Array<{ kind: 'audio' | 'video'; mid: string }
 export class FakePeerConnection extends EventTarget {
   static readonly all: FakePeerConnection[] = [];
   iceConnectionState: RTCIceConnectionState = 'new';
+  iceGatheringState: RTCIceGatheringState = 'new';
   signalingState: RTCSignalingState = 'stable';
   localDescription: RTCSessionDescriptionInit | null = null;
   remoteDescription: RTCSessionDescriptionInit | null = null;
@@ -121,6 +122,9 @@ export class FakePeerConnection extends EventTarget {
   async setLocalDescription(description: RTCSessionDescriptionInit): Promise<void> {
     this.localDescription = description;
     this.signalingState = description.type === 'offer' ? 'have-local-offer' : 'stable';
+    // Loopback only: every candidate is there at once.
+    this.iceGatheringState = 'complete';
+    this.dispatchEvent(new Event('icegatheringstatechange'));
   }
   async setRemoteDescription(description: RTCSessionDescriptionInit): Promise<void> {
     this.remoteDescription = description;

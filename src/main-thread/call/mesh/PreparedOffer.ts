@@ -18,7 +18,10 @@ interface Prepared {
   readonly signature: string;
   readonly connection: RTCPeerConnection;
   readonly madeAt: number;
-  /** Its offer is set: it may be handed out. */
+  /**
+   * Its offer is set and its candidates gathered: it may be handed out. Not before: a candidate the
+   * session heard of would go out as transport-info ahead of the session-initiate it belongs to.
+   */
   ready: boolean;
 }
 
@@ -108,13 +111,24 @@ export class PreparedOffer {
     try {
       for (const { track, stream } of sent) prepared.connection.addTransceiver(track!, { direction: 'sendonly', streams: [stream!] });
       await prepared.connection.setLocalDescription(await prepared.connection.createOffer());
-      prepared.ready = this.prepared === prepared;
+      this.whenGathered(prepared);
     } catch (error) {
       // Discarded meanwhile (closed under it): nothing went wrong.
       if (this.prepared !== prepared) return;
       logger.error(`an offer made ahead failed: ${errorMessage(error)}`);
       this.discard();
     }
+  }
+
+  private whenGathered(prepared: Prepared): void {
+    const { connection } = prepared;
+    const follow = (): void => {
+      if (connection.iceGatheringState !== 'complete') return;
+      connection.removeEventListener('icegatheringstatechange', follow);
+      prepared.ready = this.prepared === prepared;
+    };
+    connection.addEventListener('icegatheringstatechange', follow);
+    follow();
   }
 
   private discard(): void {

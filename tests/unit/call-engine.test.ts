@@ -588,13 +588,28 @@ describe('Call: a burst of changes is one recompute (SPEC §9 update queue, as a
   });
 });
 
+/** Alice alone in the call, sharing camera and microphone. */
+async function aliceAloneInCall(w: World): Promise<{ alice: Person; camera: string }> {
+  const alice = await join(w, 'alice');
+  const { camera } = shareCamera(alice);
+  setView(alice, true, {});
+  await alice.engine.start();
+  return { alice, camera };
+}
+
+/** Bob joins Alice's call, asking for video, until he receives her camera and microphone. */
+async function bobJoins(w: World, alice: Person): Promise<void> {
+  const bob = await join(w, 'bob');
+  setView(bob, true, { [alice.address]: 'video' });
+  await bob.engine.start();
+  setView(alice, true, { [bob.address]: 'video' });
+  await until(() => remoteFrom(bob, alice).length === 2, 'bob receives alice');
+}
+
 describe('Call: the session to whoever joins next starts from an offer made ahead (issue 14, the join path)', () => {
   it('alone in the call, an offer is made after PREPARED_OFFER.delayMs; a newcomer gets it with no connection or offer made for them', async () => {
     const w = newWorld();
-    const alice = await join(w, 'alice');
-    shareCamera(alice);
-    setView(alice, true, {});
-    await alice.engine.start();
+    const { alice } = await aliceAloneInCall(w);
     await w.clock.advance(PREPARED_OFFER.delayMs - 1);
     expect(alice.pcs).toHaveLength(0);
     await w.clock.advance(1);
@@ -603,11 +618,7 @@ describe('Call: the session to whoever joins next starts from an offer made ahea
     const offered = madeAhead.localDescription?.sdp;
     const createOffer = vi.spyOn(FakePeerConnection.prototype, 'createOffer');
 
-    const bob = await join(w, 'bob');
-    setView(bob, true, { [alice.address]: 'video' });
-    await bob.engine.start();
-    setView(alice, true, { [bob.address]: 'video' });
-    await until(() => remoteFrom(bob, alice).length === 2, 'bob receives alice');
+    await bobJoins(w, alice);
 
     expect(alice.pcs).toEqual([madeAhead]);
     expect(createOffer).not.toHaveBeenCalled();
@@ -626,10 +637,7 @@ describe('Call: the session to whoever joins next starts from an offer made ahea
 
   it('an offer whose candidates are still gathering is not handed out: the newcomer’s session makes its own', async () => {
     const w = newWorld();
-    const alice = await join(w, 'alice');
-    shareCamera(alice);
-    setView(alice, true, {});
-    await alice.engine.start();
+    const { alice } = await aliceAloneInCall(w);
     // The offer is set, its gathering goes on (a candidate the session heard of would precede its session-initiate).
     vi.spyOn(FakePeerConnection.prototype, 'setLocalDescription').mockImplementationOnce(async function (this: FakePeerConnection, description: RTCSessionDescriptionInit) {
       this.localDescription = description;
@@ -638,11 +646,7 @@ describe('Call: the session to whoever joins next starts from an offer made ahea
     await w.clock.advance(PREPARED_OFFER.delayMs);
     await until(() => alice.pcs[0]?.signalingState === 'have-local-offer', 'the offer made ahead');
 
-    const bob = await join(w, 'bob');
-    setView(bob, true, { [alice.address]: 'video' });
-    await bob.engine.start();
-    setView(alice, true, { [bob.address]: 'video' });
-    await until(() => remoteFrom(bob, alice).length === 2, 'bob receives alice');
+    await bobJoins(w, alice);
     expect(alice.pcs).toHaveLength(2);
     expect(alice.pcs[0]!.signalingState).toBe('have-local-offer');
     expect(alice.pcs[1]!.signalingState).toBe('stable');
@@ -651,10 +655,7 @@ describe('Call: the session to whoever joins next starts from an offer made ahea
 
   it('a new camera track makes the offer anew; leaving the call closes it', async () => {
     const w = newWorld();
-    const alice = await join(w, 'alice');
-    const { camera } = shareCamera(alice);
-    setView(alice, true, {});
-    await alice.engine.start();
+    const { alice, camera } = await aliceAloneInCall(w);
     await w.clock.advance(PREPARED_OFFER.delayMs);
     await until(() => alice.pcs.length === 1, 'the offer made ahead');
 

@@ -7,7 +7,7 @@ import { launchMeteredBrowser, windowOpenedSettled } from './browserCpu';
 import { PARLEY } from './clients';
 import { callUp, JOIN_PROBE, waitForRemoteVideos, type ProbedWindow } from './join';
 import { median, type Row } from './table';
-import { SharedWorkerSteps } from './workerSteps';
+import { SharedWorkerSteps, stampOfferPosted } from './workerSteps';
 
 /** The steps, in the order a join takes them; each is stamped the first time it happens. */
 const STEPS = [
@@ -130,12 +130,7 @@ const OTHER_SIDE_PROBE = `(() => {
   const marks = {};
   window.__benchOtherSide = marks;
   const mark = (step) => { if (!(step in marks)) marks[step] = performance.timeOrigin + performance.now(); };
-  const postMessage = MessagePort.prototype.postMessage;
-  MessagePort.prototype.postMessage = function (message, ...rest) {
-    const path = message?.path;
-    if (Array.isArray(path) && path[path.length - 1] === 'send' && JSON.stringify(message.argumentList ?? []).includes('session-initiate')) mark('other side: offer leaves its page');
-    return postMessage.call(this, message, ...rest);
-  };
+  ${stampOfferPosted('send', 'other side: offer leaves its page')}
 })()`;
 
 /** One newcomer's steps, in ms after navigation. */

@@ -5,6 +5,22 @@
 import type { Browser, CDPSession } from '@playwright/test';
 
 /**
+ * A probe's statement (its `mark` in scope) that stamps `step` the first time its context posts
+ * Comlink's call of `method` carrying a session-initiate: an offer crossing between a page and its
+ * shared worker, in whichever direction `method` goes.
+ */
+export function stampOfferPosted(method: string, step: string): string {
+  return `(() => {
+    const postMessage = MessagePort.prototype.postMessage;
+    MessagePort.prototype.postMessage = function (message, ...rest) {
+      const path = message?.path;
+      if (Array.isArray(path) && path[path.length - 1] === ${JSON.stringify(method)} && JSON.stringify(message.argumentList ?? []).includes('session-initiate')) mark(${JSON.stringify(step)});
+      return postMessage.call(this, message, ...rest);
+    };
+  })();`;
+}
+
+/**
  * Installed in a shared worker: stamps (epoch ms) the first time each step happens, in
  * `self.__benchWorkerSteps`. Frames are read as the XML they carry; the websocket's `send` and its
  * `onmessage` handler are wrapped on the prototype (StanzaJS keeps its own reference to the
@@ -42,12 +58,7 @@ const WORKER_PROBE = `(() => {
     }, ...rest);
   };
   // The offer as the worker hands it to the tab that claimed the call (Comlink's call of its Jingle listener).
-  const postMessage = MessagePort.prototype.postMessage;
-  MessagePort.prototype.postMessage = function (message, ...rest) {
-    const path = message?.path;
-    if (Array.isArray(path) && path[path.length - 1] === 'jingle' && JSON.stringify(message.argumentList ?? []).includes('session-initiate')) mark('offer handed to the page');
-    return postMessage.call(this, message, ...rest);
-  };
+  ${stampOfferPosted('jingle', 'offer handed to the page')}
   const sent = (xml) => {
     if (/^<presence[^>]*>?/.test(xml) && !/^<presence[^>]* to=/.test(xml)) mark('logged in');
     const toRoom = /^<presence[^>]* to=/.test(xml);

@@ -31,8 +31,7 @@ export class ParleyMediaSession extends MediaSession {
 
   /** Adds a track to send; MediaSession.addTrack would make it sendrecv. */
   addSendOnlyTrack(track: MediaStreamTrack, stream: MediaStream): Promise<void> {
-    if (track.kind === 'audio') this.includesAudio = true;
-    else this.includesVideo = true;
+    this.includesKind(track.kind);
     return this.processLocal('add-sendonly-track', async () => {
       this.pc.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
     });
@@ -47,10 +46,7 @@ export class ParleyMediaSession extends MediaSession {
   async startPrepared(): Promise<void> {
     const { pc } = this;
     const offer = pc.localDescription;
-    for (const transceiver of pc.getTransceivers()) {
-      if (transceiver.sender.track?.kind === 'audio') this.includesAudio = true;
-      if (transceiver.sender.track?.kind === 'video') this.includesVideo = true;
-    }
+    for (const { sender } of pc.getTransceivers()) if (sender.track) this.includesKind(sender.track.kind);
     // Own properties over the prototype's methods, for this one start.
     const madeAhead = { createOffer: async () => offer, setLocalDescription: async () => undefined };
     Object.assign(pc, madeAhead);
@@ -59,6 +55,12 @@ export class ParleyMediaSession extends MediaSession {
     } finally {
       for (const name of Object.keys(madeAhead)) Reflect.deleteProperty(pc, name);
     }
+  }
+
+  /** MediaSession's record of what the session carries, for a track it sends. */
+  private includesKind(kind: string): void {
+    if (kind === 'audio') this.includesAudio = true;
+    else this.includesVideo = true;
   }
 
   /** Swaps the track a sender sends (a new camera or microphone): no renegotiation. */

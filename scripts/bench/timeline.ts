@@ -34,6 +34,8 @@ const STEPS = [
   ['offer arrives at the worker', 'session-initiate received on the newcomer’s websocket'],
   ['offer handed to the page', 'the worker passes the session-initiate to the tab that claimed the call'],
   ['answer leaves the worker', 'session-accept sent on the newcomer’s websocket'],
+  ['the newcomer’s own offer leaves its worker', 'the session carrying the newcomer’s camera to the other person'],
+  ['other side: the newcomer’s offer arrives', 'in their worker'],
   ['other side: answer arrives at the worker', ''],
   ['entry script loaded', 'the app’s entry chunk has arrived'],
   ['room view loaded', 'the room page’s chunk'],
@@ -50,9 +52,14 @@ const STEPS = [
   ['first answer set', 'setLocalDescription(answer) resolved: the answer goes out'],
   ['its first own candidate', 'the connection’s first local ICE candidate'],
   ['the other’s first candidate added', 'addIceCandidate with the other side’s first trickled candidate'],
+  ['other side: answer received', 'their page calls setRemoteDescription(answer)'],
+  ['other side: answer applied', 'setRemoteDescription(answer) resolved, in their page'],
+  ['other side: ICE connected', 'their connection to the newcomer, as their page hears it'],
+  ['other side: DTLS connected', ''],
   ['first ICE connected', ''],
   ['first DTLS connected', 'connectionState connected'],
   ['first remote frame decoded', ''],
+  ['other side: the newcomer’s video decoded', 'the other way: their page shows a frame of the newcomer’s camera'],
 ] as const;
 
 type Step = (typeof STEPS)[number][0];
@@ -124,13 +131,24 @@ const TIMELINE_PROBE = `(() => {
 /**
  * Installed in the page of the person already in the call, after their join: stamps (epoch ms) when
  * their page hands its first session-initiate to its shared worker (the session towards the
- * newcomer: Comlink's message for `jingle.send`), in `window.__benchOtherSide`.
+ * newcomer: Comlink's message for `jingle.send`), and when their connection that took the
+ * newcomer's answer is connected, in `window.__benchOtherSide`.
  */
 const OTHER_SIDE_PROBE = `(() => {
   const marks = {};
   window.__benchOtherSide = marks;
   const mark = (step) => { if (!(step in marks)) marks[step] = performance.timeOrigin + performance.now(); };
   ${stampOfferPosted('send', 'other side: offer leaves its page')}
+  const setRemote = RTCPeerConnection.prototype.setRemoteDescription;
+  RTCPeerConnection.prototype.setRemoteDescription = function (description, ...rest) {
+    if (description?.type === 'answer') {
+      mark('other side: answer received');
+      this.addEventListener('iceconnectionstatechange', () => { if (this.iceConnectionState === 'connected' || this.iceConnectionState === 'completed') mark('other side: ICE connected'); });
+      this.addEventListener('connectionstatechange', () => { if (this.connectionState === 'connected') mark('other side: DTLS connected'); });
+    }
+    const applied = setRemote.call(this, description, ...rest);
+    return description?.type === 'answer' ? applied.then((result) => { mark('other side: answer applied'); return result; }) : applied;
+  };
 })()`;
 
 /** One newcomer's steps, in ms after navigation. */
@@ -151,12 +169,20 @@ async function stepsOfOneJoin(parley: RunningParley, run: number): Promise<Join>
     await PARLEY.enterCall(page, parley.url, roomName);
     await waitForRemoteVideos(page, 1);
     const join = await readSteps(page);
-    const otherSide = await other!.evaluate(() => (window as unknown as { __benchOtherSide: Record<string, number> }).__benchOtherSide);
+    // The other way: the other person sees the newcomer (their page's JOIN_PROBE counts that video).
+    await waitForRemoteVideos(other!, 1);
+    const otherSide = await other!.evaluate(() => ({
+      ...(window as unknown as { __benchOtherSide: Record<string, number> }).__benchOtherSide,
+      'other side: the newcomer’s video decoded': Math.min(...[...(window as unknown as ProbedWindow).__benchJoin.firstFrames.values()].map((frame) => frame.at)),
+    }));
     const navigatedAt = await page.evaluate(() => (window as unknown as ProbedWindow).__benchJoin.navigatedAt);
     const otherWorker = await workers.stepsOf(0);
+    const newcomerWorker = await workers.stepsOf(1);
     const workerSteps = {
       ...otherSide,
-      ...(await workers.stepsOf(1)),
+      ...newcomerWorker,
+      ...(newcomerWorker['offer leaves the worker'] !== undefined ? { 'the newcomer’s own offer leaves its worker': newcomerWorker['offer leaves the worker'] } : {}),
+      ...(otherWorker['offer arrives at the worker'] !== undefined ? { 'other side: the newcomer’s offer arrives': otherWorker['offer arrives at the worker'] } : {}),
       ...(otherWorker['a room presence received'] !== undefined ? { 'other side: newcomer’s presence arrives': otherWorker['a room presence received'] } : {}),
       ...(otherWorker['a call presence received'] !== undefined ? { 'other side: newcomer in the call': otherWorker['a call presence received'] } : {}),
       ...(otherWorker['offer leaves the worker'] !== undefined ? { 'other side: offer leaves the worker': otherWorker['offer leaves the worker'] } : {}),

@@ -7,7 +7,7 @@ import { MediaItems } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
 import type { CallRecord, Peer, RequestingMedia, Room } from '../../src/protocol/entities';
-import { PREPARED_OFFER, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
+import { RECEIVE_FIRST, PREPARED_OFFER, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { initialSessionState } from '../../src/protocol/session-state';
 import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
@@ -673,5 +673,62 @@ describe('Call: the session to whoever joins next starts from an offer made ahea
     setView(alice, false, {});
     await flushMicrotasks();
     expect(alice.pcs[1]!.signalingState).toBe('closed');
+  });
+});
+
+/**
+ * When `person`'s self-presence came and when each other person's presence did (ms on the fake
+ * clock's scale): who was in the room first.
+ */
+function setArrivals(person: Person, selfAt: number, others: Record<string, number>): void {
+  const state = person.store.get(sessionStateAtom);
+  const peers = { ...state.peers };
+  for (const [address, at] of Object.entries(others)) peers[address] = { ...peers[address]!, joinedRoomAt: at };
+  person.store.set(sessionStateAtom, { ...state, rooms: { r1: { ...state.rooms.r1!, joinedAt: selfAt } }, peers });
+}
+
+/** Alice was in the room first; both enter the call at once, each sharing a camera or not. */
+async function bobJoinsAlicesCall(w: World, { aliceShares, bobShares }: { aliceShares: boolean; bobShares: boolean }): Promise<{ alice: Person; bob: Person }> {
+  const alice = await join(w, 'alice');
+  const bob = await join(w, 'bob');
+  if (aliceShares) shareCamera(alice);
+  if (bobShares) shareCamera(bob);
+  allInCall(w);
+  setArrivals(alice, 1, { [bob.address]: 10 });
+  setArrivals(bob, 10, { [alice.address]: 5 });
+  await Promise.all([bob.engine.start(), alice.engine.start()]);
+  return { alice, bob };
+}
+
+describe('Call: a newcomer connects what those already in the call send it before offering to them (issue 14, the join path)', () => {
+  it('Bob joins Alice’s call: hers goes out at once; his waits until hers is connected, not for the wait’s end', async () => {
+    const w = newWorld();
+    const { alice, bob } = await bobJoinsAlicesCall(w, { aliceShares: true, bobShares: true });
+
+    await until(() => remoteFrom(bob, alice).length === 2, 'bob receives alice');
+    expect(w.network.actions(alice.address, bob.address)[0]).toBe('session-initiate');
+    expect(w.network.actions(bob.address, alice.address)).toEqual(['session-accept']);
+    connectAll(w);
+    await until(() => remoteFrom(alice, bob).length === 2, 'alice receives bob');
+    expect(w.network.actions(bob.address, alice.address).slice(0, 2)).toEqual(['session-accept', 'session-initiate']);
+    expect(w.clock.now()).toBe(0);
+  });
+
+  it('someone in the call who sends nothing gets the newcomer’s offer after RECEIVE_FIRST.maxWaitMs, not before', async () => {
+    const w = newWorld();
+    const { alice, bob } = await bobJoinsAlicesCall(w, { aliceShares: false, bobShares: true });
+
+    await w.clock.advance(RECEIVE_FIRST.maxWaitMs - 1);
+    expect(w.network.actions(bob.address, alice.address)).toEqual([]);
+    await w.clock.advance(1);
+    await until(() => remoteFrom(alice, bob).length === 2, 'alice receives bob');
+  });
+
+  it('whoever came later waits for nobody: the first in the room offers to the newcomer at once, though the newcomer sends nothing', async () => {
+    const w = newWorld();
+    const { alice, bob } = await bobJoinsAlicesCall(w, { aliceShares: true, bobShares: false });
+
+    await until(() => remoteFrom(bob, alice).length === 2, 'bob receives alice');
+    expect(w.clock.now()).toBe(0);
   });
 });

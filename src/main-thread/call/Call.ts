@@ -22,6 +22,7 @@ import { MeshPath } from './mesh/MeshPath';
 import { PathHandover } from './PathChange';
 import { planPaths } from './pathPlan';
 import { PeerReports } from './PeerReports';
+import { ReceiveFirst } from './ReceiveFirst';
 import type { PeerMediaChange } from './peerMedia';
 import { IncomingSessions, type IncomingRequest, type IncomingSessionOptions } from './receive/IncomingSessions';
 import { relaySenderWidth, type TileNeed } from './receive/tileProfile';
@@ -94,6 +95,7 @@ export class Call extends TypedEmitter<CallEvents> {
   private readonly incoming: IncomingSessions;
   private readonly peerReports: PeerReports;
   private readonly rejoinHold: RejoinHold;
+  private readonly receiveFirst: ReceiveFirst;
   private readonly unsubscribes: (() => void)[] = [];
   private load: VideoSendLoad | undefined;
   private scheduled = false;
@@ -145,9 +147,11 @@ export class Call extends TypedEmitter<CallEvents> {
       logger,
       inCall: () => this.inCall(),
       captureWidth: () => relaySenderWidth(store.get(connectionAtom).callConfig?.videoResolutionTiers),
+      connected: () => this.schedule(),
     });
     this.peerReports = new PeerReports(media, options.reportPeerMedia, logger);
     this.rejoinHold = new RejoinHold(clock, () => this.schedule());
+    this.receiveFirst = new ReceiveFirst(clock, () => this.schedule());
   }
 
   get roomAddress(): string {
@@ -203,6 +207,7 @@ export class Call extends TypedEmitter<CallEvents> {
     this.decision.dispose();
     this.handover.clear();
     this.rejoinHold.clear();
+    this.receiveFirst.reset();
     this.showHeld([]);
     this.ownership.release();
     await this.options.signaling.releaseCall(this.roomAddress);
@@ -266,7 +271,9 @@ export class Call extends TypedEmitter<CallEvents> {
     const deliveries = this.deliveriesOf(plan, peers);
     const meshDeliveries = this.relay ? this.followRelay(this.relay, deliveries, shared, peers, inCall) : deliveries;
     this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false, relayPending: this.relayPending(shared) });
-    this.mesh.deliver(meshDeliveries);
+    // A newcomer connects what those already in the call send it before offering to them (ReceiveFirst).
+    const awaited = this.receiveFirst.awaited(inCall, room?.joinedAt, peers, (address) => this.incoming.theirSession(address));
+    this.mesh.deliver(meshDeliveries.filter((delivery) => !awaited.has(delivery.peerAddress) || this.mesh.carries(delivery.key)));
     // The session to whoever joins next starts from an offer made ahead, when the mesh would carry it.
     this.mesh.prepareFor(inCall && !this.relayTakesNewcomer(peers) ? groupIntoStreams(shared).get(USER_STREAM_KEY) : undefined);
     if (returned.length > 0) {

@@ -12,6 +12,7 @@ import type { MediaDescription } from '../descriptionInfo';
 import { ParleyMediaSession } from '../ParleyMediaSession';
 import { peersAtom } from '../../sessionAtoms';
 import { offersIceLite } from '../relay/relayJingle';
+import type { TheirSession } from '../ReceiveFirst';
 import { ReceivedVideo } from './ReceivedVideo';
 
 type JotaiStore = ReturnType<typeof createStore>;
@@ -34,6 +35,8 @@ export interface IncomingSessionsOptions {
   readonly inCall: () => boolean;
   /** The width relay senders capture at (relaySenderWidth of the config's tiers). */
   readonly captureWidth: () => number;
+  /** A session we receive is connected (ReceiveFirst waits for it). */
+  readonly connected: () => void;
 }
 
 /**
@@ -68,7 +71,9 @@ export class IncomingSessions {
         manager.off('unmute', unmute);
       },
       sessions.on('connectionState', (call, state) => {
-        if (!call.sending && state === 'connected') this.view.connected(call);
+        if (call.sending || state !== 'connected') return;
+        this.view.connected(call);
+        this.options.connected();
       }),
       sessions.on('ended', (call) => {
         if (call.sending) return;
@@ -105,6 +110,13 @@ export class IncomingSessions {
       if (!present.has(call.peerAddress)) call.session.end('gone', true);
       else if (!inCall && call.accepted) sessions.end(call, 'success');
     }
+  }
+
+  /** How `peerAddress`'s sessions to us stand: connected once one of them is. */
+  theirSession(peerAddress: string): TheirSession {
+    const theirs = this.options.sessions.all().filter((call) => !call.sending && call.peerAddress === peerAddress);
+    if (theirs.some((call) => call.session.connectionState === 'connected')) return 'connected';
+    return theirs.length > 0 ? 'pending' : 'none';
   }
 
   /** The RTCRtpReceiver of a remote media item: its statistics (inbound-rtp) for quality displays and tests. */

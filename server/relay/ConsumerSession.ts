@@ -167,7 +167,11 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
     await this.transport.connect({ dtlsParameters: answer.dtlsParameters });
     this.started = true;
     for (const [kind, consumer] of this.consumers) {
-      if (!consumer.closed && !(kind === 'video' && this.profile === 'off')) await consumer.resume();
+      if (consumer.closed || (kind === 'video' && this.profile === 'off')) continue;
+      // Resumed within the sender's keyframe interval, the video would ask for a keyframe the sender
+      // ignores and get none until mediasoup asks again a second later: it waits the interval out.
+      if (kind === 'video') await this.moveVideo(consumer);
+      else await consumer.resume();
     }
     this.report();
   }

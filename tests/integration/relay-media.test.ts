@@ -216,6 +216,37 @@ describe('A layer switch asked for within the sender\'s keyframe interval waits 
   }, 90_000);
 });
 
+describe('A consumer started within the sender\'s keyframe interval waits it out (KeyFrameSpacing): its first keyframe request is heard', () => {
+  it('START_CONSUMER the moment a keyframe arrives: no keyframe request before 300 ms after it, and the second receiver decodes', async () => {
+    await senderWithVideoReceiver('late', 'sid-late-1');
+    try {
+      await expect.poll(() => relayConsumer('sid-late-1', 'video')?.currentSpatialLayer, { timeout: 30_000 }).toBe(2);
+      const source = relayConsumer('sid-late-1', 'video')!.producerId;
+      const { sdp: offer } = (await client.ok('CREATE_CONSUMER', { id: 'sid-late-2', peerId: 'late-receiver-2', roomAddress: roomAddress(), roomId: 'rid', source: 'late', audio: false, video: true })) as {
+        sdp: string;
+      };
+      const answer = await browser.receiverAnswer('late-receiver-2', offer);
+
+      // The first receiver asking again makes the sender send a keyframe; the second starts as it arrives.
+      const keyFrame = once(keyFramesArrived, source) as Promise<[number]>;
+      await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-late-1', profile: 'high' });
+      const [keyFrameAt] = await keyFrame;
+      const before = keyframeRequests.length;
+      await client.ok('START_CONSUMER', { id: 'sid-late-2', sdp: answer });
+
+      await expect.poll(async () => (await browser.received('late-receiver-2')).framesDecoded, { timeout: 20_000 }).toBeGreaterThan(0);
+      // Resumed at once, its request would come within the interval, be ignored, and be asked again a second later.
+      const requests = keyframeRequests.slice(before).filter((request) => request.producerId === source);
+      expect(requests.length).toBeGreaterThan(0);
+      // Timers fire on whole milliseconds.
+      expect(Math.min(...requests.map((request) => request.at)) - keyFrameAt).toBeGreaterThanOrEqual(SENDER_KEYFRAME_INTERVAL_MS - 1);
+    } finally {
+      // The sender's connection ingests at most four streams: the next case needs one.
+      await client.ok('DISPOSE', { id: 'late' });
+    }
+  }, 90_000);
+});
+
 describe('A layer the sender stops is left at once: its receivers move to the highest layer that still arrives, and back once it returns (LAYER_WATCH)', () => {
   it('the high layer stopped: a receiver asking for high is moved to medium, not left on nothing until mediasoup notices; restarted, it is moved back', async () => {
     await senderWithVideoReceiver('stopping', 'sid-stopping');

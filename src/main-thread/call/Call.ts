@@ -267,15 +267,16 @@ export class Call extends TypedEmitter<CallEvents> {
       .shared()
       .filter((item) => media.getTrack(item.id) !== undefined)
       .map(shareable);
+    const streams = groupIntoStreams(shared);
     const plan = planOutgoingSessions({ inCall, peers, shared, held: this.sessions.held });
     const deliveries = this.deliveriesOf(plan, peers);
-    const meshDeliveries = this.relay ? this.followRelay(this.relay, deliveries, shared, peers, inCall) : deliveries;
-    this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false, relayPending: this.relayPending(shared) });
+    const meshDeliveries = this.relay ? this.followRelay(this.relay, deliveries, streams, peers, inCall) : deliveries;
+    this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false, relayPending: this.relayPending(streams) });
     // A newcomer connects what those already in the call send it before offering to them (ReceiveFirst).
     const awaited = this.receiveFirst.awaited(inCall, room?.joinedAt, peers, (address) => this.incoming.theirSession(address));
     this.mesh.deliver(meshDeliveries.filter((delivery) => !awaited.has(delivery.peerAddress) || this.mesh.carries(delivery.key)));
     // The session to whoever joins next starts from an offer made ahead, when the mesh would carry it.
-    this.mesh.prepareFor(inCall && !this.relayTakesNewcomer(peers) ? groupIntoStreams(shared).get(USER_STREAM_KEY) : undefined);
+    this.mesh.prepareFor(inCall && !this.relayTakesNewcomer(peers) ? streams.get(USER_STREAM_KEY) : undefined);
     if (returned.length > 0) {
       // A mute or unmute made while signalling was down never reached them (issue 13): say what is true now.
       const reachable = new Set(returned);
@@ -307,9 +308,9 @@ export class Call extends TypedEmitter<CallEvents> {
    * SPEC §4: the relay takes what it can carry; the mesh keeps the rest, and each running session
    * until its relay consumer is established (pathPlan). Returns the deliveries the mesh carries.
    */
-  private followRelay(relay: RelayPath, deliveries: readonly Delivery[], shared: readonly ShareableMedia[], peers: readonly Peer[], inCall: boolean): Delivery[] {
+  private followRelay(relay: RelayPath, deliveries: readonly Delivery[], streams: ReadonlyMap<string, readonly ShareableMedia[]>, peers: readonly Peer[], inCall: boolean): Delivery[] {
     const wanted = this.decision.update(peers, this.sfuServer()) && inCall;
-    relay.publish(groupIntoStreams(shared), wanted && deliveries.length > 0);
+    relay.publish(streams, wanted && deliveries.length > 0);
     const paths = planPaths({
       planned: deliveries,
       relayReady: (streamKey) => relay.canCarry(streamKey),
@@ -331,9 +332,9 @@ export class Call extends TypedEmitter<CallEvents> {
   }
 
   /** The relay is on its way to carrying some stream we share (RelayPath.pending). */
-  private relayPending(shared: readonly ShareableMedia[]): boolean {
+  private relayPending(streams: ReadonlyMap<string, readonly ShareableMedia[]>): boolean {
     const { relay } = this;
-    return relay !== undefined && [...groupIntoStreams(shared).keys()].some((streamKey) => relay.pending(streamKey));
+    return relay !== undefined && [...streams.keys()].some((streamKey) => relay.pending(streamKey));
   }
 
   /** SPEC §9: the video budget per sent video, applied to both paths when it changes. */

@@ -18,7 +18,7 @@ export const FIRST_FRAME_MODULES = {
   chatPopout: ['index.html', 'src/ui/ChatPopout.tsx'],
 } as const;
 
-/** The shared worker's bundle is the emitted script whose source map starts at its entry. */
+/** The shared worker's first script is the emitted one whose source map has its entry. */
 const SHARED_WORKER_ENTRY = 'src/shared-worker/entry.ts';
 
 interface ManifestChunk {
@@ -60,10 +60,20 @@ export function measureBundles(outDir: string): BundleSizes {
     .filter((file) => file.endsWith('.js.map'))
     .find((map) => (JSON.parse(readFileSync(join(outDir, 'assets', map), 'utf8')) as { sources: string[] }).sources.some((source) => source.endsWith(SHARED_WORKER_ENTRY)));
   if (!workerFile) throw new Error(`no emitted script comes from ${SHARED_WORKER_ENTRY}`);
+  // The worker's build is not in the manifest: its scripts are the entry's and every one it imports,
+  // statically or at once (entry.ts loads the session's code as it starts).
+  const workerScripts = new Set<string>();
+  const visitWorkerScript = (file: string) => {
+    if (workerScripts.has(file)) return;
+    workerScripts.add(file);
+    const code = readFileSync(join(outDir, 'assets', file), 'utf8');
+    for (const [, imported] of code.matchAll(/(?:\bfrom|\bimport\(?)\s*[`"']\.\/([^`"']+\.js)[`"']/g)) visitWorkerScript(imported!);
+  };
+  visitWorkerScript(workerFile.replace(/\.map$/, ''));
   const modules = { callPage: staticClosure(FIRST_FRAME_MODULES.callPage), chatPopout: staticClosure(FIRST_FRAME_MODULES.chatPopout) };
   const files = {
     callPage: scriptsOf(modules.callPage),
-    sharedWorker: [join('assets', workerFile.replace(/\.map$/, ''))],
+    sharedWorker: [...workerScripts].map((file) => join('assets', file)),
     chatPopout: scriptsOf(modules.chatPopout),
   };
   const total = (list: string[]) => list.reduce((sum, file) => sum + gzipKb(file), 0);

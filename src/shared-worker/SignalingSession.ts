@@ -35,6 +35,16 @@ export interface SignalingSessionDependencies {
   liveness?: LivenessSettings;
 }
 
+/** What every connection's XMPP client is made with, before its config is known. */
+const CLIENT_OPTIONS: AgentConfig = {
+  // Parley reconnects itself, with a fresh config, on the spec's schedule.
+  autoReconnect: false,
+  allowResumption: false,
+  // Without resumption, stream-management acks serve nothing (chat delivery is the room's echo),
+  // and StanzaJS sends each ack request unawaited: a socket closing just then rejected with no one listening.
+  useStreamManagement: false,
+};
+
 /**
  * The one signalling session every tab shares (SPEC §4 connection state, §7 signalling): config,
  * XMPP login, keepalive and reconnect. Runtime-agnostic: it runs unchanged in Node and in the
@@ -116,10 +126,15 @@ export class SignalingSession implements SessionContext {
     this.clearReconnect();
     this.setConnection({ state: 'connecting', nextAttemptAt: undefined });
     let config: ProviderConfig;
+    let client: Agent;
     try {
       const identity = await this.identity.current();
       // A reconnect asks for the same id back: the same resource and room nickname (issue 13, ConfigRequestBody).
-      config = await fetchConfig(this.deps.fetch, this.deps.clock, this.deps.configUrl, this.deps.userToken, identity, this.currentConfig?.credential);
+      const configuring = fetchConfig(this.deps.fetch, this.deps.clock, this.deps.configUrl, this.deps.userToken, identity, this.currentConfig?.credential);
+      // Issue 14, the join path: making StanzaJS's client takes this thread 15–25 ms on a busy
+      // machine; it is made while the config request is out, which it then only completes.
+      client = this.deps.createXmppClient(CLIENT_OPTIONS);
+      config = await configuring;
     } catch (error) {
       const coded = error instanceof ParleyError ? error : new ParleyError(String(error));
       this.deps.log.error(coded.message, coded.code ?? 'ESWRTC_001');
@@ -131,7 +146,7 @@ export class SignalingSession implements SessionContext {
     if (!this.wantConnected) return;
     this.currentConfig = config;
     for (const domain of this.domains) domain.configured?.();
-    this.startClient(config);
+    this.startClient(client, config);
   }
 
   /** Deliberate disconnect: ends reconnecting (SPEC §4). */
@@ -192,19 +207,9 @@ export class SignalingSession implements SessionContext {
     this.offlineTimer = undefined;
   }
 
-  private startClient(config: ProviderConfig): void {
-    const client = this.deps.createXmppClient({
-      jid: config.userId,
-      password: config.credential,
-      resource: config.id,
-      transports: { websocket: config.signalingUrl, bosh: false },
-      // Parley reconnects itself, with a fresh config, on the spec's schedule.
-      autoReconnect: false,
-      allowResumption: false,
-      // Without resumption, stream-management acks serve nothing (chat delivery is the room's echo),
-      // and StanzaJS sends each ack request unawaited: a socket closing just then rejected with no one listening.
-      useStreamManagement: false,
-    });
+  /** Completes a client made with CLIENT_OPTIONS with the connection's config, and connects it. */
+  private startClient(client: Agent, config: ProviderConfig): void {
+    client.updateConfig({ jid: config.userId, password: config.credential, resource: config.id, transports: { websocket: config.signalingUrl, bosh: false } });
     this.currentClient = client;
     for (const domain of this.domains) domain.attachClient?.(client);
     this.startTimer = this.deps.clock.setTimeout(() => {

@@ -1,34 +1,27 @@
 /// <reference lib="webworker" />
-import * as Comlink from 'comlink';
-import { docsLink, type ErrorCode } from '../protocol/errors';
-import { tabLockName } from '../protocol/tabs';
-import { systemClock } from '../common/clock';
-import { createSession } from './createSession';
-import { IndexedDbIdentityStorage } from './identity/IdentityStorage';
-import { consoleLogger } from '../common/logger';
-import { IndexedDbPreferencesStorage } from './preferences/IndexedDbPreferencesStorage';
+import { IndexedDbIdentityStorage, ReadAheadIdentityStorage } from './identity/IdentityStorage';
 
-/** The SharedWorker adapter: one session per origin, exposed to every tab over its MessagePort. */
+/**
+ * The SharedWorker's first script (issue 14, the join path): it starts reading the stored identity,
+ * which the session's first config request waits for, and only then loads the session's code —
+ * StanzaJS is most of it, and a module worker compiles everything it imports statically before it
+ * runs a line. So the IndexedDB open and read go on while that code is fetched and compiled.
+ * Tabs that connect meanwhile wait: a port's messages are held until the session exposes itself on it.
+ */
 declare const self: SharedWorkerGlobalScope;
 
-const { tabs } = createSession({
-  clock: systemClock,
-  fetch: (input, init) => fetch(input, init),
-  log: consoleLogger<ErrorCode>('[parley session]', docsLink),
-  configUrl: new URL('/api/config', self.location.origin).href,
-  serverReadyUrl: new URL('/api/xmpp-ready', self.location.origin).href,
-  preferencesStorage: new IndexedDbPreferencesStorage(),
-  identityStorage: new IndexedDbIdentityStorage(),
-  // The tab holds its lock for its whole life, so ours is granted exactly when the tab is gone.
-  tabGone: (tabId) => navigator.locks.request(tabLockName(tabId), () => undefined),
-});
-
-// A page starts this worker before its own scripts have arrived (scripts/vite/startEarly.ts): the
-// session starts connecting now, not once the first tab has attached (issue 14, the join path).
-// The worker lives only while a page holds it, and every page of Parley uses the session.
-tabs.connect();
+const identityStorage = new ReadAheadIdentityStorage(new IndexedDbIdentityStorage());
+const waiting: MessagePort[] = [];
+let expose: ((port: MessagePort) => void) | undefined;
 
 self.addEventListener('connect', (event) => {
   const port = (event as MessageEvent).ports[0];
-  if (port) Comlink.expose(tabs, port);
+  if (!port) return;
+  if (expose) expose(port);
+  else waiting.push(port);
+});
+
+void import('./sessionWorker').then(({ startSessionWorker }) => {
+  expose = startSessionWorker(identityStorage);
+  waiting.splice(0).forEach(expose);
 });

@@ -35,6 +35,18 @@ describe('What a page loads before its first frame stays within its gzip budget'
     expect(sizes.sharedWorker).toBeLessThanOrEqual(BUNDLE_TARGETS_KB.sharedWorker);
   });
 
+  it('the shared worker’s first script starts the stored identity’s read and then loads the session; StanzaJS is not in it (issue 14, the join path)', () => {
+    const [first, ...loaded] = sizes.files.sharedWorker;
+    const code = readFileSync(join(outDir, first!), 'utf8');
+    const sources = (JSON.parse(readFileSync(join(outDir, `${first}.map`), 'utf8')) as { sources: string[] }).sources;
+    expect(sources.filter((source) => source.includes('node_modules/'))).toEqual([]);
+    expect(code.indexOf('indexedDB.open')).toBeGreaterThan(-1);
+    const session = loaded.find((file) => /\/sessionWorker-[^/]+\.js$/.test(file));
+    expect(session).toBeDefined();
+    const imported = /\bimport\(\s*[`"']\.\/([^`"']+)[`"']\s*\)/.exec(code)?.[1];
+    expect(imported).toBe(session!.replace(/^.*\//, ''));
+  });
+
   it('the page starts, before its entry script has arrived, the session worker the entry starts (the same script and name) and, on a room’s page, the room view and the call code (issue 14, the join path)', () => {
     const html = readFileSync(join(outDir, 'index.html'), 'utf8');
     const early = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';

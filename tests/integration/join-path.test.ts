@@ -45,15 +45,21 @@ describe('Join path: a room opened at page load looks up its address beside the 
     expect(room.address).toMatch(/^join-path-early@/);
     expect(lookups).toEqual([{ loggedIn: false }]);
   });
+});
 
-  it('the room config request goes out as soon as the config is known, before the XMPP client is even made', async () => {
+describe('Join path: the XMPP client is made while the config request is out, not after its answer (issue 14, SPEC §7 config request)', () => {
+  it('the config is asked, the client made, and the room config request goes out as the config comes', async () => {
     const order: string[] = [];
     const person: TestSession = openSession({
       server: server(),
       displayName: 'Alice',
       fetch: (input, init) => {
+        if (String(input).includes('/api/config')) order.push('config asked');
         if (String(input).includes('/api/room-config')) order.push('room address asked');
-        return fetch(input, init);
+        return fetch(input, init).then((response) => {
+          if (String(input).includes('/api/config')) order.push('config answered');
+          return response;
+        });
       },
       createXmppClient: (config) => {
         order.push('XMPP client made');
@@ -64,7 +70,7 @@ describe('Join path: a room opened at page load looks up its address beside the 
     await connected(person);
     await joinedRoom(person, roomId);
 
-    expect(order).toEqual(['room address asked', 'XMPP client made']);
+    expect(order).toEqual(['config asked', 'XMPP client made', 'config answered', 'room address asked']);
   });
 });
 

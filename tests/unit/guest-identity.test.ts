@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/protocol/constants';
 import { GuestIdentity } from '../../src/shared-worker/identity/GuestIdentity';
-import { MemoryIdentityStorage, type IdentityStorage } from '../../src/shared-worker/identity/IdentityStorage';
+import { MemoryIdentityStorage, ReadAheadIdentityStorage, type IdentityStorage } from '../../src/shared-worker/identity/IdentityStorage';
 
 function logged(): { info: string[]; log: { info: (message: string) => void; error: (message: string) => void } } {
   const info: string[] = [];
@@ -54,5 +54,46 @@ describe("the shared worker's stored identity: the credential a config carried i
       'could not read the stored identity: Error: The operation failed for reasons unrelated to the database itself',
       'could not store the renewed identity: Error: quota exceeded',
     ]);
+  });
+});
+
+/** Memory storage that counts its loads. */
+class CountedStorage extends MemoryIdentityStorage {
+  loads = 0;
+
+  override load(): Promise<unknown> {
+    this.loads += 1;
+    return super.load();
+  }
+}
+
+describe('the shared worker reads the stored identity as it starts, before the session’s code has loaded (issue 14, the join path)', () => {
+  it('starts the read when made; the first load is that read, and every later one reads the storage anew', async () => {
+    const storage = new CountedStorage();
+    await storage.save('stored.identity.credential');
+    const ahead = new ReadAheadIdentityStorage(storage);
+    expect(storage.loads).toBe(1);
+
+    expect(await ahead.load()).toBe('stored.identity.credential');
+    expect(storage.loads).toBe(1);
+    await ahead.save('renewed.identity.credential');
+    expect(await ahead.load()).toBe('renewed.identity.credential');
+    expect(storage.loads).toBe(2);
+  });
+
+  it('a credential saved before the first load is what that load gives, not the read made before it', async () => {
+    const storage = new CountedStorage();
+    await storage.save('stored.identity.credential');
+    const ahead = new ReadAheadIdentityStorage(storage);
+    await ahead.save('renewed.identity.credential');
+    expect(await ahead.load()).toBe('renewed.identity.credential');
+  });
+
+  it('a failed read ahead reaches the session’s first connect, which goes on without (no rejection left unhandled)', async () => {
+    const { info, log } = logged();
+    const identity = new GuestIdentity(new ReadAheadIdentityStorage(brokenStorage), log);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await identity.current()).toBeUndefined();
+    expect(info).toEqual(['could not read the stored identity: Error: The operation failed for reasons unrelated to the database itself']);
   });
 });

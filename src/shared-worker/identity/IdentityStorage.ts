@@ -21,6 +21,33 @@ export class IndexedDbIdentityStorage implements IdentityStorage {
   }
 }
 
+/**
+ * A storage whose first load was started as it was made: the shared worker makes it before it loads
+ * the session's code (entry.ts, issue 14), and the session's first config request reads it then.
+ * Every later load reads the storage anew.
+ */
+export class ReadAheadIdentityStorage implements IdentityStorage {
+  private ahead: Promise<unknown> | undefined;
+
+  constructor(private readonly storage: IdentityStorage) {
+    const ahead = storage.load();
+    // Read by the session's first connect; a failure then is the connect's to log (GuestIdentity).
+    ahead.catch(() => undefined);
+    this.ahead = ahead;
+  }
+
+  load(): Promise<unknown> {
+    const ahead = this.ahead;
+    this.ahead = undefined;
+    return ahead ?? this.storage.load();
+  }
+
+  save(credential: string): Promise<void> {
+    this.ahead = undefined;
+    return this.storage.save(credential);
+  }
+}
+
 /** One browser's storage in Node: sessions given the same instance are the same browser (a reload). */
 export class MemoryIdentityStorage implements IdentityStorage {
   private stored: string | undefined;

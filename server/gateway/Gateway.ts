@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { LIMITS } from '../../src/protocol/constants';
@@ -35,6 +35,9 @@ export interface GatewayOptions {
   /** Takes relay hosts' announcements (`POST /api/relays`); absent, the route is not served. */
   relayRegistry?: RelayRegistry;
 }
+
+/** The build's content-hashed files (Vite's `assets/`): kept a year, never revalidated. */
+export const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
 
 const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
@@ -100,7 +103,18 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log, he
     });
   }
 
-  if (indexHtml) await app.register(fastifyStatic, { root: settings.staticRoot, index: false, wildcard: false });
+  if (indexHtml) {
+    await app.register(fastifyStatic, {
+      root: settings.staticRoot,
+      index: false,
+      wildcard: false,
+      // The build names every file under assets/ by its content's hash, so a file there never changes:
+      // a second tab or a returning visitor loads the scripts from its cache without asking again.
+      setHeaders: (reply, path) => {
+        if (relative(settings.staticRoot, path).startsWith(`assets${sep}`)) reply.header('cache-control', HASHED_ASSET_CACHE);
+      },
+    });
+  }
   // Every other GET is a room path (`/<room>`, `/<room>?view=chat`): the app decides what to show.
   app.setNotFoundHandler((request, reply) => {
     if (request.method !== 'GET' || request.url.startsWith('/api/') || !indexHtml) {

@@ -1,5 +1,12 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import type { Agent, Stanzas } from 'stanza';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway, HASHED_ASSET_CACHE } from '../../server/gateway/Gateway';
+import { WebsocketProxy } from '../../server/gateway/websocketProxy';
 import { signToken } from '../../server/auth/jwt';
 import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
 import type { ProviderConfig } from '../../src/protocol/config';
@@ -122,5 +129,43 @@ describe('Two clients meet in one room with the <user> presence element (PROTOCO
     expect(presenceOfA.talkyUser?.rid).toBeTruthy();
     expect(presenceOfA.talkyUser?.rid).toBe(presenceOfB.talkyUser?.rid);
     expect((await parley().xmpp.stats()).rooms[room]?.occupants).toBe(2);
+  });
+});
+
+describe('The gateway serves the built app: content-hashed assets are cached for good, the page itself is asked for every time', () => {
+  let root: string;
+  let gateway: FastifyInstance;
+  let proxy: WebsocketProxy;
+  let url: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'parley-static-'));
+    mkdirSync(join(root, 'assets'));
+    writeFileSync(join(root, 'index.html'), '<!doctype html><title>Parley</title>');
+    writeFileSync(join(root, 'assets', 'entry-Rck0GhA3.js'), 'export {};');
+    writeFileSync(join(root, 'robots.txt'), 'User-agent: *');
+    const { settings, xmpp } = parley();
+    proxy = new WebsocketProxy(new URL(xmpp.websocketUrl), settings.gatewayBufferBytes);
+    gateway = await createGateway({ settings: { ...settings, staticRoot: root }, xmppProxy: proxy });
+    await gateway.listen({ host: '127.0.0.1', port: 0 });
+    url = `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}/`;
+  });
+
+  afterAll(async () => {
+    proxy?.close();
+    await gateway?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('a file under assets/ is kept a year and never revalidated; the room page and a file beside it are revalidated', async () => {
+    const asset = await fetch(new URL('/assets/entry-Rck0GhA3.js', url));
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe(HASHED_ASSET_CACHE);
+    const page = await fetch(new URL('/some-room', url));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const beside = await fetch(new URL('/robots.txt', url));
+    expect(beside.status).toBe(200);
+    expect(beside.headers.get('cache-control')).not.toContain('immutable');
   });
 });

@@ -22,8 +22,8 @@ export interface SessionContext {
 
 /**
  * A domain of the session. The session calls these hooks in order: `configured` once a connection's
- * provider config is known (`SessionContext.config`), before its XMPP client is made; `attachClient`
- * when it creates that client (register stanza handlers there: every connection gets a fresh client),
+ * provider config is known (`SessionContext.config`), before its XMPP client connects; `attachClient`
+ * with that client, before it connects (register stanza handlers there: every connection gets a fresh client),
  * `connected` once that client's session has started, `disconnected` when it drops or is closed,
  * `stopped` on a deliberate disconnect.
  */

@@ -12,14 +12,14 @@ import { SharedWorkerSteps, stampOfferPosted } from './workerSteps';
 /** The steps, in the order a join takes them; each is stamped the first time it happens. */
 const STEPS = [
   ['session worker started', 'the newcomer’s shared worker (signalling session) is created'],
-  ['stored identity asked', 'the worker’s first IndexedDB open: its script has run'],
+  ['stored identity asked', 'the worker’s first IndexedDB open: its first script has run'],
   ['a tab’s attach arrives at the worker', 'the page’s attach (Comlink), as the worker reads it'],
   ['the room’s opening arrives at the worker', 'the page’s openRoom, as the worker reads it'],
   ['the call’s join arrives at the worker', 'the page’s joinCall, as the worker reads it'],
   ['the call’s claim arrives at the worker', 'the call’s tab claims its Jingle (after the call’s lock and the Call): an offer before it waits'],
   ['config asked', 'the worker asks /api/config (after reading its stored identity)'],
-  ['config fetched', '/api/config answered, in the worker'],
-  ['websocket made', 'the XMPP client made, its websocket asked for'],
+  ['config fetched', '/api/config answered, in the worker (the XMPP client was made while it was out)'],
+  ['websocket made', 'the XMPP client connects: its websocket asked for'],
   ['websocket open', ''],
   ['room address asked', '/api/room-config asked, in the worker (once the page has opened its room)'],
   ['room address looked up', '/api/room-config answered, in the worker'],

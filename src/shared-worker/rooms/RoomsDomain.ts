@@ -72,7 +72,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
 
   // ---- SessionDomain ----
 
-  /** The config is known: the rooms waiting to join look up their address beside the making of the client and the login. */
+  /** The config is known: the rooms waiting to join look up their address beside the websocket and the login. */
   configured(): void {
     for (const room of Object.values(this.records.rooms)) if (room.roomState === 'joining' && !room.address) this.lookups.start(room.id, room.providedName);
   }

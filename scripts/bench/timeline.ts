@@ -151,6 +151,16 @@ const OTHER_SIDE_PROBE = `(() => {
   };
 })()`;
 
+/** A worker's own stamp, by whose worker it is, as the timeline names it. */
+const WORKER_STEPS_RENAMED: readonly (readonly ['newcomer' | 'other', string, Step])[] = [
+  ['newcomer', 'offer leaves the worker', 'the newcomer’s own offer leaves its worker'],
+  ['other', 'offer arrives at the worker', 'other side: the newcomer’s offer arrives'],
+  ['other', 'a room presence received', 'other side: newcomer’s presence arrives'],
+  ['other', 'a call presence received', 'other side: newcomer in the call'],
+  ['other', 'offer leaves the worker', 'other side: offer leaves the worker'],
+  ['other', 'answer arrives at the worker', 'other side: answer arrives at the worker'],
+];
+
 /** One newcomer's steps, in ms after navigation. */
 async function stepsOfOneJoin(parley: RunningParley, run: number): Promise<Join> {
   const { browser, cpuMs } = await launchMeteredBrowser();
@@ -178,16 +188,11 @@ async function stepsOfOneJoin(parley: RunningParley, run: number): Promise<Join>
     const navigatedAt = await page.evaluate(() => (window as unknown as ProbedWindow).__benchJoin.navigatedAt);
     const otherWorker = await workers.stepsOf(0);
     const newcomerWorker = await workers.stepsOf(1);
-    const workerSteps = {
-      ...otherSide,
-      ...newcomerWorker,
-      ...(newcomerWorker['offer leaves the worker'] !== undefined ? { 'the newcomer’s own offer leaves its worker': newcomerWorker['offer leaves the worker'] } : {}),
-      ...(otherWorker['offer arrives at the worker'] !== undefined ? { 'other side: the newcomer’s offer arrives': otherWorker['offer arrives at the worker'] } : {}),
-      ...(otherWorker['a room presence received'] !== undefined ? { 'other side: newcomer’s presence arrives': otherWorker['a room presence received'] } : {}),
-      ...(otherWorker['a call presence received'] !== undefined ? { 'other side: newcomer in the call': otherWorker['a call presence received'] } : {}),
-      ...(otherWorker['offer leaves the worker'] !== undefined ? { 'other side: offer leaves the worker': otherWorker['offer leaves the worker'] } : {}),
-      ...(otherWorker['answer arrives at the worker'] !== undefined ? { 'other side: answer arrives at the worker': otherWorker['answer arrives at the worker'] } : {}),
-    };
+    const workerSteps: Record<string, number> = { ...otherSide, ...newcomerWorker };
+    for (const [worker, from, step] of WORKER_STEPS_RENAMED) {
+      const stamped = (worker === 'newcomer' ? newcomerWorker : otherWorker)[from];
+      if (stamped !== undefined) workerSteps[step] = stamped;
+    }
     for (const [step, epoch] of Object.entries(workerSteps)) if (STEPS.some(([known]) => known === step)) join.at[step as Step] = Math.round(epoch - navigatedAt);
     return join;
   } finally {

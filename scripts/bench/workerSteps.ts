@@ -70,8 +70,10 @@ const WORKER_PROBE = `(() => {
   };
   const received = (xml) => {
     if (xml.startsWith('<presence') && /code=["']110["']/.test(xml)) mark('self-presence received');
-    if (xml.startsWith('<presence')) mark('a room presence received');
-    if (xml.startsWith('<presence') && xml.includes('<conf')) mark('a call presence received');
+    // Another occupant's room presence: not the account's own presence, nor a self-presence (status 110).
+    const other = xml.startsWith('<presence') && xml.includes('http://jabber.org/protocol/muc#user') && !/code=["']110["']/.test(xml);
+    if (other) mark('a room presence received');
+    if (other && xml.includes('<conf')) mark('a call presence received');
     if (/action=["']session-initiate["']/.test(xml)) mark('offer arrives at the worker');
     if (/action=["']session-accept["']/.test(xml)) mark('answer arrives at the worker');
   };

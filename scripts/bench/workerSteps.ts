@@ -22,9 +22,9 @@ export function stampOfferPosted(method: string, step: string): string {
 
 /**
  * Installed in a shared worker: stamps (epoch ms) the first time each step happens, in
- * `self.__benchWorkerSteps`. Frames are read as the XML they carry; the websocket's `send` and its
- * `onmessage` handler are wrapped on the prototype (StanzaJS keeps its own reference to the
- * constructor), `fetch` on the global.
+ * `self.__benchWorkerSteps`. Frames are read as the XML they carry; the websocket's
+ * constructor is wrapped on the global (the worker's first script opens the XMPP websocket with it,
+ * before StanzaJS loads), its `send` and its `onmessage` handler on the prototype, `fetch` on the global.
  */
 const WORKER_PROBE = `(() => {
   self.__benchWorkerSteps = { 'session worker started': performance.timeOrigin };
@@ -77,11 +77,21 @@ const WORKER_PROBE = `(() => {
     if (/action=["']session-initiate["']/.test(xml)) mark('offer arrives at the worker');
     if (/action=["']session-accept["']/.test(xml)) mark('answer arrives at the worker');
   };
+  // The worker's first script opens the XMPP websocket through the global constructor before StanzaJS
+  // has loaded; StanzaJS's client takes it over by setting its open handler.
+  self.WebSocket = new Proxy(WebSocket, {
+    construct(target, args, newTarget) {
+      mark('websocket asked');
+      const socket = Reflect.construct(target, args, newTarget);
+      socket.addEventListener('open', () => mark('websocket open'));
+      return socket;
+    },
+  });
   const onopen = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onopen');
   Object.defineProperty(WebSocket.prototype, 'onopen', {
     configurable: true,
     get() { return onopen.get.call(this); },
-    set(handler) { mark('websocket made'); onopen.set.call(this, handler && ((event) => { mark('websocket open'); return handler.call(this, event); })); },
+    set(handler) { mark('the XMPP client takes the websocket'); onopen.set.call(this, handler); },
   });
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {

@@ -5,6 +5,7 @@ import { join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { LIMITS } from '../../src/protocol/constants';
+import { GATEWAY_PATHS } from '../../src/protocol/endpoints';
 import { ValidationError } from '../../src/protocol/errors';
 import { parseJson } from '../../src/protocol/validate';
 import { TokenError } from '../auth/jwt';
@@ -70,7 +71,7 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log, he
   };
   const bodyText = (request: FastifyRequest): string => (typeof request.body === 'string' ? request.body : '');
 
-  app.post('/api/config', async (request) => configs.issueConfig(bodyText(request), originOf(request)));
+  app.post(GATEWAY_PATHS.config, async (request) => configs.issueConfig(bodyText(request), originOf(request)));
   app.post('/api/room-config', async (request) => configs.roomConfig(request.headers.authorization, bodyText(request)));
   if (relayRegistry) {
     app.post('/api/relays', async (request) => {
@@ -97,7 +98,7 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log, he
 
   if (xmppReady) {
     // Issue 13: a tab waiting to reconnect asks here instead of guessing; held until the XMPP server is up.
-    app.get('/api/xmpp-ready', async (_request, reply) => {
+    app.get(GATEWAY_PATHS.xmppReady, async (_request, reply) => {
       const up = await xmppReady((stop) => reply.raw.once('close', stop));
       return reply.status(up ? 200 : 503).header('cache-control', 'no-store').send({ xmpp: up ? 'up' : 'down' });
     });
@@ -125,7 +126,7 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log, he
 
   app.server.on('upgrade', (request, socket, head) => {
     const path = (request.url ?? '').split('?')[0];
-    if (path === '/xmpp-websocket') xmppProxy.upgrade(request, socket, head);
+    if (path === GATEWAY_PATHS.xmppWebsocket) xmppProxy.upgrade(request, socket, head);
     else if (path === '/relay' && relayUpgrade) relayUpgrade(request, socket, head);
     else socket.destroy();
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ProviderConfig, RoomConfigResponse, SfuServerConfig } from '../../src/protocol/config';
 import { LIMITS } from '../../src/protocol/constants';
+import { GATEWAY_PATHS } from '../../src/protocol/endpoints';
 import { RELAY_TOKEN_AUDIENCE } from '../../src/protocol/relay';
 import { ValidationError } from '../../src/protocol/errors';
 import { roomNameToLocalpart } from '../../src/protocol/rooms';
@@ -68,7 +69,7 @@ export class ConfigService {
       orgId: '',
       roomConfigUrl: `${origin.http}/api/room-config`,
       screensharingExtensions: {},
-      signalingUrl: `${origin.websocket}/xmpp-websocket`,
+      signalingUrl: `${origin.websocket}${GATEWAY_PATHS.xmppWebsocket}`,
       telemetryUrl: '',
       userId: `${localpart}@${this.settings.xmppDomain}`,
       sfuServer: this.settings.relayWorkers > 0 || this.settings.remoteRelays ? this.sfuServer(localpart, origin, nowSeconds) : undefined,

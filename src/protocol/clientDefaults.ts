@@ -93,3 +93,11 @@ export const PREPARED_OFFER = { delayMs: 500, maxAgeMs: 30_000 } as const;
  * session is connected 150–300 ms after the call presence goes out.
  */
 export const RECEIVE_FIRST = { maxWaitMs: 500 } as const;
+
+/**
+ * Issue 14, the join path: the XMPP websocket the shared worker opens as it starts, before its config
+ * has come back, is closed if no login has taken it by then (the config request kept failing). The
+ * config service's answer, on its spec's schedule, takes seconds at worst; the XMPP server would
+ * close an idle unauthenticated connection itself only much later.
+ */
+export const XMPP_SOCKET_AHEAD_UNCLAIMED_MS = 30_000;

@@ -1,8 +1,8 @@
-import { CLIENT_VERSION, CONFIG_REQUEST, ROOM_CONFIG_REQUEST } from '../protocol/constants';
+import { CONFIG_REQUEST, ROOM_CONFIG_REQUEST } from '../protocol/constants';
+import { configRequestInit } from './configRequestInit';
 import {
   parseProviderConfig,
   parseRoomConfigResponse,
-  type ConfigRequestBody,
   type ProviderConfig,
   type RoomConfigRequestBody,
   type RoomConfigResponse,
@@ -51,15 +51,7 @@ async function postWithRetries<T>(
 
 /** SPEC §7 config request: 10 attempts 1 s apart, 10 s each; with the browser's guest identity credential when it has one. */
 export async function fetchConfig(fetchImpl: Fetch, clock: Clock, configUrl: string, token?: string, identity?: string, resume?: string): Promise<ProviderConfig> {
-  const body: ConfigRequestBody = { clientVersion: CLIENT_VERSION, ...(token ? { token } : {}), ...(identity ? { identity } : {}), ...(resume ? { resume } : {}) };
-  const result = await postWithRetries(
-    fetchImpl,
-    clock,
-    CONFIG_REQUEST,
-    configUrl,
-    { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-    parseProviderConfig,
-  );
+  const result = await postWithRetries(fetchImpl, clock, CONFIG_REQUEST, configUrl, configRequestInit(token, identity, resume), parseProviderConfig);
   if (result.ok) return result.value;
   throw new ConfigRequestError(`SimpleWebRTC configuration request failed: ${result.detail}`, 'ESWRTC_001');
 }

@@ -1,16 +1,30 @@
 /// <reference lib="webworker" />
+import type { Logger } from '../common/logger';
+import { gatewayAddresses } from '../protocol/endpoints';
+import { FetchAhead } from './ahead/FetchAhead';
+import { openXmppSocketAhead } from './ahead/xmppSocketAhead';
+import { configRequestInit } from './configRequestInit';
+import { GuestIdentity } from './identity/GuestIdentity';
 import { IndexedDbIdentityStorage, ReadAheadIdentityStorage } from './identity/IdentityStorage';
 
 /**
- * The SharedWorker's first script (issue 14, the join path): it starts reading the stored identity,
- * which the session's first config request waits for, and only then loads the session's code —
+ * The SharedWorker's first script (issue 14, the join path). Before it loads the session's code —
  * StanzaJS is most of it, and a module worker compiles everything it imports statically before it
- * runs a line. So the IndexedDB open and read go on while that code is fetched and compiled.
+ * runs a line — it starts what the session's first login needs and can be started without that
+ * code: the XMPP websocket on this origin's gateway, and the stored identity's read followed by the
+ * config request. The session takes both over when it asks for the same ones.
  * Tabs that connect meanwhile wait: a port's messages are held until the session exposes itself on it.
  */
 declare const self: SharedWorkerGlobalScope;
 
+const addresses = gatewayAddresses(self.location);
+openXmppSocketAhead(globalThis, addresses.xmppWebsocket);
 const identityStorage = new ReadAheadIdentityStorage(new IndexedDbIdentityStorage());
+const requestsAhead = new FetchAhead((url, init) => fetch(url, init));
+// The session's own read of the same storage logs its trouble; this one would only say it twice.
+const unlogged: Logger = { info: () => undefined, error: () => undefined };
+void new GuestIdentity(identityStorage, unlogged).current().then((identity) => requestsAhead.send(addresses.config, configRequestInit(undefined, identity)));
+
 const waiting: MessagePort[] = [];
 let expose: ((port: MessagePort) => void) | undefined;
 
@@ -22,6 +36,6 @@ self.addEventListener('connect', (event) => {
 });
 
 void import('./sessionWorker').then(({ startSessionWorker }) => {
-  expose = startSessionWorker(identityStorage);
+  expose = startSessionWorker({ identityStorage, fetch: requestsAhead.fetch, addresses });
   waiting.splice(0).forEach(expose);
 });

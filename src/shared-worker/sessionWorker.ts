@@ -5,22 +5,30 @@ import { tabLockName } from '../protocol/tabs';
 import { systemClock } from '../common/clock';
 import { createSession } from './createSession';
 import type { IdentityStorage } from './identity/IdentityStorage';
+import type { Fetch } from './ConfigClient';
+import type { GatewayAddresses } from '../protocol/endpoints';
 import { consoleLogger } from '../common/logger';
 import { IndexedDbPreferencesStorage } from './preferences/IndexedDbPreferencesStorage';
 
-declare const self: SharedWorkerGlobalScope;
+/** What the worker's first script (entry.ts) has started and hands to the session. */
+export interface SessionWorkerStart {
+  identityStorage: IdentityStorage;
+  /** The network, with the config request the first script sent ahead. */
+  fetch: Fetch;
+  addresses: GatewayAddresses;
+}
 
 /**
  * The SharedWorker's session: one per origin, started as the worker starts (entry.ts loads this).
  * Returns what exposes it to a tab over that tab's MessagePort.
  */
-export function startSessionWorker(identityStorage: IdentityStorage): (port: MessagePort) => void {
+export function startSessionWorker({ identityStorage, fetch, addresses }: SessionWorkerStart): (port: MessagePort) => void {
   const { tabs } = createSession({
     clock: systemClock,
-    fetch: (input, init) => fetch(input, init),
+    fetch,
     log: consoleLogger<ErrorCode>('[parley session]', docsLink),
-    configUrl: new URL('/api/config', self.location.origin).href,
-    serverReadyUrl: new URL('/api/xmpp-ready', self.location.origin).href,
+    configUrl: addresses.config,
+    serverReadyUrl: addresses.xmppReady,
     preferencesStorage: new IndexedDbPreferencesStorage(),
     identityStorage,
     // The tab holds its lock for its whole life, so ours is granted exactly when the tab is gone.

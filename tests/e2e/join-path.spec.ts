@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { callButton, callRegion, expectDecodingVideo, joinCall, LIGHT_VIDEO_TIERS, tile } from './call-ui-people';
-import { expect, inTheRoom, joinFromHome, openPanel, test, uniqueRoomName } from './rooms-people';
+import { expect, expectJoined, inTheRoom, joinFromHome, openPanel, test, uniqueRoomName } from './rooms-people';
+import { RecordingFront } from '../support/RecordingFront';
 
 // What a room page starts as it loads (issue 14, the join path); the rest of the join path is
 // tests/integration/join-path.test.ts. Mesh only: nothing here reaches the relay.
@@ -118,6 +119,27 @@ test.describe('"Join call" is offered before the call is up in the tab; a click 
       await expect(callButton(page, 'Join call')).toBeDisabled();
     } finally {
       await context.close();
+    }
+  });
+});
+
+test.describe('The shared worker opens the XMPP websocket and sends the config request as it starts, before the session’s code has loaded; the session takes both over (issue 14, the join path)', () => {
+  test('while a fresh page’s config request is held back, its XMPP websocket is open already; once the config comes, the room is joined on that websocket with that config, neither asked for again', async ({ browser, appUrl }) => {
+    const front = await RecordingFront.start(appUrl);
+    const context = await browser.newContext();
+    try {
+      const releaseConfig = front.holdConfig();
+      const page = await context.newPage();
+      await page.goto(new URL(uniqueRoomName('connect-ahead'), front.url).href);
+      // The websocket goes out as the worker starts; the config request once the stored identity is read.
+      await expect.poll(() => [...front.steps].sort()).toEqual(['XMPP websocket opened', 'config asked']);
+      releaseConfig();
+      await openPanel(page, 'Chat');
+      await expectJoined(page);
+      expect(front.steps.slice(2)).toEqual(['config answered']);
+    } finally {
+      await context.close();
+      await front.close();
     }
   });
 });

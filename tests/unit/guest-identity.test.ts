@@ -68,12 +68,13 @@ class CountedStorage extends MemoryIdentityStorage {
 }
 
 describe('the shared worker reads the stored identity as it starts, before the session’s code has loaded (issue 14, the join path)', () => {
-  it('starts the read when made; the first load is that read, and every later one reads the storage anew', async () => {
+  it('starts the read when made; every load before a save is that read (the config request sent ahead and the session’s), and one after a save reads the storage anew', async () => {
     const storage = new CountedStorage();
     await storage.save('stored.identity.credential');
     const ahead = new ReadAheadIdentityStorage(storage);
     expect(storage.loads).toBe(1);
 
+    expect(await ahead.load()).toBe('stored.identity.credential');
     expect(await ahead.load()).toBe('stored.identity.credential');
     expect(storage.loads).toBe(1);
     await ahead.save('renewed.identity.credential');

@@ -22,9 +22,10 @@ export class IndexedDbIdentityStorage implements IdentityStorage {
 }
 
 /**
- * A storage whose first load was started as it was made: the shared worker makes it before it loads
- * the session's code (entry.ts, issue 14), and the session's first config request reads it then.
- * Every later load reads the storage anew.
+ * A storage whose read was started as it was made: the shared worker makes it before it loads the
+ * session's code (entry.ts, issue 14), and both the config request sent ahead and the session's
+ * first config request read it then. That read serves every load until a save; a load after a save
+ * reads the storage anew.
  */
 export class ReadAheadIdentityStorage implements IdentityStorage {
   private ahead: Promise<unknown> | undefined;
@@ -37,9 +38,7 @@ export class ReadAheadIdentityStorage implements IdentityStorage {
   }
 
   load(): Promise<unknown> {
-    const ahead = this.ahead;
-    this.ahead = undefined;
-    return ahead ?? this.storage.load();
+    return this.ahead ?? this.storage.load();
   }
 
   save(credential: string): Promise<void> {

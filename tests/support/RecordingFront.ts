@@ -1,0 +1,73 @@
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { GATEWAY_PATHS } from '../../src/protocol/endpoints';
+
+/**
+ * An HTTP front on loopback for one gateway: it forwards every request and websocket upgrade as it
+ * is, the Host header kept (so the config's addresses name the front), and records in order when
+ * the config service was asked, when it answered and when the XMPP websocket was upgraded. While
+ * `holdConfig` holds, the config's answers wait at the front: what a browser does while its config
+ * is on its way can then be seen whatever the machine's load.
+ */
+export class RecordingFront {
+  readonly steps: string[] = [];
+  private held: Promise<void> = Promise.resolve();
+  private readonly sockets = new Set<Socket>();
+
+  private constructor(
+    private readonly server: Server,
+    private readonly gateway: URL,
+  ) {
+    server.on('request', (incoming: IncomingMessage, outgoing) => {
+      const isConfig = incoming.url === GATEWAY_PATHS.config;
+      if (isConfig) this.steps.push('config asked');
+      const forwarded = request({ host: gateway.hostname, port: gateway.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
+        void (isConfig ? this.held : Promise.resolve()).then(() => {
+          if (isConfig) this.steps.push('config answered');
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        });
+      });
+      forwarded.on('error', () => outgoing.destroy());
+      incoming.pipe(forwarded);
+    });
+    server.on('upgrade', (incoming: IncomingMessage, client: Socket, head: Buffer) => {
+      if (incoming.url === GATEWAY_PATHS.xmppWebsocket) this.steps.push('XMPP websocket opened');
+      const upstream = connect(Number(gateway.port), gateway.hostname, () => {
+        const headers = incoming.rawHeaders.reduce<string[]>((lines, value, index, all) => (index % 2 === 0 ? [...lines, `${value}: ${all[index + 1]}`] : lines), []);
+        upstream.write(`${incoming.method} ${incoming.url} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`);
+        upstream.write(head);
+        client.pipe(upstream).pipe(client);
+      });
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => (socket === client ? upstream : client).destroy());
+      }
+    });
+  }
+
+  /** Listens on a free loopback port in front of `gatewayUrl`. */
+  static async start(gatewayUrl: string): Promise<RecordingFront> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return new RecordingFront(server, new URL(gatewayUrl));
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/`;
+  }
+
+  /** Holds the answers of the config service from now on; the returned function lets them go. */
+  holdConfig(): () => void {
+    let release!: () => void;
+    this.held = new Promise((resolve) => (release = resolve));
+    return release;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

@@ -13,8 +13,8 @@ import type {
   TabListener,
 } from '../protocol/commands';
 import { applyPatches, type StateMessage } from '../protocol/session-state';
-import { EARLY_TAB_LOCK, tabLockName, type EarlyTabLock } from '../protocol/tabs';
-import { sessionStateAtom } from './sessionAtoms';
+import { EARLY_TAB_LOCK, SESSION_UNAVAILABLE, tabLockName, type EarlyTabLock } from '../protocol/tabs';
+import { sessionStateAtom, sessionUnavailableAtom } from './sessionAtoms';
 
 type JotaiStore = ReturnType<typeof createStore>;
 
@@ -39,7 +39,8 @@ export interface TabActions {
 /**
  * Connects this tab to the shared signalling session: holds the tab's liveness lock, subscribes
  * once, mirrors snapshot + patches into the Jotai store, forwards the browser's network events,
- * and hands session events to whoever listens.
+ * and hands session events to whoever listens. Says when the session could not start at all
+ * (`sessionUnavailableAtom`).
  */
 export class SessionBridge {
   readonly tabId: string;
@@ -57,6 +58,12 @@ export class SessionBridge {
     const worker = new SharedWorker(new URL('../shared-worker/entry.ts', import.meta.url), { type: 'module', name: 'parley-session' });
     const session = Comlink.wrap<SessionApi>(worker.port);
     this.session = session;
+    // The worker's script, or the session's code it loads, did not arrive: the tab can only be reloaded.
+    const unavailable = () => store.set(sessionUnavailableAtom, true);
+    worker.addEventListener('error', unavailable);
+    worker.port.addEventListener('message', (event: MessageEvent) => {
+      if (event.data === SESSION_UNAVAILABLE) unavailable();
+    });
     this.actions = {
       rooms: session.rooms,
       chat: session.chat,

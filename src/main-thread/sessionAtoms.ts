@@ -7,6 +7,12 @@ import { initialSessionState, type SessionState } from '../protocol/session-stat
 /** The tab's mirror of the shared worker's state of record; React reads only derived atoms. */
 export const sessionStateAtom = atom<SessionState>(initialSessionState());
 
+/**
+ * The shared session could not start in this browser: its worker's code did not load. Nothing of the
+ * session works in this tab until it is reloaded. Set by the tab (SessionBridge), not mirrored.
+ */
+export const sessionUnavailableAtom = atom(false);
+
 export const connectionAtom = atom((get) => get(sessionStateAtom).connection);
 export const preferencesAtom = atom((get) => get(sessionStateAtom).preferences);
 

@@ -17,3 +17,9 @@ export interface EarlyTabLock {
 }
 
 export const EARLY_TAB_LOCK = 'parleyEarlyTabLock';
+
+/**
+ * What the shared worker's first script posts on a tab's port when the session's code could not be
+ * loaded; it then closes, so that a reload starts a worker that loads it anew.
+ */
+export const SESSION_UNAVAILABLE = 'parley:session-unavailable';

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import type { Logger } from '../common/logger';
 import { gatewayAddresses } from '../protocol/endpoints';
+import { SESSION_UNAVAILABLE } from '../protocol/tabs';
 import { FetchAhead } from './ahead/FetchAhead';
 import { openXmppSocketAhead } from './ahead/xmppSocketAhead';
 import { configRequestInit } from './configRequestInit';
@@ -14,6 +15,7 @@ import { IndexedDbIdentityStorage, ReadAheadIdentityStorage } from './identity/I
  * code: the XMPP websocket on this origin's gateway, and the stored identity's read followed by the
  * config request. The session takes both over when it asks for the same ones.
  * Tabs that connect meanwhile wait: a port's messages are held until the session exposes itself on it.
+ * Should the session's code not load, each tab is told, and the worker closes.
  */
 declare const self: SharedWorkerGlobalScope;
 
@@ -35,7 +37,15 @@ self.addEventListener('connect', (event) => {
   else waiting.push(port);
 });
 
-void import('./sessionWorker').then(({ startSessionWorker }) => {
-  expose = startSessionWorker({ identityStorage, fetch: requestsAhead.fetch, addresses });
-  waiting.splice(0).forEach(expose);
-});
+void import('./sessionWorker').then(
+  ({ startSessionWorker }) => {
+    expose = startSessionWorker({ identityStorage, fetch: requestsAhead.fetch, addresses });
+    waiting.splice(0).forEach(expose);
+  },
+  () => {
+    // The tabs say so in words (SessionBridge); closed, this worker gives way to a new one at a reload.
+    expose = (port) => port.postMessage(SESSION_UNAVAILABLE);
+    waiting.splice(0).forEach(expose);
+    self.close();
+  },
+);

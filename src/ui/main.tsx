@@ -5,6 +5,7 @@ import { ParleyTab } from '../main-thread/ParleyTab';
 import { App, preloadPage } from './App';
 import { TabContext } from './tabContext';
 import { parseRoute } from './route';
+import { SessionUnavailable } from './SessionUnavailable';
 import { openRoomAtLoad } from './useOpenRoom';
 import './parley.css';
 
@@ -40,6 +41,7 @@ void preloadPage(route)
       <StrictMode>
         <Provider store={store}>
           <TabContext value={tab}>
+            <SessionUnavailable />
             <App />
           </TabContext>
         </Provider>

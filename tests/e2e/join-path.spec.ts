@@ -144,6 +144,28 @@ test.describe('The shared worker opens the XMPP websocket and sends the config r
   });
 });
 
+test.describe('Should the session’s code not arrive, the page says so in plain words, and a reload brings the session back (issue 14: the shared worker loads it after its first script)', () => {
+  test('with the session’s code refused, a room page says what happened and what to do; once the network serves it, "Reload" joins the room', async ({ browser, appUrl }) => {
+    const front = await RecordingFront.start(appUrl);
+    const context = await browser.newContext();
+    try {
+      front.refused = /\/assets\/sessionWorker-[^/]+\.js$/;
+      const page = await context.newPage();
+      await page.goto(new URL(uniqueRoomName('session-code-lost'), front.url).href);
+      const alert = page.getByRole('alert').filter({ hasText: 'Parley could not start' });
+      await expect(alert).toHaveText('Parley could not start: part of it did not load. Check your internet connection, then reload the page.Reload');
+      front.refused = undefined;
+      await alert.getByRole('button', { name: 'Reload' }).click();
+      await openPanel(page, 'Chat');
+      await expectJoined(page);
+      await expect(alert).toHaveCount(0);
+    } finally {
+      await context.close();
+      await front.close();
+    }
+  });
+});
+
 /** The names of this page's held Web Locks that are tabs' liveness locks. */
 function heldTabLocks(page: Page): Promise<string[]> {
   return page.evaluate(async () => ((await navigator.locks.query()).held ?? []).flatMap((lock) => (lock.name?.startsWith('parley:tab:') ? [lock.name] : [])));

@@ -7,11 +7,13 @@ import { GATEWAY_PATHS } from '../../src/protocol/endpoints';
  * is, the Host header kept (so the config's addresses name the front), and records in order when
  * the config service was asked, when it answered and when the XMPP websocket was upgraded. While
  * `holdConfig` holds, the config's answers wait at the front: what a browser does while its config
- * is on its way can then be seen whatever the machine's load.
+ * is on its way can then be seen whatever the machine's load. Paths it is told to refuse get a 503.
  */
 export class RecordingFront {
   readonly steps: string[] = [];
   private held: Promise<void> = Promise.resolve();
+  /** Requests for paths it matches are answered 503 instead of forwarded: a file the network lost. */
+  refused: RegExp | undefined;
   private readonly sockets = new Set<Socket>();
 
   private constructor(
@@ -19,6 +21,11 @@ export class RecordingFront {
     private readonly gateway: URL,
   ) {
     server.on('request', (incoming: IncomingMessage, outgoing) => {
+      if (this.refused?.test(incoming.url ?? '')) {
+        this.steps.push(`refused ${incoming.url}`);
+        outgoing.writeHead(503).end();
+        return;
+      }
       const isConfig = incoming.url === GATEWAY_PATHS.config;
       if (isConfig) this.steps.push('config asked');
       const forwarded = request({ host: gateway.hostname, port: gateway.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {

@@ -222,6 +222,17 @@ describe('The shared worker sends the session’s first config request as it sta
     expect(server.bodies).toHaveLength(2);
   });
 
+  it('a new visitor’s request sent before the stored identity is known, and the identity’s sent once it is: the session asking with the identity takes the second', async () => {
+    const ahead = new FetchAhead(network);
+    ahead.send(url, configRequestInit());
+    ahead.send(url, configRequestInit(undefined, 'stored.identity'));
+    await until(() => server.bodies.length === 2);
+
+    const config = await fetchConfig(ahead.fetch, systemClock, url, undefined, 'stored.identity');
+    expect(config.id).toBe('answer-stored.identity');
+    expect(server.bodies).toHaveLength(2);
+  });
+
   it('a request that is not the one sent ahead (another identity, a reconnect’s resume) goes to the service', async () => {
     const ahead = new FetchAhead(network);
     ahead.send(url, configRequestInit(undefined, undefined));

@@ -16,7 +16,7 @@ function pageWithSilentSession(): { calls: string[]; sessionPort: MessagePort } 
   const { port1: pagePort, port2: sessionPort } = new MessageChannel();
   vi.stubGlobal(
     'SharedWorker',
-    class {
+    class extends EventTarget {
       readonly port = pagePort;
     },
   );

@@ -19,9 +19,6 @@ import { IndexedDbIdentityStorage, ReadAheadIdentityStorage } from './identity/I
  */
 declare const self: SharedWorkerGlobalScope;
 
-// Asked for first: its fetch and compile are the longest of what this script starts (traced: the
-// request went out 9 ms later when asked for after the websocket and the config request).
-const session = import('./sessionWorker');
 const addresses = gatewayAddresses(self.location);
 openXmppSocketAhead(globalThis, addresses.xmppWebsocket);
 const identityStorage = new ReadAheadIdentityStorage(new IndexedDbIdentityStorage());
@@ -46,7 +43,7 @@ self.addEventListener('connect', (event) => {
   else waiting.push(port);
 });
 
-void session.then(
+void import('./sessionWorker').then(
   ({ startSessionWorker }) => {
     expose = startSessionWorker({ identityStorage, fetch: requestsAhead.fetch, addresses });
     waiting.splice(0).forEach(expose);

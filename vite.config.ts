@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { precompress } from './scripts/vite/precompress.ts';
 import { startEarly } from './scripts/vite/startEarly.ts';
 
 /**
@@ -39,7 +40,7 @@ function workerStanzaProtocol(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [tabStanzaPlatform(), startEarly()],
+  plugins: [tabStanzaPlatform(), startEarly(), precompress()],
   // StanzaJS 12 expects Node's `global` and the `events` package (installed) in the browser.
   define: { global: 'globalThis' },
   worker: { format: 'es', plugins: () => [workerStanzaProtocol()] },

@@ -109,6 +109,8 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log, he
       root: settings.staticRoot,
       index: false,
       wildcard: false,
+      // The build writes a brotli and a gzip copy of every file a browser fetches (scripts/vite/precompress.ts).
+      preCompressed: true,
       // The build names every file under assets/ by its content's hash, so a file there never changes:
       // a second tab or a returning visitor loads the scripts from its cache without asking again.
       setHeaders: (reply, path) => {

@@ -1,10 +1,16 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_TARGETS_KB, measureBundles, type BundleSizes } from '../../scripts/bench/bundles';
+import { WORTH_COMPRESSING_BYTES } from '../../scripts/vite/precompress';
+
+function partition<Item>(items: Item[], test: (item: Item) => boolean): [Item[], Item[]] {
+  return [items.filter(test), items.filter((item) => !test(item))];
+}
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -58,6 +64,18 @@ describe('What a page loads before its first frame stays within its gzip budget'
     const roomCode = sizes.files.callPage.filter((file) => /\/(RoomView|createTabCallRuntime)-/.test(file)).map((file) => `/${file}`);
     expect(roomCode).toHaveLength(2);
     expect(preloaded).toEqual(expect.arrayContaining(roomCode));
+  });
+
+  it('every script a page or the worker loads has a brotli and a gzip copy beside it, each the script itself (the gateway serves them); one too small to gain has none', () => {
+    const scripts = [...new Set([...sizes.files.callPage, ...sizes.files.sharedWorker, ...sizes.files.chatPopout])];
+    const [small, worth] = partition(scripts, (script) => statSync(join(outDir, script)).size < WORTH_COMPRESSING_BYTES);
+    expect(worth.length).toBeGreaterThan(3);
+    for (const script of small) expect(existsSync(join(outDir, `${script}.br`)), `${script}.br`).toBe(false);
+    for (const script of worth) {
+      const content = readFileSync(join(outDir, script));
+      expect(brotliDecompressSync(readFileSync(join(outDir, `${script}.br`))).equals(content), `${script}.br`).toBe(true);
+      expect(gunzipSync(readFileSync(join(outDir, `${script}.gz`))).equals(content), `${script}.gz`).toBe(true);
+    }
   });
 
   it('the pop-out chat, which never loads the call code', () => {

@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import type { Agent, Stanzas } from 'stanza';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,6 +134,21 @@ describe('Two clients meet in one room with the <user> presence element (PROTOCO
   });
 });
 
+/** A script worth compressing: it repeats itself. */
+const SCRIPT = `export const lines = [${Array.from({ length: 400 }, (_, index) => `'line ${index}'`).join(', ')}];`;
+
+/** A GET with exactly the `accept-encoding` given (fetch adds its own): the status, headers and body as sent. */
+function rawGet(url: string, acceptEncoding: string | undefined): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(url, { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+    });
+    request.on('error', reject);
+  });
+}
+
 describe('The gateway serves the built app: content-hashed assets are cached for good, the page itself is asked for every time', () => {
   let root: string;
   let gateway: FastifyInstance;
@@ -143,6 +160,10 @@ describe('The gateway serves the built app: content-hashed assets are cached for
     mkdirSync(join(root, 'assets'));
     writeFileSync(join(root, 'index.html'), '<!doctype html><title>Parley</title>');
     writeFileSync(join(root, 'assets', 'entry-Rck0GhA3.js'), 'export {};');
+    // What the build writes beside a script (scripts/vite/precompress.ts).
+    writeFileSync(join(root, 'assets', 'session-Co4aATGp.js'), SCRIPT);
+    writeFileSync(join(root, 'assets', 'session-Co4aATGp.js.br'), brotliCompressSync(SCRIPT));
+    writeFileSync(join(root, 'assets', 'session-Co4aATGp.js.gz'), gzipSync(SCRIPT));
     writeFileSync(join(root, 'robots.txt'), 'User-agent: *');
     const { settings, xmpp } = parley();
     proxy = new WebsocketProxy(new URL(xmpp.websocketUrl), settings.gatewayBufferBytes);
@@ -167,5 +188,21 @@ describe('The gateway serves the built app: content-hashed assets are cached for
     const beside = await fetch(new URL('/robots.txt', url));
     expect(beside.status).toBe(200);
     expect(beside.headers.get('cache-control')).not.toContain('immutable');
+  });
+
+  it('a script goes compressed as the browser accepts it, brotli before gzip, from the copies the build wrote; to a browser that accepts neither, as it is', async () => {
+    const address = new URL('/assets/session-Co4aATGp.js', url).href;
+    const brotli = await rawGet(address, 'gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.body).toString()).toBe(SCRIPT);
+    expect(brotli.headers['cache-control']).toBe(HASHED_ASSET_CACHE);
+    expect(brotli.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/);
+    const gzipped = await rawGet(address, 'gzip, deflate');
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.body).toString()).toBe(SCRIPT);
+    const plain = await rawGet(address, undefined);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(SCRIPT);
+    expect(brotli.body.length).toBeLessThan(plain.body.length / 4);
   });
 });

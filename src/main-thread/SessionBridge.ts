@@ -14,6 +14,7 @@ import type {
 } from '../protocol/commands';
 import { applyPatches, type StateMessage } from '../protocol/session-state';
 import { EARLY_TAB_LOCK, SESSION_UNAVAILABLE, tabLockName, type EarlyTabLock } from '../protocol/tabs';
+import { SESSION_ATTACH_WITHIN_MS } from '../protocol/clientDefaults';
 import { sessionStateAtom, sessionUnavailableAtom } from './sessionAtoms';
 
 type JotaiStore = ReturnType<typeof createStore>;
@@ -59,10 +60,9 @@ export class SessionBridge {
     const session = Comlink.wrap<SessionApi>(worker.port);
     this.session = session;
     // The worker's script, or the session's code it loads, did not arrive: the tab can only be reloaded.
-    const unavailable = () => store.set(sessionUnavailableAtom, true);
-    worker.addEventListener('error', unavailable);
+    worker.addEventListener('error', () => this.setUnavailable(true));
     worker.port.addEventListener('message', (event: MessageEvent) => {
-      if (event.data === SESSION_UNAVAILABLE) unavailable();
+      if (event.data === SESSION_UNAVAILABLE) this.setUnavailable(true);
     });
     this.actions = {
       rooms: session.rooms,
@@ -94,7 +94,17 @@ export class SessionBridge {
       window.addEventListener('online', () => void this.session.online());
       window.addEventListener('offline', () => void this.session.offline());
     });
+    // A worker that closed as this tab connected (its session's code lost) never answers at all.
+    const unanswered = setTimeout(() => this.setUnavailable(true), SESSION_ATTACH_WITHIN_MS);
+    void attached.then(() => {
+      clearTimeout(unanswered);
+      this.setUnavailable(false);
+    });
     return { attachSent: answered.then(() => undefined), attached };
+  }
+
+  private setUnavailable(unavailable: boolean): void {
+    this.store.set(sessionUnavailableAtom, unavailable);
   }
 
   onEvent(handle: (event: SessionEvent) => void): () => void {

@@ -101,3 +101,10 @@ export const RECEIVE_FIRST = { maxWaitMs: 500 } as const;
  * close an idle unauthenticated connection itself only much later.
  */
 export const XMPP_SOCKET_AHEAD_UNCLAIMED_MS = 30_000;
+
+/**
+ * A tab whose attach the shared session has not answered by then says the session could not start
+ * (SessionBridge): normally it answers within a second, once the worker's code has run. Answered
+ * later after all, the tab takes that back.
+ */
+export const SESSION_ATTACH_WITHIN_MS = 10_000;

@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { callButton, callRegion, expectDecodingVideo, joinCall, LIGHT_VIDEO_TIERS, tile } from './call-ui-people';
 import { expect, expectJoined, inTheRoom, joinFromHome, openPanel, test, uniqueRoomName } from './rooms-people';
 import { RecordingFront } from '../support/RecordingFront';
+import { SESSION_ATTACH_WITHIN_MS } from '../../src/protocol/clientDefaults';
 
 // What a room page starts as it loads (issue 14, the join path); the rest of the join path is
 // tests/integration/join-path.test.ts. Mesh only: nothing here reaches the relay.
@@ -153,7 +154,10 @@ test.describe('Should the session’s code not arrive, the page says so in plain
       const page = await context.newPage();
       await page.goto(new URL(uniqueRoomName('session-code-lost'), front.url).href);
       const alert = page.getByRole('alert').filter({ hasText: 'Parley could not start' });
-      await expect(alert).toHaveText('Parley could not start: part of it did not load. Check your internet connection, then reload the page.Reload');
+      // Told by the worker, or, when the worker closed as the tab connected, by the tab's own wait for its attach.
+      await expect(alert).toHaveText('Parley could not start: part of it did not load. Check your internet connection, then reload the page.Reload', {
+        timeout: SESSION_ATTACH_WITHIN_MS + 5_000,
+      });
       front.refused = undefined;
       await alert.getByRole('button', { name: 'Reload' }).click();
       await openPanel(page, 'Chat');

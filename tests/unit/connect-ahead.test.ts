@@ -222,7 +222,7 @@ describe('The shared worker sends the session’s first config request as it sta
     expect(server.bodies).toHaveLength(2);
   });
 
-  it('a new visitor’s request sent before the stored identity is known, and the identity’s sent once it is: the session asking with the identity takes the second', async () => {
+  it('a new visitor’s request sent before the stored identity is known, and the identity’s sent once it is: the session asking with the identity takes the second, and the first is dropped', async () => {
     const ahead = new FetchAhead(network);
     ahead.send(url, configRequestInit());
     ahead.send(url, configRequestInit(undefined, 'stored.identity'));
@@ -231,6 +231,9 @@ describe('The shared worker sends the session’s first config request as it sta
     const config = await fetchConfig(ahead.fetch, systemClock, url, undefined, 'stored.identity');
     expect(config.id).toBe('answer-stored.identity');
     expect(server.bodies).toHaveLength(2);
+    // The other one was dropped with that first ask: a later request without an identity goes to the service.
+    expect((await fetchConfig(ahead.fetch, systemClock, url)).id).toBe('answer-new');
+    expect(server.bodies).toHaveLength(3);
   });
 
   it('a request that is not the one sent ahead (another identity, a reconnect’s resume) goes to the service', async () => {

@@ -1,27 +1,16 @@
 import { createStore } from 'jotai';
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ParleyTab } from '../../src/main-thread/ParleyTab';
 import { openRoomAtLoad } from '../../src/ui/useOpenRoom';
+import { fakeSessionPage } from '../support/fakeSessionPage';
 import { until } from '../support/until';
 
 afterEach(() => vi.unstubAllGlobals());
 
-/**
- * What a page's SharedWorker and Web Locks give the bridge, faked because Node has neither: the
- * worker's port is one end of a real message channel, whose other end this test reads as the
- * session would, answering nothing; every lock is granted at once.
- */
+/** A page whose session reads what the tab sends and answers nothing. */
 function pageWithSilentSession(): { calls: string[]; sessionPort: MessagePort } {
-  const { port1: pagePort, port2: sessionPort } = new MessageChannel();
-  vi.stubGlobal(
-    'SharedWorker',
-    class extends EventTarget {
-      readonly port = pagePort;
-    },
-  );
-  vi.stubGlobal('navigator', { locks: { request: (_name: string, granted: () => Promise<unknown>) => granted() } });
-  vi.stubGlobal('window', { addEventListener: () => undefined });
+  const sessionPort = fakeSessionPage();
   const calls: string[] = [];
   sessionPort.on('message', (message: { path?: string[] }) => calls.push((message.path ?? []).join('.')));
   return { calls, sessionPort };

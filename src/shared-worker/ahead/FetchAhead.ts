@@ -1,8 +1,8 @@
 import type { Fetch } from '../ConfigClient';
 
-/** Two requests are the same one when their method, address and body are. */
-function requestKey(url: string, init: RequestInit): string | undefined {
-  return typeof init.body === 'string' ? `${init.method ?? 'GET'} ${url}\n${init.body}` : undefined;
+/** Requests to the same method and address, told apart by their body. */
+function addressOf(url: string, init: RequestInit): string {
+  return `${init.method ?? 'GET'} ${url}`;
 }
 
 /** `request`, or a rejection with the signal's reason once `signal` aborts. */
@@ -19,29 +19,31 @@ function untilAborted(request: Promise<Response>, signal: AbortSignal | null | u
 /**
  * Requests sent before their asker exists (issue 14, the join path): the shared worker's first
  * script sends the session's first config request while the session's code is still being fetched
- * and compiled. `fetch` hands a request sent ahead to the first ask for the same one (method,
- * address and body), under the asker's own abort signal; every other ask goes to the network.
+ * and compiled. The first ask to a method and address settles every request sent ahead to it: it
+ * is handed the one with its own body, under its own abort signal, and the others are dropped; every
+ * other ask goes to the network.
  */
 export class FetchAhead {
-  private readonly ahead = new Map<string, Promise<Response>>();
+  /** By method and address, then by body. */
+  private readonly ahead = new Map<string, Map<string, Promise<Response>>>();
 
   constructor(private readonly network: Fetch) {}
 
-  /** Sends the request now, for the first ask for the same one. */
-  send(url: string, init: RequestInit): void {
-    const key = requestKey(url, init);
-    if (key === undefined) return;
+  /** Sends the request now, for the first ask to its method and address. */
+  send(url: string, init: RequestInit & { body: string }): void {
     const request = this.network(url, init);
     // Its asker sees a failure; one never asked for fails unseen.
     request.catch(() => undefined);
-    this.ahead.set(key, request);
+    const address = addressOf(url, init);
+    const sent = this.ahead.get(address) ?? new Map<string, Promise<Response>>();
+    this.ahead.set(address, sent.set(init.body, request));
   }
 
   readonly fetch: Fetch = (url, init) => {
-    const key = requestKey(url, init);
-    const request = key === undefined ? undefined : this.ahead.get(key);
-    if (key === undefined || request === undefined) return this.network(url, init);
-    this.ahead.delete(key);
-    return untilAborted(request, init.signal);
+    const address = addressOf(url, init);
+    const sent = this.ahead.get(address);
+    this.ahead.delete(address);
+    const request = typeof init.body === 'string' ? sent?.get(init.body) : undefined;
+    return request ? untilAborted(request, init.signal) : this.network(url, init);
   };
 }

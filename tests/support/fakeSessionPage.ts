@@ -1,0 +1,20 @@
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { vi } from 'vitest';
+
+/**
+ * What a page's SharedWorker and Web Locks give the session bridge, faked because Node has neither:
+ * the worker's port is one end of a real message channel, whose other end is returned for the test
+ * to hold as the session's; every lock is granted at once. Undo with `vi.unstubAllGlobals()`.
+ */
+export function fakeSessionPage(): MessagePort {
+  const { port1: pagePort, port2: sessionPort } = new MessageChannel();
+  vi.stubGlobal(
+    'SharedWorker',
+    class extends EventTarget {
+      readonly port = pagePort;
+    },
+  );
+  vi.stubGlobal('navigator', { locks: { request: (_name: string, granted: () => Promise<unknown>) => granted() } });
+  vi.stubGlobal('window', { addEventListener: () => undefined });
+  return sessionPort;
+}

@@ -5,14 +5,14 @@ import { join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { LIMITS } from '../../src/protocol/constants';
-import { GATEWAY_PATHS } from '../../src/protocol/endpoints';
+import { GATEWAY_PATHS, publicOrigin, type PublicOrigin } from '../../src/protocol/endpoints';
 import { ValidationError } from '../../src/protocol/errors';
 import { parseJson } from '../../src/protocol/validate';
 import { TokenError } from '../auth/jwt';
 import { parseRelayAnnouncement, verifyAnnouncementToken } from '../relay/host/announcement';
 import type { ParleySettings } from '../settings';
 import { isHealthy, type HealthReport } from '../supervision/health';
-import { ConfigService, type PublicOrigin } from './configService';
+import { ConfigService } from './configService';
 import { HttpError } from './errors';
 import type { RelayRegistry } from './RelayRegistry';
 import type { WebsocketProxy } from './websocketProxy';
@@ -60,14 +60,12 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log, he
     void reply.status(status).send({ error: { status, message } });
   });
 
+  // The origin the browser reached, which the config's addresses point back at.
   const originOf = (request: FastifyRequest): PublicOrigin => {
-    if (settings.publicUrl) {
-      const url = new URL(settings.publicUrl);
-      return { http: url.origin, websocket: `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}` };
-    }
+    if (settings.publicUrl) return publicOrigin(new URL(settings.publicUrl));
     const host = request.headers.host ?? '';
     if (!HOST_HEADER.test(host)) throw new HttpError(400, 'bad Host header');
-    return { http: `http://${host}`, websocket: `ws://${host}` };
+    return publicOrigin({ protocol: 'http:', host });
   };
   const bodyText = (request: FastifyRequest): string => (typeof request.body === 'string' ? request.body : '');
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ProviderConfig, RoomConfigResponse, SfuServerConfig } from '../../src/protocol/config';
 import { LIMITS } from '../../src/protocol/constants';
-import { GATEWAY_PATHS } from '../../src/protocol/endpoints';
+import { gatewayAddresses, type PublicOrigin } from '../../src/protocol/endpoints';
 import { RELAY_TOKEN_AUDIENCE } from '../../src/protocol/relay';
 import { ValidationError } from '../../src/protocol/errors';
 import { roomNameToLocalpart } from '../../src/protocol/rooms';
@@ -15,12 +15,6 @@ import { HttpError } from './errors';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const API_VERSION = '1';
-
-/** The URLs a config points the client at, derived from the origin the browser reached. */
-export interface PublicOrigin {
-  http: string;
-  websocket: string;
-}
 
 /** Who a config is for: the XMPP user, and the guest identity credential to hand back (none for a product user). */
 interface ConfigIdentity {
@@ -69,7 +63,7 @@ export class ConfigService {
       orgId: '',
       roomConfigUrl: `${origin.http}/api/room-config`,
       screensharingExtensions: {},
-      signalingUrl: `${origin.websocket}${GATEWAY_PATHS.xmppWebsocket}`,
+      signalingUrl: gatewayAddresses(origin).xmppWebsocket,
       telemetryUrl: '',
       userId: `${localpart}@${this.settings.xmppDomain}`,
       sfuServer: this.settings.relayWorkers > 0 || this.settings.remoteRelays ? this.sfuServer(localpart, origin, nowSeconds) : undefined,

@@ -12,6 +12,21 @@ export const GATEWAY_PATHS = {
 /** RFC 7395: the websocket subprotocol of XMPP. */
 export const XMPP_WEBSOCKET_PROTOCOL = 'xmpp';
 
+/** An origin's bases for HTTP and for websockets: `http://host` and `ws://host`, or `https:` and `wss:`. */
+export interface PublicOrigin {
+  http: string;
+  websocket: string;
+}
+
+/**
+ * The bases of the origin at `location` (the gateway's public URL, a request's host, a worker's
+ * location). The gateway names its addresses in a config from them, and the shared worker, before it
+ * has a config, finds them so too: the websocket it opens then is the one the config names.
+ */
+export function publicOrigin(location: { protocol: string; host: string }): PublicOrigin {
+  return { http: `${location.protocol}//${location.host}`, websocket: `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}` };
+}
+
 /** The gateway's addresses the shared worker uses, absolute. */
 export interface GatewayAddresses {
   config: string;
@@ -19,9 +34,7 @@ export interface GatewayAddresses {
   xmppWebsocket: string;
 }
 
-/** The gateway's addresses on the origin `origin` (a page's or a worker's location). */
-export function gatewayAddresses(origin: { protocol: string; host: string }): GatewayAddresses {
-  const http = `${origin.protocol}//${origin.host}`;
-  const websocket = `${origin.protocol === 'https:' ? 'wss:' : 'ws:'}//${origin.host}`;
-  return { config: `${http}${GATEWAY_PATHS.config}`, xmppReady: `${http}${GATEWAY_PATHS.xmppReady}`, xmppWebsocket: `${websocket}${GATEWAY_PATHS.xmppWebsocket}` };
+/** The gateway's addresses at `origin`. */
+export function gatewayAddresses(origin: PublicOrigin): GatewayAddresses {
+  return { config: `${origin.http}${GATEWAY_PATHS.config}`, xmppReady: `${origin.http}${GATEWAY_PATHS.xmppReady}`, xmppWebsocket: `${origin.websocket}${GATEWAY_PATHS.xmppWebsocket}` };
 }

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import type { Logger } from '../common/logger';
-import { gatewayAddresses } from '../protocol/endpoints';
+import { gatewayAddresses, publicOrigin } from '../protocol/endpoints';
 import { SESSION_UNAVAILABLE } from '../protocol/tabs';
 import { FetchAhead } from './ahead/FetchAhead';
 import { openXmppSocketAhead } from './ahead/xmppSocketAhead';
@@ -19,7 +19,7 @@ import { IndexedDbIdentityStorage, ReadAheadIdentityStorage } from './identity/I
  */
 declare const self: SharedWorkerGlobalScope;
 
-const addresses = gatewayAddresses(self.location);
+const addresses = gatewayAddresses(publicOrigin(self.location));
 openXmppSocketAhead(globalThis, addresses.xmppWebsocket);
 const identityStorage = new ReadAheadIdentityStorage(new IndexedDbIdentityStorage());
 const requestsAhead = new FetchAhead((url, init) => fetch(url, init));

@@ -1,20 +1,23 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { WebsocketProxy } from '../../server/gateway/websocketProxy';
 import { GATEWAY_PATHS } from '../../src/protocol/endpoints';
 
 /**
- * An HTTP front on loopback for one gateway: it forwards every request and websocket upgrade as it
- * is, the Host header kept (so the config's addresses name the front), and records in order when
- * the config service was asked, when it answered and when the XMPP websocket was upgraded. While
- * `holdConfig` holds, the config's answers wait at the front: what a browser does while its config
- * is on its way can then be seen whatever the machine's load. Paths it is told to refuse get a 503.
+ * An HTTP front on loopback for one gateway: it forwards every request as it is, the Host header
+ * kept (so the config's addresses name the front), and every websocket upgrade as the gateway
+ * forwards its own (WebsocketProxy). It records in order when the config service was asked, when it
+ * answered and when the XMPP websocket was upgraded. While `holdConfig` holds, the config's answers
+ * wait at the front: what a browser does while its config is on its way can then be seen whatever
+ * the machine's load. Paths it is told to refuse get a 503.
  */
 export class RecordingFront {
   readonly steps: string[] = [];
   private held: Promise<void> = Promise.resolve();
   /** Requests for paths it matches are answered 503 instead of forwarded: a file the network lost. */
   refused: RegExp | undefined;
-  private readonly sockets = new Set<Socket>();
+  /** The gateway's own way of carrying a websocket; a test's front needs no bound of its own. */
+  private readonly websockets = new WebsocketProxy(undefined, Number.POSITIVE_INFINITY);
 
   private constructor(
     private readonly server: Server,
@@ -40,17 +43,7 @@ export class RecordingFront {
     });
     server.on('upgrade', (incoming: IncomingMessage, client: Socket, head: Buffer) => {
       if (incoming.url === GATEWAY_PATHS.xmppWebsocket) this.steps.push('XMPP websocket opened');
-      const upstream = connect(Number(gateway.port), gateway.hostname, () => {
-        const headers = incoming.rawHeaders.reduce<string[]>((lines, value, index, all) => (index % 2 === 0 ? [...lines, `${value}: ${all[index + 1]}`] : lines), []);
-        upstream.write(`${incoming.method} ${incoming.url} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`);
-        upstream.write(head);
-        client.pipe(upstream).pipe(client);
-      });
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => (socket === client ? upstream : client).destroy());
-      }
+      this.websockets.upgrade(incoming, client, head, { backend: new URL(incoming.url ?? '/', gateway), unreachable: () => client.destroy() });
     });
   }
 
@@ -73,7 +66,7 @@ export class RecordingFront {
   }
 
   async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
+    this.websockets.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }

@@ -24,7 +24,8 @@ export function stampOfferPosted(method: string, step: string): string {
  * Installed in a shared worker: stamps (epoch ms) the first time each step happens, in
  * `self.__benchWorkerSteps`. Frames are read as the XML they carry; the websocket's
  * constructor is wrapped on the global (the worker's first script opens the XMPP websocket with it,
- * before StanzaJS loads), its `send` and its `onmessage` handler on the prototype, `fetch` on the global.
+ * before StanzaJS loads) with a listener of what it receives on each socket, its `send` on the
+ * prototype, `fetch` on the global.
  */
 const WORKER_PROBE = `(() => {
   self.__benchWorkerSteps = { 'session worker started': performance.timeOrigin };
@@ -69,6 +70,7 @@ const WORKER_PROBE = `(() => {
     if (/action=["']session-accept["']/.test(xml)) mark('answer leaves the worker');
   };
   const received = (xml) => {
+    if (xml.startsWith('<success')) mark('authenticated');
     if (xml.startsWith('<presence') && /code=["']110["']/.test(xml)) mark('self-presence received');
     // Another occupant's room presence: not the account's own presence, nor a self-presence (status 110).
     const other = xml.startsWith('<presence') && xml.includes('http://jabber.org/protocol/muc#user') && !/code=["']110["']/.test(xml);
@@ -78,12 +80,14 @@ const WORKER_PROBE = `(() => {
     if (/action=["']session-accept["']/.test(xml)) mark('answer arrives at the worker');
   };
   // The worker's first script opens the XMPP websocket through the global constructor before StanzaJS
-  // has loaded; StanzaJS's client takes it over by setting its open handler.
+  // has loaded, and logs in on it ahead; StanzaJS's client takes it over by setting its open handler.
+  // What the server sends is read as it arrives, whoever's handler it then reaches.
   self.WebSocket = new Proxy(WebSocket, {
     construct(target, args, newTarget) {
       mark('websocket asked');
       const socket = Reflect.construct(target, args, newTarget);
       socket.addEventListener('open', () => mark('websocket open'));
+      socket.addEventListener('message', (event) => { if (typeof event.data === 'string') received(event.data); });
       return socket;
     },
   });
@@ -98,14 +102,6 @@ const WORKER_PROBE = `(() => {
     if (typeof data === 'string') sent(data);
     return send.call(this, data);
   };
-  const onmessage = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
-  Object.defineProperty(WebSocket.prototype, 'onmessage', {
-    configurable: true,
-    get() { return onmessage.get.call(this); },
-    set(handler) {
-      onmessage.set.call(this, handler && ((event) => { if (typeof event.data === 'string') received(event.data); return handler.call(this, event); }));
-    },
-  });
 })()`;
 
 /** A shared worker attached over the browser's DevTools session (the non-flattened protocol: messages to and from it go through Target). */

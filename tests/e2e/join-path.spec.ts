@@ -145,6 +145,36 @@ test.describe('The shared worker opens the XMPP websocket and sends the config r
   });
 });
 
+/** The element of each frame the browser sent on the XMPP websocket, in order. */
+function xmppSent(front: RecordingFront): string[] {
+  return front.xmppFrames.flatMap((frame) => (frame.startsWith('> ') ? [/^> <([\w:-]+)/.exec(frame)?.[1] ?? frame] : []));
+}
+
+test.describe('The shared worker logs in on its websocket before the session’s code has loaded; the session’s client only binds (issue 14, the join path)', () => {
+  test('while the session’s code is held back, the stream is opened, authenticated and restarted; once it comes, the client binds on that socket and the room is joined, no step sent twice', async ({ browser, appUrl }) => {
+    const front = await RecordingFront.start(appUrl);
+    const context = await browser.newContext();
+    try {
+      const releaseSession = front.hold(/\/assets\/sessionWorker-[^/]+\.js$/);
+      const page = await context.newPage();
+      await page.goto(new URL(uniqueRoomName('login-ahead'), front.url).href);
+      await expect.poll(() => front.xmppFrames.filter((frame) => frame.startsWith('< <stream:features'))).toHaveLength(2);
+      expect(front.xmppFrames.some((frame) => frame.startsWith('< <success'))).toBe(true);
+      expect(xmppSent(front)).toEqual(['open', 'auth', 'open']);
+      releaseSession();
+      await openPanel(page, 'Chat');
+      await expectJoined(page);
+      const sent = xmppSent(front);
+      expect(sent.slice(0, 4)).toEqual(['open', 'auth', 'open', 'iq']);
+      expect(sent.filter((element) => element === 'auth' || element === 'open')).toHaveLength(3);
+      expect(front.steps.filter((step) => step === 'XMPP websocket opened')).toHaveLength(1);
+    } finally {
+      await context.close();
+      await front.close();
+    }
+  });
+});
+
 test.describe('Should the session’s code not arrive, the page says so in plain words, and a reload brings the session back (issue 14: the shared worker loads it after its first script)', () => {
   test('with the session’s code refused, a room page says what happened and what to do; once the network serves it, "Reload" joins the room', async ({ browser, appUrl }) => {
     const front = await RecordingFront.start(appUrl);

@@ -6,11 +6,12 @@ import { systemClock } from '../../src/common/clock';
 import { XMPP_SOCKET_AHEAD_UNCLAIMED_MS } from '../../src/protocol/clientDefaults';
 import { XMPP_WEBSOCKET_PROTOCOL } from '../../src/protocol/endpoints';
 import { FetchAhead } from '../../src/shared-worker/ahead/FetchAhead';
-import { openXmppSocketAhead, type SocketConstructor } from '../../src/shared-worker/ahead/xmppSocketAhead';
+import { openXmppSocketAhead } from '../../src/shared-worker/ahead/xmppSocketAhead';
 import { fetchConfig } from '../../src/shared-worker/ConfigClient';
 import { configRequestInit } from '../../src/shared-worker/configRequestInit';
 import { ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
+import { workerScope } from '../support/workerScope';
 
 /** A websocket server on loopback that accepts XMPP's subprotocol and keeps what it saw. */
 class SocketServer {
@@ -42,22 +43,6 @@ class SocketServer {
   }
 }
 
-/**
- * `ws`'s socket as the browser's behaves when closed while connecting: `ws` emits an error then,
- * which would throw without a listener; the browser's dispatches it to no one.
- */
-class BrowserLikeWebSocket extends WebSocket {
-  constructor(url: string, protocols?: string | string[]) {
-    super(url, protocols);
-    this.on('error', () => undefined);
-  }
-}
-
-/** A worker's scope in Node: its WebSocket is `ws`'s until openXmppSocketAhead replaces it. */
-function workerScope(): { WebSocket: SocketConstructor<WebSocket> } {
-  return { WebSocket: BrowserLikeWebSocket };
-}
-
 function opened(socket: WebSocket): Promise<number> {
   let opens = 0;
   return new Promise((resolve) => {
@@ -84,7 +69,7 @@ describe('The shared worker opens the XMPP websocket as it starts, before the co
 
   it('the first websocket asked for at that address with XMPP’s subprotocol is the one opened ahead: one connection, and its asker hears it open', async () => {
     const scope = workerScope();
-    openXmppSocketAhead(scope, server.url(), systemClock);
+    openXmppSocketAhead(scope, server.url(), { clock: systemClock });
     await until(() => server.connections.length === 1 && server.connections[0]!.readyState === WebSocket.OPEN);
 
     const socket = new scope.WebSocket(server.url(), XMPP_WEBSOCKET_PROTOCOL);
@@ -104,7 +89,7 @@ describe('The shared worker opens the XMPP websocket as it starts, before the co
 
   it('asked for while it is still connecting, its asker hears the socket’s own open, once', async () => {
     const scope = workerScope();
-    openXmppSocketAhead(scope, server.url(), systemClock);
+    openXmppSocketAhead(scope, server.url(), { clock: systemClock });
     const socket = new scope.WebSocket(server.url(), XMPP_WEBSOCKET_PROTOCOL);
     sockets.push(socket);
     expect(socket.readyState).toBe(WebSocket.CONNECTING);
@@ -114,7 +99,7 @@ describe('The shared worker opens the XMPP websocket as it starts, before the co
 
   it('when the config names another address, the asker gets a socket to that one and the socket opened ahead is closed', async () => {
     const scope = workerScope();
-    openXmppSocketAhead(scope, server.url('/elsewhere'), systemClock);
+    openXmppSocketAhead(scope, server.url('/elsewhere'), { clock: systemClock });
     await until(() => server.connections.length === 1);
 
     const socket = new scope.WebSocket(server.url(), XMPP_WEBSOCKET_PROTOCOL);
@@ -127,7 +112,7 @@ describe('The shared worker opens the XMPP websocket as it starts, before the co
 
   it('a socket the server closed before it was asked for is not handed over: the asker opens its own', async () => {
     const scope = workerScope();
-    openXmppSocketAhead(scope, server.url(), systemClock);
+    openXmppSocketAhead(scope, server.url(), { clock: systemClock });
     await until(() => server.connections.length === 1);
     server.connections[0]!.close();
     await until(() => server.closed.length === 1);
@@ -143,7 +128,7 @@ describe('The shared worker opens the XMPP websocket as it starts, before the co
   it(`one that no login has taken within ${XMPP_SOCKET_AHEAD_UNCLAIMED_MS / 1000} s (the config kept failing) is closed, and a later login opens its own`, async () => {
     const clock = new ManualClock();
     const scope = workerScope();
-    openXmppSocketAhead(scope, server.url(), clock);
+    openXmppSocketAhead(scope, server.url(), { clock });
     await until(() => server.connections.length === 1);
     await clock.advance(XMPP_SOCKET_AHEAD_UNCLAIMED_MS - 1);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -29,14 +29,20 @@ export class FetchAhead {
 
   constructor(private readonly network: Fetch) {}
 
-  /** Sends the request now, for the first ask to its method and address. */
-  send(url: string, init: RequestInit & { body: string }): void {
+  /**
+   * Sends the request now, for the first ask to its method and address. Resolves with a copy of its
+   * answer for the sender's own reading, or undefined when it failed (its asker sees the failure).
+   */
+  send(url: string, init: RequestInit & { body: string }): Promise<Response | undefined> {
     const request = this.network(url, init);
-    // Its asker sees a failure; one never asked for fails unseen.
-    request.catch(() => undefined);
     const address = addressOf(url, init);
     const sent = this.ahead.get(address) ?? new Map<string, Promise<Response>>();
     this.ahead.set(address, sent.set(init.body, request));
+    // Copied before the asker can have read the body: this is the answer's first reader.
+    return request.then(
+      (response) => response.clone(),
+      () => undefined,
+    );
   }
 
   readonly fetch: Fetch = (url, init) => {

@@ -1,0 +1,196 @@
+import type { Logger } from '../../common/logger';
+import type { ProviderConfig } from '../../protocol/config';
+
+/** The account a session logs in with, as StanzaJS's PLAIN mechanism sends it. */
+export interface XmppLogin {
+  readonly domain: string;
+  readonly username: string;
+  readonly password: string;
+}
+
+/** A bare JID already in its prepared form: StanzaJS's stringprep leaves it as it is. */
+const PREPARED_BARE_JID = /^([a-z0-9._-]+)@([a-z0-9.-]+)$/;
+
+/**
+ * The login of `config`'s account on the socket opened ahead at `socketUrl`, when the login ahead
+ * can write exactly the frames StanzaJS will: the config names that socket's address and an account
+ * whose address needs no preparation.
+ */
+export function xmppLoginOf(config: Pick<ProviderConfig, 'userId' | 'credential' | 'signalingUrl'>, socketUrl: string): XmppLogin | undefined {
+  const account = PREPARED_BARE_JID.exec(config.userId);
+  if (config.signalingUrl !== socketUrl || !account) return undefined;
+  return { username: account[1]!, domain: account[2]!, password: config.credential };
+}
+
+/** RFC 7395's stream open, as StanzaJS's websocket transport writes it (no `lang` configured). */
+export function streamOpenFrame(domain: string): string {
+  return `<open xmlns="urn:ietf:params:xml:ns:xmpp-framing" xml:lang="en" to="${domain}" version="1.0"/>`;
+}
+
+/** SASL PLAIN's auth with no authorization identity, as StanzaJS's SASL feature writes it. */
+export function plainAuthFrame({ username, password }: XmppLogin): string {
+  const bytes = new TextEncoder().encode(`\0${username}\0${password}`);
+  return `<auth xmlns="urn:ietf:params:xml:ns:xmpp-sasl" mechanism="PLAIN">${btoa(String.fromCharCode(...bytes))}</auth>`;
+}
+
+/** The name of a websocket frame's one element (RFC 7395: one element per frame). */
+function elementOf(frame: string): string | undefined {
+  return /^\s*<([\w:-]+)/.exec(frame)?.[1];
+}
+
+/** True when the server offers PLAIN and nothing else: the one mechanism StanzaJS can then choose. */
+function offersOnlyPlain(features: string): boolean {
+  const mechanisms = [...features.matchAll(/<mechanism>([^<]*)<\/mechanism>/g)].map((match) => match[1]);
+  return mechanisms.length === 1 && mechanisms[0] === 'PLAIN';
+}
+
+/** What the login ahead needs of its websocket: the browser's, or `ws`'s in Node. */
+export interface LoginSocket {
+  readonly readyState: number;
+  send(data: string): void;
+  close(): void;
+  addEventListener(type: 'open' | 'message', listener: (event: SocketMessage) => void): void;
+}
+
+/** A socket's event as the login ahead reads it: a message's carries its `data`. */
+type SocketMessage = { readonly type: string; readonly data?: unknown };
+type MessageHandler = (this: LoginSocket, event: SocketMessage) => void;
+
+/**
+ * The first three of the XMPP login's four round trips (stream open, SASL PLAIN, stream restart),
+ * made by the shared worker's first script on the websocket it opens ahead (issue 14, the join path),
+ * while the session's code — StanzaJS is most of it — is still being fetched and compiled. Only
+ * resource binding is left for the session's client then.
+ *
+ * The client that takes the socket logs in as ever, unaware: each frame it sends that the first
+ * script has already sent, identical and in the same order, is not sent again, and the server's
+ * answers to it, held until then, are handed to it. Once it has sent them all, the socket is its own.
+ * A frame that differs from the one sent ahead (another account, another StanzaJS) cannot be
+ * reconciled with the server's side: the socket is closed, and the session reconnects as after any
+ * drop. Frames are compared as strings, so what the first script writes must be what StanzaJS writes,
+ * which `login-ahead.test.ts` checks against the real client and server.
+ */
+export class XmppLoginAhead {
+  /** Frames sent ahead, in order. */
+  private readonly sentAhead: string[] = [];
+  /** How many of them the client has sent too. */
+  private matched = 0;
+  /** The server's frames not yet handed to the client, each with how many frames had been sent ahead as it came. */
+  private readonly held: Array<{ message: SocketMessage; answering: number }> = [];
+  /** The server's frame the login waits for next; undefined when it has gone as far as it goes ahead. */
+  private awaiting: 'mechanisms' | 'success' | 'restarted' | undefined;
+  private login: XmppLogin | undefined;
+  private handedOver = false;
+  /** The client's login differed from the one made ahead: the socket is closing, and nothing more reaches the client. */
+  private diverged = false;
+  /** The client's message handler (the socket's `onmessage` as the client sets it). */
+  private handler: MessageHandler | null = null;
+  private releaseScheduled = false;
+
+  constructor(
+    private readonly socket: LoginSocket,
+    login: Promise<XmppLogin | undefined>,
+    private readonly log: Logger,
+  ) {
+    socket.addEventListener('message', (message) => this.received(message));
+    const opened = new Promise<void>((resolve) => socket.addEventListener('open', () => resolve()));
+    void Promise.all([login, opened]).then(([account]) => {
+      if (account && !this.handedOver) this.start(account);
+    });
+  }
+
+  /**
+   * The client takes the socket: from now on the login ahead sends nothing more, the client's frames
+   * go through `send` and the server's reach the client's `onmessage` in order. Called as the socket
+   * is handed over, before the client sets its handlers.
+   */
+  handOver(): void {
+    this.handedOver = true;
+    this.awaiting = undefined;
+    const socket = this.socket;
+    const nativeSend = socket.send;
+    // Own properties of this one socket: the client sees the socket it asked for, in every other respect the browser's.
+    Object.defineProperty(socket, 'send', { configurable: true, writable: true, value: (data: string) => this.clientSends(data, nativeSend) });
+    Object.defineProperty(socket, 'onmessage', {
+      configurable: true,
+      get: () => this.handler,
+      set: (handler: MessageHandler | null) => {
+        this.handler = handler;
+        this.scheduleRelease();
+      },
+    });
+  }
+
+  private start(login: XmppLogin): void {
+    this.login = login;
+    this.awaiting = 'mechanisms';
+    this.sendAhead(streamOpenFrame(login.domain));
+  }
+
+  private sendAhead(frame: string): void {
+    this.sentAhead.push(frame);
+    this.socket.send(frame);
+  }
+
+  private received(message: SocketMessage): void {
+    if (this.diverged) return;
+    this.held.push({ message, answering: this.sentAhead.length });
+    if (this.handedOver) this.release();
+    else this.advance(String(message.data));
+  }
+
+  /** The login's next step, on the server's frame. */
+  private advance(frame: string): void {
+    const element = elementOf(frame);
+    const login = this.login;
+    if (element === 'open' || !login) return;
+    if (this.awaiting === 'mechanisms' && element === 'stream:features' && offersOnlyPlain(frame)) {
+      this.awaiting = 'success';
+      this.sendAhead(plainAuthFrame(login));
+    } else if (this.awaiting === 'success' && element === 'success') {
+      this.awaiting = 'restarted';
+      this.sendAhead(streamOpenFrame(login.domain));
+    } else {
+      // The restarted stream's features (binding is the client's), or anything unexpected: no further.
+      this.awaiting = undefined;
+    }
+  }
+
+  private clientSends(data: string, nativeSend: (data: string) => void): void {
+    if (this.matched === this.sentAhead.length) {
+      nativeSend.call(this.socket, data);
+      return;
+    }
+    if (data !== this.sentAhead[this.matched]) {
+      this.log.error(`the XMPP client's login differs from the one made ahead (${elementOf(data) ?? 'a frame'}): reconnecting`);
+      // What the client sends on the closing socket goes nowhere, as on any socket that has closed.
+      this.diverged = true;
+      this.sentAhead.length = 0;
+      this.matched = 0;
+      this.held.length = 0;
+      this.socket.close();
+      return;
+    }
+    this.matched += 1;
+    // Not within the client's own send: its answers arrive as the network's would, in a later task.
+    this.scheduleRelease();
+  }
+
+  private scheduleRelease(): void {
+    if (this.releaseScheduled) return;
+    this.releaseScheduled = true;
+    setTimeout(() => {
+      this.releaseScheduled = false;
+      this.release();
+    }, 0);
+  }
+
+  /** Hands the client every held frame that answers a frame it has sent, in order. */
+  private release(): void {
+    const handler = this.handler;
+    if (!handler) return;
+    while (this.held.length > 0 && this.held[0]!.answering <= this.matched) {
+      handler.call(this.socket, this.held.shift()!.message);
+    }
+  }
+}

@@ -93,11 +93,11 @@ export function relayCarriesRoom(parley: RunningParley, roomName: string, people
  * Everyone but the newcomer enters the call, one after another, each once they see those before
  * them (over the relay by its own stats, when `path` is the relay): the newcomer joins a call that is up.
  */
-export async function callUp(browser: Browser, client: BenchClient, parley: RunningParley, roomName: string, people: number, path: MediaPath): Promise<Page[]> {
+export async function callUp(browser: Browser, client: BenchClient, parley: RunningParley, roomName: string, people: number, path: MediaPath, appUrl = parley.url): Promise<Page[]> {
   const pages: Page[] = [];
   for (let i = 0; i < people; i += 1) {
     const page = await newPerson(browser);
-    await client.enterCall(page, parley.url, roomName);
+    await client.enterCall(page, appUrl, roomName);
     pages.push(page);
     if (i > 0) await Promise.all(pages.map((each) => waitForRemoteVideos(each, i)));
   }
@@ -124,20 +124,22 @@ export interface JoinCase {
   people: number;
   path: MediaPath;
   parley: RunningParley;
+  /** Where the browsers reach those servers (a DelayFront), when not directly. */
+  appUrl?: string;
 }
 
 /**
  * One run in a fresh browser. Every remote video the newcomer counts must have come over `path`:
  * a mismatch throws rather than mislabel the number.
  */
-export async function timeJoin({ client, newcomer = client, people, path, parley }: JoinCase, run: number): Promise<JoinTiming> {
+export async function timeJoin({ client, newcomer = client, people, path, parley, appUrl = parley.url }: JoinCase, run: number): Promise<JoinTiming> {
   const { browser, cpuMs } = await launchMeteredBrowser();
   try {
     const roomName = `bench-${people}-${path}-${run}-${Date.now().toString(36)}`;
-    await callUp(browser, client, parley, roomName, people - 1, path);
+    await callUp(browser, client, parley, roomName, people - 1, path, appUrl);
     const last = await windowOpenedSettled(cpuMs, () => newPerson(browser));
     const cpuBefore = cpuMs();
-    await newcomer.enterCall(last, parley.url, roomName);
+    await newcomer.enterCall(last, appUrl, roomName);
     await waitForRemoteVideos(last, people - 1);
     const browserCpuMs = cpuMs() - cpuBefore;
     const { navigatedAt, frames, longTaskStarts } = await last.evaluate(() => {

@@ -2,6 +2,7 @@
 // the join rows and the steady call's costs, alternating the clients run by run.
 import type { RunningParley } from '../../server/Parley';
 import { PARLEY, PARLEY_FROM_HOME, REFERENCE, type BenchClient } from './clients';
+import { DelayFront } from './delayFront';
 import { timeBareJoin } from './floor';
 import { timeJoin, type JoinCase, type JoinTiming, type MediaPath } from './join';
 import { steadyCallCost, type SteadyCost } from './steady';
@@ -54,11 +55,17 @@ interface JoinRow {
   target: string;
   /** How Parley's newcomer arrives, when not by the room's address; the reference row is then the address row's. */
   newcomer?: BenchClient;
+  /** Each way between the browsers and the servers (a DelayFront), when not loopback's. */
+  delayMs?: number;
 }
+
+/** A round trip of 50 ms to the servers: a person on a good connection, not in the servers' city. */
+const NETWORK_DELAY_MS = 25;
 
 const JOIN_ROWS: readonly JoinRow[] = [
   { metric: 'navigation → every remote video decoded, 2 people (mesh)', people: 2, path: 'mesh', target: '≤ 0.45× the reference' },
   { metric: 'same, 2 people (mesh), Parley arriving through the home page’s form', people: 2, path: 'mesh', target: '—', newcomer: PARLEY_FROM_HOME },
+  { metric: 'same, 2 people (mesh), 25 ms each way between the browsers and the servers (media on loopback)', people: 2, path: 'mesh', target: '—', delayMs: NETWORK_DELAY_MS },
   { metric: 'same, 3 people, both on the relay', people: 3, path: 'relay', target: '≤ 0.4× the reference' },
   { metric: 'same, 4 people through the relay', people: 4, path: 'relay', target: '≤ 0.4× the reference' },
 ];
@@ -72,16 +79,12 @@ export async function joinRows(servers: { mesh: RunningParley; relay: RunningPar
   const parley = JOIN_ROWS.map(() => new Samples<JoinTiming>());
   const reference = JOIN_ROWS.map(() => new Samples<JoinTiming>());
   const bare = new Samples<number>();
-  for (let run = 0; run < RUNS; run += 1) {
-    await bare.take(`bare page, run ${run + 1}`, timeBareJoin);
-    for (const [index, row] of JOIN_ROWS.entries()) {
-      const server = row.path === 'mesh' ? servers.mesh : servers.relay;
-      const join = (client: BenchClient, newcomer?: BenchClient): JoinCase => ({ client, newcomer, people: row.people, path: row.path, parley: server });
-      const label = `${row.people} people, ${row.path}, run ${run + 1}`;
-      const takeParley = () => parley[index]!.take(`${(row.newcomer ?? PARLEY).name}, ${label}`, () => timeJoin(join(PARLEY, row.newcomer), run));
-      const takeReference = () => (row.newcomer ? Promise.resolve() : reference[index]!.take(`${REFERENCE.name}, ${label}`, () => timeJoin(join(REFERENCE), run)));
-      await alternately(run, takeParley, takeReference);
-    }
+  const fronts = new Map<JoinRow, DelayFront>();
+  for (const row of JOIN_ROWS) if (row.delayMs !== undefined) fronts.set(row, await DelayFront.start((row.path === 'mesh' ? servers.mesh : servers.relay).url, row.delayMs));
+  try {
+    for (let run = 0; run < RUNS; run += 1) await joinRound(run, servers, fronts, parley, reference, bare);
+  } finally {
+    await Promise.all([...fronts.values()].map((front) => front.close()));
   }
   const rows = JOIN_ROWS.map((row, index): ComparedRow => {
     const ownReference = row.newcomer ? reference[0]! : reference[index]!;
@@ -107,6 +110,26 @@ export async function joinRows(servers: { mesh: RunningParley; relay: RunningPar
   const cpu = (timing: JoinTiming) => timing.browserCpuMs;
   rows.push({ metric: 'browser CPU for the two-person join (both people’s processes), navigation → every remote video decoded', parley: parley[twoPeople]!.summary(cpu, 'ms', 0), reference: reference[twoPeople]!.summary(cpu, 'ms', 0), ratio: ratio(parley[twoPeople]!, reference[twoPeople]!, cpu), target: '—' });
   return rows;
+}
+
+/** One run of every join row, both clients alternately, and the bare page's. */
+async function joinRound(
+  run: number,
+  servers: { mesh: RunningParley; relay: RunningParley },
+  fronts: ReadonlyMap<JoinRow, DelayFront>,
+  parley: Samples<JoinTiming>[],
+  reference: Samples<JoinTiming>[],
+  bare: Samples<number>,
+): Promise<void> {
+  await bare.take(`bare page, run ${run + 1}`, timeBareJoin);
+  for (const [index, row] of JOIN_ROWS.entries()) {
+    const server = row.path === 'mesh' ? servers.mesh : servers.relay;
+    const join = (client: BenchClient, newcomer?: BenchClient): JoinCase => ({ client, newcomer, people: row.people, path: row.path, parley: server, appUrl: fronts.get(row)?.url });
+    const label = `${row.people} people, ${row.path}${row.delayMs !== undefined ? `, ${row.delayMs} ms each way` : ''}, run ${run + 1}`;
+    const takeParley = () => parley[index]!.take(`${(row.newcomer ?? PARLEY).name}, ${label}`, () => timeJoin(join(PARLEY, row.newcomer), run));
+    const takeReference = () => (row.newcomer ? Promise.resolve() : reference[index]!.take(`${REFERENCE.name}, ${label}`, () => timeJoin(join(REFERENCE), run)));
+    await alternately(run, takeParley, takeReference);
+  }
 }
 
 /** Scripting per tab and browser CPU in a steady 3-person call on the relay, each client in its own calls. */

@@ -7,7 +7,7 @@ import { GuestIdentity } from '../identity/GuestIdentity';
 import type { IdentityStorage } from '../identity/IdentityStorage';
 import { FetchAhead } from './FetchAhead';
 import { openXmppSocketAhead, type SocketConstructor } from './xmppSocketAhead';
-import { xmppLoginOf, type LoginSocket } from './XmppLoginAhead';
+import { xmppLoginOf, type LoginSocket, type XmppLogin } from './XmppLoginAhead';
 import type { AheadSocket } from './SocketAhead';
 
 /** The session's own read of the stored identity logs its trouble; the read ahead would only say it twice. */
@@ -26,6 +26,9 @@ export function startConnectionAhead<Socket extends AheadSocket & LoginSocket>(
   network: Fetch,
   log: Logger,
 ): Fetch {
+  // The socket first: its handshake (TCP, TLS, the upgrade) is the longest of what starts here.
+  let settleLogin!: (login: XmppLogin | undefined) => void;
+  openXmppSocketAhead(scope, addresses.xmppWebsocket, { login: new Promise((resolve) => (settleLogin = resolve)), log });
   const requestsAhead = new FetchAhead(network);
   // A new visitor's config request goes now: in a fresh profile, creating the identity's database
   // took 20–60 ms of a busy join. A stored identity asks again with it, and the first answer, a
@@ -35,9 +38,8 @@ export function startConnectionAhead<Socket extends AheadSocket & LoginSocket>(
     .current()
     .then((identity) => (identity === undefined ? newVisitorConfig : requestsAhead.send(addresses.config, configRequestInit(undefined, identity))));
   // The account of the config the session will take; none when that request failed.
-  const login = sessionConfig
+  void sessionConfig
     .then(async (answer) => (answer?.ok ? xmppLoginOf(parseProviderConfig(await answer.json()), addresses.xmppWebsocket) : undefined))
-    .catch(() => undefined);
-  openXmppSocketAhead(scope, addresses.xmppWebsocket, { login, log });
+    .then(settleLogin, () => settleLogin(undefined));
   return requestsAhead.fetch;
 }

@@ -1,6 +1,6 @@
 // Issue 14, the join path: the shared worker's first script logs in on the websocket it opens ahead,
-// and the session's StanzaJS client takes that login over. Against the real client and Prosody: what
-// the first script writes must be, byte for byte, what StanzaJS writes.
+// and the session's StanzaJS client takes that login over. Against the real client and server (Prosody,
+// and ejabberd in its project): what the first script writes must be, byte for byte, what StanzaJS writes.
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';

@@ -68,7 +68,7 @@ type MessageHandler = (this: LoginSocket, event: SocketMessage) => void;
  * A frame that differs from the one sent ahead (another account, another StanzaJS) cannot be
  * reconciled with the server's side: the socket is closed, and the session reconnects as after any
  * drop. Frames are compared as strings, so what the first script writes must be what StanzaJS writes,
- * which `login-ahead.test.ts` checks against the real client and server.
+ * which `login-ahead.test.ts` checks against the real client and both XMPP servers.
  */
 export class XmppLoginAhead {
   /** Frames sent ahead, in order. */

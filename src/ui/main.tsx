@@ -7,8 +7,10 @@ import { TabContext } from './tabContext';
 import { parseRoute } from './route';
 import { SessionUnavailable } from './SessionUnavailable';
 import { openRoomAtLoad } from './useOpenRoom';
+import { renderInTasksOfTheirOwn } from './renderInTasks';
 import './parley.css';
 
+renderInTasksOfTheirOwn();
 const store = createStore();
 const tab = new ParleyTab(store);
 const route = parseRoute(window.location);

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { callButton, callRegion, expectDecodingVideo, joinCall, LIGHT_VIDEO_TIERS, tile } from './call-ui-people';
-import { expect, expectJoined, inTheRoom, joinFromHome, openPanel, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, inTheRoom, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName } from './rooms-people';
 import { RecordingFront } from '../support/RecordingFront';
 import { SESSION_ATTACH_WITHIN_MS } from '../../src/protocol/clientDefaults';
 
@@ -219,6 +219,94 @@ test.describe('A page takes its tab’s liveness lock from its HTML, before its 
       releaseEntry();
       await expect(callButton(page, 'Join call')).toBeEnabled();
       expect(await heldTabLocks(page)).toEqual([early]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/**
+ * Counts the changes made to the rendered page (`#root`'s subtree: nodes inserted or removed,
+ * attributes and text set) in `window.parleyRenders`: those made in a task that handled a port
+ * message — the session's patches come so — and those made in other tasks. A task's microtasks
+ * are its own: the listener's task is counted as lasting while a chain of 100 microtasks it
+ * queues runs, longer than any promise chain of Parley's handling of one message.
+ */
+async function countingRenderTasks(context: BrowserContext): Promise<Page> {
+  await context.addInitScript(() => {
+    const counted = { inMessageTasks: 0, inOtherTasks: 0 };
+    Object.assign(window, { parleyRenders: counted });
+    let messageTasks = 0;
+    const untilTheTaskEnds = (rounds: number): void => {
+      if (rounds === 0) messageTasks -= 1;
+      else queueMicrotask(() => untilTheTaskEnds(rounds - 1));
+    };
+    const addEventListener = MessagePort.prototype.addEventListener;
+    MessagePort.prototype.addEventListener = function (this: MessagePort, type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions) {
+      if (type !== 'message' || typeof listener !== 'function') return addEventListener.call(this, type, listener, options);
+      return addEventListener.call(
+        this,
+        type,
+        function (this: MessagePort, event: Event) {
+          messageTasks += 1;
+          untilTheTaskEnds(100);
+          listener.call(this, event);
+        },
+        options,
+      );
+    } as typeof addEventListener;
+    const count = (node: Node): void => {
+      if (!document.getElementById('root')?.contains(node)) return;
+      if (messageTasks > 0) counted.inMessageTasks += 1;
+      else counted.inOtherTasks += 1;
+    };
+    const counting = <T extends object>(prototype: T, name: keyof T & string): void => {
+      const original = prototype[name] as (...args: unknown[]) => unknown;
+      Object.assign(prototype, {
+        [name](this: Node, ...args: unknown[]) {
+          count(this);
+          return original.apply(this, args);
+        },
+      });
+    };
+    counting(Node.prototype, 'insertBefore');
+    counting(Node.prototype, 'appendChild');
+    counting(Node.prototype, 'removeChild');
+    counting(Element.prototype, 'setAttribute');
+    counting(Element.prototype, 'removeAttribute');
+    const data = Object.getOwnPropertyDescriptor(CharacterData.prototype, 'data')!;
+    Object.defineProperty(CharacterData.prototype, 'data', {
+      ...data,
+      set(this: CharacterData, value: string) {
+        count(this);
+        data.set!.call(this, value);
+      },
+    });
+  });
+  return context.newPage();
+}
+
+function renders(page: Page): Promise<{ inMessageTasks: number; inOtherTasks: number }> {
+  return page.evaluate(() => (window as unknown as { parleyRenders: { inMessageTasks: number; inOtherTasks: number } }).parleyRenders);
+}
+
+test.describe('The page renders what the session tells it in a task of its own, not in the task that brought the message (issue 14, long tasks while joining)', () => {
+  test('joining a room, seeing another person arrive and reading their message change the page, and never in a port message’s task', async ({ browser, appUrl, people }) => {
+    const roomName = uniqueRoomName('render-tasks');
+    const context = await browser.newContext();
+    try {
+      const page = await countingRenderTasks(context);
+      await page.goto(new URL(roomName, appUrl).href);
+      await openPanel(page, 'People');
+      await openPanel(page, 'Chat');
+      await expectJoined(page);
+      const bob = await people.join(roomName, 'Bob');
+      await expect(participantEntry(page, 'Bob')).toBeVisible();
+      await say(bob.page, 'rendered apart');
+      await expect(chatLog(page)).toContainText('rendered apart');
+      const counted = await renders(page);
+      expect(counted.inOtherTasks).toBeGreaterThan(0);
+      expect(counted.inMessageTasks).toBe(0);
     } finally {
       await context.close();
     }

@@ -79,6 +79,9 @@ export const roomPeersAtomFamily = family((roomAddress: string) =>
   ),
 );
 
+/** How many people a room has (yourself included): what its header shows, re-rendered only when the count changes. */
+export const roomPeerCountAtomFamily = family((roomAddress: string) => atom((get) => get(roomPeersAtomFamily(roomAddress)).length));
+
 /** The other peers of a room who are typing or have a live real-time text draft. */
 export const typingPeersAtomFamily = family((roomAddress: string) =>
   listAtom((get) => get(roomPeersAtomFamily(roomAddress)).filter((peer) => !peer.isSelf && (peer.chatState === 'composing' || peer.realTimeText !== ''))),

@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { lastOwnMessageAtomFamily, roomEventsAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
 import { askForNotificationsOnce } from '../main-thread/alerts/desktopNotifications';
 import type { ChatMessage, Room } from '../protocol/entities';
@@ -19,7 +19,7 @@ interface ChatPanelProps {
 }
 
 /** A room's chat: the log, who is typing, and the message input. Shown means read: it marks the room read. */
-export function ChatPanel({ room, shown = true }: ChatPanelProps) {
+export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPanelProps) {
   const actions = useActions();
   const roomAddress = room?.address ?? '';
   const messages = useAtomValue(roomMessagesAtomFamily(roomAddress));
@@ -115,4 +115,4 @@ export function ChatPanel({ room, shown = true }: ChatPanelProps) {
       />
     </section>
   );
-}
+});

@@ -1,12 +1,12 @@
 import { useAtomValue } from 'jotai';
-import { useRef } from 'react';
+import { memo, useRef } from 'react';
 import { roomPeersAtomFamily } from '../main-thread/sessionAtoms';
 import type { Room } from '../protocol/entities';
 import { BannedList } from './BannedList';
 import { ParticipantEntry } from './ParticipantEntry';
 
 /** Everyone in the room, yourself first (DESIGN "Run contract": list "Participants"); for the owner, who is banned. */
-export function ParticipantsList({ id, room, roomAddress }: { id: string; room: Room; roomAddress: string }) {
+export const ParticipantsList = memo(function ParticipantsList({ id, room, roomAddress }: { id: string; room: Room; roomAddress: string }) {
   const peers = useAtomValue(roomPeersAtomFamily(roomAddress));
   const bannedHeading = useRef<HTMLHeadingElement>(null);
   const isOwner = room.joined && room.selfAffiliation === 'owner';
@@ -26,4 +26,4 @@ export function ParticipantsList({ id, room, roomAddress }: { id: string; room: 
       {isOwner && <BannedList room={room} roomAddress={roomAddress} headingRef={bannedHeading} onLifted={focusBanned} />}
     </section>
   );
-}
+});

@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { Suspense, useEffect } from 'react';
-import { roomPeersAtomFamily } from '../main-thread/sessionAtoms';
+import { roomPeerCountAtomFamily } from '../main-thread/sessionAtoms';
 import { CallRuntimeContext } from './call/callRuntimeContext';
 import { PendingCallPreview } from './call/CallPreview';
 import { CallStage } from './call/CallStage';
@@ -41,7 +41,7 @@ export function RoomView({ roomName }: { roomName: string }) {
   const peopleShown = layout.people;
   const chatShown = layout.chat;
   const roomAddress = room?.address;
-  const peopleCount = useAtomValue(roomPeersAtomFamily(roomAddress ?? '')).length;
+  const peopleCount = useAtomValue(roomPeerCountAtomFamily(roomAddress ?? ''));
   const isOwner = Boolean(room?.joined && room.selfAffiliation === 'owner');
   const unread = room?.unreadCount ?? 0;
   const end = roomEndOf(room);

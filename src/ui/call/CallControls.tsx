@@ -17,7 +17,7 @@ export function CallControls() {
   const controlsRef = useRef<HTMLDivElement>(null);
   // Joining removes the "Join call" button: focus goes to the controls rather than falling to the page.
   useEffect(() => {
-    if (focusLost()) controlsRef.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
+    if (focusLost()) controlsRef.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus({ preventScroll: true });
   }, []);
   return (
     <div className="call-controls-area">

@@ -1,4 +1,5 @@
 import { useAtomValue } from 'jotai';
+import { memo } from 'react';
 import { CallControls } from './CallControls';
 import { CallDetails } from './CallDetails';
 import { CallGrid } from './CallGrid';
@@ -8,7 +9,7 @@ import { useCallRuntime } from './callRuntimeContext';
 import { CallViewToggle } from './CallViewToggle';
 
 /** The room's call in this tab: the preview, the call itself, or word that another tab runs it. */
-export function CallStage({ id, roomName }: { id: string; roomName: string }) {
+export const CallStage = memo(function CallStage({ id, roomName }: { id: string; roomName: string }) {
   const runtime = useCallRuntime();
   const phase = useAtomValue(runtime.atoms.phase);
   return (
@@ -36,4 +37,4 @@ export function CallStage({ id, roomName }: { id: string; roomName: string }) {
       {phase === 'unsupported' && <p className="call-elsewhere">Calls can't run in this browser. You can still chat.</p>}
     </section>
   );
-}
+});

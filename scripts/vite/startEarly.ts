@@ -71,6 +71,10 @@ export function startEarly(): Plugin {
           `    link.href = href;`,
           `    document.head.appendChild(link);`,
           `  }`,
+          // The room's first render reads its layout from localStorage (src/ui/roomLayout.ts); a
+          // page's first access loads the origin's storage with a round trip to the browser, made
+          // after the preloads have started, while the page waits for its scripts rather than in that render.
+          `  try { localStorage.length; } catch {}`,
           `}`,
         ].join('\n');
         // After the entry's own tags (their fetches start first), before any stylesheet: an inline

@@ -28,9 +28,13 @@ export function probeMediaLoaded(
       if (timer !== undefined) clock.clearTimeout(timer);
       player.oncanplay = null;
       const size = player instanceof HTMLVideoElement ? { width: player.videoWidth, height: player.videoHeight } : {};
-      player.pause();
-      player.srcObject = null;
       resolve({ loaded: true, ...size });
+      // Tearing a player down takes the main thread milliseconds: in a task of its own, not in the
+      // one that reports the media loaded (issue 14, long tasks while joining).
+      clock.setTimeout(() => {
+        player.pause();
+        player.srcObject = null;
+      }, 0);
     };
     player.muted = true;
     player.autoplay = true;

@@ -11,16 +11,16 @@ interface TaskScheduler {
  * arrive as port messages, so each message's handling, the store's update and the whole render
  * made one task, and on a loaded machine that task outlasted 50 ms. As a task of its own — at the
  * scheduler's user-blocking priority, ahead of the messages queued behind it — the render still
- * comes next, and each part can be preempted on its own. Where there is no `scheduler`, a message
+ * comes next, and neither task is as long as the two were. Where there is no `scheduler`, a message
  * on a channel of its own is a task without `setTimeout`'s clamping of nested timers.
  */
-export function renderInTasksOfTheirOwn(scope: typeof globalThis = globalThis): void {
-  const scheduler = (scope as { scheduler?: TaskScheduler }).scheduler;
+export function renderInTasksOfTheirOwn(): void {
+  const scheduler = (globalThis as { scheduler?: TaskScheduler }).scheduler;
   if (scheduler) {
     options.debounceRendering = (render) => void scheduler.postTask(render, { priority: 'user-blocking' });
     return;
   }
-  const channel = new scope.MessageChannel();
+  const channel = new MessageChannel();
   const renders: Array<() => void> = [];
   channel.port1.onmessage = () => renders.shift()?.();
   options.debounceRendering = (render) => {

@@ -70,6 +70,11 @@ const JOIN_ROWS: readonly JoinRow[] = [
   { metric: 'same, 4 people through the relay', people: 4, path: 'relay', target: '≤ 0.4× the reference' },
 ];
 
+/** A join row in a few words: people, path, and how the newcomer arrives. */
+function rowLabel(row: JoinRow): string {
+  return `${row.people} ${row.path}${row.newcomer ? ' from home' : ''}${row.delayMs !== undefined ? ` +${row.delayMs} ms` : ''}`;
+}
+
 /**
  * The join rows and long tasks while joining. `mesh` has the relay off; `relay` puts a call on the
  * relay from its second person (sfuServer.minimumPeers 1, which both clients honour), so the
@@ -91,9 +96,12 @@ export async function joinRows(servers: { mesh: RunningParley; relay: RunningPar
     const ms = (timing: JoinTiming) => timing.ms;
     return { metric: row.metric, parley: parley[index]!.summary(ms, 's', 2, 1 / 1000), reference: ownReference.summary(ms, 's', 2, 1 / 1000), ratio: ratio(parley[index]!, ownReference, ms), target: row.target };
   });
+  // Per row too: which joins have them says where to look.
   const longTasks = (samples: Samples<JoinTiming>[]) => {
+    const count = (joins: JoinTiming[]) => joins.reduce((sum, timing) => sum + timing.longTasks, 0);
     const joins = samples.flatMap((sample) => sample.values);
-    return `${joins.reduce((sum, timing) => sum + timing.longTasks, 0)} in ${joins.length} joins`;
+    const byRow = JOIN_ROWS.flatMap((row, index) => (samples[index]!.values.length ? [`${rowLabel(row)}: ${count(samples[index]!.values)} in ${samples[index]!.values.length}`] : []));
+    return `${count(joins)} in ${joins.length} joins (${byRow.join('; ')})`;
   };
   const twoPeople = JOIN_ROWS.findIndex((row) => row.people === 2 && row.path === 'mesh' && !row.newcomer);
   // What any client builds on: the browser and the machine alone (scripts/bench/floor.ts).

@@ -45,8 +45,9 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
   const hasNoName = useHasNoName();
   const joinRef = useRef<HTMLButtonElement>(null);
   // Back from a call, a dialog or a prompt, focus would fall to the page: "Join call" is the next step.
+  // Not scrolled to: "Join call" is in view above the device pickers, and scrolling forced a layout (issue 14).
   useEffect(() => {
-    if (focusLost()) joinRef.current?.focus();
+    if (focusLost()) joinRef.current?.focus({ preventScroll: true });
   }, [hasNoName]);
   const { camera, microphone } = useAtomValue(runtime.atoms.local);
   const devices = useAtomValue(runtime.atoms.devices);

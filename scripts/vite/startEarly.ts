@@ -73,7 +73,7 @@ export function startEarly(): Plugin {
           `  }`,
           // The room's first render reads its layout from localStorage (src/ui/roomLayout.ts); a
           // page's first access loads the origin's storage with a round trip to the browser, made
-          // after the preloads have started, while the page waits for its scripts rather than in that render.
+          // here after the preloads have started, while the page waits for its scripts.
           `  try { localStorage.length; } catch {}`,
           `}`,
         ].join('\n');

@@ -70,9 +70,9 @@ const JOIN_ROWS: readonly JoinRow[] = [
   { metric: 'same, 4 people through the relay', people: 4, path: 'relay', target: '≤ 0.4× the reference' },
 ];
 
-/** A join row in a few words: people, path, and how the newcomer arrives. */
+/** A join row in a few words, for its runs' failures and its long tasks: people, path, the delay to the servers. */
 function rowLabel(row: JoinRow): string {
-  return `${row.people} ${row.path}${row.newcomer ? ' from home' : ''}${row.delayMs !== undefined ? ` +${row.delayMs} ms` : ''}`;
+  return `${row.people} people, ${row.path}${row.delayMs !== undefined ? `, ${row.delayMs} ms each way` : ''}`;
 }
 
 /**
@@ -100,7 +100,11 @@ export async function joinRows(servers: { mesh: RunningParley; relay: RunningPar
   const longTasks = (samples: Samples<JoinTiming>[]) => {
     const count = (joins: JoinTiming[]) => joins.reduce((sum, timing) => sum + timing.longTasks, 0);
     const joins = samples.flatMap((sample) => sample.values);
-    const byRow = JOIN_ROWS.flatMap((row, index) => (samples[index]!.values.length ? [`${rowLabel(row)}: ${count(samples[index]!.values)} in ${samples[index]!.values.length}`] : []));
+    const byRow = JOIN_ROWS.flatMap((row, index) => {
+      const rowJoins = samples[index]!.values;
+      const newcomer = row.newcomer ? ` (${row.newcomer.name})` : '';
+      return rowJoins.length ? [`${rowLabel(row)}${newcomer}: ${count(rowJoins)} in ${rowJoins.length}`] : [];
+    });
     return `${count(joins)} in ${joins.length} joins (${byRow.join('; ')})`;
   };
   const twoPeople = JOIN_ROWS.findIndex((row) => row.people === 2 && row.path === 'mesh' && !row.newcomer);
@@ -133,7 +137,7 @@ async function joinRound(
   for (const [index, row] of JOIN_ROWS.entries()) {
     const server = row.path === 'mesh' ? servers.mesh : servers.relay;
     const join = (client: BenchClient, newcomer?: BenchClient): JoinCase => ({ client, newcomer, people: row.people, path: row.path, parley: server, appUrl: fronts.get(row)?.url });
-    const label = `${row.people} people, ${row.path}${row.delayMs !== undefined ? `, ${row.delayMs} ms each way` : ''}, run ${run + 1}`;
+    const label = `${rowLabel(row)}, run ${run + 1}`;
     const takeParley = () => parley[index]!.take(`${(row.newcomer ?? PARLEY).name}, ${label}`, () => timeJoin(join(PARLEY, row.newcomer), run));
     const takeReference = () => (row.newcomer ? Promise.resolve() : reference[index]!.take(`${REFERENCE.name}, ${label}`, () => timeJoin(join(REFERENCE), run)));
     await alternately(run, takeParley, takeReference);

@@ -286,8 +286,13 @@ async function countingRenderTasks(context: BrowserContext): Promise<Page> {
   return context.newPage();
 }
 
-function renders(page: Page): Promise<{ inMessageTasks: number; inOtherTasks: number }> {
-  return page.evaluate(() => (window as unknown as { parleyRenders: { inMessageTasks: number; inOtherTasks: number } }).parleyRenders);
+interface RenderCounts {
+  inMessageTasks: number;
+  inOtherTasks: number;
+}
+
+function renders(page: Page): Promise<RenderCounts> {
+  return page.evaluate(() => (window as unknown as { parleyRenders: RenderCounts }).parleyRenders);
 }
 
 test.describe('The page renders what the session tells it in a task of its own, not in the task that brought the message (issue 14, long tasks while joining)', () => {

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { compileHints } from './scripts/vite/compileHints.ts';
 import { precompress } from './scripts/vite/precompress.ts';
 import { startEarly } from './scripts/vite/startEarly.ts';
 
@@ -40,7 +41,7 @@ function workerStanzaProtocol(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [tabStanzaPlatform(), startEarly(), precompress()],
+  plugins: [tabStanzaPlatform(), startEarly(), compileHints(), precompress()],
   // StanzaJS 12 expects Node's `global` and the `events` package (installed) in the browser.
   define: { global: 'globalThis' },
   worker: { format: 'es', plugins: () => [workerStanzaProtocol()] },

@@ -3,9 +3,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { SourceMap } from 'node:module';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_TARGETS_KB, measureBundles, type BundleSizes } from '../../scripts/bench/bundles';
+import { COMPILE_ALL_HINT } from '../../scripts/vite/compileHints';
 import { WORTH_COMPRESSING_BYTES } from '../../scripts/vite/precompress';
 
 function partition<Item>(items: Item[], test: (item: Item) => boolean): [Item[], Item[]] {
@@ -76,6 +78,19 @@ describe('What a page loads before its first frame stays within its gzip budget'
       expect(brotliDecompressSync(readFileSync(join(outDir, `${script}.br`))).equals(content), `${script}.br`).toBe(true);
       expect(gunzipSync(readFileSync(join(outDir, `${script}.gz`))).equals(content), `${script}.gz`).toBe(true);
     }
+  });
+
+  it('every script of the pages asks V8 to compile all of it as it loads, its source map still true; the shared worker’s scripts leave V8 to compile as they run (issue 14, long tasks while joining)', () => {
+    const read = (file: string) => readFileSync(join(outDir, file), 'utf8');
+    for (const script of new Set([...sizes.files.callPage, ...sizes.files.chatPopout])) expect(read(script).startsWith(`${COMPILE_ALL_HINT}\n`), script).toBe(true);
+    for (const script of sizes.files.sharedWorker) expect(read(script), script).not.toContain(COMPILE_ALL_HINT);
+    const entry = sizes.files.callPage.find((file) => /\/index-[^/]+\.js$/.test(file))!;
+    const code = read(entry);
+    const at = code.indexOf('new SharedWorker(');
+    const line = code.slice(0, at).split('\n').length - 1;
+    const column = at - (code.lastIndexOf('\n', at - 1) + 1);
+    const mapped = new SourceMap(JSON.parse(read(`${entry}.map`)) as ConstructorParameters<typeof SourceMap>[0]).findEntry(line, column);
+    expect('originalSource' in mapped ? mapped.originalSource : undefined).toMatch(/src\/main-thread\/SessionBridge\.ts$/);
   });
 
   it('the pop-out chat, which never loads the call code', () => {

@@ -176,6 +176,12 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
 
   private async open(config: SfuServerConfig): Promise<void> {
     const { clock, roomAddress, logger } = this.options;
+    // Loaded on first use, beside the relay's connection and its capabilities (issue 14, the join
+    // path): a call that never reaches the relay's minimum does not download mediasoup-client, and a
+    // newcomer to a relay call does not wait for its download after the relay's answer.
+    const relayClientCode = import('mediasoup-client');
+    // Its failure is read where it is awaited; a connection that failed first never awaits it.
+    relayClientCode.catch(() => undefined);
     let client: RelayRpcClient | undefined;
     try {
       client = await RelayRpcClient.connect({ url: relayUrlForRoom(config.url, roomAddress), token: config.password, clock });
@@ -185,8 +191,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
       opened.on('layersWanted', ({ id, spatialLayer }) => this.onLayersWanted(opened, id, spatialLayer));
       opened.on('messageDropped', (error) => logger.info(`relay: ${error.message}`));
       const { rtpCapabilities } = await opened.request('GET_ROUTER_CAPABILITIES', { roomAddress });
-      // Loaded on first use: a call that never reaches the relay's minimum does not download mediasoup-client.
-      const { Device } = await import('mediasoup-client');
+      const { Device } = await relayClientCode;
       const device = new Device();
       await device.load({ routerRtpCapabilities: rtpCapabilities });
       if (this.closed || !opened.isOpen) {

@@ -5,6 +5,9 @@ interface TaskScheduler {
   postTask(callback: () => void, options: { priority: 'user-blocking' }): Promise<unknown>;
 }
 
+/** The person's own acts: their handlers must see the state of every input before them. */
+const DISCRETE_EVENTS = ['keydown', 'click', 'submit'] as const;
+
 /**
  * Preact renders a state change in a task of its own (issue 14, long tasks while joining). By
  * default it renders in the microtasks of the task that changed the state: the session's patches
@@ -13,18 +16,31 @@ interface TaskScheduler {
  * scheduler's user-blocking priority, ahead of the messages queued behind it — the render still
  * comes next, and neither task is as long as the two were. Where there is no `scheduler`, a message
  * on a channel of its own is a task without `setTimeout`'s clamping of nested timers.
+ *
+ * A render still waiting when the person presses a key, clicks or submits runs first, in the
+ * window's capture of that event: a component's handlers are the ones its last render made, so an
+ * Enter pressed before the last keystroke's render would otherwise send the draft without it.
  */
 export function renderInTasksOfTheirOwn(): void {
+  let waiting: (() => void) | undefined;
+  const renderWaiting = () => {
+    const render = waiting;
+    waiting = undefined;
+    render?.();
+  };
+  for (const type of DISCRETE_EVENTS) window.addEventListener(type, renderWaiting, { capture: true });
+
   const scheduler = (globalThis as { scheduler?: TaskScheduler }).scheduler;
+  let post: () => void;
   if (scheduler) {
-    options.debounceRendering = (render) => void scheduler.postTask(render, { priority: 'user-blocking' });
-    return;
+    post = () => void scheduler.postTask(renderWaiting, { priority: 'user-blocking' });
+  } else {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = renderWaiting;
+    post = () => channel.port2.postMessage(undefined);
   }
-  const channel = new MessageChannel();
-  const renders: Array<() => void> = [];
-  channel.port1.onmessage = () => renders.shift()?.();
   options.debounceRendering = (render) => {
-    renders.push(render);
-    channel.port2.postMessage(undefined);
+    waiting = render;
+    post();
   };
 }

@@ -91,6 +91,23 @@ test.describe('Chat input: Enter sends unless Shift is held or sendOnEnter is of
     await expect(messages.first()).toHaveJSProperty('innerText', 'line one\nline two');
   });
 
+  test('an Enter pressed before the page has drawn the last keystroke sends everything typed', async ({ people }) => {
+    const room = uniqueRoomName('fast-enter');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    const input = alice.page.getByRole('textbox', { name: 'Message' });
+    await input.fill('typed ');
+    // The keystroke and the Enter in one task, so no render can come between them (a fast typist
+    // on a busy machine, made certain): the input event, then at once the Enter's keydown.
+    await input.evaluate((textarea: HTMLTextAreaElement) => {
+      textarea.value = 'typed faster than the page draws';
+      textarea.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText' }));
+      textarea.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    });
+    await expect(input).toHaveValue('');
+    await expect(chatLog(bob.page).getByRole('article').getByRole('paragraph')).toHaveText(['typed faster than the page draws']);
+  });
+
   test('the input is disabled until the room is joined', async ({ people }) => {
     const room = uniqueRoomName('disabled');
     const alice = await people.join(room, 'Alice');

@@ -110,6 +110,44 @@ test.describe('"Join call" is offered before the call is up in the tab; a click 
     }
   });
 
+  test('clicked before the call is up, the call’s lock is granted — and so its claim sent — before the call’s stage is drawn, not behind that render', async ({ browser, appUrl }) => {
+    const context = await browser.newContext();
+    try {
+      await context.addInitScript(() => {
+        const seen: { lockGrantedAt?: number; stagesDrawnAt: number[] } = { stagesDrawnAt: [] };
+        Object.assign(window, { parleyJoinOrder: seen });
+        const request = navigator.locks.request.bind(navigator.locks) as (name: string, ...rest: unknown[]) => Promise<unknown>;
+        navigator.locks.request = ((name: string, ...rest: unknown[]) => {
+          const granted = rest.pop() as (lock: Lock | null) => unknown;
+          if (!name.startsWith('parley:call:')) return request(name, ...rest, granted);
+          return request(name, ...rest, (lock: Lock | null) => {
+            if (lock) seen.lockGrantedAt ??= performance.now();
+            return granted(lock);
+          });
+        }) as typeof navigator.locks.request;
+        new MutationObserver((records) => {
+          const stage = (node: Node) => node instanceof Element && (node.matches('section.call-stage') || node.querySelector('section.call-stage') !== null);
+          const drawn = records.some((record) => [...record.addedNodes].some(stage));
+          if (drawn) seen.stagesDrawnAt.push(performance.now());
+        }).observe(document, { childList: true, subtree: true });
+      });
+      const releaseCallCode = await holdBack(context, /\/assets\/createTabCallRuntime-[^/]+\.js$/);
+      const page = await context.newPage();
+      await page.goto(new URL(uniqueRoomName('lock-first'), appUrl).href);
+      await callButton(page, 'Join call').click();
+      await expect(callButton(page, 'Joining…')).toBeDisabled();
+      releaseCallCode();
+      await expect(callButton(page, 'Hang up')).toBeVisible();
+      const { lockGrantedAt, stagesDrawnAt } = await page.evaluate(() => (window as unknown as { parleyJoinOrder: { lockGrantedAt?: number; stagesDrawnAt: number[] } }).parleyJoinOrder);
+      // The pending preview's stage first, then the call's own.
+      expect(stagesDrawnAt.length).toBeGreaterThanOrEqual(2);
+      expect(lockGrantedAt).toBeDefined();
+      expect(lockGrantedAt!).toBeLessThan(stagesDrawnAt.at(-1)!);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('should the call’s code not arrive, the preview says so and what to do, and offers no "Join call" that cannot work', async ({ browser, appUrl }) => {
     const context = await browser.newContext();
     try {

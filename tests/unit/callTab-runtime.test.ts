@@ -198,6 +198,27 @@ describe('joining and leaving', () => {
     expect(localItems(h).every((item) => item.shared)).toBe(true);
   });
 
+  it('a runtime started in a join says when the call’s lock has answered — granted, or held by another tab — so that the stage mounts after it, not before (issue 14, the join path)', async () => {
+    current = harness({ joined: true, grantAtOnce: false });
+    const h = current;
+    let answered = false;
+    void h.runtime.start({ joinCall: true }).then(() => (answered = true));
+    await settle();
+    expect(h.log).toContain('engine start');
+    expect(answered).toBe(false);
+    h.engines[0]?.grantLock();
+    await settle();
+    expect(answered).toBe(true);
+
+    const elsewhere = harness({ joined: true, lockHeldElsewhere: true, grantAtOnce: false });
+    let answeredElsewhere = false;
+    void elsewhere.runtime.start({ joinCall: true }).then(() => (answeredElsewhere = true));
+    await settle();
+    expect(elsewhere.store.get(elsewhere.runtime.atoms.phase)).toBe('elsewhere');
+    expect(answeredElsewhere).toBe(true);
+    elsewhere.runtime.dispose();
+  });
+
   it('joined while another tab of yours ran the call, which hung up before its lock came free: this tab joins the call again as it takes it', async () => {
     // The pending preview's click in a second tab, before that tab knew the first one runs the call.
     current = harness({ joined: true, lockHeldElsewhere: true, grantAtOnce: false });

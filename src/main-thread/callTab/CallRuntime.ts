@@ -180,9 +180,11 @@ export class CallRuntime {
    * Starts following the room's call and the devices, and opens the preview. `joinCall`: "Join
    * call" was clicked before this runtime was up; its join may have reached the session already
    * (useRoomCallRuntime), so a call record that says joined is this tab's own join, not a call to
-   * take over from another tab.
+   * take over from another tab. Resolves once the call's lock has answered that join (at once
+   * without one): a stage mounted after that does not hold the lock's grant, and so the call's claim
+   * and the offers waiting for it, behind its render (issue 14, the join path).
    */
-  start({ joinCall = false }: { joinCall?: boolean } = {}): void {
+  start({ joinCall = false }: { joinCall?: boolean } = {}): Promise<void> {
     const { store } = this.options;
     const itemsChanged = (): void => this.onItemsChanged();
     this.unsubscribes.push(
@@ -201,10 +203,11 @@ export class CallRuntime {
     this.voice.start();
     this.devices.start();
     this.followPreferences();
-    if (joinCall) void this.seat.join();
-    else this.seat.follow();
+    const lockAnswered = joinCall ? new Promise<void>((answered) => void this.seat.join(answered).finally(answered)) : Promise.resolve();
+    if (!joinCall) this.seat.follow();
     // The page's early capture serves the preview's first capture only: whatever that did, it is let go.
     void this.local.openPreview().finally(() => this.options.previewCapture?.release());
+    return lockAnswered;
   }
 
   /** Lets go of everything: the view is gone. A call this tab ran is left. */

@@ -65,16 +65,21 @@ export class CallSeat {
    * "Join call": join the call while its lock is asked for, then enter it. The lock's grant is a
    * round trip to the browser that the call presence need not wait for (issue 14, the join path):
    * should someone offer before this tab has claimed the call, the session holds the offer for the
-   * claim (UnclaimedCallRequests).
+   * claim (UnclaimedCallRequests). `lockAnswered` is told once the lock has answered: the call runs
+   * here (its claim sent), waits for another tab, or cannot run.
    */
-  async join(): Promise<void> {
+  async join(lockAnswered: () => void = () => undefined): Promise<void> {
     const { host } = this.options;
     host.setProblem(undefined);
     this.expectedJoined = true;
     const call = this.open();
     const joining = this.sendJoin();
     let waitedForAnotherTab = false;
-    const started = await this.run(call, () => (waitedForAnotherTab = true));
+    const started = await this.run(call, () => {
+      waitedForAnotherTab = true;
+      lockAnswered();
+    });
+    lockAnswered();
     let joined = await joining;
     // Another tab of yours ran the call while this one waited for its lock: it may have hung up
     // since, leaving the call this tab's join found joined. The person asked to be in it.

@@ -23,7 +23,8 @@ export interface RoomCall {
  * The call runtime of the room this view shows (`roomName`), while it shows it: created once the
  * room has an address, disposed when the view goes (or the room moves to another address). Made as
  * the render that shows the address commits, not a frame later (a layout effect; the call's code is
- * loaded by then). "Join call" is offered before that (issue 14, the join path): a click made
+ * loaded by then), and shown once its start has answered ("Join call" clicked: once the call's lock
+ * has). "Join call" is offered before that (issue 14, the join path): a click made
  * meanwhile sends the call's join the moment the room's address reaches the page, before the render
  * and the runtime that follow it, so the call mostly goes out with the room's join presence; the
  * runtime then starts in that join.
@@ -52,10 +53,15 @@ export function useRoomCallRuntime(roomAddress: string | undefined, roomName: st
       (loaded) => {
         if (gone) return;
         created = loaded;
-        loaded.start({ joinCall: joinAskedRef.current });
+        const joinCall = joinAskedRef.current;
         joinAskedRef.current = false;
-        setJoinAsked(false);
-        setRuntime(loaded);
+        // Joining, the stage (the page's biggest render) mounts once the call's lock has answered:
+        // rendered first, it held the grant and the claim behind it.
+        void loaded.start({ joinCall }).then(() => {
+          if (gone) return;
+          setJoinAsked(false);
+          setRuntime(loaded);
+        });
       },
       (error: unknown) => {
         callLog.error(`the call could not be loaded: ${errorMessage(error)}`);

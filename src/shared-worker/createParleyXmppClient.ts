@@ -1,11 +1,14 @@
 import { createClient, JXT, type Agent, type AgentConfig } from 'stanza';
 import { parleyStanzas } from '../protocol/stanzas';
 import { STANZAJS_DEFINITIONS } from '../protocol/stanzas/stanzaJsDefinitions';
+import { WebSocketTransport } from './WebSocketTransport';
 
 /** A StanzaJS client that speaks Parley's wire extensions and knows only the XEPs Parley uses. */
 export function createParleyXmppClient(config: AgentConfig): Agent {
   const client = withParleyDefinitions(() => createClient(config));
   client.use(parleyStanzas);
+  // StanzaJS types this table with another StreamManagement than its transports take; its own entry is the same class.
+  client.transports.websocket = WebSocketTransport as unknown as Agent['transports'][string];
   return client;
 }
 

@@ -159,3 +159,28 @@ describe('Join path: a call joined while the join presence awaits the room’s a
     expect(await sentSince(bob, from)).toEqual(['join presence', 'call presence', 'lock check']);
   });
 });
+
+describe('Join path: the session’s XMPP frames go between its websocket and its XML parser as the strings they are, not through UTF-8 bytes and back (issue 14)', () => {
+  it('two people in a room exchange a message with accents, an emoji and CJK text, and StanzaJS’s transport turns no frame into bytes', async () => {
+    // In a browser that Buffer is StanzaJS's pure-JavaScript one; here it is Node's, which `ws` also uses to send.
+    const bytesOf = Buffer.from.bind(Buffer) as (...args: unknown[]) => Buffer;
+    const framesThroughBytes: string[] = [];
+    const fromValue = vi.spyOn(Buffer, 'from').mockImplementation(((...args: unknown[]) => {
+      if (typeof args[0] === 'string' && new Error().stack?.includes('stanza/transports/websocket')) framesThroughBytes.push(args[0]);
+      return bytesOf(...args);
+    }) as typeof Buffer.from);
+    try {
+      const alice = openSession({ server: server(), displayName: 'Alice' });
+      const bob = openSession({ server: server(), displayName: 'Bob' });
+      const room = await joinedBy(alice, 'frames-as-strings');
+      await joinedBy(bob, 'frames-as-strings');
+      const body = 'Grüße 🎉 — 日本語';
+      await alice.chat.sendChat(room.address, body);
+      await waitFor(bob, 'the message', (state) => Object.values(state.messages).find((message) => message.body === body));
+
+      expect(framesThroughBytes).toEqual([]);
+    } finally {
+      fromValue.mockRestore();
+    }
+  });
+});

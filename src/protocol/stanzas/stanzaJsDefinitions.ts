@@ -1,4 +1,5 @@
 import type { JXT } from 'stanza';
+import { commonJsDefault } from '../commonJsDefault';
 import rfc3921 from 'stanza/protocol/rfc3921.js';
 import rfc6120 from 'stanza/protocol/rfc6120.js';
 import rfc6121 from 'stanza/protocol/rfc6121.js';
@@ -35,14 +36,6 @@ import xep0343 from 'stanza/protocol/xep0343.js';
 import xep0421 from 'stanza/protocol/xep0421.js';
 
 type Definitions = JXT.DefinitionOptions | JXT.DefinitionOptions[];
-
-/**
- * A CommonJS module's default export: Vite and Vitest hand over its `exports.default`, Node's own
- * ESM loader its whole `exports`, which then holds the definitions under `default`.
- */
-function definitionsOf(imported: Definitions | { default: Definitions }): Definitions {
-  return 'default' in imported ? imported.default : imported;
-}
 
 /**
  * The StanzaJS protocol definitions Parley's wire uses (PROTOCOL.md), in StanzaJS's own order (a
@@ -93,4 +86,4 @@ export const STANZAJS_DEFINITIONS: readonly Definitions[] = [
   xep0338,
   xep0343,
   xep0421,
-].map(definitionsOf);
+].map((imported) => commonJsDefault<Definitions>(imported));

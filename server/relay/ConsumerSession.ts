@@ -109,23 +109,28 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
       placed.createWebRtcTransport({ ...transportOptions, appData: { role: 'consumer', sessionId: id } }),
     );
     try {
+      // The tracks at once: each is a round trip to the worker, and a newcomer waits for this offer.
+      const consumed = await Promise.all(
+        tracks.map(async (track) => {
+          await rooms.pipe(track.producer, source.router, router);
+          return transport.consume({
+            producerId: track.producer.id,
+            rtpCapabilities: receiverCapabilities(router.rtpCapabilities),
+            ...(track.layers ? { preferredLayers: { spatialLayer: layerFor(INITIAL_PROFILE, track.layers) } } : {}),
+            // Resumed by START_CONSUMER, once the receiver can take it.
+            paused: true,
+            mid: track.producer.kind,
+            enableRtx: true,
+            appData: { sessionId: id },
+          });
+        }),
+      );
       const consumers = new Map<types.MediaKind, types.Consumer>();
       const described: ConsumedTrack[] = [];
-      for (const track of tracks) {
-        const { kind } = track.producer;
-        await rooms.pipe(track.producer, source.router, router);
-        const consumer = await transport.consume({
-          producerId: track.producer.id,
-          rtpCapabilities: receiverCapabilities(router.rtpCapabilities),
-          ...(track.layers ? { preferredLayers: { spatialLayer: layerFor(INITIAL_PROFILE, track.layers) } } : {}),
-          // Resumed by START_CONSUMER, once the receiver can take it.
-          paused: true,
-          mid: kind,
-          enableRtx: true,
-          appData: { sessionId: id },
-        });
-        consumers.set(kind, consumer);
-        described.push({ mid: kind, kind, rtpParameters: consumer.rtpParameters, streamId: track.streamId, trackId: track.trackId });
+      for (const [index, consumer] of consumed.entries()) {
+        const track = tracks[index]!;
+        consumers.set(consumer.kind, consumer);
+        described.push({ mid: consumer.kind, kind: consumer.kind, rtpParameters: consumer.rtpParameters, streamId: track.streamId, trackId: track.trackId });
       }
       const offer = writeConsumerOffer(String(randomInt(2 ** 47)), transport, described);
       const consumedVideo = tracks.find((track) => track.producer.kind === 'video');

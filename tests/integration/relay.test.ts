@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { types } from 'mediasoup';
 import { signToken } from '../../server/auth/jwt';
 import type { RunningParley } from '../../server/Parley';
 import { startTestParley } from '../support/testParley';
@@ -275,6 +276,41 @@ describe('INGEST and CREATE_CONSUMER (PROTOCOL.md "Media relay")', () => {
       ['video', 'simulcast'],
     ]);
     await client.close();
+  });
+
+  it('asks the worker for a consumer’s audio and video at once, not one after the other (issue 14: a newcomer waits for this offer)', async () => {
+    let asking = 0;
+    let mostAtOnce = 0;
+    // Every transport made meanwhile counts the consumers it is asking the worker for.
+    const countAsking = (transport: types.Transport) => {
+      const consume = transport.consume.bind(transport);
+      transport.consume = async (options) => {
+        asking += 1;
+        mostAtOnce = Math.max(mostAtOnce, asking);
+        try {
+          return await consume(options);
+        } finally {
+          asking -= 1;
+        }
+      };
+    };
+    const watchRouter = (router: types.Router) => router.observer.on('newtransport', countAsking);
+    const routers = new Set(relay.routers());
+    routers.forEach(watchRouter);
+    const newRouter = (router: types.Router) => {
+      routers.add(router);
+      watchRouter(router);
+    };
+    for (const worker of relay.workers) worker.observer.on('newrouter', newRouter);
+    try {
+      const client = await authenticated();
+      await ingestAndConsume(client, 'camera-at-once', room('consume-at-once'));
+      expect(mostAtOnce).toBe(2);
+      await client.close();
+    } finally {
+      for (const worker of relay.workers) worker.observer.off('newrouter', newRouter);
+      for (const router of routers) router.observer.off('newtransport', countAsking);
+    }
   });
 
   it('offers a consumer as ice-lite, ssrc-signalled, candidates inline, no rids, one m-line per kind', async () => {

@@ -1,6 +1,11 @@
 import type { Remote } from 'comlink';
 import type { createStore } from 'jotai';
 import type { AnalysisWorkerApi } from '../protocol/analysisWorker';
+import { errorMessage } from '../common/errorMessage';
+import { consoleLogger } from '../common/logger';
+import { BridgeCallSignaling } from './call/BridgeCallSignaling';
+import { CallLocksAhead } from './call/CallLocksAhead';
+import { callLockName } from './call/CallOwnership';
 import type { CallRuntime } from './callTab/CallRuntime';
 import { EarlyPreviewCapture, type PreviewCapture } from './media/PreviewCapture';
 import type { SessionBridge } from './SessionBridge';
@@ -15,6 +20,8 @@ export interface TabCallsOptions {
   readonly analysis: () => Remote<AnalysisWorkerApi>;
 }
 
+const callLog = consoleLogger('[parley call]');
+
 /**
  * A room page's calls, in this tab: the call's code, the camera and microphone asked for as the page
  * loads, and each room's call runtime. A chunk of its own, like the call's code: the home page and
@@ -27,7 +34,15 @@ export class TabCalls {
   /** A call runtime has been made: a capture asked for at load from now on would be nobody's. */
   private runtimeMade = false;
 
-  constructor(private readonly options: TabCallsOptions) {}
+  /** The tab's one Jingle path to the session, for every room's Call. */
+  private readonly signaling: BridgeCallSignaling;
+  /** The browser's Web Locks, with the call locks taken ahead (claimCallAhead). */
+  private readonly locks: CallLocksAhead;
+
+  constructor(private readonly options: TabCallsOptions) {
+    this.signaling = new BridgeCallSignaling(options.bridge);
+    this.locks = new CallLocksAhead(navigator.locks);
+  }
 
   /**
    * Starts loading the call's code (capture, Jingle, the mesh and relay paths). A room page starts it
@@ -57,6 +72,28 @@ export class TabCalls {
     });
   }
 
+  /**
+   * "Join call" was clicked before the room's call runtime was up, and the room's address is known:
+   * the call's lock is taken and the call claimed now, for the Call the runtime will start (issue
+   * 14, the join path). The offers the others make on hearing you joined then wait in this tab,
+   * not for the call's code, its stage and a lock round trip after them. Another tab that runs the
+   * call keeps it: nothing is claimed, and the Call waits for the lock as ever.
+   */
+  claimCallAhead(roomAddress: string): void {
+    this.locks
+      .takeAhead(callLockName(roomAddress))
+      .then((taken) => (taken ? this.signaling.claimAhead(roomAddress) : undefined))
+      .catch((error: unknown) => callLog.error(`the call could not be claimed ahead: ${errorMessage(error)}`));
+  }
+
+  /** The room's view went before a Call took what claimCallAhead took: the lock and the claim are let go. */
+  dropCallAhead(roomAddress: string): void {
+    this.locks.giveUpAhead(callLockName(roomAddress));
+    if (this.signaling.claimedAhead(roomAddress)) {
+      this.signaling.releaseCall(roomAddress).catch((error: unknown) => callLog.error(`the call could not be released: ${errorMessage(error)}`));
+    }
+  }
+
   /** A new call runtime for a room shown in this tab; the caller starts and disposes it. The first one gets the page load's capture. */
   async createCallRuntime(roomAddress: string): Promise<CallRuntime> {
     const { createTabCallRuntime } = await this.loadCallCode();
@@ -64,6 +101,6 @@ export class TabCalls {
     const previewCapture = this.previewCapture;
     this.previewCapture = undefined;
     const { bridge, store, analysis } = this.options;
-    return createTabCallRuntime({ roomAddress, bridge, store, analysis: analysis(), previewCapture });
+    return createTabCallRuntime({ roomAddress, bridge, store, analysis: analysis(), previewCapture, signaling: this.signaling, locks: this.locks });
   }
 }

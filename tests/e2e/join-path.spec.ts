@@ -86,12 +86,23 @@ test.describe('A room page asks for the camera and microphone as it loads, unles
 });
 
 test.describe('"Join call" is offered before the call is up in the tab; a click made then joins once it is (issue 14, the join path)', () => {
-  test('clicked while the call’s code is still held back, it says "Joining…", the room hears of the call already, and the person is in the call with the camera once the code arrives', async ({ browser, appUrl, people }) => {
+  test('clicked while the call’s code is still held back, it says "Joining…", the room hears of the call and the tab claims it already, and the person is in the call with the camera once the code arrives', async ({ browser, appUrl, people }) => {
     const roomName = uniqueRoomName('early-join');
     const alice = await people.join(roomName, 'Alice');
     await joinCall(alice.page);
     const context = await browser.newContext();
     try {
+      // Counts the tab's claims of a call (TabCalls.claimCallAhead, the Call's own), as they leave for the session.
+      await context.addInitScript(() => {
+        const counted = { claims: 0 };
+        Object.assign(window, { parleyClaims: counted });
+        const postMessage = MessagePort.prototype.postMessage;
+        MessagePort.prototype.postMessage = function (this: MessagePort, ...args: unknown[]) {
+          const path = (args[0] as { path?: unknown } | null)?.path;
+          if (Array.isArray(path) && path.at(-1) === 'claimCall') counted.claims += 1;
+          Reflect.apply(postMessage, this, args);
+        } as typeof postMessage;
+      });
       const releaseCallCode = await holdBack(context, /\/assets\/createTabCallRuntime-[^/]+\.js$/);
       const page = await countingCaptures(context);
       await page.goto(new URL(roomName, appUrl).href);
@@ -99,6 +110,8 @@ test.describe('"Join call" is offered before the call is up in the tab; a click 
       await expect(callButton(page, 'Joining…')).toBeDisabled();
       // The join went out as the room's address came, not with the call's code: Alice's call has the newcomer.
       await expect(tile(alice.page, 'Anonymous')).toBeVisible();
+      // So did the call's lock and claim: Alice's offer waits in this tab for the Call, not for the code.
+      await expect.poll(() => page.evaluate(() => (window as unknown as { parleyClaims: { claims: number } }).parleyClaims.claims)).toBe(1);
       await expect(callButton(page, 'Hang up')).toHaveCount(0);
       releaseCallCode();
       await expect(callButton(page, 'Hang up')).toBeVisible();

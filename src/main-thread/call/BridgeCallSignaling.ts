@@ -1,32 +1,59 @@
 import type { Stanzas } from 'stanza';
 import type { JingleCommands, JingleIq } from '../../protocol/commands';
+import { UNCLAIMED_CALL_HOLD } from '../../protocol/constants';
 import type { SessionBridge } from '../SessionBridge';
 import type { CallSignaling } from './CallSignaling';
 
 /**
- * CallSignaling over this tab's SessionBridge. The bridge has one Jingle handler per tab; requests
- * are dispatched to the Call of the room they come from (a tab could run several rooms' calls).
+ * CallSignaling over this tab's SessionBridge: one per tab, whose Jingle handler it sets. Requests
+ * are dispatched to the Call of the room they come from (a tab could run several rooms' calls). A
+ * call claimed ahead (`claimAhead`, while the Call that runs it is being made) keeps the requests
+ * that come for it until that Call claims it, at most UNCLAIMED_CALL_HOLD.requestsPerRoom of them,
+ * as the session would.
  */
 export class BridgeCallSignaling implements CallSignaling {
   private readonly handlers = new Map<string, (iq: JingleIq) => void>();
+  /** Requests for calls claimed ahead, by room, until their Call claims them. */
+  private readonly waiting = new Map<string, JingleIq[]>();
   private readonly jingle: JingleCommands;
 
   constructor(private readonly bridge: Pick<SessionBridge, 'tabId' | 'actions' | 'jingleHandler'>) {
     this.jingle = bridge.actions.jingle;
+    bridge.jingleHandler = (roomAddress, iq) => this.handlers.get(roomAddress)?.(iq);
   }
 
   send(iq: Stanzas.IQ): Promise<Stanzas.IQ | undefined> {
     return this.jingle.send(iq);
   }
 
+  /** Claims the room's call for a Call still being made (its lock is this tab's): what comes meanwhile waits for it. */
+  async claimAhead(roomAddress: string): Promise<void> {
+    if (this.handlers.has(roomAddress)) return;
+    const waiting: JingleIq[] = [];
+    this.handlers.set(roomAddress, (iq) => {
+      if (waiting.length < UNCLAIMED_CALL_HOLD.requestsPerRoom) waiting.push(iq);
+    });
+    this.waiting.set(roomAddress, waiting);
+    await this.jingle.claimCall(this.bridge.tabId, roomAddress);
+  }
+
   async claimCall(roomAddress: string, handler: (iq: JingleIq) => void): Promise<void> {
+    const waiting = this.waiting.get(roomAddress) ?? [];
+    this.waiting.delete(roomAddress);
     this.handlers.set(roomAddress, handler);
-    this.bridge.jingleHandler = (roomAddress, iq) => this.handlers.get(roomAddress)?.(iq);
+    // After the claiming Call's start has run, as requests through the session would come.
+    if (waiting.length > 0) queueMicrotask(() => waiting.forEach((iq) => handler(iq)));
     await this.jingle.claimCall(this.bridge.tabId, roomAddress);
   }
 
   async releaseCall(roomAddress: string): Promise<void> {
     this.handlers.delete(roomAddress);
+    this.waiting.delete(roomAddress);
     await this.jingle.releaseCall(this.bridge.tabId, roomAddress);
+  }
+
+  /** The call was claimed ahead and no Call has claimed it since. */
+  claimedAhead(roomAddress: string): boolean {
+    return this.waiting.has(roomAddress);
   }
 }

@@ -3,8 +3,9 @@ import type { createStore } from 'jotai';
 import { consoleLogger } from '../../common/logger';
 import { systemClock } from '../../common/clock';
 import type { AnalysisWorkerApi } from '../../protocol/analysisWorker';
-import { BridgeCallSignaling } from '../call/BridgeCallSignaling';
+import type { BridgeCallSignaling } from '../call/BridgeCallSignaling';
 import { Call } from '../call/Call';
+import type { CallLocks } from '../call/CallOwnership';
 import { keepSdpLines } from '../call/sdpLines';
 import { probeMediaLoaded, readCapturePermissions, type PreviewCapture } from '../media';
 import type { SessionBridge } from '../SessionBridge';
@@ -21,6 +22,10 @@ export interface TabCallRuntimeOptions {
   readonly analysis: Remote<AnalysisWorkerApi>;
   /** The camera and microphone the page asked for as it loaded (TabCalls.startPreviewCapture), if it did. */
   readonly previewCapture: PreviewCapture | undefined;
+  /** The tab's Jingle path to the session (one for every room's Call). */
+  readonly signaling: BridgeCallSignaling;
+  /** The browser's Web Locks, with any call lock taken ahead of the Call (TabCalls.claimCallAhead). */
+  readonly locks: CallLocks;
 }
 
 /** Where MediaStreamTrackProcessor is missing, voice analysis taps audio with an AudioWorklet: one context for the tab. */
@@ -32,11 +37,10 @@ function workletAudioContext(): AudioContext | undefined {
 }
 
 /** The call runtime of a room in this tab, wired to the browser and to the tab's shared session. */
-export function createTabCallRuntime({ roomAddress, bridge, store, analysis, previewCapture }: TabCallRuntimeOptions): CallRuntime {
+export function createTabCallRuntime({ roomAddress, bridge, store, analysis, previewCapture, signaling, locks }: TabCallRuntimeOptions): CallRuntime {
   keepSdpLines();
   const logger = consoleLogger('[parley call]');
   const commands: CallTabCommands = bridge.actions;
-  const signaling = new BridgeCallSignaling(bridge);
   // Undefined on a page that may not capture (not a secure context), whatever the typings say.
   const mediaDevices = navigator.mediaDevices as MediaDevices | undefined;
   return new CallRuntime({
@@ -57,7 +61,7 @@ export function createTabCallRuntime({ roomAddress, bridge, store, analysis, pre
         iceServers,
         clock: systemClock,
         logger,
-        locks: navigator.locks,
+        locks,
         reportPeerMedia: (peerAddress, change) => commands.calls.reportPeerMedia(peerAddress, change),
       }),
     startVoiceMonitor: async (itemId, track) => {

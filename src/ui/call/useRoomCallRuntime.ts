@@ -49,6 +49,8 @@ export function useRoomCallRuntime(roomAddress: string | undefined, roomName: st
     // The call's code is a chunk of its own (TabCalls.loadCallCode): the view may go while it loads.
     let gone = false;
     let created: CallRuntime | undefined;
+    // What "Join call" took ahead of the runtime (TabCalls.claimCallAhead), should no runtime take it over.
+    const dropClaimAhead = (): void => void tab.calls().then((calls) => calls.dropCallAhead(roomAddress), () => undefined);
     tab.calls().then((calls) => calls.createCallRuntime(roomAddress)).then(
       (loaded) => {
         if (gone) return;
@@ -69,19 +71,21 @@ export function useRoomCallRuntime(roomAddress: string | undefined, roomName: st
         joinAskedRef.current = false;
         setJoinAsked(false);
         setLoadFailed(true);
-        // Nothing in this tab can run the call it joined: the room hears it left again.
+        // Nothing in this tab can run the call it joined: the room hears it left again, and the claim made for it goes.
         const joined = joinedEarly.current;
         joinedEarly.current = undefined;
         if (joined) actions.rooms.leaveCall(joined).catch((failure: unknown) => callLog.error(`leaving the call failed: ${errorMessage(failure)}`));
+        dropClaimAhead();
       },
     );
     return () => {
       gone = true;
       created?.dispose();
+      dropClaimAhead();
       setRuntime(undefined);
     };
   }, [roomAddress, tab, actions]);
-  // Asked before the runtime is up: the join goes out as the room's address lands in the store.
+  // Asked before the runtime is up: the join goes out as the room's address lands in the store, the call's claim right after it.
   useEffect(() => {
     if (!joinAsked) return;
     const room = roomByNameAtomFamily(roomName);
@@ -90,9 +94,11 @@ export function useRoomCallRuntime(roomAddress: string | undefined, roomName: st
       if (!address || joinedEarly.current === address) return;
       joinedEarly.current = address;
       actions.rooms.joinCall(address).catch((error: unknown) => callLog.error(`joining the call failed: ${errorMessage(error)}`));
+      // The call's lock and claim too, so that the offers the join brings wait in this tab, not for the runtime.
+      tab.calls().then((calls) => calls.claimCallAhead(address), () => undefined);
     };
     joinOnceAddressed();
     return store.sub(room, joinOnceAddressed);
-  }, [joinAsked, roomName, store, actions]);
+  }, [joinAsked, roomName, store, actions, tab]);
   return { runtime: runtime?.roomAddress === roomAddress ? runtime : undefined, joinAsked, askToJoin, loadFailed };
 }

@@ -1,0 +1,105 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { JingleIq } from '../../src/protocol/commands';
+import { BridgeCallSignaling } from '../../src/main-thread/call/BridgeCallSignaling';
+import { CallLocksAhead } from '../../src/main-thread/call/CallLocksAhead';
+import { callLockName, CallOwnership, type CallLocks } from '../../src/main-thread/call/CallOwnership';
+
+/**
+ * Web Locks as a browser keeps them: one holder per name, `ifAvailable` answered with null when it
+ * is held, other requests granted in turn as it comes free. A named fake: Node has no navigator.locks.
+ */
+class BrowserLocks implements CallLocks {
+  readonly held = new Set<string>();
+  requests = 0;
+  private readonly queued = new Map<string, Array<() => void>>();
+
+  async request(name: string, options: { signal?: AbortSignal; ifAvailable?: boolean }, granted: (lock: unknown) => Promise<void> | undefined): Promise<unknown> {
+    this.requests += 1;
+    if (this.held.has(name)) {
+      if (options.ifAvailable) return granted(null);
+      await new Promise<void>((turn) => this.queued.set(name, [...(this.queued.get(name) ?? []), turn]));
+    }
+    this.held.add(name);
+    try {
+      return await granted({ name });
+    } finally {
+      this.held.delete(name);
+      this.queued.get(name)?.shift()?.();
+    }
+  }
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const ROOM = 'room@rooms.example';
+
+describe('Call locks taken ahead: "Join call" clicked before the call is up takes the call lock as the room’s address comes, and the Call adopts it (issue 14, the join path)', () => {
+  it('a free lock taken ahead is the Call’s at its first ask, without asking the browser again, and held until the Call lets go', async () => {
+    const browser = new BrowserLocks();
+    const locks = new CallLocksAhead(browser);
+    expect(await locks.takeAhead(callLockName(ROOM))).toBe(true);
+    expect(browser.held.has(callLockName(ROOM))).toBe(true);
+
+    const ownership = new CallOwnership(ROOM, locks);
+    expect(await ownership.acquire()).toBe(true);
+    expect(browser.requests).toBe(1);
+    await settle();
+    expect(browser.held.has(callLockName(ROOM))).toBe(true);
+    ownership.release();
+    await settle();
+    expect(browser.held.has(callLockName(ROOM))).toBe(false);
+  });
+
+  it('a lock another tab holds is not taken ahead: the Call hears it is held elsewhere and waits for it as ever', async () => {
+    const browser = new BrowserLocks();
+    let otherTabLetsGo!: () => void;
+    void browser.request(callLockName(ROOM), {}, () => new Promise<void>((release) => (otherTabLetsGo = release)));
+    const locks = new CallLocksAhead(browser);
+    expect(await locks.takeAhead(callLockName(ROOM))).toBe(false);
+
+    const heldElsewhere = vi.fn();
+    const acquired = new CallOwnership(ROOM, locks).acquire(heldElsewhere);
+    await settle();
+    expect(heldElsewhere).toHaveBeenCalledOnce();
+    otherTabLetsGo();
+    expect(await acquired).toBe(true);
+  });
+
+  it('a lock taken ahead and given up (the view went first) comes free, and no later ask adopts it', async () => {
+    const browser = new BrowserLocks();
+    const locks = new CallLocksAhead(browser);
+    expect(await locks.takeAhead(callLockName(ROOM))).toBe(true);
+    locks.giveUpAhead(callLockName(ROOM));
+    await settle();
+    expect(browser.held.has(callLockName(ROOM))).toBe(false);
+    expect(await new CallOwnership(ROOM, locks).acquire()).toBe(true);
+    expect(browser.requests).toBe(2);
+  });
+});
+
+describe('A call claimed ahead keeps the Jingle requests that come for it until its Call claims it, then hands them over in order (issue 14, the join path)', () => {
+  it('requests before the Call wait; the Call gets them after its start, then every later one directly', async () => {
+    const claims: string[] = [];
+    const bridge = {
+      tabId: 'tab-1',
+      jingleHandler: undefined as ((roomAddress: string, iq: JingleIq) => void) | undefined,
+      actions: { jingle: { claimCall: async (tabId: string, roomAddress: string) => void claims.push(`${tabId} ${roomAddress}`), releaseCall: async () => undefined, send: async () => undefined } },
+    };
+    const signaling = new BridgeCallSignaling(bridge as unknown as ConstructorParameters<typeof BridgeCallSignaling>[0]);
+    const request = (sid: string) => ({ type: 'set', id: sid, from: `${ROOM}/alice`, jingle: { action: 'session-initiate', sid } }) as unknown as JingleIq;
+
+    await signaling.claimAhead(ROOM);
+    expect(claims).toEqual([`tab-1 ${ROOM}`]);
+    expect(signaling.claimedAhead(ROOM)).toBe(true);
+    bridge.jingleHandler?.(ROOM, request('s1'));
+    bridge.jingleHandler?.(ROOM, request('s2'));
+
+    const received: string[] = [];
+    const claimed = signaling.claimCall(ROOM, (iq) => received.push(iq.id ?? ''));
+    expect(received).toEqual([]);
+    await claimed;
+    expect(received).toEqual(['s1', 's2']);
+    expect(signaling.claimedAhead(ROOM)).toBe(false);
+    bridge.jingleHandler?.(ROOM, request('s3'));
+    expect(received).toEqual(['s1', 's2', 's3']);
+  });
+});

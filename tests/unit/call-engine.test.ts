@@ -732,3 +732,49 @@ describe('Call: a newcomer connects what those already in the call send it befor
     expect(w.clock.now()).toBe(0);
   });
 });
+
+describe('Call: a newcomer to a call the relay carries receives first too: its connection to the relay waits until what the others send it is connected (issue 14, the join path)', () => {
+  /** `person`'s config names a relay that takes a call from its second person. */
+  function withRelay(person: Person): void {
+    const state = person.store.get(sessionStateAtom);
+    const callConfig = { iceServers: [], videoResolutionTiers: {}, sfuServer: { url: 'ws://relay.example/relay', password: 'relay-token', minimumPeers: 1 } };
+    person.store.set(sessionStateAtom, { ...state, connection: { ...state.connection, callConfig } });
+  }
+
+  it('Bob joins Alice’s call with the relay on for him: he asks for the relay once her session to him is connected, not before', async () => {
+    const asked: string[] = [];
+    // A socket that never opens: a named fake (Node 20 has no WebSocket), as this test is only about when one is asked for.
+    class AskedSocket {
+      readonly readyState = 0;
+      constructor(url: string) {
+        asked.push(url);
+      }
+      addEventListener(): void {}
+      removeEventListener(): void {}
+      send(): void {}
+      close(): void {}
+    }
+    vi.stubGlobal('WebSocket', AskedSocket);
+    try {
+      const w = newWorld();
+      const alice = await join(w, 'alice');
+      const bob = await join(w, 'bob');
+      shareCamera(alice);
+      shareCamera(bob);
+      allInCall(w);
+      setArrivals(alice, 1, { [bob.address]: 10 });
+      setArrivals(bob, 10, { [alice.address]: 5 });
+      withRelay(bob);
+      await Promise.all([bob.engine.start(), alice.engine.start()]);
+
+      await until(() => remoteFrom(bob, alice).length === 2, 'bob receives alice');
+      expect(asked).toEqual([]);
+      connectAll(w);
+      await until(() => asked.length === 1, 'bob asks for the relay');
+      expect(asked).toEqual(['ws://relay.example/relay?room=room%40muc.example']);
+      expect(w.network.actions(bob.address, alice.address)).toEqual(['session-accept']);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});

@@ -270,10 +270,10 @@ export class Call extends TypedEmitter<CallEvents> {
     const streams = groupIntoStreams(shared);
     const plan = planOutgoingSessions({ inCall, peers, shared, held: this.sessions.held });
     const deliveries = this.deliveriesOf(plan, peers);
-    const meshDeliveries = this.relay ? this.followRelay(this.relay, deliveries, streams, peers, inCall) : deliveries;
-    this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false, relayPending: this.relayPending(streams) });
     // A newcomer connects what those already in the call send it before offering to them (ReceiveFirst).
     const awaited = this.receiveFirst.awaited(inCall, room?.joinedAt, peers, (address) => this.incoming.theirSession(address));
+    const meshDeliveries = this.relay ? this.followRelay(this.relay, deliveries, streams, peers, inCall, awaited.size > 0) : deliveries;
+    this.applyBitrate({ ...videoSendCounts(plan, shared), relayInUse: this.relay?.inUse ?? false, relayPending: this.relayPending(streams) });
     this.mesh.deliver(meshDeliveries.filter((delivery) => !awaited.has(delivery.peerAddress) || this.mesh.carries(delivery.key)));
     // The session to whoever joins next starts from an offer made ahead, when the mesh would carry it.
     this.mesh.prepareFor(inCall && !this.relayTakesNewcomer(peers) ? streams.get(USER_STREAM_KEY) : undefined);
@@ -308,8 +308,12 @@ export class Call extends TypedEmitter<CallEvents> {
    * SPEC §4: the relay takes what it can carry; the mesh keeps the rest, and each running session
    * until its relay consumer is established (pathPlan). Returns the deliveries the mesh carries.
    */
-  private followRelay(relay: RelayPath, deliveries: readonly Delivery[], streams: ReadonlyMap<string, readonly ShareableMedia[]>, peers: readonly Peer[], inCall: boolean): Delivery[] {
+  private followRelay(relay: RelayPath, deliveries: readonly Delivery[], streams: ReadonlyMap<string, readonly ShareableMedia[]>, peers: readonly Peer[], inCall: boolean, receivingFirst: boolean): Delivery[] {
     const wanted = this.decision.update(peers, this.sfuServer()) && inCall;
+    // A newcomer to a call the relay carries receives first (ReceiveFirst) here too: its connection to
+    // the relay, mediasoup-client and the ingest come once what the others send it is connected,
+    // not while it answers their offers. Nothing goes over the mesh meanwhile either.
+    if (wanted && receivingFirst && !relay.inUse) return [];
     relay.publish(streams, wanted && deliveries.length > 0);
     const paths = planPaths({
       planned: deliveries,

@@ -687,8 +687,11 @@ function setArrivals(person: Person, selfAt: number, others: Record<string, numb
   person.store.set(sessionStateAtom, { ...state, rooms: { r1: { ...state.rooms.r1!, joinedAt: selfAt } }, peers });
 }
 
-/** Alice was in the room first; both enter the call at once, each sharing a camera or not. */
-async function bobJoinsAlicesCall(w: World, { aliceShares, bobShares }: { aliceShares: boolean; bobShares: boolean }): Promise<{ alice: Person; bob: Person }> {
+/** Alice was in the room first; both enter the call at once, each sharing a camera or not; `beforeStart` changes Bob's view first. */
+async function bobJoinsAlicesCall(
+  w: World,
+  { aliceShares, bobShares, beforeStart }: { aliceShares: boolean; bobShares: boolean; beforeStart?: (bob: Person) => void },
+): Promise<{ alice: Person; bob: Person }> {
   const alice = await join(w, 'alice');
   const bob = await join(w, 'bob');
   if (aliceShares) shareCamera(alice);
@@ -696,6 +699,7 @@ async function bobJoinsAlicesCall(w: World, { aliceShares, bobShares }: { aliceS
   allInCall(w);
   setArrivals(alice, 1, { [bob.address]: 10 });
   setArrivals(bob, 10, { [alice.address]: 5 });
+  beforeStart?.(bob);
   await Promise.all([bob.engine.start(), alice.engine.start()]);
   return { alice, bob };
 }
@@ -757,15 +761,7 @@ describe('Call: a newcomer to a call the relay carries receives first too: its c
     vi.stubGlobal('WebSocket', AskedSocket);
     try {
       const w = newWorld();
-      const alice = await join(w, 'alice');
-      const bob = await join(w, 'bob');
-      shareCamera(alice);
-      shareCamera(bob);
-      allInCall(w);
-      setArrivals(alice, 1, { [bob.address]: 10 });
-      setArrivals(bob, 10, { [alice.address]: 5 });
-      withRelay(bob);
-      await Promise.all([bob.engine.start(), alice.engine.start()]);
+      const { alice, bob } = await bobJoinsAlicesCall(w, { aliceShares: true, bobShares: true, beforeStart: withRelay });
 
       await until(() => remoteFrom(bob, alice).length === 2, 'bob receives alice');
       expect(asked).toEqual([]);

@@ -312,8 +312,8 @@ export class Call extends TypedEmitter<CallEvents> {
     const wanted = this.decision.update(peers, this.sfuServer()) && inCall;
     // A newcomer to a call the relay carries receives first (ReceiveFirst) here too: its connection to
     // the relay, mediasoup-client and the ingest come once what the others send it is connected,
-    // not while it answers their offers. Nothing goes over the mesh meanwhile either.
-    if (wanted && receivingFirst && !relay.inUse) return [];
+    // not while it answers their offers. No mesh session starts meanwhile either; one running stays.
+    if (wanted && receivingFirst && !relay.inUse) return deliveries.filter((delivery) => this.mesh.carries(delivery.key));
     relay.publish(streams, wanted && deliveries.length > 0);
     const paths = planPaths({
       planned: deliveries,

@@ -12,10 +12,14 @@ export interface BenchClient {
   /** As the table names it. */
   name: string;
   /**
-   * Opens `roomName` on the server at `appUrl` in `page` and enters its call with camera and
-   * microphone; resolves once the client shows the person their own tile in the call.
+   * Opens `roomName` on the server at `appUrl` in `page`, where the client enters its call with
+   * camera and microphone by itself; resolves once the navigation has started, without running
+   * anything in the page: a script the harness evaluates there (Playwright's own, injected at its
+   * first wait in a page) would take the page's main thread in the middle of the join it times.
    */
-  enterCall(page: Page, appUrl: string, roomName: string): Promise<void>;
+  arrive(page: Page, appUrl: string, roomName: string): Promise<void>;
+  /** Resolves once the client shows the person their own tile in the call. */
+  inCall(page: Page): Promise<void>;
   /**
    * Shows `shown`'s camera in `page` as large as the client shows a camera, so that its sender's top
    * layer is watched; absent when every camera already shows at full size (the reference).
@@ -76,10 +80,12 @@ async function markTileOf(page: Page, shown: Page): Promise<void> {
 
 export const PARLEY: BenchClient = {
   name: 'Parley',
-  async enterCall(page, appUrl, roomName) {
+  async arrive(page, appUrl, roomName) {
     await clickJoinCallWhenOffered(page);
     // Not waiting for the load event: the page clicks by itself, whenever "Join call" comes.
     await page.goto(new URL(encodeURIComponent(roomName), appUrl).href, { waitUntil: 'commit' });
+  },
+  async inCall(page) {
     await joinCallClicked(page);
     await ownTileShown(page, 'figure[aria-label$="(you)"]');
   },
@@ -94,19 +100,21 @@ export const PARLEY: BenchClient = {
 /** Parley, arriving through the home page's form instead of the room's address. */
 export const PARLEY_FROM_HOME: BenchClient = {
   name: 'Parley, from the home page',
-  async enterCall(page, appUrl, roomName) {
+  async arrive(page, appUrl, roomName) {
     await clickJoinCallWhenOffered(page);
+    // The home page's form is filled through Playwright's locators: that page is part of this way in.
     await joinFromHome(page, appUrl, roomName, 'Newcomer');
-    await joinCallClicked(page);
-    await ownTileShown(page, 'figure[aria-label$="(you)"]');
   },
+  inCall: PARLEY.inCall,
 };
 
 /** SimpleWebRTC 1.30.3 (bench/reference): joins the room and its call on load. */
 export const REFERENCE: BenchClient = {
   name: 'SimpleWebRTC 1.30.3',
-  async enterCall(page, appUrl, roomName) {
-    await page.goto(new URL(`reference/index.html?${new URLSearchParams({ room: roomName }).toString()}`, appUrl).href);
+  async arrive(page, appUrl, roomName) {
+    await page.goto(new URL(`reference/index.html?${new URLSearchParams({ room: roomName }).toString()}`, appUrl).href, { waitUntil: 'commit' });
+  },
+  async inCall(page) {
     await ownTileShown(page, 'figure[aria-label="(you)"]');
   },
 };

@@ -1,7 +1,7 @@
 // Navigation to a room's address → a decoded frame of every remote video, for the last of `people`
 // to arrive, timed the same way for Parley and the SimpleWebRTC 1.30.3 reference: one probe in the
 // page that knows nothing of either client, a fresh browser per run.
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import { iceConnected, relayRoomStats } from '../../tests/e2e/relay-people';
 import { expect } from '../../tests/e2e/relay-server';
@@ -26,14 +26,19 @@ interface JoinProbe {
 
 export type ProbedWindow = Window & { __benchJoin: JoinProbe };
 
+/** The binding through which JOIN_PROBE tells the harness how many remote videos it has seen decoded. */
+const FRAMES_SEEN = '__benchFramesSeen';
+
 /**
  * The page-side probe, installed before any of the page's scripts. A track is remote when an
  * RTCPeerConnection of the page receives it, and the relay's when that connection's far end is
  * ice-lite (PROTOCOL.md: a relay consumer's offer; mesh peers run full ICE). Every animation frame
- * it looks at each <video> for a remote track that has presented a frame. Long tasks are kept
+ * it looks at each <video> for a remote track that has presented a frame, and says so to the
+ * harness through a binding (FRAMES_SEEN): waiting with Playwright's waitForFunction would inject and
+ * run Playwright's own script on the page's main thread in the middle of the join. Long tasks are kept
  * with their start for counting up to the last first frame.
  */
-export const JOIN_PROBE = `(() => {
+const JOIN_PROBE = `(() => {
   let navigatedAt = performance.timeOrigin;
   try {
     const kept = sessionStorage.getItem('parleyBench.navigatedAt');
@@ -64,23 +69,70 @@ export const JOIN_PROBE = `(() => {
     for (const video of document.querySelectorAll('video')) {
       const track = video.srcObject?.getVideoTracks?.()[0];
       if (!track || probe.firstFrames.has(track.id) || !remote.has(track.id)) continue;
-      if (video.getVideoPlaybackQuality().totalVideoFrames > 0) probe.firstFrames.set(track.id, { at: performance.timeOrigin + performance.now(), path: remote.get(track.id) });
+      if (video.getVideoPlaybackQuality().totalVideoFrames > 0) {
+        probe.firstFrames.set(track.id, { at: performance.timeOrigin + performance.now(), path: remote.get(track.id) });
+        window.${FRAMES_SEEN}?.(probe.firstFrames.size);
+      }
     }
     requestAnimationFrame(look);
   };
   requestAnimationFrame(look);
 })()`;
 
-/** A new person: a browser context of their own with the probe installed, and their tab. */
-export async function newPerson(browser: Browser): Promise<Page> {
-  const context = await browser.newContext();
-  await context.addInitScript(JOIN_PROBE);
-  return context.newPage();
+/** What each probed page has said of its remote videos: how many it has seen decoded, and who waits for more. */
+interface FramesSeen {
+  count: number;
+  waiting: Set<() => void>;
+}
+const framesSeen = new WeakMap<Page, FramesSeen>();
+
+function framesSeenBy(page: Page): FramesSeen {
+  let seen = framesSeen.get(page);
+  if (!seen) framesSeen.set(page, (seen = { count: 0, waiting: new Set() }));
+  return seen;
 }
 
-/** Waits until `page` has shown a frame of `count` remote videos. */
+/** A browser context whose pages run JOIN_PROBE (and `moreProbes`) before any script of theirs. */
+export async function probedContext(browser: Browser, ...moreProbes: string[]): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  await context.exposeBinding(FRAMES_SEEN, ({ page }, count: number) => {
+    const seen = framesSeenBy(page);
+    // Each document counts from none: a page that navigates says its new document's count.
+    seen.count = count;
+    seen.waiting.forEach((check) => check());
+  });
+  for (const probe of [JOIN_PROBE, ...moreProbes]) await context.addInitScript(probe);
+  return context;
+}
+
+/** A new person: a browser context of their own with the probe installed, and their tab. */
+export async function newPerson(browser: Browser): Promise<Page> {
+  return (await probedContext(browser)).newPage();
+}
+
+/** Waits until `page` (of a probedContext) has shown a frame of `count` remote videos. */
 export async function waitForRemoteVideos(page: Page, count: number, timeout = 60_000): Promise<void> {
-  await page.waitForFunction((expected) => (window as unknown as ProbedWindow).__benchJoin.firstFrames.size >= expected, count, { timeout });
+  const seen = framesSeenBy(page);
+  if (seen.count >= count) return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      seen.waiting.delete(check);
+      reject(new Error(`${count} remote videos not decoded within ${timeout} ms (${seen.count} were)`));
+    }, timeout);
+    const check = () => {
+      if (seen.count < count) return;
+      clearTimeout(timer);
+      seen.waiting.delete(check);
+      resolve();
+    };
+    seen.waiting.add(check);
+  });
+}
+
+/** Enters the call the way `client` does, and waits until it shows the person in it. */
+export async function enterCall(client: BenchClient, page: Page, appUrl: string, roomName: string): Promise<void> {
+  await client.arrive(page, appUrl, roomName);
+  await client.inCall(page);
 }
 
 /** By the relay's own stats: each of `people` in the room has its stream consumed, ICE up, by every other (audio and video). */
@@ -97,7 +149,7 @@ export async function callUp(browser: Browser, client: BenchClient, parley: Runn
   const pages: Page[] = [];
   for (let i = 0; i < people; i += 1) {
     const page = await newPerson(browser);
-    await client.enterCall(page, appUrl, roomName);
+    await enterCall(client, page, appUrl, roomName);
     pages.push(page);
     if (i > 0) await Promise.all(pages.map((each) => waitForRemoteVideos(each, i)));
   }
@@ -139,9 +191,11 @@ export async function timeJoin({ client, newcomer = client, people, path, parley
     await callUp(browser, client, parley, roomName, people - 1, path, appUrl);
     const last = await windowOpenedSettled(cpuMs, () => newPerson(browser));
     const cpuBefore = cpuMs();
-    await newcomer.enterCall(last, appUrl, roomName);
+    await newcomer.arrive(last, appUrl, roomName);
     await waitForRemoteVideos(last, people - 1);
     const browserCpuMs = cpuMs() - cpuBefore;
+    // Only now, the join timed: that the client showed the person in the call.
+    await newcomer.inCall(last);
     const { navigatedAt, frames, longTaskStarts } = await last.evaluate(() => {
       const probe = (window as unknown as ProbedWindow).__benchJoin;
       return { navigatedAt: probe.navigatedAt, frames: [...probe.firstFrames.values()], longTaskStarts: probe.longTaskStarts };

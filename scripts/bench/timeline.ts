@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import { launchMeteredBrowser, windowOpenedSettled } from './browserCpu';
 import { PARLEY } from './clients';
-import { callUp, JOIN_PROBE, waitForRemoteVideos, type ProbedWindow } from './join';
+import { callUp, probedContext, waitForRemoteVideos, type ProbedWindow } from './join';
 import { median, type Row } from './table';
 import { SharedWorkerSteps, stampOfferPosted } from './workerSteps';
 
@@ -172,14 +172,10 @@ async function stepsOfOneJoin(parley: RunningParley, run: number): Promise<Join>
     const [other] = await callUp(browser, PARLEY, parley, roomName, 1, 'mesh');
     await other!.evaluate(OTHER_SIDE_PROBE);
     await workers.restart(0);
-    const page = await windowOpenedSettled(cpuMs, async () => {
-      const context = await browser.newContext();
-      await context.addInitScript(JOIN_PROBE);
-      await context.addInitScript(TIMELINE_PROBE);
-      return context.newPage();
-    });
-    await PARLEY.enterCall(page, parley.url, roomName);
+    const page = await windowOpenedSettled(cpuMs, async () => (await probedContext(browser, TIMELINE_PROBE)).newPage());
+    await PARLEY.arrive(page, parley.url, roomName);
     await waitForRemoteVideos(page, 1);
+    await PARLEY.inCall(page);
     const join = await readSteps(page);
     // The other way: the other person sees the newcomer (their page's JOIN_PROBE counts that video).
     await waitForRemoteVideos(other!, 1);

@@ -55,7 +55,7 @@ describe('What a page loads before its first frame stays within its gzip budget'
     expect(imported).toBe(session!.replace(/^.*\//, ''));
   });
 
-  it('the page starts, before its entry script has arrived, the session worker the entry starts (the same script and name) and, on a room’s page, the room view and the call code (issue 14, the join path)', () => {
+  it('the page starts, before its entry script has arrived, the session worker the entry starts (the same script and name) and, on a room’s page, the room view and the call code at low priority (issue 14, the join path)', () => {
     const html = readFileSync(join(outDir, 'index.html'), 'utf8');
     const early = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
     const entry = readFileSync(join(outDir, sizes.files.callPage.find((file) => /\/index-[^/]+\.js$/.test(file))!), 'utf8');
@@ -66,6 +66,8 @@ describe('What a page loads before its first frame stays within its gzip budget'
     const roomCode = sizes.files.callPage.filter((file) => /\/(RoomView|createTabCallRuntime)-/.test(file)).map((file) => `/${file}`);
     expect(roomCode).toHaveLength(2);
     expect(preloaded).toEqual(expect.arrayContaining(roomCode));
+    // Behind the worker's script, config and session code on the origin's connections.
+    expect(early).toContain(`link.fetchPriority = 'low';`);
   });
 
   it('every script a page or the worker loads has a brotli and a gzip copy beside it, each the script itself (the gateway serves them); one too small to gain has none', () => {

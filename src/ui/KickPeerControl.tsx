@@ -5,8 +5,8 @@ import { Dialog } from './Dialog';
 
 interface KickPeerControlProps {
   peer: Peer;
-  /** After a confirmed kick: the entry (and this button) goes, so focus moves to where the person now is. */
-  onKicked: () => void;
+  /** A kick confirmed: the entry (and this button) is to go, and focus with it to where the person then is. */
+  onKicked: (peerAddress: string) => void;
 }
 
 /** SPEC §6 kick, for the room's owner: asks first, and says that a kick is a ban until the owner lifts it. */
@@ -19,8 +19,7 @@ export function KickPeerControl({ peer, onKicked }: KickPeerControlProps) {
   // The dialog's close event comes after the browser has put focus back on the Kick button.
   function dialogClosed() {
     setDialogOpen(false);
-    if (confirmed.current) onKicked();
-    else button.current?.focus();
+    if (!confirmed.current) button.current?.focus();
     confirmed.current = false;
   }
 
@@ -28,6 +27,8 @@ export function KickPeerControl({ peer, onKicked }: KickPeerControlProps) {
     confirmed.current = true;
     // Failures are logged by the session only (SPEC §8); the entry follows the room.
     void actions.rooms.kickPeer(peer.address).catch(() => {});
+    // Told now, not on the dialog's close event: the room may remove the entry, the dialog with it, first.
+    onKicked(peer.address);
     setDialogOpen(false);
   }
 

@@ -6,8 +6,8 @@ import { peerStates } from './peerStates';
 
 interface ParticipantEntryProps {
   peer: Peer;
-  /** You own the room: you may kick others; called once you have. */
-  onKicked: (() => void) | undefined;
+  /** You own the room: you may kick others; called as you confirm a kick. */
+  onKicked: ((peerAddress: string) => void) | undefined;
   /** You are in the room: you may ask others for attention. */
   canNudge: boolean;
 }

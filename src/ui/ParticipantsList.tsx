@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { memo, useRef } from 'react';
+import { memo, useLayoutEffect, useRef } from 'react';
 import { roomPeersAtomFamily } from '../main-thread/sessionAtoms';
 import type { Room } from '../protocol/entities';
 import { BannedList } from './BannedList';
@@ -9,8 +9,19 @@ import { ParticipantEntry } from './ParticipantEntry';
 export const ParticipantsList = memo(function ParticipantsList({ id, room, roomAddress }: { id: string; room: Room; roomAddress: string }) {
   const peers = useAtomValue(roomPeersAtomFamily(roomAddress));
   const bannedHeading = useRef<HTMLHeadingElement>(null);
+  /** Whom the owner has just kicked: once their entry has gone, focus goes to the Banned list. */
+  const kicked = useRef<string | undefined>(undefined);
   const isOwner = room.joined && room.selfAffiliation === 'owner';
   const focusBanned = () => bannedHeading.current?.focus();
+  const kickConfirmed = (peerAddress: string) => {
+    kicked.current = peerAddress;
+  };
+  // After the commit that removed the entry (and the kick's dialog, were it still open), before paint.
+  useLayoutEffect(() => {
+    if (kicked.current === undefined || peers.some((peer) => peer.address === kicked.current)) return;
+    kicked.current = undefined;
+    focusBanned();
+  });
   return (
     // Focusable: on a phone the list scrolls, and a keyboard must be able to scroll it too (WCAG 2.1.1).
     <section id={id} className="card participants" aria-labelledby="participants-heading" tabIndex={0}>
@@ -19,7 +30,7 @@ export const ParticipantsList = memo(function ParticipantsList({ id, room, roomA
       </h2>
       <ul role="list" aria-label="Participants" className="participant-list">
         {peers.map((peer) => (
-          <ParticipantEntry key={peer.address} peer={peer} onKicked={isOwner ? focusBanned : undefined} canNudge={room.joined} />
+          <ParticipantEntry key={peer.address} peer={peer} onKicked={isOwner ? kickConfirmed : undefined} canNudge={room.joined} />
         ))}
       </ul>
       {peers.length === 0 && <p className="muted">{room.joined ? 'Nobody is here.' : 'You will see who is here once you are in the room.'}</p>}

@@ -13,8 +13,12 @@ export const ParticipantsList = memo(function ParticipantsList({ id, room, roomA
   const kicked = useRef<string | undefined>(undefined);
   const isOwner = room.joined && room.selfAffiliation === 'owner';
   const focusBanned = () => bannedHeading.current?.focus();
-  const kickConfirmed = (peerAddress: string) => {
+  const kickConfirmed = (peerAddress: string, kicking: Promise<unknown>) => {
     kicked.current = peerAddress;
+    // A refused kick leaves the person here: their leaving later is no reason to move focus.
+    kicking.catch(() => {
+      if (kicked.current === peerAddress) kicked.current = undefined;
+    });
   };
   // After the commit that removed the entry (and the kick's dialog, were it still open), before paint.
   useLayoutEffect(() => {

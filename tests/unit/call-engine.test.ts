@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { createStore } from 'jotai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectionsAtom } from '../../src/main-thread/call/callAtoms';
@@ -15,6 +16,8 @@ import { FakeJingleNetwork, FakePeerConnection, grantingLocks } from './call-fak
 import { FakeStream, FakeTrack } from './track-fakes';
 
 const ROOM = 'room@muc.example';
+/** StanzaJS's SDP → Jingle conversion, through the module object its sessions call (so a spy sees their calls). */
+const Intermediate = createRequire(import.meta.url)('stanza/jingle/sdp/Intermediate') as { importFromSDP: (sdp: string) => unknown };
 
 interface Person {
   address: string;
@@ -607,7 +610,7 @@ async function bobJoins(w: World, alice: Person): Promise<void> {
 }
 
 describe('Call: the session to whoever joins next starts from an offer made ahead (issue 14, the join path)', () => {
-  it('alone in the call, an offer is made after PREPARED_OFFER.delayMs; a newcomer gets it with no connection or offer made for them', async () => {
+  it('alone in the call, an offer is made after PREPARED_OFFER.delayMs; a newcomer gets it with no connection or offer made for them, nor that offer converted into Jingle then', async () => {
     const w = newWorld();
     const { alice } = await aliceAloneInCall(w);
     await w.clock.advance(PREPARED_OFFER.delayMs - 1);
@@ -617,11 +620,15 @@ describe('Call: the session to whoever joins next starts from an offer made ahea
     const madeAhead = alice.pcs[0]!;
     const offered = madeAhead.localDescription?.sdp;
     const createOffer = vi.spyOn(FakePeerConnection.prototype, 'createOffer');
+    const parse = vi.spyOn(Intermediate, 'importFromSDP');
 
     await bobJoins(w, alice);
 
     expect(alice.pcs).toEqual([madeAhead]);
     expect(createOffer).not.toHaveBeenCalled();
+    // Bob's side converts his answer; Alice's offer was written as Jingle while it waited.
+    expect(parse.mock.calls.map(([sdp]) => sdp)).not.toContain(offered);
+    expect(parse).toHaveBeenCalled();
     expect(madeAhead.localDescription?.sdp).toBe(offered);
     expect(madeAhead.signalingState).toBe('stable');
     const initiate = w.network.log.find((entry) => entry.from === alice.address && entry.jingle.action === 'session-initiate');
@@ -632,7 +639,7 @@ describe('Call: the session to whoever joins next starts from an offer made ahea
     // The next one, once the join is over.
     await w.clock.advance(PREPARED_OFFER.delayMs);
     await until(() => alice.pcs.length === 2 && alice.pcs[1]!.signalingState === 'have-local-offer', 'the next offer made ahead');
-    createOffer.mockRestore();
+    vi.restoreAllMocks();
   });
 
   it('an offer whose candidates are still gathering is not handed out: the newcomer’s session makes its own', async () => {

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import SDPUtils from 'sdp';
 import type { Stanzas } from 'stanza';
-import { SessionManager } from 'stanza/jingle';
+import { MediaSession, SessionManager } from 'stanza/jingle';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ParleyMediaSession } from '../../src/main-thread/call/ParleyMediaSession';
+import { ParleyMediaSession, sessionInitiateOf } from '../../src/main-thread/call/ParleyMediaSession';
 import { firstMediaIce, iceUfragOf, keepSdpLines } from '../../src/main-thread/call/sdpLines';
 
 /** A sendonly audio + video offer as Chromium makes it (candidates gathered), for the description StanzaJS converts. */
@@ -115,5 +115,41 @@ describe('A trickled candidate is added without converting the whole remote desc
     expect(sent.map((jingle) => jingle.contents?.[0])).toEqual([
       { creator: 'initiator', name: '0', transport: { transportType: 'urn:xmpp:jingle:transports:ice-udp:1', gatheringComplete: true, usernameFragment: 'ZGDN' } },
     ]);
+  });
+});
+
+/** What a session started on a connection offering OFFER sends, its id left out: `start` is StanzaJS's own, or the start from a session-initiate written ahead. */
+async function initiateSent(start: (session: ParleyMediaSession) => Promise<void>): Promise<Partial<Stanzas.Jingle>> {
+  const sent: Stanzas.Jingle[] = [];
+  const pc = {
+    localDescription: { type: 'offer', sdp: OFFER } as RTCSessionDescription,
+    createOffer: async () => ({ type: 'offer', sdp: OFFER }),
+    setLocalDescription: async () => undefined,
+    addEventListener: () => undefined,
+    getTransceivers: () => [],
+  };
+  const manager = new SessionManager({ createPeerConnection: () => pc as unknown as RTCPeerConnection });
+  manager.on('send', (iq: { jingle?: Stanzas.Jingle }) => iq.jingle && sent.push(iq.jingle));
+  const session = new ParleyMediaSession({ parent: manager, sid: 'sid-1', peerID: 'room@muc.test/bob', initiator: true, onDescription: () => undefined });
+  await start(session);
+  expect(sent).toHaveLength(1);
+  expect(session.state).toBe('pending');
+  expect(session.role).toBe('initiator');
+  const { sid, ...initiate } = sent[0]!;
+  expect(sid).toBe('sid-1');
+  return initiate;
+}
+
+describe('An offer made ahead goes out as StanzaJS’s own start writes it, converted while it waits (issue 14, the join path)', () => {
+  it('the session-initiate written ahead for a Chromium offer is the one MediaSession.start sends for it, the streams’ msid on every source of the FID group included', async () => {
+    const ownStart = await initiateSent((session) => MediaSession.prototype.start.call(session));
+    const written = sessionInitiateOf(OFFER);
+    const parse = vi.spyOn(Intermediate, 'importFromSDP');
+    const fromAhead = await initiateSent((session) => session.startPrepared(written));
+
+    expect(fromAhead).toEqual(ownStart);
+    expect(parse).not.toHaveBeenCalled();
+    const video = ownStart.contents?.[1]?.application as Stanzas.JingleRtpDescription;
+    expect(video.sources?.map((source) => [source.ssrc, source.parameters.msid])).toContainEqual(['3942731808', 'd342693d-e532-40e8-97d8-392495d9b3f8 6ca5815c-cd9d-45af-a6d3-9936aa9bcc9c']);
   });
 });

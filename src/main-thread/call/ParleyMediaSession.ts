@@ -2,7 +2,9 @@ import SDPUtils from 'sdp';
 import type { Stanzas } from 'stanza';
 import { JINGLE_INFO_ACTIVE, JingleAction, JingleSessionRole } from 'stanza/Constants';
 import { MediaSession } from 'stanza/jingle';
-import { convertCandidateToIntermediate } from 'stanza/jingle/sdp/Protocol';
+import { importFromSDP } from 'stanza/jingle/sdp/Intermediate';
+import { convertCandidateToIntermediate, convertIntermediateToRequest } from 'stanza/jingle/sdp/Protocol';
+import { NS_JINGLE_ICE_UDP_1 } from 'stanza/Namespaces';
 import type { MediaSessionOpts } from 'stanza/jingle/MediaSession';
 import type { ActionCallback } from 'stanza/jingle/Session';
 import { VIDEO_START_BITRATE_KBPS } from '../../protocol/clientDefaults';
@@ -38,22 +40,22 @@ export class ParleyMediaSession extends MediaSession {
   }
 
   /**
-   * MediaSession.start for a connection whose offer was made and set ahead (mesh/PreparedOffer):
-   * the session-initiate is that offer as it stands, with the candidates gathered so far inline
-   * (later ones trickle as usual). StanzaJS's own start writes it — its conversion and the stream
-   * compatibility it adds — reading the offer from the connection instead of creating one.
+   * MediaSession.start for a connection whose offer was made, set and written as a session-initiate
+   * ahead (mesh/PreparedOffer, `sessionInitiateOf`): only the session's id is added as it is sent.
    */
-  async startPrepared(): Promise<void> {
-    const { pc } = this;
-    const offer = pc.localDescription;
-    for (const { sender } of pc.getTransceivers()) if (sender.track) this.includesKind(sender.track.kind);
-    // Own properties over the prototype's methods, for this one start.
-    const madeAhead = { createOffer: async () => offer, setLocalDescription: async () => undefined };
-    Object.assign(pc, madeAhead);
+  async startPrepared(initiate: Readonly<Partial<Stanzas.Jingle>>): Promise<void> {
+    for (const { sender } of this.pc.getTransceivers()) if (sender.track) this.includesKind(sender.track.kind);
+    // What StanzaJS's start records before it sends.
+    this.state = 'pending';
+    this.role = JingleSessionRole.Initiator;
+    this.offerOptions = {};
     try {
-      await this.start();
-    } finally {
-      for (const name of Object.keys(madeAhead)) Reflect.deleteProperty(pc, name);
+      await this.processLocal(JingleAction.SessionInitiate, async () => {
+        this.send(JingleAction.SessionInitiate, { ...initiate });
+      });
+    } catch (error) {
+      this._log('error', 'Could not send the WebRTC offer made ahead', error);
+      this.end('failed-application', true);
     }
   }
 
@@ -161,4 +163,35 @@ export class ParleyMediaSession extends MediaSession {
     this.onDescription(this, readDescriptionInfo(changes));
     cb();
   }
+}
+
+/**
+ * The session-initiate StanzaJS's MediaSession.start writes for an offer (its session id and action
+ * aside), written while the offer waits for a newcomer (mesh/PreparedOffer): converting the SDP was
+ * most of the other side's work between a newcomer's arrival and its offer leaving (issue 14, traced).
+ * `call-engine.test.ts` checks it against StanzaJS's own start.
+ */
+export function sessionInitiateOf(offerSdp: string): Partial<Stanzas.Jingle> {
+  const initiate = convertIntermediateToRequest(importFromSDP(offerSdp), JingleSessionRole.Initiator, NS_JINGLE_ICE_UDP_1);
+  for (const content of initiate.contents ?? []) {
+    content.creator = JingleSessionRole.Initiator;
+    signalStreamsAsSourceMsid(content);
+  }
+  return initiate;
+}
+
+/**
+ * StanzaJS's start signals a content's stream as its first source's msid (a=ssrc: msid), and its
+ * simulcast group's second source's too: `applyStreamsCompatibility` of stanza/jingle/MediaSession,
+ * which that module keeps to itself.
+ */
+function signalStreamsAsSourceMsid(content: Stanzas.JingleContent): void {
+  const application = content.application as Stanzas.JingleRtpDescription | undefined;
+  const stream = application?.streams?.[0];
+  const first = application?.sources?.[0];
+  if (!application || !stream || !first) return;
+  const msid = `${stream.id} ${stream.track}`;
+  first.parameters.msid = msid;
+  const paired = application.sourceGroups?.[0]?.sources[1];
+  if (paired !== undefined) application.sources!.push({ parameters: { cname: first.parameters.cname!, msid }, ssrc: paired });
 }

@@ -166,7 +166,7 @@ export class MeshPath implements MediaPath {
     const prepared = this.prepared.take(delivery.media);
     const session = onConnection(
       manager,
-      prepared,
+      prepared?.connection,
       () =>
         new ParleyMediaSession({
           config: manager.config.peerConnectionConfig,
@@ -185,7 +185,7 @@ export class MeshPath implements MediaPath {
     sessions.publish(call);
     void sessions.run(call, 'start', async () => {
       if (prepared) {
-        await session.startPrepared();
+        await session.startPrepared(prepared.initiate);
       } else {
         for (const item of delivery.media) {
           const track = media.getTrack(item.id);

@@ -2,7 +2,9 @@ import type { Clock } from '../../../common/clock';
 import { errorMessage } from '../../../common/errorMessage';
 import type { Logger } from '../../../common/logger';
 import { PREPARED_OFFER } from '../../../protocol/clientDefaults';
+import type { Stanzas } from 'stanza';
 import type { MediaItems } from '../../media';
+import { sessionInitiateOf } from '../ParleyMediaSession';
 import type { ShareableMedia } from '../sessionPlan';
 
 export interface PreparedOfferOptions {
@@ -14,22 +16,30 @@ export interface PreparedOfferOptions {
   readonly createConnection: () => RTCPeerConnection | undefined;
 }
 
+/** A connection whose offer is set, and that offer as the session-initiate sends it, candidates inline. */
+export interface OfferMadeAhead {
+  readonly connection: RTCPeerConnection;
+  readonly initiate: Readonly<Partial<Stanzas.Jingle>>;
+}
+
 interface Prepared {
   readonly signature: string;
   readonly connection: RTCPeerConnection;
   readonly madeAt: number;
   /**
-   * Its offer is set and its candidates gathered: it may be handed out. Not before: a candidate the
-   * session heard of would go out as transport-info ahead of the session-initiate it belongs to.
+   * Written once its offer is set and its candidates gathered: it may be handed out. Not before: a
+   * candidate the session heard of would go out as transport-info ahead of the session-initiate it
+   * belongs to.
    */
-  ready: boolean;
+  initiate: Partial<Stanzas.Jingle> | undefined;
 }
 
 /**
  * An offer made ahead for the next person to join the call (issue 14, the join path): a connection
  * sending what a newcomer would get, its offer created and set and its candidates gathered, so the
  * mesh session to a newcomer starts with its session-initiate, candidates inline, instead of making
- * the connection, its transceivers and its offer once the newcomer is there. One at a time, made
+ * the connection, its transceivers and its offer once the newcomer is there, nor converting that
+ * offer into Jingle (written here once gathered). One at a time, made
  * PREPARED_OFFER.delayMs after what it would send last changed or the last was taken (never in the
  * middle of a join), and made anew once PREPARED_OFFER.maxAgeMs old.
  */
@@ -51,13 +61,14 @@ export class PreparedOffer {
     this.schedule(PREPARED_OFFER.delayMs);
   }
 
-  /** The connection whose offer sends exactly `media`, if one is ready; from now on the caller's. */
-  take(media: readonly ShareableMedia[]): RTCPeerConnection | undefined {
+  /** The offer that sends exactly `media`, if one is ready; its connection is from now on the caller's. */
+  take(media: readonly ShareableMedia[]): OfferMadeAhead | undefined {
     const prepared = this.prepared;
-    if (!prepared?.ready || prepared.signature !== this.signatureOf(media) || prepared.connection.signalingState !== 'have-local-offer') return undefined;
+    const initiate = prepared?.initiate;
+    if (!initiate || prepared.signature !== this.signatureOf(media) || prepared.connection.signalingState !== 'have-local-offer') return undefined;
     this.prepared = undefined;
     this.schedule(PREPARED_OFFER.delayMs);
-    return prepared.connection;
+    return { connection: prepared.connection, initiate };
   }
 
   close(): void {
@@ -106,7 +117,7 @@ export class PreparedOffer {
     if (sent.some(({ track, stream }) => !track || !stream)) return;
     const connection = this.options.createConnection();
     if (!connection) return;
-    const prepared: Prepared = { signature, connection, madeAt: clock.now(), ready: false };
+    const prepared: Prepared = { signature, connection, madeAt: clock.now(), initiate: undefined };
     this.prepared = prepared;
     try {
       for (const { track, stream } of sent) prepared.connection.addTransceiver(track!, { direction: 'sendonly', streams: [stream!] });
@@ -125,7 +136,14 @@ export class PreparedOffer {
     const follow = (): void => {
       if (connection.iceGatheringState !== 'complete') return;
       connection.removeEventListener('icegatheringstatechange', follow);
-      prepared.ready = this.prepared === prepared;
+      const offer = connection.localDescription?.sdp;
+      if (this.prepared !== prepared || !offer) return;
+      try {
+        prepared.initiate = sessionInitiateOf(offer);
+      } catch (error) {
+        this.options.logger.error(`an offer made ahead could not be written as Jingle: ${errorMessage(error)}`);
+        this.discard();
+      }
     };
     connection.addEventListener('icegatheringstatechange', follow);
     follow();

@@ -51,6 +51,8 @@ async function section(name: string, measure: () => Promise<Row[]>): Promise<Row
   try {
     return await measure();
   } catch (error) {
+    // The table has room for one line; which check failed, and where, goes to stderr.
+    console.error(`${name} failed:`, error);
     return [{ metric: name, measured: `failed: ${(error as Error).message.split('\n')[0]}`, target: '—' }];
   }
 }

@@ -169,7 +169,7 @@ export class ParleyMediaSession extends MediaSession {
  * The session-initiate StanzaJS's MediaSession.start writes for an offer (its session id and action
  * aside), written while the offer waits for a newcomer (mesh/PreparedOffer): converting the SDP was
  * most of the other side's work between a newcomer's arrival and its offer leaving (issue 14, traced).
- * `call-engine.test.ts` checks it against StanzaJS's own start.
+ * `sdp-lines.test.ts` checks it against StanzaJS's own start.
  */
 export function sessionInitiateOf(offerSdp: string): Partial<Stanzas.Jingle> {
   const initiate = convertIntermediateToRequest(importFromSDP(offerSdp), JingleSessionRole.Initiator, NS_JINGLE_ICE_UDP_1);
@@ -181,9 +181,9 @@ export function sessionInitiateOf(offerSdp: string): Partial<Stanzas.Jingle> {
 }
 
 /**
- * StanzaJS's start signals a content's stream as its first source's msid (a=ssrc: msid), and its
- * simulcast group's second source's too: `applyStreamsCompatibility` of stanza/jingle/MediaSession,
- * which that module keeps to itself.
+ * StanzaJS's start signals a content's stream as its first source's msid (a=ssrc: msid), and as that
+ * of the second source of its first group too (in Chromium's offers, the retransmission source of FID):
+ * `applyStreamsCompatibility` of stanza/jingle/MediaSession, which that module keeps to itself.
  */
 function signalStreamsAsSourceMsid(content: Stanzas.JingleContent): void {
   const application = content.application as Stanzas.JingleRtpDescription | undefined;

@@ -1,8 +1,8 @@
+import type { Stanzas } from 'stanza';
 import type { Clock } from '../../../common/clock';
 import { errorMessage } from '../../../common/errorMessage';
 import type { Logger } from '../../../common/logger';
 import { PREPARED_OFFER } from '../../../protocol/clientDefaults';
-import type { Stanzas } from 'stanza';
 import type { MediaItems } from '../../media';
 import { sessionInitiateOf } from '../ParleyMediaSession';
 import type { ShareableMedia } from '../sessionPlan';
@@ -38,8 +38,8 @@ interface Prepared {
  * An offer made ahead for the next person to join the call (issue 14, the join path): a connection
  * sending what a newcomer would get, its offer created and set and its candidates gathered, so the
  * mesh session to a newcomer starts with its session-initiate, candidates inline, instead of making
- * the connection, its transceivers and its offer once the newcomer is there, nor converting that
- * offer into Jingle (written here once gathered). One at a time, made
+ * the connection, its transceivers and its offer, and writing that offer as Jingle, once the
+ * newcomer is there. One at a time, made
  * PREPARED_OFFER.delayMs after what it would send last changed or the last was taken (never in the
  * middle of a join), and made anew once PREPARED_OFFER.maxAgeMs old.
  */

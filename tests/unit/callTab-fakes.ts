@@ -360,6 +360,7 @@ export function harness(options: HarnessOptions = {}) {
   return {
     runtime,
     store,
+    clock,
     log,
     spoken,
     reports,

@@ -3,6 +3,7 @@ import { CapturePermissionError } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { VOLUME } from '../../src/protocol/constants';
 import { profileForTile } from '../../src/main-thread/call/receive/tileProfile';
+import { TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
 import { BOB, FakeTileObservers, harness, keyEvent, monitorOf, ROOM, settle, SELF } from './callTab-fakes';
 import { FakeStream, FakeTrack } from './track-fakes';
 
@@ -405,6 +406,12 @@ describe('remote video quality follows the tile (PROTOCOL.md simulcast profile)'
     expect(h.store.get(h.runtime.atoms.enlargedTile)).toBe(`camera:${BOB}`);
     h.runtime.toggleEnlarged(`camera:${BOB}`);
     expect(h.store.get(h.runtime.atoms.enlargedTile)).toBeUndefined();
+    // Put back it needs less, which it says once it has for TILE_SHRINK_REPORT_DELAY_MS.
+    expect(profiles()).toEqual([
+      ['bob-camera', 'low'],
+      ['bob-camera', 'high'],
+    ]);
+    await h.clock.advance(TILE_SHRINK_REPORT_DELAY_MS);
     expect(profiles()).toEqual([
       ['bob-camera', 'low'],
       ['bob-camera', 'high'],

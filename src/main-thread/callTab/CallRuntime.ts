@@ -127,6 +127,7 @@ export class CallRuntime {
       onPlaybackBlocked: (blocked) => store.set(this.atoms.playbackBlocked, blocked),
       onTileNeed: (itemId, need) => this.requestQuality(itemId, need),
       tileObservers: options.tileObservers,
+      clock,
     });
     this.voice = new VoiceMonitors({ media: this.media, start: options.startVoiceMonitor, logger });
     this.pushToTalk = new PushToTalkMicrophone({

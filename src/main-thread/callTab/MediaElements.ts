@@ -1,3 +1,4 @@
+import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
 import type { MediaItems } from '../media';
 import { AudioOutputs, type AudioOutputSettings } from './AudioOutputs';
@@ -16,6 +17,7 @@ export interface MediaElementsOptions {
   readonly onTileNeed: (itemId: string, need: TileNeed) => void;
   /** The browser's observers in a tab; without them every remote video asks for its best. */
   readonly tileObservers: TileObservers | undefined;
+  readonly clock: Clock;
 }
 
 /**
@@ -31,7 +33,7 @@ export class MediaElements {
   constructor(private readonly options: MediaElementsOptions) {
     this.playback = new ElementPlayback(options.onPlaybackBlocked);
     this.outputs = new AudioOutputs(options.outputSettings, options.logger);
-    this.tileNeeds = new RemoteTileNeeds(options.onTileNeed, options.tileObservers);
+    this.tileNeeds = new RemoteTileNeeds(options.onTileNeed, options.tileObservers, options.clock);
   }
 
   /** Plays an item's video, muted and inline; returns the detach. */

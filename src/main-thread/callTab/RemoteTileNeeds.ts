@@ -1,3 +1,5 @@
+import type { Clock } from '../../common/clock';
+import { TILE_SHRINK_REPORT_DELAY_MS } from '../../protocol/clientDefaults';
 import type { TileNeed } from '../call/receive/tileProfile';
 
 interface ElementObserver {
@@ -43,14 +45,30 @@ interface Tracked {
   width: number | undefined;
   height: number | undefined;
   /** The last need reported, so that an unchanged one is not reported again. */
-  reported: string | undefined;
+  reported: TileNeed | undefined;
+  /** Waiting to report a need that is less than the one reported (TILE_SHRINK_REPORT_DELAY_MS). */
+  shrinkTimer: unknown;
+}
+
+/** Whether `next` asks for less than `previous`: both in sight, and smaller or no longer enlarged. */
+function needsLess(previous: TileNeed, next: TileNeed): boolean {
+  if (!previous.visible || !next.visible || next.fullScreen) return false;
+  if (previous.fullScreen) return true;
+  return next.width <= previous.width && next.height <= previous.height && (next.pixelRatio ?? 1) <= (previous.pixelRatio ?? 1);
+}
+
+function sameNeed(a: TileNeed | undefined, b: TileNeed): boolean {
+  return a !== undefined && a.visible === b.visible && a.width === b.width && a.height === b.height && a.fullScreen === b.fullScreen && a.pixelRatio === b.pixelRatio;
 }
 
 /**
  * What each remote video's tile needs (relay/tileProfile TileNeed), measured where it is shown: in
  * sight or not (the element against the viewport, and the page shown at all), its rendered size,
  * and whether it is the enlarged tile. Every change is reported, and the Call turns it into
- * the quality asked of the sender: hidden → off, small → low, large or enlarged → high.
+ * the quality asked of the sender: hidden → off, small → low, large or enlarged → high. A tile that
+ * needs less is reported once it has needed less for TILE_SHRINK_REPORT_DELAY_MS (a grid that makes
+ * room for a newcomer does not make every sender encode keyframes during their join); a tile that
+ * needs more, or goes out of sight or back, is reported at once.
  */
 export class RemoteTileNeeds {
   private readonly tracked = new Map<Element, Tracked>();
@@ -62,6 +80,7 @@ export class RemoteTileNeeds {
   constructor(
     private readonly onNeed: (itemId: string, need: TileNeed) => void,
     private readonly observers: TileObservers | undefined,
+    private readonly clock: Clock,
   ) {}
 
   observe(itemId: string, element: Element): () => void {
@@ -83,10 +102,12 @@ export class RemoteTileNeeds {
       }
     });
     this.stopFollowingPage ??= observers.page.onChange(() => this.reportAll());
-    this.tracked.set(element, { itemId, intersecting: undefined, width: undefined, height: undefined, reported: undefined });
+    const tracked: Tracked = { itemId, intersecting: undefined, width: undefined, height: undefined, reported: undefined, shrinkTimer: undefined };
+    this.tracked.set(element, tracked);
     this.visibility.observe(element);
     this.sizes.observe(element);
     return () => {
+      this.cancelShrink(tracked);
       this.tracked.delete(element);
       this.visibility?.unobserve(element);
       this.sizes?.unobserve(element);
@@ -107,6 +128,7 @@ export class RemoteTileNeeds {
     this.visibility = undefined;
     this.sizes = undefined;
     this.stopFollowingPage = undefined;
+    for (const tracked of this.tracked.values()) this.cancelShrink(tracked);
     this.tracked.clear();
   }
 
@@ -122,17 +144,45 @@ export class RemoteTileNeeds {
   }
 
   private report(tracked: Tracked): void {
-    if (!this.observers || tracked.intersecting === undefined || tracked.width === undefined || tracked.height === undefined) return;
-    const need: TileNeed = {
+    const need = this.needOf(tracked);
+    if (!need) return;
+    if (sameNeed(tracked.reported, need)) {
+      this.cancelShrink(tracked);
+      return;
+    }
+    if (tracked.reported && needsLess(tracked.reported, need)) {
+      // Reported as it then is: it may have changed again meanwhile (grown back: reported at once, and this timer gone).
+      tracked.shrinkTimer ??= this.clock.setTimeout(() => {
+        tracked.shrinkTimer = undefined;
+        const latest = this.needOf(tracked);
+        if (latest && !sameNeed(tracked.reported, latest)) this.send(tracked, latest);
+      }, TILE_SHRINK_REPORT_DELAY_MS);
+      return;
+    }
+    this.cancelShrink(tracked);
+    this.send(tracked, need);
+  }
+
+  /** What the tile needs now; undefined until both its size and its intersection are known. */
+  private needOf(tracked: Tracked): TileNeed | undefined {
+    if (!this.observers || tracked.intersecting === undefined || tracked.width === undefined || tracked.height === undefined) return undefined;
+    return {
       visible: tracked.intersecting && this.observers.page.isVisible(),
       width: Math.round(tracked.width),
       height: Math.round(tracked.height),
       fullScreen: tracked.itemId === this.enlargedItemId,
       pixelRatio: this.observers.pixelRatio(),
     };
-    const key = JSON.stringify(need);
-    if (key === tracked.reported) return;
-    tracked.reported = key;
+  }
+
+  private send(tracked: Tracked, need: TileNeed): void {
+    tracked.reported = need;
     this.onNeed(tracked.itemId, need);
+  }
+
+  private cancelShrink(tracked: Tracked): void {
+    if (tracked.shrinkTimer === undefined) return;
+    this.clock.clearTimeout(tracked.shrinkTimer);
+    tracked.shrinkTimer = undefined;
   }
 }

@@ -17,6 +17,7 @@ export interface MediaElementsOptions {
   readonly onTileNeed: (itemId: string, need: TileNeed) => void;
   /** The browser's observers in a tab; without them every remote video asks for its best. */
   readonly tileObservers: TileObservers | undefined;
+  /** Times how long a tile has needed less before it says so (TILE_SHRINK_REPORT_DELAY_MS). */
   readonly clock: Clock;
 }
 

@@ -57,8 +57,9 @@ function needsLess(previous: TileNeed, next: TileNeed): boolean {
   return next.width <= previous.width && next.height <= previous.height && (next.pixelRatio ?? 1) <= (previous.pixelRatio ?? 1);
 }
 
+/** Needs made by `needOf` (the same fields in the same order) compare as their JSON: every field counts, one added later too. */
 function sameNeed(a: TileNeed | undefined, b: TileNeed): boolean {
-  return a !== undefined && a.visible === b.visible && a.width === b.width && a.height === b.height && a.fullScreen === b.fullScreen && a.pixelRatio === b.pixelRatio;
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**

@@ -30,6 +30,10 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
   const [sounds, setSounds] = usePreferenceToggle('sounds');
   const [draft, setDraft] = useState('');
   const [editing, setEditing] = useState<ChatMessage | undefined>(undefined);
+  // The correction as the person last left it, for the handlers: renders come in tasks of their own
+  // (renderInTasks), and text can arrive without a keydown (dictation, a drop) before the render of
+  // the Enter that sent a correction; it is then a new message, not that correction.
+  const editingNow = useRef<ChatMessage | undefined>(undefined);
   const [sendError, setSendError] = useState<string | undefined>(undefined);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   // While the session brings us back into the room, what is written waits and goes once back in.
@@ -41,24 +45,29 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
     if (shown && documentVisible && roomAddress && unreadCount > 0) void actions.chat.markRead(roomAddress).catch(() => {});
   }, [actions, shown, documentVisible, roomAddress, unreadCount]);
 
+  function edit(message: ChatMessage | undefined) {
+    editingNow.current = message;
+    setEditing(message);
+  }
+
   function changeDraft(next: string) {
     setDraft(next);
     setSendError(undefined);
     // A correction being written is not a new message: no real-time text for it.
-    if (!editing && !disabled) void actions.chat.updateRealTimeText(roomAddress, next).catch(() => {});
+    if (!editingNow.current && !disabled) void actions.chat.updateRealTimeText(roomAddress, next).catch(() => {});
   }
 
   function startEdit(message: ChatMessage) {
     if (!room?.joined) return;
-    if (draft !== '' && !editing) void actions.chat.updateRealTimeText(roomAddress, '').catch(() => {});
-    setEditing(message);
+    if (draft !== '' && !editingNow.current) void actions.chat.updateRealTimeText(roomAddress, '').catch(() => {});
+    edit(message);
     setDraft(message.body);
     // Setting the value puts the caret after the text.
     inputRef.current?.focus();
   }
 
   function cancelEdit() {
-    setEditing(undefined);
+    edit(undefined);
     setDraft('');
   }
 
@@ -66,13 +75,13 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
     // SPEC §5: nothing is sent while the input is disabled; empty messages are not sent.
     if (disabled || draft.trim() === '') return;
     const body = draft;
-    const replace = editing?.stanzaId;
+    const corrected = editingNow.current;
     setDraft('');
-    setEditing(undefined);
-    if (editing && body === editing.body) return;
+    edit(undefined);
+    if (corrected && body === corrected.body) return;
     // The moment notifications make sense: the person is taking part (never on page load).
     askForNotificationsOnce();
-    actions.chat.sendChat(roomAddress, body, replace).catch((error: unknown) => {
+    actions.chat.sendChat(roomAddress, body, corrected?.stanzaId).catch((error: unknown) => {
       setSendError(errorMessage(error));
       setDraft((current) => (current === '' ? body : current));
     });

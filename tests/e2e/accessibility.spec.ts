@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
 import { callButton, callRegion, joinCall, LIGHT_VIDEO_TIERS } from './call-ui-people';
-import { chatLog, expect, expectJoined, openPanel, panelToggle, participantEntry, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, openPanel, panelToggle, participantEntry, say, setBrowserOnline, test, typingIndicator, uniqueRoomName } from './rooms-people';
 
 // One set of servers for the file (the worker-scoped fixture); calls over mesh at light video sizes.
 test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
@@ -131,7 +131,7 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     await bobsInput.fill('still writing');
     await openPanel(alice.page, 'Chat');
     await expect(chatLog(alice.page)).toContainText('Hello Alice (edited)');
-    await expect(alice.page.getByRole('region', { name: 'Typing' })).toContainText('Bob is typing…');
+    await expect(typingIndicator(alice.page)).toContainText('Bob is typing…');
     await expectAccessible(alice.page, 'chat-correction-and-typing', ['Chat']);
     await bobsInput.fill('');
 

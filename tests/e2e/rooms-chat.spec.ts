@@ -1,4 +1,4 @@
-import { chatLog, expect, expectJoined, participantEntry, participants, roomJid, say, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, participantEntry, participants, roomJid, say, test, typingIndicator, uniqueRoomName, type People } from './rooms-people';
 
 // Every person is a browser context of their own; every test uses a room of its own.
 
@@ -156,12 +156,16 @@ test.describe('Message editing: a correction replaces your own last message and 
 });
 
 test.describe('Chat state and real-time text: the others see who is typing and the text as it is written (SPEC §4 chat state, §9 real-time text)', () => {
-  test('typing shows "is typing…" with the live text, and clearing the input ends it', async ({ people }) => {
-    const room = uniqueRoomName('typing');
+  /** Alice and Bob in a new room: Alice's message box, and what Bob's page shows of who is typing. */
+  async function aliceWritesToBob(people: People, label: string) {
+    const room = uniqueRoomName(label);
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
-    const input = alice.page.getByRole('textbox', { name: 'Message' });
-    const typing = bob.page.getByRole('region', { name: 'Typing' });
+    return { alice, bob, input: alice.page.getByRole('textbox', { name: 'Message' }), typing: typingIndicator(bob.page) };
+  }
+
+  test('typing shows "is typing…" with the live text, and clearing the input ends it', async ({ people }) => {
+    const { bob, input, typing } = await aliceWritesToBob(people, 'typing');
 
     await input.pressSequentially('Hello wor');
     await expect(typing).toContainText('Alice is typing…');
@@ -178,6 +182,26 @@ test.describe('Chat state and real-time text: the others see who is typing and t
     await input.press('Enter');
     await expect(chatLog(bob.page)).toContainText('Sent now');
     await expect(typing).toBeHidden();
+  });
+
+  test('text that comes without a keystroke (dictation, a drop) right after a correction is sent still shows "is typing…"', async ({ people }) => {
+    const { bob, input, typing } = await aliceWritesToBob(people, 'typing-after-edit');
+    await input.fill('Hello Bbo');
+    await input.press('Enter');
+    await expect(chatLog(bob.page)).toContainText('Hello Bbo');
+    await input.press('ArrowUp');
+    await input.fill('Hello Bob');
+    // The Enter that sends the correction and the next text in one task, so no render comes between
+    // them: text without a keydown (dictation, a drop, Playwright's fill) must meet the page as the
+    // Enter left it, no longer correcting.
+    await input.evaluate((textarea: HTMLTextAreaElement) => {
+      textarea.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+      textarea.value = 'still writing';
+      textarea.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromDrop' }));
+    });
+    await expect(chatLog(bob.page)).toContainText('Hello Bob (edited)');
+    await expect(typing).toContainText('Alice is typing…');
+    await expect(typing).toContainText('still writing');
   });
 });
 

@@ -78,6 +78,11 @@ export function chatLog(page: Page) {
   return page.getByRole('log', { name: 'Chat' });
 }
 
+/** Who is typing in the room, as the page shows it (SPEC §4 chat state, §9 real-time text). */
+export function typingIndicator(page: Page) {
+  return page.getByRole('region', { name: 'Typing' });
+}
+
 export function participants(page: Page) {
   return page.getByRole('list', { name: 'Participants' });
 }

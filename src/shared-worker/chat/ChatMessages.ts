@@ -2,8 +2,8 @@ import { correctionTarget } from '../../protocol/chatCorrections';
 import type { ChatMessage } from '../../protocol/entities';
 import type { StateStore } from '../StateStore';
 
-/** What the domain knows of a message we send. */
-export interface OutgoingMessage {
+/** A groupchat message with a body, validated, as the domain hands it to the store. */
+interface RoomMessage {
   stanzaId: string;
   roomAddress: string;
   body: string;
@@ -13,21 +13,16 @@ export interface OutgoingMessage {
   senderAddress: string;
   customerData: Record<string, unknown> | undefined;
   time: number;
+}
+
+/** What the domain knows of a message we send. */
+export interface OutgoingMessage extends RoomMessage {
   /** True for a message of ours first seen as the room's echo (sent by an earlier connection). */
   acked: boolean;
 }
 
-/** A validated groupchat message with a body from someone else. */
-export interface IncomingMessage {
-  stanzaId: string;
-  roomAddress: string;
-  body: string;
-  replace: string | undefined;
-  displayName: string;
-  senderAddress: string;
-  customerData: Record<string, unknown> | undefined;
-  time: number;
-}
+/** A message from someone else. */
+export type IncomingMessage = RoomMessage;
 
 /** Messages are keyed: ours by stanza id, others' by `${senderAddress}:${stanzaId}` (entities.ts). */
 export function incomingKey(senderAddress: string, stanzaId: string): string {

@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { attentionPeersAtomFamily } from '../main-thread/sessionAtoms';
-import { BellIcon } from './BellIcon';
+import { BellIcon } from './Icon';
 
 /** SPEC §4 attention request: shown while a peer's request holds (5 s). */
 export function AttentionAlerts({ roomAddress }: { roomAddress: string }) {

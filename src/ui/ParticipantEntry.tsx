@@ -1,6 +1,6 @@
 import type { Peer } from '../protocol/entities';
 import { useActions } from './tabContext';
-import { BellIcon } from './BellIcon';
+import { BellIcon } from './Icon';
 import { KickPeerControl } from './KickPeerControl';
 import { peerStates } from './peerStates';
 

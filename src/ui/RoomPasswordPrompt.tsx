@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Room } from '../protocol/entities';
 import { useActions } from './tabContext';
-import { LockIcon } from './LockIcon';
+import { LockIcon } from './Icon';
 
 /** SPEC §4 password-required: the room is locked; asks for its password and retries the join. */
 export function RoomPasswordPrompt({ room }: { room: Room }) {

@@ -9,7 +9,7 @@ import { ChatPanel } from './ChatPanel';
 import { ConnectionStatus } from './ConnectionStatus';
 import { InviteButtons } from './InviteButtons';
 import { lazyComponent } from './lazyComponent';
-import { LockIcon } from './LockIcon';
+import { LockIcon } from './Icon';
 import { PanelToggle } from './PanelToggle';
 import { ParticipantsList } from './ParticipantsList';
 import { ChatIcon, LeaveIcon, PeopleIcon } from './RoomIcons';

@@ -59,20 +59,7 @@ export class ChatMessages {
       this.store.update('messages', original.id, { body: message.body, editedTime: message.time, acked: message.acked });
       return original.id;
     }
-    this.store.upsert('messages', message.stanzaId, {
-      id: message.stanzaId,
-      stanzaId: message.stanzaId,
-      body: message.body,
-      direction: 'outgoing',
-      displayName: message.displayName,
-      senderAddress: message.senderAddress,
-      roomAddress: message.roomAddress,
-      time: message.time,
-      editedTime: undefined,
-      replace: message.replace,
-      acked: message.acked,
-      customerData: message.customerData,
-    });
+    this.store.upsert('messages', message.stanzaId, newRecord(message.stanzaId, message, 'outgoing', message.acked));
     return message.stanzaId;
   }
 
@@ -106,20 +93,13 @@ export class ChatMessages {
     const content = JSON.stringify([message.roomAddress, message.stanzaId, message.body]);
     if (this.get(id) || this.incomingContent.has(content)) return false;
     this.incomingContent.add(content);
-    this.store.upsert('messages', id, {
-      id,
-      stanzaId: message.stanzaId,
-      body: message.body,
-      direction: 'incoming',
-      displayName: message.displayName,
-      senderAddress: message.senderAddress,
-      roomAddress: message.roomAddress,
-      time: message.time,
-      editedTime: undefined,
-      replace: message.replace,
-      acked: true,
-      customerData: message.customerData,
-    });
+    this.store.upsert('messages', id, newRecord(id, message, 'incoming', true));
     return true;
   }
+}
+
+/** The store's record of a message as first stored under `id`: not edited yet. */
+function newRecord(id: string, message: RoomMessage, direction: ChatMessage['direction'], acked: boolean): ChatMessage {
+  const { stanzaId, body, displayName, senderAddress, roomAddress, time, replace, customerData } = message;
+  return { id, stanzaId, body, direction, displayName, senderAddress, roomAddress, time, editedTime: undefined, replace, acked, customerData };
 }

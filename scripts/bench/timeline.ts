@@ -15,7 +15,7 @@ const STEPS = [
   ['stored identity asked', 'the worker’s first IndexedDB open: its first script has run'],
   ['a tab’s attach arrives at the worker', 'the page’s attach (Comlink), as the worker reads it'],
   ['the room’s opening arrives at the worker', 'the page’s openRoom, as the worker reads it'],
-  ['the call’s join arrives at the worker', 'the page’s joinCall, as the worker reads it'],
+  ['the call’s join arrives at the worker', 'the page’s “Join call” (openRoom with autoJoinCall, or joinCall), as the worker reads it'],
   ['the call’s claim arrives at the worker', 'the call’s tab claims its Jingle (after the call’s lock and the Call): an offer before it waits'],
   ['websocket asked', 'the worker’s first script opens the XMPP websocket'],
   ['websocket open', ''],

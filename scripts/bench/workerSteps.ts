@@ -53,7 +53,10 @@ const WORKER_PROBE = `(() => {
     if (type !== 'message' || typeof listener !== 'function') return addListener.call(this, type, listener, ...rest);
     return addListener.call(this, type, function (event) {
       const path = event.data?.path;
-      const step = Array.isArray(path) ? asked[path[path.length - 1]] : undefined;
+      const method = Array.isArray(path) ? path[path.length - 1] : undefined;
+      // "Join call" clicked before the call is up asks for the call by the room's name.
+      const joinsCall = method === 'openRoom' && JSON.stringify(event.data.argumentList ?? []).includes('"autoJoinCall":true');
+      const step = joinsCall ? asked.joinCall : asked[method];
       if (step) mark(step);
       return listener.call(this, event);
     }, ...rest);

@@ -74,8 +74,8 @@ describe('Join path: the XMPP client is made while the config request is out, no
   });
 });
 
-describe('Join path: from the join request to the call presence that starts the offers, nothing but the join presence goes out; the lock check comes after (issue 14, PROTOCOL.md "After joining")', () => {
-  it('a newcomer to a running call sends the join presence, then the call presence, and only then reads the lock state', async () => {
+describe('Join path: a room that auto-joins its call sends one join presence, which carries the call and starts the offers; the lock check comes after (issue 14, SPEC §4 autoJoinCall, PROTOCOL.md "After joining")', () => {
+  it('a newcomer to a running call sends the join presence with the call, and only then reads the lock state', async () => {
     const alice = openSession({ server: server(), displayName: 'Alice' });
     const call = await joinedBy(alice, 'join-path', { autoJoinCall: true });
     const bob = openSession({ server: server(), displayName: 'Bob' });
@@ -86,17 +86,17 @@ describe('Join path: from the join request to the call presence that starts the 
     await waitFor(bob, 'Bob in the call', (state) => state.calls[call.address]?.joined === true);
     await waitFor(bob, 'Alice in the call', (state) => state.peers[call.selfAddress]?.joinedCall === true);
 
-    expect(await sentSince(bob, from)).toEqual(['join presence', 'call presence', 'lock check']);
+    expect(await sentSince(bob, from)).toEqual(['join presence with the call', 'lock check']);
   });
 
-  it('an owner reads the secret from the room config form, also after the call presence', async () => {
+  it('an owner reads the secret from the room config form, also after the join presence with the call', async () => {
     const alice = openSession({ server: server(), displayName: 'Alice' });
     await connected(alice);
     const from = alice.sent.length;
     const room = await joinedRoom(alice, await alice.rooms.joinRoom('join-path-owner', { autoJoinCall: true }));
     await waitFor(alice, 'Alice in the call', (state) => state.calls[room.address]?.joined === true);
 
-    expect(await sentSince(alice, from)).toEqual(['join presence', 'call presence', 'lock check']);
+    expect(await sentSince(alice, from)).toEqual(['join presence with the call', 'lock check']);
   });
 });
 
@@ -128,6 +128,29 @@ describe('Join path: the room’s address is known, and its call can be joined, 
     // From the session's initial presence (the login is done) on.
     const loggedIn = bob.sent.findIndex((xml) => /^<presence(?![^>]* to=)/.test(xml)) + 1;
     expect(await sentSince(bob, loggedIn)).toEqual(['join presence with the call', 'lock check']);
+  });
+});
+
+describe('Join path: "Join call" goes to the session by the room’s name, before the room has an address; the join presence then carries the call (issue 14, SPEC §4 autoJoinCall)', () => {
+  it('a room opened without its call, then asked for it at once, sends one join presence with the call; the others see them in the call from it', async () => {
+    const alice = openSession({ server: server(), displayName: 'Alice' });
+    const call = await joinedBy(alice, 'join-path-call-by-name', { autoJoinCall: true });
+    const bob = openSession({ server: server(), displayName: 'Bob' });
+    await connected(bob);
+    const from = bob.sent.length;
+
+    // As a room page opens it, and as its "Join call" asks for the call before the address lookup has answered.
+    const opened = bob.rooms.joinRoom('join-path-call-by-name', { autoJoinCall: false });
+    const asked = bob.rooms.joinRoom('join-path-call-by-name', { autoJoinCall: true });
+    const [roomId, sameRoomId] = await Promise.all([opened, asked]);
+    expect(bob.session.store.state.rooms[roomId]?.address).toBeUndefined();
+    const room = await joinedRoom(bob, roomId);
+    const seen = await peerNamed(alice, call.address, 'Bob');
+
+    expect(sameRoomId).toBe(roomId);
+    expect(room.address).toBe(call.address);
+    expect(seen.joinedCall).toBe(true);
+    expect(await sentSince(bob, from)).toEqual(['join presence with the call', 'lock check']);
   });
 });
 

@@ -205,12 +205,17 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
 
   // ---- joining ----
 
-  /** joinRoom for a name already held: the same room; the call joins if now wanted; a failed join retries. */
+  /**
+   * joinRoom for a name already held: the same room; a failed join retries. Asked for now, the call
+   * joins as soon as the room has an address: with the join presence when that has not gone out yet
+   * (runJoin), else in a presence of its own, without waiting for the room's answer (issue 14, the
+   * join path: a tab's "Join call" goes out by the room's name, not once the address reaches it).
+   */
   private joinExisting(room: Room, password: string | undefined, autoJoinCall: boolean | undefined): void {
     if (autoJoinCall === true) {
       this.calls.wanted(room.id);
       if (!room.autoJoinCall) this.context.store.update('rooms', room.id, { autoJoinCall: true });
-      if (room.roomState === 'joined' && room.address && !this.records.call(room.address)?.joined) this.calls.join(room.address, undefined);
+      if (room.address && !this.records.call(room.address)?.joined) this.calls.join(room.address, undefined);
     }
     const retry = room.roomState === 'failed' || room.roomState === 'waiting' || (room.roomState === 'password-required' && password !== undefined);
     if (!retry) return;
@@ -239,6 +244,9 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     const current = this.records.room(roomId);
     if (!address || !current || !this.joins.isCurrent(roomId, token) || this.context.client !== client) return;
     const occupant = JID.createFull(address, nick);
+    // SPEC §4 auto-join: the call rides on the join presence, one presence and no room round trip
+    // before the others' offers can start (issue 14, the join path).
+    this.calls.autoJoin({ ...current, address });
     const stanzaId = this.presence.join(client, roomId, {
       occupant,
       displayName: this.displayName,
@@ -326,11 +334,9 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       removal: undefined,
     });
     this.events.joined(room.address, this.records.rosterOf(room.address));
-    // PROTOCOL.md "After joining": the call presence and the lock check, neither waiting for the
-    // other. The call presence goes first: it is what starts the peers' offers (the join path),
-    // and the room answers stanzas in order; the lock state can come after the first frame.
+    // PROTOCOL.md "After joining": the call went with the join presence (runJoin), which starts the
+    // peers' offers; the lock state can come after the first frame.
     this.beforeOutage.rejoined(room.address, this.context.clock.now());
-    this.calls.autoJoin(room);
     this.syncPresence(room.id);
     void this.lock.check(room.id, { announce: false });
   }

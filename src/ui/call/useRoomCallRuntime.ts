@@ -4,14 +4,14 @@ import { errorMessage } from '../../common/errorMessage';
 import { consoleLogger } from '../../common/logger';
 import type { CallRuntime } from '../../main-thread/callTab/CallRuntime';
 import { roomByNameAtomFamily } from '../../main-thread/sessionAtoms';
-import { useActions, useTab } from '../tabContext';
+import { useActions, useAttachSent, useTab } from '../tabContext';
 
 const callLog = consoleLogger('[parley call]');
 
 /** The room's call runtime once it is up, and "Join call" for the time before. */
 export interface RoomCall {
   readonly runtime: CallRuntime | undefined;
-  /** "Join call" was clicked before the runtime was up: its join goes out as the room's address reaches the page, and the runtime starts in it. */
+  /** "Join call" was clicked before the runtime was up: its join has gone to the session, and the runtime starts in it. */
   readonly joinAsked: boolean;
   /** "Join call" before the runtime is up (the room's address is still being looked up, or the call's code is loading). */
   readonly askToJoin: () => void;
@@ -25,15 +25,16 @@ export interface RoomCall {
  * the render that shows the address commits, not a frame later (a layout effect; the call's code is
  * loaded by then), and shown once its start has answered ("Join call" clicked: once the call's lock
  * has). "Join call" is offered before that (issue 14, the join path): a click made
- * meanwhile sends the call's join the moment the room's address reaches the page, before the render
- * and the runtime that follow it, so the call mostly goes out with the room's join presence; the
- * runtime then starts in that join.
+ * meanwhile sends the call's join at once, by the room's name (`openRoom` with `autoJoinCall`), and
+ * the session joins the call as the room has its address, so the call goes out with the room's join
+ * presence whenever that has not gone yet; the runtime then starts in that join.
  */
 export function useRoomCallRuntime(roomAddress: string | undefined, roomName: string): RoomCall {
   const tab = useTab();
   const actions = useActions();
   const store = useStore();
-  // The address whose call this view joined before its runtime was up.
+  const attachSent = useAttachSent();
+  // The address whose call this view joined (and claimed) before its runtime was up.
   const joinedEarly = useRef<string | undefined>(undefined);
   const [runtime, setRuntime] = useState<CallRuntime | undefined>(undefined);
   const [joinAsked, setJoinAsked] = useState(false);
@@ -43,7 +44,9 @@ export function useRoomCallRuntime(roomAddress: string | undefined, roomName: st
   const askToJoin = useCallback(() => {
     joinAskedRef.current = true;
     setJoinAsked(true);
-  }, []);
+    const joining = attachSent.then(() => actions.openRoom(roomName, { autoJoinCall: true }));
+    joining.catch((error: unknown) => callLog.error(`joining the call failed: ${errorMessage(error)}`));
+  }, [attachSent, actions, roomName]);
   useLayoutEffect(() => {
     if (!roomAddress) return;
     // The call's code is a chunk of its own (TabCalls.loadCallCode): the view may go while it loads.
@@ -85,20 +88,19 @@ export function useRoomCallRuntime(roomAddress: string | undefined, roomName: st
       setRuntime(undefined);
     };
   }, [roomAddress, tab, actions]);
-  // Asked before the runtime is up: the join goes out as the room's address lands in the store, the call's claim right after it.
+  // Asked before the runtime is up: the call's lock and claim are taken as the room's address lands
+  // in the store, so that the offers the join brings wait in this tab, not for the runtime.
   useEffect(() => {
     if (!joinAsked) return;
     const room = roomByNameAtomFamily(roomName);
-    const joinOnceAddressed = (): void => {
+    const claimOnceAddressed = (): void => {
       const address = store.get(room)?.address;
       if (!address || joinedEarly.current === address) return;
       joinedEarly.current = address;
-      actions.rooms.joinCall(address).catch((error: unknown) => callLog.error(`joining the call failed: ${errorMessage(error)}`));
-      // The call's lock and claim too, so that the offers the join brings wait in this tab, not for the runtime.
       tab.calls().then((calls) => calls.claimCallAhead(address), () => undefined);
     };
-    joinOnceAddressed();
-    return store.sub(room, joinOnceAddressed);
-  }, [joinAsked, roomName, store, actions, tab]);
+    claimOnceAddressed();
+    return store.sub(room, claimOnceAddressed);
+  }, [joinAsked, roomName, store, tab]);
   return { runtime: runtime?.roomAddress === roomAddress ? runtime : undefined, joinAsked, askToJoin, loadFailed };
 }

@@ -123,6 +123,31 @@ test.describe('"Join call" is offered before the call is up in the tab; a click 
     }
   });
 
+  test('clicked while the room’s address is still being looked up, the call’s join goes to the session at once, by the room’s name: the join presence carries the call', async ({ browser, appUrl, people }) => {
+    const roomName = uniqueRoomName('join-by-name');
+    const alice = await people.join(roomName, 'Alice');
+    await joinCall(alice.page);
+    const front = await RecordingFront.start(appUrl);
+    const context = await browser.newContext();
+    try {
+      const releaseLookup = front.hold(/^\/api\/room-config$/);
+      const page = await context.newPage();
+      await page.goto(new URL(roomName, front.url).href);
+      await callButton(page, 'Join call').click();
+      await expect(callButton(page, 'Joining…')).toBeDisabled();
+      releaseLookup();
+      await expect(tile(alice.page, 'Anonymous')).toBeVisible();
+
+      const roomPresences = front.xmppFrames.filter((frame) => frame.startsWith('> <presence') && frame.includes(' to='));
+      // The join (MUC's <x>), and in it mmuc's <conf>: the call (PROTOCOL.md "Rooms").
+      expect(roomPresences[0]).toContain('http://jabber.org/protocol/muc"');
+      expect(roomPresences[0]).toContain('<conf');
+    } finally {
+      await context.close();
+      await front.close();
+    }
+  });
+
   test('clicked before the call is up, the call’s lock is granted — and so its claim sent — before the call’s stage is drawn, not behind that render', async ({ browser, appUrl }) => {
     const context = await browser.newContext();
     try {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
 import { callButton, callRegion, joinCall, LIGHT_VIDEO_TIERS } from './call-ui-people';
-import { chatLog, expect, expectJoined, openPanel, panelToggle, participantEntry, say, setBrowserOnline, test, typingIndicator, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, messageBox, openPanel, panelToggle, participantEntry, say, setBrowserOnline, test, typingIndicator, uniqueRoomName } from './rooms-people';
 
 // One set of servers for the file (the worker-scoped fixture); calls over mesh at light video sizes.
 test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
@@ -123,7 +123,7 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     await alice.page.emulateMedia({ colorScheme: 'light' });
 
     // Bob writes, corrects it (↑ in the empty box), and goes on typing.
-    const bobsInput = bob.page.getByRole('textbox', { name: 'Message' });
+    const bobsInput = messageBox(bob.page);
     await say(bob.page, 'Hello Alcie');
     await bobsInput.press('ArrowUp');
     await bobsInput.fill('Hello Alice');
@@ -235,7 +235,7 @@ test.describe('Focus goes where the next step is: the call controls after joinin
   test('the room opens without focus in the chat box; after "Join call" focus is on the call controls; the skip links move focus', async ({ people }) => {
     const alice = await people.join(uniqueRoomName('focus'), 'Alice');
     await expect(callButton(alice.page, 'Join call')).toBeVisible();
-    await expect(alice.page.getByRole('textbox', { name: 'Message' })).not.toBeFocused();
+    await expect(messageBox(alice.page)).not.toBeFocused();
 
     await joinCall(alice.page);
     // The first of the call controls that can be used (the microphone's is disabled while it starts).
@@ -273,7 +273,7 @@ test.describe('Focus goes where the next step is: the call controls after joinin
     await bob.page.getByRole('button', { name: 'Enter room' }).click();
     await expectJoined(bob.page);
     await expect(callButton(bob.page, 'Join call')).toBeFocused();
-    await expect(bob.page.getByRole('textbox', { name: 'Message' })).not.toBeFocused();
+    await expect(messageBox(bob.page)).not.toBeFocused();
   });
 });
 

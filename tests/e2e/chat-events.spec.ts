@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../playwright.config';
-import { chatLog, expect, expectJoined, joinFromHome, openPanel, participantEntry, say, test, typingIndicator, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, participantEntry, say, test, typingIndicator, uniqueRoomName } from './rooms-people';
 
 // Issue 15 in the browser: event lines, clickable links, the real-time text toggle, and a desktop
 // notification for a tab in the background. Every person is a browser context of their own.
@@ -43,7 +43,7 @@ test.describe('Real-time text, disclosed: the composer says others see your typi
     const room = uniqueRoomName('rtt');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
-    const input = alice.page.getByRole('textbox', { name: 'Message' });
+    const input = messageBox(alice.page);
     const toggle = alice.page.getByRole('checkbox', { name: 'Show my typing live' });
     const bobsTyping = typingIndicator(bob.page);
 

@@ -1,7 +1,7 @@
 import type { Locator } from '@playwright/test';
 import { callButton, callRegion, joinCall, LIGHT_VIDEO_TIERS, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
-import { chatLog, expect, expectJoined, joinFromHome, openPanel, panelToggle, participants, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, panelToggle, participants, test, uniqueRoomName } from './rooms-people';
 
 // The room page's layout (issue 15 item 1): calls over mesh at light video sizes.
 test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
@@ -73,7 +73,7 @@ test.describe('Side panels: closed until the person opens them; People and Chat 
 
       await panelToggle(page, 'Chat').click();
       await expect(chatLog(page)).toBeInViewport();
-      await expect(page.getByRole('textbox', { name: 'Message' })).toBeInViewport();
+      await expect(messageBox(page)).toBeInViewport();
     } finally {
       await context.close();
     }

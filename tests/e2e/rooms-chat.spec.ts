@@ -1,4 +1,4 @@
-import { chatLog, expect, expectJoined, participantEntry, participants, roomJid, say, test, typingIndicator, uniqueRoomName, type People } from './rooms-people';
+import { chatLog, expect, expectJoined, messageBox, participantEntry, participants, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
 
 // Every person is a browser context of their own; every test uses a room of its own.
 
@@ -62,7 +62,7 @@ test.describe('Chat input: Enter sends unless Shift is held or sendOnEnter is of
     const room = uniqueRoomName('enter');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
-    const input = alice.page.getByRole('textbox', { name: 'Message' });
+    const input = messageBox(alice.page);
 
     await input.fill('line one');
     await input.press('Shift+Enter');
@@ -95,7 +95,7 @@ test.describe('Chat input: Enter sends unless Shift is held or sendOnEnter is of
     const room = uniqueRoomName('fast-enter');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
-    const input = alice.page.getByRole('textbox', { name: 'Message' });
+    const input = messageBox(alice.page);
     await input.fill('typed ');
     // The keystroke and the Enter in one task, so no render can come between them (a fast typist
     // on a busy machine, made certain): the input event, then at once the Enter's keydown.
@@ -118,7 +118,7 @@ test.describe('Chat input: Enter sends unless Shift is held or sendOnEnter is of
 
     const bob = await people.arrive(room, 'Bob');
     await expect(bob.page.getByRole('textbox', { name: 'Room password' })).toBeVisible();
-    await expect(bob.page.getByRole('textbox', { name: 'Message' })).toBeDisabled();
+    await expect(messageBox(bob.page)).toBeDisabled();
     await expect(bob.page.getByRole('button', { name: 'Send' })).toBeDisabled();
   });
 });
@@ -128,7 +128,7 @@ test.describe('Message editing: a correction replaces your own last message and 
     const room = uniqueRoomName('edit');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
-    const input = alice.page.getByRole('textbox', { name: 'Message' });
+    const input = messageBox(alice.page);
     const bobsLog = chatLog(bob.page);
 
     await say(alice.page, 'I like tea');
@@ -161,7 +161,7 @@ test.describe('Chat state and real-time text: the others see who is typing and t
     const room = uniqueRoomName(label);
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
-    return { alice, bob, input: alice.page.getByRole('textbox', { name: 'Message' }), typing: typingIndicator(bob.page) };
+    return { alice, bob, input: messageBox(alice.page), typing: typingIndicator(bob.page) };
   }
 
   test('typing shows "is typing…" with the live text, and clearing the input ends it', async ({ people }) => {
@@ -232,7 +232,7 @@ test.describe('Lock state: only an owner who has joined locks the room; a newcom
     await carol.page.getByRole('button', { name: 'Enter room' }).click();
     await expect(roomState).toContainText('That password did not open the room.');
     await expect(carol.page.getByRole('textbox', { name: 'Room password' })).toBeVisible();
-    await expect(carol.page.getByRole('textbox', { name: 'Message' })).toBeDisabled();
+    await expect(messageBox(carol.page)).toBeDisabled();
 
     await carol.page.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
     await carol.page.getByRole('button', { name: 'Enter room' }).click();
@@ -258,7 +258,7 @@ test.describe('Kick: the owner bans a peer, who then reads that they are banned 
     await participantEntry(alice.page, 'Bob').getByRole('button', { name: 'Kick Bob', exact: true }).click();
     await alice.page.getByRole('dialog', { name: 'Kick Bob?' }).getByRole('button', { name: 'Kick and ban' }).click();
     await expect(bob.page.getByRole('status', { name: 'Room state' })).toHaveText('You are banned from this room.');
-    await expect(bob.page.getByRole('textbox', { name: 'Message' })).toBeDisabled();
+    await expect(messageBox(bob.page)).toBeDisabled();
     await expect(participantEntry(alice.page, 'Bob')).toHaveCount(0);
   });
 });

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { chatLog, expect, expectJoined, participantEntry, participants, say, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, messageBox, participantEntry, participants, say, test, uniqueRoomName } from './rooms-people';
 
 // Every person is a browser context of their own; every test uses a room of its own.
 
@@ -19,7 +19,7 @@ async function expectEndedScreen(page: Page, title: string): Promise<void> {
   await expect(page.getByRole('button', { name: 'Join call' })).toHaveCount(0);
   await expect(page.getByRole('group', { name: 'Call controls' })).toHaveCount(0);
   await expect(participants(page)).toHaveCount(0);
-  await expect(page.getByRole('textbox', { name: 'Message' })).toBeDisabled();
+  await expect(messageBox(page)).toBeDisabled();
 }
 
 /** From the ended room's screen: its link home, then the room's name and Join, all in the page (no reload). */

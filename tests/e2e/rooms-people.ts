@@ -51,13 +51,13 @@ export async function openPanel(page: Page, name: 'People' | 'Chat'): Promise<vo
 
 /** The room is joined in this tab: the message input is enabled and no room state is shown (joining, reconnecting…). */
 export async function expectJoined(page: Page, timeout?: number): Promise<void> {
-  await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled({ timeout });
+  await expect(messageBox(page)).toBeEnabled({ timeout });
   await expect(page.getByRole('status', { name: 'Room state' })).toHaveCount(0, { timeout });
 }
 
 /** Types into the message box and presses Enter. */
 export async function say(page: Page, text: string): Promise<void> {
-  const input = page.getByRole('textbox', { name: 'Message' });
+  const input = messageBox(page);
   await input.fill(text);
   await input.press('Enter');
   await expect(input).toHaveValue('');
@@ -72,6 +72,11 @@ export async function say(page: Page, text: string): Promise<void> {
 export async function setBrowserOnline(context: BrowserContext, online: boolean): Promise<void> {
   await context.setOffline(!online);
   for (const page of context.pages()) await page.evaluate((type) => dispatchEvent(new Event(type)), online ? 'online' : 'offline');
+}
+
+/** The chat's message box. */
+export function messageBox(page: Page) {
+  return page.getByRole('textbox', { name: 'Message' });
 }
 
 export function chatLog(page: Page) {

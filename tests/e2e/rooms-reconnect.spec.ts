@@ -1,4 +1,4 @@
-import { chatLog, expectJoined, participantEntry, say, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expectJoined, messageBox, participantEntry, say, test, uniqueRoomName } from './rooms-people';
 import { expect } from './fixtures';
 
 test.describe('Connection lost: every room goes interrupted, then every tab rejoins without a reload (SPEC §4 connection and room state)', () => {
@@ -15,7 +15,7 @@ test.describe('Connection lost: every room goes interrupted, then every tab rejo
     for (const page of [alice.page, alicePopout, bob.page]) {
       await expect(page.getByRole('status', { name: 'Connection' })).not.toHaveText('Connected');
       // What is written now waits and goes once back in the room (issue 13: no chat lost).
-      await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled();
+      await expect(messageBox(page)).toBeEnabled();
     }
 
     await parley.restartXmpp();

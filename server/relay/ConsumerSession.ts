@@ -233,11 +233,17 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
 
   private async applyProfile(video: types.Consumer): Promise<void> {
     if (video.closed || this.profile === 'off') return;
-    if (video.type === 'simulcast' || video.type === 'svc') await video.setPreferredLayers({ spatialLayer: layerFor(this.profile, this.videoTrack?.layers) });
-    if (this.started && video.paused) await video.resume();
+    const resuming = this.started && video.paused;
+    if (video.type === 'simulcast' || video.type === 'svc') {
+      const spatialLayer = layerFor(this.profile, this.videoTrack?.layers);
+      if (video.preferredLayers?.spatialLayer !== spatialLayer) await video.setPreferredLayers({ spatialLayer });
+    }
+    if (resuming) await video.resume();
     // The layer switches on a keyframe of the new layer; mediasoup asks for one only once its target
-    // layer moves, which going up waits for its bandwidth estimate: ask the sender now.
-    if (this.started) await video.requestKeyFrame();
+    // layer moves, which going up waits for its bandwidth estimate: ask the sender now. A video
+    // already on its layer needs none, and the request would start the sender's keyframe interval,
+    // which the next switch would have to wait out.
+    if (this.started && (resuming || video.currentLayers?.spatialLayer !== video.preferredLayers?.spatialLayer)) await video.requestKeyFrame();
   }
 
   /** Closes the transport and its consumers (asked for: no notification). */

@@ -2,6 +2,7 @@ import { EventEmitter, once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { observer as mediasoupObserver, type types } from 'mediasoup';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,9 +201,9 @@ describe('A layer switch asked for within the sender\'s keyframe interval waits 
     const source = relayConsumer('sid-spacing', 'video')!.producerId;
     const lowSsrc = (await videoProducers.get(source)!.getStats()).find((stream) => stream.rid === 'low')!.ssrc;
 
-    // Asking for the layer it has asks the sender for a keyframe; the low layer is asked for as it arrives.
+    // Switching to the medium layer asks the sender for a keyframe; the low layer is asked for as it arrives.
     const keyFrame = once(keyFramesArrived, source) as Promise<[number]>;
-    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-spacing', profile: 'high' });
+    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-spacing', profile: 'medium' });
     const [keyFrameAt] = await keyFrame;
     const before = keyframeRequests.length;
     await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-spacing', profile: 'low' });
@@ -229,9 +230,9 @@ describe('A consumer started within the sender\'s keyframe interval waits it out
       };
       const answer = await browser.receiverAnswer('late-receiver-2', offer);
 
-      // The first receiver asking again makes the sender send a keyframe; the second starts as it arrives.
+      // The first receiver switching to the medium layer makes the sender send a keyframe; the second starts as it arrives.
       const keyFrame = once(keyFramesArrived, source) as Promise<[number]>;
-      await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-late-1', profile: 'high' });
+      await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-late-1', profile: 'medium' });
       const [keyFrameAt] = await keyFrame;
       const before = keyframeRequests.length;
       await client.ok('START_CONSUMER', { id: 'sid-late-2', sdp: answer });
@@ -245,6 +246,24 @@ describe('A consumer started within the sender\'s keyframe interval waits it out
     } finally {
       // The sender's connection ingests at most four streams: the next case needs one.
       await client.ok('DISPOSE', { id: 'late' });
+    }
+  }, 90_000);
+});
+
+describe('A video already on the layer asked for costs the sender no keyframe: the next switch has no interval to wait out', () => {
+  it('SET_CONSUMER_PROFILE high for a video receiving the high layer: no keyframe request goes to the sender', async () => {
+    await senderWithVideoReceiver('settled', 'sid-settled');
+    try {
+      await expect.poll(() => relayConsumer('sid-settled', 'video')?.currentSpatialLayer, { timeout: 30_000 }).toBe(2);
+      const source = relayConsumer('sid-settled', 'video')!.producerId;
+      await sleep(2 * SENDER_KEYFRAME_INTERVAL_MS);
+      const before = keyframeRequests.length;
+      await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-settled', profile: 'high' });
+      await sleep(2 * SENDER_KEYFRAME_INTERVAL_MS);
+      expect(keyframeRequests.slice(before).filter((request) => request.producerId === source)).toEqual([]);
+      expect(relayConsumer('sid-settled', 'video')?.currentSpatialLayer).toBe(2);
+    } finally {
+      await client.ok('DISPOSE', { id: 'settled' });
     }
   }, 90_000);
 });

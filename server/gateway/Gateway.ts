@@ -70,7 +70,7 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log, he
   const bodyText = (request: FastifyRequest): string => (typeof request.body === 'string' ? request.body : '');
 
   app.post(GATEWAY_PATHS.config, async (request) => configs.issueConfig(bodyText(request), originOf(request)));
-  app.post('/api/room-config', async (request) => configs.roomConfig(request.headers.authorization, bodyText(request)));
+  app.post(GATEWAY_PATHS.roomConfig, async (request) => configs.roomConfig(request.headers.authorization, bodyText(request)));
   if (relayRegistry) {
     app.post('/api/relays', async (request) => {
       const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ProviderConfig, RoomConfigResponse, SfuServerConfig } from '../../src/protocol/config';
 import { LIMITS } from '../../src/protocol/constants';
-import { gatewayAddresses, type PublicOrigin } from '../../src/protocol/endpoints';
+import { GATEWAY_PATHS, gatewayAddresses, type PublicOrigin } from '../../src/protocol/endpoints';
 import { RELAY_TOKEN_AUDIENCE } from '../../src/protocol/relay';
 import { ValidationError } from '../../src/protocol/errors';
 import { roomNameToLocalpart } from '../../src/protocol/rooms';
@@ -61,7 +61,7 @@ export class ConfigService {
       iceServers: this.settings.iceServers as RTCIceServer[],
       id,
       orgId: '',
-      roomConfigUrl: `${origin.http}/api/room-config`,
+      roomConfigUrl: `${origin.http}${GATEWAY_PATHS.roomConfig}`,
       screensharingExtensions: {},
       signalingUrl: gatewayAddresses(origin).xmppWebsocket,
       telemetryUrl: '',

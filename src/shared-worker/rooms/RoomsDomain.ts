@@ -334,10 +334,9 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       removal: undefined,
     });
     this.events.joined(room.address, this.records.rosterOf(room.address));
-    // PROTOCOL.md "After joining": the call went with the join presence (runJoin), which starts the
-    // peers' offers; the lock state can come after the first frame.
+    // PROTOCOL.md "After joining": the call went with the join presence (runJoin), and whatever
+    // changed while it was out went at once (syncPresence); the lock state can come after the first frame.
     this.beforeOutage.rejoined(room.address, this.context.clock.now());
-    this.syncPresence(room.id);
     void this.lock.check(room.id, { announce: false });
   }
 

@@ -23,19 +23,26 @@ function tabStanzaPlatform(): Plugin {
 }
 
 /**
- * The shared worker's build resolves StanzaJS's protocol index (every XEP module it knows, required
- * by its client and its package index) to the definitions Parley's wire uses
- * (`src/shared-worker/stanzaProtocol.ts`): the worker then neither loads nor runs the rest.
+ * The shared worker's build resolves three of StanzaJS's modules to Parley's: its protocol index
+ * (every XEP module it knows, required by its client and its package index) to the definitions
+ * Parley's wire uses (`src/shared-worker/stanzaProtocol.ts`), its plugin index to the plugins
+ * Parley's session uses (`src/shared-worker/stanzaPlugins.ts`), and its package index's Jingle
+ * namespace to nothing (`src/shared-worker/stanzaJingle.ts`): the worker then neither loads nor
+ * compiles the rest.
  */
-function workerStanzaProtocol(): Plugin {
-  const parleyProtocol = fileURLToPath(new URL('./src/shared-worker/stanzaProtocol.ts', import.meta.url));
+function workerStanzaModules(): Plugin {
+  const parleyModule = (name: string) => fileURLToPath(new URL(`./src/shared-worker/${name}.ts`, import.meta.url));
+  const replaced: Record<string, string> = { './protocol': parleyModule('stanzaProtocol'), './plugins': parleyModule('stanzaPlugins') };
   const stanzaRoot = /[\\/]node_modules[\\/]stanza[\\/](Client|index)\.js$/;
+  const stanzaIndex = /[\\/]node_modules[\\/]stanza[\\/]index\.js$/;
   return {
-    name: 'parley:worker-stanza-protocol',
+    name: 'parley:worker-stanza-modules',
     apply: 'build',
     enforce: 'pre',
     resolveId(source, importer) {
-      return importer && stanzaRoot.test(importer) && source === './protocol' ? parleyProtocol : undefined;
+      if (!importer || !stanzaRoot.test(importer)) return undefined;
+      if (source === './jingle' && stanzaIndex.test(importer)) return parleyModule('stanzaJingle');
+      return replaced[source];
     },
   };
 }
@@ -44,7 +51,7 @@ export default defineConfig({
   plugins: [tabStanzaPlatform(), startEarly(), compileHints(), precompress()],
   // StanzaJS 12 expects Node's `global` and the `events` package (installed) in the browser.
   define: { global: 'globalThis' },
-  worker: { format: 'es', plugins: () => [workerStanzaProtocol()] },
+  worker: { format: 'es', plugins: () => [workerStanzaModules()] },
   build: {
     target: 'es2022',
     outDir: 'dist',

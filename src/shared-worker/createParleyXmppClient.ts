@@ -1,11 +1,14 @@
-import { createClient, JXT, type Agent, type AgentConfig } from 'stanza';
+import { Client, JXT, type Agent, type AgentConfig } from 'stanza';
 import { parleyStanzas } from '../protocol/stanzas';
 import { STANZAJS_DEFINITIONS } from '../protocol/stanzas/stanzaJsDefinitions';
+import parleyPlugins from './stanzaPlugins';
 import { WebSocketTransport } from './WebSocketTransport';
 
-/** A StanzaJS client that speaks Parley's wire extensions and knows only the XEPs Parley uses. */
+/** A StanzaJS client that speaks Parley's wire extensions and knows only the XEPs and plugins Parley uses. */
 export function createParleyXmppClient(config: AgentConfig): Agent {
-  const client = withParleyDefinitions(() => createClient(config));
+  // StanzaJS's createClient, with Parley's plugins instead of all of StanzaJS's (stanzaPlugins.ts).
+  const client = withParleyDefinitions(() => new Client(config) as unknown as Agent);
+  client.use(parleyPlugins);
   client.use(parleyStanzas);
   // StanzaJS types this table with another StreamManagement than its transports take; its own entry is the same class.
   client.transports.websocket = WebSocketTransport as unknown as Agent['transports'][string];

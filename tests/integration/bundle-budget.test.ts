@@ -55,6 +55,14 @@ describe('What a page loads before its first frame stays within its gzip budget'
     expect(imported).toBe(session!.replace(/^.*\//, ''));
   });
 
+  it('the shared worker’s session carries none of StanzaJS’s Jingle sessions, SDP code or plugins Parley does not use (issue 14, the join path: the worker compiles it while the login made ahead waits)', () => {
+    const session = sizes.files.sharedWorker.find((file) => /\/sessionWorker-[^/]+\.js$/.test(file))!;
+    const sources = (JSON.parse(readFileSync(join(outDir, `${session}.map`), 'utf8')) as { sources: string[] }).sources;
+    const stanzaModules = sources.filter((source) => source.includes('node_modules/stanza/'));
+    expect(stanzaModules.length).toBeGreaterThan(0);
+    expect(stanzaModules.filter((source) => /\/stanza\/(jingle\/|plugins\/(?!(bind|connection|disco|entity|features|hostmeta|messaging|muc|sasl)\.js))/.test(source))).toEqual([]);
+  });
+
   it('the page starts, before its entry script has arrived, the session worker the entry starts (the same script and name) and, on a room’s page, the room view and the call code at low priority (issue 14, the join path)', () => {
     const html = readFileSync(join(outDir, 'index.html'), 'utf8');
     const early = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';

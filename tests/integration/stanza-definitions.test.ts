@@ -125,3 +125,37 @@ describe('Stanza definitions: Parley’s XMPP client reads every stanza of a roo
     expect(read.pubsub).toBeUndefined();
   });
 });
+
+/** What StanzaJS's full client says it speaks and Parley's does not: PEP notifications (avatar, nick, mood, tune, activity, geoloc), ad-hoc commands, bits of binary and PubSub SubIDs, from plugins Parley never calls. */
+const LEFT_OUT_FEATURES = [
+  'urn:xmpp:avatar:metadata+notify',
+  'http://jabber.org/protocol/commands',
+  ...['activity', 'geoloc', 'mood', 'nick', 'tune'].flatMap((name) => [`http://jabber.org/protocol/${name}`, `http://jabber.org/protocol/${name}+notify`]),
+  'urn:xmpp:bob',
+  'http://jabber.org/protocol/shim#SubID',
+];
+
+/** A client's disco#info features as `node|feature`. */
+function featuresOf(client: Agent): string[] {
+  return [...client.disco.features.entries()].flatMap(([node, features]) => [...features].map((feature) => `${node}|${feature}`)).sort();
+}
+
+describe('Stanza plugins: Parley’s XMPP client runs only the StanzaJS plugins its session uses, and says it speaks what it did (issue 14, the join path: the session worker’s start)', () => {
+  it('disco#info as StanzaJS’s full client’s without the left-out plugins’ features — Jingle, chat states, corrections, real-time text, receipts, rooms and the entity queries stay — and no Jingle session manager (the tabs hold the sessions)', () => {
+    const parley = createParleyXmppClient({});
+    const full = featuresOf(createClient({}));
+    expect(featuresOf(parley)).toEqual(full.filter((feature) => !LEFT_OUT_FEATURES.includes(feature.replace(/^[^|]*\|/, ''))));
+    for (const feature of ['urn:xmpp:jingle:1', 'http://jabber.org/protocol/chatstates', 'urn:xmpp:message-correct:0', 'urn:xmpp:rtt:0', 'urn:xmpp:receipts', 'http://jabber.org/protocol/muc', 'jabber:iq:version'])
+      expect(featuresOf(parley), feature).toContain(`|${feature}`);
+    expect((parley as Agent & { jingle?: unknown }).jingle).toBeUndefined();
+  });
+
+  it('another client asking a session’s disco#info over the server hears Jingle and real-time text', async () => {
+    const alice = openSession({ server: server(), displayName: 'Alice' });
+    const bob = openSession({ server: server(), displayName: 'Bob' });
+    await connected(alice);
+    await connected(bob);
+    const info = await bob.session.client!.getDiscoInfo(alice.session.client!.jid);
+    expect(info.features).toEqual(expect.arrayContaining(['urn:xmpp:jingle:1', 'urn:xmpp:rtt:0', 'urn:xmpp:message-correct:0']));
+  });
+});

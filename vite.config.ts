@@ -32,17 +32,15 @@ function tabStanzaPlatform(): Plugin {
  */
 function workerStanzaModules(): Plugin {
   const parleyModule = (name: string) => fileURLToPath(new URL(`./src/shared-worker/${name}.ts`, import.meta.url));
-  const replaced: Record<string, string> = { './protocol': parleyModule('stanzaProtocol'), './plugins': parleyModule('stanzaPlugins') };
+  // Only the package index requires './jingle'; both it and the client require the other two.
+  const replaced: Record<string, string> = { './protocol': parleyModule('stanzaProtocol'), './plugins': parleyModule('stanzaPlugins'), './jingle': parleyModule('stanzaJingle') };
   const stanzaRoot = /[\\/]node_modules[\\/]stanza[\\/](Client|index)\.js$/;
-  const stanzaIndex = /[\\/]node_modules[\\/]stanza[\\/]index\.js$/;
   return {
     name: 'parley:worker-stanza-modules',
     apply: 'build',
     enforce: 'pre',
     resolveId(source, importer) {
-      if (!importer || !stanzaRoot.test(importer)) return undefined;
-      if (source === './jingle' && stanzaIndex.test(importer)) return parleyModule('stanzaJingle');
-      return replaced[source];
+      return importer && stanzaRoot.test(importer) ? replaced[source] : undefined;
     },
   };
 }

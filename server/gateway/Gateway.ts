@@ -72,7 +72,7 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log, he
   app.post(GATEWAY_PATHS.config, async (request) => configs.issueConfig(bodyText(request), originOf(request)));
   app.post(GATEWAY_PATHS.roomConfig, async (request) => configs.roomConfig(request.headers.authorization, bodyText(request)));
   if (relayRegistry) {
-    app.post('/api/relays', async (request) => {
+    app.post(GATEWAY_PATHS.relays, async (request) => {
       const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
       if (!bearer) throw new HttpError(401, 'a Bearer token is required');
       let relayId: string;

@@ -2,13 +2,14 @@
  * The gateway's paths. The shared worker finds the first three on its own origin before it has a
  * config: the config service itself, the XMPP server's readiness, and the XMPP websocket, opened
  * before the config that names it has come back (issue 14, the join path). The room-config lookup
- * it finds in the config (`roomConfigUrl`).
+ * it finds in the config (`roomConfigUrl`). Relay hosts announce themselves at `relays`.
  */
 export const GATEWAY_PATHS = {
   config: '/api/config',
   xmppReady: '/api/xmpp-ready',
   xmppWebsocket: '/xmpp-websocket',
   roomConfig: '/api/room-config',
+  relays: '/api/relays',
 } as const;
 
 /** RFC 7395: the websocket subprotocol of XMPP. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorMessage } from '../../../src/common/errorMessage';
+import { GATEWAY_PATHS } from '../../../src/protocol/endpoints';
 import { RelayServer, type RelayServerOptions } from '../RelayServer';
 import { announcementToken, type RelayAnnouncement } from './announcement';
 
@@ -78,7 +79,7 @@ export class RelayHost {
     await Promise.all(
       this.options.gateways.map(async (gateway) => {
         try {
-          const response = await fetch(new URL('/api/relays', gateway), {
+          const response = await fetch(new URL(GATEWAY_PATHS.relays, gateway), {
             method: 'POST',
             headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
             body,

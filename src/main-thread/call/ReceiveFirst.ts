@@ -9,11 +9,12 @@ export type TheirSession = 'none' | 'pending' | 'connected';
  * Issue 14, the join path: someone who joins a call connects the sessions of the people already in
  * it before offering their own to them. Made at once, our offer to a person is built, sent and
  * answered while their session to us is being answered and connected, on both pages and on the
- * cores they share, and the video we came for comes later (README, Benchmarks). So our session to a
- * person in the call who was in the room before us (their presence came before our self-presence)
- * waits until theirs to us is connected: at most RECEIVE_FIRST.maxWaitMs after we entered the
- * call, which is all a person who sends nothing (and so never offers) waits for ours. Whoever came
- * later waits for nobody, so of two people at most one waits for the other.
+ * cores they share, and the video we came for comes later (docs/performance.md, "A newcomer
+ * receives first"). So our session to a person in the call who was in the room before us (their
+ * presence came before our self-presence) waits until theirs to us is connected: at most
+ * RECEIVE_FIRST.maxWaitMs after we entered the call, which is all a person who sends nothing (and
+ * so never offers) waits for ours. Whoever came later waits for nobody, so of two people at most
+ * one waits for the other.
  */
 export class ReceiveFirst {
   private phase: 'out' | 'waiting' | 'over' = 'out';

@@ -1,15 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import type { Room } from '../protocol/entities';
 import { useActions } from './tabContext';
 import { Dialog } from './Dialog';
 import { LockIcon } from './Icon';
 
 /** SPEC §4 lock state, for the room's owner: "Lock room" asks for a password; "Unlock room" clears it. */
-export function LockRoomControl({ room, roomAddress }: { room: Room; roomAddress: string }) {
+export function LockRoomControl({ locked, roomAddress }: { locked: boolean; roomAddress: string }) {
   const actions = useActions();
   const [dialogOpen, setDialogOpen] = useState(false);
   const [password, setPassword] = useState('');
-  const locked = room.passwordRequired;
 
   function closeDialog() {
     setDialogOpen(false);

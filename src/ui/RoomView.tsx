@@ -6,32 +6,21 @@ import { PendingCallPreview } from './call/CallPreview';
 import { CallStage } from './call/CallStage';
 import { useRoomCallRuntime } from './call/useRoomCallRuntime';
 import { ChatPanel } from './ChatPanel';
-import { ConnectionStatus } from './ConnectionStatus';
-import { InviteButtons } from './InviteButtons';
-import { lazyComponent } from './lazyComponent';
-import { LockIcon } from './Icon';
-import { PanelToggle } from './PanelToggle';
 import { ParticipantsList } from './ParticipantsList';
-import { ChatIcon, LeaveIcon, PeopleIcon } from './RoomIcons';
-import { changeRoomLayout, useRoomLayout } from './roomLayout';
-import { RoomMenu } from './RoomMenu';
-import { navigate, roomPath } from './route';
+import { useRoomLayout } from './roomLayout';
 import { roomEndOf } from './roomEnd';
 import { RoomEnded } from './RoomEnded';
+import { RoomHeader } from './RoomHeader';
 import { AttentionAlertsLater, RoomAlertsLater } from './RoomAlertsLater';
 import { RoomAnnouncer } from './RoomAnnouncer';
 import { RoomStatus } from './RoomStatus';
 import { ROOM_REGION_IDS, SkipLinks } from './SkipLinks';
 import { useRoomOfView } from './useRoomOfView';
 
-// The owner's controls (and the room-name rules destroying a room uses) come after the first frame.
-const LockRoomControl = lazyComponent(() => import('./LockRoomControl'), 'LockRoomControl');
-const DestroyRoomControl = lazyComponent(() => import('./DestroyRoomControl'), 'DestroyRoomControl');
-
 /**
  * A room (`/<room>`): the call fills the page; People and Chat are side panels the person opens and
  * closes (remembered, `roomLayout.ts`), beside the call where they fit and over it where they do not.
- * The header holds the room's name, the connection, the room's actions and the panels' toggles.
+ * The header (`RoomHeader`) holds the room's name, the connection, the room's actions and the panels' toggles.
  */
 export function RoomView({ roomName }: { roomName: string }) {
   // Not auto-joined (SPEC §4 autoJoinCall false): the call starts from the preview's "Join call".
@@ -65,61 +54,17 @@ export function RoomView({ roomName }: { roomName: string }) {
   return (
     <div className="room-page">
       <SkipLinks peopleShown={peoplePanelShown} chatShown={chatShown} />
-      <header className="topbar">
-        <div className="room-title">
-          <a
-            className="brand small"
-            href="/"
-            onClick={(event) => {
-              event.preventDefault();
-              navigate('/');
-            }}
-          >
-            Parley
-          </a>
-          <h1>{shownName}</h1>
-          {room?.passwordRequired && room.joined && (
-            <span className="chip chip-locked">
-              <LockIcon /> <span className="chip-label">locked</span>
-            </span>
-          )}
-          <ConnectionStatus />
-        </div>
-        <nav className="toolbar" aria-label="Room controls">
-          <RoomMenu>
-            <InviteButtons roomName={shownName} />
-            <Suspense fallback={null}>
-              {isOwner && room && roomAddress && <LockRoomControl room={room} roomAddress={roomAddress} />}
-              {isOwner && roomAddress && <DestroyRoomControl roomAddress={roomAddress} />}
-            </Suspense>
-            <button type="button" className="button" onClick={() => window.open(roomPath(shownName, 'chat'), '_blank', 'noopener')}>
-              Pop out chat
-            </button>
-          </RoomMenu>
-          {!end && (
-            <PanelToggle
-              label="People"
-              icon={<PeopleIcon />}
-              open={peopleShown}
-              panelId={ROOM_REGION_IDS.people}
-              onToggle={() => changeRoomLayout({ people: !peopleShown })}
-              badge={{ count: peopleCount }}
-            />
-          )}
-          <PanelToggle
-            label="Chat"
-            icon={<ChatIcon />}
-            open={chatShown}
-            panelId={ROOM_REGION_IDS.chat}
-            onToggle={() => changeRoomLayout({ chat: !chatShown })}
-            badge={{ count: unread, words: 'unread' }}
-          />
-          <button type="button" className="button danger-outline leave-room" onClick={() => navigate('/', { leftRoom: shownName })}>
-            <LeaveIcon />
-            <span className="button-label">Leave</span>
-          </button>
-        </nav>
-      </header>
+      <RoomHeader
+        shownName={shownName}
+        roomAddress={roomAddress}
+        locked={Boolean(room?.passwordRequired && room.joined)}
+        owner={isOwner}
+        peopleCount={peopleCount}
+        unread={unread}
+        peopleShown={peopleShown}
+        chatShown={chatShown}
+        ended={Boolean(end)}
+      />
       <RoomStatus room={room} openError={openError} ended={ended} />
       {roomAddress && <RoomAnnouncer roomAddress={roomAddress} chatShown={chatShown} />}
       <Suspense fallback={null}>

@@ -1,0 +1,98 @@
+import { memo, Suspense } from 'react';
+import { ConnectionStatus } from './ConnectionStatus';
+import { InviteButtons } from './InviteButtons';
+import { LockIcon } from './Icon';
+import { lazyComponent } from './lazyComponent';
+import { PanelToggle } from './PanelToggle';
+import { ChatIcon, LeaveIcon, PeopleIcon } from './RoomIcons';
+import { changeRoomLayout } from './roomLayout';
+import { RoomMenu } from './RoomMenu';
+import { navigate, roomPath } from './route';
+import { ROOM_REGION_IDS } from './SkipLinks';
+
+// The owner's controls (and the room-name rules destroying a room uses) come after the first frame.
+const LockRoomControl = lazyComponent(() => import('./LockRoomControl'), 'LockRoomControl');
+const DestroyRoomControl = lazyComponent(() => import('./DestroyRoomControl'), 'DestroyRoomControl');
+
+interface RoomHeaderProps {
+  /** The room's name as the room gives it, else as the address has it. */
+  shownName: string;
+  /** Known once the room has answered the config lookup. */
+  roomAddress: string | undefined;
+  /** Joined with a password required (SPEC §4 lock state). */
+  locked: boolean;
+  /** Joined as the room's owner: the lock and destroy controls are offered. */
+  owner: boolean;
+  peopleCount: number;
+  unread: number;
+  peopleShown: boolean;
+  chatShown: boolean;
+  /** The room has ended for us: there is no one to show. */
+  ended: boolean;
+}
+
+/**
+ * The room page's header: its name, the connection, the room's actions and the panels' toggles.
+ * Its props are plain values, so that the room's many patches while joining (its address, its
+ * state, who is in it, the call) re-render it only when one of them changes (issue 14, long tasks
+ * while joining: re-rendered with the page, it was a third of each of those renders).
+ */
+export const RoomHeader = memo(function RoomHeader({ shownName, roomAddress, locked, owner, peopleCount, unread, peopleShown, chatShown, ended }: RoomHeaderProps) {
+  return (
+    <header className="topbar">
+      <div className="room-title">
+        <a
+          className="brand small"
+          href="/"
+          onClick={(event) => {
+            event.preventDefault();
+            navigate('/');
+          }}
+        >
+          Parley
+        </a>
+        <h1>{shownName}</h1>
+        {locked && (
+          <span className="chip chip-locked">
+            <LockIcon /> <span className="chip-label">locked</span>
+          </span>
+        )}
+        <ConnectionStatus />
+      </div>
+      <nav className="toolbar" aria-label="Room controls">
+        <RoomMenu>
+          <InviteButtons roomName={shownName} />
+          <Suspense fallback={null}>
+            {owner && roomAddress && <LockRoomControl locked={locked} roomAddress={roomAddress} />}
+            {owner && roomAddress && <DestroyRoomControl roomAddress={roomAddress} />}
+          </Suspense>
+          <button type="button" className="button" onClick={() => window.open(roomPath(shownName, 'chat'), '_blank', 'noopener')}>
+            Pop out chat
+          </button>
+        </RoomMenu>
+        {!ended && (
+          <PanelToggle
+            label="People"
+            icon={<PeopleIcon />}
+            open={peopleShown}
+            panelId={ROOM_REGION_IDS.people}
+            onToggle={() => changeRoomLayout({ people: !peopleShown })}
+            badge={{ count: peopleCount }}
+          />
+        )}
+        <PanelToggle
+          label="Chat"
+          icon={<ChatIcon />}
+          open={chatShown}
+          panelId={ROOM_REGION_IDS.chat}
+          onToggle={() => changeRoomLayout({ chat: !chatShown })}
+          badge={{ count: unread, words: 'unread' }}
+        />
+        <button type="button" className="button danger-outline leave-room" onClick={() => navigate('/', { leftRoom: shownName })}>
+          <LeaveIcon />
+          <span className="button-label">Leave</span>
+        </button>
+      </nav>
+    </header>
+  );
+});

@@ -26,6 +26,12 @@ export interface VoiceAnalysisOptions {
    * change alone waits until this much audio has passed since the last report; default 250 ms.
    */
   readonly volumeReportIntervalMs?: number;
+  /**
+   * False: a volume change alone is never reported, for an item whose level nobody shows (each
+   * report wakes the tab's main thread); the reports of state changes still carry the volume.
+   * Default true.
+   */
+  readonly volumeReports?: boolean;
 }
 
 /**

@@ -15,6 +15,7 @@ const DEFAULT_VOLUME_REPORT_INTERVAL_MS = 250;
 export class ItemVoiceAnalysis {
   private readonly detector: VoiceActivityDetector;
   private readonly volumeReportIntervalMs: number;
+  private readonly volumeReports: boolean;
   private lastReport: VoiceActivityReport | undefined;
   private lastReportStreamTimeMs = 0;
   private stopped = false;
@@ -31,6 +32,8 @@ export class ItemVoiceAnalysis {
     if (!(this.volumeReportIntervalMs >= 0 && Number.isFinite(this.volumeReportIntervalMs))) {
       throw new RangeError(`volumeReportIntervalMs must be a non-negative number, got ${this.volumeReportIntervalMs}`);
     }
+    this.volumeReports = options.volumeReports ?? true;
+    if (typeof this.volumeReports !== 'boolean') throw new TypeError(`volumeReports must be true or false, got ${String(options.volumeReports)}`);
   }
 
   setThreshold(thresholdDb: number): void {
@@ -55,7 +58,7 @@ export class ItemVoiceAnalysis {
       last.speaking !== sample.speaking ||
       last.inputDetected !== sample.inputDetected ||
       last.inputLost !== sample.inputLost;
-    const volumeDue = volume !== last?.volume && sample.streamTimeMs - this.lastReportStreamTimeMs >= this.volumeReportIntervalMs;
+    const volumeDue = this.volumeReports && volume !== last?.volume && sample.streamTimeMs - this.lastReportStreamTimeMs >= this.volumeReportIntervalMs;
     if (!stateChanged && !volumeDue) return;
     const report: VoiceActivityReport = {
       itemId: this.itemId,

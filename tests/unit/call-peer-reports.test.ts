@@ -4,7 +4,7 @@ import { PeerReports } from '../../src/main-thread/call/PeerReports';
 import { MediaItems } from '../../src/main-thread/media';
 import type { Peer } from '../../src/protocol/entities';
 import { ManualClock } from '../support/ManualClock';
-import { FakeStream, FakeTrack } from './track-fakes';
+import { receivedTrack } from './track-fakes';
 
 const ROOM = 'room@rooms.parley.localhost';
 const BOB = `${ROOM}/bob`;
@@ -15,16 +15,7 @@ function bob(joinedCall: boolean, muted: boolean): Peer {
 
 /** Bob's audio as a session of ours receives it (a new session gives it a new id). */
 function receiveAudio(media: MediaItems, sid: string, remoteDisabled: boolean): string {
-  const track = new FakeTrack('audio');
-  const item = media.addRemoteMedia({
-    id: `${sid}:${track.id}`,
-    track: track as unknown as MediaStreamTrack,
-    stream: new FakeStream([track]) as unknown as MediaStream,
-    owner: BOB,
-    roomAddress: ROOM,
-    screenCapture: false,
-    ownerMuted: false,
-  });
+  const item = receivedTrack(media, `${sid}:audio`, 'audio', BOB, ROOM);
   if (remoteDisabled) media.update(item.id, { remoteDisabled: true });
   return item.id;
 }

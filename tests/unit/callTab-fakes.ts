@@ -13,7 +13,7 @@ import type { TileNeed } from '../../src/main-thread/call/receive/tileProfile';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import type { CallRecord, OwnCallMedia, Peer, Preferences, Room } from '../../src/protocol/entities';
 import { initialSessionState } from '../../src/protocol/session-state';
-import type { VoiceActivityReport } from '../../src/protocol/analysisWorker';
+import type { VoiceActivityReport, VoiceAnalysisOptions } from '../../src/protocol/analysisWorker';
 import { ManualClock } from '../support/ManualClock';
 import { FakeStream, FakeTrack } from './track-fakes';
 import { PEER_DEFAULTS } from '../support/peers';
@@ -169,6 +169,7 @@ export class FakeVoiceMonitor implements ItemVoiceMonitor {
   constructor(
     readonly itemId: string,
     readonly track: FakeTrack,
+    readonly analysisOptions: VoiceAnalysisOptions,
   ) {}
   on(_type: 'change', listener: (report: VoiceActivityReport) => void): () => void {
     this.listeners.add(listener);
@@ -348,8 +349,8 @@ export function harness(options: HarnessOptions = {}) {
       engines.push(engine);
       return engine;
     },
-    startVoiceMonitor: async (itemId, track) => {
-      const monitor = new FakeVoiceMonitor(itemId, track as unknown as FakeTrack);
+    startVoiceMonitor: async (itemId, track, analysisOptions) => {
+      const monitor = new FakeVoiceMonitor(itemId, track as unknown as FakeTrack, analysisOptions);
       monitors.push(monitor);
       return monitor;
     },

@@ -5,7 +5,7 @@ import { VOLUME } from '../../src/protocol/constants';
 import { profileForTile } from '../../src/main-thread/call/receive/tileProfile';
 import { TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
 import { BOB, FakeTileObservers, harness, keyEvent, monitorOf, ROOM, settle, SELF } from './callTab-fakes';
-import { FakeStream, FakeTrack } from './track-fakes';
+import { FakeStream, FakeTrack, receivedTrack } from './track-fakes';
 
 /** The call tab's flow over fakes (tests/unit/callTab-fakes.ts): what it captures, when it joins, what it tells the session. */
 
@@ -325,6 +325,19 @@ describe('what the call tells the others', () => {
     expect(h.store.get(h.runtime.atoms.items)).not.toBe(items);
   });
 
+  it('only your microphone’s volume is reported on its own (the preview’s meter shows it); a remote voice’s comes with its state changes (issue 14: the steady call’s scripting)', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    const microphone = local(h).microphone!.itemId;
+    const bobVoice = receivedTrack(h.runtime.media, 'bob-voice', 'audio', BOB, ROOM);
+    await settle();
+    expect(monitorOf(h.monitors, microphone).analysisOptions).toEqual({ volumeReports: true });
+    expect(monitorOf(h.monitors, bobVoice.id).analysisOptions).toEqual({ volumeReports: false });
+    monitorOf(h.monitors, bobVoice.id).report(true, 1_000, -42);
+    expect(h.runtime.media.get(bobVoice.id)).toMatchObject({ speaking: true, volume: -42 });
+  });
+
   it('your muted, camera and screen facts reach your own peer record while you are in the call, and clear when you leave', async () => {
     const h = open();
     await settle();
@@ -385,16 +398,7 @@ describe('remote video quality follows the tile (PROTOCOL.md simulcast profile)'
     await settle();
     await h.runtime.joinCall();
     h.deliverCallRecord();
-    const track = new FakeTrack('video');
-    const bobCamera = h.runtime.media.addRemoteMedia({
-      id: 'bob-camera',
-      track: track as unknown as MediaStreamTrack,
-      stream: new FakeStream([track]) as unknown as MediaStream,
-      owner: BOB,
-      roomAddress: ROOM,
-      screenCapture: false,
-      ownerMuted: false,
-    });
+    const bobCamera = receivedTrack(h.runtime.media, 'bob-camera', 'video', BOB, ROOM);
     const element = { play: () => Promise.resolve() } as unknown as HTMLVideoElement;
     h.runtime.attachVideo(bobCamera.id, element);
     observers.show(element, 300, 225);

@@ -45,3 +45,23 @@ export class FakeStream {
     return this.tracks.filter((track) => track.kind === 'video');
   }
 }
+
+/** What `receivedTrack` needs of the tab's media items. */
+interface ReceivingMedia {
+  addRemoteMedia(init: { id: string; track: MediaStreamTrack; stream: MediaStream; owner: string; roomAddress: string; screenCapture: boolean; ownerMuted: boolean }): { id: string };
+}
+
+/** A camera or voice of `owner` as one of the tab's sessions receives it, added under `id`. */
+export function receivedTrack(media: ReceivingMedia, id: string, kind: 'audio' | 'video', owner: string, roomAddress: string): { id: string; track: FakeTrack } {
+  const track = new FakeTrack(kind);
+  const item = media.addRemoteMedia({
+    id,
+    track: track as unknown as MediaStreamTrack,
+    stream: new FakeStream([track]) as unknown as MediaStream,
+    owner,
+    roomAddress,
+    screenCapture: false,
+    ownerMuted: false,
+  });
+  return { id: item.id, track };
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AudioFrame } from '../../src/worker/audioFrameToMono';
 import { VOLUME_FLOOR_DB } from '../../src/worker/ItemVoiceAnalysis';
 import type { VoiceActivityReport } from '../../src/protocol/analysisWorker';
+import { VOICE_ACTIVITY } from '../../src/protocol/constants';
 import { VoiceAnalysisService } from '../../src/worker/VoiceAnalysisService';
 
 /** −40 dBFS: a sine of peak 0.01 of full scale. */
@@ -160,6 +161,21 @@ describe('VoiceAnalysisService: AudioData frames from a transferred MediaStreamT
     expect(silence).toHaveLength(1);
   });
 
+  it('without volume reports (a level nobody shows), only state changes are reported, each with its volume', async () => {
+    const service = new VoiceAnalysisService(() => 0);
+    const rising: Tone = { frequencyHz: 150, amplitudeAt: (seconds) => MINUS_40_DBFS_PEAK * (1 + seconds / 2) };
+    const reports: VoiceActivityReport[] = [];
+    await service.analyseFrames('remote voice', endedStream(frames(48_000, 2, rising)), { volumeReports: false }, (report) => reports.push(report));
+    // The first sample (input detected) and speaking on at 250 ms; none of the seven volume-only reports.
+    expect(reports.map(({ speaking, inputDetected }) => ({ speaking, inputDetected }))).toEqual([
+      { speaking: false, inputDetected: true },
+      { speaking: true, inputDetected: true },
+    ]);
+    // Each carries the volume of its moment: the tone is louder by the time speaking turns on.
+    expect(reports[0]!.volume).toBeGreaterThan(VOICE_ACTIVITY.defaultThresholdDb);
+    expect(reports[1]!.volume).toBeGreaterThan(reports[0]!.volume);
+  });
+
   it('stop(itemId) cancels the stream, resolves the analysis and reports nothing more', async () => {
     const service = new VoiceAnalysisService(() => 0);
     const live = new LiveFrames(frames(48_000, 0.5, TONE));
@@ -206,6 +222,7 @@ describe('VoiceAnalysisService: AudioData frames from a transferred MediaStreamT
 
     expect(() => service.setThreshold(Number.POSITIVE_INFINITY)).toThrow(RangeError);
     await expect(service.analyseFrames('mic', endedStream([]), { volumeReportIntervalMs: -1 }, () => undefined)).rejects.toThrow(RangeError);
+    await expect(service.analyseFrames('mic', endedStream([]), { volumeReports: 'no' as unknown as boolean }, () => undefined)).rejects.toThrow(TypeError);
     await expect(service.analyseFrames('', endedStream([]), {}, () => undefined)).rejects.toThrow(TypeError);
   });
 });

@@ -1,5 +1,5 @@
 import type { Logger } from '../../common/logger';
-import type { VoiceActivityReport } from '../../protocol/analysisWorker';
+import type { VoiceActivityReport, VoiceAnalysisOptions } from '../../protocol/analysisWorker';
 import type { MediaItem, MediaItems } from '../media';
 import { errorMessage } from '../../common/errorMessage';
 
@@ -10,7 +10,7 @@ export interface ItemVoiceMonitor {
 }
 
 /** Starts the analysis of one audio track in the tab's analysis worker. */
-export type StartVoiceMonitor = (itemId: string, track: MediaStreamTrack) => Promise<ItemVoiceMonitor>;
+export type StartVoiceMonitor = (itemId: string, track: MediaStreamTrack, options: VoiceAnalysisOptions) => Promise<ItemVoiceMonitor>;
 
 export interface VoiceMonitorsOptions {
   readonly media: MediaItems;
@@ -34,6 +34,10 @@ interface Analysis {
  * A local microphone is analysed through an enabled clone of its track: muting disables the track
  * that is sent, and the clone still hears the person, which is how "you are muted" can be shown
  * while they speak muted.
+ *
+ * Only a local microphone's level is shown (the preview's meter), so only its volume is reported on
+ * its own, four times a second; a remote voice's volume comes with its state changes. Reported alone,
+ * those volumes were most of a steady call's main-thread scripting (issue 14).
  */
 export class VoiceMonitors {
   private readonly analyses = new Map<string, Analysis>();
@@ -66,7 +70,7 @@ export class VoiceMonitors {
     if (local) track.enabled = true;
     const analysis: Analysis = { track, ownsTrack: local, monitor: undefined, stopped: false };
     this.analyses.set(item.id, analysis);
-    this.options.start(item.id, track).then(
+    this.options.start(item.id, track, { volumeReports: local }).then(
       (monitor) => {
         if (analysis.stopped) {
           void monitor.stop();

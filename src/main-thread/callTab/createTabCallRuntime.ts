@@ -64,10 +64,10 @@ export function createTabCallRuntime({ roomAddress, bridge, store, analysis, pre
         locks,
         reportPeerMedia: (peerAddress, change) => commands.calls.reportPeerMedia(peerAddress, change),
       }),
-    startVoiceMonitor: async (itemId, track) => {
+    startVoiceMonitor: async (itemId, track, analysisOptions) => {
       await analysis.ready();
       const audioContext = workletAudioContext();
-      return VoiceActivityMonitor.start({ analysis, itemId, track, ...(audioContext ? { audioContext } : {}) });
+      return VoiceActivityMonitor.start({ analysis, itemId, track, analysisOptions, ...(audioContext ? { audioContext } : {}) });
     },
     setVoiceThreshold: (thresholdDb) => void analysis.setThreshold(thresholdDb),
     keyTarget: window,

@@ -17,7 +17,7 @@ const DestroyRoomControl = lazyComponent(() => import('./DestroyRoomControl'), '
 interface RoomHeaderProps {
   /** The room's name as the room gives it, else as the address has it. */
   shownName: string;
-  /** Known once the room has answered the config lookup. */
+  /** Known once the room config lookup has answered. */
   roomAddress: string | undefined;
   /** Joined with a password required (SPEC §4 lock state). */
   locked: boolean;
@@ -35,7 +35,7 @@ interface RoomHeaderProps {
  * The room page's header: its name, the connection, the room's actions and the panels' toggles.
  * Its props are plain values, so that the room's many patches while joining (its address, its
  * state, who is in it, the call) re-render it only when one of them changes (issue 14, long tasks
- * while joining: re-rendered with the page, it was a third of each of those renders).
+ * while joining: re-rendered with the room view, it was a fifth of the components a join rendered).
  */
 export const RoomHeader = memo(function RoomHeader({ shownName, roomAddress, locked, owner, peopleCount, unread, peopleShown, chatShown, ended }: RoomHeaderProps) {
   return (

@@ -1,3 +1,5 @@
+import type { MediaItems } from '../../src/main-thread/media';
+
 /** Node has no MediaStreamTrack or MediaStream: these stand in for them in unit tests of media code. */
 
 let nextId = 0;
@@ -46,13 +48,9 @@ export class FakeStream {
   }
 }
 
-/** What `receivedTrack` needs of the tab's media items. */
-interface ReceivingMedia {
-  addRemoteMedia(init: { id: string; track: MediaStreamTrack; stream: MediaStream; owner: string; roomAddress: string; screenCapture: boolean; ownerMuted: boolean }): { id: string };
-}
 
 /** A camera or voice of `owner` as one of the tab's sessions receives it, added under `id`. */
-export function receivedTrack(media: ReceivingMedia, id: string, kind: 'audio' | 'video', owner: string, roomAddress: string): { id: string; track: FakeTrack } {
+export function receivedTrack(media: Pick<MediaItems, 'addRemoteMedia'>, id: string, kind: 'audio' | 'video', owner: string, roomAddress: string): { id: string; track: FakeTrack } {
   const track = new FakeTrack(kind);
   const item = media.addRemoteMedia({
     id,

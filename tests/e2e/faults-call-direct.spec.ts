@@ -6,7 +6,7 @@
 import { CALL_FAULTS_LAUNCH, expectOutageShown, inACall, watchedSamples, watchTiles } from './call-faults';
 import { callButton, tile, expectDecodingVideo, expectHearing, hear, joinCallWithCamera, LIGHT_VIDEO_TIERS } from './call-ui-people';
 import { shownMutedWatch, watchShownMuted } from './call-watch';
-import { BACK_WITHIN_MS, reportFault, timeUntilBackAfterReachable } from './faults';
+import { BACK_WITHIN_MS, expectOutageNoticed, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
 import { joinThrough, PersonalPath } from './network-cut';
 import { expect, participantEntry, test, uniqueRoomName, type Person } from './rooms-people';
 import { videoGapFigure } from './video-continuity';
@@ -28,12 +28,14 @@ test.describe('Fault suite: Prosody killed mid-call — the media keeps flowing 
     // Listed or shown while the room is back: always muted (while signalling is down nobody is listed).
     await watchShownMuted(alice.page, 'Bob', false);
     await watchTiles([alice, bob]);
+    const pages = [alice.page, bob.page];
+    // Watched from inside the pages: the supervisor's restart can end the outage before a look would find it.
+    for (const page of pages) await watchOutage(page);
 
     const killedAt = Date.now();
     process.kill(parley.xmpp.pid!, 'SIGKILL');
-    const pages = [alice.page, bob.page];
     await test.step('both tabs say the connection is lost; the supervisor restarts Prosody; both rejoin the room', async () => {
-      for (const page of pages) await expect(page.getByRole('status', { name: 'Room state' })).toBeVisible({ timeout: BACK_WITHIN_MS });
+      for (const page of pages) await expectOutageNoticed(page);
     });
     const back = await timeUntilBackAfterReachable(pages, killedAt, () => parley.xmppUpSince);
     const reachableAt = killedAt + back.afterFault - back.afterReachable;

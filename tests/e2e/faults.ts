@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expectJoined } from './rooms-people';
+import { expect, expectJoined } from './rooms-people';
 
 /**
  * What the fault suite's files share (faults-chat, faults-call): how long recovery may take before a
@@ -30,4 +30,38 @@ export async function timeUntilBackAfterReachable(pages: readonly Page[], faultA
 /** The case's figures, one line: `[fault] <scenario>: <figure>; <figure>…`. */
 export function reportFault(scenario: string, figures: readonly string[]): void {
   console.log(`[fault] ${scenario}: ${figures.join('; ')}`);
+}
+
+/** One look of `watchOutage`: the Room state banner's words, and whether the chat log still held the watched text. */
+export interface OutageMoment {
+  text: string;
+  chatKept: boolean;
+}
+
+/**
+ * From now on, every 50 ms in the page: the Room state banner's words whenever it is shown, and
+ * whether the chat log still held `keptInChat` then. An outage the supervisor ends by itself can be
+ * over within a second — before a look from the test would find the banner.
+ */
+export async function watchOutage(page: Page, keptInChat = ''): Promise<void> {
+  await page.evaluate((kept) => {
+    const seen: OutageMoment[] = [];
+    Reflect.set(window, '__outageSeen', seen);
+    setInterval(() => {
+      const banner = document.querySelector('[role="status"][aria-label="Room state"]');
+      if (!banner) return;
+      const log = document.querySelector('[role="log"][aria-label="Chat"]');
+      seen.push({ text: banner.textContent ?? '', chatKept: log?.textContent?.includes(kept) ?? false });
+    }, 50);
+  }, keptInChat);
+}
+
+/** What `watchOutage` has seen in the page so far. */
+export function outageSeen(page: Page): Promise<OutageMoment[]> {
+  return page.evaluate(() => Reflect.get(window, '__outageSeen') as OutageMoment[]);
+}
+
+/** Waits until `watchOutage` has seen the page's Room state banner, however briefly it was shown. */
+export async function expectOutageNoticed(page: Page): Promise<void> {
+  await expect.poll(async () => (await outageSeen(page)).length, { timeout: BACK_WITHIN_MS }).toBeGreaterThan(0);
 }

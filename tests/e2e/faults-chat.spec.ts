@@ -11,8 +11,8 @@ import { fakeNetworkChangeEvent, joinThrough, PersonalPath } from './network-cut
 // Chat only: no relay to start beside each worker's servers.
 test.use({ parleySettings: { relayWorkers: 0 } });
 /**
- * A case whose outage ends by itself: three tabs set up (up to 45 s beside another case on two
- * cores, seen in a full run), then up to BACK_WITHIN_MS until everyone is back, then the checks.
+ * A case whose outage ends by itself: three tabs set up (45 s once, on two cores busy with a whole
+ * other test run), then up to BACK_WITHIN_MS until everyone is back, then the checks.
  */
 const CHAT_FAULT_TIMEOUT_MS = 120_000;
 

@@ -281,6 +281,24 @@ function heldTabLocks(page: Page): Promise<string[]> {
   return page.evaluate(async () => ((await navigator.locks.query()).held ?? []).flatMap((lock) => (lock.name?.startsWith('parley:tab:') ? [lock.name] : [])));
 }
 
+test.describe('A page carries its own icon: the tab shows Parley’s mark without a /favicon.ico request of its own in the join (issue 14, the join path)', () => {
+  test('a room page’s icon is part of its HTML, and it is an image', async ({ page, appUrl }) => {
+    await page.goto(new URL(uniqueRoomName('icon'), appUrl).href);
+    const icon = await page.evaluate(async () => {
+      const link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+      if (!link) return undefined;
+      const image = new Image();
+      image.src = link.href;
+      await image.decode();
+      return { inline: link.href.startsWith('data:image/svg+xml,'), width: image.naturalWidth, height: image.naturalHeight };
+    });
+    // Without an icon in the page, the browser asks the gateway for /favicon.ico, which answers with the app's HTML.
+    expect(icon?.inline).toBe(true);
+    expect(icon?.width).toBeGreaterThan(0);
+    expect(icon?.height).toBe(icon?.width);
+  });
+});
+
 test.describe('A page takes its tab’s liveness lock from its HTML, before its scripts have arrived; the session bridge adopts it (issue 14, the join path)', () => {
   test('the lock is held while the entry script is still held back; once it runs, the tab attaches with that one lock and its room joins', async ({ browser, appUrl }) => {
     const context = await browser.newContext();

@@ -2,9 +2,10 @@ import type { Page } from '@playwright/test';
 import { expect, expectJoined } from './rooms-people';
 
 /**
- * What the fault suite's files share (faults-chat, faults-call): how long recovery may take before a
- * case fails, the time until every tab is back, and the one line of figures each case prints. No
- * timing is asserted: the figures are printed, the outcome a person sees is checked.
+ * What the fault suite's files share (faults-chat, faults-call, the cluster's failover): how long
+ * recovery may take before a case fails, the time until every tab is back, a watch for the outage's
+ * banner, and the one line of figures each case prints. No timing is asserted: the figures are
+ * printed, the outcome a person sees is checked.
  */
 
 /** Waits for the recovery can take: the reconnect policy's first attempts plus a restart, on a loaded machine. */

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
 interface DialogProps {
@@ -15,12 +15,22 @@ interface DialogProps {
 export function Dialog({ title, open, onClose, children }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  useEffect(() => {
+  // In the commit that opens or closes it: closed after paint instead, a render in between (the room
+  // locked as its dialog closed) could take the dialog away first, and focus with it.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
   }, [open]);
+  // Gone while open (what it was about changed: the room locked from another tab), it closes as it
+  // goes, while still in the page, so the browser gives focus back to what had it.
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    return () => {
+      if (dialog?.open) dialog.close();
+    };
+  }, []);
   return createPortal(
     <dialog ref={ref} className="dialog" aria-labelledby={titleId} onClose={onClose}>
       {open && (

@@ -275,6 +275,25 @@ test.describe('Focus goes where the next step is: the call controls after joinin
     await expect(callButton(bob.page, 'Join call')).toBeFocused();
     await expect(messageBox(bob.page)).not.toBeFocused();
   });
+
+  test('a dialog that goes away while open (the room locked meanwhile from another tab) gives focus back to its button', async ({ people }) => {
+    const alice = await people.join(uniqueRoomName('dialog-gone'), 'Alice');
+    // A second tab of Alice's: the same session, so the room's owner there too.
+    const other = await alice.context.newPage();
+    await other.goto(alice.page.url());
+    await expectJoined(other);
+    await alice.page.getByRole('button', { name: 'Lock room' }).click();
+    const dialog = alice.page.getByRole('dialog', { name: 'Lock room' });
+    await expect(dialog.getByRole('textbox', { name: 'Room password' })).toBeFocused();
+
+    await other.getByRole('button', { name: 'Lock room' }).click();
+    const otherDialog = other.getByRole('dialog', { name: 'Lock room' });
+    await otherDialog.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
+    await otherDialog.getByRole('button', { name: 'Lock', exact: true }).click();
+    // Locked, the first tab's control has no dialog to show: it goes, and focus is not left on the page.
+    await expect(dialog).toBeHidden();
+    await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeFocused();
+  });
 });
 
 test.describe('Room events are announced politely, once: by the chat log while the chat is open, else by a live region', () => {

@@ -48,7 +48,6 @@ export class FakeStream {
   }
 }
 
-
 /** A camera or voice of `owner` as one of the tab's sessions receives it, added under `id`. */
 export function receivedTrack(media: Pick<MediaItems, 'addRemoteMedia'>, id: string, kind: 'audio' | 'video', owner: string, roomAddress: string): { id: string; track: FakeTrack } {
   const track = new FakeTrack(kind);

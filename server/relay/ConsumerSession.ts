@@ -13,7 +13,8 @@ import { type ConsumedTrack, writeConsumerOffer } from './sdp/consumerOffer';
 export interface ConsumerSessionOptions {
   /** The Jingle session id. */
   id: string;
-  peerId: string;
+  /** The receiver's sid; none for a consumer made ahead of its receiver, until CLAIM_CONSUMER. */
+  peerId: string | undefined;
   roomId: string;
   source: Ingest;
   kinds: readonly types.MediaKind[];
@@ -35,7 +36,10 @@ export interface ConsumerSessionEvents {
 /** One consumer's figures, for tests and benchmarks. */
 export interface ConsumerStats {
   id: string;
-  peerId: string;
+  /** Its receiver's sid; none while a consumer made ahead is unclaimed. */
+  peerId: string | undefined;
+  /** It was made ahead of its receiver (CREATE_CONSUMER without peerId). */
+  madeAhead: boolean;
   source: string;
   kind: types.MediaKind;
   consumerId: string;
@@ -66,6 +70,8 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
   /** Running while its first profile is not counted in LAYERS_WANTED (LAYERS_WANTED_GRACE_MS). */
   private firstProfileGrace: NodeJS.Timeout | undefined;
   private closing = false;
+  /** Its receiver's sid, once known (CLAIM_CONSUMER for a consumer made ahead). */
+  private peerId: string | undefined;
 
   private constructor(
     private readonly options: ConsumerSessionOptions,
@@ -77,6 +83,7 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
     private readonly videoTrack: IngestTrack | undefined,
   ) {
     super();
+    this.peerId = options.peerId;
     transport.on('icestatechange', () => this.report());
     transport.on('dtlsstatechange', () => this.report());
     for (const consumer of consumers.values()) {
@@ -93,12 +100,18 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
         videoLayers.off('change', this.followArrivingLayers);
         this.emit('wanted');
       });
-      this.firstProfileGrace = setTimeout(() => {
-        this.firstProfileGrace = undefined;
-        this.emit('wanted');
-      }, LAYERS_WANTED_GRACE_MS);
-      this.firstProfileGrace.unref();
     }
+    if (this.peerId !== undefined) this.startFirstProfileGrace();
+  }
+
+  /** A simulcast video's first profile is not counted until its receiver has had LAYERS_WANTED_GRACE_MS to say what it needs. */
+  private startFirstProfileGrace(): void {
+    if (!this.videoTrack?.layers || !this.consumers.get('video')) return;
+    this.firstProfileGrace = setTimeout(() => {
+      this.firstProfileGrace = undefined;
+      this.emit('wanted');
+    }, LAYERS_WANTED_GRACE_MS);
+    this.firstProfileGrace.unref();
   }
 
   static async create(options: ConsumerSessionOptions): Promise<ConsumerSession> {
@@ -151,11 +164,11 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
 
   /**
    * The spatial layer of its source's simulcast video it wants now (LAYERS_WANTED): its profile's;
-   * none while paused (`off`) or without a video.
+   * none while paused (`off`), without a video, or made ahead and not yet claimed (nobody watches it).
    */
   get wantedVideoLayer(): number | undefined {
     const video = this.consumers.get('video');
-    if (!video || video.closed || this.profile === 'off') return undefined;
+    if (!video || video.closed || this.profile === 'off' || this.peerId === undefined) return undefined;
     return PROFILE_SPATIAL_LAYER[this.profile];
   }
 
@@ -164,9 +177,18 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
     return this.firstProfileGrace !== undefined;
   }
 
+  /** CLAIM_CONSUMER: the receiver of a consumer made ahead; from now on it is like any new consumer. */
+  claim(peerId: string): void {
+    if (this.peerId !== undefined) throw new ConflictError(`consumer "${this.id}" already has its receiver`);
+    this.peerId = peerId;
+    this.startFirstProfileGrace();
+    this.emit('wanted');
+  }
+
   /** START_CONSUMER: the receiver's answer. */
   async start(answerSdp: string): Promise<void> {
     if (this.started) throw new ConflictError(`consumer "${this.id}" is already started`);
+    if (this.peerId === undefined) throw new ConflictError(`consumer "${this.id}" was made ahead and has no receiver yet (CLAIM_CONSUMER)`);
     const answer = readConsumerAnswer(answerSdp, [...this.consumers.keys()]);
     for (const [kind, consumer] of this.consumers) if (!answer.acceptedMids.has(kind)) consumer.close();
     await this.transport.connect({ dtlsParameters: answer.dtlsParameters });
@@ -262,7 +284,8 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
         : [
             {
               id: this.id,
-              peerId: this.options.peerId,
+              peerId: this.peerId,
+              madeAhead: this.options.peerId === undefined,
               source: this.options.source.id,
               kind,
               consumerId: consumer.id,

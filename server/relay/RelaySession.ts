@@ -81,6 +81,10 @@ export class RelaySession {
       this.adoptConsumer(session);
       return { sdp: session.offer };
     },
+    CLAIM_CONSUMER: async ({ id, peerId }) => {
+      this.consumer(id).claim(peerId);
+      return {};
+    },
     START_CONSUMER: async ({ id, sdp }) => {
       await this.consumer(id).start(sdp);
       return {};

@@ -118,3 +118,10 @@ export const XMPP_SOCKET_AHEAD_UNCLAIMED_MS = 30_000;
  * later after all, the tab takes that back.
  */
 export const SESSION_ATTACH_WITHIN_MS = 10_000;
+
+/**
+ * A sender on the relay makes the next receiver's consumer of each of its streams ahead (CLAIM_CONSUMER,
+ * `call/relay/ConsumerAhead.ts`) once its call's plan has not changed for this long, so that making it
+ * never shares the cores with someone's join.
+ */
+export const CONSUMER_AHEAD_AFTER_MS = 1_000;

@@ -14,6 +14,15 @@ import { expectRecord, expectString, isRecord, optionalRecord } from './validate
  *   CONNECT_INGEST_TRANSPORT {id, dtlsParameters}    → {}                  (transport 'connect')
  *   PRODUCE {id, kind, rtpParameters, appData}       → {producerId}        (transport 'produce')
  *
+ * and one so that a newcomer to a call on the relay waits for no CREATE_CONSUMER (issue 14, the
+ * join path): a sender makes the next receiver's consumer ahead, a CREATE_CONSUMER without
+ * `peerId`, and names the receiver once one comes:
+ *
+ *   CLAIM_CONSUMER {id, peerId}                      → {}
+ *
+ * A consumer made ahead wants no layer (LAYERS_WANTED) and cannot be started until it is claimed;
+ * claimed, it is like any new consumer (its first profile's grace starts then). It is claimed once.
+ *
  * An ingest made either way (INGEST's SDP or these) is one stream id: CREATE_CONSUMER's `source`
  * names it and DISPOSE closes it. `appData.trackId` on PRODUCE is the browser track id that
  * consumer offers carry in `a=msid`, as INGEST's offer carries it (a receiver matches
@@ -167,8 +176,8 @@ export interface SdpResult {
 export interface CreateConsumerParams {
   /** The Jingle session id the consumer's offer will be delivered in. */
   id: string;
-  /** The receiver's sid. */
-  peerId: string;
+  /** The receiver's sid; none for a consumer made ahead of its receiver (CLAIM_CONSUMER names it). */
+  peerId?: string;
   roomAddress: string;
   /** The room's `<user rid>`. */
   roomId: string;
@@ -176,6 +185,11 @@ export interface CreateConsumerParams {
   source: string;
   audio: boolean;
   video: boolean;
+}
+export interface ClaimConsumerParams {
+  id: string;
+  /** The receiver's sid. */
+  peerId: string;
 }
 export interface StartConsumerParams {
   id: string;
@@ -233,6 +247,7 @@ export interface RelayMethods {
   AUTH: { params: AuthParams; result: AuthResult };
   INGEST: { params: IngestParams; result: SdpResult };
   CREATE_CONSUMER: { params: CreateConsumerParams; result: SdpResult };
+  CLAIM_CONSUMER: { params: ClaimConsumerParams; result: EmptyResult };
   START_CONSUMER: { params: StartConsumerParams; result: EmptyResult };
   REMOVE_CONSUMER: { params: IdParams; result: ClosedResult };
   SET_CONSUMER_PROFILE: { params: SetConsumerProfileParams; result: ProfileResult };
@@ -335,7 +350,7 @@ const PARAM_READERS: { [M in RelayMethod]: (params: Record<string, unknown>) => 
   CREATE_CONSUMER: (p) => {
     const params = {
       id: id(p.id),
-      peerId: id(p.peerId, 'peerId'),
+      ...(p.peerId === undefined ? {} : { peerId: id(p.peerId, 'peerId') }),
       roomAddress: id(p.roomAddress, 'roomAddress'),
       roomId: expectString(p.roomId, 'roomId', RELAY_LIMITS.idLength),
       source: id(p.source, 'source'),
@@ -345,6 +360,7 @@ const PARAM_READERS: { [M in RelayMethod]: (params: Record<string, unknown>) => 
     if (!params.audio && !params.video) throw new ValidationError('audio or video must be true');
     return params;
   },
+  CLAIM_CONSUMER: (p) => ({ id: id(p.id), peerId: id(p.peerId, 'peerId') }),
   START_CONSUMER: (p) => ({ id: id(p.id), sdp: expectString(p.sdp, 'sdp', SDP_LENGTH) }),
   REMOVE_CONSUMER: (p) => ({ id: id(p.id) }),
   SET_CONSUMER_PROFILE: (p) => ({ id: id(p.id), profile: oneOf(p.profile, 'profile', CONSUMER_PROFILES) }),

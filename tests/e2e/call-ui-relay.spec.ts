@@ -32,8 +32,9 @@ async function shownWidth(page: Page, tileName: string): Promise<number> {
   return video.evaluate((element: HTMLVideoElement) => element.videoWidth, undefined, { timeout: 10_000 }).catch(() => 0);
 }
 
+/** The relay's consumers in the room that serve a receiver: not one a sender made ahead for the next person (CLAIM_CONSUMER). */
 function roomConsumers(parley: RunningParley, roomAddress: string) {
-  return relayRoomStats(parley, roomAddress).consumers;
+  return relayRoomStats(parley, roomAddress).consumers.filter((consumer) => consumer.peerId !== undefined);
 }
 
 /** Per camera the relay receives in the room, the simulcast layers (rids) that arrive and their 0–10 scores. */
@@ -47,7 +48,8 @@ function arrivingLayers(parley: RunningParley, roomAddress: string): string {
  * profiles; the low layer at least) and the highest that arrives from its sender (LayerWatch).
  */
 function camerasAskedAndArriving(parley: RunningParley, roomAddress: string): { asked: number; arriving: number | undefined }[] {
-  const { ingests, consumers } = relayRoomStats(parley, roomAddress);
+  const { ingests } = relayRoomStats(parley, roomAddress);
+  const consumers = roomConsumers(parley, roomAddress);
   return ingests.flatMap((ingest) =>
     ingest.producers
       .filter((producer) => producer.kind === 'video' && producer.type === 'simulcast')
@@ -213,7 +215,8 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       const toDirectFrom = Date.now();
       await callButton(carol.page, 'Hang up').click();
       for (const person of [alice, bob]) await expect(mediaPath(person.page)).toHaveText('Direct connections', { timeout: 30_000 });
-      await expect.poll(() => roomConsumers(parley, roomAddress).length, { timeout: 30_000 }).toBe(0);
+      // Nothing of theirs is left on the relay, the consumers made ahead included.
+      await expect.poll(() => relayRoomStats(parley, roomAddress).consumers.length, { timeout: 30_000 }).toBe(0);
       await expect(tilePath(alice.page, 'Bob')).toHaveText('Direct');
       await expect(tilePath(bob.page, 'Alice')).toHaveText('Direct');
       await expectTilesNeverStopped('relay → direct', pairs, toDirectFrom);

@@ -1,3 +1,4 @@
+import type { Browser } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import type { Connection } from '../../src/main-thread/call/Connection';
 import { maxBitratePerVideo } from '../../src/main-thread/media/videoBitrate';
@@ -71,6 +72,13 @@ async function expectShownThrough(pair: readonly [RelayPerson, RelayPerson], fro
     expect(paths.at(-1)).toBe(to);
     expectNeverStopped(samples);
   }
+}
+
+/** Alice, Bob and Carol in the call at `url`, once the relay carries it (by its own stats). */
+async function threeOnTheRelay(browser: Browser, url: string, parley: RunningParley): Promise<RelayPerson[]> {
+  const three = [await personWithRelay(browser, url, 'alice'), await personWithRelay(browser, url, 'bob'), await personWithRelay(browser, url, 'carol')];
+  await expect.poll(() => relayCarriesEveryone(parley, three), { timeout: 60_000 }).toBe(true);
+  return three;
 }
 
 async function closeAll(...people: RelayPerson[]): Promise<void> {
@@ -177,6 +185,42 @@ test.describe('Calls through the media relay (SPEC §4)', () => {
     await closeAll(...everyone);
   });
 
+  test('a fourth person joins a call the relay carries: each sender offers them the consumer it made ahead, and makes the next one (issue 14, the join path)', async ({
+    browser,
+    pageUrl,
+    parley,
+  }) => {
+    test.setTimeout(300_000);
+    const url = pageUrl({ room: uniqueRoomName('relay-ahead') });
+    const three = await threeOnTheRelay(browser, url, parley);
+    /** Kinds of the consumers of `sender`'s camera and microphone made ahead, waiting for a receiver, by the relay's own stats. */
+    const waitingAhead = (sender: RelayPerson) => relayConsumers(parley, sender).filter((consumer) => consumer.madeAhead && consumer.peerId === undefined);
+    const kindsWaiting = (people: RelayPerson[]) => people.map((sender) => waitingAhead(sender).map((consumer) => consumer.kind).sort().join());
+
+    await test.step('settled, each sender has the next person’s consumer made ahead, with no receiver yet', async () => {
+      await expect.poll(() => kindsWaiting(three), { timeout: 30_000 }).toEqual(['audio,video', 'audio,video', 'audio,video']);
+    });
+
+    const madeAhead = new Set(three.flatMap((sender) => waitingAhead(sender).map((consumer) => consumer.id)));
+    const dave = await personWithRelay(browser, url, 'dave');
+    const everyone = [...three, dave];
+
+    await test.step('Dave joins: what each sender sends him is the consumer it made ahead, claimed for him; he decodes everyone over the relay', async () => {
+      await expect.poll(() => relayCarriesEveryone(parley, everyone), { timeout: 60_000 }).toBe(true);
+      await expectEveryoneDecodesEveryone(everyone, 'relay');
+      const toDave = three.flatMap((sender) => relayConsumers(parley, sender, dave));
+      expect(toDave.map((consumer) => consumer.kind).sort()).toEqual(['audio', 'audio', 'audio', 'video', 'video', 'video']);
+      expect(toDave.filter((consumer) => !madeAhead.has(consumer.id) || !consumer.madeAhead)).toEqual([]);
+    });
+
+    await test.step('settled again, every sender, Dave too, has one made ahead for the person after him', async () => {
+      await expect.poll(() => kindsWaiting(everyone), { timeout: 30_000 }).toEqual(['audio,video', 'audio,video', 'audio,video', 'audio,video']);
+    });
+
+    for (const person of everyone) expect(await person.page.evaluate(() => window.relayFixture?.errors ?? [])).toEqual([]);
+    await closeAll(...everyone);
+  });
+
   test('the relay killed mid-call: calls fall back to the mesh, and come back to the relay once it restarts, without a page reload', async ({
     browser,
     pageUrl,
@@ -184,8 +228,7 @@ test.describe('Calls through the media relay (SPEC §4)', () => {
   }) => {
     test.setTimeout(300_000);
     const url = pageUrl({ room: uniqueRoomName('relay-kill') });
-    const everyone = [await personWithRelay(browser, url, 'alice'), await personWithRelay(browser, url, 'bob'), await personWithRelay(browser, url, 'carol')];
-    await expect.poll(() => relayCarriesEveryone(parley, everyone), { timeout: 60_000 }).toBe(true);
+    const everyone = await threeOnTheRelay(browser, url, parley);
     await expectEveryoneDecodesEveryone(everyone, 'relay');
 
     await test.step('killed: everyone decodes everyone over the mesh', async () => {

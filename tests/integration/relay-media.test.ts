@@ -142,6 +142,21 @@ describe('1.30.3 path: INGEST of a plain SDP offer, CREATE_CONSUMER / START_CONS
   }, 90_000);
 });
 
+describe('A consumer made ahead of its receiver (CREATE_CONSUMER without peerId), claimed and started, carries the media (issue 14, the join path)', () => {
+  it('a receiver answering the offer made before it came decodes the camera', async () => {
+    const { sdp: answer } = (await client.ok('INGEST', { id: 'ahead', sdp: await browser.senderOffer('ahead-sender') })) as { sdp: string };
+    await browser.acceptAnswer('ahead-sender', answer);
+    const { sdp: offer } = (await client.ok('CREATE_CONSUMER', { id: 'sid-ahead', roomAddress: roomAddress(), roomId: 'rid', source: 'ahead', audio: false, video: true })) as { sdp: string };
+    await client.ok('CLAIM_CONSUMER', { id: 'sid-ahead', peerId: 'ahead-receiver' });
+    await client.ok('START_CONSUMER', { id: 'sid-ahead', sdp: await browser.receiverAnswer('ahead-receiver', offer) });
+    await client.notification((state) => state.id === 'sid-ahead' && state.iceConnectionState === 'connected');
+    await expect.poll(async () => (await browser.received('ahead-receiver')).framesDecoded, { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(relayConsumer('sid-ahead', 'video')).toMatchObject({ peerId: 'ahead-receiver', madeAhead: true, paused: false });
+    // The user's ingests are bounded (RELAY_LIMITS.ingestsPerUser): the cases below need theirs.
+    await client.ok('DISPOSE', { id: 'ahead' });
+  }, 60_000);
+});
+
 describe('Parley path: mediasoup-client Device / SendTransport ingest', () => {
   it('ingests simulcast camera through PRODUCE and a plain receiver decodes it', async () => {
     const { sfuServer } = await fetchConfig(parley.url);

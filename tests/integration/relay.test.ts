@@ -366,38 +366,47 @@ describe('INGEST and CREATE_CONSUMER (PROTOCOL.md "Media relay")', () => {
   });
 });
 
-describe('LAYERS_WANTED: a sender of its own simulcast video (PRODUCE) is told the highest layer its consumers want, and need not encode the rest (issue 14, a steady call that costs little)', () => {
-  /** A camera in simulcast low / medium / high as mediasoup-client's SendTransport produces it (rids r0 … r2). */
-  const simulcastCamera = {
-    mid: '0',
-    codecs: [{ mimeType: 'video/VP8', payloadType: 96, clockRate: 90000, rtcpFeedback: [{ type: 'nack' }, { type: 'ccm', parameter: 'fir' }] }],
-    headerExtensions: [
-      { uri: 'urn:ietf:params:rtp-hdrext:sdes:mid', id: 1 },
-      { uri: 'urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id', id: 2 },
-    ],
-    encodings: [{ rid: 'r0' }, { rid: 'r1' }, { rid: 'r2' }],
-  };
-  const consumer = (client: RelayTestClient, id: string, source: string, roomAddress: string) =>
-    client.ok('CREATE_CONSUMER', { id, peerId: `peer-${id}`, roomAddress, roomId: 'rid', source, audio: false, video: true });
+/** A camera in simulcast low / medium / high as mediasoup-client's SendTransport produces it (rids r0 … r2). */
+const simulcastCamera = {
+  mid: '0',
+  codecs: [{ mimeType: 'video/VP8', payloadType: 96, clockRate: 90000, rtcpFeedback: [{ type: 'nack' }, { type: 'ccm', parameter: 'fir' }] }],
+  headerExtensions: [
+    { uri: 'urn:ietf:params:rtp-hdrext:sdes:mid', id: 1 },
+    { uri: 'urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id', id: 2 },
+  ],
+  encodings: [{ rid: 'r0' }, { rid: 'r1' }, { rid: 'r2' }],
+};
+/** The spatial layers LAYERS_WANTED has said so far, in order. */
+async function layersWantedOf(client: RelayTestClient, roomAddress: string): Promise<number[]> {
+  // A later reply proves earlier notifications have arrived (one socket, in order).
+  await client.ok('GET_ROUTER_CAPABILITIES', { roomAddress });
+  return client.layersWanted.map((notification) => notification.spatialLayer);
+}
 
+/** The client ingests stream `id` as mediasoup-client does (CREATE_INGEST_TRANSPORT, PRODUCE) and produces the simulcast camera on it. */
+async function produceCamera(client: RelayTestClient, id: string, roomAddress: string): Promise<void> {
+  await client.ok('CREATE_INGEST_TRANSPORT', { id, roomAddress });
+  await client.ok('PRODUCE', { id, kind: 'video', rtpParameters: simulcastCamera, appData: { trackId: 'camera' } });
+}
+
+/** A consumer of `source`'s video alone, for a receiver of its own. */
+const consumerOf = (client: RelayTestClient, id: string, source: string, roomAddress: string) =>
+  client.ok('CREATE_CONSUMER', { id, peerId: `peer-${id}`, roomAddress, roomId: 'rid', source, audio: false, video: true });
+
+describe('LAYERS_WANTED: a sender of its own simulcast video (PRODUCE) is told the highest layer its consumers want, and need not encode the rest (issue 14, a steady call that costs little)', () => {
   it('each consumer counts with its profile, off and closed ones not at all, the low layer always; nothing is given up before every receiver has had the grace to say what it needs', async () => {
     const client = await authenticated();
     const roomAddress = room('layers-wanted');
-    await client.ok('CREATE_INGEST_TRANSPORT', { id: 'watched', roomAddress });
-    await client.ok('PRODUCE', { id: 'watched', kind: 'video', rtpParameters: simulcastCamera, appData: { trackId: 'camera' } });
-    const wanted = async () => {
-      // A later reply proves earlier notifications have arrived (one socket, in order).
-      await client.ok('GET_ROUTER_CAPABILITIES', { roomAddress });
-      return client.layersWanted.map((notification) => notification.spatialLayer);
-    };
+    await produceCamera(client, 'watched', roomAddress);
+    const wanted = () => layersWantedOf(client, roomAddress);
     // Nobody consumes it yet: it sends every layer, as it started.
     expect(await wanted()).toEqual([]);
 
-    await consumer(client, 'sid-a', 'watched', roomAddress);
+    await consumerOf(client, 'sid-a', 'watched', roomAddress);
     expect(await wanted()).toEqual([]);
     await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-a', profile: 'medium' });
     expect(await wanted()).toEqual([1]);
-    await consumer(client, 'sid-b', 'watched', roomAddress);
+    await consumerOf(client, 'sid-b', 'watched', roomAddress);
     await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-b', profile: 'high' });
     expect(await wanted()).toEqual([1, 2]);
     await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-b', profile: 'off' });
@@ -406,12 +415,12 @@ describe('LAYERS_WANTED: a sender of its own simulcast video (PRODUCE) is told t
     expect(await wanted()).toEqual([1, 2, 1, 0]);
 
     // A receiver that never says which layer it needs (the 1.30.3 client) keeps its first profile: high.
-    await consumer(client, 'sid-c', 'watched', roomAddress);
+    await consumerOf(client, 'sid-c', 'watched', roomAddress);
     expect(await wanted()).toEqual([1, 2, 1, 0]);
     await expect.poll(wanted, { timeout: LAYERS_WANTED_GRACE_MS + 5_000 }).toEqual([1, 2, 1, 0, 2]);
 
     // While a new receiver may still say what it needs, no layer is given up; asked for, one comes at once.
-    await consumer(client, 'sid-d', 'watched', roomAddress);
+    await consumerOf(client, 'sid-d', 'watched', roomAddress);
     await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-c', profile: 'low' });
     expect(await wanted()).toEqual([1, 2, 1, 0, 2]);
     await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-d', profile: 'low' });
@@ -426,6 +435,37 @@ describe('LAYERS_WANTED: a sender of its own simulcast video (PRODUCE) is told t
     await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-sdp', profile: 'low' });
     await client.ok('GET_ROUTER_CAPABILITIES', { roomAddress: room('layers-sdp') });
     expect(client.layersWanted).toEqual([]);
+    await client.close();
+  });
+});
+
+describe('A consumer made ahead of its receiver: CREATE_CONSUMER without peerId, then CLAIM_CONSUMER (issue 14: a newcomer to a relay call waits for no CREATE_CONSUMER)', () => {
+  it('is offered like any consumer, wants no layer and cannot start until claimed, and is claimed once; claimed, it is a new consumer of that receiver', async () => {
+    const client = await authenticated();
+    const roomAddress = room('ahead');
+    await produceCamera(client, 'ahead-camera', roomAddress);
+    const wanted = () => layersWantedOf(client, roomAddress);
+    const { sdp } = (await client.ok('CREATE_CONSUMER', { id: 'sid-ahead', roomAddress, roomId: 'rid', source: 'ahead-camera', audio: false, video: true })) as { sdp: string };
+    expect(sdp.split('\r\n')).toEqual(expect.arrayContaining(['a=ice-lite', 'a=sendonly', expect.stringMatching(/^a=msid:\S+ camera$/)]));
+    expect(relay.stats().consumerDetails.filter((consumer) => consumer.id === 'sid-ahead')).toEqual([expect.objectContaining({ peerId: undefined, madeAhead: true, paused: true })]);
+
+    // Nobody watches it: the one receiver's low layer is all the sender is told to send, at once.
+    await consumerOf(client, 'sid-watching', 'ahead-camera', roomAddress);
+    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-watching', profile: 'low' });
+    expect(await wanted()).toEqual([0]);
+    const early = await client.call('START_CONSUMER', { id: 'sid-ahead', sdp: 'v=0' });
+    expect(early.error).toEqual({ code: RELAY_ERROR.conflict, message: 'consumer "sid-ahead" was made ahead and has no receiver yet (CLAIM_CONSUMER)' });
+
+    expect(await client.ok('CLAIM_CONSUMER', { id: 'sid-ahead', peerId: 'newcomer' })).toEqual({});
+    expect(relay.stats().consumerDetails.find((consumer) => consumer.id === 'sid-ahead')).toMatchObject({ peerId: 'newcomer', madeAhead: true });
+    const again = await client.call('CLAIM_CONSUMER', { id: 'sid-ahead', peerId: 'someone-else' });
+    expect(again.error).toEqual({ code: RELAY_ERROR.conflict, message: 'consumer "sid-ahead" already has its receiver' });
+    const unknown = await client.call('CLAIM_CONSUMER', { id: 'nobody', peerId: 'newcomer' });
+    expect(unknown.error).toEqual({ code: RELAY_ERROR.notFound, message: 'no consumer "nobody" on this connection' });
+    // Claimed, its receiver has the grace to say what it needs, then counts: medium at once when asked.
+    expect(await wanted()).toEqual([0]);
+    await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-ahead', profile: 'medium' });
+    expect(await wanted()).toEqual([0, 1]);
     await client.close();
   });
 });

@@ -1,6 +1,7 @@
 // The relay path's requests to the relay (PROTOCOL.md "Media relay"), on a fake relay connection: the
 // browser-only parts (mediasoup-client's Device, the ingest's send transport) are stood in for.
 import { createStore } from 'jotai';
+import type { Stanzas } from 'stanza';
 import { SessionManager } from 'stanza/jingle';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallSignaling } from '../../src/main-thread/call/CallSignaling';
@@ -16,6 +17,7 @@ import { RelayIngest } from '../../src/main-thread/call/relay/RelayIngest';
 import { RelayRpcClient, type RelayRpcClientEvents } from '../../src/main-thread/call/relay/RelayRpcClient';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import type { Room } from '../../src/protocol/entities';
+import { CONSUMER_AHEAD_AFTER_MS } from '../../src/protocol/clientDefaults';
 import type { CreateConsumerParams } from '../../src/protocol/relay';
 import { initialSessionState } from '../../src/protocol/session-state';
 import { ManualClock } from '../support/ManualClock';
@@ -28,16 +30,56 @@ vi.mock('mediasoup-client', () => ({
   },
 }));
 
-/** The relay's end of the connection: records requests; CREATE_CONSUMER stays unanswered (the offer is not under test). */
+/**
+ * A consumer offer of the microphone as the relay writes one (ice-lite, candidates inline, ssrc
+ * signalled; tests/integration/relay.test.ts holds the real relay's).
+ */
+const MICROPHONE_CONSUMER_OFFER = [
+  'v=0',
+  'o=- 1 1 IN IP4 127.0.0.1',
+  's=-',
+  't=0 0',
+  'a=ice-lite',
+  'a=group:BUNDLE audio',
+  'a=msid-semantic: WMS *',
+  'm=audio 9 UDP/TLS/RTP/SAVPF 100',
+  'c=IN IP4 127.0.0.1',
+  'a=mid:audio',
+  'a=sendonly',
+  'a=ice-ufrag:relayufrag',
+  'a=ice-pwd:relaypassword0123456789',
+  'a=fingerprint:sha-256 CB:AD:89:75:8B:F1:4D:6A:B9:99:D1:55:12:00:7F:3B:DD:62:31:D2:5D:A9:BA:40:4D:01:02:3F:AC:91:FE:7B',
+  'a=setup:actpass',
+  'a=rtcp-mux',
+  'a=rtpmap:100 opus/48000/2',
+  'a=ssrc:1111 cname:relay',
+  'a=ssrc:1111 msid:stream-1 mic',
+  'a=candidate:udpcandidate 1 udp 1076302079 127.0.0.1 44020 typ host',
+  '',
+].join('\r\n');
+
+/**
+ * The relay's end of the connection: records requests. CREATE_CONSUMER stays unanswered (the offer
+ * is not under test) unless it is given the offer to answer with.
+ */
 class FakeRelayConnection extends TypedEmitter<RelayRpcClientEvents> {
   readonly requests: Array<{ method: string; params: unknown }> = [];
   isOpen = true;
 
+  constructor(private readonly consumerOffer?: string) {
+    super();
+  }
+
   request(method: string, params: unknown): Promise<unknown> {
     this.requests.push({ method, params });
     if (method === 'GET_ROUTER_CAPABILITIES') return Promise.resolve({ rtpCapabilities: { codecs: [], headerExtensions: [] } });
-    if (method === 'CREATE_CONSUMER') return new Promise(() => {});
+    if (method === 'CREATE_CONSUMER') return this.consumerOffer === undefined ? new Promise(() => {}) : Promise.resolve({ sdp: this.consumerOffer });
     return Promise.resolve({});
+  }
+
+  /** The params of each request of `method`, in order. */
+  paramsOf<T>(method: string): T[] {
+    return this.requests.filter((request) => request.method === method).map((request) => request.params as T);
   }
 
   close(): void {
@@ -71,18 +113,19 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
-/** A RelayPath for a call in `record`'s room, with the errors it logs. */
-function relayPathIn(record: Room): { relay: RelayPath; errors: string[] } {
+/** A RelayPath for a call in `record`'s room, with the errors it logs, its clock and its Jingle sessions' manager. */
+function relayPathIn(record: Room): { relay: RelayPath; errors: string[]; clock: ManualClock; manager: SessionManager } {
   const clock = new ManualClock();
   const store = createStore();
   const state = initialSessionState();
   state.rooms[record.id] = record;
   store.set(sessionStateAtom, state);
   const errors: string[] = [];
+  const manager = new SessionManager({});
   const relay = new RelayPath({
     roomAddress: ROOM,
     store,
-    manager: new SessionManager({}),
+    manager,
     signaling: {} as CallSignaling,
     media: new MediaItems({ clock }),
     clock,
@@ -93,24 +136,20 @@ function relayPathIn(record: Room): { relay: RelayPath; errors: string[] } {
     sfuServer: () => ({ url: 'wss://relay.test/', password: 'token', minimumPeers: 2 }),
   });
   relays.push(relay);
-  return { relay, errors };
+  return { relay, errors, clock, manager };
 }
 
 const microphone: ShareableMedia = { id: 'mic', kind: 'audio', streamId: 'stream-1', screenCapture: false };
 
-/** A RelayPath for a call in `record`'s room that shares a microphone with Bob; resolves with its CREATE_CONSUMER. */
-async function createConsumerFor(record: Room): Promise<CreateConsumerParams> {
-  const connection = new FakeRelayConnection();
-  vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
-  vi.spyOn(RelayIngest, 'create').mockImplementation(async () => new FakeIngest() as unknown as RelayIngest);
-  const { relay, errors } = relayPathIn(record);
-  const bob = peer(BOB, { id: 'bob-sid' });
-  const delivery: Delivery = { key: sessionKey(BOB, USER_STREAM_KEY), peerAddress: BOB, peerId: bob.id, streamKey: USER_STREAM_KEY, media: [microphone] };
-  // As the Call does: every change recomputes (connected, then ingested, then the consumer).
+/** The microphone, shared with Bob. */
+const toBob: Delivery = { key: sessionKey(BOB, USER_STREAM_KEY), peerAddress: BOB, peerId: peer(BOB, { id: 'bob-sid' }).id, streamKey: USER_STREAM_KEY, media: [microphone] };
+
+/** As the Call does on every change (connected, then ingested, then the consumers): the microphone published, `planned()` delivered where the plan puts them on the relay. */
+function following(relay: RelayPath, planned: () => Delivery[]): () => void {
   const follow = (): void => {
     relay.publish(groupIntoStreams([microphone]), true);
     const paths = planPaths({
-      planned: [delivery],
+      planned: planned(),
       relayReady: (streamKey) => relay.canCarry(streamKey),
       relayPending: (streamKey) => relay.pending(streamKey),
       relayExists: (key) => relay.carries(key),
@@ -118,10 +157,20 @@ async function createConsumerFor(record: Room): Promise<CreateConsumerParams> {
       meshExists: () => true,
       meshEstablished: () => false,
     });
-    relay.deliver([delivery].filter((candidate) => paths.relay.has(candidate.key)));
+    relay.deliver(planned().filter((candidate) => paths.relay.has(candidate.key)));
   };
   relay.on('changed', follow);
   follow();
+  return follow;
+}
+
+/** A RelayPath for a call in `record`'s room that shares a microphone with Bob; resolves with its CREATE_CONSUMER. */
+async function createConsumerFor(record: Room): Promise<CreateConsumerParams> {
+  const connection = new FakeRelayConnection();
+  vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
+  vi.spyOn(RelayIngest, 'create').mockImplementation(async () => new FakeIngest() as unknown as RelayIngest);
+  const { relay, errors } = relayPathIn(record);
+  following(relay, () => [toBob]);
   const created = () => connection.requests.find((request) => request.method === 'CREATE_CONSUMER');
   await until(() => created() !== undefined || errors.length > 0, 'CREATE_CONSUMER');
   expect(errors).toEqual([]);
@@ -193,5 +242,44 @@ describe('A newcomer to a call on the relay publishes straight to it: the relay 
     expect(relay.pending(USER_STREAM_KEY)).toBe(true);
     await until(() => errors.length > 0, 'the outage');
     expect(relay.pending(USER_STREAM_KEY)).toBe(false);
+  });
+});
+
+describe('A sender on the relay makes the next receiver’s consumer of each stream ahead: a newcomer’s session-initiate waits for no CREATE_CONSUMER (issue 14, the join path)', () => {
+  it('once the plan has settled, a consumer with no receiver is made; the next receiver is offered that one, claimed for them, and the one after gets another', async () => {
+    const connection = new FakeRelayConnection(MICROPHONE_CONSUMER_OFFER);
+    vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
+    vi.spyOn(RelayIngest, 'create').mockImplementation(async () => new FakeIngest() as unknown as RelayIngest);
+    const { relay, errors, clock, manager } = relayPathIn(room({ rid: 'room-rid' }));
+    const initiates: Stanzas.Jingle[] = [];
+    manager.on('send', (iq: Stanzas.IQ) => {
+      if (iq.jingle?.action === 'session-initiate') initiates.push(iq.jingle);
+    });
+    let planned: Delivery[] = [];
+    const follow = following(relay, () => planned);
+    const created = () => connection.paramsOf<CreateConsumerParams>('CREATE_CONSUMER');
+    await until(() => relay.canCarry(USER_STREAM_KEY), 'the relay carries the microphone');
+    expect(created()).toEqual([]);
+
+    await clock.advance(CONSUMER_AHEAD_AFTER_MS);
+    await until(() => created().length === 1, 'the consumer made ahead');
+    const [ahead] = created();
+    expect(ahead).toEqual({ id: expect.any(String), roomAddress: ROOM, roomId: 'room-rid', source: expect.any(String), audio: true, video: false });
+
+    // Bob comes: his offer is the one made ahead, and the relay is asked for nothing but its receiver's name.
+    const before = connection.requests.length;
+    planned = [toBob];
+    follow();
+    await until(() => initiates.length === 1, 'the offer to Bob');
+    expect(initiates[0]!.sid).toBe(ahead!.id);
+    expect(initiates[0]!.contents?.map((content) => content.name)).toEqual(['audio']);
+    expect(connection.requests.slice(before)).toEqual([{ method: 'CLAIM_CONSUMER', params: { id: ahead!.id, peerId: 'bob-sid' } }]);
+
+    // Settled again, the person after Bob gets one of their own.
+    await clock.advance(CONSUMER_AHEAD_AFTER_MS);
+    await until(() => created().length === 2, 'the next consumer made ahead');
+    expect(created()[1]!.id).not.toBe(ahead!.id);
+    expect(created()[1]).not.toHaveProperty('peerId');
+    expect(errors).toEqual([]);
   });
 });

@@ -36,10 +36,6 @@ export class RelayConsumer {
     return this.delivery.key;
   }
 
-  get kinds(): MediaKind[] {
-    return this.delivery.media.map((item) => item.kind);
-  }
-
   sentOf(kind: MediaKind): ShareableMedia | undefined {
     return this.delivery.media.find((item) => item.kind === kind);
   }

@@ -14,6 +14,8 @@ import { describeDelivery, qualityRequestOf, type Delivery, type MediaPath } fro
 import type { PathHandover } from '../PathChange';
 import type { ShareableMedia } from '../sessionPlan';
 import { terminationOutcome } from '../termination';
+import { CONSUMER_AHEAD_AFTER_MS } from '../../../protocol/clientDefaults';
+import { ConsumerAhead, type ConsumerSource } from './ConsumerAhead';
 import { relayStatusAtom, type RelayState } from './relayAtoms';
 import { RelayConsumer } from './RelayConsumer';
 import { RelayJingleSession } from './RelayJingleSession';
@@ -51,12 +53,16 @@ function kindsOf(media: readonly ShareableMedia[]): string {
  * ingests); each delivery is one relay consumer, whose offer goes to the receiver as an ordinary
  * Jingle session-initiate (RelayJingleSession) and whose answer starts it. The receiver's quality
  * request picks the consumer's simulcast layer (SET_CONSUMER_PROFILE); a consumer whose receiver's
- * ICE failed is made again under the same id (PROTOCOL.md).
+ * ICE failed is made again under the same id (PROTOCOL.md). Once the call's plan has settled, each
+ * stream's next consumer is made ahead (ConsumerAhead), and the next receiver takes it.
  */
 export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPath {
   readonly name = 'relay';
   private readonly link: RelayLink;
   private readonly consumers = new Map<string, RelayConsumer>();
+  /** Per stream key, the next receiver's consumer, made ahead (ConsumerAhead). */
+  private readonly ahead = new Map<string, ConsumerAhead>();
+  private aheadTimer: unknown;
   /** Plan keys held back after a consumer session failed (SPEC §4's recompute delays, as for the mesh). */
   private readonly held = new Map<string, unknown>();
   private streams: ReadonlyMap<string, readonly ShareableMedia[]> = new Map();
@@ -120,6 +126,8 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     const used = (streamKey: string) => [...this.consumers.values()].some((consumer) => consumer.delivery.streamKey === streamKey);
     this.link.release(this.streams, used, this.consumers.size > 0);
     this.publishStatus();
+    this.options.clock.clearTimeout(this.aheadTimer);
+    this.aheadTimer = this.options.clock.setTimeout(() => this.makeAhead(), CONSUMER_AHEAD_AFTER_MS);
   }
 
   setMaxBitrate(bitrate: number): void {
@@ -147,6 +155,9 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     if (this.closed) return;
     this.closed = true;
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
+    this.options.clock.clearTimeout(this.aheadTimer);
+    // Closing the connection below closes them on the relay.
+    this.ahead.clear();
     for (const timer of this.held.values()) this.options.clock.clearTimeout(timer);
     this.held.clear();
     for (const consumer of [...this.consumers.values()]) this.drop(consumer);
@@ -159,6 +170,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
   }
 
   private onLinkLost(client: RelayRpcClient): void {
+    for (const [streamKey, ahead] of this.ahead) if (ahead.rpc === client) this.ahead.delete(streamKey);
     for (const consumer of this.consumers.values()) {
       if (consumer.rpc !== client) continue;
       consumer.dead = true;
@@ -186,26 +198,64 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     if (!link || !ingest || !this.link.ready(delivery.streamKey) || this.held.has(delivery.key)) return;
     // A kind shared since the ingest's last sync is produced first: the offer must carry it.
     if (!delivery.media.every((item) => ingest.kinds.includes(item.kind))) return;
-    const consumer = new RelayConsumer(crypto.randomUUID(), delivery, ingest.id, link.client);
+    const source = this.consumerSource(ingest.id, delivery.media);
+    const ahead = this.ahead.get(delivery.streamKey);
+    const taken = ahead?.fits(link.client, source) ? ahead : undefined;
+    if (taken) this.ahead.delete(delivery.streamKey);
+    const consumer = new RelayConsumer(taken?.sid ?? crypto.randomUUID(), delivery, ingest.id, link.client);
     this.consumers.set(delivery.key, consumer);
-    this.run(consumer, 'create', () => this.offer(consumer));
+    this.run(consumer, 'create', () => this.offer(consumer, taken));
   }
 
-  /** CREATE_CONSUMER, then the offer to the receiver as a session-initiate, then names and mute state. */
-  private async offer(consumer: RelayConsumer): Promise<void> {
-    const { delivery, rpc, sid } = consumer;
-    const { sdp } = await rpc.request('CREATE_CONSUMER', {
-      id: sid,
-      peerId: delivery.peerId,
+  /** What a consumer of stream `source` carrying `media` asks of the relay. */
+  private consumerSource(source: string, media: readonly ShareableMedia[]): ConsumerSource {
+    return {
       roomAddress: this.options.roomAddress,
       // PROTOCOL.md: the room's <user rid>. A server that sends none still gets relayed calls: the
       // relay only records roomId, and the address names the room as well.
       roomId: this.options.store.get(roomByAddressAtomFamily(this.options.roomAddress))?.rid ?? this.options.roomAddress,
-      source: consumer.source,
-      audio: consumer.kinds.includes('audio'),
-      video: consumer.kinds.includes('video'),
-    });
+      source,
+      audio: media.some((item) => item.kind === 'audio'),
+      video: media.some((item) => item.kind === 'video'),
+    };
+  }
+
+  /**
+   * Once the plan has settled (CONSUMER_AHEAD_AFTER_MS after the last delivery), each stream the
+   * relay carries gets its next receiver's consumer made ahead; one that no longer fits its stream
+   * goes.
+   */
+  private makeAhead(): void {
+    const client = this.link.link?.client;
+    if (this.closed || !client) return;
+    for (const [streamKey, ahead] of this.ahead) {
+      if (this.streams.has(streamKey)) continue;
+      ahead.discard();
+      this.ahead.delete(streamKey);
+    }
+    for (const [streamKey, media] of this.streams) {
+      const ingest = this.link.ingestOf(streamKey);
+      if (!ingest || !this.link.ready(streamKey) || !media.every((item) => ingest.kinds.includes(item.kind))) continue;
+      const source = this.consumerSource(ingest.id, media);
+      const current = this.ahead.get(streamKey);
+      if (current?.fits(client, source)) continue;
+      current?.discard();
+      this.ahead.set(streamKey, new ConsumerAhead(client, source, this.options.logger));
+    }
+  }
+
+  /**
+   * The offer to the receiver as a session-initiate — the one made ahead, claimed for this receiver,
+   * or CREATE_CONSUMER's — then names and mute state.
+   */
+  private async offer(consumer: RelayConsumer, ahead?: ConsumerAhead): Promise<void> {
+    const { delivery, rpc, sid } = consumer;
+    const madeAhead = ahead ? await ahead.offer : undefined;
+    // Not waited for before the offer goes: the relay has it before the receiver's START_CONSUMER.
+    const claimed = madeAhead ? rpc.request('CLAIM_CONSUMER', { id: sid, peerId: delivery.peerId }) : undefined;
+    const jingle = madeAhead ?? relayOfferToJingle((await rpc.request('CREATE_CONSUMER', { id: sid, peerId: delivery.peerId, ...this.consumerSource(consumer.source, delivery.media) })).sdp);
     if (this.consumers.get(consumer.key) !== consumer) {
+      await claimed?.catch(() => undefined);
       await rpc.request('REMOVE_CONSUMER', { id: sid });
       return;
     }
@@ -223,7 +273,8 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     this.options.manager.addSession(session);
     consumer.session = session;
     this.publishConnection(consumer);
-    await session.offer(relayOfferToJingle(sdp));
+    await session.offer(jingle);
+    await claimed;
     await this.describe(consumer);
   }
 
@@ -277,6 +328,10 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
   }
 
   private onIceState(client: RelayRpcClient, { id, iceConnectionState }: ConsumerIceStateParams): void {
+    for (const [streamKey, ahead] of this.ahead) {
+      // Its stream's media went away on the relay: the next one is made once the plan settles.
+      if (ahead.sid === id && ahead.rpc === client && iceConnectionState === 'closed') this.ahead.delete(streamKey);
+    }
     const consumer = this.bySid(id);
     if (!consumer || consumer.rpc !== client || consumer.dead) return;
     consumer.session?.setRelayIceState(iceConnectionState);

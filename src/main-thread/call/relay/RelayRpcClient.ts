@@ -79,6 +79,7 @@ const RESULT_READERS: { [M in RelayMethod]: (value: unknown) => RelayResult<M> }
   AUTH: (value) => ({ user: expectString(expectRecord(value, 'relay result').user, 'user', RELAY_LIMITS.idLength) }),
   INGEST: parseSdpResult,
   CREATE_CONSUMER: parseSdpResult,
+  CLAIM_CONSUMER: emptyResult,
   START_CONSUMER: emptyResult,
   REMOVE_CONSUMER: parseClosedResult,
   SET_CONSUMER_PROFILE: (value) => {

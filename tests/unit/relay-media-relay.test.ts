@@ -144,10 +144,10 @@ const microphone: ShareableMedia = { id: 'mic', kind: 'audio', streamId: 'stream
 /** The microphone, shared with Bob. */
 const toBob: Delivery = { key: sessionKey(BOB, USER_STREAM_KEY), peerAddress: BOB, peerId: peer(BOB, { id: 'bob-sid' }).id, streamKey: USER_STREAM_KEY, media: [microphone] };
 
-/** As the Call does on every change (connected, then ingested, then the consumers): the microphone published, `planned()` delivered where the plan puts them on the relay. */
-function following(relay: RelayPath, planned: () => Delivery[]): () => void {
+/** As the Call does on every change (connected, then ingested, then the consumers): `shared()` published, `planned()` delivered where the plan puts them on the relay. */
+function following(relay: RelayPath, planned: () => Delivery[], shared: () => ShareableMedia[] = () => [microphone]): () => void {
   const follow = (): void => {
-    relay.publish(groupIntoStreams([microphone]), true);
+    relay.publish(groupIntoStreams(shared()), true);
     const paths = planPaths({
       planned: planned(),
       relayReady: (streamKey) => relay.canCarry(streamKey),
@@ -280,6 +280,34 @@ describe('A sender on the relay makes the next receiver’s consumer of each str
     await until(() => created().length === 2, 'the next consumer made ahead');
     expect(created()[1]!.id).not.toBe(ahead!.id);
     expect(created()[1]).not.toHaveProperty('peerId');
+    expect(errors).toEqual([]);
+  });
+
+  it('one made for the stream’s earlier media is not taken: a microphone shared anew is offered from a CREATE_CONSUMER of its own, and the old one goes', async () => {
+    const connection = new FakeRelayConnection(MICROPHONE_CONSUMER_OFFER);
+    vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
+    vi.spyOn(RelayIngest, 'create').mockImplementation(async () => new FakeIngest() as unknown as RelayIngest);
+    const { relay, errors, clock } = relayPathIn(room({}));
+    const otherMicrophone: ShareableMedia = { ...microphone, id: 'mic-2' };
+    let shared = [microphone];
+    let planned: Delivery[] = [];
+    const follow = following(relay, () => planned, () => shared);
+    const created = () => connection.paramsOf<CreateConsumerParams>('CREATE_CONSUMER');
+    await until(() => relay.canCarry(USER_STREAM_KEY), 'the relay carries the microphone');
+    await clock.advance(CONSUMER_AHEAD_AFTER_MS);
+    await until(() => created().length === 1, 'the consumer made ahead');
+    const [ahead] = created();
+
+    shared = [otherMicrophone];
+    planned = [{ ...toBob, media: [otherMicrophone] }];
+    follow();
+    await until(() => created().length === 2, 'the consumer made for Bob');
+    expect(created()[1]).toMatchObject({ peerId: 'bob-sid' });
+    expect(created()[1]!.id).not.toBe(ahead!.id);
+    expect(connection.paramsOf('CLAIM_CONSUMER')).toEqual([]);
+    await clock.advance(CONSUMER_AHEAD_AFTER_MS);
+    await until(() => connection.paramsOf('REMOVE_CONSUMER').length > 0, 'the old one removed');
+    expect(connection.paramsOf('REMOVE_CONSUMER')).toEqual([{ id: ahead!.id }]);
     expect(errors).toEqual([]);
   });
 });

@@ -24,6 +24,8 @@ export class ConsumerAhead {
   constructor(
     readonly rpc: RelayRpcClient,
     readonly source: ConsumerSource,
+    /** The stream's media items it was made for (sorted ids): a kind dropped and shared again is another producer. */
+    private readonly items: string,
     private readonly logger: Logger,
   ) {
     this.offer = rpc.request('CREATE_CONSUMER', { id: this.sid, ...source }).then(
@@ -35,9 +37,9 @@ export class ConsumerAhead {
     );
   }
 
-  /** It consumes the same stream, of the same kinds, in the same room, on the same connection. */
-  fits(rpc: RelayRpcClient, source: ConsumerSource): boolean {
-    return this.rpc === rpc && (Object.keys(source) as (keyof ConsumerSource)[]).every((key) => this.source[key] === source[key]);
+  /** It consumes the same stream's same items, in the same room, on the same connection. */
+  fits(rpc: RelayRpcClient, source: ConsumerSource, items: string): boolean {
+    return this.rpc === rpc && this.items === items && (Object.keys(source) as (keyof ConsumerSource)[]).every((key) => this.source[key] === source[key]);
   }
 
   /** Not needed after all: the relay lets it go (nothing to do once its connection has closed). */

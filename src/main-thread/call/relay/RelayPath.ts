@@ -41,6 +41,14 @@ export interface RelayPathEvents {
   changed: [];
 }
 
+/** A stream's media items, as a ConsumerAhead tells them apart. */
+function itemsOf(media: readonly ShareableMedia[]): string {
+  return media
+    .map((item) => item.id)
+    .sort()
+    .join();
+}
+
 function kindsOf(media: readonly ShareableMedia[]): string {
   return media
     .map((item) => item.kind)
@@ -200,7 +208,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     if (!delivery.media.every((item) => ingest.kinds.includes(item.kind))) return;
     const source = this.consumerSource(ingest.id, delivery.media);
     const ahead = this.ahead.get(delivery.streamKey);
-    const taken = ahead?.fits(link.client, source) ? ahead : undefined;
+    const taken = ahead?.fits(link.client, source, itemsOf(delivery.media)) ? ahead : undefined;
     if (taken) this.ahead.delete(delivery.streamKey);
     const consumer = new RelayConsumer(taken?.sid ?? crypto.randomUUID(), delivery, ingest.id, link.client);
     this.consumers.set(delivery.key, consumer);
@@ -238,9 +246,9 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       if (!ingest || !this.link.ready(streamKey) || !media.every((item) => ingest.kinds.includes(item.kind))) continue;
       const source = this.consumerSource(ingest.id, media);
       const current = this.ahead.get(streamKey);
-      if (current?.fits(client, source)) continue;
+      if (current?.fits(client, source, itemsOf(media))) continue;
       current?.discard();
-      this.ahead.set(streamKey, new ConsumerAhead(client, source, this.options.logger));
+      this.ahead.set(streamKey, new ConsumerAhead(client, source, itemsOf(media), this.options.logger));
     }
   }
 

@@ -115,9 +115,19 @@ export class Ingest {
   }
 
   /** PRODUCE; `trackId` is the browser track's id, for consumer offers. */
+  /**
+   * PRODUCE. mediasoup-client closes a producer without telling the relay (a kind no longer shared),
+   * so a kind produced again is the stream's track of that kind from now on: the one it replaces is
+   * closed here, and its consumers with it.
+   */
   async produce(kind: types.MediaKind, rtpParameters: types.RtpParameters, trackId: string | undefined, appData: Record<string, unknown>): Promise<string> {
     this.expectClientMade('PRODUCE');
-    const producer = await this.addProducer({ kind, rtpParameters, appData }, this.id, trackId);
+    const replaced = this.ownTracks.filter((track) => track.producer.kind === kind);
+    const producer = await this.addProducer({ kind, rtpParameters, appData }, this.id, trackId, replaced.length);
+    for (const track of replaced) {
+      track.producer.close();
+      this.ownTracks.splice(this.ownTracks.indexOf(track), 1);
+    }
     return producer.id;
   }
 
@@ -141,8 +151,9 @@ export class Ingest {
     };
   }
 
-  private async addProducer(options: types.ProducerOptions, streamId: string, trackId: string | undefined): Promise<types.Producer> {
-    if (this.ownTracks.length >= this.maxProducers) throw new LimitExceededError(`a stream has at most ${this.maxProducers} tracks`);
+  /** A track of the stream; `replacing` of its tracks go once it is made, and do not count against the bound. */
+  private async addProducer(options: types.ProducerOptions, streamId: string, trackId: string | undefined, replacing = 0): Promise<types.Producer> {
+    if (this.ownTracks.length - replacing >= this.maxProducers) throw new LimitExceededError(`a stream has at most ${this.maxProducers} tracks`);
     const producer = await asClientError(`${options.kind} producer refused`, () => this.transport.produce(options));
     const simulcast = producer.type === 'simulcast' ? { layers: new LayerWatch(producer), keyFrames: new KeyFrameSpacing(producer) } : {};
     this.ownTracks.push({ producer, streamId, trackId: trackId ?? producer.id, ...simulcast });

@@ -439,6 +439,31 @@ describe('LAYERS_WANTED: a sender of its own simulcast video (PRODUCE) is told t
   });
 });
 
+describe('A kind shared anew replaces its producer: PRODUCE of a kind the stream already produces (mediasoup-client closes the old one without telling the relay)', () => {
+  it('a camera dropped and shared again is consumed from its new producer, the old one is closed, and re-sharing is not bounded by the old ones', async () => {
+    const client = await authenticated();
+    const roomAddress = room('reshared');
+    await produceCamera(client, 'reshared', roomAddress);
+    const producersOf = () => relay.stats().ingestDetails.find((ingest) => ingest.id === 'reshared')?.producers.map((producer) => producer.id) ?? [];
+    const [first] = producersOf();
+    for (let time = 0; time < RELAY_LIMITS.producersPerIngest; time += 1) {
+      // Each on a transceiver of its own, as mediasoup-client produces a track shared anew.
+      await client.ok('PRODUCE', { id: 'reshared', kind: 'video', rtpParameters: { ...simulcastCamera, mid: `${time + 1}` }, appData: { trackId: `camera-${time}` } });
+    }
+    const { producerId: latest } = (await client.ok('PRODUCE', {
+      id: 'reshared',
+      kind: 'video',
+      rtpParameters: { ...simulcastCamera, mid: 'latest' },
+      appData: { trackId: 'camera-latest' },
+    })) as { producerId: string };
+    expect(producersOf()).toEqual([latest]);
+    expect(latest).not.toBe(first);
+    await consumerOf(client, 'sid-reshared', 'reshared', roomAddress);
+    expect(relay.stats().consumerDetails.find((consumer) => consumer.id === 'sid-reshared')?.producerId).toBe(latest);
+    await client.close();
+  });
+});
+
 describe('A consumer made ahead of its receiver: CREATE_CONSUMER without peerId, then CLAIM_CONSUMER (issue 14: a newcomer to a relay call waits for no CREATE_CONSUMER)', () => {
   it('is offered like any consumer, wants no layer and cannot start until claimed, and is claimed once; claimed, it is a new consumer of that receiver', async () => {
     const client = await authenticated();

@@ -114,11 +114,11 @@ export class Ingest {
     await asClientError('CONNECT_INGEST_TRANSPORT refused', () => this.transport.connect({ dtlsParameters }));
   }
 
-  /** PRODUCE; `trackId` is the browser track's id, for consumer offers. */
   /**
-   * PRODUCE. mediasoup-client closes a producer without telling the relay (a kind no longer shared),
-   * so a kind produced again is the stream's track of that kind from now on: the one it replaces is
-   * closed here, and its consumers with it.
+   * PRODUCE; `trackId` is the browser track's id, for consumer offers. mediasoup-client closes a
+   * producer without telling the relay (a kind no longer shared), so a kind produced again is the
+   * stream's track of that kind from now on: the one it replaces is closed here, and its consumers
+   * with it.
    */
   async produce(kind: types.MediaKind, rtpParameters: types.RtpParameters, trackId: string | undefined, appData: Record<string, unknown>): Promise<string> {
     this.expectClientMade('PRODUCE');

@@ -112,11 +112,12 @@ async function relayCpuMs(relay: RelayServer): Promise<number> {
 /**
  * The relay's CPU per forwarded stream in the steady call of `everyone`, as % of one core: its
  * workers' CPU time over CPU_WINDOW_MS, divided by the consumers (audio and video) it forwards
- * throughout, by its own stats.
+ * throughout, by its own stats: those with a receiver, not the ones made ahead for the next person,
+ * which forward nothing.
  */
 async function relayCpuPerStream(parley: RunningParley, everyone: readonly RelayPerson[]): Promise<{ percent: number; streams: number }> {
   const relay = parley.relay!;
-  const forwarded = () => everyone.flatMap((sender) => relayConsumers(parley, sender)).length;
+  const forwarded = () => everyone.flatMap((sender) => relayConsumers(parley, sender).filter((consumer) => consumer.peerId !== undefined)).length;
   const streams = forwarded();
   const startCpu = await relayCpuMs(relay);
   const started = performance.now();

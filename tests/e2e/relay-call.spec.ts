@@ -193,7 +193,7 @@ test.describe('Calls through the media relay (SPEC §4)', () => {
     test.setTimeout(300_000);
     const url = pageUrl({ room: uniqueRoomName('relay-ahead') });
     const three = await threeOnTheRelay(browser, url, parley);
-    /** Kinds of the consumers of `sender`'s camera and microphone made ahead, waiting for a receiver, by the relay's own stats. */
+    /** The consumers of `sender`'s camera and microphone made ahead and still waiting for a receiver, by the relay's own stats. */
     const waitingAhead = (sender: RelayPerson) => relayConsumers(parley, sender).filter((consumer) => consumer.madeAhead && consumer.peerId === undefined);
     const kindsWaiting = (people: RelayPerson[]) => people.map((sender) => waitingAhead(sender).map((consumer) => consumer.kind).sort().join());
 

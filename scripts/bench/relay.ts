@@ -5,7 +5,7 @@ import type { Browser } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import type { RelayServer } from '../../server/relay/RelayServer';
 import type { TileNeed } from '../../src/main-thread/call/receive/tileProfile';
-import { cameraFrom, expectDecoding, expectEveryoneDecodesEveryone, personWithRelay, relayCarriesEveryone, relayConsumers, type RelayPerson } from '../../tests/e2e/relay-people';
+import { cameraFrom, expectDecoding, expectEveryoneDecodesEveryone, personWithRelay, relayCarriesEveryone, relayConsumers, waitsForReceiver, type RelayPerson } from '../../tests/e2e/relay-people';
 import { expect, startRelayFixturePage } from '../../tests/e2e/relay-server';
 import { uniqueRoomName } from '../../tests/e2e/rooms-people';
 import { median, RUNS, type Row } from './table';
@@ -117,7 +117,7 @@ async function relayCpuMs(relay: RelayServer): Promise<number> {
  */
 async function relayCpuPerStream(parley: RunningParley, everyone: readonly RelayPerson[]): Promise<{ percent: number; streams: number }> {
   const relay = parley.relay!;
-  const forwarded = () => everyone.flatMap((sender) => relayConsumers(parley, sender).filter((consumer) => consumer.peerId !== undefined)).length;
+  const forwarded = () => everyone.flatMap((sender) => relayConsumers(parley, sender).filter((consumer) => !waitsForReceiver(consumer))).length;
   const streams = forwarded();
   const startCpu = await relayCpuMs(relay);
   const started = performance.now();

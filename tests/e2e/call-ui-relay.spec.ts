@@ -3,7 +3,7 @@ import type { RunningParley } from '../../server/Parley';
 import { PROFILE_SPATIAL_LAYER } from '../../src/protocol/relay';
 import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, joinCallWithCamera, LIGHT_VIDEO_TIERS, mediaPath, tile } from './call-ui-people';
 import { expect, roomJid, test, uniqueRoomName, type Person } from './rooms-people';
-import { iceConnected, relayRoomStats } from './relay-people';
+import { iceConnected, relayRoomStats, waitsForReceiver } from './relay-people';
 import { expectNeverStopped, reportContinuity, tileSamples, watchTile, type ShownSample } from './video-continuity';
 
 /**
@@ -34,7 +34,7 @@ async function shownWidth(page: Page, tileName: string): Promise<number> {
 
 /** The relay's consumers in the room that serve a receiver: not one a sender made ahead for the next person (CLAIM_CONSUMER). */
 function roomConsumers(parley: RunningParley, roomAddress: string) {
-  return relayRoomStats(parley, roomAddress).consumers.filter((consumer) => consumer.peerId !== undefined);
+  return relayRoomStats(parley, roomAddress).consumers.filter((consumer) => !waitsForReceiver(consumer));
 }
 
 /** Per camera the relay receives in the room, the simulcast layers (rids) that arrive and their 0–10 scores. */

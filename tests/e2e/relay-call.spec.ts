@@ -11,6 +11,7 @@ import {
   personWithRelay,
   relayCarriesEveryone,
   relayConsumers,
+  waitsForReceiver,
   type RelayPerson,
 } from './relay-people';
 import { expect, test } from './relay-server';
@@ -194,7 +195,7 @@ test.describe('Calls through the media relay (SPEC §4)', () => {
     const url = pageUrl({ room: uniqueRoomName('relay-ahead') });
     const three = await threeOnTheRelay(browser, url, parley);
     /** The consumers of `sender`'s camera and microphone made ahead and still waiting for a receiver, by the relay's own stats. */
-    const waitingAhead = (sender: RelayPerson) => relayConsumers(parley, sender).filter((consumer) => consumer.madeAhead && consumer.peerId === undefined);
+    const waitingAhead = (sender: RelayPerson) => relayConsumers(parley, sender).filter((consumer) => consumer.madeAhead && waitsForReceiver(consumer));
     const kindsWaiting = (people: RelayPerson[]) => people.map((sender) => waitingAhead(sender).map((consumer) => consumer.kind).sort().join());
 
     await test.step('settled, each sender has the next person’s consumer made ahead, with no receiver yet', async () => {

@@ -110,6 +110,11 @@ export function iceConnected(consumer: ConsumerStats): boolean {
   return consumer.iceState === 'connected' || consumer.iceState === 'completed';
 }
 
+/** A consumer its sender made ahead for the next person to join (CLAIM_CONSUMER), with no receiver yet: it forwards nothing. */
+export function waitsForReceiver(consumer: ConsumerStats): boolean {
+  return consumer.peerId === undefined;
+}
+
 /** The relay's own consumers of `sender`'s stream (to `receiver` if given). */
 export function relayConsumers(parley: RunningParley, sender: RelayPerson, receiver?: RelayPerson): ConsumerStats[] {
   return (parley.relay?.stats().consumerDetails ?? []).filter((consumer) => consumer.source === sender.streamId && (!receiver || consumer.peerId === receiver.id));

@@ -41,17 +41,10 @@ export interface RelayPathEvents {
   changed: [];
 }
 
-/** A stream's media items, as a ConsumerAhead tells them apart. */
-function itemsOf(media: readonly ShareableMedia[]): string {
+/** The media's kinds, or its items (as a ConsumerAhead tells them apart), in a comparable form. */
+function listOf(media: readonly ShareableMedia[], property: 'kind' | 'id'): string {
   return media
-    .map((item) => item.id)
-    .sort()
-    .join();
-}
-
-function kindsOf(media: readonly ShareableMedia[]): string {
-  return media
-    .map((item) => item.kind)
+    .map((item) => item[property])
     .sort()
     .join();
 }
@@ -191,7 +184,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     // Made on a connection that died: once the relay is back, a consumer on the new connection replaces it.
     if (existing?.dead && this.link.ready(delivery.streamKey)) this.drop(existing);
     else if (existing) {
-      if (kindsOf(existing.delivery.media) !== kindsOf(delivery.media)) {
+      if (listOf(existing.delivery.media, 'kind') !== listOf(delivery.media, 'kind')) {
         // A kind added or dropped: the offer changes, so the consumer is made anew (the mesh covers the gap).
         this.drop(existing);
       } else {
@@ -208,7 +201,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     if (!delivery.media.every((item) => ingest.kinds.includes(item.kind))) return;
     const source = this.consumerSource(ingest.id, delivery.media);
     const ahead = this.ahead.get(delivery.streamKey);
-    const taken = ahead?.fits(link.client, source, itemsOf(delivery.media)) ? ahead : undefined;
+    const taken = ahead?.fits(link.client, source, listOf(delivery.media, 'id')) ? ahead : undefined;
     if (taken) this.ahead.delete(delivery.streamKey);
     const consumer = new RelayConsumer(taken?.sid ?? crypto.randomUUID(), delivery, ingest.id, link.client);
     this.consumers.set(delivery.key, consumer);
@@ -245,10 +238,11 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       const ingest = this.link.ingestOf(streamKey);
       if (!ingest || !this.link.ready(streamKey) || !media.every((item) => ingest.kinds.includes(item.kind))) continue;
       const source = this.consumerSource(ingest.id, media);
+      const items = listOf(media, 'id');
       const current = this.ahead.get(streamKey);
-      if (current?.fits(client, source, itemsOf(media))) continue;
+      if (current?.fits(client, source, items)) continue;
       current?.discard();
-      this.ahead.set(streamKey, new ConsumerAhead(client, source, itemsOf(media), this.options.logger));
+      this.ahead.set(streamKey, new ConsumerAhead(client, source, items, this.options.logger));
     }
   }
 

@@ -22,6 +22,7 @@ const STEPS = [
   ['config asked', 'the worker’s first script asks /api/config'],
   ['config fetched', '/api/config answered, in the worker'],
   ['authenticated', 'SASL success received: the login ahead, made by the worker’s first script on its websocket'],
+  ['bound', 'resource binding answered: the login ahead’s too'],
   ['the XMPP client takes the websocket', 'the session’s code has run, made its client and read the config'],
   ['room address asked', '/api/room-config asked, in the worker (once the page has opened its room)'],
   ['room address looked up', '/api/room-config answered, in the worker'],

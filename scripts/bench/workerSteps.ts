@@ -74,6 +74,7 @@ const WORKER_PROBE = `(() => {
   };
   const received = (xml) => {
     if (xml.startsWith('<success')) mark('authenticated');
+    if (xml.startsWith('<iq') && xml.includes('urn:ietf:params:xml:ns:xmpp-bind')) mark('bound');
     if (xml.startsWith('<presence') && /code=["']110["']/.test(xml)) mark('self-presence received');
     // Another occupant's room presence: not the account's own presence, nor a self-presence (status 110).
     const other = xml.startsWith('<presence') && xml.includes('http://jabber.org/protocol/muc#user') && !/code=["']110["']/.test(xml);

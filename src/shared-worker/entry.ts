@@ -10,7 +10,7 @@ import { IndexedDbIdentityStorage, ReadAheadIdentityStorage } from './identity/I
  * StanzaJS is most of it, and a module worker compiles everything it imports statically before it
  * runs a line — it starts what the session's first login needs and can be started without that
  * code: the XMPP websocket on this origin's gateway, the stored identity's read, the config
- * request, and on that socket the login up to resource binding once the config has named the
+ * request, and on that socket the login, resource binding included, once the config has named the
  * account. The session takes them over when it asks for the same ones.
  * Tabs that connect meanwhile wait: a port's messages are held until the session exposes itself on it.
  * Should the session's code not load, each tab is told, and the worker closes.

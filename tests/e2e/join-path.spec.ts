@@ -226,23 +226,24 @@ function xmppSent(front: RecordingFront): string[] {
   return front.xmppFrames.flatMap((frame) => (frame.startsWith('> ') ? [/^> <([\w:-]+)/.exec(frame)?.[1] ?? frame] : []));
 }
 
-test.describe('The shared worker logs in on its websocket before the session’s code has loaded; the session’s client only binds (issue 14, the join path)', () => {
-  test('while the session’s code is held back, the stream is opened, authenticated and restarted; once it comes, the client binds on that socket and the room is joined, no step sent twice', async ({ browser, appUrl }) => {
+test.describe('The shared worker logs in on its websocket before the session’s code has loaded, resource binding included; the session’s client takes the bound stream over (issue 14, the join path)', () => {
+  test('while the session’s code is held back, the stream is opened, authenticated, restarted and bound; once it comes, the room is joined on that socket, no step sent twice', async ({ browser, appUrl }) => {
     const front = await RecordingFront.start(appUrl);
     const context = await browser.newContext();
     try {
       const releaseSession = front.hold(/\/assets\/sessionWorker-[^/]+\.js$/);
       const page = await context.newPage();
       await page.goto(new URL(uniqueRoomName('login-ahead'), front.url).href);
-      await expect.poll(() => front.xmppFrames.filter((frame) => frame.startsWith('< <stream:features'))).toHaveLength(2);
+      await expect.poll(() => front.xmppFrames.some((frame) => frame.startsWith('< <iq') && frame.includes('<jid>'))).toBe(true);
       expect(front.xmppFrames.some((frame) => frame.startsWith('< <success'))).toBe(true);
-      expect(xmppSent(front)).toEqual(['open', 'auth', 'open']);
+      expect(xmppSent(front)).toEqual(['open', 'auth', 'open', 'iq']);
       releaseSession();
       await openPanel(page, 'Chat');
       await expectJoined(page);
       const sent = xmppSent(front);
-      expect(sent.slice(0, 4)).toEqual(['open', 'auth', 'open', 'iq']);
+      expect(sent.slice(0, 5)).toEqual(['open', 'auth', 'open', 'iq', 'presence']);
       expect(sent.filter((element) => element === 'auth' || element === 'open')).toHaveLength(3);
+      expect(front.xmppFrames.filter((frame) => frame.startsWith('> <iq') && frame.includes('urn:ietf:params:xml:ns:xmpp-bind'))).toHaveLength(1);
       expect(front.steps.filter((step) => step === 'XMPP websocket opened')).toHaveLength(1);
     } finally {
       await context.close();

@@ -57,26 +57,29 @@ function recordingLogger(): Logger & { errors: string[] } {
   return { errors, info: () => undefined, error: (message) => errors.push(message) };
 }
 
-/** Logged in ahead up to binding: the restarted stream's features have come. */
+/** Logged in ahead, resource binding included: the bind's answer has come. */
 function loggedInAhead(wire: ReturnType<typeof recordedWire>): boolean {
-  return wire.received.filter((frame) => frame.startsWith('<stream:features')).length === 2;
+  return wire.received.some((frame) => frame.startsWith('<iq') && frame.includes('<jid>'));
 }
 
 describe('Join path: the shared worker logs in ahead, and the session’s client takes the login over (issue 14)', () => {
-  it('the client sends the same stream open, SASL PLAIN and restart as the login ahead: none goes twice, it only binds, and the session joins a room', async () => {
+  it('the client sends the same stream open, SASL PLAIN, restart and bind as the login ahead: none goes twice, its bind is answered under its own id, and the session joins a room', async () => {
     const wire = recordedWire();
     const log = recordingLogger();
     const addresses = gatewayAddresses(publicOrigin(new URL(server().url)));
     const identityStorage = new MemoryIdentityStorage();
     const fetchAhead = startConnectionAhead(wire.scope, addresses, identityStorage, (url, init) => fetch(url, init), log);
     await until(() => loggedInAhead(wire));
-    expect(wire.sent.map(elementOf)).toEqual(['open', 'auth', 'open']);
+    expect(wire.sent.map(elementOf)).toEqual(['open', 'auth', 'open', 'iq bind']);
 
     stanzaPlatform.WebSocket = wire.scope.WebSocket;
     const person = openSession({ server: server(), displayName: 'Alice', fetch: fetchAhead, identityStorage });
     await connected(person);
     expect(wire.sockets).toHaveLength(1);
     expect(wire.sent.slice(0, 5).map(elementOf)).toEqual(['open', 'auth', 'open', 'iq bind', 'presence']);
+    // Bound as the session asked: the resource bound ahead is its config's id.
+    const boundAhead = /<resource>([^<]+)<\/resource>/.exec(wire.sent[3]!)?.[1];
+    expect(person.session.connection.selfAddress).toMatch(new RegExp(`/${boundAhead}$`));
     expect(log.errors).toEqual([]);
     expect(person.errors).toEqual([]);
 

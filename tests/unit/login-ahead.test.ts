@@ -5,19 +5,21 @@ import { systemClock } from '../../src/common/clock';
 import type { Logger } from '../../src/common/logger';
 import { XMPP_WEBSOCKET_PROTOCOL } from '../../src/protocol/endpoints';
 import { openXmppSocketAhead, type SocketConstructor } from '../../src/shared-worker/ahead/xmppSocketAhead';
-import { plainAuthFrame, streamOpenFrame, xmppLoginOf, type XmppLogin } from '../../src/shared-worker/ahead/XmppLoginAhead';
+import { bindFrame, plainAuthFrame, streamOpenFrame, xmppLoginOf, type XmppLogin } from '../../src/shared-worker/ahead/XmppLoginAhead';
 import { until } from '../support/until';
 import { workerScope } from '../support/workerScope';
 
 const DOMAIN = 'parley.localhost';
-const LOGIN: XmppLogin = { domain: DOMAIN, username: 'guest-1', password: 'token-1' };
-const BIND = '<iq xmlns="jabber:client" id="bind-1" type="set"><bind xmlns="urn:ietf:params:xml:ns:xmpp-bind"><resource>r</resource></bind></iq>';
+const LOGIN: XmppLogin = { domain: DOMAIN, username: 'guest-1', password: 'token-1', resource: 'resource-1' };
+/** The client's bind, with an id of its own (StanzaJS makes one per request). */
+const BIND = bindFrame('client-bind-1', 'resource-1');
 
 /**
  * A named fake: the XMPP server's side of a websocket login, scripted on loopback (the real
  * client and server meet in tests/integration/login-ahead.test.ts). It answers a stream open with
  * its header and features (mechanisms before SASL, binding after), an auth with success once
- * `successHeld` lets it, and a bind with its result; it keeps every frame it received, in order.
+ * `successHeld` lets it, and a bind with its result under the request's id; it keeps every frame it
+ * received, in order.
  */
 class ScriptedXmppServer {
   readonly received: string[] = [];
@@ -40,7 +42,8 @@ class ScriptedXmppServer {
         } else if (frame.startsWith('<auth')) {
           void this.successHeld.then(() => socket.send(`<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'/>`));
         } else if (frame.startsWith('<iq')) {
-          socket.send(`<iq xmlns='jabber:client' id='bind-1' type='result'/>`);
+          const [, id, resource] = /id="([^"]+)".*<resource>([^<]+)<\/resource>/.exec(frame) ?? [];
+          socket.send(`<iq xmlns='jabber:client' id='${id}' type='result'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>guest-1@${DOMAIN}/${resource}</jid></bind></iq>`);
         }
       });
     });
@@ -75,7 +78,7 @@ function recordingLogger(): Logger & { errors: string[] } {
   return { errors, info: () => undefined, error: (message) => errors.push(message) };
 }
 
-describe('The shared worker logs in ahead on the websocket it opened: stream open, SASL PLAIN and the stream restart go before the session’s code has loaded (issue 14, the join path)', () => {
+describe('The shared worker logs in ahead on the websocket it opened: stream open, SASL PLAIN, the stream restart and resource binding go before the session’s code has loaded (issue 14, the join path)', () => {
   let server: ScriptedXmppServer;
   const sockets: WebSocket[] = [];
 
@@ -94,14 +97,19 @@ describe('The shared worker logs in ahead on the websocket it opened: stream ope
     return socket;
   }
 
-  it('the client sending the same frames gets the server’s answers to each, in order, and the server sees each frame once', async () => {
+  /** LOGIN made ahead, binding included, and then the client's socket: the one opened ahead. */
+  async function takenAfterLoginAhead(log?: Logger): Promise<{ client: ReturnType<typeof clientOf>; socket: WebSocket }> {
     const scope = workerScope();
-    openXmppSocketAhead(scope, server.url, { login: Promise.resolve(LOGIN), clock: systemClock });
-    await until(() => server.received.length === 3);
-    expect(server.received).toEqual([streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN), streamOpenFrame(DOMAIN)]);
+    openXmppSocketAhead(scope, server.url, { login: Promise.resolve(LOGIN), ...(log ? { log } : {}), clock: systemClock });
+    await until(() => server.received.length === 4);
+    const socket = takeSocket(scope);
+    return { client: clientOf(socket), socket };
+  }
 
-    const client = clientOf(takeSocket(scope));
-    const socket = sockets[0]!;
+  it('the client sending the same frames gets the server’s answers to each, in order — the bind’s under the client’s own id — and the server sees each request once', async () => {
+    const { client, socket } = await takenAfterLoginAhead();
+    const ahead = [streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN), streamOpenFrame(DOMAIN), bindFrame('bind-ahead', 'resource-1')];
+    expect(server.received).toEqual(ahead);
     socket.send(streamOpenFrame(DOMAIN));
     await until(() => client.frames.length === 2);
     expect(client.frames[0]).toContain("id='stream-1'");
@@ -115,9 +123,41 @@ describe('The shared worker logs in ahead on the websocket it opened: stream ope
     expect(client.frames[4]).toContain('xmpp-bind');
     socket.send(BIND);
     await until(() => client.frames.length === 6);
-    expect(client.frames[5]).toMatch(/^<iq[^>]*type='result'/);
+    expect(client.frames[5]).toMatch(/^<iq xmlns='jabber:client' id='client-bind-1' type='result'>/);
+    expect(client.frames[5]).toContain(`<jid>guest-1@${DOMAIN}/resource-1</jid>`);
 
-    expect(server.received).toEqual([streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN), streamOpenFrame(DOMAIN), BIND]);
+    expect(server.received).toEqual(ahead);
+    socket.send('<presence xmlns="jabber:client"/>');
+    await until(() => server.received.length === 5);
+    expect(server.received[4]).toBe('<presence xmlns="jabber:client"/>');
+  });
+
+  it('a client binding another resource than the one bound ahead has the socket closed, and says so', async () => {
+    const log = recordingLogger();
+    const { client, socket } = await takenAfterLoginAhead(log);
+    for (const frame of [streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN), streamOpenFrame(DOMAIN)]) socket.send(frame);
+    await until(() => client.frames.length === 5);
+    socket.send(bindFrame('client-bind-1', 'resource-2'));
+    await client.closed;
+    expect(server.received).toHaveLength(4);
+    expect(log.errors).toEqual([expect.stringMatching(/differs from the one made ahead \(iq\)/)]);
+  });
+
+  it('a login whose resource StanzaJS would write otherwise goes as far as the restart: the bind is the client’s own', async () => {
+    const scope = workerScope();
+    openXmppSocketAhead(scope, server.url, { login: Promise.resolve({ ...LOGIN, resource: undefined }), clock: systemClock });
+    await until(() => server.received.length === 3);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.received).toHaveLength(3);
+
+    const client = clientOf(takeSocket(scope));
+    const socket = sockets[0]!;
+    for (const frame of [streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN), streamOpenFrame(DOMAIN)]) socket.send(frame);
+    await until(() => client.frames.length === 5);
+    socket.send(BIND);
+    await until(() => client.frames.length === 6);
+    expect(client.frames[5]).toMatch(/^<iq xmlns='jabber:client' id='client-bind-1' type='result'>/);
+    expect(server.received[3]).toBe(BIND);
   });
 
   it('taken before the server has answered the auth, the login ahead sends nothing more: the answer reaches the client, and the restart is the client’s own', async () => {
@@ -164,18 +204,13 @@ describe('The shared worker logs in ahead on the websocket it opened: stream ope
 
   it('a client whose frame differs from the one sent ahead (another account) has the socket closed, and says so; its frame never reaches the server', async () => {
     const log = recordingLogger();
-    const scope = workerScope();
-    openXmppSocketAhead(scope, server.url, { login: Promise.resolve(LOGIN), log, clock: systemClock });
-    await until(() => server.received.length === 3);
-
-    const client = clientOf(takeSocket(scope));
-    const socket = sockets[0]!;
+    const { client, socket } = await takenAfterLoginAhead(log);
     socket.send(streamOpenFrame(DOMAIN));
     await until(() => client.frames.length === 2);
     socket.send(plainAuthFrame({ ...LOGIN, username: 'guest-2' }));
     await client.closed;
     await until(() => server.closed.length === 1);
-    expect(server.received).toEqual([streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN), streamOpenFrame(DOMAIN)]);
+    expect(server.received).toEqual([streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN), streamOpenFrame(DOMAIN), bindFrame('bind-ahead', 'resource-1')]);
     expect(log.errors).toEqual([expect.stringMatching(/differs from the one made ahead \(auth\)/)]);
   });
 
@@ -192,8 +227,8 @@ describe('The shared worker logs in ahead on the websocket it opened: stream ope
   });
 });
 
-describe('The login ahead writes only what StanzaJS will: an account whose address needs no preparation, on the socket the config names (issue 14, the join path)', () => {
-  const config = { userId: 'guest-1@parley.localhost', credential: 'token-1', signalingUrl: 'ws://127.0.0.1:8080/xmpp-websocket' };
+describe('The login ahead writes only what StanzaJS will: an account whose address needs no preparation, on the socket the config names, and a resource written as it is (issue 14, the join path)', () => {
+  const config = { userId: 'guest-1@parley.localhost', credential: 'token-1', signalingUrl: 'ws://127.0.0.1:8080/xmpp-websocket', id: 'resource-1' };
 
   it('a prepared bare address on the socket opened ahead gives its account', () => {
     expect(xmppLoginOf(config, config.signalingUrl)).toEqual(LOGIN);
@@ -203,5 +238,10 @@ describe('The login ahead writes only what StanzaJS will: an account whose addre
     expect(xmppLoginOf(config, 'ws://127.0.0.1:8080/elsewhere')).toBeUndefined();
     expect(xmppLoginOf({ ...config, userId: 'Guest-1@parley.localhost' }, config.signalingUrl)).toBeUndefined();
     expect(xmppLoginOf({ ...config, userId: 'guest-1@parley.localhost/resource' }, config.signalingUrl)).toBeUndefined();
+  });
+
+  it('a config id StanzaJS would prepare or escape as a resource gives the account, to be bound by the client', () => {
+    expect(xmppLoginOf({ ...config, id: 'Resource-1' }, config.signalingUrl)).toEqual({ ...LOGIN, resource: undefined });
+    expect(xmppLoginOf({ ...config, id: 'a<b' }, config.signalingUrl)).toEqual({ ...LOGIN, resource: undefined });
   });
 });

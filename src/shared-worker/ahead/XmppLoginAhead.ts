@@ -1,25 +1,30 @@
 import type { Logger } from '../../common/logger';
 import type { ProviderConfig } from '../../protocol/config';
 
-/** The account a session logs in with, as StanzaJS's PLAIN mechanism sends it. */
+/** The account a session logs in with, as StanzaJS's PLAIN mechanism sends it, and the resource it binds. */
 export interface XmppLogin {
   readonly domain: string;
   readonly username: string;
   readonly password: string;
+  /** The resource the session asks to bind (the config's id); none when StanzaJS would write it otherwise (then the login ahead stops before binding). */
+  readonly resource: string | undefined;
 }
 
 /** A bare JID already in its prepared form: StanzaJS's stringprep leaves it as it is. */
 const PREPARED_BARE_JID = /^([a-z0-9._-]+)@([a-z0-9.-]+)$/;
+/** A resource StanzaJS writes as it is: nothing to prepare or escape. */
+const PLAIN_RESOURCE = /^[a-z0-9._-]+$/;
 
 /**
  * The login of `config`'s account on the socket opened ahead at `socketUrl`, when the login ahead
  * can write exactly the frames StanzaJS will: the config names that socket's address and an account
  * whose address needs no preparation.
  */
-export function xmppLoginOf(config: Pick<ProviderConfig, 'userId' | 'credential' | 'signalingUrl'>, socketUrl: string): XmppLogin | undefined {
+export function xmppLoginOf(config: Pick<ProviderConfig, 'userId' | 'credential' | 'signalingUrl' | 'id'>, socketUrl: string): XmppLogin | undefined {
   const account = PREPARED_BARE_JID.exec(config.userId);
   if (config.signalingUrl !== socketUrl || !account) return undefined;
-  return { username: account[1]!, domain: account[2]!, password: config.credential };
+  const resource = PLAIN_RESOURCE.test(config.id) ? config.id : undefined;
+  return { username: account[1]!, domain: account[2]!, password: config.credential, resource };
 }
 
 /** RFC 7395's stream open, as StanzaJS's websocket transport writes it (no `lang` configured). */
@@ -31,6 +36,24 @@ export function streamOpenFrame(domain: string): string {
 export function plainAuthFrame({ username, password }: XmppLogin): string {
   const bytes = new TextEncoder().encode(`\0${username}\0${password}`);
   return `<auth xmlns="urn:ietf:params:xml:ns:xmpp-sasl" mechanism="PLAIN">${btoa(String.fromCharCode(...bytes))}</auth>`;
+}
+
+/** The id the login ahead gives its bind request; the client's own id replaces it in the answer handed to the client. */
+const BIND_AHEAD_ID = 'bind-ahead';
+
+/** Resource binding as StanzaJS's client writes it (the core's bind feature), with the request's `id`. */
+export function bindFrame(id: string, resource: string): string {
+  return `<iq xmlns="jabber:client" id="${id}" type="set"><bind xmlns="urn:ietf:params:xml:ns:xmpp-bind"><resource>${resource}</resource></bind></iq>`;
+}
+
+/** A bind request's id, when the frame is one. */
+function bindIdOf(frame: string): string | undefined {
+  return /^<iq xmlns="jabber:client" id="([^"]+)" type="set"><bind xmlns="urn:ietf:params:xml:ns:xmpp-bind">/.exec(frame)?.[1];
+}
+
+/** True when the server's stream features offer resource binding. */
+function offersBinding(features: string): boolean {
+  return /<bind xmlns=(['"])urn:ietf:params:xml:ns:xmpp-bind\1/.test(features);
 }
 
 /** The name of a websocket frame's one element (RFC 7395: one element per frame). */
@@ -57,14 +80,15 @@ type SocketMessage = { readonly type: string; readonly data?: unknown };
 type MessageHandler = (this: LoginSocket, event: SocketMessage) => void;
 
 /**
- * The first three of the XMPP login's four round trips (stream open, SASL PLAIN, stream restart),
+ * The XMPP login's four round trips (stream open, SASL PLAIN, stream restart, resource binding),
  * made by the shared worker's first script on the websocket it opens ahead (issue 14, the join path),
- * while the session's code — StanzaJS is most of it — is still being fetched and compiled. Only
- * resource binding is left for the session's client then.
+ * while the session's code — StanzaJS is most of it — is still being fetched and compiled.
  *
  * The client that takes the socket logs in as ever, unaware: each frame it sends that the first
  * script has already sent, identical and in the same order, is not sent again, and the server's
- * answers to it, held until then, are handed to it. Once it has sent them all, the socket is its own.
+ * answers to it, held until then, are handed to it. The bind request alone differs in its id (the
+ * client makes its own): it is the same request when the rest is identical, and its answer is
+ * handed over with the client's id. Once it has sent them all, the socket is its own.
  * A frame that differs from the one sent ahead (another account, another StanzaJS) cannot be
  * reconciled with the server's side: the socket is closed, and the session reconnects as after any
  * drop. Frames are compared as strings, so what the first script writes must be what StanzaJS writes,
@@ -78,7 +102,9 @@ export class XmppLoginAhead {
   /** The server's frames not yet handed to the client, each with how many frames had been sent ahead as it came. */
   private readonly held: Array<{ message: SocketMessage; answering: number }> = [];
   /** The server's frame the login waits for next; undefined when it has gone as far as it goes ahead. */
-  private awaiting: 'mechanisms' | 'success' | 'restarted' | undefined;
+  private awaiting: 'mechanisms' | 'success' | 'restarted' | 'bound' | undefined;
+  /** The client's id for the bind request made ahead, once it has sent it. */
+  private clientBindId: string | undefined;
   private login: XmppLogin | undefined;
   private handedOver = false;
   /** The client's login differed from the one made ahead: the socket is closing, and nothing more reaches the client. */
@@ -150,8 +176,11 @@ export class XmppLoginAhead {
     } else if (this.awaiting === 'success' && element === 'success') {
       this.awaiting = 'restarted';
       this.sendAhead(streamOpenFrame(login.domain));
+    } else if (this.awaiting === 'restarted' && element === 'stream:features' && login.resource !== undefined && offersBinding(frame)) {
+      this.awaiting = 'bound';
+      this.sendAhead(bindFrame(BIND_AHEAD_ID, login.resource));
     } else {
-      // The restarted stream's features (binding is the client's), or anything unexpected: no further.
+      // Bound, or anything unexpected: no further.
       this.awaiting = undefined;
     }
   }
@@ -161,7 +190,10 @@ export class XmppLoginAhead {
       nativeSend.call(this.socket, data);
       return;
     }
-    if (data !== this.sentAhead[this.matched]) {
+    const ahead = this.sentAhead[this.matched]!;
+    const clientBindId = bindIdOf(data);
+    const sameRequest = data === ahead || (clientBindId !== undefined && bindIdOf(ahead) === BIND_AHEAD_ID && data.replace(clientBindId, BIND_AHEAD_ID) === ahead);
+    if (!sameRequest) {
       this.log.error(`the XMPP client's login differs from the one made ahead (${elementOf(data) ?? 'a frame'}): reconnecting`);
       // What the client sends on the closing socket goes nowhere, as on any socket that has closed.
       this.diverged = true;
@@ -171,6 +203,7 @@ export class XmppLoginAhead {
       this.socket.close();
       return;
     }
+    if (clientBindId !== undefined) this.clientBindId = clientBindId;
     this.matched += 1;
     // Not within the client's own send: its answers arrive as the network's would, in a later task.
     this.scheduleRelease();
@@ -190,7 +223,18 @@ export class XmppLoginAhead {
     const handler = this.handler;
     if (!handler) return;
     while (this.held.length > 0 && this.held[0]!.answering <= this.matched) {
-      handler.call(this.socket, this.held.shift()!.message);
+      handler.call(this.socket, this.withClientBindId(this.held.shift()!.message));
     }
+  }
+
+  /** The server's answer to the bind made ahead goes to the client under the client's id for it; every other frame as it came. */
+  private withClientBindId(message: SocketMessage): SocketMessage {
+    const clientBindId = this.clientBindId;
+    if (clientBindId === undefined) return message;
+    const frame = String(message.data);
+    const answer = frame.replace(new RegExp(`^(<iq [^>]*\\bid=)(['"])${BIND_AHEAD_ID}\\2`), `$1$2${clientBindId}$2`);
+    if (answer === frame) return message;
+    this.clientBindId = undefined;
+    return { type: message.type, data: answer };
   }
 }

@@ -15,9 +15,9 @@ const unlogged: Logger = { info: () => undefined, error: () => undefined };
 
 /**
  * Starts what the session's first login needs and can be started without the session's code (issue
- * 14, the join path): the config request, the XMPP websocket on `scope`, and on it the login up to
- * resource binding once the config has named the account. Returns the network as the session is to
- * use it: its first config request is the one sent here.
+ * 14, the join path): the config request, the XMPP websocket on `scope`, and on it the login,
+ * resource binding included, once the config has named the account. Returns the network as the
+ * session is to use it: its first config request is the one sent here.
  */
 export function startConnectionAhead<Socket extends AheadSocket & LoginSocket>(
   scope: { WebSocket: SocketConstructor<Socket> },

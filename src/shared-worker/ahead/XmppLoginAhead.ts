@@ -192,7 +192,8 @@ export class XmppLoginAhead {
     }
     const ahead = this.sentAhead[this.matched]!;
     const clientBindId = bindIdOf(data);
-    const sameRequest = data === ahead || (clientBindId !== undefined && bindIdOf(ahead) === BIND_AHEAD_ID && data.replace(clientBindId, BIND_AHEAD_ID) === ahead);
+    // The bind made ahead is the client's under another id: the same frame once the ids agree.
+    const sameRequest = data === ahead || (clientBindId !== undefined && data.replace(clientBindId, BIND_AHEAD_ID) === ahead);
     if (!sameRequest) {
       this.log.error(`the XMPP client's login differs from the one made ahead (${elementOf(data) ?? 'a frame'}): reconnecting`);
       // What the client sends on the closing socket goes nowhere, as on any socket that has closed.

@@ -11,8 +11,9 @@ export type ConsumerSource = Omit<CreateConsumerParams, 'id' | 'peerId'>;
  * The next receiver's consumer of one stream, made on the relay before anyone needs it
  * (CREATE_CONSUMER without peerId), its offer already in Jingle form (issue 14, the join path).
  * Traced in relay joins, a sender read CREATE_CONSUMER's answer 47–94 ms after asking, as the
- * newcomer's arrival came: the relay's part is a few ms, the rest is the busy page reading it. Taken for a delivery, the consumer only needs its receiver named (CLAIM_CONSUMER), which
- * the session-initiate need not wait for: the relay runs a connection's requests in order, so the
+ * newcomer's arrival came: the relay's part is a few ms, the rest is the busy page reading it.
+ * Taken for a delivery, the consumer only needs its receiver named (CLAIM_CONSUMER), which the
+ * session-initiate need not wait for: the relay runs a connection's requests in order, so the
  * claim is there before START_CONSUMER.
  */
 export class ConsumerAhead {

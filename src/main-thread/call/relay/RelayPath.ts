@@ -195,10 +195,8 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       }
     }
     const link = this.link.link;
-    const ingest = this.link.ingestOf(delivery.streamKey);
-    if (!link || !ingest || !this.link.ready(delivery.streamKey) || this.held.has(delivery.key)) return;
-    // A kind shared since the ingest's last sync is produced first: the offer must carry it.
-    if (!delivery.media.every((item) => ingest.kinds.includes(item.kind))) return;
+    const ingest = this.consumableIngest(delivery.streamKey, delivery.media);
+    if (!link || !ingest || this.held.has(delivery.key)) return;
     const source = this.consumerSource(ingest.id, delivery.media);
     const ahead = this.ahead.get(delivery.streamKey);
     const taken = ahead?.fits(link.client, source, listOf(delivery.media, 'id')) ? ahead : undefined;
@@ -206,6 +204,15 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     const consumer = new RelayConsumer(taken?.sid ?? crypto.randomUUID(), delivery, ingest.id, link.client);
     this.consumers.set(delivery.key, consumer);
     this.run(consumer, 'create', () => this.offer(consumer, taken));
+  }
+
+  /**
+   * The stream's ingest, once a consumer of `media` can be made on it: ready, and producing every
+   * kind (one shared since the ingest's last sync is produced first, since the offer must carry it).
+   */
+  private consumableIngest(streamKey: string, media: readonly ShareableMedia[]): ReturnType<RelayLink['ingestOf']> {
+    const ingest = this.link.ingestOf(streamKey);
+    return ingest && this.link.ready(streamKey) && media.every((item) => ingest.kinds.includes(item.kind)) ? ingest : undefined;
   }
 
   /** What a consumer of stream `source` carrying `media` asks of the relay. */
@@ -235,8 +242,8 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       this.ahead.delete(streamKey);
     }
     for (const [streamKey, media] of this.streams) {
-      const ingest = this.link.ingestOf(streamKey);
-      if (!ingest || !this.link.ready(streamKey) || !media.every((item) => ingest.kinds.includes(item.kind))) continue;
+      const ingest = this.consumableIngest(streamKey, media);
+      if (!ingest) continue;
       const source = this.consumerSource(ingest.id, media);
       const items = listOf(media, 'id');
       const current = this.ahead.get(streamKey);

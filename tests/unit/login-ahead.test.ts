@@ -13,6 +13,10 @@ const DOMAIN = 'parley.localhost';
 const LOGIN: XmppLogin = { domain: DOMAIN, username: 'guest-1', password: 'token-1', resource: 'resource-1' };
 /** The client's bind, with an id of its own (StanzaJS makes one per request). */
 const BIND = bindFrame('client-bind-1', 'resource-1');
+/** LOGIN's frames before binding, as the login ahead and the client both send them. */
+const LOGIN_BEFORE_BIND = [streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN), streamOpenFrame(DOMAIN)];
+/** LOGIN's frames as the login ahead sends them, binding included. */
+const LOGIN_AHEAD = [...LOGIN_BEFORE_BIND, bindFrame('bind-ahead', 'resource-1')];
 
 /**
  * A named fake: the XMPP server's side of a websocket login, scripted on loopback (the real
@@ -97,19 +101,18 @@ describe('The shared worker logs in ahead on the websocket it opened: stream ope
     return socket;
   }
 
-  /** LOGIN made ahead, binding included, and then the client's socket: the one opened ahead. */
-  async function takenAfterLoginAhead(log?: Logger): Promise<{ client: ReturnType<typeof clientOf>; socket: WebSocket }> {
+  /** LOGIN made ahead until the server has seen `framesAhead` of its frames (binding included: 4), and then the client's socket: the one opened ahead. */
+  async function takenAfterLoginAhead({ log, framesAhead = LOGIN_AHEAD.length }: { log?: Logger; framesAhead?: number } = {}): Promise<{ client: ReturnType<typeof clientOf>; socket: WebSocket }> {
     const scope = workerScope();
     openXmppSocketAhead(scope, server.url, { login: Promise.resolve(LOGIN), ...(log ? { log } : {}), clock: systemClock });
-    await until(() => server.received.length === 4);
+    await until(() => server.received.length === framesAhead);
     const socket = takeSocket(scope);
     return { client: clientOf(socket), socket };
   }
 
   it('the client sending the same frames gets the server’s answers to each, in order — the bind’s under the client’s own id — and the server sees each request once', async () => {
     const { client, socket } = await takenAfterLoginAhead();
-    const ahead = [streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN), streamOpenFrame(DOMAIN), bindFrame('bind-ahead', 'resource-1')];
-    expect(server.received).toEqual(ahead);
+    expect(server.received).toEqual(LOGIN_AHEAD);
     socket.send(streamOpenFrame(DOMAIN));
     await until(() => client.frames.length === 2);
     expect(client.frames[0]).toContain("id='stream-1'");
@@ -126,7 +129,7 @@ describe('The shared worker logs in ahead on the websocket it opened: stream ope
     expect(client.frames[5]).toMatch(/^<iq xmlns='jabber:client' id='client-bind-1' type='result'>/);
     expect(client.frames[5]).toContain(`<jid>guest-1@${DOMAIN}/resource-1</jid>`);
 
-    expect(server.received).toEqual(ahead);
+    expect(server.received).toEqual(LOGIN_AHEAD);
     socket.send('<presence xmlns="jabber:client"/>');
     await until(() => server.received.length === 5);
     expect(server.received[4]).toBe('<presence xmlns="jabber:client"/>');
@@ -134,8 +137,8 @@ describe('The shared worker logs in ahead on the websocket it opened: stream ope
 
   it('a client binding another resource than the one bound ahead has the socket closed, and says so', async () => {
     const log = recordingLogger();
-    const { client, socket } = await takenAfterLoginAhead(log);
-    for (const frame of [streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN), streamOpenFrame(DOMAIN)]) socket.send(frame);
+    const { client, socket } = await takenAfterLoginAhead({ log });
+    for (const frame of LOGIN_BEFORE_BIND) socket.send(frame);
     await until(() => client.frames.length === 5);
     socket.send(bindFrame('client-bind-1', 'resource-2'));
     await client.closed;
@@ -152,7 +155,7 @@ describe('The shared worker logs in ahead on the websocket it opened: stream ope
 
     const client = clientOf(takeSocket(scope));
     const socket = sockets[0]!;
-    for (const frame of [streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN), streamOpenFrame(DOMAIN)]) socket.send(frame);
+    for (const frame of LOGIN_BEFORE_BIND) socket.send(frame);
     await until(() => client.frames.length === 5);
     socket.send(BIND);
     await until(() => client.frames.length === 6);
@@ -163,12 +166,7 @@ describe('The shared worker logs in ahead on the websocket it opened: stream ope
   it('taken before the server has answered the auth, the login ahead sends nothing more: the answer reaches the client, and the restart is the client’s own', async () => {
     let releaseSuccess!: () => void;
     server.successHeld = new Promise((resolve) => (releaseSuccess = resolve));
-    const scope = workerScope();
-    openXmppSocketAhead(scope, server.url, { login: Promise.resolve(LOGIN), clock: systemClock });
-    await until(() => server.received.length === 2);
-
-    const client = clientOf(takeSocket(scope));
-    const socket = sockets[0]!;
+    const { client, socket } = await takenAfterLoginAhead({ framesAhead: 2 });
     socket.send(streamOpenFrame(DOMAIN));
     await until(() => client.frames.length === 2);
     socket.send(plainAuthFrame(LOGIN));
@@ -181,7 +179,7 @@ describe('The shared worker logs in ahead on the websocket it opened: stream ope
 
     socket.send(streamOpenFrame(DOMAIN));
     await until(() => client.frames.length === 5);
-    expect(server.received).toEqual([streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN), streamOpenFrame(DOMAIN)]);
+    expect(server.received).toEqual(LOGIN_BEFORE_BIND);
   });
 
   it('a server offering another mechanism beside PLAIN gets only the stream open ahead: the client chooses, and its auth goes to the server', async () => {
@@ -204,13 +202,13 @@ describe('The shared worker logs in ahead on the websocket it opened: stream ope
 
   it('a client whose frame differs from the one sent ahead (another account) has the socket closed, and says so; its frame never reaches the server', async () => {
     const log = recordingLogger();
-    const { client, socket } = await takenAfterLoginAhead(log);
+    const { client, socket } = await takenAfterLoginAhead({ log });
     socket.send(streamOpenFrame(DOMAIN));
     await until(() => client.frames.length === 2);
     socket.send(plainAuthFrame({ ...LOGIN, username: 'guest-2' }));
     await client.closed;
     await until(() => server.closed.length === 1);
-    expect(server.received).toEqual([streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN), streamOpenFrame(DOMAIN), bindFrame('bind-ahead', 'resource-1')]);
+    expect(server.received).toEqual(LOGIN_AHEAD);
     expect(log.errors).toEqual([expect.stringMatching(/differs from the one made ahead \(auth\)/)]);
   });
 

@@ -40,6 +40,8 @@ export function plainAuthFrame({ username, password }: XmppLogin): string {
 
 /** The id the login ahead gives its bind request; the client's own id replaces it in the answer handed to the client. */
 const BIND_AHEAD_ID = 'bind-ahead';
+/** The server's answer to the bind made ahead: its head up to the id, and the id's quote. */
+const BIND_AHEAD_ANSWER = new RegExp(`^(<iq [^>]*\\bid=)(['"])${BIND_AHEAD_ID}\\2`);
 
 /** Resource binding as StanzaJS's client writes it (the core's bind feature), with the request's `id`. */
 export function bindFrame(id: string, resource: string): string {
@@ -233,7 +235,7 @@ export class XmppLoginAhead {
     const clientBindId = this.clientBindId;
     if (clientBindId === undefined) return message;
     const frame = String(message.data);
-    const answer = frame.replace(new RegExp(`^(<iq [^>]*\\bid=)(['"])${BIND_AHEAD_ID}\\2`), `$1$2${clientBindId}$2`);
+    const answer = frame.replace(BIND_AHEAD_ANSWER, `$1$2${clientBindId}$2`);
     if (answer === frame) return message;
     this.clientBindId = undefined;
     return { type: message.type, data: answer };

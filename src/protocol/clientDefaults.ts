@@ -89,6 +89,16 @@ export const LIVENESS = { quietMs: 15_000, answerWithinMs: 5_000, startWithinMs:
 export const VIDEO_START_BITRATE_KBPS = 1_000;
 
 /**
+ * A direct (mesh) camera video is sent at the size its receiver's tile asks for (PROTOCOL.md
+ * simulcast profile; `call/mesh/meshVideoSize.ts`), as the relay sends a layer. Until the receiver
+ * asks, `initialProfile`: the two-person grid's tile, whose smaller first keyframe the newcomer
+ * decodes sooner than a whole 1280×720 one (issue 14, docs/performance.md). A receiver that has not
+ * asked `unaskedAfterMs` after accepting (a SimpleWebRTC 1.30.3 app whose videos ask no quality)
+ * gets the whole capture, as before.
+ */
+export const MESH_VIDEO_SIZE = { initialProfile: 'medium', unaskedAfterMs: 2_000 } as const;
+
+/**
  * Issue 14: a mesh sender keeps one offer made ahead for the next person to join
  * (`call/mesh/PreparedOffer.ts`). It is made `delayMs` after what it would send last changed (or
  * after the last one was taken), so a join under way is not slowed by making the next, and made

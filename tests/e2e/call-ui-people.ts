@@ -25,6 +25,13 @@ export function tile(page: Page, name: string): Locator {
   return callRegion(page).getByRole('figure', { name, exact: true });
 }
 
+/** The width of the frames the tile's <video> shows; 0 while it has none. */
+export async function shownWidth(page: Page, tileName: string): Promise<number> {
+  const video = tile(page, tileName).locator('video');
+  if ((await video.count()) === 0) return 0;
+  return video.evaluate((element: HTMLVideoElement) => element.videoWidth, undefined, { timeout: 10_000 }).catch(() => 0);
+}
+
 export function callButton(page: Page, name: string): Locator {
   return callRegion(page).getByRole('button', { name, exact: true });
 }

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import { PROFILE_SPATIAL_LAYER } from '../../src/protocol/relay';
-import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, joinCallWithCamera, LIGHT_VIDEO_TIERS, mediaPath, tile } from './call-ui-people';
+import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, joinCallWithCamera, LIGHT_VIDEO_TIERS, mediaPath, shownWidth, tile } from './call-ui-people';
 import { expect, roomJid, test, uniqueRoomName, type Person } from './rooms-people';
 import { iceConnected, relayRoomStats, waitsForReceiver } from './relay-people';
 import { expectNeverStopped, reportContinuity, tileSamples, watchTile, type ShownSample } from './video-continuity';
@@ -23,13 +23,6 @@ function tilePath(page: Page, tileName: string) {
     .getByRole('listitem')
     .filter({ has: page.getByText(tileName, { exact: true }) })
     .locator('.chip-path');
-}
-
-/** The width of the frames the tile's <video> shows; 0 while it has none. */
-async function shownWidth(page: Page, tileName: string): Promise<number> {
-  const video = tile(page, tileName).locator('video');
-  if ((await video.count()) === 0) return 0;
-  return video.evaluate((element: HTMLVideoElement) => element.videoWidth, undefined, { timeout: 10_000 }).catch(() => 0);
 }
 
 /** The relay's consumers in the room that serve a receiver: not one a sender made ahead for the next person (CLAIM_CONSUMER). */

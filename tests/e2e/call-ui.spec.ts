@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { VOLUME } from '../../src/protocol/constants';
-import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, joinCall, LIGHT_VIDEO_TIERS, playbackVolume, tile } from './call-ui-people';
+import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, joinCall, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { chatLog, expect, expectJoined, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName } from './rooms-people';
 
@@ -53,6 +53,22 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     await expectEveryoneSeesAndHearsEveryone([alice, bob]);
     await expect(tile(alice.page, 'Alice (you)').locator('video')).toHaveCSS('transform', 'matrix(-1, 0, 0, 1, 0, 0)');
     await expect(tile(alice.page, 'Bob').locator('video')).toHaveCSS('transform', 'none');
+
+    await test.step('a direct video comes at the size its tile asks for: the grid’s at most 640 px wide, enlarged the sender’s whole capture, back in the grid 640 again', async () => {
+      // Alice captures SPEC §9's tier for one receiver; Bob's grid tile asks for medium (tileProfile).
+      const capture = LIGHT_VIDEO_TIERS[1]!.width;
+      await expect.poll(() => shownWidth(alice.page, 'Alice (you)'), { timeout: 30_000 }).toBe(capture);
+      await expect.poll(() => shownWidth(bob.page, 'Alice'), { timeout: 30_000 }).toBeGreaterThan(0);
+      await expect.poll(() => shownWidth(bob.page, 'Alice'), { timeout: 30_000 }).toBeLessThanOrEqual(640);
+      const enlarge = tile(bob.page, 'Alice').getByRole('button', { name: 'Enlarge Alice' });
+      await enlarge.click();
+      await expect(enlarge).toHaveAttribute('aria-pressed', 'true');
+      await expect.poll(() => shownWidth(bob.page, 'Alice'), { timeout: 30_000 }).toBe(capture);
+      await enlarge.click();
+      await expect(enlarge).toHaveAttribute('aria-pressed', 'false');
+      await expect.poll(() => shownWidth(bob.page, 'Alice'), { timeout: 30_000 }).toBeLessThanOrEqual(640);
+      await expectDecodingVideo(bob.page, 'Alice');
+    });
 
     await test.step('a person’s volume slider and deafen set what their audio plays at', async () => {
       expect(await playbackVolume(bob.page, 'Alice')).toBeCloseTo(VOLUME.peerLimitDefault);

@@ -8,7 +8,7 @@ import { MediaItems } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
 import type { CallRecord, Peer, RequestingMedia, Room } from '../../src/protocol/entities';
-import { RECEIVE_FIRST, PREPARED_OFFER, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
+import { MESH_VIDEO_SIZE, RECEIVE_FIRST, PREPARED_OFFER, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { initialSessionState } from '../../src/protocol/session-state';
 import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
@@ -283,6 +283,74 @@ describe('Call: sessions follow the room (PROTOCOL.md one-way sessions)', () => 
     expect(bob.media.get(video?.id ?? '')?.profile).toBe('off');
     await bob.engine.requestVideoProfile(video?.id ?? '', 'low');
     await until(() => sender?.videoEncodingActive() === true, 'resumed');
+  });
+});
+
+describe('Call: a direct camera video goes at the size its receiver asks for (PROTOCOL.md quality, MESH_VIDEO_SIZE)', () => {
+  type SizedEncoding = RTCRtpEncodingParameters & { scaleResolutionDownTo?: { maxWidth: number; maxHeight: number } };
+  /** The encoding `from` sends a local item to `to` with: its size cap (none: the whole capture), and whether it goes at all. */
+  function sentTo(from: Person, itemId: string, to: Person): SizedEncoding | undefined {
+    return from.engine.senders(itemId).get(to.address)?.getParameters().encodings[0];
+  }
+
+  it('until Bob asks, Alice’s camera goes at medium (640×360 at most); low at 320×180, high sends the whole capture, off pauses it at the size it had', async () => {
+    const { alice, bob } = await aliceAndBobInCall(newWorld(), false);
+    const camera = alice.media.local().find((item) => item.kind === 'video')?.id ?? '';
+    expect(sentTo(alice, camera, bob)?.scaleResolutionDownTo).toEqual({ maxWidth: 640, maxHeight: 360 });
+    const video = remoteFrom(bob, alice).find((item) => item.kind === 'video')?.id ?? '';
+    await bob.engine.requestVideoProfile(video, 'low');
+    await until(() => sentTo(alice, camera, bob)?.scaleResolutionDownTo?.maxHeight === 180, 'low');
+    await bob.engine.requestVideoProfile(video, 'high');
+    await until(() => sentTo(alice, camera, bob)?.scaleResolutionDownTo === undefined, 'the whole capture');
+    await bob.engine.requestVideoProfile(video, 'off');
+    await until(() => sentTo(alice, camera, bob)?.active === false, 'paused');
+    expect(sentTo(alice, camera, bob)?.scaleResolutionDownTo).toBeUndefined();
+    await bob.engine.requestVideoProfile(video, 'medium');
+    await until(() => sentTo(alice, camera, bob)?.active === true && sentTo(alice, camera, bob)?.scaleResolutionDownTo?.maxWidth === 640, 'medium again');
+  });
+
+  it('an offer made ahead starts its camera at medium too', async () => {
+    const w = newWorld();
+    const { alice } = await aliceAloneInCall(w);
+    await w.clock.advance(PREPARED_OFFER.delayMs);
+    await until(() => alice.pcs[0]?.signalingState === 'have-local-offer', 'the offer made ahead');
+    expect(alice.pcs[0]?.videoEncoding()?.scaleResolutionDownTo).toEqual({ maxWidth: 640, maxHeight: 360 });
+  });
+
+  it('a receiver that asks nothing (a SimpleWebRTC 1.30.3 app) gets the whole capture MESH_VIDEO_SIZE.unaskedAfterMs after it accepted; one that asked keeps its size', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    const carol = await join(w, 'carol');
+    const { camera } = shareCamera(alice);
+    allInCall(w);
+    await Promise.all([alice.engine.start(), bob.engine.start(), carol.engine.start()]);
+    await until(() => remoteFrom(bob, alice).length === 2 && remoteFrom(carol, alice).length === 2, 'both receive alice');
+    const video = remoteFrom(bob, alice).find((item) => item.kind === 'video')?.id ?? '';
+    await bob.engine.requestVideoProfile(video, 'low');
+    await until(() => sentTo(alice, camera, bob)?.scaleResolutionDownTo?.maxWidth === 320, 'low to bob');
+    expect(sentTo(alice, camera, carol)?.scaleResolutionDownTo?.maxWidth).toBe(640);
+    await w.clock.advance(MESH_VIDEO_SIZE.unaskedAfterMs - 1);
+    expect(sentTo(alice, camera, carol)?.scaleResolutionDownTo?.maxWidth).toBe(640);
+    await w.clock.advance(1);
+    await until(() => sentTo(alice, camera, carol)?.scaleResolutionDownTo === undefined, 'the whole capture to carol');
+    expect(sentTo(alice, camera, bob)?.scaleResolutionDownTo?.maxWidth).toBe(320);
+  });
+
+  it('a screen share goes whole whatever its receiver asks; off still pauses it', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    const screen = shareScreen(alice);
+    allInCall(w);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => remoteFrom(bob, alice).length === 1, 'bob receives the screen');
+    expect(sentTo(alice, screen, bob)?.scaleResolutionDownTo).toBeUndefined();
+    const video = remoteFrom(bob, alice)[0]?.id ?? '';
+    await bob.engine.requestVideoProfile(video, 'low');
+    await bob.engine.requestVideoProfile(video, 'off');
+    await until(() => sentTo(alice, screen, bob)?.active === false, 'paused');
+    expect(sentTo(alice, screen, bob)?.scaleResolutionDownTo).toBeUndefined();
   });
 });
 

@@ -12,8 +12,13 @@ import { FakeStream, FakeTrack } from './track-fakes';
  */
 
 class FakeSender {
-  readonly encodings: RTCRtpEncodingParameters[] = [{ active: true }];
-  constructor(public track: FakeTrack | null) {}
+  readonly encodings: RTCRtpEncodingParameters[];
+  constructor(
+    public track: FakeTrack | null,
+    sendEncodings: readonly RTCRtpEncodingParameters[] = [{}],
+  ) {
+    this.encodings = sendEncodings.map((encoding) => ({ active: true, ...encoding }));
+  }
   getParameters(): RTCRtpSendParameters {
     return { encodings: this.encodings.map((encoding) => ({ ...encoding })), transactionId: 't', codecs: [], headerExtensions: [], rtcp: {} };
   }
@@ -90,12 +95,12 @@ export class FakePeerConnection extends EventTarget {
     FakePeerConnection.all.push(this);
   }
 
-  addTransceiver(track: FakeTrack, init: { direction: RTCRtpTransceiverDirection; streams: FakeStream[] }): FakeTransceiver {
+  addTransceiver(track: FakeTrack, init: { direction: RTCRtpTransceiverDirection; streams: FakeStream[]; sendEncodings?: RTCRtpEncodingParameters[] }): FakeTransceiver {
     const transceiver: FakeTransceiver = {
       mid: String(this.transceivers.length),
       kind: track.kind,
       direction: init.direction,
-      sender: new FakeSender(track),
+      sender: new FakeSender(track, init.sendEncodings),
       receiver: { track: new FakeTrack(track.kind) },
       stream: init.streams[0],
     };
@@ -163,7 +168,12 @@ export class FakePeerConnection extends EventTarget {
   }
 
   videoEncodingActive(): boolean | undefined {
-    return this.transceivers.find((transceiver) => transceiver.direction === 'sendonly' && transceiver.kind === 'video')?.sender.encodings[0]?.active;
+    return this.videoEncoding()?.active;
+  }
+
+  /** The encoding our video goes out with (its size cap: `scaleResolutionDownTo`). */
+  videoEncoding(): (RTCRtpEncodingParameters & { scaleResolutionDownTo?: { maxWidth: number; maxHeight: number } }) | undefined {
+    return this.transceivers.find((transceiver) => transceiver.direction === 'sendonly' && transceiver.kind === 'video')?.sender.encodings[0];
   }
 }
 

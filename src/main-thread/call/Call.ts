@@ -25,7 +25,7 @@ import { PeerReports } from './PeerReports';
 import { ReceiveFirst } from './ReceiveFirst';
 import type { PeerMediaChange } from './peerMedia';
 import { IncomingSessions, type IncomingRequest, type IncomingSessionOptions } from './receive/IncomingSessions';
-import { relaySenderWidth, type TileNeed } from './receive/tileProfile';
+import { relaySenderSize, type TileNeed, type VideoSize } from './receive/tileProfile';
 import { RejoinHold } from './RejoinHold';
 import { RelayDecision, relayCalledFor } from './RelayDecision';
 import { RelayPath } from './relay/RelayPath';
@@ -97,6 +97,8 @@ export class Call extends TypedEmitter<CallEvents> {
   private readonly rejoinHold: RejoinHold;
   private readonly receiveFirst: ReceiveFirst;
   private readonly unsubscribes: (() => void)[] = [];
+  /** The size relay senders capture at (read live: a reconnected session may bring other tiers); mesh and received sizes are judged against it. */
+  private readonly relaySize = (): VideoSize => relaySenderSize(this.options.store.get(connectionAtom).callConfig?.videoResolutionTiers);
   private load: VideoSendLoad | undefined;
   private scheduled = false;
   private started = false;
@@ -120,7 +122,7 @@ export class Call extends TypedEmitter<CallEvents> {
     this.sessions = new CallSessions({ roomAddress, manager: this.manager, records, clock, logger });
     this.handover = new PathHandover(clock);
     this.decision = new RelayDecision(clock);
-    this.mesh = new MeshPath({ manager: this.manager, sessions: this.sessions, media, handover: this.handover, clock, logger });
+    this.mesh = new MeshPath({ manager: this.manager, sessions: this.sessions, media, handover: this.handover, clock, logger, relaySize: this.relaySize });
     this.relay =
       options.mediaRelay === false
         ? undefined
@@ -146,7 +148,7 @@ export class Call extends TypedEmitter<CallEvents> {
       clock,
       logger,
       inCall: () => this.inCall(),
-      captureWidth: () => relaySenderWidth(store.get(connectionAtom).callConfig?.videoResolutionTiers),
+      captureWidth: () => this.relaySize().width,
       connected: () => this.schedule(),
     });
     this.peerReports = new PeerReports(media, options.reportPeerMedia, logger);

@@ -10,6 +10,7 @@ import type { ActionCallback } from 'stanza/jingle/Session';
 import { VIDEO_START_BITRATE_KBPS } from '../../protocol/clientDefaults';
 import type { MediaKind } from '../media';
 import { readDescriptionInfo, type MediaDescription } from './descriptionInfo';
+import type { SizedEncoding, VideoBox } from './mesh/meshVideoSize';
 import { withStartBitrate } from './mesh/startBitrate';
 import { firstMediaIce, iceUfragOf } from './sdpLines';
 
@@ -32,10 +33,11 @@ export class ParleyMediaSession extends MediaSession {
   }
 
   /** Adds a track to send; MediaSession.addTrack would make it sendrecv. */
-  addSendOnlyTrack(track: MediaStreamTrack, stream: MediaStream): Promise<void> {
+  /** `encoding`: what its one encoding starts with (mesh/meshVideoSize: a camera's size until the receiver asks). */
+  addSendOnlyTrack(track: MediaStreamTrack, stream: MediaStream, encoding?: SizedEncoding): Promise<void> {
     this.includesKind(track.kind);
     return this.processLocal('add-sendonly-track', async () => {
-      this.pc.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
+      this.pc.addTransceiver(track, { direction: 'sendonly', streams: [stream], ...(encoding ? { sendEncodings: [encoding] } : {}) });
     });
   }
 
@@ -80,6 +82,26 @@ export class ParleyMediaSession extends MediaSession {
       const parameters = sender.getParameters();
       if (parameters.encodings.every((encoding) => encoding.active === active)) return;
       for (const encoding of parameters.encodings) encoding.active = active;
+      await sender.setParameters(parameters);
+    });
+  }
+
+  /**
+   * Mesh quality's size (mesh/meshVideoSize): scales the video down to fit `box` (Chromium's
+   * `scaleResolutionDownTo`; browsers without it send the whole capture), or sends the whole capture.
+   */
+  setVideoBox(box: VideoBox | undefined): Promise<void> {
+    return this.processLocal('video-size', async () => {
+      const sender = this.sender('video');
+      if (!sender) return;
+      const parameters = sender.getParameters();
+      const encodings = parameters.encodings as SizedEncoding[];
+      const fits = (encoding: SizedEncoding) => encoding.scaleResolutionDownTo?.maxWidth === box?.maxWidth && encoding.scaleResolutionDownTo?.maxHeight === box?.maxHeight;
+      if (encodings.every(fits)) return;
+      for (const encoding of encodings) {
+        if (box === undefined) delete encoding.scaleResolutionDownTo;
+        else encoding.scaleResolutionDownTo = { ...box };
+      }
       await sender.setParameters(parameters);
     });
   }

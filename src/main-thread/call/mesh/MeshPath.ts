@@ -1,6 +1,7 @@
 import type { SessionManager, Session as BaseSession } from 'stanza/jingle';
 import type { Clock } from '../../../common/clock';
 import type { Logger } from '../../../common/logger';
+import { MESH_VIDEO_SIZE } from '../../../protocol/clientDefaults';
 import type { MediaItem, MediaItems } from '../../media';
 import type { CallSession } from '../CallSession';
 import type { CallSessions } from '../CallSessions';
@@ -9,6 +10,8 @@ import { describeDelivery, qualityRequestOf, type Delivery, type MediaPath } fro
 import { ParleyMediaSession } from '../ParleyMediaSession';
 import type { PathHandover } from '../PathChange';
 import { compareSessionMedia, type ShareableMedia } from '../sessionPlan';
+import type { VideoSize } from '../receive/tileProfile';
+import { meshVideoBox, meshVideoEncoding, type SizedEncoding } from './meshVideoSize';
 import { PreparedOffer } from './PreparedOffer';
 
 export interface MeshPathOptions {
@@ -20,6 +23,8 @@ export interface MeshPathOptions {
   readonly handover: PathHandover;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The size a relay sender captures at (tileProfile's relaySenderSize): the receivers' profiles are layers of it. */
+  readonly relaySize: () => VideoSize;
 }
 
 /**
@@ -36,6 +41,8 @@ export class MeshPath implements MediaPath {
   private readonly unsubscribes: Array<() => void>;
   /** The session to the next person to join starts from it. */
   private readonly prepared: PreparedOffer;
+  /** Our sessions whose receiver has asked for a quality (the others get the whole capture after MESH_VIDEO_SIZE.unaskedAfterMs). */
+  private readonly asked = new WeakSet<CallSession>();
 
   constructor(private readonly options: MeshPathOptions) {
     const { manager, sessions, handover, media, clock, logger } = options;
@@ -43,6 +50,7 @@ export class MeshPath implements MediaPath {
       media,
       clock,
       logger,
+      videoEncoding: (item) => this.initialEncoding(item),
       // As a session's own is made (ICESession), before there is a session: the factory reads only the configuration.
       createConnection: () => manager.createPeerConnection(undefined as unknown as BaseSession, { ...manager.config.peerConnectionConfig, iceServers: manager.iceServers }),
     });
@@ -190,7 +198,7 @@ export class MeshPath implements MediaPath {
         for (const item of delivery.media) {
           const track = media.getTrack(item.id);
           const stream = media.getStream(item.id);
-          if (track && stream) await session.addSendOnlyTrack(track, stream);
+          if (track && stream) await session.addSendOnlyTrack(track, stream, this.initialEncoding(item));
         }
         await session.start();
       }
@@ -208,6 +216,20 @@ export class MeshPath implements MediaPath {
   private onAccepted(call: CallSession): void {
     if (call.key === undefined || this.outgoing.get(call.key) !== call) return;
     this.stateMute(call);
+    if (!this.sendsCamera(call)) return;
+    this.options.clock.setTimeout(() => {
+      if (this.asked.has(call) || call.key === undefined || this.outgoing.get(call.key) !== call) return;
+      void this.options.sessions.run(call, 'video-size', () => call.session.setVideoBox(undefined));
+    }, MESH_VIDEO_SIZE.unaskedAfterMs);
+  }
+
+  /** What a session's video starts with until its receiver asks (meshVideoSize). */
+  private initialEncoding(item: ShareableMedia): SizedEncoding | undefined {
+    return meshVideoEncoding(item, meshVideoBox(MESH_VIDEO_SIZE.initialProfile, this.options.relaySize()));
+  }
+
+  private sendsCamera(call: CallSession): boolean {
+    return call.sent.some((item) => item.kind === 'video' && !item.screenCapture);
   }
 
   /** The mute state of everything the session sends, mute or unmute. */
@@ -237,13 +259,20 @@ export class MeshPath implements MediaPath {
     });
   }
 
-  /** The receiver's quality request: on the mesh, `off` pauses our video to it and anything else resumes it. */
+  /**
+   * The receiver's quality request: on the mesh, `off` pauses our video to it and anything else
+   * resumes it, a camera at the size the request asks for (meshVideoSize; a screen stays whole).
+   */
   private onQualityRequest(session: ParleyMediaSession, descriptions: readonly MediaDescription[]): void {
     const call = this.options.sessions.get(session.sid);
     const profile = qualityRequestOf(descriptions);
     if (!call || profile === undefined) return;
+    this.asked.add(call);
     const active = sendsVideo(profile);
     void this.options.sessions.run(call, 'video-active', () => call.session.setVideoActive(active));
+    if (!active || !this.sendsCamera(call)) return;
+    const box = meshVideoBox(profile, this.options.relaySize());
+    void this.options.sessions.run(call, 'video-size', () => call.session.setVideoBox(box));
   }
 }
 

@@ -6,6 +6,7 @@ import { PREPARED_OFFER } from '../../../protocol/clientDefaults';
 import type { MediaItems } from '../../media';
 import { sessionInitiateOf } from '../ParleyMediaSession';
 import type { ShareableMedia } from '../sessionPlan';
+import type { SizedEncoding } from './meshVideoSize';
 
 export interface PreparedOfferOptions {
   /** The tab's media items: the tracks the offer sends. */
@@ -14,6 +15,8 @@ export interface PreparedOfferOptions {
   readonly logger: Logger;
   /** A connection as the call's sessions get theirs (none where the browser has no WebRTC). */
   readonly createConnection: () => RTCPeerConnection | undefined;
+  /** What each sent item's one encoding starts with (MeshPath: a camera's size until its receiver asks). */
+  readonly videoEncoding: (item: ShareableMedia) => SizedEncoding | undefined;
 }
 
 /** A connection whose offer is set, and that offer as the session-initiate sends it, candidates inline. */
@@ -113,14 +116,16 @@ export class PreparedOffer {
 
   private async make({ signature, media }: { signature: string; media: readonly ShareableMedia[] }): Promise<void> {
     const { media: items, clock, logger } = this.options;
-    const sent = media.map((item) => ({ track: items.getTrack(item.id), stream: items.getStream(item.id) }));
+    const sent = media.map((item) => ({ track: items.getTrack(item.id), stream: items.getStream(item.id), encoding: this.options.videoEncoding(item) }));
     if (sent.some(({ track, stream }) => !track || !stream)) return;
     const connection = this.options.createConnection();
     if (!connection) return;
     const prepared: Prepared = { signature, connection, madeAt: clock.now(), initiate: undefined };
     this.prepared = prepared;
     try {
-      for (const { track, stream } of sent) prepared.connection.addTransceiver(track!, { direction: 'sendonly', streams: [stream!] });
+      for (const { track, stream, encoding } of sent) {
+        prepared.connection.addTransceiver(track!, { direction: 'sendonly', streams: [stream!], ...(encoding ? { sendEncodings: [encoding] } : {}) });
+      }
       await prepared.connection.setLocalDescription(await prepared.connection.createOffer());
       this.whenGathered(prepared);
     } catch (error) {

@@ -16,12 +16,24 @@ export interface TileNeed {
   readonly pixelRatio?: number;
 }
 
+/** A frame size in pixels. */
+export interface VideoSize {
+  readonly width: number;
+  readonly height: number;
+}
+
 /**
- * The sender's width when no frame of its high layer has been seen yet: the width of the config's
- * relay capture tier (relayResolutionTier); 1280 px for an empty table, as for SPEC §9's tiers.
+ * The size a relay sender captures at: the config's relay capture tier (relayResolutionTier);
+ * 1280×720 for an empty table, as for SPEC §9's tiers.
  */
+export function relaySenderSize(tiers: VideoResolutionTiers = VIDEO_RESOLUTION_TIERS): VideoSize {
+  const tier = relayResolutionTier(tiers);
+  return tier ? { width: tier.width, height: tier.height } : { width: 1280, height: 720 };
+}
+
+/** The sender's width when no frame of its high layer has been seen yet: relaySenderSize's. */
 export function relaySenderWidth(tiers: VideoResolutionTiers = VIDEO_RESOLUTION_TIERS): number {
-  return relayResolutionTier(tiers)?.width ?? 1280;
+  return relaySenderSize(tiers).width;
 }
 
 /** relaySenderWidth with SPEC §9's tiers: 1280 px. */

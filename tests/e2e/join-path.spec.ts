@@ -447,8 +447,9 @@ test.describe('A direct sender starts from VIDEO_START_BITRATE_KBPS: its first f
       const firstWidth = await page.evaluate((id) => (window as unknown as { parleyFirstFrameWidths: Record<string, number> }).parleyFirstFrameWidths[id], trackId);
       // From Chromium's own start (300 kbps with the audio) the encoder drops the first frames and
       // scales the camera to 320×240 or less before the first goes out: 300 px wide from this tier's
-      // 800×600. From VIDEO_START_BITRATE_KBPS it goes out at 800 px, or 600 when the loaded machine
-      // makes the encoder step down once.
+      // 800×600. From VIDEO_START_BITRATE_KBPS it goes out at the size the mesh starts a camera at
+      // (MESH_VIDEO_SIZE: the medium layer's 640×360 box, 480 px wide from 800×600), or one step
+      // below when the loaded machine makes the encoder step down once.
       expect(firstWidth).toBeGreaterThan(320);
     } finally {
       await context.close();

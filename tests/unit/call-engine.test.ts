@@ -3,6 +3,7 @@ import { createStore } from 'jotai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectionsAtom } from '../../src/main-thread/call/callAtoms';
 import { Call } from '../../src/main-thread/call/Call';
+import type { SizedEncoding } from '../../src/main-thread/call/mesh/meshVideoSize';
 import type { PeerMediaChange } from '../../src/main-thread/call/peerMedia';
 import { MediaItems } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
@@ -287,7 +288,6 @@ describe('Call: sessions follow the room (PROTOCOL.md one-way sessions)', () => 
 });
 
 describe('Call: a direct camera video goes at the size its receiver asks for (PROTOCOL.md quality, MESH_VIDEO_SIZE)', () => {
-  type SizedEncoding = RTCRtpEncodingParameters & { scaleResolutionDownTo?: { maxWidth: number; maxHeight: number } };
   /** The encoding `from` sends a local item to `to` with: its size cap (none: the whole capture), and whether it goes at all. */
   function sentTo(from: Person, itemId: string, to: Person): SizedEncoding | undefined {
     return from.engine.senders(itemId).get(to.address)?.getParameters().encodings[0];

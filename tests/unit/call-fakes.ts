@@ -3,6 +3,7 @@ import type { JingleIq } from '../../src/protocol/commands';
 import { NotConnectedError } from '../../src/protocol/errors';
 import type { CallSignaling } from '../../src/main-thread/call/CallSignaling';
 import type { CallLocks } from '../../src/main-thread/call/CallOwnership';
+import type { SizedEncoding } from '../../src/main-thread/call/mesh/meshVideoSize';
 import { FakeStream, FakeTrack } from './track-fakes';
 
 /**
@@ -172,7 +173,7 @@ export class FakePeerConnection extends EventTarget {
   }
 
   /** The encoding our video goes out with (its size cap: `scaleResolutionDownTo`). */
-  videoEncoding(): (RTCRtpEncodingParameters & { scaleResolutionDownTo?: { maxWidth: number; maxHeight: number } }) | undefined {
+  videoEncoding(): SizedEncoding | undefined {
     return this.transceivers.find((transceiver) => transceiver.direction === 'sendonly' && transceiver.kind === 'video')?.sender.encodings[0];
   }
 }

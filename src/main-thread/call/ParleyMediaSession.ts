@@ -32,8 +32,10 @@ export class ParleyMediaSession extends MediaSession {
     this.onDescription = options.onDescription;
   }
 
-  /** Adds a track to send; MediaSession.addTrack would make it sendrecv. */
-  /** `encoding`: what its one encoding starts with (mesh/meshVideoSize: a camera's size until the receiver asks). */
+  /**
+   * Adds a track to send (MediaSession.addTrack would make it sendrecv), its one encoding starting
+   * as `encoding` says (mesh/meshVideoSize: a camera's size until the receiver asks).
+   */
   addSendOnlyTrack(track: MediaStreamTrack, stream: MediaStream, encoding?: SizedEncoding): Promise<void> {
     this.includesKind(track.kind);
     return this.processLocal('add-sendonly-track', async () => {

@@ -11,7 +11,7 @@ import { ParleyMediaSession } from '../ParleyMediaSession';
 import type { PathHandover } from '../PathChange';
 import { compareSessionMedia, type ShareableMedia } from '../sessionPlan';
 import type { VideoSize } from '../receive/tileProfile';
-import { meshVideoBox, meshVideoEncoding, type SizedEncoding } from './meshVideoSize';
+import { isCamera, meshVideoBox, meshVideoEncoding, type SizedEncoding } from './meshVideoSize';
 import { PreparedOffer } from './PreparedOffer';
 
 export interface MeshPathOptions {
@@ -57,14 +57,14 @@ export class MeshPath implements MediaPath {
     // StanzaJS says `resumed` for a session-info `active`: our receiver decodes this session (PathChange).
     const decoding = (session: BaseSession): void => {
       const call = sessions.get(session.sid);
-      if (call?.sending && call.key !== undefined && this.outgoing.get(call.key) === call) handover.decoding('mesh', call.key);
+      if (call?.sending && this.isOurs(call)) handover.decoding('mesh', call.key);
     };
     manager.on('resumed', decoding);
     this.unsubscribes = [
       () => manager.off('resumed', decoding),
       sessions.on('accepted', (call) => this.onAccepted(call)),
       sessions.on('ended', (call) => {
-        if (call.key === undefined || this.outgoing.get(call.key) !== call) return;
+        if (!this.isOurs(call)) return;
         this.outgoing.delete(call.key);
         handover.lost('mesh', call.key);
       }),
@@ -214,11 +214,11 @@ export class MeshPath implements MediaPath {
    * before the answer: a peer that declines answers a session-info with an error.
    */
   private onAccepted(call: CallSession): void {
-    if (call.key === undefined || this.outgoing.get(call.key) !== call) return;
+    if (!this.isOurs(call)) return;
     this.stateMute(call);
     if (!this.sendsCamera(call)) return;
     this.options.clock.setTimeout(() => {
-      if (this.asked.has(call) || call.key === undefined || this.outgoing.get(call.key) !== call) return;
+      if (this.asked.has(call) || !this.isOurs(call)) return;
       void this.options.sessions.run(call, 'video-size', () => call.session.setVideoBox(undefined));
     }, MESH_VIDEO_SIZE.unaskedAfterMs);
   }
@@ -228,8 +228,13 @@ export class MeshPath implements MediaPath {
     return meshVideoEncoding(item, meshVideoBox(MESH_VIDEO_SIZE.initialProfile, this.options.relaySize()));
   }
 
+  /** One of our sessions, still the one of its delivery. */
+  private isOurs(call: CallSession): call is CallSession & { readonly key: string } {
+    return call.key !== undefined && this.outgoing.get(call.key) === call;
+  }
+
   private sendsCamera(call: CallSession): boolean {
-    return call.sent.some((item) => item.kind === 'video' && !item.screenCapture);
+    return call.sent.some(isCamera);
   }
 
   /** The mute state of everything the session sends, mute or unmute. */

@@ -30,6 +30,11 @@ export function meshVideoBox(profile: SimulcastProfile, relaySize: VideoSize): V
  * request would ask for, a screen share whole (its text is read at the size it was captured).
  */
 export function meshVideoEncoding(item: ShareableMedia, box: VideoBox | undefined): SizedEncoding | undefined {
-  if (item.kind !== 'video' || item.screenCapture || box === undefined) return undefined;
+  if (!isCamera(item) || box === undefined) return undefined;
   return { scaleResolutionDownTo: box };
+}
+
+/** A camera's video: what the receiver's quality sizes (a screen share goes whole). */
+export function isCamera(item: Pick<ShareableMedia, 'kind' | 'screenCapture'>): boolean {
+  return item.kind === 'video' && !item.screenCapture;
 }

@@ -3,7 +3,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, expect, type Browser, type Page } from '@playwright/test';
+import { chromium, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
 import { joinFromHome } from '../../tests/e2e/rooms-people';
 import { REFERENCE_DIST } from './referenceSetup.mjs';
@@ -11,6 +11,12 @@ import { REFERENCE_DIST } from './referenceSetup.mjs';
 export interface BenchClient {
   /** As the table names it. */
   name: string;
+  /**
+   * What the client has running in the newcomer's browser before the room's page opens, done in the
+   * newcomer's browser context before that page's window opens (so that it is the window in front,
+   * as a tab just opened is); the bench lets the browser settle after both.
+   */
+  before?(context: BrowserContext, appUrl: string): Promise<void>;
   /**
    * Opens `roomName` on the server at `appUrl` in `page`, where the client enters its call with
    * camera and microphone by itself; resolves once the navigation has started, without running
@@ -105,6 +111,22 @@ export const PARLEY_FROM_HOME: BenchClient = {
     // The home page's form is filled through Playwright's locators: that page is part of this way in.
     await joinFromHome(page, appUrl, roomName, 'Newcomer');
   },
+  inCall: PARLEY.inCall,
+};
+
+/**
+ * Parley with another of its tabs open in the newcomer's browser (its home page, connected): the
+ * shared worker's session is up before the room's page opens, as for a second tab (issue 14), so
+ * nothing of the worker's start or the login is on this join's way.
+ */
+export const PARLEY_SECOND_TAB: BenchClient = {
+  name: 'Parley, with another Parley tab open',
+  async before(context, appUrl) {
+    const other = await context.newPage();
+    await other.goto(appUrl);
+    await expect(other.getByRole('status', { name: 'Connection' })).toHaveText('Connected', { timeout: 60_000 });
+  },
+  arrive: PARLEY.arrive,
   inCall: PARLEY.inCall,
 };
 

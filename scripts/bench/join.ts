@@ -189,7 +189,11 @@ export async function timeJoin({ client, newcomer = client, people, path, parley
   try {
     const roomName = `bench-${people}-${path}-${run}-${Date.now().toString(36)}`;
     await callUp(browser, client, parley, roomName, people - 1, path, appUrl);
-    const last = await windowOpenedSettled(cpuMs, () => newPerson(browser));
+    const last = await windowOpenedSettled(cpuMs, async () => {
+      const context = await probedContext(browser);
+      await newcomer.before?.(context, appUrl);
+      return context.newPage();
+    });
     const cpuBefore = cpuMs();
     await newcomer.arrive(last, appUrl, roomName);
     await waitForRemoteVideos(last, people - 1);

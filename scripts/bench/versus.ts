@@ -1,7 +1,7 @@
 // Parley beside the SimpleWebRTC 1.30.3 reference, measured in the same run on the same servers:
 // the join rows and the steady call's costs, alternating the clients run by run.
 import type { RunningParley } from '../../server/Parley';
-import { PARLEY, PARLEY_FROM_HOME, REFERENCE, type BenchClient } from './clients';
+import { PARLEY, PARLEY_FROM_HOME, PARLEY_SECOND_TAB, REFERENCE, type BenchClient } from './clients';
 import { DelayFront } from './delayFront';
 import { timeBareJoin } from './floor';
 import { timeJoin, type JoinCase, type JoinTiming, type MediaPath } from './join';
@@ -65,6 +65,7 @@ const NETWORK_DELAY_MS = 25;
 const JOIN_ROWS: readonly JoinRow[] = [
   { metric: 'navigation → every remote video decoded, 2 people (mesh)', people: 2, path: 'mesh', target: '≤ 0.45× the reference' },
   { metric: 'same, 2 people (mesh), Parley arriving through the home page’s form', people: 2, path: 'mesh', target: '—', newcomer: PARLEY_FROM_HOME },
+  { metric: 'same, 2 people (mesh), Parley with another of its tabs open in the newcomer’s browser (the session already up)', people: 2, path: 'mesh', target: '—', newcomer: PARLEY_SECOND_TAB },
   { metric: 'same, 2 people (mesh), 25 ms each way between the browsers and the servers (media on loopback)', people: 2, path: 'mesh', target: '—', delayMs: NETWORK_DELAY_MS },
   { metric: 'same, 3 people, both on the relay', people: 3, path: 'relay', target: '≤ 0.4× the reference' },
   { metric: 'same, 4 people through the relay', people: 4, path: 'relay', target: '≤ 0.4× the reference' },

@@ -105,9 +105,14 @@ export async function probedContext(browser: Browser, ...moreProbes: string[]): 
   return context;
 }
 
-/** A new person: a browser context of their own with the probe installed, and their tab. */
-export async function newPerson(browser: Browser): Promise<Page> {
-  return (await probedContext(browser)).newPage();
+/**
+ * A new person: a browser context of their own with the probe installed, and their tab; `before`
+ * runs in that context before the tab's window opens (BenchClient.before).
+ */
+export async function newPerson(browser: Browser, before?: (context: BrowserContext) => Promise<void>): Promise<Page> {
+  const context = await probedContext(browser);
+  await before?.(context);
+  return context.newPage();
 }
 
 /** Waits until `page` (of a probedContext) has shown a frame of `count` remote videos. */
@@ -189,11 +194,7 @@ export async function timeJoin({ client, newcomer = client, people, path, parley
   try {
     const roomName = `bench-${people}-${path}-${run}-${Date.now().toString(36)}`;
     await callUp(browser, client, parley, roomName, people - 1, path, appUrl);
-    const last = await windowOpenedSettled(cpuMs, async () => {
-      const context = await probedContext(browser);
-      await newcomer.before?.(context, appUrl);
-      return context.newPage();
-    });
+    const last = await windowOpenedSettled(cpuMs, () => newPerson(browser, async (context) => newcomer.before?.(context, appUrl)));
     const cpuBefore = cpuMs();
     await newcomer.arrive(last, appUrl, roomName);
     await waitForRemoteVideos(last, people - 1);

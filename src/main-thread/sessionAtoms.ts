@@ -1,6 +1,6 @@
 import { atom, type Atom, type Getter } from 'jotai';
 import type { CallRecord, ChatMessage, Peer, Room, RoomEvent } from '../protocol/entities';
-import { correctionFolder } from '../protocol/chatCorrections';
+import { correctionFolder, roomMessageRecords } from '../protocol/chatCorrections';
 import { roomByAddress } from '../protocol/roomLookup';
 import { initialSessionState, type SessionState } from '../protocol/session-state';
 
@@ -92,16 +92,8 @@ export const attentionPeersAtomFamily = family((roomAddress: string) =>
   listAtom((get) => get(roomPeersAtomFamily(roomAddress)).filter((peer) => !peer.isSelf && peer.requestingAttention)),
 );
 
-const byTimeThenId = (a: ChatMessage, b: ChatMessage): number => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
 /** A room's chat messages in time order, as stored (a peer's corrections are records of their own). */
-const roomMessageRecordsAtomFamily = family((roomAddress: string) =>
-  listAtom((get) =>
-    Object.values(get(messagesAtom))
-      .filter((message) => message.roomAddress === roomAddress)
-      .sort(byTimeThenId),
-  ),
-);
+const roomMessageRecordsAtomFamily = family((roomAddress: string) => listAtom((get) => roomMessageRecords(get(messagesAtom), roomAddress)));
 
 /** A room's chat as people read it: each peer's corrections folded into the message they correct. */
 export const roomMessagesAtomFamily = family((roomAddress: string) => {

@@ -30,6 +30,20 @@ export function correctionTarget(
 }
 
 /**
+ * A room's stored records oldest first, as the session stored them (a peer's corrections are records
+ * of their own). By time; records of the same time keep the order the session stored them in, which
+ * is the order they arrived (the store's keys are never integer-like: stanza ids, and sender + stanza
+ * id): two messages can come in one millisecond, and room history is stamped to the second, and a
+ * correction must stay after the message it corrects to be read as its edit.
+ */
+export function roomMessageRecords(messages: Readonly<Record<string, ChatMessage>>, roomAddress: string): ChatMessage[] {
+  // Array.prototype.sort is stable, and Object.values lists string keys in insertion order.
+  return Object.values(messages)
+    .filter((message) => message.roomAddress === roomAddress)
+    .sort((a, b) => a.time - b.time);
+}
+
+/**
  * How a room's stored records read (the tab's chat view). The session has corrected our own
  * messages in place, and holds a peer's correction as a new record whose `replace` names the stanza
  * id it corrects. This shows such a correction as an edit of that message when it is held and came

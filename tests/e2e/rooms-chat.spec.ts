@@ -25,6 +25,19 @@ test.describe('Chat: messages reach everyone in the room, grouped by sender with
   });
 });
 
+test.describe('Room history: a newcomer reads what was said before they came, in the order it was said (SPEC §9 chat)', () => {
+  test('messages sent within one second read in their order, though the room stamps its history to the second', async ({ people }) => {
+    const room = uniqueRoomName('history');
+    const alice = await people.join(room, 'Alice');
+    const said = ['one', 'two', 'three', 'four', 'five'];
+    for (const text of said) await say(alice.page, text);
+    await expect(chatLog(alice.page).getByRole('article').getByRole('paragraph')).toHaveText(said);
+
+    const bob = await people.join(room, 'Bob');
+    await expect(chatLog(bob.page).getByRole('article').getByRole('paragraph')).toHaveText(said);
+  });
+});
+
 test.describe('Chat scroll: the log sticks to the bottom within 30 px of it, and otherwise stays where you are reading (SPEC §9)', () => {
   test('new messages scroll the log only while you are at (or within 30 px of) the bottom', async ({ people }) => {
     const room = uniqueRoomName('scroll');

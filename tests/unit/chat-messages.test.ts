@@ -2,7 +2,7 @@
 // does, what the room's echo acknowledges, and that a message is held once.
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/protocol/entities';
-import { correctionFolder, correctionTarget } from '../../src/protocol/chatCorrections';
+import { correctionFolder, correctionTarget, roomMessageRecords } from '../../src/protocol/chatCorrections';
 import { ChatMessages, incomingKey, type IncomingMessage, type OutgoingMessage } from '../../src/shared-worker/chat/ChatMessages';
 import { StateStore } from '../../src/shared-worker/StateStore';
 
@@ -123,23 +123,27 @@ describe('SPEC §3 chat message keys: ours by stanza id, others by sender and st
 });
 
 describe("SPEC §5 message editing as read: a peer's stored correction shows as an edit of the message it names", () => {
-  function stored(...records: [stanzaId: string, body: string, replace?: string, sender?: string][]): { store: StateStore; records: () => ChatMessage[] } {
+  /** The records arrive in this order, a millisecond apart unless `sameTime`. */
+  function stored(
+    records: [stanzaId: string, body: string, replace?: string, sender?: string][],
+    sameTime = false,
+  ): { store: StateStore; records: () => ChatMessage[] } {
     const store = new StateStore();
     const messages = new ChatMessages(store);
     records.forEach(([stanzaId, body, replace, sender = PEER], index) =>
-      messages.addIncoming({ ...incoming(stanzaId, body, replace), senderAddress: sender, time: 2_000 + index }),
+      messages.addIncoming({ ...incoming(stanzaId, body, replace), senderAddress: sender, time: 2_000 + (sameTime ? 0 : index) }),
     );
-    return { store, records: () => Object.values(store.state.messages).sort((a, b) => a.time - b.time) };
+    return { store, records: () => roomMessageRecords(store.state.messages, ROOM) };
   }
 
   it('folds a chain of corrections by the same sender into the original, with the latest body and editedTime', () => {
-    const { records } = stored(['p1', 'teh'], ['p2', 'the', 'p1'], ['p3', 'the end', 'p2']);
+    const { records } = stored([['p1', 'teh'], ['p2', 'the', 'p1'], ['p3', 'the end', 'p2']]);
     expect(correctionFolder()(records())).toEqual([expect.objectContaining({ id: incomingKey(PEER, 'p1'), body: 'the end', editedTime: 2_002 })]);
   });
 
   it("leaves a correction naming someone else's message, or one not held, as a message of its own marked edited", () => {
     const other = `${ROOM}/other`;
-    const { records } = stored(['o1', 'by other', undefined, other], ['p1', 'not theirs to fix', 'o1'], ['p2', 'names nothing held', 'gone']);
+    const { records } = stored([['o1', 'by other', undefined, other], ['p1', 'not theirs to fix', 'o1'], ['p2', 'names nothing held', 'gone']]);
     expect(correctionFolder()(records()).map((message) => [message.body, message.editedTime])).toEqual([
       ['by other', undefined],
       ['not theirs to fix', 2_001],
@@ -147,8 +151,19 @@ describe("SPEC §5 message editing as read: a peer's stored correction shows as 
     ]);
   });
 
+  it('folds a correction that came in the same millisecond (or second of room history) as its original, whatever their ids', () => {
+    // The correction's id sorts before the original's: arrival order, not id order, decides.
+    const { records } = stored([['z-original', 'Hello Alcie'], ['a-correction', 'Hello Alice', 'z-original']], true);
+    expect(correctionFolder()(records()).map((message) => [message.body, message.editedTime])).toEqual([['Hello Alice', 2_000]]);
+  });
+
+  it('keeps messages of the same time in the order they arrived', () => {
+    const { records } = stored([['m3', 'first'], ['m1', 'second'], ['m2', 'third']], true);
+    expect(records().map((message) => message.body)).toEqual(['first', 'second', 'third']);
+  });
+
   it('keeps the identity of messages nothing changed, so the view does not redraw them', () => {
-    const { store, records } = stored(['p1', 'first'], ['p2', 'second'], ['p3', 'secnd', 'p2']);
+    const { store, records } = stored([['p1', 'first'], ['p2', 'second'], ['p3', 'secnd', 'p2']]);
     const fold = correctionFolder();
     const before = fold(records());
     new ChatMessages(store).addIncoming({ ...incoming('p4', 'third'), time: 3_000 });

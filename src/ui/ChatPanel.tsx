@@ -11,6 +11,7 @@ import { TypingIndicator } from './TypingIndicator';
 import { useDocumentVisible } from './useDocumentVisible';
 import { errorMessage } from '../common/errorMessage';
 import { usePreferenceToggle } from './usePreferenceToggle';
+import { useOwnSends } from './useOwnSends';
 
 interface ChatPanelProps {
   room: Room | undefined;
@@ -34,6 +35,12 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
   // (renderInTasks), and text can arrive without a keydown (dictation, a drop) before the render of
   // the Enter that sent a correction; it is then a new message, not that correction.
   const editingNow = useRef<ChatMessage | undefined>(undefined);
+  const ownSends = useOwnSends(messages);
+  // ↑ pressed before the room's messages show the one just sent: the correction starts once they do
+  // (a ref for the handlers, state for the effect), and an Enter meanwhile sends it then.
+  const editAwaitingSend = useRef(false);
+  const [editAwaitingSendState, setEditAwaitingSendState] = useState(false);
+  const sendOnceEditing = useRef(false);
   const [sendError, setSendError] = useState<string | undefined>(undefined);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   // While the session brings us back into the room, what is written waits and goes once back in.
@@ -45,6 +52,22 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
     if (shown && documentVisible && roomAddress && unreadCount > 0) void actions.chat.markRead(roomAddress).catch(() => {});
   }, [actions, shown, documentVisible, roomAddress, unreadCount]);
 
+  useEffect(() => {
+    if (!editAwaitingSendState || !ownSends.allShown()) return;
+    awaitEdit(false);
+    const sendNow = sendOnceEditing.current;
+    sendOnceEditing.current = false;
+    if (!lastOwn) return;
+    if (sendNow) deliver(draft, lastOwn);
+    // What was typed since ↑ is the correction's text; with nothing typed, the message's own.
+    else startEdit(lastOwn, draft === '' ? lastOwn.body : draft);
+  });
+
+  function awaitEdit(awaiting: boolean) {
+    editAwaitingSend.current = awaiting;
+    setEditAwaitingSendState(awaiting);
+  }
+
   function edit(message: ChatMessage | undefined) {
     editingNow.current = message;
     setEditing(message);
@@ -54,14 +77,19 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
     setDraft(next);
     setSendError(undefined);
     // A correction being written is not a new message: no real-time text for it.
-    if (!editingNow.current && !disabled) void actions.chat.updateRealTimeText(roomAddress, next).catch(() => {});
+    if (!editingNow.current && !editAwaitingSend.current && !disabled) void actions.chat.updateRealTimeText(roomAddress, next).catch(() => {});
   }
 
-  function startEdit(message: ChatMessage) {
+  function editLast() {
+    if (!ownSends.allShown()) awaitEdit(true);
+    else if (lastOwn) startEdit(lastOwn);
+  }
+
+  function startEdit(message: ChatMessage, text = message.body) {
     if (!room?.joined) return;
-    if (draft !== '' && !editingNow.current) void actions.chat.updateRealTimeText(roomAddress, '').catch(() => {});
+    if (draft !== '' && !editingNow.current && !editAwaitingSend.current) void actions.chat.updateRealTimeText(roomAddress, '').catch(() => {});
     edit(message);
-    setDraft(message.body);
+    setDraft(text);
     // Setting the value puts the caret after the text.
     inputRef.current?.focus();
   }
@@ -74,16 +102,25 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
   function send() {
     // SPEC §5: nothing is sent while the input is disabled; empty messages are not sent.
     if (disabled || draft.trim() === '') return;
-    const body = draft;
-    const corrected = editingNow.current;
+    if (editAwaitingSend.current) {
+      sendOnceEditing.current = true;
+      return;
+    }
+    deliver(draft, editingNow.current);
+  }
+
+  function deliver(body: string, corrected: ChatMessage | undefined) {
     setDraft('');
     edit(undefined);
     if (corrected && body === corrected.body) return;
     // The moment notifications make sense: the person is taking part (never on page load).
     askForNotificationsOnce();
-    actions.chat.sendChat(roomAddress, body, corrected?.stanzaId).catch((error: unknown) => {
+    ownSends.track(actions.chat.sendChat(roomAddress, body, corrected?.stanzaId)).catch((error: unknown) => {
       setSendError(errorMessage(error));
       setDraft((current) => (current === '' ? body : current));
+      // Nothing was sent to correct: ↑ waiting for it would correct the message before.
+      awaitEdit(false);
+      sendOnceEditing.current = false;
     });
   }
 
@@ -116,7 +153,7 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
         sounds={sounds}
         onDraftChange={changeDraft}
         onSend={send}
-        onEditLast={() => lastOwn && startEdit(lastOwn)}
+        onEditLast={editLast}
         onCancelEdit={cancelEdit}
         onSendOnEnterChange={setSendOnEnter}
         onRealTimeTextChange={setRealTimeText}

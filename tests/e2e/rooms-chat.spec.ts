@@ -1,4 +1,4 @@
-import { chatLog, expect, expectJoined, messageBox, participantEntry, participants, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, messageBox, participantEntry, participants, pauseSessionWorker, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
 
 // Every person is a browser context of their own; every test uses a room of its own.
 
@@ -165,6 +165,31 @@ test.describe('Message editing: a correction replaces your own last message and 
 
     // Only your own message can be edited.
     await expect(bobsLog.getByRole('button', { name: 'Edit' })).toHaveCount(0);
+  });
+
+  test('ArrowUp right after Enter corrects the message just sent, even before the session has shown it', async ({ people }) => {
+    const room = uniqueRoomName('edit-at-once');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    const input = messageBox(alice.page);
+    const bobsLog = chatLog(bob.page);
+    await say(alice.page, 'First message');
+    await expect(bobsLog).toContainText('First message');
+
+    // Her session answers only once she has sent, pressed ↑, retyped and sent again: until then
+    // her page shows "First message" as her last one.
+    const session = await pauseSessionWorker(alice.page);
+    await say(alice.page, 'Hello Alcie');
+    await input.press('ArrowUp');
+    await input.fill('Hello Alice');
+    await input.press('Enter');
+    await session.resume();
+
+    await expect(bobsLog).toContainText('Hello Alice (edited)');
+    // The messages, not the log's event lines ("Bob joined").
+    await expect(bobsLog.getByRole('article').getByRole('paragraph')).toHaveText(['First message', /^Hello Alice/]);
+    await expect(chatLog(alice.page).getByRole('article').getByRole('paragraph')).toHaveText(['First message', /^Hello Alice/]);
+    await expect(input).toHaveValue('');
   });
 });
 

@@ -74,6 +74,41 @@ export async function setBrowserOnline(context: BrowserContext, online: boolean)
   for (const page of context.pages()) await page.evaluate((type) => dispatchEvent(new Event(type)), online ? 'online' : 'offline');
 }
 
+/**
+ * Pauses the person's shared worker (their session) in the debugger until `resume`: a session
+ * thread too busy to answer, made certain. The page goes on drawing what it holds itself.
+ */
+export async function pauseSessionWorker(page: Page): Promise<{ resume(): Promise<void> }> {
+  const pageSession = await page.context().newCDPSession(page);
+  const { targetInfo: pageTarget } = await pageSession.send('Target.getTargetInfo');
+  await pageSession.detach();
+  const browserSession = await page.context().browser()!.newBrowserCDPSession();
+  const { targetInfos } = await browserSession.send('Target.getTargets');
+  const worker = targetInfos.find((target) => target.type === 'shared_worker' && target.browserContextId === pageTarget.browserContextId);
+  if (!worker) throw new Error('the person has no shared worker to pause');
+  const { sessionId } = await browserSession.send('Target.attachToTarget', { targetId: worker.targetId, flatten: false });
+  let nextId = 1;
+  const answers = new Map<number, () => void>();
+  browserSession.on('Target.receivedMessageFromTarget', (event) => {
+    if (event.sessionId === sessionId) answers.get((JSON.parse(event.message) as { id?: number }).id ?? 0)?.();
+  });
+  const inWorker = (method: string) => {
+    const id = nextId++;
+    const answered = new Promise<void>((resolve) => answers.set(id, resolve));
+    void browserSession.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) });
+    return answered;
+  };
+  await inWorker('Debugger.enable');
+  // An idle worker pauses at the first statement it runs next: the handler of the page's next message.
+  await inWorker('Debugger.pause');
+  return {
+    async resume() {
+      await inWorker('Debugger.resume');
+      await browserSession.detach();
+    },
+  };
+}
+
 /** The chat's message box. */
 export function messageBox(page: Page) {
   return page.getByRole('textbox', { name: 'Message' });

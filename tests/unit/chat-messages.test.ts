@@ -122,20 +122,20 @@ describe('SPEC §3 chat message keys: ours by stanza id, others by sender and st
   });
 });
 
-describe("SPEC §5 message editing as read: a peer's stored correction shows as an edit of the message it names", () => {
-  /** The records arrive in this order, a millisecond apart unless `sameTime`. */
-  function stored(
-    records: [stanzaId: string, body: string, replace?: string, sender?: string][],
-    sameTime = false,
-  ): { store: StateStore; records: () => ChatMessage[] } {
-    const store = new StateStore();
-    const messages = new ChatMessages(store);
-    records.forEach(([stanzaId, body, replace, sender = PEER], index) =>
-      messages.addIncoming({ ...incoming(stanzaId, body, replace), senderAddress: sender, time: 2_000 + (sameTime ? 0 : index) }),
-    );
-    return { store, records: () => roomMessageRecords(store.state.messages, ROOM) };
-  }
+/** The records arrive in this order, a millisecond apart unless `sameTime`. */
+function stored(
+  records: [stanzaId: string, body: string, replace?: string, sender?: string][],
+  sameTime = false,
+): { store: StateStore; records: () => ChatMessage[] } {
+  const store = new StateStore();
+  const messages = new ChatMessages(store);
+  records.forEach(([stanzaId, body, replace, sender = PEER], index) =>
+    messages.addIncoming({ ...incoming(stanzaId, body, replace), senderAddress: sender, time: 2_000 + (sameTime ? 0 : index) }),
+  );
+  return { store, records: () => roomMessageRecords(store.state.messages, ROOM) };
+}
 
+describe("SPEC §5 message editing as read: a peer's stored correction shows as an edit of the message it names", () => {
   it('folds a chain of corrections by the same sender into the original, with the latest body and editedTime', () => {
     const { records } = stored([['p1', 'teh'], ['p2', 'the', 'p1'], ['p3', 'the end', 'p2']]);
     expect(correctionFolder()(records())).toEqual([expect.objectContaining({ id: incomingKey(PEER, 'p1'), body: 'the end', editedTime: 2_002 })]);
@@ -151,6 +151,19 @@ describe("SPEC §5 message editing as read: a peer's stored correction shows as 
     ]);
   });
 
+  it('keeps the identity of messages nothing changed, so the view does not redraw them', () => {
+    const { store, records } = stored([['p1', 'first'], ['p2', 'second'], ['p3', 'secnd', 'p2']]);
+    const fold = correctionFolder();
+    const before = fold(records());
+    new ChatMessages(store).addIncoming({ ...incoming('p4', 'third'), time: 3_000 });
+    const after = fold(records());
+    expect(after[0]).toBe(before[0]);
+    expect(after[1]).toBe(before[1]);
+    expect(after).toHaveLength(3);
+  });
+});
+
+describe('SPEC §9 chat order: by time, and messages of the same time in the order they arrived', () => {
   it('folds a correction that came in the same millisecond (or second of room history) as its original, whatever their ids', () => {
     // The correction's id sorts before the original's: arrival order, not id order, decides.
     const { records } = stored([['z-original', 'Hello Alcie'], ['a-correction', 'Hello Alice', 'z-original']], true);
@@ -162,16 +175,6 @@ describe("SPEC §5 message editing as read: a peer's stored correction shows as 
     expect(records().map((message) => message.body)).toEqual(['first', 'second', 'third']);
   });
 
-  it('keeps the identity of messages nothing changed, so the view does not redraw them', () => {
-    const { store, records } = stored([['p1', 'first'], ['p2', 'second'], ['p3', 'secnd', 'p2']]);
-    const fold = correctionFolder();
-    const before = fold(records());
-    new ChatMessages(store).addIncoming({ ...incoming('p4', 'third'), time: 3_000 });
-    const after = fold(records());
-    expect(after[0]).toBe(before[0]);
-    expect(after[1]).toBe(before[1]);
-    expect(after).toHaveLength(3);
-  });
 });
 
 describe('No chat lost: a message resent by its sender under a new occupant address is held once (issue 13)', () => {

@@ -35,7 +35,7 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
   // (renderInTasks), and text can arrive without a keydown (dictation, a drop) before the render of
   // the Enter that sent a correction; it is then a new message, not that correction.
   const editingNow = useRef<ChatMessage | undefined>(undefined);
-  const ownSends = useOwnSends(messages);
+  const ownSends = useOwnSends(roomAddress, messages);
   // ↑ pressed before the room's messages show the one just sent: the correction starts once they do
   // (a ref for the handlers, state for the effect), and an Enter meanwhile sends it then.
   const editAwaitingSend = useRef(false);

@@ -13,20 +13,23 @@ export interface OwnSends {
  * it is sent, but the page hears of it a worker round trip and a render later; until then the last
  * message shown as yours is the one before it, which ↑ pressed right after Enter must not correct.
  */
-export function useOwnSends(messages: readonly ChatMessage[]): OwnSends {
+export function useOwnSends(roomAddress: string, messages: readonly ChatMessage[]): OwnSends {
   const unsettled = useRef(0);
-  const newestId = useRef<string | undefined>(undefined);
+  const newest = useRef<{ id: string; roomAddress: string } | undefined>(undefined);
   // A settled send re-renders the panel, so that effects reading `allShown` run again.
   const [, setSettledCount] = useState(0);
   // Read when asked, not as rendered: a handler may run after a send and before the render it causes.
+  // A send to another room (the panel followed the person to a new one) is not waited for here.
   const allShown = (): boolean =>
-    unsettled.current === 0 && (newestId.current === undefined || messages.some((message) => message.id === newestId.current));
+    unsettled.current === 0 &&
+    (newest.current === undefined || newest.current.roomAddress !== roomAddress || messages.some((message) => message.id === newest.current?.id));
 
   function track(sending: Promise<string>): Promise<string> {
+    const sentTo = roomAddress;
     unsettled.current += 1;
     return sending
       .then((id) => {
-        newestId.current = id;
+        newest.current = { id, roomAddress: sentTo };
         return id;
       })
       .finally(() => {

@@ -1,5 +1,5 @@
 import { Suspense, type ReactNode } from 'react';
-import type { Room, RoomMove, RoomRemoval } from '../protocol/entities';
+import type { Room, RoomMove } from '../protocol/entities';
 import { ConnectionNotice } from './ConnectionNotice';
 import { lazyComponent } from './lazyComponent';
 
@@ -14,7 +14,10 @@ interface RoomStatusProps {
   ended: boolean;
 }
 
-/** SPEC §4 room state in plain words; nothing while joined. The locked-room prompt lives here. */
+/**
+ * SPEC §4 room state in plain words; nothing while joined. The locked-room prompt lives here. A room
+ * that ended for us (kicked, banned, destroyed: `roomEndOf`) has its own screen instead.
+ */
 export function RoomStatus({ room, openError, ended }: RoomStatusProps) {
   const content = describe(room, openError, ended);
   if (!content) return null;
@@ -48,9 +51,9 @@ function describe(room: Room | undefined, openError: string | undefined, ended: 
     case 'waiting':
       return { tone: 'info', body: <p>The room has not started yet. You will join when it starts.</p> };
     case 'banned':
-      return { tone: 'error', body: <p>You are banned from this room.</p> };
+      return undefined;
     case 'failed':
-      if (room.removal) return { tone: 'error', body: <p>{removalText(room.removal)}</p> };
+      if (room.removal) return undefined;
       return room.roomFull
         ? { tone: 'error', body: <p>The room is full. Try again later.</p> }
         : {
@@ -66,18 +69,6 @@ function describe(room: Room | undefined, openError: string | undefined, ended: 
 /** SPEC §4 destroyed room with an alternate venue: where the person went, and why. */
 function movedText(from: RoomMove, here: string): string {
   return `The owner closed ${from.fromName}${from.reason ? ` (“${from.reason}”)` : ''}, so you moved to ${here}.`;
-}
-
-function removalText(removal: RoomRemoval): string {
-  switch (removal.kind) {
-    case 'banned':
-      return 'You are banned from this room.';
-    case 'destroyed':
-      return 'The owner closed this room.';
-    case 'kicked':
-    case 'removed':
-      return 'You are no longer in the room.';
-  }
 }
 
 function pending(text: string): ReactNode {

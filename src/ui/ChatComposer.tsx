@@ -41,13 +41,17 @@ export function ChatComposer({
 }: ChatComposerProps) {
   const hintId = useId();
   const liveId = useId();
+  const tooLongId = useId();
+  // Longer than a message may be: kept whole and refused with the reason, never cut short as it is
+  // typed or pasted (a textarea's maxLength would drop the rest of a paste without a word).
+  const tooLong = draft.length > LIMITS.chatBodyLength;
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     // Keys that finish an input method's composition belong to it.
     if (event.nativeEvent.isComposing) return;
     if (event.key === 'Enter' && !event.shiftKey && sendOnEnter) {
       event.preventDefault();
-      onSend();
+      if (!tooLong) onSend();
     } else if (event.key === 'ArrowUp' && draft === '' && !editing) {
       event.preventDefault();
       onEditLast();
@@ -59,7 +63,7 @@ export function ChatComposer({
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    onSend();
+    if (!tooLong) onSend();
   }
 
   return (
@@ -83,16 +87,21 @@ export function ChatComposer({
           rows={1}
           value={draft}
           disabled={disabled}
-          maxLength={LIMITS.chatBodyLength}
           placeholder={disabled ? 'You can write once you are in the room' : 'Write a message…'}
-          aria-describedby={`${liveId} ${hintId}`}
+          aria-invalid={tooLong || undefined}
+          aria-describedby={`${tooLong ? `${tooLongId} ` : ''}${liveId} ${hintId}`}
           onChange={(event) => onDraftChange(event.target.value)}
           onKeyDown={onKeyDown}
         />
-        <button type="submit" className="button primary" disabled={disabled || draft.trim() === ''}>
+        <button type="submit" className="button primary" disabled={disabled || draft.trim() === '' || tooLong}>
           Send
         </button>
       </div>
+      {tooLong && (
+        <p id={tooLongId} className="form-error" role="alert">
+          Your message is {draft.length.toLocaleString()} characters long; up to {LIMITS.chatBodyLength.toLocaleString()} can be sent. Shorten it to send it.
+        </p>
+      )}
       <p id={liveId} className="composer-live">
         {realTimeText ? 'Others see what you type as you type.' : 'Others see only that you are typing, and your message once you send it.'}
       </p>

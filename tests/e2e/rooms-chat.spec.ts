@@ -1,3 +1,4 @@
+import { LIMITS } from '../../src/protocol/constants';
 import { chatLog, expect, expectJoined, messageBox, participantEntry, participants, pauseSessionWorker, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
 
 // Every person is a browser context of their own; every test uses a room of its own.
@@ -119,6 +120,31 @@ test.describe('Chat input: Enter sends unless Shift is held or sendOnEnter is of
     });
     await expect(input).toHaveValue('');
     await expect(chatLog(bob.page).getByRole('article').getByRole('paragraph')).toHaveText(['typed faster than the page draws']);
+  });
+
+  test('a message longer than the limit is kept whole, refused with the reason, and goes once shortened', async ({ people }) => {
+    const room = uniqueRoomName('too-long');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    const input = messageBox(alice.page);
+    const longest = 'x'.repeat(LIMITS.chatBodyLength);
+    // Pasted: an insertion, which the browser would cut to an input's maxLength.
+    await input.focus();
+    await alice.page.keyboard.insertText(`${longest}!`);
+    await expect(input).toHaveValue(`${longest}!`);
+    const reason = alice.page.getByRole('region', { name: 'Chat' }).getByRole('alert');
+    await expect(reason).toContainText('characters long; up to');
+    await expect(reason).toContainText('Shorten it to send it.');
+    await expect(input).toHaveAttribute('aria-invalid', 'true');
+    await expect(alice.page.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await input.press('Enter');
+    await expect(input).toHaveValue(`${longest}!`);
+
+    await input.press('Backspace');
+    await expect(reason).toHaveCount(0);
+    await input.press('Enter');
+    await expect(input).toHaveValue('');
+    await expect(chatLog(bob.page).getByRole('article').getByRole('paragraph')).toHaveText([longest]);
   });
 
   test('the input is disabled until the room is joined', async ({ people }) => {

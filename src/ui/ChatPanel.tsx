@@ -52,6 +52,8 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
     if (shown && documentVisible && roomAddress && unreadCount > 0) void actions.chat.markRead(roomAddress).catch(() => {});
   }, [actions, shown, documentVisible, roomAddress, unreadCount]);
 
+  // After every render: what an awaited correction waits for (the send settling, the message among
+  // the room's) arrives by either a settled promise's render or the session's patch.
   useEffect(() => {
     if (!editAwaitingSendState || !ownSends.allShown()) return;
     awaitEdit(false);

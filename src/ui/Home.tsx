@@ -1,9 +1,10 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { preferencesAtom } from '../main-thread/sessionAtoms';
-import { LIMITS } from '../protocol/constants';
+import { DEFAULT_PREFERENCES, LIMITS } from '../protocol/constants';
 import { roomNameError } from '../protocol/rooms';
 import { useActions } from './tabContext';
+import { useHasNoName } from './useHasNoName';
 import { ConnectionStatus } from './ConnectionStatus';
 import { navigate, roomPath } from './route';
 
@@ -24,12 +25,14 @@ export function Home() {
   const preferences = useAtomValue(preferencesAtom);
   const [leftRoom] = useState(leftRoomOfHistory);
   const [roomName, setRoomName] = useState(leftRoom ?? '');
-  // Undefined until edited: the field shows the saved name, which arrives with the session's snapshot.
+  // Undefined until edited: the field shows the saved name, which arrives with the session's snapshot;
+  // a person who has none (the default, "Anonymous") gets an empty field to type theirs into.
   const [displayName, setDisplayName] = useState<string | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const errorId = useId();
-  const shownDisplayName = displayName ?? preferences.displayName;
+  const hasNoName = useHasNoName();
+  const shownDisplayName = displayName ?? (hasNoName ? '' : preferences.displayName);
 
   useEffect(() => {
     document.title = 'Parley';
@@ -89,6 +92,7 @@ export function Home() {
             onChange={(event) => setDisplayName(event.target.value)}
             maxLength={LIMITS.displayNameLength}
             autoComplete="nickname"
+            placeholder={DEFAULT_PREFERENCES.displayName}
           />
         </label>
         {error && (

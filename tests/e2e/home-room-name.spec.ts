@@ -1,4 +1,6 @@
+import { DEFAULT_PREFERENCES } from '../../src/protocol/constants';
 import { expect, test } from './fixtures';
+import { uniqueRoomName } from './rooms-people';
 
 // Errors in plain words (issue 12, item 6): the home page refuses a room name that cannot become a
 // room address, says why, and stays put.
@@ -20,4 +22,22 @@ test.describe('The home page refuses a room name that cannot become an address, 
       expect(new URL(page.url()).pathname).toBe('/');
     });
   }
+});
+
+test.describe('The home page asks a person with no name for one: an empty field, with the name others would see as its placeholder', () => {
+  test('the field is empty until a name is given, and shows that name from then on', async ({ page, appUrl }) => {
+    await page.goto(appUrl);
+    const displayName = page.getByRole('textbox', { name: 'Display name' });
+    await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
+    await expect(displayName).toHaveValue('');
+    await expect(displayName).toHaveAttribute('placeholder', DEFAULT_PREFERENCES.displayName);
+
+    await page.getByRole('textbox', { name: 'Room name' }).fill(uniqueRoomName('no-name'));
+    await displayName.fill('Zoe');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await expect(page.getByRole('button', { name: 'Join call' })).toBeVisible();
+
+    await page.goto(appUrl);
+    await expect(page.getByRole('textbox', { name: 'Display name' })).toHaveValue('Zoe');
+  });
 });

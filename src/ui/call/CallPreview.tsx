@@ -8,7 +8,8 @@ import { DevicePickers } from './DevicePickers';
 import { MediaVideo } from './MediaVideo';
 import { MicrophoneLevel } from './MicrophoneLevel';
 import { MicrophoneToggle } from './MicrophoneToggle';
-import { NamePrompt, useHasNoName } from './NamePrompt';
+import { NamePrompt } from './NamePrompt';
+import { useHasNoName } from '../useHasNoName';
 import { PushToTalkToggle } from './PushToTalkToggle';
 
 function inCallText(names: readonly string[]): string {

@@ -1,13 +1,6 @@
-import { useAtomValue } from 'jotai';
 import { useId, useState, type FormEvent } from 'react';
-import { preferencesAtom } from '../../main-thread/sessionAtoms';
-import { DEFAULT_PREFERENCES, LIMITS } from '../../protocol/constants';
+import { LIMITS } from '../../protocol/constants';
 import { useActions } from '../tabContext';
-
-/** True while the person has not chosen a name and others see the default one ("Anonymous"). */
-export function useHasNoName(): boolean {
-  return useAtomValue(preferencesAtom).displayName === DEFAULT_PREFERENCES.displayName;
-}
 
 /**
  * Asks a person who arrived by a link for the name others will see; saved in the preferences

@@ -36,10 +36,9 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
   // the Enter that sent a correction; it is then a new message, not that correction.
   const editingNow = useRef<ChatMessage | undefined>(undefined);
   const ownSends = useOwnSends(roomAddress, messages);
-  // ↑ pressed before the room's messages show the one just sent: the correction starts once they do
-  // (a ref for the handlers, state for the effect), and an Enter meanwhile sends it then.
+  // ↑ pressed before the room's messages show the one just sent: the correction starts once they do,
+  // and an Enter meanwhile sends it then.
   const editAwaitingSend = useRef(false);
-  const [editAwaitingSendState, setEditAwaitingSendState] = useState(false);
   const sendOnceEditing = useRef(false);
   const [sendError, setSendError] = useState<string | undefined>(undefined);
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -55,8 +54,8 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
   // After every render: what an awaited correction waits for (the send settling, the message among
   // the room's) arrives by either a settled promise's render or the session's patch.
   useEffect(() => {
-    if (!editAwaitingSendState || !ownSends.allShown()) return;
-    awaitEdit(false);
+    if (!editAwaitingSend.current || !ownSends.allShown()) return;
+    editAwaitingSend.current = false;
     const sendNow = sendOnceEditing.current;
     sendOnceEditing.current = false;
     if (!lastOwn) return;
@@ -64,11 +63,6 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
     // What was typed since ↑ is the correction's text; with nothing typed, the message's own.
     else startEdit(lastOwn, draft === '' ? lastOwn.body : draft);
   });
-
-  function awaitEdit(awaiting: boolean) {
-    editAwaitingSend.current = awaiting;
-    setEditAwaitingSendState(awaiting);
-  }
 
   function edit(message: ChatMessage | undefined) {
     editingNow.current = message;
@@ -83,7 +77,8 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
   }
 
   function editLast() {
-    if (!ownSends.allShown()) awaitEdit(true);
+    // No render needed to start waiting: the send's settling or the session's patch brings one.
+    if (!ownSends.allShown()) editAwaitingSend.current = true;
     else if (lastOwn) startEdit(lastOwn);
   }
 
@@ -121,7 +116,7 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
       setSendError(errorMessage(error));
       setDraft((current) => (current === '' ? body : current));
       // Nothing was sent to correct: ↑ waiting for it would correct the message before.
-      awaitEdit(false);
+      editAwaitingSend.current = false;
       sendOnceEditing.current = false;
     });
   }

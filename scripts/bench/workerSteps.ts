@@ -3,6 +3,7 @@
 // does not reach shared workers, so the browser's DevTools protocol attaches to each as it starts
 // and installs the probe before the worker has opened its websocket.
 import type { Browser, CDPSession } from '@playwright/test';
+import { AttachedWorker } from '../../tests/support/attachedWorker';
 
 /**
  * A probe's statement (its `mark` in scope) that stamps `step` the first time its context posts
@@ -108,46 +109,13 @@ const WORKER_PROBE = `(() => {
   };
 })()`;
 
-/** A shared worker attached over the browser's DevTools session (the non-flattened protocol: messages to and from it go through Target). */
-class AttachedWorker {
-  private nextId = 1;
-  private readonly pending = new Map<number, (result: unknown) => void>();
-
-  constructor(
-    private readonly browserSession: CDPSession,
-    readonly sessionId: string,
-  ) {}
-
-  /** Evaluates `expression` in the worker; resolves with its value (by value). */
-  async evaluate<T>(expression: string): Promise<T> {
-    const id = this.nextId++;
-    const answered = new Promise<unknown>((resolve) => this.pending.set(id, resolve));
-    await this.browserSession.send('Target.sendMessageToTarget', {
-      sessionId: this.sessionId,
-      message: JSON.stringify({ id, method: 'Runtime.evaluate', params: { expression, returnByValue: true } }),
-    });
-    const result = (await answered) as { result?: { result?: { value?: T } } };
-    return result.result?.result?.value as T;
-  }
-
-  answered(message: { id?: number }): void {
-    if (message.id === undefined) return;
-    this.pending.get(message.id)?.(message);
-    this.pending.delete(message.id);
-  }
-}
-
 /** Every shared worker of `browser` from now on, each with the probe installed as it starts, in the order they started. */
 export class SharedWorkerSteps {
   private readonly workers: Promise<AttachedWorker>[] = [];
-  private readonly bySession = new Map<string, AttachedWorker>();
 
   private constructor(private readonly session: CDPSession) {
     session.on('Target.targetCreated', ({ targetInfo }) => {
       if (targetInfo.type === 'shared_worker') this.workers.push(this.attach(targetInfo.targetId));
-    });
-    session.on('Target.receivedMessageFromTarget', ({ sessionId, message }) => {
-      this.bySession.get(sessionId)?.answered(JSON.parse(message) as { id?: number });
     });
   }
 
@@ -170,9 +138,7 @@ export class SharedWorkerSteps {
   }
 
   private async attach(targetId: string): Promise<AttachedWorker> {
-    const { sessionId } = await this.session.send('Target.attachToTarget', { targetId, flatten: false });
-    const worker = new AttachedWorker(this.session, sessionId);
-    this.bySession.set(sessionId, worker);
+    const worker = await AttachedWorker.attach(this.session, targetId);
     await worker.evaluate(WORKER_PROBE);
     return worker;
   }

@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { roomNameToLocalpart } from '../../src/protocol/rooms';
+import { AttachedWorker } from '../support/attachedWorker';
 import { expect, test as base } from './fixtures';
 
 /** One person: a browser context of their own (separate storage, separate shared worker) and their tabs. */
@@ -86,24 +87,13 @@ export async function pauseSessionWorker(page: Page): Promise<{ resume(): Promis
   const { targetInfos } = await browserSession.send('Target.getTargets');
   const worker = targetInfos.find((target) => target.type === 'shared_worker' && target.browserContextId === pageTarget.browserContextId);
   if (!worker) throw new Error('the person has no shared worker to pause');
-  const { sessionId } = await browserSession.send('Target.attachToTarget', { targetId: worker.targetId, flatten: false });
-  let nextId = 1;
-  const answers = new Map<number, () => void>();
-  browserSession.on('Target.receivedMessageFromTarget', (event) => {
-    if (event.sessionId === sessionId) answers.get((JSON.parse(event.message) as { id?: number }).id ?? 0)?.();
-  });
-  const inWorker = (method: string) => {
-    const id = nextId++;
-    const answered = new Promise<void>((resolve) => answers.set(id, resolve));
-    void browserSession.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) });
-    return answered;
-  };
-  await inWorker('Debugger.enable');
+  const session = await AttachedWorker.attach(browserSession, worker.targetId);
+  await session.send('Debugger.enable');
   // An idle worker pauses at the first statement it runs next: the handler of the page's next message.
-  await inWorker('Debugger.pause');
+  await session.send('Debugger.pause');
   return {
     async resume() {
-      await inWorker('Debugger.resume');
+      await session.send('Debugger.resume');
       await browserSession.detach();
     },
   };

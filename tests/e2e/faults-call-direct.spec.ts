@@ -103,6 +103,37 @@ for (const change of ['unmutes', 'mutes'] as const) {
   });
 }
 
+test.describe('Fault suite: someone who starts sharing their screen while the chat server is down — once back, everyone sees it, and the camera never stopped', () => {
+  test('Prosody down, Alice starts sharing her screen, Prosody back', async ({ people, parley }) => {
+    test.setTimeout(240_000);
+    const [alice, bob] = (await inACall(people, 'fault-call-screen', ['Alice', 'Bob'])) as [Person, Person];
+    await expectDecodingVideo(bob.page, 'Alice');
+    await watchTiles([alice, bob]);
+    await parley.killXmpp();
+    const pages = [alice.page, bob.page];
+    await expectOutageShown(pages);
+    await callButton(alice.page, 'Start Screenshare').click();
+    await expect(tile(alice.page, 'Your screen')).toBeVisible();
+    const restartedAt = Date.now();
+    await parley.restartXmpp();
+    const back = await timeUntilBackAfterReachable(pages, restartedAt, () => parley.xmppUpSince);
+    const reachableAt = restartedAt + back.afterFault - back.afterReachable;
+    await expectDecodingVideo(bob.page, "Alice's screen");
+    const shownMs = Date.now() - reachableAt;
+    await expect(participantEntry(bob.page, 'Alice')).toContainText('sharing screen');
+    await expectDecodingVideo(bob.page, 'Alice');
+    // Sharing the screen left the cameras' sessions as they were: one video each throughout.
+    for (const { pair, samples } of await watchedSamples([alice, bob])) {
+      expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
+      expect(new Set(samples.map((sample) => sample.shown)).size, `${pair}: videos shown`).toBe(1);
+    }
+    reportFault('Alice starts sharing her screen while Prosody is down', [
+      `every tab back in its room ${back.afterReachable} ms after the server was reachable again`,
+      `Bob sees her screen ${shownMs} ms after`,
+    ]);
+  });
+});
+
 test.describe('Fault suite: Alice’s network dies without a word mid-call — she notices, comes back into the room and the call once it returns, and hears Bob as he is now', () => {
   test('silent cut of Alice’s path for 30 s; Bob unmutes meanwhile', async ({ people, browser, parley }) => {
     test.setTimeout(240_000);

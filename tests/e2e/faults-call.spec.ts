@@ -53,8 +53,8 @@ function expectEveryTileShowsVideo(watched: ReadonlyArray<{ pair: string; sample
   for (const { pair, samples } of watched) expect(samples.at(-1)?.shown, `${pair} shows a video at the end`).not.toBeUndefined();
 }
 
-test.describe('Fault suite: Prosody killed mid-call on the relay — the media keeps flowing while signalling is down, everyone is back in the room and the call, a muted person stays muted, one who mutes meanwhile is muted for all', () => {
-  test('three people on the relay, Carol muted; Prosody down 8 s, Bob mutes meanwhile', async ({ people, parley }) => {
+test.describe('Fault suite: Prosody killed mid-call on the relay — the media keeps flowing while signalling is down, everyone is back in the room and the call, a muted person stays muted, one who mutes meanwhile is muted for all, a screen shared meanwhile reaches everyone', () => {
+  test('three people on the relay, Carol muted; Prosody down 8 s, Bob mutes and Alice starts sharing her screen meanwhile', async ({ people, parley }) => {
     test.setTimeout(300_000);
     const everyone = await onTheRelay(people, 'fault-relay-prosody');
     const [alice, bob, carol] = everyone as [Person, Person, Person];
@@ -68,6 +68,7 @@ test.describe('Fault suite: Prosody killed mid-call on the relay — the media k
     const pages = everyone.map((person) => person.page);
     await expectOutageShown(pages);
     await callButton(bob.page, 'Mute microphone').click();
+    await callButton(alice.page, 'Start Screenshare').click();
     // Signalling is down for a while: the relay's media does not go through the chat server.
     await alice.page.waitForTimeout(Math.max(0, killedAt + 8_000 - Date.now()));
     const duringOutage = await watchedSamples(everyone);
@@ -85,13 +86,14 @@ test.describe('Fault suite: Prosody killed mid-call on the relay — the media k
         if (!muted.has(other)) await expectHearing(person.page, other.displayName);
       }
     }
+    for (const viewer of [bob, carol]) await expectDecodingVideo(viewer.page, "Alice's screen");
     const checkedMs = Date.now() - reachableAt;
     const watched = await watchedSamples(everyone);
     const paths = await Promise.all(everyone.map(async (person) => `${person.displayName}: ${await mediaPath(person.page).textContent()}`));
     reportFault('Prosody killed mid-call (relay, 3 people)', [
       `every tab back in its room ${back.afterReachable} ms after the server was reachable again (${back.afterFault} ms after the kill)`,
       `Bob's mute during the outage shown to the others ${bobMutedShownMs} ms after`,
-      `every video decoding and Alice heard, checked by ${checkedMs} ms after`,
+      `every video decoding (Alice's screen too) and Alice heard, checked by ${checkedMs} ms after`,
       videoGapFigure(watched, killedAt),
       `media path then ${paths.join(', ')}`,
     ]);

@@ -644,6 +644,58 @@ describe('Call: a mute or unmute made while signalling was down reaches everyone
   });
 });
 
+describe('Call: a stream shared, or an offer left unanswered, while signalling was down reaches everyone once they are back (issue 13)', () => {
+  const initiates = (from: Person, to: Person) => w().network.actions(from.address, to.address).filter((action) => action === 'session-initiate').length;
+  const w = () => world!;
+
+  it('Alice shares her screen while the chat server is down: nothing is offered meanwhile, and Bob receives it once both are back', async () => {
+    newWorld();
+    const call = await inCallWithBobMuted(w(), false);
+    const { alice, bob } = call;
+    w().network.cut(alice.address, bob.address);
+    setLostConnection(alice);
+    setLostConnection(bob);
+    const before = initiates(alice, bob);
+    shareScreen(alice);
+    await w().clock.advance(10_000);
+    // No offer tried that could not go (it would have been logged as not sent).
+    expect(alice.errors).toEqual([]);
+
+    w().network.restore(alice.address, bob.address);
+    setLostConnection(alice, [bob]);
+    setLostConnection(bob, [alice]);
+    await until(() => remoteFrom(bob, alice).some((item) => item.screenCapture), 'screen received');
+    expect(initiates(alice, bob)).toBe(before + 1);
+    expect(alice.errors).toEqual([]);
+  });
+
+  it('Bob’s answer to Alice’s screen was lost as the chat server went down: once both are back, she offers it anew and he answers', async () => {
+    newWorld();
+    const { alice, bob } = await inCallWithBobMuted(w(), false);
+    // What Alice sends from now on is on its way (in order) when the connection drops.
+    w().network.holdBack((from) => from === alice.address);
+    shareScreen(alice);
+    await until(() => initiates(alice, bob) === 2, 'screen offered');
+    const oldSid = w().network.log.findLast((entry) => entry.jingle.action === 'session-initiate')?.jingle.sid;
+    // The offer reaches Bob as the connection drops: his answer cannot go.
+    w().network.cut(alice.address, bob.address);
+    setLostConnection(alice);
+    setLostConnection(bob);
+    w().network.release();
+    await w().clock.advance(10_000);
+    expect(bob.errors).toContain('Jingle session-accept not sent: Not connected');
+
+    w().network.restore(alice.address, bob.address);
+    setLostConnection(alice, [bob]);
+    setLostConnection(bob, [alice]);
+    await until(() => initiates(alice, bob) === 3 && w().network.actions(bob.address, alice.address).filter((action) => action === 'session-accept').length === 2, 'offered anew and answered');
+    // The old offer is withdrawn; the camera's session, answered before, runs on.
+    expect(w().network.log.filter((entry) => entry.from === alice.address && entry.jingle.action === 'session-terminate').map((entry) => entry.jingle.sid)).toEqual([oldSid]);
+    await until(() => remoteFrom(bob, alice).filter((item) => item.screenCapture).length === 1, 'one screen received');
+    expect(alice.errors).toEqual([]);
+  });
+});
+
 describe('Call: a burst of changes is one recompute (SPEC §9 update queue, as a microtask)', () => {
   it('sharing microphone and camera at once in the call starts one session with both, not an audio one restarted', async () => {
     const w = newWorld();

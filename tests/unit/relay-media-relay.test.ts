@@ -20,7 +20,7 @@ import type { Room } from '../../src/protocol/entities';
 import { CONSUMER_AHEAD_AFTER_MS } from '../../src/protocol/clientDefaults';
 import type { CreateConsumerParams } from '../../src/protocol/relay';
 import { initialSessionState } from '../../src/protocol/session-state';
-import { ManualClock } from '../support/ManualClock';
+import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
 import { BOB, peer, ROOM, room } from './callTab-fakes';
 
@@ -142,7 +142,7 @@ function relayPathIn(record: Room): { relay: RelayPath; errors: string[]; clock:
 const microphone: ShareableMedia = { id: 'mic', kind: 'audio', streamId: 'stream-1', screenCapture: false };
 
 /** The microphone, shared with Bob. */
-const toBob: Delivery = { key: sessionKey(BOB, USER_STREAM_KEY), peerAddress: BOB, peerId: peer(BOB, { id: 'bob-sid' }).id, streamKey: USER_STREAM_KEY, media: [microphone] };
+const toBob: Delivery = { key: sessionKey(BOB, USER_STREAM_KEY), peerAddress: BOB, peerId: peer(BOB, { id: 'bob-sid' }).id, streamKey: USER_STREAM_KEY, media: [microphone], reachable: true };
 
 /** As the Call does on every change (connected, then ingested, then the consumers): `shared()` published, `planned()` delivered where the plan puts them on the relay. */
 function following(relay: RelayPath, planned: () => Delivery[], shared: () => ShareableMedia[] = () => [microphone]): () => void {
@@ -308,6 +308,53 @@ describe('A sender on the relay makes the next receiver’s consumer of each str
     await clock.advance(CONSUMER_AHEAD_AFTER_MS);
     await until(() => connection.paramsOf('REMOVE_CONSUMER').length > 0, 'the old one removed');
     expect(connection.paramsOf('REMOVE_CONSUMER')).toEqual([{ id: ahead!.id }]);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('The relay path offers only to people signalling reaches, and offers anew what an outage left unanswered (issue 13)', () => {
+  /** A relay path carrying the microphone, following `planned`, with the Jingle actions its sessions send. */
+  async function carryingTheMicrophone(planned: () => Delivery[]) {
+    const connection = new FakeRelayConnection(MICROPHONE_CONSUMER_OFFER);
+    vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
+    vi.spyOn(RelayIngest, 'create').mockImplementation(async () => new FakeIngest() as unknown as RelayIngest);
+    const { relay, errors, manager } = relayPathIn(room({}));
+    const sent: Stanzas.Jingle[] = [];
+    manager.on('send', (iq: Stanzas.IQ) => {
+      if (iq.jingle) sent.push(iq.jingle);
+    });
+    const follow = following(relay, planned);
+    await until(() => relay.canCarry(USER_STREAM_KEY), 'the relay carries the microphone');
+    return { connection, relay, errors, sent, follow, actions: () => sent.map((jingle) => `${jingle.action} ${jingle.sid}`) };
+  }
+
+  it('no consumer is made for someone the room does not list now (the chat server down, or not back yet); one is once they are', async () => {
+    let planned: Delivery[] = [{ ...toBob, reachable: false }];
+    const { connection, errors, sent, follow } = await carryingTheMicrophone(() => planned);
+    follow();
+    await flushMicrotasks();
+    expect(connection.paramsOf('CREATE_CONSUMER')).toEqual([]);
+    expect(sent).toEqual([]);
+
+    planned = [toBob];
+    follow();
+    await until(() => sent.some((jingle) => jingle.action === 'session-initiate'), 'the offer to Bob');
+    expect(connection.paramsOf<CreateConsumerParams>('CREATE_CONSUMER')).toMatchObject([{ peerId: 'bob-sid' }]);
+    expect(errors).toEqual([]);
+  });
+
+  it('an offer Bob never answered is withdrawn once he is back, its consumer removed, and a new one offered', async () => {
+    const { connection, relay, errors, sent, actions } = await carryingTheMicrophone(() => [toBob]);
+    await until(() => sent.some((jingle) => jingle.action === 'session-initiate'), 'the offer to Bob');
+    const first = sent.find((jingle) => jingle.action === 'session-initiate')!.sid;
+
+    relay.catchUp(new Set([BOB]));
+    await until(() => sent.filter((jingle) => jingle.action === 'session-initiate').length === 2, 'offered anew');
+    const second = sent.filter((jingle) => jingle.action === 'session-initiate')[1]!.sid;
+    expect(second).not.toBe(first);
+    expect(actions()).toContain(`session-terminate ${first}`);
+    await until(() => connection.paramsOf('REMOVE_CONSUMER').length > 0, 'the old consumer removed');
+    expect(connection.paramsOf('REMOVE_CONSUMER')).toEqual([{ id: first }]);
     expect(errors).toEqual([]);
   });
 });

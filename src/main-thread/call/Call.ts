@@ -264,6 +264,14 @@ export class Call extends TypedEmitter<CallEvents> {
     const inCall = inRoom && this.inCall();
     this.incoming.follow(new Set(peers.map((peer) => peer.address)), inCall);
 
+    if (returned.length > 0) {
+      // What was said while signalling was down never reached them (issue 13): say what is true now,
+      // before the deliveries below start anew what catching up ends.
+      const back = new Set(returned);
+      this.mesh.catchUp(back);
+      this.relay?.catchUp(back);
+    }
+
     const { media } = this.options;
     const shared = media
       .shared()
@@ -271,7 +279,9 @@ export class Call extends TypedEmitter<CallEvents> {
       .map(shareable);
     const streams = groupIntoStreams(shared);
     const plan = planOutgoingSessions({ inCall, peers, shared, held: this.sessions.held });
-    const deliveries = this.deliveriesOf(plan, peers);
+    // Signalling reaches only the people the room lists while it is joined: nobody while it waits for its rejoin, nor those held (RejoinHold).
+    const reachable = new Set(room?.joined ? roomPeers.map((peer) => peer.address) : []);
+    const deliveries = this.deliveriesOf(plan, peers, reachable);
     // A newcomer connects what those already in the call send it before offering to them (ReceiveFirst).
     const awaited = this.receiveFirst.awaited(inCall, room?.joinedAt, peers, (address) => this.incoming.theirSession(address));
     const meshDeliveries = this.relay ? this.followRelay(this.relay, deliveries, streams, peers, inCall, awaited.size > 0) : deliveries;
@@ -279,12 +289,6 @@ export class Call extends TypedEmitter<CallEvents> {
     this.mesh.deliver(meshDeliveries.filter((delivery) => !awaited.has(delivery.peerAddress) || this.mesh.carries(delivery.key)));
     // The session to whoever joins next starts from an offer made ahead, when the mesh would carry it.
     this.mesh.prepareFor(inCall && !this.relayTakesNewcomer(peers) ? streams.get(USER_STREAM_KEY) : undefined);
-    if (returned.length > 0) {
-      // A mute or unmute made while signalling was down never reached them (issue 13): say what is true now.
-      const reachable = new Set(returned);
-      this.mesh.restateMute(reachable);
-      this.relay?.restateMute(reachable);
-    }
     // Only people the room lists have a record to report to.
     this.peerReports.follow(roomPeers, (address) => this.sessions.hasFailed(address));
   }
@@ -301,9 +305,9 @@ export class Call extends TypedEmitter<CallEvents> {
     store.set(heldPeersAtom, next);
   }
 
-  private deliveriesOf(plan: ReturnType<typeof planOutgoingSessions>, peers: readonly Peer[]): Delivery[] {
+  private deliveriesOf(plan: ReturnType<typeof planOutgoingSessions>, peers: readonly Peer[], reachable: ReadonlySet<string>): Delivery[] {
     const peerIds = new Map(peers.map((peer) => [peer.address, peer.id]));
-    return plan.map((session) => ({ ...session, peerId: peerIds.get(session.peerAddress) ?? session.peerAddress }));
+    return plan.map((session) => ({ ...session, peerId: peerIds.get(session.peerAddress) ?? session.peerAddress, reachable: reachable.has(session.peerAddress) }));
   }
 
   /**

@@ -11,6 +11,12 @@ export type PathName = 'mesh' | 'relay';
 export interface Delivery extends PlannedSession {
   /** The receiver's sid (Peer.id): the relay names the receiving peer by it (CREATE_CONSUMER's peerId). */
   readonly peerId: string;
+  /**
+   * The room lists the receiver now, so signalling reaches them. A path starts a session (or starts
+   * one anew) only then: an offer made while the chat server is down, or to someone held through
+   * an outage who is not back yet, would never be answered (issue 13). The running one is left as it is.
+   */
+  readonly reachable: boolean;
 }
 
 /**
@@ -37,8 +43,12 @@ export interface MediaPath {
   established(key: string): boolean;
   /** SPEC §4: a local item was muted or unmuted: tell the receivers of every delivery that sends it. */
   mute(item: MediaItem, muted: boolean): void;
-  /** Issue 13: the mute state of everything sent, again, on each answered delivery to these people (reachable again after an outage). */
-  restateMute(peerAddresses: ReadonlySet<string>): void;
+  /**
+   * Issue 13: these people are reachable again after an outage, and what they may have missed is
+   * said again: on each answered delivery to them its names, screen marks and mute state; a
+   * delivery they never answered (its offer or their answer lost in the outage) is offered anew.
+   */
+  catchUp(peerAddresses: ReadonlySet<string>): void;
   /** SPEC §9: the budget of each sent video. */
   setMaxBitrate(bitrate: number): void;
   /** Something the choice of paths depends on changed (a connection, an ingest, a held delivery released). */

@@ -114,8 +114,17 @@ export class MeshPath implements MediaPath {
     }
   }
 
-  restateMute(peerAddresses: ReadonlySet<string>): void {
-    for (const call of this.outgoing.values()) if (call.answered && peerAddresses.has(call.peerAddress)) this.stateMute(call);
+  catchUp(peerAddresses: ReadonlySet<string>): void {
+    for (const call of [...this.outgoing.values()]) {
+      if (!peerAddresses.has(call.peerAddress)) continue;
+      if (!call.answered) {
+        // Ended here (the peer may hold it: it is terminated), the plan starts it anew.
+        this.options.sessions.end(call, 'success');
+        continue;
+      }
+      void this.options.sessions.run(call, 'describe', () => this.describe(call));
+      this.stateMute(call);
+    }
   }
 
   /** SPEC §9: applied to every session that sends video when it changes, and to each new one. */
@@ -151,15 +160,16 @@ export class MeshPath implements MediaPath {
     return senders;
   }
 
-  /** Brings the session of a delivery up to date: start, swap tracks, or start anew. */
+  /** Brings the session of a delivery up to date: start, swap tracks, or start anew (those two only when the receiver is reachable). */
   private follow(delivery: Delivery): void {
     const call = this.outgoing.get(delivery.key);
     if (!call) {
-      this.start(delivery);
+      if (delivery.reachable) this.start(delivery);
       return;
     }
     const update = compareSessionMedia(call.sent, delivery.media);
     if (update.type === 'restart') {
+      if (!delivery.reachable) return;
       this.options.sessions.end(call, 'success');
       this.start(delivery);
     } else if (update.type === 'replace') {

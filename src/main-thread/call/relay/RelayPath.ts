@@ -145,9 +145,18 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     }
   }
 
-  restateMute(peerAddresses: ReadonlySet<string>): void {
-    for (const consumer of this.consumers.values()) {
-      if (consumer.session?.answered && peerAddresses.has(consumer.delivery.peerAddress)) this.run(consumer, 'mute-state', () => this.stateMute(consumer));
+  catchUp(peerAddresses: ReadonlySet<string>): void {
+    for (const consumer of [...this.consumers.values()]) {
+      if (!peerAddresses.has(consumer.delivery.peerAddress) || !consumer.session) continue;
+      if (!consumer.session.answered) {
+        // Ended here and on the relay, the plan makes it anew.
+        this.drop(consumer);
+        continue;
+      }
+      this.run(consumer, 'catch-up', async () => {
+        await this.describe(consumer);
+        await this.stateMute(consumer);
+      });
     }
   }
 
@@ -181,22 +190,22 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
 
   private follow(delivery: Delivery): void {
     const existing = this.consumers.get(delivery.key);
-    // Made on a connection that died: once the relay is back, a consumer on the new connection replaces it.
-    if (existing?.dead && this.link.ready(delivery.streamKey)) this.drop(existing);
-    else if (existing) {
-      if (listOf(existing.delivery.media, 'kind') !== listOf(delivery.media, 'kind')) {
-        // A kind added or dropped: the offer changes, so the consumer is made anew (the mesh covers the gap).
-        this.drop(existing);
-      } else {
+    if (existing) {
+      // Made anew, once the receiver is reachable: a consumer made on a connection that died, once the
+      // relay is back; one whose kinds change (a kind added or dropped changes the offer; the mesh covers the gap).
+      const remade = (existing.dead && this.link.ready(delivery.streamKey)) || listOf(existing.delivery.media, 'kind') !== listOf(delivery.media, 'kind');
+      if (!remade) {
         const replaced = delivery.media.some((item) => !existing.delivery.media.some((other) => other.id === item.id));
         existing.delivery = delivery;
         if (replaced) this.run(existing, 'describe', () => this.describe(existing));
         return;
       }
+      if (!delivery.reachable) return;
+      this.drop(existing);
     }
     const link = this.link.link;
     const ingest = this.consumableIngest(delivery.streamKey, delivery.media);
-    if (!link || !ingest || this.held.has(delivery.key)) return;
+    if (!link || !ingest || this.held.has(delivery.key) || !delivery.reachable) return;
     const source = this.consumerSource(ingest.id, delivery.media);
     const ahead = this.ahead.get(delivery.streamKey);
     const taken = ahead?.fits(link.client, source, listOf(delivery.media, 'id')) ? ahead : undefined;

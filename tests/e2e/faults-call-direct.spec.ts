@@ -3,6 +3,7 @@
 // they run in the `faults` project with the chat's cases, two at a time (most of their time is the outage).
 // Real Prosody and Chromium with fake devices, in a loopback-only network namespace; each case prints
 // its figures; what is asserted is what the people see and hear, not how fast.
+import { REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { CALL_FAULTS_LAUNCH, expectOutageShown, inACall, watchedSamples, watchTiles } from './call-faults';
 import { callButton, tile, expectDecodingVideo, expectHearing, hear, joinCallWithCamera, LIGHT_VIDEO_TIERS } from './call-ui-people';
 import { shownMutedWatch, watchShownMuted } from './call-watch';
@@ -130,6 +131,33 @@ test.describe('Fault suite: someone who starts sharing their screen while the ch
     reportFault('Alice starts sharing her screen while Prosody is down', [
       `every tab back in its room ${back.afterReachable} ms after the server was reachable again`,
       `Bob sees her screen ${shownMs} ms after`,
+    ]);
+  });
+});
+
+test.describe('Fault suite: someone who reloads their call tab while the chat server is down — once back, the others see them once: no tile left behind from before the reload', () => {
+  test('Prosody down, Bob reloads, Prosody back, Bob joins the call again', async ({ people, parley }) => {
+    test.setTimeout(240_000);
+    const [alice, bob] = (await inACall(people, 'fault-call-reload', ['Alice', 'Bob'])) as [Person, Person];
+    await expectDecodingVideo(alice.page, 'Bob');
+    await parley.killXmpp();
+    const pages = [alice.page, bob.page];
+    await expectOutageShown(pages);
+    // A new page, a new session: Bob comes back under another address, his old connections go quiet.
+    await bob.page.reload();
+    const restartedAt = Date.now();
+    await parley.restartXmpp();
+    const back = await timeUntilBackAfterReachable(pages, restartedAt, () => parley.xmppUpSince);
+    const backAt = restartedAt + back.afterFault;
+    await joinCallWithCamera(bob.page, 1);
+    await expectDecodingVideo(bob.page, 'Alice');
+    // Bob's old tile goes once its sessions have ended (their ICE quiet for 5 s), not REJOIN_GRACE_MS after Alice's rejoin.
+    await expect(tile(alice.page, 'Bob')).toHaveCount(1, { timeout: Math.max(0, backAt + REJOIN_GRACE_MS - 10_000 - Date.now()) });
+    const oneBobMs = Date.now() - backAt;
+    await expectDecodingVideo(alice.page, 'Bob');
+    reportFault('Bob reloads while Prosody is down', [
+      `every tab back in its room ${back.afterReachable} ms after the server was reachable again`,
+      `Alice shows one Bob, in the call again, ${oneBobMs} ms after she was back`,
     ]);
   });
 });

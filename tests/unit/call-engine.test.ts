@@ -1,13 +1,13 @@
 import { createRequire } from 'node:module';
 import { createStore } from 'jotai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { connectionsAtom } from '../../src/main-thread/call/callAtoms';
+import { connectionsAtom, heldPeersAtom } from '../../src/main-thread/call/callAtoms';
 import { Call } from '../../src/main-thread/call/Call';
 import type { SizedEncoding } from '../../src/main-thread/call/mesh/meshVideoSize';
 import type { PeerMediaChange } from '../../src/main-thread/call/peerMedia';
 import { MediaItems } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
-import { TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
+import { SESSION_TERMINATION, TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
 import type { CallRecord, Peer, RequestingMedia, Room } from '../../src/protocol/entities';
 import { MESH_VIDEO_SIZE, RECEIVE_FIRST, PREPARED_OFFER, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { initialSessionState } from '../../src/protocol/session-state';
@@ -464,6 +464,11 @@ describe('Call: session termination on fake time (SPEC §4)', () => {
   });
 });
 
+/** The people `person`'s call holds through a lost connection (their tiles stay), by address. */
+function heldBy(person: Person): string[] {
+  return (person.store.get(heldPeersAtom)[ROOM] ?? []).map((peer) => peer.address);
+}
+
 describe('Call: a lost connection to the chat server is not a call outage (issue 13)', () => {
   it('while the room waits for its rejoin, and after it, the sessions run on: nothing ended, nothing started again', async () => {
     const w = newWorld();
@@ -489,6 +494,43 @@ describe('Call: a lost connection to the chat server is not a call outage (issue
     // Nothing on the wire but each one's mute state said again to the other, now reachable (issue 13).
     expect(w.network.log.slice(sent).filter((entry) => entry.jingle.action !== 'session-info')).toEqual([]);
     expect([...alice.errors, ...bob.errors]).toEqual([]);
+  });
+
+  it('a person held through the outage whose sessions with us all ended is let go then, not REJOIN_GRACE_MS after our rejoin (they went away, or came back under another address)', async () => {
+    const w = newWorld();
+    const { alice, bob } = await aliceAndBobInCall(w, true);
+    connectAll(w);
+
+    setLostConnection(alice);
+    setLostConnection(bob);
+    await w.clock.advance(1_000);
+    setLostConnection(alice, []);
+    await flushMicrotasks();
+    expect(heldBy(alice)).toEqual([bob.address]);
+    // Bob's tab is gone (a reload while the server was down): both connections with him go quiet.
+    for (const pc of alice.pcs) pc.setIceState('disconnected');
+    await w.clock.advance(SESSION_TERMINATION.interruptedTimeoutMs);
+    await until(() => connections(alice).length === 0, 'both sessions ended');
+    await flushMicrotasks();
+    expect(heldBy(alice)).toEqual([]);
+    expect(remoteFrom(alice, bob)).toEqual([]);
+  });
+
+  it('someone in the call with no session with us (nothing sent either way) is kept for REJOIN_GRACE_MS all the same', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    allInCall(w);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+
+    setLostConnection(alice);
+    await flushMicrotasks();
+    setLostConnection(alice, []);
+    await flushMicrotasks();
+    await w.clock.advance(REJOIN_GRACE_MS - 1);
+    expect(heldBy(alice)).toEqual([bob.address]);
+    await w.clock.advance(1);
+    expect(heldBy(alice)).toEqual([]);
   });
 
   it('a person not back within REJOIN_GRACE_MS of our rejoin is gone: their sessions end here', async () => {

@@ -259,7 +259,7 @@ export class Call extends TypedEmitter<CallEvents> {
     if (room?.selfAddress) this.manager.selfID = room.selfAddress;
     const roomPeers = Object.values(state.peers).filter((peer) => peer.roomAddress === this.roomAddress && !peer.isSelf);
     // Through a lost connection the call keeps the people it had (RejoinHold): media does not go through the server.
-    const { peers, inRoom, returned } = this.rejoinHold.follow(room, roomPeers, this.inCall());
+    const { peers, inRoom, returned } = this.rejoinHold.follow(room, roomPeers, this.inCall(), (address) => this.inTouchWith(address));
     this.showHeld(this.rejoinHold.heldPeers());
     const inCall = inRoom && this.inCall();
     this.incoming.follow(new Set(peers.map((peer) => peer.address)), inCall);
@@ -291,6 +291,11 @@ export class Call extends TypedEmitter<CallEvents> {
     this.mesh.prepareFor(inCall && !this.relayTakesNewcomer(peers) ? streams.get(USER_STREAM_KEY) : undefined);
     // Only people the room lists have a record to report to.
     this.peerReports.follow(roomPeers, (address) => this.sessions.hasFailed(address));
+  }
+
+  /** A session with this person runs, received or sent, on either path. */
+  private inTouchWith(address: string): boolean {
+    return this.sessions.all().some((call) => call.peerAddress === address) || this.relay?.sendsTo(address) === true;
   }
 
   /** The held people, for the call tab's tiles (heldPeersAtom); written only when they change. */

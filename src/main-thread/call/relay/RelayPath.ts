@@ -114,6 +114,11 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     return this.consumers.has(key);
   }
 
+  /** A consumer of ours goes to this person. */
+  sendsTo(peerAddress: string): boolean {
+    return [...this.consumers.values()].some((consumer) => consumer.delivery.peerAddress === peerAddress);
+  }
+
   established(key: string): boolean {
     const consumer = this.consumers.get(key);
     return consumer !== undefined && !consumer.dead && this.options.handover.established('relay', key);

@@ -83,7 +83,8 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
   }
 
   function startEdit(message: ChatMessage, text = message.body) {
-    if (!room?.joined) return;
+    // A correction, like a message, waits for the rejoin when the room is on its way back.
+    if (disabled) return;
     if (draft !== '' && !editingNow.current && !editAwaitingSend.current) void actions.chat.updateRealTimeText(roomAddress, '').catch(() => {});
     edit(message);
     setDraft(text);
@@ -129,7 +130,7 @@ export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPan
       <ChatLog
         messages={messages}
         events={events}
-        editableId={room?.joined ? lastOwn?.id : undefined}
+        editableId={disabled ? undefined : lastOwn?.id}
         onEdit={startEdit}
         emptyText={disabled ? 'Messages appear here once you are in the room.' : 'No messages yet. Say hello!'}
         shown={shown}

@@ -3,7 +3,7 @@
 // network going dead without a word. Real servers, real Chromium; each case prints its figures
 // (time until every tab is back in its room, messages lost, duplicates) — no timing is asserted.
 import type { Browser, Page } from '@playwright/test';
-import { chatLog, expectJoined, say, test, uniqueRoomName, type Person } from './rooms-people';
+import { chatLog, expectJoined, messageBox, say, test, uniqueRoomName, type Person } from './rooms-people';
 import { expect } from './fixtures';
 import { BACK_WITHIN_MS, expectOutageNoticed, outageSeen, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
 import { fakeNetworkChangeEvent, joinThrough, PersonalPath } from './network-cut';
@@ -98,6 +98,36 @@ test.describe('Fault suite: Prosody killed mid-chat — the supervisor restarts 
     const failed = alice.page.getByRole('button', { name: 'Retry' });
     if (figures.lost > 0) await expect(failed).toBeVisible();
     expect(figures.duplicates).toBe(0);
+  });
+});
+
+test.describe('Fault suite: a message corrected while the chat server is down — ↑ works as ever, and once back everyone reads the correction, not a second message', () => {
+  test('Prosody down, Alice corrects her last message, Prosody back', async ({ people, parley }) => {
+    test.setTimeout(CHAT_FAULT_TIMEOUT_MS);
+    const room = uniqueRoomName('fault-correction');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await say(alice.page, 'Helo everyone');
+    await expect(chatLog(bob.page)).toContainText('Helo everyone');
+    await parley.killXmpp();
+    await expectChatKeptDuringOutage(alice.page, 'Helo everyone', /chat server is down|Reconnecting/);
+
+    const input = messageBox(alice.page);
+    await input.press('ArrowUp');
+    await expect(input).toHaveValue('Helo everyone');
+    await input.fill('Hello everyone');
+    await input.press('Enter');
+    await expect(input).toHaveValue('');
+    const restartedAt = Date.now();
+    await parley.restartXmpp();
+    const back = await timeUntilBackAfterReachable([alice.page, bob.page], restartedAt, () => parley.xmppUpSince);
+
+    for (const page of [alice.page, bob.page]) {
+      await expect(chatLog(page)).toContainText('Hello everyone (edited)', { timeout: BACK_WITHIN_MS });
+      // One message, corrected in place (the log's event lines aside).
+      await expect(chatLog(page).getByRole('article').getByRole('paragraph')).toHaveText([/^Hello everyone/]);
+    }
+    reportFault('a message corrected while Prosody is down', [`every tab back in its room ${back.afterReachable} ms after the server was reachable again`, 'the correction read by everyone']);
   });
 });
 

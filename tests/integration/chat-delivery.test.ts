@@ -76,6 +76,34 @@ describe('No chat lost: a message written while the server is down waits, pendin
   });
 });
 
+describe('No chat lost: a correction written while the server is down waits, and corrects the message for everyone after the rejoin', () => {
+  it('the corrected record waits unacked without an error; once back, one correction goes, naming the original, and Bob reads it', async () => {
+    const name = `delivery-${randomUUID().slice(0, 8)}`;
+    const alice = await inRoom('Alice', name);
+    const bob = await inRoom('Bob', name);
+    const id = await alice.who.chat.sendChat(alice.room.address, 'Helo everyone');
+    await waitFor(alice.who, 'the message confirmed', (state) => state.messages[id]?.acked);
+    await waitFor(bob.who, 'the message', (state) => Object.values(state.messages).some((message) => message.stanzaId === id));
+
+    await parley().killXmpp();
+    await waitFor(alice.who, 'the room interrupted', (state) => state.rooms[alice.room.id]?.roomState === 'interrupted');
+    const corrected = await alice.who.chat.sendChat(alice.room.address, 'Hello everyone', id);
+    expect(corrected).toBe(id);
+    expect(record(alice.who, id)).toMatchObject({ acked: false, body: 'Hello everyone' });
+    expect(record(alice.who, id)?.sendError).toBeUndefined();
+
+    await parley().restartXmpp();
+    await backTogether(alice.who, alice.room.id, bob.who, bob.room.id);
+    await waitFor(alice.who, 'the correction confirmed', (state) => state.messages[id]?.acked);
+    await waitFor(bob.who, 'the correction', (state) => Object.values(state.messages).some((message) => message.replace === id));
+    const corrections = alice.who.sentMessages.filter((message) => message.replace === id);
+    expect(corrections).toHaveLength(1);
+    expect(corrections[0]).toMatchObject({ body: 'Hello everyone' });
+    expect(corrections[0]?.id).not.toBe(id);
+    expect(Object.values(bob.who.session.store.state.messages).filter((message) => message.replace === id).map((message) => message.body)).toEqual(['Hello everyone']);
+  });
+});
+
 describe('No chat lost: what others said while you were away comes from the room history on rejoin, merged without duplicates', () => {
   it('asks for the history since just before the last message held, and holds each message once', async () => {
     const name = `history-${randomUUID().slice(0, 8)}`;

@@ -65,7 +65,7 @@ export class ChatDomain implements SessionDomain, ChatCommands {
   ) {
     this.rooms = new ChatRooms(context);
     this.messages = new ChatMessages(context.store);
-    this.outbox = new ChatOutbox(context, (message) => this.transmit(message), (roomAddress) => this.rooms.isJoined(roomAddress));
+    this.outbox = new ChatOutbox(context, (message) => this.transmit(this.messages.outgoingStanza(message)), (roomAddress) => this.rooms.isJoined(roomAddress));
     this.chatStates = new ChatStateMachine(context.clock, (roomAddress, chatState) =>
       this.sendToRoom(roomAddress, { chatState }),
     );
@@ -114,8 +114,8 @@ export class ChatDomain implements SessionDomain, ChatCommands {
     const room = expectRoomAddress(roomAddress);
     const text = expectBody(body);
     const replaceId = optionalStanzaId(replace, 'replace');
-    // A new message may wait for the rejoin (ChatOutbox); a correction needs the room now.
-    if (replaceId !== undefined || !this.outbox.accepts(room)) this.joinedClient(room);
+    // A message or a correction may wait for the rejoin (ChatOutbox).
+    if (!this.outbox.accepts(room)) this.joinedClient(room);
     // StanzaJS's own id (a v4 uuid), chosen here so the message keeps it through resends.
     const stanzaId = Utils.uuid();
     const displayName = displayNameOrDefault(this.context.store.state.preferences.displayName);
@@ -131,8 +131,7 @@ export class ChatDomain implements SessionDomain, ChatCommands {
       acked: false,
     });
     const record = this.messages.get(id);
-    if (replaceId !== undefined) this.transmit({ stanzaId, roomAddress: room, body: text, replace: replaceId });
-    else if (record) this.outbox.add(record);
+    if (record) this.outbox.add(record);
     this.drafts.delete(room);
     this.chatStates.messageSent(room);
     this.rttSender.reset(room);

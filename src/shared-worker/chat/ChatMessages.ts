@@ -64,6 +64,17 @@ export class ChatMessages {
   }
 
   /**
+   * What the wire carries for one of our records not yet acknowledged: its latest correction while
+   * one is waiting for the room's echo (a stanza of its own naming the original, XEP-0308), else the
+   * message itself. The outbox sends this, and sends it again after a lost connection.
+   */
+  outgoingStanza(record: ChatMessage): Pick<ChatMessage, 'stanzaId' | 'roomAddress' | 'body' | 'replace'> {
+    const correction = this.pendingCorrections.get(record.id);
+    if (correction !== undefined) return { stanzaId: correction, roomAddress: record.roomAddress, body: record.body, replace: record.stanzaId };
+    return { stanzaId: record.stanzaId, roomAddress: record.roomAddress, body: record.body, replace: record.replace };
+  }
+
+  /**
    * The room's echo of a message we sent (same stanza id): marks it acknowledged. A correction's echo
    * acknowledges the corrected record once it is the latest correction sent. Returns false when the
    * stanza id is not one of ours in that room.

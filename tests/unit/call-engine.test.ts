@@ -404,6 +404,28 @@ describe('Call: session termination on fake time (SPEC §4)', () => {
     await until(() => initiates() === 2 && remoteFrom(bob, alice).length === 2, 'new session');
   });
 
+  it('one failed session holds back only new sessions to its peer: the others to them run on, and the failed one starts again after its delay', async () => {
+    const w = newWorld();
+    const { alice, bob } = await aliceAndBobInCall(w, false);
+    connectAll(w);
+    const camera = sending(alice, bob);
+    shareScreen(alice);
+    await until(() => remoteFrom(bob, alice).some((item) => item.screenCapture), 'screen received');
+    const screenOffers = () => w.network.log.filter((entry) => entry.from === alice.address && entry.jingle.action === 'session-initiate').length;
+    expect(screenOffers()).toBe(2);
+
+    // Bob's connection for the screen fails (his is the last one made).
+    bob.pcs.at(-1)?.setIceState('failed');
+    await until(() => alice.errors.some((error) => error.endsWith('ended: failed-transport')), 'the screen session failed');
+    await w.clock.advance(SESSION_TERMINATION.recomputeAfterFailedTransportMs - 1);
+    // The camera's session is untouched meanwhile.
+    expect(sending(alice, bob).map((record) => record.id)).toEqual(camera.map((record) => record.id));
+    expect(w.network.log.filter((entry) => entry.jingle.action === 'session-terminate' && camera.some((record) => record.id === entry.jingle.sid))).toEqual([]);
+    await w.clock.advance(1);
+    await until(() => screenOffers() === 3 && remoteFrom(bob, alice).some((item) => item.screenCapture), 'the screen offered again');
+    expect(remoteFrom(bob, alice).filter((item) => !item.screenCapture)).toHaveLength(2);
+  });
+
   it('a session still interrupted after 5 s ends as failed-transport, and one that recovers in time does not', async () => {
     const w = newWorld();
     const alice = await join(w, 'alice');

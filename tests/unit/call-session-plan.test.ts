@@ -21,11 +21,9 @@ function peer(address: string, requestingMedia: RequestingMedia = 'video', joine
   return { address, joinedCall, requestingMedia };
 }
 
-const none = new Set<string>();
-
 describe('who gets a session for which stream (PROTOCOL.md one-way sessions)', () => {
   it('camera and microphone share one session per peer; a screen share has its own', () => {
-    const plan = planOutgoingSessions({ inCall: true, peers: [peer('r/b'), peer('r/c')], shared: [mic, camera, screen], held: none });
+    const plan = planOutgoingSessions({ inCall: true, peers: [peer('r/b'), peer('r/c')], shared: [mic, camera, screen] });
     expect(plan.map((session) => [session.peerAddress, session.streamKey, session.media.map((item) => item.id)])).toEqual([
       ['r/b', USER_STREAM_KEY, ['mic', 'camera']],
       ['r/b', 'screen:screen-stream', ['screen']],
@@ -53,7 +51,7 @@ describe('who gets a session for which stream (PROTOCOL.md one-way sessions)', (
   });
 
   it('an audio-only peer gets audio tracks only, and no screen session', () => {
-    const plan = planOutgoingSessions({ inCall: true, peers: [peer('r/b', 'audio')], shared: [mic, camera, screen], held: none });
+    const plan = planOutgoingSessions({ inCall: true, peers: [peer('r/b', 'audio')], shared: [mic, camera, screen] });
     expect(plan.map((session) => session.media.map((item) => item.id))).toEqual([['mic']]);
   });
 
@@ -62,23 +60,18 @@ describe('who gets a session for which stream (PROTOCOL.md one-way sessions)', (
       inCall: true,
       peers: [peer('r/b', 'none'), peer('r/c', 'video', false)],
       shared: [mic, camera],
-      held: none,
     });
     expect(plan).toEqual([]);
   });
 
   it('nothing is sent while this tab is out of the call', () => {
-    expect(planOutgoingSessions({ inCall: false, peers: [peer('r/b')], shared: [mic, camera], held: none })).toEqual([]);
+    expect(planOutgoingSessions({ inCall: false, peers: [peer('r/b')], shared: [mic, camera] })).toEqual([]);
   });
 
   it('nothing is sent without shared media (a receive-only participant)', () => {
-    expect(planOutgoingSessions({ inCall: true, peers: [peer('r/b')], shared: [], held: none })).toEqual([]);
+    expect(planOutgoingSessions({ inCall: true, peers: [peer('r/b')], shared: [] })).toEqual([]);
   });
 
-  it('a peer held after a failure gets no new session until released', () => {
-    const plan = planOutgoingSessions({ inCall: true, peers: [peer('r/b'), peer('r/c')], shared: [mic], held: new Set(['r/b']) });
-    expect(plan.map((session) => session.peerAddress)).toEqual(['r/c']);
-  });
 });
 
 describe('how a running session follows a changed plan', () => {
@@ -99,14 +92,14 @@ describe('how a running session follows a changed plan', () => {
 
 describe('video bitrate budget (SPEC §9)', () => {
   it('divides the budget by video-receiving peers × shared video streams', () => {
-    const plan = planOutgoingSessions({ inCall: true, peers: [peer('r/b'), peer('r/c'), peer('r/d', 'audio')], shared: [mic, camera, screen], held: none });
+    const plan = planOutgoingSessions({ inCall: true, peers: [peer('r/b'), peer('r/c'), peer('r/d', 'audio')], shared: [mic, camera, screen] });
     const counts = videoSendCounts(plan, [mic, camera, screen]);
     expect(counts).toEqual({ videoReceivingPeers: 2, sharedVideoStreams: 2 });
     expect(maxBitratePerVideo({ ...counts, relayInUse: false, relayPending: false })).toBe(Math.floor(TOTAL_VIDEO_BITRATE_BPS / 4));
   });
 
   it('one receiver with one camera gets the whole budget', () => {
-    const plan = planOutgoingSessions({ inCall: true, peers: [peer('r/b')], shared: [mic, camera], held: none });
+    const plan = planOutgoingSessions({ inCall: true, peers: [peer('r/b')], shared: [mic, camera] });
     expect(maxBitratePerVideo({ ...videoSendCounts(plan, [mic, camera]), relayInUse: false, relayPending: false })).toBe(TOTAL_VIDEO_BITRATE_BPS);
   });
 });

@@ -142,7 +142,7 @@ function relayPathIn(record: Room): { relay: RelayPath; errors: string[]; clock:
 const microphone: ShareableMedia = { id: 'mic', kind: 'audio', streamId: 'stream-1', screenCapture: false };
 
 /** The microphone, shared with Bob. */
-const toBob: Delivery = { key: sessionKey(BOB, USER_STREAM_KEY), peerAddress: BOB, peerId: peer(BOB, { id: 'bob-sid' }).id, streamKey: USER_STREAM_KEY, media: [microphone], reachable: true };
+const toBob: Delivery = { key: sessionKey(BOB, USER_STREAM_KEY), peerAddress: BOB, peerId: peer(BOB, { id: 'bob-sid' }).id, streamKey: USER_STREAM_KEY, media: [microphone], startable: true };
 
 /** As the Call does on every change (connected, then ingested, then the consumers): `shared()` published, `planned()` delivered where the plan puts them on the relay. */
 function following(relay: RelayPath, planned: () => Delivery[], shared: () => ShareableMedia[] = () => [microphone]): () => void {
@@ -329,7 +329,7 @@ describe('The relay path offers only to people signalling reaches, and offers an
   }
 
   it('no consumer is made for someone the room does not list now (the chat server down, or not back yet); one is once they are', async () => {
-    let planned: Delivery[] = [{ ...toBob, reachable: false }];
+    let planned: Delivery[] = [{ ...toBob, startable: false }];
     const { connection, errors, sent, follow } = await carryingTheMicrophone(() => planned);
     follow();
     await flushMicrotasks();

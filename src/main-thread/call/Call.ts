@@ -278,10 +278,12 @@ export class Call extends TypedEmitter<CallEvents> {
       .filter((item) => media.getTrack(item.id) !== undefined)
       .map(shareable);
     const streams = groupIntoStreams(shared);
-    const plan = planOutgoingSessions({ inCall, peers, shared, held: this.sessions.held });
-    // Signalling reaches only the people the room lists while it is joined: nobody while it waits for its rejoin, nor those held (RejoinHold).
-    const reachable = new Set(room?.joined ? roomPeers.map((peer) => peer.address) : []);
-    const deliveries = this.deliveriesOf(plan, peers, reachable);
+    const plan = planOutgoingSessions({ inCall, peers, shared });
+    // Signalling reaches only the people the room lists while it is joined: nobody while it waits for
+    // its rejoin, nor those held (RejoinHold); and a failed session holds its peer back a while (SPEC §4).
+    const held = this.sessions.held;
+    const startable = new Set(room?.joined ? roomPeers.map((peer) => peer.address).filter((address) => !held.has(address)) : []);
+    const deliveries = this.deliveriesOf(plan, peers, startable);
     // A newcomer connects what those already in the call send it before offering to them (ReceiveFirst).
     const awaited = this.receiveFirst.awaited(inCall, room?.joinedAt, peers, (address) => this.incoming.theirSession(address));
     const meshDeliveries = this.relay ? this.followRelay(this.relay, deliveries, streams, peers, inCall, awaited.size > 0) : deliveries;
@@ -310,9 +312,9 @@ export class Call extends TypedEmitter<CallEvents> {
     store.set(heldPeersAtom, next);
   }
 
-  private deliveriesOf(plan: ReturnType<typeof planOutgoingSessions>, peers: readonly Peer[], reachable: ReadonlySet<string>): Delivery[] {
+  private deliveriesOf(plan: ReturnType<typeof planOutgoingSessions>, peers: readonly Peer[], startable: ReadonlySet<string>): Delivery[] {
     const peerIds = new Map(peers.map((peer) => [peer.address, peer.id]));
-    return plan.map((session) => ({ ...session, peerId: peerIds.get(session.peerAddress) ?? session.peerAddress, reachable: reachable.has(session.peerAddress) }));
+    return plan.map((session) => ({ ...session, peerId: peerIds.get(session.peerAddress) ?? session.peerAddress, startable: startable.has(session.peerAddress) }));
   }
 
   /**

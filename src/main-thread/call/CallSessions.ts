@@ -69,7 +69,7 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
     });
   }
 
-  /** Peers held back after a failure (planOutgoingSessions skips them). */
+  /** Peers held back after a failure: no new session starts to them meanwhile (Delivery.startable). */
   get held(): ReadonlySet<string> {
     return this.timers.held;
   }

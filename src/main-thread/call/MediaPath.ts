@@ -12,11 +12,12 @@ export interface Delivery extends PlannedSession {
   /** The receiver's sid (Peer.id): the relay names the receiving peer by it (CREATE_CONSUMER's peerId). */
   readonly peerId: string;
   /**
-   * The room lists the receiver now, so signalling reaches them. A path starts a session (or starts
-   * one anew) only then: an offer made while the chat server is down, or to someone held through
-   * an outage who is not back yet, would never be answered (issue 13). The running one is left as it is.
+   * A session to the receiver may start (or start anew) now: the room lists them, so signalling
+   * reaches them — an offer made while the chat server is down, or to someone held through an
+   * outage who is not back yet, would never be answered (issue 13) — and no failed session holds
+   * them back (SPEC §4's recompute delay). Otherwise the running one is left as it is.
    */
-  readonly reachable: boolean;
+  readonly startable: boolean;
 }
 
 /**

@@ -32,8 +32,6 @@ export interface SessionPlanInput {
   readonly peers: readonly CallPeer[];
   /** Shared local items, oldest first. */
   readonly shared: readonly ShareableMedia[];
-  /** Peers whose last session failed and whose recompute delay has not passed (SPEC §4). */
-  readonly held: ReadonlySet<string>;
 }
 
 /** Camera and microphone travel together; each screen capture (with any audio of its own) apart. */
@@ -69,14 +67,13 @@ function mediaFor(peer: CallPeer, stream: readonly ShareableMedia[]): ShareableM
 /**
  * The outgoing sessions this tab should have (PROTOCOL.md one-way sessions): one per (remote peer in
  * the call asking for media, shared local stream with something that peer takes), none while this
- * tab is out of the call, and none to a peer held after a failure.
+ * tab is out of the call. Whether one may start now is the Call's to say (Delivery.startable).
  */
 export function planOutgoingSessions(input: SessionPlanInput): PlannedSession[] {
   if (!input.inCall) return [];
   const streams = groupIntoStreams(input.shared);
   const planned: PlannedSession[] = [];
   for (const peer of input.peers) {
-    if (input.held.has(peer.address)) continue;
     for (const [streamKey, stream] of streams) {
       const media = mediaFor(peer, stream);
       if (media.length > 0) planned.push({ key: sessionKey(peer.address, streamKey), peerAddress: peer.address, streamKey, media });

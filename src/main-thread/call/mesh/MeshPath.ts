@@ -160,16 +160,16 @@ export class MeshPath implements MediaPath {
     return senders;
   }
 
-  /** Brings the session of a delivery up to date: start, swap tracks, or start anew (those two only when the receiver is reachable). */
+  /** Brings the session of a delivery up to date: start, swap tracks, or start anew (those two only when startable). */
   private follow(delivery: Delivery): void {
     const call = this.outgoing.get(delivery.key);
     if (!call) {
-      if (delivery.reachable) this.start(delivery);
+      if (delivery.startable) this.start(delivery);
       return;
     }
     const update = compareSessionMedia(call.sent, delivery.media);
     if (update.type === 'restart') {
-      if (!delivery.reachable) return;
+      if (!delivery.startable) return;
       this.options.sessions.end(call, 'success');
       this.start(delivery);
     } else if (update.type === 'replace') {

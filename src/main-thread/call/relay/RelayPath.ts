@@ -196,7 +196,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
   private follow(delivery: Delivery): void {
     const existing = this.consumers.get(delivery.key);
     if (existing) {
-      // Made anew, once the receiver is reachable: a consumer made on a connection that died, once the
+      // Made anew, once startable: a consumer made on a connection that died, once the
       // relay is back; one whose kinds change (a kind added or dropped changes the offer; the mesh covers the gap).
       const remade = (existing.dead && this.link.ready(delivery.streamKey)) || listOf(existing.delivery.media, 'kind') !== listOf(delivery.media, 'kind');
       if (!remade) {
@@ -205,12 +205,12 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
         if (replaced) this.run(existing, 'describe', () => this.describe(existing));
         return;
       }
-      if (!delivery.reachable) return;
+      if (!delivery.startable) return;
       this.drop(existing);
     }
     const link = this.link.link;
     const ingest = this.consumableIngest(delivery.streamKey, delivery.media);
-    if (!link || !ingest || this.held.has(delivery.key) || !delivery.reachable) return;
+    if (!link || !ingest || this.held.has(delivery.key) || !delivery.startable) return;
     const source = this.consumerSource(ingest.id, delivery.media);
     const ahead = this.ahead.get(delivery.streamKey);
     const taken = ahead?.fits(link.client, source, listOf(delivery.media, 'id')) ? ahead : undefined;

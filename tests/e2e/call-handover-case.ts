@@ -6,13 +6,14 @@ import { expect, participantEntry, test, uniqueRoomName, type People } from './r
 /**
  * Issue 13 "Call state that survives a handover", through the real app in Chromium against real
  * Prosody: Bob has two tabs of one browser (one shared worker), Alice a browser of her own. Bob's
- * call tab goes away — closed (call-handover.spec), or its renderer crashed (faults-call.spec) — and
- * the call moves to his other tab, which must start muted with the camera off and say so; Alice
+ * call tab goes away — closed or left with "Move call here" in the other tab (call-handover.spec),
+ * or its renderer crashed (faults-call.spec) — and the call moves to his other tab, which must
+ * start muted with the camera off and say so; Alice
  * must never see Bob unmuted meanwhile, and his tabs never send a live microphone.
  */
 
-/** How Bob's call tab goes away. */
-export type TabGone = (page: Page) => Promise<void>;
+/** How the call leaves Bob's call tab (`callTab`) for his other tab (`otherTab`). */
+export type TabGone = (callTab: Page, otherTab: Page) => Promise<void>;
 
 /** Runs the handover; resolves with the milliseconds from the tab going away until the other tab said the call moved. */
 export async function handoverCase(people: People, label: string, goAway: TabGone): Promise<number> {
@@ -46,7 +47,7 @@ export async function handoverCase(people: People, label: string, goAway: TabGon
   // Bob is in the room throughout (his shared worker keeps the session): not listed counts as live.
   await watchShownMuted(alice.page, 'Bob', true);
   const started = Date.now();
-  await test.step(`Bob’s call tab is ${label}`, () => goAway(bobCallTab));
+  await test.step(`Bob’s call tab is ${label}`, () => goAway(bobCallTab, bobOtherTab));
 
   let movedMs = 0;
   await test.step('the call resumes in his other tab, muted with the camera off, and the tab says the call moved', async () => {

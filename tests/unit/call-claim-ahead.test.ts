@@ -6,26 +6,47 @@ import { callLockName, CallOwnership, type CallLocks } from '../../src/main-thre
 
 /**
  * Web Locks as a browser keeps them: one holder per name, `ifAvailable` answered with null when it
- * is held, other requests granted in turn as it comes free. A named fake: Node has no navigator.locks.
+ * is held, other requests granted in turn as it comes free, a queued request dropped (AbortError)
+ * when its signal aborts, and `steal` taking the lock at once, the holder's request rejected with
+ * AbortError. A named fake: Node has no navigator.locks.
  */
 class BrowserLocks implements CallLocks {
   readonly held = new Set<string>();
   requests = 0;
   private readonly queued = new Map<string, Array<() => void>>();
+  /** Per name, what rejects the current holder's request when its lock is stolen. */
+  private readonly holders = new Map<string, () => void>();
 
-  async request(name: string, options: { signal?: AbortSignal; ifAvailable?: boolean }, granted: (lock: unknown) => Promise<void> | undefined): Promise<unknown> {
+  async request(name: string, options: Parameters<CallLocks['request']>[1], granted: (lock: unknown) => Promise<void> | undefined): Promise<unknown> {
     this.requests += 1;
-    if (this.held.has(name)) {
+    if (options.steal) this.holders.get(name)?.();
+    else if (this.held.has(name)) {
       if (options.ifAvailable) return granted(null);
-      await new Promise<void>((turn) => this.queued.set(name, [...(this.queued.get(name) ?? []), turn]));
+      await new Promise<void>((turn, reject) => {
+        this.queued.set(name, [...(this.queued.get(name) ?? []), turn]);
+        options.signal?.addEventListener('abort', () => {
+          this.queued.set(name, (this.queued.get(name) ?? []).filter((other) => other !== turn));
+          reject(new DOMException('aborted', 'AbortError'));
+        });
+      });
     }
     this.held.add(name);
-    try {
-      return await granted({ name });
-    } finally {
-      this.held.delete(name);
-      this.queued.get(name)?.shift()?.();
-    }
+    return new Promise((resolve, reject) => {
+      let over = false;
+      const stolen = (): void => {
+        over = true;
+        reject(new DOMException('stolen', 'AbortError'));
+      };
+      this.holders.set(name, stolen);
+      void Promise.resolve(granted({ name })).then((result) => {
+        if (over) return;
+        over = true;
+        this.held.delete(name);
+        this.holders.delete(name);
+        this.queued.get(name)?.shift()?.();
+        resolve(result);
+      });
+    });
   }
 }
 
@@ -73,6 +94,56 @@ describe('Call locks taken ahead: "Join call" clicked before the call is up take
     expect(browser.held.has(callLockName(ROOM))).toBe(false);
     expect(await new CallOwnership(ROOM, locks).acquire()).toBe(true);
     expect(browser.requests).toBe(2);
+  });
+});
+
+describe('"Move call here": a tab waiting for the call lock takes it from the tab of yours that holds it, and that tab hears so', () => {
+  it('the holder, its lock taken ahead by "Join call", hears it was taken; the tab that took it holds it until it lets go, and the holder, waiting again, gets it then', async () => {
+    const browser = new BrowserLocks();
+    const holderLocks = new CallLocksAhead(browser);
+    expect(await holderLocks.takeAhead(callLockName(ROOM))).toBe(true);
+    const taken = vi.fn();
+    const holder = new CallOwnership(ROOM, holderLocks, taken);
+    expect(await holder.acquire()).toBe(true);
+
+    const heldElsewhere = vi.fn();
+    const mover = new CallOwnership(ROOM, new CallLocksAhead(browser));
+    const acquired = mover.acquire(heldElsewhere);
+    await settle();
+    expect(heldElsewhere).toHaveBeenCalledOnce();
+    mover.takeOver();
+    expect(await acquired).toBe(true);
+    await settle();
+    expect(taken).toHaveBeenCalledOnce();
+
+    // The tab it was taken from waits for it again, and has it once the mover lets go.
+    const again = new CallOwnership(ROOM, holderLocks).acquire();
+    await settle();
+    mover.release();
+    expect(await again).toBe(true);
+  });
+
+  it('a holder that asked for the lock itself hears it was taken too; one that let go first hears nothing', async () => {
+    const browser = new BrowserLocks();
+    const taken = vi.fn();
+    const holder = new CallOwnership(ROOM, browser, taken);
+    expect(await holder.acquire()).toBe(true);
+    const mover = new CallOwnership(ROOM, browser);
+    const acquired = mover.acquire();
+    await settle();
+    mover.takeOver();
+    expect(await acquired).toBe(true);
+    await settle();
+    expect(taken).toHaveBeenCalledOnce();
+
+    const releasedFirst = vi.fn();
+    const next = new CallOwnership(ROOM, browser, releasedFirst);
+    const nextAcquired = next.acquire();
+    mover.release();
+    expect(await nextAcquired).toBe(true);
+    next.release();
+    await settle();
+    expect(releasedFirst).not.toHaveBeenCalled();
   });
 });
 

@@ -103,6 +103,17 @@ export class FakeEngine extends TypedEmitter<CallEvents> implements CallLike {
     if (!this.closed) this.started = true;
   }
 
+  /** Another tab of yours took the lock ("Move call here" there). */
+  takenElsewhere(): void {
+    this.emit('takenElsewhere');
+  }
+
+  /** "Move call here": the lock is taken from the other tab at once. */
+  takeOver(): void {
+    this.log.push('engine take over');
+    this.grant?.();
+  }
+
   async close(): Promise<void> {
     this.log.push('engine close');
     this.closed = true;
@@ -328,6 +339,8 @@ export function harness(options: HarnessOptions = {}) {
   const mediaDevices = new FakeMediaDevices();
   mediaDevices.labelled = options.labelled ?? true;
   const engines: FakeEngine[] = [];
+  /** How the engines made from now on find the call's lock (another tab of yours may take it meanwhile). */
+  const nextEngines = { grantAtOnce: options.grantAtOnce ?? true, lockHeldElsewhere: options.lockHeldElsewhere ?? false };
   const monitors: FakeVoiceMonitor[] = [];
   const keyTarget = new EventTarget();
   const clock = new ManualClock();
@@ -345,7 +358,7 @@ export function harness(options: HarnessOptions = {}) {
     clock,
     logger: { info: () => undefined, error: (message) => errors.push(message) },
     createCall: () => {
-      const engine = new FakeEngine(log, options.grantAtOnce ?? true, options.lockHeldElsewhere ?? false, options.unsupported);
+      const engine = new FakeEngine(log, nextEngines.grantAtOnce, nextEngines.lockHeldElsewhere, options.unsupported);
       engines.push(engine);
       return engine;
     },
@@ -368,6 +381,7 @@ export function harness(options: HarnessOptions = {}) {
     ownMediaWrites,
     errors,
     engines,
+    nextEngines,
     monitors,
     mediaDevices,
     keyTarget,

@@ -276,6 +276,42 @@ describe('joining and leaving', () => {
     expect(localItems(h).every((item) => item.shared)).toBe(true);
   });
 
+  it('"Move call here" in a tab that shows the call runs elsewhere: it takes the call at once, with your mute and camera, and says it moved', async () => {
+    const h = open({ joined: true, lockHeldElsewhere: true, grantAtOnce: false, ownMedia: { microphoneMuted: true, cameraOff: false, sharingScreen: false } });
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('elsewhere');
+    h.runtime.moveCallHere();
+    await settle();
+    expect(h.log).toContain('engine take over');
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    expect(h.store.get(h.runtime.atoms.handover)).toMatchObject({ moved: true, microphoneMuted: true, cameraOff: false });
+    expect(local(h).microphone?.muted).toBe(true);
+    // Nothing left: the call was not left and joined again.
+    expect(h.log.filter((entry) => entry === 'joinCall' || entry === 'leaveCall')).toEqual([]);
+  });
+
+  it('the call taken by another tab of yours ("Move call here" there): this one lets it go without leaving it, says nothing of your media as they go, and waits', async () => {
+    const h = open({ joined: true });
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    const writes = h.ownMediaWrites.length;
+    h.nextEngines.lockHeldElsewhere = true;
+    h.nextEngines.grantAtOnce = false;
+    h.engines[0]?.takenElsewhere();
+    await settle();
+    expect(h.engines[0]?.closed).toBe(true);
+    expect(h.runtime.media.local()).toEqual([]);
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('elsewhere');
+    expect(h.log).not.toContain('leaveCall');
+    // The call record keeps the mute and camera the other tab resumes with.
+    expect(h.ownMediaWrites.slice(writes)).toEqual([]);
+    // Waiting for the lock again: it takes the call back if that tab goes away.
+    expect(h.engines).toHaveLength(2);
+    h.engines[1]?.grantLock();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+  });
+
   it('a call joined elsewhere and left elsewhere: this tab runs it meanwhile, then lets go of it and its media', async () => {
     const h = open({ joined: true });
     await settle();

@@ -62,6 +62,8 @@ export interface CallEvents {
   sessionFailed: [error: SessionFailedError];
   /** What we send changed: the capture resolution tier follows it (media's captureResolutionTier). */
   sendLoad: [load: VideoSendLoad];
+  /** Another tab of yours took the call over ("Move call here"): this tab no longer runs it. */
+  takenElsewhere: [];
 }
 
 /** Whoever joins the call next, as the plan sees them: in the call, asking for video. */
@@ -107,7 +109,7 @@ export class Call extends TypedEmitter<CallEvents> {
   constructor(private readonly options: CallOptions) {
     super();
     const { store, clock, logger, media, roomAddress } = options;
-    this.ownership = new CallOwnership(roomAddress, options.locks);
+    this.ownership = new CallOwnership(roomAddress, options.locks, () => this.emit('takenElsewhere'));
     const create = options.createPeerConnection;
     this.manager = new SessionManager({
       iceServers: [...options.iceServers],
@@ -195,6 +197,11 @@ export class Call extends TypedEmitter<CallEvents> {
       ...(this.relay ? [this.relay.on('changed', schedule)] : []),
     );
     this.reconcile();
+  }
+
+  /** While another tab of yours runs the call (`start` waiting for it): takes the call from it now. */
+  takeOver(): void {
+    this.ownership.takeOver();
   }
 
   /** Ends every session and gives the call up (another tab may take it). */

@@ -5,6 +5,8 @@ interface HeldAhead {
   /** Hands the lock to a request's `granted`: it is held for as long as what that returns. */
   handOver(granted: (lock: unknown) => Promise<void> | undefined): void;
   giveUp(): void;
+  /** The browser's request of it: settles once it is released, rejects if another tab steals it. */
+  request(): Promise<unknown>;
 }
 
 /**
@@ -28,21 +30,22 @@ export class CallLocksAhead implements CallLocks {
     let taken = this.ahead.get(name);
     if (!taken) {
       taken = new Promise<HeldAhead | undefined>((resolve) => {
-        this.locks
-          .request(name, { ifAvailable: true }, (lock) => {
-            if (lock === null) {
-              resolve(undefined);
-              return undefined;
-            }
-            return new Promise<void>((release) => {
-              resolve({
-                handOver: (granted) => void Promise.resolve(granted(lock)).then(release, release),
-                giveUp: release,
-              });
+        const browser: { request?: Promise<unknown> } = {};
+        browser.request = this.locks.request(name, { ifAvailable: true }, (lock) => {
+          if (lock === null) {
+            resolve(undefined);
+            return undefined;
+          }
+          return new Promise<void>((release) => {
+            resolve({
+              handOver: (granted) => void Promise.resolve(granted(lock)).then(release, release),
+              giveUp: release,
+              request: () => browser.request ?? Promise.resolve(),
             });
-          })
-          // Not taken ahead: the Call asks for it itself.
-          .catch(() => resolve(undefined));
+          });
+        });
+        // Not taken ahead: the Call asks for it itself.
+        browser.request.catch(() => resolve(undefined));
       });
       this.ahead.set(name, taken);
     }
@@ -57,14 +60,15 @@ export class CallLocksAhead implements CallLocks {
     void taken?.then((held) => held?.giveUp());
   }
 
-  request(name: string, options: { signal?: AbortSignal; ifAvailable?: boolean }, granted: (lock: unknown) => Promise<void> | undefined): Promise<unknown> {
+  request(name: string, options: Parameters<CallLocks['request']>[1], granted: (lock: unknown) => Promise<void> | undefined): Promise<unknown> {
     const taken = this.ahead.get(name);
     if (!taken || !options.ifAvailable) return this.locks.request(name, options, granted);
     this.ahead.delete(name);
     return taken.then((held) => {
       if (!held) return this.locks.request(name, options, granted);
       held.handOver(granted);
-      return undefined;
+      // As the browser's own request would: settled with the lock, rejected if it is stolen.
+      return held.request();
     });
   }
 }

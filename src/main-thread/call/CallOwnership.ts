@@ -1,6 +1,12 @@
 /** The part of Web Locks the call needs (navigator.locks in a tab). */
 export interface CallLocks {
-  request(name: string, options: { signal?: AbortSignal; ifAvailable?: boolean }, granted: (lock: unknown) => Promise<void> | undefined): Promise<unknown>;
+  request(name: string, options: LockRequestOptions, granted: (lock: unknown) => Promise<void> | undefined): Promise<unknown>;
+}
+
+interface LockRequestOptions {
+  signal?: AbortSignal;
+  ifAvailable?: boolean;
+  steal?: boolean;
 }
 
 /** The Web Lock a tab holds while it runs a room's call (DESIGN: exactly one tab per room runs it). */
@@ -10,15 +16,20 @@ export function callLockName(roomAddress: string): string {
 
 /**
  * Holds the room's call lock for as long as this tab runs the call. While another tab of the same
- * browser runs it, `acquire` waits: when that tab closes, this one takes over.
+ * browser runs it, `acquire` waits: when that tab closes, this one takes over; `takeOver` takes it
+ * at once ("Move call here"), and the tab it was taken from hears `taken`.
  */
 export class CallOwnership {
   private readonly cancelled = new AbortController();
   private unlock: (() => void) | undefined;
+  /** While `acquire` waits behind another tab: stops waiting and takes the lock from it. */
+  private takeNow: (() => void) | undefined;
 
   constructor(
     private readonly roomAddress: string,
     private readonly locks: CallLocks,
+    /** Another tab took the lock while this one held it: this tab no longer runs the call. */
+    private readonly taken: () => void = () => undefined,
   ) {}
 
   /**
@@ -31,7 +42,20 @@ export class CallOwnership {
     if (await this.request({ ifAvailable: true })) return true;
     if (this.cancelled.signal.aborted) return false;
     whileHeldElsewhere();
-    return this.request({ signal: this.cancelled.signal });
+    const queue = new AbortController();
+    let taking: Promise<boolean> | undefined;
+    this.takeNow = () => {
+      taking ??= this.request({ steal: true });
+      queue.abort();
+    };
+    const granted = await this.request({ signal: AbortSignal.any([this.cancelled.signal, queue.signal]) });
+    this.takeNow = undefined;
+    return taking ?? granted;
+  }
+
+  /** While waiting for another tab of yours to let the call go: takes it from that tab now. */
+  takeOver(): void {
+    this.takeNow?.();
   }
 
   release(): void {
@@ -40,8 +64,13 @@ export class CallOwnership {
     this.unlock = undefined;
   }
 
-  /** One lock request: true once granted and held until `release`; false when not granted (ifAvailable, or released first). */
-  private request(options: { signal?: AbortSignal; ifAvailable?: boolean }): Promise<boolean> {
+  /**
+   * One lock request: true once granted and held until `release`; false when not granted
+   * (ifAvailable, its signal aborted, or released first). A held lock taken by another tab's steal
+   * is told to `taken`.
+   */
+  private request(options: LockRequestOptions): Promise<boolean> {
+    let held = false;
     return new Promise((resolve, reject) => {
       this.locks
         .request(callLockName(this.roomAddress), options, (lock) => {
@@ -50,10 +79,18 @@ export class CallOwnership {
             resolve(false);
             return undefined;
           }
+          held = true;
           resolve(true);
           return new Promise<void>((unlock) => (this.unlock = unlock));
         })
-        .catch((error: unknown) => (this.cancelled.signal.aborted ? resolve(false) : reject(error)));
+        .catch((error: unknown) => {
+          if (held) {
+            // Stolen (Web Locks rejects the holder's request with AbortError).
+            this.unlock = undefined;
+            if (!this.cancelled.signal.aborted) this.taken();
+          } else if (this.cancelled.signal.aborted || options.signal?.aborted) resolve(false);
+          else reject(error);
+        });
     });
   }
 }

@@ -245,6 +245,11 @@ export class CallRuntime {
     return this.seat.hangUp();
   }
 
+  /** "Move call here": the call another tab of yours runs comes to this one, your mute and camera with it. */
+  moveCallHere(): void {
+    if (!this.disposed && this.phase === 'elsewhere') this.seat.moveHere();
+  }
+
   /**
    * SPEC §2 "Request Media", from a click: plays what autoplay held back, and captures camera and
    * microphone when neither runs yet (a permission prompt needs the person's gesture).

@@ -11,7 +11,7 @@ import { errorMessage } from '../../common/errorMessage';
 type JotaiStore = ReturnType<typeof createStore>;
 
 /** What the call tab needs of a call: Call in a tab, a fake in unit tests. */
-export type CallLike = Pick<Call, 'start' | 'close' | 'setTileNeed' | 'on'>;
+export type CallLike = Pick<Call, 'start' | 'close' | 'setTileNeed' | 'on' | 'takeOver'>;
 
 /** What the seat changes in the call tab around it. */
 export interface CallSeatHost {
@@ -137,6 +137,11 @@ export class CallSeat {
     );
   }
 
+  /** "Move call here": while another tab of yours runs the call, this one takes it over now. */
+  moveHere(): void {
+    if (!this.disposed) this.call?.takeOver();
+  }
+
   /** The call record changed: take the call, or let it go. */
   follow(): void {
     if (this.disposed) return;
@@ -172,7 +177,24 @@ export class CallSeat {
     call.on('sendLoad', (load) => {
       if (this.call === call) this.options.host.followSendLoad(load);
     });
+    call.on('takenElsewhere', () => void this.takenElsewhere(call));
     return call;
+  }
+
+  /**
+   * Another tab of yours took the call (its "Move call here"): this one lets it go without leaving
+   * it — it stops saying what you send before its media go, so the call record keeps your mute and
+   * camera for the tab that took it — and waits, showing that the call runs elsewhere.
+   */
+  private async takenElsewhere(call: CallLike): Promise<void> {
+    if (this.call !== call || this.disposed) return;
+    this.call = undefined;
+    const { host, logger } = this.options;
+    host.setReporting(false);
+    host.setPhase('elsewhere');
+    host.removeLocalMedia();
+    await call.close().catch((error: unknown) => logger.error(`closing the call failed: ${errorMessage(error)}`));
+    this.follow();
   }
 
   /**

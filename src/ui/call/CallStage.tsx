@@ -28,10 +28,15 @@ export const CallStage = memo(function CallStage({ id, roomName }: { id: string;
       )}
       {phase === 'elsewhere' && (
         <div className="call-elsewhere">
-          <p>You are in this call in another tab of this browser. It stays there; you can chat here.</p>
-          <button type="button" className="button danger-outline" onClick={() => void runtime.hangUp()}>
-            Hang up
-          </button>
+          <p>You are in this call in another tab of this browser. You can chat here, or move the call to this tab.</p>
+          <div className="call-elsewhere-actions">
+            <button type="button" className="button primary" onClick={() => runtime.moveCallHere()}>
+              Move call here
+            </button>
+            <button type="button" className="button danger-outline" onClick={() => void runtime.hangUp()}>
+              Hang up
+            </button>
+          </div>
         </div>
       )}
       {phase === 'unsupported' && <p className="call-elsewhere">Calls can't run in this browser. You can still chat.</p>}

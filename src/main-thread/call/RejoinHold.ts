@@ -31,7 +31,7 @@ export class RejoinHold {
   /**
    * The people the call follows now: the room's, and those held. `returned`: the held people the
    * room lists again (at our rejoin, or theirs after it) — reachable again, they are told what they
-   * may have missed while signalling was down (the mute state: Call).
+   * may have missed while signalling was down (Call, `MediaPath.catchUp`).
    */
   follow(room: Room | undefined, peers: readonly Peer[], callJoined: boolean, inTouch: (address: string) => boolean): { peers: readonly Peer[]; inRoom: boolean; returned: readonly string[] } {
     if (!room || !callJoined || (!room.joined && !awaitingRejoin(room))) {

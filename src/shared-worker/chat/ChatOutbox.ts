@@ -12,9 +12,9 @@ export const NOT_CONNECTED = 'not connected';
  * and our corrections of them, are kept: written while the connection is down, or put on a socket
  * that died, they are sent again — with their first stanza id — once we are back in the room and
  * its history has said what it already has (the history's echo acknowledges those, so nothing is
- * sent twice). A record corrected while it waits goes as its latest correction (`transmit`). The subject
- * ends a join's history (XEP-0045 §7.2.15–16). A message that can no longer go (the room was
- * left or refused us; a deliberate disconnect) is marked with a sendError and waits for a retry.
+ * sent twice). A record corrected while it waits goes as its latest correction (`transmit`). The
+ * subject ends a join's history (XEP-0045 §7.2.15–16). A message that can no longer go (the room
+ * was left or refused us; a deliberate disconnect) is marked with a sendError and waits for a retry.
  */
 export class ChatOutbox {
   /** Our messages not yet confirmed and not failed, by id. */

@@ -3,29 +3,32 @@ import { ChatPanel } from './ChatPanel';
 import { ConnectionStatus } from './ConnectionStatus';
 import { AttentionAlertsLater, RoomAlertsLater } from './RoomAlertsLater';
 import { RoomStatus } from './RoomStatus';
+import { useMovedRoomAddress } from './useMovedRoomAddress';
 import { useRoomOfView } from './useRoomOfView';
 
 /** The pop-out chat (`/<room>?view=chat`): the room's chat alone, in a tab that never captures media. */
 export function ChatPopout({ roomName }: { roomName: string }) {
   const { room, openError, ended } = useRoomOfView(roomName, false);
   const unread = room?.unreadCount ?? 0;
+  const shownName = room?.providedName ?? roomName;
+  useMovedRoomAddress(roomName, room);
 
   useEffect(() => {
-    document.title = `${unread > 0 ? `(${unread}) ` : ''}Chat · ${roomName} · Parley`;
-  }, [roomName, unread]);
+    document.title = `${unread > 0 ? `(${unread}) ` : ''}Chat · ${shownName} · Parley`;
+  }, [shownName, unread]);
 
   return (
     <div className="popout-page">
       <header className="topbar compact">
         <div className="room-title">
-          <h1>{room?.providedName ?? roomName}</h1>
+          <h1>{shownName}</h1>
           <ConnectionStatus />
         </div>
       </header>
       <RoomStatus room={room} openError={openError} ended={ended} />
       <Suspense fallback={null}>
         {room?.address && <AttentionAlertsLater roomAddress={room.address} />}
-        {room?.address && <RoomAlertsLater roomAddress={room.address} roomName={roomName} />}
+        {room?.address && <RoomAlertsLater roomAddress={room.address} roomName={shownName} />}
       </Suspense>
       <main className="popout-main">
         <ChatPanel room={room} />

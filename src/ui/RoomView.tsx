@@ -15,6 +15,7 @@ import { AttentionAlertsLater, RoomAlertsLater } from './RoomAlertsLater';
 import { RoomAnnouncer } from './RoomAnnouncer';
 import { RoomStatus } from './RoomStatus';
 import { ROOM_REGION_IDS, SkipLinks } from './SkipLinks';
+import { useMovedRoomAddress } from './useMovedRoomAddress';
 import { useRoomOfView } from './useRoomOfView';
 
 /**
@@ -44,9 +45,10 @@ export function RoomView({ roomName }: { roomName: string }) {
   const callPossible = !end && !notIn;
   const { runtime: callRuntime, joinAsked, askToJoin, loadFailed: callLoadFailed } = useRoomCallRuntime(callPossible ? roomAddress : undefined, roomName);
 
+  useMovedRoomAddress(roomName, room);
   useEffect(() => {
-    document.title = `${unread > 0 ? `(${unread}) ` : ''}${roomName} · Parley`;
-  }, [roomName, unread]);
+    document.title = `${unread > 0 ? `(${unread}) ` : ''}${shownName} · Parley`;
+  }, [shownName, unread]);
 
   const peoplePanelShown = peopleShown && !end;
   const panelsClass = [peoplePanelShown ? 'has-people' : '', chatShown ? 'has-chat' : '', end ? 'is-ended' : ''].filter(Boolean).join(' ');
@@ -70,7 +72,7 @@ export function RoomView({ roomName }: { roomName: string }) {
       {roomAddress && <RoomAnnouncer roomAddress={roomAddress} chatShown={chatShown} />}
       <Suspense fallback={null}>
         {roomAddress && <AttentionAlertsLater roomAddress={roomAddress} />}
-        {roomAddress && <RoomAlertsLater roomAddress={roomAddress} roomName={roomName} />}
+        {roomAddress && <RoomAlertsLater roomAddress={roomAddress} roomName={shownName} />}
       </Suspense>
       <main className={`room-body ${panelsClass}`}>
         {end ? (

@@ -47,9 +47,32 @@ export function navigate(path: string, state: LeftRoomState | null = null): void
   for (const listener of listeners) listener();
 }
 
+/**
+ * Rooms an open view followed to another address (SPEC §4: the owner destroyed theirs, naming an
+ * alternate room), by the name the address bar shows now → the name the view opened. The address
+ * bar names the room the person is in, so that a reload or a copied address takes them there; the
+ * open view keeps the name it opened (re-keyed, it would leave the room and its call).
+ */
+const followedRooms = new Map<string, string>();
+
+/** The view that opened `openedName` is in `name` now: the address bar says so, in place of the old entry. */
+export function showRoomMoved(openedName: string, name: string): void {
+  if (followedRooms.get(name) === openedName) return;
+  followedRooms.set(name, openedName);
+  window.history.replaceState(window.history.state, '', `${roomPath(name)}${window.location.search}`);
+  for (const listener of listeners) listener();
+}
+
+/** The view that opened `openedName` is gone: its room's new name is an address like any other again. */
+export function forgetRoomMoved(openedName: string): void {
+  for (const [name, opened] of followedRooms) if (opened === openedName) followedRooms.delete(name);
+}
+
 /** The current route; re-renders on navigate() and on the browser's back and forward. */
 export function useRoute(): Route {
   const href = useSyncExternalStore(subscribe, currentHref);
   // Derived from the href string so that the result is stable between renders of the same address.
-  return parseRoute(new URL(href));
+  const route = parseRoute(new URL(href));
+  const opened = route.view === 'home' ? undefined : followedRooms.get(route.roomName);
+  return opened === undefined || route.view === 'home' ? route : { ...route, roomName: opened };
 }

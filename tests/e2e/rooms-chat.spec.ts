@@ -1,5 +1,5 @@
 import { LIMITS } from '../../src/protocol/constants';
-import { chatLog, expect, expectJoined, messageBox, participantEntry, participants, pauseSessionWorker, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, messageBox, openPanel, participantEntry, participants, pauseSessionWorker, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
 
 // Every person is a browser context of their own; every test uses a room of its own.
 
@@ -328,7 +328,7 @@ test.describe('Kick: the owner bans a peer, who then reads that they are banned 
 });
 
 test.describe('Destroyed room: everyone leaves it, and with an alternate room they join that instead (SPEC §4 destroyed room)', () => {
-  test('the owner destroys the room naming another; both people end up there', async ({ people }) => {
+  test('the owner destroys the room naming another; both people end up there, its address in the address bar, where a reload keeps them', async ({ people }) => {
     const room = uniqueRoomName('destroy');
     const alternate = uniqueRoomName('alternate');
     const alice = await people.join(room, 'Alice');
@@ -344,9 +344,19 @@ test.describe('Destroyed room: everyone leaves it, and with an alternate room th
       await expect(person.page.getByRole('heading', { level: 1 })).toHaveText(alternate);
       await expectJoined(person.page);
       await expect(participants(person.page).getByRole('listitem')).toHaveCount(2);
+      await expect.poll(() => new URL(person.page.url()).pathname).toBe(`/${encodeURIComponent(alternate)}`);
     }
     await say(bob.page, 'made it');
     await expect(chatLog(alice.page)).toContainText('made it');
+
+    // The address bar named the room they are in: a reload takes Bob back there, not to the destroyed one.
+    await bob.page.reload();
+    await expect(bob.page.getByRole('heading', { level: 1 })).toHaveText(alternate);
+    await expectJoined(bob.page);
+    await openPanel(bob.page, 'People');
+    await expect(participants(bob.page).getByRole('listitem')).toHaveCount(2);
+    await openPanel(bob.page, 'Chat');
+    await expect(chatLog(bob.page)).toContainText('made it');
   });
 });
 

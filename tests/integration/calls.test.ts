@@ -176,6 +176,43 @@ describe('Jingle routing: a request for a call this session is in waits for the 
     expect(bob.routed).toEqual([]);
   });
 
+  it('a call tab that goes without ending its sessions (reloaded, crashed): the session ends each with its peer, so the peer offers anew at once rather than after 5 s of silent ICE; ended ones are not ended again', async () => {
+    const alice = await aliceRunningThe('jingle-tab-gone');
+    const bob = await tabIn(openSession({ server: server() }), 'jingle-tab-gone');
+    await bob.person.jingle.claimCall(bob.person.tabId, bob.room.address);
+    await seen(alice.person, bob.room.selfAddress, 'Alice sees Bob in the call', (p) => p.joinedCall);
+    await seen(bob.person, alice.room.selfAddress, 'Bob sees Alice in the call', (p) => p.joinedCall);
+    /** The responder's tab acknowledges the request of `action` for `sid` once it has it. */
+    const answerAt = async (who: CallTab<Clock>, sid: string, action = 'session-initiate') => {
+      const request = () => who.routed.find((iq) => iq.jingle.sid === sid && iq.jingle.action === action);
+      await until(() => request() !== undefined, `${action} ${sid} at its responder`);
+      await who.person.jingle.send({ type: 'result', id: request()!.id, to: request()!.from });
+    };
+    // Alice's tab offers to Bob and Bob's to Alice (one-way sessions each); a third one Alice's tab ends itself.
+    const sent = offer(alice, bob, 'alice-to-bob');
+    await answerAt(bob, 'alice-to-bob');
+    await sent;
+    const received = offer(bob, alice, 'bob-to-alice');
+    await answerAt(alice, 'bob-to-alice');
+    await received;
+    const ended = offer(alice, bob, 'ended-by-alice');
+    await answerAt(bob, 'ended-by-alice');
+    await ended;
+    const terminate = alice.person.jingle.send({ to: bob.room.selfAddress, type: 'set', jingle: { action: 'session-terminate', sid: 'ended-by-alice', reason: { condition: 'success' } } });
+    await answerAt(bob, 'ended-by-alice', 'session-terminate');
+    await terminate;
+    const terminatesAtBob = () => bob.routed.filter((iq) => iq.jingle.action === 'session-terminate').map((iq) => iq.jingle.sid);
+
+    alice.person.tabGoes(alice.person.tabId);
+    await until(() => terminatesAtBob().length === 3, 'the sessions Alice’s tab left, ended at Bob');
+    await flushed(bob.person);
+    expect(terminatesAtBob().sort()).toEqual(['alice-to-bob', 'bob-to-alice', 'ended-by-alice']);
+    for (const iq of bob.routed.filter((request) => request.jingle.action === 'session-terminate')) {
+      expect(iq.from).toBe(alice.room.selfAddress);
+      expect(iq.jingle.reason?.condition).toBe('success');
+    }
+  });
+
   it('an offer to a session that is in the room but not in its call is declined at once', async () => {
     const alice = await aliceRunningThe('jingle-not-in-call');
     const bob = await tabIn(openSession({ server: server() }), 'jingle-not-in-call', false);

@@ -53,13 +53,15 @@ export type TestSession<C extends Clock = Clock> = ReturnType<typeof createSessi
   events: SessionEvent[];
   /** Resolves once the display name preference is in the state. */
   ready: Promise<void>;
+  /** The tab goes away (closed, reloaded, crashed) as its Web Lock tells the session; tabs stay until then. */
+  tabGoes(tabId: string): void;
 };
 
 let nextTab = 1;
 
 /**
- * A session as the SharedWorker makes one: createSession with preferences in memory and a tab that
- * never goes away. Not connected yet (`connected` attaches its tab, which connects it).
+ * A session as the SharedWorker makes one: createSession with preferences in memory and tabs that
+ * stay until the test says one goes (`tabGoes`). Not connected yet (`connected` attaches its tab, which connects it).
  */
 export function openSession<C extends Clock = Clock>(options: SessionOptions<C>): TestSession<C> {
   const clock = (options.clock ?? systemClock) as C;
@@ -67,6 +69,7 @@ export function openSession<C extends Clock = Clock>(options: SessionOptions<C>)
   const errors: TestSession['errors'] = [];
   const sent: string[] = [];
   const sentMessages: Stanzas.Message[] = [];
+  const departures = new Map<string, () => void>();
   const created = createSession({
     clock,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
@@ -81,7 +84,7 @@ export function openSession<C extends Clock = Clock>(options: SessionOptions<C>)
     serverReadyUrl: new URL('/api/xmpp-ready', options.server.url).href,
     preferencesStorage: new MemoryPreferencesStorage(),
     identityStorage: options.identityStorage ?? new MemoryIdentityStorage(),
-    tabGone: () => new Promise<never>(() => {}),
+    tabGone: (tabId) => new Promise<void>((gone) => departures.set(tabId, gone)),
     ...(options.userToken ? { userToken: options.userToken } : {}),
     ...(options.liveness ? { liveness: options.liveness } : {}),
     ...(options.createXmppClient ? { createXmppClient: options.createXmppClient } : {}),
@@ -94,7 +97,8 @@ export function openSession<C extends Clock = Clock>(options: SessionOptions<C>)
     },
   });
   const ready = options.displayName === undefined ? Promise.resolve() : created.preferences.setPreferences({ displayName: options.displayName });
-  return { ...created, clock, tabId: `tab-${nextTab++}`, logs, errors, sent, sentMessages, events: [], ready };
+  const tabGoes = (tabId: string): void => departures.get(tabId)?.();
+  return { ...created, clock, tabId: `tab-${nextTab++}`, logs, errors, sent, sentMessages, events: [], ready, tabGoes };
 }
 
 /** Every stanza the session's XMPP clients receive from now on, as XML: what the server sent. */

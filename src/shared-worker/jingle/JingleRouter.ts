@@ -2,6 +2,7 @@ import { JID, type Agent, type Stanzas } from 'stanza';
 import type { JingleCommands, JingleIq } from '../../protocol/commands';
 import { NotConnectedError } from '../../protocol/errors';
 import type { SessionContext, SessionDomain } from '../SessionContext';
+import { TabSessions } from './TabSessions';
 import { UnclaimedCallRequests } from './UnclaimedCallRequests';
 
 /** Delivers an incoming Jingle request from a room to a tab; false when that tab is gone. */
@@ -11,11 +12,13 @@ export type DeliverJingle = (tabId: string, roomAddress: string, iq: JingleIq) =
  * Jingle stanzas arrive here but RTCPeerConnections live in tabs: each room's call is owned by
  * exactly one tab (it claims it under a Web Lock), which runs the Jingle sessions. Requests from
  * a room go to its call owner; what the owner's sessions send goes out through this one socket.
- * Requests for a call we are in that no tab runs yet wait for the tab that claims it.
+ * Requests for a call we are in that no tab runs yet wait for the tab that claims it. The sessions
+ * a tab left running when it went are ended with their peers (TabSessions), who then offer anew.
  */
 export class JingleRouter implements SessionDomain, JingleCommands {
   private readonly owners = new Map<string, string>();
   private readonly unclaimed: UnclaimedCallRequests;
+  private readonly tabSessions = new TabSessions();
 
   constructor(
     private readonly context: SessionContext,
@@ -37,7 +40,8 @@ export class JingleRouter implements SessionDomain, JingleCommands {
     this.owners.set(roomAddress, tabId);
     for (const iq of this.unclaimed.take(roomAddress)) {
       const client = this.context.client;
-      if (!this.deliver(tabId, roomAddress, iq) && client) this.refuse(client, iq);
+      if (this.deliver(tabId, roomAddress, iq)) this.followDelivered(tabId, iq);
+      else if (client) this.refuse(client, iq);
     }
   }
 
@@ -49,9 +53,18 @@ export class JingleRouter implements SessionDomain, JingleCommands {
     this.unclaimed.clear();
   }
 
-  /** A tab went away: the calls it owned have no owner until another tab claims them. */
+  /**
+   * A tab went away: the calls it owned have no owner until another tab claims them, and the
+   * sessions it left running are ended with their peers, so that they offer anew at once.
+   */
   releaseTab(tabId: string): void {
     for (const [room, owner] of this.owners) if (owner === tabId) this.owners.delete(room);
+    const client = this.context.client;
+    for (const { peer, sid } of this.tabSessions.takeAll(tabId)) {
+      void client
+        ?.sendIQ({ to: peer, type: 'set', jingle: { action: 'session-terminate', sid, reason: { condition: 'success' } } })
+        .catch(() => this.context.log.info(`terminate of ${sid}, left by a tab that went, not acknowledged`));
+    }
   }
 
   ownerOf(roomAddress: string): string | undefined {
@@ -62,7 +75,10 @@ export class JingleRouter implements SessionDomain, JingleCommands {
   async send(iq: Stanzas.IQ): Promise<Stanzas.IQ | undefined> {
     const client = this.context.client;
     if (!client) throw new NotConnectedError();
-    if (iq.type === 'set') return client.sendIQ(iq);
+    if (iq.type === 'set') {
+      if (iq.jingle && iq.to) this.tabSessions.follow(this.owners.get(JID.toBare(iq.to)), iq.to, iq.jingle);
+      return client.sendIQ(iq);
+    }
     // Answers to a request the tab processed: addressed back to whoever sent it.
     const original = { type: 'set' as const, id: iq.id, from: iq.to };
     if (iq.type === 'result') client.sendIQResult(original, iq);
@@ -74,9 +90,16 @@ export class JingleRouter implements SessionDomain, JingleCommands {
     if (!iq.from) return;
     const roomAddress = JID.toBare(iq.from);
     const owner = this.owners.get(roomAddress);
-    if (owner && this.deliver(owner, roomAddress, iq)) return;
+    if (owner && this.deliver(owner, roomAddress, iq)) {
+      this.followDelivered(owner, iq);
+      return;
+    }
     if (this.context.store.get('calls', roomAddress)?.joined === true && this.unclaimed.hold(roomAddress, iq)) return;
     this.refuse(client, iq);
+  }
+
+  private followDelivered(tabId: string, iq: JingleIq): void {
+    if (iq.from) this.tabSessions.follow(tabId, iq.from, iq.jingle);
   }
 
   /** Nobody here runs this room's call: PROTOCOL.md — a responder not in the call terminates. */

@@ -213,6 +213,25 @@ describe('Jingle routing: a request for a call this session is in waits for the 
     }
   });
 
+  it('a call tab that goes after the other person left the room: nothing is sent for their session', async () => {
+    const alice = await aliceRunningThe('jingle-tab-gone-left');
+    const bob = await tabIn(openSession({ server: server() }), 'jingle-tab-gone-left');
+    await bob.person.jingle.claimCall(bob.person.tabId, bob.room.address);
+    await seen(alice.person, bob.room.selfAddress, 'Alice sees Bob in the call', (p) => p.joinedCall);
+    const answer = offer(alice, bob, 'to-bob-who-leaves');
+    await until(() => bob.routed.some((iq) => iq.jingle.sid === 'to-bob-who-leaves'), 'the offer at Bob');
+    const request = bob.routed.find((iq) => iq.jingle.sid === 'to-bob-who-leaves')!;
+    await bob.person.jingle.send({ type: 'result', id: request.id, to: request.from });
+    await answer;
+
+    await bob.person.rooms.leaveRoom(bob.room.id);
+    await until(() => alice.person.session.store.get('peers', bob.room.selfAddress) === undefined, 'Bob gone from Alice’s room');
+    const sentBefore = alice.person.sent.length;
+    alice.person.tabGoes(alice.person.tabId);
+    await flushed(alice.person);
+    expect(alice.person.sent.slice(sentBefore).filter((xml) => xml.includes('session-terminate'))).toEqual([]);
+  });
+
   it('an offer to a session that is in the room but not in its call is declined at once', async () => {
     const alice = await aliceRunningThe('jingle-not-in-call');
     const bob = await tabIn(openSession({ server: server() }), 'jingle-not-in-call', false);

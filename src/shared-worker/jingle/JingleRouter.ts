@@ -61,6 +61,8 @@ export class JingleRouter implements SessionDomain, JingleCommands {
     for (const [room, owner] of this.owners) if (owner === tabId) this.owners.delete(room);
     const client = this.context.client;
     for (const { peer, sid } of this.tabSessions.takeAll(tabId)) {
+      // Someone no longer in the room has no session to end (theirs ended as they left).
+      if (this.context.store.get('peers', peer) === undefined) continue;
       void client
         ?.sendIQ({ to: peer, type: 'set', jingle: { action: 'session-terminate', sid, reason: { condition: 'success' } } })
         .catch(() => this.context.log.info(`terminate of ${sid}, left by a tab that went, not acknowledged`));

@@ -73,6 +73,7 @@ export function useRoute(): Route {
   const href = useSyncExternalStore(subscribe, currentHref);
   // Derived from the href string so that the result is stable between renders of the same address.
   const route = parseRoute(new URL(href));
-  const opened = route.view === 'home' ? undefined : followedRooms.get(route.roomName);
-  return opened === undefined || route.view === 'home' ? route : { ...route, roomName: opened };
+  if (route.view === 'home') return route;
+  const opened = followedRooms.get(route.roomName);
+  return opened === undefined ? route : { ...route, roomName: opened };
 }

@@ -51,6 +51,7 @@ function describe(room: Room | undefined, openError: string | undefined, ended: 
     case 'waiting':
       return { tone: 'info', body: <p>The room has not started yet. You will join when it starts.</p> };
     case 'banned':
+      // A room that ended for us says why on its own screen (RoomEnded): no banner repeats it.
       return undefined;
     case 'failed':
       if (room.removal) return undefined;

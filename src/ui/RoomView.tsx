@@ -67,8 +67,7 @@ export function RoomView({ roomName }: { roomName: string }) {
         chatShown={chatShown}
         ended={Boolean(end)}
       />
-      {/* A room that ended for us says why on its own screen (RoomEnded): no banner repeats it. */}
-      {!end && <RoomStatus room={room} openError={openError} ended={ended} />}
+      <RoomStatus room={room} openError={openError} ended={ended} />
       {roomAddress && <RoomAnnouncer roomAddress={roomAddress} chatShown={chatShown} />}
       <Suspense fallback={null}>
         {roomAddress && <AttentionAlertsLater roomAddress={roomAddress} />}

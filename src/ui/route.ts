@@ -44,6 +44,11 @@ interface LeftRoomState {
 export function navigate(path: string, state: LeftRoomState | null = null): void {
   if (path === window.location.pathname + window.location.search) return;
   window.history.pushState(state, '', path);
+  notify();
+}
+
+/** The address changed within the page: the route's readers read it again. */
+function notify(): void {
   for (const listener of listeners) listener();
 }
 
@@ -60,7 +65,7 @@ export function showRoomMoved(openedName: string, name: string): void {
   if (followedRooms.get(name) === openedName) return;
   followedRooms.set(name, openedName);
   window.history.replaceState(window.history.state, '', `${roomPath(name)}${window.location.search}`);
-  for (const listener of listeners) listener();
+  notify();
 }
 
 /** The view that opened `openedName` is gone: its room's new name is an address like any other again. */

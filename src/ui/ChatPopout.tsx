@@ -2,6 +2,8 @@ import { Suspense, useEffect } from 'react';
 import { ChatPanel } from './ChatPanel';
 import { ConnectionStatus } from './ConnectionStatus';
 import { AttentionAlertsLater, RoomAlertsLater } from './RoomAlertsLater';
+import { roomEndOf } from './roomEnd';
+import { RoomEnded } from './RoomEnded';
 import { RoomStatus } from './RoomStatus';
 import { useMovedRoomAddress } from './useMovedRoomAddress';
 import { useRoomOfView } from './useRoomOfView';
@@ -11,6 +13,8 @@ export function ChatPopout({ roomName }: { roomName: string }) {
   const { room, openError, ended } = useRoomOfView(roomName, false);
   const unread = room?.unreadCount ?? 0;
   const shownName = room?.providedName ?? roomName;
+  // Kicked, banned or the room destroyed: the same screen as the room's tab says why, above what was said.
+  const end = roomEndOf(room);
   useMovedRoomAddress(roomName, room);
 
   useEffect(() => {
@@ -26,6 +30,7 @@ export function ChatPopout({ roomName }: { roomName: string }) {
         </div>
       </header>
       <RoomStatus room={room} openError={openError} ended={ended} />
+      {end && <RoomEnded end={end} />}
       <Suspense fallback={null}>
         {room?.address && <AttentionAlertsLater roomAddress={room.address} />}
         {room?.address && <RoomAlertsLater roomAddress={room.address} roomName={shownName} />}

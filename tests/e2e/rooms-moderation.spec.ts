@@ -92,10 +92,13 @@ test.describe('Kick asks first and says what it does: removed and banned until t
 });
 
 test.describe('Kicked: one screen says the owner removed and banned you, with no call and a way home (SPEC §6)', () => {
-  test('the kicked person’s call ends; the screen explains the ban and its link goes home', async ({ people, appUrl }) => {
+  test('the kicked person’s call ends; the screen explains the ban and its link goes home; their pop-out chat says so too', async ({ people, appUrl }) => {
     const room = uniqueRoomName('kicked');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
+    const bobsPopout = await bob.context.newPage();
+    await bobsPopout.goto(`${bob.page.url()}?view=chat`);
+    await expectJoined(bobsPopout);
     await bob.page.getByRole('button', { name: 'Join call' }).click();
     await expect(bob.page.getByRole('group', { name: 'Call controls' })).toBeVisible();
 
@@ -104,6 +107,11 @@ test.describe('Kicked: one screen says the owner removed and banned you, with no
 
     await expectEndedScreen(bob.page, 'You were removed from this room');
     await expect(bob.page.getByText('The room’s owner removed you and banned you from it. You cannot come back unless the owner lifts the ban.')).toBeVisible();
+    // The pop-out chat says why its chat went quiet, once, with what was said still readable.
+    await expect(bobsPopout.getByRole('heading', { level: 2, name: 'You were removed from this room' })).toBeVisible();
+    await expect(roomState(bobsPopout)).toHaveCount(0);
+    await expect(messageBox(bobsPopout)).toBeDisabled();
+    await expect(chatLog(bobsPopout)).toBeVisible();
     // The call is torn down: the camera and microphone are no longer captured.
     await expect.poll(() => bob.page.evaluate(() => document.querySelectorAll('video').length)).toBe(0);
 

@@ -33,6 +33,8 @@ export interface TabActions {
   openRoom(name: string, options?: JoinRoomOptions): Promise<string>;
   /** This tab no longer holds the room. */
   closeRoom(roomId: string): Promise<void>;
+  /** "Leave": out of the room, for every tab that holds it. */
+  leaveRoom(roomId: string): Promise<void>;
   /** "Retry now": the session tries to connect at once instead of at its next scheduled attempt. */
   retryNow(): Promise<void>;
 }
@@ -72,6 +74,7 @@ export class SessionBridge {
       jingle: session.jingle,
       openRoom: (name, options) => session.openRoom(this.tabId, name, options),
       closeRoom: (roomId) => session.closeRoom(this.tabId, roomId),
+      leaveRoom: (roomId) => session.leaveRoom(roomId),
       retryNow: () => session.connect(),
     };
   }

@@ -110,6 +110,11 @@ export class TabsApi implements SessionApi {
     await this.leaveIfUnused(roomId);
   }
 
+  async leaveRoom(roomId: string): Promise<void> {
+    for (const tab of this.tabs.values()) tab.rooms.delete(roomId);
+    await this.rooms.leaveRoom(roomId);
+  }
+
   private async detach(tabId: string): Promise<void> {
     const tab = this.tabs.get(tabId);
     if (!tab) return;

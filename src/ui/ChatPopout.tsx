@@ -2,7 +2,6 @@ import { Suspense, useEffect } from 'react';
 import { ChatPanel } from './ChatPanel';
 import { ConnectionStatus } from './ConnectionStatus';
 import { AttentionAlertsLater, RoomAlertsLater } from './RoomAlertsLater';
-import { roomEndOf } from './roomEnd';
 import { RoomEnded } from './RoomEnded';
 import { RoomStatus } from './RoomStatus';
 import { useMovedRoomAddress } from './useMovedRoomAddress';
@@ -10,11 +9,9 @@ import { useRoomOfView } from './useRoomOfView';
 
 /** The pop-out chat (`/<room>?view=chat`): the room's chat alone, in a tab that never captures media. */
 export function ChatPopout({ roomName }: { roomName: string }) {
-  const { room, openError, ended } = useRoomOfView(roomName, false);
+  const { room, openError, end, rejoin } = useRoomOfView(roomName, false);
   const unread = room?.unreadCount ?? 0;
   const shownName = room?.providedName ?? roomName;
-  // Kicked, banned or the room destroyed: the same screen as the room's tab says why, above what was said.
-  const end = roomEndOf(room);
   useMovedRoomAddress(roomName, room);
 
   useEffect(() => {
@@ -29,8 +26,9 @@ export function ChatPopout({ roomName }: { roomName: string }) {
           <ConnectionStatus />
         </div>
       </header>
-      <RoomStatus room={room} openError={openError} ended={ended} />
-      {end && <RoomEnded end={end} />}
+      <RoomStatus room={room} openError={openError} ended={Boolean(end)} />
+      {/* Kicked, banned, the room destroyed or left: the same screen as the room's tab says why, above what was said. */}
+      {end && <RoomEnded end={end} onRejoin={rejoin} />}
       <Suspense fallback={null}>
         {room?.address && <AttentionAlertsLater roomAddress={room.address} />}
         {room?.address && <RoomAlertsLater roomAddress={room.address} roomName={shownName} />}

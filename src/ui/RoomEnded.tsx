@@ -15,11 +15,16 @@ function wordsFor(end: RoomEnd): { title: string; text: string } {
       };
     case 'removed':
       return { title: 'You are no longer in this room', text: 'The room put you out. You can try to join it again from the home page.' };
+    case 'left':
+      return { title: 'You left this room', text: 'You chose Leave in another tab, so you are out of the room in this one too.' };
   }
 }
 
-/** The one screen of a room that has ended for us: what happened, in plain words, and the way home. No call. */
-export function RoomEnded({ end }: { end: RoomEnd }) {
+/**
+ * The one screen of a room that has ended for us: what happened, in plain words, and the way home
+ * (or, left from another tab, back in). No call.
+ */
+export function RoomEnded({ end, onRejoin }: { end: RoomEnd; onRejoin: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const { title, text } = wordsFor(end);
   // Whatever had focus (a call control, the chat input) is gone or disabled: start reading here.
@@ -30,16 +35,23 @@ export function RoomEnded({ end }: { end: RoomEnd }) {
         {title}
       </h2>
       <p>{text}</p>
-      <a
-        className="button primary"
-        href="/"
-        onClick={(event) => {
-          event.preventDefault();
-          navigate('/');
-        }}
-      >
-        Go to the home page
-      </a>
+      <div className="room-ended-actions">
+        {end.kind === 'left' && (
+          <button type="button" className="button primary" onClick={onRejoin}>
+            Join again
+          </button>
+        )}
+        <a
+          className={end.kind === 'left' ? 'button' : 'button primary'}
+          href="/"
+          onClick={(event) => {
+            event.preventDefault();
+            navigate('/');
+          }}
+        >
+          Go to the home page
+        </a>
+      </div>
     </section>
   );
 }

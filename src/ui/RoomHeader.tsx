@@ -29,6 +29,8 @@ interface RoomHeaderProps {
   chatShown: boolean;
   /** The room has ended for us: there is no one to show. */
   ended: boolean;
+  /** "Leave": out of the room (in every tab of yours) and home. */
+  onLeave: () => void;
 }
 
 /**
@@ -37,7 +39,7 @@ interface RoomHeaderProps {
  * state, who is in it, the call) re-render it only when one of them changes (issue 14, long tasks
  * while joining: re-rendered with the room view, it was a fifth of the components a join rendered).
  */
-export const RoomHeader = memo(function RoomHeader({ shownName, roomAddress, locked, owner, peopleCount, unread, peopleShown, chatShown, ended }: RoomHeaderProps) {
+export const RoomHeader = memo(function RoomHeader({ shownName, roomAddress, locked, owner, peopleCount, unread, peopleShown, chatShown, ended, onLeave }: RoomHeaderProps) {
   return (
     <header className="topbar">
       <div className="room-title">
@@ -88,7 +90,7 @@ export const RoomHeader = memo(function RoomHeader({ shownName, roomAddress, loc
           onToggle={() => changeRoomLayout({ chat: !chatShown })}
           badge={{ count: unread, words: 'unread' }}
         />
-        <button type="button" className="button danger-outline leave-room" onClick={() => navigate('/', { leftRoom: shownName })}>
+        <button type="button" className="button danger-outline leave-room" onClick={onLeave}>
           <LeaveIcon />
           <span className="button-label">Leave</span>
         </button>

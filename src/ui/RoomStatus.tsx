@@ -10,13 +10,13 @@ interface RoomStatusProps {
   room: Room | undefined;
   /** Why the room could not be opened at all. */
   openError: string | undefined;
-  /** The room was there and is gone (left elsewhere, or destroyed). */
+  /** The room ended for us (kicked, banned, destroyed, left from another tab): its own screen says so. */
   ended: boolean;
 }
 
 /**
  * SPEC §4 room state in plain words; nothing while joined. The locked-room prompt lives here. A room
- * that ended for us (kicked, banned, destroyed: `roomEndOf`) has its own screen instead.
+ * that ended for us (`RoomOfView.end`) has its own screen instead (RoomEnded): no banner repeats it.
  */
 export function RoomStatus({ room, openError, ended }: RoomStatusProps) {
   const content = describe(room, openError, ended);
@@ -33,7 +33,8 @@ type Tone = 'info' | 'warning' | 'error';
 /** What the banner says; `label` names it when it is news about a room we are in, not its state. */
 function describe(room: Room | undefined, openError: string | undefined, ended: boolean): { tone: Tone; body: ReactNode; label?: string } | undefined {
   if (openError) return { tone: 'error', body: failure('Could not open the room.', openError) };
-  if (!room) return ended ? { tone: 'info', body: <p>This room has ended.</p> } : { tone: 'info', body: pending('Joining the room…') };
+  if (ended) return undefined;
+  if (!room) return { tone: 'info', body: pending('Joining the room…') };
   switch (room.roomState) {
     case 'joined':
       return room.movedFrom ? { tone: 'info', label: 'Room moved', body: <p>{movedText(room.movedFrom, room.providedName)}</p> } : undefined;
@@ -51,10 +52,9 @@ function describe(room: Room | undefined, openError: string | undefined, ended: 
     case 'waiting':
       return { tone: 'info', body: <p>The room has not started yet. You will join when it starts.</p> };
     case 'banned':
-      // A room that ended for us says why on its own screen (RoomEnded): no banner repeats it.
+      // Ended (above).
       return undefined;
     case 'failed':
-      if (room.removal) return undefined;
       return room.roomFull
         ? { tone: 'error', body: <p>The room is full. Try again later.</p> }
         : {

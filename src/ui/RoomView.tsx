@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useCallback, useEffect } from 'react';
 import { roomPeerCountAtomFamily } from '../main-thread/sessionAtoms';
 import { CallRuntimeContext } from './call/callRuntimeContext';
 import { PendingCallPreview } from './call/CallPreview';
@@ -8,14 +8,15 @@ import { useRoomCallRuntime } from './call/useRoomCallRuntime';
 import { ChatPanel } from './ChatPanel';
 import { ParticipantsList } from './ParticipantsList';
 import { useRoomLayout } from './roomLayout';
-import { roomEndOf } from './roomEnd';
 import { RoomEnded } from './RoomEnded';
 import { RoomHeader } from './RoomHeader';
 import { AttentionAlertsLater, RoomAlertsLater } from './RoomAlertsLater';
 import { RoomAnnouncer } from './RoomAnnouncer';
 import { RoomStatus } from './RoomStatus';
+import { navigate } from './route';
 import { ROOM_REGION_IDS, SkipLinks } from './SkipLinks';
 import { useMovedRoomAddress } from './useMovedRoomAddress';
+import { leaveOpenedRoom } from './useOpenRoom';
 import { useRoomOfView } from './useRoomOfView';
 
 /**
@@ -25,7 +26,7 @@ import { useRoomOfView } from './useRoomOfView';
  */
 export function RoomView({ roomName }: { roomName: string }) {
   // Not auto-joined (SPEC §4 autoJoinCall false): the call starts from the preview's "Join call".
-  const { room, openError, ended } = useRoomOfView(roomName, false);
+  const { room, openError, end, rejoin } = useRoomOfView(roomName, false);
   const layout = useRoomLayout();
   // Closed until the person opens them (roomLayout.ts): the call fills the window.
   const peopleShown = layout.people;
@@ -34,18 +35,21 @@ export function RoomView({ roomName }: { roomName: string }) {
   const peopleCount = useAtomValue(roomPeerCountAtomFamily(roomAddress ?? ''));
   const isOwner = Boolean(room?.joined && room.selfAffiliation === 'owner');
   const unread = room?.unreadCount ?? 0;
-  const end = roomEndOf(room);
   const shownName = room?.providedName ?? roomName;
   // The room tab runs the call from the moment the room's address is known, before the room is joined
   // (issue 14, the join path: the preview and "Join call" need not wait for the room's answer, and a
   // call joined meanwhile goes out with the join), and keeps it through reconnects. A room that could
   // not be joined, or asks for its password before we were ever in (the prompt is the next step), or
-  // has ended for us (kicked, banned, destroyed), has no call: its media and connections go.
+  // has ended for us (kicked, banned, destroyed, left from another tab), has no call: its media and connections go.
   const notIn = room?.joinedAt === undefined && (room?.roomState === 'failed' || room?.roomState === 'password-required');
   const callPossible = !end && !notIn;
   const { runtime: callRuntime, joinAsked, askToJoin, loadFailed: callLoadFailed } = useRoomCallRuntime(callPossible ? roomAddress : undefined, roomName);
 
   useMovedRoomAddress(roomName, room);
+  const leave = useCallback(() => {
+    leaveOpenedRoom(roomName);
+    navigate('/', { leftRoom: shownName });
+  }, [roomName, shownName]);
   useEffect(() => {
     document.title = `${unread > 0 ? `(${unread}) ` : ''}${shownName} · Parley`;
   }, [shownName, unread]);
@@ -66,8 +70,9 @@ export function RoomView({ roomName }: { roomName: string }) {
         peopleShown={peopleShown}
         chatShown={chatShown}
         ended={Boolean(end)}
+        onLeave={leave}
       />
-      <RoomStatus room={room} openError={openError} ended={ended} />
+      <RoomStatus room={room} openError={openError} ended={Boolean(end)} />
       {roomAddress && <RoomAnnouncer roomAddress={roomAddress} chatShown={chatShown} />}
       <Suspense fallback={null}>
         {roomAddress && <AttentionAlertsLater roomAddress={roomAddress} />}
@@ -75,7 +80,7 @@ export function RoomView({ roomName }: { roomName: string }) {
       </Suspense>
       <main className={`room-body ${panelsClass}`}>
         {end ? (
-          <RoomEnded end={end} />
+          <RoomEnded end={end} onRejoin={rejoin} />
         ) : callRuntime ? (
           <CallRuntimeContext value={callRuntime}>
             <CallStage id={ROOM_REGION_IDS.call} roomName={shownName} />

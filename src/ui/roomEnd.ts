@@ -6,7 +6,9 @@ export type RoomEnd =
   | { kind: 'banned'; whileIn: boolean }
   | { kind: 'destroyed'; reason: string | undefined }
   /** Put out of the room without a ban (role none, a server shutdown, …). */
-  | { kind: 'removed' };
+  | { kind: 'removed' }
+  /** "Leave", in another tab of yours: the session is out of the room for every tab. */
+  | { kind: 'left' };
 
 export function roomEndOf(room: Room | undefined): RoomEnd | undefined {
   if (!room) return undefined;

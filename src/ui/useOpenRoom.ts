@@ -13,6 +13,8 @@ interface Opening {
   users: number;
   roomId: Promise<string>;
   closeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** "Leave" was chosen: once the view lets the room go, the session leaves it for every tab, not only this one. */
+  leaving: boolean;
 }
 
 /**
@@ -30,6 +32,7 @@ function open(actions: TabActions, attachSent: Promise<void>, name: string, auto
     // opening follows the attach on the same port.
     roomId: attachSent.then(() => actions.openRoom(name, { autoJoinCall })),
     closeTimer: undefined,
+    leaving: false,
   };
   openings.set(name, opening);
   // A failed open holds nothing: forget it so the next visit tries again.
@@ -65,26 +68,49 @@ function release(actions: TabActions, name: string): void {
   if (opening.users > 0) return;
   opening.closeTimer = setTimeout(() => {
     openings.delete(name);
-    opening.roomId.then((roomId) => actions.closeRoom(roomId)).catch(() => {});
+    opening.roomId.then((roomId) => (opening.leaving ? actions.leaveRoom(roomId) : actions.closeRoom(roomId))).catch(() => {});
   }, 0);
 }
 
 /**
- * Opens a room for this tab while the calling view is shown, and closes it (for this tab) when the
- * view goes away; the session leaves the room when no tab holds it any more.
+ * "Leave": when its view lets the room go, the session leaves it for every tab of yours (a pop-out
+ * chat or a second tab of the room says you left), where a view that merely goes away (a tab
+ * closed, Back) keeps the room for the tabs still showing it. Marked, not sent at once, so that the
+ * call's own farewell (leaving the call, ending its sessions) goes first as the view unmounts.
  */
-export function useOpenRoom(actions: TabActions, attachSent: Promise<void>, name: string, autoJoinCall: boolean): OpenedRoom {
-  const [opened, setOpened] = useState<OpenedRoom & { name: string }>({ name, roomId: undefined, error: undefined });
+export function leaveOpenedRoom(name: string): void {
+  const opening = openings.get(name);
+  if (opening) opening.leaving = true;
+}
+
+/**
+ * The room was left from another tab: this tab's opening of it names a room the session no longer
+ * has. Forgotten, so that the view's next opening joins afresh ("Join again").
+ */
+export function forgetLeftOpening(name: string): void {
+  const opening = openings.get(name);
+  if (!opening) return;
+  clearTimeout(opening.closeTimer);
+  openings.delete(name);
+}
+
+/**
+ * Opens a room for this tab while the calling view is shown, and closes it (for this tab) when the
+ * view goes away; the session leaves the room when no tab holds it any more. A new `attempt` opens it
+ * again (after `forgetLeftOpening`).
+ */
+export function useOpenRoom(actions: TabActions, attachSent: Promise<void>, name: string, autoJoinCall: boolean, attempt: number): OpenedRoom {
+  const [opened, setOpened] = useState<OpenedRoom & { name: string; attempt: number }>({ name, attempt, roomId: undefined, error: undefined });
   useEffect(() => {
     let current = true;
     acquire(actions, attachSent, name, autoJoinCall).then(
-      (roomId) => current && setOpened({ name, roomId, error: undefined }),
-      (error: unknown) => current && setOpened({ name, roomId: undefined, error: errorMessage(error) }),
+      (roomId) => current && setOpened({ name, attempt, roomId, error: undefined }),
+      (error: unknown) => current && setOpened({ name, attempt, roomId: undefined, error: errorMessage(error) }),
     );
     return () => {
       current = false;
       release(actions, name);
     };
-  }, [actions, attachSent, name, autoJoinCall]);
-  return opened.name === name ? opened : { roomId: undefined, error: undefined };
+  }, [actions, attachSent, name, autoJoinCall, attempt]);
+  return opened.name === name && opened.attempt === attempt ? opened : { roomId: undefined, error: undefined };
 }

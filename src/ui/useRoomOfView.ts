@@ -1,28 +1,42 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { roomAtomFamily, roomByNameAtomFamily } from '../main-thread/sessionAtoms';
 import type { Room } from '../protocol/entities';
+import { roomEndOf, type RoomEnd } from './roomEnd';
 import { useActions, useAttachSent } from './tabContext';
-import { useOpenRoom } from './useOpenRoom';
+import { forgetLeftOpening, useOpenRoom } from './useOpenRoom';
 
 export interface RoomOfView {
   room: Room | undefined;
   /** Opening the room failed outright. */
   openError: string | undefined;
-  /** The room was open here and is gone (destroyed, or left). */
-  ended: boolean;
+  /** The room ended for us (kicked, banned, destroyed, or left from another tab): the view says so instead of the room. */
+  end: RoomEnd | undefined;
+  /** After "Leave" in another tab: this view joins the room again. */
+  rejoin: () => void;
 }
 
 /** Holds the named room open while the view is shown, and reads it from the session's state. */
 export function useRoomOfView(roomName: string, autoJoinCall: boolean): RoomOfView {
-  const { roomId, error } = useOpenRoom(useActions(), useAttachSent(), roomName, autoJoinCall);
+  const [attempt, setAttempt] = useState(0);
+  const { roomId, error } = useOpenRoom(useActions(), useAttachSent(), roomName, autoJoinCall, attempt);
   const byId = useAtomValue(roomAtomFamily(roomId ?? ''));
   // Until the session answers with the id, the join it started is found by the name given.
   const byName = useAtomValue(roomByNameAtomFamily(roomName));
   const room = roomId ? byId : byName;
+  // The session removes a room only when it leaves it ("Leave", in whichever tab): a room this view
+  // had is gone because you left it.
   const [seen, setSeen] = useState(false);
   useEffect(() => {
     if (room) setSeen(true);
   }, [room]);
-  return { room, openError: error, ended: seen && !room };
+  const rejoin = useCallback(() => {
+    forgetLeftOpening(roomName);
+    setSeen(false);
+    setAttempt((previous) => previous + 1);
+  }, [roomName]);
+  const end = roomEndOf(room) ?? (seen && !room ? LEFT : undefined);
+  return { room, openError: error, end, rejoin };
 }
+
+const LEFT: RoomEnd = { kind: 'left' };

@@ -438,18 +438,28 @@ test.describe('Tabs: one person’s tabs share one signalling session, and a pop
     for (const page of [popout, second, bob.page]) await expect(chatLog(page)).toContainText('from the room tab');
 
     // Closing one tab leaves the others working; the session and the occupant stay single.
-    await popout.close();
-    await say(second, 'after the pop-out closed');
-    await expect(chatLog(bob.page)).toContainText('after the pop-out closed');
+    await second.close();
+    await say(popout, 'after the second tab closed');
+    await expect(chatLog(bob.page)).toContainText('after the second tab closed');
     await expect.poll(async () => (await stats()).clientSessions).toBe(2);
     await expect.poll(async () => (await stats()).rooms[jid]?.occupants).toBe(2);
 
-    // Leaving in one tab keeps the room for the other; the last tab out leaves the room.
+    // "Leave" takes Alice out of the room, not only out of that tab: Bob sees her go, and her pop-out
+    // says she left (before, the pop-out kept her in the room while the home page said she had left).
     await alice.page.getByRole('button', { name: 'Leave' }).click();
-    await expect(alice.page.getByRole('textbox', { name: 'Room name' })).toBeVisible();
-    await say(second, 'still here');
-    await expect(chatLog(bob.page)).toContainText('still here');
-    await second.close();
+    await expect(alice.page.getByRole('status').filter({ hasText: `You left ${room}.` })).toBeVisible();
+    await expect(participantEntry(bob.page, 'Alice')).toHaveCount(0);
+    await expect.poll(async () => (await stats()).rooms[jid]?.occupants).toBe(1);
+    await expect(popout.getByRole('heading', { name: 'You left this room' })).toBeVisible();
+    await expect(messageBox(popout)).toBeDisabled();
+
+    // The pop-out can take her back in, and its chat works again.
+    await popout.getByRole('button', { name: 'Join again' }).click();
+    await expectJoined(popout);
+    await expect(participantEntry(bob.page, 'Alice')).toHaveCount(1);
+    await say(popout, 'back again');
+    await expect(chatLog(bob.page)).toContainText('back again');
+    await popout.close();
     await expect(participantEntry(bob.page, 'Alice')).toHaveCount(0);
     await expect.poll(async () => (await stats()).rooms[jid]?.occupants).toBe(1);
   });

@@ -137,4 +137,18 @@ describe('SPEC §4 removal: the Room says why we are out, so every tab can show 
     });
     expect(moved).toMatchObject({ movedFrom: { fromAddress: room.address, fromName: name, reason: 'Moving' }, removal: undefined });
   });
+
+  it('ends the destroyed room as destroyed for someone already in the alternate room, and keeps them there (a room gone from the state reads as left)', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    const bobRoom = await joinedBy(bob, name);
+    const bobsOther = await joinedBy(bob, newRoomName());
+
+    await alice.rooms.destroyRoom(room.address, { roomAddress: bobsOther.address, reason: 'Moving' });
+    const closed = await roomInState(bob, bobRoom.id, 'failed');
+    expect(closed).toMatchObject({ joined: false, removal: { kind: 'destroyed', reason: 'Moving' } });
+    expect(bob.session.store.state.rooms[bobsOther.id]).toMatchObject({ address: bobsOther.address, roomState: 'joined' });
+  });
 });

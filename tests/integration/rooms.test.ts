@@ -14,7 +14,7 @@ import type { Fetch } from '../../src/shared-worker/ConfigClient';
 import { fetchThrough, useHeldWebsockets } from '../support/heldWebsocket';
 import { ManualClock } from '../support/ManualClock';
 import { useParley } from '../support/parley';
-import { connected, joinedBy, joinedRoom, peerNamed, receivedBy, roomInState, setDisplayName, useSessions, WAIT_MS, waitFor, type TestSession } from '../support/sessions';
+import { connected, flushed, joinedBy, joinedRoom, peerNamed, receivedBy, roomInState, setDisplayName, useSessions, WAIT_MS, waitFor, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
 import { PEER_DEFAULTS } from '../support/peers';
 
@@ -393,6 +393,32 @@ describe('SPEC §4 leaving removes the room, its peers and its call record', () 
     expect(peersIn(bob, room.address)).toEqual([]);
     expect(bob.session.store.state.calls).toEqual({});
     expect(bob.session.store.state.messages).toEqual({ m1: message });
+    await waitFor(alice, 'Bob gone', (state) => !Object.values(state.peers).some((peer) => peer.displayName === 'Bob'));
+  });
+
+  it('held by several tabs: closed in one, the room stays for the others; left in one ("Leave"), it goes for all of them', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    await connected(bob);
+    const popout = `${bob.tabId}-popout`;
+    bob.tabs.attach(popout, { state: () => {}, event: () => {}, jingle: () => {} });
+    const roomId = await bob.tabs.openRoom(bob.tabId, name);
+    expect(await bob.tabs.openRoom(popout, name)).toBe(roomId);
+    await joinedRoom(bob, roomId);
+    await peerNamed(alice, room.address, 'Bob');
+
+    await bob.tabs.closeRoom(popout, roomId);
+    // Anything the close sent has reached Alice once both have heard the server answer a ping after it.
+    await flushed(bob);
+    await flushed(alice);
+    expect(bob.session.store.state.rooms[roomId]?.roomState).toBe('joined');
+    expect(peersIn(alice, room.address).map((peer) => peer.displayName)).toContain('Bob');
+
+    await bob.tabs.openRoom(popout, name);
+    await bob.tabs.leaveRoom(roomId);
+    expect(bob.session.store.state.rooms).toEqual({});
     await waitFor(alice, 'Bob gone', (state) => !Object.values(state.peers).some((peer) => peer.displayName === 'Bob'));
   });
 

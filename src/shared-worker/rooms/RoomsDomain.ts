@@ -463,9 +463,10 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     store.remove('calls', room.address);
     const other = roomByAddress(this.records.rooms, alternate);
     if (other && other.id !== room.id) {
-      // Already there under another record: this one simply goes.
+      // Already there under another record: this one ends as destroyed (a removed record would read
+      // as left, in the views that hold it).
       this.calls.forget(room.id);
-      store.remove('rooms', room.id);
+      store.update('rooms', room.id, selfRemovalChange({ kind: 'destroyed', alternate, password, reason }));
       return;
     }
     const name = JID.unescapeLocal(JID.getLocal(alternate) ?? alternate);

@@ -585,6 +585,19 @@ function audioFrom(person: Person, owner: Person) {
 
 const isSessionInfo = (_from: string, jingle: { action?: string }) => jingle.action === 'session-info';
 
+describe('Call: a closing Call gives up its claim before it ends its sessions (issue 13, "Move call here")', () => {
+  it('no session-terminate of a closing Call goes out while it still claims the call, so the offers anew it brings reach the tab that runs the call now', async () => {
+    const w = newWorld();
+    const { alice, bob } = await aliceAndBobInCall(w, true);
+    const before = w.network.log.length;
+    await bob.engine.close();
+    const terminates = w.network.log.map((entry, at) => ({ ...entry, at })).filter((entry) => entry.at >= before && entry.from === bob.address && entry.jingle.action === 'session-terminate');
+    expect(terminates.map((entry) => entry.to)).toEqual([alice.address, alice.address]);
+    const release = w.network.releases.find((entry) => entry.address === bob.address);
+    expect(release?.afterRequests).toBe(before);
+  });
+});
+
 describe('Call: a muted person never goes live on a new session (issue 13, call handover)', () => {
   it("a person the room shows muted stays muted on their new session while its audio arrives before its mute session-info", async () => {
     const w = newWorld();

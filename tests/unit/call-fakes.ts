@@ -187,6 +187,8 @@ type Handler = (iq: JingleIq) => void;
  */
 export class FakeJingleNetwork {
   readonly log: Array<{ from: string; to: string; jingle: Stanzas.Jingle }> = [];
+  /** Each release of a call's claim, with how many requests had been logged before it. */
+  readonly releases: Array<{ address: string; afterRequests: number }> = [];
   private readonly handlers = new Map<string, Handler>();
   private readonly waiting = new Map<string, { resolve: (iq: Stanzas.IQ) => void; reject: (iq: Stanzas.IQ) => void }>();
   /** Requests held back from delivery (a slow path for them), until released. */
@@ -222,6 +224,7 @@ export class FakeJingleNetwork {
       },
       releaseCall: async () => {
         this.handlers.delete(address);
+        this.releases.push({ address, afterRequests: this.log.length });
       },
     };
   }

@@ -209,6 +209,10 @@ export class Call extends TypedEmitter<CallEvents> {
     if (this.closed) return;
     this.closed = true;
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
+    // The claim goes before the sessions end: a peer who answers our session-terminate with an offer
+    // anew (the call goes on in another tab of yours, "Move call here") reaches whichever tab claims
+    // the call next — the session holds it for that claim — never this closing one.
+    const released = this.options.signaling.releaseCall(this.roomAddress);
     await this.relay?.close();
     await this.mesh.close();
     this.sessions.close();
@@ -219,7 +223,7 @@ export class Call extends TypedEmitter<CallEvents> {
     this.receiveFirst.reset();
     this.showHeld([]);
     this.ownership.release();
-    await this.options.signaling.releaseCall(this.roomAddress);
+    await released;
   }
 
   /** Asks the sender of a remote video for a quality (ReceivedVideo.requestVideoProfile). */

@@ -15,14 +15,16 @@ import { useOwnSends } from './useOwnSends';
 
 interface ChatPanelProps {
   room: Room | undefined;
+  /** Whose messages show: the room's address, or the one it had once you left it (`RoomOfView.chatAddress`). */
+  roomAddress: string | undefined;
   /** False while collapsed: the panel keeps its draft and place, and new messages count as unread. */
   shown?: boolean;
 }
 
 /** A room's chat: the log, who is typing, and the message input. Shown means read: it marks the room read. */
-export const ChatPanel = memo(function ChatPanel({ room, shown = true }: ChatPanelProps) {
+export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddress, shown = true }: ChatPanelProps) {
   const actions = useActions();
-  const roomAddress = room?.address ?? '';
+  const roomAddress = shownAddress ?? '';
   const messages = useAtomValue(roomMessagesAtomFamily(roomAddress));
   const lastOwn = useAtomValue(lastOwnMessageAtomFamily(roomAddress));
   const events = useAtomValue(roomEventsAtomFamily(roomAddress));

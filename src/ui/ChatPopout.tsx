@@ -9,7 +9,7 @@ import { useRoomOfView } from './useRoomOfView';
 
 /** The pop-out chat (`/<room>?view=chat`): the room's chat alone, in a tab that never captures media. */
 export function ChatPopout({ roomName }: { roomName: string }) {
-  const { room, openError, end, rejoin } = useRoomOfView(roomName, false);
+  const { room, openError, end, rejoin, chatAddress } = useRoomOfView(roomName, false);
   const unread = room?.unreadCount ?? 0;
   const shownName = room?.providedName ?? roomName;
   useMovedRoomAddress(roomName, room);
@@ -34,7 +34,7 @@ export function ChatPopout({ roomName }: { roomName: string }) {
         {room?.address && <RoomAlertsLater roomAddress={room.address} roomName={shownName} />}
       </Suspense>
       <main className="popout-main">
-        <ChatPanel room={room} />
+        <ChatPanel room={room} roomAddress={chatAddress} />
       </main>
     </div>
   );

@@ -26,7 +26,7 @@ import { useRoomOfView } from './useRoomOfView';
  */
 export function RoomView({ roomName }: { roomName: string }) {
   // Not auto-joined (SPEC §4 autoJoinCall false): the call starts from the preview's "Join call".
-  const { room, openError, end, rejoin } = useRoomOfView(roomName, false);
+  const { room, openError, end, rejoin, chatAddress } = useRoomOfView(roomName, false);
   const layout = useRoomLayout();
   // Closed until the person opens them (roomLayout.ts): the call fills the window.
   const peopleShown = layout.people;
@@ -103,7 +103,7 @@ export function RoomView({ roomName }: { roomName: string }) {
             </div>
           )}
           <div id={ROOM_REGION_IDS.chat} className="side-panel chat-column" hidden={!chatShown}>
-            <ChatPanel room={room} shown={chatShown} />
+            <ChatPanel room={room} roomAddress={chatAddress} shown={chatShown} />
           </div>
         </div>
       </main>

@@ -14,6 +14,8 @@ export interface RoomOfView {
   end: RoomEnd | undefined;
   /** After "Leave" in another tab: this view joins the room again. */
   rejoin: () => void;
+  /** The room's address, kept once the room was left: what was said there stays to read. */
+  chatAddress: string | undefined;
 }
 
 /** Holds the named room open while the view is shown, and reads it from the session's state. */
@@ -27,16 +29,19 @@ export function useRoomOfView(roomName: string, autoJoinCall: boolean): RoomOfVi
   // The session removes a room only when it leaves it ("Leave", in whichever tab): a room this view
   // had is gone because you left it.
   const [seen, setSeen] = useState(false);
+  const [lastAddress, setLastAddress] = useState<string | undefined>(undefined);
   useEffect(() => {
     if (room) setSeen(true);
+    if (room?.address) setLastAddress(room.address);
   }, [room]);
   const rejoin = useCallback(() => {
     forgetLeftOpening(roomName);
     setSeen(false);
     setAttempt((previous) => previous + 1);
   }, [roomName]);
-  const end = roomEndOf(room) ?? (seen && !room ? LEFT : undefined);
-  return { room, openError: error, end, rejoin };
+  const left = seen && !room;
+  const end = roomEndOf(room) ?? (left ? LEFT : undefined);
+  return { room, openError: error, end, rejoin, chatAddress: room?.address ?? (left ? lastAddress : undefined) };
 }
 
 const LEFT: RoomEnd = { kind: 'left' };

@@ -41,6 +41,9 @@ test.describe('Room history: a newcomer reads what was said before they came, in
 
 test.describe('Chat scroll: the log sticks to the bottom within 30 px of it, and otherwise stays where you are reading (SPEC §9)', () => {
   test('new messages scroll the log only while you are at (or within 30 px of) the bottom', async ({ people }) => {
+    // Twenty-three messages typed one after another, each waited for, beside another test's call on
+    // two cores: each took up to 3 s, past the default 60 s, in two of this session's runs.
+    test.setTimeout(120_000);
     const room = uniqueRoomName('scroll');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
@@ -452,6 +455,8 @@ test.describe('Tabs: one person’s tabs share one signalling session, and a pop
     await expect.poll(async () => (await stats()).rooms[jid]?.occupants).toBe(1);
     await expect(popout.getByRole('heading', { name: 'You left this room' })).toBeVisible();
     await expect(messageBox(popout)).toBeDisabled();
+    // What was said stays to read.
+    await expect(chatLog(popout)).toContainText('after the second tab closed');
 
     // The pop-out can take her back in, and its chat works again.
     await popout.getByRole('button', { name: 'Join again' }).click();

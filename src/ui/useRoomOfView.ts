@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { roomAtomFamily, roomByNameAtomFamily } from '../main-thread/sessionAtoms';
 import type { Room } from '../protocol/entities';
 import { roomEndOf, type RoomEnd } from './roomEnd';
@@ -29,11 +29,12 @@ export function useRoomOfView(roomName: string, autoJoinCall: boolean): RoomOfVi
   // The session removes a room only when it leaves it ("Leave", in whichever tab): a room this view
   // had is gone because you left it.
   const [seen, setSeen] = useState(false);
-  const [lastAddress, setLastAddress] = useState<string | undefined>(undefined);
   useEffect(() => {
     if (room) setSeen(true);
-    if (room?.address) setLastAddress(room.address);
   }, [room]);
+  // Kept without a render of its own (the address arrives while the room page joins; issue 14).
+  const lastAddress = useRef<string | undefined>(undefined);
+  if (room?.address) lastAddress.current = room.address;
   const rejoin = useCallback(() => {
     forgetLeftOpening(roomName);
     setSeen(false);
@@ -41,7 +42,7 @@ export function useRoomOfView(roomName: string, autoJoinCall: boolean): RoomOfVi
   }, [roomName]);
   const left = seen && !room;
   const end = roomEndOf(room) ?? (left ? LEFT : undefined);
-  return { room, openError: error, end, rejoin, chatAddress: room?.address ?? (left ? lastAddress : undefined) };
+  return { room, openError: error, end, rejoin, chatAddress: room?.address ?? (left ? lastAddress.current : undefined) };
 }
 
 const LEFT: RoomEnd = { kind: 'left' };

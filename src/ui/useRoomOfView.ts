@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { roomAtomFamily, roomByNameAtomFamily } from '../main-thread/sessionAtoms';
 import type { Room } from '../protocol/entities';
 import { roomEndOf, type RoomEnd } from './roomEnd';
@@ -27,22 +27,18 @@ export function useRoomOfView(roomName: string, autoJoinCall: boolean): RoomOfVi
   const byName = useAtomValue(roomByNameAtomFamily(roomName));
   const room = roomId ? byId : byName;
   // The session removes a room only when it leaves it ("Leave", in whichever tab): a room this view
-  // had is gone because you left it.
-  const [seen, setSeen] = useState(false);
-  useEffect(() => {
-    if (room) setSeen(true);
-  }, [room]);
-  // Kept without a render of its own (the address arrives while the room page joins; issue 14).
-  const lastAddress = useRef<string | undefined>(undefined);
-  if (room?.address) lastAddress.current = room.address;
+  // had is gone because you left it. The room last had is kept without a render of its own (it
+  // changes as the room page joins; issue 14).
+  const lastRoom = useRef<Room | undefined>(undefined);
+  if (room) lastRoom.current = room;
   const rejoin = useCallback(() => {
     forgetLeftOpening(roomName);
-    setSeen(false);
+    lastRoom.current = undefined;
     setAttempt((previous) => previous + 1);
   }, [roomName]);
-  const left = seen && !room;
+  const left = lastRoom.current !== undefined && !room;
   const end = roomEndOf(room) ?? (left ? LEFT : undefined);
-  return { room, openError: error, end, rejoin, chatAddress: room?.address ?? (left ? lastAddress.current : undefined) };
+  return { room, openError: error, end, rejoin, chatAddress: room?.address ?? (left ? lastRoom.current?.address : undefined) };
 }
 
 const LEFT: RoomEnd = { kind: 'left' };

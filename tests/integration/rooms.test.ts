@@ -480,14 +480,14 @@ describe('SPEC §5 validation: room name required; room config reads need a join
 });
 
 describe('SPEC §4 connection lost: peers cleared, rooms interrupted, then rejoined after the reconnect', () => {
-  it('interrupts on disconnect and rejoins (with the call) on connect', async () => {
+  it('interrupts on disconnect and rejoins (with the call) on connect; the people back keep when they arrived', async () => {
     const alice = person('Alice');
     const bob = person('Bob');
     const name = newRoomName();
     const room = await joinedBy(alice, name);
     const bobRoom = await joinedBy(bob, name);
     const firstBobPeer = await peerNamed(alice, room.address, 'Bob', (peer) => peer.joinedCall);
-    await peerNamed(bob, room.address, 'Alice');
+    const aliceBefore = await peerNamed(bob, room.address, 'Alice', (peer) => peer.joinedCall);
 
     bob.session.disconnect();
     expect(bob.session.store.state.peers).toEqual({});
@@ -499,7 +499,9 @@ describe('SPEC §4 connection lost: peers cleared, rooms interrupted, then rejoi
     expect(rejoined.address).toBe(room.address);
     // Read again from the new self-presence: Alice kept the room, so it is the same room.
     expect(rejoined.rid).toBe(room.rid);
-    await peerNamed(bob, room.address, 'Alice');
+    // Alice never left: she keeps when she arrived (the order of the lists and tiles) and her last speech.
+    const aliceAfter = await peerNamed(bob, room.address, 'Alice', (peer) => peer.joinedCall);
+    expect(aliceAfter).toMatchObject({ joinedRoomAt: aliceBefore.joinedRoomAt, joinedCallAt: aliceBefore.joinedCallAt, lastSpokeAt: aliceBefore.lastSpokeAt });
     // The session asks for its config id back (issue 13): the same occupant, and the call comes back with it.
     await peerNamed(alice, room.address, 'Bob', (peer) => peer.joinedCall && peer.address === firstBobPeer.address);
   });

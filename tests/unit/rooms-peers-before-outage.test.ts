@@ -1,6 +1,7 @@
-// Issue 13: a muted person of the call is never shown live after the chat server comes back. SPEC §4
-// clears every peer on a lost connection; the record made from their presence after the rejoin takes
-// back what the call showed of their media, while they are back within the rejoin grace and still in the call.
+// Issue 13: a muted person of the call is never shown live after the chat server comes back, and the
+// tiles keep their order. SPEC §4 clears every peer on a lost connection; the record made from their
+// presence after the rejoin takes back when they arrived and last spoke and, while they are still in the
+// call, what it showed of their media — if they are back within the rejoin grace.
 import { describe, expect, it } from 'vitest';
 import type { Peer } from '../../src/protocol/entities';
 import { REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
@@ -14,22 +15,24 @@ function peer(nick: string, change: Partial<Peer> = {}): Peer {
 }
 
 /** Bob, muted with his camera on, as his record stood when the connection was lost. */
-const BOB_BEFORE = peer('bob', { muted: true, hasActiveCamera: true, hasActiveMicrophone: true });
-/** Bob's record fresh from his presence after the rejoin: the presence says nothing of his media. */
-const BOB_FROM_PRESENCE = peer('bob');
+const BOB_BEFORE = peer('bob', { muted: true, hasActiveCamera: true, hasActiveMicrophone: true, joinedRoomAt: 100, joinedCallAt: 150, lastSpokeAt: 400 });
+/** Bob's record fresh from his presence after the rejoin: the presence says nothing of his media, and he seems just arrived. */
+const BOB_FROM_PRESENCE = peer('bob', { joinedRoomAt: 2_000, joinedCallAt: 2_000 });
+/** What we knew of Bob's standing: when he arrived, joined the call and last spoke. */
+const BOB_STANDING = { joinedRoomAt: 100, joinedCallAt: 150, lastSpokeAt: 400 };
 
-describe('A person of the call back after a lost connection keeps their media facts (issue 13)', () => {
-  it('back and still in the call: muted and the active media come back on the new record, once', () => {
+describe('A person back after a lost connection keeps their arrival, last speech and, in the call, media facts (issue 13)', () => {
+  it('back and still in the call: when he arrived, joined the call and last spoke, muted and the active media come back on the new record, once', () => {
     const kept = new PeersBeforeOutage();
     kept.keep([BOB_BEFORE, peer('me', { isSelf: true, muted: true })]);
     kept.rejoined(ROOM, 1_000);
-    expect(kept.restore(BOB_FROM_PRESENCE, 1_000 + REJOIN_GRACE_MS)).toEqual({ ...BOB_FROM_PRESENCE, muted: true, hasActiveCamera: true, hasActiveMicrophone: true });
+    expect(kept.restore(BOB_FROM_PRESENCE, 1_000 + REJOIN_GRACE_MS)).toEqual({ ...BOB_FROM_PRESENCE, ...BOB_STANDING, muted: true, hasActiveCamera: true, hasActiveMicrophone: true });
     // Later records of Bob come from his own presences and the call tab, not from before the loss.
     expect(kept.restore(BOB_FROM_PRESENCE, 2_000)).toEqual(BOB_FROM_PRESENCE);
     expect(kept.restore(peer('me', { isSelf: true }), 2_000).muted).toBe(false);
   });
 
-  it('back after the grace, or back out of the call, or the room left: the presence alone', () => {
+  it('back after the grace, under another <user sid>, or after the room was left: the presence alone; back out of the call: no media facts', () => {
     const late = new PeersBeforeOutage();
     late.keep([BOB_BEFORE]);
     late.rejoined(ROOM, 1_000);
@@ -37,12 +40,27 @@ describe('A person of the call back after a lost connection keeps their media fa
 
     const outOfCall = new PeersBeforeOutage();
     outOfCall.keep([BOB_BEFORE]);
-    const bobOutOfCall = peer('bob', { joinedCall: false, requestingMedia: 'none' });
-    expect(outOfCall.restore(bobOutOfCall, 0)).toEqual(bobOutOfCall);
+    const bobOutOfCall = peer('bob', { joinedCall: false, requestingMedia: 'none', joinedCallAt: undefined });
+    // Out of the call now: when he arrived and last spoke still hold, his media facts do not.
+    expect(outOfCall.restore(bobOutOfCall, 0)).toEqual({ ...bobOutOfCall, joinedRoomAt: 100, lastSpokeAt: 400 });
+
+    const someoneElse = new PeersBeforeOutage();
+    someoneElse.keep([BOB_BEFORE]);
+    // Another person under Bob's nick (another <user sid>) is not Bob.
+    const newcomer = peer('bob', { id: 'another-sid', joinedRoomAt: 2_000 });
+    expect(someoneElse.restore(newcomer, 0)).toEqual(newcomer);
 
     const left = new PeersBeforeOutage();
     left.keep([BOB_BEFORE]);
     left.forgetRoom(ROOM);
     expect(left.restore(BOB_FROM_PRESENCE, 0)).toEqual(BOB_FROM_PRESENCE);
+  });
+
+  it('someone of the room not in the call: their arrival and last speech come back, so the lists keep their order', () => {
+    const kept = new PeersBeforeOutage();
+    const carol = peer('carol', { joinedCall: false, requestingMedia: 'none', joinedCallAt: undefined, joinedRoomAt: 50, lastSpokeAt: 300 });
+    kept.keep([carol]);
+    const back = peer('carol', { joinedCall: false, requestingMedia: 'none', joinedCallAt: undefined, joinedRoomAt: 2_000 });
+    expect(kept.restore(back, 2_000)).toEqual({ ...back, joinedRoomAt: 50, lastSpokeAt: 300 });
   });
 });

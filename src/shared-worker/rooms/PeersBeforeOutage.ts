@@ -9,17 +9,19 @@ interface Kept {
 }
 
 /**
- * What the people of a call showed of their media (muted above all) when the connection was lost.
- * SPEC §4 clears every peer then; their media keeps flowing meanwhile (the call tab's RejoinHold),
- * and the record made from a person's presence when they are back starts from these facts, not
- * from a presence's defaults — so a muted person is never shown live while the call tab catches up.
+ * The others of a room as they stood when the connection was lost. SPEC §4 clears every peer then,
+ * though they never left; the record made from a person's presence when they are back starts from
+ * what we knew: when they arrived, joined the call and last spoke (so the tiles, the Participants
+ * list and the speaker view keep their order) and, for the people of the call, what they showed of
+ * their media (muted above all: their media keeps flowing meanwhile, the call tab's RejoinHold) —
+ * so a muted person is never shown live while the call tab catches up.
  */
 export class PeersBeforeOutage {
   private readonly kept = new Map<string, Kept>();
 
-  /** The connection was lost: the others in a call are remembered (added to any not back from an earlier loss). */
+  /** The connection was lost: the others are remembered (added to any not back from an earlier loss). */
   keep(peers: Iterable<Peer>): void {
-    for (const peer of peers) if (!peer.isSelf && peer.joinedCall) this.kept.set(peer.address, { peer, until: undefined });
+    for (const peer of peers) if (!peer.isSelf) this.kept.set(peer.address, { peer, until: undefined });
   }
 
   /** Our rejoin of the room completed at `now`: its people not back yet have REJOIN_GRACE_MS to be. */
@@ -27,15 +29,17 @@ export class PeersBeforeOutage {
     for (const kept of this.kept.values()) if (kept.peer.roomAddress === roomAddress && kept.until === undefined) kept.until = now + REJOIN_GRACE_MS;
   }
 
-  /** A new record from a presence: the same person back and still in the call takes their media facts back (once). */
+  /** A new record from a presence: the same person, back within the grace, takes back what we knew of them (once). */
   restore(peer: Peer, now: number): Peer {
     const kept = this.kept.get(peer.address);
     if (!kept) return peer;
     this.kept.delete(peer.address);
-    if (!peer.joinedCall || (kept.until !== undefined && now > kept.until)) return peer;
-    const { muted, hasActiveCamera, hasActiveMicrophone, hasActiveScreenCapture, sessionFailed } = kept.peer;
+    if (kept.peer.id !== peer.id || (kept.until !== undefined && now > kept.until)) return peer;
+    const { joinedRoomAt, lastSpokeAt } = kept.peer;
+    if (!peer.joinedCall || !kept.peer.joinedCall) return { ...peer, joinedRoomAt, lastSpokeAt };
+    const { joinedCallAt, muted, hasActiveCamera, hasActiveMicrophone, hasActiveScreenCapture, sessionFailed } = kept.peer;
     const facts: PeerMediaFacts = { muted, hasActiveCamera, hasActiveMicrophone, hasActiveScreenCapture, sessionFailed };
-    return { ...peer, ...facts };
+    return { ...peer, joinedRoomAt, lastSpokeAt, joinedCallAt, ...facts };
   }
 
   /** The room was left or closed: nobody of it is coming back. */

@@ -105,7 +105,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
 
   /**
    * The room waits for its rejoin (SPEC §4 interrupted): its roster is noted for the event lines,
-   * the people of its call are remembered for their return, and its peers are cleared.
+   * its people are remembered for their return (PeersBeforeOutage), and its peers are cleared.
    */
   private interrupt(room: Room): void {
     const { store } = this.context;

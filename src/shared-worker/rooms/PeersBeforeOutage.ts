@@ -24,9 +24,13 @@ export class PeersBeforeOutage {
     for (const peer of peers) if (!peer.isSelf) this.kept.set(peer.address, { peer, until: undefined });
   }
 
-  /** Our rejoin of the room completed at `now`: its people not back yet have REJOIN_GRACE_MS to be. */
+  /** Our rejoin of the room completed at `now`: its people not back yet have REJOIN_GRACE_MS to be; those of an earlier loss whose grace ran out are let go. */
   rejoined(roomAddress: string, now: number): void {
-    for (const kept of this.kept.values()) if (kept.peer.roomAddress === roomAddress && kept.until === undefined) kept.until = now + REJOIN_GRACE_MS;
+    for (const [address, kept] of this.kept) {
+      if (kept.peer.roomAddress !== roomAddress) continue;
+      if (kept.until === undefined) kept.until = now + REJOIN_GRACE_MS;
+      else if (now > kept.until) this.kept.delete(address);
+    }
   }
 
   /** A new record from a presence: the same person, back within the grace, takes back what we knew of them (once). */

@@ -16,8 +16,11 @@ export interface ReceivedMedia {
  * for INGEST; a receiver answers a relay consumer offer as it would a Jingle session-initiate.
  */
 export interface RelayBrowser {
-  /** Makes sender `name` and returns its complete offer (ICE gathered). */
-  senderOffer(name: string): Promise<string>;
+  /**
+   * Makes sender `name` and returns its complete offer (ICE gathered): a 720p camera in SPEC §9's
+   * layers, or with `light` a 540p one whose layers are capped at LIGHT_LAYER_BITRATES.
+   */
+  senderOffer(name: string, options?: { light?: boolean }): Promise<string>;
   acceptAnswer(name: string, answer: string): Promise<void>;
   /** The sender's highest layer width as encoded (outbound-rtp with rid "high"). */
   sentWidth(name: string): Promise<number>;
@@ -28,6 +31,13 @@ export interface RelayBrowser {
   received(name: string): Promise<ReceivedMedia>;
   close(): Promise<void>;
 }
+
+/**
+ * A light sender's layers' bitrates (bits per second): what a loaded machine's bandwidth estimate
+ * towards a receiver keeps carrying, so that mediasoup's own layer moves stay out of a test of the
+ * relay's.
+ */
+const LIGHT_LAYER_BITRATES = [100_000, 250_000, 600_000];
 
 interface PageGlobals {
   parleyPeers: Map<string, RTCPeerConnection>;
@@ -49,10 +59,10 @@ export async function launchRelayBrowser(url?: string): Promise<RelayBrowser & {
   });
   return {
     page,
-    senderOffer: (name) =>
+    senderOffer: (name, options) =>
       page.evaluate(
-        async ({ name, layers }) => {
-          const stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: { width: 1280, height: 720 } });
+        async ({ name, layers, size }) => {
+          const stream = await navigator.mediaDevices.getUserMedia({ audio: true, video: size });
           const pc = new RTCPeerConnection();
           (globalThis as unknown as PageGlobals).parleyPeers.set(name, pc);
           pc.addTransceiver(stream.getAudioTracks()[0]!, { direction: 'sendonly', streams: [stream] });
@@ -64,7 +74,11 @@ export async function launchRelayBrowser(url?: string): Promise<RelayBrowser & {
           });
           return pc.localDescription!.sdp;
         },
-        { name, layers: SIMULCAST_LAYERS.map((layer) => ({ ...layer })) },
+        {
+          name,
+          layers: SIMULCAST_LAYERS.map((layer, index) => (options?.light ? { ...layer, maxBitrate: LIGHT_LAYER_BITRATES[index] } : { ...layer })),
+          size: options?.light ? { width: 960, height: 540 } : { width: 1280, height: 720 },
+        },
       ),
     acceptAnswer: (name, answer) =>
       page.evaluate(

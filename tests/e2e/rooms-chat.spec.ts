@@ -1,5 +1,9 @@
 import { LIMITS } from '../../src/protocol/constants';
 import { chatLog, expect, expectJoined, messageBox, openPanel, participantEntry, participants, pauseSessionWorker, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
+import { LIGHT_VIDEO_TIERS } from './call-ui-people';
+
+// The room and its chat: no relay, and the previews' light video (LIGHT_VIDEO_TIERS).
+test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
 
 // Every person is a browser context of their own; every test uses a room of its own.
 

@@ -42,7 +42,10 @@ export default defineConfig({
   // Files are independent (each worker runs its own servers on free ports): run them side by side.
   fullyParallel: false,
   workers: 2,
-  timeout: 60_000,
+  // Two workers share two cores with calls of three or four people: a case of a few joins and
+  // messages, each step quick, ran past 60 s beside another file's call (rooms-chat's first case once,
+  // and five cases that each had to be given 120 s). Steps keep their own 15 s expect timeout.
+  timeout: 120_000,
   expect: { timeout: 15_000 },
   reporter: 'list',
   use: {

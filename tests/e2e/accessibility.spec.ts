@@ -334,8 +334,6 @@ test.describe('Invite: "Copy link" writes the room\'s address; a person arriving
   });
 
   test('a joiner by link with no name gives one in the preview and appears under it in the others\' Participants list', async ({ people, appUrl, browser }) => {
-    // Two joins with their previews' cameras: on a machine half as fast this ran past 60 s once.
-    test.setTimeout(120_000);
     const room = uniqueRoomName('by link');
     const alice = await people.join(room, 'Alice');
     const dana = await browser.newContext();

@@ -26,7 +26,6 @@ async function screenshot(page: Page, name: string): Promise<void> {
 
 test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
   test('two people: preview, join, see and hear each other, volume, deafen, mute, hang up', async ({ people }) => {
-    test.setTimeout(120_000);
     const room = uniqueRoomName('call-two');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
@@ -151,7 +150,6 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
   });
 
   test('a chat-only pop-out tab never opens a camera; a second room tab shows the call runs elsewhere, then takes it over', async ({ people }) => {
-    test.setTimeout(120_000);
     const room = uniqueRoomName('call-tabs');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
@@ -209,7 +207,6 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
   });
 
   test('real speech: the other person sees the speaker speaking, then not; speaking muted shows "You are muted"', async ({ people, appUrl }) => {
-    test.setTimeout(120_000);
     const recording = recordSpeech(
       'Parley shows who is speaking while the call goes on, so everyone knows who has the floor.',
       'Now the microphone is muted, so nobody in the room should hear this second sentence.',

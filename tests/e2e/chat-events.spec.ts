@@ -201,8 +201,6 @@ test.describe('Notification permission: asked once, after your first message, ne
 
 test.describe('Sounds: off until the person turns them on; then a tone for a join (issue 15)', () => {
   test('Carol joining makes no sound; with "Sounds" on, Bob joining plays the rising join tone', async ({ people }) => {
-    // Three joins with their previews' cameras: on a machine half as fast this ran past 60 s once.
-    test.setTimeout(120_000);
     const room = uniqueRoomName('sounds');
     const alice = await people.join(room, 'Alice');
     // Records the notes the page generates (RecordingOscillator around the real OscillatorNode: a

@@ -45,9 +45,6 @@ test.describe('Room history: a newcomer reads what was said before they came, in
 
 test.describe('Chat scroll: the log sticks to the bottom within 30 px of it, and otherwise stays where you are reading (SPEC §9)', () => {
   test('new messages scroll the log only while you are at (or within 30 px of) the bottom', async ({ people }) => {
-    // Twenty-three messages typed one after another, each waited for, beside another test's call on
-    // two cores: each took up to 3 s, past the default 60 s, in two of this session's runs.
-    test.setTimeout(120_000);
     const room = uniqueRoomName('scroll');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
@@ -406,10 +403,6 @@ test.describe('Unread count: messages that arrive while the chat is hidden are c
 
 test.describe('Tabs: one person’s tabs share one signalling session, and a pop-out chat stays in sync (DESIGN "Tab roles"; issue 3 item 3)', () => {
   test('three tabs of one person are one XMPP session and one occupant; chat from either tab appears in both', async ({ people, parley, appUrl }) => {
-    // Four tabs (two of them room pages with their previews' cameras), and first the wait for the
-    // earlier tests' sessions to end (up to the 10 s resumption window): beside another test's call
-    // on two cores it ran out of the default 60 s once in six fresh-clone runs.
-    test.setTimeout(120_000);
     const room = uniqueRoomName('tabs');
     const jid = roomJid(room, parley.settings.mucDomain);
     const stats = () => parley.xmpp.stats();

@@ -421,7 +421,8 @@ async function recordingFirstFrames(context: BrowserContext): Promise<Page> {
     const look = (): void => {
       for (const video of document.querySelectorAll('video')) {
         const track = (video.srcObject as MediaStream | null)?.getVideoTracks()[0];
-        if (track && !(track.id in widths) && video.getVideoPlaybackQuality().totalVideoFrames > 0) widths[track.id] = video.videoWidth;
+        // On a loaded machine the frame can be counted a frame before the element knows its size.
+        if (track && !(track.id in widths) && video.getVideoPlaybackQuality().totalVideoFrames > 0 && video.videoWidth > 0) widths[track.id] = video.videoWidth;
       }
       requestAnimationFrame(look);
     };

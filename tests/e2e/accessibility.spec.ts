@@ -3,11 +3,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
-import { callButton, callRegion, joinCall, LIGHT_VIDEO_TIERS } from './call-ui-people';
+import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS } from './call-ui-people';
 import { chatLog, expect, expectJoined, messageBox, openPanel, panelToggle, participantEntry, say, setBrowserOnline, test, typingIndicator, uniqueRoomName } from './rooms-people';
 
 // One set of servers for the file (the worker-scoped fixture); calls over mesh at light video sizes.
-test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
+test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core');
 const WCAG_21_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];

@@ -1,9 +1,9 @@
 import { handoverCase, type TabGone } from './call-handover-case';
-import { callButton, callRegion, LIGHT_VIDEO_TIERS } from './call-ui-people';
+import { callButton, callRegion, LIGHT_DIRECT_SERVERS } from './call-ui-people';
 import { expect, test } from './rooms-people';
 
 // Over mesh, as tests/e2e/call-ui.spec.ts. Run it in a loopback-only network namespace (see README "Tests").
-test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
+test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
 
 const closeTab: TabGone = (page) => page.close();
 

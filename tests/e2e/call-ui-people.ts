@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { FAKE_CAMERAS } from '../../playwright.config';
+import type { ParleySettings } from '../../server/settings';
 import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
 import { expect, type Person } from './rooms-people';
 
@@ -18,6 +19,9 @@ import { expect, type Person } from './rooms-people';
  * 10 fps and 0.45 with the previews hidden.
  */
 export const LIGHT_VIDEO_TIERS = Object.fromEntries(Object.entries(VIDEO_RESOLUTION_TIERS).map(([peers, tier]) => [peers, { ...tier, frameRate: 10 }]));
+
+/** Servers for files whose calls stay direct and for those about the chat and the room: no relay to start, LIGHT_VIDEO_TIERS. */
+export const LIGHT_DIRECT_SERVERS: Partial<ParleySettings> = { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS };
 
 export function callRegion(page: Page): Locator {
   return page.getByRole('region', { name: 'Call' });

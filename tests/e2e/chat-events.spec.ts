@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, participantEntry, say, test, typingIndicator, uniqueRoomName } from './rooms-people';
-import { LIGHT_VIDEO_TIERS } from './call-ui-people';
+import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
-// The room and its chat: no relay, and the previews' light video (LIGHT_VIDEO_TIERS).
-test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
+// The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
+test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
 
 // Issue 15 in the browser: event lines, clickable links, the real-time text toggle, and a desktop
 // notification for a tab in the background. Every person is a browser context of their own.

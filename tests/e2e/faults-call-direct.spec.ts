@@ -5,14 +5,14 @@
 // its figures; what is asserted is what the people see and hear, not how fast.
 import { REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { CALL_FAULTS_LAUNCH, expectOutageShown, inACall, watchedSamples, watchTiles } from './call-faults';
-import { callButton, tile, expectDecodingVideo, expectHearing, hear, joinCallWithCamera, LIGHT_VIDEO_TIERS } from './call-ui-people';
+import { callButton, expectDecodingVideo, expectHearing, hear, joinCallWithCamera, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { shownMutedWatch, watchShownMuted } from './call-watch';
 import { BACK_WITHIN_MS, expectOutageNoticed, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
 import { joinThrough, PersonalPath } from './network-cut';
 import { expect, participantEntry, test, uniqueRoomName, type Person } from './rooms-people';
 import { videoGapFigure } from './video-continuity';
 
-test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS }, launchOptions: CALL_FAULTS_LAUNCH });
+test.use({ parleySettings: LIGHT_DIRECT_SERVERS, launchOptions: CALL_FAULTS_LAUNCH });
 // One call case at a time (beside a chat case): two calls recovering at once on two cores printed
 // figures of the load, not of the recovery (back 8–13 s after the server was, where alone it is 2–5 s).
 test.describe.configure({ mode: 'default' });

@@ -7,10 +7,10 @@ import { chatLog, expectJoined, messageBox, say, test, uniqueRoomName, type Pers
 import { expect } from './fixtures';
 import { BACK_WITHIN_MS, expectOutageNoticed, outageSeen, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
 import { fakeNetworkChangeEvent, joinThrough, PersonalPath } from './network-cut';
-import { LIGHT_VIDEO_TIERS } from './call-ui-people';
+import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
-// Chat only: no relay to start beside each worker's servers, and the previews' light video (LIGHT_VIDEO_TIERS).
-test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
+// Chat only, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
+test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
 /**
  * A case whose outage ends by itself: three tabs set up (45 s once, on two cores busy with a whole
  * other test run), then up to BACK_WITHIN_MS until everyone is back, then the checks.

@@ -1,10 +1,10 @@
 import { DEFAULT_PREFERENCES } from '../../src/protocol/constants';
 import { expect, test } from './fixtures';
 import { uniqueRoomName } from './rooms-people';
-import { LIGHT_VIDEO_TIERS } from './call-ui-people';
+import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
-// The room and its chat: no relay, and the previews' light video (LIGHT_VIDEO_TIERS).
-test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
+// The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
+test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
 
 // Errors in plain words (issue 12, item 6): the home page refuses a room name that cannot become a
 // room address, says why, and stays put.

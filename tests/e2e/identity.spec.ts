@@ -1,9 +1,9 @@
 import { expect } from './fixtures';
 import { expectJoined, participantEntry, test, uniqueRoomName } from './rooms-people';
-import { LIGHT_VIDEO_TIERS } from './call-ui-people';
+import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
-// The room and its chat: no relay, and the previews' light video (LIGHT_VIDEO_TIERS).
-test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
+// The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
+test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
 
 test.describe('A person is the same person tomorrow: the browser keeps its guest identity (IndexedDB) across a reload', () => {
   test('the owner who reloads the page is still the owner of the room someone else kept open', async ({ people }) => {

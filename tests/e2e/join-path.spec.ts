@@ -1,12 +1,12 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import { callButton, callRegion, expectDecodingVideo, joinCall, LIGHT_VIDEO_TIERS, tile } from './call-ui-people';
+import { callButton, callRegion, expectDecodingVideo, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { chatLog, expect, expectJoined, inTheRoom, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName } from './rooms-people';
 import { RecordingFront } from '../support/RecordingFront';
 import { SESSION_ATTACH_WITHIN_MS } from '../../src/protocol/clientDefaults';
 
 // What a room page starts as it loads (issue 14, the join path); the rest of the join path is
 // tests/integration/join-path.test.ts. Mesh only: nothing here reaches the relay.
-test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
+test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
 
 /** Counts the page's getUserMedia calls in `window.parleyCaptures`, from before any of its scripts. */
 async function countingCaptures(context: BrowserContext): Promise<Page> {

@@ -1,10 +1,10 @@
 import type { Locator } from '@playwright/test';
-import { callButton, callRegion, joinCall, LIGHT_VIDEO_TIERS, tile } from './call-ui-people';
+import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, panelToggle, participants, test, uniqueRoomName } from './rooms-people';
 
 // The room page's layout (issue 15 item 1): calls over mesh at light video sizes.
-test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
+test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };

@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
 import { chatLog, expect, expectJoined, messageBox, participantEntry, participants, say, test, uniqueRoomName } from './rooms-people';
-import { LIGHT_VIDEO_TIERS } from './call-ui-people';
+import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
-// The room and its chat: no relay, and the previews' light video (LIGHT_VIDEO_TIERS).
-test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
+// The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
+test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
 
 // Every person is a browser context of their own; every test uses a room of its own.
 

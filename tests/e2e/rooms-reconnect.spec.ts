@@ -1,9 +1,9 @@
 import { chatLog, expectJoined, messageBox, participantEntry, say, test, uniqueRoomName } from './rooms-people';
 import { expect } from './fixtures';
-import { LIGHT_VIDEO_TIERS } from './call-ui-people';
+import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
-// The room and its chat: no relay, and the previews' light video (LIGHT_VIDEO_TIERS).
-test.use({ parleySettings: { relayWorkers: 0, videoResolutionTiers: LIGHT_VIDEO_TIERS } });
+// The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
+test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
 
 test.describe('Connection lost: every room goes interrupted, then every tab rejoins without a reload (SPEC §4 connection and room state)', () => {
   test('killing and restarting the XMPP server brings both people and all tabs back to joined', async ({ people, parley }) => {

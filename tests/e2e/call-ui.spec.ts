@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test';
 import { VOLUME } from '../../src/protocol/constants';
 import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
+import { sentVideo, watchSentVideo } from './call-watch';
 import { chatLog, expect, expectJoined, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName } from './rooms-people';
 
 // The call UI over mesh (issue 4); calls through the relay are tests/e2e/relay-call.spec.ts.
@@ -47,6 +48,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await expect(chatLog(bob.page)).toContainText('joining the call');
     });
 
+    await alice.page.evaluate(watchSentVideo);
     await joinCall(alice.page);
     await joinCall(bob.page);
     await expectEveryoneSeesAndHearsEveryone([alice, bob]);
@@ -62,7 +64,15 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       const enlarge = tile(bob.page, 'Alice').getByRole('button', { name: 'Enlarge Alice' });
       await enlarge.click();
       await expect(enlarge).toHaveAttribute('aria-pressed', 'true');
-      await expect.poll(() => shownWidth(bob.page, 'Alice'), { timeout: 30_000 }).toBe(capture);
+      // Alice sends her whole capture and Bob sees it so — unless Chromium's encoder scales it down
+      // for want of CPU (a full run on two cores), as its stats then say.
+      const enlargedVideo = async () => {
+        const sent = await sentVideo(alice.page);
+        const shown = await shownWidth(bob.page, 'Alice');
+        if (sent && sent.box === undefined && (shown === capture || sent.qualityLimitationReason === 'cpu')) return 'the whole capture';
+        return `shown ${shown} px wide, sent ${JSON.stringify(sent)}`;
+      };
+      await expect.poll(enlargedVideo, { timeout: 30_000 }).toBe('the whole capture');
       await enlarge.click();
       await expect(enlarge).toHaveAttribute('aria-pressed', 'false');
       await expect.poll(() => shownWidth(bob.page, 'Alice'), { timeout: 30_000 }).toBeLessThanOrEqual(640);

@@ -2,7 +2,8 @@ import type { Page } from '@playwright/test';
 
 /**
  * Watches that run inside the pages for the whole of a fault or a handover and are read at its end:
- * a muted person must never be heard or shown live, not even for a moment a poll would miss.
+ * a muted person must never be heard or shown live, not even for a moment a poll would miss. And
+ * what a page sends, read from the connections its call made.
  */
 
 /**
@@ -70,4 +71,45 @@ export async function watchShownMuted(page: Page, name: string, absentCounts: bo
 
 export async function shownMutedWatch(page: Page): Promise<{ unmutedSeen: number; checks: number }> {
   return page.evaluate(() => Reflect.get(window, 'parleyShownMutedWatch') as { unmutedSeen: number; checks: number });
+}
+
+/** What a page sends as its camera video on its one open connection that sends video. */
+export interface SentVideo {
+  /** The box the encoding is scaled down to fit in (`scaleResolutionDownTo`); undefined: the whole capture. */
+  box: { maxWidth: number; maxHeight: number } | undefined;
+  frameWidth: number | undefined;
+  /** Why the encoder sends less than it was asked for (WebRTC stats): 'cpu', 'bandwidth', 'other' or 'none'. */
+  qualityLimitationReason: string | undefined;
+}
+
+/**
+ * Run in a page before its call starts (page.evaluate): remembers each RTCPeerConnection the call
+ * then gives a track to send, for sentVideo. Through the prototype: the call's code may hold the
+ * constructor from before.
+ */
+export function watchSentVideo(): void {
+  const connections = new Set<RTCPeerConnection>();
+  Object.assign(window, { parleyConnections: connections });
+  const prototype = RTCPeerConnection.prototype;
+  const { addTrack, addTransceiver } = prototype;
+  prototype.addTrack = function (this: RTCPeerConnection, ...args: Parameters<RTCPeerConnection['addTrack']>) {
+    connections.add(this);
+    return addTrack.apply(this, args);
+  };
+  prototype.addTransceiver = function (this: RTCPeerConnection, ...args: Parameters<RTCPeerConnection['addTransceiver']>) {
+    connections.add(this);
+    return addTransceiver.apply(this, args);
+  };
+}
+
+export async function sentVideo(page: Page): Promise<SentVideo | undefined> {
+  return page.evaluate(async () => {
+    const connections = Reflect.get(window, 'parleyConnections') as Set<RTCPeerConnection>;
+    const open = [...connections].filter((connection) => connection.connectionState === 'connected');
+    const sender = open.flatMap((connection) => connection.getSenders()).find((candidate) => candidate.track?.kind === 'video');
+    if (!sender) return undefined;
+    const [encoding] = sender.getParameters().encodings as (RTCRtpEncodingParameters & { scaleResolutionDownTo?: { maxWidth: number; maxHeight: number } })[];
+    const stats = [...(await sender.getStats()).values()].find((report) => report.type === 'outbound-rtp') as { frameWidth?: number; qualityLimitationReason?: string } | undefined;
+    return { box: encoding?.scaleResolutionDownTo, frameWidth: stats?.frameWidth, qualityLimitationReason: stats?.qualityLimitationReason };
+  });
 }

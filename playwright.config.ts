@@ -3,7 +3,38 @@ import { defineConfig } from '@playwright/test';
 /** Debian's Chromium, unless PARLEY_CHROMIUM names another. */
 export const CHROMIUM_EXECUTABLE = process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium';
 
-/** Debian's Chromium with fake devices; see DESIGN.md "Browser tests". */
+/**
+ * The features Playwright turns off in every Chromium it launches (playwright-core's
+ * chromiumSwitches.ts), and the omnibox's popups. Chromium keeps only the last `--disable-features`
+ * of its command line, so ours must carry Playwright's list as well;
+ * tests/integration/chromium-args.test.ts holds it to the list Playwright passes.
+ * The popups are Chromium's own UI, never shown headless, yet every new window (every browser
+ * context) loads them in a renderer of its own: measured, six contexts of a bare page cost the
+ * browser 9.4 s of CPU with them and 2.0 s without. The tests' browsers go without them; the bench's
+ * keep them, as a person's window has them (the bench waits until a new window has settled).
+ */
+export const DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+];
+
+/** Debian's Chromium with fake devices, window UI and all, as the bench's people use it; see DESIGN.md "Browser tests". */
 export const CHROMIUM_ARGS = [
   '--use-fake-device-for-media-stream',
   '--use-fake-ui-for-media-stream',
@@ -18,6 +49,9 @@ export const CHROMIUM_ARGS = [
   '--allow-loopback-in-peer-connection',
 ];
 
+/** Chromium as the tests launch it: without the window UI a headless window never shows. */
+export const TEST_CHROMIUM_ARGS = [...CHROMIUM_ARGS, `--disable-features=${DISABLED_FEATURES.join(',')}`];
+
 /**
  * One fake camera per person of a relay call. Every context of a browser shares a fake device, and
  * Chromium cannot change the format of a device others hold open (applyConstraints then keeps
@@ -27,7 +61,7 @@ export const CHROMIUM_ARGS = [
 export const FAKE_CAMERAS = ['fake_device_0', 'fake_device_2', 'fake_device_3'];
 
 /** Chromium for the relay calls: four fake devices, so that each of three people has a camera of their own. */
-export const RELAY_CHROMIUM_ARGS = CHROMIUM_ARGS.map((arg) => (arg === '--use-fake-device-for-media-stream' ? `${arg}=device-count=4` : arg));
+export const RELAY_CHROMIUM_ARGS = TEST_CHROMIUM_ARGS.map((arg) => (arg === '--use-fake-device-for-media-stream' ? `${arg}=device-count=4` : arg));
 
 /** Chromium as the calls of several people, each on a camera of their own, launch it. */
 export const RELAY_LAUNCH_OPTIONS = { executablePath: CHROMIUM_EXECUTABLE, args: RELAY_CHROMIUM_ARGS };
@@ -49,7 +83,7 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   reporter: 'list',
   use: {
-    launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: TEST_CHROMIUM_ARGS },
     // A failure's trace keeps every action and DOM snapshot, but not the screencast: recording it
     // cost a two-person call 0.6 of a core on top of its 1.0 (the browser and GPU processes encode
     // a frame of every page whenever its videos change), and every case runs with tracing on.

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
+import { TEST_CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
 
 /**
  * A microphone recording made of real speech that the fake device plays over and over: silence, a
@@ -47,6 +47,6 @@ export function recordSpeech(first: string, second: string): SpeechRecording {
 export function launchSpeakingBrowser(recording: SpeechRecording): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_EXECUTABLE,
-    args: [...CHROMIUM_ARGS, `--use-file-for-fake-audio-capture=${recording.file}`],
+    args: [...TEST_CHROMIUM_ARGS, `--use-file-for-fake-audio-capture=${recording.file}`],
   });
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS } from '../../playwright.config';
+import { TEST_CHROMIUM_ARGS } from '../../playwright.config';
 import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, participantEntry, say, test, typingIndicator, uniqueRoomName } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
@@ -86,7 +86,7 @@ async function ownChromium(): Promise<{ browser: Browser; close: () => Promise<v
   const profile = test.info().outputPath('chromium-profile');
   const process: ChildProcess = spawn(
     '/usr/bin/chromium',
-    ['--headless=new', ...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+    ['--headless=new', ...TEST_CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const endpoint = await new Promise<string>((resolve, reject) => {

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import { createServer, type ViteDevServer } from 'vite';
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
+import { TEST_CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
 import type * as MediaModule from '../../src/main-thread/media/index';
 import type { systemClock } from '../../src/common/clock';
 import type { OperationQueue } from '../../src/common/OperationQueue';
@@ -276,7 +276,7 @@ test.describe('a browser that has not been allowed the camera and microphone', (
   test('keeps unlabelled devices out of the list, reports the refusal, and lists them once allowed', async ({ playwright }) => {
     const browser = await playwright.chromium.launch({
       executablePath: CHROMIUM_EXECUTABLE,
-      args: CHROMIUM_ARGS.filter((arg) => arg !== '--use-fake-ui-for-media-stream'),
+      args: TEST_CHROMIUM_ARGS.filter((arg) => arg !== '--use-fake-ui-for-media-stream'),
     });
     try {
       const context = await browser.newContext();

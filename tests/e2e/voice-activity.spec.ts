@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { createServer, type ViteDevServer } from 'vite';
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
+import { TEST_CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
 import type { FramePath } from '../../src/main-thread/voice/VoiceActivityMonitor';
 import { VOICE_ACTIVITY } from '../../src/protocol/constants';
 import { VOLUME_FLOOR_DB } from '../../src/worker/ItemVoiceAnalysis';
@@ -76,7 +76,7 @@ function launchWithSpeechAsMicrophone(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_EXECUTABLE,
     // %noloop: the file plays once (after it, its last buffer repeats: hence the long noise tail).
-    args: [...CHROMIUM_ARGS, `--use-file-for-fake-audio-capture=${speechFile}%noloop`],
+    args: [...TEST_CHROMIUM_ARGS, `--use-file-for-fake-audio-capture=${speechFile}%noloop`],
   });
 }
 

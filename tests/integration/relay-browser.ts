@@ -1,6 +1,6 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { SIMULCAST_LAYERS } from '../../src/protocol/constants';
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
+import { TEST_CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
 
 /** What a receiving RTCPeerConnection has decoded so far. */
 export interface ReceivedMedia {
@@ -45,7 +45,7 @@ interface PageGlobals {
 
 /** Opens `url` (a page of a test server), or else an empty page served by a route. */
 export async function launchRelayBrowser(url?: string): Promise<RelayBrowser & { page: Page }> {
-  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
+  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: TEST_CHROMIUM_ARGS });
   const page: Page = await browser.newPage();
   if (url) {
     await page.goto(url);

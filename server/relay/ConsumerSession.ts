@@ -65,8 +65,8 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
   private reported: ConsumerIceState | undefined;
   private timedOut = false;
   private connectTimer: NodeJS.Timeout | undefined;
-  /** A layer move waiting out the sender's keyframe interval (KeyFrameSpacing). */
-  private layerMoveTimer: NodeJS.Timeout | undefined;
+  /** Cancels a layer move waiting out the sender's keyframe interval (KeyFrameSpacing.whenHeard). */
+  private cancelLayerMove: (() => void) | undefined;
   /** Running while its first profile is not counted in LAYERS_WANTED (LAYERS_WANTED_GRACE_MS). */
   private firstProfileGrace: NodeJS.Timeout | undefined;
   private closing = false;
@@ -237,20 +237,22 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
 
   /**
    * Moves the video to the profile's layer, resumed. Within the sender's keyframe interval the move
-   * waits it out (KeyFrameSpacing), off the connection's request queue, and then takes the profile
-   * of that moment.
+   * waits it out (KeyFrameSpacing.whenHeard), off the connection's request queue, and then takes
+   * the profile of that moment.
    */
   private async moveVideo(video: types.Consumer): Promise<void> {
-    const wait = this.videoTrack?.keyFrames?.msUntilHeard() ?? 0;
-    if (wait === 0) {
+    const spacing = this.videoTrack?.keyFrames;
+    if (spacing === undefined || spacing.msUntilHeard() === 0) {
+      this.cancelLayerMove?.();
+      this.cancelLayerMove = undefined;
       await this.applyProfile(video);
       return;
     }
-    this.layerMoveTimer ??= setTimeout(() => {
-      this.layerMoveTimer = undefined;
+    this.cancelLayerMove ??= spacing.whenHeard(() => {
+      this.cancelLayerMove = undefined;
       // Closed or paused meanwhile: there is nothing to move.
       this.applyProfile(video).catch(() => {});
-    }, wait);
+    });
   }
 
   private async applyProfile(video: types.Consumer): Promise<void> {
@@ -272,7 +274,7 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
   close(): void {
     this.closing = true;
     clearTimeout(this.connectTimer);
-    clearTimeout(this.layerMoveTimer);
+    this.cancelLayerMove?.();
     clearTimeout(this.firstProfileGrace);
     this.transport.close();
   }

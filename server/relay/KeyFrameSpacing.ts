@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { types } from 'mediasoup';
 
 /**
@@ -30,5 +29,20 @@ export class KeyFrameSpacing {
   /** How long until a keyframe request reaches a sender that honours it: 0 when one would now. */
   msUntilHeard(): number {
     return Math.max(0, this.lastKeyFrameAt + SENDER_KEYFRAME_INTERVAL_MS - performance.now());
+  }
+
+  /**
+   * Runs `heard` (in a timer's task) once a keyframe request would be honoured: a keyframe that
+   * comes while it waits starts the interval again, which it then waits out too. Returns what
+   * cancels it.
+   */
+  whenHeard(heard: () => void): () => void {
+    const check = (): void => {
+      const wait = this.msUntilHeard();
+      if (wait > 0) timer = setTimeout(check, wait);
+      else heard();
+    };
+    let timer = setTimeout(check, this.msUntilHeard());
+    return () => clearTimeout(timer);
   }
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningParley } from '../../server/Parley';
 import { startTestParley } from '../support/testParley';
 import { SENDER_KEYFRAME_INTERVAL_MS } from '../../server/relay/KeyFrameSpacing';
+import { SIMULCAST_LAYERS } from '../../src/protocol/constants';
 import type { RelayServer } from '../../server/relay/RelayServer';
 import type { ProviderConfig } from '../../src/protocol/config';
 import { launchRelayBrowser, type RelayBrowser } from './relay-browser';
@@ -32,8 +33,13 @@ let client: RelayTestClient;
 /** mediasoup asks a sender again for a keyframe it asked for and has not had after this long (its KeyFrameRequestManager). */
 const MEDIASOUP_KEYFRAME_RETRANSMISSION_MS = 1000;
 
-/** What the relay's producers sent their senders asking for a keyframe (mediasoup trace events: PLI or FIR, outgoing), by the SSRC asked, and when. */
-const keyframeRequests: { producerId: string; ssrc: number; at: number }[] = [];
+/** A keyframe request a relay's producer sent its sender (a mediasoup trace event: PLI or FIR, outgoing): the SSRC asked, and when. */
+interface KeyframeRequest {
+  producerId: string;
+  ssrc: number;
+  at: number;
+}
+const keyframeRequests: KeyframeRequest[] = [];
 /** When each video producer last received a keyframe (mediasoup trace events, incoming). */
 const keyFramesArrived = new EventEmitter<Record<string, [at: number]>>();
 const videoProducers = new Map<string, types.Producer>();
@@ -123,15 +129,24 @@ async function senderWithVideoReceiver(source: string, sid: string): Promise<voi
 }
 
 /**
- * The keyframe requests to `source`'s sender from the `before`th on (made from `from` on) that the
- * relay made of its own. A receiver that lost a packet on a loaded machine asks for a keyframe
+ * Each simulcast layer's SSRC (by rid) as it arrives at the relay from `source`'s sender, once every
+ * layer has: a layer can start arriving after the one a consumer is already on.
+ */
+async function layerSsrcs(source: string): Promise<Map<string | undefined, number>> {
+  const arrived = async () => new Map((await videoProducers.get(source)!.getStats()).map((stream) => [stream.rid, stream.ssrc]));
+  await expect.poll(async () => [...(await arrived()).keys()].sort(), { timeout: 20_000 }).toEqual(SIMULCAST_LAYERS.map((layer) => layer.rid).sort());
+  return arrived();
+}
+
+/**
+ * The keyframe requests to `source`'s sender made from `from` on that the relay made of its own. A receiver that lost a packet on a loaded machine asks for a keyframe
  * itself, which the relay rightly passes on at once: each receiver's request accounts for one
  * request to the sender after it.
  */
-function relaysOwnKeyframeRequests(source: string, before: number, from: number): { producerId: string; ssrc: number; at: number }[] {
+function relaysOwnKeyframeRequests(source: string, from: number): KeyframeRequest[] {
   const unanswered = receiverKeyframeRequests.filter((request) => request.producerId === source && request.at >= from);
-  return keyframeRequests.slice(before).filter((request) => {
-    if (request.producerId !== source) return false;
+  return keyframeRequests.filter((request) => {
+    if (request.producerId !== source || request.at < from) return false;
     const asked = unanswered.findIndex((receiver) => receiver.at <= request.at);
     if (asked < 0) return true;
     unanswered.splice(asked, 1);
@@ -224,8 +239,7 @@ describe('A layer switch asks the sender for a keyframe of the new layer at once
     await senderWithVideoReceiver('keyframes', 'sid-keyframes');
     await expect.poll(() => relayConsumer('sid-keyframes', 'video')?.currentSpatialLayer, { timeout: 30_000 }).toBe(2);
     const source = relayConsumer('sid-keyframes', 'video')!.producerId;
-    // Each layer's SSRC as the sender's stream (rid) arrives at the relay.
-    const layerSsrc = new Map((await videoProducers.get(source)!.getStats()).map((stream) => [stream.rid, stream.ssrc]));
+    const layerSsrc = await layerSsrcs(source);
 
     for (const profile of ['low', 'high'] as const) {
       const before = keyframeRequests.length;
@@ -246,13 +260,12 @@ describe('A layer switch asked for within the sender\'s keyframe interval waits 
     await senderWithVideoReceiver('spacing', 'sid-spacing');
     await expect.poll(() => relayConsumer('sid-spacing', 'video')?.currentSpatialLayer, { timeout: 30_000 }).toBe(2);
     const source = relayConsumer('sid-spacing', 'video')!.producerId;
-    const lowSsrc = (await videoProducers.get(source)!.getStats()).find((stream) => stream.rid === 'low')!.ssrc;
+    const lowSsrc = (await layerSsrcs(source)).get('low');
 
     // Switching to the medium layer asks the sender for a keyframe; the low layer is asked for as it arrives.
     const keyFrame = once(keyFramesArrived, source) as Promise<[number]>;
     await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-spacing', profile: 'medium' });
     const [keyFrameAt] = await keyFrame;
-    const before = keyframeRequests.length;
     const from = performance.now();
     await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-spacing', profile: 'low' });
 
@@ -260,7 +273,7 @@ describe('A layer switch asked for within the sender\'s keyframe interval waits 
     // Asked at once, the sender would ignore it and mediasoup ask again a second later. How many
     // requests there are is not the sign: on a loaded machine the heard request's keyframe can take
     // longer than that second, and mediasoup asks again then too.
-    const lowRequests = relaysOwnKeyframeRequests(source, before, from).filter((request) => request.ssrc === lowSsrc);
+    const lowRequests = relaysOwnKeyframeRequests(source, from).filter((request) => request.ssrc === lowSsrc);
     expect(lowRequests.length).toBeGreaterThan(0);
     // Timers fire on whole milliseconds.
     expect(lowRequests[0]!.at - keyFrameAt).toBeGreaterThanOrEqual(SENDER_KEYFRAME_INTERVAL_MS - 1);
@@ -282,13 +295,12 @@ describe('A consumer started within the sender\'s keyframe interval waits it out
       const keyFrame = once(keyFramesArrived, source) as Promise<[number]>;
       await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-late-1', profile: 'medium' });
       const [keyFrameAt] = await keyFrame;
-      const before = keyframeRequests.length;
       const from = performance.now();
       await client.ok('START_CONSUMER', { id: 'sid-late-2', sdp: answer });
 
       await expect.poll(async () => (await browser.received('late-receiver-2')).framesDecoded, { timeout: 20_000 }).toBeGreaterThan(0);
       // Resumed at once, its request would come within the interval, be ignored, and be asked again a second later.
-      const requests = relaysOwnKeyframeRequests(source, before, from);
+      const requests = relaysOwnKeyframeRequests(source, from);
       expect(requests.length).toBeGreaterThan(0);
       // Timers fire on whole milliseconds.
       expect(Math.min(...requests.map((request) => request.at)) - keyFrameAt).toBeGreaterThanOrEqual(SENDER_KEYFRAME_INTERVAL_MS - 1);
@@ -309,11 +321,10 @@ describe('A video already on the layer asked for costs the sender no keyframe: t
       // sent again by mediasoup: the window starts once none can be.
       const sinceLastRequest = (): number => performance.now() - Math.max(-Infinity, ...keyframeRequests.filter((request) => request.producerId === source).map((request) => request.at));
       await expect.poll(sinceLastRequest, { timeout: 30_000 }).toBeGreaterThan(MEDIASOUP_KEYFRAME_RETRANSMISSION_MS + SENDER_KEYFRAME_INTERVAL_MS);
-      const before = keyframeRequests.length;
       const from = performance.now();
       await client.ok('SET_CONSUMER_PROFILE', { id: 'sid-settled', profile: 'high' });
       await sleep(2 * SENDER_KEYFRAME_INTERVAL_MS);
-      expect(relaysOwnKeyframeRequests(source, before, from)).toEqual([]);
+      expect(relaysOwnKeyframeRequests(source, from)).toEqual([]);
       expect(relayConsumer('sid-settled', 'video')?.currentSpatialLayer).toBe(2);
     } finally {
       await client.ok('DISPOSE', { id: 'settled' });

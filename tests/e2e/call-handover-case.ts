@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { callButton, callRegion, joinCall, playbackVolume, tile } from './call-ui-people';
-import { sentAudioWatch, shownMutedWatch, watchSentAudio, watchShownMuted } from './call-watch';
+import { sentAudioWatch, shownMutedWatch, watchConnections, watchShownMuted } from './call-watch';
 import { expect, participantEntry, test, uniqueRoomName, type People } from './rooms-people';
 
 /**
@@ -21,7 +21,7 @@ export async function handoverCase(people: People, label: string, goAway: TabGon
   const room = uniqueRoomName(`handover-${label}`);
   const alice = await people.join(room, 'Alice');
   const bob = await people.join(room, 'Bob');
-  await bob.context.addInitScript(watchSentAudio);
+  await bob.context.addInitScript(watchConnections);
   // The call runs in a tab opened later than the one that started Bob's shared worker.
   const bobCallTab = await bob.context.newPage();
   await bobCallTab.goto(bob.page.url());
@@ -73,6 +73,8 @@ export async function handoverCase(people: People, label: string, goAway: TabGon
   await test.step('unmuting in the new tab works as ever', async () => {
     await callButton(bobOtherTab, 'Unmute microphone').click();
     await expect(participantEntry(alice.page, 'Bob')).not.toContainText('muted', { timeout: 30_000 });
+    // The watch that saw no live microphone before sees this one.
+    await expect.poll(async () => (await sentAudioWatch(bobOtherTab)).liveAudioSent).toBeGreaterThan(0);
   });
   return movedMs;
 }

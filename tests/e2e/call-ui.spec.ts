@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { VOLUME } from '../../src/protocol/constants';
 import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
-import { sentVideo, watchSentVideo } from './call-watch';
+import { sentVideo, watchConnections } from './call-watch';
 import { chatLog, expect, expectJoined, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName } from './rooms-people';
 
 // The call UI over mesh (issue 4); calls through the relay are tests/e2e/relay-call.spec.ts.
@@ -48,7 +48,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await expect(chatLog(bob.page)).toContainText('joining the call');
     });
 
-    await alice.page.evaluate(watchSentVideo);
+    await alice.page.evaluate(watchConnections);
     await joinCall(alice.page);
     await joinCall(bob.page);
     await expectEveryoneSeesAndHearsEveryone([alice, bob]);

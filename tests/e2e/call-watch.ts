@@ -7,41 +7,45 @@ import type { Page } from '@playwright/test';
  */
 
 /**
- * An init script for every tab of the muted person's browser: remembers each RTCPeerConnection, and
- * notes whenever an audio track it sends is enabled (checked as it is added and every 20 ms).
+ * Run in a page before its call starts (an init script for every tab, or page.evaluate): remembers
+ * every RTCPeerConnection the page then uses, for sentVideo and sentAudioWatch, and notes whenever
+ * an audio track one of them sends is enabled (as it is added, and every 20 ms). Through the
+ * prototype: the call's code may hold the constructor from before.
  */
-export function watchSentAudio(): void {
-  const connections: RTCPeerConnection[] = [];
-  const state = { liveAudioSent: 0, audioSenders: 0 };
-  Object.assign(window, { parleySentAudioWatch: state });
-  const Original = window.RTCPeerConnection;
-  const note = (track: MediaStreamTrack | null | undefined) => {
-    if (track?.kind === 'audio' && track.enabled) state.liveAudioSent += 1;
+export function watchConnections(): void {
+  const connections = new Set<RTCPeerConnection>();
+  const audio = { liveAudioSent: 0, audioSenders: 0 };
+  Object.assign(window, { parleyConnections: connections, parleySentAudioWatch: audio });
+  const note = (track: MediaStreamTrack | string | null | undefined) => {
+    if (typeof track !== 'string' && track?.kind === 'audio' && track.enabled) audio.liveAudioSent += 1;
   };
-  const addTrack = Original.prototype.addTrack;
-  Original.prototype.addTrack = function (this: RTCPeerConnection, track: MediaStreamTrack, ...streams: MediaStream[]) {
-    note(track);
-    return addTrack.call(this, track, ...streams);
+  const prototype = RTCPeerConnection.prototype;
+  const { addTrack, addTransceiver } = prototype;
+  const setLocalDescription: (this: RTCPeerConnection, description?: RTCLocalSessionDescriptionInit) => Promise<void> = prototype.setLocalDescription;
+  prototype.addTrack = function (this: RTCPeerConnection, ...args: Parameters<RTCPeerConnection['addTrack']>) {
+    connections.add(this);
+    note(args[0]);
+    return addTrack.apply(this, args);
   };
-  const addTransceiver = Original.prototype.addTransceiver;
-  Original.prototype.addTransceiver = function (this: RTCPeerConnection, trackOrKind: MediaStreamTrack | string, init?: RTCRtpTransceiverInit) {
-    if (typeof trackOrKind !== 'string') note(trackOrKind);
-    return addTransceiver.call(this, trackOrKind, init);
+  prototype.addTransceiver = function (this: RTCPeerConnection, ...args: Parameters<RTCPeerConnection['addTransceiver']>) {
+    connections.add(this);
+    note(args[0]);
+    return addTransceiver.apply(this, args);
   };
-  window.RTCPeerConnection = class extends Original {
-    constructor(configuration?: RTCConfiguration) {
-      super(configuration);
-      connections.push(this);
-    }
-  } as typeof RTCPeerConnection;
+  // An answering connection can send on the transceivers its offer made (replaceTrack) without either call.
+  prototype.setLocalDescription = function (this: RTCPeerConnection, description?: RTCLocalSessionDescriptionInit) {
+    connections.add(this);
+    return setLocalDescription.call(this, description);
+  };
   setInterval(() => {
-    const senders = connections.filter((connection) => connection.connectionState !== 'closed').flatMap((connection) => connection.getSenders());
-    const audio = senders.filter((sender) => sender.track?.kind === 'audio');
-    state.audioSenders = audio.length;
-    for (const sender of audio) note(sender.track);
+    const senders = [...connections].filter((connection) => connection.connectionState !== 'closed').flatMap((connection) => connection.getSenders());
+    const audioSenders = senders.filter((sender) => sender.track?.kind === 'audio');
+    audio.audioSenders = audioSenders.length;
+    for (const sender of audioSenders) note(sender.track);
   }, 20);
 }
 
+/** What watchConnections saw the page send as audio: how often a live (enabled) track, and how many audio senders it has now. */
 export async function sentAudioWatch(page: Page): Promise<{ liveAudioSent: number; audioSenders: number }> {
   return page.evaluate(() => Reflect.get(window, 'parleySentAudioWatch') as { liveAudioSent: number; audioSenders: number });
 }
@@ -82,26 +86,7 @@ export interface SentVideo {
   qualityLimitationReason: string | undefined;
 }
 
-/**
- * Run in a page before its call starts (page.evaluate): remembers each RTCPeerConnection the call
- * then gives a track to send, for sentVideo. Through the prototype: the call's code may hold the
- * constructor from before.
- */
-export function watchSentVideo(): void {
-  const connections = new Set<RTCPeerConnection>();
-  Object.assign(window, { parleyConnections: connections });
-  const prototype = RTCPeerConnection.prototype;
-  const { addTrack, addTransceiver } = prototype;
-  prototype.addTrack = function (this: RTCPeerConnection, ...args: Parameters<RTCPeerConnection['addTrack']>) {
-    connections.add(this);
-    return addTrack.apply(this, args);
-  };
-  prototype.addTransceiver = function (this: RTCPeerConnection, ...args: Parameters<RTCPeerConnection['addTransceiver']>) {
-    connections.add(this);
-    return addTransceiver.apply(this, args);
-  };
-}
-
+/** What the page sends as its camera video, from the connections watchConnections has seen. */
 export async function sentVideo(page: Page): Promise<SentVideo | undefined> {
   return page.evaluate(async () => {
     const connections = Reflect.get(window, 'parleyConnections') as Set<RTCPeerConnection>;

@@ -1,10 +1,14 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const DateTimeFormat = Intl.DateTimeFormat;
 
+// Each case loads the module afresh, though another file of the worker may have loaded it.
+beforeEach(() => {
+  vi.resetModules();
+});
+
 afterEach(() => {
   Intl.DateTimeFormat = DateTimeFormat;
-  vi.resetModules();
 });
 
 /** Counts the formatters made from now on. */

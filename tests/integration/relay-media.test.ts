@@ -139,9 +139,9 @@ async function layerSsrcs(source: string): Promise<Map<string | undefined, numbe
 }
 
 /**
- * The keyframe requests to `source`'s sender made from `from` on that the relay made of its own. A receiver that lost a packet on a loaded machine asks for a keyframe
- * itself, which the relay rightly passes on at once: each receiver's request accounts for one
- * request to the sender after it.
+ * The keyframe requests to `source`'s sender made from `from` on that the relay made of its own. A
+ * receiver that lost a packet on a loaded machine asks for a keyframe itself, which the relay
+ * rightly passes on at once: each receiver's request accounts for one request to the sender after it.
  */
 function relaysOwnKeyframeRequests(source: string, from: number): KeyframeRequest[] {
   const unanswered = receiverKeyframeRequests.filter((request) => request.producerId === source && request.at >= from);

@@ -17,6 +17,14 @@ class KeyFrameTraces extends EventEmitter {
   }
 }
 
+/** `heard` runs `ms` from now, and not a millisecond sooner. */
+function expectHeardIn(heard: () => void, ms: number): void {
+  vi.advanceTimersByTime(ms - 1);
+  expect(heard).not.toHaveBeenCalled();
+  vi.advanceTimersByTime(1);
+  expect(heard).toHaveBeenCalledTimes(1);
+}
+
 describe("A layer move waits until the sender would honour its keyframe request (KeyFrameSpacing), however many keyframes come meanwhile", () => {
   let traces: KeyFrameTraces;
   let spacing: KeyFrameSpacing;
@@ -43,10 +51,7 @@ describe("A layer move waits until the sender would honour its keyframe request 
     traces.keyFrame();
     const heard = vi.fn();
     spacing.whenHeard(heard);
-    vi.advanceTimersByTime(SENDER_KEYFRAME_INTERVAL_MS - 1);
-    expect(heard).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
-    expect(heard).toHaveBeenCalledTimes(1);
+    expectHeardIn(heard, SENDER_KEYFRAME_INTERVAL_MS);
   });
 
   it('waits out the interval again when a keyframe comes while it waits', () => {
@@ -55,10 +60,7 @@ describe("A layer move waits until the sender would honour its keyframe request 
     spacing.whenHeard(heard);
     vi.advanceTimersByTime(200);
     traces.keyFrame();
-    vi.advanceTimersByTime(SENDER_KEYFRAME_INTERVAL_MS - 1);
-    expect(heard).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
-    expect(heard).toHaveBeenCalledTimes(1);
+    expectHeardIn(heard, SENDER_KEYFRAME_INTERVAL_MS);
   });
 
   it('runs nothing once cancelled', () => {

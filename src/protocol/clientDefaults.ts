@@ -99,6 +99,15 @@ export const VIDEO_START_BITRATE_KBPS = 1_000;
 export const MESH_VIDEO_SIZE = { initialProfile: 'medium', unaskedAfterMs: 2_000 } as const;
 
 /**
+ * Issue 14: the camera moves to a new capture tier (SPEC §9) once what we send has kept that tier
+ * this long. A change of capture size reconfigures the camera's encoders (a keyframe at the new size
+ * for every receiver): made as someone joins, it lands on that join's first frames (a two-person
+ * join took about 11% longer with it, docs/performance.md), and people arriving one after another
+ * would change it once each.
+ */
+export const CAPTURE_TIER_SETTLE_MS = 2_000;
+
+/**
  * Issue 14: a mesh sender keeps one offer made ahead for the next person to join
  * (`call/mesh/PreparedOffer.ts`). It is made `delayMs` after what it would send last changed (or
  * after the last one was taken), so a join under way is not slowed by making the next, and made

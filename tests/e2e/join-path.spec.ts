@@ -447,10 +447,11 @@ test.describe('A direct sender starts from VIDEO_START_BITRATE_KBPS: its first f
       const trackId = await tile(page, 'Alice').locator('video').evaluate((video: HTMLVideoElement) => (video.srcObject as MediaStream).getVideoTracks()[0]!.id);
       const firstWidth = await page.evaluate((id) => (window as unknown as { parleyFirstFrameWidths: Record<string, number> }).parleyFirstFrameWidths[id], trackId);
       // From Chromium's own start (300 kbps with the audio) the encoder drops the first frames and
-      // scales the camera to 320×240 or less before the first goes out: 300 px wide from this tier's
-      // 800×600. From VIDEO_START_BITRATE_KBPS it goes out at the size the mesh starts a camera at
-      // (MESH_VIDEO_SIZE: the medium layer's 640×360 box, 480 px wide from 800×600), or one step
-      // below when the loaded machine makes the encoder step down once.
+      // scales the camera to 320×240 or less before the first goes out: 320 px wide at most. From
+      // VIDEO_START_BITRATE_KBPS it goes out at the size the mesh starts a camera at (MESH_VIDEO_SIZE:
+      // the medium layer's 640×360 box, 640 px wide from the 1280×720 Alice captures until her tier
+      // for one receiver settles, CAPTURE_TIER_SETTLE_MS), or one step below when the loaded machine
+      // makes the encoder step down once.
       expect(firstWidth).toBeGreaterThan(320);
     } finally {
       await context.close();

@@ -8,7 +8,7 @@ import type { TileObservers } from '../../src/main-thread/callTab/RemoteTileNeed
 import type { CallTabCommands } from '../../src/main-thread/callTab/sessionCommands';
 import type { ItemVoiceMonitor } from '../../src/main-thread/callTab/VoiceMonitors';
 import { TypedEmitter } from '../../src/common/TypedEmitter';
-import type { MediaDevicesApi, PreviewCapture } from '../../src/main-thread/media';
+import type { MediaDevicesApi, PreviewCapture, VideoSendLoad } from '../../src/main-thread/media';
 import type { TileNeed } from '../../src/main-thread/call/receive/tileProfile';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import type { CallRecord, OwnCallMedia, Peer, Preferences, Room } from '../../src/protocol/entities';
@@ -106,6 +106,11 @@ export class FakeEngine extends TypedEmitter<CallEvents> implements CallLike {
   /** Another tab of yours took the lock ("Move call here" there). */
   takenElsewhere(): void {
     this.emit('takenElsewhere');
+  }
+
+  /** What the call sends changed (Call's `sendLoad`). */
+  sendLoad(load: VideoSendLoad): void {
+    this.emit('sendLoad', load);
   }
 
   /** "Move call here": the lock is taken from the other tab at once. */

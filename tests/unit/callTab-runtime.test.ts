@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CapturePermissionError } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
-import { VOLUME } from '../../src/protocol/constants';
+import { VIDEO_RESOLUTION_TIERS, VOLUME } from '../../src/protocol/constants';
 import { profileForTile } from '../../src/main-thread/call/receive/tileProfile';
-import { TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
+import { CAPTURE_TIER_SETTLE_MS, TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
+import type { VideoSendLoad } from '../../src/main-thread/media';
 import { BOB, FakeTileObservers, harness, keyEvent, monitorOf, ROOM, settle, SELF } from './callTab-fakes';
 import { FakeStream, FakeTrack, receivedTrack } from './track-fakes';
 
@@ -322,6 +323,43 @@ describe('joining and leaving', () => {
     expect(h.engines[0]?.closed).toBe(true);
     expect(h.runtime.media.local()).toEqual([]);
     expect(h.store.get(h.runtime.atoms.phase)).toBe('preview');
+  });
+});
+
+describe('the camera follows SPEC §9’s tier of what we send, once it has settled (CAPTURE_TIER_SETTLE_MS)', () => {
+  const load = (videoReceivingPeers: number): VideoSendLoad => ({ videoReceivingPeers, sharedVideoStreams: 1, relayInUse: false, relayPending: false });
+  /** In the call, its engine running. */
+  const inCall = async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    return h;
+  };
+  const appliedWidths = (h: ReturnType<typeof harness>) => h.mediaDevices.captured.flat().flatMap((track) => (track.kind === 'video' ? track.applied.map((constraints) => constraints.width) : []));
+
+  it('people arriving one after another change the camera’s size once, after the last arrival has held for the settle time, not during the joins', async () => {
+    const h = await inCall();
+    const call = h.engines[0]!;
+    call.sendLoad(load(1));
+    await h.clock.advance(CAPTURE_TIER_SETTLE_MS - 500);
+    call.sendLoad(load(2));
+    await h.clock.advance(CAPTURE_TIER_SETTLE_MS - 1);
+    expect(appliedWidths(h)).toEqual([]);
+    await h.clock.advance(1);
+    await settle();
+    expect(appliedWidths(h)).toEqual([{ ideal: VIDEO_RESOLUTION_TIERS[2]!.width }]);
+  });
+
+  it('a tier that the load passes through within the settle time is never captured', async () => {
+    const h = await inCall();
+    h.engines[0]!.sendLoad(load(1));
+    await h.clock.advance(CAPTURE_TIER_SETTLE_MS / 2);
+    h.engines[0]!.sendLoad(load(0));
+    await h.clock.advance(CAPTURE_TIER_SETTLE_MS);
+    await settle();
+    expect(appliedWidths(h)).not.toContainEqual({ ideal: VIDEO_RESOLUTION_TIERS[1]!.width });
   });
 });
 

@@ -31,7 +31,11 @@ export class FakeTrack extends EventTarget {
   getConstraints(): MediaTrackConstraints {
     return {};
   }
-  async applyConstraints(): Promise<void> {}
+  /** What applyConstraints was asked, in order. */
+  readonly applied: MediaTrackConstraints[] = [];
+  async applyConstraints(constraints: MediaTrackConstraints = {}): Promise<void> {
+    this.applied.push(constraints);
+  }
 }
 
 export class FakeStream {

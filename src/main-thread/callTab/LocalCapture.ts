@@ -1,3 +1,4 @@
+import { CAPTURE_TIER_SETTLE_MS } from '../../protocol/clientDefaults';
 import { VIDEO_RESOLUTION_TIERS } from '../../protocol/constants';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
@@ -73,6 +74,7 @@ export class LocalCapture {
   private readonly chosen: { camera: string | undefined; microphone: string | undefined } = { camera: undefined, microphone: undefined };
   private captures: Promise<void> = Promise.resolve();
   private load: VideoSendLoad = NO_SEND_LOAD;
+  private tierSettling: unknown;
   private closed = false;
 
   constructor(private readonly options: LocalCaptureOptions) {
@@ -205,9 +207,17 @@ export class LocalCapture {
     for (const item of this.options.media.local()) if (!item.shared) this.options.media.share(item.id);
   }
 
-  /** SPEC §9: the camera follows the tier of what we send (peers × shared videos). */
+  /** SPEC §9: the camera follows the tier of what we send (peers × shared videos), once it has settled (CAPTURE_TIER_SETTLE_MS). */
   followSendLoad(load: VideoSendLoad): void {
     this.load = load;
+    const { clock } = this.options;
+    clock.clearTimeout(this.tierSettling);
+    this.tierSettling = clock.setTimeout(() => this.adjustToLoad(), CAPTURE_TIER_SETTLE_MS);
+  }
+
+  private adjustToLoad(): void {
+    if (this.closed) return;
+    const { load } = this;
     const tier = captureResolutionTier(load, this.tiers());
     const camera = this.state().camera;
     const track = camera && this.options.media.getTrack(camera.itemId);
@@ -219,6 +229,7 @@ export class LocalCapture {
   /** No capture is kept from now on. */
   close(): void {
     this.closed = true;
+    this.options.clock.clearTimeout(this.tierSettling);
   }
 
   private tiers(): VideoResolutionTiers {

@@ -39,14 +39,6 @@ export function relayResolutionTier(tiers: VideoResolutionTiers = VIDEO_RESOLUTI
   return selectResolutionTier(tiers, Number.NEGATIVE_INFINITY);
 }
 
-/**
- * The capture tier for what we send. In the mesh every receiving peer costs an encode and an
- * upload per shared video, so the count is peers × shared videos. Through the relay we upload
- * once, in simulcast, and the relay picks a layer per receiver (relayResolutionTier) — from the
- * moment the relay is on its way: a call moving to the relay changes the camera's size once, not
- * first to the mesh's tier for the new count and seconds later to the relay's (each change of
- * size restarts the camera and the encoder, and can hold the receivers' frames back).
- */
 /** Nothing sent yet: a preview, or a call with nobody receiving. */
 export const NO_SEND_LOAD: VideoSendLoad = { videoReceivingPeers: 0, sharedVideoStreams: 0, relayInUse: false, relayPending: false };
 
@@ -55,6 +47,14 @@ export function cameraConstraintsFor(tier: VideoResolutionTier): MediaTrackConst
   return { width: { ideal: tier.width }, height: { ideal: tier.height }, frameRate: { ideal: tier.frameRate } };
 }
 
+/**
+ * The capture tier for what we send. In the mesh every receiving peer costs an encode and an
+ * upload per shared video, so the count is peers × shared videos. Through the relay we upload
+ * once, in simulcast, and the relay picks a layer per receiver (relayResolutionTier) — from the
+ * moment the relay is on its way: a call moving to the relay changes the camera's size once, not
+ * first to the mesh's tier for the new count and seconds later to the relay's (each change of
+ * size reconfigures the camera's encoders, a keyframe at the new size for every receiver).
+ */
 export function captureResolutionTier(
   load: VideoSendLoad,
   tiers: VideoResolutionTiers = VIDEO_RESOLUTION_TIERS,

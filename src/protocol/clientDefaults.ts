@@ -108,6 +108,13 @@ export const MESH_VIDEO_SIZE = { initialProfile: 'medium', unaskedAfterMs: 2_000
 export const CAPTURE_TIER_SETTLE_MS = 2_000;
 
 /**
+ * Issue 14: another person's voice is analysed (speaking, input detected) from this long after their
+ * audio arrives, so that starting its analysis does not share the cores with that join's first
+ * frames; your own microphone's, which the preview's meter shows, from the moment it is captured.
+ */
+export const REMOTE_VOICE_ANALYSIS_DELAY_MS = 1_000;
+
+/**
  * Issue 14: a mesh sender keeps one offer made ahead for the next person to join
  * (`call/mesh/PreparedOffer.ts`). It is made `delayMs` after what it would send last changed (or
  * after the last one was taken), so a join under way is not slowed by making the next, and made

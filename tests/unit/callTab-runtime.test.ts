@@ -3,7 +3,7 @@ import { CapturePermissionError } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { VIDEO_RESOLUTION_TIERS, VOLUME } from '../../src/protocol/constants';
 import { profileForTile } from '../../src/main-thread/call/receive/tileProfile';
-import { CAPTURE_TIER_SETTLE_MS, TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
+import { CAPTURE_TIER_SETTLE_MS, REMOTE_VOICE_ANALYSIS_DELAY_MS, TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
 import type { VideoSendLoad } from '../../src/main-thread/media';
 import { BOB, FakeTileObservers, harness, keyEvent, monitorOf, ROOM, settle, SELF } from './callTab-fakes';
 import { FakeStream, FakeTrack, receivedTrack } from './track-fakes';
@@ -363,6 +363,31 @@ describe('the camera follows SPEC §9’s tier of what we send, once it has sett
   });
 });
 
+describe('voice analysis starts for your microphone at once and for another’s voice REMOTE_VOICE_ANALYSIS_DELAY_MS after it arrives (issue 14)', () => {
+  const analysed = (h: ReturnType<typeof harness>) => h.monitors.map((monitor) => monitor.itemId);
+
+  it('your microphone is analysed as it is captured; Bob’s voice only once it has been here the delay, off his join’s first frames', async () => {
+    const h = open();
+    await settle();
+    const microphone = local(h).microphone!.itemId;
+    expect(analysed(h)).toEqual([microphone]);
+    const bobVoice = receivedTrack(h.runtime.media, 'bob-voice', 'audio', BOB, ROOM);
+    await h.clock.advance(REMOTE_VOICE_ANALYSIS_DELAY_MS - 1);
+    expect(analysed(h)).toEqual([microphone]);
+    await h.clock.advance(1);
+    expect(analysed(h)).toEqual([microphone, bobVoice.id]);
+  });
+
+  it('a voice gone before the delay is never analysed', async () => {
+    const h = open();
+    await settle();
+    const bobVoice = receivedTrack(h.runtime.media, 'bob-voice', 'audio', BOB, ROOM);
+    h.runtime.media.remove(bobVoice.id);
+    await h.clock.advance(REMOTE_VOICE_ANALYSIS_DELAY_MS);
+    expect(analysed(h)).not.toContain(bobVoice.id);
+  });
+});
+
 describe('what the call tells the others', () => {
   it('speaking goes to the room only in the call and unmuted; speaking muted shows the hint instead', async () => {
     const h = open();
@@ -405,7 +430,7 @@ describe('what the call tells the others', () => {
     await h.runtime.joinCall();
     const microphone = local(h).microphone!.itemId;
     const bobVoice = receivedTrack(h.runtime.media, 'bob-voice', 'audio', BOB, ROOM);
-    await settle();
+    await h.clock.advance(REMOTE_VOICE_ANALYSIS_DELAY_MS);
     expect(monitorOf(h.monitors, microphone).analysisOptions).toEqual({ volumeReports: true });
     expect(monitorOf(h.monitors, bobVoice.id).analysisOptions).toEqual({ volumeReports: false });
     monitorOf(h.monitors, bobVoice.id).report(true, 1_000, -42);

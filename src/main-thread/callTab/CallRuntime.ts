@@ -129,7 +129,7 @@ export class CallRuntime {
       tileObservers: options.tileObservers,
       clock,
     });
-    this.voice = new VoiceMonitors({ media: this.media, start: options.startVoiceMonitor, logger });
+    this.voice = new VoiceMonitors({ media: this.media, start: options.startVoiceMonitor, logger, clock });
     this.pushToTalk = new PushToTalkMicrophone({
       media: this.media,
       keyTarget: options.keyTarget,

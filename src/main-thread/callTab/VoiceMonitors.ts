@@ -1,4 +1,6 @@
+import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
+import { REMOTE_VOICE_ANALYSIS_DELAY_MS } from '../../protocol/clientDefaults';
 import type { VoiceActivityReport, VoiceAnalysisOptions } from '../../protocol/analysisWorker';
 import type { MediaItem, MediaItems } from '../media';
 import { errorMessage } from '../../common/errorMessage';
@@ -16,6 +18,7 @@ export interface VoiceMonitorsOptions {
   readonly media: MediaItems;
   readonly start: StartVoiceMonitor;
   readonly logger: Logger;
+  readonly clock: Clock;
 }
 
 interface Analysis {
@@ -24,11 +27,14 @@ interface Analysis {
   readonly ownsTrack: boolean;
   monitor: ItemVoiceMonitor | undefined;
   stopped: boolean;
+  /** A remote voice's analysis waiting to start (REMOTE_VOICE_ANALYSIS_DELAY_MS). */
+  waiting: unknown;
 }
 
 /**
  * Voice activity of every audio item of the tab (issue 6): one monitor per item, local
- * microphones and remote tracks alike, started as the item arrives and stopped as it goes. Each
+ * microphones and remote tracks alike, started as the item arrives (a remote one
+ * REMOTE_VOICE_ANALYSIS_DELAY_MS later, off its join's first frames) and stopped as it goes. Each
  * report becomes the item's speaking, inputDetected, inputLost, volume and lastSpokeAt.
  *
  * A local microphone is analysed through an enabled clone of its track: muting disables the track
@@ -68,18 +74,24 @@ export class VoiceMonitors {
     const local = item.source === 'local';
     const track = local ? original.clone() : original;
     if (local) track.enabled = true;
-    const analysis: Analysis = { track, ownsTrack: local, monitor: undefined, stopped: false };
+    const analysis: Analysis = { track, ownsTrack: local, monitor: undefined, stopped: false, waiting: undefined };
     this.analyses.set(item.id, analysis);
-    this.options.start(item.id, track, { volumeReports: local }).then(
+    if (local) this.analyse(item.id, analysis, true);
+    else analysis.waiting = this.options.clock.setTimeout(() => this.analyse(item.id, analysis, false), REMOTE_VOICE_ANALYSIS_DELAY_MS);
+  }
+
+  private analyse(itemId: string, analysis: Analysis, local: boolean): void {
+    analysis.waiting = undefined;
+    this.options.start(itemId, analysis.track, { volumeReports: local }).then(
       (monitor) => {
         if (analysis.stopped) {
           void monitor.stop();
           return;
         }
         analysis.monitor = monitor;
-        monitor.on('change', (report) => this.apply(item.id, report));
+        monitor.on('change', (report) => this.apply(itemId, report));
       },
-      (error: unknown) => this.options.logger.error(`voice activity of ${item.id} not analysed: ${errorMessage(error)}`),
+      (error: unknown) => this.options.logger.error(`voice activity of ${itemId} not analysed: ${errorMessage(error)}`),
     );
   }
 
@@ -88,6 +100,7 @@ export class VoiceMonitors {
     if (!analysis) return;
     this.analyses.delete(itemId);
     analysis.stopped = true;
+    this.options.clock.clearTimeout(analysis.waiting);
     void analysis.monitor?.stop().catch(() => undefined);
     if (analysis.ownsTrack) analysis.track.stop();
   }

@@ -25,10 +25,14 @@ export interface RelayTestClient {
   /** LAYERS_WANTED notifications, in order. */
   layersWanted: LayersWantedParams[];
   /** Resolves on the first CONSUMER_ICE_STATE (already received or future) that matches. */
+  /** The first CONSUMER_ICE_STATE that matches, received or to come; rejects after NOTIFICATION_WAIT_MS without one. */
   notification(matches: (params: ConsumerIceStateParams) => boolean): Promise<ConsumerIceStateParams>;
   closed: Promise<{ code: number; reason: string }>;
   close(): Promise<void>;
 }
+
+/** How long `notification` waits: a consumer's ICE connects within seconds even on a loaded machine. */
+const NOTIFICATION_WAIT_MS = 20_000;
 
 export async function fetchConfig(parleyUrl: string): Promise<ProviderConfig> {
   const response = await fetch(new URL('/api/config', parleyUrl), { method: 'POST', body: JSON.stringify({ clientVersion: CLIENT_VERSION }) });
@@ -99,16 +103,22 @@ export async function connectRelay(url: string, options: { localAddress?: string
     notifications,
     layersWanted,
     notification: (matches) =>
-      new Promise((resolve) => {
+      new Promise((resolve, reject) => {
         const check = (): boolean => {
           const found = notifications.find(matches);
           if (found) {
             notificationWaiters.delete(wake);
+            clearTimeout(timer);
             resolve(found);
           }
           return Boolean(found);
         };
         const wake = (): void => void check();
+        // A wait that never ends would only show as the case's own timeout, saying nothing of what was missing.
+        const timer = setTimeout(() => {
+          notificationWaiters.delete(wake);
+          reject(new Error(`no CONSUMER_ICE_STATE like that within ${NOTIFICATION_WAIT_MS} ms; seen: ${JSON.stringify(notifications)}`));
+        }, NOTIFICATION_WAIT_MS);
         if (!check()) notificationWaiters.add(wake);
       }),
     closed,

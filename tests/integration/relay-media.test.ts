@@ -193,14 +193,17 @@ describe('A consumer made ahead of its receiver (CREATE_CONSUMER without peerId)
   it('a receiver answering the offer made before it came decodes the camera', async () => {
     const { sdp: answer } = (await client.ok('INGEST', { id: 'ahead', sdp: await browser.senderOffer('ahead-sender', { light: true }) })) as { sdp: string };
     await browser.acceptAnswer('ahead-sender', answer);
-    const { sdp: offer } = (await client.ok('CREATE_CONSUMER', { id: 'sid-ahead', roomAddress: roomAddress(), roomId: 'rid', source: 'ahead', audio: false, video: true })) as { sdp: string };
-    await client.ok('CLAIM_CONSUMER', { id: 'sid-ahead', peerId: 'ahead-receiver' });
-    await client.ok('START_CONSUMER', { id: 'sid-ahead', sdp: await browser.receiverAnswer('ahead-receiver', offer) });
-    await client.notification((state) => state.id === 'sid-ahead' && state.iceConnectionState === 'connected');
-    await expect.poll(async () => (await browser.received('ahead-receiver')).framesDecoded, { timeout: 20_000 }).toBeGreaterThan(0);
-    expect(relayConsumer('sid-ahead', 'video')).toMatchObject({ peerId: 'ahead-receiver', madeAhead: true, paused: false });
-    // The user's ingests are bounded (RELAY_LIMITS.ingestsPerUser): the cases below need theirs.
-    await client.ok('DISPOSE', { id: 'ahead' });
+    try {
+      const { sdp: offer } = (await client.ok('CREATE_CONSUMER', { id: 'sid-ahead', roomAddress: roomAddress(), roomId: 'rid', source: 'ahead', audio: false, video: true })) as { sdp: string };
+      await client.ok('CLAIM_CONSUMER', { id: 'sid-ahead', peerId: 'ahead-receiver' });
+      await client.ok('START_CONSUMER', { id: 'sid-ahead', sdp: await browser.receiverAnswer('ahead-receiver', offer) });
+      await client.notification((state) => state.id === 'sid-ahead' && state.iceConnectionState === 'connected');
+      await expect.poll(async () => (await browser.received('ahead-receiver')).framesDecoded, { timeout: 20_000 }).toBeGreaterThan(0);
+      expect(relayConsumer('sid-ahead', 'video')).toMatchObject({ peerId: 'ahead-receiver', madeAhead: true, paused: false });
+    } finally {
+      // The user's ingests are bounded (RELAY_LIMITS.ingestsPerUser): the cases below need theirs.
+      await client.ok('DISPOSE', { id: 'ahead' });
+    }
   }, 60_000);
 });
 

@@ -24,7 +24,6 @@ export interface RelayTestClient {
   notifications: ConsumerIceStateParams[];
   /** LAYERS_WANTED notifications, in order. */
   layersWanted: LayersWantedParams[];
-  /** Resolves on the first CONSUMER_ICE_STATE (already received or future) that matches. */
   /** The first CONSUMER_ICE_STATE that matches, received or to come; rejects after NOTIFICATION_WAIT_MS without one. */
   notification(matches: (params: ConsumerIceStateParams) => boolean): Promise<ConsumerIceStateParams>;
   closed: Promise<{ code: number; reason: string }>;

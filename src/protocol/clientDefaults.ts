@@ -20,9 +20,6 @@ export const RELAY_RECONNECT = { firstDelayMs: 1_000, maxDelayMs: 8_000, jitterM
 /** A relay request not answered by then fails (RelayRpcClient). */
 export const RELAY_REQUEST_TIMEOUT_MS = 15_000;
 
-/** How often relay video receivers are measured (getStats per item) for the layer that arrives. */
-export const LAYER_POLL_INTERVAL_MS = 1_000;
-
 /**
  * A remote video's tile that needs less than it last asked for (smaller, or no longer enlarged) asks
  * for it once it has needed less this long; one that needs more, or is hidden or shown, asks at once.

@@ -9,7 +9,7 @@ import type { CallTabCommands } from '../../src/main-thread/callTab/sessionComma
 import type { ItemVoiceMonitor } from '../../src/main-thread/callTab/VoiceMonitors';
 import { TypedEmitter } from '../../src/common/TypedEmitter';
 import type { MediaDevicesApi, PreviewCapture, VideoSendLoad } from '../../src/main-thread/media';
-import type { TileNeed } from '../../src/main-thread/call/receive/tileProfile';
+import type { TileNeed, VideoSize } from '../../src/main-thread/call/receive/tileProfile';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import type { CallRecord, OwnCallMedia, Peer, Preferences, Room } from '../../src/protocol/entities';
 import { initialSessionState } from '../../src/protocol/session-state';
@@ -76,6 +76,7 @@ export class FakeEngine extends TypedEmitter<CallEvents> implements CallLike {
   started = false;
   closed = false;
   readonly tileNeeds: Array<{ mediaId: string; need: TileNeed }> = [];
+  readonly frameSizes: Array<{ mediaId: string; size: VideoSize }> = [];
   private grant: (() => void) | undefined;
   private readonly granted: Promise<void>;
 
@@ -127,6 +128,10 @@ export class FakeEngine extends TypedEmitter<CallEvents> implements CallLike {
 
   async setTileNeed(mediaId: string, need: TileNeed): Promise<void> {
     this.tileNeeds.push({ mediaId, need });
+  }
+
+  setFrameSize(mediaId: string, size: VideoSize): void {
+    this.frameSizes.push({ mediaId, size });
   }
 }
 

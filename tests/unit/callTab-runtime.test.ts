@@ -486,8 +486,50 @@ describe('what the call tells the others', () => {
   });
 });
 
+/** A <video> element as attachVideo uses it (Node has none): it plays, and says its frame size by its events. */
+function fakeVideoElement(): HTMLVideoElement & { showFrames(width: number, height: number, event: 'loadedmetadata' | 'resize'): void } {
+  const element = Object.assign(new EventTarget(), {
+    videoWidth: 0,
+    videoHeight: 0,
+    play: () => Promise.resolve(),
+    showFrames(width: number, height: number, event: 'loadedmetadata' | 'resize') {
+      element.videoWidth = width;
+      element.videoHeight = height;
+      element.dispatchEvent(new Event(event));
+    },
+  });
+  return element as unknown as ReturnType<typeof fakeVideoElement>;
+}
+
 describe('remote video quality follows the tile (PROTOCOL.md simulcast profile)', () => {
   afterEach(() => vi.unstubAllGlobals());
+
+  it('the size of the frames a remote video shows goes to the engine at its first frame and at every change, not after it is detached; your own video’s does not', async () => {
+    vi.stubGlobal('MediaStream', FakeStream);
+    const h = open({ tileObservers: new FakeTileObservers() });
+    await settle();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    const bobCamera = receivedTrack(h.runtime.media, 'bob-camera', 'video', BOB, ROOM);
+    const element = fakeVideoElement();
+    const detach = h.runtime.attachVideo(bobCamera.id, element);
+    const [engine] = h.engines;
+    expect(engine?.frameSizes).toEqual([]);
+    element.showFrames(320, 180, 'loadedmetadata');
+    element.showFrames(1280, 720, 'resize');
+    detach();
+    element.showFrames(640, 360, 'resize');
+    expect(engine?.frameSizes).toEqual([
+      { mediaId: 'bob-camera', size: { width: 320, height: 180 } },
+      { mediaId: 'bob-camera', size: { width: 1280, height: 720 } },
+    ]);
+    const [ownCamera] = h.runtime.media.local('video');
+    if (!ownCamera) throw new Error('no camera of your own');
+    const ownElement = fakeVideoElement();
+    h.runtime.attachVideo(ownCamera.id, ownElement);
+    ownElement.showFrames(640, 480, 'resize');
+    expect(engine?.frameSizes).toHaveLength(2);
+  });
 
   it('each remote tile’s need goes to the engine, and the enlarged tile asks for the best layer until it is put back', async () => {
     // Node has no MediaStream: attachVideo only wraps the item's one track in one.
@@ -498,7 +540,7 @@ describe('remote video quality follows the tile (PROTOCOL.md simulcast profile)'
     await h.runtime.joinCall();
     h.deliverCallRecord();
     const bobCamera = receivedTrack(h.runtime.media, 'bob-camera', 'video', BOB, ROOM);
-    const element = { play: () => Promise.resolve() } as unknown as HTMLVideoElement;
+    const element = fakeVideoElement();
     h.runtime.attachVideo(bobCamera.id, element);
     observers.show(element, 300, 225);
     const [engine] = h.engines;

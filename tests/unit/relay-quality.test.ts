@@ -1,5 +1,7 @@
+import { createStore } from 'jotai';
 import { describe, expect, it } from 'vitest';
-import { layerOfWidth, senderWidthOf } from '../../src/main-thread/call/receive/ReceivedPaths';
+import { receivedPathsAtom } from '../../src/main-thread/call/callAtoms';
+import { layerOfWidth, ReceivedPaths, senderWidthOf } from '../../src/main-thread/call/receive/ReceivedPaths';
 import { cameraEncodings, screenEncodings } from '../../src/main-thread/call/relay/simulcast';
 import { DEFAULT_SENDER_WIDTH, profileForTile, relaySenderWidth } from '../../src/main-thread/call/receive/tileProfile';
 import { SIMULCAST_LAYERS, TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
@@ -45,6 +47,45 @@ describe('relay layers as the receiver measures them', () => {
     expect(relaySenderWidth()).toBe(DEFAULT_SENDER_WIDTH);
     expect(layerOfWidth(400, senderWidthOf(undefined, relaySenderWidth(tiers)))).toBe('medium');
     expect(layerOfWidth(400, senderWidthOf(undefined))).toBe('low');
+  });
+});
+
+describe('ReceivedPaths: the path and layer each received item arrives at, from the frame sizes its element shows', () => {
+  const camera = { roomAddress: 'room@rooms.example', owner: 'room@rooms.example/bob', kind: 'video' as const, requestedProfile: undefined };
+
+  it('a relay video waits for its first frame, then names the layer each size is, judged against the widest frame seen', () => {
+    const store = createStore();
+    const paths = new ReceivedPaths(store);
+    paths.add({ ...camera, mediaId: 'v', path: 'relay' });
+    const shown = () => store.get(receivedPathsAtom)['v'];
+    expect(shown()).toMatchObject({ path: 'relay', layer: undefined, frameWidth: undefined });
+    paths.setFrameSize('v', { width: 320, height: 180 });
+    expect(shown()).toMatchObject({ layer: 'low', frameWidth: 320, frameHeight: 180 });
+    paths.setFrameSize('v', { width: 1920, height: 1080 });
+    expect(shown()).toMatchObject({ layer: 'high', frameWidth: 1920 });
+    expect(paths.senderWidth('v')).toBe(1920);
+    paths.setFrameSize('v', { width: 960, height: 540 });
+    expect(shown()).toMatchObject({ layer: 'medium', frameWidth: 960 });
+  });
+
+  it('a paused relay video says off whatever size it last showed; a direct one has a size and no layer; audio and unknown items take no size', () => {
+    const store = createStore();
+    const paths = new ReceivedPaths(store);
+    paths.add({ ...camera, mediaId: 'v', path: 'relay' });
+    paths.add({ ...camera, mediaId: 'm', path: 'mesh' });
+    paths.add({ ...camera, mediaId: 'a', path: 'relay', kind: 'audio' });
+    paths.setRequestedProfile('v', 'off');
+    paths.setFrameSize('v', { width: 1280, height: 720 });
+    paths.setFrameSize('m', { width: 640, height: 480 });
+    paths.setFrameSize('a', { width: 640, height: 480 });
+    paths.setFrameSize('gone', { width: 640, height: 480 });
+    const all = store.get(receivedPathsAtom);
+    expect(all['v']).toMatchObject({ layer: 'off', frameWidth: 1280 });
+    expect(all['m']).toMatchObject({ layer: undefined, frameWidth: 640, frameHeight: 480 });
+    expect(all['a']).toMatchObject({ frameWidth: undefined });
+    expect(Object.keys(all).sort()).toEqual(['a', 'm', 'v']);
+    paths.dispose();
+    expect(store.get(receivedPathsAtom)).toEqual({});
   });
 });
 

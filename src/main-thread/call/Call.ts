@@ -238,6 +238,11 @@ export class Call extends TypedEmitter<CallEvents> {
     return this.incoming.view.setTileNeed(mediaId, need);
   }
 
+  /** A remote video shows frames of this size now, as the page's element reports it (ReceivedVideo.setFrameSize). */
+  setFrameSize(mediaId: string, size: VideoSize): void {
+    if (!this.closed) this.incoming.view.setFrameSize(mediaId, size);
+  }
+
   /** The RTCRtpReceiver of a remote media item: its statistics (inbound-rtp) for quality displays and tests. */
   receiver(mediaId: string): RTCRtpReceiver | undefined {
     return this.incoming.receiver(mediaId);

@@ -22,7 +22,7 @@ export interface ReceivedPath {
   readonly path: PathName;
   /** Video: the quality this tab asked the sender for (`profile` of the media item). */
   readonly requestedProfile: ConsumerProfile | undefined;
-  /** Video: what arrives, from the receiver's statistics (inbound-rtp); undefined until measured. */
+  /** Video: the size its frames show at, as the page's element reports it; undefined until a frame shows. */
   readonly frameWidth: number | undefined;
   readonly frameHeight: number | undefined;
   /**

@@ -126,6 +126,7 @@ export class CallRuntime {
       logger,
       onPlaybackBlocked: (blocked) => store.set(this.atoms.playbackBlocked, blocked),
       onTileNeed: (itemId, need) => this.requestQuality(itemId, need),
+      onFrameSize: (itemId, size) => this.seat.current?.setFrameSize(itemId, size),
       tileObservers: options.tileObservers,
       clock,
     });

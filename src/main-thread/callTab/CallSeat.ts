@@ -11,7 +11,7 @@ import { errorMessage } from '../../common/errorMessage';
 type JotaiStore = ReturnType<typeof createStore>;
 
 /** What the call tab needs of a call: Call in a tab, a fake in unit tests. */
-export type CallLike = Pick<Call, 'start' | 'close' | 'setTileNeed' | 'on' | 'takeOver'>;
+export type CallLike = Pick<Call, 'start' | 'close' | 'setTileNeed' | 'setFrameSize' | 'on' | 'takeOver'>;
 
 /** What the seat changes in the call tab around it. */
 export interface CallSeatHost {

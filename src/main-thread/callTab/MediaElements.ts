@@ -3,7 +3,8 @@ import type { Logger } from '../../common/logger';
 import type { MediaItems } from '../media';
 import { AudioOutputs, type AudioOutputSettings } from './AudioOutputs';
 import { ElementPlayback } from './ElementPlayback';
-import type { TileNeed } from '../call/receive/tileProfile';
+import type { TileNeed, VideoSize } from '../call/receive/tileProfile';
+import { followFrameSize } from './followFrameSize';
 import { RemoteTileNeeds, type TileObservers } from './RemoteTileNeeds';
 
 export interface MediaElementsOptions {
@@ -15,6 +16,8 @@ export interface MediaElementsOptions {
   readonly onPlaybackBlocked: (blocked: boolean) => void;
   /** What a remote video's tile needs changed: in sight or not, its size, enlarged or not. */
   readonly onTileNeed: (itemId: string, need: TileNeed) => void;
+  /** A remote video's element shows frames of a new size (through the relay: another layer). */
+  readonly onFrameSize: (itemId: string, size: VideoSize) => void;
   /** The browser's observers in a tab; without them every remote video asks for its best. */
   readonly tileObservers: TileObservers | undefined;
   /** Times how long a tile has needed less before it says so (TILE_SHRINK_REPORT_DELAY_MS). */
@@ -24,7 +27,8 @@ export interface MediaElementsOptions {
 /**
  * The page's <video> and <audio> elements playing media items: each gets a stream of its item's
  * one track; audio plays at its peer's volume on the chosen output; what a remote video's tile
- * needs (in sight, size, enlarged) decides the quality asked of its sender; playback autoplay held back is remembered for a gesture.
+ * needs (in sight, size, enlarged) decides the quality asked of its sender, and the size its frames
+ * show at tells which quality arrives; playback autoplay held back is remembered for a gesture.
  */
 export class MediaElements {
   private readonly playback: ElementPlayback;
@@ -48,8 +52,10 @@ export class MediaElements {
     element.srcObject = new MediaStream([track]);
     this.playback.play(element);
     const unobserve = item.source === 'remote' ? this.tileNeeds.observe(itemId, element) : () => undefined;
+    const unfollow = item.source === 'remote' ? followFrameSize(element, (size) => this.options.onFrameSize(itemId, size)) : () => undefined;
     return () => {
       unobserve();
+      unfollow();
       this.playback.forget(element);
       element.srcObject = null;
     };

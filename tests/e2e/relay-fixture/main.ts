@@ -1,6 +1,7 @@
 import { BridgeCallSignaling } from '../../../src/main-thread/call/BridgeCallSignaling';
 import { connectionsAtom, receivedPathsAtom } from '../../../src/main-thread/call/callAtoms';
 import { Call } from '../../../src/main-thread/call/Call';
+import { followFrameSize } from '../../../src/main-thread/callTab/followFrameSize';
 import { MediaItems, type MediaItem, type VideoSendLoad } from '../../../src/main-thread/media';
 import { relayStatusAtom } from '../../../src/main-thread/call/relay/relayAtoms';
 import { sessionStateAtom } from '../../../src/main-thread/sessionAtoms';
@@ -11,7 +12,8 @@ import type { SentVideoLayer, ShownFrame } from './api';
 /**
  * The call engine with the media relay on, without the call UI: `?room=<name>` opens the room
  * through the shared session, joins the call, captures the fake camera (1280×720, the relay's
- * capture tier) and microphone and runs a Call, exposing `window.relayFixture`.
+ * capture tier) and microphone and runs a Call, exposing `window.relayFixture`. Each remote video
+ * plays in a small <video> element, whose frame sizes tell the Call the layer arriving, as a tile's do.
  */
 
 const roomName = new URLSearchParams(location.search).get('room') ?? '';
@@ -46,6 +48,28 @@ async function sentVideoLayers(): Promise<SentVideoLayer[]> {
   });
 }
 
+/** Plays each remote video item in a small element while it lasts, its frame sizes going to `engine` (Call.setFrameSize). */
+function playRemoteVideos(media: MediaItems, engine: Call): void {
+  const playing = new Map<string, () => void>();
+  media.on('added', (item) => {
+    const track = media.getTrack(item.id);
+    if (item.source !== 'remote' || item.kind !== 'video' || !track) return;
+    const element = document.createElement('video');
+    Object.assign(element, { muted: true, autoplay: true, width: 64, height: 36, srcObject: new MediaStream([track]) });
+    document.body.append(element);
+    const unfollow = followFrameSize(element, (size) => engine.setFrameSize(item.id, size));
+    playing.set(item.id, () => {
+      unfollow();
+      element.srcObject = null;
+      element.remove();
+    });
+  });
+  media.on('removed', (item) => {
+    playing.get(item.id)?.();
+    playing.delete(item.id);
+  });
+}
+
 async function start(): Promise<void> {
   // As the call tab does: the engine claims the call's Jingle before the call is joined, so no offer finds nobody to take it.
   const { store, bridge, rooms, roomAddress, selfAddress } = await openFixtureRoom(roomName, {
@@ -68,6 +92,7 @@ async function start(): Promise<void> {
     locks: navigator.locks,
     reportPeerMedia: async () => undefined,
   });
+  playRemoteVideos(media, engine);
   const sendLoads: VideoSendLoad[] = [];
   engine.on('sendLoad', (load) => sendLoads.push(load));
   await engine.start();

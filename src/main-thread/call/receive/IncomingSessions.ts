@@ -182,7 +182,7 @@ export class IncomingSessions {
     });
     call.received.set(kind, item.id);
     if (call.remoteMuted.has(kind)) media.update(item.id, { remoteDisabled: true });
-    this.view.added(item, call, kind, track);
+    this.view.added(item, call, kind);
     this.options.sessions.publish(call);
   }
 

@@ -1,9 +1,7 @@
 import type { createStore } from 'jotai';
-import { LAYER_POLL_INTERVAL_MS } from '../../../protocol/clientDefaults';
 import type { ConsumerProfile } from '../../../protocol/relay';
-import type { Clock } from '../../../common/clock';
 import { receivedPathsAtom, type ReceivedPath } from '../callAtoms';
-import { DEFAULT_SENDER_WIDTH } from './tileProfile';
+import { DEFAULT_SENDER_WIDTH, type VideoSize } from './tileProfile';
 
 type JotaiStore = ReturnType<typeof createStore>;
 
@@ -12,7 +10,6 @@ export type ReceivedItem = Omit<ReceivedPath, 'frameWidth' | 'frameHeight' | 'la
 
 interface Entry {
   info: ReceivedPath;
-  readonly receiver: () => RTCRtpReceiver | undefined;
   /** The widest frame this item has shown. */
   widest: number;
 }
@@ -36,26 +33,23 @@ export function layerOfWidth(frameWidth: number, senderWidth: number): Exclude<C
 
 /**
  * Which path each received item arrives on, and for relay video which layer (receivedPathsAtom):
- * ReceivedVideo tells it of items and quality requests; relay videos are measured from their
- * receivers' inbound-rtp frame size every LAYER_POLL_INTERVAL_MS while there are any.
+ * ReceivedVideo tells it of items and quality requests, and of the size each remote video's frames
+ * show at as the page's element reports it (its `resize` event). The page already decodes every
+ * frame, so the layer costs no statistics reads while a call joins or runs.
  */
 export class ReceivedPaths {
   private readonly entries = new Map<string, Entry>();
-  private timer: unknown;
-  private polling = false;
 
   constructor(
     private readonly store: JotaiStore,
-    private readonly clock: Clock,
     /** The width relay senders capture at, by the config's tiers (relaySenderWidth). */
     private readonly captureWidth: () => number = () => DEFAULT_SENDER_WIDTH,
   ) {}
 
-  add(item: ReceivedItem, receiver: () => RTCRtpReceiver | undefined): void {
+  add(item: ReceivedItem): void {
     const layer = item.path === 'relay' && item.kind === 'video' ? (item.requestedProfile === 'off' ? 'off' : undefined) : undefined;
-    this.entries.set(item.mediaId, { info: { ...item, frameWidth: undefined, frameHeight: undefined, layer }, receiver, widest: 0 });
+    this.entries.set(item.mediaId, { info: { ...item, frameWidth: undefined, frameHeight: undefined, layer }, widest: 0 });
     this.publish(item.mediaId);
-    this.followPolling();
   }
 
   remove(mediaId: string): void {
@@ -65,7 +59,6 @@ export class ReceivedPaths {
       delete rest[mediaId];
       return rest;
     });
-    this.followPolling();
   }
 
   setRequestedProfile(mediaId: string, profile: ConsumerProfile): void {
@@ -75,63 +68,29 @@ export class ReceivedPaths {
     this.publish(mediaId);
   }
 
+  /** A received video shows frames of this size now; through the relay, that tells the layer arriving. */
+  setFrameSize(mediaId: string, size: VideoSize): void {
+    const entry = this.entries.get(mediaId);
+    if (!entry || entry.info.kind !== 'video' || size.width <= 0) return;
+    entry.widest = Math.max(entry.widest, size.width);
+    const { info } = entry;
+    const layer = info.path !== 'relay' ? undefined : info.requestedProfile === 'off' ? 'off' : layerOfWidth(size.width, senderWidthOf(entry.widest, this.captureWidth()));
+    if (info.frameWidth === size.width && info.frameHeight === size.height && info.layer === layer) return;
+    entry.info = { ...info, frameWidth: size.width, frameHeight: size.height, layer };
+    this.publish(mediaId);
+  }
+
   /** The sender width tile needs are judged against (tileProfile). */
   senderWidth(mediaId: string): number {
     return senderWidthOf(this.entries.get(mediaId)?.widest, this.captureWidth());
   }
 
   dispose(): void {
-    this.clock.clearInterval(this.timer);
-    this.timer = undefined;
     for (const mediaId of [...this.entries.keys()]) this.remove(mediaId);
   }
 
   private publish(mediaId: string): void {
     const entry = this.entries.get(mediaId);
     if (entry) this.store.set(receivedPathsAtom, (paths) => ({ ...paths, [mediaId]: entry.info }));
-  }
-
-  private measured(): Entry[] {
-    return [...this.entries.values()].filter((entry) => entry.info.path === 'relay' && entry.info.kind === 'video');
-  }
-
-  private followPolling(): void {
-    const wanted = this.measured().length > 0;
-    if (wanted && this.timer === undefined) this.timer = this.clock.setInterval(() => void this.poll(), LAYER_POLL_INTERVAL_MS);
-    else if (!wanted && this.timer !== undefined) {
-      this.clock.clearInterval(this.timer);
-      this.timer = undefined;
-    }
-  }
-
-  private async poll(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
-    try {
-      for (const entry of this.measured()) await this.measure(entry);
-    } finally {
-      this.polling = false;
-    }
-  }
-
-  private async measure(entry: Entry): Promise<void> {
-    const receiver = entry.receiver();
-    if (!receiver) return;
-    let size: { width: number; height: number } | undefined;
-    try {
-      (await receiver.getStats()).forEach((report: { type?: string; frameWidth?: number; frameHeight?: number }) => {
-        if (report.type === 'inbound-rtp' && report.frameWidth) size = { width: report.frameWidth, height: report.frameHeight ?? 0 };
-      });
-    } catch {
-      // The session closed meanwhile: nothing to measure.
-      return;
-    }
-    if (!size || this.entries.get(entry.info.mediaId) !== entry) return;
-    entry.widest = Math.max(entry.widest, size.width);
-    const layer = entry.info.requestedProfile === 'off' ? 'off' : layerOfWidth(size.width, senderWidthOf(entry.widest, this.captureWidth()));
-    const { frameWidth, frameHeight } = entry.info;
-    if (frameWidth === size.width && frameHeight === size.height && entry.info.layer === layer) return;
-    entry.info = { ...entry.info, frameWidth: size.width, frameHeight: size.height, layer };
-    this.publish(entry.info.mediaId);
   }
 }

@@ -8,7 +8,7 @@ import type { CallSessions } from '../CallSessions';
 import { describeProfile } from '../descriptionInfo';
 import { DecodeWatch } from '../PathChange';
 import { ReceivedPaths } from './ReceivedPaths';
-import { profileForTile, type TileNeed } from './tileProfile';
+import { profileForTile, type TileNeed, type VideoSize } from './tileProfile';
 import { errorMessage } from '../../../common/errorMessage';
 
 type JotaiStore = ReturnType<typeof createStore>;
@@ -44,7 +44,7 @@ export class ReceivedVideo {
   private readonly askedProfiles = new Map<string, SimulcastProfile>();
 
   constructor(private readonly options: ReceivedVideoOptions) {
-    this.paths = new ReceivedPaths(options.store, options.clock, options.captureWidth);
+    this.paths = new ReceivedPaths(options.store, options.captureWidth);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -164,11 +164,13 @@ export class ReceivedVideo {
   // ------------------------------------------------------------------------------------------
 
   /** A received track became a media item. */
-  added(item: MediaItem, call: CallSession, kind: MediaKind, track: MediaStreamTrack): void {
-    this.paths.add(
-      { mediaId: item.id, roomAddress: this.options.roomAddress, owner: call.peerAddress, kind, path: call.path, requestedProfile: item.profile },
-      () => call.session.receiverOf(track),
-    );
+  added(item: MediaItem, call: CallSession, kind: MediaKind): void {
+    this.paths.add({ mediaId: item.id, roomAddress: this.options.roomAddress, owner: call.peerAddress, kind, path: call.path, requestedProfile: item.profile });
+  }
+
+  /** A remote video shows frames of this size now, as the page's element reports it. */
+  setFrameSize(mediaId: string, size: VideoSize): void {
+    this.paths.setFrameSize(mediaId, size);
   }
 
   /** A received item is gone. */

@@ -68,6 +68,17 @@ describe('ReceivedPaths: the path and layer each received item arrives at, from 
     expect(shown()).toMatchObject({ layer: 'medium', frameWidth: 960 });
   });
 
+  it('a relay video asked for again after a pause names the layer of its last frame at once, before any new size shows', () => {
+    const store = createStore();
+    const paths = new ReceivedPaths(store);
+    paths.add({ ...camera, mediaId: 'v', path: 'relay' });
+    paths.setFrameSize('v', { width: 320, height: 180 });
+    paths.setRequestedProfile('v', 'off');
+    expect(store.get(receivedPathsAtom)['v']).toMatchObject({ requestedProfile: 'off', layer: 'off' });
+    paths.setRequestedProfile('v', 'low');
+    expect(store.get(receivedPathsAtom)['v']).toMatchObject({ requestedProfile: 'low', layer: 'low', frameWidth: 320 });
+  });
+
   it('a paused relay video says off whatever size it last showed; a direct one has a size and no layer; audio and unknown items take no size', () => {
     const store = createStore();
     const paths = new ReceivedPaths(store);

@@ -27,8 +27,9 @@ export interface ReceivedPath {
   readonly frameHeight: number | undefined;
   /**
    * Relay video: the simulcast layer arriving, judged from the frame width against the widest frame
-   * this item has shown (the relay's high layer is the sender's full width, medium half, low a
-   * quarter); before a wider frame is seen, the layer asked for. `off` while paused. Mesh: undefined.
+   * this item has shown, and never less than the relay senders' capture width (the relay's high layer
+   * is the sender's full width, medium half, low a quarter); undefined until a frame shows. `off`
+   * while paused. Mesh: undefined.
    */
   readonly layer: ConsumerProfile | undefined;
 }

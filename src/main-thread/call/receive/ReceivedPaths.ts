@@ -47,8 +47,8 @@ export class ReceivedPaths {
   ) {}
 
   add(item: ReceivedItem): void {
-    const layer = item.path === 'relay' && item.kind === 'video' ? (item.requestedProfile === 'off' ? 'off' : undefined) : undefined;
-    this.entries.set(item.mediaId, { info: { ...item, frameWidth: undefined, frameHeight: undefined, layer }, widest: 0 });
+    const info: ReceivedPath = { ...item, frameWidth: undefined, frameHeight: undefined, layer: undefined };
+    this.entries.set(item.mediaId, { info: { ...info, layer: this.layerOf(info, 0) }, widest: 0 });
     this.publish(item.mediaId);
   }
 
@@ -63,9 +63,7 @@ export class ReceivedPaths {
 
   setRequestedProfile(mediaId: string, profile: ConsumerProfile): void {
     const entry = this.entries.get(mediaId);
-    if (!entry || entry.info.requestedProfile === profile) return;
-    entry.info = { ...entry.info, requestedProfile: profile, ...(profile === 'off' && entry.info.path === 'relay' ? { layer: 'off' as const } : {}) };
-    this.publish(mediaId);
+    if (entry) this.change(entry, { requestedProfile: profile });
   }
 
   /** A received video shows frames of this size now; through the relay, that tells the layer arriving. */
@@ -73,11 +71,7 @@ export class ReceivedPaths {
     const entry = this.entries.get(mediaId);
     if (!entry || entry.info.kind !== 'video' || size.width <= 0) return;
     entry.widest = Math.max(entry.widest, size.width);
-    const { info } = entry;
-    const layer = info.path !== 'relay' ? undefined : info.requestedProfile === 'off' ? 'off' : layerOfWidth(size.width, senderWidthOf(entry.widest, this.captureWidth()));
-    if (info.frameWidth === size.width && info.frameHeight === size.height && info.layer === layer) return;
-    entry.info = { ...info, frameWidth: size.width, frameHeight: size.height, layer };
-    this.publish(mediaId);
+    this.change(entry, { frameWidth: size.width, frameHeight: size.height });
   }
 
   /** The sender width tile needs are judged against (tileProfile). */
@@ -87,6 +81,22 @@ export class ReceivedPaths {
 
   dispose(): void {
     for (const mediaId of [...this.entries.keys()]) this.remove(mediaId);
+  }
+
+  /** The layer a relay video arrives at: off while paused, else judged from its last frame's width; undefined for the rest. */
+  private layerOf(info: ReceivedPath, widest: number): ConsumerProfile | undefined {
+    if (info.path !== 'relay' || info.kind !== 'video') return undefined;
+    if (info.requestedProfile === 'off') return 'off';
+    return info.frameWidth === undefined ? undefined : layerOfWidth(info.frameWidth, senderWidthOf(widest, this.captureWidth()));
+  }
+
+  /** Applies `change` with the layer derived anew from it, and publishes the item if anything differs. */
+  private change(entry: Entry, change: Partial<ReceivedPath>): void {
+    const changed = { ...entry.info, ...change };
+    const info = { ...changed, layer: this.layerOf(changed, entry.widest) };
+    if ((Object.keys(info) as Array<keyof ReceivedPath>).every((key) => info[key] === entry.info[key])) return;
+    entry.info = info;
+    this.publish(info.mediaId);
   }
 
   private publish(mediaId: string): void {

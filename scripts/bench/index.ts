@@ -6,16 +6,17 @@ import { join } from 'node:path';
 import type { RunningParley } from '../../server/Parley';
 import { startTestParley } from '../../tests/support/testParley';
 import { BUNDLE_TARGETS_KB, measureBundles } from './bundles';
+import { buildRows, buildsRequestFromEnvironment } from './builds';
 import { launchBrowser, siteWithReference } from './clients';
 import { relayRows } from './relay';
 import { signallingRows } from './signalling';
-import { median, printComparison, printTable, printTimeline, RUNS, type Row } from './table';
+import { median, printBuilds, printComparison, printTable, printTimeline, RUNS, type Row } from './table';
 import { joinTimelineRows } from './timeline';
 import { joinRows, steadyRows } from './versus';
 import { voiceAnalysisRows } from './voice';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. BENCH_ONLY=signalling, relay or timeline: only the signalling tier's rows, only the relay's, or only the two-person join timeline (BENCH_RUNS joins). */
+/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. BENCH_ONLY=signalling, relay or timeline: only the signalling tier's rows, only the relay's, or only the two-person join timeline (BENCH_RUNS joins); BENCH_ONLY=builds: two builds of the app side by side (scripts/bench/builds.ts). */
 const QUICK = Boolean(process.env.BENCH_QUICK);
 
 /** What each page loads before its first frame (scripts/bench/bundles.ts), from the build the bench serves. */
@@ -71,6 +72,12 @@ if (process.env.BENCH_ONLY === 'relay') {
     await browser.close();
     await relay.stop();
   }
+  process.exit(0);
+}
+
+if (process.env.BENCH_ONLY === 'builds') {
+  const request = buildsRequestFromEnvironment(process.env);
+  printBuilds(await buildRows(request), request.a, request.b);
   process.exit(0);
 }
 

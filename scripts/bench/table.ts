@@ -1,3 +1,5 @@
+import type { BuildsRow } from './builds';
+
 /** How many times each timed benchmark runs; the table shows the median. BENCH_QUICK=1 runs each once. */
 export const RUNS = Number(process.env.BENCH_RUNS ?? (process.env.BENCH_QUICK ? 1 : 10));
 
@@ -45,6 +47,15 @@ export function printComparison(rows: readonly ComparedRow[]): void {
   printMarkdown(
     ['metric', 'Parley', 'SimpleWebRTC 1.30.3, same run', 'ratio', 'target'],
     rows.map((row) => [row.metric, row.parley, row.reference, row.ratio, row.target]),
+  );
+}
+
+/** Two builds of the app side by side (scripts/bench/builds.ts): median (min–max) of each, and B over A. */
+export function printBuilds(rows: readonly BuildsRow[], a: string, b: string): void {
+  console.log(`\nTwo builds on the same join, alternating runs, a fresh browser per run: median (min–max).\nA: ${a}\nB: ${b}\n`);
+  printMarkdown(
+    ['metric', 'A', 'B', 'B / A'],
+    rows.map((row) => [row.metric, row.a, row.b, row.ratio]),
   );
 }
 

@@ -6,47 +6,13 @@ import { DelayFront } from './delayFront';
 import { timeBareJoin } from './floor';
 import { timeJoin, type JoinCase, type JoinTiming, type MediaPath } from './join';
 import { steadyCallCost, type SteadyCost } from './steady';
+import { alternately, ratio, Samples } from './samples';
 import { median, RUNS, type ComparedRow } from './table';
 
 /** The steady call is measured over this long (DESIGN.md's "per 30 s"; BENCH_QUICK shortens it and scales to 30 s). */
 const STEADY_WINDOW_MS = process.env.BENCH_QUICK ? 10_000 : 30_000;
 /** A steady call takes a minute per run and client: fewer runs than the joins. */
 const STEADY_RUNS = Math.min(RUNS, 3);
-
-/** What one client gave for one measurement: the values, and why the runs that gave none failed. */
-class Samples<T> {
-  readonly values: T[] = [];
-  readonly failures: string[] = [];
-
-  async take(what: string, measure: () => Promise<T>): Promise<void> {
-    try {
-      this.values.push(await measure());
-    } catch (error) {
-      const reason = `${what}: ${(error as Error).message.split('\n')[0]}`;
-      this.failures.push(reason);
-      console.error(`[bench] run failed — ${reason}`);
-    }
-  }
-
-  /** `median unit (min–max)`, with the failed runs counted; `scale` turns a value into the unit. */
-  summary(pick: (value: T) => number, unit: string, digits: number, scale = 1): string {
-    const numbers = this.values.map((value) => pick(value) * scale);
-    const failed = this.failures.length ? `, ${this.failures.length} of ${this.failures.length + numbers.length} runs failed` : '';
-    if (numbers.length === 0) return `no run finished${failed}`;
-    const spread = numbers.length > 1 ? ` (${Math.min(...numbers).toFixed(digits)}–${Math.max(...numbers).toFixed(digits)})` : '';
-    return `${median(numbers).toFixed(digits)} ${unit}${spread}${failed}`;
-  }
-}
-
-function ratio<T>(parley: Samples<T>, reference: Samples<T>, pick: (value: T) => number): string {
-  if (parley.values.length === 0 || reference.values.length === 0) return '—';
-  return (median(parley.values.map(pick)) / median(reference.values.map(pick))).toFixed(2);
-}
-
-/** Runs both clients' measurements, Parley first on even runs and the reference first on odd ones. */
-async function alternately(run: number, parley: () => Promise<void>, reference: () => Promise<void>): Promise<void> {
-  for (const measure of run % 2 === 0 ? [parley, reference] : [reference, parley]) await measure();
-}
 
 interface JoinRow {
   metric: string;

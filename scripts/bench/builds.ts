@@ -1,0 +1,82 @@
+// `BENCH_ONLY=builds`: one build of the app beside another on the bench's own join, alternated run
+// by run — how each change to the join path in docs/performance.md was measured. Two full runs an
+// hour apart differ on this machine by more than most changes do; alternated, its drift touches
+// both builds alike.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { RunningParley } from '../../server/Parley';
+import { startTestParley } from '../../tests/support/testParley';
+import { PARLEY } from './clients';
+import { timeJoin, type JoinTiming, type MediaPath } from './join';
+import { alternately, ratio, Samples } from './samples';
+import { RUNS } from './table';
+
+/** One line of the builds' table: the metric, each build's value, and B's over A's. */
+export interface BuildsRow {
+  metric: string;
+  a: string;
+  b: string;
+  ratio: string;
+}
+
+/** What the comparison is asked for, from the environment. */
+export interface BuildsRequest {
+  /** Static roots: each a build of the app (`npm run build`'s `dist`, copied). */
+  a: string;
+  b: string;
+  /** Each a row of joins: 2 over the mesh, more through the relay, as in the bench's rows. */
+  people: number[];
+}
+
+/** BENCH_BUILD_A and BENCH_BUILD_B (two builds' directories) and BENCH_PEOPLE (e.g. `2,4`; 2 when unset). */
+export function buildsRequestFromEnvironment(environment: NodeJS.ProcessEnv): BuildsRequest {
+  const build = (name: string): string => {
+    const directory = environment[name];
+    if (!directory || !existsSync(join(resolve(directory), 'index.html'))) throw new Error(`${name} must name a build of the app (a directory with index.html), got ${directory ?? 'nothing'}`);
+    return resolve(directory);
+  };
+  const people = (environment.BENCH_PEOPLE ?? '2').split(',').map(Number);
+  if (people.some((count) => !Number.isInteger(count) || count < 2 || count > 6)) throw new Error(`BENCH_PEOPLE must list people counts from 2 to 6, got ${environment.BENCH_PEOPLE}`);
+  return { a: build('BENCH_BUILD_A'), b: build('BENCH_BUILD_B'), people };
+}
+
+const pathFor = (people: number): MediaPath => (people === 2 ? 'mesh' : 'relay');
+
+/** One build's servers: the mesh's with the relay off, the relay's taking a call from its second person (as versus.ts). */
+async function serversFor(root: string, people: readonly number[]): Promise<Map<MediaPath, RunningParley>> {
+  const servers = new Map<MediaPath, RunningParley>();
+  if (people.some((count) => pathFor(count) === 'mesh')) servers.set('mesh', await startTestParley({ relayWorkers: 0, staticRoot: root }));
+  if (people.some((count) => pathFor(count) === 'relay')) servers.set('relay', await startTestParley({ relayMinimumPeers: 1, staticRoot: root }));
+  return servers;
+}
+
+/** `RUNS` joins per row and build, the builds taking turns to go first; per row the join, the browser's CPU for it and the long tasks. */
+export async function buildRows({ a, b, people }: BuildsRequest): Promise<BuildsRow[]> {
+  const builds = [a, b];
+  const servers: Map<MediaPath, RunningParley>[] = [];
+  const samples = builds.map(() => people.map(() => new Samples<JoinTiming>()));
+  try {
+    for (const root of builds) servers.push(await serversFor(root, people));
+    for (let run = 0; run < RUNS; run += 1) {
+      for (const [row, count] of people.entries()) {
+        const path = pathFor(count);
+        const measure = (build: number) => () => samples[build]![row]!.take(`build ${'AB'[build]}, ${count} people, run ${run + 1}`, () => timeJoin({ client: PARLEY, people: count, path, parley: servers[build]!.get(path)! }, run));
+        await alternately(run, measure(0), measure(1));
+      }
+    }
+  } finally {
+    await Promise.all(servers.flatMap((each) => [...each.values()].map((server) => server.stop())));
+  }
+  return people.flatMap((count, row) => {
+    const [ofA, ofB] = [samples[0]![row]!, samples[1]![row]!];
+    const longTasks = (of: Samples<JoinTiming>) => `${of.values.reduce((sum, timing) => sum + timing.longTasks, 0)} in ${of.values.length} joins`;
+    const ms = (timing: JoinTiming) => timing.ms;
+    const cpu = (timing: JoinTiming) => timing.browserCpuMs;
+    const label = `${count} people (${pathFor(count)})`;
+    return [
+      { metric: `navigation → every remote video decoded, ${label}`, a: ofA.summary(ms, 'ms', 0), b: ofB.summary(ms, 'ms', 0), ratio: ratio(ofB, ofA, ms) },
+      { metric: `browser CPU for that join, ${label}`, a: ofA.summary(cpu, 'ms', 0), b: ofB.summary(cpu, 'ms', 0), ratio: ratio(ofB, ofA, cpu) },
+      { metric: `long tasks (> 50 ms) on the newcomer's main thread while joining, ${label}`, a: longTasks(ofA), b: longTasks(ofB), ratio: '—' },
+    ];
+  });
+}

@@ -105,11 +105,12 @@ export const MESH_VIDEO_SIZE = { initialProfile: 'medium', unaskedAfterMs: 2_000
 export const CAPTURE_TIER_SETTLE_MS = 2_000;
 
 /**
- * Issue 14: another person's voice is analysed (speaking, input detected) from this long after their
- * audio arrives, so that starting its analysis does not share the cores with that join's first
- * frames; your own microphone's, which the preview's meter shows, from the moment it is captured.
+ * Issue 14: a voice that arrives while you are in the call or joining it — another person's, or your
+ * microphone captured as you join — is analysed (speaking, input detected) from this long after it
+ * arrives, so that starting its analysis does not share the cores with that join's first frames.
+ * Your microphone captured for the preview is analysed at once: the preview's meter shows its level.
  */
-export const REMOTE_VOICE_ANALYSIS_DELAY_MS = 1_000;
+export const VOICE_ANALYSIS_DELAY_MS = 1_000;
 
 /**
  * Issue 14: a mesh sender keeps one offer made ahead for the next person to join

@@ -3,7 +3,7 @@ import { CapturePermissionError } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { VIDEO_RESOLUTION_TIERS, VOLUME } from '../../src/protocol/constants';
 import { profileForTile } from '../../src/main-thread/call/receive/tileProfile';
-import { CAPTURE_TIER_SETTLE_MS, REMOTE_VOICE_ANALYSIS_DELAY_MS, TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
+import { CAPTURE_TIER_SETTLE_MS, VOICE_ANALYSIS_DELAY_MS, TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
 import type { VideoSendLoad } from '../../src/main-thread/media';
 import { BOB, FakeTileObservers, harness, keyEvent, monitorOf, ROOM, settle, SELF } from './callTab-fakes';
 import { FakeStream, FakeTrack, receivedTrack } from './track-fakes';
@@ -363,7 +363,7 @@ describe('the camera follows SPEC §9’s tier of what we send, once it has sett
   });
 });
 
-describe('voice analysis starts for your microphone at once and for another’s voice REMOTE_VOICE_ANALYSIS_DELAY_MS after it arrives (issue 14)', () => {
+describe('voice analysis starts VOICE_ANALYSIS_DELAY_MS after a voice arrives, and at once for your microphone while the preview shows its level (issue 14)', () => {
   const analysed = (h: ReturnType<typeof harness>) => h.monitors.map((monitor) => monitor.itemId);
 
   it('your microphone is analysed as it is captured; Bob’s voice only once it has been here the delay, off his join’s first frames', async () => {
@@ -372,10 +372,25 @@ describe('voice analysis starts for your microphone at once and for another’s 
     const microphone = local(h).microphone!.itemId;
     expect(analysed(h)).toEqual([microphone]);
     const bobVoice = receivedTrack(h.runtime.media, 'bob-voice', 'audio', BOB, ROOM);
-    await h.clock.advance(REMOTE_VOICE_ANALYSIS_DELAY_MS - 1);
+    await h.clock.advance(VOICE_ANALYSIS_DELAY_MS - 1);
     expect(analysed(h)).toEqual([microphone]);
     await h.clock.advance(1);
     expect(analysed(h)).toEqual([microphone, bobVoice.id]);
+  });
+
+  it('your microphone captured as you join (the click came before the capture) is analysed once it has been here the delay, off the join’s first frames', async () => {
+    current = harness({ joined: true });
+    const h = current;
+    h.runtime.start({ joinCall: true });
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    const microphone = local(h).microphone!.itemId;
+    expect(analysed(h)).toEqual([]);
+    await h.clock.advance(VOICE_ANALYSIS_DELAY_MS - 1);
+    expect(analysed(h)).toEqual([]);
+    await h.clock.advance(1);
+    expect(analysed(h)).toEqual([microphone]);
+    expect(monitorOf(h.monitors, microphone).analysisOptions).toEqual({ volumeReports: true });
   });
 
   it('a voice gone before the delay is never analysed', async () => {
@@ -383,7 +398,7 @@ describe('voice analysis starts for your microphone at once and for another’s 
     await settle();
     const bobVoice = receivedTrack(h.runtime.media, 'bob-voice', 'audio', BOB, ROOM);
     h.runtime.media.remove(bobVoice.id);
-    await h.clock.advance(REMOTE_VOICE_ANALYSIS_DELAY_MS);
+    await h.clock.advance(VOICE_ANALYSIS_DELAY_MS);
     expect(analysed(h)).not.toContain(bobVoice.id);
   });
 });
@@ -430,7 +445,7 @@ describe('what the call tells the others', () => {
     await h.runtime.joinCall();
     const microphone = local(h).microphone!.itemId;
     const bobVoice = receivedTrack(h.runtime.media, 'bob-voice', 'audio', BOB, ROOM);
-    await h.clock.advance(REMOTE_VOICE_ANALYSIS_DELAY_MS);
+    await h.clock.advance(VOICE_ANALYSIS_DELAY_MS);
     expect(monitorOf(h.monitors, microphone).analysisOptions).toEqual({ volumeReports: true });
     expect(monitorOf(h.monitors, bobVoice.id).analysisOptions).toEqual({ volumeReports: false });
     monitorOf(h.monitors, bobVoice.id).report(true, 1_000, -42);

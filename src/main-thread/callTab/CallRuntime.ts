@@ -130,7 +130,7 @@ export class CallRuntime {
       tileObservers: options.tileObservers,
       clock,
     });
-    this.voice = new VoiceMonitors({ media: this.media, start: options.startVoiceMonitor, logger, clock });
+    this.voice = new VoiceMonitors({ media: this.media, start: options.startVoiceMonitor, logger, clock, previewShowsLevel: () => this.phase === 'preview' });
     this.pushToTalk = new PushToTalkMicrophone({
       media: this.media,
       keyTarget: options.keyTarget,

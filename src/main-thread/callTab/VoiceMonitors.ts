@@ -1,6 +1,6 @@
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
-import { REMOTE_VOICE_ANALYSIS_DELAY_MS } from '../../protocol/clientDefaults';
+import { VOICE_ANALYSIS_DELAY_MS } from '../../protocol/clientDefaults';
 import type { VoiceActivityReport, VoiceAnalysisOptions } from '../../protocol/analysisWorker';
 import type { MediaItem, MediaItems } from '../media';
 import { errorMessage } from '../../common/errorMessage';
@@ -19,6 +19,8 @@ export interface VoiceMonitorsOptions {
   readonly start: StartVoiceMonitor;
   readonly logger: Logger;
   readonly clock: Clock;
+  /** The preview shows your microphone's level now (you are not in the call nor joining it). */
+  readonly previewShowsLevel: () => boolean;
 }
 
 interface Analysis {
@@ -27,15 +29,16 @@ interface Analysis {
   readonly ownsTrack: boolean;
   monitor: ItemVoiceMonitor | undefined;
   stopped: boolean;
-  /** A remote voice's analysis waiting to start (REMOTE_VOICE_ANALYSIS_DELAY_MS). */
+  /** The analysis waiting to start (VOICE_ANALYSIS_DELAY_MS). */
   waiting: unknown;
 }
 
 /**
  * Voice activity of every audio item of the tab (issue 6): one monitor per item, local
- * microphones and remote tracks alike, started as the item arrives (a remote one
- * REMOTE_VOICE_ANALYSIS_DELAY_MS later, off its join's first frames) and stopped as it goes. Each
- * report becomes the item's speaking, inputDetected, inputLost, volume and lastSpokeAt.
+ * microphones and remote tracks alike, started VOICE_ANALYSIS_DELAY_MS after the item arrives (off
+ * the first frames of the join that brought it) — at once for your microphone while the preview
+ * shows its level — and stopped as it goes. Each report becomes the item's speaking, inputDetected,
+ * inputLost, volume and lastSpokeAt.
  *
  * A local microphone is analysed through an enabled clone of its track: muting disables the track
  * that is sent, and the clone still hears the person, which is how "you are muted" can be shown
@@ -76,8 +79,8 @@ export class VoiceMonitors {
     if (local) track.enabled = true;
     const analysis: Analysis = { track, ownsTrack: local, monitor: undefined, stopped: false, waiting: undefined };
     this.analyses.set(item.id, analysis);
-    if (local) this.analyse(item.id, analysis, true);
-    else analysis.waiting = this.options.clock.setTimeout(() => this.analyse(item.id, analysis, false), REMOTE_VOICE_ANALYSIS_DELAY_MS);
+    if (local && this.options.previewShowsLevel()) this.analyse(item.id, analysis, local);
+    else analysis.waiting = this.options.clock.setTimeout(() => this.analyse(item.id, analysis, local), VOICE_ANALYSIS_DELAY_MS);
   }
 
   private analyse(itemId: string, analysis: Analysis, local: boolean): void {

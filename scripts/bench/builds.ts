@@ -5,9 +5,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunningParley } from '../../server/Parley';
-import { startTestParley } from '../../tests/support/testParley';
 import { PARLEY } from './clients';
-import { timeJoin, type JoinTiming, type MediaPath } from './join';
+import { startJoinServer, timeJoin, type JoinTiming, type MediaPath } from './join';
 import { alternately, ratio, Samples } from './samples';
 import { RUNS } from './table';
 
@@ -42,11 +41,10 @@ export function buildsRequestFromEnvironment(environment: NodeJS.ProcessEnv): Bu
 
 const pathFor = (people: number): MediaPath => (people === 2 ? 'mesh' : 'relay');
 
-/** One build's servers: the mesh's with the relay off, the relay's taking a call from its second person (as versus.ts). */
+/** One build's servers, one per path its rows take (startJoinServer). */
 async function serversFor(root: string, people: readonly number[]): Promise<Map<MediaPath, RunningParley>> {
   const servers = new Map<MediaPath, RunningParley>();
-  if (people.some((count) => pathFor(count) === 'mesh')) servers.set('mesh', await startTestParley({ relayWorkers: 0, staticRoot: root }));
-  if (people.some((count) => pathFor(count) === 'relay')) servers.set('relay', await startTestParley({ relayMinimumPeers: 1, staticRoot: root }));
+  for (const path of new Set(people.map(pathFor))) servers.set(path, await startJoinServer(path, root));
   return servers;
 }
 

@@ -4,10 +4,10 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { RunningParley } from '../../server/Parley';
-import { startTestParley } from '../../tests/support/testParley';
 import { BUNDLE_TARGETS_KB, measureBundles } from './bundles';
 import { buildRows, buildsRequestFromEnvironment } from './builds';
 import { launchBrowser, siteWithReference } from './clients';
+import { startJoinServer } from './join';
 import { relayRows } from './relay';
 import { signallingRows } from './signalling';
 import { median, printBuilds, printComparison, printTable, printTimeline, RUNS, type Row } from './table';
@@ -64,7 +64,7 @@ if (process.env.BENCH_ONLY === 'signalling') {
   process.exit(0);
 }
 if (process.env.BENCH_ONLY === 'relay') {
-  const relay = await startTestParley({ relayMinimumPeers: 1 });
+  const relay = await startJoinServer('relay');
   const browser = await launchBrowser();
   try {
     printTable(await section('relay layer switches and CPU', () => relayRows(browser, relay)));
@@ -82,7 +82,7 @@ if (process.env.BENCH_ONLY === 'builds') {
 }
 
 if (process.env.BENCH_ONLY === 'timeline') {
-  const mesh = await startTestParley({ relayWorkers: 0 });
+  const mesh = await startJoinServer('mesh');
   try {
     printTimeline(await section('join timeline', () => joinTimelineRows(mesh, RUNS)), RUNS);
   } finally {
@@ -93,14 +93,13 @@ if (process.env.BENCH_ONLY === 'timeline') {
 
 /**
  * Runs `measure` against the servers both clients use: one gateway serves the app's build with the
- * reference page beside it. Relay off on `mesh`, so its rows stay the mesh's; `relay` takes a call
- * from its second person (minimumPeers 1), so a newcomer joins a call already on it.
+ * reference page beside it, on each path's servers (startJoinServer).
  */
 async function withComparisonServers(measure: (servers: { mesh: RunningParley; relay: RunningParley }) => Promise<void>): Promise<void> {
   const site = siteWithReference(join(ROOT, 'dist'));
   try {
-    const mesh = await startTestParley({ relayWorkers: 0, staticRoot: site.root });
-    const relay = await startTestParley({ relayMinimumPeers: 1, staticRoot: site.root });
+    const mesh = await startJoinServer('mesh', site.root);
+    const relay = await startJoinServer('relay', site.root);
     try {
       await measure({ mesh, relay });
     } finally {

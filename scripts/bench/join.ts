@@ -6,11 +6,22 @@ import type { RunningParley } from '../../server/Parley';
 import { iceConnected, relayRoomStats } from '../../tests/e2e/relay-people';
 import { expect } from '../../tests/e2e/relay-server';
 import { roomJid } from '../../tests/e2e/rooms-people';
+import { startTestParley } from '../../tests/support/testParley';
 import { launchMeteredBrowser, windowOpenedSettled } from './browserCpu';
 import type { BenchClient } from './clients';
 
 /** How remote video reaches a person: peer to peer, or forwarded by the media relay. */
 export type MediaPath = 'mesh' | 'relay';
+
+/**
+ * The servers joins over `path` run on, serving `staticRoot` (the app's build when absent): the
+ * mesh's with the relay off, so its rows stay the mesh's; the relay's taking a call from its second
+ * person (sfuServer.minimumPeers 1, which both clients honour), so a newcomer joins a call already
+ * on it.
+ */
+export function startJoinServer(path: MediaPath, staticRoot?: string): Promise<RunningParley> {
+  return startTestParley({ ...(path === 'mesh' ? { relayWorkers: 0 } : { relayMinimumPeers: 1 }), ...(staticRoot === undefined ? {} : { staticRoot }) });
+}
 
 /** What JOIN_PROBE keeps in `window.__benchJoin`; times are epoch milliseconds. */
 interface JoinProbe {

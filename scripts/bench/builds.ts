@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunningParley } from '../../server/Parley';
 import { PARLEY } from './clients';
+import { DelayFront } from './delayFront';
 import { startJoinServer, timeJoin, type JoinTiming, type MediaPath } from './join';
 import { alternately, ratio, Samples } from './samples';
 import { RUNS } from './table';
@@ -25,9 +26,11 @@ export interface BuildsRequest {
   b: string;
   /** Each a row of joins: 2 over the mesh, more through the relay, as in the bench's rows. */
   people: number[];
+  /** Each way between the browsers and the servers (a DelayFront, as the bench's row over round trips), when not loopback's. */
+  delayMs: number | undefined;
 }
 
-/** BENCH_BUILD_A and BENCH_BUILD_B (two builds' directories) and BENCH_PEOPLE (e.g. `2,4`; 2 when unset). */
+/** BENCH_BUILD_A and BENCH_BUILD_B (two builds' directories), BENCH_PEOPLE (e.g. `2,4`; 2 when unset) and BENCH_DELAY_MS (each way to the servers; loopback's when unset). */
 export function buildsRequestFromEnvironment(environment: NodeJS.ProcessEnv): BuildsRequest {
   const build = (name: string): string => {
     const directory = environment[name];
@@ -36,41 +39,53 @@ export function buildsRequestFromEnvironment(environment: NodeJS.ProcessEnv): Bu
   };
   const people = (environment.BENCH_PEOPLE ?? '2').split(',').map(Number);
   if (people.some((count) => !Number.isInteger(count) || count < 2 || count > 6)) throw new Error(`BENCH_PEOPLE must list people counts from 2 to 6, got ${environment.BENCH_PEOPLE}`);
-  return { a: build('BENCH_BUILD_A'), b: build('BENCH_BUILD_B'), people };
+  const delayMs = environment.BENCH_DELAY_MS === undefined ? undefined : Number(environment.BENCH_DELAY_MS);
+  if (delayMs !== undefined && !(Number.isInteger(delayMs) && delayMs > 0 && delayMs <= 500)) throw new Error(`BENCH_DELAY_MS must be a whole number of ms from 1 to 500, got ${environment.BENCH_DELAY_MS}`);
+  return { a: build('BENCH_BUILD_A'), b: build('BENCH_BUILD_B'), people, delayMs };
 }
 
 const pathFor = (people: number): MediaPath => (people === 2 ? 'mesh' : 'relay');
 
-/** One build's servers, one per path its rows take (startJoinServer). */
-async function serversFor(root: string, people: readonly number[]): Promise<Map<MediaPath, RunningParley>> {
+/** One build's servers, one per path its rows take (startJoinServer), each behind its front when the joins cross one. */
+interface BuildServers {
+  servers: Map<MediaPath, RunningParley>;
+  fronts: Map<MediaPath, DelayFront>;
+}
+
+async function serversFor(root: string, people: readonly number[], delayMs: number | undefined): Promise<BuildServers> {
   const servers = new Map<MediaPath, RunningParley>();
-  for (const path of new Set(people.map(pathFor))) servers.set(path, await startJoinServer(path, root));
-  return servers;
+  const fronts = new Map<MediaPath, DelayFront>();
+  for (const path of new Set(people.map(pathFor))) {
+    const server = await startJoinServer(path, root);
+    servers.set(path, server);
+    if (delayMs !== undefined) fronts.set(path, await DelayFront.start(server.url, delayMs));
+  }
+  return { servers, fronts };
 }
 
 /** `RUNS` joins per row and build, the builds taking turns to go first; per row the join, the browser's CPU for it and the long tasks. */
-export async function buildRows({ a, b, people }: BuildsRequest): Promise<BuildsRow[]> {
+export async function buildRows({ a, b, people, delayMs }: BuildsRequest): Promise<BuildsRow[]> {
   const builds = [a, b];
-  const servers: Map<MediaPath, RunningParley>[] = [];
+  const servers: BuildServers[] = [];
   const samples = builds.map(() => people.map(() => new Samples<JoinTiming>()));
   try {
-    for (const root of builds) servers.push(await serversFor(root, people));
+    for (const root of builds) servers.push(await serversFor(root, people, delayMs));
     for (let run = 0; run < RUNS; run += 1) {
       for (const [row, count] of people.entries()) {
         const path = pathFor(count);
-        const measure = (build: number) => () => samples[build]![row]!.take(`build ${'AB'[build]}, ${count} people, run ${run + 1}`, () => timeJoin({ client: PARLEY, people: count, path, parley: servers[build]!.get(path)! }, run));
+        const measure = (build: number) => () => samples[build]![row]!.take(`build ${'AB'[build]}, ${count} people, run ${run + 1}`, () => timeJoin({ client: PARLEY, people: count, path, parley: servers[build]!.servers.get(path)!, appUrl: servers[build]!.fronts.get(path)?.url }, run));
         await alternately(run, measure(0), measure(1));
       }
     }
   } finally {
-    await Promise.all(servers.flatMap((each) => [...each.values()].map((server) => server.stop())));
+    await Promise.all(servers.flatMap(({ servers: running, fronts }) => [...[...fronts.values()].map((front) => front.close()), ...[...running.values()].map((server) => server.stop())]));
   }
   return people.flatMap((count, row) => {
     const [ofA, ofB] = [samples[0]![row]!, samples[1]![row]!];
     const longTasks = (of: Samples<JoinTiming>) => `${of.values.reduce((sum, timing) => sum + timing.longTasks, 0)} in ${of.values.length} joins`;
     const ms = (timing: JoinTiming) => timing.ms;
     const cpu = (timing: JoinTiming) => timing.browserCpuMs;
-    const label = `${count} people (${pathFor(count)})`;
+    const label = `${count} people (${pathFor(count)})${delayMs === undefined ? '' : `, ${delayMs} ms each way to the servers`}`;
     return [
       { metric: `navigation → every remote video decoded, ${label}`, a: ofA.summary(ms, 'ms', 0), b: ofB.summary(ms, 'ms', 0), ratio: ratio(ofB, ofA, ms) },
       { metric: `browser CPU for that join, ${label}`, a: ofA.summary(cpu, 'ms', 0), b: ofB.summary(cpu, 'ms', 0), ratio: ratio(ofB, ofA, cpu) },

@@ -21,34 +21,39 @@ const LOGIN_AHEAD = [...LOGIN_BEFORE_BIND, bindFrame('bind-ahead', 'resource-1')
 /**
  * A named fake: the XMPP server's side of a websocket login, scripted on loopback (the real
  * client and server meet in tests/integration/login-ahead.test.ts). It answers a stream open with
- * its header and features (mechanisms before SASL, binding after), an auth with success once
- * `successHeld` lets it, and a bind with its result under the request's id; it keeps every frame it
- * received, in order.
+ * its header and features (mechanisms before SASL, binding after), an auth with success, and a bind
+ * with its result under the request's id, each answer in the order of the requests, as a server
+ * reads a stream; each request's answer waits for `answersHeld` as it was when the request came. It
+ * keeps every frame it received, in order.
  */
 class ScriptedXmppServer {
   readonly received: string[] = [];
   readonly closed: WebSocket[] = [];
   mechanisms = ['PLAIN'];
-  successHeld: Promise<void> = Promise.resolve();
+  answersHeld: Promise<void> = Promise.resolve();
 
   private constructor(private readonly server: WebSocketServer) {
     server.on('connection', (socket) => {
       let streams = 0;
+      let answered = Promise.resolve();
       socket.on('close', () => this.closed.push(socket));
       socket.on('message', (data) => {
         const frame = String(data);
         this.received.push(frame);
+        const answers: string[] = [];
         if (frame.startsWith('<open')) {
           streams += 1;
-          socket.send(`<open xmlns='urn:ietf:params:xml:ns:xmpp-framing' id='stream-${streams}' version='1.0' from='${DOMAIN}'/>`);
+          answers.push(`<open xmlns='urn:ietf:params:xml:ns:xmpp-framing' id='stream-${streams}' version='1.0' from='${DOMAIN}'/>`);
           const features = streams === 1 ? `<mechanisms xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>${this.mechanisms.map((name) => `<mechanism>${name}</mechanism>`).join('')}</mechanisms>` : `<bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/>`;
-          socket.send(`<stream:features xmlns:stream='http://etherx.jabber.org/streams' xmlns='jabber:client'>${features}</stream:features>`);
+          answers.push(`<stream:features xmlns:stream='http://etherx.jabber.org/streams' xmlns='jabber:client'>${features}</stream:features>`);
         } else if (frame.startsWith('<auth')) {
-          void this.successHeld.then(() => socket.send(`<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'/>`));
+          answers.push(`<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'/>`);
         } else if (frame.startsWith('<iq')) {
           const [, id, resource] = /id="([^"]+)".*<resource>([^<]+)<\/resource>/.exec(frame) ?? [];
-          socket.send(`<iq xmlns='jabber:client' id='${id}' type='result'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>guest-1@${DOMAIN}/${resource}</jid></bind></iq>`);
+          answers.push(`<iq xmlns='jabber:client' id='${id}' type='result'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>guest-1@${DOMAIN}/${resource}</jid></bind></iq>`);
         }
+        const held = this.answersHeld;
+        answered = answered.then(() => held).then(() => answers.forEach((answer) => socket.send(answer)));
       });
     });
   }
@@ -82,7 +87,7 @@ function recordingLogger(): Logger & { errors: string[] } {
   return { errors, info: () => undefined, error: (message) => errors.push(message) };
 }
 
-describe('The shared worker logs in ahead on the websocket it opened: stream open, SASL PLAIN, the stream restart and resource binding go before the session’s code has loaded (issue 14, the join path)', () => {
+describe('The shared worker logs in ahead on the websocket it opened: stream open with SASL PLAIN, then the stream restart with resource binding, go before the session’s code has loaded (issue 14, the join path)', () => {
   let server: ScriptedXmppServer;
   const sockets: WebSocket[] = [];
 
@@ -163,14 +168,29 @@ describe('The shared worker logs in ahead on the websocket it opened: stream ope
     expect(server.received[3]).toBe(BIND);
   });
 
+  it('the login takes two round trips: the stream open goes with the auth, and the restart with the bind, each pair before the server has answered its first frame', async () => {
+    let releaseLogin!: () => void;
+    server.answersHeld = new Promise((resolve) => (releaseLogin = resolve));
+    openXmppSocketAhead(workerScope(), server.url, { login: Promise.resolve(LOGIN), clock: systemClock });
+    await until(() => server.received.length === 2);
+    expect(server.received).toEqual([streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN)]);
+
+    let releaseBinding!: () => void;
+    server.answersHeld = new Promise((resolve) => (releaseBinding = resolve));
+    releaseLogin();
+    await until(() => server.received.length === 4);
+    expect(server.received).toEqual(LOGIN_AHEAD);
+    releaseBinding();
+  });
+
   it('taken before the server has answered the auth, the login ahead sends nothing more: the answer reaches the client, and the restart is the client’s own', async () => {
-    let releaseSuccess!: () => void;
-    server.successHeld = new Promise((resolve) => (releaseSuccess = resolve));
+    let releaseAnswers!: () => void;
+    server.answersHeld = new Promise((resolve) => (releaseAnswers = resolve));
     const { client, socket } = await takenAfterLoginAhead({ framesAhead: 2 });
     socket.send(streamOpenFrame(DOMAIN));
+    releaseAnswers();
     await until(() => client.frames.length === 2);
     socket.send(plainAuthFrame(LOGIN));
-    releaseSuccess();
     await until(() => client.frames.length === 3);
     expect(client.frames[2]).toMatch(/^<success/);
     // Had the login ahead gone on, the server would have seen its restart by now.
@@ -182,13 +202,13 @@ describe('The shared worker logs in ahead on the websocket it opened: stream ope
     expect(server.received).toEqual(LOGIN_BEFORE_BIND);
   });
 
-  it('a server offering another mechanism beside PLAIN gets only the stream open ahead: the client chooses, and its auth goes to the server', async () => {
+  it('a server offering another mechanism beside PLAIN gets the stream open and the PLAIN auth ahead, and no more: the client chooses, and the restart is its own', async () => {
     server.mechanisms = ['SCRAM-SHA-1', 'PLAIN'];
     const scope = workerScope();
     openXmppSocketAhead(scope, server.url, { login: Promise.resolve(LOGIN), clock: systemClock });
-    await until(() => server.received.length === 1);
+    await until(() => server.received.length === 2);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.received).toEqual([streamOpenFrame(DOMAIN)]);
+    expect(server.received).toEqual([streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN)]);
 
     const client = clientOf(takeSocket(scope));
     const socket = sockets[0]!;
@@ -197,7 +217,10 @@ describe('The shared worker logs in ahead on the websocket it opened: stream ope
     expect(client.frames[1]).toContain('<mechanism>SCRAM-SHA-1</mechanism>');
     socket.send(plainAuthFrame(LOGIN));
     await until(() => client.frames.length === 3);
-    expect(server.received).toEqual([streamOpenFrame(DOMAIN), plainAuthFrame(LOGIN)]);
+    expect(client.frames[2]).toMatch(/^<success/);
+    socket.send(streamOpenFrame(DOMAIN));
+    await until(() => client.frames.length === 5);
+    expect(server.received).toEqual(LOGIN_BEFORE_BIND);
   });
 
   it('a client whose frame differs from the one sent ahead (another account) has the socket closed, and says so; its frame never reaches the server', async () => {

@@ -53,9 +53,17 @@ function bindIdOf(frame: string): string | undefined {
   return /^<iq xmlns="jabber:client" id="([^"]+)" type="set"><bind xmlns="urn:ietf:params:xml:ns:xmpp-bind">/.exec(frame)?.[1];
 }
 
-/** True when the server's stream features offer resource binding. */
-function offersBinding(features: string): boolean {
-  return /<bind xmlns=(['"])urn:ietf:params:xml:ns:xmpp-bind\1/.test(features);
+/** True when the server's `frame` completes its answer to `request` sent ahead: a stream open's features, an auth's outcome, the bind's result. */
+function answersInFull(request: string, frame: string): boolean {
+  const element = elementOf(frame);
+  switch (elementOf(request)) {
+    case 'open':
+      return element === 'stream:features';
+    case 'auth':
+      return element === 'success' || element === 'failure';
+    default:
+      return element === 'iq';
+  }
 }
 
 /** The name of a websocket frame's one element (RFC 7395: one element per frame). */
@@ -82,9 +90,12 @@ type SocketMessage = { readonly type: string; readonly data?: unknown };
 type MessageHandler = (this: LoginSocket, event: SocketMessage) => void;
 
 /**
- * The XMPP login's four round trips (stream open, SASL PLAIN, stream restart, resource binding),
- * made by the shared worker's first script on the websocket it opens ahead (issue 14, the join path),
- * while the session's code — StanzaJS is most of it — is still being fetched and compiled.
+ * The XMPP login (stream open, SASL PLAIN, stream restart, resource binding), made by the shared
+ * worker's first script on the websocket it opens ahead (issue 14, the join path), while the session's
+ * code — StanzaJS is most of it — is still being fetched and compiled. Its four requests go in two
+ * round trips: the auth does not wait for the mechanisms (the config's credential is the SASL
+ * password, PROTOCOL.md "HTTP": a token the server takes as PLAIN's), nor the bind for the restart's
+ * features.
  *
  * The client that takes the socket logs in as ever, unaware: each frame it sends that the first
  * script has already sent, identical and in the same order, is not sent again, and the server's
@@ -101,10 +112,12 @@ export class XmppLoginAhead {
   private readonly sentAhead: string[] = [];
   /** How many of them the client has sent too. */
   private matched = 0;
-  /** The server's frames not yet handed to the client, each with how many frames had been sent ahead as it came. */
+  /** The server's frames not yet handed to the client, each with how many of the frames sent ahead the client must have sent to be given it. */
   private readonly held: Array<{ message: SocketMessage; answering: number }> = [];
+  /** How many frames sent ahead the server has answered in full (a stream open by its features, an auth by its outcome, the bind by its result). */
+  private answered = 0;
   /** The server's frame the login waits for next; undefined when it has gone as far as it goes ahead. */
-  private awaiting: 'mechanisms' | 'success' | 'restarted' | 'bound' | undefined;
+  private awaiting: 'success' | 'bound' | undefined;
   /** The client's id for the bind request made ahead, once it has sent it. */
   private clientBindId: string | undefined;
   private login: XmppLogin | undefined;
@@ -149,10 +162,16 @@ export class XmppLoginAhead {
     });
   }
 
+  /**
+   * Each step's frames go together, without waiting for the features in between: the stream open with
+   * the auth, and after its success the restart with the bind. The server answers them in order
+   * (RFC 6120 offers binding after every authentication), and the login takes two round trips, not four.
+   */
   private start(login: XmppLogin): void {
     this.login = login;
-    this.awaiting = 'mechanisms';
+    this.awaiting = 'success';
     this.sendAhead(streamOpenFrame(login.domain));
+    this.sendAhead(plainAuthFrame(login));
   }
 
   private sendAhead(frame: string): void {
@@ -162,9 +181,11 @@ export class XmppLoginAhead {
 
   private received(message: SocketMessage): void {
     if (this.diverged) return;
-    this.held.push({ message, answering: this.sentAhead.length });
+    const frame = String(message.data);
+    this.held.push({ message, answering: Math.min(this.answered + 1, this.sentAhead.length) });
+    if (this.answered < this.sentAhead.length && answersInFull(this.sentAhead[this.answered]!, frame)) this.answered += 1;
     if (this.handedOver) this.release();
-    else this.advance(String(message.data));
+    else this.advance(frame);
   }
 
   /** The login's next step, on the server's frame. */
@@ -172,15 +193,15 @@ export class XmppLoginAhead {
     const element = elementOf(frame);
     const login = this.login;
     if (element === 'open' || !login) return;
-    if (this.awaiting === 'mechanisms' && element === 'stream:features' && offersOnlyPlain(frame)) {
-      this.awaiting = 'success';
-      this.sendAhead(plainAuthFrame(login));
-    } else if (this.awaiting === 'success' && element === 'success') {
-      this.awaiting = 'restarted';
+    if (element === 'stream:features') {
+      // The client chooses a mechanism from these as well: offered another, it will not send the PLAIN auth sent ahead.
+      if (this.awaiting === 'success' && !offersOnlyPlain(frame)) this.awaiting = undefined;
+      return;
+    }
+    if (this.awaiting === 'success' && element === 'success') {
       this.sendAhead(streamOpenFrame(login.domain));
-    } else if (this.awaiting === 'restarted' && element === 'stream:features' && login.resource !== undefined && offersBinding(frame)) {
-      this.awaiting = 'bound';
-      this.sendAhead(bindFrame(BIND_AHEAD_ID, login.resource));
+      this.awaiting = login.resource === undefined ? undefined : 'bound';
+      if (login.resource !== undefined) this.sendAhead(bindFrame(BIND_AHEAD_ID, login.resource));
     } else {
       // Bound, or anything unexpected: no further.
       this.awaiting = undefined;

@@ -85,6 +85,9 @@ describe('Join path: the shared worker logs in ahead, and the session’s client
 
     const room = await joinedBy(person, 'login-ahead');
     expect(room.address).toMatch(/^login-ahead@/);
+    // The server read every frame of the login as a well-formed stream: none of its answers is a stream error, and the socket is the one opened ahead.
+    expect(wire.received.filter((frame) => frame.includes('stream:error'))).toEqual([]);
+    expect(wire.sockets).toHaveLength(1);
   });
 
   it('a session whose account is not the one logged in ahead has that socket closed, says so, and connects by itself on a socket of its own', async () => {

@@ -194,7 +194,7 @@ export class XmppLoginAhead {
     const login = this.login;
     if (element === 'open' || !login) return;
     if (element === 'stream:features') {
-      // The client chooses a mechanism from these as well: offered another, it will not send the PLAIN auth sent ahead.
+      // The client chooses its mechanism from these too: offered another, it may not send the PLAIN auth sent ahead, so nothing more goes ahead.
       if (this.awaiting === 'success' && !offersOnlyPlain(frame)) this.awaiting = undefined;
       return;
     }

@@ -3,6 +3,7 @@ import { connectionAtom } from '../main-thread/sessionAtoms';
 import { useActions } from './tabContext';
 import { describeConnectionLoss } from './connectionLoss';
 import { formatTime } from './formatTime';
+import { Spinner } from './Spinner';
 
 /** While the session has no connection: since when, what it is doing about it, and "Retry now" (any tab). */
 export function ConnectionNotice() {
@@ -12,13 +13,13 @@ export function ConnectionNotice() {
   if (!loss) {
     return (
       <p>
-        <span className="spinner" aria-hidden="true" /> Rejoining the room…
+        <Spinner /> Rejoining the room…
       </p>
     );
   }
   return (
     <p>
-      {!connection.offline && <span className="spinner" aria-hidden="true" />} {loss.text}{' '}
+      {!connection.offline && <Spinner />} {loss.text}{' '}
       {loss.canRetry && (
         <button type="button" className="link-button" onClick={() => void actions.retryNow()}>
           Retry now

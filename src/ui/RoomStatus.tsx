@@ -2,6 +2,7 @@ import { Suspense, type ReactNode } from 'react';
 import type { Room, RoomMove } from '../protocol/entities';
 import { ConnectionNotice } from './ConnectionNotice';
 import { lazyComponent } from './lazyComponent';
+import { Spinner } from './Spinner';
 
 // Only a locked room asks for its password: that prompt loads when it is needed, not with every page.
 const RoomPasswordPrompt = lazyComponent(() => import('./RoomPasswordPrompt'), 'RoomPasswordPrompt');
@@ -75,7 +76,7 @@ function movedText(from: RoomMove, here: string): string {
 function pending(text: string): ReactNode {
   return (
     <p>
-      <span className="spinner" aria-hidden="true" /> {text}
+      <Spinner /> {text}
     </p>
   );
 }

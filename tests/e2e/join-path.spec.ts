@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { callButton, callRegion, expectDecodingVideo, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { chatLog, expect, expectJoined, inTheRoom, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName } from './rooms-people';
 import { RecordingFront } from '../support/RecordingFront';
-import { SESSION_ATTACH_WITHIN_MS } from '../../src/protocol/clientDefaults';
+import { SESSION_ATTACH_WITHIN_MS, SPINNER_DELAY_MS } from '../../src/protocol/clientDefaults';
 
 // What a room page starts as it loads (issue 14, the join path); the rest of the join path is
 // tests/integration/join-path.test.ts. Mesh only: nothing here reaches the relay.
@@ -270,6 +270,50 @@ test.describe('Should the session’s code not arrive, the page says so in plain
       await openPanel(page, 'Chat');
       await expectJoined(page);
       await expect(alert).toHaveCount(0);
+    } finally {
+      await context.close();
+      await front.close();
+    }
+  });
+});
+
+/** What `.spinner` elements the page showed, each change of their class with when it came (performance.now()) and how many animations ran then. */
+interface SpinnerChange {
+  at: number;
+  className: string;
+  animations: number;
+}
+
+test.describe('Nothing animates while a join is quick: a wait’s spinner shows only once the wait has lasted SPINNER_DELAY_MS (issue 14, the join path)', () => {
+  test('while the session’s code is held back, "Joining the room…" shows at once, its spinner hidden and no animation running; a second on, the spinner turns', async ({ browser, appUrl }) => {
+    const front = await RecordingFront.start(appUrl);
+    const context = await browser.newContext();
+    try {
+      await context.addInitScript(() => {
+        const changes: SpinnerChange[] = [];
+        const seen = new WeakMap<Element, string>();
+        Object.assign(window, { spinnerChanges: changes });
+        new MutationObserver(() => {
+          for (const spinner of document.querySelectorAll('.spinner')) {
+            if (seen.get(spinner) === spinner.className) continue;
+            seen.set(spinner, spinner.className);
+            changes.push({ at: performance.now(), className: spinner.className, animations: document.getAnimations().length });
+          }
+        }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+      });
+      const releaseSession = front.hold(/\/assets\/sessionWorker-[^/]+\.js$/);
+      const page = await context.newPage();
+      await page.goto(new URL(uniqueRoomName('spinner'), front.url).href);
+      await expect(page.getByText('Joining the room…')).toBeVisible();
+      const spinnerChanges = () => page.evaluate(() => (window as unknown as { spinnerChanges: SpinnerChange[] }).spinnerChanges);
+      await expect.poll(async () => (await spinnerChanges()).map((change) => change.className)).toEqual(['spinner spinner-waiting', 'spinner']);
+      const [waiting, shown] = await spinnerChanges();
+      expect(waiting!.animations).toBe(0);
+      expect(shown!.at - waiting!.at).toBeGreaterThanOrEqual(SPINNER_DELAY_MS - 5);
+      expect(await page.evaluate(() => document.getAnimations().length)).toBeGreaterThan(0);
+      releaseSession();
+      await openPanel(page, 'Chat');
+      await expectJoined(page);
     } finally {
       await context.close();
       await front.close();

@@ -46,12 +46,13 @@ export function buildsRequestFromEnvironment(environment: NodeJS.ProcessEnv): Bu
 
 const pathFor = (people: number): MediaPath => (people === 2 ? 'mesh' : 'relay');
 
-/** One build's servers, one per path its rows take (startJoinServer), each behind its front when the joins cross one. */
+/** One build's servers, one per path its rows take (startJoinServer), and each one's front when the joins cross one. */
 interface BuildServers {
   servers: Map<MediaPath, RunningParley>;
   fronts: Map<MediaPath, DelayFront>;
 }
 
+/** Starts one build's servers for `people`'s rows, behind a DelayFront each when `delayMs` is set. */
 async function serversFor(root: string, people: readonly number[], delayMs: number | undefined): Promise<BuildServers> {
   const servers = new Map<MediaPath, RunningParley>();
   const fronts = new Map<MediaPath, DelayFront>();
@@ -78,7 +79,9 @@ export async function buildRows({ a, b, people, delayMs }: BuildsRequest): Promi
       }
     }
   } finally {
-    await Promise.all(servers.flatMap(({ servers: running, fronts }) => [...[...fronts.values()].map((front) => front.close()), ...[...running.values()].map((server) => server.stop())]));
+    const fronts = servers.flatMap((each) => [...each.fronts.values()]);
+    const running = servers.flatMap((each) => [...each.servers.values()]);
+    await Promise.all([...fronts.map((front) => front.close()), ...running.map((server) => server.stop())]);
   }
   return people.flatMap((count, row) => {
     const [ofA, ofB] = [samples[0]![row]!, samples[1]![row]!];

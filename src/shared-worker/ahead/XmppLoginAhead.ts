@@ -116,8 +116,8 @@ export class XmppLoginAhead {
   private readonly held: Array<{ message: SocketMessage; answering: number }> = [];
   /** How many frames sent ahead the server has answered in full (a stream open by its features, an auth by its outcome, the bind by its result). */
   private answered = 0;
-  /** The server's frame the login waits for next; undefined when it has gone as far as it goes ahead. */
-  private awaiting: 'success' | 'bound' | undefined;
+  /** The login waits for its auth's success, to send the restart and the bind; once past it (or given up), nothing more goes ahead. */
+  private awaitingSuccess = false;
   /** The client's id for the bind request made ahead, once it has sent it. */
   private clientBindId: string | undefined;
   private login: XmppLogin | undefined;
@@ -147,7 +147,7 @@ export class XmppLoginAhead {
    */
   handOver(): void {
     this.handedOver = true;
-    this.awaiting = undefined;
+    this.awaitingSuccess = false;
     const socket = this.socket;
     const nativeSend = socket.send;
     // Own properties of this one socket: the client sees the socket it asked for, in every other respect the browser's.
@@ -169,7 +169,7 @@ export class XmppLoginAhead {
    */
   private start(login: XmppLogin): void {
     this.login = login;
-    this.awaiting = 'success';
+    this.awaitingSuccess = true;
     this.sendAhead(streamOpenFrame(login.domain));
     this.sendAhead(plainAuthFrame(login));
   }
@@ -195,17 +195,15 @@ export class XmppLoginAhead {
     if (element === 'open' || !login) return;
     if (element === 'stream:features') {
       // The client chooses its mechanism from these too: offered another, it may not send the PLAIN auth sent ahead, so nothing more goes ahead.
-      if (this.awaiting === 'success' && !offersOnlyPlain(frame)) this.awaiting = undefined;
+      if (!offersOnlyPlain(frame)) this.awaitingSuccess = false;
       return;
     }
-    if (this.awaiting === 'success' && element === 'success') {
+    if (this.awaitingSuccess && element === 'success') {
       this.sendAhead(streamOpenFrame(login.domain));
-      this.awaiting = login.resource === undefined ? undefined : 'bound';
       if (login.resource !== undefined) this.sendAhead(bindFrame(BIND_AHEAD_ID, login.resource));
-    } else {
-      // Bound, or anything unexpected: no further.
-      this.awaiting = undefined;
     }
+    // Past the success, or anything unexpected: no further.
+    this.awaitingSuccess = false;
   }
 
   private clientSends(data: string, nativeSend: (data: string) => void): void {

@@ -6,6 +6,7 @@ import { createGateway } from './gateway/Gateway';
 import { RelayRegistry } from './gateway/RelayRegistry';
 import { CLIENT_ADDRESS_HEADER, clientAddressToken } from './relay/host/clientAddress';
 import { WebsocketProxy, type WebsocketProxyStats } from './gateway/websocketProxy';
+import { refuseUpgrade } from './relay/refuseUpgrade';
 import { RelayServer, type RelayServerOptions } from './relay/RelayServer';
 import { relayServerOptions } from './relay/relayServerOptions';
 import { relayWorkerBinary } from './relay/workerBinary';
@@ -84,7 +85,7 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
       relayProxy.upgrade(request, socket, head, { backend: new URL(route.url), unreachable: () => relayRegistry?.unreachable(route.id), headers });
     }
     else if (relay) relay.handleUpgrade(request, socket, head);
-    else socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+    else refuseUpgrade(socket);
   };
   const firstXmpp = await startXmppServer(xmppOptions);
   const readiness = new XmppReadiness(systemClock, { ...XMPP_READINESS_DEFAULTS, releasesPerSecond: settings.xmppReconnectsPerSecond });

@@ -9,6 +9,7 @@ import type { IngestStats } from './Ingest';
 import { LimitExceededError, NotAuthenticatedError } from './errors';
 import { ROUTER_MEDIA_CODECS } from './mediaCodecs';
 import { closeWithin, RelayConnection } from './RelayConnection';
+import { refuseUpgrade } from './refuseUpgrade';
 import { relayClientAddress } from './host/clientAddress';
 import { Quota } from './Quota';
 import { RelaySession } from './RelaySession';
@@ -106,7 +107,7 @@ export class RelayServer {
   /** The gateway hands every `/relay` upgrade here. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     if (this.stopped) {
-      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+      refuseUpgrade(socket);
       return;
     }
     const address = relayClientAddress(request, this.options.tokenSecret);
@@ -117,6 +118,8 @@ export class RelayServer {
       } catch (error) {
         // Said in JSON-RPC (id null: no request is being answered), then closed.
         const { rpcCode: code, message } = error as LimitExceededError;
+        // No RelayConnection listens to this socket: what it may still send (an oversized frame) errors here.
+        websocket.on('error', () => websocket.terminate());
         websocket.send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
         void closeWithin(websocket, 1008, message);
         return;

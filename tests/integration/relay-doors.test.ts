@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { RunningParley } from '../../server/Parley';
 import { startTestParley } from '../support/testParley';
 import type { ProviderConfig } from '../../src/protocol/config';
@@ -94,6 +95,18 @@ describe('The relay caps sockets per network address (connectionsPerAddress)', (
       error: { code: RELAY_ERROR.limitExceeded, message: `too many relay connections from this address: at most ${LIMITS.connectionsPerAddress}` },
     });
     expect((await beyond.closed).code).toBe(1008);
+  });
+
+  it('survives what a refused socket sends before it is closed (a frame past closeAboveBytes)', async () => {
+    for (let index = 0; index < LIMITS.connectionsPerAddress; index++) await connect();
+    // Sent as the socket opens, before its refusal is read: by then the relay has taken it.
+    const beyond = new WebSocket(relayUrl);
+    beyond.once('open', () => beyond.send(Buffer.alloc(LIMITS.closeAboveBytes + 1)));
+    beyond.on('error', () => {});
+    await new Promise((resolve) => beyond.once('close', resolve));
+    await open.pop()!.close();
+    await relayLetGo();
+    expect(await (await authenticatedAs(await fetchConfig(parley.url))).ok('DISPOSE', { id: 'nothing' })).toEqual({ closed: false });
   });
 });
 

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningParley } from '../../server/Parley';
 import { startTestParley } from '../support/testParley';
@@ -30,6 +32,19 @@ async function authenticated(): Promise<RelayTestClient> {
   const client = await connectRelay(config.sfuServer!.url);
   await client.ok('AUTH', { token: config.sfuServer!.password });
   return client;
+}
+
+/** Asks for a websocket at `url` and resets the connection at once, before reading the answer. */
+function upgradeThenReset(url: string): Promise<void> {
+  const { hostname, port, pathname, search } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n\r\n`);
+      socket.resetAndDestroy();
+    });
+    socket.on('close', () => resolve());
+    socket.on('error', () => {});
+  });
 }
 
 /** pid of the worker that runs a router, from mediasoup's worker dumps. */
@@ -106,6 +121,9 @@ describe('Failures', () => {
     await parley.killRelay();
     expect((await client.closed).code).toBe(1006);
     await expect(connectRelay(config.sfuServer!.url)).rejects.toThrow('503');
+    // Clients that reset the connection while the refusal is written must not take the gateway down.
+    await Promise.all(Array.from({ length: 100 }, () => upgradeThenReset(config.sfuServer!.url)));
+    expect((await fetchConfig(parley.url)).sfuServer?.url).toBe(config.sfuServer!.url);
 
     await parley.restartRelay();
     const again = await authenticated();

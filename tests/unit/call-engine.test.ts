@@ -5,7 +5,8 @@ import { connectionsAtom, heldPeersAtom } from '../../src/main-thread/call/callA
 import { Call } from '../../src/main-thread/call/Call';
 import type { SizedEncoding } from '../../src/main-thread/call/mesh/meshVideoSize';
 import type { PeerMediaChange } from '../../src/main-thread/call/peerMedia';
-import { MediaItems } from '../../src/main-thread/media';
+import { DeviceManager, MediaCapture, MediaItems, type MediaDevicesApi } from '../../src/main-thread/media';
+import { OperationQueue } from '../../src/common/OperationQueue';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { SESSION_TERMINATION, TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
 import type { CallRecord, Peer, RequestingMedia, Room } from '../../src/protocol/entities';
@@ -14,6 +15,7 @@ import { initialSessionState } from '../../src/protocol/session-state';
 import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
 import { FakeJingleNetwork, FakePeerConnection, grantingLocks } from './call-fakes';
+import { FakeMediaDevices, settle } from './callTab-fakes';
 import { FakeStream, FakeTrack } from './track-fakes';
 
 const ROOM = 'room@muc.example';
@@ -769,6 +771,42 @@ describe('Call: a stream shared, or an offer left unanswered, while signalling w
     // The old offer is withdrawn; the camera's session, answered before, runs on.
     expect(w().network.log.filter((entry) => entry.from === alice.address && entry.jingle.action === 'session-terminate').map((entry) => entry.jingle.sid)).toEqual([oldSid]);
     await until(() => remoteFrom(bob, alice).filter((item) => item.screenCapture).length === 1, 'one screen received');
+    expect(alice.errors).toEqual([]);
+  });
+});
+
+describe('Call: sharing a new microphone replaces the one it replaces on the running sessions, with no renegotiation (SPEC §4 Media: sharing a local item replaces the item it replaces)', () => {
+  it('a microphone picked mid-call goes out on Alice’s session to Bob in place of the old one: no session-terminate or session-initiate, even while the new device is still starting', async () => {
+    const w = newWorld();
+    const { alice, bob } = await aliceAndBobInCall(w, false);
+    const received = remoteFrom(bob, alice).map((item) => item.id);
+    const oldMicrophone = alice.media.local('audio')[0]!;
+    const mediaDevices = new FakeMediaDevices() as unknown as MediaDevicesApi;
+    const logger = { info: () => undefined, error: (message: string) => alice.errors.push(message) };
+    const capture = new MediaCapture({
+      mediaDevices,
+      devices: new DeviceManager({ mediaDevices, clock: w.clock, logger }),
+      media: alice.media,
+      queue: new OperationQueue(),
+      clock: w.clock,
+      logger,
+      onError: (error) => alice.errors.push(error.message),
+    });
+    const sentBefore = w.network.log.length;
+    let deviceStarted!: () => void;
+    (mediaDevices as unknown as FakeMediaDevices).starting = new Promise((resolve) => (deviceStarted = resolve));
+
+    const switching = capture.captureUserMedia({ audio: { deviceId: { exact: 'other-microphone' } }, replaceAudio: oldMicrophone.id });
+    // The call recomputes while the new device starts.
+    await settle();
+    deviceStarted();
+    const newMicrophone = (await switching)?.audio ?? '';
+    await until(() => alice.engine.senders(newMicrophone).get(bob.address)?.track === alice.media.getTrack(newMicrophone), 'the new microphone sent to Bob');
+
+    // Only the new track's mute state (mesh `replaceSent`), on the running session.
+    expect(w.network.log.slice(sentBefore).map((entry) => entry.jingle.action)).toEqual(['session-info']);
+    expect(remoteFrom(bob, alice).map((item) => item.id)).toEqual(received);
+    expect(alice.media.get(oldMicrophone.id)).toBeUndefined();
     expect(alice.errors).toEqual([]);
   });
 });

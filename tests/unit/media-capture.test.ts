@@ -243,6 +243,28 @@ describe('capture flow', () => {
     expect(media.shared()).toHaveLength(2);
   });
 
+  it('stops the microphone it replaces before capturing, keeping its item until the new one is shared in its place; without a new one, the old one goes', async () => {
+    const { capture, fake, media } = setup();
+    const first = (await capture.captureUserMedia({ audio: true }))?.audio ?? '';
+    const firstTrack = media.getTrack(first);
+    const removed: string[] = [];
+    media.on('removed', (item) => removed.push(item.id));
+    const atRequest: Array<{ readyState: string | undefined; kept: boolean }> = [];
+    const getUserMedia = fake.getUserMedia.bind(fake);
+    fake.getUserMedia = (constraints) => {
+      atRequest.push({ readyState: firstTrack?.readyState, kept: media.get(first) !== undefined });
+      return getUserMedia(constraints);
+    };
+    const second = (await capture.captureUserMedia({ audio: true, replaceAudio: first }))?.audio ?? '';
+    expect(atRequest).toEqual([{ readyState: 'ended', kept: true }]);
+    expect(removed).toEqual([first]);
+    expect(media.shared().map((item) => item.id)).toEqual([second]);
+
+    fake.outcomes.push({ error: 'NotReadableError' });
+    expect(await capture.captureUserMedia({ audio: true, replaceAudio: second })).toBeUndefined();
+    expect(media.local()).toEqual([]);
+  });
+
   it('adds without sharing when asked', async () => {
     const { capture, media } = setup();
     const captured = await capture.captureUserMedia({ video: true, share: false, mirrored: false });

@@ -143,14 +143,28 @@ export class MediaCapture {
     }
     devices.setCaptureInProgress(video !== false, audio !== false);
     try {
-      // Browsers may refuse a second microphone while one is live, and a just-stopped one can
-      // raise AbortError: release ours first (SimpleWebRTC does the same).
-      if (audio) media.removeAllLocal('audio');
+      if (audio) this.releaseMicrophones(request.replaceAudio);
       const stream = await this.getUserMediaRetryingAborts(mediaDevices, { audio, video }, requested);
-      if (!stream) return undefined;
-      return this.addUserMedia(stream, request, requested);
+      const captured = stream && (await this.addUserMedia(stream, request, requested));
+      // A microphone released for a successor that did not come is gone.
+      if (audio && captured?.audio === undefined && request.replaceAudio !== undefined) media.remove(request.replaceAudio);
+      return captured;
     } finally {
       devices.setCaptureInProgress(false, false);
+    }
+  }
+
+  /**
+   * Browsers may refuse a second microphone while one is live, and a just-stopped one can raise
+   * AbortError: ours are released first (SimpleWebRTC does the same). The one being replaced only
+   * has its track stopped: its item stays until the new one is shared in its place, so the running
+   * sessions swap the track instead of being renegotiated without a microphone meanwhile.
+   */
+  private releaseMicrophones(replaced: string | undefined): void {
+    const { media } = this.options;
+    for (const item of media.local('audio')) {
+      if (item.id === replaced) media.getTrack(item.id)?.stop();
+      else media.remove(item.id);
     }
   }
 

@@ -73,6 +73,8 @@ export class SignalingSession implements SessionContext {
   private startTimer: unknown;
   /** False after a deliberate disconnect: a drop then schedules nothing. */
   private wantConnected = false;
+  /** Advanced as each connection ends (endConnection): an attempt begun before then is stale and starts no client. */
+  private attemptGeneration = 0;
   private readonly identity: GuestIdentity;
   private readonly reconnectPolicy: ReconnectPolicy;
 
@@ -125,10 +127,15 @@ export class SignalingSession implements SessionContext {
     if (this.connection.state === 'connecting' || this.connection.state === 'connected') return;
     this.clearReconnect();
     this.setConnection({ state: 'connecting', nextAttemptAt: undefined });
+    // Offline or a deliberate disconnect may end the connection while this attempt waits, and the
+    // next attempt may start meanwhile: this one then stops, so that one client alone logs in.
+    const generation = this.attemptGeneration;
+    const stale = (): boolean => generation !== this.attemptGeneration;
     let config: ProviderConfig;
     let client: Agent;
     try {
       const identity = await this.identity.current();
+      if (stale()) return;
       // A reconnect asks for the same id back: the same resource and room nickname (issue 13, ConfigRequestBody).
       const configuring = fetchConfig(this.deps.fetch, this.deps.clock, this.deps.configUrl, this.deps.userToken, identity, this.currentConfig?.credential);
       // Issue 14, the join path: making StanzaJS's client takes this thread 15–25 ms on a busy
@@ -136,6 +143,7 @@ export class SignalingSession implements SessionContext {
       client = this.deps.createXmppClient(CLIENT_OPTIONS);
       config = await configuring;
     } catch (error) {
+      if (stale()) return;
       const coded = error instanceof ParleyError ? error : new ParleyError(String(error));
       this.deps.log.error(coded.message, coded.code ?? 'ESWRTC_001');
       this.setConnection({ state: 'failed', lastError: coded.message, disconnectedSince: this.lostSince() });
@@ -143,8 +151,9 @@ export class SignalingSession implements SessionContext {
       return;
     }
     void this.identity.renew(config.identity);
-    if (!this.wantConnected) return;
+    if (stale()) return;
     this.currentConfig = config;
+    if (this.deps.userToken && config.customerData === undefined) this.deps.log.error('The config carries no customerData for the user token sent', 'ESWRTC_003');
     for (const domain of this.domains) domain.configured?.();
     this.startClient(client, config);
   }
@@ -182,6 +191,7 @@ export class SignalingSession implements SessionContext {
 
   /** Closes the current connection and stops a scheduled attempt; the state says disconnected (failed stays failed). */
   private endConnection(): void {
+    this.attemptGeneration += 1;
     this.clearReconnect();
     const client = this.currentClient;
     const wasStarted = this.sessionStarted;
@@ -210,7 +220,11 @@ export class SignalingSession implements SessionContext {
   /** Completes a client made with CLIENT_OPTIONS with the connection's config, and connects it. */
   private startClient(client: Agent, config: ProviderConfig): void {
     client.updateConfig({ jid: config.userId, password: config.credential, resource: config.id, transports: { websocket: config.signalingUrl, bosh: false } });
+    // Never two clients at once: under the same resource the server would put the other out of its rooms.
+    const previous = this.currentClient;
     this.currentClient = client;
+    this.sessionStarted = false;
+    previous?.disconnect();
     for (const domain of this.domains) domain.attachClient?.(client);
     this.startTimer = this.deps.clock.setTimeout(() => {
       this.startTimer = undefined;

@@ -5,7 +5,7 @@
 // not Parley.
 import { randomUUID } from 'node:crypto';
 import { JXT, Namespaces, RTT, type Agent, type Stanzas } from 'stanza';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SessionEvent } from '../../src/protocol/commands';
 import { LIMITS } from '../../src/protocol/constants';
 import type { ChatMessage, Peer } from '../../src/protocol/entities';
@@ -15,6 +15,8 @@ import { providerConfig, useParley } from '../support/parley';
 import { joinedBy, setDisplayName, useSessions, WAIT_MS, waitFor, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
 import { clientFor, login, usePlainClients, withTimeout } from '../support/xmppClient';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const parley = useParley();
 const openSession = useSessions();
@@ -394,6 +396,27 @@ describe('Interop with a plain XMPP client (StanzaJS, not Parley): standard stan
     plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'p3', body: 'from nobody known' });
     const third = await waitFor(alice!, 'the third message', (state) => state.messages[`${plain.occupant}:p3`]);
     expect(third.displayName).toBe('Anonymous');
+  });
+
+  it('shows its groupchat messages without an id we can keep (none, or one too long) under an id, also where crypto.randomUUID is missing (a plain-http page)', async () => {
+    const { who: [alice], roomAddress } = await together('Alice');
+    const plain = await plainClientIn(roomAddress, 'Pat');
+    await waitFor(alice!, 'Pat as a peer', (state) => state.peers[plain.occupant]);
+    const shown = (body: string) => waitFor(alice!, `'${body}'`, (state) => Object.values(state.messages).find((message) => message.body === body));
+    // A page outside a secure context has a crypto without randomUUID.
+    vi.stubGlobal('crypto', { getRandomValues: crypto.getRandomValues.bind(crypto), subtle: crypto.subtle });
+    try {
+      // StanzaJS's sendMessage would give them an id of its own: sent as the bare stanzas.
+      plain.client.send('message', { to: roomAddress, type: 'groupchat', body: 'no id' });
+      plain.client.send('message', { to: roomAddress, type: 'groupchat', id: 'x'.repeat(LIMITS.stanzaIdLength + 1), body: 'too long an id' });
+      // The room may stamp an id on a message that has none (Prosody does); else it is ours.
+      const withoutId = await shown('no id');
+      expect(withoutId).toMatchObject({ id: `${plain.occupant}:${withoutId.stanzaId}`, stanzaId: expect.stringMatching(/.+/), displayName: 'Pat' });
+      const overlong = await shown('too long an id');
+      expect(overlong).toMatchObject({ id: `${plain.occupant}:${overlong.stanzaId}`, stanzaId: expect.stringMatching(UUID), displayName: 'Pat' });
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('stores its XEP-0308 correction as a new message naming the original (SPEC §5: the original was not outgoing)', async () => {

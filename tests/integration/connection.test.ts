@@ -1,3 +1,4 @@
+import type { Agent } from 'stanza';
 import { describe, expect, it } from 'vitest';
 import { LIVENESS, RECONNECT_POLICY } from '../../src/protocol/clientDefaults';
 import { CONFIG_REQUEST, KEEPALIVE_INTERVAL_MS, NETWORK_EVENTS, RECONNECT } from '../../src/protocol/constants';
@@ -202,6 +203,61 @@ describe('Never gives up while the person wants to be connected: after failed, t
     session.disconnect();
     expect(clock.pendingDelays()).toEqual([]);
     expect(session.connection).toMatchObject({ nextAttemptAt: undefined, disconnectedSince: undefined });
+  });
+});
+
+/**
+ * A fake slow network for the config request: each request waits until the test lets the waiting
+ * ones through, then reaches the real gateway. Counts the requests sent and answered.
+ */
+function heldConfigRequests(): { fetch: Fetch; sent: number; answered: number; release(): void } {
+  const waiting: Array<() => void> = [];
+  const network = {
+    sent: 0,
+    answered: 0,
+    fetch: async (input: string, init: RequestInit) => {
+      if (!input.endsWith('/api/config')) return fetch(input, init);
+      network.sent += 1;
+      await new Promise<void>((go) => waiting.push(go));
+      const response = await fetch(input, init);
+      network.answered += 1;
+      return response;
+    },
+    release: () => {
+      for (const go of waiting.splice(0)) go();
+    },
+  };
+  return network;
+}
+
+describe('One connection at a time: an attempt overtaken by the end of the connection (offline) starts no client beside the next attempt (SPEC §4, §7)', () => {
+  const nextAttempts: Array<[string, (session: SignalingSession) => void]> = [
+    ['online', (session) => session.online()],
+    ['Retry now', (session) => void session.connect()],
+  ];
+  it.each(nextAttempts)('a config that comes back for the attempt the offline ended is dropped; the attempt made on %s logs in alone', async (_how, tryAgain) => {
+    const network = heldConfigRequests();
+    const { session, clock } = newSession('/api/config', network.fetch);
+    clock.randomValue = 0;
+    const clients: Agent[] = [];
+    session.addDomain({ attachClient: (client) => clients.push(client) });
+
+    void session.connect();
+    await until(() => network.sent === 1, 'the first attempt’s config request');
+    session.offline();
+    await clock.advance(NETWORK_EVENTS.offlineDisconnectDelayMs);
+    expect(state(session)).toBe('disconnected');
+
+    tryAgain(session);
+    await clock.advance(0);
+    await until(() => network.sent === 2, 'the next attempt’s config request');
+    network.release();
+    await until(() => network.answered === 2 && state(session) === 'connected', 'both configs back, and connected');
+    // A server round trip: time enough for the first attempt to have started its client, were it to.
+    await session.client!.ping();
+    expect(clients).toHaveLength(1);
+    expect(session.client).toBe(clients[0]);
+    expect(state(session)).toBe('connected');
   });
 });
 

@@ -102,6 +102,19 @@ describe('product users: a user with a product token is always the user the toke
   });
 });
 
+describe('Config request (SPEC §7, §8): a config without customerData when a user token was sent logs ESWRTC_003', () => {
+  it('logs ESWRTC_003 for a token that brought no customerData, and nothing for one that did or for a guest', async () => {
+    const withoutData = openSession({ server: parley(), userToken: userToken('customer-44') });
+    const withData = openSession({ server: parley(), userToken: userToken('customer-45', { customerData: { displayName: 'Ann' } }) });
+    const guest = openSession({ server: parley() });
+    for (const who of [withoutData, withData, guest]) await connected(who);
+    expect(withoutData.errors).toEqual([{ message: expect.stringContaining('customerData'), code: 'ESWRTC_003' }]);
+    expect(withData.session.config?.customerData).toEqual({ displayName: 'Ann' });
+    expect(withData.errors).toEqual([]);
+    expect(guest.errors).toEqual([]);
+  });
+});
+
 describe('a reconnect comes back at the same occupant address (issue 13): the previous credential presented as resume gives the same config id, to the same user only', () => {
   it('the same user presenting its previous credential gets the same id; another user, or no good credential, a new one', async () => {
     const first = await providerConfig(parley());

@@ -6,7 +6,7 @@ import { JID } from 'stanza';
 import { describe, expect, it } from 'vitest';
 import { ModerationRefusedError, RoomNotJoinedError } from '../../src/protocol/errors';
 import { providerConfig, useParley } from '../support/parley';
-import { joinedBy, peerNamed, roomInState, useSessions, waitFor, type TestSession } from '../support/sessions';
+import { flushed, joinedBy, joinedRoom, peerNamed, roomInState, useSessions, waitFor, type TestSession } from '../support/sessions';
 import { clientFor, login, usePlainClients, withTimeout } from '../support/xmppClient';
 
 const parley = useParley();
@@ -150,5 +150,34 @@ describe('SPEC §4 removal: the Room says why we are out, so every tab can show 
     const closed = await roomInState(bob, bobRoom.id, 'failed');
     expect(closed).toMatchObject({ joined: false, removal: { kind: 'destroyed', reason: 'Moving' } });
     expect(bob.session.store.state.rooms[bobsOther.id]).toMatchObject({ address: bobsOther.address, roomState: 'joined' });
+  });
+});
+
+describe('SPEC §4 connection lost: a room that ended for us (banned, kicked, destroyed) keeps its end and is not rejoined', () => {
+  it('keeps a ban and a destroy through a reconnect and sends those rooms no join, while the room Bob is still in is interrupted and rejoined', async () => {
+    const { alice, bob, bobRoom } = await aliceKicksBob();
+    const closingName = newRoomName();
+    const closing = await joinedBy(alice, closingName);
+    const bobClosing = await joinedBy(bob, closingName);
+    const stillIn = await joinedBy(bob, newRoomName());
+    await alice.rooms.destroyRoom(closing.address, { reason: 'Meeting over' });
+    await roomInState(bob, bobClosing.id, 'failed');
+    const rooms = () => bob.session.store.state.rooms;
+    const ended = { banned: rooms()[bobRoom.id], destroyed: rooms()[bobClosing.id] };
+    expect(ended).toMatchObject({ banned: { removal: { kind: 'banned' } }, destroyed: { removal: { kind: 'destroyed' } } });
+
+    bob.session.disconnect();
+    // The end screens stay through the outage: nothing about those rooms changed.
+    expect({ banned: rooms()[bobRoom.id], destroyed: rooms()[bobClosing.id] }).toEqual(ended);
+    expect(rooms()[stillIn.id]).toMatchObject({ roomState: 'interrupted' });
+
+    const sentBefore = bob.sent.length;
+    await bob.session.connect();
+    await joinedRoom(bob, stillIn.id);
+    await flushed(bob);
+    expect({ banned: rooms()[bobRoom.id], destroyed: rooms()[bobClosing.id] }).toEqual(ended);
+    // No join went to either: Bob neither comes back where he was banned nor makes the destroyed room anew.
+    const toEndedRooms = bob.sent.slice(sentBefore).filter((xml) => xml.startsWith('<presence') && [bobRoom.address, closing.address].some((address) => xml.includes(`to="${address}/`)));
+    expect(toEndedRooms).toEqual([]);
   });
 });

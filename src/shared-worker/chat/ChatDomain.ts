@@ -279,7 +279,7 @@ export class ChatDomain implements SessionDomain, ChatCommands {
     const peer = this.rooms.peer(sender);
     const displayName = displayNameFrom(message.nick) ?? peer?.displayName ?? DEFAULT_PREFERENCES.displayName;
     const customerData = optionalCustomerData(message.talkyUser?.customerData) ?? peer?.customerData;
-    const stanzaId = wireId ?? crypto.randomUUID();
+    const stanzaId = wireId ?? Utils.uuid();
     const time = messageTime(message.delay?.timestamp, now);
     if (isSelf) {
       // Ours, but not sent by this connection (e.g. room history): kept as an acknowledged outgoing message.

@@ -22,7 +22,7 @@ import { RoomLock } from './RoomLock';
 import { roomByAddress, roomByLocalpart } from '../../protocol/roomLookup';
 import { RoomModeration } from './RoomModeration';
 import { RoomRecords, type AddressedRoom } from './RoomRecords';
-import { newRoomRecord, OUT_OF_ROOM } from './roomRecord';
+import { newRoomRecord, OUT_OF_ROOM, roomHasEnded } from './roomRecord';
 import { selfRemovalChange, selfRemovalOf, type SelfRemoval } from './selfRemoval';
 import { stanzaErrorText } from './stanzaErrorText';
 import { errorMessage } from '../../common/errorMessage';
@@ -94,13 +94,16 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     }
   }
 
-  /** SPEC §4: all peers are cleared and every room is interrupted with joined false. */
+  /**
+   * SPEC §4: all peers are cleared and every room is interrupted with joined false, to be rejoined.
+   * A room that ended for us is no room we are in: it keeps its end, and is not joined again.
+   */
   disconnected(): void {
     this.joins.endAll();
     this.lookups.clear();
     this.presence.forget();
     this.departing.clear();
-    for (const room of Object.values(this.records.rooms)) this.interrupt(room);
+    for (const room of Object.values(this.records.rooms)) if (!roomHasEnded(room)) this.interrupt(room);
   }
 
   /**

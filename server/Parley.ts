@@ -69,7 +69,7 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
   };
   const relayOptions: RelayServerOptions | undefined =
     settings.relayWorkers > 0 ? relayServerOptions(settings, settings.tokenSecret, await relayWorkerBinary(log), log) : undefined;
-  const relayRegistry = settings.remoteRelays ? new RelayRegistry(Date.now) : undefined;
+  const relayRegistry = settings.remoteRelays ? new RelayRegistry(Date.now, log) : undefined;
   const relayProxy = new WebsocketProxy(undefined, settings.gatewayBufferBytes);
   /**
    * A `/relay` connection goes to the relay host carrying its room (`?room=`, src/protocol/relay.ts),
@@ -82,7 +82,7 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
     if (route) {
       // The relay host counts connections per client address: the gateway vouches for the one it sees.
       const headers = { [CLIENT_ADDRESS_HEADER]: clientAddressToken(settings.tokenSecret, request.socket.remoteAddress ?? 'unknown') };
-      relayProxy.upgrade(request, socket, head, { backend: new URL(route.url), unreachable: () => relayRegistry?.unreachable(route.id), headers });
+      relayProxy.upgrade(request, socket, head, { backend: new URL(route.url), unreachable: (error) => relayRegistry?.unreachable(route.id, error), headers });
     }
     else if (relay) relay.handleUpgrade(request, socket, head);
     else refuseUpgrade(socket);

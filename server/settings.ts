@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { parseVideoResolutionTiers } from '../src/protocol/config';
+import { parseIceServer, parseVideoResolutionTiers } from '../src/protocol/config';
 import { MEDIA_RELAY, type VideoResolutionTier } from '../src/protocol/constants';
 import { RELAY_LIMITS, type RelayLimits } from '../src/protocol/relay';
 import { XMPP_SERVERS, type XmppClusterOptions, type XmppServerName } from './xmpp/XmppServer';
@@ -123,6 +123,27 @@ function jsonArray(name: string, value: string | undefined): unknown[] {
   return parsed;
 }
 
+/** Checked with the clients' own parser: a mistake fails startup instead of every client's config. */
+function iceServers(name: string, value: string | undefined): unknown[] {
+  const servers = jsonArray(name, value);
+  servers.forEach((server, index) => {
+    try {
+      parseIceServer(server);
+    } catch (error) {
+      throw new Error(`${name}[${index}]: ${errorMessage(error)} (e.g. [{"urls":"stun:stun.example.org:3478"}])`);
+    }
+  });
+  return servers;
+}
+
+/** The config's addresses are made from this URL's origin: without a scheme, every config request would fail. */
+function httpUrl(name: string, value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const protocol = URL.canParse(value) ? new URL(value).protocol : undefined;
+  if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`${name} must be an http:// or https:// URL, got "${value}"`);
+  return value;
+}
+
 function resolutionTiers(name: string, value: string | undefined): Record<number, VideoResolutionTier> {
   let parsed: unknown;
   try {
@@ -164,10 +185,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
   return {
     host: env.HOST || '127.0.0.1',
     port: integer('PORT', env.PORT, 8080) ?? 8080,
-    publicUrl: env.PARLEY_PUBLIC_URL || undefined,
+    publicUrl: httpUrl('PARLEY_PUBLIC_URL', env.PARLEY_PUBLIC_URL),
     tokenSecret: env.PARLEY_TOKEN_SECRET || undefined,
     userTokenSecret: env.PARLEY_USER_TOKEN_SECRET || undefined,
-    credentialTtlSeconds: integer('PARLEY_CREDENTIAL_TTL_SECONDS', env.PARLEY_CREDENTIAL_TTL_SECONDS, 12 * 3600) ?? 12 * 3600,
+    // 0 would issue credentials already expired.
+    credentialTtlSeconds: positiveInteger('PARLEY_CREDENTIAL_TTL_SECONDS', env.PARLEY_CREDENTIAL_TTL_SECONDS, 12 * 3600),
     xmppServer,
     xmppCluster: xmppCluster(env, xmppServer),
     identityTtlSeconds: positiveInteger('PARLEY_IDENTITY_TTL_SECONDS', env.PARLEY_IDENTITY_TTL_SECONDS, 90 * DAY_SECONDS),
@@ -175,7 +197,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     roomIdleExpirySeconds: positiveInteger('PARLEY_ROOM_IDLE_EXPIRY_SECONDS', env.PARLEY_ROOM_IDLE_EXPIRY_SECONDS, 30 * DAY_SECONDS),
     xmppDomain,
     mucDomain: env.PARLEY_MUC_DOMAIN || `rooms.${xmppDomain}`,
-    iceServers: jsonArray('PARLEY_ICE_SERVERS', env.PARLEY_ICE_SERVERS),
+    iceServers: iceServers('PARLEY_ICE_SERVERS', env.PARLEY_ICE_SERVERS),
     videoResolutionTiers: resolutionTiers('PARLEY_VIDEO_RESOLUTION_TIERS', env.PARLEY_VIDEO_RESOLUTION_TIERS),
     maxOccupants: integer('PARLEY_MAX_OCCUPANTS', env.PARLEY_MAX_OCCUPANTS, undefined),
     roomsNeedHost: env.PARLEY_ROOMS_NEED_HOST === 'true',

@@ -9,7 +9,7 @@ import { GATEWAY_PATHS, publicOrigin, type PublicOrigin } from '../../src/protoc
 import { ValidationError } from '../../src/protocol/errors';
 import { parseJson } from '../../src/protocol/validate';
 import { TokenError } from '../auth/jwt';
-import { parseRelayAnnouncement, verifyAnnouncementToken } from '../relay/host/announcement';
+import { parseRelayAnnouncement, RELAY_ANNOUNCEMENT_LIMITS, verifyAnnouncementToken } from '../relay/host/announcement';
 import type { ParleySettings } from '../settings';
 import { isHealthy, type HealthReport } from '../supervision/health';
 import { ConfigService } from './configService';
@@ -23,7 +23,7 @@ export interface GatewayOptions {
   xmppProxy: WebsocketProxy;
   /** Takes `/relay` websocket upgrades (the media relay); absent means the relay is off. */
   relayUpgrade?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
-  /** Where the gateway says what it refused without failing a request (e.g. a stale guest identity). */
+  /** Where the gateway says what it refused without failing a request (e.g. a stale guest identity), and why it answered a 5xx. */
   log?: (line: string) => void;
   /** Answers `GET /api/health`; absent, the route is not served. */
   health?: () => Promise<HealthReport>;
@@ -53,10 +53,11 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log, he
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     const status = error instanceof HttpError ? error.statusCode : error instanceof ValidationError ? 400 : (error.statusCode ?? 500);
     const message = status >= 500 ? 'internal error' : error.message;
-    if (status >= 500) app.log.error(error);
+    // The client is told nothing of it, and Fastify's own logger is off: the operator reads it here.
+    if (status >= 500) log?.(`gateway: ${request.method} ${request.url} answered ${status}: ${error.stack ?? error.message}`);
     void reply.status(status).send({ error: { status, message } });
   });
 
@@ -72,20 +73,30 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log, he
   app.post(GATEWAY_PATHS.config, async (request) => configs.issueConfig(bodyText(request), originOf(request)));
   app.post(GATEWAY_PATHS.roomConfig, async (request) => configs.roomConfig(request.headers.authorization, bodyText(request)));
   if (relayRegistry) {
-    app.post(GATEWAY_PATHS.relays, async (request) => {
-      const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
-      if (!bearer) throw new HttpError(401, 'a Bearer token is required');
-      let relayId: string;
-      try {
-        relayId = verifyAnnouncementToken(settings.tokenSecret, bearer);
-      } catch (error) {
-        throw new HttpError(401, error instanceof TokenError ? `token refused: ${error.message}` : 'token refused');
-      }
-      const announcement = parseRelayAnnouncement(parseJson(bodyText(request), 'request body', LIMITS.httpBodyBytes));
-      if (announcement.id !== relayId) throw new HttpError(403, 'the token is for another relay host');
-      relayRegistry.announce(announcement);
-      return {};
-    });
+    /** The relay host each announcement's token vouches for, checked before its body is read. */
+    const announcers = new WeakMap<FastifyRequest, string>();
+    app.post(
+      GATEWAY_PATHS.relays,
+      {
+        // A host lists every room it carries: its body may be far larger than others, so only a host's is read.
+        bodyLimit: RELAY_ANNOUNCEMENT_LIMITS.bytes,
+        onRequest: async (request) => {
+          const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+          if (!bearer) throw new HttpError(401, 'a Bearer token is required');
+          try {
+            announcers.set(request, verifyAnnouncementToken(settings.tokenSecret, bearer));
+          } catch (error) {
+            throw new HttpError(401, error instanceof TokenError ? `token refused: ${error.message}` : 'token refused');
+          }
+        },
+      },
+      async (request) => {
+        const announcement = parseRelayAnnouncement(parseJson(bodyText(request), 'request body', RELAY_ANNOUNCEMENT_LIMITS.bytes));
+        if (announcement.id !== announcers.get(request)) throw new HttpError(403, 'the token is for another relay host');
+        relayRegistry.announce(announcement);
+        return {};
+      },
+    );
   }
   if (health) {
     app.get('/api/health', async (_request, reply) => {

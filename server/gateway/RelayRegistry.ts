@@ -31,7 +31,10 @@ export class RelayRegistry {
   private readonly relays = new Map<string, KnownRelay>();
   private readonly placements = new Map<string, { relayId: string; atMs: number }>();
 
-  constructor(private readonly nowMs: () => number) {}
+  constructor(
+    private readonly nowMs: () => number,
+    private readonly log: (line: string) => void,
+  ) {}
 
   announce(announcement: RelayAnnouncement): void {
     const previous = this.relays.get(announcement.id);
@@ -60,8 +63,11 @@ export class RelayRegistry {
   }
 
   /** The gateway could not reach this host: it is gone until it announces itself again. */
-  unreachable(id: string): void {
+  unreachable(id: string, error: Error): void {
+    const relay = this.relays.get(id);
+    if (!relay) return;
     this.relays.delete(id);
+    this.log(`relay registry: relay host ${id} (${relay.announcement.url}) is unreachable, its rooms go to the other hosts: ${error.message}`);
   }
 
   /** Live hosts as they last announced themselves (the rooms each says it carries), for operators and tests. */

@@ -12,7 +12,7 @@ export interface WebsocketProxyStats {
 /** Where one upgrade goes instead of the proxy's backend. */
 export interface ForwardTarget {
   backend: URL;
-  unreachable: () => void;
+  unreachable: (error: Error) => void;
   /** Set on the forwarded request (lower-case names), replacing whatever the client sent under those names. */
   headers?: Record<string, string>;
 }
@@ -55,10 +55,10 @@ export class WebsocketProxy {
     // Frames go through as they come: with Nagle's algorithm a frame written while the previous one
     // is unacknowledged waits for the far end's delayed ACK. (Node's HTTP server already accepts the
     // client's socket so.)
-    const upstream: Socket = connect({ port: Number(backend.port), host: backend.hostname, noDelay: true });
+    const upstream: Socket = connect({ port: portOf(backend), host: backend.hostname, noDelay: true });
     let connected = false;
     upstream.once('connect', () => (connected = true));
-    if (target) upstream.once('error', () => connected || target.unreachable());
+    if (target) upstream.once('error', (error) => connected || target.unreachable(error));
     const pair = { client, upstream };
     this.open.add(pair);
     const closeBoth = (): void => {
@@ -111,4 +111,12 @@ export class WebsocketProxy {
     if (bytes > this.peakBufferedBytes) this.peakBufferedBytes = bytes;
     return bytes;
   }
+}
+
+/** The proxy speaks plain TCP: its backends are ws:// URLs. */
+const WS_DEFAULT_PORT = 80;
+
+/** The port a ws:// URL names; the URL leaves it empty when it is the scheme's default. */
+function portOf(url: URL): number {
+  return url.port === '' ? WS_DEFAULT_PORT : Number(url.port);
 }

@@ -59,7 +59,7 @@ const URL_MAX = 2048;
 const ID_MAX = 256;
 
 /** PROTOCOL.md: RTCIceServer objects, or the provider's {type, host, port, …} form. */
-function parseIceServer(value: unknown): RTCIceServer {
+export function parseIceServer(value: unknown): RTCIceServer {
   const server = expectRecord(value, 'iceServers entry');
   if (server.urls !== undefined) {
     const urls = Array.isArray(server.urls)

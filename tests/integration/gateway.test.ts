@@ -206,3 +206,23 @@ describe('The gateway serves the built app: content-hashed assets are cached for
     expect(brotli.body.length).toBeLessThan(plain.body.length / 4);
   });
 });
+
+describe('The gateway logs what it answers with a 5xx through its own log (its Fastify logs nothing)', () => {
+  it('answers a failing route with a bare 500 and logs the error behind it', async () => {
+    const lines: string[] = [];
+    const proxy = new WebsocketProxy(new URL(parley().xmpp.websocketUrl), parley().settings.gatewayBufferBytes);
+    // A health check that throws: nothing real on this machine fails so on cue.
+    const failingHealth = (): Promise<never> => Promise.reject(new Error('health check broke'));
+    const gateway = await createGateway({ settings: parley().settings, xmppProxy: proxy, log: (line) => lines.push(line), health: failingHealth });
+    try {
+      await gateway.listen({ host: '127.0.0.1', port: 0 });
+      const response = await fetch(`http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}/api/health`);
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ error: { status: 500, message: 'internal error' } });
+      expect(lines).toEqual([expect.stringMatching(/^gateway: GET \/api\/health answered 500: Error: health check broke\n/)]);
+    } finally {
+      proxy.close();
+      await gateway.close();
+    }
+  });
+});

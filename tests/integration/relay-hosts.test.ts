@@ -7,14 +7,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProviderConfig } from '../../src/protocol/config';
-import { announcementToken } from '../../server/relay/host/announcement';
+import { announcementToken, RELAY_ANNOUNCEMENT_LIMITS, type RelayAnnouncement } from '../../server/relay/host/announcement';
+import { LIMITS } from '../../src/protocol/constants';
 import { relayUrlForRoom } from '../../src/protocol/relay';
 import { providerConfig, useParley } from '../support/parley';
 import { startRelayHost, type RelayHostProcess } from '../support/relayHosts';
 import { WAIT_MS } from '../support/sessions';
 import { connectRelay, type RelayTestClient } from './relay-client';
 
-const parley = useParley({ remoteRelays: true, relayWorkers: 0 });
+const gatewayLog: string[] = [];
+const parley = useParley({ remoteRelays: true, relayWorkers: 0 }, (line) => gatewayLog.push(line));
 const HEARTBEAT_MS = 250;
 const RECONNECT_GAP_MS = 100;
 
@@ -105,23 +107,50 @@ describe('Relays on several hosts: rooms land on both, and a host that dies lose
   }, 4 * WAIT_MS);
 });
 
+/** POST /api/relays as a relay host sends it, signed for `announcement.id` unless `token` says otherwise. */
+function announce(announcement: RelayAnnouncement, token = announcementToken(parley().settings.tokenSecret, announcement.id)): Promise<Response> {
+  return fetch(new URL('/api/relays', parley().url), { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(announcement) });
+}
+
 describe('Only relay hosts announce themselves: POST /api/relays needs a token for that relay host, signed with the shared secret', () => {
-  const announce = (token: string, id: string): Promise<Response> =>
-    fetch(new URL('/api/relays', parley().url), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: JSON.stringify({ id, url: 'ws://127.0.0.9:9/relay', heartbeatMs: HEARTBEAT_MS, load: 0, rooms: [] }),
-    });
+  const announceWith = (token: string, id: string): Promise<Response> =>
+    announce({ id, url: 'ws://127.0.0.9:9/relay', heartbeatMs: HEARTBEAT_MS, load: 0, rooms: [] }, token);
 
   it("refuses a client's relay token, another host's token and a token signed with another secret; takes none of them", async () => {
     const before = parley().relayRegistry!.liveAnnouncements().length;
     const config = await providerConfig(parley());
-    expect((await announce(config.sfuServer!.password, 'intruder')).status).toBe(401);
-    expect((await announce(announcementToken(parley().settings.tokenSecret, 'someone-else'), 'intruder')).status).toBe(403);
-    expect((await announce(announcementToken('another secret', 'intruder'), 'intruder')).status).toBe(401);
+    expect((await announceWith(config.sfuServer!.password, 'intruder')).status).toBe(401);
+    expect((await announceWith(announcementToken(parley().settings.tokenSecret, 'someone-else'), 'intruder')).status).toBe(403);
+    expect((await announceWith(announcementToken('another secret', 'intruder'), 'intruder')).status).toBe(401);
     expect(parley().relayRegistry!.liveAnnouncements().map(({ id }) => id)).not.toContain('intruder');
     expect(parley().relayRegistry!.liveAnnouncements().length).toBe(before);
-    expect((await announce(announcementToken(parley().settings.tokenSecret, 'welcome'), 'welcome')).status).toBe(200);
+    expect((await announceWith(announcementToken(parley().settings.tokenSecret, 'welcome'), 'welcome')).status).toBe(200);
     expect(parley().relayRegistry!.liveAnnouncements().map(({ id }) => id)).toContain('welcome');
+  });
+
+  it('checks the token before reading the body: a body from no relay host is refused whatever its size', async () => {
+    const response = await fetch(new URL('/api/relays', parley().url), { method: 'POST', body: 'x'.repeat(RELAY_ANNOUNCEMENT_LIMITS.bytes + 1) });
+    expect(response.status).toBe(401);
+  });
+});
+
+describe('A relay host announces every room it carries: POST /api/relays takes announcements beyond the 16 KB of other bodies', () => {
+  it('takes the announcement of a host carrying 400 rooms', async () => {
+    const rooms = Array.from({ length: 400 }, () => `relay-hosts-busy-${randomUUID()}@${parley().settings.mucDomain}`);
+    const busy: RelayAnnouncement = { id: 'busy', url: 'ws://127.0.0.9:9/relay', heartbeatMs: HEARTBEAT_MS, load: 400, rooms };
+    expect(JSON.stringify(busy).length).toBeGreaterThan(LIMITS.httpBodyBytes);
+    expect((await announce(busy)).status).toBe(200);
+    expect(parley().relayRegistry!.liveAnnouncements().find(({ id }) => id === 'busy')?.rooms).toEqual(rooms);
+  });
+});
+
+describe("A relay host's URL without a port is dialled at its scheme's default port; a host the gateway cannot reach is dropped, and the gateway says so", () => {
+  it('dials ws://127.0.0.10/relay at port 80 and, with nothing listening there, drops the host and logs why', async () => {
+    const room = `relay-hosts-portless-${randomUUID().slice(0, 8)}@${parley().settings.mucDomain}`;
+    expect((await announce({ id: 'portless', url: 'ws://127.0.0.10/relay', heartbeatMs: HEARTBEAT_MS, load: 0, rooms: [room] })).status).toBe(200);
+    const config = await providerConfig(parley());
+    await expect(connectRelay(relayUrlForRoom(config.sfuServer!.url, room))).rejects.toThrow();
+    expect(parley().relayRegistry!.liveAnnouncements().map(({ id }) => id)).not.toContain('portless');
+    expect(gatewayLog.filter((line) => line.includes('portless'))).toEqual([expect.stringMatching(/unreachable.*127\.0\.0\.10:80\b/)]);
   });
 });

@@ -3,6 +3,7 @@
 // StanzaJS clients: people on different nodes share a room; chat, lock, kick and an IQ to an
 // occupant cross the nodes. Seen through Parley's own sessions: a room outlives the node it ran on.
 import { randomUUID } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
 import type { Agent } from 'stanza';
 import type { Presence, ReceivedMessage, ReceivedMUCPresence } from 'stanza/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,6 +176,18 @@ describe('ejabberd cluster: people on different nodes share rooms', () => {
     }
   });
 
+});
+
+describe("ejabberd cluster: the nodes' shared cookie is not on their command line, which every local user can read", () => {
+  it("keeps it in the .erlang.cookie of a home folder of ejabberd's own, which only its user can read", async () => {
+    for (const node of [nodeA, nodeB]) {
+      const commandLine = (await readFile(`/proc/${node.xmpp.pid}/cmdline`, 'utf8')).split('\0');
+      expect(commandLine).not.toContain('-setcookie');
+      const home = commandLine[commandLine.indexOf('-home') + 1]!;
+      expect((await stat(home)).mode & 0o777).toBe(0o700);
+      expect((await stat(`${home}/.erlang.cookie`)).mode & 0o777).toBe(0o600);
+    }
+  });
 });
 
 describe('ejabberd cluster: a room that ends by telling its people is not taken for one that stopped running', () => {

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { RelayRegistry } from '../../server/gateway/RelayRegistry';
-import { parseRelayAnnouncement, type RelayAnnouncement } from '../../server/relay/host/announcement';
+import { parseRelayAnnouncement, RELAY_ANNOUNCEMENT_LIMITS, type RelayAnnouncement } from '../../server/relay/host/announcement';
 import { relayUrlForRoom } from '../../src/protocol/relay';
 
 const HEARTBEAT_MS = 1_000;
 
-/** A registry on a clock the test moves. */
-function registry(): { relays: RelayRegistry; advance: (ms: number) => void } {
+/** A registry on a clock the test moves, and what it logged. */
+function registry(): { relays: RelayRegistry; advance: (ms: number) => void; log: string[] } {
   let now = 0;
-  return { relays: new RelayRegistry(() => now), advance: (ms) => (now += ms) };
+  const log: string[] = [];
+  return { relays: new RelayRegistry(() => now, (line) => log.push(line)), advance: (ms) => (now += ms), log };
 }
 
 function host(id: string, load = 0, rooms: string[] = []): RelayAnnouncement {
@@ -71,12 +72,14 @@ describe('A relay host that dies loses its rooms to the others', () => {
     expect(relays.route('one@rooms')).toBeUndefined();
   });
 
-  it('drops a host the gateway cannot reach at once, until it announces itself again', () => {
-    const { relays } = registry();
+  it('drops a host the gateway cannot reach at once, saying so once, until it announces itself again', () => {
+    const { relays, log } = registry();
     relays.announce(host('a', 0));
     relays.announce(host('b', 9));
     expect(relays.route('one@rooms')?.id).toBe('a');
-    relays.unreachable('a');
+    relays.unreachable('a', new Error('connect ECONNREFUSED 127.0.0.2:8090'));
+    relays.unreachable('a', new Error('connect ECONNREFUSED 127.0.0.2:8090'));
+    expect(log).toEqual(['relay registry: relay host a (ws://127.0.0.2:8090/relay) is unreachable, its rooms go to the other hosts: connect ECONNREFUSED 127.0.0.2:8090']);
     expect(relays.route('one@rooms')?.id).toBe('b');
     relays.announce(host('a', 0));
     expect(relays.route('one@rooms')?.id).toBe('b');
@@ -106,6 +109,23 @@ describe('Relay host announcements are validated at the gateway', () => {
     expect(() => parseRelayAnnouncement({ ...host('a'), load: -1 })).toThrow('load must be a non-negative number');
     expect(() => parseRelayAnnouncement({ ...host('a'), rooms: [7] })).toThrow('rooms[0]');
     expect(() => parseRelayAnnouncement({ ...host('a'), heartbeatMs: 0 })).toThrow('heartbeatMs');
+  });
+
+  it('bounds the rooms to what a host carries and each address to the relay’s own bound, and the largest such announcement fits the bytes the gateway reads', () => {
+    const { idLength, urlLength, rooms, roomAddressLength, bytes } = RELAY_ANNOUNCEMENT_LIMITS;
+    // A control character is the longest a character gets in JSON (\u0001: six bytes).
+    const escaped = (length: number): string => '\u0001'.repeat(length);
+    const largest: RelayAnnouncement = {
+      id: escaped(idLength),
+      url: `ws://h/${escaped(urlLength - 'ws://h/'.length)}`,
+      heartbeatMs: 3_600_000,
+      load: Number.MAX_VALUE,
+      rooms: Array.from({ length: rooms }, () => escaped(roomAddressLength)),
+    };
+    expect(parseRelayAnnouncement(largest)).toEqual(largest);
+    expect(Buffer.byteLength(JSON.stringify(largest))).toBeLessThanOrEqual(bytes);
+    expect(() => parseRelayAnnouncement({ ...largest, rooms: [...largest.rooms, 'one-more@rooms'] })).toThrow(`at most ${rooms} room addresses`);
+    expect(() => parseRelayAnnouncement(host('a', 0, [escaped(roomAddressLength + 1)]))).toThrow(`rooms[0] is longer than ${roomAddressLength} characters`);
   });
 });
 

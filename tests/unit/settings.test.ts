@@ -92,3 +92,37 @@ describe('PARLEY_GATEWAY_BUFFER_BYTES: what the websocket proxy holds per connec
     expect(readSettings({ PARLEY_GATEWAY_BUFFER_BYTES: '65536' }).gatewayBufferBytes).toBe(65536);
   });
 });
+
+describe('PARLEY_ICE_SERVERS: the ICE servers clients get in their config, checked at startup by the clients’ own parser', () => {
+  it('takes RTCIceServer objects and the provider’s {type, host, port} form', () => {
+    const servers = [{ urls: 'stun:stun.example.org:3478' }, { type: 'turn', host: 'turn.example.org', port: 3478, username: 'u', password: 'p' }];
+    expect(readSettings({ PARLEY_ICE_SERVERS: JSON.stringify(servers) }).iceServers).toEqual(servers);
+  });
+
+  it.each([
+    ['a bare URL', '["stun:stun.example.org:3478"]', /PARLEY_ICE_SERVERS\[0\]: iceServers entry must be an object/],
+    ['`url` for `urls`', '[{"url":"stun:stun.example.org:3478"}]', /PARLEY_ICE_SERVERS\[0\]: iceServers type must be a string/],
+    ['an unknown type', '[{"urls":"stun:a.example"},{"type":"udp","host":"b.example"}]', /PARLEY_ICE_SERVERS\[1\]: unknown ICE server type udp/],
+  ])('refuses %s, naming the variable and the entry', (_case, value, message) => {
+    expect(() => readSettings({ PARLEY_ICE_SERVERS: value })).toThrow(message);
+  });
+});
+
+describe('PARLEY_PUBLIC_URL: the origin the config’s addresses point at, an http or https URL', () => {
+  it('takes an https URL', () => {
+    expect(readSettings({ PARLEY_PUBLIC_URL: 'https://parley.example.org' }).publicUrl).toBe('https://parley.example.org');
+  });
+
+  it.each([
+    ['no scheme', 'parley.example.org'],
+    ['another scheme', 'ftp://parley.example.org'],
+  ])('refuses a URL with %s, naming the variable', (_case, value) => {
+    expect(() => readSettings({ PARLEY_PUBLIC_URL: value })).toThrow(`PARLEY_PUBLIC_URL must be an http:// or https:// URL, got "${value}"`);
+  });
+});
+
+describe('PARLEY_CREDENTIAL_TTL_SECONDS: how long an issued credential stays valid', () => {
+  it('refuses 0, which would issue credentials already expired', () => {
+    expect(() => readSettings({ PARLEY_CREDENTIAL_TTL_SECONDS: '0' })).toThrow('PARLEY_CREDENTIAL_TTL_SECONDS must be a positive integer, got "0"');
+  });
+});

@@ -1,4 +1,5 @@
 import { ValidationError } from '../../../src/protocol/errors';
+import { RELAY_LIMITS } from '../../../src/protocol/relay';
 import { expectRecord, expectString } from '../../../src/protocol/validate';
 import { signToken, TokenError, verifyToken } from '../../auth/jwt';
 
@@ -22,8 +23,32 @@ export interface RelayAnnouncement {
 /** `aud` of the tokens relay hosts announce themselves with: no client credential passes as one. */
 export const RELAY_HOST_AUDIENCE = 'parley-relay-host';
 const ANNOUNCEMENT_TOKEN_TTL_SECONDS = 60;
-const MAX_ROOMS = 100_000;
-const MAX_ADDRESS_LENGTH = 3072;
+
+const ID_LENGTH = 128;
+const URL_LENGTH = 3072;
+/**
+ * Rooms one host carries at once, more than one reaches: a room on it has someone sending media,
+ * who holds one of its UDP ports (PARLEY_RELAY_RTC_MIN_PORT to _MAX_PORT, 10,000 by default), and
+ * each of its workers carries a few hundred people.
+ */
+const ROOMS = 10_000;
+/** The relay binds a connection to a room address of at most this length (its JSON-RPC ids' bound). */
+const ROOM_ADDRESS_LENGTH = RELAY_LIMITS.idLength;
+/** A character JSON.stringify escapes (a control character, a lone surrogate) takes six bytes, `\u001f`; none takes more. */
+const MAX_JSON_BYTES_PER_CHARACTER = 6;
+/** The keys, numbers and punctuation around an announcement's strings, with room to spare. */
+const ANNOUNCEMENT_FRAME_BYTES = 256;
+/** A room address in the list, with its quotes and comma. */
+const ROOM_JSON_BYTES = MAX_JSON_BYTES_PER_CHARACTER * ROOM_ADDRESS_LENGTH + 3;
+
+/** What an announcement may hold, and the most bytes of JSON that takes: the gateway's body limit for POST /api/relays. */
+export const RELAY_ANNOUNCEMENT_LIMITS = {
+  idLength: ID_LENGTH,
+  urlLength: URL_LENGTH,
+  rooms: ROOMS,
+  roomAddressLength: ROOM_ADDRESS_LENGTH,
+  bytes: ANNOUNCEMENT_FRAME_BYTES + MAX_JSON_BYTES_PER_CHARACTER * (ID_LENGTH + URL_LENGTH) + ROOMS * ROOM_JSON_BYTES,
+} as const;
 
 export function announcementToken(tokenSecret: string, id: string, nowSeconds = Math.floor(Date.now() / 1000)): string {
   return signToken(tokenSecret, { sub: id, aud: RELAY_HOST_AUDIENCE, iat: nowSeconds, exp: nowSeconds + ANNOUNCEMENT_TOKEN_TTL_SECONDS });
@@ -39,7 +64,7 @@ export function verifyAnnouncementToken(tokenSecret: string, bearer: string): st
 
 export function parseRelayAnnouncement(value: unknown): RelayAnnouncement {
   const body = expectRecord(value, 'relay announcement');
-  const url = expectString(body.url, 'url', MAX_ADDRESS_LENGTH);
+  const url = expectString(body.url, 'url', URL_LENGTH);
   if (!url.startsWith('ws://') || !URL.canParse(url)) throw new ValidationError('url must be a ws:// URL');
   const heartbeatMs = body.heartbeatMs;
   if (typeof heartbeatMs !== 'number' || !Number.isInteger(heartbeatMs) || heartbeatMs < 1 || heartbeatMs > 3_600_000) {
@@ -47,7 +72,7 @@ export function parseRelayAnnouncement(value: unknown): RelayAnnouncement {
   }
   const load = body.load;
   if (typeof load !== 'number' || !Number.isFinite(load) || load < 0) throw new ValidationError('load must be a non-negative number');
-  if (!Array.isArray(body.rooms) || body.rooms.length > MAX_ROOMS) throw new ValidationError(`rooms must be a list of at most ${MAX_ROOMS} room addresses`);
-  const rooms = body.rooms.map((room, index) => expectString(room, `rooms[${index}]`, MAX_ADDRESS_LENGTH));
-  return { id: expectString(body.id, 'id', 128), url, heartbeatMs, load, rooms };
+  if (!Array.isArray(body.rooms) || body.rooms.length > ROOMS) throw new ValidationError(`rooms must be a list of at most ${ROOMS} room addresses`);
+  const rooms = body.rooms.map((room, index) => expectString(room, `rooms[${index}]`, ROOM_ADDRESS_LENGTH));
+  return { id: expectString(body.id, 'id', ID_LENGTH), url, heartbeatMs, load, rooms };
 }

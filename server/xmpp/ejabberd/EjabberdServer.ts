@@ -135,10 +135,13 @@ async function launch(
   // Distribution without epmd: every node listens on the one port (alone: a free loopback port).
   const distributionPort = options.cluster?.distributionPort ?? (await freeLoopbackPort());
   const joinNodes = options.cluster?.join ?? [];
+  // Nodes that share the token secret share the cookie: they may join each other. Erlang reads it from
+  // $HOME/.erlang.cookie, a home of this node's own: on the command line every local user could read it.
+  const home = join(runtimeDir, 'erlang-home');
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  await writeFile(join(home, '.erlang.cookie'), createHmac('sha256', options.tokenSecret).update('parley erlang cookie').digest('base64url'), { mode: 0o600 });
   const args = [
     '-name', nodeName,
-    // Nodes that share the token secret share the cookie: they may join each other.
-    '-setcookie', createHmac('sha256', options.tokenSecret).update('parley erlang cookie').digest('base64url'),
     '-start_epmd', 'false',
     '-erl_epmd_port', String(distributionPort),
     '-kernel', 'inet_dist_use_interface', erlangAddress(address),
@@ -152,6 +155,7 @@ async function launch(
   ];
   const env = {
     ...process.env,
+    HOME: home,
     ERL_LIBS: install.erlLibs,
     EJABBERD_CONFIG_PATH: configFile,
     EJABBERD_LOG_PATH: logFile,

@@ -39,7 +39,8 @@ export const SESSION_TERMINATION = {
 /**
  * A Jingle request for a call this session has joined but no tab runs yet (the tab that joined
  * claims it a moment later): it waits for the claim this long, at most this many per room, and is
- * then answered as by a session not in the call.
+ * then answered as by a session not in the call. A call whose tab went waits as long for another
+ * tab to take it over before it is left (TabsApi).
  */
 export const UNCLAIMED_CALL_HOLD = { timeoutMs: 5_000, requestsPerRoom: 32 } as const;
 

@@ -10,6 +10,9 @@ import type {
   SessionEvent,
   TabListener,
 } from '../protocol/commands';
+import { sleep } from '../common/clock';
+import { errorMessage } from '../common/errorMessage';
+import { UNCLAIMED_CALL_HOLD } from '../protocol/constants';
 import type { JingleRouter } from './jingle/JingleRouter';
 import type { SignalingSession } from './SignalingSession';
 
@@ -120,8 +123,21 @@ export class TabsApi implements SessionApi {
     if (!tab) return;
     tab.unsubscribe();
     this.tabs.delete(tabId);
-    this.jingle.releaseTab(tabId);
+    const callsItRan = this.jingle.releaseTab(tabId);
+    for (const roomAddress of callsItRan) void this.leaveCallUnlessTakenOver(roomAddress);
     for (const roomId of tab.rooms) await this.leaveIfUnused(roomId);
+  }
+
+  /**
+   * The tab that ran the room's call went: another tab of the room may take the call over (its
+   * Web Lock came free), as soon as an offer waiting for a claim would be declined
+   * (UNCLAIMED_CALL_HOLD). Otherwise nobody runs it, and it is left: the room would go on saying
+   * you are in it (a pop-out chat keeping the room), and its people would offer you calls forever.
+   */
+  private async leaveCallUnlessTakenOver(roomAddress: string): Promise<void> {
+    await sleep(this.session.clock, UNCLAIMED_CALL_HOLD.timeoutMs);
+    if (this.jingle.ownerOf(roomAddress) !== undefined || this.session.store.get('calls', roomAddress)?.joined !== true) return;
+    await this.rooms.leaveCall(roomAddress).catch((error: unknown) => this.session.log.error(`leaving a call no tab runs failed: ${errorMessage(error)}`));
   }
 
   private async leaveIfUnused(roomId: string): Promise<void> {

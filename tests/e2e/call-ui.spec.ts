@@ -5,7 +5,7 @@ import { VOLUME } from '../../src/protocol/constants';
 import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
-import { chatLog, expect, expectJoined, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName, type People, type Person } from './rooms-people';
 
 // The call UI over mesh (issue 4); calls through the relay are tests/e2e/relay-call.spec.ts.
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
@@ -23,6 +23,17 @@ async function screenshot(page: Page, name: string): Promise<void> {
   const path = join(directory, `${name}.png`);
   await page.screenshot({ path });
   await test.info().attach(name, { path, contentType: 'image/png' });
+}
+
+/** Alice and Bob in the call of a new room, Bob seeing Alice's video. */
+async function aliceAndBobInACall(people: People, label: string): Promise<{ alice: Person; bob: Person }> {
+  const room = uniqueRoomName(label);
+  const alice = await people.join(room, 'Alice');
+  const bob = await people.join(room, 'Bob');
+  await joinCall(alice.page);
+  await joinCall(bob.page);
+  await expectDecodingVideo(bob.page, 'Alice');
+  return { alice, bob };
 }
 
 test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
@@ -161,12 +172,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
   });
 
   test('a chat-only pop-out tab never opens a camera; a second room tab shows the call runs elsewhere, then takes it over', async ({ people }) => {
-    const room = uniqueRoomName('call-tabs');
-    const alice = await people.join(room, 'Alice');
-    const bob = await people.join(room, 'Bob');
-    await joinCall(alice.page);
-    await joinCall(bob.page);
-    await expectDecodingVideo(bob.page, 'Alice');
+    const { alice, bob } = await aliceAndBobInACall(people, 'call-tabs');
 
     /** A tab of Alice's that counts its getUserMedia and getDisplayMedia calls. */
     const countingTab = async (path: string): Promise<Page> => {
@@ -215,6 +221,20 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await expectDecodingVideo(second, 'Bob');
       await expectDecodingVideo(bob.page, 'Alice');
     });
+  });
+
+  test('closing the tab that runs the call while a pop-out chat keeps the room: the others see you leave the call, not the room', async ({ people }) => {
+    const { alice, bob } = await aliceAndBobInACall(people, 'call-tab-closed');
+    const popout = await alice.context.newPage();
+    await popout.goto(`${alice.page.url()}?view=chat`);
+    await expectJoined(popout);
+
+    // No other tab of Alice's can take the call over: after the wait for one, she is out of the call.
+    await alice.page.close();
+    await expect(tile(bob.page, 'Alice')).toHaveCount(0, { timeout: 20_000 });
+    await expect(participantEntry(bob.page, 'Alice')).toHaveCount(1);
+    await say(popout, 'still here, out of the call');
+    await expect(chatLog(bob.page)).toContainText('still here, out of the call');
   });
 
   test('real speech: the other person sees the speaker speaking, then not; speaking muted shows "You are muted"', async ({ people, appUrl }) => {

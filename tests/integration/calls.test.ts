@@ -213,6 +213,47 @@ describe('Jingle routing: a request for a call this session is in waits for the 
     }
   });
 
+  /** Alice, on fake time, runs the room's call in her tab; Bob, in the room and its call, sees her there. */
+  async function aliceOnFakeTimeRunningThe(roomName: string): Promise<{ alice: CallTab<ManualClock>; bob: CallTab<Clock> }> {
+    const alice = await tabIn(openSession({ server: server(), ...onManualClock() }), roomName);
+    await alice.person.jingle.claimCall(alice.person.tabId, alice.room.address);
+    const bob = await tabIn(openSession({ server: server() }), roomName);
+    await seen(bob.person, alice.room.selfAddress, 'Bob sees Alice in the call', (p) => p.joinedCall);
+    return { alice, bob };
+  }
+
+  const inCall = (who: CallTab<Clock>) => who.person.session.store.state.calls[who.room.address]?.joined;
+
+  it('a call tab that goes while another tab keeps the room (a pop-out chat) and no tab takes the call over within the hold: the call is left, and the room hears it', async () => {
+    const { alice, bob } = await aliceOnFakeTimeRunningThe('jingle-call-tab-gone');
+
+    alice.person.tabGoes(alice.person.tabId);
+    await flushed(alice.person);
+    await alice.person.clock.advance(UNCLAIMED_CALL_HOLD.timeoutMs - 1);
+    await flushed(alice.person);
+    expect(inCall(alice)).toBe(true);
+    await alice.person.clock.advance(1);
+    await seen(bob.person, alice.room.selfAddress, 'Bob sees Alice leave the call', (p) => !p.joinedCall);
+    expect(inCall(alice)).toBe(false);
+    // Only the call is left: the room stays joined for the tab that keeps it.
+    expect(alice.person.session.store.state.rooms[alice.room.id]?.joined).toBe(true);
+  });
+
+  it('a call tab that goes and another tab of the room takes the call over within the hold (a handover): the call stays', async () => {
+    const { alice, bob } = await aliceOnFakeTimeRunningThe('jingle-call-handed-over');
+    const otherTab = `${alice.person.tabId}-other`;
+    alice.person.tabs.attach(otherTab, { state: () => {}, event: () => {}, jingle: () => {} });
+
+    alice.person.tabGoes(alice.person.tabId);
+    await flushed(alice.person);
+    await alice.person.jingle.claimCall(otherTab, alice.room.address);
+    await alice.person.clock.advance(UNCLAIMED_CALL_HOLD.timeoutMs);
+    await flushed(alice.person);
+    expect(inCall(alice)).toBe(true);
+    await flushed(bob.person);
+    expect(peer(bob.person, alice.room.selfAddress)?.joinedCall).toBe(true);
+  });
+
   it('a call tab that goes after the other person left the room: nothing is sent for their session', async () => {
     const alice = await aliceRunningThe('jingle-tab-gone-left');
     const bob = await tabIn(openSession({ server: server() }), 'jingle-tab-gone-left');

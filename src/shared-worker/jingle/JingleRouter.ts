@@ -56,9 +56,11 @@ export class JingleRouter implements SessionDomain, JingleCommands {
   /**
    * A tab went away: the calls it owned have no owner until another tab claims them, and the
    * sessions it left running are ended with their peers, so that they offer anew at once.
+   * Returns the addresses of the rooms whose call it ran.
    */
-  releaseTab(tabId: string): void {
-    for (const [room, owner] of this.owners) if (owner === tabId) this.owners.delete(room);
+  releaseTab(tabId: string): string[] {
+    const ran = [...this.owners].filter(([, owner]) => owner === tabId).map(([room]) => room);
+    for (const room of ran) this.owners.delete(room);
     const client = this.context.client;
     for (const { peer, sid } of this.tabSessions.takeAll(tabId)) {
       // Someone no longer in the room has no session to end (theirs ended as they left).
@@ -67,6 +69,7 @@ export class JingleRouter implements SessionDomain, JingleCommands {
         ?.sendIQ({ to: peer, type: 'set', jingle: { action: 'session-terminate', sid, reason: { condition: 'success' } } })
         .catch(() => this.context.log.info(`terminate of ${sid}, left by a tab that went, not acknowledged`));
     }
+    return ran;
   }
 
   ownerOf(roomAddress: string): string | undefined {

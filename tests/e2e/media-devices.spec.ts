@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import { createServer, type ViteDevServer } from 'vite';
 import { TEST_CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
@@ -270,18 +270,29 @@ test.describe('devices and capture in Chromium with fake devices', () => {
   });
 });
 
+/**
+ * A media page in a browser without the fake permission UI: Chromium asks the context's
+ * permissions, so a context without them gets the real refusal and the real unlabelled
+ * placeholders, and one whose permissions are cleared ends the tracks they allowed.
+ */
+async function withContextPermissions(playwright: PlaywrightWorkerArgs['playwright'], run: (context: BrowserContext, page: Page) => Promise<void>): Promise<void> {
+  const browser = await playwright.chromium.launch({
+    executablePath: CHROMIUM_EXECUTABLE,
+    args: TEST_CHROMIUM_ARGS.filter((arg) => arg !== '--use-fake-ui-for-media-stream'),
+  });
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await openMediaPage(page);
+    await run(context, page);
+  } finally {
+    await browser.close();
+  }
+}
+
 test.describe('a browser that has not been allowed the camera and microphone', () => {
-  // Without the fake permission UI, Chromium asks the context's permissions, so a context without
-  // them gets the real refusal and the real unlabelled placeholders.
   test('keeps unlabelled devices out of the list, reports the refusal, and lists them once allowed', async ({ playwright }) => {
-    const browser = await playwright.chromium.launch({
-      executablePath: CHROMIUM_EXECUTABLE,
-      args: TEST_CHROMIUM_ARGS.filter((arg) => arg !== '--use-fake-ui-for-media-stream'),
-    });
-    try {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      await openMediaPage(page);
+    await withContextPermissions(playwright, async (context, page) => {
       const before = await page.evaluate(async () => {
         const { devices, capture, items, captureErrors, logged } = window.parley;
         await devices.refresh();
@@ -322,8 +333,30 @@ test.describe('a browser that has not been allowed the camera and microphone', (
       expect(after.listed.list.length).toBeGreaterThan(0);
       expect(after.captured?.audio).toBeDefined();
       expect(after.final).toMatchObject({ cameraPermissionDenied: false, microphonePermissionDenied: false });
-    } finally {
-      await browser.close();
-    }
+    });
+  });
+});
+
+test.describe('a camera or microphone that stops while in use is said in words for the person (SPEC §4 Media: ending a track removes the item)', () => {
+  test('access revoked while camera and microphone run: Chromium ends their tracks, their items go, and each is reported once', async ({ playwright }) => {
+    await withContextPermissions(playwright, async (context, page) => {
+      await context.grantPermissions(['camera', 'microphone'], { origin });
+      const captured = await page.evaluate(() => window.parley.capture.captureUserMedia({ audio: true, video: true }));
+      expect(captured?.audio).toBeDefined();
+      expect(captured?.video).toBeDefined();
+
+      await context.clearPermissions();
+      await page.waitForFunction(() => window.parley.items.all().length === 0 && window.parley.captureErrors.length === 2);
+      const reported = await page.evaluate(() => window.parley.captureErrors.map(({ name, devices, userMessage }) => ({ name, devices, userMessage })));
+      expect(reported).toEqual(
+        expect.arrayContaining(
+          (['camera', 'microphone'] as const).map((device) => ({
+            name: 'CaptureEndedError',
+            devices: [device],
+            userMessage: `Your ${device} stopped — it may have been unplugged. Plug it back in or pick another, then turn it on again.`,
+          })),
+        ),
+      );
+    });
   });
 });

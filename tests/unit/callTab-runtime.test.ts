@@ -150,6 +150,24 @@ describe('picking devices', () => {
   });
 });
 
+describe('a camera or microphone that stops mid-call is said to the person, not lost unnoticed (SPEC §4 Media: ending a track removes the item)', () => {
+  it('the microphone unplugged in the call: it goes, and the call tab says so in plain words until the person captures another', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    const microphone = h.mediaDevices.captured[0]?.find((track) => track.kind === 'audio');
+    microphone?.endFromSource();
+    expect(local(h).microphone).toBeUndefined();
+    expect(h.store.get(h.runtime.atoms.problem)).toBe('Your microphone stopped — it may have been unplugged. Plug it back in or pick another, then turn it on again.');
+
+    await h.runtime.toggleMicrophone();
+    expect(local(h).microphone).toMatchObject({ muted: false });
+    expect(h.store.get(h.runtime.atoms.problem)).toBeUndefined();
+  });
+});
+
 describe('joining and leaving', () => {
   it('"Join call" joins the call and asks for the call lock together, then offers the preview’s media', async () => {
     const h = open();

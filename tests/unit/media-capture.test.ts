@@ -5,6 +5,7 @@ import { DeviceManager } from '../../src/main-thread/media/DeviceManager';
 import {
   CaptureAbortedError,
   CaptureDeviceError,
+  CaptureEndedError,
   CapturePermissionError,
   CaptureTrackMissingError,
   DisplayMediaUnsupportedError,
@@ -29,8 +30,14 @@ class FakeTrack extends EventTarget {
   ) {
     super();
   }
+  /** As in browsers, stop() ends the track without an 'ended' event. */
   stop(): void {
     this.readyState = 'ended';
+  }
+  /** What an unplugged device or revoked access does: the track ends, with the event. */
+  endFromSource(): void {
+    this.readyState = 'ended';
+    this.dispatchEvent(new Event('ended'));
   }
 }
 
@@ -229,6 +236,38 @@ describe('audio processing (SPEC §5)', () => {
     const off = { autoGainControl: false, echoCancellation: false, noiseSuppression: false };
     expect(fake.requests.map((request) => request.audio)).toEqual([off, off]);
     expect(media.getTrack(music?.audio ?? '')?.contentHint).toBe('music');
+  });
+});
+
+describe('a camera or microphone that stops at its source is said in words for the person, its item gone (SPEC §4 Media: ending a track removes the item)', () => {
+  const endFromSource = (media: MediaItems, id: string | undefined) => (media.getTrack(id ?? '') as unknown as FakeTrack).endFromSource();
+
+  it('an unplugged microphone, then camera: each is reported once, as it ends, and its item goes', async () => {
+    const { capture, media, errors, logged } = setup();
+    const captured = await capture.captureUserMedia({ audio: true, video: true });
+    endFromSource(media, captured?.audio);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(CaptureEndedError);
+    expect(errors[0]?.devices).toEqual(['microphone']);
+    expect(errors[0]?.userMessage).toBe('Your microphone stopped — it may have been unplugged. Plug it back in or pick another, then turn it on again.');
+    expect(logged).toEqual([`the microphone (track ${captured?.audio}) ended at its source`]);
+    expect(media.local().map((item) => item.id)).toEqual([captured?.video]);
+
+    endFromSource(media, captured?.video);
+    expect(errors.map((error) => [error.devices, error.userMessage])).toEqual([
+      [['microphone'], expect.any(String)],
+      [['camera'], 'Your camera stopped — it may have been unplugged. Plug it back in or pick another, then turn it on again.'],
+    ]);
+    expect(media.local()).toEqual([]);
+  });
+
+  it('a microphone we replace or remove ends unsaid', async () => {
+    const { capture, media, errors } = setup();
+    const first = await capture.captureUserMedia({ audio: true });
+    const second = await capture.captureUserMedia({ audio: true, replaceAudio: first?.audio });
+    media.remove(second?.audio ?? '');
+    expect(media.local()).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });
 

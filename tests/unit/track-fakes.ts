@@ -17,8 +17,14 @@ export class FakeTrack extends EventTarget {
   ) {
     super();
   }
+  /** As in browsers, stop() ends the track without an 'ended' event. */
   stop(): void {
     this.readyState = 'ended';
+  }
+  /** What an unplugged device or revoked access does: the track ends, with the event. */
+  endFromSource(): void {
+    this.readyState = 'ended';
+    this.dispatchEvent(new Event('ended'));
   }
   clone(): FakeTrack {
     const clone = new FakeTrack(this.kind, this.deviceId);

@@ -5,6 +5,7 @@ import type { DeviceManager } from './DeviceManager';
 import {
   CaptureAbortedError,
   CaptureDeviceError,
+  CaptureEndedError,
   CapturePermissionError,
   CaptureTrackMissingError,
   DisplayMediaUnsupportedError,
@@ -208,6 +209,7 @@ export class MediaCapture {
       if (request.startDisabled?.audio) audioTrack.enabled = false;
       media.addLocalAudio(audioTrack, stream, { replaces: request.replaceAudio, name: request.audioName });
       if (share) media.share(audioTrack.id);
+      this.reportEnd(audioTrack, 'microphone');
       devices.markCaptured('microphone');
     }
     if (videoTrack) {
@@ -215,6 +217,7 @@ export class MediaCapture {
       if (request.startDisabled?.video) videoTrack.enabled = false;
       media.addLocalVideo(videoTrack, stream, { replaces: request.replaceVideo, name: request.videoName, mirrored: request.mirrored });
       if (share) media.share(videoTrack.id);
+      this.reportEnd(videoTrack, 'camera');
       devices.markCaptured('camera');
     }
     const missing = requested.filter((device) => (device === 'camera' ? !videoTrack : !audioTrack));
@@ -225,6 +228,15 @@ export class MediaCapture {
     // Labels appear once access is granted: show them now rather than at the next poll.
     await devices.refresh();
     return { audio: audioTrack?.id, video: videoTrack?.id };
+  }
+
+  /**
+   * A device's track that ends at its source (unplugged, access revoked) takes its item with it
+   * (MediaItems): the person is told, or their camera or microphone would vanish unnoticed. A track
+   * we stop ends without the event (W3C mediacapture-streams), so a replaced or removed one is not said.
+   */
+  private reportEnd(track: MediaStreamTrack, device: CaptureDevice): void {
+    track.addEventListener('ended', () => this.fail(new CaptureEndedError(`the ${device} (track ${track.id}) ended at its source`, [device], 'ended')), { once: true });
   }
 
   private async runDisplayCapture(request: DisplayMediaRequest): Promise<CapturedMedia | undefined> {

@@ -81,6 +81,14 @@ export class CaptureDeviceError extends CaptureError {
   }
 }
 
+/** A camera or microphone in use stopped at its source (unplugged, access revoked): its track ended, and its item went. */
+export class CaptureEndedError extends CaptureError {
+  override readonly name = 'CaptureEndedError';
+  get userMessage(): string {
+    return `Your ${deviceWords(this.devices)} stopped — it may have been unplugged. Plug it back in or pick another, then turn it on again.`;
+  }
+}
+
 /** The browser has no getUserMedia (an old browser, or a page that is not a secure context). */
 export class UserMediaUnsupportedError extends CaptureError {
   override readonly name = 'UserMediaUnsupportedError';

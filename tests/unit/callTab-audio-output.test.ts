@@ -31,3 +31,23 @@ describe('audio outputs', () => {
     expect(element.volume).toBe(0);
   });
 });
+
+describe('a person is heard at the volume you set for them while the connection to the chat server is down (SPEC §3 Peer volumeLimit, issue 13)', () => {
+  it('Bob at 0.4 stays at 0.4 when SPEC §4 clears the peers, on an element attached meanwhile too, and deafening still applies', () => {
+    let settings: AudioOutputSettings = { peers: { [BOB]: peer(BOB, { volumeLimit: 0.4 }) }, preferences: { globalVolumeLimit: 1, audioOutputDeviceId: '' } };
+    const outputs = new AudioOutputs(() => settings, { info: () => undefined, error: () => undefined });
+    const element = { volume: 1 } as HTMLAudioElement;
+    outputs.add(element, BOB);
+    expect(element.volume).toBeCloseTo(0.4);
+
+    settings = { ...settings, peers: {} };
+    outputs.refresh();
+    expect(element.volume).toBeCloseTo(0.4);
+    const attachedMeanwhile = { volume: 1 } as HTMLAudioElement;
+    outputs.add(attachedMeanwhile, BOB);
+    expect(attachedMeanwhile.volume).toBeCloseTo(0.4);
+    settings = { ...settings, preferences: { globalVolumeLimit: 0, audioOutputDeviceId: '' } };
+    outputs.refresh();
+    expect(element.volume).toBe(0);
+  });
+});

@@ -64,3 +64,15 @@ describe('A person back after a lost connection keeps their arrival, last speech
     expect(kept.restore(back, 2_000)).toEqual({ ...back, joinedRoomAt: 50, lastSpokeAt: 300 });
   });
 });
+
+describe('A person back after a lost connection is heard at the volume you set for them (SPEC §3 Peer volumeLimit, issue 13)', () => {
+  it('Bob turned down to 0.3 before the loss is at 0.3 on the record his presence makes after the rejoin, in the call or not', () => {
+    const kept = new PeersBeforeOutage();
+    const carol = peer('carol', { joinedCall: false, requestingMedia: 'none', joinedCallAt: undefined, volumeLimit: 0.5 });
+    kept.keep([{ ...BOB_BEFORE, volumeLimit: 0.3 }, carol]);
+    kept.rejoined(ROOM, 1_000);
+    expect(BOB_FROM_PRESENCE.volumeLimit).toBe(0.8);
+    expect(kept.restore(BOB_FROM_PRESENCE, 1_000).volumeLimit).toBe(0.3);
+    expect(kept.restore(peer('carol', { joinedCall: false, requestingMedia: 'none', joinedCallAt: undefined }), 1_000).volumeLimit).toBe(0.5);
+  });
+});

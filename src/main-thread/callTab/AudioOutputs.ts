@@ -27,6 +27,11 @@ interface Output {
  */
 export class AudioOutputs {
   private readonly outputs = new Set<Output>();
+  /**
+   * Each person's limit as last listed: SPEC §4 clears every peer when the connection drops, while
+   * their audio plays on (call/RejoinHold), so an owner the room does not list now keeps this one.
+   */
+  private readonly listedLimits = new Map<string, number>();
 
   constructor(
     private readonly read: () => AudioOutputSettings,
@@ -46,8 +51,7 @@ export class AudioOutputs {
   }
 
   private apply(output: Output, { peers, preferences }: AudioOutputSettings): void {
-    const limit = output.owner === undefined ? VOLUME.peerLimitDefault : (peers[output.owner]?.volumeLimit ?? VOLUME.peerLimitDefault);
-    const volume = playbackVolume(limit, preferences.globalVolumeLimit);
+    const volume = playbackVolume(this.limitOf(output.owner, peers), preferences.globalVolumeLimit);
     if (output.element.volume !== volume) output.element.volume = volume;
     const sinkId = preferences.audioOutputDeviceId;
     if (output.sinkId === sinkId) return;
@@ -56,5 +60,12 @@ export class AudioOutputs {
       // An unplugged device or a refused permission: the element keeps its current output.
       this.logger.error(`Could not play audio on output ${sinkId || 'default'}: ${errorMessage(error)}`);
     });
+  }
+
+  private limitOf(owner: string | undefined, peers: AudioOutputSettings['peers']): number {
+    if (owner === undefined) return VOLUME.peerLimitDefault;
+    const listed = peers[owner]?.volumeLimit;
+    if (listed !== undefined) this.listedLimits.set(owner, listed);
+    return this.listedLimits.get(owner) ?? VOLUME.peerLimitDefault;
   }
 }

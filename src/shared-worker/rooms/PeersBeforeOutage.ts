@@ -12,7 +12,8 @@ interface Kept {
  * The others of a room as they stood when the connection was lost. SPEC §4 clears every peer then,
  * though they never left; the record made from a person's presence when they are back starts from
  * what we knew: when they arrived, joined the call and last spoke (so the tiles, the Participants
- * list and the speaker view keep their order) and, for the people of the call, what they showed of
+ * list and the speaker view keep their order), how loud you chose to hear them (SPEC §3 volumeLimit,
+ * which only this session knows) and, for the people of the call, what they showed of
  * their media (muted above all: their media keeps flowing meanwhile, the call tab's RejoinHold) —
  * so a muted person is never shown live while the call tab catches up.
  */
@@ -39,11 +40,11 @@ export class PeersBeforeOutage {
     if (!kept) return peer;
     this.kept.delete(peer.address);
     if (kept.peer.id !== peer.id || (kept.until !== undefined && now > kept.until)) return peer;
-    const { joinedRoomAt, lastSpokeAt } = kept.peer;
-    if (!peer.joinedCall || !kept.peer.joinedCall) return { ...peer, joinedRoomAt, lastSpokeAt };
+    const { joinedRoomAt, lastSpokeAt, volumeLimit } = kept.peer;
+    if (!peer.joinedCall || !kept.peer.joinedCall) return { ...peer, joinedRoomAt, lastSpokeAt, volumeLimit };
     const { joinedCallAt, muted, hasActiveCamera, hasActiveMicrophone, hasActiveScreenCapture, sessionFailed } = kept.peer;
     const facts: PeerMediaFacts = { muted, hasActiveCamera, hasActiveMicrophone, hasActiveScreenCapture, sessionFailed };
-    return { ...peer, joinedRoomAt, lastSpokeAt, joinedCallAt, ...facts };
+    return { ...peer, joinedRoomAt, lastSpokeAt, volumeLimit, joinedCallAt, ...facts };
   }
 
   /** The room was left or closed: nobody of it is coming back. */

@@ -14,9 +14,17 @@ import { MESH_VIDEO_SIZE, RECEIVE_FIRST, PREPARED_OFFER, REJOIN_GRACE_MS } from 
 import { initialSessionState } from '../../src/protocol/session-state';
 import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
+import { RelayIngest } from '../../src/main-thread/call/relay/RelayIngest';
+import { RelayRpcClient } from '../../src/main-thread/call/relay/RelayRpcClient';
 import { FakeJingleNetwork, FakePeerConnection, grantingLocks } from './call-fakes';
 import { FakeMediaDevices, settle } from './callTab-fakes';
 import { FakeStream, FakeTrack } from './track-fakes';
+
+vi.mock('mediasoup-client', () => ({
+  Device: class {
+    async load(): Promise<void> {}
+  },
+}));
 
 const ROOM = 'room@muc.example';
 /** StanzaJS's SDP → Jingle conversion, through the module object its sessions call (so a spy sees their calls). */
@@ -775,26 +783,33 @@ describe('Call: a stream shared, or an offer left unanswered, while signalling w
   });
 });
 
+/** `person`'s camera and microphone captured as a tab does (MediaCapture), from fake devices. */
+function captureOf(w: World, person: Person): { capture: MediaCapture; mediaDevices: FakeMediaDevices } {
+  const mediaDevices = new FakeMediaDevices();
+  const api = mediaDevices as unknown as MediaDevicesApi;
+  const logger = { info: () => undefined, error: (message: string) => person.errors.push(message) };
+  const capture = new MediaCapture({
+    mediaDevices: api,
+    devices: new DeviceManager({ mediaDevices: api, clock: w.clock, logger }),
+    media: person.media,
+    queue: new OperationQueue(),
+    clock: w.clock,
+    logger,
+    onError: (error) => person.errors.push(error.message),
+  });
+  return { capture, mediaDevices };
+}
+
 describe('Call: sharing a new microphone replaces the one it replaces on the running sessions, with no renegotiation (SPEC §4 Media: sharing a local item replaces the item it replaces)', () => {
   it('a microphone picked mid-call goes out on Alice’s session to Bob in place of the old one: no session-terminate or session-initiate, even while the new device is still starting', async () => {
     const w = newWorld();
     const { alice, bob } = await aliceAndBobInCall(w, false);
     const received = remoteFrom(bob, alice).map((item) => item.id);
     const oldMicrophone = alice.media.local('audio')[0]!;
-    const mediaDevices = new FakeMediaDevices() as unknown as MediaDevicesApi;
-    const logger = { info: () => undefined, error: (message: string) => alice.errors.push(message) };
-    const capture = new MediaCapture({
-      mediaDevices,
-      devices: new DeviceManager({ mediaDevices, clock: w.clock, logger }),
-      media: alice.media,
-      queue: new OperationQueue(),
-      clock: w.clock,
-      logger,
-      onError: (error) => alice.errors.push(error.message),
-    });
+    const { capture, mediaDevices } = captureOf(w, alice);
     const sentBefore = w.network.log.length;
     let deviceStarted!: () => void;
-    (mediaDevices as unknown as FakeMediaDevices).starting = new Promise((resolve) => (deviceStarted = resolve));
+    mediaDevices.starting = new Promise((resolve) => (deviceStarted = resolve));
 
     const switching = capture.captureUserMedia({ audio: { deviceId: { exact: 'other-microphone' } }, replaceAudio: oldMicrophone.id });
     // The call recomputes while the new device starts.
@@ -808,6 +823,42 @@ describe('Call: sharing a new microphone replaces the one it replaces on the run
     expect(remoteFrom(bob, alice).map((item) => item.id)).toEqual(received);
     expect(alice.media.get(oldMicrophone.id)).toBeUndefined();
     expect(alice.errors).toEqual([]);
+  });
+});
+
+describe('Call: a camera switched on the mesh keeps its stream, so the relay takes it over as the same stream (what a receiver sees: one tile per stream across a path change)', () => {
+  it('Alice picks another camera while the mesh carries her call; the relay then switched on names its ingest after the stream her session to Bob signals: the id Bob’s receiver finds the relay session’s predecessor by', async () => {
+    const w = newWorld();
+    const { alice, bob } = await aliceAndBobInCall(w, false);
+    connectAll(w);
+    const camera = alice.media.local('video')[0]!.id;
+    const { capture } = captureOf(w, alice);
+    const newCamera = (await capture.captureUserMedia({ video: { deviceId: { exact: 'other-camera' } }, replaceVideo: camera }))?.video ?? '';
+    await until(() => alice.engine.senders(newCamera).get(bob.address)?.track === alice.media.getTrack(newCamera), 'the new camera sent to Bob');
+    const videoSection = alice.pcs[0]!.localDescription?.sdp?.split('m=video')[1] ?? '';
+    const signalled = /a=msid:(\S+) /.exec(videoSection)?.[1];
+
+    // The relay: its connection answers what the ingest needs; the ingest itself is not under test.
+    const ingestNames: string[] = [];
+    vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue({
+      on: () => () => undefined,
+      request: async () => ({ rtpCapabilities: { codecs: [], headerExtensions: [] } }),
+      isOpen: true,
+      close: () => undefined,
+    } as unknown as RelayRpcClient);
+    vi.spyOn(RelayIngest, 'create').mockImplementation(({ id }) => {
+      ingestNames.push(id);
+      return new Promise(() => undefined);
+    });
+    const state = alice.store.get(sessionStateAtom);
+    const callConfig = { iceServers: [], videoResolutionTiers: {}, sfuServer: { url: 'ws://relay.example/relay', password: 'relay-token', minimumPeers: 1 } };
+    alice.store.set(sessionStateAtom, { ...state, connection: { ...state.connection, callConfig } });
+    await until(() => ingestNames.length > 0, 'the camera ingested');
+
+    expect(signalled).toBeDefined();
+    expect(ingestNames).toEqual([signalled]);
+    expect(alice.errors).toEqual([]);
+    vi.restoreAllMocks();
   });
 });
 

@@ -17,43 +17,7 @@ import type { MediaDevicesApi } from '../../src/main-thread/media/MediaDevicesAp
 import { MediaItems } from '../../src/main-thread/media/MediaItems';
 import { OperationQueue } from '../../src/common/OperationQueue';
 import { ManualClock } from '../support/ManualClock';
-
-/** Fake track: Node has no MediaStreamTrack (real capture is covered in tests/e2e/media-devices.spec.ts). */
-class FakeTrack extends EventTarget {
-  enabled = true;
-  muted = false;
-  contentHint = '';
-  readyState: MediaStreamTrackState = 'live';
-  constructor(
-    readonly kind: 'audio' | 'video',
-    readonly id: string,
-  ) {
-    super();
-  }
-  /** As in browsers, stop() ends the track without an 'ended' event. */
-  stop(): void {
-    this.readyState = 'ended';
-  }
-  /** What an unplugged device or revoked access does: the track ends, with the event. */
-  endFromSource(): void {
-    this.readyState = 'ended';
-    this.dispatchEvent(new Event('ended'));
-  }
-}
-
-/** Fake stream holding fake tracks. */
-class FakeStream {
-  constructor(
-    readonly id: string,
-    private readonly tracks: FakeTrack[],
-  ) {}
-  getAudioTracks(): FakeTrack[] {
-    return this.tracks.filter((track) => track.kind === 'audio');
-  }
-  getVideoTracks(): FakeTrack[] {
-    return this.tracks.filter((track) => track.kind === 'video');
-  }
-}
+import { FakeStream, FakeTrack } from './track-fakes';
 
 /** What the fake getUserMedia does on one call: fail with a named error, or return these kinds. */
 type Outcome = { error: string } | { kinds: Array<'audio' | 'video'> };
@@ -62,12 +26,11 @@ type Outcome = { error: string } | { kinds: Array<'audio' | 'video'> };
  * Fake mediaDevices for what a real browser will not do on demand: AbortError, a refusal
  * (NotAllowedError / SecurityError), a result missing a requested track, no device, no
  * getDisplayMedia. Each getUserMedia call takes the next scripted outcome; by default it returns
- * what was asked for.
+ * what was asked for. Real capture is covered in tests/e2e/media-devices.spec.ts.
  */
 class FakeMediaDevices extends EventTarget {
   readonly outcomes: Outcome[] = [];
   readonly requests: MediaStreamConstraints[] = [];
-  private nextId = 1;
   getDisplayMedia: undefined = undefined;
 
   getSupportedConstraints(): MediaTrackSupportedConstraints {
@@ -84,8 +47,7 @@ class FakeMediaDevices extends EventTarget {
       kinds: [...(constraints.audio ? ['audio' as const] : []), ...(constraints.video ? ['video' as const] : [])],
     };
     if ('error' in outcome) throw new DOMException(`${outcome.error} from the fake`, outcome.error);
-    const tracks = outcome.kinds.map((kind) => new FakeTrack(kind, `${kind}-${this.nextId++}`));
-    return new FakeStream(`stream-${this.nextId++}`, tracks) as unknown as MediaStream;
+    return new FakeStream(outcome.kinds.map((kind) => new FakeTrack(kind))) as unknown as MediaStream;
   }
 }
 
@@ -272,14 +234,18 @@ describe('a camera or microphone that stops at its source is said in words for t
 });
 
 describe('capture flow', () => {
-  it('releases the current microphone before capturing another, and replaces the camera it was told to', async () => {
+  it('releases the current microphone before capturing another, and replaces the camera it was told to, in its stream', async () => {
     const { capture, media } = setup();
     const first = await capture.captureUserMedia({ audio: true, video: true });
     const firstMicrophone = media.getTrack(first?.audio ?? '');
+    const firstStream = media.getStream(first?.video ?? '');
     const second = await capture.captureUserMedia({ audio: true, video: true, replaceVideo: first?.video });
     expect(firstMicrophone?.readyState).toBe('ended');
     expect(media.local().map((item) => item.id)).toEqual([second?.audio, second?.video]);
     expect(media.shared()).toHaveLength(2);
+    // The stream the mesh and the relay name the camera by (Call: a camera switched on the mesh keeps its stream).
+    expect(media.getStream(second?.video ?? '')).toBe(firstStream);
+    expect(firstStream?.getVideoTracks()).toEqual([media.getTrack(second?.video ?? '')]);
   });
 
   it('stops the microphone it replaces before capturing, keeping its item until the new one is shared in its place; without a new one, the old one goes', async () => {

@@ -50,6 +50,13 @@ export class FakeStream {
   getTracks(): FakeTrack[] {
     return this.tracks;
   }
+  addTrack(track: FakeTrack): void {
+    if (!this.tracks.includes(track)) this.tracks.push(track);
+  }
+  removeTrack(track: FakeTrack): void {
+    const index = this.tracks.indexOf(track);
+    if (index >= 0) this.tracks.splice(index, 1);
+  }
   getAudioTracks(): FakeTrack[] {
     return this.tracks.filter((track) => track.kind === 'audio');
   }

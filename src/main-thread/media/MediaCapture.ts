@@ -207,7 +207,7 @@ export class MediaCapture {
     if (audioTrack) {
       if (request.audioHint !== undefined) audioTrack.contentHint = request.audioHint;
       if (request.startDisabled?.audio) audioTrack.enabled = false;
-      media.addLocalAudio(audioTrack, stream, { replaces: request.replaceAudio, name: request.audioName });
+      media.addLocalAudio(audioTrack, this.streamFor(audioTrack, request.replaceAudio, stream), { replaces: request.replaceAudio, name: request.audioName });
       if (share) media.share(audioTrack.id);
       this.reportEnd(audioTrack, 'microphone');
       devices.markCaptured('microphone');
@@ -215,7 +215,7 @@ export class MediaCapture {
     if (videoTrack) {
       if (request.videoHint !== undefined) videoTrack.contentHint = request.videoHint;
       if (request.startDisabled?.video) videoTrack.enabled = false;
-      media.addLocalVideo(videoTrack, stream, { replaces: request.replaceVideo, name: request.videoName, mirrored: request.mirrored });
+      media.addLocalVideo(videoTrack, this.streamFor(videoTrack, request.replaceVideo, stream), { replaces: request.replaceVideo, name: request.videoName, mirrored: request.mirrored });
       if (share) media.share(videoTrack.id);
       this.reportEnd(videoTrack, 'camera');
       devices.markCaptured('camera');
@@ -228,6 +228,22 @@ export class MediaCapture {
     // Labels appear once access is granted: show them now rather than at the next poll.
     await devices.refresh();
     return { audio: audioTrack?.id, video: videoTrack?.id };
+  }
+
+  /**
+   * A new camera or microphone joins the stream of the one it replaces, in its place. The mesh
+   * swaps the track on its running sessions, which go on signalling that stream's id, and the relay
+   * names its ingest after the camera's stream: so both paths name it alike, and a receiver sees one
+   * stream moving between them (ReceivedVideo's predecessors), not two playing at once.
+   */
+  private streamFor(track: MediaStreamTrack, replaced: string | undefined, captured: MediaStream): MediaStream {
+    const { media } = this.options;
+    const stream = replaced === undefined ? undefined : media.getStream(replaced);
+    const old = replaced === undefined ? undefined : media.getTrack(replaced);
+    if (!stream || !old) return captured;
+    stream.removeTrack(old);
+    stream.addTrack(track);
+    return stream;
   }
 
   /**

@@ -48,6 +48,8 @@ export interface ChatCommands {
   setChatState(roomAddress: string, state: ChatState): Promise<void>;
   /** The whole current draft; the session sends real-time text edits on the spec's schedule. */
   updateRealTimeText(roomAddress: string, draft: string): Promise<void>;
+  /** A chat input that goes away takes back the draft it last gave, unless another input has given one since. */
+  withdrawDraft(roomAddress: string, draft: string): Promise<void>;
   requestAttention(peerAddress: string): Promise<void>;
   /** A JSON command (type + data) to a room (groupchat) or a peer (occupant address). */
   sendCommand(to: string, type: string, data: unknown): Promise<void>;

@@ -32,6 +32,8 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
   const [realTimeText, setRealTimeText] = usePreferenceToggle('realTimeText');
   const [sounds, setSounds] = usePreferenceToggle('sounds');
   const [draft, setDraft] = useState('');
+  // The draft this input last gave the session (its real-time text and typing state), taken back as the input goes.
+  const shownDraft = useRef('');
   const [editing, setEditing] = useState<ChatMessage | undefined>(undefined);
   // The correction as the person last left it, for the handlers: renders come in tasks of their own
   // (renderInTasks), and text can arrive without a keydown (dictation, a drop) before the render of
@@ -52,6 +54,21 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
   useEffect(() => {
     if (shown && documentVisible && roomAddress && unreadCount > 0) void actions.chat.markRead(roomAddress).catch(() => {});
   }, [actions, shown, documentVisible, roomAddress, unreadCount]);
+
+  // The room's draft is one for all your tabs: a draft this input wrote goes with it when the view
+  // unmounts or the page goes (closed, reloaded), rather than staying on everyone's screen.
+  useEffect(() => {
+    if (!roomAddress) return;
+    const withdraw = () => {
+      if (shownDraft.current !== '') void actions.chat.withdrawDraft(roomAddress, shownDraft.current).catch(() => {});
+      shownDraft.current = '';
+    };
+    window.addEventListener('pagehide', withdraw);
+    return () => {
+      window.removeEventListener('pagehide', withdraw);
+      withdraw();
+    };
+  }, [actions, roomAddress]);
 
   // After every render: what an awaited correction waits for (the send settling, the message among
   // the room's) arrives by either a settled promise's render or the session's patch.
@@ -75,7 +92,13 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
     setDraft(next);
     setSendError(undefined);
     // A correction being written is not a new message: no real-time text for it.
-    if (!editingNow.current && !editAwaitingSend.current && !disabled) void actions.chat.updateRealTimeText(roomAddress, next).catch(() => {});
+    if (!editingNow.current && !editAwaitingSend.current && !disabled) showDraft(next);
+  }
+
+  /** Tells the session the draft: the room sees it typed (real-time text, chat state). */
+  function showDraft(text: string) {
+    shownDraft.current = text;
+    void actions.chat.updateRealTimeText(roomAddress, text).catch(() => {});
   }
 
   function editLast() {
@@ -87,7 +110,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
   function startEdit(message: ChatMessage, text = message.body) {
     // A correction, like a message, waits for the rejoin when the room is on its way back.
     if (disabled) return;
-    if (draft !== '' && !editingNow.current && !editAwaitingSend.current) void actions.chat.updateRealTimeText(roomAddress, '').catch(() => {});
+    if (draft !== '' && !editingNow.current && !editAwaitingSend.current) showDraft('');
     edit(message);
     setDraft(text);
     // Setting the value puts the caret after the text.
@@ -113,6 +136,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
     setDraft('');
     edit(undefined);
     if (corrected && body === corrected.body) return;
+    shownDraft.current = '';
     // The moment notifications make sense: the person is taking part (never on page load).
     askForNotificationsOnce();
     ownSends.track(actions.chat.sendChat(roomAddress, body, corrected?.stanzaId)).catch((error: unknown) => {

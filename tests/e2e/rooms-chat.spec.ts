@@ -252,6 +252,17 @@ test.describe('Chat state and real-time text: the others see who is typing and t
     await expect(typing).toBeHidden();
   });
 
+  test('a draft typed in a pop-out chat goes from the others’ screens when the pop-out closes, though the room stays open in another tab', async ({ people }) => {
+    const { alice, typing } = await aliceWritesToBob(people, 'typing-popout');
+    const [popout] = await Promise.all([alice.context.waitForEvent('page'), alice.page.getByRole('button', { name: 'Pop out chat' }).click()]);
+    await expectJoined(popout);
+    await messageBox(popout).pressSequentially('half a thought');
+    await expect(typing).toContainText('half a thought');
+
+    await popout.close();
+    await expect(typing).toBeHidden();
+  });
+
   test('text that comes without a keystroke (dictation, a drop) right after a correction is sent still shows "is typing…"', async ({ people }) => {
     const { bob, input, typing } = await aliceWritesToBob(people, 'typing-after-edit');
     await input.fill('Hello Bbo');

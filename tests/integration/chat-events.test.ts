@@ -205,11 +205,11 @@ describe("A writer's draft goes from the others' screens when they clear it or l
     await alice.chat.updateRealTimeText(roomAddress, 'maybe');
     await alice.clock.advance(CHAT.rttFirstSendMs);
     await waitFor(bob, "Alice's draft", (state) => state.peers[aliceAddress]?.realTimeText === 'maybe');
-    // Cleared: the chat state 'active' goes at once and takes the draft off Bob's screen; the erasing
-    // real-time text edit would only go at the next interval, which Alice's clock has not reached.
+    // Cleared: the chat state 'active' and the real-time text's cancel go at once and take the draft
+    // off Bob's screen, not an erasing edit at the next interval.
     await alice.chat.updateRealTimeText(roomAddress, '');
     await waitFor(bob, 'the draft cleared', (state) => state.peers[aliceAddress]?.realTimeText === '' && state.peers[aliceAddress]?.chatState === 'active');
-    expect(rttSent(alice)).toHaveLength(1);
+    expect(rttSent(alice).map((rtt) => rtt.event)).toEqual(['new', 'cancel']);
 
     await alice.chat.updateRealTimeText(roomAddress, 'never mind, I am off');
     await alice.clock.advance(CHAT.rttIntervalMs);

@@ -29,13 +29,13 @@ function person(displayName: string): Person {
 }
 
 /** Connects the person and joins the room through the rooms domain (room config request, then MUC join). */
-async function join(who: Person, roomName: string): Promise<{ roomAddress: string; occupant: string }> {
+async function join(who: Person, roomName: string): Promise<{ roomId: string; roomAddress: string; occupant: string }> {
   const room = await joinedBy(who, roomName, { autoJoinCall: false });
-  return { roomAddress: room.address, occupant: room.selfAddress };
+  return { roomId: room.id, roomAddress: room.address, occupant: room.selfAddress };
 }
 
-/** Two people in a fresh room, each seeing the other as a peer. */
-async function pair(): Promise<{ alice: Person; bob: Person; roomAddress: string; aliceAddress: string; bobAddress: string }> {
+/** Two people in a fresh room (`name`), each seeing the other as a peer. */
+async function pair(): Promise<{ alice: Person; bob: Person; name: string; aliceRoomId: string; roomAddress: string; aliceAddress: string; bobAddress: string }> {
   const alice = person('Alice');
   const bob = person('Bob');
   const name = `timers-${randomUUID().slice(0, 8)}`;
@@ -43,7 +43,16 @@ async function pair(): Promise<{ alice: Person; bob: Person; roomAddress: string
   const b = await join(bob, name);
   await waitFor(alice, 'Bob as a peer', (state) => state.peers[b.occupant]);
   await waitFor(bob, 'Alice as a peer', (state) => state.peers[a.occupant]);
-  return { alice, bob, roomAddress: a.roomAddress, aliceAddress: a.occupant, bobAddress: b.occupant };
+  return { alice, bob, name, aliceRoomId: a.roomId, roomAddress: a.roomAddress, aliceAddress: a.occupant, bobAddress: b.occupant };
+}
+
+type Pair = Awaited<ReturnType<typeof pair>>;
+
+/** Alice types a draft, and Bob sees it once its first real-time text is sent. */
+async function draftShownToBob({ alice, bob, roomAddress, aliceAddress }: Pair, draft: string): Promise<void> {
+  await alice.chat.updateRealTimeText(roomAddress, draft);
+  await alice.clock.advance(CHAT.rttFirstSendMs);
+  await waitFor(bob, `Alice's '${draft}'`, (state) => state.peers[aliceAddress]?.realTimeText === draft);
 }
 
 function chatStatesSent(who: Person): Array<string | undefined> {
@@ -186,6 +195,17 @@ describe('SPEC §9 real-time text: first send 100 ms after the first change, the
     expect(rttSent(alice)).toHaveLength(2);
   });
 
+  it('an emptied draft is cancelled at once: the same text typed again before the next send shows again, as a new message', async () => {
+    const together = await pair();
+    const { alice, bob, roomAddress, aliceAddress } = together;
+    await draftShownToBob(together, 'and also');
+    await alice.chat.updateRealTimeText(roomAddress, '');
+    await waitFor(bob, 'the draft cleared', (state) => state.peers[aliceAddress]?.realTimeText === '');
+
+    await draftShownToBob(together, 'and also');
+    expect(rttSent(alice).map((rtt) => rtt.event)).toEqual(['new', 'cancel', 'new']);
+  });
+
   it('sending the message resets the stream: the text clears at the other side and the next draft is a new one', async () => {
     const { alice, bob, roomAddress, aliceAddress } = await pair();
     await alice.chat.updateRealTimeText(roomAddress, 'first');
@@ -202,6 +222,47 @@ describe('SPEC §9 real-time text: first send 100 ms after the first change, the
     await alice.clock.advance(CHAT.rttFirstSendMs);
     await waitFor(bob, "Alice's 'second'", (state) => state.peers[aliceAddress]?.realTimeText === 'second');
     expect(rttSent(alice)[1]).toMatchObject({ event: 'new', actions: [{ type: 'insert', text: 'second' }] });
+  });
+});
+
+describe('A room we are out of keeps nothing of what we were writing there (SPEC §4 chat state, §9 real-time text)', () => {
+  it('left while composing and joined again: the next keystroke says composing again, its real-time text is a new message, and no paused comes from before', async () => {
+    const together = await pair();
+    const { alice, bob, name, aliceRoomId, roomAddress, aliceAddress } = together;
+    await draftShownToBob(together, 'half a tho');
+
+    await alice.rooms.leaveRoom(aliceRoomId);
+    await waitFor(bob, 'Alice gone', (state) => !state.peers[aliceAddress]);
+    const back = await join(alice, name);
+    await waitFor(bob, 'Alice back', (state) => state.peers[back.occupant]);
+    await alice.chat.updateRealTimeText(roomAddress, 'hi');
+    await alice.clock.advance(CHAT.rttFirstSendMs);
+    await waitFor(bob, "Alice's 'hi'", (state) => state.peers[back.occupant]?.realTimeText === 'hi');
+    expect(chatStatesSent(alice)).toEqual(['composing', 'composing']);
+    expect(rttSent(alice)[1]).toMatchObject({ event: 'new', actions: [{ type: 'insert', text: 'hi' }] });
+
+    // Only the new draft's countdown runs: paused comes CHAT.pausedAfterMs after 'hi', not sooner.
+    await alice.clock.advance(CHAT.pausedAfterMs - CHAT.rttFirstSendMs - 1);
+    await flushed(alice);
+    expect(chatStatesSent(alice)).toEqual(['composing', 'composing']);
+  });
+});
+
+describe('withdrawDraft: the chat input that wrote the draft goes (its view or its tab closes), the room stays open elsewhere', () => {
+  it('the draft it gave is emptied for the room; a draft given since by another input stays', async () => {
+    const together = await pair();
+    const { alice, bob, roomAddress, aliceAddress } = together;
+    await draftShownToBob(together, 'from the pop-out');
+
+    await alice.chat.withdrawDraft(roomAddress, 'an older draft');
+    await flushed(alice);
+    expect(chatStatesSent(alice)).toEqual(['composing']);
+
+    await alice.chat.withdrawDraft(roomAddress, 'from the pop-out');
+    await waitFor(bob, 'Alice no longer typing', (state) => state.peers[aliceAddress]?.chatState === 'active' && state.peers[aliceAddress]?.realTimeText === '');
+    await alice.clock.advance(CHAT.pausedAfterMs);
+    await flushed(alice);
+    expect(chatStatesSent(alice)).toEqual(['composing', 'active']);
   });
 });
 

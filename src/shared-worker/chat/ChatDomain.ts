@@ -56,6 +56,8 @@ export class ChatDomain implements SessionDomain, ChatCommands {
   private readonly attention: AttentionFlags;
   /** The last draft each room's input held (updateRealTimeText). */
   private readonly drafts = new Map<string, string>();
+  /** The addresses of the rooms we were in at the last change of the rooms. */
+  private roomsIn = new Set<string>();
   private attachedClient: Agent | undefined;
 
   constructor(
@@ -73,9 +75,11 @@ export class ChatDomain implements SessionDomain, ChatCommands {
     this.attention = new AttentionFlags(context.clock, (peerAddress, requestingAttention) =>
       this.rooms.updatePeer(peerAddress, { requestingAttention }),
     );
-    // Real-time text turned off: what the rooms were shown of our drafts is taken back, and no more goes.
     context.store.subscribe((message) => {
-      if (message.type === 'patches' && message.patches.some((patch) => patch.kind === 'preferences') && !this.realTimeTextOn) this.rttSender.cancelAll();
+      if (message.type !== 'patches') return;
+      // Real-time text turned off: what the rooms were shown of our drafts is taken back, and no more goes.
+      if (message.patches.some((patch) => patch.kind === 'preferences') && !this.realTimeTextOn) this.rttSender.cancelAll();
+      if (message.patches.some((patch) => 'collection' in patch && patch.collection === 'rooms')) this.forgetRoomsLeft();
     });
   }
 
@@ -160,9 +164,24 @@ export class ChatDomain implements SessionDomain, ChatCommands {
     if (!this.context.client || !this.rooms.isJoined(room)) return;
     if ((this.drafts.get(room) ?? '') === text) return;
     this.drafts.set(room, text);
-    this.chatStates.draftChanged(room, text.trim() === '');
+    const emptied = text.trim() === '';
+    this.chatStates.draftChanged(room, emptied);
     // Issue 15: the person may keep their draft to themselves; chat states still say they are typing.
-    if (this.realTimeTextOn) this.rttSender.update(room, text);
+    if (!this.realTimeTextOn) return;
+    // Back to active, the draft is off the others' screens (onMessage): its stream ends with it, or
+    // the same text typed again before the next send would never be shown.
+    if (emptied) this.rttSender.cancel(room);
+    else this.rttSender.update(room, text);
+  }
+
+  /**
+   * The input that wrote the room's draft goes (its chat view or its tab closes) while the room
+   * stays open in another tab: the draft is emptied as if erased, so that nobody is left seeing it
+   * typed for ever. A draft another input gave since is that input's, and stays.
+   */
+  async withdrawDraft(roomAddress: string, draft: string): Promise<void> {
+    const room = expectRoomAddress(roomAddress);
+    if (this.drafts.get(room) === expectDraft(draft)) await this.updateRealTimeText(room, '');
   }
 
   /** XEP-0224 to one occupant (a headline message, as StanzaJS's getAttention sends it). */
@@ -184,6 +203,26 @@ export class ChatDomain implements SessionDomain, ChatCommands {
 
   async markRead(roomAddress: string): Promise<void> {
     this.rooms.markRead(expectRoomAddress(roomAddress));
+  }
+
+  // ---- rooms we are out of ----
+
+  /** Every room we are no longer in (left, removed, put out, or rejoining it) is forgotten. */
+  private forgetRoomsLeft(): void {
+    const roomsIn = this.rooms.joinedAddresses();
+    for (const roomAddress of this.roomsIn) if (!roomsIn.has(roomAddress)) this.forgetRoom(roomAddress);
+    this.roomsIn = roomsIn;
+  }
+
+  /**
+   * What we were writing in a room we are out of goes: a next join starts with no draft, a chat
+   * state the room is told again, and a new real-time message. Nothing is sent: the room's people
+   * dropped our text with our occupant as we left.
+   */
+  private forgetRoom(roomAddress: string): void {
+    this.drafts.delete(roomAddress);
+    this.chatStates.forget(roomAddress);
+    this.rttSender.reset(roomAddress);
   }
 
   // ---- sending ----

@@ -2,6 +2,11 @@ import type { Peer, Room } from '../../protocol/entities';
 import { roomByAddress } from '../../protocol/roomLookup';
 import type { SessionContext } from '../SessionContext';
 
+/** The room's record says we are in it. */
+function recordSaysIn(room: Room | undefined): boolean {
+  return room?.joined === true && room.roomState === 'joined';
+}
+
 /**
  * The chat domain's view of rooms and peers, which the rooms domain owns: which rooms we are in,
  * our own occupant address in each, the unread count, and the few Peer fields chat keeps current
@@ -20,9 +25,14 @@ export class ChatRooms {
    * (StanzaJS `joinRoom` keeps `joinedRooms`).
    */
   isJoined(roomAddress: string): boolean {
-    const room = this.room(roomAddress);
-    if (room?.joined && room.roomState === 'joined') return true;
+    if (recordSaysIn(this.room(roomAddress))) return true;
     return this.context.client?.joinedRooms.has(roomAddress) ?? false;
+  }
+
+  /** The addresses of the rooms whose record says we are in them. */
+  joinedAddresses(): Set<string> {
+    const joined = Object.values(this.context.store.state.rooms).filter(recordSaysIn);
+    return new Set(joined.flatMap((room) => (room.address ? [room.address] : [])));
   }
 
   /** Our occupant address in the room (PROTOCOL.md: `<roomAddress>/<config id>` unless the room says otherwise). */

@@ -56,14 +56,18 @@ export class RealTimeTextSender {
   }
 
   /**
-   * Real-time text was turned off: every room that was shown part of a draft gets one `cancel`
-   * (XEP-0301 §4.2.2: the receiver clears it), and every stream ends.
+   * The draft is gone (emptied, or real-time text turned off): a room that was shown part of it
+   * gets one `cancel` (XEP-0301 §4.2.2: the receiver clears it), and the next draft is a new message.
    */
+  cancel(roomAddress: string): void {
+    const stream = this.streams.get(roomAddress);
+    if (stream?.started && stream.shown.length > 0) this.send(roomAddress, { event: 'cancel', seq: stream.seq + 1 });
+    this.reset(roomAddress);
+  }
+
+  /** Real-time text was turned off: every room's draft is cancelled. */
   cancelAll(): void {
-    for (const [roomAddress, stream] of [...this.streams]) {
-      if (stream.started && stream.shown.length > 0) this.send(roomAddress, { event: 'cancel', seq: stream.seq + 1 });
-      this.reset(roomAddress);
-    }
+    for (const roomAddress of [...this.streams.keys()]) this.cancel(roomAddress);
   }
 
   /** The connection is gone: every timer stops and every stream starts again. */

@@ -34,6 +34,8 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
   const [draft, setDraft] = useState('');
   // The draft this input last gave the session (its real-time text and typing state), taken back as the input goes.
   const shownDraft = useRef('');
+  // The unsent message put aside while a correction is written; it comes back once that is sent or cancelled.
+  const draftAside = useRef('');
   const [editing, setEditing] = useState<ChatMessage | undefined>(undefined);
   // The correction as the person last left it, for the handlers: renders come in tasks of their own
   // (renderInTasks), and text can arrive without a keydown (dictation, a drop) before the render of
@@ -79,8 +81,9 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
     sendOnceEditing.current = false;
     if (!lastOwn) return;
     if (sendNow) deliver(draft, lastOwn);
-    // What was typed since ↑ is the correction's text; with nothing typed, the message's own.
-    else startEdit(lastOwn, draft === '' ? lastOwn.body : draft);
+    // What was typed since ↑ is the correction's text; with nothing typed, the message's own. ↑
+    // came in an empty input: nothing is put aside.
+    else startEdit(lastOwn, draft === '' ? lastOwn.body : draft, '');
   });
 
   function edit(message: ChatMessage | undefined) {
@@ -107,10 +110,16 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
     else if (lastOwn) startEdit(lastOwn);
   }
 
-  function startEdit(message: ChatMessage, text = message.body) {
+  /** `aside`: the unsent message kept for after the correction (by default what the input holds). */
+  function startEdit(message: ChatMessage, text = message.body, aside = draft) {
     // A correction, like a message, waits for the rejoin when the room is on its way back.
     if (disabled) return;
-    if (draft !== '' && !editingNow.current && !editAwaitingSend.current) showDraft('');
+    // Another message to correct while correcting one: what was put aside stays aside.
+    if (!editingNow.current) {
+      draftAside.current = aside;
+      // The room stops seeing it typed while the correction is written.
+      if (shownDraft.current !== '') showDraft('');
+    }
     edit(message);
     setDraft(text);
     // Setting the value puts the caret after the text.
@@ -119,7 +128,17 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
 
   function cancelEdit() {
     edit(undefined);
-    setDraft('');
+    restoreDraftAside();
+    // The "Cancel edit" button goes with the correction: the input takes the focus, not the page.
+    inputRef.current?.focus();
+  }
+
+  /** The correction is done: the message put aside for it is back in the input, and typed again for the room. */
+  function restoreDraftAside() {
+    const aside = draftAside.current;
+    draftAside.current = '';
+    setDraft(aside);
+    if (aside !== '' && !disabled) showDraft(aside);
   }
 
   function send() {
@@ -133,9 +152,13 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
   }
 
   function deliver(body: string, corrected: ChatMessage | undefined) {
-    setDraft('');
     edit(undefined);
-    if (corrected && body === corrected.body) return;
+    if (!corrected || body !== corrected.body) sendToRoom(body, corrected);
+    // After the send, which ends the room's draft: the message put aside starts the next one.
+    restoreDraftAside();
+  }
+
+  function sendToRoom(body: string, corrected: ChatMessage | undefined) {
     shownDraft.current = '';
     // The moment notifications make sense: the person is taking part (never on page load).
     askForNotificationsOnce();

@@ -166,6 +166,14 @@ test.describe('Chat input: Enter sends unless Shift is held or sendOnEnter is of
   });
 });
 
+/** Alice and Bob in a new room: Alice's message box, and what Bob's page shows of who is typing. */
+async function aliceWritesToBob(people: People, label: string) {
+  const room = uniqueRoomName(label);
+  const alice = await people.join(room, 'Alice');
+  const bob = await people.join(room, 'Bob');
+  return { alice, bob, input: messageBox(alice.page), typing: typingIndicator(bob.page) };
+}
+
 test.describe('Message editing: a correction replaces your own last message and is shown as edited (SPEC §5)', () => {
   test('ArrowUp in the empty input and the Edit button both correct the last message; the other person sees the edited text', async ({ people }) => {
     const room = uniqueRoomName('edit');
@@ -197,6 +205,34 @@ test.describe('Message editing: a correction replaces your own last message and 
     await expect(bobsLog.getByRole('button', { name: 'Edit' })).toHaveCount(0);
   });
 
+  test('a half-typed message waits aside while a correction is written, and is back (for the others too) once it is sent or cancelled; cancelling leaves the focus in the input', async ({ people }) => {
+    const { alice, bob, input, typing } = await aliceWritesToBob(people, 'edit-aside');
+    const edit = chatLog(alice.page).getByRole('button', { name: 'Edit' });
+    await say(alice.page, 'I like tea');
+    await input.pressSequentially('and also');
+    await expect(typing).toContainText('and also');
+
+    await edit.click();
+    await expect(input).toHaveValue('I like tea');
+    await expect(typing).toBeHidden();
+    await input.fill('I like coffee');
+    await input.press('Enter');
+    await expect(chatLog(bob.page)).toContainText('I like coffee (edited)');
+    await expect(input).toHaveValue('and also');
+    await expect(typing).toContainText('and also');
+
+    await edit.click();
+    await expect(input).toHaveValue('I like coffee');
+    await alice.page.getByRole('button', { name: 'Cancel edit' }).click();
+    await expect(input).toHaveValue('and also');
+    await expect(input).toBeFocused();
+    await expect(typing).toContainText('and also');
+
+    await edit.click();
+    await input.press('Escape');
+    await expect(input).toHaveValue('and also');
+  });
+
   test('ArrowUp right after Enter corrects the message just sent, even before the session has shown it', async ({ people }) => {
     const room = uniqueRoomName('edit-at-once');
     const alice = await people.join(room, 'Alice');
@@ -224,14 +260,6 @@ test.describe('Message editing: a correction replaces your own last message and 
 });
 
 test.describe('Chat state and real-time text: the others see who is typing and the text as it is written (SPEC §4 chat state, §9 real-time text)', () => {
-  /** Alice and Bob in a new room: Alice's message box, and what Bob's page shows of who is typing. */
-  async function aliceWritesToBob(people: People, label: string) {
-    const room = uniqueRoomName(label);
-    const alice = await people.join(room, 'Alice');
-    const bob = await people.join(room, 'Bob');
-    return { alice, bob, input: messageBox(alice.page), typing: typingIndicator(bob.page) };
-  }
-
   test('typing shows "is typing…" with the live text, and clearing the input ends it', async ({ people }) => {
     const { bob, input, typing } = await aliceWritesToBob(people, 'typing');
 

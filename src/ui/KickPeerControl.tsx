@@ -6,7 +6,7 @@ import { Dialog } from './Dialog';
 interface KickPeerControlProps {
   peer: Peer;
   /** A kick confirmed, with the kick under way: the entry (and this button) is to go, and focus with it to where the person then is. */
-  onKicked: (peerAddress: string, kicking: Promise<unknown>) => void;
+  onKicked: (peer: Peer, kicking: Promise<unknown>) => void;
 }
 
 /** SPEC §6 kick, for the room's owner: asks first, and says that a kick is a ban until the owner lifts it. */
@@ -25,11 +25,10 @@ export function KickPeerControl({ peer, onKicked }: KickPeerControlProps) {
 
   function kick() {
     confirmed.current = true;
-    // Failures are logged by the session only (SPEC §8); the entry follows the room.
+    // The entry follows the room; a kick the room refuses rejects, and the list says so.
     const kicking = actions.rooms.kickPeer(peer.address);
-    kicking.catch(() => {});
     // Told now, not on the dialog's close event: the room may remove the entry, the dialog with it, first.
-    onKicked(peer.address, kicking);
+    onKicked(peer, kicking);
     setDialogOpen(false);
   }
 

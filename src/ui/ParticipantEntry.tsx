@@ -7,7 +7,7 @@ import { peerStates } from './peerStates';
 interface ParticipantEntryProps {
   peer: Peer;
   /** You own the room: you may kick others; called as you confirm a kick. */
-  onKicked: ((peerAddress: string, kicking: Promise<unknown>) => void) | undefined;
+  onKicked: ((peer: Peer, kicking: Promise<unknown>) => void) | undefined;
   /** You are in the room: you may ask others for attention. */
   canNudge: boolean;
 }

@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai';
-import { memo, useLayoutEffect, useRef } from 'react';
+import { memo, useLayoutEffect, useRef, useState } from 'react';
 import { roomPeersAtomFamily } from '../main-thread/sessionAtoms';
-import type { Room } from '../protocol/entities';
+import type { Peer, Room } from '../protocol/entities';
 import { BannedList } from './BannedList';
 import { ParticipantEntry } from './ParticipantEntry';
 
@@ -11,13 +11,17 @@ export const ParticipantsList = memo(function ParticipantsList({ id, room, roomA
   const bannedHeading = useRef<HTMLHeadingElement>(null);
   /** Whom the owner has just kicked: once their entry has gone, focus goes to the Banned list. */
   const kicked = useRef<string | undefined>(undefined);
+  /** The name of the person whose kick the room refused: they stay, and the owner is told. */
+  const [kickRefused, setKickRefused] = useState<string | undefined>(undefined);
   const isOwner = room.joined && room.selfAffiliation === 'owner';
   const focusBanned = () => bannedHeading.current?.focus();
-  const kickConfirmed = (peerAddress: string, kicking: Promise<unknown>) => {
-    kicked.current = peerAddress;
+  const kickConfirmed = (peer: Peer, kicking: Promise<unknown>) => {
+    kicked.current = peer.address;
+    setKickRefused(undefined);
     // A refused kick leaves the person here: their leaving later is no reason to move focus.
     kicking.catch(() => {
-      if (kicked.current === peerAddress) kicked.current = undefined;
+      if (kicked.current === peer.address) kicked.current = undefined;
+      setKickRefused(peer.displayName);
     });
   };
   // After the commit that removed the entry (and the kick's dialog, were it still open), before paint.
@@ -38,6 +42,11 @@ export const ParticipantsList = memo(function ParticipantsList({ id, room, roomA
         ))}
       </ul>
       {peers.length === 0 && <p className="muted">{room.joined ? 'Nobody is here.' : 'You will see who is here once you are in the room.'}</p>}
+      {kickRefused && (
+        <p className="form-error" role="alert">
+          Could not remove {kickRefused}.
+        </p>
+      )}
       {isOwner && <BannedList room={room} roomAddress={roomAddress} headingRef={bannedHeading} onLifted={focusBanned} />}
     </section>
   );

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { chatLog, expect, expectJoined, messageBox, participantEntry, participants, say, test, uniqueRoomName } from './rooms-people';
+import { attachSessionWorker, chatLog, expect, expectJoined, messageBox, participantEntry, participants, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
 // The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
@@ -92,6 +92,43 @@ test.describe('Kick asks first and says what it does: removed and banned until t
     await expect(alice.page.getByRole('dialog')).toHaveCount(0);
     await expect(alice.page.getByRole('heading', { name: /^Banned/ })).toBeFocused();
     await expect(bob.page.getByRole('heading', { level: 2, name: 'You were removed from this room' })).toBeVisible();
+  });
+});
+
+test.describe('A kick the room refuses is said: the person stays, and focus stays put when they later leave on their own (SPEC §6)', () => {
+  test('the room refuses Alice’s kick: “Could not remove Bob.”, Bob stays; when he leaves himself, focus does not jump to the Banned list', async ({ people }) => {
+    const room = uniqueRoomName('kick-refused');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    // The real room refuses the kick: Alice's session asks it for an affiliation no room grants
+    // (Prosody answers not-acceptable), where an owner's kick otherwise always goes through. The
+    // socket opened as the worker started sends as it did then: a reconnect brings one that sends so.
+    const { worker, detach } = await attachSessionWorker(alice.page);
+    await worker.evaluate(`{
+      const send = WebSocket.prototype.send;
+      WebSocket.prototype.send = function (frame) {
+        return send.call(this, typeof frame === 'string' ? frame.replace('affiliation="outcast"', 'affiliation="refused"') : frame);
+      };
+    }`);
+    await detach();
+    const connection = alice.page.getByRole('status', { name: 'Connection' });
+    await setBrowserOnline(alice.context, false);
+    await expect(connection).toHaveText('Offline — we’ll reconnect when you’re back');
+    await setBrowserOnline(alice.context, true);
+    await expect(connection).toHaveText('Connected', { timeout: 20_000 });
+    await expectJoined(alice.page);
+
+    const kick = participantEntry(alice.page, 'Bob').getByRole('button', { name: 'Kick Bob', exact: true });
+    await kick.click();
+    await alice.page.getByRole('dialog', { name: 'Kick Bob?' }).getByRole('button', { name: 'Kick and ban' }).click();
+    await expect(alice.page.getByRole('alert').filter({ hasText: 'Could not remove' })).toHaveText('Could not remove Bob.');
+    await expect(participantEntry(alice.page, 'Bob')).toBeVisible();
+    await expectJoined(bob.page);
+
+    await bob.page.getByRole('button', { name: 'Leave', exact: true }).click();
+    await expect(participantEntry(alice.page, 'Bob')).toHaveCount(0);
+    await expect(alice.page.getByRole('heading', { name: /^Banned/ })).not.toBeFocused();
+    await expect(bannedList(alice.page)).toHaveCount(0);
   });
 });
 

@@ -75,26 +75,31 @@ export async function setBrowserOnline(context: BrowserContext, online: boolean)
   for (const page of context.pages()) await page.evaluate((type) => dispatchEvent(new Event(type)), online ? 'online' : 'offline');
 }
 
-/**
- * Pauses the person's shared worker (their session) in the debugger until `resume`: a session
- * thread too busy to answer, made certain. The page goes on drawing what it holds itself.
- */
-export async function pauseSessionWorker(page: Page): Promise<{ resume(): Promise<void> }> {
+/** The person's shared worker (their session), attached over the browser's DevTools session until `detach`. */
+export async function attachSessionWorker(page: Page): Promise<{ worker: AttachedWorker; detach(): Promise<void> }> {
   const pageSession = await page.context().newCDPSession(page);
   const { targetInfo: pageTarget } = await pageSession.send('Target.getTargetInfo');
   await pageSession.detach();
   const browserSession = await page.context().browser()!.newBrowserCDPSession();
   const { targetInfos } = await browserSession.send('Target.getTargets');
   const worker = targetInfos.find((target) => target.type === 'shared_worker' && target.browserContextId === pageTarget.browserContextId);
-  if (!worker) throw new Error('the person has no shared worker to pause');
-  const session = await AttachedWorker.attach(browserSession, worker.targetId);
-  await session.send('Debugger.enable');
+  if (!worker) throw new Error('the person has no shared worker');
+  return { worker: await AttachedWorker.attach(browserSession, worker.targetId), detach: () => browserSession.detach() };
+}
+
+/**
+ * Pauses the person's shared worker (their session) in the debugger until `resume`: a session
+ * thread too busy to answer, made certain. The page goes on drawing what it holds itself.
+ */
+export async function pauseSessionWorker(page: Page): Promise<{ resume(): Promise<void> }> {
+  const { worker, detach } = await attachSessionWorker(page);
+  await worker.send('Debugger.enable');
   // An idle worker pauses at the first statement it runs next: the handler of the page's next message.
-  await session.send('Debugger.pause');
+  await worker.send('Debugger.pause');
   return {
     async resume() {
-      await session.send('Debugger.resume');
-      await browserSession.detach();
+      await worker.send('Debugger.resume');
+      await detach();
     },
   };
 }

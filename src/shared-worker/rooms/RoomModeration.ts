@@ -10,7 +10,8 @@ import { stanzaErrorText } from './stanzaErrorText';
 
 /**
  * SPEC §6 kick, ban list and destroy (PROTOCOL.md "Kick", "Destroy"). The room enforces who may:
- * kick and destroy failures are logged; the ban list commands reject with ModerationRefusedError.
+ * destroy failures are logged; a kick and the ban list commands the room refuses reject with
+ * ModerationRefusedError (logged too), so that the owner is told the person stays.
  */
 export class RoomModeration {
   /** Display names of the people kicked in this session, for the ban list (the server keeps only addresses). */
@@ -21,7 +22,10 @@ export class RoomModeration {
     private readonly records: RoomRecords,
   ) {}
 
-  /** Sets the peer's affiliation to outcast by their real address (shown to moderators only), then rereads the ban list. */
+  /**
+   * Sets the peer's affiliation to outcast by their real address (shown to moderators only), then
+   * rereads the ban list. A refusal of the room's rejects (ModerationRefusedError).
+   */
   async kick(peerAddress: unknown): Promise<void> {
     const peer = typeof peerAddress === 'string' ? this.context.store.get('peers', peerAddress) : undefined;
     const room = peer && this.records.joined(peer.roomAddress);
@@ -36,8 +40,7 @@ export class RoomModeration {
     try {
       await client.setRoomAffiliation(room.address, userAddress, 'outcast');
     } catch (error) {
-      this.context.log.error(`Could not kick ${peer.address}: ${stanzaErrorText(error)}`);
-      return;
+      throw this.refused(`kick ${peer.address}`, room, error);
     }
     await this.listBans(room.address).catch((error: unknown) => this.context.log.error(`Could not read the bans of ${room.address}: ${stanzaErrorText(error)}`));
   }

@@ -1,18 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { LIMITS } from '../protocol/constants';
-import { RoomNameError, roomNameToLocalpart } from '../protocol/rooms';
+import { alternateRoomAddress } from './alternateRoom';
 import { useActions } from './tabContext';
 import { Dialog } from './Dialog';
-
-/**
- * The room address for what a person typed as the alternate room: a full address as it is, a room
- * name on the same MUC service as this room (the room config service names rooms that way).
- */
-function alternateAddress(typed: string, roomAddress: string): string {
-  if (typed.includes('@')) return typed;
-  const service = roomAddress.slice(roomAddress.indexOf('@') + 1);
-  return `${roomNameToLocalpart(typed)}@${service}`;
-}
 
 /** SPEC §4 destroyed room, for the owner: ends the room for everyone, optionally sending them elsewhere. */
 export function DestroyRoomControl({ roomAddress }: { roomAddress: string }) {
@@ -37,13 +27,10 @@ export function DestroyRoomControl({ roomAddress }: { roomAddress: string }) {
     const said = reason.trim();
     let options: { roomAddress?: string; password?: string; reason?: string } | undefined = said ? { reason: said } : undefined;
     if (typed) {
-      try {
-        options = { ...options, roomAddress: alternateAddress(typed, roomAddress), ...(alternatePassword ? { password: alternatePassword } : {}) };
-      } catch (error) {
-        const cannotBeAddress = error instanceof RoomNameError && error.kind !== 'empty';
-        setError(cannotBeAddress ? error.message : 'That alternate room name has no letters or digits that can name a room.');
-        return;
-      }
+      const alternateRoom = alternateRoomAddress(typed, roomAddress);
+      // Said here, the dialog open with what was typed: the session would refuse it after the dialog had gone.
+      if ('refusal' in alternateRoom) return setError(alternateRoom.refusal);
+      options = { ...options, roomAddress: alternateRoom.address, ...(alternatePassword ? { password: alternatePassword } : {}) };
     }
     void actions.rooms.destroyRoom(roomAddress, options).catch(() => {});
     closeDialog();
@@ -68,6 +55,7 @@ export function DestroyRoomControl({ roomAddress }: { roomAddress: string }) {
               value={alternatePassword}
               onChange={(event) => setAlternatePassword(event.target.value)}
               autoComplete="off"
+              maxLength={LIMITS.roomPasswordLength}
               disabled={!alternate.trim()}
             />
           </label>

@@ -3,6 +3,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { preferencesAtom } from '../main-thread/sessionAtoms';
 import { DEFAULT_PREFERENCES, LIMITS } from '../protocol/constants';
 import { roomNameError } from '../protocol/rooms';
+import { roomNameRefusalText } from './roomNameRefusal';
 import { useActions } from './tabContext';
 import { useHasNoName } from './useHasNoName';
 import { ConnectionStatus } from './ConnectionStatus';
@@ -43,7 +44,7 @@ export function Home() {
     const name = roomName.trim();
     if (!name) return setError('Enter the name of a room to join.');
     const refused = roomNameError(name);
-    if (refused) return setError(refused.kind === 'empty' ? 'That room name has no letters or digits that can name a room.' : refused.message);
+    if (refused) return setError(roomNameRefusalText(refused));
     setError(undefined);
     const chosenName = shownDisplayName.trim();
     setBusy(true);

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { LIMITS } from '../protocol/constants';
 import { useActions } from './tabContext';
 import { Dialog } from './Dialog';
 import { LockIcon } from './Icon';
@@ -39,7 +40,15 @@ export function LockRoomControl({ locked, roomAddress }: { locked: boolean; room
           <p className="muted">People who join from now on must enter this password. Those already here stay.</p>
           <label className="field">
             <span>Room password</span>
-            <input type="password" value={password} onChange={(event) => setPassword(event.target.value)} autoComplete="new-password" autoFocus required />
+            <input
+              type="password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              autoComplete="new-password"
+              autoFocus
+              required
+              maxLength={LIMITS.roomPasswordLength}
+            />
           </label>
           <div className="dialog-actions">
             <button type="button" className="button" onClick={closeDialog}>

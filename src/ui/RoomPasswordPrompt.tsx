@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { LIMITS } from '../protocol/constants';
 import type { Room } from '../protocol/entities';
 import { useActions } from './tabContext';
 import { LockIcon } from './Icon';
@@ -45,6 +46,7 @@ export function RoomPasswordPrompt({ room }: { room: Room }) {
           onChange={(event) => setPassword(event.target.value)}
           autoComplete="off"
           autoFocus
+          maxLength={LIMITS.roomPasswordLength}
           aria-describedby={hintId}
           aria-invalid={rejected ? true : undefined}
           placeholder="Room password"

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { LIMITS } from '../../src/protocol/constants';
 import { attachSessionWorker, chatLog, expect, expectJoined, messageBox, participantEntry, participants, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
@@ -129,6 +130,29 @@ test.describe('A kick the room refuses is said: the person stays, and focus stay
     await expect(participantEntry(alice.page, 'Bob')).toHaveCount(0);
     await expect(alice.page.getByRole('heading', { name: /^Banned/ })).not.toBeFocused();
     await expect(bannedList(alice.page)).toHaveCount(0);
+  });
+});
+
+test.describe('The owner’s dialogs refuse in place what the session would refuse: an alternate room that cannot be one, a password longer than LIMITS.roomPasswordLength (SPEC §4 lock, destroyed room)', () => {
+  test('“@@@” as the alternate room is refused in the dialog, which stays open with it; the password fields take no more than the session accepts', async ({ people }) => {
+    const alice = await people.join(uniqueRoomName('destroy-refused'), 'Alice');
+
+    await alice.page.getByRole('button', { name: 'Lock room' }).click();
+    const lockDialog = alice.page.getByRole('dialog', { name: 'Lock room' });
+    await expect(lockDialog.getByRole('textbox', { name: 'Room password' })).toHaveAttribute('maxlength', String(LIMITS.roomPasswordLength));
+    await alice.page.keyboard.press('Escape');
+    await expect(lockDialog).toBeHidden();
+
+    await alice.page.getByRole('button', { name: 'Destroy room' }).click();
+    const dialog = alice.page.getByRole('dialog', { name: 'Destroy room' });
+    const alternate = dialog.getByRole('textbox', { name: 'Alternate room (optional)' });
+    await alternate.fill('@@@');
+    await expect(dialog.getByLabel('Alternate room password (optional)')).toHaveAttribute('maxlength', String(LIMITS.roomPasswordLength));
+    await dialog.getByRole('button', { name: 'Destroy', exact: true }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('That room name has no letters or digits that can name a room.');
+    await expect(dialog).toBeVisible();
+    await expect(alternate).toHaveValue('@@@');
+    await expectJoined(alice.page);
   });
 });
 

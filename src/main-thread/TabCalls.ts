@@ -29,10 +29,10 @@ const callLog = consoleLogger('[parley call]');
  */
 export class TabCalls {
   private callCode: Promise<typeof import('./callTab/createTabCallRuntime')> | undefined;
-  /** The camera and microphone asked for at page load, until the first call runtime takes them. */
+  /** The camera and microphone asked for at page load, until the first call runtime takes them or the room's view lets them go. */
   private previewCapture: PreviewCapture | undefined;
-  /** A call runtime has been made: a capture asked for at load from now on would be nobody's. */
-  private runtimeMade = false;
+  /** A call runtime took the page load's capture, or the view let it go: a capture asked for at load from now on would be nobody's. */
+  private previewCaptureSettled = false;
 
   /** The tab's one Jingle path to the session, for every room's Call. */
   private readonly signaling: BridgeCallSignaling;
@@ -67,7 +67,7 @@ export class TabCalls {
     const { store, attached } = this.options;
     void attached.then(() => {
       const room = store.get(roomByNameAtomFamily(roomName));
-      if (this.runtimeMade || this.previewCapture || (room?.address && store.get(callAtomFamily(room.address))?.joined)) return;
+      if (this.previewCaptureSettled || this.previewCapture || (room?.address && store.get(callAtomFamily(room.address))?.joined)) return;
       this.previewCapture = EarlyPreviewCapture.startForPreview(mediaDevices, navigator.permissions as Permissions | undefined);
     });
   }
@@ -94,10 +94,21 @@ export class TabCalls {
     }
   }
 
+  /**
+   * The room's view went, or its room cannot have a call (a name that cannot name a room, a lookup or
+   * join that failed, the room ended for us), and no call runtime took the page load's capture: the
+   * camera and microphone go off, and are not asked for should the ask still wait for the session.
+   */
+  releasePreviewCapture(): void {
+    this.previewCaptureSettled = true;
+    this.previewCapture?.release();
+    this.previewCapture = undefined;
+  }
+
   /** A new call runtime for a room shown in this tab; the caller starts and disposes it. The first one gets the page load's capture. */
   async createCallRuntime(roomAddress: string): Promise<CallRuntime> {
     const { createTabCallRuntime } = await this.loadCallCode();
-    this.runtimeMade = true;
+    this.previewCaptureSettled = true;
     const previewCapture = this.previewCapture;
     this.previewCapture = undefined;
     const { bridge, store, analysis } = this.options;

@@ -26,7 +26,7 @@ export function ChatPopout({ roomName }: { roomName: string }) {
           <ConnectionStatus />
         </div>
       </header>
-      <RoomStatus room={room} openError={openError} ended={Boolean(end)} />
+      <RoomStatus roomName={roomName} room={room} openError={openError} ended={Boolean(end)} />
       {/* Kicked, banned, the room destroyed or left: the same screen as the room's tab says why, above what was said. */}
       {end && <RoomEnded end={end} onRejoin={rejoin} />}
       <Suspense fallback={null}>

@@ -6,8 +6,12 @@ import { Spinner } from './Spinner';
 
 // Only a locked room asks for its password: that prompt loads when it is needed, not with every page.
 const RoomPasswordPrompt = lazyComponent(() => import('./RoomPasswordPrompt'), 'RoomPasswordPrompt');
+// The room-name rules (their StringPrep tables) load only for a room that could not be opened.
+const RoomOpenFailure = lazyComponent(() => import('./RoomOpenFailure'), 'RoomOpenFailure');
 
 interface RoomStatusProps {
+  /** The name the page opened the room by. */
+  roomName: string;
   room: Room | undefined;
   /** Why the room could not be opened at all. */
   openError: string | undefined;
@@ -19,8 +23,8 @@ interface RoomStatusProps {
  * SPEC §4 room state in plain words; nothing while joined. The locked-room prompt lives here. A room
  * that ended for us (`RoomOfView.end`) has its own screen instead (RoomEnded): no banner repeats it.
  */
-export function RoomStatus({ room, openError, ended }: RoomStatusProps) {
-  const content = describe(room, openError, ended);
+export function RoomStatus({ roomName, room, openError, ended }: RoomStatusProps) {
+  const content = describe(roomName, room, openError, ended);
   if (!content) return null;
   return (
     <div role="status" aria-label={content.label ?? 'Room state'} className={`banner banner-${content.tone}`}>
@@ -32,8 +36,17 @@ export function RoomStatus({ room, openError, ended }: RoomStatusProps) {
 type Tone = 'info' | 'warning' | 'error';
 
 /** What the banner says; `label` names it when it is news about a room we are in, not its state. */
-function describe(room: Room | undefined, openError: string | undefined, ended: boolean): { tone: Tone; body: ReactNode; label?: string } | undefined {
-  if (openError) return { tone: 'error', body: failure('Could not open the room.', openError) };
+function describe(roomName: string, room: Room | undefined, openError: string | undefined, ended: boolean): { tone: Tone; body: ReactNode; label?: string } | undefined {
+  if (openError) {
+    return {
+      tone: 'error',
+      body: (
+        <Suspense fallback={<p>Could not open the room.</p>}>
+          <RoomOpenFailure roomName={roomName} error={openError} />
+        </Suspense>
+      ),
+    };
+  }
   if (ended) return undefined;
   if (!room) return { tone: 'info', body: pending('Joining the room…') };
   switch (room.roomState) {

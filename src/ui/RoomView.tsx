@@ -18,6 +18,7 @@ import { ROOM_REGION_IDS, SkipLinks } from './SkipLinks';
 import { useMovedRoomAddress } from './useMovedRoomAddress';
 import { leaveOpenedRoom } from './useOpenRoom';
 import { useRoomOfView } from './useRoomOfView';
+import { useTab } from './tabContext';
 
 /**
  * A room (`/<room>`): the call fills the page; People and Chat are side panels the person opens and
@@ -25,6 +26,7 @@ import { useRoomOfView } from './useRoomOfView';
  * The header (`RoomHeader`) holds the room's name, the connection, the room's actions and the panels' toggles.
  */
 export function RoomView({ roomName }: { roomName: string }) {
+  const tab = useTab();
   // Not auto-joined (SPEC §4 autoJoinCall false): the call starts from the preview's "Join call".
   const { room, openError, end, rejoin, chatAddress } = useRoomOfView(roomName, false);
   const layout = useRoomLayout();
@@ -39,11 +41,19 @@ export function RoomView({ roomName }: { roomName: string }) {
   // The room tab runs the call from the moment the room's address is known, before the room is joined
   // (issue 14, the join path: the preview and "Join call" need not wait for the room's answer, and a
   // call joined meanwhile goes out with the join), and keeps it through reconnects. A room that could
-  // not be joined, or asks for its password before we were ever in (the prompt is the next step), or
-  // has ended for us (kicked, banned, destroyed, left from another tab), has no call: its media and connections go.
+  // not be opened (a name that cannot name a room) or joined, or asks for its password before we were
+  // ever in (the prompt is the next step), or has ended for us (kicked, banned, destroyed, left from
+  // another tab), has no call: its media and connections go.
   const notIn = room?.joinedAt === undefined && (room?.roomState === 'failed' || room?.roomState === 'password-required');
-  const callPossible = !end && !notIn;
+  const callPossible = !openError && !end && !notIn;
   const { runtime: callRuntime, joinAsked, askToJoin, loadFailed: callLoadFailed } = useRoomCallRuntime(callPossible ? roomAddress : undefined, roomName);
+  // The camera and microphone asked for as the page loaded are for the call runtime: a view that goes,
+  // or whose room cannot have a call, before one took them lets them go.
+  useEffect(() => {
+    const releasePreviewCapture = (): void => void tab.calls().then((calls) => calls.releasePreviewCapture(), () => undefined);
+    if (!callPossible) releasePreviewCapture();
+    return releasePreviewCapture;
+  }, [callPossible, tab]);
 
   useMovedRoomAddress(roomName, room);
   const leave = useCallback(() => {
@@ -72,7 +82,7 @@ export function RoomView({ roomName }: { roomName: string }) {
         ended={Boolean(end)}
         onLeave={leave}
       />
-      <RoomStatus room={room} openError={openError} ended={Boolean(end)} />
+      <RoomStatus roomName={roomName} room={room} openError={openError} ended={Boolean(end)} />
       {roomAddress && <RoomAnnouncer roomAddress={roomAddress} chatShown={chatShown} />}
       <Suspense fallback={null}>
         {roomAddress && <AttentionAlertsLater roomAddress={roomAddress} />}

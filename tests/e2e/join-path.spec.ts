@@ -8,16 +8,18 @@ import { SESSION_ATTACH_WITHIN_MS, SPINNER_DELAY_MS } from '../../src/protocol/c
 // tests/integration/join-path.test.ts. Mesh only: nothing here reaches the relay.
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
 
-/** Counts the page's getUserMedia calls in `window.parleyCaptures`, from before any of its scripts. */
+/** Counts the page's getUserMedia calls, and keeps what they captured, in `window.parleyCaptures`, from before any of its scripts. */
 async function countingCaptures(context: BrowserContext): Promise<Page> {
   await context.addInitScript(() => {
     const devices = navigator.mediaDevices;
-    const counted = { captures: 0 };
+    const counted = { captures: 0, streams: [] as MediaStream[] };
     Object.assign(window, { parleyCaptures: counted });
     const getUserMedia = devices.getUserMedia.bind(devices);
-    devices.getUserMedia = (constraints) => {
+    devices.getUserMedia = async (constraints) => {
       counted.captures += 1;
-      return getUserMedia(constraints);
+      const stream = await getUserMedia(constraints);
+      counted.streams.push(stream);
+      return stream;
     };
   });
   return context.newPage();
@@ -36,6 +38,14 @@ async function holdBack(context: BrowserContext, url: RegExp): Promise<() => voi
 
 function captures(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { parleyCaptures: { captures: number } }).parleyCaptures.captures);
+}
+
+/** The tracks the page has captured, and how many of them are still live: the camera's and microphone's lights are on. */
+function capturedTracks(page: Page): Promise<{ captured: number; live: number }> {
+  return page.evaluate(() => {
+    const tracks = (window as unknown as { parleyCaptures: { streams: MediaStream[] } }).parleyCaptures.streams.flatMap((stream) => stream.getTracks());
+    return { captured: tracks.length, live: tracks.filter((track) => track.readyState === 'live').length };
+  });
 }
 
 test.describe('A room page asks for the camera and microphone as it loads, unless the person refused them (issue 14, the join path; SPEC §2 "Request Media")', () => {
@@ -79,6 +89,54 @@ test.describe('A room page asks for the camera and microphone as it loads, unles
       // This browser's fake prompt says yes to a request (what a refusal then says: tests/unit/callTab-runtime.test.ts).
       await expect(callRegion(page).locator('.preview-video video')).toHaveCount(1);
       expect(await captures(page)).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+test.describe('A room page that cannot have a call lets go of the camera and microphone it asked for as it loaded, and offers no "Join call" (issue 14, the join path)', () => {
+  test('a room name that cannot name a room: the page says why in the home page’s words, and the camera goes off', async ({ browser, appUrl }) => {
+    const context = await browser.newContext();
+    try {
+      const page = await countingCaptures(context);
+      await page.goto(new URL('!!!', appUrl).href);
+      await expect(page.getByRole('status', { name: 'Room state' })).toHaveText('Could not open the room. That room name has no letters or digits that can name a room.');
+      await expect(callButton(page, 'Join call')).toHaveCount(0);
+      await expect(page.getByText('Ready to join?')).toHaveCount(0);
+      await expect.poll(() => capturedTracks(page)).toEqual({ captured: 2, live: 0 });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a room whose address cannot be looked up: the camera goes off', async ({ browser, appUrl }) => {
+    const front = await RecordingFront.start(appUrl);
+    front.refused = /^\/api\/room-config$/;
+    const context = await browser.newContext();
+    try {
+      const page = await countingCaptures(context);
+      await page.goto(new URL(uniqueRoomName('lookup-refused'), front.url).href);
+      await expect(page.getByRole('status', { name: 'Room state' })).toContainText('Could not join the room.', { timeout: 20_000 });
+      await expect(callButton(page, 'Join call')).toHaveCount(0);
+      await expect.poll(() => capturedTracks(page)).toEqual({ captured: 2, live: 0 });
+    } finally {
+      await context.close();
+      await front.close();
+    }
+  });
+
+  test('the room left while the call’s code is still on its way: the camera goes off, and stays off once the code arrives', async ({ browser, appUrl }) => {
+    const context = await browser.newContext();
+    try {
+      const releaseCallCode = await holdBack(context, /\/assets\/createTabCallRuntime-[^/]+\.js$/);
+      const page = await countingCaptures(context);
+      await page.goto(new URL(uniqueRoomName('left-early'), appUrl).href);
+      await expect.poll(() => capturedTracks(page)).toEqual({ captured: 2, live: 2 });
+      await page.getByRole('button', { name: 'Leave', exact: true }).click();
+      await expect(page.getByRole('textbox', { name: 'Room name' })).toBeVisible();
+      releaseCallCode();
+      await expect.poll(() => capturedTracks(page)).toEqual({ captured: 2, live: 0 });
     } finally {
       await context.close();
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EarlyPreviewCapture, withPreviewCapture, type MediaDevicesApi, type PermissionsApi } from '../../src/main-thread/media';
-import { FakeMediaDevices, settle } from './callTab-fakes';
+import { EarlyPreviewCapture, withPreviewCapture, type MediaDevicesApi, type PermissionsApi, type PreviewCapture } from '../../src/main-thread/media';
+import { FakeMediaDevices, harness, settle } from './callTab-fakes';
 
 /** The Permissions API saying `camera` and `microphone`; a name it does not know throws, as Firefox's does. */
 function permissions(camera: PermissionState | 'unknown', microphone: PermissionState | 'unknown'): PermissionsApi {
@@ -73,3 +73,12 @@ async function earlyTracksOf(devices: FakeMediaDevices): Promise<MediaStreamTrac
   await settle();
   return devices.captured[0]?.map((track) => track.readyState) ?? [];
 }
+
+describe('A call runtime disposed before its preview took the page’s early capture lets it go: the camera and microphone go off (issue 14, the join path)', () => {
+  it('disposed unstarted (the room’s view went while the call’s code loaded), it releases the capture it was handed', () => {
+    let released = 0;
+    const previewCapture: PreviewCapture = { take: async () => undefined, release: () => (released += 1) };
+    harness({ previewCapture }).runtime.dispose();
+    expect(released).toBeGreaterThan(0);
+  });
+});

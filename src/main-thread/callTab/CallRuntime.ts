@@ -229,6 +229,8 @@ export class CallRuntime {
     this.seat.dispose();
     this.media.removeAllLocal();
     this.queue.close();
+    // Disposed before its preview took the page's early capture (the view went as the runtime was made): it is let go.
+    this.options.previewCapture?.release();
   }
 
   // ------------------------------------------------------------------------------------------

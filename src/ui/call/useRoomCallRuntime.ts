@@ -45,7 +45,12 @@ export function useRoomCallRuntime(roomAddress: string | undefined, roomName: st
     joinAskedRef.current = true;
     setJoinAsked(true);
     const joining = attachSent.then(() => actions.openRoom(roomName, { autoJoinCall: true }));
-    joining.catch((error: unknown) => callLog.error(`joining the call failed: ${errorMessage(error)}`));
+    joining.catch((error: unknown) => {
+      callLog.error(`joining the call failed: ${errorMessage(error)}`);
+      // The room could not be opened: nothing joins, and "Join call" is not left saying "Joining…".
+      joinAskedRef.current = false;
+      setJoinAsked(false);
+    });
   }, [attachSent, actions, roomName]);
   useLayoutEffect(() => {
     if (!roomAddress) return;
@@ -56,7 +61,11 @@ export function useRoomCallRuntime(roomAddress: string | undefined, roomName: st
     const dropClaimAhead = (): void => void tab.calls().then((calls) => calls.dropCallAhead(roomAddress), () => undefined);
     tab.calls().then((calls) => calls.createCallRuntime(roomAddress)).then(
       (loaded) => {
-        if (gone) return;
+        if (gone) {
+          // Made after the view went: nobody else disposes it, and it holds the page's early capture.
+          loaded.dispose();
+          return;
+        }
         created = loaded;
         const joinCall = joinAskedRef.current;
         joinAskedRef.current = false;

@@ -1,6 +1,9 @@
+import { useAtomValue } from 'jotai';
 import { Suspense, type ReactNode } from 'react';
+import { connectionAtom } from '../main-thread/sessionAtoms';
 import type { Room, RoomMove } from '../protocol/entities';
 import { ConnectionNotice } from './ConnectionNotice';
+import { connectionDown } from './connectionLoss';
 import { lazyComponent } from './lazyComponent';
 import { Spinner } from './Spinner';
 
@@ -24,7 +27,7 @@ interface RoomStatusProps {
  * that ended for us (`RoomOfView.end`) has its own screen instead (RoomEnded): no banner repeats it.
  */
 export function RoomStatus({ roomName, room, openError, ended }: RoomStatusProps) {
-  const content = describe(roomName, room, openError, ended);
+  const content = describe(roomName, room, openError, ended, connectionDown(useAtomValue(connectionAtom)));
   if (!content) return null;
   return (
     <div role="status" aria-label={content.label ?? 'Room state'} className={`banner banner-${content.tone}`}>
@@ -35,8 +38,12 @@ export function RoomStatus({ roomName, room, openError, ended }: RoomStatusProps
 
 type Tone = 'info' | 'warning' | 'error';
 
-/** What the banner says; `label` names it when it is news about a room we are in, not its state. */
-function describe(roomName: string, room: Room | undefined, openError: string | undefined, ended: boolean): { tone: Tone; body: ReactNode; label?: string } | undefined {
+/**
+ * What the banner says; `label` names it when it is news about a room we are in, not its state. A
+ * join that waits for the connection (`disconnected`: down past its first attempt) says why, and
+ * offers "Retry now", instead of spinning with no word.
+ */
+function describe(roomName: string, room: Room | undefined, openError: string | undefined, ended: boolean, disconnected: boolean): { tone: Tone; body: ReactNode; label?: string } | undefined {
   if (openError) {
     return {
       tone: 'error',
@@ -48,12 +55,25 @@ function describe(roomName: string, room: Room | undefined, openError: string | 
     };
   }
   if (ended) return undefined;
-  if (!room) return { tone: 'info', body: pending('Joining the room…') };
+  if (!room) return disconnected ? { tone: 'warning', body: <ConnectionNotice /> } : { tone: 'info', body: pending('Joining the room…') };
   switch (room.roomState) {
     case 'joined':
       return room.movedFrom ? { tone: 'info', label: 'Room moved', body: <p>{movedText(room.movedFrom, room.providedName)}</p> } : undefined;
-    case 'joining':
-      return { tone: 'info', body: pending(room.movedFrom ? `${movedText(room.movedFrom, room.providedName)} Joining it…` : 'Joining the room…') };
+    case 'joining': {
+      const moved = room.movedFrom && movedText(room.movedFrom, room.providedName);
+      if (disconnected) {
+        return {
+          tone: 'warning',
+          body: (
+            <>
+              {moved && <p>{moved}</p>}
+              <ConnectionNotice />
+            </>
+          ),
+        };
+      }
+      return { tone: 'info', body: pending(moved ? `${moved} Joining it…` : 'Joining the room…') };
+    }
     case 'password-required':
       return {
         tone: 'warning',

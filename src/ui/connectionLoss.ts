@@ -6,6 +6,19 @@ export interface ConnectionLossText {
   canRetry: boolean;
 }
 
+/** The connection was lost, or its first attempt failed: what comes next is a reconnect. */
+export function connectionTried(connection: ConnectionRecord): boolean {
+  return connection.disconnectedSince !== undefined || connection.reconnectAttempts > 0;
+}
+
+/**
+ * No connection, past its first attempt (or the browser is offline): whatever waits for it — joining
+ * a room — has a reason to say, where a first connection's brief wait has none.
+ */
+export function connectionDown(connection: ConnectionRecord): boolean {
+  return connection.state !== 'connected' && (connection.offline || connectionTried(connection));
+}
+
 /**
  * The connection's state in plain words, with when it was lost and how far reconnecting is
  * (undefined while connected). `formatTime` renders a time as people read it ("10:42").

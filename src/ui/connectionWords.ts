@@ -1,4 +1,5 @@
 import type { ConnectionRecord } from '../protocol/session-state';
+import { connectionTried } from './connectionLoss';
 
 /** How the connection stands, for its colour: fine, being worked on, or waiting for the network. */
 export type ConnectionTone = 'ok' | 'working' | 'offline' | 'down';
@@ -17,8 +18,7 @@ export function connectionWords(connection: ConnectionRecord): ConnectionWords {
   if (connection.state === 'connected') return { text: 'Connected', tone: 'ok' };
   if (connection.offline) return { text: 'Offline — we’ll reconnect when you’re back', tone: 'offline' };
   const attempt = connection.reconnectAttempts > 0 ? ` (attempt ${connection.reconnectAttempts})` : '';
-  const wasConnected = connection.disconnectedSince !== undefined || connection.reconnectAttempts > 0;
-  if (connection.state === 'connecting') return { text: wasConnected ? `Reconnecting…${attempt}` : 'Connecting…', tone: 'working' };
+  if (connection.state === 'connecting') return { text: connectionTried(connection) ? `Reconnecting…${attempt}` : 'Connecting…', tone: 'working' };
   // Issue 13: past the spec's attempts the session waits for the gateway to say the server is back.
   if (connection.waitingForServer) return { text: 'Waiting for the chat server…', tone: 'working' };
   // Failed or disconnected: a retry is scheduled, or nothing is (a deliberate disconnect, not started yet).

@@ -1,8 +1,57 @@
+import { createStore, Provider } from 'jotai';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import type { ParleyTab } from '../../src/main-thread/ParleyTab';
+import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { LIMITS } from '../../src/protocol/constants';
+import type { Room } from '../../src/protocol/entities';
+import { initialSessionState, type ConnectionRecord } from '../../src/protocol/session-state';
 import { RoomOpenFailure } from '../../src/ui/RoomOpenFailure';
+import { RoomStatus } from '../../src/ui/RoomStatus';
+import { TabContext } from '../../src/ui/tabContext';
+import { room } from './callTab-fakes';
+
+/** The ConnectionNotice reads the tab's actions ("Retry now"); rendering to markup calls none. */
+const tab = { actions: {} } as ParleyTab;
+
+/** RoomStatus as the room page shows it while the session's connection is `connection`. */
+function statusWith(connection: Partial<ConnectionRecord>, shown: Room | undefined): string {
+  const store = createStore();
+  const state = initialSessionState();
+  store.set(sessionStateAtom, { ...state, connection: { ...state.connection, ...connection } });
+  return renderToStaticMarkup(
+    createElement(Provider, { store }, createElement(TabContext, { value: tab }, createElement(RoomStatus, { roomName: 'standup', room: shown, openError: undefined, ended: false }))),
+  );
+}
+
+const joining = room({ roomState: 'joining', joined: false, joinedAt: undefined });
+
+describe('A room opened with no connection says why it waits, and offers "Retry now", instead of spinning with no word (issue 13: plain words)', () => {
+  it('before the session has the room, and while it joins: the connection’s loss, its reconnect and "Retry now"', () => {
+    for (const shown of [undefined, joining]) {
+      const status = statusWith({ state: 'failed', disconnectedSince: Date.UTC(2026, 0, 5, 9, 30), reconnectAttempts: 2, nextAttemptAt: Date.now() + 3_000 }, shown);
+      expect(status).toContain('Connection lost at');
+      expect(status).toContain('Reconnecting… (attempt 2)');
+      expect(status).toContain('Retry now');
+      expect(status).not.toContain('Joining the room…');
+    }
+  });
+
+  it('offline from the start: says so, with "Retry now"', () => {
+    expect(statusWith({ state: 'disconnected', offline: true }, undefined)).toContain('Offline — we’ll reconnect when you’re back.');
+  });
+
+  it('during the first connection’s attempt, or once connected: "Joining the room…" alone', () => {
+    for (const connection of [{ state: 'connecting' as const }, { state: 'connected' as const }]) {
+      for (const shown of [undefined, joining]) {
+        const status = statusWith(connection, shown);
+        expect(status).toContain('Joining the room…');
+        expect(status).not.toContain('Retry now');
+      }
+    }
+  });
+});
 
 describe('A room page whose name cannot name a room says why in the home page’s words, not the session’s (issue 12: errors in plain words)', () => {
   it('a name with no letters or digits, and one too long: the home page’s sentence, no developer text', () => {

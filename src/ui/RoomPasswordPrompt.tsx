@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { LIMITS } from '../protocol/constants';
 import type { Room } from '../protocol/entities';
+import { focusLost } from './focusLost';
 import { useActions } from './tabContext';
 import { LockIcon } from './Icon';
 
@@ -10,6 +11,12 @@ export function RoomPasswordPrompt({ room }: { room: Room }) {
   const [password, setPassword] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const hintId = useId();
+  const field = useRef<HTMLInputElement>(null);
+  // The prompt comes again after a password the room refused (it goes while the join is tried): the
+  // field is focused each time, where `autoFocus` is honoured once per page, and Preact does not add it.
+  useEffect(() => {
+    if (focusLost()) field.current?.focus();
+  }, []);
   // The session keeps the password it last tried: still asked for one means it was not accepted.
   const rejected = room.providedPassword !== undefined && !submitting;
 
@@ -40,12 +47,12 @@ export function RoomPasswordPrompt({ room }: { room: Room }) {
           Room password
         </label>
         <input
+          ref={field}
           id={`${hintId}-input`}
           type="password"
           value={password}
           onChange={(event) => setPassword(event.target.value)}
           autoComplete="off"
-          autoFocus
           maxLength={LIMITS.roomPasswordLength}
           aria-describedby={hintId}
           aria-invalid={rejected ? true : undefined}

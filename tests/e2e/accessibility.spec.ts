@@ -276,6 +276,26 @@ test.describe('Focus goes where the next step is: the call controls after joinin
     await expect(messageBox(bob.page)).not.toBeFocused();
   });
 
+  test('a room password the room refused leaves focus in the password field of the prompt that asks again, which takes no more than the session accepts', async ({ people }) => {
+    const room = uniqueRoomName('wrong-password');
+    const alice = await people.join(room, 'Alice');
+    await alice.page.getByRole('button', { name: 'Lock room' }).click();
+    const lockDialog = alice.page.getByRole('dialog', { name: 'Lock room' });
+    await lockDialog.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
+    await lockDialog.getByRole('button', { name: 'Lock', exact: true }).click();
+    await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeVisible();
+
+    const bob = await people.arrive(room, 'Bob');
+    const field = bob.page.getByRole('textbox', { name: 'Room password' });
+    await expect(field).toHaveAttribute('maxlength', String(LIMITS.roomPasswordLength));
+    for (const attempt of ['wrong', 'still wrong']) {
+      await field.fill(attempt);
+      await bob.page.getByRole('button', { name: 'Enter room' }).click();
+      await expect(bob.page.getByText('That password did not open the room. Check it and try again.')).toBeVisible();
+      await expect(field).toBeFocused();
+    }
+  });
+
   test('a dialog that goes away while open (the room locked meanwhile from another tab) gives focus back to its button', async ({ people }) => {
     const alice = await people.join(uniqueRoomName('dialog-gone'), 'Alice');
     // A second tab of Alice's: the same session, so the room's owner there too.

@@ -70,7 +70,7 @@ test.describe('A room page asks for the camera and microphone as it loads, unles
     }
   });
 
-  test('a person whose browser says camera and microphone are refused is not asked as the page loads; "Request Media" asks', async ({ browser, appUrl }) => {
+  test('a person whose browser says camera and microphone are refused is not asked as the page loads; "Request Media" asks, and focus goes on to "Join call" as its notice goes', async ({ browser, appUrl }) => {
     const context = await browser.newContext();
     try {
       const page = await countingCaptures(context);
@@ -89,6 +89,8 @@ test.describe('A room page asks for the camera and microphone as it loads, unles
       // This browser's fake prompt says yes to a request (what a refusal then says: tests/unit/callTab-runtime.test.ts).
       await expect(callRegion(page).locator('.preview-video video')).toHaveCount(1);
       expect(await captures(page)).toBe(1);
+      await expect(requestMedia).toHaveCount(0);
+      await expect(callButton(page, 'Join call')).toBeFocused();
     } finally {
       await context.close();
     }

@@ -1,7 +1,12 @@
 import { useAtomValue } from 'jotai';
+import { useEffect, useRef } from 'react';
 import { handoverMessage } from '../../main-thread/callTab/callHandover';
 import { preferencesAtom } from '../../main-thread/sessionAtoms';
+import { focusLost } from '../focusLost';
 import { useCallRuntime } from './callRuntimeContext';
+
+/** The call's next step in its stage: the first usable call control in the call, "Join call" in the preview, "Move call here" elsewhere. */
+const CALL_CONTROL = '.call-controls button:not(:disabled), .join-call:not(:disabled), .call-elsewhere-actions button';
 
 /**
  * What the person should know about their media: a capture or call problem in plain words, the
@@ -17,12 +22,25 @@ export function CallNotices() {
   const playbackBlocked = useAtomValue(runtime.atoms.playbackBlocked);
   const handover = useAtomValue(runtime.atoms.handover);
   const preferences = useAtomValue(preferencesAtom);
+  const notices = useRef<HTMLDivElement>(null);
+  // A notice's button was used: "Dismiss", "Share screen again" and "Request Media" take their notice
+  // away, and focus with it; once it has gone, focus goes to the call's controls, not to the page.
+  const noticeButtonUsed = useRef(false);
+  useEffect(() => {
+    if (!noticeButtonUsed.current || notices.current?.contains(document.activeElement)) return;
+    noticeButtonUsed.current = false;
+    if (focusLost()) notices.current?.closest('.call-stage')?.querySelector<HTMLElement>(CALL_CONTROL)?.focus({ preventScroll: true });
+  });
+  const onNoticeButton = (action: () => void) => () => {
+    noticeButtonUsed.current = true;
+    action();
+  };
   return (
-    <div className="call-notices">
+    <div ref={notices} className="call-notices">
       {problem && (
         <div role="alert" className="banner banner-error call-problem">
           <p>{problem}</p>
-          <button type="button" className="button small" onClick={() => runtime.dismissProblem()}>
+          <button type="button" className="button small" onClick={onNoticeButton(() => runtime.dismissProblem())}>
             Dismiss
           </button>
         </div>
@@ -32,11 +50,11 @@ export function CallNotices() {
           <div className="banner banner-info call-handover">
             <p>{handoverMessage(handover, preferences)}</p>
             {handover.screenShareEnded && runtime.screenShareSupported && (
-              <button type="button" className="button small" onClick={() => void runtime.startScreenShare()}>
+              <button type="button" className="button small" onClick={onNoticeButton(() => void runtime.startScreenShare())}>
                 Share screen again
               </button>
             )}
-            <button type="button" className="button small" onClick={() => runtime.dismissHandover()}>
+            <button type="button" className="button small" onClick={onNoticeButton(() => runtime.dismissHandover())}>
               Dismiss
             </button>
           </div>
@@ -46,7 +64,7 @@ export function CallNotices() {
       {requestMediaOffered && (
         <div className="banner banner-info request-media">
           <p>{playbackBlocked ? 'Your browser is waiting for a click before it plays the call.' : 'Your camera and microphone are not on yet.'}</p>
-          <button type="button" className="button primary" onClick={() => void runtime.requestMedia()}>
+          <button type="button" className="button primary" onClick={onNoticeButton(() => void runtime.requestMedia())}>
             Request Media
           </button>
         </div>

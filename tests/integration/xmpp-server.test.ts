@@ -310,6 +310,26 @@ describe(`a room holds at most maxOccupants (${MAX_OCCUPANTS}); a further joiner
     await joinRoom(carol, roomJid, carolId);
     expect((await server.stats()).rooms[roomJid]).toEqual({ occupants: 2 });
   });
+
+  // Prosody only for now: ejabberd's mod_muc_room checks its max_users before bans and passwords.
+  it.runIf(TESTED_XMPP_SERVER === 'prosody')('tells a banned joiner "forbidden" and one without the password "not-authorized" even when the room is full (SPEC §8)', async () => {
+    const roomJid = newRoomJid();
+    const [aliceId, bobId, carolId, daveId] = [newId('alice'), newId('bob'), newId('carol'), newId('dave')];
+    const [alice, bob, carol, dave] = await Promise.all([aliceId, bobId, carolId, daveId].map((id) => logInOrFail(id)));
+    await joinRoom(alice!, roomJid, aliceId);
+    await joinRoom(bob!, roomJid, bobId);
+    await within('banning carol', alice!.setRoomAffiliation(roomJid, `${carolId}@${DOMAIN}`, 'outcast'));
+    await within('locking', alice!.configureRoom(roomJid, lockForm('sesame')));
+    expect((await server.stats()).rooms[roomJid]).toEqual({ occupants: 2 });
+
+    const refusal = (client: Agent, id: string): Promise<string | undefined> =>
+      joinRoom(client, roomJid, id).then(
+        () => 'joined',
+        (error: unknown) => (error as Presence).error?.condition,
+      );
+    expect(await refusal(carol!, carolId)).toBe('forbidden');
+    expect(await refusal(dave!, daveId)).toBe('not-authorized');
+  });
 });
 
 describe('real JIDs are visible to moderators only (whois moderators)', () => {

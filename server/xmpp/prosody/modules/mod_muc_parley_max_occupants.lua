@@ -1,6 +1,7 @@
 -- Occupant limit for every room of this MUC component (`parley_max_occupants`; unset = no limit).
 -- A join into a full room gets service-unavailable, the XEP-0045 condition for "room full"
--- that clients show as such (PROTOCOL.md).
+-- that clients show as such (PROTOCOL.md). It runs after Prosody's ban (-10) and password (-20)
+-- checks, so that a full room still says "banned" or "password required" first (SPEC §8).
 
 local st = require "util.stanza";
 
@@ -25,4 +26,4 @@ module:hook("muc-occupant-pre-join", function(event)
 		event.origin.send(st.error_reply(event.stanza, "cancel", "service-unavailable", "The room is full", room.jid));
 		return true;
 	end
-end);
+end, -25);

@@ -19,6 +19,9 @@ export function RoomPasswordPrompt({ room }: { room: Room }) {
   }, []);
   // The session keeps the password it last tried: still asked for one means it was not accepted.
   const rejected = room.providedPassword !== undefined && !submitting;
+  // A rejoin refused (we had joined: joinedAt is kept until we are in again) without a password we
+  // ever had: the room was locked while we were away, and only someone in it can tell us the password.
+  const lockedMeanwhile = room.joinedAt !== undefined && !rejected;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -40,7 +43,11 @@ export function RoomPasswordPrompt({ room }: { room: Room }) {
         <LockIcon /> This room is locked.
       </p>
       <p id={hintId} className="muted">
-        {rejected ? 'That password did not open the room. Check it and try again.' : 'Enter the room password to join.'}
+        {rejected
+          ? 'That password did not open the room. Check it and try again.'
+          : lockedMeanwhile
+            ? 'The room was locked while you were away — ask the owner for the password.'
+            : 'Enter the room password to join.'}
       </p>
       <div className="inline-field">
         <label className="visually-hidden" htmlFor={`${hintId}-input`}>

@@ -14,9 +14,10 @@ import type { Room } from '../../src/protocol/entities';
 import { MemoryIdentityStorage } from '../../src/shared-worker/identity/IdentityStorage';
 import { lockForm } from '../../src/shared-worker/rooms/roomLockForm';
 import { providerConfig } from '../support/parley';
-import { connected, joinedBy, useSessions, waitFor, WAIT_MS, type TestSession } from '../support/sessions';
+import { connected, joinedBy, peerNamed, useSessions, waitFor, WAIT_MS, type TestSession } from '../support/sessions';
 import { startTestParley, temporaryDataDir } from '../support/testParley';
 import { clientFor, login, usePlainClients, withTimeout } from '../support/xmppClient';
+import { TESTED_XMPP_SERVER } from '../support/xmppServers';
 
 /**
  * One Parley per test, with a data folder that outlives its restarts: `restart` stops the XMPP
@@ -237,4 +238,108 @@ describe('a new room is stored at once: its creator owns it even when the XMPP s
     expect((await join(await logIn({}), room)).muc).toMatchObject({ affiliation: 'none', role: 'participant' });
     expect((await join(await logIn(aliceBrowser), room)).muc).toMatchObject({ affiliation: 'owner', role: 'moderator' });
   });
+});
+
+describe('locking a room keeps its people: who was in it when it was locked comes back without the password, after a lost connection and a server restart', () => {
+  // ejabberd's rooms refuse them (mod_muc_room's password check, no hook before it that knows who was
+  // in): their room says why, in plain words (RoomPasswordPrompt: locked while you were away).
+  const admitsThem = TESTED_XMPP_SERVER === 'prosody';
+
+  it('rejoins Bob, who never learnt the password, while a newcomer is asked for it and the kicked stay out', async () => {
+    const alice = openSession({ server: parley.server(), displayName: 'Alice' });
+    const bob = openSession({ server: parley.server(), displayName: 'Bob' });
+    const daveBrowser = new MemoryIdentityStorage();
+    const dave = openSession({ server: parley.server(), displayName: 'Dave', identityStorage: daveBrowser });
+    const name = `Room ${randomUUID().slice(0, 8)}`;
+    const room = await joinedBy(alice, name);
+    const bobRoom = await joinedBy(bob, name);
+    const daveRoom = await joinedBy(dave, name);
+    await alice.rooms.lockRoom(room.address, 'hush');
+    // Bob's lock check learns only that a password is required now.
+    const locked = await waitFor(bob, 'Bob told the room is locked', (state) => state.rooms[bobRoom.id]?.passwordRequired && state.rooms[bobRoom.id]);
+    expect(locked.password).toBeUndefined();
+    await alice.rooms.kickPeer((await peerNamed(alice, room.address, 'Dave')).address);
+    await roomState(dave, daveRoom.id, 'banned');
+
+    const drops: Array<[string, () => Promise<void>]> = [
+      ['a lost connection', async () => {
+        bob.session.disconnect();
+        await bob.session.connect();
+      }],
+      ['the XMPP server restarting', () => parley.server().restartXmpp()],
+    ];
+    for (const [what, drop] of drops) {
+      await drop();
+      if (admitsThem) {
+        const back = await rejoined(bob, bobRoom.id, (current) => current.passwordRequired);
+        expect(back, `Bob back after ${what}`).toMatchObject({ password: undefined, providedPassword: undefined });
+        await peerNamed(alice, room.address, 'Bob', (peer) => peer.joinedCall);
+      } else {
+        // Had joined (joinedAt kept), refused now, never given a password: the page says the room was locked while away.
+        expect(await roomState(bob, bobRoom.id, 'password-required'), `Bob after ${what}`).toMatchObject({ providedPassword: undefined, joinedAt: bobRoom.joinedAt });
+        return;
+      }
+    }
+
+    const carol = openSession({ server: parley.server(), displayName: 'Carol' });
+    await connected(carol);
+    await roomState(carol, await carol.rooms.joinRoom(name), 'password-required');
+    // Dave was in the room when it was locked, but the kick banned him: a reload finds him banned still.
+    dave.session.disconnect();
+    const reloadedDave = openSession({ server: parley.server(), displayName: 'Dave', identityStorage: daveBrowser });
+    await connected(reloadedDave);
+    await roomState(reloadedDave, await reloadedDave.rooms.joinRoom(name), 'banned');
+  }, 4 * WAIT_MS);
+
+  it.runIf(admitsThem)('admits those in the room at the lock or who came with the password; a new password keeps only those in the room; a ban or an unlock ends it', async () => {
+    const aliceBrowser = {};
+    const room = newRoomJid();
+    const alice = await logIn(aliceBrowser);
+    const bob = await logIn({});
+    const carol = await logIn({});
+    await join(alice, room);
+    await join(bob, room);
+    await withTimeout(alice.client.configureRoom(room, lockForm('hush')), WAIT_MS, 'locking');
+    const reconnect = async (who: LoggedIn): Promise<LoggedIn> => {
+      await who.client.disconnect();
+      const again = { ...who, client: track(clientFor(who.config)) };
+      await login(again.client);
+      return again;
+    };
+
+    // In the room when it was locked: back without the password, as often as need be.
+    const bobBack = await reconnect(bob);
+    expect(await joinOutcome(bobBack, room)).toBe('joined');
+    // Came after the lock with the password: back without it too.
+    expect(await joinOutcome(carol, room)).toBe('not-authorized');
+    expect(await joinOutcome(carol, room, 'hush')).toBe('joined');
+    await leave(carol, room);
+    expect(await joinOutcome(carol, room)).toBe('joined');
+    await leave(carol, room);
+
+    // A new password: Bob is in the room and stays admitted; Carol had left and must ask for it.
+    await withTimeout(alice.client.configureRoom(room, lockForm('hush2')), WAIT_MS, 'changing the password');
+    const bobStill = await reconnect(bobBack);
+    expect(await joinOutcome(bobStill, room)).toBe('joined');
+    expect(await joinOutcome(carol, room)).toBe('not-authorized');
+    expect(await joinOutcome(carol, room, 'hush')).toBe('not-authorized');
+
+    // Unlocked, then locked again while only Alice is in: Bob, who had left, is not admitted any more.
+    await leave(bobStill, room);
+    await withTimeout(alice.client.configureRoom(room, lockForm('')), WAIT_MS, 'unlocking');
+    await withTimeout(alice.client.configureRoom(room, lockForm('hush3')), WAIT_MS, 'locking again');
+    expect(await joinOutcome(bobStill, room)).toBe('not-authorized');
+    expect(await joinOutcome(bobStill, room, 'hush3')).toBe('joined');
+
+    // Banned: never let in, with or without the password, nor after the ban is lifted.
+    await withTimeout(alice.client.ban(room, bob.bareJid, 'kicked'), WAIT_MS, 'banning');
+    const bobBanned = await reconnect(bobStill);
+    expect(await joinOutcome(bobBanned, room)).toBe('forbidden');
+    await withTimeout(alice.client.setRoomAffiliation(room, bob.bareJid, 'none'), WAIT_MS, 'lifting the ban');
+    expect(await joinOutcome(bobBanned, room)).toBe('not-authorized');
+
+    // The list is kept with the room: after a restart, Alice (in the room at the lock) needs no password either.
+    await parley.server().restartXmpp();
+    expect((await join(await logIn(aliceBrowser), room)).muc).toMatchObject({ affiliation: 'owner' });
+  }, 4 * WAIT_MS);
 });

@@ -8,6 +8,7 @@ import { LIMITS } from '../../src/protocol/constants';
 import type { Room } from '../../src/protocol/entities';
 import { initialSessionState, type ConnectionRecord } from '../../src/protocol/session-state';
 import { RoomOpenFailure } from '../../src/ui/RoomOpenFailure';
+import { RoomPasswordPrompt } from '../../src/ui/RoomPasswordPrompt';
 import { RoomStatus } from '../../src/ui/RoomStatus';
 import { TabContext } from '../../src/ui/tabContext';
 import { room } from './callTab-fakes';
@@ -66,5 +67,21 @@ describe('A room page whose name cannot name a room says why in the home page’
     expect(renderToStaticMarkup(createElement(RoomOpenFailure, { roomName: 'standup', error: 'Room name not provided.' }))).toBe(
       '<p>Could not open the room. <span class="detail">(Room name not provided.)</span></p>',
     );
+  });
+});
+
+describe('A rejoin refused for want of a password says the room was locked while you were away, not to enter a password you were never given (SPEC §4 password-required)', () => {
+  const prompt = (shown: Room): string => renderToStaticMarkup(createElement(TabContext, { value: tab }, createElement(RoomPasswordPrompt, { room: shown })));
+  const refused = { roomState: 'password-required', joined: false, passwordRequired: true } as const;
+
+  it('a room we had joined (joinedAt kept), refused with no password of ours: ask the owner', () => {
+    const status = prompt(room({ ...refused, joinedAt: 1_000, providedPassword: undefined }));
+    expect(status).toContain('The room was locked while you were away — ask the owner for the password.');
+    expect(status).not.toContain('Enter the room password to join.');
+  });
+
+  it('a first join: enter the password; a password the room refused: check it', () => {
+    expect(prompt(room({ ...refused, joinedAt: undefined, providedPassword: undefined }))).toContain('Enter the room password to join.');
+    expect(prompt(room({ ...refused, joinedAt: undefined, providedPassword: 'wrong' }))).toContain('That password did not open the room.');
   });
 });

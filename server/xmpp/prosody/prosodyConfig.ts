@@ -106,7 +106,7 @@ export function renderProsodyConfig(settings: ProsodyConfigSettings): string {
     `  parley_instance_id = ${luaString(settings.instanceId)}`,
     '',
     `Component ${luaString(settings.mucDomain)} "muc"`,
-    '  modules_enabled = { "muc_parley_user", "muc_parley_max_occupants", "muc_parley_room_start", "muc_parley_room_persistence", "muc_parley_payload_guard" }',
+    '  modules_enabled = { "muc_parley_user", "muc_parley_max_occupants", "muc_parley_room_start", "muc_parley_room_persistence", "muc_parley_lock_admitted", "muc_parley_payload_guard" }',
     '  storage = "sql"',
     `  sql = { driver = "SQLite3", database = ${luaString(settings.roomsDatabase)} }`,
     // Every room is kept until it has been empty for the expiry time; owners cannot make it temporary.

@@ -41,6 +41,22 @@ export function ensureDebianPackages(packages, log) {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get', ['update', '-q'], { env });
   run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], { env });
+  stopDebianServices(missing, log);
+}
+
+/** Packages whose Debian install enables and starts a system-wide server of its own. */
+const PACKAGED_SERVICES = ['prosody', 'ejabberd'];
+
+/**
+ * Parley runs its own Prosody or ejabberd, on loopback, with its own configuration: the system
+ * service Debian enables on install would listen on every interface with Debian's. Only a service
+ * this run installed is stopped and disabled; one the machine had before is the operator's.
+ */
+function stopDebianServices(installed, log) {
+  const services = PACKAGED_SERVICES.filter((name) => installed.includes(name));
+  if (services.length === 0 || !existsSync('/run/systemd/system')) return;
+  log(`disabling the system services Debian started for them: ${services.join(' ')}`);
+  run('systemctl', ['disable', '--now', ...services]);
 }
 
 function newestMtime(path) {
@@ -64,7 +80,8 @@ export function ensureNpmPackages(log) {
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(join(ROOT, 'package-lock.json')).mtimeMs) return;
   log('installing npm packages (npm ci)');
   // MEDIASOUP_WORKER_BIN (set by ensureRelayWorkerBuilt) makes mediasoup's install skip its own download and build.
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  // With dev packages whatever NODE_ENV says: the build (vite) and the servers' loader (tsx) are among them.
+  run('npm', ['ci', '--include=dev', '--no-audit', '--no-fund']);
 }
 
 /** Builds the app when any of its sources is newer than the last build. */

@@ -4,10 +4,12 @@
 // occupant cross the nodes. Seen through Parley's own sessions: a room outlives the node it ran on.
 import { randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
+import { dirname, join as joinPath } from 'node:path';
 import type { Agent } from 'stanza';
 import type { Presence, ReceivedMessage, ReceivedMUCPresence } from 'stanza/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../../server/auth/jwt';
+import { parleyCacheDir } from '../../server/cacheDir';
 import type { RunningParley } from '../../server/Parley';
 import type { ParleySettings } from '../../server/settings';
 import { freeLoopbackPort } from '../../server/xmpp/freeLoopbackPort';
@@ -186,6 +188,17 @@ describe("ejabberd cluster: the nodes' shared cookie is not on their command lin
       const home = commandLine[commandLine.indexOf('-home') + 1]!;
       expect((await stat(home)).mode & 0o777).toBe(0o700);
       expect((await stat(`${home}/.erlang.cookie`)).mode & 0o777).toBe(0o600);
+    }
+  });
+});
+
+describe("ejabberd cluster: the Parley module ejabberd loads is compiled into the user's own cache, not a shared /tmp path", () => {
+  it('loads it from a folder under parleyCacheDir that only its user can enter', async () => {
+    const modulesDir = joinPath(parleyCacheDir(), 'ejabberd-module');
+    expect((await stat(modulesDir)).mode & 0o777).toBe(0o700);
+    for (const node of [nodeA, nodeB]) {
+      const commandLine = (await readFile(`/proc/${node.xmpp.pid}/cmdline`, 'utf8')).split('\0');
+      expect(dirname(commandLine[commandLine.indexOf('-pa') + 1]!)).toBe(modulesDir);
     }
   });
 });

@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { parleyCacheDir } from '../../cacheDir';
 import { freeLoopbackPort } from '../freeLoopbackPort';
 import { DEFAULT_ROOM_IDLE_EXPIRY_SECONDS, findBinary, LaunchedXmppServer, launchOnFreePort, validateOptions, waitUntilReady } from '../launch';
 import { ServerProcess } from '../ServerProcess';
@@ -79,9 +79,13 @@ async function compileModule(install: EjabberdInstall): Promise<string> {
   const hasher = createHash('sha256');
   for (const source of MODULE_SOURCES) hasher.update(await readFile(source));
   const hash = hasher.update(install.ebin).digest('hex').slice(0, 16);
-  const moduleDir = join(tmpdir(), `parley-ejabberd-module-${hash}`);
+  // Loaded into ejabberd beside the token secret: compiled into the user's own cache, not a /tmp path
+  // anyone could have made first with a module of their own in it.
+  const modulesDir = join(parleyCacheDir(), 'ejabberd-module');
+  await mkdir(modulesDir, { recursive: true, mode: 0o700 });
+  const moduleDir = join(modulesDir, hash);
   if (existsSync(join(moduleDir, 'mod_parley.beam'))) return moduleDir;
-  const staging = await mkdtemp(join(tmpdir(), 'parley-ejabberd-module-build-'));
+  const staging = await mkdtemp(join(modulesDir, 'build-'));
   try {
     const erlc = await findBinary('erlc', 'The Erlang compiler', 'apt-get install -y erlang-base');
     await run(erlc, ['-o', staging, '-pa', install.ebin, '-I', install.include, '-I', install.xmppInclude, '-Werror', ...MODULE_SOURCES]);

@@ -13,7 +13,7 @@ import type {
   TabListener,
 } from '../protocol/commands';
 import { applyPatches, type StateMessage } from '../protocol/session-state';
-import { EARLY_TAB_LOCK, SESSION_UNAVAILABLE, tabLockName, type EarlyTabLock } from '../protocol/tabs';
+import { EARLY_TAB_LOCK, SESSION_LOCK_HELD, SESSION_UNAVAILABLE, tabLockName, type EarlyTabLock, type SessionLockHeld } from '../protocol/tabs';
 import { SESSION_ATTACH_WITHIN_MS } from '../protocol/clientDefaults';
 import { sessionStateAtom, sessionUnavailableAtom } from './sessionAtoms';
 
@@ -42,8 +42,8 @@ export interface TabActions {
 /**
  * Connects this tab to the shared signalling session: holds the tab's liveness lock, subscribes
  * once, mirrors snapshot + patches into the Jotai store, forwards the browser's network events,
- * and hands session events to whoever listens. Says when the session could not start at all
- * (`sessionUnavailableAtom`).
+ * and hands session events to whoever listens. Says when the session could not start at all, or
+ * its worker is gone (`sessionUnavailableAtom`).
  */
 export class SessionBridge {
   readonly tabId: string;
@@ -65,6 +65,7 @@ export class SessionBridge {
     worker.addEventListener('error', () => this.setUnavailable(true));
     worker.port.addEventListener('message', (event: MessageEvent) => {
       if (event.data === SESSION_UNAVAILABLE) this.setUnavailable(true);
+      else if ((event.data as Partial<SessionLockHeld> | null)?.type === SESSION_LOCK_HELD) this.watchWorker((event.data as SessionLockHeld).lock);
     });
     this.actions = {
       rooms: session.rooms,
@@ -104,6 +105,17 @@ export class SessionBridge {
       this.setUnavailable(false);
     });
     return { attachSent: answered.then(() => undefined), attached };
+  }
+
+  /**
+   * The worker holds `lock` for its whole life and names it only once it holds it, so this tab's
+   * request waits behind it and is granted exactly when the worker is gone — crashed, out of memory,
+   * ended by the browser — which neither its port nor Comlink ever says: every call would hang, and
+   * the mirror stop. The lock is let go at once; the session cannot come back to this tab, whose
+   * rooms, calls and listener lived in that worker, but a reload starts a new worker.
+   */
+  private watchWorker(lock: string): void {
+    void navigator.locks.request(lock, () => this.setUnavailable(true));
   }
 
   private setUnavailable(unavailable: boolean): void {

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { consoleLogger } from '../common/logger';
 import { gatewayAddresses, publicOrigin } from '../protocol/endpoints';
-import { SESSION_UNAVAILABLE } from '../protocol/tabs';
+import { SESSION_LOCK_HELD, SESSION_UNAVAILABLE, sessionLockName, type SessionLockHeld } from '../protocol/tabs';
 import { startConnectionAhead } from './ahead/connectionAhead';
 import { IndexedDbIdentityStorage, ReadAheadIdentityStorage } from './identity/IdentityStorage';
 
@@ -14,8 +14,22 @@ import { IndexedDbIdentityStorage, ReadAheadIdentityStorage } from './identity/I
  * account. The session takes them over when it asks for the same ones.
  * Tabs that connect meanwhile wait: a port's messages are held until the session exposes itself on it.
  * Should the session's code not load, each tab is told, and the worker closes.
+ * The worker holds a lock of its own for its whole life and tells each tab its name, so that a tab
+ * learns when the worker is gone however it ends (SessionBridge).
  */
 declare const self: SharedWorkerGlobalScope;
+
+// Asked for first, and not waited for: the request goes to the browser at once, and nothing of the
+// login or of the tabs' attaches waits for its grant. Held until this worker ends; the browser
+// releases it then, whether the worker closed, crashed or was killed. Each tab is told its name
+// once it is held, so that a tab's request for it always comes after ours.
+const sessionLock: SessionLockHeld = { type: SESSION_LOCK_HELD, lock: sessionLockName(crypto.randomUUID()) };
+const sessionLockHeld = new Promise<void>((held) => {
+  void navigator.locks.request(sessionLock.lock, () => {
+    held();
+    return new Promise<never>(() => {});
+  });
+});
 
 const addresses = gatewayAddresses(publicOrigin(self.location));
 const identityStorage = new ReadAheadIdentityStorage(new IndexedDbIdentityStorage());
@@ -27,6 +41,7 @@ let expose: ((port: MessagePort) => void) | undefined;
 self.addEventListener('connect', (event) => {
   const port = (event as MessageEvent).ports[0];
   if (!port) return;
+  void sessionLockHeld.then(() => port.postMessage(sessionLock));
   if (expose) expose(port);
   else waiting.push(port);
 });

@@ -1,6 +1,7 @@
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import { startTestParley } from '../support/testParley';
+import { SESSION_LOCK_PREFIX } from '../../src/protocol/tabs';
 
 /**
  * Session counts are read from the XMPP server, so this file runs its own servers: sessions other
@@ -46,4 +47,44 @@ test.describe('Tabs share one signalling session (DESIGN: a SharedWorker owns th
     expect((await ownParley.xmpp.stats()).clientSessions).toBe(2);
     await Promise.all(contexts.map((context) => context.close()));
   });
+
+  test('a shared worker that dies after the tabs attached is noticed: every tab says so in plain words and offers Reload, and a reload brings the session back', async ({ browser, ownParley }) => {
+    const context = await browser.newContext();
+    const tabs = [await context.newPage(), await context.newPage()];
+    for (const tab of tabs) {
+      await tab.goto(ownParley.url);
+      await expect(tab.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
+    }
+    // While the worker lives, neither tab is told it is gone (each asked for the worker's lock as it attached).
+    await expect.poll(() => sessionLockRequests(tabs[1]!)).toEqual({ held: 1, pending: 2 });
+    for (const tab of tabs) await expect(tab.getByRole('button', { name: 'Reload' })).toHaveCount(0);
+
+    // Ended as a crash or the browser would end it: no close, no message on its ports.
+    const browserSession = await browser.newBrowserCDPSession();
+    const { targetInfos } = await browserSession.send('Target.getTargets');
+    const workers = targetInfos.filter((target) => target.type === 'shared_worker' && target.url.startsWith(new URL(ownParley.url).origin));
+    expect(workers).toHaveLength(1);
+    await browserSession.send('Target.closeTarget', { targetId: workers[0]!.targetId });
+    await browserSession.detach();
+
+    for (const tab of tabs) {
+      await expect(tab.getByRole('alert').filter({ hasText: 'reload the page' })).toBeVisible();
+      await expect(tab.getByRole('button', { name: 'Reload' })).toBeVisible();
+    }
+    // A reload starts a new worker, which the reloaded tab is not told is gone.
+    await tabs[0]!.getByRole('button', { name: 'Reload' }).click();
+    await expect(tabs[0]!.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
+    await expect.poll(() => sessionLockRequests(tabs[0]!)).toEqual({ held: 1, pending: 1 });
+    await expect(tabs[0]!.getByRole('button', { name: 'Reload' })).toHaveCount(0);
+    await context.close();
+  });
 });
+
+/** How many shared workers' locks (src/protocol/tabs.ts sessionLockName) are held in the page's origin, and how many tabs wait for one. */
+async function sessionLockRequests(page: Page): Promise<{ held: number; pending: number }> {
+  return page.evaluate(async (prefix) => {
+    const { held = [], pending = [] } = await navigator.locks.query();
+    const count = (locks: LockInfo[]) => locks.filter((lock) => lock.name?.startsWith(prefix)).length;
+    return { held: count(held), pending: count(pending) };
+  }, SESSION_LOCK_PREFIX);
+}

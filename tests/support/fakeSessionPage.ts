@@ -1,12 +1,14 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { vi } from 'vitest';
+import { FakeWebLocks } from './fakeWebLocks';
 
 /**
  * What a page's SharedWorker and Web Locks give the session bridge, faked because Node has neither:
  * the worker's port is one end of a real message channel, whose other end is returned for the test
- * to hold as the session's; every lock is granted at once. Undo with `vi.unstubAllGlobals()`.
+ * to hold as the session's; Web Locks are `locks` (by default a fresh `FakeWebLocks`, where a lock
+ * nobody holds is granted at once). Undo with `vi.unstubAllGlobals()`.
  */
-export function fakeSessionPage(): MessagePort {
+export function fakeSessionPage(locks: FakeWebLocks = new FakeWebLocks()): MessagePort {
   const { port1: pagePort, port2: sessionPort } = new MessageChannel();
   vi.stubGlobal(
     'SharedWorker',
@@ -14,7 +16,7 @@ export function fakeSessionPage(): MessagePort {
       readonly port = pagePort;
     },
   );
-  vi.stubGlobal('navigator', { locks: { request: (_name: string, granted: () => Promise<unknown>) => granted() } });
+  vi.stubGlobal('navigator', { locks: { request: locks.request } });
   vi.stubGlobal('window', { addEventListener: () => undefined });
   return sessionPort;
 }

@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessionUnavailableAtom } from '../../src/main-thread/sessionAtoms';
 import { SessionBridge } from '../../src/main-thread/SessionBridge';
 import { SESSION_ATTACH_WITHIN_MS } from '../../src/protocol/clientDefaults';
-import { SESSION_UNAVAILABLE } from '../../src/protocol/tabs';
+import { SESSION_LOCK_HELD, SESSION_UNAVAILABLE, sessionLockName, type SessionLockHeld } from '../../src/protocol/tabs';
 import { fakeSessionPage } from '../support/fakeSessionPage';
+import { FakeWebLocks } from '../support/fakeWebLocks';
 import { until } from '../support/until';
 
 afterEach(() => {
@@ -14,8 +15,8 @@ afterEach(() => {
 });
 
 /** A page whose session the test holds, with the tab's attaches as they arrive. */
-function pageWithSession(): { sessionPort: MessagePort; attaches: { id: string }[] } {
-  const sessionPort = fakeSessionPage();
+function pageWithSession(locks = new FakeWebLocks()): { sessionPort: MessagePort; attaches: { id: string }[] } {
+  const sessionPort = fakeSessionPage(locks);
   const attaches: { id: string }[] = [];
   sessionPort.on('message', (message: { id: string; path?: string[] }) => {
     if (message.path?.join('.') === 'attach') attaches.push(message);
@@ -61,6 +62,90 @@ describe('A tab says when the shared session could not start, and takes it back 
     await attached;
     vi.advanceTimersByTime(SESSION_ATTACH_WITHIN_MS);
     expect(store.get(sessionUnavailableAtom)).toBe(false);
+    sessionPort.close();
+  });
+});
+
+/** A shared worker as entry.ts runs it, as far as its lock goes: it holds its own lock from its start until it ends. */
+function runningWorker(locks: FakeWebLocks, workerId: string): { held: SessionLockHeld; end: () => void } {
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  const held: SessionLockHeld = { type: SESSION_LOCK_HELD, lock: sessionLockName(workerId) };
+  void locks.request(held.lock, () => ended);
+  return { held, end };
+}
+
+/** Comlink's answer to each attach so far. */
+function answerAttaches(sessionPort: MessagePort, attaches: { id: string }[]): void {
+  attaches.forEach(({ id }) => sessionPort.postMessage({ id, type: 'RAW', value: undefined }));
+}
+
+/** Lets the page's port and the locks' grants run (real time, no timer decides anything). */
+async function settle(): Promise<void> {
+  for (let turn = 0; turn < 20; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('A tab notices when the shared worker it attached to is gone (crashed, out of memory, ended by the browser): its port and Comlink never say so', () => {
+  it('the worker holds its lock for its life and names it to the tab; ended after the tab attached, the tab is granted the lock, lets it go and says the session is unavailable', async () => {
+    const locks = new FakeWebLocks();
+    const { sessionPort, attaches } = pageWithSession(locks);
+    const worker = runningWorker(locks, 'worker-1');
+    const store = createStore();
+    const { attached } = new SessionBridge(store).start();
+    sessionPort.postMessage(worker.held);
+    await until(() => attaches.length === 1, 'the attach at the session');
+    answerAttaches(sessionPort, attaches);
+    await attached;
+    await until(() => locks.requested.filter((name) => name === worker.held.lock).length === 2, 'the tab’s request for the worker’s lock');
+    await settle();
+    expect(store.get(sessionUnavailableAtom)).toBe(false);
+
+    worker.end();
+    await until(() => store.get(sessionUnavailableAtom), 'the tab to say the session is unavailable');
+    // Let go at once: nothing in this page holds the worker's lock any more.
+    await until(() => !locks.isHeld(worker.held.lock), 'the lock let go');
+    sessionPort.close();
+  });
+
+  it('two tabs attached to a living worker are told nothing; both say so once it ends', async () => {
+    const locks = new FakeWebLocks();
+    const { sessionPort, attaches } = pageWithSession(locks);
+    const worker = runningWorker(locks, 'worker-1');
+    const stores = [createStore(), createStore()];
+    // Both tabs' ports are the fake page's one port: each Comlink handle takes only its own answers.
+    stores.forEach((store) => new SessionBridge(store).start());
+    sessionPort.postMessage(worker.held);
+    await until(() => attaches.length === 2, 'both attaches at the session');
+    answerAttaches(sessionPort, attaches);
+    await until(() => locks.requested.filter((name) => name === worker.held.lock).length === 3, 'both tabs’ requests for the worker’s lock');
+    await settle();
+    expect(stores.map((store) => store.get(sessionUnavailableAtom))).toEqual([false, false]);
+
+    worker.end();
+    await until(() => stores.every((store) => store.get(sessionUnavailableAtom)), 'both tabs to say so');
+    sessionPort.close();
+  });
+
+  it('a worker that follows another (every tab had closed) is not taken for gone when the one before it ends', async () => {
+    const locks = new FakeWebLocks();
+    const { sessionPort, attaches } = pageWithSession(locks);
+    const before = runningWorker(locks, 'worker-before');
+    const store = createStore();
+    new SessionBridge(store).start();
+    // The new worker starts while the one before it still holds its lock; the tab is told the new one's.
+    const after = runningWorker(locks, 'worker-after');
+    sessionPort.postMessage(after.held);
+    await until(() => attaches.length === 1, 'the attach at the session');
+    answerAttaches(sessionPort, attaches);
+    await until(() => locks.requested.filter((name) => name === after.held.lock).length === 2, 'the tab’s request for the new worker’s lock');
+
+    before.end();
+    await settle();
+    expect(store.get(sessionUnavailableAtom)).toBe(false);
+    expect(locks.requested.filter((name) => name === before.held.lock)).toHaveLength(1);
+
+    after.end();
+    await until(() => store.get(sessionUnavailableAtom), 'the tab to say so once its own worker ends');
     sessionPort.close();
   });
 });

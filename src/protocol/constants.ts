@@ -35,6 +35,16 @@ export const SESSION_TERMINATION = {
   recomputeAfterOtherErrorMs: 2_000,
   interruptedTimeoutMs: 5_000,
 } as const;
+/**
+ * Beyond the spec: how long your connection with a person may go on failing (a session of theirs
+ * or ours failed, and none has connected since) before their tile says in words that it cannot
+ * connect, rather than "Reconnecting…". Twice SPEC §4's interrupted limit: after a failure SPEC
+ * starts a session anew within 500 ms (an initiator first restarts ICE), and a network that only
+ * dropped for a moment is back within one such 5 s round, the ICE restart's or the new session's;
+ * still failing after two rounds, the connection is blocked (no relay server, UDP refused), not
+ * slow. The call keeps trying all the same, and the words go once a session connects.
+ */
+export const CALL_UNREACHABLE_AFTER_MS = 2 * SESSION_TERMINATION.interruptedTimeoutMs;
 
 /**
  * A Jingle request for a call this session has joined but no tab runs yet (the tab that joined

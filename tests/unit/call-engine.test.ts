@@ -783,6 +783,56 @@ describe('Call: a stream shared, or an offer left unanswered, while signalling w
   });
 });
 
+/** The encoding Alice's camera goes to Bob with (the mesh's sender to him). */
+function cameraTo(alice: Person, bob: Person): SizedEncoding | undefined {
+  const camera = alice.media.local().find((item) => item.kind === 'video')?.id ?? '';
+  return alice.engine.senders(camera).get(bob.address)?.getParameters().encodings[0];
+}
+
+const HIDDEN_TILE = { visible: false, width: 320, height: 180, fullScreen: false };
+const SMALL_TILE = { visible: true, width: 320, height: 180, fullScreen: false };
+
+/** Bob's tab is hidden (his tile asks Alice for `off`, she pauses her video to him), then the chat server goes down for both. */
+async function bobHiddenThenOutage(w: World): Promise<{ alice: Person; bob: Person; video: string }> {
+  const { alice, bob } = await aliceAndBobInCall(w, false);
+  connectAll(w);
+  const video = remoteFrom(bob, alice).find((item) => item.kind === 'video')?.id ?? '';
+  await bob.engine.setTileNeed(video, HIDDEN_TILE);
+  await until(() => cameraTo(alice, bob)?.active === false, 'paused for the hidden tab');
+  w.network.cut(alice.address, bob.address);
+  setLostConnection(alice);
+  setLostConnection(bob);
+  await w.clock.advance(5_000);
+  return { alice, bob, video };
+}
+
+describe('Call: a quality request made while signalling was down reaches its sender once they are back (issue 13)', () => {
+  it('Bob returns to his hidden tab while the chat server is down: his tile asks for low, which cannot go; after the rejoin Alice is asked again and resumes her video to him', async () => {
+    const w = newWorld();
+    const { alice, bob, video } = await bobHiddenThenOutage(w);
+    await bob.engine.setTileNeed(video, SMALL_TILE);
+    expect(bob.errors).toContain('Jingle description-info not sent: Not connected');
+    await w.clock.advance(5_000);
+    expect(cameraTo(alice, bob)?.active).toBe(false);
+
+    w.network.restore(alice.address, bob.address);
+    setLostConnection(alice, [bob]);
+    setLostConnection(bob, [alice]);
+    // The tile's need has not changed since: only the catch-up asks again.
+    await until(() => cameraTo(alice, bob)?.active === true, 'Alice’s video to Bob resumed');
+    expect(cameraTo(alice, bob)?.scaleResolutionDownTo).toEqual({ maxWidth: 320, maxHeight: 180 });
+  });
+
+  it('a request that could not go is not recorded as asked: the tile’s next need asks again, though it maps to the same quality', async () => {
+    const w = newWorld();
+    const { alice, bob, video } = await bobHiddenThenOutage(w);
+    await bob.engine.setTileNeed(video, SMALL_TILE);
+    w.network.restore(alice.address, bob.address);
+    await bob.engine.setTileNeed(video, { ...SMALL_TILE, width: 300 });
+    await until(() => cameraTo(alice, bob)?.active === true, 'Alice’s video to Bob resumed');
+  });
+});
+
 /** `person`'s camera and microphone captured as a tab does (MediaCapture), from fake devices. */
 function captureOf(w: World, person: Person): { capture: MediaCapture; mediaDevices: FakeMediaDevices } {
   const mediaDevices = new FakeMediaDevices();

@@ -152,6 +152,7 @@ export class Call extends TypedEmitter<CallEvents> {
       inCall: () => this.inCall(),
       captureWidth: () => this.relaySize().width,
       connected: () => this.schedule(),
+      delivered: (request) => this.link.delivered(request),
     });
     this.peerReports = new PeerReports(media, options.reportPeerMedia, logger);
     this.rejoinHold = new RejoinHold(clock, () => this.schedule());
@@ -286,6 +287,8 @@ export class Call extends TypedEmitter<CallEvents> {
       const back = new Set(returned);
       this.mesh.catchUp(back);
       this.relay?.catchUp(back);
+      // …and what we asked of them: a quality request made meanwhile could not go.
+      this.incoming.view.catchUp(back);
     }
 
     const { media } = this.options;

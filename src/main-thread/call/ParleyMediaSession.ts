@@ -118,10 +118,13 @@ export class ParleyMediaSession extends MediaSession {
     });
   }
 
-  sendDescriptionInfo(contents: Stanzas.JingleContent[]): Promise<void> {
-    return this.processLocal('description-info', async () => {
-      this.send('description-info', { contents });
+  /** Sends a description-info; resolves with the request as sent, whose delivery JingleLink follows (`delivered`). */
+  async sendDescriptionInfo(contents: Stanzas.JingleContent[]): Promise<Partial<Stanzas.Jingle>> {
+    const request: Partial<Stanzas.Jingle> = { contents };
+    await this.processLocal('description-info', async () => {
+      this.send('description-info', request);
     });
+    return request;
   }
 
   /** The sender of our one track of a kind. */

@@ -16,13 +16,15 @@ import {
   type PreviewCapture,
 } from '../media';
 import type { TileNeed } from '../call/receive/tileProfile';
-import { callAtomFamily, connectionAtom, peersAtom, preferencesAtom } from '../sessionAtoms';
+import { connectionsAtom, heldPeersAtom } from '../call/callAtoms';
+import { callAtomFamily, connectionAtom, peersAtom, preferencesAtom, roomPeersAtomFamily } from '../sessionAtoms';
 import { createCallTabAtoms, type CallPhase, type CallTabAtoms, type SelectedDevices } from './callTabAtoms';
 import { LocalCapture, type CaptureUse } from './LocalCapture';
 import { MediaElements } from './MediaElements';
 import { PushToTalkMicrophone } from './PushToTalkMicrophone';
 import type { TileObservers } from './RemoteTileNeeds';
 import { CallSeat, type CallLike } from './CallSeat';
+import { ConnectionTroubles } from './ConnectionTroubles';
 import { SelfReports } from './SelfReports';
 import type { CallTabCommands } from './sessionCommands';
 import { VoiceMonitors, type StartVoiceMonitor } from './VoiceMonitors';
@@ -98,6 +100,7 @@ export class CallRuntime {
   private readonly unsubscribes: Array<() => void> = [];
   private readonly seat: CallSeat;
   private readonly selfReports: SelfReports;
+  private readonly troubles: ConnectionTroubles;
   private threshold: number | undefined;
   private disposed = false;
 
@@ -154,8 +157,10 @@ export class CallRuntime {
         startLocalMedia: () => this.local.startForCall(),
         followSendLoad: (load) => this.local.followSendLoad(load),
         setReporting: (reporting) => this.selfReports.setReporting(reporting),
+        sessionFailed: (peerAddress) => this.troubles.failed(peerAddress),
       },
     });
+    this.troubles = new ConnectionTroubles({ roomAddress: options.roomAddress, store, clock, troubles: this.atoms.connectionTroubles });
     this.selfReports = new SelfReports({
       roomAddress: options.roomAddress,
       store,
@@ -201,6 +206,11 @@ export class CallRuntime {
         this.elements.refreshOutputs();
         this.selfReports.follow();
       }),
+      // Whom the connection keeps failing with, for their tiles.
+      store.sub(connectionsAtom, () => this.followTroubles()),
+      store.sub(roomPeersAtomFamily(this.roomAddress), () => this.followTroubles()),
+      store.sub(heldPeersAtom, () => this.followTroubles()),
+      () => this.troubles.clear(),
     );
     this.voice.start();
     this.devices.start();
@@ -421,8 +431,16 @@ export class CallRuntime {
     }
   }
 
+  /** The people the call follows (the room's, and those held through a lost connection): their connection troubles are followed. */
+  private followTroubles(): void {
+    const { store } = this.options;
+    const present = [...store.get(roomPeersAtomFamily(this.roomAddress)), ...(store.get(heldPeersAtom)[this.roomAddress] ?? [])];
+    this.troubles.follow(new Set(present.map((peer) => peer.address)));
+  }
+
   private setPhase(phase: CallPhase): void {
     if (this.disposed || this.phase === phase) return;
+    if (phase !== 'in-call') this.troubles.clear();
     if (phase === 'preview') this.options.store.set(this.atoms.handover, undefined);
     else this.options.store.set(this.atoms.leftCall, false);
     this.options.store.set(this.atoms.phase, phase);

@@ -27,6 +27,8 @@ export interface CallSeatHost {
   followSendLoad(load: VideoSendLoad): void;
   /** This tab runs the call (or no longer does): it tells the room your own media facts. */
   setReporting(reporting: boolean): void;
+  /** A session with this person ended with an error (the Call's `sessionFailed`). */
+  sessionFailed(peerAddress: string): void;
 }
 
 export interface CallSeatOptions {
@@ -178,6 +180,9 @@ export class CallSeat {
       if (this.call === call) this.options.host.followSendLoad(load);
     });
     call.on('takenElsewhere', () => void this.takenElsewhere(call));
+    call.on('sessionFailed', (error) => {
+      if (this.call === call) this.options.host.sessionFailed(error.peerAddress);
+    });
     return call;
   }
 

@@ -6,6 +6,7 @@ import { preferencesAtom, roomPeersAtomFamily } from '../sessionAtoms';
 import type { CallHandover } from './callHandover';
 import { callTiles } from './callTiles';
 import { connectionHint, type ConnectionHint } from './connectionHint';
+import type { ConnectionTrouble } from './ConnectionTroubles';
 import { localMediaState } from './localMediaState';
 
 /**
@@ -64,6 +65,8 @@ export function createCallTabAtoms(roomAddress: string) {
    * says so, and does not offer "Request Media" — its toggles already show the camera and microphone off.
    */
   const leftCall = atom(false);
+  /** The people your connection keeps failing with, by address (ConnectionTroubles). */
+  const connectionTroubles = atom<Readonly<Record<string, ConnectionTrouble>>>({});
 
   const local = stableAtom((get) => localMediaState(get(items)));
   // The people the call still follows through a lost connection keep their tiles (call/RejoinHold).
@@ -87,7 +90,12 @@ export function createCallTabAtoms(roomAddress: string) {
   const receivedPath = (itemId: string): Atom<ReceivedPath | undefined> => atom((get) => get(receivedPathsAtom)[itemId]);
   /** How your connection with one person stands (their SPEC §3 Connection records): an atom per person, for their tile. */
   const peerConnection = (peerAddress: string): Atom<ConnectionHint> =>
-    atom((get) => connectionHint(Object.values(get(connectionsAtom)).filter((record) => record.roomAddress === roomAddress && record.peerAddress === peerAddress)));
+    atom((get) =>
+      connectionHint(
+        Object.values(get(connectionsAtom)).filter((record) => record.roomAddress === roomAddress && record.peerAddress === peerAddress),
+        get(connectionTroubles)[peerAddress],
+      ),
+    );
   /** The names of the others already in the call, for the preview. */
   const othersInCall = stableAtom((get) =>
     get(roomPeersAtomFamily(roomAddress))
@@ -121,6 +129,7 @@ export function createCallTabAtoms(roomAddress: string) {
     handover,
     enlargedTileKey,
     leftCall,
+    connectionTroubles,
     local,
     tiles,
     enlargedTile,

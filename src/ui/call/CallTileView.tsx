@@ -25,7 +25,7 @@ interface CallTileViewProps {
 /**
  * One tile of the grid: the video (your own camera mirrored), or the person's initial while it is
  * off; the person's audio; their name with muted / screen marks and whether your connection with
- * them is still being set up or was cut off (how their video reaches you is in "Call details"); a ring while they speak;
+ * them is still being set up, was cut off or cannot be made (how their video reaches you is in "Call details"); a ring while they speak;
  * for others, their volume; and enlarging it.
  */
 export function CallTileView({ tile, area, featured, enlarged, canEnlarge }: CallTileViewProps) {
@@ -50,7 +50,7 @@ export function CallTileView({ tile, area, featured, enlarged, canEnlarge }: Cal
         )}
         <span className="tile-name">{tileLabel(tile)}</span>
         {tile.kind === 'screen' && <span className="chip chip-screen">screen</span>}
-        {!tile.isSelf && tile.kind === 'camera' && tile.peerAddress !== undefined && <TileConnection peerAddress={tile.peerAddress} />}
+        {!tile.isSelf && tile.kind === 'camera' && tile.peerAddress !== undefined && <TileConnection peerAddress={tile.peerAddress} displayName={tile.displayName} />}
         {tile.kind === 'camera' && tile.muted && <span className="visually-hidden">, muted</span>}
         {tile.speaking && <span className="visually-hidden">, speaking</span>}
       </figcaption>

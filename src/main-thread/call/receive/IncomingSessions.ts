@@ -37,6 +37,8 @@ export interface IncomingSessionsOptions {
   readonly captureWidth: () => number;
   /** A session we receive is connected (ReceiveFirst waits for it). */
   readonly connected: () => void;
+  /** Whether a request a session sent reached its peer (JingleLink.delivered). */
+  readonly delivered: (request: object) => Promise<boolean> | undefined;
 }
 
 /**

@@ -22,6 +22,8 @@ export interface ReceivedVideoOptions {
   readonly sessions: CallSessions;
   /** The width relay senders capture at, by the config's tiers (relaySenderWidth). */
   readonly captureWidth: () => number;
+  /** Whether a request a session sent reached its peer (JingleLink.delivered): false when it could not go. */
+  readonly delivered: (request: object) => Promise<boolean> | undefined;
   /** Turns a received track into a media item (IncomingSessions). */
   readonly show: (call: CallSession, track: MediaStreamTrack, stream: MediaStream | undefined) => void;
 }
@@ -40,8 +42,14 @@ export class ReceivedVideo {
   private readonly paths: ReceivedPaths;
   /** Remote videos: what the tile last needed (setTileNeed), carried to a session that takes over. */
   private readonly tileNeeds = new Map<string, TileNeed>();
-  /** Remote videos: the profile last asked of the sender. */
-  private readonly askedProfiles = new Map<string, SimulcastProfile>();
+  /**
+   * Remote videos: the profile last asked of the sender, while its request is on its way or got
+   * there. A request that could not go (signalling down, issue 13) is no longer recorded here, so
+   * the tile's next need asks again.
+   */
+  private readonly askedProfiles = new Map<string, { readonly profile: SimulcastProfile }>();
+  /** Remote videos: the profile last asked for, whether it got there or not; said again to a sender back after an outage (`catchUp`). */
+  private readonly wantedProfiles = new Map<string, SimulcastProfile>();
 
   constructor(private readonly options: ReceivedVideoOptions) {
     this.paths = new ReceivedPaths(options.store, options.captureWidth);
@@ -117,7 +125,7 @@ export class ReceivedVideo {
     let carried: { need: TileNeed | undefined; profile: SimulcastProfile | undefined } | undefined;
     for (const old of this.predecessorsOf(call)) {
       const video = old.received.get('video');
-      if (video !== undefined) carried = { need: this.tileNeeds.get(video), profile: this.askedProfiles.get(video) };
+      if (video !== undefined) carried = { need: this.tileNeeds.get(video), profile: this.wantedProfiles.get(video) };
       old.supersededBy = call.sid;
       for (const id of [...old.received.values()]) media.remove(id, false);
       old.received.clear();
@@ -138,13 +146,23 @@ export class ReceivedVideo {
    * Asks the sender of a remote video for a quality (PROTOCOL.md simulcast profile): on the mesh
    * `off` pauses it and anything else resumes it; through the relay it picks the simulcast layer.
    */
-  requestVideoProfile(mediaId: string, profile: SimulcastProfile): Promise<void> {
+  async requestVideoProfile(mediaId: string, profile: SimulcastProfile): Promise<void> {
     const call = this.options.sessions.all().find((candidate) => candidate.received.get('video') === mediaId);
-    if (!call) return Promise.resolve();
+    if (!call) return;
     this.options.media.update(mediaId, { profile });
-    this.askedProfiles.set(mediaId, profile);
+    const asked = { profile };
+    this.askedProfiles.set(mediaId, asked);
+    this.wantedProfiles.set(mediaId, profile);
     this.paths.setRequestedProfile(mediaId, profile);
-    return call.queue.push('request-profile', () => call.session.sendDescriptionInfo(describeProfile(profile)));
+    let delivered = false;
+    try {
+      const request = await call.queue.push('request-profile', () => call.session.sendDescriptionInfo(describeProfile(profile)));
+      delivered = (await this.options.delivered(request)) ?? true;
+    } finally {
+      // Not sent (signalling down: JingleLink logged it) or refused: not asked, so the tile's next
+      // need asks again, and a sender back after an outage hears it then (catchUp).
+      if (!delivered && this.askedProfiles.get(mediaId) === asked) this.askedProfiles.delete(mediaId);
+    }
   }
 
   /**
@@ -155,8 +173,24 @@ export class ReceivedVideo {
   setTileNeed(mediaId: string, need: TileNeed): Promise<void> {
     this.tileNeeds.set(mediaId, need);
     const profile = profileForTile(need, this.paths.senderWidth(mediaId));
-    if (this.askedProfiles.get(mediaId) === profile) return Promise.resolve();
+    if (this.askedProfiles.get(mediaId)?.profile === profile) return Promise.resolve();
     return this.requestVideoProfile(mediaId, profile);
+  }
+
+  /**
+   * Issue 13: people back after an outage are asked again for what each of their videos' tiles
+   * last asked, on every accepted session of theirs: a request made while signalling was down never
+   * reached them, and a tile whose need has not changed since does not ask again (a sender that
+   * paused its video for a hidden tab would stay paused).
+   */
+  catchUp(peerAddresses: ReadonlySet<string>): void {
+    for (const call of this.options.sessions.all()) {
+      if (call.sending || !call.accepted || !peerAddresses.has(call.peerAddress)) continue;
+      const video = call.received.get('video');
+      const profile = video === undefined ? undefined : this.wantedProfiles.get(video);
+      if (video === undefined || profile === undefined) continue;
+      this.requestVideoProfile(video, profile).catch((error: unknown) => this.options.logger.error(`quality of ${video} not asked again: ${errorMessage(error)}`));
+    }
   }
 
   // ------------------------------------------------------------------------------------------
@@ -179,6 +213,7 @@ export class ReceivedVideo {
     this.paths.remove(item.id);
     this.tileNeeds.delete(item.id);
     this.askedProfiles.delete(item.id);
+    this.wantedProfiles.delete(item.id);
   }
 
   dispose(): void {

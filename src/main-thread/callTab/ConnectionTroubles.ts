@@ -1,0 +1,76 @@
+import type { createStore, PrimitiveAtom } from 'jotai';
+import type { Clock } from '../../common/clock';
+import { CALL_UNREACHABLE_AFTER_MS } from '../../protocol/constants';
+import { connectionsAtom } from '../call/callAtoms';
+
+type JotaiStore = ReturnType<typeof createStore>;
+
+/**
+ * Your connection with one person after a failure: `failing` from the first failure while none of
+ * your sessions with them has connected since; `unreachable` once that has lasted CALL_UNREACHABLE_AFTER_MS.
+ */
+export type ConnectionTrouble = 'failing' | 'unreachable';
+
+export interface ConnectionTroublesOptions {
+  readonly roomAddress: string;
+  readonly store: JotaiStore;
+  readonly clock: Clock;
+  /** Where each person's trouble is written (by address), for their tile (callTabAtoms `peerConnection`). */
+  readonly troubles: PrimitiveAtom<Readonly<Record<string, ConnectionTrouble>>>;
+}
+
+/**
+ * Which people your connection keeps failing with (SPEC §4 session termination, Peer.sessionFailed),
+ * so that their tile can say so: "Reconnecting…" while the call starts their sessions anew, and
+ * in plain words that it cannot connect once it has failed for CALL_UNREACHABLE_AFTER_MS. A failure
+ * is a session that ended with an error (the Call's `sessionFailed`) or one whose ICE failed (its
+ * initiator restarts ICE: its Connection record says `failed`). Any session with them connected
+ * ends the trouble; the Call keeps trying meanwhile.
+ */
+export class ConnectionTroubles {
+  /** People in trouble, with the timer that makes them unreachable (fired or not). */
+  private readonly timers = new Map<string, unknown>();
+
+  constructor(private readonly options: ConnectionTroublesOptions) {}
+
+  /** A session with this person failed: in trouble from now, unless already. */
+  failed(peerAddress: string): void {
+    if (this.timers.has(peerAddress)) return;
+    this.write(peerAddress, 'failing');
+    this.timers.set(
+      peerAddress,
+      this.options.clock.setTimeout(() => this.write(peerAddress, 'unreachable'), CALL_UNREACHABLE_AFTER_MS),
+    );
+  }
+
+  /**
+   * The Connection records changed: a person with a connected session is out of trouble, one whose
+   * session's ICE failed is in it. `present`: the people the call follows; the others' trouble goes.
+   */
+  follow(present: ReadonlySet<string>): void {
+    const { store, roomAddress } = this.options;
+    const records = Object.values(store.get(connectionsAtom)).filter((record) => record.roomAddress === roomAddress);
+    const connected = new Set(records.filter((record) => record.connectionState === 'connected').map((record) => record.peerAddress));
+    for (const address of [...this.timers.keys()]) if (connected.has(address) || !present.has(address)) this.forget(address);
+    for (const record of records) if (record.connectionState === 'failed' && !connected.has(record.peerAddress)) this.failed(record.peerAddress);
+  }
+
+  /** Nobody is in trouble any more (the call ended here). */
+  clear(): void {
+    for (const address of [...this.timers.keys()]) this.forget(address);
+  }
+
+  private forget(peerAddress: string): void {
+    this.options.clock.clearTimeout(this.timers.get(peerAddress));
+    this.timers.delete(peerAddress);
+    this.options.store.set(this.options.troubles, (troubles) => {
+      const rest = { ...troubles };
+      delete rest[peerAddress];
+      return rest;
+    });
+  }
+
+  private write(peerAddress: string, trouble: ConnectionTrouble): void {
+    this.options.store.set(this.options.troubles, (troubles) => ({ ...troubles, [peerAddress]: trouble }));
+  }
+}

@@ -148,12 +148,15 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
       relayRegistry,
       xmppProxyStats: () => gateway.xmppProxy.stats(),
       async stop() {
-        // Every socket first, whatever its client is doing: the gateway's server waits for open connections.
+        // The XMPP server first, its clients still connected: it ends their sessions itself. Cut
+        // first, each session would be parked for stream resumption, and Prosody, stopping within
+        // that window, would save it into its rooms as an occupant, back on the next start.
+        await xmpp.stop();
+        // Then every socket, whatever its client is doing: the gateway's server waits for open connections.
         gateway.xmppProxy.close();
         relayProxy.close();
         await relay?.close();
         await gateway.gateway.close();
-        await xmpp.stop();
       },
     };
   } catch (error) {

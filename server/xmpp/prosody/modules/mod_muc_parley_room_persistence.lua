@@ -3,10 +3,15 @@
 -- needs two things more for that:
 --  * a new room is stored at once: Prosody first saves a room on a configuration or affiliation
 --    change, so a crash before then would forget who owns it (and the next joiner would own it);
---  * a room nobody has been in for `parley_room_idle_expiry` seconds is destroyed (with its bans).
+--  * a room nobody has been in for `parley_room_idle_expiry` seconds is destroyed (with its bans);
+--  * a room restored from storage keeps only occupants whose sessions are still here: Prosody saves
+--    a room's occupants with it when it stops (and when it swaps a room out of memory), and a
+--    session parked for stream resumption at that moment is saved too, so a restart would bring
+--    back someone who is gone (their room never empties, and they count against its limit).
 
 local os_time = os.time;
 local jid_node = require "util.jid".node;
+local full_sessions = prosody.full_sessions;
 
 local idle_expiry = module:get_option_number("parley_room_idle_expiry", 30 * 86400);
 -- Often enough that a room goes soon after its time; never more than once a second.
@@ -27,6 +32,28 @@ end
 
 module:hook("muc-room-created", function(event)
 	event.room:save(true);
+end);
+
+module:hook("muc-room-restored", function(event)
+	local room = event.room;
+	local had_occupants = room:has_occupant();
+	local dropped = {};
+	for nick, occupant in room:each_occupant() do
+		for real_jid in occupant:each_session() do
+			if not full_sessions[real_jid] then dropped[#dropped + 1] = { nick = nick, real_jid = real_jid }; end
+		end
+	end
+	for _, gone in ipairs(dropped) do
+		local occupant = room:get_occupant_by_nick(gone.nick);
+		if occupant then
+			module:log("info", "%s was restored with %s in it, whose session is gone: dropped", room.jid, gone.real_jid);
+			occupant:remove_session(gone.real_jid);
+			room:save_occupant(occupant);
+		end
+	end
+	if had_occupants and not room:has_occupant() then
+		mark_empty(room);
+	end
 end);
 
 module:hook("muc-occupant-joined", function(event)

@@ -1,0 +1,79 @@
+// A restart brings back rooms, never people (Prosody: mod_muc_parley_room_persistence.lua). Prosody
+// saves each room's occupants with it when it stops, and a client whose connection was cut just
+// before is still an occupant then: its session is parked for stream resumption (XEP-0198). Such an
+// occupant came back with the room on the next start, a phantom owner that kept the room from ever
+// emptying and counted against its limit. Seen through plain XMPP clients, as any client would.
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import type { ReceivedMUCPresence } from 'stanza/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningParley } from '../../server/Parley';
+import { providerConfig } from '../support/parley';
+import { WAIT_MS } from '../support/sessions';
+import { startTestParley, temporaryDataDir } from '../support/testParley';
+import { clientFor, login, usePlainClients, withTimeout } from '../support/xmppClient';
+
+let running: RunningParley | undefined;
+let dataDir: string | undefined;
+afterEach(async () => {
+  await running?.stop();
+  running = undefined;
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+const track = usePlainClients();
+
+/** One person per room, so that each is a chance for the cut to land inside the stop's window. */
+const ROOMS = 6;
+
+/** A fresh Parley with a data folder of its own, and one person in each of `ROOMS` new rooms. */
+async function peopleInRooms(): Promise<string[]> {
+  dataDir = await temporaryDataDir();
+  running = await startTestParley({ dataDir, relayWorkers: 0 });
+  const rooms = Array.from({ length: ROOMS }, () => `phantom-${randomUUID().slice(0, 8)}@${running!.settings.mucDomain}`);
+  for (const room of rooms) {
+    const config = await providerConfig(running);
+    const client = track(clientFor(config));
+    await login(client);
+    await withTimeout(client.joinRoom(room, config.id, { nick: 'Gone' }), WAIT_MS, 'joining');
+  }
+  expect(Object.values((await running.xmpp.stats()).rooms).map((room) => room.occupants)).toEqual(rooms.map(() => 1));
+  return rooms;
+}
+
+/** Starts Parley again on the same port and data folder; a newcomer joins each room and must be alone there. */
+async function restartAndJoinAlone(port: number, rooms: string[]): Promise<void> {
+  running = await startTestParley({ dataDir, relayWorkers: 0, port });
+  for (const room of rooms) {
+    const config = await providerConfig(running);
+    const client = track(clientFor(config));
+    const others: string[] = [];
+    client.on('muc:available', (presence: ReceivedMUCPresence) => {
+      if (presence.from !== `${room}/${config.id}`) others.push(presence.from);
+    });
+    await login(client);
+    const self = await withTimeout(client.joinRoom(room, config.id, { nick: 'Next' }), WAIT_MS, 'joining after the restart');
+    // The room itself came back (its first person still owns it), and nobody else is in it.
+    expect({ room, others, occupants: (await running.xmpp.stats()).rooms[room]?.occupants }).toEqual({ room, others: [], occupants: 1 });
+    expect(self.muc?.affiliation).not.toBe('owner');
+  }
+}
+
+describe('A restarted server brings back rooms, not the people who were in them', () => {
+  it('the next joiner finds nobody else in a room whose people were cut off right before the stop', async () => {
+    const rooms = await peopleInRooms();
+    const port = Number(new URL(running!.url).port);
+    // Every client's connection cut, as a stop that closed the gateway's websockets before the XMPP server did.
+    await running!.restartGateway();
+    // The XMPP server has heard the cut once it answers a request made after it.
+    await running!.xmpp.stats();
+    await running!.stop();
+    await restartAndJoinAlone(port, rooms);
+  }, 60_000);
+
+  it('stop() ends the XMPP server while its clients are still connected, so that none is parked and saved into a room', async () => {
+    const rooms = await peopleInRooms();
+    const port = Number(new URL(running!.url).port);
+    await running!.stop();
+    await restartAndJoinAlone(port, rooms);
+  }, 60_000);
+});

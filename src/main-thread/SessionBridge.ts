@@ -15,7 +15,7 @@ import type {
 import { applyPatches, type StateMessage } from '../protocol/session-state';
 import { EARLY_TAB_LOCK, SESSION_LOCK_HELD, SESSION_UNAVAILABLE, tabLockName, type EarlyTabLock, type SessionLockHeld } from '../protocol/tabs';
 import { SESSION_ATTACH_WITHIN_MS } from '../protocol/clientDefaults';
-import { sessionStateAtom, sessionUnavailableAtom } from './sessionAtoms';
+import { sessionStateAtom, sessionUnavailableAtom, type SessionUnavailability } from './sessionAtoms';
 
 type JotaiStore = ReturnType<typeof createStore>;
 
@@ -62,9 +62,9 @@ export class SessionBridge {
     const session = Comlink.wrap<SessionApi>(worker.port);
     this.session = session;
     // The worker's script, or the session's code it loads, did not arrive: the tab can only be reloaded.
-    worker.addEventListener('error', () => this.setUnavailable(true));
+    worker.addEventListener('error', () => this.setUnavailable('not-loaded'));
     worker.port.addEventListener('message', (event: MessageEvent) => {
-      if (event.data === SESSION_UNAVAILABLE) this.setUnavailable(true);
+      if (event.data === SESSION_UNAVAILABLE) this.setUnavailable('not-loaded');
       else if ((event.data as Partial<SessionLockHeld> | null)?.type === SESSION_LOCK_HELD) this.watchWorker((event.data as SessionLockHeld).lock);
     });
     this.actions = {
@@ -99,10 +99,10 @@ export class SessionBridge {
       window.addEventListener('offline', () => void this.session.offline());
     });
     // A worker that closed as this tab connected (its session's code lost) never answers at all.
-    const unanswered = setTimeout(() => this.setUnavailable(true), SESSION_ATTACH_WITHIN_MS);
+    const unanswered = setTimeout(() => this.setUnavailable('not-loaded'), SESSION_ATTACH_WITHIN_MS);
     void attached.then(() => {
       clearTimeout(unanswered);
-      this.setUnavailable(false);
+      this.setUnavailable(undefined);
     });
     return { attachSent: answered.then(() => undefined), attached };
   }
@@ -115,10 +115,10 @@ export class SessionBridge {
    * rooms, calls and listener lived in that worker, but a reload starts a new worker.
    */
   private watchWorker(lock: string): void {
-    void navigator.locks.request(lock, () => this.setUnavailable(true));
+    void navigator.locks.request(lock, () => this.setUnavailable('stopped'));
   }
 
-  private setUnavailable(unavailable: boolean): void {
+  private setUnavailable(unavailable: SessionUnavailability | undefined): void {
     this.store.set(sessionUnavailableAtom, unavailable);
   }
 

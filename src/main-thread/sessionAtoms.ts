@@ -8,10 +8,12 @@ import { initialSessionState, type SessionState } from '../protocol/session-stat
 export const sessionStateAtom = atom<SessionState>(initialSessionState());
 
 /**
- * The shared session could not start in this browser: its worker's code did not load. Nothing of the
- * session works in this tab until it is reloaded. Set by the tab (SessionBridge), not mirrored.
+ * Why the shared session does not work in this tab, which only a reload mends: its worker's code did
+ * not load (`not-loaded`), or the worker ended after the tab attached (`stopped`: crashed, out of
+ * memory, ended by the browser). Undefined while it works. Set by the tab (SessionBridge), not mirrored.
  */
-export const sessionUnavailableAtom = atom(false);
+export type SessionUnavailability = 'not-loaded' | 'stopped';
+export const sessionUnavailableAtom = atom<SessionUnavailability | undefined>(undefined);
 
 export const connectionAtom = atom((get) => get(sessionStateAtom).connection);
 export const preferencesAtom = atom((get) => get(sessionStateAtom).preferences);

@@ -68,7 +68,7 @@ test.describe('Tabs share one signalling session (DESIGN: a SharedWorker owns th
     await browserSession.detach();
 
     for (const tab of tabs) {
-      await expect(tab.getByRole('alert').filter({ hasText: 'reload the page' })).toBeVisible();
+      await expect(tab.getByRole('alert').filter({ hasText: 'Parley stopped' })).toHaveText('Parley stopped working in this tab. Reload the page to carry on.Reload');
       await expect(tab.getByRole('button', { name: 'Reload' })).toBeVisible();
     }
     // A reload starts a new worker, which the reloaded tab is not told is gone.

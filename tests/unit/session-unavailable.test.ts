@@ -30,7 +30,7 @@ describe('A tab says when the shared session could not start, and takes it back 
     const store = createStore();
     new SessionBridge(store).start();
     sessionPort.postMessage(SESSION_UNAVAILABLE);
-    await until(() => store.get(sessionUnavailableAtom), 'the tab to say so');
+    await until(() => store.get(sessionUnavailableAtom) === 'not-loaded', 'the tab to say its session did not load');
     sessionPort.close();
   });
 
@@ -42,9 +42,9 @@ describe('A tab says when the shared session could not start, and takes it back 
     await until(() => attaches.length === 1, 'the attach at the session');
 
     vi.advanceTimersByTime(SESSION_ATTACH_WITHIN_MS - 1);
-    expect(store.get(sessionUnavailableAtom)).toBe(false);
+    expect(store.get(sessionUnavailableAtom)).toBeUndefined();
     vi.advanceTimersByTime(1);
-    expect(store.get(sessionUnavailableAtom)).toBe(true);
+    expect(store.get(sessionUnavailableAtom)).toBe('not-loaded');
 
     // Comlink's answer to the attach.
     sessionPort.postMessage({ id: attaches[0]!.id, type: 'RAW', value: undefined });
@@ -61,7 +61,7 @@ describe('A tab says when the shared session could not start, and takes it back 
     sessionPort.postMessage({ id: attaches[0]!.id, type: 'RAW', value: undefined });
     await attached;
     vi.advanceTimersByTime(SESSION_ATTACH_WITHIN_MS);
-    expect(store.get(sessionUnavailableAtom)).toBe(false);
+    expect(store.get(sessionUnavailableAtom)).toBeUndefined();
     sessionPort.close();
   });
 });
@@ -98,10 +98,10 @@ describe('A tab notices when the shared worker it attached to is gone (crashed, 
     await attached;
     await until(() => locks.requested.filter((name) => name === worker.held.lock).length === 2, 'the tab’s request for the worker’s lock');
     await settle();
-    expect(store.get(sessionUnavailableAtom)).toBe(false);
+    expect(store.get(sessionUnavailableAtom)).toBeUndefined();
 
     worker.end();
-    await until(() => store.get(sessionUnavailableAtom), 'the tab to say the session is unavailable');
+    await until(() => store.get(sessionUnavailableAtom) === 'stopped', 'the tab to say its session stopped');
     // Let go at once: nothing in this page holds the worker's lock any more.
     await until(() => !locks.isHeld(worker.held.lock), 'the lock let go');
     sessionPort.close();
@@ -119,10 +119,10 @@ describe('A tab notices when the shared worker it attached to is gone (crashed, 
     answerAttaches(sessionPort, attaches);
     await until(() => locks.requested.filter((name) => name === worker.held.lock).length === 3, 'both tabs’ requests for the worker’s lock');
     await settle();
-    expect(stores.map((store) => store.get(sessionUnavailableAtom))).toEqual([false, false]);
+    expect(stores.map((store) => store.get(sessionUnavailableAtom))).toEqual([undefined, undefined]);
 
     worker.end();
-    await until(() => stores.every((store) => store.get(sessionUnavailableAtom)), 'both tabs to say so');
+    await until(() => stores.every((store) => store.get(sessionUnavailableAtom) === 'stopped'), 'both tabs to say their session stopped');
     sessionPort.close();
   });
 
@@ -141,11 +141,11 @@ describe('A tab notices when the shared worker it attached to is gone (crashed, 
 
     before.end();
     await settle();
-    expect(store.get(sessionUnavailableAtom)).toBe(false);
+    expect(store.get(sessionUnavailableAtom)).toBeUndefined();
     expect(locks.requested.filter((name) => name === before.held.lock)).toHaveLength(1);
 
     after.end();
-    await until(() => store.get(sessionUnavailableAtom), 'the tab to say so once its own worker ends');
+    await until(() => store.get(sessionUnavailableAtom) === 'stopped', 'the tab to say so once its own worker ends');
     sessionPort.close();
   });
 });

@@ -62,7 +62,7 @@ describe('a connection that keeps failing is put into words on the person’s ti
     const engine = h.engines[0]!;
     const hint = () => h.store.get(h.runtime.atoms.peerConnection(BOB));
     const setRecords = (...records: Connection[]) => h.store.set(connectionsAtom, Object.fromEntries(records.map((entry) => [entry.id, entry])));
-    const fail = (sid: string) => engine.emit('sessionFailed', new SessionFailedError(sid, BOB, 'failed-transport', undefined));
+    const fail = (sid: string) => engine.sessionFailed(new SessionFailedError(sid, BOB, 'failed-transport', undefined));
     return { h, hint, setRecords, fail };
   }
 

@@ -1,7 +1,7 @@
 import { createStore } from 'jotai';
 import { afterEach } from 'vitest';
 import type { CallEvents } from '../../src/main-thread/call/Call';
-import { CallUnsupportedError } from '../../src/main-thread/call/errors';
+import { CallUnsupportedError, type SessionFailedError } from '../../src/main-thread/call/errors';
 import { CallRuntime } from '../../src/main-thread/callTab/CallRuntime';
 import type { CallLike } from '../../src/main-thread/callTab/CallSeat';
 import type { TileObservers } from '../../src/main-thread/callTab/RemoteTileNeeds';
@@ -107,6 +107,11 @@ export class FakeEngine extends TypedEmitter<CallEvents> implements CallLike {
   /** Another tab of yours took the lock ("Move call here" there). */
   takenElsewhere(): void {
     this.emit('takenElsewhere');
+  }
+
+  /** A session with someone ended with an error (Call's `sessionFailed`). */
+  sessionFailed(error: SessionFailedError): void {
+    this.emit('sessionFailed', error);
   }
 
   /** What the call sends changed (Call's `sendLoad`). */

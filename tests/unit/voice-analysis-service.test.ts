@@ -4,6 +4,7 @@ import { VOLUME_FLOOR_DB } from '../../src/worker/ItemVoiceAnalysis';
 import type { VoiceActivityReport } from '../../src/protocol/analysisWorker';
 import { VOICE_ACTIVITY } from '../../src/protocol/constants';
 import { VoiceAnalysisService } from '../../src/worker/VoiceAnalysisService';
+import { until } from '../support/until';
 
 /** −40 dBFS: a sine of peak 0.01 of full scale. */
 const MINUS_40_DBFS_PEAK = 0.01;
@@ -106,12 +107,6 @@ function speakingChanges(reports: readonly VoiceActivityReport[]): boolean[] {
   return changes;
 }
 
-/** Waits until `condition` holds, yielding to the event loop between checks (no wall-clock sleeps). */
-async function until(condition: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 10_000 && !condition(); turn++) await new Promise((resolve) => setImmediate(resolve));
-  expect(condition()).toBe(true);
-}
-
 describe('VoiceAnalysisService: AudioData frames from a transferred MediaStreamTrackProcessor readable', () => {
   it('reports speaking on then off for a 150 Hz tone, closes every frame, and resolves when the stream ends', async () => {
     let clock = 1_000;
@@ -191,12 +186,23 @@ describe('VoiceAnalysisService: AudioData frames from a transferred MediaStreamT
     expect(reports).toHaveLength(count);
   });
 
-  it('a second analysis of the same item supersedes the first', async () => {
+  it('a second analysis of the same item supersedes the first: the first reports nothing more, the second reports', async () => {
     const service = new VoiceAnalysisService(() => 0);
-    const first = new LiveFrames();
-    const firstAnalysis = service.analyseFrames('mic', first.stream, {}, () => undefined);
+    const first = new LiveFrames(frames(48_000, 0.5, TONE));
+    const firstReports: VoiceActivityReport[] = [];
+    // Every changed sample reported: a first analysis still running would be heard at once.
+    const firstAnalysis = service.analyseFrames('mic', first.stream, { volumeReportIntervalMs: 0 }, (report) => firstReports.push(report));
+    await until(() => firstReports.some((report) => report.speaking));
+
     const second = new LiveFrames();
-    const secondAnalysis = service.analyseFrames('mic', second.stream, {}, () => undefined);
+    const secondReports: VoiceActivityReport[] = [];
+    const secondAnalysis = service.analyseFrames('mic', second.stream, {}, (report) => secondReports.push(report));
+    const reportedBeforeSecond = firstReports.length;
+    first.add(frames(48_000, 1, TONE));
+    second.add(frames(48_000, 1, TONE));
+    await until(() => secondReports.some((report) => report.speaking));
+    expect(firstReports).toHaveLength(reportedBeforeSecond);
+
     await firstAnalysis;
     await first.cancelled;
     second.end();

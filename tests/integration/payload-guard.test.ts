@@ -144,6 +144,41 @@ describe('A JSON payload that is not JSON is bounced to its sender and never rea
   });
 });
 
+/** Writes a stanza as it is on the sender's stream: one no StanzaJS definition would write, as any client can. */
+async function bouncedXml(sender: Occupant, stanza: (id: string) => string): Promise<Stanzas.StanzaError> {
+  const id = randomUUID();
+  const error = nextEvent<Stanzas.Message>(sender.client, 'message:error', 'the bounce', (reply) => reply.id === id);
+  (sender.client.transport as unknown as { write(xml: string): void }).write(stanza(id));
+  return (await error).error!;
+}
+
+const groupchatXml = (to: string, id: string, inside: string): string => `<message xmlns='jabber:client' to='${to}' type='groupchat' id='${id}'>${inside}</message>`;
+const forwardedJson = (json: string): string =>
+  `<forwarded xmlns='urn:xmpp:forward:0'><message xmlns='jabber:client' type='chat' to='someone@parley.localhost'><json xmlns='urn:xmpp:json:0'>${json}</json></message></forwarded>`;
+const pubsubItemJson = (json: string): string =>
+  `<event xmlns='http://jabber.org/protocol/pubsub#event'><items node='n'><item id='1'><json xmlns='urn:xmpp:json:0'>${json}</json></item></items></event>`;
+
+describe('A JSON payload nested deeper (a forwarded message, a pubsub item) that is not JSON is bounced too', () => {
+  it('bounces not-JSON inside <forwarded><message> and inside <event><items><item>, and a stanza nested past the walk’s bound; relays a well-formed nested one', async () => {
+    const { roomAddress, mallory, bob } = await room();
+    const seenByBob = recordMessages(bob.client);
+    const before = await rejectedPayloads();
+
+    const forwarded = await bouncedXml(mallory, (id) => groupchatXml(roomAddress, id, forwardedJson('{not json')));
+    expect(forwarded).toMatchObject({ type: 'modify', condition: 'bad-request', text: 'a JSON payload is not valid JSON: an object key is not a string' });
+    const item = await bouncedXml(mallory, (id) => groupchatXml(roomAddress, id, pubsubItemJson('[1,]')));
+    expect(item).toMatchObject({ condition: 'bad-request', text: 'a JSON payload is not valid JSON: a value is not valid JSON' });
+    const deep = await bouncedXml(mallory, (id) => groupchatXml(roomAddress, id, `${"<a xmlns='urn:example:deep'>".repeat(40)}${'</a>'.repeat(40)}`));
+    expect(deep.text).toBe('a message nests elements more than 32 deep');
+    expect(await rejectedPayloads()).toBe(before + 3);
+
+    (mallory.client.transport as unknown as { write(xml: string): void }).write(groupchatXml(roomAddress, randomUUID(), `<body>nested</body>${forwardedJson('{"ok":[1,2]}')}`));
+    await nextEvent<Stanzas.ReceivedMessage>(bob.client, 'message', 'the well-formed nested payload', (message) => message.body === 'nested');
+    await bodyArrives(mallory, bob, roomAddress, 'still there?');
+    expect(seenByBob.map((message) => message.body)).toEqual(['nested', 'still there?']);
+  });
+});
+
 describe('A Jingle request that is not XEP-0166 is bounced to its sender and never reaches the occupant', () => {
   it('bounces an unknown action with bad-request; a well-formed request reaches the occupant, who answers it', async () => {
     const { mallory, bob } = await room();

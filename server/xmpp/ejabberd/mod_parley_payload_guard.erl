@@ -66,7 +66,7 @@ mod_opt_type(_Bound) -> econf:pos_int().
 mod_options(_Host) ->
     [{json_bytes, 64 * 1024}, {json_depth, 64}, {json_per_message, 16}, {datatype_length, 256},
      {rtt_actions, 1000}, {rtt_text_bytes, 64 * 1024}, {jingle_bytes, 64 * 1024}, {jingle_contents, 32},
-     {id_length, 256}].
+     {id_length, 256}, {element_depth, 32}, {element_count, 4096}].
 
 mod_doc() -> #{desc => <<"Parley's payload guard (server/xmpp/ejabberd/mod_parley_payload_guard.erl)">>}.
 
@@ -147,21 +147,49 @@ first_error([Check | Rest]) ->
         ok -> first_error(Rest)
     end.
 
-json_error(Elements, #{json_per_message := MaxPayloads} = Bounds) ->
+json_error(Elements, #{json_per_message := MaxPayloads, datatype_length := MaxLength} = Bounds) ->
     Payloads = named(<<"payload">>, ?NS_JSON_MSG, Elements),
     Bare = named(<<"json">>, ?NS_JSON, Elements),
-    PayloadChecks = [fun() -> payload_error(Payload, Bounds) end || Payload <- Payloads],
-    BareChecks = [fun() -> json_element_error(Json, Bounds) end || Json <- Bare],
-    case first_error(PayloadChecks ++ BareChecks) of
-        ok when length(Payloads) + length(Bare) > MaxPayloads ->
-            {error, fmt("a message carries more than ~B JSON payloads", [MaxPayloads])};
-        Outcome ->
-            Outcome
+    case first_error([fun() -> attribute_error(Payload, <<"datatype">>, MaxLength, "a JSON payload") end || Payload <- Payloads]) of
+        ok ->
+            case nested_json_error(Elements, 1, {0, 0}, Bounds) of
+                {ok, {_, Jsons}} when length(Payloads) + length(Bare) > MaxPayloads; Jsons > MaxPayloads ->
+                    {error, fmt("a message carries more than ~B JSON payloads", [MaxPayloads])};
+                {ok, _} -> ok;
+                Error -> Error
+            end;
+        Error ->
+            Error
     end.
 
-payload_error(Payload, #{datatype_length := MaxLength} = Bounds) ->
-    first_error([fun() -> attribute_error(Payload, <<"datatype">>, MaxLength, "a JSON payload") end
-                 | [fun() -> json_element_error(Json, Bounds) end || Json <- named(<<"json">>, ?NS_JSON, children(Payload))]]).
+%% Every <json> in urn:xmpp:json:0 at any depth: StanzaJS parses it wherever it knows the element's
+%% parent (a <payload>, a forwarded <message>, a pubsub <item>, ...). The walk is bounded: a stanza
+%% nested deeper than element_depth, or with more than element_count elements, is bounced.
+%% {ok, {Elements, Jsons}} (how many seen so far), or the first error.
+nested_json_error([], _Depth, Seen, _Bounds) ->
+    {ok, Seen};
+nested_json_error([{NS, #xmlel{name = Name}} = El | Rest], Depth, {Elements, Jsons}, #{element_count := MaxElements, element_depth := MaxDepth} = Bounds) ->
+    Count = Elements + 1,
+    IsJson = NS == ?NS_JSON andalso Name == <<"json">>,
+    Children = case IsJson of
+                   true -> [];
+                   false -> children(El)
+               end,
+    Outcome = if
+                  Count > MaxElements -> {error, fmt("a message holds more than ~B elements", [MaxElements])};
+                  IsJson ->
+                      case json_element_error(El, Bounds) of
+                          ok -> {ok, {Count, Jsons + 1}};
+                          Error -> Error
+                      end;
+                  Children == [] -> {ok, {Count, Jsons}};
+                  Depth >= MaxDepth -> {error, fmt("a message nests elements more than ~B deep", [MaxDepth])};
+                  true -> nested_json_error(Children, Depth + 1, {Count, Jsons}, Bounds)
+              end,
+    case Outcome of
+        {ok, Seen} -> nested_json_error(Rest, Depth, Seen, Bounds);
+        _ -> Outcome
+    end.
 
 json_element_error(Json, #{json_bytes := MaxBytes, json_depth := MaxDepth}) ->
     Text = text(Json),

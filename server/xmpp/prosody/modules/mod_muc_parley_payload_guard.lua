@@ -25,6 +25,9 @@ local rtt_text_bytes = module:get_option_number("parley_payload_rtt_text_bytes",
 local jingle_bytes = module:get_option_number("parley_payload_jingle_bytes", 64 * 1024);
 local jingle_contents = module:get_option_number("parley_payload_jingle_contents", 32);
 local id_length = module:get_option_number("parley_payload_id_length", 256);
+-- How deep, and how many elements, a message's walk for <json> elements goes (nested_json_error).
+local element_depth = module:get_option_number("parley_payload_element_depth", 32);
+local element_count = module:get_option_number("parley_payload_elements", 4096);
 
 -- Bounced stanzas since start; a global of this module, so that mod_parley_stats can read it.
 rejected_payloads = 0;
@@ -160,23 +163,42 @@ local function attribute_error(element, attribute, max, what)
 	end
 end
 
+-- Every <json> in urn:xmpp:json:0 at any depth: StanzaJS parses it wherever it knows the element's
+-- parent (a <payload>, a forwarded <message>, a pubsub <item>, ...). The walk is bounded: a stanza
+-- nested deeper than `element_depth`, or with more than `element_count` elements, is bounced.
+-- Returns the first error, else nil and the number of <json> elements seen.
+local function nested_json_error(element, depth, seen)
+	for _, child in ipairs(element.tags) do
+		seen.elements = seen.elements + 1;
+		if seen.elements > element_count then return ("a message holds more than %d elements"):format(element_count); end
+		if child.name == "json" and child.attr.xmlns == xmlns_json then
+			seen.json = seen.json + 1;
+			local err = json_element_error(child);
+			if err then return err; end
+		elseif #child.tags > 0 then
+			if depth >= element_depth then return ("a message nests elements more than %d deep"):format(element_depth); end
+			local err = nested_json_error(child, depth + 1, seen);
+			if err then return err; end
+		end
+	end
+end
+
 local function json_error(message)
 	local payloads = 0;
 	for payload in message:childtags("payload", xmlns_json_msg) do
 		payloads = payloads + 1;
 		local err = attribute_error(payload, "datatype", datatype_length, "a JSON payload");
 		if err then return err; end
-		for json in payload:childtags("json", xmlns_json) do
-			local err = json_element_error(json);
-			if err then return err; end
-		end
 	end
-	for json in message:childtags("json", xmlns_json) do
-		payloads = payloads + 1;
-		local err = json_element_error(json);
-		if err then return err; end
+	local seen = { elements = 0, json = 0 };
+	local err = nested_json_error(message, 1, seen);
+	if err then return err; end
+	-- A <payload> counts once, with or without its <json>.
+	local bare = 0;
+	for _ in message:childtags("json", xmlns_json) do bare = bare + 1; end
+	if payloads + bare > json_payloads or seen.json > json_payloads then
+		return ("a message carries more than %d JSON payloads"):format(json_payloads);
 	end
-	if payloads > json_payloads then return ("a message carries more than %d JSON payloads"):format(json_payloads); end
 end
 
 local function chat_state_error(message)

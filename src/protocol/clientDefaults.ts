@@ -157,3 +157,13 @@ export const CONSUMER_AHEAD_AFTER_MS = 1_000;
  * cores with (issue 14; two-person joins 753 against 807 ms, alternated).
  */
 export const SPINNER_DELAY_MS = 1_000;
+
+/**
+ * The config's credential and relay token expire (PARLEY_CREDENTIAL_TTL_SECONDS, 12 h by default),
+ * and a connection may outlive them: the room-config service, the relay's AUTH and a reconnect's
+ * `resume` would then refuse them. So while connected the session asks for the config again (with
+ * `resume`, keeping its id) once `lifetimeFraction` of the shortest token lifetime has passed
+ * (configLifetimeMs), leaving the other half for retries: a refresh that fails is tried again
+ * after `retryDelayMs`, or a quarter of the lifetime when that is shorter, never sooner than `minDelayMs`.
+ */
+export const CONFIG_REFRESH = { lifetimeFraction: 0.5, retryDelayMs: 60_000, minDelayMs: 1_000 } as const;

@@ -139,3 +139,33 @@ export function parseRoomConfigResponse(value: unknown): RoomConfigResponse {
   return { roomAddress: expectString(response.roomAddress, 'roomAddress', 3071) };
 }
 
+/**
+ * How long a token of the config stays valid, from its own claims: a JWT's `exp` less its `iat`
+ * (both in seconds; read, not verified: the issuer verifies). Relative to its issue, so this
+ * machine's clock need not agree with the issuer's. Undefined for a token that is no such JWT
+ * (another provider's opaque credential): its lifetime is not known.
+ */
+export function tokenLifetimeMs(token: string): number | undefined {
+  const payload = token.split('.')[1];
+  if (payload === undefined || payload.length > 8192) return undefined;
+  let claims: unknown;
+  try {
+    const base64 = payload.replace(/-/g, '+').replace(/_/g, '/');
+    claims = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))));
+  } catch {
+    return undefined;
+  }
+  if (typeof claims !== 'object' || claims === null) return undefined;
+  const { iat, exp } = claims as { iat?: unknown; exp?: unknown };
+  if (typeof iat !== 'number' || typeof exp !== 'number' || !Number.isFinite(exp - iat) || exp <= iat) return undefined;
+  return (exp - iat) * 1000;
+}
+
+/** The shortest lifetime of the config's credential and relay token (tokenLifetimeMs); undefined when neither says. */
+export function configLifetimeMs(config: Pick<ProviderConfig, 'credential' | 'sfuServer'>): number | undefined {
+  const lifetimes = [config.credential, config.sfuServer?.password].flatMap((token) => {
+    const lifetime = token === undefined ? undefined : tokenLifetimeMs(token);
+    return lifetime === undefined ? [] : [lifetime];
+  });
+  return lifetimes.length > 0 ? Math.min(...lifetimes) : undefined;
+}

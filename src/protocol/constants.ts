@@ -15,6 +15,17 @@ export const ROOM_CONFIG_REQUEST = { attempts: 5, retryDelayMs: 1_000, timeoutMs
 export const KEEPALIVE_INTERVAL_MS = 90_000;
 /** SPEC §7: reconnect after (attempts + 1) s plus up to 2 s random. */
 export const RECONNECT = { stepMs: 1_000, maxJitterMs: 2_000 } as const;
+/**
+ * SPEC §4 room state waiting (recipient-unavailable: the room has not started) says nothing of
+ * what follows; the page promises "You will join when it starts", and no stanza tells a refused
+ * occupant that the room has started. So while connected, a waiting room's join is sent again
+ * after each of these delays in turn, the last repeating until the room is joined or left (or the
+ * connection goes: a reconnect rejoins it anyway): soon at first (a host on their way in), then
+ * at most every `delaysMs`' last, so a guest is in within that of the host and a room that never
+ * starts costs the server one refused presence per guest that often. Up to `jitterMs` (random) is
+ * added to each, so the guests a restarted server refused do not all come back at once.
+ */
+export const ROOM_START_RETRY = { delaysMs: [1_000, 2_000, 4_000, 8_000, 15_000], jitterMs: 1_000 } as const;
 /** SPEC §7: browser network events. */
 export const NETWORK_EVENTS = { onlineMaxDelayMs: 5_000, offlineDisconnectDelayMs: 5_000 } as const;
 

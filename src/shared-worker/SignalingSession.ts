@@ -2,9 +2,10 @@ import type { Agent, AgentConfig } from 'stanza';
 import { KEEPALIVE_INTERVAL_MS, NETWORK_EVENTS } from '../protocol/constants';
 import type { ProviderConfig } from '../protocol/config';
 import { ParleyError, type ErrorCode } from '../protocol/errors';
-import type { ConnectionRecord } from '../protocol/session-state';
+import type { CallConfig, ConnectionRecord } from '../protocol/session-state';
 import type { Clock } from '../common/clock';
 import { fetchConfig, type Fetch } from './ConfigClient';
+import { ConfigRefresh } from './ConfigRefresh';
 import { GuestIdentity } from './identity/GuestIdentity';
 import type { IdentityStorage } from './identity/IdentityStorage';
 import type { Logger } from '../common/logger';
@@ -45,9 +46,14 @@ const CLIENT_OPTIONS: AgentConfig = {
   useStreamManagement: false,
 };
 
+/** What the tabs' calls take from the config (ConnectionRecord.callConfig). */
+function callConfigOf({ iceServers, sfuServer, videoResolutionTiers }: ProviderConfig): CallConfig {
+  return { iceServers, sfuServer, videoResolutionTiers };
+}
+
 /**
  * The one signalling session every tab shares (SPEC §4 connection state, §7 signalling): config,
- * XMPP login, keepalive and reconnect. Runtime-agnostic: it runs unchanged in Node and in the
+ * XMPP login, keepalive and reconnect, and the config kept fresh while connected (ConfigRefresh). Runtime-agnostic: it runs unchanged in Node and in the
  * SharedWorker. Beyond the spec, it never stops trying while the person wants to be connected: a
  * failed attempt (`failed`) is retried on the reconnect policy's schedule too, and while the
  * browser is offline it waits for `online` instead. Past the spec's first attempts it waits for the
@@ -59,6 +65,9 @@ export class SignalingSession implements SessionContext {
   private currentClient: Agent | undefined;
   private sessionStarted = false;
   private currentConfig: ProviderConfig | undefined;
+  /** When the current config was asked for: its tokens' lifetimes count from then (ConfigRefresh). */
+  private configAskedAt = 0;
+  private readonly configRefresh: ConfigRefresh;
   private readonly domains: SessionDomain[] = [];
   private keepalive: unknown;
   private reconnectTimer: unknown;
@@ -81,6 +90,7 @@ export class SignalingSession implements SessionContext {
   constructor(private readonly deps: SignalingSessionDependencies) {
     this.identity = new GuestIdentity(deps.identityStorage, deps.log);
     this.reconnectPolicy = deps.reconnectPolicy ?? new ServerAwareReconnectPolicy();
+    this.configRefresh = new ConfigRefresh(deps.clock, deps.log, () => this.requestConfig(), (config) => this.refreshed(config));
   }
 
   get clock(): Clock {
@@ -133,11 +143,12 @@ export class SignalingSession implements SessionContext {
     const stale = (): boolean => generation !== this.attemptGeneration;
     let config: ProviderConfig;
     let client: Agent;
+    let askedAt = 0;
     try {
       const identity = await this.identity.current();
       if (stale()) return;
-      // A reconnect asks for the same id back: the same resource and room nickname (issue 13, ConfigRequestBody).
-      const configuring = fetchConfig(this.deps.fetch, this.deps.clock, this.deps.configUrl, this.deps.userToken, identity, this.currentConfig?.credential);
+      askedAt = this.deps.clock.now();
+      const configuring = this.requestConfig(identity);
       // Issue 14, the join path: making StanzaJS's client takes this thread 15–25 ms on a busy
       // machine; it is made while the config request is out, which it then only completes.
       client = this.deps.createXmppClient(CLIENT_OPTIONS);
@@ -153,9 +164,34 @@ export class SignalingSession implements SessionContext {
     void this.identity.renew(config.identity);
     if (stale()) return;
     this.currentConfig = config;
+    this.configAskedAt = askedAt;
     if (this.deps.userToken && config.customerData === undefined) this.deps.log.error('The config carries no customerData for the user token sent', 'ESWRTC_003');
     for (const domain of this.domains) domain.configured?.();
     this.startClient(client, config);
+  }
+
+  /** A config request; a reconnect (and a refresh) asks for the same id back: the same resource and room nickname (issue 13, ConfigRequestBody). */
+  private async requestConfig(identity?: string): Promise<ProviderConfig> {
+    const { fetch, clock, configUrl, userToken } = this.deps;
+    return fetchConfig(fetch, clock, configUrl, userToken, identity ?? (await this.identity.current()), this.currentConfig?.credential);
+  }
+
+  /**
+   * A refreshed config (ConfigRefresh) replaces the current one in place, with no reconnect: the
+   * room-config requests take its credential, the tabs its call config (the relay's next AUTH, its
+   * token), a reconnect its `resume`. One for another id or user would not be this connection's.
+   */
+  private refreshed(config: ProviderConfig): boolean {
+    const current = this.currentConfig;
+    if (!this.sessionStarted || !current) return false;
+    if (config.id !== current.id || config.userId !== current.userId || config.signalingUrl !== current.signalingUrl) {
+      this.deps.log.info('the refreshed config is for another id, user or address: kept the current one');
+      return false;
+    }
+    this.currentConfig = config;
+    void this.identity.renew(config.identity);
+    this.setConnection({ callConfig: callConfigOf(config) });
+    return true;
   }
 
   /** Deliberate disconnect: ends reconnecting (SPEC §4). */
@@ -199,6 +235,7 @@ export class SignalingSession implements SessionContext {
     this.sessionStarted = false;
     this.clearStartTimer();
     this.stopKeepalive();
+    this.configRefresh.stop();
     client?.disconnect();
     const state = this.connection.state === 'failed' ? 'failed' : 'disconnected';
     this.setConnection({ state, selfAddress: undefined, nextAttemptAt: undefined, disconnectedSince: this.lostSince() });
@@ -237,7 +274,7 @@ export class SignalingSession implements SessionContext {
       this.triedOnServerUp = false;
       client.sendPresence();
       this.startKeepalive(client);
-      const { iceServers, sfuServer, videoResolutionTiers } = config;
+      this.configRefresh.plan(config, this.configAskedAt);
       this.setConnection({
         state: 'connected',
         selfAddress: client.jid,
@@ -246,7 +283,7 @@ export class SignalingSession implements SessionContext {
         nextAttemptAt: undefined,
         lastError: undefined,
         stoppedAnswering: false,
-        callConfig: { iceServers, sfuServer, videoResolutionTiers },
+        callConfig: callConfigOf(config),
       });
       for (const domain of this.domains) domain.connected?.();
     });
@@ -266,6 +303,7 @@ export class SignalingSession implements SessionContext {
     this.sessionStarted = false;
     this.clearStartTimer();
     this.stopKeepalive();
+    this.configRefresh.stop();
     this.setConnection({ state: 'disconnected', selfAddress: undefined, disconnectedSince: this.lostSince() });
     this.scheduleReconnect();
     if (wasStarted) for (const domain of this.domains) domain.disconnected?.();

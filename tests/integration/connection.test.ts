@@ -1,6 +1,6 @@
 import type { Agent } from 'stanza';
 import { describe, expect, it } from 'vitest';
-import { LIVENESS, RECONNECT_POLICY } from '../../src/protocol/clientDefaults';
+import { CONFIG_REFRESH, LIVENESS, RECONNECT_POLICY } from '../../src/protocol/clientDefaults';
 import { CONFIG_REQUEST, KEEPALIVE_INTERVAL_MS, NETWORK_EVENTS, RECONNECT } from '../../src/protocol/constants';
 import type { Fetch } from '../../src/shared-worker/ConfigClient';
 import type { LivenessSettings } from '../../src/shared-worker/ConnectionLiveness';
@@ -191,7 +191,8 @@ describe('Never gives up while the person wants to be connected: after failed, t
     void session.connect();
     await until(() => state(session) === 'connected', 'connected on Retry now');
     expect(session.connection).toMatchObject({ reconnectAttempts: 0, disconnectedSince: undefined, nextAttemptAt: undefined });
-    expect(clock.pendingDelays()).toEqual([LIVENESS.quietMs, KEEPALIVE_INTERVAL_MS]);
+    // Connected: liveness, keepalive, and the config's refresh at half its credential's lifetime (CONFIG_REFRESH).
+    expect(clock.pendingDelays()).toEqual([LIVENESS.quietMs, KEEPALIVE_INTERVAL_MS, parley().settings.credentialTtlSeconds * 1000 * CONFIG_REFRESH.lifetimeFraction]);
   });
 
   it('after a deliberate disconnect a failed attempt schedules nothing more', async () => {

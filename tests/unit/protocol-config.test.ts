@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseProviderConfig, parseRoomConfigResponse } from '../../src/protocol/config';
+import { signToken } from '../../server/auth/jwt';
+import { configLifetimeMs, parseProviderConfig, parseRoomConfigResponse, tokenLifetimeMs } from '../../src/protocol/config';
 import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
 import { ValidationError } from '../../src/protocol/errors';
 import { roomNameToLocalpart } from '../../src/protocol/rooms';
@@ -59,5 +60,25 @@ describe('Room names become valid MUC localparts', () => {
   it('refuses a name with nothing usable in it, or one that is too long', () => {
     expect(() => roomNameToLocalpart(' @@ ')).toThrow('room name is empty');
     expect(() => roomNameToLocalpart('x'.repeat(300))).toThrow(ValidationError);
+  });
+});
+
+describe('A config’s lifetime, read from its tokens’ own claims (exp less iat), for its refresh (CONFIG_REFRESH)', () => {
+  const token = (claims: Record<string, unknown>) => signToken('secret', claims);
+
+  it('is the shortest of the credential’s and the relay token’s, relative to their issue', () => {
+    const credential = token({ sub: 'u', iat: 1_000, exp: 1_000 + 43_200, name: 'Zoë' });
+    expect(tokenLifetimeMs(credential)).toBe(43_200_000);
+    const password = token({ sub: 'u', aud: 'relay', iat: 1_010, exp: 1_010 + 600 });
+    expect(configLifetimeMs({ credential, sfuServer: { url: 'wss://h/relay', password, minimumPeers: 2 } })).toBe(600_000);
+    expect(configLifetimeMs({ credential, sfuServer: undefined })).toBe(43_200_000);
+  });
+
+  it('is not known for an opaque credential, or claims without iat and a later exp', () => {
+    expect(tokenLifetimeMs('c')).toBeUndefined();
+    expect(tokenLifetimeMs('a.%%%.b')).toBeUndefined();
+    expect(tokenLifetimeMs(token({ sub: 'u', exp: 2_000 }))).toBeUndefined();
+    expect(tokenLifetimeMs(token({ sub: 'u', iat: 2_000, exp: 2_000 }))).toBeUndefined();
+    expect(configLifetimeMs({ credential: 'c', sfuServer: undefined })).toBeUndefined();
   });
 });

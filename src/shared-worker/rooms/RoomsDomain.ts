@@ -22,6 +22,7 @@ import { RoomLock } from './RoomLock';
 import { roomByAddress, roomByLocalpart } from '../../protocol/roomLookup';
 import { RoomModeration } from './RoomModeration';
 import { RoomRecords, type AddressedRoom } from './RoomRecords';
+import { RoomStartRetries } from './RoomStartRetries';
 import { newRoomRecord, OUT_OF_ROOM, roomHasEnded } from './roomRecord';
 import { selfRemovalChange, selfRemovalOf, type SelfRemoval } from './selfRemoval';
 import { stanzaErrorText } from './stanzaErrorText';
@@ -45,6 +46,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   private readonly lookups: EarlyRoomLookups;
   private readonly calls: RoomCalls;
   private readonly moderation: RoomModeration;
+  private readonly startRetries: RoomStartRetries;
   private attachedClient: Agent | undefined;
   /** The display name the rooms were last told about. */
   private announcedName: string;
@@ -60,6 +62,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.lookups = new EarlyRoomLookups(context, (roomId, response) => this.takeEarlyAddress(roomId, response.roomAddress));
     this.calls = new RoomCalls(context, this.records, (roomId) => this.syncPresence(roomId));
     this.moderation = new RoomModeration(context, this.records);
+    this.startRetries = new RoomStartRetries(context.clock, (roomId) => this.retryStart(roomId));
     this.announcedName = this.displayName;
     // The `<nick>` follows the display name preference into every joined room.
     context.store.subscribe((message) => {
@@ -100,6 +103,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
    */
   disconnected(): void {
     this.joins.endAll();
+    this.startRetries.clear();
     this.lookups.clear();
     this.presence.forget();
     this.departing.clear();
@@ -158,6 +162,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     if (!room) return;
     this.leave(room.id, room.selfAddress ?? this.joins.awaiting(room.id));
     this.joins.end(room.id);
+    this.startRetries.forget(room.id);
     this.calls.forget(room.id);
     if (room.address) {
       this.removePeople(room.address);
@@ -239,9 +244,17 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     void this.runJoin(roomId, this.joins.begin(roomId), client, config.id);
   }
 
-  private async runJoin(roomId: string, token: number, client: Agent, nick: string): Promise<void> {
+  /** A room waiting for its start sends its join again (ROOM_START_RETRY); it says `waiting` meanwhile, not `joining`. */
+  private retryStart(roomId: string): void {
+    const client = this.context.client;
+    const config = this.context.config;
+    if (this.records.room(roomId)?.roomState !== 'waiting' || !client || !config) return;
+    void this.runJoin(roomId, this.joins.begin(roomId), client, config.id, 'waiting');
+  }
+
+  private async runJoin(roomId: string, token: number, client: Agent, nick: string, roomState: 'joining' | 'waiting' = 'joining'): Promise<void> {
     const { store } = this.context;
-    const room = store.update('rooms', roomId, { roomState: 'joining', joined: false });
+    const room = store.update('rooms', roomId, { roomState, joined: false });
     if (!room) return;
     const address = room.address ?? (await this.resolveAddress(room, token));
     const current = this.records.room(roomId);
@@ -321,6 +334,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   /** The self-presence (status 110) completes the join (PROTOCOL.md "Rooms"); `rid` is its `<user rid>`. */
   private completeJoin(room: AddressedRoom, selfAddress: string, presence: Stanzas.Presence, rid: string | undefined): void {
     this.joins.end(room.id);
+    this.startRetries.forget(room.id);
     const item = readMucItem(mucInfoOf(presence));
     this.context.store.update('rooms', room.id, {
       roomState: 'joined',
@@ -420,6 +434,9 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     const change = joinErrorChange(presence);
     this.context.log.info(`room ${room.address}: ${change.error}`);
     this.context.store.update('rooms', room.id, { ...change, ...OUT_OF_ROOM });
+    // Not started: asked again until it is (ROOM_START_RETRY), while this connection lasts.
+    if (change.roomState === 'waiting') this.startRetries.schedule(room.id);
+    else this.startRetries.forget(room.id);
   }
 
   /**

@@ -7,6 +7,7 @@ import { RoomEventLog } from '../../src/shared-worker/roomEvents/RoomEventLog';
 import { departureOf, rejoinEvents } from '../../src/shared-worker/roomEvents/rosterEvents';
 import { StateStore } from '../../src/shared-worker/StateStore';
 import { chatTimeline } from '../../src/ui/chatTimeline';
+import { groupChatMessages } from '../../src/ui/groupChatMessages';
 import { roomEventText, unannouncedEvents } from '../../src/ui/roomEventText';
 import { ManualClock } from '../support/ManualClock';
 
@@ -103,6 +104,19 @@ describe('Chat timeline: event lines sit between the messages in time order and 
   it('interleaves groups and lines by time', () => {
     const items = chatTimeline([message('m1', 1_000), message('m2', 2_000), message('m3', 4_000)], [event('e0', 500), event('e1', 3_000), event('e2', 9_000)]);
     expect(items.map((item) => (item.kind === 'event' ? item.event.id : item.group.messages.map((m) => m.id).join('+')))).toEqual(['e0', 'm1+m2', 'e1', 'm3', 'e2']);
+  });
+});
+
+describe('SPEC §9 chat grouping window: "Chat grouping window 300 s by default"', () => {
+  /** The ids of each group's messages, group by group, at the default window. */
+  const grouped = (messages: readonly ChatMessage[]): string[][] => groupChatMessages(messages).map((group) => group.messages.map(({ id }) => id));
+
+  it('one sender 299.999 s after their last message stays in its group', () => {
+    expect(grouped([message('first', 1_000), message('second', 1_000 + 299_999)])).toEqual([['first', 'second']]);
+  });
+
+  it('one sender 300.001 s after their last message starts a new group', () => {
+    expect(grouped([message('first', 1_000), message('second', 1_000 + 300_001)])).toEqual([['first'], ['second']]);
   });
 });
 

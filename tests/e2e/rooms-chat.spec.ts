@@ -72,29 +72,29 @@ test.describe('Chat scroll: the log sticks to the bottom within 30 px of it, and
     await say(alice.page, 'near the bottom');
     await expect(log).toContainText('near the bottom');
     await expect.poll(distanceFromBottom).toBeLessThanOrEqual(1);
+
+    // 40 px from the bottom is past the 30: reading, so a new message does not move the log.
+    await log.evaluate((element) => element.scrollTo({ top: element.scrollHeight - element.clientHeight - 40 }));
+    await expect.poll(distanceFromBottom).toBeCloseTo(40, 0);
+    const readingAt = await scrollTop();
+    await say(alice.page, 'just past the bottom');
+    await expect(log).toContainText('just past the bottom');
+    // Once her typing has left Bob's screen too (the last change the message makes there).
+    await expect(typingIndicator(bob.page)).toBeHidden();
+    expect(await scrollTop()).toBe(readingAt);
+    expect(await distanceFromBottom()).toBeGreaterThan(40);
   });
 });
 
-test.describe('Chat input: Enter sends unless Shift is held or sendOnEnter is off; empty messages are not sent; nothing is sent while disabled (SPEC §5)', () => {
-  test('Shift+Enter adds a line, blank input is not sent, and with "Send on Enter" off only Send sends', async ({ people }) => {
-    const room = uniqueRoomName('enter');
-    const alice = await people.join(room, 'Alice');
-    const bob = await people.join(room, 'Bob');
-    const input = messageBox(alice.page);
-
+test.describe('Chat input: Enter sends unless Shift is held, or unless "Send on Enter" (sendOnEnter) is off (SPEC §5)', () => {
+  test('Shift+Enter adds a line, Enter sends the lines as one message, and with "Send on Enter" off only Send sends', async ({ people }) => {
+    const { alice, bob, input } = await aliceWritesToBob(people, 'enter');
     await input.fill('line one');
     await input.press('Shift+Enter');
     await input.pressSequentially('line two');
     await expect(input).toHaveValue('line one\nline two');
     await input.press('Enter');
     await expect(input).toHaveValue('');
-
-    // Blank input: Enter does nothing, the text stays, and Send is unavailable.
-    await input.press('Enter');
-    await input.fill('   ');
-    await input.press('Enter');
-    await expect(input).toHaveValue('   ');
-    await expect(alice.page.getByRole('button', { name: 'Send' })).toBeDisabled();
 
     await alice.page.getByRole('checkbox', { name: 'Send on Enter' }).uncheck();
     await input.fill('typed with Enter off');
@@ -104,7 +104,7 @@ test.describe('Chat input: Enter sends unless Shift is held or sendOnEnter is of
     await expect(input).toHaveValue('');
 
     const messages = chatLog(bob.page).getByRole('article').first().getByRole('paragraph');
-    // The multi-line message keeps its line break; the blank ones never left.
+    // The multi-line message keeps its line break; the Enter typed with "Send on Enter" off sent nothing by itself.
     await expect(messages).toHaveText(['line one line two', 'typed with Enter off']);
     await expect(messages.first()).toHaveJSProperty('innerText', 'line one\nline two');
   });
@@ -125,7 +125,27 @@ test.describe('Chat input: Enter sends unless Shift is held or sendOnEnter is of
     await expect(input).toHaveValue('');
     await expect(chatLog(bob.page).getByRole('article').getByRole('paragraph')).toHaveText(['typed faster than the page draws']);
   });
+});
 
+test.describe('Chat input: empty messages are not sent (SPEC §5)', () => {
+  test('Enter in an empty or blank input sends nothing and keeps what is there; Send is unavailable', async ({ people }) => {
+    const { alice, bob, input } = await aliceWritesToBob(people, 'blank');
+    await input.press('Enter');
+    await expect(input).toHaveValue('');
+    await input.fill('   ');
+    await input.press('Enter');
+    await expect(input).toHaveValue('   ');
+    await expect(alice.page.getByRole('button', { name: 'Send' })).toBeDisabled();
+
+    // A message sent after them arrives alone: the blank ones never left (they would be ahead of it).
+    await input.fill('the first real one');
+    await input.press('Enter');
+    await expect(input).toHaveValue('');
+    await expect(chatLog(bob.page).getByRole('article').getByRole('paragraph')).toHaveText(['the first real one']);
+  });
+});
+
+test.describe('Chat input: a message longer than the limit is not sent, nor cut short (LIMITS.chatBodyLength)', () => {
   test('a message longer than the limit is kept whole, refused with the reason, and goes once shortened', async ({ people }) => {
     const room = uniqueRoomName('too-long');
     const alice = await people.join(room, 'Alice');
@@ -150,7 +170,9 @@ test.describe('Chat input: Enter sends unless Shift is held or sendOnEnter is of
     await expect(input).toHaveValue('');
     await expect(chatLog(bob.page).getByRole('article').getByRole('paragraph')).toHaveText([longest]);
   });
+});
 
+test.describe('Chat input: nothing is sent while the input is disabled (SPEC §5)', () => {
   test('the input is disabled until the room is joined', async ({ people }) => {
     const room = uniqueRoomName('disabled');
     const alice = await people.join(room, 'Alice');
@@ -163,6 +185,45 @@ test.describe('Chat input: Enter sends unless Shift is held or sendOnEnter is of
     await expect(bob.page.getByRole('textbox', { name: 'Room password' })).toBeVisible();
     await expect(messageBox(bob.page)).toBeDisabled();
     await expect(bob.page.getByRole('button', { name: 'Send' })).toBeDisabled();
+  });
+
+  test('a draft left in an input that became disabled is not sent by Enter, though the person is back in the room through another tab', async ({ people }) => {
+    const room = uniqueRoomName('disabled-draft');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    const alicesMessages = chatLog(alice.page).getByRole('article').getByRole('paragraph');
+    await say(bob.page, 'hello');
+    await expect(alicesMessages).toHaveText(['hello']);
+    // Bob's second tab of the room (the chat open there too: the layout is remembered).
+    const second = await bob.context.newPage();
+    await second.goto(bob.page.url());
+    await expectJoined(second);
+
+    // A draft in his first tab; "Leave" in the second takes him out of the room in both: the first
+    // says he left and its input is disabled, the draft still in it.
+    const input = messageBox(bob.page);
+    await input.fill('a draft from before I left');
+    await second.getByRole('button', { name: 'Leave' }).click();
+    await expect(bob.page.getByRole('heading', { name: 'You left this room' })).toBeVisible();
+    await expect(input).toBeDisabled();
+    await expect(input).toHaveValue('a draft from before I left');
+    // He comes back through the second tab: his session is in the room again, and would send what
+    // the first tab asked; the first still says he left, its input disabled.
+    await second.getByRole('textbox', { name: 'Room name' }).fill(room);
+    await second.getByRole('button', { name: 'Join', exact: true }).click();
+    await expectJoined(second);
+    await expect(participantEntry(alice.page, 'Bob')).toHaveCount(1);
+    await expect(input).toBeDisabled();
+
+    // Enter as a person presses it (the browser keeps the focus out of a disabled input), and an
+    // Enter's keydown at the input itself: neither sends the draft.
+    await input.press('Enter');
+    await input.dispatchEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
+    await expect(input).toHaveValue('a draft from before I left');
+    // What Bob says next from the other tab arrives right after "hello": nothing went ahead of it.
+    await say(second, 'from my other tab');
+    await expect(alicesMessages).toHaveText(['hello', 'from my other tab']);
+    await expect(chatLog(bob.page)).not.toContainText('a draft from before I left');
   });
 });
 

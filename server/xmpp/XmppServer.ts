@@ -48,6 +48,8 @@ export interface XmppServerStats {
   rooms: Record<string, { occupants: number }>;
   /** Stanzas bounced to their sender because a payload other clients parse was malformed; on ejabberd, this node's count. */
   rejectedPayloads?: number;
+  /** Prosody's idle-room sweep: sweeps since start, and the most stored rooms one sweep looked at (its bound). */
+  roomSweeps?: { sweeps: number; mostStoredRoomsPerSweep: number };
 }
 
 export interface XmppServer {

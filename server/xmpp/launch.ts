@@ -196,12 +196,23 @@ function parseStats(body: unknown): XmppServerStats {
   const invalid = new Error(`XMPP server stats: malformed answer ${JSON.stringify(body)}`);
   if (!isRecord(body) || !isCount(body.clientSessions) || !isRecord(body.rooms)) throw invalid;
   if (body.rejectedPayloads !== undefined && !isCount(body.rejectedPayloads)) throw invalid;
+  const sweeps = body.roomSweeps;
+  if (sweeps !== undefined && !isRoomSweeps(sweeps)) throw invalid;
   const rooms: XmppServerStats['rooms'] = {};
   for (const [roomJid, room] of Object.entries(body.rooms)) {
     if (!isRecord(room) || !isCount(room.occupants)) throw invalid;
     rooms[roomJid] = { occupants: room.occupants };
   }
-  return { clientSessions: body.clientSessions, rooms, ...(body.rejectedPayloads === undefined ? {} : { rejectedPayloads: body.rejectedPayloads }) };
+  return {
+    clientSessions: body.clientSessions,
+    rooms,
+    ...(body.rejectedPayloads === undefined ? {} : { rejectedPayloads: body.rejectedPayloads }),
+    ...(sweeps === undefined ? {} : { roomSweeps: { sweeps: sweeps.sweeps, mostStoredRoomsPerSweep: sweeps.mostStoredRoomsPerSweep } }),
+  };
+}
+
+function isRoomSweeps(value: unknown): value is NonNullable<XmppServerStats['roomSweeps']> {
+  return isRecord(value) && isCount(value.sweeps) && isCount(value.mostStoredRoomsPerSweep);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -4,32 +4,24 @@
 // occupant came back with the room on the next start, a phantom owner that kept the room from ever
 // emptying and counted against its limit. Seen through plain XMPP clients, as any client would.
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import type { ReceivedMUCPresence } from 'stanza/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningParley } from '../../server/Parley';
-import { providerConfig } from '../support/parley';
+import { providerConfig, useRestartedParley } from '../support/parley';
 import { WAIT_MS } from '../support/sessions';
-import { startTestParley, temporaryDataDir } from '../support/testParley';
 import { clientFor, login, usePlainClients, withTimeout } from '../support/xmppClient';
 
-let running: RunningParley | undefined;
-let dataDir: string | undefined;
-afterEach(async () => {
-  await running?.stop();
-  running = undefined;
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+// Registered first, so its teardown runs after the clients' (hooks unwind as a stack).
+const parley = useRestartedParley();
 const track = usePlainClients();
 
 /** One person per room, so that each is a chance for the cut to land inside the stop's window. */
 const ROOMS = 6;
 
-/** A fresh Parley with a data folder of its own, and one person in each of `ROOMS` new rooms. */
-async function peopleInRooms(): Promise<string[]> {
-  dataDir = await temporaryDataDir();
-  running = await startTestParley({ dataDir, relayWorkers: 0 });
-  const rooms = Array.from({ length: ROOMS }, () => `phantom-${randomUUID().slice(0, 8)}@${running!.settings.mucDomain}`);
+/** Parley started, and one person in each of `ROOMS` new rooms. */
+async function peopleInRooms(): Promise<{ running: RunningParley; rooms: string[] }> {
+  const running = await parley.start();
+  const rooms = Array.from({ length: ROOMS }, () => `phantom-${randomUUID().slice(0, 8)}@${running.settings.mucDomain}`);
   for (const room of rooms) {
     const config = await providerConfig(running);
     const client = track(clientFor(config));
@@ -37,12 +29,12 @@ async function peopleInRooms(): Promise<string[]> {
     await withTimeout(client.joinRoom(room, config.id, { nick: 'Gone' }), WAIT_MS, 'joining');
   }
   expect(Object.values((await running.xmpp.stats()).rooms).map((room) => room.occupants)).toEqual(rooms.map(() => 1));
-  return rooms;
+  return { running, rooms };
 }
 
 /** Starts Parley again on the same port and data folder; a newcomer joins each room and must be alone there. */
 async function restartAndJoinAlone(port: number, rooms: string[]): Promise<void> {
-  running = await startTestParley({ dataDir, relayWorkers: 0, port });
+  const running = await parley.start({ port });
   for (const room of rooms) {
     const config = await providerConfig(running);
     const client = track(clientFor(config));
@@ -60,20 +52,20 @@ async function restartAndJoinAlone(port: number, rooms: string[]): Promise<void>
 
 describe('A restarted server brings back rooms, not the people who were in them', () => {
   it('the next joiner finds nobody else in a room whose people were cut off right before the stop', async () => {
-    const rooms = await peopleInRooms();
-    const port = Number(new URL(running!.url).port);
+    const { running, rooms } = await peopleInRooms();
+    const port = Number(new URL(running.url).port);
     // Every client's connection cut, as a stop that closed the gateway's websockets before the XMPP server did.
-    await running!.restartGateway();
+    await running.restartGateway();
     // The XMPP server has heard the cut once it answers a request made after it.
-    await running!.xmpp.stats();
-    await running!.stop();
+    await running.xmpp.stats();
+    await parley.stop();
     await restartAndJoinAlone(port, rooms);
   }, 60_000);
 
   it('stop() ends the XMPP server while its clients are still connected, so that none is parked and saved into a room', async () => {
-    const rooms = await peopleInRooms();
-    const port = Number(new URL(running!.url).port);
-    await running!.stop();
+    const { running, rooms } = await peopleInRooms();
+    const port = Number(new URL(running.url).port);
+    await parley.stop();
     await restartAndJoinAlone(port, rooms);
   }, 60_000);
 });

@@ -2,7 +2,7 @@
 -- "rejectedPayloads": n} for tests and operators, answered only to loopback peers. clientSessions counts authenticated client sessions
 -- (websocket included, stream-management hibernated ones too) on every host of this server; rooms
 -- lists the live rooms of every MUC component; rejectedPayloads counts the stanzas
--- mod_muc_parley_payload_guard bounced. The response header X-Parley-Instance carries
+-- mod_muc_parley_payload_guard bounced; roomSweeps, the idle-room sweep's work (Prosody only). The response header X-Parley-Instance carries
 -- `parley_instance_id`, so the launcher knows that the answer comes from the server it started.
 
 local json = require "util.json";
@@ -40,6 +40,17 @@ local function live_room_occupants()
 	return rooms;
 end
 
+-- The idle-room sweep's work (mod_muc_parley_room_persistence): sweeps since start, and the most
+-- stored rooms one sweep looked at; nil when no MUC component runs the module.
+local function room_sweeps()
+	for _, host in pairs(prosody.hosts) do
+		local persistence = host.modules.muc_parley_room_persistence;
+		if persistence and persistence.sweeps then
+			return { sweeps = persistence.sweeps; mostStoredRoomsPerSweep = persistence.most_stored_rooms_per_sweep };
+		end
+	end
+end
+
 local function rejected_payloads()
 	local count = 0;
 	for _, host in pairs(prosody.hosts) do
@@ -67,6 +78,7 @@ module:provides("http", {
 				clientSessions = client_session_count();
 				rooms = live_room_occupants();
 				rejectedPayloads = rejected_payloads();
+				roomSweeps = room_sweeps();
 			});
 		end;
 	};

@@ -7,7 +7,6 @@ import { chromium, expect, test, type Browser, type Page } from '@playwright/tes
 import { createServer, type ViteDevServer } from 'vite';
 import { TEST_CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
 import type { FramePath } from '../../src/main-thread/voice/VoiceActivityMonitor';
-import { VOICE_ACTIVITY } from '../../src/protocol/constants';
 import { VOLUME_FLOOR_DB } from '../../src/worker/ItemVoiceAnalysis';
 import { DEFAULT_INPUT_LOST_AFTER_MS } from '../../src/worker/VoiceActivityDetector';
 import { CPU_PROFILE_TRACE_CATEGORIES, pageCpuProfile } from '../support/cpuProfileTrace';
@@ -16,10 +15,8 @@ import type { VoiceFixture, VoiceFixtureSnapshot } from './voice-fixture/main';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SENTENCE = 'Parley shows who is speaking while the call goes on.';
 const LEAD_SILENCE_S = 1.5;
-/** Long enough for speaking to end and the test to disable the microphone. */
+/** Long enough for speaking to end, the quiet after it to be held, and the test to disable the microphone. */
 const ROOM_NOISE_S = 10;
-/** SPEC §9: speaking ends after 10 samples of 50 ms without one above the threshold. */
-const SPEAKING_OFF_AFTER_MS = VOICE_ACTIVITY.historySize * VOICE_ACTIVITY.intervalMs;
 
 let workDir: string;
 let speechFile: string;
@@ -111,7 +108,9 @@ for (const framePath of ['track-processor', 'audio-worklet'] as const satisfies 
           { timeout: speechEndMs + 10_000, intervals: [100] },
         )
         .toEqual({ speaking: false, afterSpeech: true });
-      // Then the microphone goes digitally silent: the input is lost after DEFAULT_INPUT_LOST_AFTER_MS.
+      // The room's quiet goes on (low noise, not digital silence) for twice the silence that loses
+      // the input: it must not count as lost. Then the microphone goes digitally silent: the input is lost.
+      await page.waitForTimeout(2 * DEFAULT_INPUT_LOST_AFTER_MS);
       const disabledAtMs = await page.evaluate(() => (window as unknown as FixtureWindow).voiceFixture.disableMicrophone());
       await expect.poll(async () => (await snapshot(page)).firstInputLostAtMs, { timeout: 10_000, intervals: [100] }).toBeDefined();
       const result = await snapshot(page);
@@ -134,17 +133,15 @@ for (const framePath of ['track-processor', 'audio-worklet'] as const satisfies 
         expect(at).toBeGreaterThan(speechStartMs);
         expect(at).toBeLessThan(speechEndMs);
       }
-      // … and off after it, once 10 quiet samples have followed the last spoken sound.
+      // … and off after it. Only the order is checked here, on a real clock and a loaded machine: how
+      // many samples each takes (SPEC §9, 10 quiet ones to end speaking; DEFAULT_INPUT_LOST_AFTER_MS
+      // of digital silence to lose the input) is tests/unit/voice-activity-detector.test.ts's, on fake time.
       const last = result.speaking.at(-1)!;
       expect(last.speaking).toBe(false);
       expect(last.atMs).toBeGreaterThan(speechEndMs);
-      expect(last.atMs).toBeLessThan(speechEndMs + SPEAKING_OFF_AFTER_MS + 3_000);
       expect(result.firstInputDetectedAtMs).toBeLessThanOrEqual(onAt[0]!);
-      // Input lost about DEFAULT_INPUT_LOST_AFTER_MS after the track went silent. A disabled track
-      // also zeroes frames already in flight, and frames arrive in bursts, so allow two samples early.
-      const lostAfterDisableMs = result.firstInputLostAtMs! - disabledAtMs;
-      expect(lostAfterDisableMs).toBeGreaterThan(DEFAULT_INPUT_LOST_AFTER_MS - 2 * VOICE_ACTIVITY.intervalMs);
-      expect(lostAfterDisableMs).toBeLessThan(DEFAULT_INPUT_LOST_AFTER_MS + 1_500);
+      // The input is lost only once the microphone was disabled, not in the quiet before.
+      expect(result.firstInputLostAtMs).toBeGreaterThan(disabledAtMs);
       expect(result.latest).toMatchObject({ speaking: false, inputDetected: true, inputLost: true, volume: VOLUME_FLOOR_DB });
       // Stopping the analysis leaves the call's track alone.
       expect(trackState).toBe('live');

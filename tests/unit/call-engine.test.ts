@@ -912,7 +912,7 @@ describe('Call: a camera switched on the mesh keeps its stream, so the relay tak
   });
 });
 
-describe('Call: a burst of changes is one recompute (SPEC §9 update queue, as a microtask)', () => {
+describe('Call: changes made together are one recompute, gathered on a microtask (ARCHITECTURE.md "The Call": in place of SPEC §9’s update queue, not built)', () => {
   it('sharing microphone and camera at once in the call starts one session with both, not an audio one restarted', async () => {
     const w = newWorld();
     const alice = await join(w, 'alice');

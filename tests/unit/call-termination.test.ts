@@ -37,7 +37,7 @@ describe('session termination (SPEC §4)', () => {
   });
 });
 
-describe('SessionTimers on fake time', () => {
+describe('SPEC §4 session termination timers: a session still disconnected or interrupted after 5 s is ended; a failed peer waits 500 ms or 2 s for the recompute (SessionTimers)', () => {
   it('ends a session still interrupted after 5 s, not before', async () => {
     const clock = new ManualClock();
     const timers = new SessionTimers(clock);

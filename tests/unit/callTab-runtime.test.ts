@@ -29,7 +29,7 @@ function localItems(h: ReturnType<typeof harness>) {
   return h.runtime.media.local().map(({ kind, shared, localDisabled }) => ({ kind, shared, localDisabled }));
 }
 
-describe('the preview', () => {
+describe('The preview before the call: camera and microphone captured at once where granted (or taken from the page’s early capture, issue 14), at SPEC §9’s top tier, shared with nobody; after a refusal, asked again only on "Request Media" (SPEC §2, §8 capture refusals)', () => {
   it('captures camera and microphone at once where access was granted, without offering them to anyone', async () => {
     const h = open();
     await settle();
@@ -93,6 +93,13 @@ describe('the preview', () => {
     expect(h.runtime.media.local().map((item) => h.runtime.media.getTrack(item.id))).toEqual(early.getTracks());
     expect(released).toBe(1);
   });
+});
+
+describe('Picking a camera or microphone replaces the one running, muted or off as that one was (SPEC §4 Media: sharing a local item replaces the item it replaces); the one already running captures nothing; with none running, the pick is remembered', () => {
+  function cameraDevice(h: ReturnType<typeof harness>): string | undefined {
+    const camera = local(h).camera;
+    return camera && h.runtime.media.getTrack(camera.itemId)?.getSettings().deviceId;
+  }
 
   it('keeps a new microphone muted, and a new camera off, when the one it replaces was', async () => {
     const h = open();
@@ -108,13 +115,6 @@ describe('the preview', () => {
     expect(local(h)).toMatchObject({ microphone: { muted: true }, camera: { off: true } });
     expect(h.runtime.media.local()).toHaveLength(2);
   });
-});
-
-describe('picking devices', () => {
-  function cameraDevice(h: ReturnType<typeof harness>): string | undefined {
-    const camera = local(h).camera;
-    return camera && h.runtime.media.getTrack(camera.itemId)?.getSettings().deviceId;
-  }
 
   it('a camera picked while the preview’s camera is still starting replaces it once it runs', async () => {
     current = harness();
@@ -168,7 +168,7 @@ describe('a camera or microphone that stops mid-call is said to the person, not 
   });
 });
 
-describe('joining and leaving', () => {
+describe('Joining and leaving the call (SPEC §4 Call: join sets joined, leave clears it; the call’s media goes with it), run by one tab of yours (ARCHITECTURE.md "Call ownership", "Call handover")', () => {
   it('"Join call" joins the call and asks for the call lock together, then offers the preview’s media', async () => {
     const h = open();
     await settle();

@@ -47,7 +47,7 @@ const self = peer(SELF, { displayName: 'Alice' });
 const bob = peer(BOB, { displayName: 'Bob', joinedCall: true });
 const carol = peer(CAROL, { displayName: 'Carol', joinedCall: true });
 
-describe('local media state', () => {
+describe('Your own media (SPEC §3 Media item screenCapture): the microphone is told from audio shared with a screen, the camera from the screen', () => {
   it('tells the microphone from audio shared with a screen, and the camera from the screen', () => {
     expect(localMediaState([microphone, camera, screen, screenAudio])).toEqual({
       microphone: { itemId: 'mic', muted: false, speaking: false },
@@ -58,7 +58,7 @@ describe('local media state', () => {
   });
 });
 
-describe('call tiles', () => {
+describe('Call tiles: a tile per person in the call or sending media, screens first (SPEC §3 Peer speaking, muted, lastSpokeAt, volumeLimit; Media item remoteDisabled)', () => {
   it('orders screens first, then the others as they arrived, then yourself', () => {
     const tiles = callTiles({
       peers: [self, bob, carol],

@@ -233,7 +233,7 @@ describe('a camera or microphone that stops at its source is said in words for t
   });
 });
 
-describe('capture flow', () => {
+describe('SPEC §4 Media: "Sharing a local item replaces the item it replaces and marks it shared": a capture replaces the microphone or camera it was told to, and shares unless asked not to', () => {
   it('releases the current microphone before capturing another, and replaces the camera it was told to, in its stream', async () => {
     const { capture, media } = setup();
     const first = await capture.captureUserMedia({ audio: true, video: true });
@@ -275,7 +275,9 @@ describe('capture flow', () => {
     const captured = await capture.captureUserMedia({ video: true, share: false, mirrored: false });
     expect(media.get(captured?.video ?? '')).toMatchObject({ shared: false, renderMirrored: false });
   });
+});
 
+describe('Captures run one at a time, a first one’s AbortError retries included (SPEC §8 capture retries)', () => {
   it('runs one capture at a time: a second request waits for the first one’s retries', async () => {
     const { clock, fake, capture } = setup();
     fake.outcomes.push({ error: 'AbortError' });
@@ -287,7 +289,9 @@ describe('capture flow', () => {
     await Promise.all([first, second]);
     expect(fake.requests.map((request) => Boolean(request.video))).toEqual([true, true, false]);
   });
+});
 
+describe('SPEC §5 "Screen capture needs display-media support; otherwise an error is logged"', () => {
   it('logs and reports screen capture where getDisplayMedia is missing', async () => {
     const { capture, errors, logged } = setup();
     expect(capture.screenCaptureSupported).toBe(false);

@@ -105,7 +105,7 @@ describe('device list (SPEC §3 Devices, §5)', () => {
   });
 });
 
-describe('DeviceManager', () => {
+describe('SPEC §9 "Device list refresh every 3 s", and on devicechange; SPEC §3 Devices’ permission and capture-in-progress flags (DeviceManager)', () => {
   it('reads the devices at start and again every 3 s', async () => {
     const { clock, fake, manager, changes } = setup();
     fake.devices = [device('audioinput', '')];

@@ -224,7 +224,7 @@ describe('media items (SPEC §3 fields, SPEC §4 rules)', () => {
   });
 });
 
-describe('media item updates', () => {
+describe('SPEC §4 Media: an item is reported updated only when a write changes it', () => {
   it('reports a write only when it changes something', () => {
     const { media } = setup();
     media.addLocalAudio(live(track('audio', 'mic')), stream());

@@ -16,5 +16,6 @@ try {
 
 const server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], { cwd: ROOT, stdio: 'inherit' });
 // The server stops its children on these signals; pass them on and leave with its exit code.
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+// SIGHUP: the terminal closed (unhandled, it would end this process at once).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

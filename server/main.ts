@@ -1,6 +1,6 @@
 import { startParley } from './Parley';
 
-/** `npm start`'s server process: runs until SIGINT/SIGTERM, then stops every child. */
+/** `npm start`'s server process: runs until SIGINT/SIGTERM/SIGHUP (its terminal closed), then stops every child. */
 const parley = await startParley({}, (line) => process.stderr.write(`${line}\n`));
 console.log(`Parley ready at ${parley.url}`);
 
@@ -18,3 +18,5 @@ const shutdown = (): void => {
 };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
+// Unhandled, SIGHUP would end this process at once, leaving the XMPP server and the relay behind.
+process.on('SIGHUP', shutdown);

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { parseProviderConfig, type ProviderConfig } from '../../src/protocol/config';
@@ -88,4 +88,57 @@ describe('Ctrl-C stops npm start whatever the clients do (issue 12, item 5)', ()
       sender.close();
     }
   }, 90_000);
+});
+
+/** The processes of a process group (Linux's /proc), with their command lines. */
+async function processGroup(pgid: number): Promise<string[]> {
+  const members: string[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid pgrp ...: comm may hold spaces, so read after its closing parenthesis.
+      const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      if (group === pgid) members.push((await readFile(`/proc/${entry}/cmdline`, 'utf8')).replaceAll('\0', ' ').trim());
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return members;
+}
+
+describe('Closing the terminal (SIGHUP) stops npm start and every server it started', () => {
+  it('leaves no process of its group behind, Prosody included, after SIGHUP to the group', async () => {
+    const dataDir = await temporaryDataDir();
+    // Its own process group, as a terminal's job is: the hangup goes to the whole group.
+    const start = spawn(process.execPath, ['scripts/start.mjs'], { env: { ...process.env, PORT: '0', PARLEY_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const pgid = start.pid!;
+    try {
+      let output = '';
+      const ready = new Promise<void>((resolve, reject) => {
+        start.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (/^Parley ready at /m.test(output)) resolve();
+        });
+        start.once('exit', (code) => reject(new Error(`npm start exited (${code}) before ready:\n${output}`)));
+      });
+      start.stderr.resume();
+      await ready;
+      expect((await processGroup(pgid)).filter((command) => command.includes('prosody'))).toHaveLength(1);
+
+      const exited = once(start, 'exit');
+      process.kill(-pgid, 'SIGHUP');
+      await exited;
+      // Prosody, reloading on its own SIGHUP, stays unless stopped: nothing of the group may be left.
+      await expect.poll(() => processGroup(pgid), { timeout: 15_000, interval: 100 }).toEqual([]);
+    } finally {
+      // A failed run must not leave the servers behind.
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        // The group is gone already.
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -12,6 +12,7 @@ const INSTALL_COMMAND = 'apt-get install -y prosody lua-dbi-sqlite3';
 /** Prosody is up in 0.1–0.2 s; ten seconds means it is not coming. */
 const READY_TIMEOUT_MS = 10_000;
 const ROOMS_DATABASE = 'rooms.sqlite';
+const SETPRIV = '/usr/bin/setpriv';
 
 /** Starts a private Prosody (never the system service) with a generated config in its runtime folder. */
 export async function startProsody(options: XmppServerOptions): Promise<XmppServer> {
@@ -58,7 +59,11 @@ async function launch(
   // The config holds the token secret.
   await writeFile(configFile, config, { mode: 0o600 });
 
-  const prosody = new ServerProcess(binary, ['--config', configFile, '-F'], { cwd: runtimeDir, log: options.log });
+  // Prosody dies with the Node process that started it, however that one ends (a closed terminal's
+  // SIGHUP, SIGKILL, a crash: the 'exit' hook that kills children runs on none of them): setpriv
+  // (util-linux, on every Debian) asks the kernel for SIGTERM on its parent's death, then execs
+  // Prosody (the same process). Left running, a second `npm start` would run two Prosodys on one store.
+  const prosody = new ServerProcess(SETPRIV, ['--pdeathsig', 'TERM', '--', binary, '--config', configFile, '-F'], { cwd: runtimeDir, log: options.log });
   await waitUntilReady(
     prosody,
     {

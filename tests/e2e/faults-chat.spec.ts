@@ -95,10 +95,9 @@ test.describe('Fault suite: Prosody killed mid-chat — the supervisor restarts 
     await say(bob.page, 'and after it');
     const figures = await settle(pages, [...sent, 'sent right after the kill', 'and after it']);
     report('Prosody killed mid-chat', { backMs: back.afterReachable, ...figures }, [`${back.afterFault} ms after the kill`]);
-    // Delivered, or at least kept and offered again: never silently gone.
-    const failed = alice.page.getByRole('button', { name: 'Retry' });
-    if (figures.lost > 0) await expect(failed).toBeVisible();
-    expect(figures.duplicates).toBe(0);
+    // An unexpected drop: what was written meanwhile waits for the rejoin and goes by itself (no
+    // Retry to press), everywhere, once.
+    expect(figures).toEqual({ lost: 0, duplicates: 0 });
   });
 });
 

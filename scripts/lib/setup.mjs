@@ -11,9 +11,13 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** ejabberd (`PARLEY_XMPP_SERVER=ejabberd`); it brings erlc and the headers its Parley module compiles against. */
 const EJABBERD_PACKAGES = ['ejabberd'];
 /** Debian packages the servers need (`npm start`), and what the test suite adds (it runs on both XMPP servers). */
-export const SERVER_PACKAGES = ['prosody', 'lua-unbound', 'lua-dbi-sqlite3', ...(process.env.PARLEY_XMPP_SERVER === 'ejabberd' ? EJABBERD_PACKAGES : [])];
-/** nftables: the fault suite cuts one person's path to the gateway for real (tests/e2e/network-cut.ts). */
-export const TEST_PACKAGES = ['chromium', 'fonts-liberation', 'espeak-ng', 'sox', 'iproute2', 'util-linux', 'nftables', ...EJABBERD_PACKAGES];
+/** util-linux: its setpriv starts Prosody so that it dies with the server that started it (ProsodyServer.ts). */
+export const SERVER_PACKAGES = ['prosody', 'lua-unbound', 'lua-dbi-sqlite3', 'util-linux', ...(process.env.PARLEY_XMPP_SERVER === 'ejabberd' ? EJABBERD_PACKAGES : [])];
+/**
+ * nftables: the fault suite cuts one person's path to the gateway for real (tests/e2e/network-cut.ts);
+ * sqlite3: the idle-room sweep's test writes thousands of stored rooms into Prosody's database.
+ */
+export const TEST_PACKAGES = ['chromium', 'fonts-liberation', 'espeak-ng', 'sox', 'iproute2', 'nftables', 'sqlite3', ...EJABBERD_PACKAGES];
 
 export function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', cwd: ROOT, ...options });

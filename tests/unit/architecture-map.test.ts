@@ -22,7 +22,8 @@ function ruleRows(): RuleRow[] {
   const section = architecture.split('## Where each SPEC rule lives')[1]?.split('\n## ')[0] ?? '';
   return section
     .split('\n')
-    .filter((line) => line.startsWith('| §'))
+    // Every row of the table, the header and its rule line aside: a rule beyond the spec is mapped too.
+    .filter((line) => line.startsWith('| ') && !line.startsWith('| SPEC rule |'))
     .map((line) => {
       const [rule = '', file = '', test = ''] = line.split('|').slice(1).map((cell) => cell.trim());
       const quoted = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? '');

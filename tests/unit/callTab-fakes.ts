@@ -192,14 +192,22 @@ export class FakeTileObservers implements TileObservers {
 export class FakeVoiceMonitor implements ItemVoiceMonitor {
   stopped = false;
   private readonly listeners = new Set<(report: VoiceActivityReport) => void>();
+  private readonly endListeners = new Set<(end: { readonly itemId: string; readonly error?: unknown }) => void>();
   constructor(
     readonly itemId: string,
     readonly track: FakeTrack,
     readonly analysisOptions: VoiceAnalysisOptions,
   ) {}
-  on(_type: 'change', listener: (report: VoiceActivityReport) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  on(type: 'change', listener: (report: VoiceActivityReport) => void): () => void;
+  on(type: 'ended', listener: (end: { readonly itemId: string; readonly error?: unknown }) => void): () => void;
+  on(type: 'change' | 'ended', listener: ((report: VoiceActivityReport) => void) | ((end: { readonly itemId: string; readonly error?: unknown }) => void)): () => void {
+    const listeners = (type === 'change' ? this.listeners : this.endListeners) as Set<typeof listener>;
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+  /** The analysis ends by itself, as a VoiceActivityMonitor's does when its worker fails (`error`). */
+  end(error?: unknown): void {
+    for (const listener of this.endListeners) listener({ itemId: this.itemId, ...(error === undefined ? {} : { error }) });
   }
   async stop(): Promise<void> {
     this.stopped = true;

@@ -8,6 +8,8 @@ import { errorMessage } from '../../common/errorMessage';
 /** What the tab needs of one item's running analysis (a VoiceActivityMonitor). */
 export interface ItemVoiceMonitor {
   on(type: 'change', listener: (report: VoiceActivityReport) => void): () => void;
+  /** The analysis ended: stopped, or failed (`error` set; the analysis worker failed, say). */
+  on(type: 'ended', listener: (end: { readonly itemId: string; readonly error?: unknown }) => void): () => void;
   stop(): Promise<void>;
 }
 
@@ -88,11 +90,14 @@ export class VoiceMonitors {
     this.options.start(itemId, analysis.track, { volumeReports: local }).then(
       (monitor) => {
         if (analysis.stopped) {
-          void monitor.stop();
+          void monitor.stop().catch(() => undefined);
           return;
         }
         analysis.monitor = monitor;
         monitor.on('change', (report) => this.apply(itemId, report));
+        monitor.on('ended', ({ error }) => {
+          if (error !== undefined) this.options.logger.error(`voice activity of ${itemId} no longer analysed: ${errorMessage(error)}`);
+        });
       },
       (error: unknown) => this.options.logger.error(`voice activity of ${itemId} not analysed: ${errorMessage(error)}`),
     );

@@ -69,7 +69,8 @@ export function createTabCallRuntime({ roomAddress, bridge, store, analysis, pre
       const audioContext = workletAudioContext();
       return VoiceActivityMonitor.start({ analysis, itemId, track, analysisOptions, ...(audioContext ? { audioContext } : {}) });
     },
-    setVoiceThreshold: (thresholdDb) => void analysis.setThreshold(thresholdDb),
+    // A failed analysis worker rejects every call; its failure is logged once (startAnalysisWorker).
+    setVoiceThreshold: (thresholdDb) => void analysis.setThreshold(thresholdDb).catch(() => undefined),
     keyTarget: window,
     probeLoaded: (item, stream) => probeMediaLoaded(item.kind, stream, systemClock),
     tileObservers: browserTileObservers(),

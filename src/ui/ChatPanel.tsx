@@ -10,6 +10,7 @@ import { ChatLog } from './ChatLog';
 import { TypingIndicator } from './TypingIndicator';
 import { useDocumentVisible } from './useDocumentVisible';
 import { errorMessage } from '../common/errorMessage';
+import { focusLost } from './focusLost';
 import { usePreferenceToggle } from './usePreferenceToggle';
 import { useOwnSends } from './useOwnSends';
 
@@ -52,6 +53,16 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
   const disabled = !roomAddress || !room || !(room.joined || awaitingRejoin(room));
   const documentVisible = useDocumentVisible();
   const unreadCount = room?.unreadCount ?? 0;
+
+  // "Join again" goes as the room is joined again, and the focus with it, to the page; the input,
+  // disabled until then, takes it back. Not at the first join: the page's first focus is the person's.
+  const wasEnabled = useRef(false);
+  const wasDisabled = useRef(disabled);
+  useEffect(() => {
+    if (!disabled && wasDisabled.current && wasEnabled.current && shown && focusLost()) inputRef.current?.focus({ preventScroll: true });
+    wasDisabled.current = disabled;
+    if (!disabled) wasEnabled.current = true;
+  }, [disabled, shown]);
 
   useEffect(() => {
     if (shown && documentVisible && roomAddress && unreadCount > 0) void actions.chat.markRead(roomAddress).catch(() => {});

@@ -555,9 +555,11 @@ test.describe('Tabs: one person’s tabs share one signalling session, and a pop
     // What was said stays to read.
     await expect(chatLog(popout)).toContainText('after the second tab closed');
 
-    // The pop-out can take her back in, and its chat works again.
+    // The pop-out can take her back in, and its chat works again; the focus, on "Join again" as it
+    // went, is in the message input once it can be written in, not lost to the page.
     await popout.getByRole('button', { name: 'Join again' }).click();
     await expectJoined(popout);
+    await expect(messageBox(popout)).toBeFocused();
     await expect(participantEntry(bob.page, 'Alice')).toHaveCount(1);
     await say(popout, 'back again');
     await expect(chatLog(bob.page)).toContainText('back again');

@@ -338,8 +338,13 @@ export function harness(options: HarnessOptions = {}) {
         reports.push({ peerAddress, change });
         update((current) => ({ peers: { ...current.peers, [peerAddress]: { ...current.peers[peerAddress]!, ...change } } }));
       },
+      // As the worker: sent, and marked on your own record, only while the room is joined.
       setSpeaking: async (_roomAddress, speaking) => {
+        const current = store.get(sessionStateAtom);
+        const selfAddress = current.rooms['room-1']?.joined ? current.rooms['room-1'].selfAddress : undefined;
+        if (selfAddress === undefined || !current.peers[selfAddress]) return;
         spoken.push(speaking);
+        update((now) => ({ peers: { ...now.peers, [selfAddress]: { ...now.peers[selfAddress]!, speaking } } }));
       },
       setPeerVolumeLimit: async (peerAddress, volumeLimit) => {
         update((current) => ({ peers: { ...current.peers, [peerAddress]: { ...current.peers[peerAddress]!, volumeLimit } } }));

@@ -441,6 +441,76 @@ describe('what the call tells the others', () => {
     expect(h.runtime.media.get(microphone)).toMatchObject({ speaking: false, lastSpokeAt: 1_000, inputDetected: true, volume: -90 });
   });
 
+  it('after a lost connection, your speaking is said again once the room is rejoined: the room’s new record of you is what it knows, not what this tab last sent', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    const microphone = local(h).microphone!.itemId;
+    monitorOf(h.monitors, microphone).report(true);
+    expect(h.spoken).toEqual([true]);
+    const before = h.self();
+    // The connection drops: the room is interrupted and its people, you too, are cleared (SPEC §4); what you say meanwhile goes nowhere.
+    h.store.set(sessionStateAtom, (state) => ({
+      ...state,
+      rooms: { 'room-1': { ...state.rooms['room-1']!, roomState: 'interrupted', joined: false } },
+      peers: Object.fromEntries(Object.entries(state.peers).filter(([address]) => address !== SELF)),
+    }));
+    monitorOf(h.monitors, microphone).report(false, 2_000);
+    monitorOf(h.monitors, microphone).report(true, 3_000);
+    expect(h.spoken).toEqual([true]);
+    // Rejoined: a new record of you, which says you do not speak.
+    h.store.set(sessionStateAtom, (state) => ({
+      ...state,
+      rooms: { 'room-1': { ...state.rooms['room-1']!, roomState: 'joined', joined: true } },
+      peers: { ...state.peers, [SELF]: { ...before, joinedRoomAt: 4_000, speaking: false } },
+    }));
+    expect(h.spoken).toEqual([true, true]);
+    expect(h.self().speaking).toBe(true);
+  });
+
+  it('a tab that takes the call over corrects a record that still says you speak (the tab that ran the call closed while you spoke)', async () => {
+    const h = open({ joined: true, lockHeldElsewhere: true, grantAtOnce: false });
+    h.store.set(sessionStateAtom, (state) => ({ ...state, peers: { ...state.peers, [SELF]: { ...state.peers[SELF]!, speaking: true, lastSpokeAt: 500 } } }));
+    await settle();
+    expect(h.spoken).toEqual([]);
+    h.engines[0]?.grantLock();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    expect(h.spoken).toEqual([false]);
+    expect(h.self().speaking).toBe(false);
+  });
+
+  it('a microphone the system mutes (the track’s muted: no frames come, so no silence is heard) is not speaking and has no input, here and for the room, until it is back and heard afresh', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    const microphone = local(h).microphone!.itemId;
+    const capturedMicrophone = h.mediaDevices.captured[0]!.find((track) => track.kind === 'audio')!;
+    const before = monitorOf(h.monitors, microphone);
+    before.report(true, 1_000);
+    expect(h.spoken).toEqual([true]);
+    capturedMicrophone.muteFromSource();
+    expect(h.runtime.media.get(microphone)).toMatchObject({ externalDisabled: true, speaking: false, inputLost: h.clock.now(), volume: -Infinity });
+    expect(h.spoken).toEqual([true, false]);
+    expect(h.self().speaking).toBe(false);
+    const selfTile = () => h.store.get(h.runtime.atoms.tiles).find((tile) => tile.isSelf);
+    expect(selfTile()).toMatchObject({ speaking: false });
+    // A report already on its way when the frames stopped changes nothing.
+    before.report(true, 2_050);
+    expect(h.runtime.media.get(microphone)?.speaking).toBe(false);
+    expect(h.spoken).toEqual([true, false]);
+    // Back: what the old analysis heard no longer holds; a fresh one starts at once.
+    capturedMicrophone.muteFromSource(false);
+    await settle();
+    const after = monitorOf(h.monitors, microphone);
+    expect(after).not.toBe(before);
+    expect(before.stopped).toBe(true);
+    after.report(true, 3_000);
+    expect(h.runtime.media.get(microphone)).toMatchObject({ externalDisabled: false, speaking: true, inputLost: undefined });
+    expect(h.spoken).toEqual([true, false, true]);
+    expect(selfTile()).toMatchObject({ speaking: true });
+  });
+
   it('a volume report alone reaches the level meter without re-deriving the items and tiles (issue 14: the steady call’s scripting)', async () => {
     const h = open();
     await settle();

@@ -124,7 +124,8 @@ describe('SPEC §3 Peer from an occupant presence', () => {
     const next = peerFromPresence(occupantPresence({ conf: `<conf xmlns='http://andyet.net/xmlns/mmuc' media='audio'/>` }), context({ now: 5_000, previous })).peer;
     expect(next).toEqual({ ...previous, requestingMedia: 'audio' });
     const leftCall = peerFromPresence(occupantPresence(), context({ now: 6_000, previous: next })).peer;
-    expect(leftCall).toMatchObject({ joinedCall: false, joinedCallAt: undefined, joinedRoomAt: 1_000, speaking: true });
+    // Out of the call nobody speaks in it, even when their '0' never came (their call tab closed); when they last spoke stays.
+    expect(leftCall).toMatchObject({ joinedCall: false, joinedCallAt: undefined, joinedRoomAt: 1_000, speaking: false, lastSpokeAt: 900 });
     const back = peerFromPresence(occupantPresence({ conf: `<conf xmlns='http://andyet.net/xmlns/mmuc' media='video'/>` }), context({ now: 7_000, previous: leftCall })).peer;
     expect(back.joinedCallAt).toBe(7_000);
   });

@@ -8,7 +8,8 @@ const uniqueId = (prefix: string): string => `${prefix}-${(nextId += 1)}`;
 export class FakeTrack extends EventTarget {
   readonly id = uniqueId('track');
   enabled = true;
-  readonly muted = false;
+  /** Muted by its source (the system, the browser): no frames come (`muteFromSource`). */
+  muted = false;
   readyState: MediaStreamTrackState = 'live';
   contentHint = '';
   constructor(
@@ -26,9 +27,15 @@ export class FakeTrack extends EventTarget {
     this.readyState = 'ended';
     this.dispatchEvent(new Event('ended'));
   }
+  /** What the system muting a microphone does (another app took it, a hardware switch): the track is muted, with the event; `false` gives it back. */
+  muteFromSource(muted = true): void {
+    this.muted = muted;
+    this.dispatchEvent(new Event(muted ? 'mute' : 'unmute'));
+  }
   clone(): FakeTrack {
     const clone = new FakeTrack(this.kind, this.deviceId);
     clone.enabled = this.enabled;
+    clone.muted = this.muted;
     return clone;
   }
   getSettings(): MediaTrackSettings {

@@ -1,6 +1,6 @@
 import type { createStore } from 'jotai';
 import type { Logger } from '../../common/logger';
-import type { OwnCallMedia } from '../../protocol/entities';
+import type { OwnCallMedia, Peer } from '../../protocol/entities';
 import { callAtomFamily, peersAtom, roomByAddressAtomFamily } from '../sessionAtoms';
 import { ownMediaChange } from './callHandover';
 import type { LocalMediaState } from './localMediaState';
@@ -28,7 +28,8 @@ export interface SelfReportsOptions {
  * Peer record. Each is sent once per change.
  */
 export class SelfReports {
-  private announcedSpeaking = false;
+  /** Speaking as last sent, for the self peer record it went to, until that record says so. */
+  private sentSpeaking: { record: string; speaking: boolean } | undefined;
   /** This tab runs the call and so tells the session your own media facts. */
   private reporting = false;
   /** What we last reported, for the self peer record it went to (a rejoin makes a new record). */
@@ -51,13 +52,36 @@ export class SelfReports {
     this.followOwnMedia();
   }
 
-  /** Issue 6: your speaking goes to the room while you are in the call and not muted. */
+  /**
+   * Issue 6: your speaking goes to the room while you are in the call and not muted. From the tab
+   * that runs the call, compared with your own Peer record, which is what the room knows: a
+   * rejoin's new record (speaking false), or one a closed tab left saying you speak, is corrected.
+   */
   private followSpeaking(): void {
+    if (!this.reporting) return;
+    const self = this.selfRecord();
+    // Out of the room (its connection lost) nothing can be said; its rejoin brings a new record.
+    if (!self) {
+      this.sentSpeaking = undefined;
+      return;
+    }
+    const record = recordOf(self);
+    // Compared with what is on its way until the record catches up (the session's patch comes after the command).
+    if (this.sentSpeaking?.record === record && this.sentSpeaking.speaking === self.speaking) this.sentSpeaking = undefined;
+    const known = this.sentSpeaking?.record === record ? this.sentSpeaking.speaking : self.speaking;
     const microphone = this.options.local().microphone;
     const speaking = this.options.inCall() && microphone !== undefined && !microphone.muted && microphone.speaking;
-    if (speaking === this.announcedSpeaking) return;
-    this.announcedSpeaking = speaking;
+    if (speaking === known) return;
+    this.sentSpeaking = { record, speaking };
     this.options.commands.calls.setSpeaking(this.options.roomAddress, speaking).catch((error: unknown) => this.options.logger.error(`speaking not announced: ${errorMessage(error)}`));
+  }
+
+  /** Your own Peer record in the room, while the room is joined. */
+  private selfRecord(): Peer | undefined {
+    const { store } = this.options;
+    const room = store.get(roomByAddressAtomFamily(this.options.roomAddress));
+    if (!room?.joined || room.selfAddress === undefined) return undefined;
+    return store.get(peersAtom)[room.selfAddress];
   }
 
   /** Issue 13: your mute, camera-off and screen share on the call record, which a tab taking the call over reads. */
@@ -81,7 +105,7 @@ export class SelfReports {
     const room = store.get(roomByAddressAtomFamily(this.options.roomAddress));
     const self = room?.selfAddress === undefined ? undefined : store.get(peersAtom)[room.selfAddress];
     if (!self) return;
-    const record = `${self.address}\n${self.joinedRoomAt}`;
+    const record = recordOf(self);
     // Compared with what is on its way, not with the record, which catches up only when the session's patch arrives.
     const known = this.sent?.record === record ? this.sent.facts : self;
     const facts = selfMediaFacts(this.options.local(), this.options.inCall());
@@ -90,4 +114,9 @@ export class SelfReports {
     this.sent = { record, facts };
     this.options.commands.calls.reportPeerMedia(self.address, change).catch((error: unknown) => this.options.logger.error(`own media not reported: ${errorMessage(error)}`));
   }
+}
+
+/** Which self peer record: a rejoin of the room makes a new one (joined at a new time). */
+function recordOf(self: Peer): string {
+  return `${self.address}\n${self.joinedRoomAt}`;
 }

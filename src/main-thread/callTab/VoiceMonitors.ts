@@ -33,6 +33,8 @@ interface Analysis {
   stopped: boolean;
   /** The analysis waiting to start (VOICE_ANALYSIS_DELAY_MS). */
   waiting: unknown;
+  /** It has reported: its analysis holds what it heard, which a muting by the source makes stale. */
+  reported: boolean;
 }
 
 /**
@@ -45,6 +47,11 @@ interface Analysis {
  * A local microphone is analysed through an enabled clone of its track: muting disables the track
  * that is sent, and the clone still hears the person, which is how "you are muted" can be shown
  * while they speak muted.
+ *
+ * A track muted by its source (the system, the browser: externalDisabled) is not speaking and has
+ * no input: with MediaStreamTrackProcessor it delivers no frames, so its analysis would never hear
+ * the silence it goes by, and would keep what it said before. Its reports are ignored while it is
+ * muted, and its analysis starts afresh, at once, when it is back.
  *
  * Only a local microphone's level is shown (the preview's meter), so only its volume is reported on
  * its own, four times a second; a remote voice's volume comes with its state changes. Reported alone,
@@ -60,6 +67,7 @@ export class VoiceMonitors {
     const { media } = this.options;
     this.unsubscribes.push(
       media.on('added', (item) => this.add(item)),
+      media.on('updated', (item, previous) => this.followSource(item, previous)),
       media.on('removed', (item) => this.remove(item.id)),
     );
     for (const item of media.all()) this.add(item);
@@ -70,7 +78,8 @@ export class VoiceMonitors {
     for (const id of [...this.analyses.keys()]) this.remove(id);
   }
 
-  private add(item: MediaItem): void {
+  /** `atOnce`: analysed without VOICE_ANALYSIS_DELAY_MS (not on a join's first frames). */
+  private add(item: MediaItem, atOnce = false): void {
     if (item.kind !== 'audio') return;
     // An item added again under its id (a re-added track) starts a fresh analysis.
     this.remove(item.id);
@@ -79,9 +88,9 @@ export class VoiceMonitors {
     const local = item.source === 'local';
     const track = local ? original.clone() : original;
     if (local) track.enabled = true;
-    const analysis: Analysis = { track, ownsTrack: local, monitor: undefined, stopped: false, waiting: undefined };
+    const analysis: Analysis = { track, ownsTrack: local, monitor: undefined, stopped: false, waiting: undefined, reported: false };
     this.analyses.set(item.id, analysis);
-    if (local && this.options.previewShowsLevel()) this.analyse(item.id, analysis, local);
+    if (atOnce || (local && this.options.previewShowsLevel())) this.analyse(item.id, analysis, local);
     else analysis.waiting = this.options.clock.setTimeout(() => this.analyse(item.id, analysis, local), VOICE_ANALYSIS_DELAY_MS);
   }
 
@@ -113,10 +122,25 @@ export class VoiceMonitors {
     if (analysis.ownsTrack) analysis.track.stop();
   }
 
+  /** The source muted the track (no speaking, no input) or gave it back (a fresh analysis). */
+  private followSource(item: MediaItem, previous: MediaItem): void {
+    if (item.kind !== 'audio' || item.externalDisabled === previous.externalDisabled) return;
+    const analysis = this.analyses.get(item.id);
+    if (!analysis) return;
+    if (item.externalDisabled) {
+      this.options.media.update(item.id, { speaking: false, inputLost: item.inputLost ?? this.options.clock.now(), volume: -Infinity });
+    } else if (analysis.reported) {
+      this.add(item, true);
+    }
+  }
+
   private apply(itemId: string, report: VoiceActivityReport): void {
     const { media } = this.options;
     const item = media.get(itemId);
-    if (!item || this.analyses.get(itemId)?.stopped !== false) return;
+    const analysis = this.analyses.get(itemId);
+    if (!item || !analysis || analysis.stopped) return;
+    analysis.reported = true;
+    if (item.externalDisabled) return;
     media.update(itemId, {
       speaking: report.speaking,
       inputDetected: report.inputDetected,

@@ -6,6 +6,7 @@ import { ValidationError } from '../../protocol/errors';
 import { roomByAddress } from '../../protocol/roomLookup';
 import { expectRecord, expectString } from '../../protocol/validate';
 import type { SessionContext, SessionDomain } from '../SessionContext';
+import { announceSpeaking, markSpeaking } from './selfSpeaking';
 
 const REPORTED_FIELDS = new Set<keyof PeerMediaChange>(['muted', 'hasActiveCamera', 'hasActiveMicrophone', 'hasActiveScreenCapture', 'sessionFailed']);
 const OWN_MEDIA_FIELDS = new Set<keyof OwnCallMedia>(['microphoneMuted', 'cameraOff', 'sharingScreen']);
@@ -41,11 +42,7 @@ export class CallsDomain implements SessionDomain, CallsCommands {
 
   async setSpeaking(roomAddress: string, speaking: boolean): Promise<void> {
     if (typeof speaking !== 'boolean') throw new ValidationError('speaking must be true or false');
-    const room = roomByAddress(this.context.store.state.rooms, roomAddress);
-    const client = this.context.client;
-    if (!room?.joined || !room.selfAddress || !client) return;
-    client.sendMessage({ to: roomAddress, type: 'groupchat', mmucState: { speaking: speaking ? '1' : '0' } });
-    this.markSpeaking(room.selfAddress, speaking);
+    announceSpeaking(this.context, roomAddress, speaking);
   }
 
   async setPeerVolumeLimit(peerAddress: string, volumeLimit: number): Promise<void> {
@@ -69,10 +66,6 @@ export class CallsDomain implements SessionDomain, CallsCommands {
     // Our own echo changes nothing: we marked ourselves when we sent it.
     const room = roomByAddress(this.context.store.state.rooms, JID.toBare(message.from));
     if (!room || room.selfAddress === message.from) return;
-    this.markSpeaking(message.from, speaking === '1');
-  }
-
-  private markSpeaking(peerAddress: string, speaking: boolean): void {
-    this.context.store.update('peers', peerAddress, speaking ? { speaking, lastSpokeAt: this.context.clock.now() } : { speaking });
+    markSpeaking(this.context, message.from, speaking === '1');
   }
 }

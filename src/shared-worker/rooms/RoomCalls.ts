@@ -1,6 +1,7 @@
 import type { CallRecord, RequestingMedia } from '../../protocol/entities';
 import { RoomNotJoinedError } from '../../protocol/errors';
 import type { SessionContext } from '../SessionContext';
+import { stopSelfSpeaking } from '../calls/selfSpeaking';
 import { newCallRecord, OWN_MEDIA_DEFAULTS } from './callRecord';
 import { expectMedia } from './commandInput';
 import type { AddressedRoom, RoomRecords } from './RoomRecords';
@@ -28,10 +29,11 @@ export class RoomCalls {
     this.changed(room.id);
   }
 
-  /** Leave call clears joined, the joined time and the desired media. */
+  /** Leave call clears joined, the joined time and the desired media; you no longer speak in it. */
   leave(roomAddress: unknown): void {
     const room = this.knownRoom(roomAddress);
     this.left.add(room.id);
+    stopSelfSpeaking(this.context, room.address);
     this.end(room.address);
     this.changed(room.id);
   }

@@ -64,8 +64,7 @@ export function peerFromPresence(presence: Stanzas.Presence, context: PeerContex
   const joinedCallAt = call.joinedCall ? (previous?.joinedCall ? previous.joinedCallAt : context.now) : undefined;
 
   const peer: Peer = {
-    // Defaults for what presence does not carry; other domains keep these current.
-    speaking: false,
+    // Defaults for what presence does not carry; other domains keep these current (speaking: below).
     lastSpokeAt: undefined,
     muted: false,
     chatState: 'active',
@@ -92,6 +91,8 @@ export function peerFromPresence(presence: Stanzas.Presence, context: PeerContex
     joinedCall: call.joinedCall,
     joinedCallAt,
     requestingMedia: call.joinedCall ? call.requestingMedia : 'none',
+    // Out of the call nobody speaks in it: a '0' lost with the tab that left it changes nothing.
+    speaking: call.joinedCall && (previous?.speaking ?? false),
     isSelf: context.isSelf,
   };
   return { peer, rid, problems };

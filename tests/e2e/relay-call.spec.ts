@@ -58,7 +58,7 @@ async function watchEachOther(pair: readonly [RelayPerson, RelayPerson]): Promis
 
 /**
  * Through a change of media path the video each of the two shows of the other never stopped (decoded
- * frames, video-continuity's 1 s bound), going from path `from` to path `to`; the largest gaps are printed.
+ * frames, video-continuity's checks), going from path `from` to path `to`; the largest gaps are printed.
  */
 async function expectShownThrough(pair: readonly [RelayPerson, RelayPerson], from: 'mesh' | 'relay', to: 'mesh' | 'relay'): Promise<void> {
   const watched: Array<{ pair: string; samples: ShownSample[]; paths: Array<string | undefined> }> = [];

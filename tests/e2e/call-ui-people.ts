@@ -161,6 +161,23 @@ export async function expectHearing(page: Page, tileName: string, volume = 0.8):
     .toEqual({ live: true, muted: false, playing: true, volume: expect.closeTo(volume, 5), audible: true });
 }
 
+/**
+ * The tile plays the person's audio — a live track, the element playing — and nothing is heard in
+ * it: muted, not missing (no track, or an ended one, is silent too). Waits for the track to be live
+ * and playing, as `expectHearing` does; every listen meanwhile must have been silent as well.
+ */
+export async function expectHearingNothing(page: Page, tileName: string): Promise<void> {
+  const peaks: number[] = [];
+  await expect
+    .poll(async () => {
+      const heard = await hear(page, tileName).catch(() => undefined);
+      if (heard) peaks.push(heard.peak);
+      return heard && { live: heard.live, playing: heard.playing };
+    }, { timeout: 30_000, message: `${tileName}'s audio plays` })
+    .toEqual({ live: true, playing: true });
+  expect(peaks.filter((peak) => peak >= 0.01), `nothing heard of ${tileName}`).toEqual([]);
+}
+
 /** The volume the tile's <audio> element plays at. */
 export function playbackVolume(page: Page, tileName: string): Promise<number> {
   return tile(page, tileName)

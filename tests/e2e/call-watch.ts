@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /**
  * Watches that run inside the pages for the whole of a fault or a handover and are read at its end:
@@ -54,16 +54,19 @@ export async function sentAudioWatch(page: Page): Promise<{ liveAudioSent: numbe
  * In an observer's tab, from now on every 20 ms: whether `name` is shown live — listed in the
  * Participants list without "muted", or their call tile without ", muted". With `absentCounts`,
  * not being listed counts as live too (for a person whose presence never leaves the room).
+ * `found` counts the checks that found them listed or shown: a watch that never found them saw
+ * nothing of them, muted or not.
  */
 export async function watchShownMuted(page: Page, name: string, absentCounts: boolean): Promise<void> {
   await page.evaluate(
     ({ name, absentCounts }) => {
-      const state = { unmutedSeen: 0, checks: 0 };
+      const state: ShownMutedWatch = { unmutedSeen: 0, found: 0, checks: 0 };
       Object.assign(window, { parleyShownMutedWatch: state });
       setInterval(() => {
         const entry = [...document.querySelectorAll('[aria-label="Participants"] li')].find((li) => li.querySelector('.participant-name')?.textContent === name);
         const shownTile = [...document.querySelectorAll('figure')].find((figure) => figure.getAttribute('aria-label') === name);
         state.checks += 1;
+        if (entry || shownTile) state.found += 1;
         const entryLive = entry ? !entry.textContent?.includes('muted') : absentCounts;
         const tileLive = shownTile !== undefined && !shownTile.textContent?.includes('muted');
         if (entryLive || tileLive) state.unmutedSeen += 1;
@@ -73,8 +76,23 @@ export async function watchShownMuted(page: Page, name: string, absentCounts: bo
   );
 }
 
-export async function shownMutedWatch(page: Page): Promise<{ unmutedSeen: number; checks: number }> {
-  return page.evaluate(() => Reflect.get(window, 'parleyShownMutedWatch') as { unmutedSeen: number; checks: number });
+/** What `watchShownMuted` counted: checks that saw the person live, checks that found them at all, and checks. */
+export interface ShownMutedWatch {
+  unmutedSeen: number;
+  found: number;
+  checks: number;
+}
+
+async function shownMutedWatch(page: Page): Promise<ShownMutedWatch> {
+  return page.evaluate(() => Reflect.get(window, 'parleyShownMutedWatch') as ShownMutedWatch);
+}
+
+/** Since `watchShownMuted`, the observer found `name` (listed or on a tile) and never saw them live. */
+export async function expectNeverShownUnmuted(page: Page, name: string): Promise<void> {
+  const seen = await shownMutedWatch(page);
+  expect(seen.checks, 'the watch ran').toBeGreaterThan(0);
+  expect(seen.found, `${name} found, listed or on a tile`).toBeGreaterThan(0);
+  expect(seen.unmutedSeen, `${name} never shown unmuted`).toBe(0);
 }
 
 /** What a page sends as its camera video on its one open connection that sends video. */

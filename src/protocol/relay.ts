@@ -464,9 +464,13 @@ export function parseLayersWanted(params: unknown): LayersWantedParams {
   return { id: id(record.id), spatialLayer };
 }
 
-/** Reads a JSON-RPC error object from a reply into a RelayRpcError. */
+/**
+ * Reads a JSON-RPC error object from a reply into a RelayRpcError. Never throws: the reply's request
+ * must still be rejected, so an `error` that is no object (null, a string) reads as an unreadable one.
+ */
 export function relayErrorFrom(value: unknown): RelayRpcError {
-  const error = expectRecord(value, 'relay error');
+  if (!isRecord(value)) return new RelayRpcError(RELAY_ERROR.invalidRequest, `relay sent an unreadable error (${value === null ? 'null' : typeof value})`);
+  const error = value;
   const code = typeof error.code === 'number' ? error.code : RELAY_ERROR.internalError;
   const message = typeof error.message === 'string' ? error.message.slice(0, 1024) : 'relay error';
   return new RelayRpcError(code, message);

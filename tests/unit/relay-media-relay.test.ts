@@ -17,8 +17,11 @@ import { RelayIngest } from '../../src/main-thread/call/relay/RelayIngest';
 import { RelayRpcClient, type RelayRpcClientEvents } from '../../src/main-thread/call/relay/RelayRpcClient';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import type { Room } from '../../src/protocol/entities';
-import { CONSUMER_AHEAD_AFTER_MS } from '../../src/protocol/clientDefaults';
-import type { CreateConsumerParams } from '../../src/protocol/relay';
+import { CONSUMER_AHEAD_AFTER_MS, RELAY_RECONNECT } from '../../src/protocol/clientDefaults';
+import { SESSION_TERMINATION } from '../../src/protocol/constants';
+import { RelayClosedError } from '../../src/main-thread/call/relay/errors';
+import type { SessionFailedError } from '../../src/main-thread/call/errors';
+import type { ConsumerIceStateParams, CreateConsumerParams } from '../../src/protocol/relay';
 import { initialSessionState } from '../../src/protocol/session-state';
 import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
@@ -85,11 +88,23 @@ class FakeRelayConnection extends TypedEmitter<RelayRpcClientEvents> {
   close(): void {
     this.isOpen = false;
   }
+
+  /** The relay's CONSUMER_ICE_STATE for a consumer. */
+  iceState(id: string, iceConnectionState: ConsumerIceStateParams['iceConnectionState']): void {
+    this.emit('consumerIceState', { id, iceConnectionState });
+  }
+
+  /** The socket closed under us. */
+  die(reason: string): void {
+    this.isOpen = false;
+    this.emit('closed', new RelayClosedError(1006, reason));
+  }
 }
 
 /** An ingest that produces the microphone; its transport has connected unless told otherwise. */
 class FakeIngest extends TypedEmitter<{ connectionState: [state: string] }> {
   readonly kinds = ['audio'];
+  closed = false;
 
   constructor(public connected = true) {
     super();
@@ -97,12 +112,20 @@ class FakeIngest extends TypedEmitter<{ connectionState: [state: string] }> {
 
   async sync(): Promise<void> {}
   async setMaxBitrate(): Promise<void> {}
-  close(): void {}
+  close(): void {
+    this.closed = true;
+  }
 
   /** Its transport connects (as mediasoup-client's `connectionstatechange` says). */
   connect(): void {
     this.connected = true;
     this.emit('connectionState', 'connected');
+  }
+
+  /** Its upload stalls: Chromium's ICE says `disconnected` after ~2.5 s without packets. */
+  disconnect(): void {
+    this.connected = false;
+    this.emit('connectionState', 'disconnected');
   }
 }
 
@@ -114,7 +137,7 @@ afterEach(async () => {
 });
 
 /** A RelayPath for a call in `record`'s room, with the errors it logs, its clock and its Jingle sessions' manager. */
-function relayPathIn(record: Room): { relay: RelayPath; errors: string[]; clock: ManualClock; manager: SessionManager } {
+function relayPathIn(record: Room, signaling = {} as CallSignaling): { relay: RelayPath; errors: string[]; clock: ManualClock; manager: SessionManager } {
   const clock = new ManualClock();
   const store = createStore();
   const state = initialSessionState();
@@ -126,7 +149,7 @@ function relayPathIn(record: Room): { relay: RelayPath; errors: string[]; clock:
     roomAddress: ROOM,
     store,
     manager,
-    signaling: {} as CallSignaling,
+    signaling,
     media: new MediaItems({ clock }),
     clock,
     logger: { info: () => {}, error: (message) => errors.push(message) },
@@ -356,5 +379,203 @@ describe('The relay path offers only to people signalling reaches, and offers an
     await until(() => connection.paramsOf('REMOVE_CONSUMER').length > 0, 'the old consumer removed');
     expect(connection.paramsOf('REMOVE_CONSUMER')).toEqual([{ id: first }]);
     expect(errors).toEqual([]);
+  });
+});
+
+/** A relay path publishing the microphone (republished on every change, while `wanted`); resolves once the ingest is asked for. */
+async function publishingTheMicrophone(connection: FakeRelayConnection, shared: () => ShareableMedia[] = () => [microphone], wanted: () => boolean = () => true) {
+  vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
+  const path = relayPathIn(room({}));
+  path.relay.on('changed', () => path.relay.publish(groupIntoStreams(shared()), wanted()));
+  path.relay.publish(groupIntoStreams(shared()), wanted());
+  await until(() => vi.mocked(RelayIngest.create).mock.calls.length > 0, 'the ingest');
+  return path;
+}
+
+describe(`A brief stall of the upload keeps its stream on the relay: SPEC §4 ends a disconnected session only after ${SESSION_TERMINATION.interruptedTimeoutMs} ms`, () => {
+  it('a disconnected ingest still carries its stream until the interrupted timeout; reconnected within it, nothing moved', async () => {
+    const ingest = new FakeIngest(false);
+    vi.spyOn(RelayIngest, 'create').mockImplementation(async () => ingest as unknown as RelayIngest);
+    const { relay, errors, clock } = await publishingTheMicrophone(new FakeRelayConnection());
+    ingest.connect();
+    await until(() => relay.canCarry(USER_STREAM_KEY), 'ready');
+
+    ingest.disconnect();
+    expect(relay.canCarry(USER_STREAM_KEY)).toBe(true);
+    expect(relay.inUse).toBe(true);
+    await clock.advance(SESSION_TERMINATION.interruptedTimeoutMs - 1);
+    expect(relay.canCarry(USER_STREAM_KEY)).toBe(true);
+    ingest.connect();
+    await clock.advance(SESSION_TERMINATION.interruptedTimeoutMs);
+    expect(relay.canCarry(USER_STREAM_KEY)).toBe(true);
+
+    // Still disconnected at the timeout: the mesh carries the stream (not pending: no wait for the relay).
+    ingest.disconnect();
+    await clock.advance(SESSION_TERMINATION.interruptedTimeoutMs);
+    expect(relay.canCarry(USER_STREAM_KEY)).toBe(false);
+    expect(relay.pending(USER_STREAM_KEY)).toBe(false);
+    ingest.connect();
+    expect(relay.canCarry(USER_STREAM_KEY)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('An upload abandoned while it was being made, or failing partway, is closed here and DISPOSEd on the relay', () => {
+  /** An ingest whose CREATE_INGEST_TRANSPORT answers only when the test says. */
+  function slowIngest(): { ingest: FakeIngest; finish: () => void } {
+    const ingest = new FakeIngest(false);
+    let finish: (() => void) | undefined;
+    vi.spyOn(RelayIngest, 'create').mockImplementation(() => new Promise((resolve) => (finish = () => resolve(ingest as unknown as RelayIngest))));
+    return { ingest, finish: () => finish!() };
+  }
+
+  it('a stream unshared while its ingest was being made: the ingest is closed and DISPOSEd once made', async () => {
+    const { ingest, finish } = slowIngest();
+    const connection = new FakeRelayConnection();
+    let shared = [microphone];
+    const { relay, errors } = await publishingTheMicrophone(connection, () => shared);
+    shared = [];
+    relay.publish(new Map(), true);
+    relay.deliver([]);
+    expect(connection.paramsOf('DISPOSE')).toEqual([]);
+    finish();
+    await until(() => connection.paramsOf('DISPOSE').length > 0, 'the DISPOSE');
+    expect(connection.paramsOf('DISPOSE')).toEqual([{ id: microphone.streamId }]);
+    expect(ingest.closed).toBe(true);
+    expect(relay.canCarry(USER_STREAM_KEY)).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it('the relay no longer wanted while the ingest was being made: the ingest is closed (the connection, gone, took the relay’s side)', async () => {
+    const { ingest, finish } = slowIngest();
+    const connection = new FakeRelayConnection();
+    let wanted = true;
+    const { relay, errors } = await publishingTheMicrophone(connection, undefined, () => wanted);
+    wanted = false;
+    relay.publish(groupIntoStreams([microphone]), false);
+    relay.deliver([]);
+    expect(connection.isOpen).toBe(false);
+    finish();
+    await until(() => ingest.closed, 'the ingest closed');
+    expect(errors).toEqual([]);
+  });
+
+  it('a sync that fails partway: what it produced is closed and DISPOSEd, and the stream is neither carried nor awaited', async () => {
+    const ingest = new FakeIngest(false);
+    let syncs = 0;
+    ingest.sync = async () => {
+      syncs += 1;
+      if (syncs > 1) throw new Error('PRODUCE refused');
+    };
+    vi.spyOn(RelayIngest, 'create').mockImplementation(async () => ingest as unknown as RelayIngest);
+    const connection = new FakeRelayConnection();
+    const camera: ShareableMedia = { id: 'cam', kind: 'video', streamId: 'stream-1', screenCapture: false };
+    let shared = [microphone];
+    const { relay, errors } = await publishingTheMicrophone(connection, () => shared);
+    ingest.connect();
+    await until(() => relay.canCarry(USER_STREAM_KEY), 'ready');
+    shared = [microphone, camera];
+    relay.publish(groupIntoStreams(shared), true);
+    await until(() => errors.length > 0, 'the failed sync');
+    await until(() => connection.paramsOf('DISPOSE').length > 0, 'the DISPOSE');
+    expect(connection.paramsOf('DISPOSE')).toEqual([{ id: 'stream-1' }]);
+    expect(ingest.closed).toBe(true);
+    expect(relay.canCarry(USER_STREAM_KEY)).toBe(false);
+    expect(relay.pending(USER_STREAM_KEY)).toBe(false);
+    // Not tried again on this connection.
+    relay.publish(groupIntoStreams(shared), true);
+    await flushMicrotasks();
+    expect(vi.mocked(RelayIngest.create).mock.calls).toHaveLength(1);
+  });
+});
+
+describe(`A relay whose signalling works but whose media never connects backs off to ${RELAY_RECONNECT.maxDelayMs} ms (RELAY_RECONNECT)`, () => {
+  it('each connection whose upload never connected waits twice as long; one whose upload connected starts the backoff over', async () => {
+    const connections: FakeRelayConnection[] = [];
+    vi.spyOn(RelayRpcClient, 'connect').mockImplementation(async () => {
+      const connection = new FakeRelayConnection();
+      connections.push(connection);
+      return connection as unknown as RelayRpcClient;
+    });
+    const ingests: FakeIngest[] = [];
+    vi.spyOn(RelayIngest, 'create').mockImplementation(async () => {
+      const ingest = new FakeIngest(false);
+      ingests.push(ingest);
+      return ingest as unknown as RelayIngest;
+    });
+    const { relay, clock } = relayPathIn(room({}));
+    clock.randomValue = 0;
+    const streams = groupIntoStreams([microphone]);
+    relay.on('changed', () => relay.publish(streams, true));
+    relay.publish(streams, true);
+
+    /** The connection dies once its ingest is made; resolves with how long until the next connection. */
+    async function delayAfterLoss(connectOnce: boolean): Promise<number> {
+      const count = connections.length;
+      await until(() => ingests.length === count, 'the ingest');
+      if (connectOnce) ingests.at(-1)!.connect();
+      connections.at(-1)!.die('media never connected');
+      let waited = 0;
+      while (connections.length === count) {
+        expect(waited).toBeLessThanOrEqual(RELAY_RECONNECT.maxDelayMs);
+        await clock.advance(250);
+        waited += 250;
+        await flushMicrotasks();
+      }
+      return waited;
+    }
+
+    await until(() => connections.length === 1, 'the first connection');
+    const delays: number[] = [];
+    for (let attempt = 0; attempt < 5; attempt += 1) delays.push(await delayAfterLoss(false));
+    expect(delays).toEqual([1_000, 2_000, 4_000, 8_000, 8_000]);
+    expect(await delayAfterLoss(true)).toBe(1_000);
+  });
+});
+
+describe('A failing relay session flags its receiver (Peer.sessionFailed), as a failing mesh session does, until a consumer of theirs connects', () => {
+  async function offeringToBob() {
+    const connection = new FakeRelayConnection(MICROPHONE_CONSUMER_OFFER);
+    vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
+    vi.spyOn(RelayIngest, 'create').mockImplementation(async () => new FakeIngest() as unknown as RelayIngest);
+    // The restart after ICE `failed` terminates the old session itself before offering anew.
+    const path = relayPathIn(room({}), { send: async () => undefined } as unknown as CallSignaling);
+    const initiates: string[] = [];
+    path.manager.on('send', (iq: Stanzas.IQ) => {
+      if (iq.jingle?.action === 'session-initiate') initiates.push(iq.jingle.sid);
+    });
+    const failures: SessionFailedError[] = [];
+    path.relay.on('sessionFailed', (error) => failures.push(error));
+    following(path.relay, () => [toBob]);
+    await until(() => initiates.length === 1, 'the offer to Bob');
+    return { ...path, connection, initiates, failures };
+  }
+
+  it('the receiver ends it with an error condition: flagged, and sessionFailed says so; a consumer of theirs connecting clears it', async () => {
+    const { relay, manager, clock, connection, initiates, failures } = await offeringToBob();
+    expect(relay.hasFailed(BOB)).toBe(false);
+    manager.process({ type: 'set', from: BOB, to: 'alice@example.test/tab', id: 'terminate-1', jingle: { action: 'session-terminate', sid: initiates[0]!, reason: { condition: 'failed-application' } } });
+    await until(() => relay.hasFailed(BOB), 'Bob flagged');
+    expect(failures.map((error) => [error.peerAddress, error.condition])).toEqual([[BOB, 'failed-application']]);
+
+    // Offered again once the hold is over; its consumer connecting clears the flag.
+    await clock.advance(SESSION_TERMINATION.recomputeAfterOtherErrorMs);
+    await until(() => initiates.length === 2, 'offered again');
+    connection.iceState(initiates[1]!, 'checking');
+    expect(relay.hasFailed(BOB)).toBe(true);
+    connection.iceState(initiates[1]!, 'connected');
+    expect(relay.hasFailed(BOB)).toBe(false);
+  });
+
+  it('its ICE fails on the relay: flagged while the consumer is made again, cleared once it connects', async () => {
+    const { relay, connection, initiates, failures } = await offeringToBob();
+    connection.iceState(initiates[0]!, 'failed');
+    expect(relay.hasFailed(BOB)).toBe(true);
+    expect(failures.map((error) => [error.peerAddress, error.condition])).toEqual([[BOB, 'failed-transport']]);
+    // Made again under the same id (PROTOCOL.md), and offered anew.
+    await until(() => initiates.length === 2, 'offered again');
+    expect(initiates[1]).toBe(initiates[0]);
+    connection.iceState(initiates[1]!, 'connected');
+    expect(relay.hasFailed(BOB)).toBe(false);
   });
 });

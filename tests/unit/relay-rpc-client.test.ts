@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RelayClosedError, RelayConnectError, RelayProtocolError, RelayTimeoutError } from '../../src/main-thread/call/relay/errors';
 import { RelayRpcClient, type RelaySocket } from '../../src/main-thread/call/relay/RelayRpcClient';
-import { RELAY_ERROR, RelayRpcError, type ConsumerIceStateParams, type LayersWantedParams } from '../../src/protocol/relay';
-import { ManualClock } from '../support/ManualClock';
+import { RELAY_ERROR, RelayRpcError, relayErrorFrom, type ConsumerIceStateParams, type LayersWantedParams } from '../../src/protocol/relay';
+import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { providerConfig, useParley } from '../support/parley';
 import { until } from '../support/until';
 import { connectClient, ingestCameraAndMicrophone } from './relay-ingest';
@@ -208,5 +208,39 @@ describe('RelayRpcClient where the relay misbehaves', () => {
     await expect(request).rejects.toBeInstanceOf(RelayProtocolError);
     expect(client.isOpen).toBe(true);
     client.close();
+  });
+
+  it('a reply whose error is no object (null, a string) still rejects its request, and the next request goes on', async () => {
+    const clock = new ManualClock();
+    const { client, socket } = await connected(clock);
+    const dropped: RelayProtocolError[] = [];
+    client.on('messageDropped', (error) => dropped.push(error));
+    const failWith = (error: unknown): void => {
+      const { id } = JSON.parse(socket.sent.at(-1) ?? '{}') as { id: string };
+      socket.deliver(JSON.stringify({ jsonrpc: '2.0', id, error }));
+    };
+    for (const error of [null, 'boom', 42]) {
+      const request = client.request('DISPOSE', { id: 'x' }).catch((caught: unknown) => caught);
+      failWith(error);
+      const settled = await Promise.race([request, flushMicrotasks().then(() => 'unsettled')]);
+      expect(settled).toBeInstanceOf(RelayProtocolError);
+      expect((settled as Error).message).toMatch(/DISPOSE error unreadable/);
+    }
+    expect(dropped).toEqual([]);
+    const next = client.request('DISPOSE', { id: 'y' });
+    socket.answer({ closed: false });
+    expect(await next).toEqual({ closed: false });
+    client.close();
+  });
+});
+
+describe('relayErrorFrom', () => {
+  it('never throws: an error that is no object reads as an unreadable one', () => {
+    expect(relayErrorFrom({ code: RELAY_ERROR.notFound, message: 'no such stream' })).toMatchObject({ rpcCode: RELAY_ERROR.notFound, message: 'no such stream' });
+    for (const value of [null, 'boom', 7, undefined]) {
+      const error = relayErrorFrom(value);
+      expect(error).toBeInstanceOf(RelayRpcError);
+      expect(error.message).toMatch(/unreadable error/);
+    }
   });
 });

@@ -195,7 +195,7 @@ export class Call extends TypedEmitter<CallEvents> {
       this.decision.on('change', schedule),
       this.handover.on('settled', schedule),
       this.mesh.on('changed', schedule),
-      ...(this.relay ? [this.relay.on('changed', schedule)] : []),
+      ...(this.relay ? [this.relay.on('changed', schedule), this.relay.on('sessionFailed', (error) => this.emit('sessionFailed', error))] : []),
     );
     this.reconcile();
   }
@@ -311,7 +311,7 @@ export class Call extends TypedEmitter<CallEvents> {
     // The session to whoever joins next starts from an offer made ahead, when the mesh would carry it.
     this.mesh.prepareFor(inCall && !this.relayTakesNewcomer(peers) ? streams.get(USER_STREAM_KEY) : undefined);
     // Only people the room lists have a record to report to.
-    this.peerReports.follow(roomPeers, (address) => this.sessions.hasFailed(address));
+    this.peerReports.follow(roomPeers, (address) => this.sessions.hasFailed(address) || this.relay?.hasFailed(address) === true);
   }
 
   /** A session with this person runs, received or sent, on either path. */

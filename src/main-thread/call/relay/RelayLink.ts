@@ -1,5 +1,6 @@
 import type { Device } from 'mediasoup-client';
 import { RELAY_RECONNECT } from '../../../protocol/clientDefaults';
+import { SESSION_TERMINATION } from '../../../protocol/constants';
 import type { SfuServerConfig } from '../../../protocol/config';
 import { relayUrlForRoom, type ConsumerIceStateParams } from '../../../protocol/relay';
 import type { Clock } from '../../../common/clock';
@@ -47,6 +48,12 @@ interface IngestEntry {
   produced: boolean;
   /** Its transport has connected at least once (until then the relay is still on its way). */
   connectedOnce: boolean;
+  /**
+   * Its transport went `disconnected` (the upload stalled: Chromium says so after ~2.5 s without
+   * packets) less than SPEC §4's interrupted timeout ago: it still carries its stream meanwhile.
+   */
+  stalled: boolean;
+  stallTimer: unknown;
   failed: boolean;
 }
 
@@ -92,7 +99,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
 
   /** Some stream goes through the relay now: SPEC §9 counts 1 peer, and the capture takes the relay tier. */
   get inUse(): boolean {
-    return this.wantedNow && this.current !== undefined && [...this.ingests.values()].some((entry) => entry.ingest?.connected === true);
+    return this.wantedNow && this.current !== undefined && [...this.ingests.values()].some((entry) => this.carrying(entry));
   }
 
   /**
@@ -101,7 +108,16 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
    */
   ready(streamKey: string): boolean {
     const entry = this.ingests.get(streamKey);
-    return this.wantedNow && this.current !== undefined && entry?.produced === true && entry.ingest?.connected === true;
+    return this.wantedNow && this.current !== undefined && entry?.produced === true && this.carrying(entry);
+  }
+
+  /**
+   * The ingest's transport carries its stream: connected, or `disconnected` for less than SPEC §4's
+   * interrupted timeout (a disconnected session is ended only once it has stayed so for 5 s; a
+   * brief stall must not move every delivery of the stream to the mesh and back).
+   */
+  private carrying(entry: IngestEntry): boolean {
+    return entry.ingest?.connected === true || (entry.ingest !== undefined && entry.stalled);
   }
 
   /**
@@ -156,7 +172,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
     this.wantedNow = false;
     this.options.clock.clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
-    for (const entry of this.ingests.values()) entry.ingest?.close();
+    for (const entry of this.ingests.values()) this.closeIngest(entry);
     this.ingests.clear();
     this.queue.close();
     this.current?.client.close();
@@ -199,7 +215,8 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
         return;
       }
       this.current = { client: opened, device };
-      this.attempts = 0;
+      // `attempts` is reset only once an upload connects (ensureIngest): a relay whose signalling
+      // works but whose media cannot connect (UDP blocked, no TURN) backs off like an unreachable one.
       if (this.outageNow) logger.info(`media relay reachable again at ${config.url}`);
       this.outageNow = false;
     } catch (error) {
@@ -212,7 +229,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
   private onClosed(client: RelayRpcClient, reason: string): void {
     if (this.current?.client !== client) return;
     this.current = undefined;
-    for (const entry of this.ingests.values()) entry.ingest?.close();
+    for (const entry of this.ingests.values()) this.closeIngest(entry);
     this.ingests.clear();
     this.emit('lost', client);
     if (!this.closed) this.failed(reason);
@@ -248,7 +265,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
   private ensureIngest(streamKey: string, items: readonly ShareableMedia[]): void {
     let entry = this.ingests.get(streamKey);
     if (!entry) {
-      entry = { id: streamIdOf(items), ingest: undefined, synced: '', produced: false, connectedOnce: false, failed: false };
+      entry = { id: streamIdOf(items), ingest: undefined, synced: '', produced: false, connectedOnce: false, stalled: false, stallTimer: undefined, failed: false };
       this.ingests.set(streamKey, entry);
     }
     const ids = items
@@ -264,11 +281,16 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
       if (this.ingests.get(streamKey) !== target || this.current !== link) return;
       if (!target.ingest) {
         const ingest = await RelayIngest.create({ rpc: link.client, device: link.device, id: target.id, roomAddress: this.options.roomAddress, iceServers: this.options.iceServers });
+        if (this.ingests.get(streamKey) !== target || this.current !== link) {
+          // Unshared, or the relay no longer wanted, while CREATE_INGEST_TRANSPORT was on its way:
+          // dispose found nothing to DISPOSE, so the relay would keep it (counting toward its
+          // ingests per user, the stream id refused if ingested again).
+          ingest.close();
+          if (this.current === link) await this.disposeOnRelay(link, target.id);
+          return;
+        }
         target.ingest = ingest;
-        ingest.on('connectionState', (state) => {
-          if (state === 'connected') target.connectedOnce = true;
-          this.onIngestState(link, state);
-        });
+        ingest.on('connectionState', (state) => this.onIngestState(link, target, state));
         if (this.bitrate !== undefined) await ingest.setMaxBitrate(this.bitrate);
       }
       await target.ingest.sync(this.tracksOf(items));
@@ -276,9 +298,15 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
       this.emit('changed');
     }).catch((error: unknown) => {
       if (this.ingests.get(streamKey) !== target || this.current !== link) return;
-      // The mesh keeps carrying this stream; the ingest is tried again on the next connection.
+      // The mesh keeps carrying this stream; the ingest is tried again on the next connection. What
+      // it produced so far goes, here and on the relay: it would go on encoding and counting there.
       target.failed = true;
+      const made = target.ingest !== undefined;
+      this.closeIngest(target);
+      target.ingest = undefined;
+      target.produced = false;
       this.options.logger.error(errorMessage(error));
+      if (made) this.onLink('dispose', () => this.disposeOnRelay(link, target.id)).catch(() => undefined);
       this.emit('changed');
     });
   }
@@ -297,8 +325,26 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
     });
   }
 
-  private onIngestState(link: Link, state: string): void {
-    if (this.current !== link) return;
+  private onIngestState(link: Link, entry: IngestEntry, state: string): void {
+    if (this.current !== link || entry.ingest === undefined) return;
+    if (state === 'connected') {
+      entry.connectedOnce = true;
+      // An upload connected: the relay is usable, and the next outage backs off from the start.
+      this.attempts = 0;
+    }
+    // Disconnected after it connected: it still carries its stream until SPEC §4's interrupted timeout.
+    if (state === 'disconnected' && entry.connectedOnce) {
+      if (!entry.stalled) {
+        entry.stalled = true;
+        entry.stallTimer = this.options.clock.setTimeout(() => {
+          entry.stalled = false;
+          entry.stallTimer = undefined;
+          this.emit('changed');
+        }, SESSION_TERMINATION.interruptedTimeoutMs);
+      }
+    } else {
+      this.endStall(entry);
+    }
     // mediasoup-client's transport does not recover from failed: start the connection over.
     if (state === 'failed') {
       link.client.close();
@@ -307,15 +353,27 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
     this.emit('changed');
   }
 
+  private endStall(entry: IngestEntry): void {
+    this.options.clock.clearTimeout(entry.stallTimer);
+    entry.stallTimer = undefined;
+    entry.stalled = false;
+  }
+
+  private closeIngest(entry: IngestEntry): void {
+    this.endStall(entry);
+    entry.ingest?.close();
+  }
+
   private dispose(streamKey: string, entry: IngestEntry): void {
     this.ingests.delete(streamKey);
-    entry.ingest?.close();
+    this.closeIngest(entry);
     const link = this.current;
-    if (link && entry.ingest) {
-      this.onLink('dispose', async () => {
-        await link.client.request('DISPOSE', { id: entry.id });
-      }).catch((error: unknown) => this.options.logger.info(`DISPOSE of ${entry.id}: ${errorMessage(error)}`));
-    }
+    if (link && entry.ingest) this.onLink('dispose', () => this.disposeOnRelay(link, entry.id)).catch(() => undefined);
+  }
+
+  /** DISPOSE of an ingest on the relay; a failure is logged (the relay drops it with the connection anyway). */
+  private async disposeOnRelay(link: Link, id: string): Promise<void> {
+    await link.client.request('DISPOSE', { id }).catch((error: unknown) => this.options.logger.info(`DISPOSE of ${id}: ${errorMessage(error)}`));
   }
 
   /** Steps on the connection (ingests) run one at a time, in order. */

@@ -14,6 +14,7 @@ import { describeDelivery, qualityRequestOf, type Delivery, type MediaPath } fro
 import type { PathHandover } from '../PathChange';
 import type { ShareableMedia } from '../sessionPlan';
 import { terminationOutcome } from '../termination';
+import { SessionFailedError } from '../errors';
 import { CONSUMER_AHEAD_AFTER_MS } from '../../../protocol/clientDefaults';
 import { ConsumerAhead, type ConsumerSource } from './ConsumerAhead';
 import { relayStatusAtom, type RelayState } from './relayAtoms';
@@ -39,6 +40,8 @@ export interface RelayPathOptions extends RelayLinkOptions {
 export interface RelayPathEvents {
   /** Something the plan depends on changed (connection, ingest, consumer): recompute. */
   changed: [];
+  /** SPEC §4/§8: a relay session to a receiver ended with an error condition (its peer is flagged, hasFailed). */
+  sessionFailed: [error: SessionFailedError];
 }
 
 /** The media's kinds, or its items (as a ConsumerAhead tells them apart), in a comparable form. */
@@ -66,6 +69,8 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
   private aheadTimer: unknown;
   /** Plan keys held back after a consumer session failed (SPEC §4's recompute delays, as for the mesh). */
   private readonly held = new Map<string, unknown>();
+  /** Receivers whose last relay session failed, until a consumer of theirs connects again (Peer.sessionFailed). */
+  private readonly failedReceivers = new Set<string>();
   private streams: ReadonlyMap<string, readonly ShareableMedia[]> = new Map();
   private closed = false;
   private readonly unsubscribes: (() => void)[] = [];
@@ -112,6 +117,11 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
 
   carries(key: string): boolean {
     return this.consumers.has(key);
+  }
+
+  /** Our last relay session to this person failed, and none has connected since (Peer.sessionFailed). */
+  hasFailed(peerAddress: string): boolean {
+    return this.failedReceivers.has(peerAddress);
   }
 
   /** A consumer of ours goes to this person. */
@@ -175,6 +185,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     this.ahead.clear();
     for (const timer of this.held.values()) this.options.clock.clearTimeout(timer);
     this.held.clear();
+    this.failedReceivers.clear();
     for (const consumer of [...this.consumers.values()]) this.drop(consumer);
     this.link.close();
     this.options.store.set(relayStatusAtom, (statuses) => {
@@ -364,9 +375,12 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       case 'completed':
         handover.connected('relay', consumer.key);
         this.publishStatus();
+        if (this.failedReceivers.delete(consumer.delivery.peerAddress)) this.emit('changed');
         break;
       case 'failed':
         handover.lost('relay', consumer.key);
+        // Its session is terminated as failed-transport and offered again (restart): the receiver is failing meanwhile.
+        if (consumer.session) this.sessionFailed(consumer.session.sid, consumer.delivery.peerAddress, 'failed-transport', undefined);
         this.restart(consumer);
         this.emit('changed');
         break;
@@ -412,9 +426,16 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     if (!consumer.ending && !consumer.dead && outcome.failed && !this.closed) {
       // The receiver refused or failed it: as on the mesh, that delivery is held back a while.
       this.options.logger.error(`relay session ${session.sid} with ${session.peerID} ended: ${reason?.condition ?? 'unknown'}`);
+      this.sessionFailed(session.sid, consumer.delivery.peerAddress, reason?.condition ?? 'unknown', reason?.text);
       this.hold(consumer.key, outcome.recomputeAfterMs ?? SESSION_TERMINATION.recomputeAfterOtherErrorMs);
     }
     this.emit('changed');
+  }
+
+  /** SPEC §4: a session ended with an error condition flags its peer, as the mesh's do (CallSessions). */
+  private sessionFailed(sid: string, peerAddress: string, condition: string, text: string | undefined): void {
+    this.failedReceivers.add(peerAddress);
+    this.emit('sessionFailed', new SessionFailedError(sid, peerAddress, condition, text));
   }
 
   /** Ends a consumer we no longer want: its Jingle session (the receiver's mesh has taken over) and the relay's side. */

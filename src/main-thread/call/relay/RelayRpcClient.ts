@@ -233,8 +233,11 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
     if (!pending || typeof id !== 'string') throw new RelayProtocolError(`relay reply to no request of ours (${String(id)})`);
     this.pending.delete(id);
     this.options.clock.clearTimeout(pending.timer);
+    // Settled whatever the reply holds: the request has left `pending`, and one never settled would
+    // jam the queue that awaits it (RelayLink's, a consumer's) for the rest of the call.
     if ('error' in message) {
-      pending.reject(relayErrorFrom(message.error));
+      const { error } = message;
+      pending.reject(isRecord(error) ? relayErrorFrom(error) : new RelayProtocolError(`relay ${pending.method} error unreadable: ${error === null ? 'null' : typeof error}`));
       return;
     }
     try {

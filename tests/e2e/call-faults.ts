@@ -3,9 +3,9 @@
 import type { Page } from '@playwright/test';
 import { RELAY_CHROMIUM_ARGS, RELAY_LAUNCH_OPTIONS } from '../../playwright.config';
 import { joinCallWithCamera } from './call-ui-people';
-import { BACK_WITHIN_MS } from './faults';
+import { BACK_WITHIN_MS, outageSpan } from './faults';
 import { expect, uniqueRoomName, type People, type Person } from './rooms-people';
-import { tileSamples, watchTile, type ShownSample } from './video-continuity';
+import { expectFramesRoseWithin, tileSamples, watchTile, type ShownSample } from './video-continuity';
 
 /**
  * Chromium for the call cases: a fake camera per person (FAKE_CAMERAS) and, past Chromium's own limit
@@ -37,6 +37,19 @@ export async function watchedSamples(everyone: readonly Person[]): Promise<Array
   return Promise.all(
     watchedPairs(everyone).map(async ({ viewer, shown }) => ({ pair: `${viewer.displayName} → ${shown.displayName}`, samples: await tileSamples(viewer.page, shown.displayName) })),
   );
+}
+
+/**
+ * Each watched tile kept moving while its viewer's page was out of the room, from the first to the
+ * last look of `watchOutage` (run in every page before the fault) that saw its Room state banner:
+ * the media of a call does not go through the chat server.
+ */
+export async function expectVideoMovedWhileOut(everyone: readonly Person[]): Promise<void> {
+  const watched = await watchedSamples(everyone);
+  for (const [index, { viewer }] of watchedPairs(everyone).entries()) {
+    const out = await outageSpan(viewer.page);
+    expectFramesRoseWithin([watched[index]!], out.from, out.to, `while ${viewer.displayName}’s page was out of the room`);
+  }
 }
 
 /** The watched samples from `from` to `to` only. */

@@ -12,10 +12,10 @@ import { freeLoopbackPort } from '../../server/xmpp/freeLoopbackPort';
 import { FailoverFront } from '../support/FailoverFront';
 import { startTestParley } from '../support/testParley';
 import { callButton, expectDecodingVideo, joinCall, LIGHT_VIDEO_TIERS } from './call-ui-people';
-import { BACK_WITHIN_MS, expectOutageNoticed, reportFault, timeUntilBack, watchOutage } from './faults';
+import { BACK_WITHIN_MS, expectOutageNoticed, outageSpan, reportFault, timeUntilBack, watchOutage } from './faults';
 import { expect, test } from './fixtures';
 import { chatLog, inTheRoom, newPerson, participantEntry, say, uniqueRoomName, type Person } from './rooms-people';
-import { tileSamples, videoGapFigure, watchTile } from './video-continuity';
+import { expectFramesRoseWithin, tileSamples, videoGapFigure, watchTile } from './video-continuity';
 
 /** A node of the cluster: ejabberd joined to the others, and its gateway, both on `address`. */
 function clusterNode(address: string, distributionPort: number, tokenSecret: string, join: string[]): Promise<RunningParley> {
@@ -128,6 +128,9 @@ test.describe('ejabberd cluster: a room and its call outlive the node the room s
         expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
         expect(new Set(samples.map((sample) => sample.shown)).size, `${pair}: videos shown`).toBe(1);
       }
+      // And it kept moving both ways while Bob's page was out of the room, his signalling gone with node B.
+      const bobOut = await outageSpan(bob.page);
+      expectFramesRoseWithin(watched, bobOut.from, bobOut.to, 'while Bob’s page was out of the room');
 
       await test.step('the room kept its owner, its lock and its ban', async () => {
         await expect(bob.page.getByRole('button', { name: 'Unlock room' })).toBeVisible();

@@ -4,7 +4,7 @@
 // Real Prosody and Chromium with fake devices, in a loopback-only network namespace; each case prints
 // its figures; what is asserted is what the people see and hear, not how fast.
 import { REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
-import { CALL_FAULTS_LAUNCH, expectOutageShown, inACall, watchedSamples, watchTiles } from './call-faults';
+import { CALL_FAULTS_LAUNCH, expectOutageShown, expectVideoMovedWhileOut, inACall, watchedSamples, watchTiles } from './call-faults';
 import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, joinCallWithCamera, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
 import { BACK_WITHIN_MS, expectOutageNoticed, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
@@ -59,6 +59,10 @@ test.describe('Fault suite: Prosody killed mid-call — the media keeps flowing 
     for (const { pair, samples } of watched) expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
     // One video element throughout: the media that flowed before the kill is the media that flows now.
     for (const { pair, samples } of watched) expect(new Set(samples.map((sample) => sample.shown)).size, `${pair}: videos shown`).toBe(1);
+    // And it kept moving while each page was out of its room. (The supervisor has Prosody back
+    // within a second or so, before the tabs' first reconnect: the page's own outage is the time
+    // without signalling.)
+    await expectVideoMovedWhileOut([alice, bob]);
     await expect(participantEntry(alice.page, 'Bob')).toContainText('muted');
     await expectNeverShownUnmuted(alice.page, 'Bob');
     await expectHearingNothing(alice.page, 'Bob');
@@ -110,8 +114,9 @@ test.describe('Fault suite: someone who starts sharing their screen while the ch
     const [alice, bob] = (await inACall(people, 'fault-call-screen', ['Alice', 'Bob'])) as [Person, Person];
     await expectDecodingVideo(bob.page, 'Alice');
     await watchTiles([alice, bob]);
-    await parley.killXmpp();
     const pages = [alice.page, bob.page];
+    for (const page of pages) await watchOutage(page);
+    await parley.killXmpp();
     await expectOutageShown(pages);
     await callButton(alice.page, 'Start Screenshare').click();
     await expect(tile(alice.page, 'Your screen')).toBeVisible();
@@ -123,11 +128,13 @@ test.describe('Fault suite: someone who starts sharing their screen while the ch
     const shownMs = Date.now() - reachableAt;
     await expect(participantEntry(bob.page, 'Alice')).toContainText('sharing screen');
     await expectDecodingVideo(bob.page, 'Alice');
-    // Sharing the screen left the cameras' sessions as they were: one video each throughout.
+    // Sharing the screen left the cameras' sessions as they were: one video each throughout, and it
+    // kept moving while the pages were out of the room.
     for (const { pair, samples } of await watchedSamples([alice, bob])) {
       expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
       expect(new Set(samples.map((sample) => sample.shown)).size, `${pair}: videos shown`).toBe(1);
     }
+    await expectVideoMovedWhileOut([alice, bob]);
     reportFault('Alice starts sharing her screen while Prosody is down', [
       `every tab back in its room ${back.afterReachable} ms after the server was reachable again`,
       `Bob sees her screen ${shownMs} ms after`,

@@ -33,8 +33,9 @@ export function reportFault(scenario: string, figures: readonly string[]): void 
   console.log(`[fault] ${scenario}: ${figures.join('; ')}`);
 }
 
-/** One look of `watchOutage`: the Room state banner's words, and whether the chat log still held the watched text. */
+/** One look of `watchOutage`: when (Date.now), the Room state banner's words, and whether the chat log still held the watched text. */
 export interface OutageMoment {
+  at: number;
   text: string;
   chatKept: boolean;
 }
@@ -52,7 +53,7 @@ export async function watchOutage(page: Page, keptInChat = ''): Promise<void> {
       const banner = document.querySelector('[role="status"][aria-label="Room state"]');
       if (!banner) return;
       const log = document.querySelector('[role="log"][aria-label="Chat"]');
-      seen.push({ text: banner.textContent ?? '', chatKept: log?.textContent?.includes(kept) ?? false });
+      seen.push({ at: Date.now(), text: banner.textContent ?? '', chatKept: log?.textContent?.includes(kept) ?? false });
     }, 50);
   }, keptInChat);
 }
@@ -60,6 +61,13 @@ export async function watchOutage(page: Page, keptInChat = ''): Promise<void> {
 /** What `watchOutage` has seen in the page so far. */
 export function outageSeen(page: Page): Promise<OutageMoment[]> {
   return page.evaluate(() => Reflect.get(window, '__outageSeen') as OutageMoment[]);
+}
+
+/** From the first to the last look of `watchOutage` that saw the page's Room state banner: while the page said it was out of its room. */
+export async function outageSpan(page: Page): Promise<{ from: number; to: number }> {
+  const seen = await outageSeen(page);
+  expect(seen.length, 'the page showed the outage').toBeGreaterThan(0);
+  return { from: seen[0]!.at, to: seen.at(-1)!.at };
 }
 
 /** Waits until `watchOutage` has seen the page's Room state banner, however briefly it was shown. */

@@ -36,6 +36,20 @@ function shownRuns(samples: readonly ShownSample[]): ShownSample[][] {
   return runs;
 }
 
+/**
+ * Each watched tile kept presenting new frames from `from` to `to` (while signalling was down):
+ * counted on the video it showed last in that time, from its second sample there to its last (the
+ * first may still be taking frames that were on their way as that time began).
+ */
+export function expectFramesRoseWithin(watched: ReadonlyArray<{ pair: string; samples: readonly ShownSample[] }>, from: number, to: number, during: string): void {
+  for (const { pair, samples } of watched) {
+    const within = samples.filter((sample) => sample.at >= from && sample.at <= to);
+    const [, ...video] = within.filter((sample) => sample.shown !== undefined && sample.shown === within.at(-1)?.shown);
+    expect(video.length, `${pair}: samples of one video ${during}`).toBeGreaterThan(1);
+    expect(video.at(-1)!.frames, `${pair}: new frames ${during}`).toBeGreaterThan(video[0]!.frames);
+  }
+}
+
 /** A tile's samples as the page recorded them: the <video> element told apart by an id of its own. */
 interface TileSample {
   readonly at: number;

@@ -159,6 +159,15 @@ export const CONSUMER_AHEAD_AFTER_MS = 1_000;
 export const SPINNER_DELAY_MS = 1_000;
 
 /**
+ * A message's desktop notification waits this long, and is dropped if the room's unread count is
+ * back to 0 by then (`alerts/MessageNoticeHold.ts`): only the tab holding the room's alert lock
+ * notifies, usually the room's tab hidden behind its pop-out chat, and the pop-out, visible, marks
+ * the message read within a round trip to the session (a few ms). Short enough that a notice for
+ * a message nobody sees is still prompt.
+ */
+export const MESSAGE_NOTICE_HOLD_MS = 400;
+
+/**
  * The config's credential and relay token expire (PARLEY_CREDENTIAL_TTL_SECONDS, 12 h by default),
  * and a connection may outlive them: the room-config service, the relay's AUTH and a reconnect's
  * `resume` would then refuse them. So while connected the session asks for the config again (with

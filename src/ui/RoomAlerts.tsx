@@ -1,14 +1,17 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useRef } from 'react';
+import { systemClock } from '../common/clock';
 import { askForNotificationsOnce, showDesktopNotice } from '../main-thread/alerts/desktopNotifications';
 import { holdRoomAlerts, type RoomAlertSeat } from '../main-thread/alerts/roomAlertSeat';
-import { RoomArrivals } from '../main-thread/alerts/RoomArrivals';
+import { MessageNoticeHold } from '../main-thread/alerts/MessageNoticeHold';
+import { isMessageNotice, RoomArrivals } from '../main-thread/alerts/RoomArrivals';
 import { playTone } from '../main-thread/alerts/tones';
-import { callAtomFamily, preferencesAtom, roomEventsAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
+import { callAtomFamily, preferencesAtom, roomByAddressAtomFamily, roomEventsAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
 
 /**
  * A room's tones (the preference sounds, off by default) and desktop notifications (for a message
- * or an attention request while this tab is hidden), from one tab per room. Joining the call is a
+ * or an attention request while this tab is hidden), from one tab per room; a message's waits a
+ * moment, and goes if a visible chat (the pop-out) read it meanwhile. Joining the call is a
  * moment to ask for notifications, as sending a message is (ChatPanel).
  */
 export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roomName: string }) {
@@ -20,21 +23,39 @@ export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roo
   soundsOn.current = sounds;
   const arrivals = useRef<RoomArrivals | undefined>(undefined);
   const seat = useRef<RoomAlertSeat | undefined>(undefined);
+  const store = useStore();
+  const messageNotices = useRef<MessageNoticeHold | undefined>(undefined);
   const wasInCall = useRef(inCall);
 
   useEffect(() => {
     const held = holdRoomAlerts(roomAddress);
     seat.current = held;
     arrivals.current = undefined;
-    return () => held.release();
-  }, [roomAddress]);
+    const room = roomByAddressAtomFamily(roomAddress);
+    const unreadCount = () => store.get(room)?.unreadCount ?? 0;
+    const notices = new MessageNoticeHold({ clock: systemClock, unreadCount, show: showDesktopNotice });
+    messageNotices.current = notices;
+    // Heard as the state changes, not in an effect: a hidden tab runs its effects late.
+    const unsubscribe = store.sub(room, () => {
+      if (unreadCount() === 0) notices.read();
+    });
+    return () => {
+      held.release();
+      unsubscribe();
+      notices.dispose();
+    };
+  }, [roomAddress, store]);
 
   useEffect(() => {
     arrivals.current ??= new RoomArrivals(roomName);
     const alerts = arrivals.current.look(messages, events);
     if (!seat.current?.held) return;
     if (soundsOn.current && alerts.tone) playTone(alerts.tone);
-    if (document.visibilityState === 'hidden') alerts.notices.forEach(showDesktopNotice);
+    if (document.visibilityState !== 'hidden') return;
+    for (const notice of alerts.notices) {
+      if (isMessageNotice(notice)) messageNotices.current?.hold(notice);
+      else showDesktopNotice(notice);
+    }
   }, [messages, events, roomName]);
 
   useEffect(() => {

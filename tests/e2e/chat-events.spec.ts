@@ -130,6 +130,18 @@ function recordNotifications(): void {
   window.Notification = RecordingNotification;
 }
 
+/** Alice in her own Chromium (ownChromium), notifications allowed and recorded, in the room with its chat open. */
+async function aliceWithNotifications(browser: Browser, appUrl: string, room: string) {
+  const context = browser.contexts()[0]!;
+  await context.grantPermissions(['notifications'], { origin: new URL(appUrl).origin });
+  await context.addInitScript(recordNotifications);
+  const alicePage = context.pages()[0]!;
+  await joinFromHome(alicePage, appUrl, room, 'Alice');
+  await openPanel(alicePage, 'Chat');
+  await expectJoined(alicePage);
+  return { context, alicePage };
+}
+
 const shownNotifications = (page: Page) => page.evaluate(() => (window as unknown as { shownNotifications: unknown[] }).shownNotifications);
 
 test.describe('Desktop notification: a message or an attention request while the tab is hidden notifies; while it is looked at, nothing (issue 15)', () => {
@@ -137,13 +149,7 @@ test.describe('Desktop notification: a message or an attention request while the
     const room = uniqueRoomName('notify');
     const own = await ownChromium();
     try {
-      const context = own.browser.contexts()[0]!;
-      await context.grantPermissions(['notifications'], { origin: new URL(appUrl).origin });
-      await context.addInitScript(recordNotifications);
-      const alicePage = context.pages()[0]!;
-      await joinFromHome(alicePage, appUrl, room, 'Alice');
-      await openPanel(alicePage, 'Chat');
-      await expectJoined(alicePage);
+      const { context, alicePage } = await aliceWithNotifications(own.browser, appUrl, room);
       const bob = await people.join(room, 'Bob');
 
       await say(bob.page, 'while you look');
@@ -161,6 +167,39 @@ test.describe('Desktop notification: a message or an attention request while the
 
       await participantEntry(bob.page, 'Alice').getByRole('button', { name: 'Request attention from Alice' }).click();
       await expect.poll(() => shownNotifications(alicePage)).toContainEqual({ title: 'Bob asks for your attention', body: `in ${room}`, tag: expect.stringMatching(/^parley-attention:/) });
+    } finally {
+      await own.close();
+    }
+  });
+
+  test('a message Alice reads in her pop-out chat, in front of her room’s tab, is not notified; once nothing shows the chat, the next one is', async ({ people, appUrl }) => {
+    const room = uniqueRoomName('notify-popout');
+    const own = await ownChromium();
+    try {
+      const { context, alicePage } = await aliceWithNotifications(own.browser, appUrl, room);
+      const bob = await people.join(room, 'Bob');
+
+      // Her pop-out chat in front: the room's tab, which notifies for the room, is hidden behind it.
+      const popoutOpens = context.waitForEvent('page');
+      const cdp = await own.browser.newBrowserCDPSession();
+      await cdp.send('Target.createTarget', { url: `${alicePage.url()}?view=chat` });
+      const popout = await popoutOpens;
+      await expectJoined(popout);
+      await expect.poll(() => alicePage.evaluate(() => document.visibilityState)).toBe('hidden');
+      expect(await popout.evaluate(() => document.visibilityState)).toBe('visible');
+
+      await say(bob.page, 'read in the pop-out');
+      await expect(chatLog(popout)).toContainText('read in the pop-out');
+
+      // Another tab in front of both: nobody reads the chat now.
+      const inFront = context.waitForEvent('page');
+      await cdp.send('Target.createTarget', { url: 'about:blank' });
+      await inFront;
+      await expect.poll(() => popout.evaluate(() => document.visibilityState)).toBe('hidden');
+      await say(bob.page, 'nobody reads this');
+      // Only this one: the message read in the pop-out, notified at once had it been, would come first.
+      await expect.poll(() => shownNotifications(alicePage)).toEqual([{ title: `Bob in ${room}`, body: 'nobody reads this', tag: expect.stringMatching(/^parley-message:/) }]);
+      expect(await shownNotifications(popout)).toEqual([]);
     } finally {
       await own.close();
     }

@@ -11,6 +11,12 @@ export interface Alerts {
 /** Tones by importance: one batch plays only the most important. */
 const TONE_ORDER: readonly ToneKind[] = ['attention', 'message', 'joined', 'left'];
 const NOTICE_BODY_LENGTH = 200;
+const MESSAGE_TAG = 'parley-message:';
+
+/** A notice of new messages (not of an attention request): one a visible chat may read meanwhile (MessageNoticeHold). */
+export function isMessageNotice(notice: DesktopNotice): boolean {
+  return notice.tag.startsWith(MESSAGE_TAG);
+}
 
 function toneOf(event: RoomEvent): ToneKind | undefined {
   switch (event.kind) {
@@ -50,7 +56,7 @@ export class RoomArrivals {
       notices.push({
         title: newMessages.length === 1 ? `${last.displayName} in ${this.roomName}` : `${newMessages.length} new messages in ${this.roomName}`,
         body: `${newMessages.length === 1 ? '' : `${last.displayName}: `}${last.body.slice(0, NOTICE_BODY_LENGTH)}`,
-        tag: `parley-message:${last.roomAddress}`,
+        tag: `${MESSAGE_TAG}${last.roomAddress}`,
       });
     }
     for (const event of newEvents.filter((event) => event.kind === 'attention')) {

@@ -27,9 +27,11 @@ if (route.view === 'room') {
 }
 // The pop-out chat never captures media, so it has no audio to analyse; other pages warm the worker up.
 if (view !== 'chat') {
-  void tab
-    .prepareVoiceAnalysis()
-    .then(() => document.documentElement.setAttribute('data-analysis-worker', 'ready'));
+  void tab.prepareVoiceAnalysis().then(
+    () => document.documentElement.setAttribute('data-analysis-worker', 'ready'),
+    // Logged by the worker's link (AnalysisWorker.ts); the call goes on without voice analysis.
+    () => undefined,
+  );
 }
 
 const root = document.getElementById('root');

@@ -90,7 +90,7 @@ export class SignalingSession implements SessionContext {
   constructor(private readonly deps: SignalingSessionDependencies) {
     this.identity = new GuestIdentity(deps.identityStorage, deps.log);
     this.reconnectPolicy = deps.reconnectPolicy ?? new ServerAwareReconnectPolicy();
-    this.configRefresh = new ConfigRefresh(deps.clock, deps.log, () => this.requestConfig(), (config) => this.refreshed(config));
+    this.configRefresh = new ConfigRefresh(deps.clock, deps.log, async () => this.requestConfig(await this.identity.current()), (config) => this.refreshed(config));
   }
 
   get clock(): Clock {
@@ -171,9 +171,10 @@ export class SignalingSession implements SessionContext {
   }
 
   /** A config request; a reconnect (and a refresh) asks for the same id back: the same resource and room nickname (issue 13, ConfigRequestBody). */
-  private async requestConfig(identity?: string): Promise<ProviderConfig> {
+  private requestConfig(identity: string | undefined): Promise<ProviderConfig> {
     const { fetch, clock, configUrl, userToken } = this.deps;
-    return fetchConfig(fetch, clock, configUrl, userToken, identity ?? (await this.identity.current()), this.currentConfig?.credential);
+    // Sent in the caller's task: on the join path the XMPP client is made while it is out.
+    return fetchConfig(fetch, clock, configUrl, userToken, identity, this.currentConfig?.credential);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Room } from '../protocol/entities';
+import { roomHasEnded } from '../protocol/roomEnded';
 
 /** How a room ended for us, when it did: the room's screen then says so and offers the way home, and the call is gone. */
 export type RoomEnd =
@@ -11,9 +12,8 @@ export type RoomEnd =
   | { kind: 'left' };
 
 export function roomEndOf(room: Room | undefined): RoomEnd | undefined {
-  if (!room) return undefined;
-  if (room.roomState === 'banned') return { kind: 'banned', whileIn: room.removal?.kind === 'banned' };
-  if (room.roomState !== 'failed' || !room.removal) return undefined;
+  if (!room || !roomHasEnded(room)) return undefined;
+  if (room.roomState === 'banned' || !room.removal) return { kind: 'banned', whileIn: room.removal?.kind === 'banned' };
   switch (room.removal.kind) {
     case 'banned':
       return { kind: 'banned', whileIn: true };

@@ -12,14 +12,6 @@ export interface NewRoomOptions {
 /** Out of the room (left it, removed, refused, disconnected): what only our self-presence tells no longer holds. */
 export const OUT_OF_ROOM = { joined: false, selfAddress: undefined, rid: undefined } as const satisfies Partial<Room>;
 
-/**
- * The room ended for us: banned (on joining, or by the owner's kick), or put out (kicked, destroyed,
- * removed). That stays until the person acts: the room's screen says so (src/ui/roomEnd.ts).
- */
-export function roomHasEnded(room: Room): boolean {
-  return room.roomState === 'banned' || (room.roomState === 'failed' && room.removal !== undefined);
-}
-
 /** SPEC §3 room record in SPEC §4 state 'joining', every field set. */
 export function newRoomRecord(id: string, providedName: string, options: NewRoomOptions = {}): Room {
   return {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../../server/xmpp/freeLoopbackPort';
@@ -18,4 +19,32 @@ describe('Server ports: free on 127.0.0.1 and below the ephemeral range, so that
       });
     }
   });
+
+  it('hands out no port that fetch refuses to connect to (the Fetch standard\'s "bad ports", the highest 10080): a server there would run unreached by its readiness probe', async () => {
+    // Those ports lie at the bottom of the range: walk it from there, half a port per pick, so that none is skipped.
+    const halfPort = 0.5 / (ephemeralStart - 10_000);
+    let picks = 0;
+    const walkFromBottom = (): number => halfPort * picks++;
+    const ports = new Set<number>();
+    while (ports.size < 200) ports.add(await freeLoopbackPort(walkFromBottom));
+    const refused = [];
+    for (const port of ports) if (!(await fetchReaches(port))) refused.push(port);
+    expect(refused).toEqual([]);
+  });
 });
+
+/** Whether Node's fetch gets an answer from an HTTP server listening on `port`. */
+async function fetchReaches(port: number): Promise<boolean> {
+  const server = createHttpServer((_, response) => response.end());
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/`);
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}

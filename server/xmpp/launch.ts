@@ -5,6 +5,7 @@ import { constants } from 'node:fs';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { errorMessage } from '../../src/common/errorMessage';
 import { freeLoopbackPort } from './freeLoopbackPort';
 import type { ServerProcess } from './ServerProcess';
 import type { XmppServer, XmppServerOptions, XmppServerStats } from './XmppServer';
@@ -101,6 +102,7 @@ export interface ReadyCheck {
 export async function waitUntilReady(server: ServerProcess, check: ReadyCheck, logFile: string): Promise<void> {
   try {
     const deadline = Date.now() + check.timeoutMs;
+    let lastProbe = 'none yet';
     for (;;) {
       if (check.portTaken()) throw new PortTakenError(`${check.product} could not bind 127.0.0.1:${check.httpPort}`);
       if (server.exitStatus !== undefined) {
@@ -108,9 +110,13 @@ export async function waitUntilReady(server: ServerProcess, check: ReadyCheck, l
       }
       const settled = check.settled?.() ?? 'yes';
       if (typeof settled === 'object') throw new XmppServerStartError(`${check.product}: ${settled.failed}`);
-      if (settled === 'yes' && (await answersAsInstance(check.httpPort, check.instanceId))) return;
+      if (settled === 'yes') {
+        const failure = await probeFailure(check.httpPort, check.instanceId);
+        if (failure === undefined) return;
+        lastProbe = failure;
+      }
       if (Date.now() > deadline) {
-        throw new XmppServerStartError(`${check.product} did not answer on 127.0.0.1:${check.httpPort} within ${check.timeoutMs} ms`);
+        throw new XmppServerStartError(`${check.product} did not answer on 127.0.0.1:${check.httpPort} within ${check.timeoutMs} ms (last probe: ${lastProbe})`);
       }
       await Promise.race([new Promise((resolve) => setTimeout(resolve, READY_POLL_MS)), server.exited]);
     }
@@ -122,14 +128,21 @@ export async function waitUntilReady(server: ServerProcess, check: ReadyCheck, l
   }
 }
 
-/** True when our server (not some other server on the port) answers the stats route. */
-async function answersAsInstance(httpPort: number, instanceId: string): Promise<boolean> {
+/**
+ * Undefined when our server (not some other server on the port) answers the stats route; otherwise
+ * why not, for the message of a start that never answers: most failures mean "not yet", but one that
+ * never changes (fetch refusing the port) must not read as a server that is slow to come up.
+ */
+async function probeFailure(httpPort: number, instanceId: string): Promise<string | undefined> {
   try {
     const response = await fetch(statsUrl(httpPort), { signal: AbortSignal.timeout(1_000) });
     await response.body?.cancel();
-    return response.ok && response.headers.get(INSTANCE_HEADER) === instanceId;
-  } catch {
-    return false; // not listening yet
+    if (!response.ok) return `answered ${response.status}`;
+    return response.headers.get(INSTANCE_HEADER) === instanceId ? undefined : 'another server answered';
+  } catch (error) {
+    // fetch's own message is "fetch failed"; its cause says why (ECONNREFUSED while not listening yet).
+    const cause = error instanceof Error && error.cause !== undefined ? `: ${errorMessage(error.cause)}` : '';
+    return `${errorMessage(error)}${cause}`;
   }
 }
 

@@ -15,9 +15,11 @@ import { initialSessionState } from '../../src/protocol/session-state';
 import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
 import { RelayIngest } from '../../src/main-thread/call/relay/RelayIngest';
+import { offersIceLite } from '../../src/main-thread/call/relay/relayJingle';
 import { RelayRpcClient } from '../../src/main-thread/call/relay/RelayRpcClient';
 import { FakeJingleNetwork, FakePeerConnection, grantingLocks } from './call-fakes';
 import { FakeMediaDevices, settle } from './callTab-fakes';
+import { FakeIngest, FakeRelayConnection, MICROPHONE_CONSUMER_OFFER } from './relay-fakes';
 import { FakeStream, FakeTrack } from './track-fakes';
 
 vi.mock('mediasoup-client', () => ({
@@ -500,6 +502,42 @@ describe('Call: session termination on fake time (SPEC §4)', () => {
 function heldBy(person: Person): string[] {
   return (person.store.get(heldPeersAtom)[ROOM] ?? []).map((peer) => peer.address);
 }
+
+describe('Call: Peer.sessionFailed, whichever path failed, goes once the person is served again on either path (SPEC §4 session termination)', () => {
+  it('Bob’s relay session fails, then the relay goes away and the mesh serves him: flagged through the recompute delay, then no longer', async () => {
+    const connection = new FakeRelayConnection(MICROPHONE_CONSUMER_OFFER);
+    // The relay answers once; after it dies it cannot be reached again.
+    vi.spyOn(RelayRpcClient, 'connect').mockResolvedValueOnce(connection as unknown as RelayRpcClient).mockRejectedValue(new Error('refused'));
+    vi.spyOn(RelayIngest, 'create').mockImplementation(async () => new FakeIngest() as unknown as RelayIngest);
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    const microphone = new FakeTrack('audio');
+    alice.media.share(alice.media.addLocalAudio(microphone as unknown as MediaStreamTrack, new FakeStream([microphone]) as unknown as MediaStream).id);
+    allInCall(w);
+    const state = alice.store.get(sessionStateAtom);
+    const callConfig = { iceServers: [], videoResolutionTiers: {}, sfuServer: { url: 'ws://relay.example/relay', password: 'relay-token', minimumPeers: 1 } };
+    alice.store.set(sessionStateAtom, { ...state, connection: { ...state.connection, callConfig } });
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => remoteFrom(bob, alice).length === 1, 'bob receives alice’s microphone from the relay');
+    expect(connection.paramsOf('CREATE_CONSUMER')).toHaveLength(1);
+    const flagged = () => alice.reports.findLast((report) => report.peerAddress === bob.address && report.change.sessionFailed !== undefined)?.change.sessionFailed === true;
+
+    // Bob's side of the relay session fails: he ends it as failed-transport (SPEC §4), and Alice flags him.
+    bob.pcs.at(-1)!.setIceState('failed');
+    await until(flagged, 'bob flagged');
+    connection.die('relay gone');
+    await until(() => w.network.actions(alice.address, bob.address).filter((action) => action === 'session-initiate').length === 2, 'the mesh offers alice’s microphone to bob');
+    await until(() => remoteFrom(bob, alice).length === 1, 'bob accepted it');
+    const initiates = w.network.log.filter((entry) => entry.jingle.action === 'session-initiate');
+    expect(initiates.map((entry) => offersIceLite(entry.jingle))).toEqual([true, false]);
+    connectAll(w);
+    await flushMicrotasks();
+    expect(flagged()).toBe(true);
+    await w.clock.advance(SESSION_TERMINATION.recomputeAfterFailedTransportMs);
+    await until(() => !flagged(), 'bob no longer flagged');
+  });
+});
 
 describe('Call: a lost connection to the chat server is not a call outage (issue 13)', () => {
   it('while the room waits for its rejoin, and after it, the sessions run on: nothing ended, nothing started again', async () => {

@@ -23,6 +23,7 @@ import { PathHandover } from './PathChange';
 import { planPaths } from './pathPlan';
 import { PeerReports } from './PeerReports';
 import { ReceiveFirst } from './ReceiveFirst';
+import { SessionFailures } from './SessionFailures';
 import type { PeerMediaChange } from './peerMedia';
 import { IncomingSessions, type IncomingRequest, type IncomingSessionOptions } from './receive/IncomingSessions';
 import { relaySenderSize, type TileNeed, type VideoSize } from './receive/tileProfile';
@@ -90,6 +91,7 @@ export class Call extends TypedEmitter<CallEvents> {
   private readonly link: JingleLink;
   private readonly ownership: CallOwnership;
   private readonly sessions: CallSessions;
+  private readonly failures: SessionFailures;
   private readonly handover: PathHandover;
   private readonly decision: RelayDecision;
   private readonly mesh: MeshPath;
@@ -122,6 +124,7 @@ export class Call extends TypedEmitter<CallEvents> {
     this.link = new JingleLink(this.manager, options.signaling, logger);
     const records = new ConnectionRecords(store);
     this.sessions = new CallSessions({ roomAddress, manager: this.manager, records, clock, logger });
+    this.failures = new SessionFailures({ roomAddress, store, clock });
     this.handover = new PathHandover(clock);
     this.decision = new RelayDecision(clock);
     this.mesh = new MeshPath({ manager: this.manager, sessions: this.sessions, media, handover: this.handover, clock, logger, relaySize: this.relaySize });
@@ -191,11 +194,12 @@ export class Call extends TypedEmitter<CallEvents> {
         this.relay?.mute(item, muted);
         this.mesh.mute(item, muted);
       }),
-      this.sessions.on('sessionFailed', (error) => this.emit('sessionFailed', error)),
+      this.sessions.on('sessionFailed', (error) => this.sessionFailed(error)),
+      this.failures.on('changed', schedule),
       this.decision.on('change', schedule),
       this.handover.on('settled', schedule),
       this.mesh.on('changed', schedule),
-      ...(this.relay ? [this.relay.on('changed', schedule), this.relay.on('sessionFailed', (error) => this.emit('sessionFailed', error))] : []),
+      ...(this.relay ? [this.relay.on('changed', schedule), this.relay.on('sessionFailed', (error) => this.sessionFailed(error))] : []),
     );
     this.reconcile();
   }
@@ -217,6 +221,7 @@ export class Call extends TypedEmitter<CallEvents> {
     await this.relay?.close();
     await this.mesh.close();
     this.sessions.close();
+    this.failures.close();
     this.incoming.close();
     this.decision.dispose();
     this.handover.clear();
@@ -311,7 +316,13 @@ export class Call extends TypedEmitter<CallEvents> {
     // The session to whoever joins next starts from an offer made ahead, when the mesh would carry it.
     this.mesh.prepareFor(inCall && !this.relayTakesNewcomer(peers) ? streams.get(USER_STREAM_KEY) : undefined);
     // Only people the room lists have a record to report to.
-    this.peerReports.follow(roomPeers, (address) => this.sessions.hasFailed(address) || this.relay?.hasFailed(address) === true);
+    this.peerReports.follow(roomPeers, (address) => this.failures.has(address));
+  }
+
+  /** A session with someone ended with an error condition, on either path: they are flagged (SPEC §4), and the call tab told. */
+  private sessionFailed(error: SessionFailedError): void {
+    this.failures.failed(error);
+    this.emit('sessionFailed', error);
   }
 
   /** A session with this person runs, received or sent, on either path. */

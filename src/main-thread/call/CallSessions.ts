@@ -28,24 +28,22 @@ export interface CallSessionsEvents {
   accepted: [call: CallSession];
   /** A session's ICE state changed (its record is updated already). */
   connectionState: [call: CallSession, state: string];
-  /** A session ended with an error condition (logged; its peer is flagged and held back). */
+  /** A session ended with an error condition (logged; its peer is held back, and flagged: SessionFailures). */
   sessionFailed: [error: SessionFailedError];
-  /** The plan depends on this: a session ended, a held peer was released, a failed peer connected again. */
+  /** The plan depends on this: a session ended, a held peer was released. */
   changed: [];
 }
 
 /**
  * The Jingle sessions (ParleyMediaSession) of the call, both ways, and their life by SPEC §4
  * Session termination: a responder whose ICE failed ends at once; one disconnected or interrupted
- * for 5 s ends as failed-transport; an end with an error condition flags the peer sessionFailed
- * and holds it back from new sessions for the recompute delay. Each session's Connection record
+ * for 5 s ends as failed-transport; an end with an error condition is reported (`sessionFailed`:
+ * the Call flags the peer, SessionFailures) and holds the peer back from new sessions for the recompute delay. Each session's Connection record
  * follows it (ConnectionRecords). The mesh path makes the sessions we send, receive/ those we receive.
  */
 export class CallSessions extends TypedEmitter<CallSessionsEvents> {
   private readonly byId = new Map<string, CallSession>();
   private readonly timers: SessionTimers;
-  /** Peers whose last session failed, until one connects again (Peer.sessionFailed). */
-  private readonly failed = new Set<string>();
   private closed = false;
   private readonly unsubscribes: Array<() => void> = [];
 
@@ -72,10 +70,6 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
   /** Peers held back after a failure: no new session starts to them meanwhile (Delivery.startable). */
   get held(): ReadonlySet<string> {
     return this.timers.held;
-  }
-
-  hasFailed(peerAddress: string): boolean {
-    return this.failed.has(peerAddress);
   }
 
   register(session: ParleyMediaSession, key: string | undefined): CallSession {
@@ -137,7 +131,6 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
       this.timers.stopWatching(call.sid);
     }
     if (endsAtOnce(state, session.isInitiator)) this.end(call, 'failed-transport');
-    else if (state === 'connected' && this.failed.delete(call.peerAddress)) this.emit('changed');
   }
 
   private onAccepted(session: BaseSession): void {
@@ -161,7 +154,6 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
     if (outcome.failed && outcome.recomputeAfterMs !== undefined && !this.closed && !call.declined) {
       const error = new SessionFailedError(call.sid, call.peerAddress, reason?.condition ?? 'unknown', reason?.text);
       this.options.logger.error(error.message);
-      this.failed.add(call.peerAddress);
       this.timers.hold(call.peerAddress, outcome.recomputeAfterMs, () => this.emit('changed'));
       this.emit('sessionFailed', error);
     }

@@ -19,11 +19,12 @@ export interface TerminationOutcome {
 export function terminationOutcome(reason: Pick<Stanzas.JingleReason, 'condition'> | undefined, unanswered = false): TerminationOutcome {
   const condition = reason?.condition ?? 'success';
   if (condition === 'success' || (condition === 'gone' && !unanswered)) return { failed: false, recomputeAfterMs: undefined };
-  return {
-    failed: true,
-    recomputeAfterMs:
-      condition === 'failed-transport' ? SESSION_TERMINATION.recomputeAfterFailedTransportMs : SESSION_TERMINATION.recomputeAfterOtherErrorMs,
-  };
+  return { failed: true, recomputeAfterMs: recomputeDelayOf(condition) };
+}
+
+/** SPEC §4: how long after a session failed with `condition` its peer's sessions are recomputed. */
+export function recomputeDelayOf(condition: string): number {
+  return condition === 'failed-transport' ? SESSION_TERMINATION.recomputeAfterFailedTransportMs : SESSION_TERMINATION.recomputeAfterOtherErrorMs;
 }
 
 /** ICE states that end the session as failed-transport when they last 5 s (SPEC §4). */

@@ -40,7 +40,7 @@ export interface RelayPathOptions extends RelayLinkOptions {
 export interface RelayPathEvents {
   /** Something the plan depends on changed (connection, ingest, consumer): recompute. */
   changed: [];
-  /** SPEC §4/§8: a relay session to a receiver ended with an error condition (its peer is flagged, hasFailed). */
+  /** SPEC §4/§8: a relay session to a receiver ended with an error condition (the Call flags its peer: SessionFailures). */
   sessionFailed: [error: SessionFailedError];
 }
 
@@ -69,8 +69,6 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
   private aheadTimer: unknown;
   /** Plan keys held back after a consumer session failed (SPEC §4's recompute delays, as for the mesh). */
   private readonly held = new Map<string, unknown>();
-  /** Receivers whose last relay session failed, until a consumer of theirs connects again (Peer.sessionFailed). */
-  private readonly failedReceivers = new Set<string>();
   private streams: ReadonlyMap<string, readonly ShareableMedia[]> = new Map();
   private closed = false;
   private readonly unsubscribes: (() => void)[] = [];
@@ -117,11 +115,6 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
 
   carries(key: string): boolean {
     return this.consumers.has(key);
-  }
-
-  /** Our last relay session to this person failed, and none has connected since (Peer.sessionFailed). */
-  hasFailed(peerAddress: string): boolean {
-    return this.failedReceivers.has(peerAddress);
   }
 
   /** A consumer of ours goes to this person. */
@@ -185,7 +178,6 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     this.ahead.clear();
     for (const timer of this.held.values()) this.options.clock.clearTimeout(timer);
     this.held.clear();
-    this.failedReceivers.clear();
     for (const consumer of [...this.consumers.values()]) this.drop(consumer);
     this.link.close();
     this.options.store.set(relayStatusAtom, (statuses) => {
@@ -375,7 +367,6 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       case 'completed':
         handover.connected('relay', consumer.key);
         this.publishStatus();
-        if (this.failedReceivers.delete(consumer.delivery.peerAddress)) this.emit('changed');
         break;
       case 'failed':
         handover.lost('relay', consumer.key);
@@ -434,7 +425,6 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
 
   /** SPEC §4: a session ended with an error condition flags its peer, as the mesh's do (CallSessions). */
   private sessionFailed(sid: string, peerAddress: string, condition: string, text: string | undefined): void {
-    this.failedReceivers.add(peerAddress);
     this.emit('sessionFailed', new SessionFailedError(sid, peerAddress, condition, text));
   }
 

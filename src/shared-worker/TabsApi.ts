@@ -13,6 +13,7 @@ import type {
 import { sleep } from '../common/clock';
 import { errorMessage } from '../common/errorMessage';
 import { UNCLAIMED_CALL_HOLD } from '../protocol/constants';
+import type { TabsChat } from './chat/ChatDomain';
 import type { JingleRouter } from './jingle/JingleRouter';
 import type { SignalingSession } from './SignalingSession';
 
@@ -21,7 +22,7 @@ export type TabGone = (tabId: string) => Promise<void>;
 
 export interface SessionDomains {
   rooms: RoomsCommands;
-  chat: ChatCommands;
+  chat: TabsChat;
   preferences: PreferencesCommands;
   jingle: JingleRouter;
   calls: CallsCommands;
@@ -40,7 +41,7 @@ interface AttachedTab {
 export class TabsApi implements SessionApi {
   private readonly tabs = new Map<string, AttachedTab>();
   readonly rooms: RoomsCommands & Comlink.ProxyMarked;
-  readonly chat: ChatCommands & Comlink.ProxyMarked;
+  readonly chat: TabsChat & Comlink.ProxyMarked;
   readonly preferences: PreferencesCommands & Comlink.ProxyMarked;
   readonly jingle: JingleRouter & Comlink.ProxyMarked;
   readonly calls: CallsCommands & Comlink.ProxyMarked;
@@ -59,6 +60,28 @@ export class TabsApi implements SessionApi {
 
   get tabCount(): number {
     return this.tabs.size;
+  }
+
+  /**
+   * The session as one tab's port offers it (the SharedWorker exposes one on each port): this
+   * TabsApi, except that the chat commands that come in on it once its tab has attached are that
+   * tab's. Comlink names no caller, and without this the session could not tell which tab wrote a
+   * draft, to withdraw it when that tab goes (ChatDomain.tabGone). One port keeps the order, and a
+   * tab attaches before its chat input can write.
+   */
+  connection(): SessionApi {
+    let tabChat: (ChatCommands & Comlink.ProxyMarked) | undefined;
+    const connection = Object.create(this) as SessionApi;
+    Object.defineProperties(connection, {
+      chat: { get: () => tabChat ?? this.chat },
+      attach: {
+        value: (tabId: string, listener: TabListener) => {
+          tabChat = Comlink.proxy(this.chat.ofTab(tabId));
+          this.attach(tabId, listener);
+        },
+      },
+    });
+    return connection;
   }
 
   attach(tabId: string, listener: TabListener): void {
@@ -123,6 +146,8 @@ export class TabsApi implements SessionApi {
     if (!tab) return;
     tab.unsubscribe();
     this.tabs.delete(tabId);
+    // What its chat input was writing goes with it, however it went: closed, or killed with no pagehide.
+    this.chat.tabGone(tabId);
     const callsItRan = this.jingle.releaseTab(tabId);
     for (const roomAddress of callsItRan) void this.leaveCallUnlessTakenOver(roomAddress);
     for (const roomId of tab.rooms) await this.leaveIfUnused(roomId);

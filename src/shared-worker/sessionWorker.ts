@@ -38,5 +38,6 @@ export function startSessionWorker({ identityStorage, fetch, addresses }: Sessio
   // session starts connecting now, not once the first tab has attached (issue 14, the join path).
   // The worker lives only while a page holds it, and every page of Parley uses the session.
   tabs.connect();
-  return (port) => Comlink.expose(tabs, port);
+  // One connection per tab's port: the chat commands that come in on it are that tab's (its drafts go with it).
+  return (port) => Comlink.expose(tabs.connection(), port);
 }

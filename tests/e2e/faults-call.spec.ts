@@ -4,7 +4,6 @@
 // Chromium with fake devices, in a loopback-only network namespace (README "Tests"). Each case
 // prints its figures (time until every tab is back in its room and call, the largest gap in a
 // remote video's frames); what is asserted is what the people see and hear, not how fast.
-import type { Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import { startRelayHost, type RelayHostProcess } from '../support/relayHosts';
 import { startTestParley } from '../support/testParley';
@@ -22,6 +21,7 @@ import {
 import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
 import { BACK_WITHIN_MS, reportFault, timeUntilBackAfterReachable } from './faults';
 import { expect, participantEntry, test, type People, type Person } from './rooms-people';
+import { killRenderer } from './renderer-kill';
 import { expectFramesRoseWithin, videoGapFigure, type ShownSample } from './video-continuity';
 
 test.use({ parleySettings: { videoResolutionTiers: LIGHT_VIDEO_TIERS }, launchOptions: CALL_FAULTS_LAUNCH });
@@ -225,46 +225,11 @@ test.describe('Fault suite: the relay’s whole process killed during a relay ca
   });
 });
 
-/** CPU seconds each renderer process of the browser has used, by pid (Chromium DevTools SystemInfo.getProcessInfo). */
-async function rendererCpu(page: Page): Promise<Map<number, number>> {
-  const session = await page.context().browser()!.newBrowserCDPSession();
-  const { processInfo } = (await session.send('SystemInfo.getProcessInfo')) as { processInfo: Array<{ type: string; id: number; cpuTime: number }> };
-  await session.detach();
-  return new Map(processInfo.filter((process) => process.type === 'renderer').map((process) => [process.id, process.cpuTime]));
-}
-
 /**
- * The renderer process a page runs in: DevTools names no page's process, so the page keeps its main
- * thread busy for 1.5 s and the renderer whose CPU time grew by more than all the others' together
- * is the one. (How much CPU that is depends on what else the two cores run: not asserted.)
+ * The call tab's renderer process dies as in a crash (SIGKILL, renderer-kill.ts): no unload, no
+ * goodbye. Bob's other tab must still answer — it must run in a renderer of its own.
  */
-async function rendererOf(page: Page): Promise<number> {
-  const before = await rendererCpu(page);
-  await page.evaluate(() => {
-    const until = performance.now() + 1_500;
-    while (performance.now() < until);
-  });
-  const grown = [...(await rendererCpu(page))].map(([pid, cpu]) => ({ pid, grew: cpu - (before.get(pid) ?? 0) })).sort((a, b) => b.grew - a.grew);
-  const [busiest, ...others] = grown;
-  const othersTogether = others.reduce((sum, other) => sum + other.grew, 0);
-  expect(busiest?.grew ?? 0, 'the busy page’s renderer grew by more than every other renderer together').toBeGreaterThan(othersTogether);
-  return busiest!.pid;
-}
-
-/**
- * The call tab's renderer process dies as in a crash (SIGKILL): no unload, no goodbye. (DevTools'
- * Page.crash left the renderer running in this Chromium.) Only the call tab may die: its crash event
- * is awaited, and Bob's other tab must still answer — it must run in a renderer of its own.
- */
-const crashTab: TabGone = async (page) => {
-  const others = page.context().pages().filter((other) => other !== page);
-  const pid = await rendererOf(page);
-  const crashed = new Promise<boolean>((resolve) => page.once('crash', () => resolve(true)));
-  process.kill(pid, 'SIGKILL');
-  const inTime = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000));
-  expect(await Promise.race([crashed, inTime]), 'the call tab crashed').toBe(true);
-  for (const other of others) expect(await other.evaluate(() => true), 'Bob’s other tab still runs').toBe(true);
-};
+const crashTab: TabGone = (page) => killRenderer(page);
 
 test.describe('Fault suite: a tab crashed while holding the call — the other tab takes the call over, muted, camera off, and says so', () => {
   test('Bob’s call tab crashes: his other tab takes the call over', async ({ people }) => {

@@ -41,12 +41,31 @@ function shownChatState(state: Stanzas.Message['chatState']): ChatState | undefi
 }
 
 /**
+ * The room's draft as the session last gave it out, and the tab whose chat input wrote it: the draft
+ * goes with that tab, however the tab goes (ChatDomain.tabGone). No writer: a caller that named no
+ * tab (the session's own API, as Node tests use it), whose draft only an erasing update or
+ * `withdrawDraft` takes back.
+ */
+interface Draft {
+  readonly text: string;
+  readonly writer: string | undefined;
+}
+
+/** What the tabs' side of the session (TabsApi) asks of the chat: the commands as one tab gives them, and that a tab is gone. */
+export interface TabsChat extends ChatCommands {
+  /** The chat commands of one tab: the drafts it gives are that tab's. */
+  ofTab(tabId: string): ChatCommands;
+  /** The tab is gone — closed, reloaded, crashed or killed — as its liveness lock says: every draft it wrote is withdrawn. */
+  tabGone(tabId: string): void;
+}
+
+/**
  * Text chat in rooms (SPEC §3 chat message; §4 chat state and attention request; §5 message
  * editing; PROTOCOL.md namespaces): groupchat messages with `<nick>` and corrections, chat
  * states, real-time text, attention requests and JSON commands. Every stanza from the wire is
  * validated and bounded here; every timer runs on the session's clock.
  */
-export class ChatDomain implements SessionDomain, ChatCommands {
+export class ChatDomain implements SessionDomain, TabsChat {
   private readonly rooms: ChatRooms;
   private readonly messages: ChatMessages;
   private readonly outbox: ChatOutbox;
@@ -54,8 +73,11 @@ export class ChatDomain implements SessionDomain, ChatCommands {
   private readonly rttSender: RealTimeTextSender;
   private readonly rttReceiver = new RealTimeTextReceiver();
   private readonly attention: AttentionFlags;
-  /** The last draft each room's input held (updateRealTimeText). */
-  private readonly drafts = new Map<string, string>();
+  /**
+   * The last draft each room's input held (updateRealTimeText), and which tab's input that was: one
+   * draft per room, as the room has one occupant of ours whatever the tabs that show it.
+   */
+  private readonly drafts = new Map<string, Draft>();
   /** The addresses of the rooms we were in at the last change of the rooms. */
   private roomsIn = new Set<string>();
   private attachedClient: Agent | undefined;
@@ -157,13 +179,64 @@ export class ChatDomain implements SessionDomain, ChatCommands {
     this.chatStates.set(room, chatState);
   }
 
-  /** Best effort, like typing itself: outside a joined room it does nothing. */
-  async updateRealTimeText(roomAddress: string, draft: string): Promise<void> {
+  /**
+   * Best effort, like typing itself: outside a joined room it does nothing. `writer`: the tab whose
+   * input gives the draft (`ofTab`), which the draft then goes with.
+   */
+  async updateRealTimeText(roomAddress: string, draft: string, writer?: string): Promise<void> {
+    this.showDraft(expectRoomAddress(roomAddress), expectDraft(draft), writer);
+  }
+
+  /**
+   * The input that wrote the room's draft goes (its chat view or its tab closes) while the room
+   * stays open in another tab: the draft is emptied as if erased, so that nobody is left seeing it
+   * typed for ever. A draft another input gave since is that input's, and stays: one of another tab
+   * stays even when its text is the same.
+   */
+  async withdrawDraft(roomAddress: string, draft: string, writer?: string): Promise<void> {
     const room = expectRoomAddress(roomAddress);
     const text = expectDraft(draft);
+    const shown = this.drafts.get(room);
+    if (!shown || shown.text !== text) return;
+    if (writer !== undefined && shown.writer !== undefined && shown.writer !== writer) return;
+    this.showDraft(room, '', shown.writer);
+  }
+
+  /** The commands as the tab `tabId` gives them (TabsApi, one per tab's connection): its drafts are its own. */
+  ofTab(tabId: string): ChatCommands {
+    return {
+      sendChat: (roomAddress, body, replace) => this.sendChat(roomAddress, body, replace),
+      retryChat: (messageId) => this.retryChat(messageId),
+      setChatState: (roomAddress, state) => this.setChatState(roomAddress, state),
+      updateRealTimeText: (roomAddress, draft) => this.updateRealTimeText(roomAddress, draft, tabId),
+      withdrawDraft: (roomAddress, draft) => this.withdrawDraft(roomAddress, draft, tabId),
+      requestAttention: (peerAddress) => this.requestAttention(peerAddress),
+      sendCommand: (to, type, data) => this.sendCommand(to, type, data),
+      markRead: (roomAddress) => this.markRead(roomAddress),
+    };
+  }
+
+  /**
+   * A tab is gone (TabsApi learns it from the tab's liveness lock): what its input wrote is
+   * withdrawn as if erased — the real-time text cancelled, the chat state back to active — even
+   * when the tab could say nothing as it went (its renderer crashed or was killed: no pagehide, no
+   * unmount). A draft another tab wrote since is that tab's, and stays.
+   */
+  tabGone(tabId: string): void {
+    const written = [...this.drafts].filter(([, draft]) => draft.writer === tabId);
+    for (const [room, draft] of written) {
+      if (draft.text !== '') this.showDraft(room, '', tabId);
+      if (this.drafts.get(room)?.writer === tabId) this.drafts.delete(room);
+    }
+  }
+
+  /** The room's draft is now `text`, given by `writer`'s input: chat states and real-time text follow it. */
+  private showDraft(room: string, text: string, writer: string | undefined): void {
     if (!this.context.client || !this.rooms.isJoined(room)) return;
-    if ((this.drafts.get(room) ?? '') === text) return;
-    this.drafts.set(room, text);
+    const shown = this.drafts.get(room);
+    // An unchanged draft sends nothing; it is the writer's now (two tabs of the room showing the same text).
+    this.drafts.set(room, { text, writer });
+    if ((shown?.text ?? '') === text) return;
     const emptied = text.trim() === '';
     this.chatStates.draftChanged(room, emptied);
     // Issue 15: the person may keep their draft to themselves; chat states still say they are typing.
@@ -172,16 +245,6 @@ export class ChatDomain implements SessionDomain, ChatCommands {
     // the same text typed again before the next send would never be shown.
     if (emptied) this.rttSender.cancel(room);
     else this.rttSender.update(room, text);
-  }
-
-  /**
-   * The input that wrote the room's draft goes (its chat view or its tab closes) while the room
-   * stays open in another tab: the draft is emptied as if erased, so that nobody is left seeing it
-   * typed for ever. A draft another input gave since is that input's, and stays.
-   */
-  async withdrawDraft(roomAddress: string, draft: string): Promise<void> {
-    const room = expectRoomAddress(roomAddress);
-    if (this.drafts.get(room) === expectDraft(draft)) await this.updateRealTimeText(room, '');
   }
 
   /** XEP-0224 to one occupant (a headline message, as StanzaJS's getAttention sends it). */

@@ -311,8 +311,8 @@ describe(`a room holds at most maxOccupants (${MAX_OCCUPANTS}); a further joiner
     expect((await server.stats()).rooms[roomJid]).toEqual({ occupants: 2 });
   });
 
-  // Prosody only for now: ejabberd's mod_muc_room checks its max_users before bans and passwords.
-  it.runIf(TESTED_XMPP_SERVER === 'prosody')('tells a banned joiner "forbidden" and one without the password "not-authorized" even when the room is full (SPEC §8)', async () => {
+  // Prosody's limit runs after its ban and password checks; ejabberd's (mod_parley.erl) lets a join the room will refuse anyway go on to them.
+  it('tells a banned joiner "forbidden" and one without the password "not-authorized" even when the room is full (SPEC §8)', async () => {
     const roomJid = newRoomJid();
     const [aliceId, bobId, carolId, daveId] = [newId('alice'), newId('bob'), newId('carol'), newId('dave')];
     const [alice, bob, carol, dave] = await Promise.all([aliceId, bobId, carolId, daveId].map((id) => logInOrFail(id)));
@@ -322,13 +322,18 @@ describe(`a room holds at most maxOccupants (${MAX_OCCUPANTS}); a further joiner
     await within('locking', alice!.configureRoom(roomJid, lockForm('sesame')));
     expect((await server.stats()).rooms[roomJid]).toEqual({ occupants: 2 });
 
-    const refusal = (client: Agent, id: string): Promise<string | undefined> =>
-      joinRoom(client, roomJid, id).then(
+    const refusal = (client: Agent, id: string, password?: string): Promise<string | undefined> =>
+      joinRoom(client, roomJid, id, password ? { muc: { type: 'join', password } } : {}).then(
         () => 'joined',
         (error: unknown) => (error as Presence).error?.condition,
       );
     expect(await refusal(carol!, carolId)).toBe('forbidden');
+    expect(await refusal(carol!, carolId, 'sesame')).toBe('forbidden');
     expect(await refusal(dave!, daveId)).toBe('not-authorized');
+    expect(await refusal(dave!, daveId, 'wrong')).toBe('not-authorized');
+    // With the password, nothing but the limit stands in the way.
+    expect(await refusal(dave!, daveId, 'sesame')).toBe('service-unavailable');
+    expect((await server.stats()).rooms[roomJid]).toEqual({ occupants: 2 });
   });
 });
 

@@ -14,7 +14,7 @@ import { XmppServerStartError } from '../XmppServerStartError';
 import { renderEjabberdConfig, renderJwk } from './ejabberdConfig';
 
 /** mod_parley.erl and the modules beside it, compiled together. */
-const MODULE_SOURCES = ['mod_parley.erl', 'mod_muc_parley.erl', 'mod_parley_payload_guard.erl', 'mod_parley_room_expiry.erl', 'mod_parley_room_failover.erl'].map((name) =>
+const MODULE_SOURCES = ['mod_parley.erl', 'mod_muc_parley.erl', 'mod_parley_lock_admitted.erl', 'mod_parley_payload_guard.erl', 'mod_parley_room_expiry.erl', 'mod_parley_room_failover.erl'].map((name) =>
   fileURLToPath(new URL(`./${name}`, import.meta.url)),
 );
 const INSTALL_COMMAND = 'apt-get install -y ejabberd';

@@ -67,6 +67,8 @@ export function renderEjabberdConfig(settings: EjabberdConfigSettings): string {
         max_occupants: settings.maxOccupants ?? 'unlimited',
         rooms_need_host: settings.roomsNeedHost,
       },
+      // Locking a room keeps its people: who was in it comes back without the password.
+      mod_parley_lock_admitted: {},
       mod_parley_payload_guard: payloadGuardOptions(),
       mod_parley_room_expiry: { idle_expiry: settings.roomIdleExpirySeconds },
       // The dead node's people leave the rooms here as a vanished session would (its resumption window).

@@ -10,6 +10,9 @@
 %% process, so a sync asked for here, after it, covers it: the change is on disk before the
 %% client hears of it. In a cluster the transaction has also reached every other node's copy.
 %%
+%% The room's lock-admitted list (mod_parley_lock_admitted.erl) goes with it: brought up to date
+%% whenever the room is stored (its password or its bans may have changed), forgotten with the room.
+%%
 %% Only the persistent part (mod_muc's db_mod) is here; the online rooms (ram_db_type) stay
 %% mod_muc_mnesia's. No -behaviour(mod_muc): that behaviour also lists the online-room callbacks.
 -module(mod_muc_parley).
@@ -28,14 +31,17 @@ init(_Host, _Opts) ->
                            [{disc_copies, [node()]}, {attributes, record_info(fields, muc_room)}]),
     ejabberd_mnesia:create(mod_muc_mnesia, muc_registered,
                            [{disc_copies, [node()]}, {attributes, record_info(fields, muc_registered)}, {index, [nick]}]),
+    mod_parley_lock_admitted:create_table(),
     ok.
 
 store_room(LServer, Host, Name, Opts, ChangesHints) ->
+    mod_parley_lock_admitted:room_stored(Host, Name, Opts),
     Result = mod_muc_mnesia:store_room(LServer, Host, Name, Opts, ChangesHints),
     on_disk(),
     Result.
 
 forget_room(LServer, Host, Name) ->
+    mod_parley_lock_admitted:forget_room({Name, Host}),
     Result = mod_muc_mnesia:forget_room(LServer, Host, Name),
     on_disk(),
     Result.

@@ -6,7 +6,8 @@
 %%   </user> (mod_muc_parley_user.lua; PROTOCOL.md);
 %% - a groupchat message keeps its <nick> (XEP-0172), which ejabberd's rooms remove and clients
 %%   show as the sender's name (PROTOCOL.md);
-%% - occupant limit with service-unavailable (mod_muc_parley_max_occupants.lua);
+%% - occupant limit with service-unavailable, after the ban and password checks
+%%   (mod_muc_parley_max_occupants.lua);
 %% - rooms that wait for a host: a guest whose join would create a room gets recipient-unavailable
 %%   (mod_muc_parley_room_start.lua); and only a join (a presence with the MUC <x/>, not any
 %%   presence) starts a room or enters one, as on Prosody;
@@ -14,14 +15,15 @@
 %% - an owner's config form with an empty secret unlocks the room (PROTOCOL.md "Unlock"), where
 %%   ejabberd would refuse a protected room with a blank password;
 %% - GET /parley-stats for tests and operators (mod_parley_stats.lua).
-%% Beside it: mod_parley_payload_guard.erl (the payload guard), mod_parley_room_expiry.erl,
+%% Beside it: mod_parley_payload_guard.erl (the payload guard), mod_parley_lock_admitted.erl
+%% (locking a room keeps its people), mod_parley_room_expiry.erl,
 %% mod_parley_room_failover.erl (a room outlives its node) and mod_muc_parley.erl (rooms on disk).
 -module(mod_parley).
 -behaviour(gen_mod).
 
 -export([start/2, stop/1, reload/3, depends/2, mod_opt_type/1, mod_options/1, mod_doc/0]).
 -export([check_decoded_jwt/5, c2s_session_opened/1, muc_filter_presence/3, muc_filter_message/3, muc_process_iq/2,
-         filter_packet/1, remove_room/3, process/2]).
+         filter_packet/1, remove_room/3, process/2, muc_host/1]).
 
 -include("xmpp.hrl").
 -include("logger.hrl").
@@ -132,9 +134,9 @@ session_identity(#jid{user = User, server = Server, resource = Resource}) ->
 %%% session, and its claims, are gone.
 
 muc_filter_presence(#presence{from = From, type = Type} = Presence,
-                    #state{users = Users, server_host = ServerHost} = Room, Nick) ->
+                    #state{users = Users} = Room, Nick) ->
     IsJoin = Type == available andalso not maps:is_key(jid:tolower(From), Users),
-    case IsJoin andalso refusal_of_join(Presence, ServerHost, Users) of
+    case IsJoin andalso refusal_of_join(Presence, Room) of
         #stanza_error{} = Error -> refuse(Presence, Error);
         _ -> occupant_presence(Presence, Room, Nick)
     end;
@@ -143,12 +145,41 @@ muc_filter_presence(Acc, _Room, _Nick) ->
 
 %% A presence from someone not in the room is a join only with the MUC <x/>, as on Prosody: ejabberd
 %% would take any (a groupchat 1.0 join), such as a call update that crossed a kick.
-refusal_of_join(Presence, ServerHost, Users) ->
+%% A full room still says "banned" or "password required" first, as Prosody's does (its ban and
+%% password checks run before the occupant limit; mod_muc_parley_max_occupants.lua): this hook runs
+%% before mod_muc_room:add_new_user's checks, so a join the room will refuse anyway (an outcast, a
+%% nonmember of a members-only room, a wrong or missing password) is left to the room to answer.
+%% mod_parley_lock_admitted's hook (priority 40) has already given an admitted person's join the
+%% password, so they are told the room is full.
+refusal_of_join(Presence, #state{server_host = ServerHost, users = Users} = Room) ->
     Lang = xmpp:get_lang(Presence),
-    case {xmpp:has_subtag(Presence, #muc{}), is_full(ServerHost, Users)} of
-        {false, _} -> xmpp:err_item_not_found(<<"You are not in the room">>, Lang);
-        {true, true} -> xmpp:err_service_unavailable(<<"The room is full">>, Lang);
-        {true, false} -> none
+    case xmpp:has_subtag(Presence, #muc{}) of
+        false -> xmpp:err_item_not_found(<<"You are not in the room">>, Lang);
+        true ->
+            case is_full(ServerHost, Users) andalso room_would_admit(Presence, Room) of
+                true -> xmpp:err_service_unavailable(<<"The room is full">>, Lang);
+                false -> none
+            end
+    end.
+
+%% mod_muc_room:add_new_user's ban and membership check (an occupant's initial role none) and its
+%% password check (check_password), on the room's state. Room owners need the password there too;
+%% only a service admin (mod_muc access_admin, nobody in Parley's config) goes without.
+room_would_admit(#presence{from = From} = Presence, #state{config = Config} = Room) ->
+    Affiliation = mod_muc_room:get_affiliation(From, Room),
+    MayEnter = case Affiliation of
+                   outcast -> false;
+                   none -> not Config#config.members_only;
+                   _ -> true
+               end,
+    MayEnter andalso has_password(Presence, Config).
+
+has_password(_Presence, #config{password_protected = false}) ->
+    true;
+has_password(Presence, #config{password = Password}) ->
+    case xmpp:get_subtag(Presence, #muc{}) of
+        #muc{password = Password} -> true;
+        _ -> false
     end.
 
 occupant_presence(#presence{from = From} = Presence, #state{nicks = Nicks} = Room, Nick) ->
@@ -276,6 +307,7 @@ filter_packet(#message{from = #jid{lserver = FromHost}} = Message) ->
 filter_packet(Packet) ->
     Packet.
 
+%% {ServerHost, RoomsNeedHost} for a MUC host of this server (also for mod_parley_lock_admitted), or undefined.
 muc_host(Host) ->
     persistent_term:get({?MODULE, muc_host, Host}, undefined).
 

@@ -1,7 +1,6 @@
 import * as Comlink from 'comlink';
 import type {
   CallsCommands,
-  ChatCommands,
   JingleIq,
   JoinRoomOptions,
   PreferencesCommands,
@@ -60,28 +59,6 @@ export class TabsApi implements SessionApi {
 
   get tabCount(): number {
     return this.tabs.size;
-  }
-
-  /**
-   * The session as one tab's port offers it (the SharedWorker exposes one on each port): this
-   * TabsApi, except that the chat commands that come in on it once its tab has attached are that
-   * tab's. Comlink names no caller, and without this the session could not tell which tab wrote a
-   * draft, to withdraw it when that tab goes (ChatDomain.tabGone). One port keeps the order, and a
-   * tab attaches before its chat input can write.
-   */
-  connection(): SessionApi {
-    let tabChat: (ChatCommands & Comlink.ProxyMarked) | undefined;
-    const connection = Object.create(this) as SessionApi;
-    Object.defineProperties(connection, {
-      chat: { get: () => tabChat ?? this.chat },
-      attach: {
-        value: (tabId: string, listener: TabListener) => {
-          tabChat = Comlink.proxy(this.chat.ofTab(tabId));
-          this.attach(tabId, listener);
-        },
-      },
-    });
-    return connection;
   }
 
   attach(tabId: string, listener: TabListener): void {

@@ -4,6 +4,7 @@ import { docsLink, type ErrorCode } from '../protocol/errors';
 import { tabLockName } from '../protocol/tabs';
 import { systemClock } from '../common/clock';
 import { createSession } from './createSession';
+import { TabConnection } from './TabConnection';
 import type { IdentityStorage } from './identity/IdentityStorage';
 import type { Fetch } from './ConfigClient';
 import type { GatewayAddresses } from '../protocol/endpoints';
@@ -39,5 +40,5 @@ export function startSessionWorker({ identityStorage, fetch, addresses }: Sessio
   // The worker lives only while a page holds it, and every page of Parley uses the session.
   tabs.connect();
   // One connection per tab's port: the chat commands that come in on it are that tab's (its drafts go with it).
-  return (port) => Comlink.expose(tabs.connection(), port);
+  return (port) => Comlink.expose(new TabConnection(tabs), port);
 }

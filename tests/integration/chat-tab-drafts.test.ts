@@ -1,7 +1,7 @@
 // A draft goes with the tab that wrote it, however the tab goes — closed (its chat input withdraws
 // it on pagehide) or killed outright (no pagehide, no unmount: the session learns it from the tab's
 // liveness lock only) — while a draft another tab of the room wrote stays. Driven as the SharedWorker
-// drives it: one session (createSession) with a connection per tab (TabsApi.connection, as each
+// drives it: one session (createSession) with a connection per tab (TabConnection, as each
 // tab's port gets one), the tabs opening the room, and a tab going as its Web Lock tells the session
 // (`tabGoes`); against a real Prosody behind the real gateway, Bob reading in a session of his own.
 import { randomUUID } from 'node:crypto';
@@ -13,6 +13,7 @@ import { CHAT } from '../../src/protocol/constants';
 import type { Peer } from '../../src/protocol/entities';
 import type { Clock } from '../../src/common/clock';
 import { ManualClock } from '../support/ManualClock';
+import { TabConnection } from '../../src/shared-worker/TabConnection';
 import { useParley } from '../support/parley';
 import { connected, flushed, joinedBy, joinedRoom, peerNamed, useSessions, waitFor, type TestSession } from '../support/sessions';
 
@@ -30,7 +31,7 @@ interface Tab {
 /** A tab of Alice's attaches to her session, as SessionBridge does over the tab's own port. */
 function attachTab(alice: Alice, label: string): Tab {
   const id = `${alice.tabId}-${label}`;
-  const api = alice.tabs.connection();
+  const api = new TabConnection(alice.tabs);
   api.attach(id, { state: () => {}, event: () => {}, jingle: () => {} });
   return { id, api };
 }

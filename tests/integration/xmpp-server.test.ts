@@ -310,7 +310,9 @@ describe(`a room holds at most maxOccupants (${MAX_OCCUPANTS}); a further joiner
     await joinRoom(carol, roomJid, carolId);
     expect((await server.stats()).rooms[roomJid]).toEqual({ occupants: 2 });
   });
+});
 
+describe('a full room still answers banned (forbidden) and password required (not-authorized) first (SPEC §8)', () => {
   // Prosody's limit runs after its ban and password checks; ejabberd's (mod_parley.erl) lets a join the room will refuse anyway go on to them.
   it('tells a banned joiner "forbidden" and one without the password "not-authorized" even when the room is full (SPEC §8)', async () => {
     const roomJid = newRoomJid();

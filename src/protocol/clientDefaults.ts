@@ -14,6 +14,15 @@
  */
 export const PATH_CHANGE = { graceMs: 1_500, decodeCheckIntervalMs: 100, steadyMs: 1_000, frameGapMs: 400, decodeWaitMs: 4_000 } as const;
 
+/**
+ * While signalling cannot reach its sender, a remote camera is shown off once its frames have not
+ * moved for `stoppedAfterMs`, read every `checkIntervalMs` (call/receive/StoppedCameras): a Parley
+ * sender sends no video for a camera it turns off, which its receivers see though its mute cannot
+ * reach them. SPEC §9's tiers capture at 10 frames a second or more; 2 s outlasts a relay's layer
+ * switch and a decoder's wait for a keyframe after a loss.
+ */
+export const CAMERA_STOP = { checkIntervalMs: 500, stoppedAfterMs: 2_000 } as const;
+
 /** Reconnecting after the relay went away or refused us: 1 s, doubling to at most 8 s, plus up to 0.5 s of jitter. */
 export const RELAY_RECONNECT = { firstDelayMs: 1_000, maxDelayMs: 8_000, jitterMs: 500 } as const;
 

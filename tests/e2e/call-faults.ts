@@ -2,8 +2,9 @@
 // on direct connections): the people of a call, and the tiles they watch through a fault.
 import type { Page } from '@playwright/test';
 import { RELAY_CHROMIUM_ARGS, RELAY_LAUNCH_OPTIONS } from '../../playwright.config';
-import { joinCallWithCamera } from './call-ui-people';
-import { BACK_WITHIN_MS, outageSpan } from './faults';
+import type { RunningParley } from '../../server/Parley';
+import { callButton, expectDecodingVideo, joinCallWithCamera, tile } from './call-ui-people';
+import { BACK_WITHIN_MS, outageSpan, timeUntilBackAfterReachable } from './faults';
 import { expect, uniqueRoomName, type People, type Person } from './rooms-people';
 import { expectFramesRoseWithin, tileSamples, watchTile, type ShownSample } from './video-continuity';
 
@@ -62,3 +63,30 @@ export async function expectOutageShown(pages: readonly Page[]): Promise<void> {
   for (const page of pages) await expect(page.getByRole('status', { name: 'Room state' })).toBeVisible({ timeout: BACK_WITHIN_MS });
 }
 
+
+/**
+ * `turner` turns their camera off while the chat server is down: every other person sees them
+ * without video (their picture, not a black tile) during the outage and still once it is back, and
+ * their video again once they start it. Returns the figures to print.
+ */
+export async function expectCameraOffSeenThroughOutage(parley: RunningParley, everyone: readonly Person[], turner: Person): Promise<string[]> {
+  const viewers = everyone.filter((person) => person !== turner);
+  const pages = everyone.map((person) => person.page);
+  await parley.killXmpp();
+  await expectOutageShown(pages);
+  const stoppedAt = Date.now();
+  await callButton(turner.page, 'Stop camera').click();
+  for (const viewer of viewers) await expect(tile(viewer.page, turner.displayName).locator('video'), `${viewer.displayName} sees ${turner.displayName} without video while signalling is down`).toHaveCount(0);
+  await expectOutageShown(viewers.map((viewer) => viewer.page));
+  const offShownMs = Date.now() - stoppedAt;
+  const restartedAt = Date.now();
+  await parley.restartXmpp();
+  const back = await timeUntilBackAfterReachable(pages, restartedAt, () => parley.xmppUpSince);
+  for (const viewer of viewers) await expect(tile(viewer.page, turner.displayName).locator('video'), `${viewer.displayName} still sees ${turner.displayName} without video once back`).toHaveCount(0);
+  await callButton(turner.page, 'Start camera').click();
+  for (const viewer of viewers) await expectDecodingVideo(viewer.page, turner.displayName);
+  return [
+    `the others see ${turner.displayName} without video ${offShownMs} ms after the camera was turned off`,
+    `every tab back in its room ${back.afterReachable} ms after the server was reachable again`,
+  ];
+}

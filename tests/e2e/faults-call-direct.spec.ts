@@ -4,7 +4,7 @@
 // Real Prosody and Chromium with fake devices, in a loopback-only network namespace; each case prints
 // its figures; what is asserted is what the people see and hear, not how fast.
 import { REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
-import { CALL_FAULTS_LAUNCH, expectOutageShown, expectVideoMovedWhileOut, inACall, watchedSamples, watchTiles } from './call-faults';
+import { CALL_FAULTS_LAUNCH, expectCameraOffSeenThroughOutage, expectOutageShown, expectVideoMovedWhileOut, inACall, watchedSamples, watchTiles } from './call-faults';
 import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, joinCallWithCamera, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
 import { BACK_WITHIN_MS, expectOutageNoticed, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
@@ -107,6 +107,15 @@ for (const change of ['unmutes', 'mutes'] as const) {
     });
   });
 }
+
+test.describe('Fault suite: someone who turns their camera off while the chat server is down — the others see them without video, as they do normally, and once back too', () => {
+  test('Prosody down, Bob stops his camera, Prosody back, he starts it again', async ({ people, parley }) => {
+    test.setTimeout(240_000);
+    const [alice, bob] = (await inACall(people, 'fault-call-camera-off', ['Alice', 'Bob'])) as [Person, Person];
+    await expectDecodingVideo(alice.page, 'Bob');
+    reportFault('Bob turns his camera off while Prosody is down', await expectCameraOffSeenThroughOutage(parley, [alice, bob], bob));
+  });
+});
 
 test.describe('Fault suite: someone who starts sharing their screen while the chat server is down — once back, everyone sees it, and the camera never stopped', () => {
   test('Prosody down, Alice starts sharing her screen, Prosody back', async ({ people, parley }) => {

@@ -10,14 +10,14 @@ import { OperationQueue } from '../../src/common/OperationQueue';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { SESSION_TERMINATION, TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
 import type { CallRecord, Peer, RequestingMedia, Room } from '../../src/protocol/entities';
-import { MESH_VIDEO_SIZE, RECEIVE_FIRST, PREPARED_OFFER, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
+import { CAMERA_STOP, MESH_VIDEO_SIZE, RECEIVE_FIRST, PREPARED_OFFER, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { initialSessionState } from '../../src/protocol/session-state';
 import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
 import { RelayIngest } from '../../src/main-thread/call/relay/RelayIngest';
 import { offersIceLite } from '../../src/main-thread/call/relay/relayJingle';
 import { RelayRpcClient } from '../../src/main-thread/call/relay/RelayRpcClient';
-import { FakeJingleNetwork, FakePeerConnection, grantingLocks } from './call-fakes';
+import { FakeJingleNetwork, FakePeerConnection, grantingLocks, type FakeReceiver } from './call-fakes';
 import { FakeMediaDevices, settle } from './callTab-fakes';
 import { FakeIngest, FakeRelayConnection, MICROPHONE_CONSUMER_OFFER } from './relay-fakes';
 import { FakeStream, FakeTrack } from './track-fakes';
@@ -766,6 +766,108 @@ describe('Call: a mute or unmute made while signalling was down reaches everyone
     setLostConnection(bob, [alice]);
     await until(() => audioFrom(alice, bob)?.remoteDisabled === true, 'Bob muted at Alice');
     await until(() => reportedMuted(alice, bob) === true, 'reported muted');
+  });
+});
+
+describe('Call: a camera turned off sends no video, so that its receivers show it off even while signalling cannot carry the mute (issue 13)', () => {
+  /**
+   * Alice sends Bob her camera on a connected session; `passTime` runs the clock in steps of 100 ms,
+   * Bob’s receiver getting a frame at each step while her session sends video (unless the network stalls).
+   */
+  async function aliceSendsBobHerCamera() {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    const { camera } = shareCamera(alice);
+    allInCall(w);
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => remoteFrom(bob, alice).length === 2, 'bob receives alice');
+    connectAll(w);
+    const aliceToBob = alice.pcs.find((pc) => pc.sentKinds().includes('video'))!;
+    const bobFromAlice = bob.pcs.find((pc) => pc.getReceivers().some((receiver) => receiver.track.kind === 'video'))!;
+    const receiver = bobFromAlice.getReceivers().find((candidate) => candidate.track.kind === 'video') as FakeReceiver;
+    const passTime = async (ms: number, stalled = false): Promise<void> => {
+      for (let passed = 0; passed < ms; passed += 100) {
+        if (aliceToBob.videoEncodingActive() && !stalled) receiver.frameAt = w.clock.now();
+        await w.clock.advance(100);
+      }
+    };
+    const bobShowsHerCamera = () => remoteFrom(bob, alice).find((item) => item.kind === 'video')?.remoteDisabled === false;
+    await passTime(1_000);
+    return { w, alice, bob, camera, aliceToBob, passTime, bobShowsHerCamera };
+  }
+
+  it('Alice turns her camera off while the chat server is down: her video to Bob stops, and Bob shows her camera off once its frames have stopped; turned on again, he shows it', async () => {
+    const { w, alice, bob, camera, aliceToBob, passTime, bobShowsHerCamera } = await aliceSendsBobHerCamera();
+    // The chat server goes down: signalling with it, the call's media on.
+    w.network.cut(alice.address, bob.address);
+    setLostConnection(alice);
+    setLostConnection(bob);
+    const saidBefore = w.network.actions(alice.address, bob.address);
+    alice.media.setLocalDisabled(camera, true);
+    await until(() => aliceToBob.videoEncodingActive() === false, 'her video to bob stops');
+    await passTime(CAMERA_STOP.stoppedAfterMs - 100);
+    expect(bobShowsHerCamera()).toBe(true);
+    await passTime(CAMERA_STOP.checkIntervalMs + 100);
+    expect(bobShowsHerCamera()).toBe(false);
+    // Her mute never reached him: the frames told him.
+    expect(w.network.actions(alice.address, bob.address)).toEqual(saidBefore);
+
+    alice.media.setLocalDisabled(camera, false);
+    await until(() => aliceToBob.videoEncodingActive() === true, 'her video to bob goes again');
+    await passTime(CAMERA_STOP.checkIntervalMs);
+    expect(bobShowsHerCamera()).toBe(true);
+  });
+
+  it('on the mesh her video goes only while her camera is on and Bob asks for video (not `off`)', async () => {
+    const { w, alice, bob, camera, aliceToBob } = await aliceSendsBobHerCamera();
+    const video = remoteFrom(bob, alice).find((item) => item.kind === 'video')!.id;
+    const sent = async (): Promise<boolean | undefined> => {
+      await flushMicrotasks();
+      return aliceToBob.videoEncodingActive();
+    };
+    await bob.engine.requestVideoProfile(video, 'off');
+    expect(await sent()).toBe(false);
+    alice.media.setLocalDisabled(camera, true);
+    await bob.engine.requestVideoProfile(video, 'low');
+    expect(await sent()).toBe(false);
+    alice.media.setLocalDisabled(camera, false);
+    expect(await sent()).toBe(true);
+    await bob.engine.requestVideoProfile(video, 'off');
+    expect(await sent()).toBe(false);
+    expect(w.network.actions(bob.address, alice.address)).toContain('description-info');
+  });
+
+  it('while signalling works, frames that stop are a stall, not a camera turned off: Alice’s camera stays shown (her mute would say it)', async () => {
+    const { passTime, bobShowsHerCamera } = await aliceSendsBobHerCamera();
+    await passTime(2 * CAMERA_STOP.stoppedAfterMs, true);
+    expect(bobShowsHerCamera()).toBe(true);
+  });
+
+  it('a video whose frames stop because its receiver asked for none is not a camera turned off', async () => {
+    const { w, alice, bob, passTime, bobShowsHerCamera } = await aliceSendsBobHerCamera();
+    const video = remoteFrom(bob, alice).find((item) => item.kind === 'video')!.id;
+    await bob.engine.requestVideoProfile(video, 'off');
+    w.network.cut(alice.address, bob.address);
+    setLostConnection(alice);
+    setLostConnection(bob);
+    await passTime(2 * CAMERA_STOP.stoppedAfterMs);
+    expect(bobShowsHerCamera()).toBe(true);
+  });
+
+  it('a camera its sender said is off stays off though frames arrive (a SimpleWebRTC 1.30.3 sender’s disabled track sends black frames): the sender’s word stands', async () => {
+    const { w, alice, bob, camera, bobShowsHerCamera } = await aliceSendsBobHerCamera();
+    alice.media.setLocalDisabled(camera, true);
+    await until(() => !bobShowsHerCamera(), 'her mute reached bob');
+    w.network.cut(alice.address, bob.address);
+    setLostConnection(alice);
+    setLostConnection(bob);
+    const receiver = bob.pcs.flatMap((pc) => pc.getReceivers()).find((candidate) => candidate.track.kind === 'video')!;
+    for (let step = 0; step < 2 * CAMERA_STOP.stoppedAfterMs; step += 100) {
+      receiver.frameAt = w.clock.now();
+      await w.clock.advance(100);
+    }
+    expect(bobShowsHerCamera()).toBe(false);
   });
 });
 

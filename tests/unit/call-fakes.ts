@@ -34,12 +34,22 @@ class FakeSender {
   }
 }
 
+/** What receives one m-line: its track, and when its newest frame arrived (the synchronization source's time). */
+export class FakeReceiver {
+  /** undefined until a frame has arrived. */
+  frameAt: number | undefined;
+  constructor(readonly track: FakeTrack) {}
+  getSynchronizationSources(): RTCRtpSynchronizationSource[] {
+    return this.frameAt === undefined ? [] : [{ source: 1000, timestamp: this.frameAt, rtpTimestamp: 0 }];
+  }
+}
+
 interface FakeTransceiver {
   mid: string;
   kind: 'audio' | 'video';
   direction: RTCRtpTransceiverDirection;
   sender: FakeSender;
-  receiver: { track: FakeTrack };
+  receiver: FakeReceiver;
   stream: FakeStream | undefined;
 }
 
@@ -102,7 +112,7 @@ export class FakePeerConnection extends EventTarget {
       kind: track.kind,
       direction: init.direction,
       sender: new FakeSender(track, init.sendEncodings),
-      receiver: { track: new FakeTrack(track.kind) },
+      receiver: new FakeReceiver(new FakeTrack(track.kind)),
       stream: init.streams[0],
     };
     this.transceivers.push(transceiver);
@@ -115,7 +125,7 @@ export class FakePeerConnection extends EventTarget {
   getSenders(): FakeSender[] {
     return this.transceivers.map((transceiver) => transceiver.sender);
   }
-  getReceivers(): Array<{ track: FakeTrack }> {
+  getReceivers(): FakeReceiver[] {
     return this.transceivers.map((transceiver) => transceiver.receiver);
   }
 
@@ -143,7 +153,7 @@ export class FakePeerConnection extends EventTarget {
     const stream = new FakeStream([]);
     for (const media of parseMedia(description.sdp ?? '')) {
       const track = new FakeTrack(media.kind);
-      this.transceivers.push({ mid: media.mid, kind: media.kind, direction: 'recvonly', sender: new FakeSender(null), receiver: { track }, stream: undefined });
+      this.transceivers.push({ mid: media.mid, kind: media.kind, direction: 'recvonly', sender: new FakeSender(null), receiver: new FakeReceiver(track), stream: undefined });
       stream.getTracks().push(track);
       const event = Object.assign(new Event('track'), { track, streams: [stream] });
       this.dispatchEvent(event);

@@ -83,8 +83,14 @@ export class FakeIngest extends TypedEmitter<{ connectionState: [state: string] 
     super();
   }
 
+  /** Each camera turned off or on, as told (RelayIngest.setVideoOff). */
+  readonly videoOff: Array<[itemId: string, off: boolean]> = [];
+
   async sync(): Promise<void> {}
   async setMaxBitrate(): Promise<void> {}
+  async setVideoOff(itemId: string, off: boolean): Promise<void> {
+    this.videoOff.push([itemId, off]);
+  }
   close(): void {
     this.closed = true;
   }

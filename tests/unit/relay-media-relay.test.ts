@@ -9,7 +9,7 @@ import { ConnectionRecords } from '../../src/main-thread/call/ConnectionRecords'
 import type { Delivery } from '../../src/main-thread/call/MediaPath';
 import { planPaths } from '../../src/main-thread/call/pathPlan';
 import { groupIntoStreams, sessionKey, USER_STREAM_KEY, type ShareableMedia } from '../../src/main-thread/call/sessionPlan';
-import { MediaItems } from '../../src/main-thread/media';
+import { MediaItems, type MediaItem } from '../../src/main-thread/media';
 import { PathHandover } from '../../src/main-thread/call/PathChange';
 import { RelayPath } from '../../src/main-thread/call/relay/RelayPath';
 import { RelayIngest } from '../../src/main-thread/call/relay/RelayIngest';
@@ -471,5 +471,25 @@ describe('A failing relay session is reported (sessionFailed: the Call flags its
     expect(failures.map((error) => [error.peerAddress, error.condition])).toEqual([[BOB, 'failed-transport']]);
     await until(() => initiates.length === 2, 'offered again');
     expect(initiates[1]).toBe(initiates[0]);
+  });
+});
+
+describe('A camera turned off on the relay path stops its video at the ingest (RelayIngest.setVideoOff): its receivers see it stop though its mute cannot reach them (issue 13)', () => {
+  it('the camera off, then on: the ingest that sends the stream is told each', async () => {
+    const connection = new FakeRelayConnection(MICROPHONE_CONSUMER_OFFER);
+    vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
+    const ingest = new FakeIngest();
+    vi.spyOn(RelayIngest, 'create').mockImplementation(async () => ingest as unknown as RelayIngest);
+    const { relay } = relayPathIn(room({}));
+    following(relay, () => [toBob]);
+    await until(() => relay.canCarry(USER_STREAM_KEY), 'ingested');
+    const camera = { id: 'camera', kind: 'video' } as MediaItem;
+    relay.mute(camera, true);
+    relay.mute(camera, false);
+    await until(() => ingest.videoOff.length === 2, 'told');
+    expect(ingest.videoOff).toEqual([
+      ['camera', true],
+      ['camera', false],
+    ]);
   });
 });

@@ -156,6 +156,7 @@ export class Call extends TypedEmitter<CallEvents> {
       captureWidth: () => this.relaySize().width,
       connected: () => this.schedule(),
       delivered: (request) => this.link.delivered(request),
+      signallingReaches: (address) => this.signallingReaches(address),
     });
     this.peerReports = new PeerReports(media, options.reportPeerMedia, logger);
     this.rejoinHold = new RejoinHold(clock, () => this.schedule());
@@ -303,10 +304,9 @@ export class Call extends TypedEmitter<CallEvents> {
       .map(shareable);
     const streams = groupIntoStreams(shared);
     const plan = planOutgoingSessions({ inCall, peers, shared });
-    // Signalling reaches only the people the room lists while it is joined: nobody while it waits for
-    // its rejoin, nor those held (RejoinHold); and a failed session holds its peer back a while (SPEC §4).
+    // Sessions start only to people signalling reaches; a failed session holds its peer back a while (SPEC §4).
     const held = this.sessions.held;
-    const startable = new Set(room?.joined ? roomPeers.map((peer) => peer.address).filter((address) => !held.has(address)) : []);
+    const startable = new Set(roomPeers.map((peer) => peer.address).filter((address) => this.signallingReaches(address) && !held.has(address)));
     const deliveries = this.deliveriesOf(plan, peers, startable);
     // A newcomer connects what those already in the call send it before offering to them (ReceiveFirst).
     const awaited = this.receiveFirst.awaited(inCall, room?.joinedAt, peers, (address) => this.incoming.theirSession(address));
@@ -323,6 +323,16 @@ export class Call extends TypedEmitter<CallEvents> {
   private sessionFailed(error: SessionFailedError): void {
     this.failures.failed(error);
     this.emit('sessionFailed', error);
+  }
+
+  /**
+   * Signalling reaches this person now: the room is joined and lists them — nobody while it waits
+   * for its rejoin, nor the people RejoinHold keeps through their own outage.
+   */
+  private signallingReaches(address: string): boolean {
+    const state = this.options.store.get(sessionStateAtom);
+    if (roomByAddress(state.rooms, this.roomAddress)?.joined !== true) return false;
+    return Object.values(state.peers).some((peer) => peer.roomAddress === this.roomAddress && peer.address === address);
   }
 
   /** A session with this person runs, received or sent, on either path. */

@@ -43,6 +43,8 @@ export class MeshPath implements MediaPath {
   private readonly prepared: PreparedOffer;
   /** Our sessions whose receiver has asked for a quality (the others get the whole capture after MESH_VIDEO_SIZE.unaskedAfterMs). */
   private readonly asked = new WeakSet<CallSession>();
+  /** Our sessions whose receiver asked for no video (`off`: a hidden tile). */
+  private readonly videoRefused = new WeakSet<CallSession>();
 
   constructor(private readonly options: MeshPathOptions) {
     const { manager, sessions, handover, media, clock, logger } = options;
@@ -104,13 +106,14 @@ export class MeshPath implements MediaPath {
     return this.options.handover.established('mesh', key);
   }
 
-  /** SPEC §4: muting a local item tells the peers of every session that sends it. */
+  /** SPEC §4: muting a local item tells the peers of every session that sends it; a camera turned off sends no video. */
   mute(item: MediaItem, muted: boolean): void {
     for (const call of this.outgoing.values()) {
       if (!call.sent.some((sent) => sent.id === item.id)) continue;
       void this.options.sessions.run(call, muted ? 'mute' : 'unmute', () =>
         muted ? call.session.mute('initiator', item.kind) : call.session.unmute('initiator', item.kind),
       );
+      if (item.kind === 'video') this.applyVideoActive(call);
     }
   }
 
@@ -212,6 +215,7 @@ export class MeshPath implements MediaPath {
         }
         await session.start();
       }
+      if (call.sentOf('video')) await session.setVideoActive(this.videoActive(call));
       // PROTOCOL.md: after start, names and screen marks; the mute state follows the answer (onAccepted).
       await this.describe(call);
       if (this.bitrate !== undefined && call.sentOf('video')) await session.setMaximumBitrate(this.bitrate);
@@ -271,12 +275,28 @@ export class MeshPath implements MediaPath {
       await this.describe(call);
       const muted = media.get(item.id)?.localDisabled === true;
       await (muted ? call.session.mute('initiator', item.kind) : call.session.unmute('initiator', item.kind));
+      if (item.kind === 'video') await call.session.setVideoActive(this.videoActive(call));
     });
   }
 
   /**
+   * Whether the session sends its video: not while its receiver asked for none, nor while the
+   * camera is off. A camera turned off goes quiet rather than sending black frames (its track
+   * disabled): its receiver then sees it stop even when our mute cannot reach them (signalling
+   * down, issue 13; receive/StoppedCameras).
+   */
+  private videoActive(call: CallSession): boolean {
+    const video = call.sentOf('video');
+    return !this.videoRefused.has(call) && (video === undefined || this.options.media.get(video.id)?.localDisabled !== true);
+  }
+
+  private applyVideoActive(call: CallSession): void {
+    void this.options.sessions.run(call, 'video-active', () => call.session.setVideoActive(this.videoActive(call)));
+  }
+
+  /**
    * The receiver's quality request: on the mesh, `off` pauses our video to it and anything else
-   * resumes it, a camera at the size the request asks for (meshVideoSize; a screen stays whole).
+   * resumes it (a camera that is on), at the size the request asks for (meshVideoSize; a screen stays whole).
    */
   private onQualityRequest(session: ParleyMediaSession, descriptions: readonly MediaDescription[]): void {
     const call = this.options.sessions.get(session.sid);
@@ -284,7 +304,9 @@ export class MeshPath implements MediaPath {
     if (!call || profile === undefined) return;
     this.asked.add(call);
     const active = sendsVideo(profile);
-    void this.options.sessions.run(call, 'video-active', () => call.session.setVideoActive(active));
+    if (active) this.videoRefused.delete(call);
+    else this.videoRefused.add(call);
+    this.applyVideoActive(call);
     if (!active || !this.sendsCamera(call)) return;
     const box = meshVideoBox(profile, this.options.relaySize());
     void this.options.sessions.run(call, 'video-size', () => call.session.setVideoBox(box));

@@ -39,6 +39,8 @@ export interface IncomingSessionsOptions {
   readonly connected: () => void;
   /** Whether a request a session sent reached its peer (JingleLink.delivered). */
   readonly delivered: (request: object) => Promise<boolean> | undefined;
+  /** Signalling reaches this person now (the room is joined and lists them): their Jingle mute can reach us. */
+  readonly signallingReaches: (peerAddress: string) => boolean;
 }
 
 /**
@@ -212,6 +214,8 @@ export class IncomingSessions {
     const kind: MediaKind = name === 'audio' ? 'audio' : 'video';
     if (muted) call.remoteMuted.add(kind);
     else call.remoteMuted.delete(kind);
+    const video = call.received.get('video');
+    if (kind === 'video' && video !== undefined) this.view.senderSaid(video);
   }
 
   /** description-info on a session we receive: names and screen marks, kept for tracks that arrive later. */

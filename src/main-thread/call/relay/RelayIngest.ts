@@ -13,6 +13,8 @@ export interface IngestTrack {
   readonly kind: MediaKind;
   readonly track: MediaStreamTrack;
   readonly screenCapture: boolean;
+  /** A camera turned off (its item localDisabled): its video is not sent. */
+  readonly off: boolean;
 }
 
 export interface RelayIngestOptions {
@@ -45,6 +47,8 @@ export class RelayIngest extends TypedEmitter<RelayIngestEvents> {
   private maxBitrate: number | undefined;
   /** The highest camera layer anyone watches (LAYERS_WANTED); every layer is sent until the relay says. */
   private layersWanted: number | undefined;
+  /** The video is a camera turned off: no layer is sent. */
+  private videoOff = false;
 
   private constructor(
     private readonly options: RelayIngestOptions,
@@ -98,9 +102,11 @@ export class RelayIngest extends TypedEmitter<RelayIngestEvents> {
       for (const track of tracks) {
         const current = this.produced.get(track.kind);
         if (current?.itemId === track.itemId) continue;
+        if (track.kind === 'video') this.videoOff = track.off;
         if (current) {
           await current.producer.replaceTrack({ track: track.track });
           this.produced.set(track.kind, { itemId: track.itemId, producer: current.producer });
+          await this.applyEncodings();
         } else {
           this.produced.set(track.kind, { itemId: track.itemId, producer: await this.produce(track) });
         }
@@ -126,6 +132,17 @@ export class RelayIngest extends TypedEmitter<RelayIngestEvents> {
     await this.applyEncodings();
   }
 
+  /**
+   * A camera turned off sends nothing, rather than the black frames of its disabled track: its
+   * receivers see its video stop even when its Jingle mute cannot reach them (signalling down,
+   * issue 13; receive/StoppedCameras). Turned on, its layers start again on a keyframe.
+   */
+  async setVideoOff(itemId: string, off: boolean): Promise<void> {
+    if (this.produced.get('video')?.itemId !== itemId) return;
+    this.videoOff = off;
+    await this.applyEncodings();
+  }
+
   /** Closes the transport and its producers (the relay's side goes with DISPOSE or the connection). */
   close(): void {
     this.transport.close();
@@ -146,7 +163,8 @@ export class RelayIngest extends TypedEmitter<RelayIngestEvents> {
   }
 
   private encodings(screenCapture: boolean) {
-    return screenCapture ? screenEncodings(this.maxBitrate) : cameraEncodings(this.maxBitrate, this.layersWanted);
+    const encodings = screenCapture ? screenEncodings(this.maxBitrate) : cameraEncodings(this.maxBitrate, this.layersWanted);
+    return this.videoOff ? encodings.map((encoding) => ({ ...encoding, active: false })) : encodings;
   }
 
   /** Brings the sent video's encodings (budget, layers sent) in line with `encodings()`; nothing when they are. */

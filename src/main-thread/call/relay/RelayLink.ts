@@ -166,6 +166,15 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
     }
   }
 
+  /** A camera turned off or on: the ingest that sends it stops or starts its video (RelayIngest.setVideoOff). */
+  setVideoOff(itemId: string, off: boolean): void {
+    for (const entry of this.ingests.values()) {
+      const ingest = entry.ingest;
+      if (!ingest) continue;
+      this.onLink('video-off', () => ingest.setVideoOff(itemId, off)).catch((error: unknown) => this.options.logger.info(`relay video not ${off ? 'stopped' : 'started'}: ${errorMessage(error)}`));
+    }
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -321,7 +330,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
   private tracksOf(items: readonly ShareableMedia[]): IngestTrack[] {
     return items.flatMap((item) => {
       const track = this.options.media.getTrack(item.id);
-      return track ? [{ itemId: item.id, kind: item.kind, track, screenCapture: item.screenCapture }] : [];
+      return track ? [{ itemId: item.id, kind: item.kind, track, screenCapture: item.screenCapture, off: this.options.media.get(item.id)?.localDisabled === true }] : [];
     });
   }
 

@@ -143,8 +143,9 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     this.link.setMaxBitrate(bitrate);
   }
 
-  /** SPEC §4: muting a local item tells the receivers of every relay session that sends it. */
+  /** SPEC §4: muting a local item tells the receivers of every relay session that sends it; a camera turned off sends no video. */
   mute(item: MediaItem, muted: boolean): void {
+    if (item.kind === 'video') this.link.setVideoOff(item.id, muted);
     for (const consumer of this.consumers.values()) {
       if (!consumer.delivery.media.some((sent) => sent.id === item.id)) continue;
       this.run(consumer, muted ? 'mute' : 'unmute', async () => {

@@ -2,6 +2,7 @@ import type { createStore } from 'jotai';
 import { SessionManager, type Session as BaseSession } from 'stanza/jingle';
 import type { SfuServerConfig } from '../../protocol/config';
 import type { Peer } from '../../protocol/entities';
+import type { SessionState } from '../../protocol/session-state';
 import type { SimulcastProfile } from '../../protocol/stanzas/talkyJingle';
 import { roomByAddress } from '../../protocol/roomLookup';
 import type { Clock } from '../../common/clock';
@@ -156,7 +157,7 @@ export class Call extends TypedEmitter<CallEvents> {
       captureWidth: () => this.relaySize().width,
       connected: () => this.schedule(),
       delivered: (request) => this.link.delivered(request),
-      signallingReaches: (address) => this.signallingReaches(address),
+      signallingReaches: (address) => this.reachableBySignalling(this.options.store.get(sessionStateAtom)).has(address),
     });
     this.peerReports = new PeerReports(media, options.reportPeerMedia, logger);
     this.rejoinHold = new RejoinHold(clock, () => this.schedule());
@@ -306,7 +307,8 @@ export class Call extends TypedEmitter<CallEvents> {
     const plan = planOutgoingSessions({ inCall, peers, shared });
     // Sessions start only to people signalling reaches; a failed session holds its peer back a while (SPEC §4).
     const held = this.sessions.held;
-    const startable = new Set(roomPeers.map((peer) => peer.address).filter((address) => this.signallingReaches(address) && !held.has(address)));
+    const reachable = this.reachableBySignalling(state);
+    const startable = new Set(roomPeers.map((peer) => peer.address).filter((address) => reachable.has(address) && !held.has(address)));
     const deliveries = this.deliveriesOf(plan, peers, startable);
     // A newcomer connects what those already in the call send it before offering to them (ReceiveFirst).
     const awaited = this.receiveFirst.awaited(inCall, room?.joinedAt, peers, (address) => this.incoming.theirSession(address));
@@ -326,13 +328,12 @@ export class Call extends TypedEmitter<CallEvents> {
   }
 
   /**
-   * Signalling reaches this person now: the room is joined and lists them — nobody while it waits
+   * Who signalling reaches now: the people the room lists while it is joined — nobody while it waits
    * for its rejoin, nor the people RejoinHold keeps through their own outage.
    */
-  private signallingReaches(address: string): boolean {
-    const state = this.options.store.get(sessionStateAtom);
-    if (roomByAddress(state.rooms, this.roomAddress)?.joined !== true) return false;
-    return Object.values(state.peers).some((peer) => peer.roomAddress === this.roomAddress && peer.address === address);
+  private reachableBySignalling(state: SessionState): ReadonlySet<string> {
+    if (roomByAddress(state.rooms, this.roomAddress)?.joined !== true) return new Set();
+    return new Set(Object.values(state.peers).filter((peer) => peer.roomAddress === this.roomAddress).map((peer) => peer.address));
   }
 
   /** A session with this person runs, received or sent, on either path. */

@@ -215,7 +215,8 @@ export class MeshPath implements MediaPath {
         }
         await session.start();
       }
-      if (call.sentOf('video')) await session.setVideoActive(this.videoActive(call));
+      // A new sender's encodings are active: only a camera off (or a video refused) needs a change here.
+      if (call.sentOf('video') && !this.videoActive(call)) await session.setVideoActive(false);
       // PROTOCOL.md: after start, names and screen marks; the mute state follows the answer (onAccepted).
       await this.describe(call);
       if (this.bitrate !== undefined && call.sentOf('video')) await session.setMaximumBitrate(this.bitrate);

@@ -5,6 +5,7 @@ import { ParleyTab } from '../main-thread/ParleyTab';
 import { App, preloadPage } from './App';
 import { TabContext } from './tabContext';
 import { parseRoute } from './route';
+import { roomNameError } from '../protocol/rooms';
 import { SessionUnavailable } from './SessionUnavailable';
 import { openRoomAtLoad } from './useOpenRoom';
 import { renderInTasksOfTheirOwn } from './renderInTasks';
@@ -20,10 +21,13 @@ if (route.view === 'room') {
   // room itself is opened now, and the preview's camera and microphone asked for, not once the
   // room's view and the call's code have loaded and run (issue 14, the join path).
   openRoomAtLoad(tab.actions, tab.attachSent, route.roomName, false);
-  void tab.calls().then((calls) => {
-    void calls.loadCallCode();
-    calls.startPreviewCapture(route.roomName);
-  });
+  // A name that cannot name a room has no call: its page asks for no camera (its view says why).
+  if (!roomNameError(route.roomName)) {
+    void tab.calls().then((calls) => {
+      void calls.loadCallCode();
+      calls.startPreviewCapture(route.roomName);
+    });
+  }
 }
 // The pop-out chat never captures media, so it has no audio to analyse; other pages warm the worker up.
 if (view !== 'chat') {

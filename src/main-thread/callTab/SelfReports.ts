@@ -59,7 +59,8 @@ export class SelfReports {
    */
   private followSpeaking(): void {
     if (!this.reporting) return;
-    const self = this.selfRecord();
+    const found = this.selfRecord();
+    const self = found?.joined ? found.self : undefined;
     // Out of the room (its connection lost) nothing can be said; its rejoin brings a new record.
     if (!self) {
       this.sentSpeaking = undefined;
@@ -76,12 +77,12 @@ export class SelfReports {
     this.options.commands.calls.setSpeaking(this.options.roomAddress, speaking).catch((error: unknown) => this.options.logger.error(`speaking not announced: ${errorMessage(error)}`));
   }
 
-  /** Your own Peer record in the room, while the room is joined. */
-  private selfRecord(): Peer | undefined {
+  /** Your own Peer record in the room, and whether the room is joined (while it waits for its rejoin, the record is the one it had). */
+  private selfRecord(): { self: Peer; joined: boolean } | undefined {
     const { store } = this.options;
     const room = store.get(roomByAddressAtomFamily(this.options.roomAddress));
-    if (!room?.joined || room.selfAddress === undefined) return undefined;
-    return store.get(peersAtom)[room.selfAddress];
+    const self = room?.selfAddress === undefined ? undefined : store.get(peersAtom)[room.selfAddress];
+    return self && { self, joined: room?.joined === true };
   }
 
   /** Issue 13: your mute, camera-off and screen share on the call record, which a tab taking the call over reads. */
@@ -101,9 +102,7 @@ export class SelfReports {
   /** Your own muted / camera / screen facts on your Peer record, from the tab that runs the call. */
   private followFacts(): void {
     if (!this.reporting) return;
-    const { store } = this.options;
-    const room = store.get(roomByAddressAtomFamily(this.options.roomAddress));
-    const self = room?.selfAddress === undefined ? undefined : store.get(peersAtom)[room.selfAddress];
+    const self = this.selfRecord()?.self;
     if (!self) return;
     const record = recordOf(self);
     // Compared with what is on its way, not with the record, which catches up only when the session's patch arrives.

@@ -21,13 +21,12 @@ if (route.view === 'room') {
   // room itself is opened now, and the preview's camera and microphone asked for, not once the
   // room's view and the call's code have loaded and run (issue 14, the join path).
   openRoomAtLoad(tab.actions, tab.attachSent, route.roomName, false);
-  // A name that cannot name a room has no call: its page asks for no camera (its view says why).
-  if (!roomNameError(route.roomName)) {
-    void tab.calls().then((calls) => {
-      void calls.loadCallCode();
-      calls.startPreviewCapture(route.roomName);
-    });
-  }
+  void tab.calls().then((calls) => {
+    void calls.loadCallCode();
+    // A name that cannot name a room has no call: its page asks for no camera (its view says why).
+    // Checked once the call's code is on its way: the check's stringprep is not on the join's path.
+    if (!roomNameError(route.roomName)) calls.startPreviewCapture(route.roomName);
+  });
 }
 // The pop-out chat never captures media, so it has no audio to analyse; other pages warm the worker up.
 if (view !== 'chat') {

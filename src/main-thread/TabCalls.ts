@@ -1,6 +1,7 @@
 import type { Remote } from 'comlink';
 import type { createStore } from 'jotai';
 import type { AnalysisWorkerApi } from '../protocol/analysisWorker';
+import { roomNameError } from '../protocol/rooms';
 import { errorMessage } from '../common/errorMessage';
 import { consoleLogger } from '../common/logger';
 import { BridgeCallSignaling } from './call/BridgeCallSignaling';
@@ -58,9 +59,12 @@ export class TabCalls {
    * browser's prompt, where it asks, shows on the room's pre-join screen; a kind the person refused
    * is not asked for (`previewKinds`). Once the tab has the session's state: when you are in this
    * room's call already (another tab runs it, or this tab takes it over with your mute and camera
-   * as they were), this tab captures nothing of its own accord.
+   * as they were), this tab captures nothing of its own accord. A name that cannot name a room has
+   * no call: its page asks for nothing (its view says why). The page starts this once the call's
+   * code is on its way, so the name's stringprep check is not ahead of that request.
    */
   startPreviewCapture(roomName: string): void {
+    if (roomNameError(roomName)) return;
     // Undefined on a page that may not capture (not a secure context), whatever the typings say.
     const mediaDevices = navigator.mediaDevices as MediaDevices | undefined;
     if (!mediaDevices) return;

@@ -5,7 +5,6 @@ import { ParleyTab } from '../main-thread/ParleyTab';
 import { App, preloadPage } from './App';
 import { TabContext } from './tabContext';
 import { parseRoute } from './route';
-import { roomNameError } from '../protocol/rooms';
 import { SessionUnavailable } from './SessionUnavailable';
 import { openRoomAtLoad } from './useOpenRoom';
 import { renderInTasksOfTheirOwn } from './renderInTasks';
@@ -23,9 +22,7 @@ if (route.view === 'room') {
   openRoomAtLoad(tab.actions, tab.attachSent, route.roomName, false);
   void tab.calls().then((calls) => {
     void calls.loadCallCode();
-    // A name that cannot name a room has no call: its page asks for no camera (its view says why).
-    // Checked once the call's code is on its way: the check's stringprep is not on the join's path.
-    if (!roomNameError(route.roomName)) calls.startPreviewCapture(route.roomName);
+    calls.startPreviewCapture(route.roomName);
   });
 }
 // The pop-out chat never captures media, so it has no audio to analyse; other pages warm the worker up.

@@ -64,9 +64,10 @@ for (const [name, command, args] of [
 }
 
 // The fault cases of two people first (mostly waiting out their outages), then the rest.
-// The relay calls run after the others, alone: three people encoding 720p simulcast already fill
-// two cores, and beside another test's call their encoders drop the layers those tests check.
-for (const project of ['faults', 'app', 'relay calls']) {
+// The mesh calls of three or more people and the relay calls run after the others, each alone:
+// such a call already fills two cores, and beside another test's call its pages take seconds to
+// answer and the relay's encoders drop the layers those tests check.
+for (const project of ['faults', 'app', 'crowded calls', 'relay calls']) {
   const output = join(reports, `playwright-${project.replace(/\W/g, '-')}.json`);
   const { isolated, command, args } = inLoopbackNamespace([bin('playwright'), 'test', '--project', project, '--reporter=list,json']);
   if (!isolated) console.warn('not root: browser tests run without a loopback-only network namespace');

@@ -1,6 +1,7 @@
 import type { Connection } from '../../src/main-thread/call/Connection';
 import { TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
 import { expect, test } from './call-server';
+import { CROWDED_CALL } from './fixtures';
 import {
   expectDecodingVideo,
   expectFullMesh,
@@ -69,9 +70,8 @@ test.describe('Calls over direct mesh (PROTOCOL.md Jingle)', () => {
     await closeAll(alice, bob);
   });
 
-  test('three people: full mesh, mute, screen share, quality off and on, leaving', async ({ browser, pageUrl, crowdedCall }) => {
+  test('three people: full mesh, mute, screen share, quality off and on, leaving', CROWDED_CALL, async ({ browser, pageUrl }) => {
     test.setTimeout(180_000);
-    await crowdedCall.take();
     const url = pageUrl({ room: uniqueRoomName('mesh-three') });
     const alice = await personInCall(browser, url);
     const bob = await personInCall(browser, url);

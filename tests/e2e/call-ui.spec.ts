@@ -6,6 +6,7 @@ import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHears
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { chatLog, expect, expectJoined, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName, type People, type Person } from './rooms-people';
+import { CROWDED_CALL } from './fixtures';
 
 // The call UI over mesh (issue 4); calls through the relay are tests/e2e/relay-call.spec.ts.
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
@@ -129,11 +130,8 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     });
   });
 
-  test('three people: everyone sees and hears everyone, a screen share as a tile of its own, leaving', async ({ people, crowdedCall }) => {
-    // Beside another test's call on two cores (software rendering, every mesh stream encoded per
-    // peer) each look at a page takes seconds: the whole test took 2.3 min beside a copy of itself.
+  test('three people: everyone sees and hears everyone, a screen share as a tile of its own, leaving', CROWDED_CALL, async ({ people }) => {
     test.setTimeout(300_000);
-    await crowdedCall.take();
     const room = uniqueRoomName('call-three');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');

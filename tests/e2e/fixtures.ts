@@ -2,13 +2,12 @@ import { test as base } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import { startTestParley } from '../support/testParley';
 import type { ParleySettings } from '../../server/settings';
-import { CrowdedCallSlot } from './crowded-call-slot';
 
 /**
  * Each Playwright worker runs one set of real servers (Prosody, relay, gateway) on free loopback
  * ports. A file may set `test.use({ parleySettings: … })` to run against servers set up otherwise.
  */
-export const test = base.extend<{ appUrl: string; crowdedCall: CrowdedCallSlot }, { parley: RunningParley; parleySettings: Partial<ParleySettings> }>({
+export const test = base.extend<{ appUrl: string }, { parley: RunningParley; parleySettings: Partial<ParleySettings> }>({
   parleySettings: [{}, { scope: 'worker', option: true }],
   parley: [
     async ({ parleySettings }, use) => {
@@ -21,13 +20,14 @@ export const test = base.extend<{ appUrl: string; crowdedCall: CrowdedCallSlot }
   appUrl: async ({ parley }, use) => {
     await use(parley.url);
   },
-  // A test that holds three or more people in a call takes this slot for that part (crowded-call-slot.ts).
-  // eslint-disable-next-line no-empty-pattern
-  crowdedCall: async ({}, use, testInfo) => {
-    const slot = new CrowdedCallSlot(testInfo);
-    await use(slot);
-    slot.release();
-  },
 });
 
 export { expect } from '@playwright/test';
+
+/**
+ * The tag of a case that holds three or more people in a mesh call: the `crowded calls` project runs
+ * those cases one at a time, with nothing beside them (playwright.config.ts). Each person encodes
+ * their camera once per other person; beside another test's call on two cores a four-person mesh
+ * took 7–18 s to answer a look at an attribute, and axe-core 90 s for one page.
+ */
+export const CROWDED_CALL = { tag: '@crowded-call' };

@@ -2,6 +2,7 @@ import type { Locator } from '@playwright/test';
 import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, panelToggle, participants, test, uniqueRoomName } from './rooms-people';
+import { CROWDED_CALL } from './fixtures';
 
 // The room page's layout (issue 15 item 1): calls over mesh at light video sizes.
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
@@ -107,9 +108,8 @@ test.describe('Stage first: the call fills the window', () => {
 });
 
 test.describe('Speaker view: the person speaking is shown large, the others in a strip; the choice is remembered (SPEC §3 speaking, lastSpokeAt)', () => {
-  test('real speech: Bob\'s speaker view shows Carol large until Alice speaks, then Alice; it is still on after a reload and a new join', async ({ people, appUrl, crowdedCall }) => {
+  test('real speech: Bob\'s speaker view shows Carol large until Alice speaks, then Alice; it is still on after a reload and a new join', CROWDED_CALL, async ({ people, appUrl }) => {
     test.setTimeout(150_000);
-    await crowdedCall.take();
     const recording = recordSpeech(
       'In the speaker view the person who speaks is shown large for everyone to see.',
       'The speaker view keeps showing me after I stop, until somebody else speaks.',

@@ -70,8 +70,14 @@ export const RELAY_LAUNCH_OPTIONS = { executablePath: CHROMIUM_EXECUTABLE, args:
 const RELAY_CALLS = ['**/relay-call.spec.ts', '**/call-ui-relay.spec.ts', '**/faults-call.spec.ts', '**/relay-hosts.spec.ts'];
 /** Fault cases of two people (the chat's, and calls on direct connections): most of their time is spent waiting out an outage. */
 const WAITING_FAULTS = ['**/faults-chat.spec.ts', '**/faults-call-direct.spec.ts'];
-/** Cases tagged `CROWDED_CALL` (tests/e2e/fixtures.ts): mesh calls of three or more people. */
-const CROWDED_CALLS = /@crowded-call/;
+/**
+ * The tag of a case that holds three or more people in a mesh call: the `crowded calls` project runs
+ * those cases one at a time, with nothing beside them. Each person encodes their camera once per
+ * other person; beside another test's call on two cores a four-person mesh took 7–18 s to answer a
+ * look at an attribute, and axe-core 90 s for one page.
+ */
+export const CROWDED_CALL = { tag: '@crowded-call' };
+const CROWDED_CALLS = new RegExp(CROWDED_CALL.tag);
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -93,9 +99,7 @@ export default defineConfig({
   },
   projects: [
     { name: 'app', testIgnore: [...RELAY_CALLS, ...WAITING_FAULTS], grepInvert: CROWDED_CALLS },
-    // Each person of a mesh call encodes their camera once per other person: beside another test's
-    // call on two cores every step of one of these took seconds (a four-person call's page answered
-    // a look at an attribute in 7–18 s). One at a time, and `npm test` runs this project on its own.
+    // `CROWDED_CALL` cases, one at a time; `npm test` runs this project on its own.
     { name: 'crowded calls', testIgnore: [...RELAY_CALLS, ...WAITING_FAULTS], grep: CROWDED_CALLS, workers: 1 },
     // Mostly waiting out their outages: the cases of a file spread over the workers (each with its
     // own servers). Not three at a time: the load then shows in the figures they print.

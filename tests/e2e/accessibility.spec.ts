@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
 import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS } from './call-ui-people';
 import { chatLog, expect, expectJoined, messageBox, openPanel, panelToggle, participantEntry, say, setBrowserOnline, test, typingIndicator, uniqueRoomName, type People, type Person } from './rooms-people';
-import { CROWDED_CALL } from './fixtures';
+import { CROWDED_CALL } from '../../playwright.config';
 
 // One set of servers for the file (the worker-scoped fixture); calls over mesh at light video sizes.
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS });

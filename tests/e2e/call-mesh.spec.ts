@@ -1,7 +1,7 @@
 import type { Connection } from '../../src/main-thread/call/Connection';
 import { TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
 import { expect, test } from './call-server';
-import { CROWDED_CALL } from './fixtures';
+import { CROWDED_CALL } from '../../playwright.config';
 import {
   expectDecodingVideo,
   expectFullMesh,

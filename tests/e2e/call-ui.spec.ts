@@ -6,7 +6,7 @@ import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHears
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { chatLog, expect, expectJoined, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName, type People, type Person } from './rooms-people';
-import { CROWDED_CALL } from './fixtures';
+import { CROWDED_CALL } from '../../playwright.config';
 
 // The call UI over mesh (issue 4); calls through the relay are tests/e2e/relay-call.spec.ts.
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS });

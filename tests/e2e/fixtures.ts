@@ -23,11 +23,3 @@ export const test = base.extend<{ appUrl: string }, { parley: RunningParley; par
 });
 
 export { expect } from '@playwright/test';
-
-/**
- * The tag of a case that holds three or more people in a mesh call: the `crowded calls` project runs
- * those cases one at a time, with nothing beside them (playwright.config.ts). Each person encodes
- * their camera once per other person; beside another test's call on two cores a four-person mesh
- * took 7–18 s to answer a look at an attribute, and axe-core 90 s for one page.
- */
-export const CROWDED_CALL = { tag: '@crowded-call' };

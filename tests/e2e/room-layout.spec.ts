@@ -2,7 +2,7 @@ import type { Locator } from '@playwright/test';
 import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, panelToggle, participants, test, uniqueRoomName } from './rooms-people';
-import { CROWDED_CALL } from './fixtures';
+import { CROWDED_CALL } from '../../playwright.config';
 
 // The room page's layout (issue 15 item 1): calls over mesh at light video sizes.
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS });

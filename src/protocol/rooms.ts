@@ -1,5 +1,6 @@
 import { nodeprep } from 'stanza/lib/stringprep/index.js';
 import { LIMITS } from './constants';
+import type { Room } from './entities';
 import { ValidationError } from './errors';
 
 /** Characters RFC 7622 forbids in a localpart, plus white space and controls. */
@@ -83,4 +84,16 @@ export function roomNameError(name: string): RoomNameError | undefined {
     if (error instanceof RoomNameError) return error;
     throw error;
   }
+}
+
+/** The room a person asked for by a name that normalises to this localpart (roomNameToLocalpart). */
+export function roomByLocalpart(rooms: Record<string, Room>, localpart: string): Room | undefined {
+  for (const room of Object.values(rooms)) {
+    try {
+      if (roomNameToLocalpart(room.providedName) === localpart) return room;
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+    }
+  }
+  return undefined;
 }

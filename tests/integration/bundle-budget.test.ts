@@ -103,8 +103,12 @@ describe('What a page loads before its first frame stays within its gzip budget'
     expect('originalSource' in mapped ? mapped.originalSource : undefined).toMatch(/src\/main-thread\/SessionBridge\.ts$/);
   });
 
-  it('the pop-out chat, which never loads the call code', () => {
+  it('the pop-out chat, which never loads the call code, nor the room names\' stringprep (its entry chunk is every page\'s)', () => {
     expect(sizes.chatPopout, sizes.files.chatPopout.join(', ')).toBeLessThanOrEqual(BUNDLE_TARGETS_KB.chatPopout);
     expect(sizes.modules.chatPopout).not.toContain('src/main-thread/callTab/createTabCallRuntime.ts');
+    // StanzaJS's stringprep tables (about 12 KB gzip) came into the entry chunk with protocol/rooms.ts,
+    // reached from the tab's atoms through protocol/roomLookup.ts.
+    const sources = sizes.files.chatPopout.flatMap((script) => (JSON.parse(readFileSync(join(outDir, `${script}.map`), 'utf8')) as { sources: string[] }).sources);
+    expect(sources.filter((source) => /stringprep|punycode|src\/protocol\/rooms\.ts$/.test(source))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { types } from 'mediasoup';
-import { LAYERS_WANTED_GRACE_MS, PROFILE_SPATIAL_LAYER, type ConsumerIceState, type ConsumerProfile } from '../../src/protocol/relay';
+import { isConsumerIceUp, LAYERS_WANTED_GRACE_MS, PROFILE_SPATIAL_LAYER, type ConsumerIceState, type ConsumerProfile } from '../../src/protocol/relay';
 import { ConflictError, NotFoundError } from './errors';
 import type { Ingest, IngestTrack } from './Ingest';
 import type { LayerWatch } from './LayerWatch';
@@ -325,7 +325,7 @@ export class ConsumerSession extends EventEmitter<ConsumerSessionEvents> {
   private report(): void {
     if (this.closing) return;
     const state = this.derive();
-    if (state === 'connected' || state === 'completed') {
+    if (state && isConsumerIceUp(state)) {
       this.timedOut = false;
       clearTimeout(this.connectTimer);
       this.connectTimer = undefined;

@@ -66,6 +66,14 @@ export const PROFILE_SPATIAL_LAYER: Readonly<Record<Exclude<ConsumerProfile, 'of
 export type ConsumerIceState = 'checking' | 'connected' | 'completed' | 'disconnected' | 'failed' | 'closed';
 const CONSUMER_ICE_STATES: readonly ConsumerIceState[] = ['checking', 'connected', 'completed', 'disconnected', 'failed', 'closed'];
 
+/**
+ * A consumer's media can flow: the relay reports its ice-lite transport's own word once DTLS is up
+ * too, and that can be `completed` with no `connected` before it.
+ */
+export function isConsumerIceUp(state: ConsumerIceState): boolean {
+  return state === 'connected' || state === 'completed';
+}
+
 /** `aud` of the HS256 token the config service puts in `sfuServer.password`. */
 export const RELAY_TOKEN_AUDIENCE = 'parley-relay';
 

@@ -12,6 +12,7 @@ import { SENDER_KEYFRAME_INTERVAL_MS } from '../../server/relay/KeyFrameSpacing'
 import { SIMULCAST_LAYERS } from '../../src/protocol/constants';
 import type { RelayServer } from '../../server/relay/RelayServer';
 import type { ProviderConfig } from '../../src/protocol/config';
+import { isConsumerIceUp } from '../../src/protocol/relay';
 import { launchRelayBrowser, type RelayBrowser } from './relay-browser';
 import { connectRelay, fetchConfig, type RelayTestClient } from './relay-client';
 
@@ -32,8 +33,6 @@ let client: RelayTestClient;
 
 /** mediasoup asks a sender again for a keyframe it asked for and has not had after this long (its KeyFrameRequestManager). */
 const MEDIASOUP_KEYFRAME_RETRANSMISSION_MS = 1000;
-/** A consumer's ICE is up: mediasoup may report `completed` with no `connected` before it (seen on a loaded machine). */
-const ICE_UP = new Set(['connected', 'completed']);
 
 /** A keyframe request a relay's producer sent its sender (a mediasoup trace event: PLI or FIR, outgoing): the SSRC asked, and when. */
 interface KeyframeRequest {
@@ -172,7 +171,7 @@ describe('1.30.3 path: INGEST of a plain SDP offer, CREATE_CONSUMER / START_CONS
     })) as { sdp: string };
     const receiverAnswer = await browser.receiverAnswer('receiver', offer);
     expect(await client.ok('START_CONSUMER', { id: 'sid-1', sdp: receiverAnswer })).toEqual({});
-    await client.notification((state) => state.id === 'sid-1' && ICE_UP.has(state.iceConnectionState));
+    await client.notification((state) => state.id === 'sid-1' && isConsumerIceUp(state.iceConnectionState));
 
     await expect.poll(async () => (await browser.received('receiver')).framesDecoded, { timeout: 20_000 }).toBeGreaterThan(0);
     await expect.poll(async () => (await browser.received('receiver')).audioPacketsReceived, { timeout: 20_000 }).toBeGreaterThan(0);
@@ -199,7 +198,7 @@ describe('A consumer made ahead of its receiver (CREATE_CONSUMER without peerId)
       const { sdp: offer } = (await client.ok('CREATE_CONSUMER', { id: 'sid-ahead', roomAddress: roomAddress(), roomId: 'rid', source: 'ahead', audio: false, video: true })) as { sdp: string };
       await client.ok('CLAIM_CONSUMER', { id: 'sid-ahead', peerId: 'ahead-receiver' });
       await client.ok('START_CONSUMER', { id: 'sid-ahead', sdp: await browser.receiverAnswer('ahead-receiver', offer) });
-      await client.notification((state) => state.id === 'sid-ahead' && ICE_UP.has(state.iceConnectionState));
+      await client.notification((state) => state.id === 'sid-ahead' && isConsumerIceUp(state.iceConnectionState));
       await expect.poll(async () => (await browser.received('ahead-receiver')).framesDecoded, { timeout: 20_000 }).toBeGreaterThan(0);
       expect(relayConsumer('sid-ahead', 'video')).toMatchObject({ peerId: 'ahead-receiver', madeAhead: true, paused: false });
     } finally {

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { e2eCounts, flakyCases } from './lib/e2eReport.mjs';
+import { e2eCounts, flakyCases, withFailedRun } from './lib/suiteReport.mjs';
 import { ensureAppBuilt, ensureDebianPackages, ensureNpmPackages, ensureRelayWorkerBuilt, inLoopbackNamespace, ROOT, SERVER_PACKAGES, TEST_PACKAGES } from './lib/setup.mjs';
 
 const log = (line) => console.error(`[setup] ${line}`);
@@ -62,9 +62,7 @@ for (const [name, command, args] of [
   const counts = report
     ? { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests }
     : { passed: 0, failed: 0, skipped: 0 };
-  // A run that failed before reporting (a suite that did not load) still counts as a failure.
-  if (!ok && counts.failed === 0) counts.failed = 1;
-  record('vitest', counts, seconds);
+  record('vitest', withFailedRun(counts, ok), seconds);
 }
 
 // The fault cases of two people first (mostly waiting out their outages), then the rest.
@@ -80,7 +78,7 @@ for (const project of ['faults', 'app', 'crowded calls', 'relay calls']) {
   if (!isolated) console.warn('not root: browser tests run without a loopback-only network namespace');
   const { ok, seconds } = step(`end-to-end: ${project}`, command, args, { PLAYWRIGHT_JSON_OUTPUT_NAME: output });
   const report = readJson(output);
-  record(`playwright ${project}`, e2eCounts(report, ok), seconds);
+  record(`playwright ${project}`, withFailedRun(e2eCounts(report), ok), seconds);
   for (const title of flakyCases(report)) lines.push(`  passed on its retry: ${title}`);
 }
 

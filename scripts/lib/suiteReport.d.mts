@@ -1,10 +1,11 @@
 import type { JSONReport } from '@playwright/test/reporter';
 
-export interface E2eCounts {
+export interface SuiteCounts {
   passed: number;
   failed: number;
   skipped: number;
 }
 
-export function e2eCounts(report: JSONReport | undefined, ok: boolean): E2eCounts;
+export function withFailedRun(counts: SuiteCounts, ok: boolean): SuiteCounts;
+export function e2eCounts(report: JSONReport | undefined): SuiteCounts;
 export function flakyCases(report: JSONReport | undefined): string[];

@@ -16,10 +16,11 @@ export const PATH_CHANGE = { graceMs: 1_500, decodeCheckIntervalMs: 100, steadyM
 
 /**
  * While signalling cannot reach its sender, a remote camera is shown off once its frames have not
- * moved for `stoppedAfterMs`, read every `checkIntervalMs` (call/receive/StoppedCameras): a Parley
- * sender sends no video for a camera it turns off, which its receivers see though its mute cannot
- * reach them. SPEC §9's tiers capture at 10 frames a second or more; 2 s outlasts a relay's layer
- * switch and a decoder's wait for a keyframe after a loss.
+ * moved for `stoppedAfterMs`, and one shown off is shown on when its frames move again after such a
+ * stillness, read every `checkIntervalMs` (call/receive/CamerasByFrames): a Parley sender sends no
+ * video for a camera it turns off, which its receivers see though its mute or unmute cannot reach
+ * them. SPEC §9's tiers capture at 10 frames a second or more; 2 s outlasts a relay's layer switch
+ * and a decoder's wait for a keyframe after a loss.
  */
 export const CAMERA_STOP = { checkIntervalMs: 500, stoppedAfterMs: 2_000 } as const;
 

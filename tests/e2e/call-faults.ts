@@ -3,6 +3,7 @@
 import type { Page } from '@playwright/test';
 import { RELAY_CHROMIUM_ARGS, RELAY_LAUNCH_OPTIONS } from '../../playwright.config';
 import type { RunningParley } from '../../server/Parley';
+import { CAMERA_STOP } from '../../src/protocol/clientDefaults';
 import { callButton, expectDecodingVideo, joinCallWithCamera, tile } from './call-ui-people';
 import { BACK_WITHIN_MS, outageSpan, timeUntilBackAfterReachable } from './faults';
 import { expect, uniqueRoomName, type People, type Person } from './rooms-people';
@@ -67,26 +68,48 @@ export async function expectOutageShown(pages: readonly Page[]): Promise<void> {
 /**
  * `turner` turns their camera off while the chat server is down: every other person sees them
  * without video (their picture, not a black tile) during the outage and still once it is back, and
- * their video again once they start it. Returns the figures to print.
+ * their video again once they start it. Then the other way: turned off while the server is up (their
+ * mute reaches everyone), and on again during a second outage: everyone sees their video while the
+ * server is still down, and still once it is back. Returns the figures to print.
  */
-export async function expectCameraOffSeenThroughOutage(parley: RunningParley, everyone: readonly Person[], turner: Person): Promise<string[]> {
+export async function expectCameraSeenThroughOutages(parley: RunningParley, everyone: readonly Person[], turner: Person): Promise<string[]> {
   const viewers = everyone.filter((person) => person !== turner);
   const pages = everyone.map((person) => person.page);
+  const cameraOf = (viewer: Person) => tile(viewer.page, turner.displayName).locator('video');
   await parley.killXmpp();
   await expectOutageShown(pages);
   const stoppedAt = Date.now();
   await callButton(turner.page, 'Stop camera').click();
-  for (const viewer of viewers) await expect(tile(viewer.page, turner.displayName).locator('video'), `${viewer.displayName} sees ${turner.displayName} without video while signalling is down`).toHaveCount(0);
+  for (const viewer of viewers) await expect(cameraOf(viewer), `${viewer.displayName} sees ${turner.displayName} without video while signalling is down`).toHaveCount(0);
   await expectOutageShown(viewers.map((viewer) => viewer.page));
   const offShownMs = Date.now() - stoppedAt;
   const restartedAt = Date.now();
   await parley.restartXmpp();
   const back = await timeUntilBackAfterReachable(pages, restartedAt, () => parley.xmppUpSince);
-  for (const viewer of viewers) await expect(tile(viewer.page, turner.displayName).locator('video'), `${viewer.displayName} still sees ${turner.displayName} without video once back`).toHaveCount(0);
+  for (const viewer of viewers) await expect(cameraOf(viewer), `${viewer.displayName} still sees ${turner.displayName} without video once back`).toHaveCount(0);
   await callButton(turner.page, 'Start camera').click();
+  for (const viewer of viewers) await expectDecodingVideo(viewer.page, turner.displayName);
+
+  // Off with the server up (their mute says it) a while before it goes down — long enough for its
+  // frames to be seen standing still, which a muted SimpleWebRTC 1.30.3 camera's never do — and on while it is down.
+  await callButton(turner.page, 'Stop camera').click();
+  for (const viewer of viewers) await expect(cameraOf(viewer), `${viewer.displayName} sees ${turner.displayName} without video`).toHaveCount(0);
+  await turner.page.waitForTimeout(CAMERA_STOP.stoppedAfterMs + 2 * CAMERA_STOP.checkIntervalMs);
+  await parley.killXmpp();
+  await expectOutageShown(pages);
+  const startedAt = Date.now();
+  await callButton(turner.page, 'Start camera').click();
+  for (const viewer of viewers) await expectDecodingVideo(viewer.page, turner.displayName);
+  await expectOutageShown(viewers.map((viewer) => viewer.page));
+  const onShownMs = Date.now() - startedAt;
+  const restartedAgainAt = Date.now();
+  await parley.restartXmpp();
+  const backAgain = await timeUntilBackAfterReachable(pages, restartedAgainAt, () => parley.xmppUpSince);
   for (const viewer of viewers) await expectDecodingVideo(viewer.page, turner.displayName);
   return [
     `the others see ${turner.displayName} without video ${offShownMs} ms after the camera was turned off`,
     `every tab back in its room ${back.afterReachable} ms after the server was reachable again`,
+    `the others see ${turner.displayName}'s video ${onShownMs} ms after the camera, off before the outage, was turned on`,
+    `every tab back in its room ${backAgain.afterReachable} ms after the server was reachable again`,
   ];
 }

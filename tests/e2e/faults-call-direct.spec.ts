@@ -4,7 +4,7 @@
 // Real Prosody and Chromium with fake devices, in a loopback-only network namespace; each case prints
 // its figures; what is asserted is what the people see and hear, not how fast.
 import { REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
-import { CALL_FAULTS_LAUNCH, expectCameraOffSeenThroughOutage, expectOutageShown, expectVideoMovedWhileOut, inACall, watchedSamples, watchTiles } from './call-faults';
+import { CALL_FAULTS_LAUNCH, expectCameraSeenThroughOutages, expectOutageShown, expectVideoMovedWhileOut, inACall, watchedSamples, watchTiles } from './call-faults';
 import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, joinCallWithCamera, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
 import { BACK_WITHIN_MS, expectOutageNoticed, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
@@ -108,12 +108,12 @@ for (const change of ['unmutes', 'mutes'] as const) {
   });
 }
 
-test.describe('Fault suite: someone who turns their camera off while the chat server is down — the others see them without video, as they do normally, and once back too', () => {
-  test('Prosody down, Bob stops his camera, Prosody back, he starts it again', async ({ people, parley }) => {
+test.describe('Fault suite: someone who turns their camera off, or on, while the chat server is down — the others see them without video, or with it, as they do normally, and once back too', () => {
+  test('Prosody down, Bob stops his camera, Prosody back, he starts it again; he stops it, Prosody down, he starts it, Prosody back', async ({ people, parley }) => {
     test.setTimeout(240_000);
     const [alice, bob] = (await inACall(people, 'fault-call-camera-off', ['Alice', 'Bob'])) as [Person, Person];
     await expectDecodingVideo(alice.page, 'Bob');
-    reportFault('Bob turns his camera off while Prosody is down', await expectCameraOffSeenThroughOutage(parley, [alice, bob], bob));
+    reportFault('Bob turns his camera off, then on, while Prosody is down', await expectCameraSeenThroughOutages(parley, [alice, bob], bob));
   });
 });
 

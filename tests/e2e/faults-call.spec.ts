@@ -7,7 +7,7 @@
 import type { RunningParley } from '../../server/Parley';
 import { startRelayHost, type RelayHostProcess } from '../support/relayHosts';
 import { startTestParley } from '../support/testParley';
-import { CALL_FAULTS_LAUNCH, expectCameraOffSeenThroughOutage, expectOutageShown, inACall, samplesWithin, watchedSamples, watchTiles } from './call-faults';
+import { CALL_FAULTS_LAUNCH, expectCameraSeenThroughOutages, expectOutageShown, inACall, samplesWithin, watchedSamples, watchTiles } from './call-faults';
 import { handoverCase, type TabGone } from './call-handover-case';
 import {
   callButton,
@@ -112,14 +112,14 @@ test.describe('Fault suite: Prosody killed mid-call on the relay — the media k
   });
 });
 
-test.describe('Fault suite: someone who turns their camera off on the relay while the chat server is down — the others see them without video, as they do normally, and once back too', () => {
-  test('three people on the relay; Prosody down, Bob stops his camera, Prosody back, he starts it again', async ({ people, parley }) => {
+test.describe('Fault suite: someone who turns their camera off, or on, on the relay while the chat server is down — the others see them without video, or with it, as they do normally, and once back too', () => {
+  test('three people on the relay; Prosody down, Bob stops his camera, Prosody back, he starts it again; he stops it, Prosody down, he starts it, Prosody back', async ({ people, parley }) => {
     test.setTimeout(300_000);
     const everyone = await onTheRelay(people, 'fault-relay-camera-off');
-    const figures = await expectCameraOffSeenThroughOutage(parley, everyone, everyone[1]!);
+    const figures = await expectCameraSeenThroughOutages(parley, everyone, everyone[1]!);
     // Started again, his video came back through the relay.
     for (const person of everyone) await expect(mediaPath(person.page)).toHaveText('Through the media relay');
-    reportFault('Bob turns his camera off on the relay while Prosody is down', figures);
+    reportFault('Bob turns his camera off, then on, on the relay while Prosody is down', figures);
   });
 });
 

@@ -769,16 +769,19 @@ describe('Call: a mute or unmute made while signalling was down reaches everyone
   });
 });
 
-describe('Call: a camera turned off sends no video, so that its receivers show it off even while signalling cannot carry the mute (issue 13)', () => {
+describe('Call: a camera turned off sends no video, so that its receivers show it off, and on again, even while signalling cannot carry the mute or unmute (issue 13)', () => {
   /**
    * Alice sends Bob her camera on a connected session; `passTime` runs the clock in steps of 100 ms,
-   * Bob’s receiver getting a frame at each step while her session sends video (unless the network stalls).
+   * Bob’s receiver getting a frame at each step while her session sends video — or never (the network
+   * stalls), or always (a sender whose camera off sends black frames). `chatServerDown` cuts signalling
+   * between them, the call's media on.
    */
-  async function aliceSendsBobHerCamera() {
+  async function aliceSendsBobHerCamera({ offFromTheStart = false } = {}) {
     const w = newWorld();
     const alice = await join(w, 'alice');
     const bob = await join(w, 'bob');
     const { camera } = shareCamera(alice);
+    if (offFromTheStart) alice.media.setLocalDisabled(camera, true);
     allInCall(w);
     await Promise.all([alice.engine.start(), bob.engine.start()]);
     await until(() => remoteFrom(bob, alice).length === 2, 'bob receives alice');
@@ -786,23 +789,25 @@ describe('Call: a camera turned off sends no video, so that its receivers show i
     const aliceToBob = alice.pcs.find((pc) => pc.sentKinds().includes('video'))!;
     const bobFromAlice = bob.pcs.find((pc) => pc.getReceivers().some((receiver) => receiver.track.kind === 'video'))!;
     const receiver = bobFromAlice.getReceivers().find((candidate) => candidate.track.kind === 'video') as FakeReceiver;
-    const passTime = async (ms: number, stalled = false): Promise<void> => {
+    const passTime = async (ms: number, frames: 'as sent' | 'never' | 'always' = 'as sent'): Promise<void> => {
       for (let passed = 0; passed < ms; passed += 100) {
-        if (aliceToBob.videoEncodingActive() && !stalled) receiver.frameAt = w.clock.now();
+        if (frames === 'always' || (frames === 'as sent' && aliceToBob.videoEncodingActive())) receiver.frameAt = w.clock.now();
         await w.clock.advance(100);
       }
     };
+    const chatServerDown = (): void => {
+      w.network.cut(alice.address, bob.address);
+      setLostConnection(alice);
+      setLostConnection(bob);
+    };
     const bobShowsHerCamera = () => remoteFrom(bob, alice).find((item) => item.kind === 'video')?.remoteDisabled === false;
     await passTime(1_000);
-    return { w, alice, bob, camera, aliceToBob, passTime, bobShowsHerCamera };
+    return { w, alice, bob, camera, aliceToBob, passTime, chatServerDown, bobShowsHerCamera };
   }
 
   it('Alice turns her camera off while the chat server is down: her video to Bob stops, and Bob shows her camera off once its frames have stopped; turned on again, he shows it', async () => {
-    const { w, alice, bob, camera, aliceToBob, passTime, bobShowsHerCamera } = await aliceSendsBobHerCamera();
-    // The chat server goes down: signalling with it, the call's media on.
-    w.network.cut(alice.address, bob.address);
-    setLostConnection(alice);
-    setLostConnection(bob);
+    const { w, alice, bob, camera, aliceToBob, passTime, chatServerDown, bobShowsHerCamera } = await aliceSendsBobHerCamera();
+    chatServerDown();
     const saidBefore = w.network.actions(alice.address, bob.address);
     alice.media.setLocalDisabled(camera, true);
     await until(() => aliceToBob.videoEncodingActive() === false, 'her video to bob stops');
@@ -817,6 +822,49 @@ describe('Call: a camera turned off sends no video, so that its receivers show i
     await until(() => aliceToBob.videoEncodingActive() === true, 'her video to bob goes again');
     await passTime(CAMERA_STOP.checkIntervalMs);
     expect(bobShowsHerCamera()).toBe(true);
+  });
+
+  it('Alice turns her camera off before the chat server goes down (her mute reaches Bob) and on while it is down: Bob shows it once its frames move again; once back, her unmute, said again, keeps it shown', async () => {
+    const { w, alice, bob, camera, aliceToBob, passTime, chatServerDown, bobShowsHerCamera } = await aliceSendsBobHerCamera();
+    alice.media.setLocalDisabled(camera, true);
+    await until(() => !bobShowsHerCamera(), 'her mute reached bob');
+    await until(() => aliceToBob.videoEncodingActive() === false, 'her video to bob stops');
+    await passTime(CAMERA_STOP.stoppedAfterMs);
+    chatServerDown();
+    const saidBefore = w.network.actions(alice.address, bob.address);
+    alice.media.setLocalDisabled(camera, false);
+    await until(() => aliceToBob.videoEncodingActive() === true, 'her video to bob goes again');
+    await passTime(CAMERA_STOP.checkIntervalMs + 100);
+    expect(bobShowsHerCamera()).toBe(true);
+    // Her unmute never reached him: the frames told him.
+    expect(w.network.actions(alice.address, bob.address)).toEqual(saidBefore);
+
+    w.network.restore(alice.address, bob.address);
+    setLostConnection(alice, [bob]);
+    setLostConnection(bob, [alice]);
+    await until(() => w.network.actions(alice.address, bob.address).length > saidBefore.length, 'her mute state said again');
+    await passTime(2 * CAMERA_STOP.stoppedAfterMs);
+    expect(bobShowsHerCamera()).toBe(true);
+  });
+
+  it('Alice’s camera, off from the start (no frame ever reached Bob), turned on while the chat server is down: Bob shows it once its first frames arrive', async () => {
+    const { alice, camera, aliceToBob, passTime, chatServerDown, bobShowsHerCamera } = await aliceSendsBobHerCamera({ offFromTheStart: true });
+    await until(() => !bobShowsHerCamera(), 'her mute reached bob');
+    await passTime(CAMERA_STOP.stoppedAfterMs);
+    chatServerDown();
+    alice.media.setLocalDisabled(camera, false);
+    await until(() => aliceToBob.videoEncodingActive() === true, 'her video to bob goes');
+    await passTime(CAMERA_STOP.checkIntervalMs + 100);
+    expect(bobShowsHerCamera()).toBe(true);
+  });
+
+  it('while signalling works, a camera its sender said is off stays off though its frames move again after standing still: her unmute would say it', async () => {
+    const { alice, camera, passTime, bobShowsHerCamera } = await aliceSendsBobHerCamera();
+    alice.media.setLocalDisabled(camera, true);
+    await until(() => !bobShowsHerCamera(), 'her mute reached bob');
+    await passTime(CAMERA_STOP.stoppedAfterMs);
+    await passTime(2 * CAMERA_STOP.stoppedAfterMs, 'always');
+    expect(bobShowsHerCamera()).toBe(false);
   });
 
   it('on the mesh her video goes only while her camera is on and Bob asks for video (not `off`)', async () => {
@@ -840,33 +888,25 @@ describe('Call: a camera turned off sends no video, so that its receivers show i
 
   it('while signalling works, frames that stop are a stall, not a camera turned off: Alice’s camera stays shown (her mute would say it)', async () => {
     const { passTime, bobShowsHerCamera } = await aliceSendsBobHerCamera();
-    await passTime(2 * CAMERA_STOP.stoppedAfterMs, true);
+    await passTime(2 * CAMERA_STOP.stoppedAfterMs, 'never');
     expect(bobShowsHerCamera()).toBe(true);
   });
 
   it('a video whose frames stop because its receiver asked for none is not a camera turned off', async () => {
-    const { w, alice, bob, passTime, bobShowsHerCamera } = await aliceSendsBobHerCamera();
+    const { alice, bob, passTime, chatServerDown, bobShowsHerCamera } = await aliceSendsBobHerCamera();
     const video = remoteFrom(bob, alice).find((item) => item.kind === 'video')!.id;
     await bob.engine.requestVideoProfile(video, 'off');
-    w.network.cut(alice.address, bob.address);
-    setLostConnection(alice);
-    setLostConnection(bob);
+    chatServerDown();
     await passTime(2 * CAMERA_STOP.stoppedAfterMs);
     expect(bobShowsHerCamera()).toBe(true);
   });
 
   it('a camera its sender said is off stays off though frames arrive (a SimpleWebRTC 1.30.3 sender’s disabled track sends black frames): the sender’s word stands', async () => {
-    const { w, alice, bob, camera, bobShowsHerCamera } = await aliceSendsBobHerCamera();
+    const { alice, camera, passTime, chatServerDown, bobShowsHerCamera } = await aliceSendsBobHerCamera();
     alice.media.setLocalDisabled(camera, true);
     await until(() => !bobShowsHerCamera(), 'her mute reached bob');
-    w.network.cut(alice.address, bob.address);
-    setLostConnection(alice);
-    setLostConnection(bob);
-    const receiver = bob.pcs.flatMap((pc) => pc.getReceivers()).find((candidate) => candidate.track.kind === 'video')!;
-    for (let step = 0; step < 2 * CAMERA_STOP.stoppedAfterMs; step += 100) {
-      receiver.frameAt = w.clock.now();
-      await w.clock.advance(100);
-    }
+    chatServerDown();
+    await passTime(2 * CAMERA_STOP.stoppedAfterMs, 'always');
     expect(bobShowsHerCamera()).toBe(false);
   });
 });

@@ -284,7 +284,7 @@ export class MeshPath implements MediaPath {
    * Whether the session sends its video: not while its receiver asked for none, nor while the
    * camera is off. A camera turned off goes quiet rather than sending black frames (its track
    * disabled): its receiver then sees it stop even when our mute cannot reach them (signalling
-   * down, issue 13; receive/StoppedCameras).
+   * down, issue 13; receive/CamerasByFrames).
    */
   private videoActive(call: CallSession): boolean {
     const video = call.sentOf('video');

@@ -8,7 +8,7 @@ import type { CallSessions } from '../CallSessions';
 import { describeProfile } from '../descriptionInfo';
 import { DecodeWatch } from '../PathChange';
 import { ReceivedPaths } from './ReceivedPaths';
-import { StoppedCameras } from './StoppedCameras';
+import { CamerasByFrames } from './CamerasByFrames';
 import { profileForTile, type TileNeed, type VideoSize } from './tileProfile';
 import { errorMessage } from '../../../common/errorMessage';
 
@@ -25,7 +25,7 @@ export interface ReceivedVideoOptions {
   readonly captureWidth: () => number;
   /** Whether a request a session sent reached its peer (JingleLink.delivered): false when it could not go. */
   readonly delivered: (request: object) => Promise<boolean> | undefined;
-  /** Signalling reaches this person now: their Jingle mute can reach us (StoppedCameras judges the others' frames). */
+  /** Signalling reaches this person now: their Jingle mute can reach us (CamerasByFrames judges the others' frames). */
   readonly signallingReaches: (peerAddress: string) => boolean;
   /** Turns a received track into a media item (IncomingSessions). */
   readonly show: (call: CallSession, track: MediaStreamTrack, stream: MediaStream | undefined) => void;
@@ -40,12 +40,12 @@ export interface ReceivedVideoOptions {
  * - the layer each tile asks for (tileProfile): what the tile needs becomes the quality asked of
  *   the sender, and carries over to the session that takes over;
  * - how each received item arrives, and through the relay at which layer (ReceivedPaths);
- * - a camera whose frames stop while signalling cannot reach its sender is shown off (StoppedCameras),
- *   as its sender's mute would show it.
+ * - while signalling cannot reach a sender, their camera is shown off when its frames stop and on
+ *   when they move again (CamerasByFrames), as their mute or unmute would show it.
  */
 export class ReceivedVideo {
   private readonly paths: ReceivedPaths;
-  private readonly stoppedCameras: StoppedCameras;
+  private readonly camerasByFrames: CamerasByFrames;
   /** Remote videos: what the tile last needed (setTileNeed), carried to a session that takes over. */
   private readonly tileNeeds = new Map<string, TileNeed>();
   /**
@@ -59,7 +59,7 @@ export class ReceivedVideo {
 
   constructor(private readonly options: ReceivedVideoOptions) {
     this.paths = new ReceivedPaths(options.store, options.captureWidth);
-    this.stoppedCameras = new StoppedCameras(options.clock, options.media, options.sessions, options.signallingReaches);
+    this.camerasByFrames = new CamerasByFrames(options.clock, options.media, options.sessions, options.signallingReaches);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -216,14 +216,14 @@ export class ReceivedVideo {
 
   /** The sender said (Jingle mute or unmute) whether this received video is on: its word stands over frames seen stopping. */
   senderSaid(mediaId: string): void {
-    this.stoppedCameras.forget(mediaId);
+    this.camerasByFrames.forget(mediaId);
   }
 
   /** A received item is gone. */
   forget(item: MediaItem): void {
     if (item.source !== 'remote') return;
     this.paths.remove(item.id);
-    this.stoppedCameras.forget(item.id);
+    this.camerasByFrames.forget(item.id);
     this.tileNeeds.delete(item.id);
     this.askedProfiles.delete(item.id);
     this.wantedProfiles.delete(item.id);
@@ -231,6 +231,6 @@ export class ReceivedVideo {
 
   dispose(): void {
     this.paths.dispose();
-    this.stoppedCameras.dispose();
+    this.camerasByFrames.dispose();
   }
 }

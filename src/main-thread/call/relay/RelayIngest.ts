@@ -135,7 +135,7 @@ export class RelayIngest extends TypedEmitter<RelayIngestEvents> {
   /**
    * A camera turned off sends nothing, rather than the black frames of its disabled track: its
    * receivers see its video stop even when its Jingle mute cannot reach them (signalling down,
-   * issue 13; receive/StoppedCameras). Turned on, its layers start again on a keyframe.
+   * issue 13; receive/CamerasByFrames). Turned on, its layers start again on a keyframe.
    */
   async setVideoOff(itemId: string, off: boolean): Promise<void> {
     if (this.produced.get('video')?.itemId !== itemId) return;

@@ -1,0 +1,112 @@
+import type { Clock } from '../../../common/clock';
+import { CAMERA_STOP } from '../../../protocol/clientDefaults';
+import type { MediaItems } from '../../media';
+import type { CallSession } from '../CallSession';
+import type { CallSessions } from '../CallSessions';
+
+/** A watched camera of which no frame has arrived yet. */
+const NO_FRAME = Number.NEGATIVE_INFINITY;
+
+/** Where a watched camera's frames were last seen to move. */
+interface Arrival {
+  /** The newest frame's time, as the receiver's synchronization source gives it (NO_FRAME before the first). */
+  readonly frameAt: number;
+  /** When (our clock) that time was first read. */
+  readonly seenAt: number;
+}
+
+/**
+ * While signalling cannot reach a sender (our room waits for its rejoin, or the room does not list
+ * them: issue 13), their camera is shown as its frames say, as their Jingle mute or unmute would
+ * show it — which cannot reach us then. A Parley sender sends no video for a camera it turns off
+ * (mesh/MeshPath, relay/RelayIngest), so:
+ * - a camera whose frames have not moved for `CAMERA_STOP.stoppedAfterMs` is shown off (its item
+ *   `remoteDisabled`); without this its tile showed the last frame, black, until signalling was back;
+ * - a camera shown off whose frames move again after such a stillness is shown on — turned on again,
+ *   or turned on meanwhile after its sender's mute (before the outage) had said it was off. A
+ *   SimpleWebRTC 1.30.3 sender's muted camera sends black frames from its disabled track, which never
+ *   stand still that long, so its sender's mute keeps it off (and so does a Parley camera turned on
+ *   again sooner than that after its mute: its unmute, once back, shows it).
+ * While signalling works the sender's word says it, and frames that stop are a stall, not a camera
+ * turned off. Judged every `CAMERA_STOP.checkIntervalMs` from each receiver's synchronization source
+ * (its newest frame's time: read at once, no statistics), only while the session is connected and the
+ * video asked for (not `off`). What the sender says (mute, unmute), said again once back, stays the
+ * last word: `forget` drops what was judged here.
+ */
+export class CamerasByFrames {
+  private readonly arrivals = new Map<string, Arrival>();
+  /** The items shown on or off here, not by their sender's word. */
+  private readonly judged = new Set<string>();
+  private readonly timer: unknown;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly media: MediaItems,
+    private readonly sessions: CallSessions,
+    private readonly signallingReaches: (peerAddress: string) => boolean,
+  ) {
+    this.timer = clock.setInterval(() => this.check(), CAMERA_STOP.checkIntervalMs);
+  }
+
+  /** What was judged of this video goes: its sender said whether it is muted (their word stands), or it is gone. */
+  forget(itemId: string): void {
+    this.judged.delete(itemId);
+    this.arrivals.delete(itemId);
+  }
+
+  dispose(): void {
+    this.clock.clearInterval(this.timer);
+    this.arrivals.clear();
+    this.judged.clear();
+  }
+
+  private check(): void {
+    const now = this.clock.now();
+    const watched = new Set<string>();
+    for (const call of this.sessions.all()) {
+      const itemId = call.received.get('video');
+      const frameAt = itemId === undefined ? undefined : this.newestFrame(call, itemId);
+      if (itemId === undefined || frameAt === undefined) continue;
+      watched.add(itemId);
+      const arrival = this.arrivals.get(itemId);
+      if (!arrival || arrival.frameAt !== frameAt) {
+        this.arrivals.set(itemId, { frameAt, seenAt: now });
+        if (arrival) this.moved(itemId, call, now - arrival.seenAt);
+      } else if (now - arrival.seenAt >= CAMERA_STOP.stoppedAfterMs && frameAt !== NO_FRAME) {
+        this.stoodStill(itemId, call);
+      }
+    }
+    // Not judged now: judged afresh from the next frame time read.
+    for (const itemId of [...this.arrivals.keys()]) if (!watched.has(itemId)) this.arrivals.delete(itemId);
+  }
+
+  /**
+   * Frames moved after standing still for `stillMs`: a camera shown off here is on again, and so is
+   * one its sender said was off whose frames had stood still (a Parley sender's), while their word
+   * cannot reach us.
+   */
+  private moved(itemId: string, call: CallSession, stillMs: number): void {
+    if (this.media.get(itemId)?.remoteDisabled !== true) return;
+    const onAgain = this.judged.has(itemId) || (stillMs >= CAMERA_STOP.stoppedAfterMs && !this.signallingReaches(call.peerAddress));
+    if (!onAgain) return;
+    this.judged.add(itemId);
+    this.media.update(itemId, { remoteDisabled: false });
+  }
+
+  /** Frames stand still while signalling cannot reach their sender: the camera is off. */
+  private stoodStill(itemId: string, call: CallSession): void {
+    if (this.media.get(itemId)?.remoteDisabled !== false || this.signallingReaches(call.peerAddress)) return;
+    this.judged.add(itemId);
+    this.media.update(itemId, { remoteDisabled: true });
+  }
+
+  /** The newest frame's time of a received camera that is judged now (NO_FRAME before its first); undefined when it is not judged. */
+  private newestFrame(call: CallSession, itemId: string): number | undefined {
+    const item = this.media.get(itemId);
+    const track = this.media.getTrack(itemId);
+    if (call.sending || !call.accepted || call.supersededBy !== undefined || call.session.connectionState !== 'connected') return undefined;
+    if (!item || !track || item.screenCapture || item.profile === 'off') return undefined;
+    const sources = call.session.receiverOf(track)?.getSynchronizationSources() ?? [];
+    return sources.length > 0 ? Math.max(...sources.map((source) => source.timestamp)) : NO_FRAME;
+  }
+}

@@ -75,41 +75,39 @@ export async function expectOutageShown(pages: readonly Page[]): Promise<void> {
 export async function expectCameraSeenThroughOutages(parley: RunningParley, everyone: readonly Person[], turner: Person): Promise<string[]> {
   const viewers = everyone.filter((person) => person !== turner);
   const pages = everyone.map((person) => person.page);
-  const cameraOf = (viewer: Person) => tile(viewer.page, turner.displayName).locator('video');
-  await parley.killXmpp();
-  await expectOutageShown(pages);
-  const stoppedAt = Date.now();
-  await callButton(turner.page, 'Stop camera').click();
-  for (const viewer of viewers) await expect(cameraOf(viewer), `${viewer.displayName} sees ${turner.displayName} without video while signalling is down`).toHaveCount(0);
-  await expectOutageShown(viewers.map((viewer) => viewer.page));
-  const offShownMs = Date.now() - stoppedAt;
-  const restartedAt = Date.now();
-  await parley.restartXmpp();
-  const back = await timeUntilBackAfterReachable(pages, restartedAt, () => parley.xmppUpSince);
-  for (const viewer of viewers) await expect(cameraOf(viewer), `${viewer.displayName} still sees ${turner.displayName} without video once back`).toHaveCount(0);
+  const seenOff = (viewer: Person, when: string) =>
+    expect(tile(viewer.page, turner.displayName).locator('video'), `${viewer.displayName} sees ${turner.displayName} without video ${when}`).toHaveCount(0);
+  const seenOn = (viewer: Person) => expectDecodingVideo(viewer.page, turner.displayName);
+  /** The chat server down, `button` clicked: every viewer sees it so while it is down and once it is back. */
+  const throughOutage = async (button: 'Stop camera' | 'Start camera', seen: (viewer: Person, when: string) => Promise<void>) => {
+    await parley.killXmpp();
+    await expectOutageShown(pages);
+    const clickedAt = Date.now();
+    await callButton(turner.page, button).click();
+    for (const viewer of viewers) await seen(viewer, 'while signalling is down');
+    await expectOutageShown(viewers.map((viewer) => viewer.page));
+    const shownMs = Date.now() - clickedAt;
+    const restartedAt = Date.now();
+    await parley.restartXmpp();
+    const back = await timeUntilBackAfterReachable(pages, restartedAt, () => parley.xmppUpSince);
+    for (const viewer of viewers) await seen(viewer, 'once back');
+    return { shownMs, backMs: back.afterReachable };
+  };
+
+  const off = await throughOutage('Stop camera', seenOff);
   await callButton(turner.page, 'Start camera').click();
-  for (const viewer of viewers) await expectDecodingVideo(viewer.page, turner.displayName);
+  for (const viewer of viewers) await seenOn(viewer);
 
   // Off with the server up (their mute says it) a while before it goes down — long enough for its
   // frames to be seen standing still, which a muted SimpleWebRTC 1.30.3 camera's never do — and on while it is down.
   await callButton(turner.page, 'Stop camera').click();
-  for (const viewer of viewers) await expect(cameraOf(viewer), `${viewer.displayName} sees ${turner.displayName} without video`).toHaveCount(0);
+  for (const viewer of viewers) await seenOff(viewer, 'once their mute has reached them');
   await turner.page.waitForTimeout(CAMERA_STOP.stoppedAfterMs + 2 * CAMERA_STOP.checkIntervalMs);
-  await parley.killXmpp();
-  await expectOutageShown(pages);
-  const startedAt = Date.now();
-  await callButton(turner.page, 'Start camera').click();
-  for (const viewer of viewers) await expectDecodingVideo(viewer.page, turner.displayName);
-  await expectOutageShown(viewers.map((viewer) => viewer.page));
-  const onShownMs = Date.now() - startedAt;
-  const restartedAgainAt = Date.now();
-  await parley.restartXmpp();
-  const backAgain = await timeUntilBackAfterReachable(pages, restartedAgainAt, () => parley.xmppUpSince);
-  for (const viewer of viewers) await expectDecodingVideo(viewer.page, turner.displayName);
+  const on = await throughOutage('Start camera', seenOn);
   return [
-    `the others see ${turner.displayName} without video ${offShownMs} ms after the camera was turned off`,
-    `every tab back in its room ${back.afterReachable} ms after the server was reachable again`,
-    `the others see ${turner.displayName}'s video ${onShownMs} ms after the camera, off before the outage, was turned on`,
-    `every tab back in its room ${backAgain.afterReachable} ms after the server was reachable again`,
+    `the others see ${turner.displayName} without video ${off.shownMs} ms after the camera was turned off`,
+    `every tab back in its room ${off.backMs} ms after the server was reachable again`,
+    `the others see ${turner.displayName}'s video ${on.shownMs} ms after the camera, off before the outage, was turned on`,
+    `every tab back in its room ${on.backMs} ms after the server was reachable again`,
   ];
 }

@@ -157,14 +157,13 @@ leave_room(_ServerHost, _Name, _MucHost, JID) ->
     put(?OCCUPANTS, lists:delete(jid:tolower(JID), occupants())),
     ok.
 
-occupants() ->
-    case get(?OCCUPANTS) of
-        undefined -> [];
-        Occupants -> Occupants
-    end.
+occupants() -> occupants(?OCCUPANTS).
 
-at_last_change() ->
-    case get(?AT_LAST_CHANGE) of
+at_last_change() -> occupants(?AT_LAST_CHANGE).
+
+%% A list of occupants kept in the room's process dictionary under Key, none until it is kept.
+occupants(Key) ->
+    case get(Key) of
         undefined -> [];
         Occupants -> Occupants
     end.

@@ -56,6 +56,16 @@ export const LAYER_UPSCALE_LIMIT = 1.5;
 export const REJOIN_GRACE_MS = 30_000;
 
 /**
+ * Someone of the call whose room says they left, while their media still reaches us, has likely
+ * lost only their connection to the chat server (call/DepartureHold): the call keeps them for
+ * `graceMs` — the XMPP servers' stream-resumption window, and more than a reconnect's first
+ * attempts take (RECONNECT_POLICY) — as long as a packet of theirs keeps arriving at least every
+ * `stalledAfterMs`, read every `checkIntervalMs`. Their voice sends a packet every 20 ms, muted or
+ * not; a closed tab's media stops at once.
+ */
+export const DEPARTURE_HOLD = { graceMs: 10_000, stalledAfterMs: 1_000, checkIntervalMs: 250 } as const;
+
+/**
  * Issue 13, "back within 5 s of the server being reachable again, whatever the outage's length"
  * (src/shared-worker/ReconnectPolicy.ts). The spec's schedule ((attempts + 1) s plus up to 2 s) is
  * kept for its first `specAttempts`, whose waits (at most 3 s and 4 s) are within that target; from

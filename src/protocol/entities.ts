@@ -176,6 +176,8 @@ export interface RoomEvent {
   kind: RoomEventKind;
   /** Who it is about, as they were named then; undefined for the room's own changes (lock). */
   displayName: string | undefined;
+  /** Their occupant address, for the call (DepartureHold: a plain leave); undefined for the room's own changes. */
+  peerAddress: string | undefined;
   time: number;
 }
 

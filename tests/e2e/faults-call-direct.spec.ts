@@ -9,7 +9,7 @@ import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, j
 import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
 import { BACK_WITHIN_MS, expectOutageNoticed, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
 import { joinThrough, PersonalPath } from './network-cut';
-import { expect, participantEntry, test, uniqueRoomName, type Person } from './rooms-people';
+import { chatLog, expect, openPanel, participantEntry, test, uniqueRoomName, type Person } from './rooms-people';
 import { videoGapFigure } from './video-continuity';
 
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS, launchOptions: CALL_FAULTS_LAUNCH });
@@ -178,7 +178,7 @@ test.describe('Fault suite: someone who reloads their call tab while the chat se
   });
 });
 
-test.describe('Fault suite: Alice’s network dies without a word mid-call — she notices, comes back into the room and the call once it returns, and hears Bob as he is now', () => {
+test.describe('Fault suite: Alice’s network dies without a word mid-call — she notices, comes back into the room and the call once it returns, and hears Bob as he is now; their media never stopped, so neither loses the other’s video', () => {
   test('silent cut of Alice’s path for 30 s; Bob unmutes meanwhile', async ({ people, browser, parley }) => {
     test.setTimeout(240_000);
     const path = new PersonalPath(parley.url);
@@ -217,6 +217,13 @@ test.describe('Fault suite: Alice’s network dies without a word mid-call — s
         `Alice hears Bob, listed unmuted, ${heardMs} ms after`,
         videoGapFigure(watched, cutAt),
       ]);
+      // The server ended Alice's silent connection as her new one took its place, so Bob's room said
+      // she left and came back; her media never went through it and never stopped, so Bob's call kept
+      // her (DepartureHold): both tiles stayed, each on the one video element it had.
+      await openPanel(bob.page, 'Chat');
+      await expect(chatLog(bob.page)).toContainText('Alice left');
+      for (const { pair, samples } of watched) expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
+      for (const { pair, samples } of watched) expect(new Set(samples.map((sample) => sample.shown)).size, `${pair}: videos shown`).toBe(1);
     } finally {
       await alice?.context.close();
       path.close();

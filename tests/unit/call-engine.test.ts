@@ -9,8 +9,8 @@ import { DeviceManager, MediaCapture, MediaItems, type MediaDevicesApi } from '.
 import { OperationQueue } from '../../src/common/OperationQueue';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { SESSION_TERMINATION, TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
-import type { CallRecord, Peer, RequestingMedia, Room } from '../../src/protocol/entities';
-import { CAMERA_STOP, MESH_VIDEO_SIZE, RECEIVE_FIRST, PREPARED_OFFER, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
+import type { CallRecord, Peer, RequestingMedia, Room, RoomEvent } from '../../src/protocol/entities';
+import { CAMERA_STOP, DEPARTURE_HOLD, MESH_VIDEO_SIZE, RECEIVE_FIRST, PREPARED_OFFER, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { initialSessionState } from '../../src/protocol/session-state';
 import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
@@ -618,6 +618,95 @@ describe('Call: a lost connection to the chat server is not a call outage (issue
     await w.clock.advance(1);
     await until(() => connections(bob).length === 0, 'ended');
     expect(remoteFrom(bob, alice)).toEqual([]);
+  });
+});
+
+/**
+ * What `person`'s mirror shows when the room says something of `other`: they went (`left`, or a
+ * removal), with the event line the session writes; or they are back (`joined`), in the call.
+ */
+function roomSays(person: Person, other: Person, kind: Extract<RoomEvent['kind'], 'left' | 'kicked' | 'joined'>): void {
+  const state = person.store.get(sessionStateAtom);
+  const peers = { ...state.peers };
+  if (kind === 'joined') peers[other.address] = { ...peerRecord(other.address, 'video', false), joinedCall: true };
+  else delete peers[other.address];
+  const id = `event-${Object.keys(state.roomEvents).length}`;
+  const line: RoomEvent = { id, roomAddress: ROOM, kind, displayName: other.address, peerAddress: other.address, time: 0 };
+  person.store.set(sessionStateAtom, { ...state, peers, roomEvents: { ...state.roomEvents, [id]: line } });
+}
+
+describe('Call: someone whose room says they left while their media still reaches us is kept for their return — a connection to the chat server replaced is no departure (issue 13, DepartureHold)', () => {
+  /**
+   * Alice and Bob in a call, both sending, connected. `passTime` runs the clock in steps of 100 ms,
+   * Bob's receivers of Alice getting a packet at each step while `flowing` (her media reaching him).
+   */
+  async function aliceAndBobConnected() {
+    const w = newWorld();
+    const { alice, bob } = await aliceAndBobInCall(w, true);
+    connectAll(w);
+    const fromAlice = bob.pcs.flatMap((pc) => pc.getReceivers());
+    const passTime = async (ms: number, flowing: boolean): Promise<void> => {
+      for (let passed = 0; passed < ms; passed += 100) {
+        if (flowing) for (const receiver of fromAlice) receiver.frameAt = w.clock.now();
+        await w.clock.advance(100);
+      }
+    };
+    await passTime(500, true);
+    return { w, alice, bob, passTime };
+  }
+
+  it('Alice’s room says she left and, a moment later, that she is back at the same address, her media flowing throughout: Bob keeps her tile and both sessions, nothing offered anew; what he said meanwhile is said again', async () => {
+    const { w, alice, bob, passTime } = await aliceAndBobConnected();
+    const received = remoteFrom(bob, alice).map((item) => item.id);
+    const sent = w.network.log.length;
+
+    roomSays(bob, alice, 'left');
+    await passTime(2_000, true);
+    expect(heldBy(bob)).toEqual([alice.address]);
+    expect(connections(bob)).toHaveLength(2);
+    roomSays(bob, alice, 'joined');
+    await passTime(DEPARTURE_HOLD.graceMs, true);
+    expect(heldBy(bob)).toEqual([]);
+    expect(connections(bob)).toHaveLength(2);
+    expect(remoteFrom(bob, alice).map((item) => item.id)).toEqual(received);
+    // Bob's mute state, said again now that she is reachable; no session ended or started.
+    const said = w.network.log.slice(sent).map((entry) => `${entry.from} ${entry.jingle.action ?? ''}`);
+    expect(said.length).toBeGreaterThan(0);
+    expect(new Set(said)).toEqual(new Set([`${bob.address} session-info`]));
+    expect([...alice.errors, ...bob.errors]).toEqual([]);
+  });
+
+  it.each([
+    { when: 'her media stops (her tab closed): Bob lets her go DEPARTURE_HOLD.stalledAfterMs after her last packet', heldMs: DEPARTURE_HOLD.stalledAfterMs, flowing: false },
+    { when: 'not back within DEPARTURE_HOLD.graceMs, though her media still flows: Bob lets her go then', heldMs: DEPARTURE_HOLD.graceMs, flowing: true },
+  ])('$when, and her sessions end', async ({ heldMs, flowing }) => {
+    const { alice, bob, passTime } = await aliceAndBobConnected();
+    roomSays(bob, alice, 'left');
+    await passTime(heldMs - DEPARTURE_HOLD.checkIntervalMs, flowing);
+    expect(heldBy(bob)).toEqual([alice.address]);
+    await passTime(2 * DEPARTURE_HOLD.checkIntervalMs, flowing);
+    expect(heldBy(bob)).toEqual([]);
+    await until(() => connections(bob).length === 0, 'her sessions ended');
+    expect(remoteFrom(bob, alice)).toEqual([]);
+  });
+
+  it('removed by a moderator (kicked), her media still flowing: Bob does not keep her for a moment', async () => {
+    const { alice, bob, passTime } = await aliceAndBobConnected();
+    roomSays(bob, alice, 'kicked');
+    await flushMicrotasks();
+    expect(heldBy(bob)).toEqual([]);
+    await passTime(100, true);
+    await until(() => connections(bob).length === 0, 'her sessions ended');
+    expect(remoteFrom(bob, alice)).toEqual([]);
+  });
+
+  it('she ended her sessions before leaving ("Leave"): nothing of hers reaches Bob, so he does not keep her', async () => {
+    const { alice, bob, passTime } = await aliceAndBobConnected();
+    await alice.engine.close();
+    await until(() => connections(bob).length === 0, 'her sessions ended');
+    roomSays(bob, alice, 'left');
+    await passTime(100, true);
+    expect(heldBy(bob)).toEqual([]);
   });
 });
 

@@ -19,8 +19,8 @@ const status = (...statusCodes: string[]) => ({ statusCodes }) as Stanzas.MUCInf
 describe('Event lines from the room roster: a rejoin says only what changed meanwhile, a nick change is no departure (issue 15)', () => {
   it('a rejoin after a reconnect names who left and who came while we were away, and nobody who stayed', () => {
     expect(rejoinEvents(roster('Ann', 'Bob', 'Cy'), roster('Bob', 'Cy', 'Dee'))).toEqual([
-      { kind: 'left', displayName: 'Ann' },
-      { kind: 'joined', displayName: 'Dee' },
+      { kind: 'left', address: `${ROOM}/ann`, displayName: 'Ann' },
+      { kind: 'joined', address: `${ROOM}/dee`, displayName: 'Dee' },
     ]);
     expect(rejoinEvents(roster('Ann', 'Bob'), roster('Ann', 'Bob'))).toEqual([]);
   });
@@ -48,6 +48,8 @@ describe('RoomEventLog: event lines live in the state of record, once for every 
       ['left', 'Ann'],
       ['joined', 'Cy'],
     ]);
+    // Each line about a person names their occupant address too (the call's DepartureHold reads a plain leave by it).
+    expect(Object.values(store.state.roomEvents).map((event) => event.peerAddress)).toEqual([`${ROOM}/ann`, `${ROOM}/cy`]);
 
     // Once rejoined, the next join is a first join again unless the connection drops.
     events.joined(ROOM, roster('Zed'));
@@ -69,7 +71,7 @@ describe('RoomEventLog: event lines live in the state of record, once for every 
     const events = new RoomEventLog(store, clock);
     events.add('other@rooms.parley.localhost', 'locked', undefined);
     for (let index = 0; index < LIMITS.roomEventsPerRoom + 5; index += 1) {
-      events.add(ROOM, 'joined', `person ${index}`);
+      events.add(ROOM, 'joined', { address: `${ROOM}/person${index}`, displayName: `person ${index}` });
       await clock.advance(1_000);
     }
     const ofRoom = Object.values(store.state.roomEvents).filter((event) => event.roomAddress === ROOM);
@@ -97,7 +99,7 @@ function message(id: string, time: number, sender = 'Ann', direction: ChatMessag
 }
 
 function event(id: string, time: number, kind: RoomEvent['kind'] = 'joined', displayName = 'Bob'): RoomEvent {
-  return { id, roomAddress: ROOM, kind, displayName, time };
+  return { id, roomAddress: ROOM, kind, displayName, peerAddress: `${ROOM}/${displayName.toLowerCase()}`, time };
 }
 
 describe('Chat timeline: event lines sit between the messages in time order and break a sender\'s group (issue 15)', () => {
@@ -146,7 +148,7 @@ describe('Room arrivals: what plays a tone or notifies is what others did since 
 });
 
 describe('Room announcements: a screen reader hears each new event line once, nothing that was there, no attention request twice (issue 15)', () => {
-  const event = (id: string, kind: RoomEvent['kind'], displayName?: string): RoomEvent => ({ id, roomAddress: ROOM, kind, displayName, time: 0 });
+  const event = (id: string, kind: RoomEvent['kind'], displayName?: string): RoomEvent => ({ id, roomAddress: ROOM, kind, displayName, peerAddress: displayName && `${ROOM}/${displayName.toLowerCase()}`, time: 0 });
   const before = [event('1', 'joined', 'Ann')];
   const after = [...before, event('2', 'left', 'Bob'), event('3', 'attention', 'Cy'), event('4', 'locked')];
 

@@ -4,7 +4,7 @@
 // call, what it showed of their media — if they are back within the rejoin grace.
 import { describe, expect, it } from 'vitest';
 import type { Peer } from '../../src/protocol/entities';
-import { REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
+import { DEPARTURE_HOLD, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { PeersBeforeOutage } from '../../src/shared-worker/rooms/PeersBeforeOutage';
 import { PEER_DEFAULTS } from '../support/peers';
 
@@ -62,6 +62,18 @@ describe('A person back after a lost connection keeps their arrival, last speech
     kept.keep([carol]);
     const back = peer('carol', { joinedCall: false, requestingMedia: 'none', joinedCallAt: undefined, joinedRoomAt: 2_000 });
     expect(kept.restore(back, 2_000)).toEqual({ ...back, joinedRoomAt: 50, lastSpokeAt: 300 });
+  });
+});
+
+describe('Someone of the call back at the same address soon after their room said they left keeps the same (issue 13: their connection replaced, DepartureHold)', () => {
+  it('back within DEPARTURE_HOLD.graceMs of the leave: muted, the active media and the standing come back; after it, the presence alone', () => {
+    const kept = new PeersBeforeOutage();
+    kept.departed(BOB_BEFORE, 1_000);
+    expect(kept.restore(BOB_FROM_PRESENCE, 1_000 + DEPARTURE_HOLD.graceMs)).toEqual({ ...BOB_FROM_PRESENCE, ...BOB_STANDING, muted: true, hasActiveCamera: true, hasActiveMicrophone: true });
+
+    const late = new PeersBeforeOutage();
+    late.departed(BOB_BEFORE, 1_000);
+    expect(late.restore(BOB_FROM_PRESENCE, 1_001 + DEPARTURE_HOLD.graceMs)).toEqual(BOB_FROM_PRESENCE);
   });
 });
 

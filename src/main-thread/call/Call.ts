@@ -1,7 +1,7 @@
 import type { createStore } from 'jotai';
 import { SessionManager, type Session as BaseSession } from 'stanza/jingle';
 import type { SfuServerConfig } from '../../protocol/config';
-import type { Peer } from '../../protocol/entities';
+import type { Peer, Room } from '../../protocol/entities';
 import type { SessionState } from '../../protocol/session-state';
 import type { SimulcastProfile } from '../../protocol/stanzas/talkyJingle';
 import { roomByAddress } from '../../protocol/roomLookup';
@@ -16,6 +16,7 @@ import { CallOwnership, type CallLocks } from './CallOwnership';
 import { CallSessions } from './CallSessions';
 import type { CallSignaling } from './CallSignaling';
 import { ConnectionRecords } from './ConnectionRecords';
+import { DepartureHold } from './DepartureHold';
 import { CallClosedError, CallUnsupportedError, type SessionFailedError } from './errors';
 import { JingleLink } from './JingleLink';
 import type { Delivery } from './MediaPath';
@@ -100,6 +101,7 @@ export class Call extends TypedEmitter<CallEvents> {
   private readonly incoming: IncomingSessions;
   private readonly peerReports: PeerReports;
   private readonly rejoinHold: RejoinHold;
+  private readonly departureHold: DepartureHold;
   private readonly receiveFirst: ReceiveFirst;
   private readonly unsubscribes: (() => void)[] = [];
   /** The size relay senders capture at (read live: a reconnected session may bring other tiers); mesh and received sizes are judged against it. */
@@ -161,6 +163,7 @@ export class Call extends TypedEmitter<CallEvents> {
     });
     this.peerReports = new PeerReports(media, options.reportPeerMedia, logger);
     this.rejoinHold = new RejoinHold(clock, () => this.schedule());
+    this.departureHold = new DepartureHold(clock, (address) => this.newestPacketFrom(address), () => this.schedule());
     this.receiveFirst = new ReceiveFirst(clock, () => this.schedule());
   }
 
@@ -228,6 +231,7 @@ export class Call extends TypedEmitter<CallEvents> {
     this.decision.dispose();
     this.handover.clear();
     this.rejoinHold.clear();
+    this.departureHold.clear();
     this.receiveFirst.reset();
     this.showHeld([]);
     this.ownership.release();
@@ -282,10 +286,14 @@ export class Call extends TypedEmitter<CallEvents> {
     const room = roomByAddress(state.rooms, this.roomAddress);
     if (room?.selfAddress) this.manager.selfID = room.selfAddress;
     const roomPeers = Object.values(state.peers).filter((peer) => peer.roomAddress === this.roomAddress && !peer.isSelf);
-    // Through a lost connection the call keeps the people it had (RejoinHold): media does not go through the server.
-    const { peers, inRoom, returned } = this.rejoinHold.follow(room, roomPeers, this.inCall(), (address) => this.inTouchWith(address));
-    this.showHeld(this.rejoinHold.heldPeers());
-    const inCall = inRoom && this.inCall();
+    // Through a lost connection, ours or theirs, the call keeps the people it had (RejoinHold,
+    // DepartureHold): media does not go through the server.
+    const rejoin = this.rejoinHold.follow(room, roomPeers, this.inCall(), (address) => this.inTouchWith(address));
+    const departures = this.followDepartures(state, room, roomPeers);
+    const peers = [...rejoin.peers, ...departures.held];
+    const returned = [...rejoin.returned, ...departures.returned];
+    this.showHeld([...this.rejoinHold.heldPeers(), ...departures.held]);
+    const inCall = rejoin.inRoom && this.inCall();
     this.incoming.follow(new Set(peers.map((peer) => peer.address)), inCall);
 
     if (returned.length > 0) {
@@ -334,6 +342,38 @@ export class Call extends TypedEmitter<CallEvents> {
   private reachableBySignalling(state: SessionState): ReadonlySet<string> {
     if (roomByAddress(state.rooms, this.roomAddress)?.joined !== true) return new Set();
     return new Set(Object.values(state.peers).filter((peer) => peer.roomAddress === this.roomAddress).map((peer) => peer.address));
+  }
+
+  /**
+   * DepartureHold follows the room while it is joined and we are in its call; otherwise nobody is
+   * held for their return (RejoinHold keeps the people through our own outage).
+   */
+  private followDepartures(state: SessionState, room: Room | undefined, roomPeers: readonly Peer[]): { held: readonly Peer[]; returned: readonly string[] } {
+    if (room?.joined !== true || !this.inCall()) {
+      this.departureHold.clear();
+      return { held: [], returned: [] };
+    }
+    return this.departureHold.follow(roomPeers, (address) => this.leftPlainly(state, address));
+  }
+
+  /** The room's last word about this person was that they left: not a removal, not a new nickname (RoomEvent). */
+  private leftPlainly(state: SessionState, address: string): boolean {
+    let kind: string | undefined;
+    for (const event of Object.values(state.roomEvents)) if (event.roomAddress === this.roomAddress && event.peerAddress === address) kind = event.kind;
+    return kind === 'left';
+  }
+
+  /** When the newest packet of theirs reached us, on any connected session that receives from them; undefined when none does. */
+  private newestPacketFrom(address: string): number | undefined {
+    let newest: number | undefined;
+    for (const call of this.sessions.all()) {
+      if (call.peerAddress !== address || call.sending || !call.accepted || call.session.connectionState !== 'connected') continue;
+      for (const { track } of call.tracks) {
+        const packetAt = call.session.newestPacketOf(track);
+        if (packetAt !== undefined && (newest === undefined || packetAt > newest)) newest = packetAt;
+      }
+    }
+    return newest;
   }
 
   /** A session with this person runs, received or sent, on either path. */

@@ -140,6 +140,16 @@ export class ParleyMediaSession extends MediaSession {
   }
 
   /**
+   * When the newest packet of a remote track reached us, as its receiver's synchronization sources
+   * say (read at once, no statistics); undefined before its first. Only its changes mean anything:
+   * it is not on our clock.
+   */
+  newestPacketOf(track: MediaStreamTrack): number | undefined {
+    const sources = this.receiverOf(track)?.getSynchronizationSources() ?? [];
+    return sources.length > 0 ? Math.max(...sources.map((source) => source.timestamp)) : undefined;
+  }
+
+  /**
    * StanzaJS parses the whole remote description (importFromSDP) for every trickled candidate, only
    * to see whether its ufrag changed (an ICE restart): some milliseconds per candidate on the main
    * thread while a join is under way (issue 14). The ufrag is read from the description's lines

@@ -355,7 +355,7 @@ export class ChatDomain implements SessionDomain, TabsChat {
   /** SPEC §4 attention request; one line in the chat when it starts, not for each repeat while it holds. */
   private attentionRequested(roomAddress: string, sender: string): void {
     const peer = this.rooms.peer(sender);
-    if (peer && !peer.requestingAttention) this.events.add(roomAddress, 'attention', peer.displayName);
+    if (peer && !peer.requestingAttention) this.events.add(roomAddress, 'attention', peer);
     this.attention.requested(sender);
   }
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../../common/clock';
 import { LIMITS } from '../../protocol/constants';
-import type { RoomEventKind } from '../../protocol/entities';
+import type { Peer, RoomEventKind } from '../../protocol/entities';
 import type { StateStore } from '../StateStore';
 import { rejoinEvents, type Roster } from './rosterEvents';
 
@@ -21,9 +21,10 @@ export class RoomEventLog {
     private readonly clock: Clock,
   ) {}
 
-  add(roomAddress: string, kind: RoomEventKind, displayName: string | undefined): void {
+  /** A line about `about` (undefined: about the room itself). */
+  add(roomAddress: string, kind: RoomEventKind, about: Pick<Peer, 'address' | 'displayName'> | undefined): void {
     const id = `event-${this.next++}`;
-    this.store.upsert('roomEvents', id, { id, roomAddress, kind, displayName, time: this.clock.now() });
+    this.store.upsert('roomEvents', id, { id, roomAddress, kind, displayName: about?.displayName, peerAddress: about?.address, time: this.clock.now() });
     const ofRoom = Object.values(this.store.state.roomEvents).filter((event) => event.roomAddress === roomAddress);
     // Records keep their insertion order (ids are not integers): the first are the oldest.
     for (const old of ofRoom.slice(0, Math.max(0, ofRoom.length - LIMITS.roomEventsPerRoom))) this.store.remove('roomEvents', old.id);
@@ -40,7 +41,7 @@ export class RoomEventLog {
     this.before.delete(roomAddress);
     // A first join says nothing of the people already there.
     if (!before) return;
-    for (const event of rejoinEvents(before, roster)) this.add(roomAddress, event.kind, event.displayName);
+    for (const event of rejoinEvents(before, roster)) this.add(roomAddress, event.kind, event);
   }
 
   /** We left the room, or it put us out: there is no rejoin to compare. */

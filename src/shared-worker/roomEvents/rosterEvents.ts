@@ -8,6 +8,7 @@ export type Roster = ReadonlyMap<string, string>;
 /** A line the roster's change says, before it has an id and a time. */
 export interface RosterEvent {
   kind: Extract<RoomEventKind, 'joined' | 'left'>;
+  address: string;
   displayName: string;
 }
 
@@ -17,8 +18,8 @@ export interface RosterEvent {
  * whole room as new arrivals.
  */
 export function rejoinEvents(before: Roster, after: Roster): RosterEvent[] {
-  const left = [...before].filter(([address]) => !after.has(address)).map(([, displayName]) => ({ kind: 'left' as const, displayName }));
-  const joined = [...after].filter(([address]) => !before.has(address)).map(([, displayName]) => ({ kind: 'joined' as const, displayName }));
+  const left = [...before].filter(([address]) => !after.has(address)).map(([address, displayName]) => ({ kind: 'left' as const, address, displayName }));
+  const joined = [...after].filter(([address]) => !before.has(address)).map(([address, displayName]) => ({ kind: 'joined' as const, address, displayName }));
   return [...left, ...joined];
 }
 

@@ -1,21 +1,23 @@
 import type { PeerMediaFacts } from '../../protocol/commands';
 import type { Peer } from '../../protocol/entities';
-import { REJOIN_GRACE_MS } from '../../protocol/clientDefaults';
+import { DEPARTURE_HOLD, REJOIN_GRACE_MS } from '../../protocol/clientDefaults';
 
 interface Kept {
   readonly peer: Peer;
-  /** Set once our rejoin of the room completed: after this the person is not coming back with it. */
+  /** After this the person is not coming back with what we knew: set once our rejoin of the room completed, or as they left. */
   until: number | undefined;
 }
 
 /**
- * The others of a room as they stood when the connection was lost. SPEC §4 clears every peer then,
+ * The others of a room as they stood when a connection was lost: ours, or theirs. SPEC §4 clears every peer then,
  * though they never left; the record made from a person's presence when they are back starts from
  * what we knew: when they arrived, joined the call and last spoke (so the tiles, the Participants
  * list and the speaker view keep their order), how loud you chose to hear them (SPEC §3 volumeLimit,
  * which only this session knows) and, for the people of the call, what they showed of
  * their media (muted above all: their media keeps flowing meanwhile, the call tab's RejoinHold) —
- * so a muted person is never shown live while the call tab catches up.
+ * so a muted person is never shown live while the call tab catches up. The same holds for someone of
+ * the call whose room says they left, plainly: likely their connection was replaced, and they are
+ * back at the same address in a moment (the call tab's DepartureHold keeps their media meanwhile).
  */
 export class PeersBeforeOutage {
   private readonly kept = new Map<string, Kept>();
@@ -23,6 +25,11 @@ export class PeersBeforeOutage {
   /** The connection was lost: the others are remembered (added to any not back from an earlier loss). */
   keep(peers: Iterable<Peer>): void {
     for (const peer of peers) if (!peer.isSelf) this.kept.set(peer.address, { peer, until: undefined });
+  }
+
+  /** Someone of the call left the room, plainly: what we knew of them waits DEPARTURE_HOLD.graceMs for their return. */
+  departed(peer: Peer, now: number): void {
+    this.kept.set(peer.address, { peer, until: now + DEPARTURE_HOLD.graceMs });
   }
 
   /** Our rejoin of the room completed at `now`: its people not back yet have REJOIN_GRACE_MS to be; those of an earlier loss whose grace ran out are let go. */

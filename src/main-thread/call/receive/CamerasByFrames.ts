@@ -106,7 +106,6 @@ export class CamerasByFrames {
     const track = this.media.getTrack(itemId);
     if (call.sending || !call.accepted || call.supersededBy !== undefined || call.session.connectionState !== 'connected') return undefined;
     if (!item || !track || item.screenCapture || item.profile === 'off') return undefined;
-    const sources = call.session.receiverOf(track)?.getSynchronizationSources() ?? [];
-    return sources.length > 0 ? Math.max(...sources.map((source) => source.timestamp)) : NO_FRAME;
+    return call.session.newestPacketOf(track) ?? NO_FRAME;
   }
 }

@@ -505,6 +505,26 @@ describe('SPEC §4 connection lost: peers cleared, rooms interrupted, then rejoi
     // The session asks for its config id back (issue 13): the same occupant, and the call comes back with it.
     await peerNamed(alice, room.address, 'Bob', (peer) => peer.joinedCall && peer.address === firstBobPeer.address);
   });
+
+  it('someone of the call whose connection drops is a plain leave to the others, and back at the same address within DEPARTURE_HOLD.graceMs has what their call knew of him: still muted (issue 13, DepartureHold)', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    await joinedBy(bob, name);
+    const bobPeer = await peerNamed(alice, room.address, 'Bob', (peer) => peer.joinedCall);
+    await alice.calls.reportPeerMedia(bobPeer.address, { muted: true, hasActiveCamera: true });
+    await waitFor(alice, 'Bob shown muted', (state) => state.peers[bobPeer.address]?.muted === true);
+
+    bob.session.disconnect();
+    await waitFor(alice, 'Bob gone after the drop', (state) => !state.peers[bobPeer.address]);
+    // The event line says whose leave it was, and that it was a plain one: the call keeps him meanwhile.
+    expect(Object.values(alice.session.store.state.roomEvents).at(-1)).toMatchObject({ kind: 'left', peerAddress: bobPeer.address });
+
+    await bob.session.connect();
+    const back = await peerNamed(alice, room.address, 'Bob', (peer) => peer.joinedCall && peer.address === bobPeer.address);
+    expect(back).toMatchObject({ muted: true, hasActiveCamera: true, joinedRoomAt: bobPeer.joinedRoomAt });
+  });
 });
 
 describe('SPEC §8 room config failure: an error state with no room address (ESWRTC_002)', () => {

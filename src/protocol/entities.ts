@@ -168,7 +168,7 @@ export interface Preferences {
 }
 
 /** What happened in a room that its chat shows as a line (issue 15): never sent on the wire. */
-export type RoomEventKind = 'joined' | 'left' | 'kicked' | 'banned' | 'locked' | 'unlocked' | 'attention';
+export type RoomEventKind = 'joined' | 'left' | 'reconnected' | 'kicked' | 'banned' | 'locked' | 'unlocked' | 'attention';
 
 export interface RoomEvent {
   id: string;

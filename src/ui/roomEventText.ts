@@ -8,6 +8,8 @@ export function roomEventText(event: RoomEvent): string {
       return `${who} joined`;
     case 'left':
       return `${who} left`;
+    case 'reconnected':
+      return `${who} reconnected`;
     case 'kicked':
       return `${who} was removed from the room`;
     case 'banned':

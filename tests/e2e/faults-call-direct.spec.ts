@@ -218,10 +218,12 @@ test.describe('Fault suite: Alice’s network dies without a word mid-call — s
         videoGapFigure(watched, cutAt),
       ]);
       // The server ended Alice's silent connection as her new one took its place, so Bob's room said
-      // she left and came back; her media never went through it and never stopped, so Bob's call kept
-      // her (DepartureHold): both tiles stayed, each on the one video element it had.
+      // she left and came back at once: his chat says she reconnected, not that she left and joined.
+      // Her media never went through the server and never stopped, so Bob's call kept her
+      // (DepartureHold): both tiles stayed, each on the one video element it had.
       await openPanel(bob.page, 'Chat');
-      await expect(chatLog(bob.page)).toContainText('Alice left');
+      await expect(chatLog(bob.page)).toContainText('Alice reconnected');
+      await expect(chatLog(bob.page)).not.toContainText(/Alice (left|joined)/);
       for (const { pair, samples } of watched) expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
       for (const { pair, samples } of watched) expect(new Set(samples.map((sample) => sample.shown)).size, `${pair}: videos shown`).toBe(1);
     } finally {

@@ -1,6 +1,6 @@
 // The fault suite's call cases on the relay (issue 13): Prosody killed mid-call, a relay worker killed,
-// every relay worker killed at once, the relay's whole process killed; and a tab crashed while holding
-// the call. (The cases on direct connections: faults-call-direct.spec.ts.) Real Prosody, relay and
+// every relay worker killed at once, the relay's whole process killed, a person's network dead without
+// a word; and a tab crashed while holding the call. (The cases on direct connections: faults-call-direct.spec.ts.) Real Prosody, relay and
 // Chromium with fake devices, in a loopback-only network namespace (README "Tests"). Each case
 // prints its figures (time until every tab is back in its room and call, the largest gap in a
 // remote video's frames); what is asserted is what the people see and hear, not how fast.
@@ -15,12 +15,14 @@ import {
   expectEveryoneSeesAndHearsEveryone,
   expectHearing,
   expectHearingNothing,
+  joinCallWithCamera,
   LIGHT_VIDEO_TIERS,
   mediaPath,
 } from './call-ui-people';
 import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
 import { BACK_WITHIN_MS, reportFault, timeUntilBackAfterReachable } from './faults';
-import { expect, participantEntry, test, type People, type Person } from './rooms-people';
+import { joinThrough, PersonalPath } from './network-cut';
+import { chatLog, expect, participantEntry, test, uniqueRoomName, type People, type Person } from './rooms-people';
 import { killRenderer } from './renderer-kill';
 import { expectFramesRoseWithin, videoGapFigure, type ShownSample } from './video-continuity';
 
@@ -232,6 +234,47 @@ test.describe('Fault suite: the relay’s whole process killed during a relay ca
       });
     } finally {
       for (const { child } of hosts) child.kill('SIGKILL');
+    }
+  });
+});
+
+test.describe('Fault suite: Alice’s network dies without a word during a relay call — she comes back into the room and the call once it returns; her media never stopped, so nobody loses anybody’s video', () => {
+  test('three people on the relay, Alice’s path to the servers (her chat and relay connections) silently cut for 30 s', async ({ people, browser, parley }) => {
+    test.setTimeout(300_000);
+    const path = new PersonalPath(parley.url);
+    let alice: Person | undefined;
+    try {
+      const room = uniqueRoomName('fault-relay-silent');
+      alice = await joinThrough(browser, path, room, 'Alice');
+      const everyone = [alice, await people.join(room, 'Bob'), await people.join(room, 'Carol')];
+      for (const [index, person] of everyone.entries()) await joinCallWithCamera(person.page, index);
+      for (const person of everyone) await expect(mediaPath(person.page)).toHaveText('Through the media relay', { timeout: 60_000 });
+      await expectEveryoneSeesAndHearsEveryone(everyone);
+      await watchTiles(everyone);
+
+      const cutAt = Date.now();
+      path.cut('silent');
+      await expect(alice.page.getByRole('status', { name: 'Room state' })).toContainText('The connection stopped answering', { timeout: BACK_WITHIN_MS });
+      await alice.page.waitForTimeout(Math.max(0, cutAt + 30_000 - Date.now()));
+      path.restore();
+      const reachableAt = Date.now();
+      const back = await timeUntilBackAfterReachable(
+        everyone.map((person) => person.page),
+        reachableAt,
+        () => reachableAt,
+      );
+      await expectEveryoneSeesAndHearsEveryone(everyone);
+      await expectEveryoneStillThere(everyone);
+      const watched = await watchedSamples(everyone);
+      reportFault('Alice’s network dead without a word during a relay call, 30 s', [`every tab back in its room ${back.afterReachable} ms after the network was back`, videoGapFigure(watched, cutAt), `media path then ${await mediaPaths(everyone)}`]);
+      // The server ended Alice's silent connection as her new one took its place: the others' rooms
+      // said she left and came back at once, so their chats say she reconnected. Her media, through
+      // the relay, never stopped, so their calls kept her (DepartureHold): no tile ever went away.
+      for (const other of everyone.slice(1)) await expect(chatLog(other.page)).toContainText('Alice reconnected');
+      for (const { pair, samples } of watched) expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
+    } finally {
+      await alice?.context.close();
+      path.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { Stanzas } from 'stanza';
 import { describe, expect, it } from 'vitest';
+import { DEPARTURE_HOLD } from '../../src/protocol/clientDefaults';
 import { LIMITS } from '../../src/protocol/constants';
 import type { ChatMessage, RoomEvent } from '../../src/protocol/entities';
 import { RoomArrivals } from '../../src/main-thread/alerts/RoomArrivals';
@@ -78,6 +79,62 @@ describe('RoomEventLog: event lines live in the state of record, once for every 
     expect(ofRoom).toHaveLength(LIMITS.roomEventsPerRoom);
     expect(ofRoom[0]).toMatchObject({ displayName: 'person 5', time: 5_000 });
     expect(Object.values(store.state.roomEvents).filter((event) => event.roomAddress !== ROOM)).toHaveLength(1);
+  });
+});
+
+describe('RoomEventLog: someone whose connection was replaced, back at the same address within DEPARTURE_HOLD.graceMs, reconnected — they neither left nor joined (issue 13)', () => {
+  const bob = { address: `${ROOM}/bob`, displayName: 'Bob', userAddress: undefined };
+
+  it('the leave is said at once; their return within the grace takes its line\'s place with one that they reconnected, and says no arrival', async () => {
+    const store = new StateStore();
+    const clock = new ManualClock();
+    const events = new RoomEventLog(store, clock);
+    events.left(ROOM, bob);
+    expect(lines(store)).toEqual([['left', 'Bob']]);
+    await clock.advance(DEPARTURE_HOLD.graceMs);
+    events.arrived(ROOM, bob);
+    expect(lines(store)).toEqual([['reconnected', 'Bob']]);
+    expect(Object.values(store.state.roomEvents)[0]).toMatchObject({ peerAddress: bob.address, time: DEPARTURE_HOLD.graceMs });
+    // Their next leave and a later arrival are the ordinary lines again.
+    events.left(ROOM, bob);
+    await clock.advance(DEPARTURE_HOLD.graceMs + 1);
+    events.arrived(ROOM, bob);
+    expect(lines(store)).toEqual([
+      ['reconnected', 'Bob'],
+      ['left', 'Bob'],
+      ['joined', 'Bob'],
+    ]);
+  });
+
+  it('someone else at that address (the room shows its moderators a different user), a room left meanwhile, or a kick is no reconnection; the same user on a new connection is', () => {
+    const store = new StateStore();
+    const events = new RoomEventLog(store, new ManualClock());
+    events.left(ROOM, { ...bob, userAddress: 'bob@parley.localhost/1' });
+    events.arrived(ROOM, { ...bob, userAddress: 'mallory@parley.localhost/1' });
+    events.left(ROOM, { ...bob, userAddress: 'bob@parley.localhost/1' });
+    // The same user on a new connection (its own resource) is back.
+    events.arrived(ROOM, { ...bob, userAddress: 'bob@parley.localhost/2' });
+    events.left(ROOM, bob);
+    events.forget(ROOM);
+    events.arrived(ROOM, bob);
+    events.add(ROOM, 'kicked', bob);
+    events.arrived(ROOM, bob);
+    expect(lines(store)).toEqual([
+      ['left', 'Bob'],
+      ['joined', 'Bob'],
+      ['reconnected', 'Bob'],
+      ['left', 'Bob'],
+      ['joined', 'Bob'],
+      ['kicked', 'Bob'],
+      ['joined', 'Bob'],
+    ]);
+  });
+
+  it('a reconnection neither chimes nor notifies, and a screen reader hears it in plain words', () => {
+    const arrivals = new RoomArrivals('standup');
+    arrivals.look([], [event('e1', 1, 'left')]);
+    expect(arrivals.look([], [event('e2', 2, 'reconnected')])).toEqual({ tone: undefined, notices: [] });
+    expect(unannouncedEvents(new Set(['e1']), [event('e2', 2, 'reconnected')]).map(roomEventText)).toEqual(['Bob reconnected']);
   });
 });
 

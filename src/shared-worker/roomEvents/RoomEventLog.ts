@@ -1,4 +1,6 @@
 import type { Clock } from '../../common/clock';
+import { bareAddress } from '../../protocol/addresses';
+import { DEPARTURE_HOLD } from '../../protocol/clientDefaults';
 import { LIMITS } from '../../protocol/constants';
 import type { Peer, RoomEventKind } from '../../protocol/entities';
 import type { StateStore } from '../StateStore';
@@ -9,25 +11,48 @@ import { rejoinEvents, type Roster } from './rosterEvents';
  * requests), kept in the state of record so that every tab shows the same lines once, a tab opened
  * later included. They are derived here from what the room tells this one session and never go on
  * the wire. Across a reconnect (SPEC §4: every peer is cleared, the rooms rejoin) the room's roster
- * before the drop is kept, and the rejoin says only what changed meanwhile.
+ * before the drop is kept, and the rejoin says only what changed meanwhile. Someone whose connection
+ * the server replaced (they logged in again: it announces a leave, then their join at the same
+ * address) did not come and go: back within DEPARTURE_HOLD.graceMs, their leave's line gives way
+ * to one saying they reconnected, and no arrival is said (nor chimes).
  */
 export class RoomEventLog {
   private next = 0;
   /** Each interrupted room's roster when the connection dropped, until it is rejoined or left. */
   private readonly before = new Map<string, Roster>();
+  /** The plain leaves whose person may still be back at the same address: occupant address → that line. */
+  private readonly leaves = new Map<string, { roomAddress: string; eventId: string; userAddress: string | undefined; until: number }>();
 
   constructor(
     private readonly store: StateStore,
     private readonly clock: Clock,
   ) {}
 
-  /** A line about `about` (undefined: about the room itself). */
-  add(roomAddress: string, kind: RoomEventKind, about: Pick<Peer, 'address' | 'displayName'> | undefined): void {
+  /** A line about `about` (undefined: about the room itself); returns its id. */
+  add(roomAddress: string, kind: RoomEventKind, about: Pick<Peer, 'address' | 'displayName'> | undefined): string {
     const id = `event-${this.next++}`;
     this.store.upsert('roomEvents', id, { id, roomAddress, kind, displayName: about?.displayName, peerAddress: about?.address, time: this.clock.now() });
     const ofRoom = Object.values(this.store.state.roomEvents).filter((event) => event.roomAddress === roomAddress);
     // Records keep their insertion order (ids are not integers): the first are the oldest.
     for (const old of ofRoom.slice(0, Math.max(0, ofRoom.length - LIMITS.roomEventsPerRoom))) this.store.remove('roomEvents', old.id);
+    return id;
+  }
+
+  /** Someone left the room plainly (not removed, not renamed): said at once, and remembered a while for their return. */
+  left(roomAddress: string, peer: Pick<Peer, 'address' | 'displayName' | 'userAddress'>): void {
+    const now = this.clock.now();
+    for (const [address, leave] of this.leaves) if (now > leave.until) this.leaves.delete(address);
+    this.leaves.set(peer.address, { roomAddress, eventId: this.add(roomAddress, 'left', peer), userAddress: peer.userAddress, until: now + DEPARTURE_HOLD.graceMs });
+  }
+
+  /** Someone arrived while we are in the room: a join, or the same person back at once at the same address. */
+  arrived(roomAddress: string, peer: Pick<Peer, 'address' | 'displayName' | 'userAddress'>): void {
+    const leave = this.leaves.get(peer.address);
+    this.leaves.delete(peer.address);
+    const back = leave !== undefined && sameUser(leave.userAddress, peer.userAddress) && this.clock.now() <= leave.until && this.store.state.roomEvents[leave.eventId] !== undefined;
+    // A new line rather than the leave's changed: a screen reader hears that they are back.
+    if (back) this.store.remove('roomEvents', leave.eventId);
+    this.add(roomAddress, back ? 'reconnected' : 'joined', peer);
   }
 
   /** The connection dropped while we were in the room: who was there. A drop during a rejoin keeps the first roster. */
@@ -47,5 +72,11 @@ export class RoomEventLog {
   /** We left the room, or it put us out: there is no rejoin to compare. */
   forget(roomAddress: string): void {
     this.before.delete(roomAddress);
+    for (const [address, leave] of this.leaves) if (leave.roomAddress === roomAddress) this.leaves.delete(address);
   }
+}
+
+/** Whether the real addresses, where the room shows both (to its moderators), are one user's; a new connection has a resource of its own. */
+function sameUser(before: string | undefined, now: string | undefined): boolean {
+  return before === undefined || now === undefined || bareAddress(before) === bareAddress(now);
 }

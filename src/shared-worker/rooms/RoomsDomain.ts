@@ -394,7 +394,10 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       if (removal && removal.kind !== 'renamed') this.selfRemoved(room, removal);
       else this.context.store.remove('peers', occupant.full);
       const departure = departureOf(info);
-      if (!isSelf && previous && departure && room.roomState === 'joined') this.events.add(room.address, departure, previous);
+      if (!isSelf && previous && departure && room.roomState === 'joined') {
+        if (departure === 'left') this.events.left(room.address, previous);
+        else this.events.add(room.address, departure, previous);
+      }
       // Someone of the call who simply left may be back in a moment at the same address (their connection replaced): what we knew of them waits for them.
       if (!isSelf && previous?.joinedCall && departure === 'left') this.beforeOutage.departed(previous, this.context.clock.now());
       return;
@@ -413,7 +416,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     for (const problem of problems) this.context.log.info(`presence from ${occupant.full}: ${problem}`);
     this.context.store.upsert('peers', occupant.full, peer);
     // Before our self-presence the room is listing who is already there: not arrivals.
-    if (!isSelf && !previous && room.roomState === 'joined') this.events.add(room.address, 'joined', peer);
+    if (!isSelf && !previous && room.roomState === 'joined') this.events.arrived(room.address, peer);
     if (!isSelf) return;
     if (room.roomState !== 'joined') this.completeJoin(room, occupant.full, presence, rid);
     else if (room.selfAddress !== occupant.full || room.selfRole !== peer.role || room.selfAffiliation !== peer.affiliation) {

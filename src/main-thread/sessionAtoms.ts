@@ -3,6 +3,7 @@ import type { CallRecord, ChatMessage, Peer, Room, RoomEvent } from '../protocol
 import { correctionFolder, roomMessageRecords } from '../protocol/chatCorrections';
 import { roomByAddress } from '../protocol/roomLookup';
 import { initialSessionState, type SessionState } from '../protocol/session-state';
+import { heldPeersAtom } from './call/callAtoms';
 
 /** The tab's mirror of the shared worker's state of record; React reads only derived atoms. */
 export const sessionStateAtom = atom<SessionState>(initialSessionState());
@@ -81,8 +82,24 @@ export const roomPeersAtomFamily = family((roomAddress: string) =>
   ),
 );
 
-/** How many people a room has (yourself included): what its header shows, re-rendered only when the count changes. */
-export const roomPeerCountAtomFamily = family((roomAddress: string) => atom((get) => get(roomPeersAtomFamily(roomAddress)).length));
+/**
+ * The people a room's Participants list shows: the room's, and in their place those its call keeps
+ * although the room no longer lists them (call/DepartureHold: their connection to the chat server
+ * replaced while their media still reaches us; call/RejoinHold: not back yet after our rejoin), so
+ * the list and the tiles agree. Only while the room is joined: through our own lost connection the
+ * list waits for the rejoin.
+ */
+export const participantsAtomFamily = family((roomAddress: string) =>
+  listAtom((get) => {
+    const listed = get(roomPeersAtomFamily(roomAddress));
+    if (get(roomByAddressAtomFamily(roomAddress))?.joined !== true) return listed;
+    const kept = (get(heldPeersAtom)[roomAddress] ?? []).filter((held) => !listed.some((peer) => peer.address === held.address));
+    return kept.length === 0 ? listed : [...listed, ...kept].sort(byJoinThenName);
+  }),
+);
+
+/** How many people the Participants list shows (yourself included): what the header shows, re-rendered only when the count changes. */
+export const roomPeerCountAtomFamily = family((roomAddress: string) => atom((get) => get(participantsAtomFamily(roomAddress)).length));
 
 /** The other peers of a room who are typing or have a live real-time text draft. */
 export const typingPeersAtomFamily = family((roomAddress: string) =>

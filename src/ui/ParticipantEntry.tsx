@@ -6,6 +6,8 @@ import { peerStates } from './peerStates';
 
 interface ParticipantEntryProps {
   peer: Peer;
+  /** The room does not list them now, but the call keeps them (their connection replaced): nothing can be done to them until they are back. */
+  reconnecting: boolean;
   /** You own the room: you may kick others; called as you confirm a kick. */
   onKicked: ((peer: Peer, kicking: Promise<unknown>) => void) | undefined;
   /** You are in the room: you may ask others for attention. */
@@ -13,9 +15,9 @@ interface ParticipantEntryProps {
 }
 
 /** One person in the room: their name, then their states in words, then what you can do to them. */
-export function ParticipantEntry({ peer, onKicked, canNudge }: ParticipantEntryProps) {
+export function ParticipantEntry({ peer, reconnecting, onKicked, canNudge }: ParticipantEntryProps) {
   const actions = useActions();
-  const states = peerStates(peer);
+  const states = reconnecting ? [...peerStates(peer), 'reconnecting'] : peerStates(peer);
   const initial = Array.from(peer.displayName.trim())[0]?.toUpperCase() ?? '?';
   return (
     <li className={`participant${peer.speaking ? ' is-speaking' : ''}${peer.requestingAttention ? ' wants-attention' : ''}`}>
@@ -35,7 +37,7 @@ export function ParticipantEntry({ peer, onKicked, canNudge }: ParticipantEntryP
           </span>
         )}
       </span>
-      {!peer.isSelf && (
+      {!peer.isSelf && !reconnecting && (
         <span className="participant-actions">
           {canNudge && (
             <button

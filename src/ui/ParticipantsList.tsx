@@ -1,13 +1,14 @@
 import { useAtomValue } from 'jotai';
 import { memo, useLayoutEffect, useRef, useState } from 'react';
-import { roomPeersAtomFamily } from '../main-thread/sessionAtoms';
+import { participantsAtomFamily, roomPeersAtomFamily } from '../main-thread/sessionAtoms';
 import type { Peer, Room } from '../protocol/entities';
 import { BannedList } from './BannedList';
 import { ParticipantEntry } from './ParticipantEntry';
 
 /** Everyone in the room, yourself first (DESIGN "Run contract": list "Participants"); for the owner, who is banned. */
 export const ParticipantsList = memo(function ParticipantsList({ id, room, roomAddress }: { id: string; room: Room; roomAddress: string }) {
-  const peers = useAtomValue(roomPeersAtomFamily(roomAddress));
+  const peers = useAtomValue(participantsAtomFamily(roomAddress));
+  const inRoom = useAtomValue(roomPeersAtomFamily(roomAddress));
   const bannedHeading = useRef<HTMLHeadingElement>(null);
   /** Whom the owner has just kicked: once their entry has gone, focus goes to the Banned list. */
   const kicked = useRef<string | undefined>(undefined);
@@ -38,7 +39,7 @@ export const ParticipantsList = memo(function ParticipantsList({ id, room, roomA
       </h2>
       <ul role="list" aria-label="Participants" className="participant-list">
         {peers.map((peer) => (
-          <ParticipantEntry key={peer.address} peer={peer} onKicked={isOwner ? kickConfirmed : undefined} canNudge={room.joined} />
+          <ParticipantEntry key={peer.address} peer={peer} reconnecting={!inRoom.includes(peer)} onKicked={isOwner ? kickConfirmed : undefined} canNudge={room.joined} />
         ))}
       </ul>
       {peers.length === 0 && <p className="muted">{room.joined ? 'Nobody is here.' : 'You will see who is here once you are in the room.'}</p>}

@@ -4,12 +4,13 @@
 // Real Prosody and Chromium with fake devices, in a loopback-only network namespace; each case prints
 // its figures; what is asserted is what the people see and hear, not how fast.
 import { REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
+import { NETWORK_EVENTS } from '../../src/protocol/constants';
 import { CALL_FAULTS_LAUNCH, expectCameraSeenThroughOutages, expectOutageShown, expectVideoMovedWhileOut, inACall, watchedSamples, watchTiles } from './call-faults';
 import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, joinCallWithCamera, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
 import { BACK_WITHIN_MS, expectOutageNoticed, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
 import { joinThrough, PersonalPath } from './network-cut';
-import { chatLog, expect, openPanel, participantEntry, test, uniqueRoomName, type Person } from './rooms-people';
+import { chatLog, expect, openPanel, participantEntry, setBrowserOnline, test, uniqueRoomName, type Person } from './rooms-people';
 import { videoGapFigure } from './video-continuity';
 
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS, launchOptions: CALL_FAULTS_LAUNCH });
@@ -230,5 +231,42 @@ test.describe('Fault suite: Alice’s network dies without a word mid-call — s
       await alice?.context.close();
       path.close();
     }
+  });
+});
+
+test.describe('Fault suite: Alice’s browser offline a few seconds mid-call — her session lets the chat server go, her media still reaches Bob, so his call and his people list keep her, marked reconnecting, until she is back', () => {
+  test('Alice offline 7 s (her session disconnects after NETWORK_EVENTS.offlineDisconnectDelayMs), two people on direct connections', async ({ people }) => {
+    test.setTimeout(120_000);
+    const room = uniqueRoomName('fault-call-offline');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await joinCallWithCamera(alice.page, 0);
+    await joinCallWithCamera(bob.page, 1);
+    await expectDecodingVideo(alice.page, 'Bob');
+    await expectDecodingVideo(bob.page, 'Alice');
+    await openPanel(bob.page, 'People');
+    await watchTiles([alice, bob]);
+
+    const offlineAt = Date.now();
+    await setBrowserOnline(alice.context, false);
+    // Her session lets its connection go 5 s on (SPEC §7), and the room tells Bob she left; her media
+    // goes on reaching him, so he keeps her tile (DepartureHold), and his list keeps her with it.
+    await expect(participantEntry(bob.page, 'Alice')).toContainText('reconnecting', { timeout: NETWORK_EVENTS.offlineDisconnectDelayMs + 5_000 });
+    const heldAt = Date.now();
+    // Nobody can kick her, or ask for her attention, while the room does not have her.
+    await expect(participantEntry(bob.page, 'Alice').getByRole('button')).toHaveCount(0);
+    await alice.page.waitForTimeout(Math.max(0, offlineAt + 7_000 - Date.now()));
+    await setBrowserOnline(alice.context, true);
+    const onlineAt = Date.now();
+    await expect(participantEntry(bob.page, 'Alice')).not.toContainText('reconnecting', { timeout: BACK_WITHIN_MS });
+    const backMs = Date.now() - onlineAt;
+    await expect(participantEntry(bob.page, 'Alice').getByRole('button', { name: 'Request attention from Alice' })).toBeVisible();
+    await expectDecodingVideo(bob.page, 'Alice');
+    await expectDecodingVideo(alice.page, 'Bob');
+    const watched = await watchedSamples([alice, bob]);
+    reportFault('Alice’s browser offline 7 s mid-call', [`Bob lists her as reconnecting ${heldAt - offlineAt} ms after she went offline`, `listed as back ${backMs} ms after she was online`, videoGapFigure(watched, offlineAt)]);
+    await openPanel(bob.page, 'Chat');
+    await expect(chatLog(bob.page)).toContainText('Alice reconnected');
+    for (const { pair, samples } of watched) expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
   });
 });

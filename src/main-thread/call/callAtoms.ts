@@ -39,6 +39,7 @@ export const receivedPathsAtom = atom<Readonly<Record<string, ReceivedPath>>>({}
 
 /**
  * Per room address, the people its call still follows although the room does not list them now:
- * the connection was lost, or we are back and they are not yet (call/RejoinHold). Their tiles stay.
+ * the connection was lost, or we are back and they are not yet (call/RejoinHold), or theirs was
+ * replaced (call/DepartureHold). Their tiles stay, and the Participants list keeps them.
  */
 export const heldPeersAtom = atom<Readonly<Record<string, readonly Peer[]>>>({});

@@ -1,0 +1,58 @@
+import { createStore, Provider } from 'jotai';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { heldPeersAtom } from '../../src/main-thread/call/callAtoms';
+import type { ParleyTab } from '../../src/main-thread/ParleyTab';
+import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
+import type { Peer, Room } from '../../src/protocol/entities';
+import { initialSessionState } from '../../src/protocol/session-state';
+import { ParticipantsList } from '../../src/ui/ParticipantsList';
+import { TabContext } from '../../src/ui/tabContext';
+import { peer, room } from './callTab-fakes';
+
+/** Rendering to markup calls no action. */
+const tab = { actions: {} } as ParleyTab;
+
+// Not its owner: a kick's dialog needs a document (Dialog's portal), which markup rendering has not.
+const joinedRoom = room({ selfAffiliation: 'none', selfRole: 'participant' });
+const self = peer(joinedRoom.selfAddress!, { displayName: 'Me', joinedRoomAt: 0 });
+const carol = peer(`${joinedRoom.address}/carol`, { displayName: 'Carol', joinedRoomAt: 1, joinedCall: true, muted: true });
+const bob = peer(`${joinedRoom.address}/bob`, { displayName: 'Bob', joinedRoomAt: 2 });
+
+/** The Participants list of a room the session lists `listed` in, while its call keeps `held`: its count, then each entry in order. */
+function entries(shown: Room, listed: readonly Peer[], held: readonly Peer[]): string[] {
+  const store = createStore();
+  store.set(sessionStateAtom, { ...initialSessionState(), rooms: { [shown.id]: shown }, peers: Object.fromEntries(listed.map((one) => [one.address, one])) });
+  store.set(heldPeersAtom, { [shown.address!]: held });
+  const markup = renderToStaticMarkup(
+    createElement(Provider, { store }, createElement(TabContext, { value: tab }, createElement(ParticipantsList, { id: 'people', room: shown, roomAddress: shown.address! }))),
+  );
+  const count = /<span class="count">(\d+)<\/span>/.exec(markup)?.[1];
+  // Each entry's words, then the names of its buttons.
+  const items = [...markup.matchAll(/<li class="participant[^"]*">(.*?)<\/li>/g)].map(([, item]) =>
+    [...[...item!.matchAll(/>([^<]+)</g)].map(([, text]) => text!.trim()), ...[...item!.matchAll(/<button[^>]* aria-label="([^"]+)"/g)].map(([, label]) => label!)]
+      .filter((text) => text !== '' && text !== ',')
+      .join(' '),
+  );
+  return [`${count} people`, ...items];
+}
+
+describe('Participants list: someone the call keeps while the room does not list them (their connection replaced: DepartureHold) stays in their place, marked reconnecting, with nothing to do to them (issue 13)', () => {
+  it('Carol, held by the call, stays between the others in order of arrival, counted, marked reconnecting, with no attention request; Bob has one', () => {
+    const list = entries(joinedRoom, [self, bob], [carol]);
+    expect(list[0]).toBe('3 people');
+    expect(list.slice(1).map((entry) => entry.split(' ')[0])).toEqual(['Me', 'Carol', 'Bob']);
+    expect(list[2]).toContain('muted reconnecting');
+    expect(list[2]).not.toContain('Request attention');
+    expect(list[3]).toContain('Request attention from Bob');
+    expect(list[3]).not.toContain('reconnecting');
+    expect(entries(joinedRoom, [self, bob], [])).toEqual(['2 people', expect.stringMatching(/^Me/), expect.stringMatching(/^Bob/)]);
+  });
+
+  it('someone the room lists again is listed once, not reconnecting; through our own lost connection (the room not joined) the list waits for the rejoin', () => {
+    expect(entries(joinedRoom, [self, carol, bob], [carol]).filter((entry) => entry.startsWith('Carol'))).toEqual([expect.not.stringContaining('reconnecting')]);
+    const interrupted = room({ roomState: 'interrupted', joined: false });
+    expect(entries(interrupted, [], [carol, bob])).toEqual(['0 people']);
+  });
+});

@@ -188,6 +188,14 @@ export const SPINNER_DELAY_MS = 1_000;
 export const MESSAGE_NOTICE_HOLD_MS = 400;
 
 /**
+ * A plain leave's tone waits this long, and plays only if its event line is still there
+ * (`alerts/LeaveToneHold.ts`): someone whose connection the server replaced is announced as leaving
+ * and back at once (a bind and a room join later), and their line gives way to "reconnected"
+ * (RoomEventLog). It is DEPARTURE_HOLD.stalledAfterMs, so a closed tab's tone sounds as its tile goes.
+ */
+export const LEAVE_TONE_HOLD_MS = DEPARTURE_HOLD.stalledAfterMs;
+
+/**
  * The config's credential and relay token expire (PARLEY_CREDENTIAL_TTL_SECONDS, 12 h by default),
  * and a connection may outlive them: the room-config service, the relay's AUTH and a reconnect's
  * `resume` would then refuse them. So while connected the session asks for the config again (with

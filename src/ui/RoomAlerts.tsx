@@ -4,6 +4,7 @@ import { systemClock } from '../common/clock';
 import { askForNotificationsOnce, showDesktopNotice } from '../main-thread/alerts/desktopNotifications';
 import { holdRoomAlerts, type RoomAlertSeat } from '../main-thread/alerts/roomAlertSeat';
 import { MessageNoticeHold } from '../main-thread/alerts/MessageNoticeHold';
+import { LeaveToneHold } from '../main-thread/alerts/LeaveToneHold';
 import { isMessageNotice, RoomArrivals } from '../main-thread/alerts/RoomArrivals';
 import { playTone } from '../main-thread/alerts/tones';
 import { callAtomFamily, preferencesAtom, roomByAddressAtomFamily, roomEventsAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
@@ -25,6 +26,7 @@ export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roo
   const seat = useRef<RoomAlertSeat | undefined>(undefined);
   const store = useStore();
   const messageNotices = useRef<MessageNoticeHold | undefined>(undefined);
+  const leaveTones = useRef<LeaveToneHold | undefined>(undefined);
   const wasInCall = useRef(inCall);
 
   useEffect(() => {
@@ -35,6 +37,12 @@ export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roo
     const unreadCount = () => store.get(room)?.unreadCount ?? 0;
     const notices = new MessageNoticeHold({ clock: systemClock, unreadCount, show: showDesktopNotice });
     messageNotices.current = notices;
+    const stillShown = (eventId: string) => store.get(roomEventsAtomFamily(roomAddress)).some((event) => event.id === eventId);
+    const leaves = new LeaveToneHold({ clock: systemClock, stillShown, play: () => {
+        if (soundsOn.current) playTone('left');
+      },
+    });
+    leaveTones.current = leaves;
     // Heard as the state changes, not in an effect: a hidden tab runs its effects late.
     const unsubscribe = store.sub(room, () => {
       if (unreadCount() === 0) notices.read();
@@ -43,6 +51,7 @@ export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roo
       held.release();
       unsubscribe();
       notices.dispose();
+      leaves.dispose();
     };
   }, [roomAddress, store]);
 
@@ -51,6 +60,7 @@ export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roo
     const alerts = arrivals.current.look(messages, events);
     if (!seat.current?.held) return;
     if (soundsOn.current && alerts.tone) playTone(alerts.tone);
+    if (soundsOn.current && alerts.departures.length > 0) leaveTones.current?.hold(alerts.departures);
     if (document.visibilityState !== 'hidden') return;
     for (const notice of alerts.notices) {
       if (isMessageNotice(notice)) messageNotices.current?.hold(notice);

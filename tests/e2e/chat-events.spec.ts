@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { TEST_CHROMIUM_ARGS } from '../../playwright.config';
-import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, participantEntry, say, test, typingIndicator, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, participantEntry, recordTones, say, test, typingIndicator, uniqueRoomName } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
 // The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
@@ -238,28 +238,13 @@ test.describe('Notification permission: asked once, after your first message, ne
   });
 });
 
-test.describe('Sounds: off until the person turns them on; then a tone for a join (issue 15)', () => {
-  test('Carol joining makes no sound; with "Sounds" on, Bob joining plays the rising join tone', async ({ people }) => {
+test.describe('Sounds: off until the person turns them on; then a tone for a join, and for a leave once LEAVE_TONE_HOLD_MS has shown it was one (issue 15)', () => {
+  test('Carol joining makes no sound; with "Sounds" on, Bob joining plays the rising join tone, Carol leaving the falling one', async ({ people }) => {
     const room = uniqueRoomName('sounds');
     const alice = await people.join(room, 'Alice');
-    // Records the notes the page generates (RecordingOscillator around the real OscillatorNode: a
-    // headless browser has no speaker to listen to); the real node still plays.
-    await alice.context.addInitScript(() => {
-      const notes: number[] = [];
-      (window as unknown as { notes: number[] }).notes = notes;
-      class RecordingOscillator extends OscillatorNode {
-        constructor(context: BaseAudioContext, options?: OscillatorOptions) {
-          super(context, options);
-          notes.push(options?.frequency ?? 440);
-        }
-      }
-      window.OscillatorNode = RecordingOscillator;
-    });
-    await alice.page.reload();
-    await expectJoined(alice.page);
-    const notes = () => alice.page.evaluate(() => (window as unknown as { notes: number[] }).notes);
+    const notes = await recordTones(alice.page);
 
-    await people.join(room, 'Carol');
+    const carol = await people.join(room, 'Carol');
     await expect(chatLog(alice.page)).toContainText('Carol joined');
     expect(await notes()).toEqual([]);
 
@@ -267,5 +252,9 @@ test.describe('Sounds: off until the person turns them on; then a tone for a joi
     await people.join(room, 'Bob');
     await expect(chatLog(alice.page)).toContainText('Bob joined');
     await expect.poll(notes).toEqual([660, 880]);
+
+    await carol.context.close();
+    await expect(chatLog(alice.page)).toContainText('Carol left');
+    await expect.poll(notes).toEqual([660, 880, 880, 660]);
   });
 });

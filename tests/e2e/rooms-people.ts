@@ -75,6 +75,27 @@ export async function setBrowserOnline(context: BrowserContext, online: boolean)
   for (const page of context.pages()) await page.evaluate((type) => dispatchEvent(new Event(type)), online ? 'online' : 'offline');
 }
 
+/**
+ * Records the notes of the tones the page plays from now on, read by the function returned: each
+ * OscillatorNode's frequency (a RecordingOscillator around the real node, which still plays; a
+ * headless browser has no speaker to listen to). The page makes its nodes when it plays, so this
+ * may come at any time. Rising 660, 880 Hz: a join; falling 880, 660 Hz: a leave.
+ */
+export async function recordTones(page: Page): Promise<() => Promise<number[]>> {
+  await page.evaluate(() => {
+    const notes: number[] = [];
+    (window as unknown as { notes: number[] }).notes = notes;
+    class RecordingOscillator extends OscillatorNode {
+      constructor(context: BaseAudioContext, options?: OscillatorOptions) {
+        super(context, options);
+        notes.push(options?.frequency ?? 440);
+      }
+    }
+    window.OscillatorNode = RecordingOscillator;
+  });
+  return () => page.evaluate(() => (window as unknown as { notes: number[] }).notes);
+}
+
 /** The person's shared worker (their session), attached over the browser's DevTools session until `detach`. */
 export async function attachSessionWorker(page: Page): Promise<{ worker: AttachedWorker; detach(): Promise<void> }> {
   const pageSession = await page.context().newCDPSession(page);

@@ -133,7 +133,7 @@ describe('RoomEventLog: someone whose connection was replaced, back at the same 
   it('a reconnection neither chimes nor notifies, and a screen reader hears it in plain words', () => {
     const arrivals = new RoomArrivals('standup');
     arrivals.look([], [event('e1', 1, 'left')]);
-    expect(arrivals.look([], [event('e2', 2, 'reconnected')])).toEqual({ tone: undefined, notices: [] });
+    expect(arrivals.look([], [event('e2', 2, 'reconnected')])).toEqual({ tone: undefined, departures: [], notices: [] });
     expect(unannouncedEvents(new Set(['e1']), [event('e2', 2, 'reconnected')]).map(roomEventText)).toEqual(['Bob reconnected']);
   });
 });
@@ -182,10 +182,12 @@ describe('SPEC §9 chat grouping window: "Chat grouping window 300 s by default"
 describe('Room arrivals: what plays a tone or notifies is what others did since the last look, never what was there (issue 15)', () => {
   it('the first look only learns; then one tone for the most important arrival and one notice per kind', () => {
     const arrivals = new RoomArrivals('standup');
-    expect(arrivals.look([message('m1', 1)], [event('e1', 1)])).toEqual({ tone: undefined, notices: [] });
-    expect(arrivals.look([message('m1', 1)], [event('e1', 1)])).toEqual({ tone: undefined, notices: [] });
+    expect(arrivals.look([message('m1', 1)], [event('e1', 1)])).toEqual({ tone: undefined, departures: [], notices: [] });
+    expect(arrivals.look([message('m1', 1)], [event('e1', 1)])).toEqual({ tone: undefined, departures: [], notices: [] });
 
-    expect(arrivals.look([message('m1', 1)], [event('e1', 1), event('e2', 2, 'left')]).tone).toBe('left');
+    // A plain leave's tone waits (LeaveToneHold); a kick's does not.
+    expect(arrivals.look([message('m1', 1)], [event('e1', 1), event('e2', 2, 'left')])).toEqual({ tone: undefined, departures: ['e2'], notices: [] });
+    expect(arrivals.look([message('m1', 1)], [event('e1', 1), event('e2', 2, 'left'), event('e2k', 2, 'kicked', 'Dee')])).toMatchObject({ tone: 'left', departures: [] });
     const batch = arrivals.look([message('m1', 1), message('m2', 3), message('m3', 4, 'Cy')], [event('e1', 1), event('e2', 2, 'left'), event('e3', 5, 'attention', 'Cy')]);
     expect(batch.tone).toBe('attention');
     expect(batch.notices).toEqual([
@@ -197,7 +199,7 @@ describe('Room arrivals: what plays a tone or notifies is what others did since 
   it('your own messages and lock changes neither chime nor notify', () => {
     const arrivals = new RoomArrivals('standup');
     arrivals.look([], []);
-    expect(arrivals.look([message('mine', 1, 'Me', 'outgoing')], [event('e1', 1, 'locked')])).toEqual({ tone: undefined, notices: [] });
+    expect(arrivals.look([message('mine', 1, 'Me', 'outgoing')], [event('e1', 1, 'locked')])).toEqual({ tone: undefined, departures: [], notices: [] });
     expect(arrivals.look([message('mine', 1, 'Me', 'outgoing'), message('m2', 2)], []).notices).toEqual([
       { title: 'Ann in standup', body: 'text m2', tag: `parley-message:${ROOM}` },
     ]);

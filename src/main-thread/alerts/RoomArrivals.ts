@@ -5,6 +5,11 @@ import type { ToneKind } from './tones';
 /** What a batch of arrivals asks for: at most one tone, and the notifications to show if nobody is looking. */
 export interface Alerts {
   tone: ToneKind | undefined;
+  /**
+   * The plain leaves among the arrivals when nothing else chimes: their tone waits (LeaveToneHold),
+   * since a leave may be a replaced connection, back at once.
+   */
+  departures: string[];
   notices: DesktopNotice[];
 }
 
@@ -22,7 +27,6 @@ function toneOf(event: RoomEvent): ToneKind | undefined {
   switch (event.kind) {
     case 'joined':
       return 'joined';
-    case 'left':
     case 'kicked':
     case 'banned':
       return 'left';
@@ -46,7 +50,7 @@ export class RoomArrivals {
   look(messages: readonly ChatMessage[], events: readonly RoomEvent[]): Alerts {
     const seen = this.seen;
     this.seen = new Set([...messages.map((message) => message.id), ...events.map((event) => event.id)]);
-    if (!seen) return { tone: undefined, notices: [] };
+    if (!seen) return { tone: undefined, departures: [], notices: [] };
     const newMessages = messages.filter((message) => message.direction === 'incoming' && !seen.has(message.id));
     const newEvents = events.filter((event) => !seen.has(event.id));
     const tones = new Set([...newEvents.map(toneOf), ...(newMessages.length > 0 ? ['message' as const] : [])]);
@@ -62,6 +66,8 @@ export class RoomArrivals {
     for (const event of newEvents.filter((event) => event.kind === 'attention')) {
       notices.push({ title: `${event.displayName ?? 'Someone'} asks for your attention`, body: `in ${this.roomName}`, tag: `parley-attention:${event.roomAddress}` });
     }
-    return { tone: TONE_ORDER.find((tone) => tones.has(tone)), notices };
+    const tone = TONE_ORDER.find((kind) => tones.has(kind));
+    const departures = tone ? [] : newEvents.filter((event) => event.kind === 'left').map((event) => event.id);
+    return { tone, departures, notices };
   }
 }

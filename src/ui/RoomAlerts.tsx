@@ -12,7 +12,8 @@ import { callAtomFamily, preferencesAtom, roomByAddressAtomFamily, roomEventsAto
 /**
  * A room's tones (the preference sounds, off by default) and desktop notifications (for a message
  * or an attention request while this tab is hidden), from one tab per room; a message's waits a
- * moment, and goes if a visible chat (the pop-out) read it meanwhile. Joining the call is a
+ * moment, and goes if a visible chat (the pop-out) read it meanwhile; so does a plain leave's tone,
+ * which goes if the leave turned out to be a reconnection (LeaveToneHold). Joining the call is a
  * moment to ask for notifications, as sending a message is (ChatPanel).
  */
 export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roomName: string }) {
@@ -38,10 +39,10 @@ export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roo
     const notices = new MessageNoticeHold({ clock: systemClock, unreadCount, show: showDesktopNotice });
     messageNotices.current = notices;
     const stillShown = (eventId: string) => store.get(roomEventsAtomFamily(roomAddress)).some((event) => event.id === eventId);
-    const leaves = new LeaveToneHold({ clock: systemClock, stillShown, play: () => {
-        if (soundsOn.current) playTone('left');
-      },
-    });
+    const playLeaveTone = () => {
+      if (soundsOn.current) playTone('left');
+    };
+    const leaves = new LeaveToneHold({ clock: systemClock, stillShown, play: playLeaveTone });
     leaveTones.current = leaves;
     // Heard as the state changes, not in an effect: a hidden tab runs its effects late.
     const unsubscribe = store.sub(room, () => {

@@ -1,4 +1,5 @@
 import type { Clock } from '../../common/clock';
+import { PendingTimeouts } from '../../common/PendingTimeouts';
 import { LEAVE_TONE_HOLD_MS } from '../../protocol/clientDefaults';
 
 export interface LeaveToneHoldOptions {
@@ -15,22 +16,21 @@ export interface LeaveToneHoldOptions {
  * chimes. Kicks and bans are no such thing, and chime at once (RoomArrivals).
  */
 export class LeaveToneHold {
-  private readonly waiting = new Set<unknown>();
+  private readonly waiting: PendingTimeouts;
 
-  constructor(private readonly options: LeaveToneHoldOptions) {}
+  constructor(private readonly options: LeaveToneHoldOptions) {
+    this.waiting = new PendingTimeouts(options.clock);
+  }
 
   hold(eventIds: readonly string[]): void {
-    const { clock, stillShown, play } = this.options;
-    const handle = clock.setTimeout(() => {
-      this.waiting.delete(handle);
+    const { stillShown, play } = this.options;
+    this.waiting.after(LEAVE_TONE_HOLD_MS, () => {
       if (eventIds.some(stillShown)) play();
-    }, LEAVE_TONE_HOLD_MS);
-    this.waiting.add(handle);
+    });
   }
 
   /** Drops what waits (the room's alerts go from this tab). */
   dispose(): void {
-    for (const handle of this.waiting) this.options.clock.clearTimeout(handle);
     this.waiting.clear();
   }
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../../common/clock';
+import { PendingTimeouts } from '../../common/PendingTimeouts';
 import { MESSAGE_NOTICE_HOLD_MS } from '../../protocol/clientDefaults';
 import type { DesktopNotice } from './desktopNotifications';
 
@@ -17,19 +18,19 @@ export interface MessageNoticeHoldOptions {
  * visible tab marks the message read meanwhile, and the person, reading it there, needs no notice.
  */
 export class MessageNoticeHold {
-  private readonly waiting = new Set<unknown>();
+  private readonly waiting: PendingTimeouts;
 
-  constructor(private readonly options: MessageNoticeHoldOptions) {}
+  constructor(private readonly options: MessageNoticeHoldOptions) {
+    this.waiting = new PendingTimeouts(options.clock);
+  }
 
   hold(notice: DesktopNotice): void {
-    const { clock, unreadCount, show } = this.options;
+    const { unreadCount, show } = this.options;
     // Read already: a hidden tab hears of its messages late (its effects wait for a frame it does not draw).
     if (unreadCount() === 0) return;
-    const handle = clock.setTimeout(() => {
-      this.waiting.delete(handle);
+    this.waiting.after(MESSAGE_NOTICE_HOLD_MS, () => {
       if (unreadCount() > 0) show(notice);
-    }, MESSAGE_NOTICE_HOLD_MS);
-    this.waiting.add(handle);
+    });
   }
 
   /**
@@ -42,7 +43,6 @@ export class MessageNoticeHold {
 
   /** Drops what waits (the room's alerts go from this tab). */
   dispose(): void {
-    for (const handle of this.waiting) this.options.clock.clearTimeout(handle);
     this.waiting.clear();
   }
 }

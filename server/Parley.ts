@@ -6,7 +6,7 @@ import { createGateway } from './gateway/Gateway';
 import { RelayRegistry } from './gateway/RelayRegistry';
 import { CLIENT_ADDRESS_HEADER, clientAddressToken } from './relay/host/clientAddress';
 import { WebsocketProxy, type WebsocketProxyStats } from './gateway/websocketProxy';
-import { refuseUpgrade } from './relay/refuseUpgrade';
+import { closeAsUnavailable } from './relay/unavailableUpgrade';
 import { RelayServer, type RelayServerOptions } from './relay/RelayServer';
 import { relayServerOptions } from './relay/relayServerOptions';
 import { relayWorkerBinary } from './relay/workerBinary';
@@ -74,7 +74,7 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
   /**
    * A `/relay` connection goes to the relay host carrying its room (`?room=`, src/protocol/relay.ts),
    * else to the relay beside the gateway (looked up per upgrade: after restartRelay the same path
-   * reaches the new relay); with neither, it is refused.
+   * reaches the new relay); with neither, it is closed at once as unavailable.
    */
   const routeRelay = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const room = new URL(request.url ?? '/', 'http://gateway').searchParams.get(RELAY_ROOM_PARAMETER) ?? undefined;
@@ -82,10 +82,15 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
     if (route) {
       // The relay host counts connections per client address: the gateway vouches for the one it sees.
       const headers = { [CLIENT_ADDRESS_HEADER]: clientAddressToken(settings.tokenSecret, request.socket.remoteAddress ?? 'unknown') };
-      relayProxy.upgrade(request, socket, head, { backend: new URL(route.url), unreachable: (error) => relayRegistry?.unreachable(route.id, error), headers });
+      relayProxy.upgrade(request, socket, head, {
+        backend: new URL(route.url),
+        unreachable: (error) => relayRegistry?.unreachable(route.id, error),
+        answerUnreachable: closeAsUnavailable,
+        headers,
+      });
     }
     else if (relay) relay.handleUpgrade(request, socket, head);
-    else refuseUpgrade(socket);
+    else closeAsUnavailable(request, socket, head);
   };
   const firstXmpp = await startXmppServer(xmppOptions);
   const readiness = new XmppReadiness(systemClock, { ...XMPP_READINESS_DEFAULTS, releasesPerSecond: settings.xmppReconnectsPerSecond });

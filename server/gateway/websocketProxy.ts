@@ -13,6 +13,8 @@ export interface WebsocketProxyStats {
 export interface ForwardTarget {
   backend: URL;
   unreachable: (error: Error) => void;
+  /** Answers the client itself when no connection to the backend can be made (else its socket is closed). */
+  answerUnreachable?: (request: IncomingMessage, client: Duplex, head: Buffer) => void;
   /** Set on the forwarded request (lower-case names), replacing whatever the client sent under those names. */
   headers?: Record<string, string>;
 }
@@ -57,13 +59,22 @@ export class WebsocketProxy {
     // client's socket so.)
     const upstream: Socket = connect({ port: portOf(backend), host: backend.hostname, noDelay: true });
     let connected = false;
+    let answered = false;
     upstream.once('connect', () => (connected = true));
-    if (target) upstream.once('error', (error) => connected || target.unreachable(error));
+    if (target) {
+      upstream.once('error', (error) => {
+        if (connected) return;
+        target.unreachable(error);
+        if (!target.answerUnreachable) return;
+        answered = true;
+        target.answerUnreachable(request, client, head);
+      });
+    }
     const pair = { client, upstream };
     this.open.add(pair);
     const closeBoth = (): void => {
       this.open.delete(pair);
-      client.destroy();
+      if (!answered) client.destroy();
       upstream.destroy();
     };
     upstream.once('error', closeBoth);

@@ -5,22 +5,20 @@ import {
   parseRelayParams,
   RELAY_ERROR,
   RelayRpcError,
+  SOCKET_ABANDONED,
+  SOCKET_DROPPED,
   type ParsedRelayRequest,
   type RelayLimits,
   type RelayNotification,
   type RelayRequestId,
   type RelayResponse,
+  type AuthParams,
+  type AuthResult,
 } from '../../src/protocol/relay';
 import { ConflictError, NotAuthenticatedError, RateLimitedError } from './errors';
-import type { RelaySession } from './RelaySession';
+import type { RelaySession, SessionHooks } from './RelaySession';
+import type { SessionHolder } from './ResumableSessions';
 import { TokenBucket } from './TokenBucket';
-
-export interface SessionHooks {
-  /** Sends a notification (CONSUMER_ICE_STATE, LAYERS_WANTED). */
-  notify: (notification: RelayNotification) => void;
-  /** Ends the connection (1011) when its media is gone; the client reconnects and ingests again. */
-  lost: (reason: string) => void;
-}
 
 export interface RelayConnectionOptions {
   limits: RelayLimits;
@@ -28,7 +26,11 @@ export interface RelayConnectionOptions {
   /** Verifies an AUTH token; returns the user it is bound to or throws NotAuthenticatedError. */
   authenticate: (token: string) => string;
   /** Makes the connection's session once AUTH succeeds. */
-  openSession: (hooks: SessionHooks) => RelaySession;
+  openSession: (user: string, hooks: SessionHooks, resumable: boolean, holder: SessionHolder) => RelaySession;
+  /** AUTH `resume`: the user's session of that id (throws NotFoundError when there is none). */
+  resumeSession: (id: string, user: string, holder: SessionHolder) => RelaySession;
+  /** The socket closed: the session ends, or waits for its client when `dropped`. */
+  releaseSession: (session: RelaySession, holder: SessionHolder, dropped: boolean) => void;
   log: (line: string) => void;
 }
 
@@ -36,9 +38,10 @@ export interface RelayConnectionOptions {
  * One relay websocket speaking JSON-RPC 2.0 (PROTOCOL.md "Media relay"): bounds each message and
  * the request rate, answers every malformed or unauthorised request with a JSON-RPC error, and
  * runs the rest one at a time, in order, on its RelaySession. Closing the socket closes the
- * session and so everything the connection made.
+ * session and so everything the connection made — unless the session is resumable and the socket
+ * dropped, when it waits for a new socket (ResumableSessions).
  */
-export class RelayConnection {
+export class RelayConnection implements SessionHolder {
   private readonly bucket: TokenBucket;
   private user: string | undefined;
   private session: RelaySession | undefined;
@@ -61,7 +64,13 @@ export class RelayConnection {
       this.alive = true;
     });
     socket.on('error', (error) => options.log(`relay: connection error: ${error.message}`));
-    socket.once('close', () => this.session?.close());
+    socket.once('close', (code) => this.release(code === SOCKET_DROPPED || code === SOCKET_ABANDONED));
+  }
+
+  /** Another socket resumed this one's session: this one, still open here, is dropped without it. */
+  handOver(): void {
+    this.session = undefined;
+    this.socket.terminate();
   }
 
   get authenticatedUser(): string | undefined {
@@ -117,8 +126,7 @@ export class RelayConnection {
     try {
       if (!isRelayMethod(method)) throw new RelayRpcError(RELAY_ERROR.methodNotFound, `unknown method "${method}"`);
       if (method === 'AUTH') {
-        const { token } = parseRelayParams('AUTH', params);
-        this.reply(id, { user: this.authenticate(token) });
+        this.reply(id, this.authenticate(parseRelayParams('AUTH', params)));
         return;
       }
       if (!this.session) throw new NotAuthenticatedError(`not authenticated: send AUTH {token} before ${method}`);
@@ -134,16 +142,33 @@ export class RelayConnection {
     }
   }
 
-  private authenticate(token: string): string {
+  private authenticate({ token, resumable, resume }: AuthParams): AuthResult {
     if (this.user !== undefined) throw new ConflictError('already authenticated');
     const user = this.options.authenticate(token);
-    this.user = user;
-    if (this.socket.readyState === WebSocket.OPEN) this.session = this.options.openSession({
-        notify: (notification) => this.send(notification),
+    const hooks: SessionHooks = {
+      notify: (notification) => this.send(notification),
+      lost: (reason) => {
+        // Its media is gone: nothing to resume.
+        this.release(false);
         // A close reason is at most 123 bytes.
-        lost: (reason) => this.socket.close(1011, reason.slice(0, 100)),
-      });
-    return user;
+        this.socket.close(1011, reason.slice(0, 100));
+      },
+    };
+    if (this.socket.readyState !== WebSocket.OPEN) throw new ConflictError('the socket closed during AUTH');
+    if (resume === undefined) {
+      this.session = this.options.openSession(user, hooks, resumable === true, this);
+    } else {
+      this.session = this.options.resumeSession(resume, user, this);
+      this.session.attach(hooks);
+    }
+    this.user = user;
+    return { user, ...(this.session.resumeId === undefined ? {} : { session: this.session.resumeId }) };
+  }
+
+  private release(dropped: boolean): void {
+    const session = this.session;
+    this.session = undefined;
+    if (session) this.options.releaseSession(session, this, dropped);
   }
 
   private reply(id: RelayRequestId, result: object): void {

@@ -9,10 +9,11 @@ import type { IngestStats } from './Ingest';
 import { LimitExceededError, NotAuthenticatedError } from './errors';
 import { ROUTER_MEDIA_CODECS } from './mediaCodecs';
 import { closeWithin, RelayConnection } from './RelayConnection';
-import { refuseUpgrade } from './refuseUpgrade';
 import { relayClientAddress } from './host/clientAddress';
 import { Quota } from './Quota';
+import { closeAsUnavailable } from './unavailableUpgrade';
 import { RelaySession } from './RelaySession';
+import { ResumableSessions } from './ResumableSessions';
 import { RoomDirectory, type RoomSummary } from './RoomDirectory';
 import { WorkerPool } from './WorkerPool';
 
@@ -67,6 +68,7 @@ export class RelayServer {
   private readonly connectionsByUser: Quota;
   private readonly connectionsByAddress: Quota;
   private readonly ingestsByUser: Quota;
+  private readonly resumable: ResumableSessions;
   private connectionNumber = 0;
   private stopped = false;
 
@@ -97,6 +99,7 @@ export class RelayServer {
     this.connectionsByUser = new Quota(options.limits.connectionsPerUser, 'relay connections for this user');
     this.connectionsByAddress = new Quota(options.limits.connectionsPerAddress, 'relay connections from this address');
     this.ingestsByUser = new Quota(options.limits.ingestsPerUser, 'streams ingested by this user');
+    this.resumable = new ResumableSessions(options.limits.resumeGraceMs);
   }
 
   static async start(options: RelayServerOptions): Promise<RelayServer> {
@@ -107,7 +110,7 @@ export class RelayServer {
   /** The gateway hands every `/relay` upgrade here. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     if (this.stopped) {
-      refuseUpgrade(socket);
+      closeAsUnavailable(request, socket, head);
       return;
     }
     const address = relayClientAddress(request, this.options.tokenSecret);
@@ -124,26 +127,31 @@ export class RelayServer {
         void closeWithin(websocket, 1008, message);
         return;
       }
-      let user: string | undefined;
       const connection = new RelayConnection(websocket, {
         limits: this.options.limits,
         now: this.options.now ?? Date.now,
         authenticate: (token) => {
-          const authenticated = this.authenticate(token);
-          websocket.once('close', this.connectionsByUser.take(authenticated));
-          user = authenticated;
+          const user = this.authenticate(token);
+          websocket.once('close', this.connectionsByUser.take(user));
           return user;
         },
-        openSession: (hooks) =>
-          new RelaySession({
-            ...hooks,
+        openSession: (user, hooks, resumable, holder) => {
+          const session = new RelaySession({
+            hooks,
+            ...(resumable ? { resumeId: this.resumable.newId() } : {}),
             number: ++this.connectionNumber,
             rooms: this.rooms,
             routerCapabilities: this.routerCapabilities,
             transportOptions: this.transportOptions,
             limits: this.options.limits,
-            takeIngestSlot: () => this.ingestsByUser.take(user ?? ''),
-          }),
+            takeIngestSlot: () => this.ingestsByUser.take(user),
+          });
+          this.resumable.add(session, user, holder);
+          return session;
+        },
+        resumeSession: (id, user, holder) => this.resumable.take(id, user, holder),
+        // A relay stopping (close, kill) keeps nothing for later.
+        releaseSession: (session, holder, dropped) => this.resumable.release(session, holder, dropped && !this.stopped),
         log: this.options.log,
       });
       this.connections.add(connection);
@@ -169,7 +177,7 @@ export class RelayServer {
   }
 
   stats(): RelayStats {
-    const sessions = [...this.connections].flatMap((connection) => connection.relaySession?.stats() ?? []);
+    const sessions = this.sessions().map((session) => session.stats());
     const consumerDetails = sessions.flatMap((session) => session.consumers);
     const ingestDetails = sessions.flatMap((session) => session.ingests);
     return {
@@ -187,7 +195,7 @@ export class RelayServer {
 
   /** The rooms its connections are bound to (a connection names its room before any router is made for it). */
   roomAddresses(): string[] {
-    const rooms = [...this.connections].flatMap((connection) => connection.relaySession?.stats().room ?? []);
+    const rooms = this.sessions().flatMap((session) => session.stats().room ?? []);
     return [...new Set(rooms)];
   }
 
@@ -221,6 +229,12 @@ export class RelayServer {
   private stop(): void {
     this.stopped = true;
     clearInterval(this.pingTimer);
+    this.resumable.closeAll();
+  }
+
+  /** Every live session: its socket's, or waiting for its client to resume it. */
+  private sessions(): RelaySession[] {
+    return [...[...this.connections].flatMap((connection) => connection.relaySession ?? []), ...this.resumable.waiting()];
   }
 
   private authenticate(token: string): string {

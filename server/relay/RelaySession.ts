@@ -13,19 +13,27 @@ import { ConflictError, LimitExceededError, NotFoundError } from './errors';
 import { Ingest, type IngestStats } from './Ingest';
 import type { RoomDirectory, RoomKey } from './RoomDirectory';
 
+/** How a session reaches the socket that holds it now. */
+export interface SessionHooks {
+  /** Sends a notification (CONSUMER_ICE_STATE, LAYERS_WANTED). */
+  notify: (notification: RelayNotification) => void;
+  /** Ends the connection (1011) when its media is gone; the client reconnects and ingests again. */
+  lost: (reason: string) => void;
+}
+
 export interface RelaySessionOptions {
-  /** Unique per connection: names its provisional room. */
+  /** Unique per session: names its provisional room. */
   number: number;
+  /** The socket that opened it. */
+  hooks: SessionHooks;
+  /** Set for a resumable session (AUTH `resumable`): the id its client resumes it with. */
+  resumeId?: string;
   rooms: RoomDirectory;
   routerCapabilities: types.RtpCapabilities;
   transportOptions: types.WebRtcTransportOptions;
   limits: RelayLimits;
   /** Takes one of the user's ingest slots (throws LimitExceededError when they hold all); returns its release. */
   takeIngestSlot: () => () => void;
-  /** Sends a notification on the connection. */
-  notify: (notification: RelayNotification) => void;
-  /** An ingest closed without being asked (its worker died): the connection cannot go on. */
-  lost: (reason: string) => void;
 }
 
 type SessionMethod = Exclude<RelayMethod, 'AUTH'>;
@@ -42,7 +50,8 @@ export interface RelaySessionStats {
 /**
  * What one authenticated relay connection has made — its ingests and consumer sessions — and
  * the methods that make and close them. Everything is closed by DISPOSE / REMOVE_CONSUMER or,
- * all at once, by `close()` when the socket closes.
+ * all at once, by `close()` when the socket closes — or, for a resumable session whose socket
+ * dropped, once no new socket took it over (`detach`, `attach`; ResumableSessions).
  */
 export class RelaySession {
   private readonly ingests = new Map<string, Ingest>();
@@ -52,6 +61,10 @@ export class RelaySession {
   private roomAddress: string | undefined;
   private room: RoomKey;
   private closed = false;
+  /** The socket holding it; none while a resumable session waits for its client. */
+  private hooks: SessionHooks | undefined;
+  /** Notifications sent while no socket held it, for the one that resumes it. */
+  private readonly held: RelayNotification[] = [];
 
   private readonly handlers: Handlers = {
     INGEST: async ({ id, sdp }) => {
@@ -120,19 +133,42 @@ export class RelaySession {
       }
       return { producerId };
     },
+    PING: async () => ({}),
   };
 
   constructor(private readonly options: RelaySessionOptions) {
     this.room = `connection:${options.number}`;
+    this.hooks = options.hooks;
+  }
+
+  get resumeId(): string | undefined {
+    return this.options.resumeId;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Its socket dropped: notifications are kept for the client's next socket (at most `notificationsKept`). */
+  detach(): void {
+    this.hooks = undefined;
+  }
+
+  /** A socket holds it (again): what was sent meanwhile goes first. */
+  attach(hooks: SessionHooks): void {
+    this.hooks = hooks;
+    for (const notification of this.held.splice(0)) hooks.notify(notification);
   }
 
   call<M extends SessionMethod>(method: M, params: RelayParams<M>): Promise<RelayResult<M>> {
     return (this.handlers[method] as (params: RelayParams<M>) => Promise<RelayResult<M>>)(params);
   }
 
-  /** The socket closed: everything this connection made goes. */
+  /** The socket closed (or its client did not come back): everything this connection made goes. */
   close(): void {
     this.closed = true;
+    this.hooks = undefined;
+    this.held.length = 0;
     for (const session of this.consumers.values()) session.close();
     for (const ingest of this.ingests.values()) ingest.close();
     this.consumers.clear();
@@ -216,7 +252,7 @@ export class RelaySession {
       // DISPOSE and close() forget an ingest before closing it: one still here was lost.
       if (this.closed || this.ingests.get(ingest.id) !== ingest) return;
       this.ingests.delete(ingest.id);
-      this.options.lost(`stream "${ingest.id}" lost its media server`);
+      this.lost(`stream "${ingest.id}" lost its media server`);
     });
   }
 
@@ -226,7 +262,7 @@ export class RelaySession {
       return;
     }
     this.consumers.set(session.id, session);
-    session.on('icestate', (iceConnectionState) => this.options.notify({ jsonrpc: '2.0', method: CONSUMER_ICE_STATE, params: { id: session.id, iceConnectionState } }));
+    session.on('icestate', (iceConnectionState) => this.notify({ jsonrpc: '2.0', method: CONSUMER_ICE_STATE, params: { id: session.id, iceConnectionState } }));
     session.on('wanted', () => this.sendLayersWanted(session.source));
     session.once('lost', () => {
       if (this.consumers.get(session.id) !== session) return;
@@ -265,7 +301,22 @@ export class RelaySession {
     if (spatialLayer === sent) return;
     if (spatialLayer < (sent ?? layers - 1) && consumers.some((session) => session.wantUnsettled)) return;
     this.layersWanted.set(ingest, spatialLayer);
-    this.options.notify({ jsonrpc: '2.0', method: LAYERS_WANTED, params: { id: ingest.id, spatialLayer } });
+    this.notify({ jsonrpc: '2.0', method: LAYERS_WANTED, params: { id: ingest.id, spatialLayer } });
+  }
+
+  private notify(notification: RelayNotification): void {
+    if (this.hooks) {
+      this.hooks.notify(notification);
+      return;
+    }
+    if (this.held.length < this.options.limits.notificationsKept) this.held.push(notification);
+    else this.close();
+  }
+
+  /** Its media is gone: the socket holding it is ended; with none, the session ends here. */
+  private lost(reason: string): void {
+    if (this.hooks) this.hooks.lost(reason);
+    else this.close();
   }
 
   private dispose(id: string): boolean {

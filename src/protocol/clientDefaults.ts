@@ -27,6 +27,15 @@ export const CAMERA_STOP = { checkIntervalMs: 500, stoppedAfterMs: 2_000 } as co
 /** Reconnecting after the relay went away or refused us: 1 s, doubling to at most 8 s, plus up to 0.5 s of jitter. */
 export const RELAY_RECONNECT = { firstDelayMs: 1_000, maxDelayMs: 8_000, jitterMs: 500 } as const;
 
+/**
+ * The relay connection's own watch (RelayRpcClient): a PING every `heartbeatMs`, and a socket whose
+ * PING is not answered as any request must be (RELAY_REQUEST_TIMEOUT_MS) taken for dropped: a
+ * browser cannot ping, and a socket the network silently dropped says nothing. A dropped socket's
+ * session is resumed on a new one, tried every `retryDelayMs` for as long as the relay keeps it
+ * (RELAY_LIMITS.resumeGraceMs), each try with `attemptTimeoutMs` to open and be answered.
+ */
+export const RELAY_RESUME = { heartbeatMs: 10_000, retryDelayMs: 1_000, attemptTimeoutMs: 5_000 } as const;
+
 /** A relay request not answered by then fails (RelayRpcClient). */
 export const RELAY_REQUEST_TIMEOUT_MS = 15_000;
 

@@ -23,6 +23,24 @@ import { expectRecord, expectString, isRecord, optionalRecord } from './validate
  * A consumer made ahead wants no layer (LAYERS_WANTED) and cannot be started until it is claimed;
  * claimed, it is like any new consumer (its first profile's grace starts then). It is claimed once.
  *
+ * And a connection that outlives its socket: a network fault that drops the websocket need not
+ * take the media with it, since the media flows beside it.
+ *
+ *   AUTH {token, resumable: true}                    → {user, session}
+ *   AUTH {token, resume: session}                    → {user, session}
+ *   PING {}                                          → {}   (the client's heartbeat: a browser
+ *                                                            cannot ping, and a socket the network
+ *                                                            silently dropped says nothing)
+ *
+ * A resumable session whose socket drops without a close frame (1006: the network, not either
+ * end, ended it), or that its client closes as abandoned (4000: no answer in time), keeps
+ * everything it made for `resumeGraceMs`; an AUTH naming it on a new socket,
+ * by the same user, takes it over — an old socket of its still open on the relay's side is dropped
+ * — and gets the notifications sent meanwhile (at most `notificationsKept`, else the session
+ * ends). Requests unanswered when the socket dropped are not answered. A resume of a session
+ * that is gone, or another user's, is refused as not found; a socket closed with a close frame
+ * ends its session at once, as does every 1.30.3 connection (it never asks to be resumable).
+ *
  * An ingest made either way (INGEST's SDP or these) is one stream id: CREATE_CONSUMER's `source`
  * names it and DISPOSE closes it. `appData.trackId` on PRODUCE is the browser track id that
  * consumer offers carry in `a=msid`, as INGEST's offer carries it (a receiver matches
@@ -73,6 +91,17 @@ const CONSUMER_ICE_STATES: readonly ConsumerIceState[] = ['checking', 'connected
 export function isConsumerIceUp(state: ConsumerIceState): boolean {
   return state === 'connected' || state === 'completed';
 }
+
+/** A websocket's close code when it closed without a close frame: the network (or a missed pong) ended it, not either end. */
+export const SOCKET_DROPPED = 1006;
+/**
+ * The close code of a socket the relay cannot serve (1013, "try again later"): it is stopped or
+ * dead. Said on the websocket rather than as a refused upgrade, which a browser cannot tell from
+ * a network fault: a session being resumed is gone with that relay, and the client stops asking.
+ */
+export const RELAY_UNAVAILABLE = 1013;
+/** The close code of a socket its client gave up on (no answer in time) to resume its session on another: the session stays. */
+export const SOCKET_ABANDONED = 4000;
 
 /** `aud` of the HS256 token the config service puts in `sfuServer.password`. */
 export const RELAY_TOKEN_AUDIENCE = 'parley-relay';
@@ -137,6 +166,13 @@ export const RELAY_LIMITS = {
   consumerConnectTimeoutMs: 15_000,
   /** Websocket ping; a socket that misses one pong is closed. */
   pingIntervalMs: 30_000,
+  /**
+   * A resumable session whose socket dropped waits this long for its client: as long as the relay
+   * waits for a pong, so that a fault it noticed can last about as long again and still resume.
+   */
+  resumeGraceMs: 30_000,
+  /** Notifications kept for a session whose socket dropped; one more ends it (its client could not catch up). */
+  notificationsKept: 256,
   /** A socket that has not authenticated (AUTH succeeded) within this time is closed (1008). */
   authTimeoutMs: 5_000,
   /** Authenticated connections of one user (the token's `sub`) at once; AUTH beyond is refused. */
@@ -167,10 +203,16 @@ export class RelayRpcError extends ParleyError {
 
 export interface AuthParams {
   token: string;
+  /** Keep the session through a dropped socket (Parley's client; the 1.30.3 client never asks). */
+  resumable?: boolean;
+  /** Take over this session, whose socket dropped (its `session` from an earlier AUTH). */
+  resume?: string;
 }
 export interface AuthResult {
   /** The token's subject: the user the connection acts for. */
   user: string;
+  /** A resumable session's id: what `resume` names. */
+  session?: string;
 }
 export interface IngestParams {
   /** The local stream id. */
@@ -264,6 +306,7 @@ export interface RelayMethods {
   CREATE_INGEST_TRANSPORT: { params: CreateIngestTransportParams; result: IngestTransportResult };
   CONNECT_INGEST_TRANSPORT: { params: ConnectIngestTransportParams; result: EmptyResult };
   PRODUCE: { params: ProduceParams; result: ProduceResult };
+  PING: { params: Record<string, never>; result: EmptyResult };
 }
 export type RelayMethod = keyof RelayMethods;
 export type RelayParams<M extends RelayMethod> = RelayMethods[M]['params'];
@@ -353,7 +396,12 @@ function mediaObject<T>(value: unknown, what: string): T {
 }
 
 const PARAM_READERS: { [M in RelayMethod]: (params: Record<string, unknown>) => RelayParams<M> } = {
-  AUTH: (p) => ({ token: expectString(p.token, 'token', TOKEN_LENGTH) }),
+  AUTH: (p) => {
+    const params: AuthParams = { token: expectString(p.token, 'token', TOKEN_LENGTH) };
+    if (p.resumable !== undefined) params.resumable = bool(p.resumable, 'resumable');
+    if (p.resume !== undefined) params.resume = id(p.resume, 'resume');
+    return params;
+  },
   INGEST: (p) => ({ id: id(p.id), sdp: expectString(p.sdp, 'sdp', SDP_LENGTH) }),
   CREATE_CONSUMER: (p) => {
     const params = {
@@ -388,6 +436,7 @@ const PARAM_READERS: { [M in RelayMethod]: (params: Record<string, unknown>) => 
       appData,
     };
   },
+  PING: () => ({}),
 };
 
 export function isRelayMethod(method: string): method is RelayMethod {

@@ -238,6 +238,11 @@ test.describe('Fault suite: the relay’s whole process killed during a relay ca
   });
 });
 
+/** Every producer on the relay: a stream ingested anew (its connection lost and made again) gets new ones. */
+function relayProducerIds(parley: RunningParley): string[] {
+  return (parley.relay?.stats().ingestDetails ?? []).flatMap((ingest) => ingest.producers.map((producer) => producer.id)).sort();
+}
+
 test.describe('Fault suite: Alice’s network dies without a word during a relay call — she comes back into the room and the call once it returns; her media never stopped, so nobody loses anybody’s video', () => {
   test('three people on the relay, Alice’s path to the servers (her chat and relay connections) silently cut for 30 s', async ({ people, browser, parley }) => {
     test.setTimeout(300_000);
@@ -251,6 +256,9 @@ test.describe('Fault suite: Alice’s network dies without a word during a relay
       for (const person of everyone) await expect(mediaPath(person.page)).toHaveText('Through the media relay', { timeout: 60_000 });
       await expectEveryoneSeesAndHearsEveryone(everyone);
       await watchTiles(everyone);
+      const producers = relayProducerIds(parley);
+      const aliceLog: string[] = [];
+      alice.page.on('console', (message) => aliceLog.push(message.text()));
 
       const cutAt = Date.now();
       path.cut('silent');
@@ -272,6 +280,10 @@ test.describe('Fault suite: Alice’s network dies without a word during a relay
       // the relay, never stopped, so their calls kept her (DepartureHold): no tile ever went away.
       for (const other of everyone.slice(1)) await expect(chatLog(other.page)).toContainText('Alice reconnected');
       for (const { pair, samples } of watched) expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
+      // Her relay socket did not live through the cut (her client's PING went unanswered within
+      // 25 s), but her relay session did: resumed on a new socket, nobody's stream was ingested anew.
+      expect(aliceLog.filter((line) => line.includes('relay session resumed'))).toHaveLength(1);
+      expect(relayProducerIds(parley)).toEqual(producers);
     } finally {
       await alice?.context.close();
       path.close();

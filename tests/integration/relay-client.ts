@@ -28,6 +28,8 @@ export interface RelayTestClient {
   notification(matches: (params: ConsumerIceStateParams) => boolean): Promise<ConsumerIceStateParams>;
   closed: Promise<{ code: number; reason: string }>;
   close(): Promise<void>;
+  /** The socket ends without a close frame, as when the network drops it (the relay sees 1006). */
+  drop(): Promise<void>;
 }
 
 /** How long `notification` waits: a consumer's ICE connects within seconds even on a loaded machine. */
@@ -45,14 +47,19 @@ export async function fetchConfig(parleyUrl: string): Promise<ProviderConfig> {
  */
 export async function connectRelay(url: string, options: { localAddress?: string; headers?: Record<string, string> } = {}): Promise<RelayTestClient> {
   const socket = new WebSocket(url, options);
-  const pending = new Map<RelayRequestId, (reply: RelayReply) => void>();
+  const pending = new Map<RelayRequestId, { resolve: (reply: RelayReply) => void; reject: (error: Error) => void }>();
   const strays: RelayReply[] = [];
   const strayWaiters: ((reply: RelayReply) => void)[] = [];
   const notifications: ConsumerIceStateParams[] = [];
   const layersWanted: LayersWantedParams[] = [];
   const notificationWaiters = new Set<() => void>();
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
-    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+    socket.once('close', (code, reason) => {
+      // A call the closed socket will never answer fails, saying how the socket closed.
+      for (const { reject } of pending.values()) reject(new Error(`the relay socket closed (${code} ${reason.toString()})`));
+      pending.clear();
+      resolve({ code, reason: reason.toString() });
+    });
   });
   socket.on('message', (data) => {
     const message = JSON.parse(String(data)) as RelayReply & { method?: string; params?: unknown };
@@ -66,10 +73,10 @@ export async function connectRelay(url: string, options: { localAddress?: string
       return;
     }
     if (message.method !== undefined) throw new Error(`the relay sent an unknown notification ${message.method}`);
-    const resolve = message.id === null ? undefined : pending.get(message.id);
-    if (resolve) {
+    const waiting = message.id === null ? undefined : pending.get(message.id);
+    if (waiting) {
       pending.delete(message.id!);
-      resolve(message);
+      waiting.resolve(message);
     } else {
       const waiter = strayWaiters.shift();
       if (waiter) waiter(message);
@@ -82,9 +89,9 @@ export async function connectRelay(url: string, options: { localAddress?: string
   });
 
   const call = (method: string, params?: unknown): Promise<RelayReply> =>
-    new Promise((resolve) => {
+    new Promise((resolve, reject) => {
       const id = randomUUID();
-      pending.set(id, resolve);
+      pending.set(id, { resolve, reject });
       socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }));
     });
   return {
@@ -123,6 +130,10 @@ export async function connectRelay(url: string, options: { localAddress?: string
     closed,
     async close() {
       if (socket.readyState !== WebSocket.CLOSED) socket.close();
+      await closed;
+    },
+    async drop() {
+      socket.terminate();
       await closed;
     },
   };

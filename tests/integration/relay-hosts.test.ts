@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ProviderConfig } from '../../src/protocol/config';
 import { announcementToken, RELAY_ANNOUNCEMENT_LIMITS, type RelayAnnouncement } from '../../server/relay/host/announcement';
 import { LIMITS } from '../../src/protocol/constants';
-import { relayUrlForRoom } from '../../src/protocol/relay';
+import { RELAY_UNAVAILABLE, relayUrlForRoom } from '../../src/protocol/relay';
 import { providerConfig, useParley } from '../support/parley';
 import { startRelayHost, type RelayHostProcess } from '../support/relayHosts';
 import { WAIT_MS } from '../support/sessions';
@@ -145,11 +145,12 @@ describe('A relay host announces every room it carries: POST /api/relays takes a
 });
 
 describe("A relay host's URL without a port is dialled at its scheme's default port; a host the gateway cannot reach is dropped, and the gateway says so", () => {
-  it('dials ws://127.0.0.10/relay at port 80 and, with nothing listening there, drops the host and logs why', async () => {
+  it('dials ws://127.0.0.10/relay at port 80 and, with nothing listening there, drops the host, logs why, and closes the connection as unavailable', async () => {
     const room = `relay-hosts-portless-${randomUUID().slice(0, 8)}@${parley().settings.mucDomain}`;
     expect((await announce({ id: 'portless', url: 'ws://127.0.0.10/relay', heartbeatMs: HEARTBEAT_MS, load: 0, rooms: [room] })).status).toBe(200);
     const config = await providerConfig(parley());
-    await expect(connectRelay(relayUrlForRoom(config.sfuServer!.url, room))).rejects.toThrow();
+    const connection = await connectRelay(relayUrlForRoom(config.sfuServer!.url, room));
+    expect(await connection.closed).toEqual({ code: RELAY_UNAVAILABLE, reason: 'media relay unavailable' });
     expect(parley().relayRegistry!.liveAnnouncements().map(({ id }) => id)).not.toContain('portless');
     expect(gatewayLog.filter((line) => line.includes('portless'))).toEqual([expect.stringMatching(/unreachable.*127\.0\.0\.10:80\b/)]);
   });

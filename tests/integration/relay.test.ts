@@ -9,11 +9,13 @@ import { MEDIA_RELAY } from '../../src/protocol/constants';
 import type { ProviderConfig } from '../../src/protocol/config';
 import { LAYERS_WANTED_GRACE_MS, RELAY_ERROR, RELAY_LIMITS, RELAY_TOKEN_AUDIENCE } from '../../src/protocol/relay';
 import { launchRelayBrowser } from './relay-browser';
-import { connectRelay, fetchConfig, type RelayTestClient } from './relay-client';
+import { connectRelay, fetchConfig, type RelayReply, type RelayTestClient } from './relay-client';
 
 /** Integration tests of the relay's JSON-RPC endpoint (issue 5 "What it must show"), on real mediasoup workers. */
 
 const CONSUMER_LIMIT = 3;
+/** How long a dropped resumable session waits here: short, so that a case can outwait it. */
+const RESUME_GRACE_MS = 3_000;
 let parley: RunningParley;
 let relay: RelayServer;
 let config: ProviderConfig;
@@ -25,7 +27,9 @@ beforeAll(async () => {
   // Every connection here acts for one user and stays open until the end: the per-user caps
   // (relay-doors.test.ts) are lifted.
   const perUserUncapped = { connectionsPerUser: 1_000, ingestsPerUser: 1_000 };
-  parley = await startTestParley({ relayLimits: { ...RELAY_LIMITS, consumersPerConnection: CONSUMER_LIMIT, ...perUserUncapped } });
+  parley = await startTestParley({
+    relayLimits: { ...RELAY_LIMITS, consumersPerConnection: CONSUMER_LIMIT, resumeGraceMs: RESUME_GRACE_MS, ...perUserUncapped },
+  });
   relay = parley.relay!;
   config = await fetchConfig(parley.url);
   const browser = await launchRelayBrowser();
@@ -556,3 +560,107 @@ describe('Nothing a connection made outlives it (mediasoup\'s own dumps)', () =>
     await stayer.close();
   });
 });
+
+describe('A connection that outlives its socket: a resumable session whose socket drops waits for its client, who takes it over on a new socket (AUTH resume)', () => {
+  /** A Parley client's connection: AUTH resumable, and the session's id. */
+  async function resumable(): Promise<{ client: RelayTestClient; session: string }> {
+    const client = await connect();
+    const { session } = (await client.ok('AUTH', { token: config.sfuServer!.password, resumable: true })) as { session: string };
+    expect(session).toMatch(/^[\w-]{20,}$/);
+    return { client, session };
+  }
+
+  async function resumeOn(session: string, token = config.sfuServer!.password): Promise<{ client: RelayTestClient; reply: RelayReply }> {
+    const client = await connect();
+    return { client, reply: await client.call('AUTH', { token, resume: session }) };
+  }
+
+  it('a dropped socket leaves everything the session made; the same user resumes it, gets the notifications sent meanwhile, and goes on', async () => {
+    const roomAddress = room('resume');
+    const { client, session } = await resumable();
+    await produceCamera(client, 'kept-camera', roomAddress);
+    await consumerOf(client, 'sid-kept', 'kept-camera', roomAddress);
+    const before = await mediasoupObjects();
+    await client.drop();
+    // The consumer's receiver says nothing: once its grace is over, LAYERS_WANTED goes out, to no socket.
+    await new Promise((resolve) => setTimeout(resolve, LAYERS_WANTED_GRACE_MS + 500));
+    expect(difference(before, await mediasoupObjects())).toEqual(new Set());
+
+    const { client: again, reply } = await resumeOn(session);
+    expect(reply.result).toMatchObject({ session });
+    expect(await layersWantedOf(again, roomAddress)).toEqual([2]);
+    expect(await again.ok('PING', {})).toEqual({});
+    expect(await again.ok('DISPOSE', { id: 'kept-camera' })).toEqual({ closed: true });
+    await again.close();
+  });
+
+  it('a socket closed with a close frame ends its session at once: nothing it made is left, and a resume is refused as not found', async () => {
+    const { client, session } = await resumable();
+    const before = await mediasoupObjects();
+    await produceCamera(client, 'closed-camera', room('resume-closed'));
+    await consumerOf(client, 'sid-closed', 'closed-camera', room('resume-closed'));
+    const made = difference(await mediasoupObjects(), before);
+    await client.close();
+    await expect.poll(() => stillThere(made)).toEqual([]);
+    await expectNoResume(session);
+  });
+
+  it('nobody resumes it within resumeGraceMs: it closes with everything it made', async () => {
+    const { client, session } = await resumable();
+    const before = await mediasoupObjects();
+    await produceCamera(client, 'left-camera', room('resume-late'));
+    const made = difference(await mediasoupObjects(), before);
+    await client.drop();
+    await new Promise((resolve) => setTimeout(resolve, RESUME_GRACE_MS / 2));
+    expect(await stillThere(made)).toHaveLength(made.size);
+    await expect.poll(() => stillThere(made), { timeout: RESUME_GRACE_MS + 5_000 }).toEqual([]);
+    await expectNoResume(session);
+  });
+
+  it('another user cannot take it over; a 1.30.3 connection (AUTH without resumable) has no session to resume, and its dropped socket closes everything', async () => {
+    const { client, session } = await resumable();
+    await produceCamera(client, 'owned-camera', room('resume-owner'));
+    await client.drop();
+    const now = Math.floor(Date.now() / 1000);
+    const otherUser = signToken(parley.settings.tokenSecret, { sub: 'someone-else', aud: RELAY_TOKEN_AUDIENCE, exp: now + 60 });
+    const { client: intruder, reply } = await resumeOn(session, otherUser);
+    expect(reply.error?.code).toBe(RELAY_ERROR.notFound);
+    await intruder.close();
+    // Its owner still can.
+    const { client: owner, reply: resumed } = await resumeOn(session);
+    expect(resumed.result).toMatchObject({ session });
+    await owner.close();
+
+    const before = await mediasoupObjects();
+    const reference = await connect();
+    expect(await reference.ok('AUTH', { token: config.sfuServer!.password })).not.toHaveProperty('session');
+    await produceCamera(reference, 'reference-camera', room('resume-reference'));
+    const made = difference(await mediasoupObjects(), before);
+    await reference.drop();
+    await expect.poll(() => stillThere(made)).toEqual([]);
+  });
+
+  it('resumed while its old socket is still open on the relay (the client noticed the fault first): the old socket is dropped, the session goes on', async () => {
+    const { client: old, session } = await resumable();
+    await produceCamera(old, 'moved-camera', room('resume-takeover'));
+    const { client: current, reply } = await resumeOn(session);
+    expect(reply.result).toMatchObject({ session });
+    expect((await old.closed).code).toBe(1006);
+    expect(await current.ok('DISPOSE', { id: 'moved-camera' })).toEqual({ closed: true });
+    await current.close();
+  });
+});
+
+/** Which of `made` mediasoup still has. */
+async function stillThere(made: Set<string>): Promise<string[]> {
+  const now = await mediasoupObjects();
+  return [...made].filter((id) => now.has(id));
+}
+
+async function expectNoResume(session: string): Promise<void> {
+  const client = await connect();
+  const reply = await client.call('AUTH', { token: config.sfuServer!.password, resume: session });
+  expect(reply.error?.code).toBe(RELAY_ERROR.notFound);
+  expect(reply.error?.message).toMatch(/no relay session to resume/);
+  await client.close();
+}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RelayClosedError, RelayConnectError, RelayProtocolError, RelayTimeoutError } from '../../src/main-thread/call/relay/errors';
 import { RelayRpcClient, type RelaySocket } from '../../src/main-thread/call/relay/RelayRpcClient';
+import WebSocket from 'ws';
+import { RELAY_REQUEST_TIMEOUT_MS, RELAY_RESUME } from '../../src/protocol/clientDefaults';
 import { RELAY_ERROR, RelayRpcError, relayErrorFrom, type ConsumerIceStateParams, type LayersWantedParams } from '../../src/protocol/relay';
 import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { providerConfig, useParley } from '../support/parley';
@@ -114,7 +116,7 @@ describe('RelayRpcClient against the real relay', () => {
     client.close();
   });
 
-  it('the relay killed: pending requests fail with RelayClosedError, `closed` fires once; a new connection works after the restart', async () => {
+  it('the relay killed: pending requests fail with RelayClosedError; the relay that answers in its place says it is unavailable, so no resume is waited for: `closed` fires once; a new connection works after the restart', async () => {
     const sfu = await relayConfig();
     const client = await connectClient(sfu.url, sfu.password, new ManualClock());
     const closures: RelayClosedError[] = [];
@@ -126,16 +128,128 @@ describe('RelayRpcClient against the real relay', () => {
     // Either the reply beat the kill, or the request failed with the closed connection.
     if (!(failure instanceof RelayClosedError)) expect(failure).toHaveProperty('rtpCapabilities');
     await until(() => closures.length > 0, 'closed');
+    expect(closures[0]?.closeCode).toBe(1006);
     expect(client.isOpen).toBe(false);
     await expect(client.request('DISPOSE', { id: 'stream-kill' })).rejects.toBeInstanceOf(RelayClosedError);
 
-    // While it is down the gateway refuses the upgrade.
+    // While it is down a new connection is refused.
     await expect(connectClient(sfu.url, sfu.password, new ManualClock())).rejects.toBeInstanceOf(RelayConnectError);
     await parley().restartRelay();
     const again = await connectClient(sfu.url, sfu.password, new ManualClock());
     expect(await again.request('DISPOSE', { id: 'stream-kill' })).toEqual({ closed: false });
     again.close();
     expect(closures).toHaveLength(1);
+  });
+});
+
+/**
+ * Node sockets to the real relay, kept so that a case can end one under the client. `silenced` is
+ * a named fake of a network that goes silent for one socket alone (what this process cannot make a
+ * real network do): what either end sends on it is lost, a close frame too, and nothing fails.
+ */
+class RelaySockets {
+  readonly made: WebSocket[] = [];
+  /** Sockets made while set are silenced from the start. */
+  networkDown = false;
+  private readonly silenced = new Set<WebSocket>();
+  private readonly sends = new Map<WebSocket, number>();
+
+  readonly create = (url: string): RelaySocket => {
+    const socket = new WebSocket(url);
+    this.made.push(socket);
+    if (this.networkDown) this.silenced.add(socket);
+    const silent = (): boolean => this.silenced.has(socket);
+    return {
+      get readyState() {
+        return socket.readyState;
+      },
+      send: (data) => {
+        this.sends.set(socket, this.sentOn(socket) + 1);
+        if (!silent()) socket.send(data);
+      },
+      close: (code, reason) => {
+        if (!silent()) socket.close(code, reason);
+      },
+      addEventListener: ((type: 'open' | 'message' | 'close' | 'error', listener: (event: never) => void) => {
+        socket.addEventListener(type, (event) => {
+          if (type !== 'message' || !silent()) listener(event as never);
+        });
+      }) as RelaySocket['addEventListener'],
+    };
+  };
+
+  silence(socket: WebSocket): void {
+    this.silenced.add(socket);
+  }
+
+  /** Messages the client sent on `socket`, silenced or not. */
+  sentOn(socket: WebSocket): number {
+    return this.sends.get(socket) ?? 0;
+  }
+}
+
+describe('RelayRpcClient: a connection that outlives its socket (the relay keeps a resumable session; src/protocol/relay.ts)', () => {
+  async function resumableClient(clock: ManualClock): Promise<{ client: RelayRpcClient; sockets: RelaySockets; events: string[] }> {
+    const sfu = await relayConfig();
+    const sockets = new RelaySockets();
+    const client = await RelayRpcClient.connect({ url: sfu.url, token: sfu.password, clock, createSocket: sockets.create });
+    const events: string[] = [];
+    client.on('interrupted', (error) => events.push(`interrupted ${error.closeCode}`));
+    client.on('resumed', () => events.push('resumed'));
+    client.on('closed', (error) => events.push(`closed ${error.closeCode}`));
+    return { client, sockets, events };
+  }
+
+  it('a socket the network drops (1006): a request in flight fails, one sent meanwhile waits, and the session goes on over a new socket with what it made', async () => {
+    const { client, sockets, events } = await resumableClient(new ManualClock());
+    const room = roomAddress('rpc-resume');
+    await ingestCameraAndMicrophone(client, 'stream-resumed', room);
+    const inFlight = client.request('GET_ROUTER_CAPABILITIES', { roomAddress: room }).catch((error: unknown) => error);
+    sockets.made[0]!.terminate();
+    expect(await inFlight).toBeInstanceOf(RelayClosedError);
+    const meanwhile = client.request('GET_ROUTER_CAPABILITIES', { roomAddress: room });
+    await until(() => events.includes('resumed'), 'resumed');
+    expect(events).toEqual(['interrupted 1006', 'resumed']);
+    expect(await meanwhile).toHaveProperty('rtpCapabilities');
+    expect(sockets.made).toHaveLength(2);
+    // What the relay made for the session is still there.
+    expect(await client.request('DISPOSE', { id: 'stream-resumed' })).toEqual({ closed: true });
+    client.close();
+  });
+
+  it('a socket that goes silent: its PING goes unanswered; a new socket is tried until the network is back, and the session resumed on it while the relay drops the old one', async () => {
+    const clock = new ManualClock();
+    const { client, sockets, events } = await resumableClient(clock);
+    await ingestCameraAndMicrophone(client, 'stream-silent', roomAddress('rpc-silent'));
+    const first = sockets.made[0]!;
+    sockets.silence(first);
+    sockets.networkDown = true;
+    await clock.advance(RELAY_RESUME.heartbeatMs);
+    expect(events).toEqual([]);
+    await clock.advance(RELAY_REQUEST_TIMEOUT_MS);
+    expect(events).toEqual(['interrupted 1006']);
+    // The first try's socket is lost in the dead network: its AUTH goes unanswered.
+    await until(() => sockets.made.length === 2 && sockets.sentOn(sockets.made[1]!) === 1, 'a first try');
+    await clock.advance(RELAY_RESUME.attemptTimeoutMs);
+    sockets.networkDown = false;
+    await clock.advance(RELAY_RESUME.retryDelayMs);
+    await until(() => events.includes('resumed'), 'resumed');
+    expect(events).toEqual(['interrupted 1006', 'resumed']);
+    expect(sockets.made).toHaveLength(3);
+    // The relay took the session from the old socket, still open on its side, and dropped that socket.
+    await until(() => first.readyState === WebSocket.CLOSED, 'the old socket closed');
+    expect(await client.request('DISPOSE', { id: 'stream-silent' })).toEqual({ closed: true });
+    client.close();
+  });
+
+  it('a socket closed by the relay with a close frame is no network fault: the connection ends, nothing is resumed', async () => {
+    const clock = new ManualClock();
+    const { client, events } = await resumableClient(clock);
+    await parley().relay!.close();
+    await until(() => events.length > 0, 'closed');
+    expect(events).toEqual(['closed 1001']);
+    expect(client.isOpen).toBe(false);
+    await parley().restartRelay();
   });
 });
 

@@ -64,9 +64,10 @@ function streamIdOf(items: readonly ShareableMedia[]): string {
 
 /**
  * The relay path's publishing side (DESIGN "Media paths"): while wanted, one connection to
- * `sfuServer.url` and each shared local stream ingested with mediasoup-client. When the relay dies
- * it is reconnected with backoff (RELAY_RECONNECT) and everything ingested again; meanwhile the
- * mesh carries the call.
+ * `sfuServer.url` and each shared local stream ingested with mediasoup-client. A socket the network
+ * dropped is resumed under it (RelayRpcClient); when the connection ends (the relay died, or did not
+ * take the session back) it is reconnected with backoff (RELAY_RECONNECT) and everything ingested
+ * again; meanwhile the mesh carries the call.
  */
 export class RelayLink extends TypedEmitter<RelayLinkEvents> {
   private current: Link | undefined;
@@ -215,6 +216,8 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
       opened.on('consumerIceState', (params) => this.emit('consumerIceState', opened, params));
       opened.on('layersWanted', ({ id, spatialLayer }) => this.onLayersWanted(opened, id, spatialLayer));
       opened.on('messageDropped', (error) => logger.info(`relay: ${error.message}`));
+      opened.on('interrupted', (error) => logger.info(`${error.message}; resuming the relay session on a new one`));
+      opened.on('resumed', () => logger.info('relay session resumed: its ingests and consumers carried on'));
       const { rtpCapabilities } = await opened.request('GET_ROUTER_CAPABILITIES', { roomAddress });
       const { Device } = await relayClientCode;
       const device = new Device();

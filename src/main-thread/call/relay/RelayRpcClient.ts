@@ -1,4 +1,4 @@
-import { RELAY_REQUEST_TIMEOUT_MS } from '../../../protocol/clientDefaults';
+import { RELAY_REQUEST_TIMEOUT_MS, RELAY_RESUME } from '../../../protocol/clientDefaults';
 import {
   CONSUMER_ICE_STATE,
   CONSUMER_PROFILES,
@@ -12,6 +12,10 @@ import {
   parseSdpResult,
   RELAY_LIMITS,
   relayErrorFrom,
+  RelayRpcError,
+  RELAY_UNAVAILABLE,
+  SOCKET_ABANDONED,
+  SOCKET_DROPPED,
   type ConsumerIceStateParams,
   type LayersWantedParams,
   type RelayMethod,
@@ -21,7 +25,7 @@ import {
 } from '../../../protocol/relay';
 import { ValidationError } from '../../../protocol/errors';
 import { expectRecord, expectString, isRecord } from '../../../protocol/validate';
-import type { Clock } from '../../../common/clock';
+import { sleep, type Clock } from '../../../common/clock';
 import { TypedEmitter } from '../../../common/TypedEmitter';
 import { RelayClosedError, RelayConnectError, RelayProtocolError, RelayTimeoutError } from './errors';
 import { errorMessage } from '../../../common/errorMessage';
@@ -56,7 +60,14 @@ export interface RelayRpcClientEvents {
   consumerIceState: [params: ConsumerIceStateParams];
   /** LAYERS_WANTED from the relay: how many of a stream's video layers are watched. */
   layersWanted: [params: LayersWantedParams];
-  /** The socket closed (the relay died, dropped us, or `close()`); every pending request has failed. */
+  /**
+   * The socket dropped without a close frame: a new one resumes the session (RELAY_RESUME).
+   * Requests in flight have failed (their answers are lost); requests sent meanwhile wait for it.
+   */
+  interrupted: [error: RelayClosedError];
+  /** The session goes on over a new socket: everything the relay made for it is still there. */
+  resumed: [];
+  /** The connection is over (the relay died, dropped us and did not take us back, or `close()`); every pending request has failed. */
   closed: [error: RelayClosedError];
   /** A message that was not readable JSON-RPC, or answered no request of ours: dropped, the connection goes on. */
   messageDropped: [error: RelayProtocolError];
@@ -76,7 +87,11 @@ function emptyResult<T>(value: unknown): T {
 
 /** Results are untrusted input: each method's reader checks the fields the client uses. */
 const RESULT_READERS: { [M in RelayMethod]: (value: unknown) => RelayResult<M> } = {
-  AUTH: (value) => ({ user: expectString(expectRecord(value, 'relay result').user, 'user', RELAY_LIMITS.idLength) }),
+  AUTH: (value) => {
+    const result = expectRecord(value, 'relay result');
+    const session = result.session === undefined ? {} : { session: expectString(result.session, 'session', RELAY_LIMITS.idLength) };
+    return { user: expectString(result.user, 'user', RELAY_LIMITS.idLength), ...session };
+  },
   INGEST: parseSdpResult,
   CREATE_CONSUMER: parseSdpResult,
   CLAIM_CONSUMER: emptyResult,
@@ -93,6 +108,7 @@ const RESULT_READERS: { [M in RelayMethod]: (value: unknown) => RelayResult<M> }
   CREATE_INGEST_TRANSPORT: parseIngestTransportResult,
   CONNECT_INGEST_TRANSPORT: emptyResult,
   PRODUCE: parseProduceResult,
+  PING: emptyResult,
 };
 
 interface Pending {
@@ -105,43 +121,41 @@ interface Pending {
 /**
  * One JSON-RPC 2.0 connection to the media relay (PROTOCOL.md "Media relay"): opened and
  * authenticated by `connect`, then requests with their own ids and timeouts, the relay's
- * CONSUMER_ICE_STATE and LAYERS_WANTED notifications, and one `closed` event when the socket goes. A connection is
- * not reopened: the owner makes a new one (RelayLink reconnects) and ingests again, since
- * everything the relay made for a connection dies with it.
+ * CONSUMER_ICE_STATE and LAYERS_WANTED notifications, and one `closed` event when it ends. A
+ * socket that drops without a close frame (a network fault) is replaced and the relay session
+ * resumed on it, with everything the relay made for it (`interrupted`, `resumed`); a connection
+ * that ended is not reopened: the owner makes a new one (RelayLink reconnects) and ingests again.
  */
 export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
   private readonly pending = new Map<string, Pending>();
   private readonly timeoutMs: number;
   private closedWith: RelayClosedError | undefined;
+  /** The relay session's id, what a new socket resumes (none from a relay that does not resume). */
+  private session: string | undefined;
+  /** A new socket is resuming the session: requests wait for it. */
+  private resuming: Promise<void> | undefined;
+  private heartbeat: unknown;
   /** The user the token names, once AUTH succeeded. */
   user = '';
 
   private constructor(
-    private readonly socket: RelaySocket,
+    private socket: RelaySocket,
     private readonly options: RelayRpcClientOptions,
   ) {
     super();
     this.timeoutMs = options.requestTimeoutMs ?? RELAY_REQUEST_TIMEOUT_MS;
-    socket.addEventListener('message', (event) => this.receive(event.data));
-    socket.addEventListener('close', (event) => this.onClose(event.code, event.reason));
-    // A failing socket reports close next, which carries the outcome; unheard, Node's `ws` would throw.
-    socket.addEventListener('error', () => undefined);
+    this.listen(socket);
   }
 
   /** Opens the socket and authenticates; rejects with RelayConnectError (the socket then closed). */
   static async connect(options: RelayRpcClientOptions): Promise<RelayRpcClient> {
-    const create = options.createSocket ?? ((url: string) => new WebSocket(url));
-    let socket: RelaySocket;
+    const client = new RelayRpcClient(openSocket(options), options);
     try {
-      socket = create(options.url);
-    } catch (error) {
-      throw new RelayConnectError(options.url, errorMessage(error));
-    }
-    const client = new RelayRpcClient(socket, options);
-    try {
-      await client.opened();
-      const { user } = await client.send('AUTH', { token: options.token });
+      await client.opened(client.socket, client.timeoutMs);
+      const { user, session } = await client.transmit('AUTH', { token: options.token, resumable: true }, client.timeoutMs);
       client.user = user;
+      client.session = session;
+      client.heartbeat = options.clock.setInterval(() => client.ping(), RELAY_RESUME.heartbeatMs);
       return client;
     } catch (error) {
       client.close();
@@ -161,34 +175,49 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
   /** Closes the socket; pending requests fail and `closed` is emitted (once). */
   close(): void {
     if (this.socket.readyState <= OPEN) this.socket.close(1000, 'done');
-    this.onClose(1000, 'closed by the client');
+    this.finish(new RelayClosedError(1000, 'closed by the client'));
   }
 
-  private opened(): Promise<void> {
-    if (this.socket.readyState === OPEN) return Promise.resolve();
+  private listen(socket: RelaySocket): void {
+    socket.addEventListener('message', (event) => {
+      if (socket === this.socket) this.receive(event.data);
+    });
+    socket.addEventListener('close', (event) => this.onSocketClose(socket, event.code, event.reason));
+    // A failing socket reports close next, which carries the outcome; unheard, Node's `ws` would throw.
+    socket.addEventListener('error', () => undefined);
+  }
+
+  private opened(socket: RelaySocket, timeoutMs: number): Promise<void> {
+    if (socket.readyState === OPEN) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = this.options.clock.setTimeout(() => reject(new RelayTimeoutError('the websocket handshake', this.timeoutMs)), this.timeoutMs);
-      this.socket.addEventListener('open', () => {
+      const timer = this.options.clock.setTimeout(() => reject(new RelayTimeoutError('the websocket handshake', timeoutMs)), timeoutMs);
+      socket.addEventListener('open', () => {
         this.options.clock.clearTimeout(timer);
         resolve();
       });
       // A refused upgrade reports error, then close: both end the wait with the close's reason.
-      this.on('closed', (error) => {
+      socket.addEventListener('close', (event) => {
         this.options.clock.clearTimeout(timer);
-        reject(error);
+        reject(new RelayClosedError(event.code, event.reason));
       });
     });
   }
 
-  private send<M extends RelayMethod>(method: M, params: RelayParams<M>): Promise<RelayResult<M>> {
+  /** A request; while the session is being resumed it waits for that, and fails if it does not come back. */
+  private async send<M extends RelayMethod>(method: M, params: RelayParams<M>): Promise<RelayResult<M>> {
+    if (this.resuming) await this.resuming;
+    return this.transmit(method, params, this.timeoutMs);
+  }
+
+  private transmit<M extends RelayMethod>(method: M, params: RelayParams<M>, timeoutMs: number): Promise<RelayResult<M>> {
     if (this.closedWith) return Promise.reject(this.closedWith);
     const id = crypto.randomUUID();
     const request: RelayRequest<M> = { jsonrpc: '2.0', id, method, params };
     return new Promise<RelayResult<M>>((resolve, reject) => {
       const timer = this.options.clock.setTimeout(() => {
         this.pending.delete(id);
-        reject(new RelayTimeoutError(method, this.timeoutMs));
-      }, this.timeoutMs);
+        reject(new RelayTimeoutError(method, timeoutMs));
+      }, timeoutMs);
       this.pending.set(id, { method, timer, resolve: resolve as (value: unknown) => void, reject });
       try {
         this.socket.send(JSON.stringify(request));
@@ -247,15 +276,83 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
     }
   }
 
-  private onClose(code: number, reason: string): void {
-    if (this.closedWith) return;
+  private onSocketClose(socket: RelaySocket, code: number, reason: string): void {
+    if (socket !== this.socket || this.closedWith) return;
     const error = new RelayClosedError(code, reason);
-    this.closedWith = error;
+    // What was asked on this socket has no answer coming: whether the relay did it is not known.
+    this.failPending(error);
+    // A resuming socket's failure is its attempt's (its AUTH failed just now).
+    if (this.resuming) return;
+    if (code === SOCKET_DROPPED && this.session !== undefined) {
+      this.resuming = this.resume(this.session, error);
+      return;
+    }
+    this.finish(error);
+  }
+
+  /** A PING unanswered in time: the socket is taken for dropped, as if it had closed so. */
+  private ping(): void {
+    if (this.resuming || this.closedWith) return;
+    const socket = this.socket;
+    this.transmit('PING', {}, this.timeoutMs).catch((error: unknown) => {
+      if (!(error instanceof RelayTimeoutError) || socket !== this.socket || this.resuming) return;
+      socket.close(SOCKET_ABANDONED, 'no answer to PING');
+      this.onSocketClose(socket, SOCKET_DROPPED, 'no answer to PING');
+    });
+  }
+
+  /**
+   * New sockets, one after another, each asking to resume the session, for as long as the relay
+   * keeps it; the connection ends once the relay answers no (the session is gone) or that time is over.
+   */
+  private async resume(session: string, dropped: RelayClosedError): Promise<void> {
+    this.emit('interrupted', dropped);
+    const { retryDelayMs, attemptTimeoutMs } = RELAY_RESUME;
+    const until = this.options.clock.now() + RELAY_LIMITS.resumeGraceMs;
+    for (let attempt = 0; !this.closedWith && this.options.clock.now() < until; attempt += 1) {
+      if (attempt > 0) await sleep(this.options.clock, retryDelayMs);
+      if (this.closedWith) return;
+      try {
+        this.socket = openSocket(this.options);
+        this.listen(this.socket);
+        await this.opened(this.socket, attemptTimeoutMs);
+        await this.transmit('AUTH', { token: this.options.token, resume: session }, attemptTimeoutMs);
+        this.resuming = undefined;
+        this.emit('resumed');
+        return;
+      } catch (error) {
+        // Abandoned, not closed: had the relay taken it back after all, it keeps the session for the next try.
+        if (this.socket.readyState <= OPEN) this.socket.close(SOCKET_ABANDONED, 'not resumed in time');
+        // The relay answered, or said it is not there: the session is gone (or the token is refused
+        // now); asking again would not change that.
+        if (error instanceof RelayRpcError || (error instanceof RelayClosedError && error.closeCode === RELAY_UNAVAILABLE)) break;
+      }
+    }
+    this.resuming = undefined;
+    this.finish(dropped);
+  }
+
+  private failPending(error: RelayClosedError): void {
     for (const pending of this.pending.values()) {
       this.options.clock.clearTimeout(pending.timer);
       pending.reject(error);
     }
     this.pending.clear();
+  }
+
+  private finish(error: RelayClosedError): void {
+    if (this.closedWith) return;
+    this.closedWith = error;
+    this.options.clock.clearInterval(this.heartbeat);
+    this.failPending(error);
     this.emit('closed', error);
+  }
+}
+
+function openSocket(options: RelayRpcClientOptions): RelaySocket {
+  try {
+    return (options.createSocket ?? ((url: string) => new WebSocket(url)))(options.url);
+  } catch (error) {
+    throw new RelayConnectError(options.url, errorMessage(error));
   }
 }

@@ -197,12 +197,13 @@ export const SPINNER_DELAY_MS = 1_000;
 export const MESSAGE_NOTICE_HOLD_MS = 400;
 
 /**
- * A plain leave's tone waits this long, and plays only if its event line is still there
- * (`alerts/LeaveToneHold.ts`): someone whose connection the server replaced is announced as leaving
- * and back at once (a bind and a room join later), and their line gives way to "reconnected"
- * (RoomEventLog). It is DEPARTURE_HOLD.stalledAfterMs, so a closed tab's tone sounds as its tile goes.
+ * A plain leave's tone and its words to a screen reader wait this long, and happen only if its event
+ * line is still there (`alerts/LeaveHold.ts`): someone whose connection the server replaced is
+ * announced as leaving and back at once (a bind and a room join later), and their line gives way to
+ * "reconnected" (RoomEventLog). It is DEPARTURE_HOLD.stalledAfterMs, so a closed tab's tone sounds as
+ * its tile goes.
  */
-export const LEAVE_TONE_HOLD_MS = DEPARTURE_HOLD.stalledAfterMs;
+export const LEAVE_HOLD_MS = DEPARTURE_HOLD.stalledAfterMs;
 
 /**
  * The config's credential and relay token expire (PARLEY_CREDENTIAL_TTL_SECONDS, 12 h by default),

@@ -4,7 +4,7 @@ import { systemClock } from '../common/clock';
 import { askForNotificationsOnce, showDesktopNotice } from '../main-thread/alerts/desktopNotifications';
 import { holdRoomAlerts, type RoomAlertSeat } from '../main-thread/alerts/roomAlertSeat';
 import { MessageNoticeHold } from '../main-thread/alerts/MessageNoticeHold';
-import { LeaveToneHold } from '../main-thread/alerts/LeaveToneHold';
+import { LeaveHold } from '../main-thread/alerts/LeaveHold';
 import { isMessageNotice, RoomArrivals } from '../main-thread/alerts/RoomArrivals';
 import { playTone } from '../main-thread/alerts/tones';
 import { callAtomFamily, preferencesAtom, roomByAddressAtomFamily, roomEventsAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
@@ -13,7 +13,7 @@ import { callAtomFamily, preferencesAtom, roomByAddressAtomFamily, roomEventsAto
  * A room's tones (the preference sounds, off by default) and desktop notifications (for a message
  * or an attention request while this tab is hidden), from one tab per room; a message's waits a
  * moment, and goes if a visible chat (the pop-out) read it meanwhile; so does a plain leave's tone,
- * which goes if the leave turned out to be a reconnection (LeaveToneHold). Joining the call is a
+ * which goes if the leave turned out to be a reconnection (LeaveHold). Joining the call is a
  * moment to ask for notifications, as sending a message is (ChatPanel).
  */
 export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roomName: string }) {
@@ -27,7 +27,7 @@ export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roo
   const seat = useRef<RoomAlertSeat | undefined>(undefined);
   const store = useStore();
   const messageNotices = useRef<MessageNoticeHold | undefined>(undefined);
-  const leaveTones = useRef<LeaveToneHold | undefined>(undefined);
+  const leaveTones = useRef<LeaveHold | undefined>(undefined);
   const wasInCall = useRef(inCall);
 
   useEffect(() => {
@@ -39,10 +39,7 @@ export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roo
     const notices = new MessageNoticeHold({ clock: systemClock, unreadCount, show: showDesktopNotice });
     messageNotices.current = notices;
     const stillShown = (eventId: string) => store.get(roomEventsAtomFamily(roomAddress)).some((event) => event.id === eventId);
-    const playLeaveTone = () => {
-      if (soundsOn.current) playTone('left');
-    };
-    const leaves = new LeaveToneHold({ clock: systemClock, stillShown, play: playLeaveTone });
+    const leaves = new LeaveHold({ clock: systemClock, stillShown });
     leaveTones.current = leaves;
     // Heard as the state changes, not in an effect: a hidden tab runs its effects late.
     const unsubscribe = store.sub(room, () => {
@@ -61,7 +58,11 @@ export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roo
     const alerts = arrivals.current.look(messages, events);
     if (!seat.current?.held) return;
     if (soundsOn.current && alerts.tone) playTone(alerts.tone);
-    if (soundsOn.current && alerts.departures.length > 0) leaveTones.current?.hold(alerts.departures);
+    if (soundsOn.current && alerts.departures.length > 0) {
+      leaveTones.current?.hold(alerts.departures, () => {
+        if (soundsOn.current) playTone('left');
+      });
+    }
     if (document.visibilityState !== 'hidden') return;
     for (const notice of alerts.notices) {
       if (isMessageNotice(notice)) messageNotices.current?.hold(notice);

@@ -238,7 +238,7 @@ test.describe('Notification permission: asked once, after your first message, ne
   });
 });
 
-test.describe('Sounds: off until the person turns them on; then a tone for a join, and for a leave once LEAVE_TONE_HOLD_MS has shown it was one (issue 15)', () => {
+test.describe('Sounds: off until the person turns them on; then a tone for a join, and for a leave once LEAVE_HOLD_MS has shown it was one (issue 15)', () => {
   test('Carol joining makes no sound; with "Sounds" on, Bob joining plays the rising join tone, Carol leaving the falling one', async ({ people }) => {
     const room = uniqueRoomName('sounds');
     const alice = await people.join(room, 'Alice');

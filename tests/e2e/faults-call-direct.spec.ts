@@ -3,7 +3,7 @@
 // they run in the `faults` project with the chat's cases, two at a time (most of their time is the outage).
 // Real Prosody and Chromium with fake devices, in a loopback-only network namespace; each case prints
 // its figures; what is asserted is what the people see and hear, not how fast.
-import { LEAVE_TONE_HOLD_MS, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
+import { LEAVE_HOLD_MS, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { NETWORK_EVENTS } from '../../src/protocol/constants';
 import { CALL_FAULTS_LAUNCH, expectCameraSeenThroughOutages, expectOutageShown, expectVideoMovedWhileOut, inACall, watchedSamples, watchTiles } from './call-faults';
 import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, joinCallWithCamera, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
@@ -224,12 +224,12 @@ test.describe('Fault suite: Alice’s network dies without a word mid-call — s
       // The server ended Alice's silent connection as her new one took its place, so Bob's room said
       // she left and came back at once: his chat says she reconnected, not that she left and joined,
       // and with sounds on he heard neither a leave nor a join. (Here both reach his tab together; a
-      // return a moment after the leave is LeaveToneHold's, shown in tests/unit/alerts-leave-tone-hold.test.ts.)
+      // return a moment after the leave is LeaveHold's, shown in tests/unit/alerts-leave-hold.test.ts.)
       // Her media never went through the server and never stopped, so Bob's call kept her
       // (DepartureHold): both tiles stayed, each on the one video element it had.
       await expect(chatLog(bob.page)).toContainText('Alice reconnected');
       await expect(chatLog(bob.page)).not.toContainText(/Alice (left|joined)/);
-      await bob.page.waitForTimeout(LEAVE_TONE_HOLD_MS);
+      await bob.page.waitForTimeout(LEAVE_HOLD_MS);
       expect(await bobHears(), 'tones Bob heard').toEqual([]);
       for (const { pair, samples } of watched) expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
       for (const { pair, samples } of watched) expect(new Set(samples.map((sample) => sample.shown)).size, `${pair}: videos shown`).toBe(1);

@@ -1,6 +1,6 @@
 import type { Stanzas } from 'stanza';
 import { describe, expect, it } from 'vitest';
-import { DEPARTURE_HOLD } from '../../src/protocol/clientDefaults';
+import { DEPARTURE_HOLD, LEAVE_HOLD_MS } from '../../src/protocol/clientDefaults';
 import { LIMITS } from '../../src/protocol/constants';
 import type { ChatMessage, RoomEvent } from '../../src/protocol/entities';
 import { RoomArrivals } from '../../src/main-thread/alerts/RoomArrivals';
@@ -9,6 +9,7 @@ import { departureOf, rejoinEvents } from '../../src/shared-worker/roomEvents/ro
 import { StateStore } from '../../src/shared-worker/StateStore';
 import { chatTimeline } from '../../src/ui/chatTimeline';
 import { groupChatMessages } from '../../src/ui/groupChatMessages';
+import { RoomAnnouncements } from '../../src/ui/RoomAnnouncements';
 import { roomEventText, unannouncedEvents } from '../../src/ui/roomEventText';
 import { ManualClock } from '../support/ManualClock';
 
@@ -185,7 +186,7 @@ describe('Room arrivals: what plays a tone or notifies is what others did since 
     expect(arrivals.look([message('m1', 1)], [event('e1', 1)])).toEqual({ tone: undefined, departures: [], notices: [] });
     expect(arrivals.look([message('m1', 1)], [event('e1', 1)])).toEqual({ tone: undefined, departures: [], notices: [] });
 
-    // A plain leave's tone waits (LeaveToneHold); a kick's does not.
+    // A plain leave's tone waits (LeaveHold); a kick's does not.
     expect(arrivals.look([message('m1', 1)], [event('e1', 1), event('e2', 2, 'left')])).toEqual({ tone: undefined, departures: ['e2'], notices: [] });
     expect(arrivals.look([message('m1', 1)], [event('e1', 1), event('e2', 2, 'left'), event('e2k', 2, 'kicked', 'Dee')])).toMatchObject({ tone: 'left', departures: [] });
     const batch = arrivals.look([message('m1', 1), message('m2', 3), message('m3', 4, 'Cy')], [event('e1', 1), event('e2', 2, 'left'), event('e3', 5, 'attention', 'Cy')]);
@@ -219,5 +220,56 @@ describe('Room announcements: a screen reader hears each new event line once, no
     const news = unannouncedEvents(new Set(before.map((line) => line.id)), after);
     expect(news.map(roomEventText)).toEqual(['Bob left', 'The room was locked with a password']);
     expect(unannouncedEvents(new Set(after.map((line) => line.id)), after)).toEqual([]);
+  });
+});
+
+describe(`Room announcements of a leave wait LEAVE_HOLD_MS (${LEAVE_HOLD_MS} ms): a connection the server replaced is said as "reconnected", never "left" first; the chat's own log speaks while it is open (issue 13)`, () => {
+  const event = (id: string, kind: RoomEvent['kind'], displayName?: string): RoomEvent => ({ id, roomAddress: ROOM, kind, displayName, peerAddress: displayName && `${ROOM}/${displayName.toLowerCase()}`, time: 0 });
+
+  function announcer(): { clock: ManualClock; said: string[]; chat: { open: boolean }; show: (events: RoomEvent[]) => void } {
+    const clock = new ManualClock();
+    const said: string[] = [];
+    const chat = { open: false };
+    let shown: RoomEvent[] = [];
+    const announcements = new RoomAnnouncements({
+      clock,
+      stillShown: (eventId) => shown.some((line) => line.id === eventId),
+      chatShown: () => chat.open,
+      say: (text) => said.push(text),
+    });
+    const show = (events: RoomEvent[]) => {
+      shown = events;
+      announcements.look(events);
+    };
+    show([event('1', 'joined', 'Ann')]);
+    return { clock, said, chat, show };
+  }
+
+  it('a leave is said once the hold is over, if its line is still there; a join or a kick at once', async () => {
+    const { clock, said, show } = announcer();
+    show([event('1', 'joined', 'Ann'), event('2', 'left', 'Bob'), event('3', 'kicked', 'Cy'), event('4', 'joined', 'Dee')]);
+    expect(said).toEqual(['Cy was removed from the room. Dee joined.']);
+    await clock.advance(LEAVE_HOLD_MS - 1);
+    expect(said).toHaveLength(1);
+    await clock.advance(1);
+    expect(said).toEqual(['Cy was removed from the room. Dee joined.', 'Bob left.']);
+  });
+
+  it('a leave whose line gave way to "reconnected" within the hold: only the return is said', async () => {
+    const { clock, said, show } = announcer();
+    show([event('1', 'joined', 'Ann'), event('2', 'left', 'Bob')]);
+    await clock.advance(LEAVE_HOLD_MS / 2);
+    show([event('1', 'joined', 'Ann'), event('3', 'reconnected', 'Bob')]);
+    await clock.advance(LEAVE_HOLD_MS);
+    expect(said).toEqual(['Bob reconnected.']);
+  });
+
+  it('while the chat is open its log reads the lines: nothing is said here, a leave held from before included', async () => {
+    const { clock, said, chat, show } = announcer();
+    show([event('1', 'joined', 'Ann'), event('2', 'left', 'Bob')]);
+    chat.open = true;
+    show([event('1', 'joined', 'Ann'), event('2', 'left', 'Bob'), event('3', 'joined', 'Cy')]);
+    await clock.advance(LEAVE_HOLD_MS);
+    expect(said).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import type { ToneKind } from './tones';
 export interface Alerts {
   tone: ToneKind | undefined;
   /**
-   * The plain leaves among the arrivals when nothing else chimes: their tone waits (LeaveToneHold),
+   * The plain leaves among the arrivals when nothing else chimes: their tone waits (LeaveHold),
    * since a leave may be a replaced connection, back at once.
    */
   departures: string[];

@@ -1,4 +1,4 @@
-import { atom, type Atom, type Getter } from 'jotai';
+import { atom, type Atom, type createStore, type Getter } from 'jotai';
 import type { CallRecord, ChatMessage, Peer, Room, RoomEvent } from '../protocol/entities';
 import { correctionFolder, roomMessageRecords } from '../protocol/chatCorrections';
 import { roomByAddress } from '../protocol/roomLookup';
@@ -128,6 +128,14 @@ export const roomEventsAtomFamily = family((roomAddress: string) =>
       .sort((a, b) => a.time - b.time),
   ),
 );
+
+/**
+ * Whether a room's event lines, as the store holds them now, still hold this one: a leave's line
+ * gives way to "reconnected" when the person is back at once (LeaveHold asks after its wait).
+ */
+export function roomEventStillShown(store: ReturnType<typeof createStore>, roomAddress: string): (eventId: string) => boolean {
+  return (eventId) => store.get(roomEventsAtomFamily(roomAddress)).some((event) => event.id === eventId);
+}
 
 /** The last message you sent to a room: the one ArrowUp and "Edit" correct. */
 export const lastOwnMessageAtomFamily = family((roomAddress: string) =>

@@ -1,7 +1,7 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { systemClock } from '../common/clock';
-import { roomEventsAtomFamily } from '../main-thread/sessionAtoms';
+import { roomEventsAtomFamily, roomEventStillShown } from '../main-thread/sessionAtoms';
 import { RoomAnnouncements } from './RoomAnnouncements';
 
 /**
@@ -22,7 +22,7 @@ export function RoomAnnouncer({ roomAddress, chatShown }: { roomAddress: string;
   useEffect(() => {
     const made = new RoomAnnouncements({
       clock: systemClock,
-      stillShown: (eventId) => store.get(roomEventsAtomFamily(roomAddress)).some((event) => event.id === eventId),
+      stillShown: roomEventStillShown(store, roomAddress),
       chatShown: () => chatOpen.current,
       say: setAnnouncement,
     });

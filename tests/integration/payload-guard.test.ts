@@ -49,11 +49,15 @@ async function occupantIn(roomAddress: string, nick: string, stock: boolean): Pr
   const client = track(clientFor(config, config.credential, !stock));
   if (!stock) teachRawPayloads(client);
   await login(client);
+  // The subject is the last stanza of a join (XEP-0045 §7.2.15): a message without a body, which
+  // would otherwise reach a receiver's record after the join resolved on its own presence.
+  const subject = nextEvent<{ room: string }>(client, 'muc:topic', `${nick}'s room subject`, (topic) => topic.room === roomAddress);
   await withTimeout(client.joinRoom(roomAddress, config.id, { nick }), WAIT_MS, `${nick} joining`);
+  await subject;
   return { client, address: `${roomAddress}/${config.id}` };
 }
 
-function nextEvent<T>(client: Agent, event: 'message' | 'message:error' | 'muc:available', what: string, match: (value: T) => boolean): Promise<T> {
+function nextEvent<T>(client: Agent, event: 'message' | 'message:error' | 'muc:available' | 'muc:topic', what: string, match: (value: T) => boolean): Promise<T> {
   return withTimeout(
     new Promise<T>((resolve) => {
       const listener = (value: T): void => {

@@ -120,25 +120,29 @@ export class RelayConnection implements SessionHolder {
     this.queue = this.queue.then(() => this.execute(request));
   }
 
-  private async execute({ id, method, params }: ParsedRelayRequest): Promise<void> {
-    // Requests still queued when the socket closed have no one to answer, and their session is closed.
+  private async execute(request: ParsedRelayRequest): Promise<void> {
+    // Requests still queued when the socket closed have no one to answer (a resumable session's
+    // client asks them again on its next socket), and a session that is not resumable is closed.
     if (this.socket.readyState !== WebSocket.OPEN) return;
+    const session = this.session;
+    if (request.method === 'AUTH' || !session) {
+      this.send(await this.respond(request, undefined));
+      return;
+    }
+    await session.serve(request.id, () => this.respond(request, session));
+  }
+
+  /** The answer to one request: its result, or the JSON-RPC error it ends in (never a rejection). */
+  private async respond({ id, method, params }: ParsedRelayRequest, session: RelaySession | undefined): Promise<RelayResponse> {
     try {
       if (!isRelayMethod(method)) throw new RelayRpcError(RELAY_ERROR.methodNotFound, `unknown method "${method}"`);
-      if (method === 'AUTH') {
-        this.reply(id, this.authenticate(parseRelayParams('AUTH', params)));
-        return;
-      }
-      if (!this.session) throw new NotAuthenticatedError(`not authenticated: send AUTH {token} before ${method}`);
-      const result = await this.session.call(method, parseRelayParams(method, params));
-      this.reply(id, result);
+      if (method === 'AUTH') return { jsonrpc: '2.0', id, result: this.authenticate(parseRelayParams('AUTH', params)) };
+      if (!session) throw new NotAuthenticatedError(`not authenticated: send AUTH {token} before ${method}`);
+      return { jsonrpc: '2.0', id, result: await session.call(method, parseRelayParams(method, params)) };
     } catch (error) {
-      if (error instanceof RelayRpcError) {
-        this.replyError(id, error);
-      } else {
-        this.options.log(`relay: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        this.replyError(id, new RelayRpcError(RELAY_ERROR.internalError, `internal error in ${method.slice(0, 64)}`));
-      }
+      if (error instanceof RelayRpcError) return errorAnswer(id, error);
+      this.options.log(`relay: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return errorAnswer(id, new RelayRpcError(RELAY_ERROR.internalError, `internal error in ${method.slice(0, 64)}`));
     }
   }
 
@@ -146,7 +150,7 @@ export class RelayConnection implements SessionHolder {
     if (this.user !== undefined) throw new ConflictError('already authenticated');
     const user = this.options.authenticate(token);
     const hooks: SessionHooks = {
-      notify: (notification) => this.send(notification),
+      send: (message) => this.send(message),
       lost: (reason) => {
         // Its media is gone: nothing to resume.
         this.release(false);
@@ -171,17 +175,17 @@ export class RelayConnection implements SessionHolder {
     if (session) this.options.releaseSession(session, this, dropped);
   }
 
-  private reply(id: RelayRequestId, result: object): void {
-    this.send({ jsonrpc: '2.0', id, result });
-  }
-
   private replyError(id: RelayRequestId | null, error: RelayRpcError): void {
-    this.send({ jsonrpc: '2.0', id, error: { code: error.rpcCode, message: error.message } });
+    this.send(errorAnswer(id, error));
   }
 
   private send(message: RelayResponse | RelayNotification): void {
     if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
+}
+
+function errorAnswer(id: RelayRequestId | null, error: RelayRpcError): RelayResponse {
+  return { jsonrpc: '2.0', id, error: { code: error.rpcCode, message: error.message } };
 }
 
 /** How long a closing socket waits for its peer's close frame before it is dropped (ws would wait 30 s). */

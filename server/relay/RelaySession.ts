@@ -6,17 +6,20 @@ import {
   type RelayMethod,
   type RelayNotification,
   type RelayParams,
+  type RelayRequestId,
+  type RelayResponse,
   type RelayResult,
 } from '../../src/protocol/relay';
 import { ConsumerSession, type ConsumerStats } from './ConsumerSession';
 import { ConflictError, LimitExceededError, NotFoundError } from './errors';
 import { Ingest, type IngestStats } from './Ingest';
 import type { RoomDirectory, RoomKey } from './RoomDirectory';
+import { SessionRequests } from './SessionRequests';
 
 /** How a session reaches the socket that holds it now. */
 export interface SessionHooks {
-  /** Sends a notification (CONSUMER_ICE_STATE, LAYERS_WANTED). */
-  notify: (notification: RelayNotification) => void;
+  /** Sends an answer, or a notification (CONSUMER_ICE_STATE, LAYERS_WANTED). */
+  send: (message: RelayResponse | RelayNotification) => void;
   /** Ends the connection (1011) when its media is gone; the client reconnects and ingests again. */
   lost: (reason: string) => void;
 }
@@ -65,6 +68,10 @@ export class RelaySession {
   private hooks: SessionHooks | undefined;
   /** Notifications sent while no socket held it, for the one that resumes it. */
   private readonly held: RelayNotification[] = [];
+  /** Requests run one at a time, in order, whichever of its sockets they came on. */
+  private queue: Promise<void> = Promise.resolve();
+  /** A resumable session's requests by id, so that one asked again is answered once. */
+  private readonly requests: SessionRequests | undefined;
 
   private readonly handlers: Handlers = {
     INGEST: async ({ id, sdp }) => {
@@ -139,6 +146,7 @@ export class RelaySession {
   constructor(private readonly options: RelaySessionOptions) {
     this.room = `connection:${options.number}`;
     this.hooks = options.hooks;
+    if (options.resumeId !== undefined) this.requests = new SessionRequests(options.limits.answersKept);
   }
 
   get resumeId(): string | undefined {
@@ -157,7 +165,28 @@ export class RelaySession {
   /** A socket holds it (again): what was sent meanwhile goes first. */
   attach(hooks: SessionHooks): void {
     this.hooks = hooks;
-    for (const notification of this.held.splice(0)) hooks.notify(notification);
+    for (const notification of this.held.splice(0)) hooks.send(notification);
+  }
+
+  /**
+   * Runs request `id` after the session's others (`respond` makes its answer, errors included) and
+   * sends the answer to the socket holding the session then; with none, a resumable session keeps
+   * it for the request asked again. A request asked again is not run again: it gets the answer
+   * kept, or the one still coming.
+   */
+  async serve(id: RelayRequestId, respond: () => Promise<RelayResponse>): Promise<void> {
+    const admission = this.requests?.admit(id) ?? { run: true };
+    if (!admission.run) {
+      if (admission.answer !== undefined) this.hooks?.send(admission.answer);
+      return;
+    }
+    const answered = this.queue.then(async () => {
+      const answer = await respond();
+      this.requests?.settle(id, answer);
+      this.hooks?.send(answer);
+    });
+    this.queue = answered;
+    await answered;
   }
 
   call<M extends SessionMethod>(method: M, params: RelayParams<M>): Promise<RelayResult<M>> {
@@ -306,7 +335,7 @@ export class RelaySession {
 
   private notify(notification: RelayNotification): void {
     if (this.hooks) {
-      this.hooks.notify(notification);
+      this.hooks.send(notification);
       return;
     }
     if (this.held.length < this.options.limits.notificationsKept) this.held.push(notification);

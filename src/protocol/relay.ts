@@ -37,9 +37,12 @@ import { expectRecord, expectString, isRecord, optionalRecord } from './validate
  * everything it made for `resumeGraceMs`; an AUTH naming it on a new socket,
  * by the same user, takes it over — an old socket of its still open on the relay's side is dropped
  * — and gets the notifications sent meanwhile (at most `notificationsKept`, else the session
- * ends). Requests unanswered when the socket dropped are not answered. A resume of a session
- * that is gone, or another user's, is refused as not found; a socket closed with a close frame
- * ends its session at once, as does every 1.30.3 connection (it never asks to be resumable).
+ * ends). Requests unanswered when the socket dropped are asked again on the new socket, with
+ * the same ids, and each is answered once: with the answer the relay kept (the latest
+ * `answersKept`), or the one still coming when it is still running; one it never got runs then.
+ * A resume of a session that is gone, or another user's, is refused as not found; a socket closed
+ * with a close frame ends its session at once, as does every 1.30.3 connection (it never asks to
+ * be resumable).
  *
  * An ingest made either way (INGEST's SDP or these) is one stream id: CREATE_CONSUMER's `source`
  * names it and DISPOSE closes it. `appData.trackId` on PRODUCE is the browser track id that
@@ -173,6 +176,8 @@ export const RELAY_LIMITS = {
   resumeGraceMs: 30_000,
   /** Notifications kept for a session whose socket dropped; one more ends it (its client could not catch up). */
   notificationsKept: 256,
+  /** Answers a resumable session keeps, for requests its client asks again after a resume (ids must then be unique to the session). */
+  answersKept: 32,
   /** A socket that has not authenticated (AUTH succeeded) within this time is closed (1008). */
   authTimeoutMs: 5_000,
   /** Authenticated connections of one user (the token's `sub`) at once; AUTH beyond is refused. */

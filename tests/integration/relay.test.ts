@@ -640,6 +640,29 @@ describe('A connection that outlives its socket: a resumable session whose socke
     await expect.poll(() => stillThere(made)).toEqual([]);
   });
 
+  it('a request asked again on the socket that resumed the session, by its id, gets the answer the relay kept and is not run again; a 1.30.3 connection runs every request it gets', async () => {
+    const roomAddress = room('resume-asked-again');
+    const request = JSON.stringify({ jsonrpc: '2.0', id: 'asked-twice', method: 'CREATE_INGEST_TRANSPORT', params: { id: 'asked-camera', roomAddress } });
+    const { client, session } = await resumable();
+    client.sendRaw(request);
+    const first = await client.nextStrayReply();
+    expect(first.result).toHaveProperty('dtlsParameters');
+    await client.drop();
+    const { client: again } = await resumeOn(session);
+    again.sendRaw(request);
+    expect(await again.nextStrayReply()).toEqual(first);
+    expect(await again.ok('DISPOSE', { id: 'asked-camera' })).toEqual({ closed: true });
+    await again.close();
+
+    const reference = await connect();
+    await reference.ok('AUTH', { token: config.sfuServer!.password });
+    reference.sendRaw(request);
+    expect((await reference.nextStrayReply()).result).toHaveProperty('dtlsParameters');
+    reference.sendRaw(request);
+    expect((await reference.nextStrayReply()).error).toEqual({ code: RELAY_ERROR.conflict, message: 'stream "asked-camera" is already ingested; DISPOSE it first' });
+    await reference.close();
+  });
+
   it('resumed while its old socket is still open on the relay (the client noticed the fault first): the old socket is dropped, the session goes on', async () => {
     const { client: old, session } = await resumable();
     await produceCamera(old, 'moved-camera', room('resume-takeover'));

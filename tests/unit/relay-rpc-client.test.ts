@@ -146,12 +146,14 @@ describe('RelayRpcClient against the real relay', () => {
  * Node sockets to the real relay, kept so that a case can end one under the client. `silenced` is
  * a named fake of a network that goes silent for one socket alone (what this process cannot make a
  * real network do): what either end sends on it is lost, a close frame too, and nothing fails.
+ * `deafened`, the same fake for what the relay sends alone: its answers are lost on the way.
  */
 class RelaySockets {
   readonly made: WebSocket[] = [];
   /** Sockets made while set are silenced from the start. */
   networkDown = false;
   private readonly silenced = new Set<WebSocket>();
+  private readonly deafened = new Set<WebSocket>();
   private readonly sends = new Map<WebSocket, number>();
 
   readonly create = (url: string): RelaySocket => {
@@ -172,7 +174,7 @@ class RelaySockets {
       },
       addEventListener: ((type: 'open' | 'message' | 'close' | 'error', listener: (event: never) => void) => {
         socket.addEventListener(type, (event) => {
-          if (type !== 'message' || !silent()) listener(event as never);
+          if (type !== 'message' || !(silent() || this.deafened.has(socket))) listener(event as never);
         });
       }) as RelaySocket['addEventListener'],
     };
@@ -180,6 +182,10 @@ class RelaySockets {
 
   silence(socket: WebSocket): void {
     this.silenced.add(socket);
+  }
+
+  deafen(socket: WebSocket): void {
+    this.deafened.add(socket);
   }
 
   /** Messages the client sent on `socket`, silenced or not. */
@@ -197,23 +203,41 @@ describe('RelayRpcClient: a connection that outlives its socket (the relay keeps
     client.on('interrupted', (error) => events.push(`interrupted ${error.closeCode}`));
     client.on('resumed', () => events.push('resumed'));
     client.on('closed', (error) => events.push(`closed ${error.closeCode}`));
+    client.on('messageDropped', (error) => events.push(`dropped ${error.message}`));
     return { client, sockets, events };
   }
 
-  it('a socket the network drops (1006): a request in flight fails, one sent meanwhile waits, and the session goes on over a new socket with what it made', async () => {
+  it('a socket the network drops (1006): a request in flight and one sent meanwhile wait, and are answered over a new socket; the session goes on with what it made', async () => {
     const { client, sockets, events } = await resumableClient(new ManualClock());
     const room = roomAddress('rpc-resume');
     await ingestCameraAndMicrophone(client, 'stream-resumed', room);
-    const inFlight = client.request('GET_ROUTER_CAPABILITIES', { roomAddress: room }).catch((error: unknown) => error);
+    const inFlight = client.request('GET_ROUTER_CAPABILITIES', { roomAddress: room });
     sockets.made[0]!.terminate();
-    expect(await inFlight).toBeInstanceOf(RelayClosedError);
     const meanwhile = client.request('GET_ROUTER_CAPABILITIES', { roomAddress: room });
     await until(() => events.includes('resumed'), 'resumed');
-    expect(events).toEqual(['interrupted 1006', 'resumed']);
+    expect(await inFlight).toHaveProperty('rtpCapabilities');
     expect(await meanwhile).toHaveProperty('rtpCapabilities');
+    expect(events).toEqual(['interrupted 1006', 'resumed']);
     expect(sockets.made).toHaveLength(2);
     // What the relay made for the session is still there.
     expect(await client.request('DISPOSE', { id: 'stream-resumed' })).toEqual({ closed: true });
+    client.close();
+  });
+
+  it('an answer lost with the socket: the request asked again on the new one gets the answer the relay kept, and is not run twice', async () => {
+    const { client, sockets, events } = await resumableClient(new ManualClock());
+    const room = roomAddress('rpc-kept');
+    await client.request('GET_ROUTER_CAPABILITIES', { roomAddress: room });
+    sockets.deafen(sockets.made[0]!);
+    // Run twice, the second would be refused: the stream is ingested already.
+    const made = client.request('CREATE_INGEST_TRANSPORT', { id: 'stream-kept', roomAddress: room });
+    await until(() => parley().relay!.stats().ingestDetails.some((ingest) => ingest.id === 'stream-kept'), 'the ingest made');
+    sockets.made[0]!.terminate();
+    await until(() => events.includes('resumed'), 'resumed');
+    expect(await made).toHaveProperty('dtlsParameters');
+    expect(parley().relay!.stats().ingestDetails.filter((ingest) => ingest.id === 'stream-kept')).toHaveLength(1);
+    expect(events).toEqual(['interrupted 1006', 'resumed']);
+    expect(await client.request('DISPOSE', { id: 'stream-kept' })).toEqual({ closed: true });
     client.close();
   });
 
@@ -321,6 +345,31 @@ describe('RelayRpcClient where the relay misbehaves', () => {
     socket.answer({ sdp: 42 });
     await expect(request).rejects.toBeInstanceOf(RelayProtocolError);
     expect(client.isOpen).toBe(true);
+    client.close();
+  });
+
+  it('a request asked again after a resume and answered twice (the relay finished it just as the new socket came, then answered it again from the answers it kept: a timing the real relay cannot be made to hit) settles once, and the second answer is no fault', async () => {
+    const clock = new ManualClock();
+    const [first, second] = [new SilentSocket(), new SilentSocket()];
+    const unopened = [first, second];
+    const connecting = RelayRpcClient.connect({ url: 'ws://relay.test/relay', token: 't', clock, createSocket: () => unopened.shift() as unknown as RelaySocket });
+    await until(() => first.sent.length > 0, 'AUTH');
+    first.answer({ user: 'alice', session: 'kept' });
+    const client = await connecting;
+    const dropped: RelayProtocolError[] = [];
+    client.on('messageDropped', (error) => dropped.push(error));
+    const request = client.request('DISPOSE', { id: 'x' });
+    const asked = first.sent.at(-1)!;
+    first.close(1006, '');
+    await until(() => second.sent.length > 0, 'AUTH resume');
+    expect(JSON.parse(second.sent[0]!)).toMatchObject({ method: 'AUTH', params: { token: 't', resume: 'kept' } });
+    second.answer({ user: 'alice', session: 'kept' });
+    await until(() => second.sent.length === 2, 'the request asked again');
+    expect(second.sent[1]).toBe(asked);
+    second.answer({ closed: true });
+    second.answer({ closed: true });
+    expect(await request).toEqual({ closed: true });
+    expect(dropped).toEqual([]);
     client.close();
   });
 

@@ -62,7 +62,8 @@ export interface RelayRpcClientEvents {
   layersWanted: [params: LayersWantedParams];
   /**
    * The socket dropped without a close frame: a new one resumes the session (RELAY_RESUME).
-   * Requests in flight have failed (their answers are lost); requests sent meanwhile wait for it.
+   * Requests in flight wait for it with those sent meanwhile, and are asked again on it (the relay
+   * answers each once); they fail if it does not come back.
    */
   interrupted: [error: RelayClosedError];
   /** The session goes on over a new socket: everything the relay made for it is still there. */
@@ -113,7 +114,10 @@ const RESULT_READERS: { [M in RelayMethod]: (value: unknown) => RelayResult<M> }
 
 interface Pending {
   readonly method: RelayMethod;
-  readonly timer: unknown;
+  /** The request as sent: asked again, as it is, on the socket that resumes the session. */
+  readonly message: string;
+  /** Its timeout; none while it waits for the session's resume. */
+  timer: unknown;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: Error) => void;
 }
@@ -134,6 +138,8 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
   private session: string | undefined;
   /** A new socket is resuming the session: requests wait for it. */
   private resuming: Promise<void> | undefined;
+  /** Requests asked again after the last resume: a second answer to one (it was answered on both sockets) is no fault. */
+  private readonly askedAgain = new Set<string>();
   private heartbeat: unknown;
   /** The user the token names, once AUTH succeeded. */
   user = '';
@@ -214,17 +220,23 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
     const id = crypto.randomUUID();
     const request: RelayRequest<M> = { jsonrpc: '2.0', id, method, params };
     return new Promise<RelayResult<M>>((resolve, reject) => {
-      const timer = this.options.clock.setTimeout(() => {
-        this.pending.delete(id);
-        reject(new RelayTimeoutError(method, timeoutMs));
-      }, timeoutMs);
-      this.pending.set(id, { method, timer, resolve: resolve as (value: unknown) => void, reject });
-      try {
-        this.socket.send(JSON.stringify(request));
-      } catch {
-        // Closing already: the close event fails this request with the others.
-      }
+      const pending: Pending = { method, message: JSON.stringify(request), timer: undefined, resolve: resolve as (value: unknown) => void, reject };
+      this.pending.set(id, pending);
+      this.sendPending(id, pending, timeoutMs);
     });
+  }
+
+  /** Sends a pending request on the socket, its timeout running from now. */
+  private sendPending(id: string, pending: Pending, timeoutMs: number): void {
+    pending.timer = this.options.clock.setTimeout(() => {
+      this.pending.delete(id);
+      pending.reject(new RelayTimeoutError(pending.method, timeoutMs));
+    }, timeoutMs);
+    try {
+      this.socket.send(pending.message);
+    } catch {
+      // Closing already: the close event settles this request with the others.
+    }
   }
 
   private receive(data: unknown): void {
@@ -259,6 +271,7 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
     }
     const id = message.id;
     const pending = typeof id === 'string' ? this.pending.get(id) : undefined;
+    if (typeof id === 'string' && !pending && this.askedAgain.delete(id)) return;
     if (!pending || typeof id !== 'string') throw new RelayProtocolError(`relay reply to no request of ours (${String(id)})`);
     this.pending.delete(id);
     this.options.clock.clearTimeout(pending.timer);
@@ -279,11 +292,14 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
   private onSocketClose(socket: RelaySocket, code: number, reason: string): void {
     if (socket !== this.socket || this.closedWith) return;
     const error = new RelayClosedError(code, reason);
-    // What was asked on this socket has no answer coming: whether the relay did it is not known.
-    this.failPending(error);
-    // A resuming socket's failure is its attempt's (its AUTH failed just now).
-    if (this.resuming) return;
+    // A resuming socket's failure is its attempt's: its AUTH failed just now.
+    if (this.resuming) {
+      this.failPending(error, 'AUTH');
+      return;
+    }
     if (code === SOCKET_DROPPED && this.session !== undefined) {
+      // What was asked on this socket is asked again on the one that resumes the session.
+      for (const pending of this.pending.values()) this.options.clock.clearTimeout(pending.timer);
       this.resuming = this.resume(this.session, error);
       return;
     }
@@ -318,6 +334,7 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
         await this.opened(this.socket, attemptTimeoutMs);
         await this.transmit('AUTH', { token: this.options.token, resume: session }, attemptTimeoutMs);
         this.resuming = undefined;
+        this.askAgain();
         this.emit('resumed');
         return;
       } catch (error) {
@@ -332,12 +349,23 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
     this.finish(dropped);
   }
 
-  private failPending(error: RelayClosedError): void {
-    for (const pending of this.pending.values()) {
+  /** The requests the dropped socket left unanswered, asked again first on the one that resumed the session. */
+  private askAgain(): void {
+    this.askedAgain.clear();
+    for (const [id, pending] of this.pending) {
+      this.askedAgain.add(id);
+      this.sendPending(id, pending, this.timeoutMs);
+    }
+  }
+
+  /** Fails the pending requests (only those of `method`, when given). */
+  private failPending(error: RelayClosedError, method?: RelayMethod): void {
+    for (const [id, pending] of this.pending) {
+      if (method !== undefined && pending.method !== method) continue;
       this.options.clock.clearTimeout(pending.timer);
       pending.reject(error);
+      this.pending.delete(id);
     }
-    this.pending.clear();
   }
 
   private finish(error: RelayClosedError): void {

@@ -1,6 +1,7 @@
 import { atom, type Atom, type createStore, type Getter } from 'jotai';
 import type { CallRecord, ChatMessage, Peer, Room, RoomEvent } from '../protocol/entities';
 import { correctionFolder, roomMessageRecords } from '../protocol/chatCorrections';
+import { awaitingRejoin } from '../protocol/awaitingRejoin';
 import { roomByAddress } from '../protocol/roomLookup';
 import { initialSessionState, type SessionState } from '../protocol/session-state';
 import { heldPeersAtom } from './call/callAtoms';
@@ -86,13 +87,14 @@ export const roomPeersAtomFamily = family((roomAddress: string) =>
  * The people a room's Participants list shows: the room's, and in their place those its call keeps
  * although the room no longer lists them (call/DepartureHold: their connection to the chat server
  * replaced while their media still reaches us; call/RejoinHold: not back yet after our rejoin), so
- * the list and the tiles agree. Only while the room is joined: through our own lost connection the
- * list waits for the rejoin.
+ * the list and the tiles agree. Through our own lost connection, until the room is joined again,
+ * the people who were there when it dropped (`Room.peopleBeforeOutage`).
  */
 export const participantsAtomFamily = family((roomAddress: string) =>
   listAtom((get) => {
     const listed = get(roomPeersAtomFamily(roomAddress));
-    if (get(roomByAddressAtomFamily(roomAddress))?.joined !== true) return listed;
+    const room = get(roomByAddressAtomFamily(roomAddress));
+    if (room?.joined !== true) return room?.peopleBeforeOutage !== undefined && awaitingRejoin(room) ? [...room.peopleBeforeOutage].sort(byJoinThenName) : listed;
     const kept = (get(heldPeersAtom)[roomAddress] ?? []).filter((held) => !listed.some((peer) => peer.address === held.address));
     return kept.length === 0 ? listed : [...listed, ...kept].sort(byJoinThenName);
   }),

@@ -53,6 +53,12 @@ export interface Room {
   roomState: RoomState;
   joined: boolean;
   joinedAt: number | undefined;
+  /**
+   * Who was in the room, you included, when our connection dropped (SPEC §4 clears the peers): the
+   * People list shows them as they were while the room waits for its rejoin. Set by the drop of a
+   * joined room, cleared by the next join.
+   */
+  peopleBeforeOutage: readonly Peer[] | undefined;
   selfAddress: string | undefined;
   selfAffiliation: RoomAffiliation | undefined;
   selfRole: RoomRole | undefined;

@@ -39,9 +39,10 @@ export const ParticipantsList = memo(function ParticipantsList({ id, room, roomA
       </h2>
       <ul role="list" aria-label="Participants" className="participant-list">
         {peers.map((peer) => (
-          <ParticipantEntry key={peer.address} peer={peer} reconnecting={!inRoom.includes(peer)} onKicked={isOwner ? kickConfirmed : undefined} canNudge={room.joined} />
+          <ParticipantEntry key={peer.address} peer={peer} reconnecting={room.joined && !inRoom.includes(peer)} onKicked={isOwner ? kickConfirmed : undefined} canNudge={room.joined} />
         ))}
       </ul>
+      {!room.joined && peers.length > 0 && <p className="muted">Reconnecting: this is who was here when the connection dropped.</p>}
       {peers.length === 0 && <p className="muted">{room.joined ? 'Nobody is here.' : 'You will see who is here once you are in the room.'}</p>}
       {kickRefused && (
         <p className="form-error" role="alert">

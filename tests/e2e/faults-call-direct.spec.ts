@@ -8,7 +8,7 @@ import { NETWORK_EVENTS } from '../../src/protocol/constants';
 import { CALL_FAULTS_LAUNCH, expectCameraSeenThroughOutages, expectOutageShown, expectVideoMovedWhileOut, inACall, watchedSamples, watchTiles } from './call-faults';
 import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, joinCallWithCamera, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
-import { BACK_WITHIN_MS, expectOutageNoticed, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
+import { BACK_WITHIN_MS, expectOutageNoticed, outageSeen, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
 import { joinThrough, PersonalPath } from './network-cut';
 import { chatLog, expect, openPanel, participantEntry, recordTones, setBrowserOnline, test, uniqueRoomName, type Person } from './rooms-people';
 import { videoGapFigure } from './video-continuity';
@@ -29,7 +29,7 @@ test.describe('Fault suite: Prosody killed mid-call — the media keeps flowing 
     await expectHearing(alice.page, 'Bob');
     await callButton(bob.page, 'Mute microphone').click();
     await expect(participantEntry(alice.page, 'Bob')).toContainText('muted');
-    // Listed or shown while the room is back: always muted (while signalling is down nobody is listed).
+    // Listed or shown, through the outage (the list as it was) and once back: always muted.
     await watchShownMuted(alice.page, 'Bob', false);
     await watchTiles([alice, bob]);
     const pages = [alice.page, bob.page];
@@ -67,6 +67,11 @@ test.describe('Fault suite: Prosody killed mid-call — the media keeps flowing 
     await expect(participantEntry(alice.page, 'Bob')).toContainText('muted');
     await expectNeverShownUnmuted(alice.page, 'Bob');
     await expectHearingNothing(alice.page, 'Bob');
+    // Through the outage the People list showed who was there when it began, both of them.
+    for (const page of pages) {
+      const seen = await outageSeen(page);
+      expect(seen.filter((moment) => [...moment.people].sort().join() !== 'Alice,Bob').map((moment) => moment.people)).toEqual([]);
+    }
   });
 });
 

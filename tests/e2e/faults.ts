@@ -38,11 +38,13 @@ export interface OutageMoment {
   at: number;
   text: string;
   chatKept: boolean;
+  /** The names the People list showed. */
+  people: string[];
 }
 
 /**
- * From now on, every 50 ms in the page: the Room state banner's words whenever it is shown, and
- * whether the chat log still held `keptInChat` then. An outage the supervisor ends by itself can be
+ * From now on, every 50 ms in the page: the Room state banner's words whenever it is shown, whether
+ * the chat log still held `keptInChat` then, and whom the People list showed. An outage the supervisor ends by itself can be
  * over within a second — before a look from the test would find the banner.
  */
 export async function watchOutage(page: Page, keptInChat = ''): Promise<void> {
@@ -53,7 +55,8 @@ export async function watchOutage(page: Page, keptInChat = ''): Promise<void> {
       const banner = document.querySelector('[role="status"][aria-label="Room state"]');
       if (!banner) return;
       const log = document.querySelector('[role="log"][aria-label="Chat"]');
-      seen.push({ at: Date.now(), text: banner.textContent ?? '', chatKept: log?.textContent?.includes(kept) ?? false });
+      const people = [...document.querySelectorAll('[aria-label="Participants"] .participant-name')].map((name) => name.textContent ?? '');
+      seen.push({ at: Date.now(), text: banner.textContent ?? '', chatKept: log?.textContent?.includes(kept) ?? false, people });
     }, 50);
   }, keptInChat);
 }

@@ -489,14 +489,20 @@ describe('SPEC §4 connection lost: peers cleared, rooms interrupted, then rejoi
     const firstBobPeer = await peerNamed(alice, room.address, 'Bob', (peer) => peer.joinedCall);
     const aliceBefore = await peerNamed(bob, room.address, 'Alice', (peer) => peer.joinedCall);
 
+    const bobSawBefore = Object.values(bob.session.store.state.peers).map((peer) => peer.address).sort();
     bob.session.disconnect();
     expect(bob.session.store.state.peers).toEqual({});
-    expect(roomIn(bob.session.store.state, bobRoom.id)).toMatchObject({ roomState: 'interrupted', joined: false, selfAddress: undefined, rid: undefined });
+    const interrupted = roomIn(bob.session.store.state, bobRoom.id);
+    expect(interrupted).toMatchObject({ roomState: 'interrupted', joined: false, selfAddress: undefined, rid: undefined });
+    // Who was there, Bob included, for his People list until the rejoin.
+    expect(interrupted?.peopleBeforeOutage?.map((peer) => peer.address).sort()).toEqual(bobSawBefore);
+    expect(bobSawBefore).toEqual([aliceBefore.address, firstBobPeer.address].sort());
     await waitFor(alice, 'Bob gone after the drop', (state) => !state.peers[firstBobPeer.address]);
 
     await bob.session.connect();
     const rejoined = await joinedRoom(bob, bobRoom.id);
     expect(rejoined.address).toBe(room.address);
+    expect(rejoined.peopleBeforeOutage).toBeUndefined();
     // Read again from the new self-presence: Alice kept the room, so it is the same room.
     expect(rejoined.rid).toBe(room.rid);
     // Alice never left: she keeps when she arrived (the order of the lists and tiles) and her last speech.

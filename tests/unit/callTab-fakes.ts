@@ -231,6 +231,7 @@ export function room(overrides: Partial<Room> = {}): Room {
     roomState: 'joined',
     joined: true,
     joinedAt: 1,
+    peopleBeforeOutage: undefined,
     selfAddress: SELF,
     selfAffiliation: 'owner',
     selfRole: 'moderator',

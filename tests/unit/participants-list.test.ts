@@ -20,14 +20,19 @@ const self = peer(joinedRoom.selfAddress!, { displayName: 'Me', joinedRoomAt: 0 
 const carol = peer(`${joinedRoom.address}/carol`, { displayName: 'Carol', joinedRoomAt: 1, joinedCall: true, muted: true });
 const bob = peer(`${joinedRoom.address}/bob`, { displayName: 'Bob', joinedRoomAt: 2 });
 
-/** The Participants list of a room the session lists `listed` in, while its call keeps `held`: its count, then each entry in order. */
-function entries(shown: Room, listed: readonly Peer[], held: readonly Peer[]): string[] {
+/** The Participants list's markup, of a room the session lists `listed` in, while its call keeps `held`. */
+function markupOf(shown: Room, listed: readonly Peer[] = [], held: readonly Peer[] = []): string {
   const store = createStore();
   store.set(sessionStateAtom, { ...initialSessionState(), rooms: { [shown.id]: shown }, peers: Object.fromEntries(listed.map((one) => [one.address, one])) });
   store.set(heldPeersAtom, { [shown.address!]: held });
-  const markup = renderToStaticMarkup(
+  return renderToStaticMarkup(
     createElement(Provider, { store }, createElement(TabContext, { value: tab }, createElement(ParticipantsList, { id: 'people', room: shown, roomAddress: shown.address! }))),
   );
+}
+
+/** That list's count, then each entry in order. */
+function entries(shown: Room, listed: readonly Peer[], held: readonly Peer[]): string[] {
+  const markup = markupOf(shown, listed, held);
   const count = /<span class="count">(\d+)<\/span>/.exec(markup)?.[1];
   // Each entry's words, then the names of its buttons.
   const items = [...markup.matchAll(/<li class="participant[^"]*">(.*?)<\/li>/g)].map(([, item]) =>
@@ -50,9 +55,20 @@ describe('Participants list: someone the call keeps while the room does not list
     expect(entries(joinedRoom, [self, bob], [])).toEqual(['2 people', expect.stringMatching(/^Me/), expect.stringMatching(/^Bob/)]);
   });
 
-  it('someone the room lists again is listed once, not reconnecting; through our own lost connection (the room not joined) the list waits for the rejoin', () => {
+  it('someone the room lists again is listed once, not reconnecting', () => {
     expect(entries(joinedRoom, [self, carol, bob], [carol]).filter((entry) => entry.startsWith('Carol'))).toEqual([expect.not.stringContaining('reconnecting')]);
-    const interrupted = room({ roomState: 'interrupted', joined: false });
-    expect(entries(interrupted, [], [carol, bob])).toEqual(['0 people']);
+  });
+});
+
+describe('Participants list through our own lost connection: who was there when it dropped (Room.peopleBeforeOutage), until the room is joined again', () => {
+  it('while the room waits for its rejoin, everyone who was there, you first, counted, none marked and nothing to do to them, and a line says why; a room that is not coming back lists nobody', () => {
+    const interrupted = room({ roomState: 'interrupted', joined: false, peopleBeforeOutage: [bob, carol, self] });
+    const list = entries(interrupted, [], []);
+    expect(list).toEqual(['3 people', expect.stringMatching(/^Me/), expect.stringMatching(/^Carol/), expect.stringMatching(/^Bob/)]);
+    expect(list.filter((entry) => entry.includes('reconnecting') || entry.includes('Request attention'))).toEqual([]);
+    expect(markupOf(interrupted)).toContain('Reconnecting: this is who was here when the connection dropped.');
+    // Back in the room: the room's own list.
+    expect(entries(joinedRoom, [self, bob], [])).toEqual(['2 people', expect.stringMatching(/^Me/), expect.stringMatching(/^Bob/)]);
+    expect(entries({ ...interrupted, roomState: 'failed' }, [], [])).toEqual(['0 people']);
   });
 });

@@ -117,12 +117,18 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
    */
   private interrupt(room: Room): void {
     const { store } = this.context;
+    // A drop during a rejoin keeps the people of the first.
+    let peopleBeforeOutage = room.peopleBeforeOutage;
     if (room.address) {
-      if (room.roomState === 'joined') this.events.interrupted(room.address, this.records.rosterOf(room.address));
-      this.beforeOutage.keep(Object.values(store.state.peers).filter((peer) => peer.roomAddress === room.address));
+      const people = Object.values(store.state.peers).filter((peer) => peer.roomAddress === room.address);
+      if (room.roomState === 'joined') {
+        this.events.interrupted(room.address, this.records.rosterOf(room.address));
+        peopleBeforeOutage = people;
+      }
+      this.beforeOutage.keep(people);
       this.records.removePeersOf(room.address);
     }
-    store.update('rooms', room.id, { roomState: 'interrupted', ...OUT_OF_ROOM });
+    store.update('rooms', room.id, { roomState: 'interrupted', ...OUT_OF_ROOM, peopleBeforeOutage });
   }
 
   // ---- RoomsCommands ----
@@ -341,6 +347,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       roomState: 'joined',
       joined: true,
       joinedAt: this.context.clock.now(),
+      peopleBeforeOutage: undefined,
       selfAddress,
       selfRole: item.role,
       selfAffiliation: item.affiliation,

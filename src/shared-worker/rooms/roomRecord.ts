@@ -27,6 +27,7 @@ export function newRoomRecord(id: string, providedName: string, options: NewRoom
     roomState: 'joining',
     joined: false,
     joinedAt: undefined,
+    peopleBeforeOutage: undefined,
     selfAddress: undefined,
     selfAffiliation: undefined,
     selfRole: undefined,

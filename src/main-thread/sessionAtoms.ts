@@ -83,6 +83,11 @@ export const roomPeersAtomFamily = family((roomAddress: string) =>
   ),
 );
 
+/** Who was in the room when our connection dropped, while it waits for its rejoin: what its Participants list shows then. */
+export function peopleThroughOutage(room: Room): readonly Peer[] | undefined {
+  return !room.joined && awaitingRejoin(room) ? room.peopleBeforeOutage : undefined;
+}
+
 /**
  * The people a room's Participants list shows: the room's, and in their place those its call keeps
  * although the room no longer lists them (call/DepartureHold: their connection to the chat server
@@ -94,7 +99,10 @@ export const participantsAtomFamily = family((roomAddress: string) =>
   listAtom((get) => {
     const listed = get(roomPeersAtomFamily(roomAddress));
     const room = get(roomByAddressAtomFamily(roomAddress));
-    if (room?.joined !== true) return room?.peopleBeforeOutage !== undefined && awaitingRejoin(room) ? [...room.peopleBeforeOutage].sort(byJoinThenName) : listed;
+    if (room?.joined !== true) {
+      const before = room && peopleThroughOutage(room);
+      return before ? [...before].sort(byJoinThenName) : listed;
+    }
     const kept = (get(heldPeersAtom)[roomAddress] ?? []).filter((held) => !listed.some((peer) => peer.address === held.address));
     return kept.length === 0 ? listed : [...listed, ...kept].sort(byJoinThenName);
   }),

@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { memo, useLayoutEffect, useRef, useState } from 'react';
-import { participantsAtomFamily, roomPeersAtomFamily } from '../main-thread/sessionAtoms';
+import { participantsAtomFamily, peopleThroughOutage, roomPeersAtomFamily } from '../main-thread/sessionAtoms';
 import type { Peer, Room } from '../protocol/entities';
 import { BannedList } from './BannedList';
 import { ParticipantEntry } from './ParticipantEntry';
@@ -42,7 +42,7 @@ export const ParticipantsList = memo(function ParticipantsList({ id, room, roomA
           <ParticipantEntry key={peer.address} peer={peer} reconnecting={room.joined && !inRoom.includes(peer)} onKicked={isOwner ? kickConfirmed : undefined} canNudge={room.joined} />
         ))}
       </ul>
-      {!room.joined && peers.length > 0 && <p className="muted">Reconnecting: this is who was here when the connection dropped.</p>}
+      {peopleThroughOutage(room) !== undefined && <p className="muted">Reconnecting: this is who was here when the connection dropped.</p>}
       {peers.length === 0 && <p className="muted">{room.joined ? 'Nobody is here.' : 'You will see who is here once you are in the room.'}</p>}
       {kickRefused && (
         <p className="form-error" role="alert">

@@ -71,4 +71,10 @@ describe('Participants list through our own lost connection: who was there when 
     expect(entries(joinedRoom, [self, bob], [])).toEqual(['2 people', expect.stringMatching(/^Me/), expect.stringMatching(/^Bob/)]);
     expect(entries({ ...interrupted, roomState: 'failed' }, [], [])).toEqual(['0 people']);
   });
+
+  it('a first join, with the people already there arriving before our own presence, is no outage: they are listed, with no such line', () => {
+    const firstJoin = room({ roomState: 'joining', joined: false, joinedAt: undefined });
+    expect(entries(firstJoin, [bob], [])).toEqual(['1 people', expect.stringMatching(/^Bob/)]);
+    expect(markupOf(firstJoin, [bob])).not.toContain('Reconnecting');
+  });
 });

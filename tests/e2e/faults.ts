@@ -44,8 +44,9 @@ export interface OutageMoment {
 
 /**
  * From now on, every 50 ms in the page: the Room state banner's words whenever it is shown, whether
- * the chat log still held `keptInChat` then, and whom the People list showed. An outage the supervisor ends by itself can be
- * over within a second — before a look from the test would find the banner.
+ * the chat log still held `keptInChat` then, and whom the People list showed. An outage the
+ * supervisor ends by itself can be over within a second — before a look from the test would find
+ * the banner.
  */
 export async function watchOutage(page: Page, keptInChat = ''): Promise<void> {
   await page.evaluate((kept) => {

@@ -142,6 +142,35 @@ describe('RelayRpcClient against the real relay', () => {
   });
 });
 
+/** A socket that opens and then says nothing unless told: for what the real relay never does. */
+class SilentSocket extends EventTarget {
+  readyState = 0;
+  readonly sent: string[] = [];
+  constructor() {
+    super();
+    queueMicrotask(() => {
+      this.readyState = 1;
+      this.dispatchEvent(new Event('open'));
+    });
+  }
+  send(data: string): void {
+    this.sent.push(data);
+  }
+  close(code = 1000, reason = ''): void {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.dispatchEvent(Object.assign(new Event('close'), { code, reason }));
+  }
+  deliver(data: unknown): void {
+    this.dispatchEvent(Object.assign(new Event('message'), { data }));
+  }
+  /** Answers the last request with a result. */
+  answer(result: unknown): void {
+    const { id } = JSON.parse(this.sent.at(-1) ?? '{}') as { id: string };
+    this.deliver(JSON.stringify({ jsonrpc: '2.0', id, result }));
+  }
+}
+
 /**
  * Node sockets to the real relay, kept so that a case can end one under the client. `silenced` is
  * a named fake of a network that goes silent for one socket alone (what this process cannot make a
@@ -266,6 +295,31 @@ describe('RelayRpcClient: a connection that outlives its socket (the relay keeps
     client.close();
   });
 
+  it('a request asked again after a resume and answered twice (the relay finished it just as the new socket came, then answered it again from the answers it kept: a timing the real relay cannot be made to hit) settles once, and the second answer is no fault', async () => {
+    const clock = new ManualClock();
+    const [first, second] = [new SilentSocket(), new SilentSocket()];
+    const unopened = [first, second];
+    const connecting = RelayRpcClient.connect({ url: 'ws://relay.test/relay', token: 't', clock, createSocket: () => unopened.shift() as unknown as RelaySocket });
+    await until(() => first.sent.length > 0, 'AUTH');
+    first.answer({ user: 'alice', session: 'kept' });
+    const client = await connecting;
+    const dropped: RelayProtocolError[] = [];
+    client.on('messageDropped', (error) => dropped.push(error));
+    const request = client.request('DISPOSE', { id: 'x' });
+    const asked = first.sent.at(-1)!;
+    first.close(1006, '');
+    await until(() => second.sent.length > 0, 'AUTH resume');
+    expect(JSON.parse(second.sent[0]!)).toMatchObject({ method: 'AUTH', params: { token: 't', resume: 'kept' } });
+    second.answer({ user: 'alice', session: 'kept' });
+    await until(() => second.sent.length === 2, 'the request asked again');
+    expect(second.sent[1]).toBe(asked);
+    second.answer({ closed: true });
+    second.answer({ closed: true });
+    expect(await request).toEqual({ closed: true });
+    expect(dropped).toEqual([]);
+    client.close();
+  });
+
   it('a socket closed by the relay with a close frame is no network fault: the connection ends, nothing is resumed', async () => {
     const clock = new ManualClock();
     const { client, events } = await resumableClient(clock);
@@ -276,35 +330,6 @@ describe('RelayRpcClient: a connection that outlives its socket (the relay keeps
     await parley().restartRelay();
   });
 });
-
-/** A socket that opens and then says nothing unless told: for what the real relay never does. */
-class SilentSocket extends EventTarget {
-  readyState = 0;
-  readonly sent: string[] = [];
-  constructor() {
-    super();
-    queueMicrotask(() => {
-      this.readyState = 1;
-      this.dispatchEvent(new Event('open'));
-    });
-  }
-  send(data: string): void {
-    this.sent.push(data);
-  }
-  close(code = 1000, reason = ''): void {
-    if (this.readyState === 3) return;
-    this.readyState = 3;
-    this.dispatchEvent(Object.assign(new Event('close'), { code, reason }));
-  }
-  deliver(data: unknown): void {
-    this.dispatchEvent(Object.assign(new Event('message'), { data }));
-  }
-  /** Answers the last request with a result. */
-  answer(result: unknown): void {
-    const { id } = JSON.parse(this.sent.at(-1) ?? '{}') as { id: string };
-    this.deliver(JSON.stringify({ jsonrpc: '2.0', id, result }));
-  }
-}
 
 describe('RelayRpcClient where the relay misbehaves', () => {
   async function connected(clock: ManualClock): Promise<{ client: RelayRpcClient; socket: SilentSocket }> {
@@ -345,31 +370,6 @@ describe('RelayRpcClient where the relay misbehaves', () => {
     socket.answer({ sdp: 42 });
     await expect(request).rejects.toBeInstanceOf(RelayProtocolError);
     expect(client.isOpen).toBe(true);
-    client.close();
-  });
-
-  it('a request asked again after a resume and answered twice (the relay finished it just as the new socket came, then answered it again from the answers it kept: a timing the real relay cannot be made to hit) settles once, and the second answer is no fault', async () => {
-    const clock = new ManualClock();
-    const [first, second] = [new SilentSocket(), new SilentSocket()];
-    const unopened = [first, second];
-    const connecting = RelayRpcClient.connect({ url: 'ws://relay.test/relay', token: 't', clock, createSocket: () => unopened.shift() as unknown as RelaySocket });
-    await until(() => first.sent.length > 0, 'AUTH');
-    first.answer({ user: 'alice', session: 'kept' });
-    const client = await connecting;
-    const dropped: RelayProtocolError[] = [];
-    client.on('messageDropped', (error) => dropped.push(error));
-    const request = client.request('DISPOSE', { id: 'x' });
-    const asked = first.sent.at(-1)!;
-    first.close(1006, '');
-    await until(() => second.sent.length > 0, 'AUTH resume');
-    expect(JSON.parse(second.sent[0]!)).toMatchObject({ method: 'AUTH', params: { token: 't', resume: 'kept' } });
-    second.answer({ user: 'alice', session: 'kept' });
-    await until(() => second.sent.length === 2, 'the request asked again');
-    expect(second.sent[1]).toBe(asked);
-    second.answer({ closed: true });
-    second.answer({ closed: true });
-    expect(await request).toEqual({ closed: true });
-    expect(dropped).toEqual([]);
     client.close();
   });
 

@@ -66,8 +66,8 @@ export const RELAY_CHROMIUM_ARGS = TEST_CHROMIUM_ARGS.map((arg) => (arg === '--u
 /** Chromium as the calls of several people, each on a camera of their own, launch it. */
 export const RELAY_LAUNCH_OPTIONS = { executablePath: CHROMIUM_EXECUTABLE, args: RELAY_CHROMIUM_ARGS };
 
-/** The files whose calls run through the media relay (three people, each on a camera of their own). */
-const RELAY_CALLS = ['**/relay-call.spec.ts', '**/call-ui-relay.spec.ts', '**/faults-call.spec.ts', '**/relay-hosts.spec.ts'];
+/** The files whose calls run through the media relay (two or three people, each on a camera of their own). */
+const RELAY_CALLS = ['**/relay-call.spec.ts', '**/call-ui-relay.spec.ts', '**/faults-call.spec.ts', '**/relay-hosts.spec.ts', '**/simplewebrtc-relay.spec.ts'];
 /** Fault cases of two people (the chat's, and calls on direct connections): most of their time is spent waiting out an outage. */
 const WAITING_FAULTS = ['**/faults-chat.spec.ts', '**/faults-call-direct.spec.ts'];
 /**

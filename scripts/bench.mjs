@@ -3,7 +3,7 @@
 // stays on 127.0.0.1 as in the tests.
 import { spawnSync } from 'node:child_process';
 import { ensureAppBuilt, ensureDebianPackages, ensureNpmPackages, ensureRelayWorkerBuilt, inLoopbackNamespace, ROOT, SERVER_PACKAGES, TEST_PACKAGES } from './lib/setup.mjs';
-import { ensureReferenceBuilt, ensureReferenceInstalled } from './bench/referenceSetup.mjs';
+import { ensureReferenceBuilt, ensureReferenceInstalled } from './lib/referenceSetup.mjs';
 
 const log = (line) => console.error(`[setup] ${line}`);
 ensureDebianPackages([...SERVER_PACKAGES, ...TEST_PACKAGES], log);

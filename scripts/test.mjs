@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { e2eCounts, flakyCases, withFailedRun } from './lib/suiteReport.mjs';
+import { ensureReferenceBuilt, ensureReferenceInstalled } from './lib/referenceSetup.mjs';
 import { ensureAppBuilt, ensureDebianPackages, ensureNpmPackages, ensureRelayWorkerBuilt, inLoopbackNamespace, ROOT, SERVER_PACKAGES, TEST_PACKAGES } from './lib/setup.mjs';
 
 const log = (line) => console.error(`[setup] ${line}`);
@@ -13,6 +14,9 @@ ensureDebianPackages([...SERVER_PACKAGES, ...TEST_PACKAGES], log);
 await ensureRelayWorkerBuilt(log);
 ensureNpmPackages(log);
 ensureAppBuilt(log);
+// The interop tests put SimpleWebRTC 1.30.3 (bench/reference) in a call with Parley.
+ensureReferenceInstalled(log);
+ensureReferenceBuilt(log);
 
 const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
 const reports = mkdtempSync(join(tmpdir(), 'parley-test-'));

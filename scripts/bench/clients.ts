@@ -1,12 +1,8 @@
-// The two clients the bench compares, each entering a room's call the way a person does, and the
-// one origin that serves both: Parley's gateway with the reference page beside the app.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The two clients the bench compares, each entering a room's call the way a person does (the origin
+// serving both is tests/support/referenceSite.ts).
 import { chromium, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../../playwright.config';
 import { joinFromHome } from '../../tests/e2e/rooms-people';
-import { REFERENCE_DIST } from './referenceSetup.mjs';
 
 export interface BenchClient {
   /** As the table names it. */
@@ -144,16 +140,4 @@ export const REFERENCE: BenchClient = {
 /** A browser of its own for one run, as the tests launch it (fake camera and microphone). */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS });
-}
-
-/**
- * A static root for Parley's gateway (its `staticRoot` setting): the built app as it is, with the
- * reference page under /reference/, so that both clients load from one origin and use the same
- * config API, websocket and relay. Copies; `remove` deletes them.
- */
-export function siteWithReference(appDist: string): { root: string; remove(): void } {
-  const root = mkdtempSync(join(tmpdir(), 'parley-bench-site-'));
-  cpSync(appDist, root, { recursive: true });
-  cpSync(REFERENCE_DIST, join(root, 'reference'), { recursive: true });
-  return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }

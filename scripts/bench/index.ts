@@ -4,9 +4,10 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { RunningParley } from '../../server/Parley';
+import { siteWithReference } from '../../tests/support/referenceSite';
 import { BUNDLE_TARGETS_KB, measureBundles } from './bundles';
 import { buildRows, buildsRequestFromEnvironment } from './builds';
-import { launchBrowser, siteWithReference } from './clients';
+import { launchBrowser } from './clients';
 import { startJoinServer } from './join';
 import { relayRows } from './relay';
 import { signallingRows } from './signalling';

@@ -100,10 +100,14 @@ async function framesPresentedWithin(video: Locator): Promise<number> {
     .catch(() => -1);
 }
 
-/** The tile plays a live video: the element it shows presents new frames (a stalled stream does not pass on its old count). */
+/** The <video> plays a live video: it presents new frames (a stalled stream does not pass on its old count). */
+export async function expectVideoPlays(video: Locator, whose: string): Promise<void> {
+  await expect.poll(() => framesPresentedWithin(video), { timeout: 30_000, message: `${whose} video plays` }).toBeGreaterThan(0);
+}
+
+/** The tile plays a live video. */
 export async function expectDecodingVideo(page: Page, tileName: string): Promise<void> {
-  const video = tile(page, tileName).locator('video');
-  await expect.poll(() => framesPresentedWithin(video), { timeout: 30_000, message: `${tileName}'s video plays` }).toBeGreaterThan(0);
+  await expectVideoPlays(tile(page, tileName).locator('video'), `${tileName}'s`);
 }
 
 /** What the tile's <audio> element plays. */
@@ -116,13 +120,17 @@ export interface HeardAudio {
   peak: number;
 }
 
-/**
- * Listens to the tile's <audio> element: its track's state, the element's volume, and the loudest
- * sample of 1.5 s of the decoded audio, read through a MediaStreamTrackProcessor on a clone of it.
- */
+/** Listens to the tile's <audio> element (`listen`). */
 export function hear(page: Page, tileName: string): Promise<HeardAudio> {
-  return tile(page, tileName)
-    .locator('audio')
+  return listen(tile(page, tileName).locator('audio'));
+}
+
+/**
+ * Listens to an <audio> element: its track's state, the element's volume, and the loudest sample of
+ * 1.5 s of the decoded audio, read through a MediaStreamTrackProcessor on a clone of it.
+ */
+export function listen(audio: Locator): Promise<HeardAudio> {
+  return audio
     .first()
     .evaluate(
       async (element: HTMLAudioElement) => {

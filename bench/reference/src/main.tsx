@@ -1,11 +1,16 @@
-// The benchmark's reference client: SimpleWebRTC 1.30.3 as its own components mount it, against
-// Parley's servers (config from the gateway's /api/config), joining `?room=` on load with camera
-// and microphone and showing every remote video. `npm run bench` times it beside Parley.
+// The reference client: SimpleWebRTC 1.30.3 as its own components mount it, against Parley's
+// servers (config from the gateway's /api/config), joining `?room=` on load with camera and
+// microphone and showing every remote video. `npm run bench` times it beside Parley; the interop
+// tests (tests/e2e/simplewebrtc*.spec.ts) put it in a call with Parley, naming it with `?name=` and
+// asking with `?controls=1` for its chat and microphone button, which the bench's page goes without.
 import * as SWRTC from '@andyet/simplewebrtc';
 import { render } from 'react-dom';
 import { Provider as ReduxProvider } from 'react-redux';
 
-const roomName = new URLSearchParams(location.search).get('room');
+const query = new URLSearchParams(location.search);
+const roomName = query.get('room');
+const displayName = query.get('name');
+const withControls = query.get('controls') === '1';
 const root = document.getElementById('root')!;
 
 function RemoteVideos() {
@@ -35,11 +40,44 @@ function LocalVideo() {
   );
 }
 
+/** The room's chat as 1.30.3 keeps it, and its own input (Enter sends). */
+function Chat({ roomAddress }: { roomAddress: string }) {
+  return (
+    <section aria-label="Chat">
+      <SWRTC.ChatList
+        room={roomAddress}
+        renderGroup={(group) => group.chats.map((chat) => (
+          <p key={chat.id} data-direction={chat.direction}>
+            <b>{group.displayName}</b>: {chat.body}
+          </p>
+        ))}
+      />
+      <SWRTC.ChatInput room={roomAddress} placeholder="Message" sendOnEnter />
+    </section>
+  );
+}
+
+/** One button: the microphone muted or not, as 1.30.3 mutes it (its track disabled, and a session-info to the peers). */
+function MicrophoneButton() {
+  return (
+    <SWRTC.UserControls
+      render={({ isMuted, mute, unmute }) => (
+        <button type="button" aria-pressed={isMuted} onClick={() => (isMuted ? unmute() : mute())}>
+          Mute
+        </button>
+      )}
+    />
+  );
+}
+
+const store = SWRTC.createStore();
+if (displayName) store.dispatch(SWRTC.Actions.setDisplayName(displayName));
+
 if (!roomName) {
   root.textContent = 'Give the room as ?room=NAME.';
 } else {
   render(
-    <ReduxProvider store={SWRTC.createStore()}>
+    <ReduxProvider store={store}>
       <SWRTC.Provider configUrl="/api/config">
         <SWRTC.Connecting>
           <p>Connecting…</p>
@@ -51,10 +89,16 @@ if (!roomName) {
           <SWRTC.RequestUserMedia audio video auto />
           <SWRTC.RemoteAudioPlayer />
           <SWRTC.Room name={roomName}>
-            {({ joined }) => (joined ? (
+            {({ joined, room }) => (joined ? (
               <>
                 <LocalVideo />
                 <RemoteVideos />
+                {withControls && room.address && (
+                  <>
+                    <MicrophoneButton />
+                    <Chat roomAddress={room.address} />
+                  </>
+                )}
               </>
             ) : (
               <p>Joining {roomName}…</p>

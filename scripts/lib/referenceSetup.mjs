@@ -1,12 +1,13 @@
-// The benchmark's reference client (bench/reference): installed with `npm ci` inside its own
-// package when missing, and built by the repository's Vite when its sources are newer than the build.
-// Plain Node: it runs from scripts/bench.mjs before the measuring code.
+// The reference client (bench/reference: SimpleWebRTC 1.30.3, for the bench and the interop tests):
+// installed with `npm ci` inside its own package when missing, and built by the repository's Vite
+// when its sources are newer than the build. Plain Node: scripts/bench.mjs and scripts/test.mjs run
+// it in their set-up.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, run } from '../lib/setup.mjs';
+import { ROOT, run } from './setup.mjs';
 
 export const REFERENCE_DIR = join(ROOT, 'bench', 'reference');
-/** The built page; the bench serves it as /reference/ from Parley's gateway. */
+/** The built page; the bench and the interop tests serve it as /reference/ from Parley's gateway (tests/support/referenceSite.ts). */
 export const REFERENCE_DIST = join(REFERENCE_DIR, 'dist');
 
 const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : 0);

@@ -1,0 +1,80 @@
+import { join } from 'node:path';
+import type { BrowserContext, Page } from '@playwright/test';
+import type { ParleySettings } from '../../server/settings';
+import { siteWithReference } from '../support/referenceSite';
+import { expectVideoPlays, listen } from './call-ui-people';
+import { expect, test as base } from './rooms-people';
+
+/**
+ * SimpleWebRTC 1.30.3 in the room: the reference client (bench/reference), a page of its own that
+ * joins the room's call on load. What it shows is found by role and name as in Parley's pages: its
+ * own video ("(you)"), each remote video ("remote video <id>"), the remote audio players, and with
+ * `?controls=1` its chat ("Chat", with the "Message" box) and its microphone ("Mute").
+ */
+export interface ReferencePerson {
+  displayName: string;
+  context: BrowserContext;
+  page: Page;
+}
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/**
+ * The people of rooms-people, and `onReference` to bring someone in on SimpleWebRTC 1.30.3, on
+ * servers set up with `settings` whose gateway serves the reference page beside the app.
+ */
+export function withReferenceClient(settings: Partial<ParleySettings>) {
+  return base.extend<{ onReference: (roomName: string, displayName: string) => Promise<ReferencePerson> }, { referenceSite: string }>({
+    referenceSite: [
+      // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from its first parameter
+      async ({}, use) => {
+        const site = siteWithReference(join(ROOT, 'dist'));
+        await use(site.root);
+        site.remove();
+      },
+      { scope: 'worker' },
+    ],
+    parleySettings: [async ({ referenceSite }, use) => use({ ...settings, staticRoot: referenceSite }), { scope: 'worker' }],
+    onReference: async ({ browser, appUrl }, use) => {
+      const contexts: BrowserContext[] = [];
+      await use(async (roomName, displayName) => {
+        const context = await browser.newContext();
+        contexts.push(context);
+        const page = await context.newPage();
+        const query = new URLSearchParams({ room: roomName, name: displayName, controls: '1' });
+        await page.goto(new URL(`reference/index.html?${query.toString()}`, appUrl).href);
+        await expect(page.getByRole('figure', { name: '(you)' }).locator('video')).toBeVisible({ timeout: 30_000 });
+        return { displayName, context, page };
+      });
+      await Promise.all(contexts.map((context) => context.close()));
+    },
+  });
+}
+
+/** The 1.30.3 person decodes the one other person's video and hears their audio. */
+export async function expectReferenceSeesAndHears(person: ReferencePerson, other: string): Promise<void> {
+  await expectVideoPlays(person.page.getByRole('figure', { name: /^remote video / }).locator('video'), `${person.displayName} sees ${other}: the`);
+  await expect
+    .poll(async () => {
+      const heard = await listen(person.page.locator('audio')).catch(() => undefined);
+      return heard && { live: heard.live, playing: heard.playing, audible: heard.peak > 0.01 };
+    }, { timeout: 30_000, message: `${person.displayName} hears ${other}` })
+    .toEqual({ live: true, playing: true, audible: true });
+}
+
+/** The 1.30.3 person's chat. */
+export function referenceChat(person: ReferencePerson) {
+  return person.page.getByRole('region', { name: 'Chat' });
+}
+
+/** The 1.30.3 person writes a message and sends it with Enter. */
+export async function referenceSays(person: ReferencePerson, text: string): Promise<void> {
+  const box = referenceChat(person).getByPlaceholder('Message');
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/** The 1.30.3 person's microphone button: pressed while muted. */
+export function referenceMute(person: ReferencePerson) {
+  return person.page.getByRole('button', { name: 'Mute' });
+}

@@ -51,15 +51,22 @@ export function withReferenceClient(settings: Partial<ParleySettings>) {
   });
 }
 
-/** The 1.30.3 person decodes the one other person's video and hears their audio. */
-export async function expectReferenceSeesAndHears(person: ReferencePerson, other: string): Promise<void> {
-  await expectVideoPlays(person.page.getByRole('figure', { name: /^remote video / }).locator('video'), `${person.displayName} sees ${other}: the`);
-  await expect
-    .poll(async () => {
-      const heard = await listen(person.page.locator('audio')).catch(() => undefined);
-      return heard && { live: heard.live, playing: heard.playing, audible: heard.peak > 0.01 };
-    }, { timeout: 30_000, message: `${person.displayName} hears ${other}` })
-    .toEqual({ live: true, playing: true, audible: true });
+/** The 1.30.3 person decodes a video of each of the `others` and hears each of them (its remote videos and audio players, one each). */
+export async function expectReferenceSeesAndHears(person: ReferencePerson, others: readonly string[]): Promise<void> {
+  const videos = person.page.getByRole('figure', { name: /^remote video / }).locator('video');
+  const audio = person.page.locator('audio');
+  const whom = others.join(' and ');
+  await expect(videos, `${person.displayName} shows a video of ${whom}`).toHaveCount(others.length, { timeout: 30_000 });
+  await expect(audio, `${person.displayName} plays the audio of ${whom}`).toHaveCount(others.length, { timeout: 30_000 });
+  for (let index = 0; index < others.length; index += 1) {
+    await expectVideoPlays(videos.nth(index), `${person.displayName}'s remote video ${index + 1} of ${whom}:`);
+    await expect
+      .poll(async () => {
+        const heard = await listen(audio.nth(index)).catch(() => undefined);
+        return heard && { live: heard.live, playing: heard.playing, audible: heard.peak > 0.01 };
+      }, { timeout: 30_000, message: `${person.displayName} hears remote audio ${index + 1} of ${whom}` })
+      .toEqual({ live: true, playing: true, audible: true });
+  }
 }
 
 /** The 1.30.3 person's chat. */

@@ -21,7 +21,7 @@ test.describe('SimpleWebRTC 1.30.3 clients share a room with Parley (PROTOCOL.md
       await expect(participantEntry(alice.page, 'Sam')).toBeVisible();
       await expectDecodingVideo(alice.page, 'Sam');
       await expectHearing(alice.page, 'Sam');
-      await expectReferenceSeesAndHears(sam, 'Alice');
+      await expectReferenceSeesAndHears(sam, ['Alice']);
     });
 
     await test.step('chat goes both ways, under each sender’s name', async () => {

@@ -13,6 +13,7 @@ import { parseRelayAnnouncement, RELAY_ANNOUNCEMENT_LIMITS, verifyAnnouncementTo
 import type { ParleySettings } from '../settings';
 import { isHealthy, type HealthReport } from '../supervision/health';
 import { ConfigService } from './configService';
+import { identityCookie, identityFromCookies } from './identityCookie';
 import { HttpError } from './errors';
 import type { RelayRegistry } from './RelayRegistry';
 import type { WebsocketProxy } from './websocketProxy';
@@ -70,7 +71,12 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log, he
   };
   const bodyText = (request: FastifyRequest): string => (typeof request.body === 'string' ? request.body : '');
 
-  app.post(GATEWAY_PATHS.config, async (request) => configs.issueConfig(bodyText(request), originOf(request)));
+  app.post(GATEWAY_PATHS.config, async (request, reply) => {
+    const origin = originOf(request);
+    const config = configs.issueConfig(bodyText(request), origin, identityFromCookies(request.headers.cookie));
+    if (config.identity) void reply.header('set-cookie', identityCookie(config.identity, settings.identityTtlSeconds, origin));
+    return config;
+  });
   app.post(GATEWAY_PATHS.roomConfig, async (request) => configs.roomConfig(request.headers.authorization, bodyText(request)));
   if (relayRegistry) {
     /** The relay host each announcement's token vouches for, checked before its body is read. */

@@ -25,7 +25,7 @@ interface ConfigIdentity {
 /**
  * Issues configs and room addresses (SPEC §7, PROTOCOL.md "HTTP"). A config is for a stable user: the
  * one a product token names, else the guest a browser's identity credential names (renewed with each
- * config), else a new guest.
+ * config; the body's, else the one the gateway kept for the browser), else a new guest.
  */
 export class ConfigService {
   constructor(
@@ -33,14 +33,15 @@ export class ConfigService {
     private readonly log: (line: string) => void = () => {},
   ) {}
 
-  issueConfig(rawBody: string, origin: PublicOrigin, nowSeconds = Math.floor(Date.now() / 1000)): ProviderConfig {
+  /** `keptIdentity`: the guest identity credential the gateway kept for this browser (identityCookie.ts), used when the body presents none. */
+  issueConfig(rawBody: string, origin: PublicOrigin, keptIdentity?: string, nowSeconds = Math.floor(Date.now() / 1000)): ProviderConfig {
     const body = expectRecord(parseJson(rawBody, 'request body', LIMITS.httpBodyBytes), 'request body');
     expectString(body.clientVersion, 'clientVersion', 64);
     const userToken = optionalString(body.token, 'token', 8192);
     const user = this.userClaims(userToken, nowSeconds);
     const { localpart, identity } = user
       ? { localpart: userLocalpart(this.settings.tokenSecret, user.subject), identity: undefined }
-      : this.guestIdentity(body.identity, nowSeconds);
+      : this.guestIdentity(body.identity ?? keptIdentity, nowSeconds);
     const id = this.resumedId(body.resume, localpart, nowSeconds) ?? randomUUID();
     const customerData = user?.customerData;
     const displayName = typeof user?.displayName === 'string' ? user.displayName.slice(0, LIMITS.displayNameLength) : undefined;

@@ -9,7 +9,8 @@ import { expect, test as base } from './rooms-people';
  * SimpleWebRTC 1.30.3 in the room: the reference client (bench/reference), a page of its own that
  * joins the room's call on load. What it shows is found by role and name as in Parley's pages: its
  * own video ("(you)"), each remote video ("remote video <id>"), the remote audio players, and with
- * `?controls=1` its chat ("Chat", with the "Message" box) and its microphone ("Mute").
+ * `?controls=1` its chat ("Chat": the messages, the "Message" box, who is typing) and its
+ * microphone ("Mute").
  */
 export interface ReferencePerson {
   displayName: string;
@@ -69,16 +70,9 @@ export async function expectReferenceSeesAndHears(person: ReferencePerson, other
   }
 }
 
-/** The 1.30.3 person's chat. */
+/** The 1.30.3 person's chat: its messages as "<name>: <text>", its "Message" box, and who is typing ("Typing"). */
 export function referenceChat(person: ReferencePerson) {
   return person.page.getByRole('region', { name: 'Chat' });
-}
-
-/** The 1.30.3 person writes a message and sends it with Enter. */
-export async function referenceSays(person: ReferencePerson, text: string): Promise<void> {
-  const box = referenceChat(person).getByPlaceholder('Message');
-  await box.fill(text);
-  await box.press('Enter');
 }
 
 /** The 1.30.3 person's microphone button: pressed while muted. */

@@ -1,17 +1,17 @@
 // SimpleWebRTC 1.30.3 itself (the reference client, bench/reference) in a call with Parley, on direct
 // connections: the wire Parley talks is 1.30.3's (PROTOCOL.md), so a person on either client sees,
-// hears and reads the other, a 1.30.3 mute reaches Parley as 1.30.3 says it, and a screen Parley
-// shares reaches 1.30.3 in a session of its own. Real Prosody and Chromium with fake devices, in a
-// loopback-only network namespace (README "Tests"). The call through the relay is
-// simplewebrtc-relay.spec.ts.
+// hears and reads the other (typing, real-time text and corrections too), a 1.30.3 mute reaches
+// Parley as 1.30.3 says it, and a screen shared on either reaches the other in a session of its own.
+// Real Prosody and Chromium with fake devices, in a loopback-only network namespace (README
+// "Tests"). The call through the relay is simplewebrtc-relay.spec.ts.
 import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, expectVideoPlays, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
-import { expectReferenceSeesAndHears, referenceChat, referenceMute, referenceSays, withReferenceClient } from './reference-people';
-import { chatLog, expect, participantEntry, say, uniqueRoomName } from './rooms-people';
+import { expectReferenceSeesAndHears, referenceChat, referenceMute, withReferenceClient } from './reference-people';
+import { chatLog, expect, messageBox, participantEntry, typingIndicator, uniqueRoomName } from './rooms-people';
 
 const test = withReferenceClient(LIGHT_DIRECT_SERVERS);
 
 test.describe('SimpleWebRTC 1.30.3 clients share a room with Parley (PROTOCOL.md: the wire is 1.30.3’s)', () => {
-  test('on direct connections: each sees and hears the other, Parley lists the 1.30.3 person by name, chat goes both ways, a 1.30.3 mute reaches Parley, and a Parley screen share reaches 1.30.3', async ({ people, onReference }) => {
+  test('on direct connections: each sees and hears the other, Parley lists the 1.30.3 person by name, chat goes both ways with typing, real-time text and corrections, a 1.30.3 mute reaches Parley, and a screen shared on either reaches the other', async ({ people, onReference }) => {
     const roomName = uniqueRoomName('swrtc-mesh');
     const sam = await onReference(roomName, 'Sam');
     const alice = await people.join(roomName, 'Alice');
@@ -24,12 +24,26 @@ test.describe('SimpleWebRTC 1.30.3 clients share a room with Parley (PROTOCOL.md
       await expectReferenceSeesAndHears(sam, ['Alice']);
     });
 
-    await test.step('chat goes both ways, under each sender’s name', async () => {
-      await say(alice.page, 'Hello from Parley');
-      await expect(referenceChat(sam)).toContainText('Alice: Hello from Parley');
-      await referenceSays(sam, 'Hello from SimpleWebRTC');
-      await expect(chatLog(alice.page)).toContainText('Hello from SimpleWebRTC');
+    await test.step('chat goes both ways under each sender’s name, with typing and real-time text; a correction reaches 1.30.3 as the text it reads next', async () => {
+      const samsChat = referenceChat(sam);
+      await messageBox(alice.page).pressSequentially('Hello from Par');
+      await expect(samsChat.getByRole('region', { name: 'Typing' })).toContainText('Alice is typing: Hello from Par');
+      await messageBox(alice.page).pressSequentially('ley');
+      await messageBox(alice.page).press('Enter');
+      await expect(samsChat).toContainText('Alice: Hello from Parley');
+      await expect(samsChat.getByRole('region', { name: 'Typing' })).not.toContainText('Alice');
+
+      await messageBox(alice.page).press('ArrowUp');
+      await messageBox(alice.page).fill('Hello from Parley, corrected');
+      await messageBox(alice.page).press('Enter');
+      // 1.30.3 applies a correction only to its own messages: another's reads as a message of its own.
+      await expect(samsChat.getByText(/^Alice: /)).toHaveText(['Alice: Hello from Parley', 'Alice: Hello from Parley, corrected']);
+
+      await referenceChat(sam).getByPlaceholder('Message').fill('Hello from SimpleWebRTC');
+      await expect(typingIndicator(alice.page)).toContainText('Sam');
+      await referenceChat(sam).getByPlaceholder('Message').press('Enter');
       await expect(chatLog(alice.page).getByRole('article').filter({ hasText: 'Hello from SimpleWebRTC' })).toContainText('Sam');
+      await expect(typingIndicator(alice.page)).toBeHidden();
     });
 
     await test.step('Sam mutes on 1.30.3: Alice shows him muted and hears nothing; he unmutes and she hears him again', async () => {
@@ -51,5 +65,35 @@ test.describe('SimpleWebRTC 1.30.3 clients share a room with Parley (PROTOCOL.md
       await expectVideoPlays(samsRemoteVideos.nth(0), 'the first of Sam’s two remote');
       await expectVideoPlays(samsRemoteVideos.nth(1), 'the second of Sam’s two remote');
     });
+
+    await test.step('Sam shares his screen on 1.30.3: Alice sees it as his screen, beside his camera, and lists him sharing', async () => {
+      await sam.page.getByRole('button', { name: 'Share screen' }).click();
+      await expectDecodingVideo(alice.page, "Sam's screen");
+      await expect(participantEntry(alice.page, 'Sam')).toContainText('sharing screen');
+      await expectDecodingVideo(alice.page, 'Sam');
+    });
+  });
+});
+
+test.describe('A Parley owner’s kick removes a SimpleWebRTC 1.30.3 person (SPEC §6, PROTOCOL.md kick: a ban of the real JID)', () => {
+  test('Alice owns the room and kicks Sam, on 1.30.3: he is gone from her room and call, banned, and his client has left the room and stays out when reloaded', async ({ people, onReference }) => {
+    const roomName = uniqueRoomName('swrtc-kick');
+    const alice = await people.join(roomName, 'Alice');
+    await joinCall(alice.page);
+    const sam = await onReference(roomName, 'Sam');
+    await expectDecodingVideo(alice.page, 'Sam');
+
+    await participantEntry(alice.page, 'Sam').getByRole('button', { name: 'Kick Sam', exact: true }).click();
+    await alice.page.getByRole('dialog', { name: 'Kick Sam?' }).getByRole('button', { name: 'Kick and ban' }).click();
+    await expect(participantEntry(alice.page, 'Sam')).toHaveCount(0);
+    await expect(tile(alice.page, 'Sam')).toHaveCount(0);
+    await expect(alice.page.getByRole('list', { name: 'Banned' }).getByText('Sam', { exact: true })).toBeVisible();
+    // 1.30.3 shows its room only while joined: its own video and Alice's are gone.
+    await expect(sam.page.getByRole('figure')).toHaveCount(0);
+
+    // A reload of 1.30.3, which keeps no identity of its own, is the same guest (the gateway keeps it): still banned.
+    await sam.page.reload();
+    await expect(sam.page.getByRole('status')).toHaveText('Not in the room: banned', { timeout: 30_000 });
+    await expect(participantEntry(alice.page, 'Sam')).toHaveCount(0);
   });
 });

@@ -77,6 +77,52 @@ describe('guest identity: a credential that is no good gives a new guest, never 
   });
 });
 
+/** A config request as SimpleWebRTC 1.30.3 sends it (no credential in the body), with the browser's cookies; the answer and the cookie it sets. */
+async function configWithCookies(cookie: string | undefined, body: Record<string, unknown> = {}): Promise<{ config: { userId: string; id: string; identity?: string }; setCookie: string | null }> {
+  const response = await fetch(new URL('/api/config', parley().url), {
+    method: 'POST',
+    headers: cookie === undefined ? {} : { cookie },
+    body: JSON.stringify({ clientVersion: '1.30.3', ...body }),
+  });
+  expect(response.status).toBe(200);
+  return { config: (await response.json()) as { userId: string; id: string; identity?: string }, setCookie: response.headers.get('set-cookie') };
+}
+
+describe('guest identity kept by the gateway for a browser that keeps none (SimpleWebRTC 1.30.3): a cookie only the config request carries, so that a reload does not undo a ban', () => {
+  it('hands the identity credential back in an HttpOnly, SameSite=Strict cookie of the config path, kept as long as the credential', async () => {
+    const { config, setCookie } = await configWithCookies(undefined);
+    expect(setCookie).toBe(`parley_identity=${config.identity}; Path=/api/config; Max-Age=${parley().settings.identityTtlSeconds}; HttpOnly; SameSite=Strict`);
+  });
+
+  it('gives a request that presents the cookie and no credential of its own the same user, and renews the cookie', async () => {
+    const first = await configWithCookies(undefined);
+    const again = await configWithCookies(`theme=dark; parley_identity=${first.config.identity}`);
+    expect(again.config.userId).toBe(first.config.userId);
+    expect(again.config.id).not.toBe(first.config.id);
+    expect(again.setCookie).toBe(`parley_identity=${again.config.identity}; Path=/api/config; Max-Age=${parley().settings.identityTtlSeconds}; HttpOnly; SameSite=Strict`);
+  });
+
+  it('takes the credential the body presents over the cookie', async () => {
+    const [kept, presented] = [await configWithCookies(undefined), await configWithCookies(undefined)];
+    const { config } = await configWithCookies(`parley_identity=${kept.config.identity}`, { identity: presented.config.identity });
+    expect(config.userId).toBe(presented.config.userId);
+  });
+
+  it('gives a new guest for a cookie that is no good, never an error, and logs it', async () => {
+    const someone = await configWithCookies(undefined);
+    gatewayLog.length = 0;
+    const { config } = await configWithCookies('parley_identity=forged.identity.credential');
+    expect(config.userId).not.toBe(someone.config.userId);
+    expect(gatewayLog).toEqual([expect.stringMatching(/^config request: guest identity refused \(.+\); issuing a new one$/)]);
+  });
+
+  it('sets no cookie for a product user, who is the user the token names', async () => {
+    const { config, setCookie } = await configWithCookies(undefined, { token: userToken('customer-44') });
+    expect(config.identity).toBeUndefined();
+    expect(setCookie).toBeNull();
+  });
+});
+
 describe('product users: a user with a product token is always the user the token names', () => {
   it('gives the same user for tokens with the same sub, whatever else they carry, and no guest identity', async () => {
     const guest = await providerConfig(parley());

@@ -2,7 +2,8 @@
 // servers (config from the gateway's /api/config), joining `?room=` on load with camera and
 // microphone and showing every remote video. `npm run bench` times it beside Parley; the interop
 // tests (tests/e2e/simplewebrtc*.spec.ts) put it in a call with Parley, naming it with `?name=` and
-// asking with `?controls=1` for its chat and microphone button, which the bench's page goes without.
+// asking with `?controls=1` for its chat, its microphone button and its screen share, which the
+// bench's page goes without.
 import * as SWRTC from '@andyet/simplewebrtc';
 import { render } from 'react-dom';
 import { Provider as ReduxProvider } from 'react-redux';
@@ -40,7 +41,7 @@ function LocalVideo() {
   );
 }
 
-/** The room's chat as 1.30.3 keeps it, and its own input (Enter sends). */
+/** The room's chat as 1.30.3 keeps it, its own input (Enter sends), and who is typing, with their real-time text. */
 function Chat({ roomAddress }: { roomAddress: string }) {
   return (
     <section aria-label="Chat">
@@ -53,6 +54,18 @@ function Chat({ roomAddress }: { roomAddress: string }) {
         ))}
       />
       <SWRTC.ChatInput room={roomAddress} placeholder="Message" sendOnEnter />
+      <SWRTC.ChatComposers
+        room={roomAddress}
+        render={({ composers }) => (
+          <section aria-label="Typing">
+            {composers.map((peer) => (
+              <p key={peer.address}>
+                {peer.displayName} is typing{peer.rtt ? `: ${peer.rtt}` : ''}
+              </p>
+            ))}
+          </section>
+        )}
+      />
     </section>
   );
 }
@@ -64,6 +77,20 @@ function MicrophoneButton() {
       render={({ isMuted, mute, unmute }) => (
         <button type="button" aria-pressed={isMuted} onClick={() => (isMuted ? unmute() : mute())}>
           Mute
+        </button>
+      )}
+    />
+  );
+}
+
+/** Shares the screen as 1.30.3 does (a stream of its own, offered in sessions of its own). */
+function ShareScreenButton() {
+  return (
+    <SWRTC.RequestDisplayMedia
+      share
+      render={(getDisplayMedia) => (
+        <button type="button" onClick={getDisplayMedia}>
+          Share screen
         </button>
       )}
     />
@@ -96,12 +123,13 @@ if (!roomName) {
                 {withControls && room.address && (
                   <>
                     <MicrophoneButton />
+                    <ShareScreenButton />
                     <Chat roomAddress={room.address} />
                   </>
                 )}
               </>
             ) : (
-              <p>Joining {roomName}…</p>
+              <p role="status">{!room.roomState || room.roomState === 'joining' ? `Joining ${roomName}…` : `Not in the room: ${room.roomState}`}</p>
             ))}
           </SWRTC.Room>
         </SWRTC.Connected>

@@ -10,12 +10,18 @@ import { expect, test as base } from './rooms-people';
  * joins the room's call on load. What it shows is found by role and name as in Parley's pages: its
  * own video ("(you)"), each remote video ("remote video <id>"), the remote audio players, and with
  * `?controls=1` its chat ("Chat": the messages, the "Message" box, who is typing) and its
- * microphone ("Mute").
+ * microphone ("Mute"); out of the room, a status saying why ("Not in the room: banned").
  */
 export interface ReferencePerson {
   displayName: string;
   context: BrowserContext;
   page: Page;
+}
+
+/** How a 1.30.3 person arrives: with a locked room's password; refused (1.30.3's room state, e.g. `password-required`) rather than joining. */
+export interface ReferenceArrival {
+  password?: string;
+  refusedAs?: string;
 }
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -25,7 +31,7 @@ const ROOT = new URL('../../', import.meta.url).pathname;
  * servers set up with `settings` whose gateway serves the reference page beside the app.
  */
 export function withReferenceClient(settings: Partial<ParleySettings>) {
-  return base.extend<{ onReference: (roomName: string, displayName: string) => Promise<ReferencePerson> }, { referenceSite: string }>({
+  return base.extend<{ onReference: (roomName: string, displayName: string, arrival?: ReferenceArrival) => Promise<ReferencePerson> }, { referenceSite: string }>({
     referenceSite: [
       // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from its first parameter
       async ({}, use) => {
@@ -38,13 +44,14 @@ export function withReferenceClient(settings: Partial<ParleySettings>) {
     parleySettings: [async ({ referenceSite }, use) => use({ ...settings, staticRoot: referenceSite }), { scope: 'worker' }],
     onReference: async ({ browser, appUrl }, use) => {
       const contexts: BrowserContext[] = [];
-      await use(async (roomName, displayName) => {
+      await use(async (roomName, displayName, { password, refusedAs } = {}) => {
         const context = await browser.newContext();
         contexts.push(context);
         const page = await context.newPage();
-        const query = new URLSearchParams({ room: roomName, name: displayName, controls: '1' });
+        const query = new URLSearchParams({ room: roomName, name: displayName, controls: '1', ...(password === undefined ? {} : { password }) });
         await page.goto(new URL(`reference/index.html?${query.toString()}`, appUrl).href);
-        await expect(page.getByRole('figure', { name: '(you)' }).locator('video')).toBeVisible({ timeout: 30_000 });
+        if (refusedAs) await expect(page.getByRole('status')).toHaveText(`Not in the room: ${refusedAs}`, { timeout: 30_000 });
+        else await expect(page.getByRole('figure', { name: '(you)' }).locator('video')).toBeVisible({ timeout: 30_000 });
         return { displayName, context, page };
       });
       await Promise.all(contexts.map((context) => context.close()));

@@ -97,3 +97,27 @@ test.describe('A Parley owner’s kick removes a SimpleWebRTC 1.30.3 person (SPE
     await expect(participantEntry(alice.page, 'Sam')).toHaveCount(0);
   });
 });
+
+test.describe('A room a Parley owner locks asks SimpleWebRTC 1.30.3 newcomers for its password, and keeps the 1.30.3 people who were in it (SPEC §6 lock, PROTOCOL.md MUC password)', () => {
+  test('Alice locks the room Sam is in: Sam, on 1.30.3, reloads and is back without the password; Tom, on 1.30.3, is refused without it and gets in with it', async ({ people, onReference }) => {
+    const roomName = uniqueRoomName('swrtc-lock');
+    const alice = await people.join(roomName, 'Alice');
+    const sam = await onReference(roomName, 'Sam');
+    await expect(participantEntry(alice.page, 'Sam')).toBeVisible();
+
+    await alice.page.getByRole('button', { name: 'Lock room' }).click();
+    const dialog = alice.page.getByRole('dialog', { name: 'Lock room' });
+    await dialog.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
+    await dialog.getByRole('button', { name: 'Lock', exact: true }).click();
+    await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeVisible();
+
+    await sam.page.reload();
+    await expect(sam.page.getByRole('figure', { name: '(you)' })).toBeVisible({ timeout: 30_000 });
+    await expect(participantEntry(alice.page, 'Sam')).toBeVisible();
+
+    await onReference(roomName, 'Tom', { refusedAs: 'password-required' });
+    await expect(participantEntry(alice.page, 'Tom')).toHaveCount(0);
+    await onReference(roomName, 'Tom', { password: 'open sesame' });
+    await expect(participantEntry(alice.page, 'Tom')).toBeVisible();
+  });
+});

@@ -1,9 +1,9 @@
 // The reference client: SimpleWebRTC 1.30.3 as its own components mount it, against Parley's
 // servers (config from the gateway's /api/config), joining `?room=` on load with camera and
 // microphone and showing every remote video. `npm run bench` times it beside Parley; the interop
-// tests (tests/e2e/simplewebrtc*.spec.ts) put it in a call with Parley, naming it with `?name=` and
-// asking with `?controls=1` for its chat, its microphone button and its screen share, which the
-// bench's page goes without.
+// tests (tests/e2e/simplewebrtc*.spec.ts) put it in a call with Parley, naming it with `?name=`,
+// giving a locked room's password with `?password=` and asking with `?controls=1` for its chat, its
+// microphone button and its screen share, which the bench's page goes without.
 import * as SWRTC from '@andyet/simplewebrtc';
 import { render } from 'react-dom';
 import { Provider as ReduxProvider } from 'react-redux';
@@ -11,6 +11,7 @@ import { Provider as ReduxProvider } from 'react-redux';
 const query = new URLSearchParams(location.search);
 const roomName = query.get('room');
 const displayName = query.get('name');
+const password = query.get('password') ?? undefined;
 const withControls = query.get('controls') === '1';
 const root = document.getElementById('root')!;
 
@@ -115,7 +116,7 @@ if (!roomName) {
         <SWRTC.Connected>
           <SWRTC.RequestUserMedia audio video auto />
           <SWRTC.RemoteAudioPlayer />
-          <SWRTC.Room name={roomName}>
+          <SWRTC.Room name={roomName} password={password}>
             {({ joined, room }) => (joined ? (
               <>
                 <LocalVideo />

@@ -9,8 +9,9 @@ import { expect, test as base } from './rooms-people';
  * SimpleWebRTC 1.30.3 in the room: the reference client (bench/reference), a page of its own that
  * joins the room's call on load. What it shows is found by role and name as in Parley's pages: its
  * own video ("(you)"), each remote video ("remote video <id>"), the remote audio players, and with
- * `?controls=1` its chat ("Chat": the messages, the "Message" box, who is typing) and its
- * microphone ("Mute"); out of the room, a status saying why ("Not in the room: banned").
+ * `?controls=1` its chat ("Chat": the messages, the "Message" box, who is typing), its microphone
+ * ("Mute") and its screen share ("Share screen"); out of the room, a status saying why ("Not in the
+ * room: banned").
  */
 export interface ReferencePerson {
   displayName: string;

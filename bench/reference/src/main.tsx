@@ -49,7 +49,7 @@ function Chat({ roomAddress }: { roomAddress: string }) {
       <SWRTC.ChatList
         room={roomAddress}
         renderGroup={(group) => group.chats.map((chat) => (
-          <p key={chat.id} data-direction={chat.direction}>
+          <p key={chat.id}>
             <b>{group.displayName}</b>: {chat.body}
           </p>
         ))}

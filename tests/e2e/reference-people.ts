@@ -51,18 +51,29 @@ export function withReferenceClient(settings: Partial<ParleySettings>) {
         const page = await context.newPage();
         const query = new URLSearchParams({ room: roomName, name: displayName, controls: '1', ...(password === undefined ? {} : { password }) });
         await page.goto(new URL(`reference/index.html?${query.toString()}`, appUrl).href);
+        const person = { displayName, context, page };
         if (refusedAs) await expect(page.getByRole('status')).toHaveText(`Not in the room: ${refusedAs}`, { timeout: 30_000 });
-        else await expect(page.getByRole('figure', { name: '(you)' }).locator('video')).toBeVisible({ timeout: 30_000 });
-        return { displayName, context, page };
+        else await expect(referenceOwnVideo(person)).toBeVisible({ timeout: 30_000 });
+        return person;
       });
       await Promise.all(contexts.map((context) => context.close()));
     },
   });
 }
 
+/** The 1.30.3 person's own video: there while its client is in the room. */
+export function referenceOwnVideo(person: ReferencePerson) {
+  return person.page.getByRole('figure', { name: '(you)' }).locator('video');
+}
+
+/** The videos the 1.30.3 person receives, one element each. */
+export function referenceRemoteVideos(person: ReferencePerson) {
+  return person.page.getByRole('figure', { name: /^remote video / }).locator('video');
+}
+
 /** The 1.30.3 person decodes a video of each of the `others` and hears each of them (its remote videos and audio players, one each). */
 export async function expectReferenceSeesAndHears(person: ReferencePerson, others: readonly string[]): Promise<void> {
-  const videos = person.page.getByRole('figure', { name: /^remote video / }).locator('video');
+  const videos = referenceRemoteVideos(person);
   const audio = person.page.locator('audio');
   const whom = others.join(' and ');
   await expect(videos, `${person.displayName} shows a video of ${whom}`).toHaveCount(others.length, { timeout: 30_000 });

@@ -5,7 +5,7 @@
 // Real Prosody and Chromium with fake devices, in a loopback-only network namespace (README
 // "Tests"). The call through the relay is simplewebrtc-relay.spec.ts.
 import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, expectVideoPlays, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
-import { expectReferenceSeesAndHears, referenceChat, referenceMute, withReferenceClient } from './reference-people';
+import { expectReferenceSeesAndHears, referenceChat, referenceMute, referenceOwnVideo, referenceRemoteVideos, withReferenceClient } from './reference-people';
 import { chatLog, expect, messageBox, participantEntry, typingIndicator, uniqueRoomName } from './rooms-people';
 
 const test = withReferenceClient(LIGHT_DIRECT_SERVERS);
@@ -39,9 +39,9 @@ test.describe('SimpleWebRTC 1.30.3 clients share a room with Parley (PROTOCOL.md
       // 1.30.3 applies a correction only to its own messages: another's reads as a message of its own.
       await expect(samsChat.getByText(/^Alice: /)).toHaveText(['Alice: Hello from Parley', 'Alice: Hello from Parley, corrected']);
 
-      await referenceChat(sam).getByPlaceholder('Message').fill('Hello from SimpleWebRTC');
+      await samsChat.getByPlaceholder('Message').fill('Hello from SimpleWebRTC');
       await expect(typingIndicator(alice.page)).toContainText('Sam');
-      await referenceChat(sam).getByPlaceholder('Message').press('Enter');
+      await samsChat.getByPlaceholder('Message').press('Enter');
       await expect(chatLog(alice.page).getByRole('article').filter({ hasText: 'Hello from SimpleWebRTC' })).toContainText('Sam');
       await expect(typingIndicator(alice.page)).toBeHidden();
     });
@@ -60,7 +60,7 @@ test.describe('SimpleWebRTC 1.30.3 clients share a room with Parley (PROTOCOL.md
     await test.step('Alice shares her screen: Sam’s 1.30.3 receives it as a video of its own, beside her camera', async () => {
       await callButton(alice.page, 'Start Screenshare').click();
       await expect(tile(alice.page, 'Your screen')).toBeVisible();
-      const samsRemoteVideos = sam.page.getByRole('figure', { name: /^remote video / }).locator('video');
+      const samsRemoteVideos = referenceRemoteVideos(sam);
       await expect(samsRemoteVideos).toHaveCount(2);
       await expectVideoPlays(samsRemoteVideos.nth(0), 'the first of Sam’s two remote');
       await expectVideoPlays(samsRemoteVideos.nth(1), 'the second of Sam’s two remote');
@@ -112,7 +112,7 @@ test.describe('A room a Parley owner locks asks SimpleWebRTC 1.30.3 newcomers fo
     await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeVisible();
 
     await sam.page.reload();
-    await expect(sam.page.getByRole('figure', { name: '(you)' })).toBeVisible({ timeout: 30_000 });
+    await expect(referenceOwnVideo(sam)).toBeVisible({ timeout: 30_000 });
     await expect(participantEntry(alice.page, 'Sam')).toBeVisible();
 
     await onReference(roomName, 'Tom', { refusedAs: 'password-required' });

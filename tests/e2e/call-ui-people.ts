@@ -2,6 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { FAKE_CAMERAS } from '../../playwright.config';
 import type { ParleySettings } from '../../server/settings';
 import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
+import { expectAll } from './expect-all';
 import { expect, type Person } from './rooms-people';
 
 /**
@@ -194,13 +195,12 @@ export function playbackVolume(page: Page, tileName: string): Promise<number> {
     .evaluate((element: HTMLAudioElement) => element.volume, undefined, { timeout: 10_000 });
 }
 
+/** The tile plays a live video and sound. */
+export function expectSeeingAndHearing(page: Page, tileName: string): Promise<void> {
+  return expectAll([expectDecodingVideo(page, tileName), expectHearing(page, tileName)]);
+}
+
 /** Every person decodes every other's video and hears their audio. */
-export async function expectEveryoneSeesAndHearsEveryone(people: readonly Person[]): Promise<void> {
-  for (const person of people) {
-    for (const other of people) {
-      if (other === person) continue;
-      await expectDecodingVideo(person.page, other.displayName);
-      await expectHearing(person.page, other.displayName);
-    }
-  }
+export function expectEveryoneSeesAndHearsEveryone(people: readonly Person[]): Promise<void> {
+  return expectAll(people.flatMap((person) => people.filter((other) => other !== person).map((other) => expectSeeingAndHearing(person.page, other.displayName))));
 }

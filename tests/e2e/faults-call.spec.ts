@@ -20,6 +20,7 @@ import {
   mediaPath,
 } from './call-ui-people';
 import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
+import { expectAll } from './expect-all';
 import { BACK_WITHIN_MS, reportFault, timeUntilBackAfterReachable } from './faults';
 import { joinThrough, PersonalPath } from './network-cut';
 import { chatLog, expect, participantEntry, test, uniqueRoomName, type People, type Person } from './rooms-people';
@@ -82,14 +83,14 @@ test.describe('Fault suite: Prosody killed mid-call on the relay — the media k
     for (const listener of [alice, carol]) await expect(participantEntry(listener.page, 'Bob')).toContainText('muted', { timeout: BACK_WITHIN_MS });
     const bobMutedShownMs = Date.now() - reachableAt;
     const muted = new Set([bob, carol]);
-    for (const person of everyone) {
-      for (const other of everyone) {
-        if (other === person) continue;
-        await expectDecodingVideo(person.page, other.displayName);
-        if (!muted.has(other)) await expectHearing(person.page, other.displayName);
-      }
-    }
-    for (const viewer of [bob, carol]) await expectDecodingVideo(viewer.page, "Alice's screen");
+    await expectAll([
+      ...everyone.flatMap((person) =>
+        everyone
+          .filter((other) => other !== person)
+          .flatMap((other) => [expectDecodingVideo(person.page, other.displayName), ...(muted.has(other) ? [] : [expectHearing(person.page, other.displayName)])]),
+      ),
+      ...[bob, carol].map((viewer) => expectDecodingVideo(viewer.page, "Alice's screen")),
+    ]);
     const checkedMs = Date.now() - reachableAt;
     const watched = await watchedSamples(everyone);
     const paths = await Promise.all(everyone.map(async (person) => `${person.displayName}: ${await mediaPath(person.page).textContent()}`));

@@ -3,6 +3,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import type { ParleySettings } from '../../server/settings';
 import { siteWithReference } from '../support/referenceSite';
 import { expectVideoPlays, listen } from './call-ui-people';
+import { expectAll } from './expect-all';
 import { expect, test as base } from './rooms-people';
 
 /**
@@ -78,15 +79,17 @@ export async function expectReferenceSeesAndHears(person: ReferencePerson, other
   const whom = others.join(' and ');
   await expect(videos, `${person.displayName} shows a video of ${whom}`).toHaveCount(others.length, { timeout: 30_000 });
   await expect(audio, `${person.displayName} plays the audio of ${whom}`).toHaveCount(others.length, { timeout: 30_000 });
-  for (let index = 0; index < others.length; index += 1) {
-    await expectVideoPlays(videos.nth(index), `${person.displayName}'s remote video ${index + 1} of ${whom}:`);
-    await expect
-      .poll(async () => {
-        const heard = await listen(audio.nth(index)).catch(() => undefined);
-        return heard && { live: heard.live, playing: heard.playing, audible: heard.peak > 0.01 };
-      }, { timeout: 30_000, message: `${person.displayName} hears remote audio ${index + 1} of ${whom}` })
-      .toEqual({ live: true, playing: true, audible: true });
-  }
+  await expectAll(
+    others.flatMap((_, index) => [
+      expectVideoPlays(videos.nth(index), `${person.displayName}'s remote video ${index + 1} of ${whom}:`),
+      expect
+        .poll(async () => {
+          const heard = await listen(audio.nth(index)).catch(() => undefined);
+          return heard && { live: heard.live, playing: heard.playing, audible: heard.peak > 0.01 };
+        }, { timeout: 30_000, message: `${person.displayName} hears remote audio ${index + 1} of ${whom}` })
+        .toEqual({ live: true, playing: true, audible: true }),
+    ]),
+  );
 }
 
 /** The 1.30.3 person's chat: its messages as "<name>: <text>", its "Message" box, and who is typing ("Typing"). */

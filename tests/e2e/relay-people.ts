@@ -3,6 +3,7 @@ import type { RunningParley } from '../../server/Parley';
 import type { ConsumerStats } from '../../server/relay/ConsumerSession';
 import type { IngestStats } from '../../server/relay/Ingest';
 import type { RelayReceivedMedia } from './relay-fixture/api';
+import { expectAll } from './expect-all';
 import { expect } from './relay-server';
 
 /** One person running the call engine, relay on, in a browser context of their own. */
@@ -85,14 +86,8 @@ export async function expectHearing(person: RelayPerson, owner: RelayPerson, pat
   }, `${person.name} hears ${owner.name} over ${path}`);
 }
 
-export async function expectEveryoneDecodesEveryone(people: readonly RelayPerson[], path: 'mesh' | 'relay'): Promise<void> {
-  for (const person of people) {
-    for (const owner of people) {
-      if (owner === person) continue;
-      await expectDecoding(person, owner, path);
-      await expectHearing(person, owner, path);
-    }
-  }
+export function expectEveryoneDecodesEveryone(people: readonly RelayPerson[], path: 'mesh' | 'relay'): Promise<void> {
+  return expectAll(people.flatMap((person) => people.filter((owner) => owner !== person).flatMap((owner) => [expectDecoding(person, owner, path), expectHearing(person, owner, path)])));
 }
 
 /** The relay's own stats of one room: by its router ids, so that other rooms on the same relay do not count. */

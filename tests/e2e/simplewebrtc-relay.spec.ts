@@ -6,7 +6,8 @@
 // the relay carries is read from its own stats. The call on direct connections alone is
 // simplewebrtc.spec.ts.
 import type { RunningParley } from '../../server/Parley';
-import { callButton, expectDecodingVideo, expectHearing, joinCallWithCamera, LIGHT_VIDEO_TIERS, mediaPath } from './call-ui-people';
+import { callButton, expectSeeingAndHearing, joinCallWithCamera, LIGHT_VIDEO_TIERS, mediaPath } from './call-ui-people';
+import { expectAll } from './expect-all';
 import { expectReferenceSeesAndHears, withReferenceClient } from './reference-people';
 import { iceConnected, relayRoomStats, waitsForReceiver } from './relay-people';
 import { expect, roomJid, uniqueRoomName } from './rooms-people';
@@ -41,9 +42,7 @@ test.describe('SimpleWebRTC 1.30.3 clients share a call through the media relay 
 
     await test.step('two people: a direct call, each seeing and hearing the other', async () => {
       await expect(mediaPath(alice.page)).toHaveText('Direct connections');
-      await expectDecodingVideo(alice.page, 'Sam');
-      await expectHearing(alice.page, 'Sam');
-      await expectReferenceSeesAndHears(sam, ['Alice']);
+      await expectAll([expectSeeingAndHearing(alice.page, 'Sam'), expectReferenceSeesAndHears(sam, ['Alice'])]);
     });
 
     const bob = await people.join(roomName, 'Bob');
@@ -53,22 +52,22 @@ test.describe('SimpleWebRTC 1.30.3 clients share a call through the media relay 
       for (const person of [alice, bob]) await expect(mediaPath(person.page)).toHaveText('Through the media relay', { timeout: 60_000 });
       const client = 'client: ingested audio,video; forwarded audio,audio,video,video';
       await expect.poll(() => carried(parley, roomAddress), { timeout: 60_000 }).toEqual([client, client, 'sdp: ingested audio,video; forwarded audio,audio,video,video']);
-      for (const [person, others] of [[alice, ['Sam', 'Bob']], [bob, ['Sam', 'Alice']]] as const) {
-        for (const other of others) {
-          await expectDecodingVideo(person.page, other);
-          await expectHearing(person.page, other);
-        }
-      }
-      await expectReferenceSeesAndHears(sam, ['Alice', 'Bob']);
+      await expectAll([
+        ...(
+          [
+            [alice, ['Sam', 'Bob']],
+            [bob, ['Sam', 'Alice']],
+          ] as const
+        ).flatMap(([person, others]) => others.map((other) => expectSeeingAndHearing(person.page, other))),
+        expectReferenceSeesAndHears(sam, ['Alice', 'Bob']),
+      ]);
     });
 
     await test.step('Bob hangs up: the two are back on direct connections, still seeing and hearing each other', async () => {
       await callButton(bob.page, 'Hang up').click();
       await expect(mediaPath(alice.page)).toHaveText('Direct connections', { timeout: 60_000 });
       await expect.poll(() => carried(parley, roomAddress), { timeout: 30_000 }).toEqual([]);
-      await expectDecodingVideo(alice.page, 'Sam');
-      await expectHearing(alice.page, 'Sam');
-      await expectReferenceSeesAndHears(sam, ['Alice']);
+      await expectAll([expectSeeingAndHearing(alice.page, 'Sam'), expectReferenceSeesAndHears(sam, ['Alice'])]);
     });
   });
 });

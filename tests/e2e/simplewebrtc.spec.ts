@@ -4,7 +4,8 @@
 // Parley as 1.30.3 says it, and a screen shared on either reaches the other in a session of its own.
 // Real Prosody and Chromium with fake devices, in a loopback-only network namespace (README
 // "Tests"). The call through the relay is simplewebrtc-relay.spec.ts.
-import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, expectVideoPlays, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
+import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, expectSeeingAndHearing, expectVideoPlays, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
+import { expectAll } from './expect-all';
 import { expectReferenceSeesAndHears, referenceChat, referenceMute, referenceOwnVideo, referenceRemoteVideos, withReferenceClient } from './reference-people';
 import { chatLog, expect, messageBox, participantEntry, typingIndicator, uniqueRoomName } from './rooms-people';
 
@@ -19,9 +20,7 @@ test.describe('SimpleWebRTC 1.30.3 clients share a room with Parley (PROTOCOL.md
 
     await test.step('Alice lists Sam by the name his client gave, and each sees and hears the other', async () => {
       await expect(participantEntry(alice.page, 'Sam')).toBeVisible();
-      await expectDecodingVideo(alice.page, 'Sam');
-      await expectHearing(alice.page, 'Sam');
-      await expectReferenceSeesAndHears(sam, ['Alice']);
+      await expectAll([expectSeeingAndHearing(alice.page, 'Sam'), expectReferenceSeesAndHears(sam, ['Alice'])]);
     });
 
     await test.step('chat goes both ways under each sender’s name, with typing and real-time text; a correction reaches 1.30.3 as the text it reads next', async () => {

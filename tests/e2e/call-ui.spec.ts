@@ -5,6 +5,7 @@ import { VOLUME } from '../../src/protocol/constants';
 import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
+import { expectAll } from './expect-all';
 import { chatLog, expect, expectJoined, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName, type People, type Person } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
 
@@ -164,8 +165,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       for (const other of [alice, bob]) await expect(tile(other.page, 'Carol')).toHaveCount(0);
       await expect(callRegion(carol.page).getByRole('figure')).toHaveCount(0);
       // The two who stay still see and hear each other.
-      await expectDecodingVideo(alice.page, 'Bob');
-      await expectHearing(bob.page, 'Alice');
+      await expectAll([expectDecodingVideo(alice.page, 'Bob'), expectHearing(bob.page, 'Alice')]);
     });
   });
 
@@ -216,8 +216,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await alice.page.close();
       await expect(callButton(second, 'Hang up')).toBeVisible({ timeout: 20_000 });
       await expect.poll(() => captures(second)).toBe(1);
-      await expectDecodingVideo(second, 'Bob');
-      await expectDecodingVideo(bob.page, 'Alice');
+      await expectAll([expectDecodingVideo(second, 'Bob'), expectDecodingVideo(bob.page, 'Alice')]);
     });
   });
 

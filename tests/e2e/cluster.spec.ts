@@ -12,6 +12,7 @@ import { freeLoopbackPort } from '../../server/xmpp/freeLoopbackPort';
 import { FailoverFront } from '../support/FailoverFront';
 import { startTestParley } from '../support/testParley';
 import { callButton, expectDecodingVideo, joinCall, LIGHT_VIDEO_TIERS } from './call-ui-people';
+import { expectAll } from './expect-all';
 import { BACK_WITHIN_MS, expectOutageNoticed, outageSpan, reportFault, timeUntilBack, watchOutage } from './faults';
 import { expect, test } from './fixtures';
 import { chatLog, inTheRoom, newPerson, participantEntry, say, uniqueRoomName, type Person } from './rooms-people';
@@ -83,8 +84,7 @@ test.describe('ejabberd cluster: a room and its call outlive the node the room s
       await test.step('Alice and Bob hold a call: each sees the other', async () => {
         await joinCall(alice.page);
         await joinCall(bob.page);
-        await expectDecodingVideo(alice.page, 'Bob');
-        await expectDecodingVideo(bob.page, 'Alice');
+        await expectAll([expectDecodingVideo(alice.page, 'Bob'), expectDecodingVideo(bob.page, 'Alice')]);
       });
 
       // A reload would lose this.
@@ -106,8 +106,7 @@ test.describe('ejabberd cluster: a room and its call outlive the node the room s
         expect(await bob.page.evaluate(() => Reflect.get(window, '__beforeFailover'))).toBe(true);
         await expect(callButton(alice.page, 'Hang up')).toBeVisible();
         await expect(callButton(bob.page, 'Hang up')).toBeVisible();
-        await expectDecodingVideo(alice.page, 'Bob');
-        await expectDecodingVideo(bob.page, 'Alice');
+        await expectAll([expectDecodingVideo(alice.page, 'Bob'), expectDecodingVideo(bob.page, 'Alice')]);
         await say(bob.page, 'back through node A');
         await expect(chatLog(alice.page)).toContainText('back through node A');
         await say(alice.page, 'welcome back');

@@ -8,6 +8,7 @@ import { NETWORK_EVENTS } from '../../src/protocol/constants';
 import { CALL_FAULTS_LAUNCH, expectCameraSeenThroughOutages, expectOutageShown, expectVideoMovedWhileOut, inACall, watchedSamples, watchTiles } from './call-faults';
 import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, joinCallWithCamera, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
+import { expectAll } from './expect-all';
 import { BACK_WITHIN_MS, expectOutageNoticed, outageSeen, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
 import { joinThrough, PersonalPath } from './network-cut';
 import { chatLog, expect, openPanel, participantEntry, recordTones, setBrowserOnline, test, uniqueRoomName, type Person } from './rooms-people';
@@ -22,9 +23,7 @@ test.describe('Fault suite: Prosody killed mid-call — the media keeps flowing 
   test('two people on direct connections, Bob muted', async ({ people, parley }) => {
     test.setTimeout(240_000);
     const [alice, bob] = (await inACall(people, 'fault-call-prosody', ['Alice', 'Bob'])) as [Person, Person];
-    await expectDecodingVideo(alice.page, 'Bob');
-    await expectDecodingVideo(bob.page, 'Alice');
-    await expectHearing(bob.page, 'Alice');
+    await expectAll([expectDecodingVideo(alice.page, 'Bob'), expectDecodingVideo(bob.page, 'Alice'), expectHearing(bob.page, 'Alice')]);
     // Alice hears Bob before he mutes: the silence later is his mute, not audio that never came.
     await expectHearing(alice.page, 'Bob');
     await callButton(bob.page, 'Mute microphone').click();
@@ -45,9 +44,7 @@ test.describe('Fault suite: Prosody killed mid-call — the media keeps flowing 
     const reachableAt = killedAt + back.afterFault - back.afterReachable;
     await expect(callButton(alice.page, 'Hang up')).toBeVisible();
     await expect(callButton(bob.page, 'Hang up')).toBeVisible();
-    await expectDecodingVideo(alice.page, 'Bob');
-    await expectDecodingVideo(bob.page, 'Alice');
-    await expectHearing(bob.page, 'Alice');
+    await expectAll([expectDecodingVideo(alice.page, 'Bob'), expectDecodingVideo(bob.page, 'Alice'), expectHearing(bob.page, 'Alice')]);
     const backInCallMs = Date.now() - killedAt;
     const watched = await watchedSamples([alice, bob]);
     reportFault('Prosody killed mid-call (mesh)', [
@@ -81,8 +78,7 @@ for (const change of ['unmutes', 'mutes'] as const) {
     test(`Prosody down, Bob ${change}, Prosody back`, async ({ people, parley }) => {
       test.setTimeout(240_000);
       const [alice, bob] = (await inACall(people, `fault-call-${change}`, ['Alice', 'Bob'])) as [Person, Person];
-      await expectDecodingVideo(alice.page, 'Bob');
-      await expectHearing(alice.page, 'Bob');
+      await expectAll([expectDecodingVideo(alice.page, 'Bob'), expectHearing(alice.page, 'Bob')]);
       if (mutedBefore) {
         await callButton(bob.page, 'Mute microphone').click();
         await expect(participantEntry(alice.page, 'Bob')).toContainText('muted');
@@ -195,8 +191,7 @@ test.describe('Fault suite: Alice’s network dies without a word mid-call — s
       const bob = await people.join(room, 'Bob');
       await joinCallWithCamera(alice.page, 0);
       await joinCallWithCamera(bob.page, 1);
-      await expectDecodingVideo(alice.page, 'Bob');
-      await expectDecodingVideo(bob.page, 'Alice');
+      await expectAll([expectDecodingVideo(alice.page, 'Bob'), expectDecodingVideo(bob.page, 'Alice')]);
       await callButton(bob.page, 'Mute microphone').click();
       await expect(participantEntry(alice.page, 'Bob')).toContainText('muted');
       await openPanel(bob.page, 'Chat');
@@ -217,8 +212,7 @@ test.describe('Fault suite: Alice’s network dies without a word mid-call — s
       await expectHearing(alice.page, 'Bob');
       await expect(participantEntry(alice.page, 'Bob')).not.toContainText('muted');
       const heardMs = Date.now() - reachableAt;
-      await expectDecodingVideo(alice.page, 'Bob');
-      await expectDecodingVideo(bob.page, 'Alice');
+      await expectAll([expectDecodingVideo(alice.page, 'Bob'), expectDecodingVideo(bob.page, 'Alice')]);
       const watched = await watchedSamples([alice, bob]);
       reportFault('Alice’s network dead without a word mid-call, 30 s', [
         `noticed ${noticedMs} ms after the cut`,
@@ -257,8 +251,7 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     const bob = await people.join(room, 'Bob');
     await joinCallWithCamera(alice.page, 0);
     await joinCallWithCamera(bob.page, 1);
-    await expectDecodingVideo(alice.page, 'Bob');
-    await expectDecodingVideo(bob.page, 'Alice');
+    await expectAll([expectDecodingVideo(alice.page, 'Bob'), expectDecodingVideo(bob.page, 'Alice')]);
     await openPanel(bob.page, 'People');
     await watchTiles([alice, bob]);
 
@@ -276,8 +269,7 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     await expect(participantEntry(bob.page, 'Alice')).not.toContainText('reconnecting', { timeout: BACK_WITHIN_MS });
     const backMs = Date.now() - onlineAt;
     await expect(participantEntry(bob.page, 'Alice').getByRole('button', { name: 'Request attention from Alice' })).toBeVisible();
-    await expectDecodingVideo(bob.page, 'Alice');
-    await expectDecodingVideo(alice.page, 'Bob');
+    await expectAll([expectDecodingVideo(bob.page, 'Alice'), expectDecodingVideo(alice.page, 'Bob')]);
     const watched = await watchedSamples([alice, bob]);
     reportFault('Alice’s browser offline 7 s mid-call', [`Bob lists her as reconnecting ${heldAt - offlineAt} ms after she went offline`, `listed as back ${backMs} ms after she was online`, videoGapFigure(watched, offlineAt)]);
     await openPanel(bob.page, 'Chat');

@@ -61,8 +61,7 @@ test.describe('SimpleWebRTC 1.30.3 clients share a room with Parley (PROTOCOL.md
       await expect(tile(alice.page, 'Your screen')).toBeVisible();
       const samsRemoteVideos = referenceRemoteVideos(sam);
       await expect(samsRemoteVideos).toHaveCount(2);
-      await expectVideoPlays(samsRemoteVideos.nth(0), 'the first of Sam’s two remote');
-      await expectVideoPlays(samsRemoteVideos.nth(1), 'the second of Sam’s two remote');
+      await expectAll([expectVideoPlays(samsRemoteVideos.nth(0), 'the first of Sam’s two remote'), expectVideoPlays(samsRemoteVideos.nth(1), 'the second of Sam’s two remote')]);
     });
 
     await test.step('Sam shares his screen on 1.30.3: Alice sees it as his screen, beside his camera, and lists him sharing', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
 import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS } from './call-ui-people';
-import { chatLog, expect, expectJoined, messageBox, openPanel, panelToggle, participantEntry, say, setBrowserOnline, test, typingIndicator, uniqueRoomName, type People, type Person } from './rooms-people';
+import { chatLog, enterPassword, expect, expectJoined, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
 
 // One set of servers for the file (the worker-scoped fixture); calls over mesh at light video sizes.
@@ -185,8 +185,7 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     const [alice, bob] = await callOfTwo(people, 'a11y-kick');
 
     await openPanel(alice.page, 'People');
-    await participantEntry(alice.page, 'Bob').getByRole('button', { name: 'Kick Bob', exact: true }).click();
-    await alice.page.getByRole('dialog', { name: 'Kick Bob?' }).getByRole('button', { name: 'Kick and ban' }).click();
+    await kickAndBan(alice.page, 'Bob');
     await expect(bob.page.getByRole('heading', { name: 'You were removed from this room' })).toBeVisible();
     await expectAccessible(bob.page, 'kicked');
 
@@ -291,8 +290,7 @@ test.describe('Focus goes where the next step is: the call controls after joinin
     await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeFocused();
 
     const bob = await people.arrive(room, 'Bob');
-    await bob.page.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
-    await bob.page.getByRole('button', { name: 'Enter room' }).click();
+    await enterPassword(bob.page, 'open sesame');
     await expectJoined(bob.page);
     await expect(callButton(bob.page, 'Join call')).toBeFocused();
     await expect(messageBox(bob.page)).not.toBeFocused();
@@ -301,11 +299,7 @@ test.describe('Focus goes where the next step is: the call controls after joinin
   test('a room password the room refused leaves focus in the password field of the prompt that asks again, which takes no more than the session accepts', async ({ people }) => {
     const room = uniqueRoomName('wrong-password');
     const alice = await people.join(room, 'Alice');
-    await alice.page.getByRole('button', { name: 'Lock room' }).click();
-    const lockDialog = alice.page.getByRole('dialog', { name: 'Lock room' });
-    await lockDialog.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
-    await lockDialog.getByRole('button', { name: 'Lock', exact: true }).click();
-    await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeVisible();
+    await lockRoom(alice.page, 'open sesame');
 
     const bob = await people.arrive(room, 'Bob');
     const field = bob.page.getByRole('textbox', { name: 'Room password' });

@@ -15,7 +15,7 @@ import { callButton, expectDecodingVideo, joinCall, LIGHT_VIDEO_TIERS } from './
 import { expectAll } from './expect-all';
 import { BACK_WITHIN_MS, expectOutageNoticed, outageSpan, reportFault, timeUntilBack, watchOutage } from './faults';
 import { expect, test } from './fixtures';
-import { chatLog, inTheRoom, newPerson, participantEntry, say, uniqueRoomName, type Person } from './rooms-people';
+import { chatLog, enterPassword, inTheRoom, kickAndBan, lockRoom, newPerson, participantEntry, say, type Person, uniqueRoomName } from './rooms-people';
 import { expectFramesRoseWithin, tileSamples, videoGapFigure, watchTile } from './video-continuity';
 
 /** A node of the cluster: ejabberd joined to the others, and its gateway, both on `address`. */
@@ -56,14 +56,10 @@ test.describe('ejabberd cluster: a room and its call outlive the node the room s
       // Bob's join is the first: the room starts on node B, and he owns it. He locks it; the others give the password.
       const bob = await arrive(front.url, room, 'Bob');
       await inTheRoom(bob);
-      await bob.page.getByRole('button', { name: 'Lock room' }).click();
-      await bob.page.getByRole('dialog', { name: 'Lock room' }).getByRole('textbox', { name: 'Room password' }).fill('hush');
-      await bob.page.getByRole('button', { name: 'Lock', exact: true }).click();
-      await expect(bob.page.getByRole('button', { name: 'Unlock room' })).toBeVisible();
+      await lockRoom(bob.page, 'hush');
       const enter = async (name: string): Promise<Person> => {
         const person = await arrive(nodeA.url, room, name);
-        await person.page.getByRole('textbox', { name: 'Room password' }).fill('hush');
-        await person.page.getByRole('button', { name: 'Enter room' }).click();
+        await enterPassword(person.page, 'hush');
         await inTheRoom(person);
         return person;
       };
@@ -75,8 +71,7 @@ test.describe('ejabberd cluster: a room and its call outlive the node the room s
         await expect(chatLog(alice.page)).toContainText('hello from node B');
         await say(alice.page, 'hello from node A');
         await expect(chatLog(bob.page)).toContainText('hello from node A');
-        await participantEntry(bob.page, 'Carol').getByRole('button', { name: 'Kick Carol', exact: true }).click();
-        await bob.page.getByRole('dialog', { name: 'Kick Carol?' }).getByRole('button', { name: 'Kick and ban' }).click();
+        await kickAndBan(bob.page, 'Carol');
         await expect(carol.page.getByRole('heading', { level: 2, name: 'You were removed from this room' })).toBeVisible();
         await expect(participantEntry(alice.page, 'Carol')).toHaveCount(0);
       });

@@ -1,5 +1,5 @@
 import { LIMITS } from '../../src/protocol/constants';
-import { chatLog, expect, expectJoined, messageBox, openPanel, participantEntry, participants, pauseSessionWorker, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
+import { chatLog, enterPassword, expect, expectJoined, kickAndBan, lockRoom, messageBox, openPanel, participantEntry, participants, pauseSessionWorker, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
 // The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
@@ -176,10 +176,7 @@ test.describe('Chat input: nothing is sent while the input is disabled (SPEC §5
   test('the input is disabled until the room is joined', async ({ people }) => {
     const room = uniqueRoomName('disabled');
     const alice = await people.join(room, 'Alice');
-    await alice.page.getByRole('button', { name: 'Lock room' }).click();
-    await alice.page.getByRole('dialog', { name: 'Lock room' }).getByRole('textbox', { name: 'Room password' }).fill('pw');
-    await alice.page.getByRole('button', { name: 'Lock', exact: true }).click();
-    await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeVisible();
+    await lockRoom(alice.page, 'pw');
 
     const bob = await people.arrive(room, 'Bob');
     await expect(bob.page.getByRole('textbox', { name: 'Room password' })).toBeVisible();
@@ -396,14 +393,12 @@ test.describe('Lock state: only an owner who has joined locks the room; a newcom
     const carol = await people.arrive(room, 'Carol');
     const roomState = carol.page.getByRole('status', { name: 'Room state' });
     await expect(roomState).toContainText('This room is locked.');
-    await carol.page.getByRole('textbox', { name: 'Room password' }).fill('wrong');
-    await carol.page.getByRole('button', { name: 'Enter room' }).click();
+    await enterPassword(carol.page, 'wrong');
     await expect(roomState).toContainText('That password did not open the room.');
     await expect(carol.page.getByRole('textbox', { name: 'Room password' })).toBeVisible();
     await expect(messageBox(carol.page)).toBeDisabled();
 
-    await carol.page.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
-    await carol.page.getByRole('button', { name: 'Enter room' }).click();
+    await enterPassword(carol.page, 'open sesame');
     await expectJoined(carol.page);
     await expect(participantEntry(alice.page, 'Carol')).toBeVisible();
 
@@ -423,8 +418,7 @@ test.describe('Kick: the owner bans a peer, who then reads that they are banned 
     await expect(bob.page.getByRole('button', { name: /^Kick / })).toHaveCount(0);
     await expect(participantEntry(alice.page, 'Alice').getByRole('button', { name: /^Kick / })).toHaveCount(0);
 
-    await participantEntry(alice.page, 'Bob').getByRole('button', { name: 'Kick Bob', exact: true }).click();
-    await alice.page.getByRole('dialog', { name: 'Kick Bob?' }).getByRole('button', { name: 'Kick and ban' }).click();
+    await kickAndBan(alice.page, 'Bob');
     await expect(bob.page.getByRole('heading', { level: 2, name: 'You were removed from this room' })).toBeVisible();
     await expect(messageBox(bob.page)).toBeDisabled();
     await expect(participantEntry(alice.page, 'Bob')).toHaveCount(0);

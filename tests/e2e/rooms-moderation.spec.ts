@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
-import { attachSessionWorker, chatLog, expect, expectJoined, messageBox, participantEntry, participants, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
+import { attachSessionWorker, chatLog, expect, expectJoined, kickAndBan, messageBox, participantEntry, participants, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
 // The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
@@ -167,8 +167,7 @@ test.describe('Kicked: one screen says the owner removed and banned you, with no
     await bob.page.getByRole('button', { name: 'Join call' }).click();
     await expect(bob.page.getByRole('group', { name: 'Call controls' })).toBeVisible();
 
-    await participantEntry(alice.page, 'Bob').getByRole('button', { name: 'Kick Bob', exact: true }).click();
-    await alice.page.getByRole('dialog', { name: 'Kick Bob?' }).getByRole('button', { name: 'Kick and ban' }).click();
+    await kickAndBan(alice.page, 'Bob');
 
     await expectEndedScreen(bob.page, 'You were removed from this room');
     await expect(bob.page.getByText('The room’s owner removed you and banned you from it. You cannot come back unless the owner lifts the ban.')).toBeVisible();

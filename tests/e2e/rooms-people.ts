@@ -150,6 +150,27 @@ export function participantEntry(page: Page, displayName: string) {
     .filter({ has: page.getByText(displayName, { exact: true }) });
 }
 
+/** The owner locks the room with `password` through the lock dialog; the room then offers to unlock it. */
+export async function lockRoom(page: Page, password: string): Promise<void> {
+  await page.getByRole('button', { name: 'Lock room' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Lock room' });
+  await dialog.getByRole('textbox', { name: 'Room password' }).fill(password);
+  await dialog.getByRole('button', { name: 'Lock', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Unlock room' })).toBeVisible();
+}
+
+/** A newcomer to a locked room gives `password` in the room's prompt. */
+export async function enterPassword(page: Page, password: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Room password' }).fill(password);
+  await page.getByRole('button', { name: 'Enter room' }).click();
+}
+
+/** The owner kicks `displayName` from the People list and confirms "Kick and ban". */
+export async function kickAndBan(page: Page, displayName: string): Promise<void> {
+  await participantEntry(page, displayName).getByRole('button', { name: `Kick ${displayName}`, exact: true }).click();
+  await page.getByRole('dialog', { name: `Kick ${displayName}?` }).getByRole('button', { name: 'Kick and ban' }).click();
+}
+
 /** The people of one test. Each is a browser context of their own, closed when the test ends, passed or failed. */
 export interface People {
   /** A new person joins the room from the home page, opens Chat and People, and waits until they are in. */

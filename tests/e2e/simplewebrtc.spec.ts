@@ -7,7 +7,7 @@
 import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, expectSeeingAndHearing, expectVideoPlays, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { expectAll } from './expect-all';
 import { expectReferenceSeesAndHears, referenceChat, referenceMute, referenceOwnVideo, referenceRemoteVideos, withReferenceClient } from './reference-people';
-import { chatLog, expect, messageBox, participantEntry, typingIndicator, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, kickAndBan, lockRoom, messageBox, participantEntry, typingIndicator, uniqueRoomName } from './rooms-people';
 
 const test = withReferenceClient(LIGHT_DIRECT_SERVERS);
 
@@ -81,8 +81,7 @@ test.describe('A Parley owner’s kick removes a SimpleWebRTC 1.30.3 person (SPE
     const sam = await onReference(roomName, 'Sam');
     await expectDecodingVideo(alice.page, 'Sam');
 
-    await participantEntry(alice.page, 'Sam').getByRole('button', { name: 'Kick Sam', exact: true }).click();
-    await alice.page.getByRole('dialog', { name: 'Kick Sam?' }).getByRole('button', { name: 'Kick and ban' }).click();
+    await kickAndBan(alice.page, 'Sam');
     await expect(participantEntry(alice.page, 'Sam')).toHaveCount(0);
     await expect(tile(alice.page, 'Sam')).toHaveCount(0);
     await expect(alice.page.getByRole('list', { name: 'Banned' }).getByText('Sam', { exact: true })).toBeVisible();
@@ -103,11 +102,7 @@ test.describe('A room a Parley owner locks asks SimpleWebRTC 1.30.3 newcomers fo
     const sam = await onReference(roomName, 'Sam');
     await expect(participantEntry(alice.page, 'Sam')).toBeVisible();
 
-    await alice.page.getByRole('button', { name: 'Lock room' }).click();
-    const dialog = alice.page.getByRole('dialog', { name: 'Lock room' });
-    await dialog.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
-    await dialog.getByRole('button', { name: 'Lock', exact: true }).click();
-    await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeVisible();
+    await lockRoom(alice.page, 'open sesame');
 
     await sam.page.reload();
     await expect(referenceOwnVideo(sam)).toBeVisible({ timeout: 30_000 });

@@ -147,6 +147,14 @@ export function roomEventStillShown(store: ReturnType<typeof createStore>, roomA
   return (eventId) => store.get(roomEventsAtomFamily(roomAddress)).some((event) => event.id === eventId);
 }
 
+/** Whether the call keeps the person a room's event line is about although the room says they left (call/DepartureHold): LeaveHold waits for them. */
+export function roomEventPersonHeld(store: ReturnType<typeof createStore>, roomAddress: string): (eventId: string) => boolean {
+  return (eventId) => {
+    const about = store.get(roomEventsAtomFamily(roomAddress)).find((event) => event.id === eventId)?.peerAddress;
+    return about !== undefined && (store.get(heldPeersAtom)[roomAddress] ?? []).some((peer) => peer.address === about);
+  };
+}
+
 /** The last message you sent to a room: the one ArrowUp and "Edit" correct. */
 export const lastOwnMessageAtomFamily = family((roomAddress: string) =>
   atom((get): ChatMessage | undefined => get(roomMessagesAtomFamily(roomAddress)).findLast((message) => message.direction === 'outgoing')),

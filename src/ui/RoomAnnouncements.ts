@@ -1,12 +1,8 @@
-import type { Clock } from '../common/clock';
-import { LeaveHold } from '../main-thread/alerts/LeaveHold';
+import { LeaveHold, type LeaveHoldOptions } from '../main-thread/alerts/LeaveHold';
 import type { RoomEvent } from '../protocol/entities';
 import { roomEventText, unannouncedEvents } from './roomEventText';
 
-export interface RoomAnnouncementsOptions {
-  readonly clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
-  /** Whether the room's event lines still hold this one. */
-  readonly stillShown: (eventId: string) => boolean;
+export interface RoomAnnouncementsOptions extends LeaveHoldOptions {
   /** The chat is open: its log, a live region of its own, reads the lines. */
   readonly chatShown: () => boolean;
   readonly say: (text: string) => void;

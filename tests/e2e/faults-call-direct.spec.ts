@@ -243,7 +243,7 @@ test.describe('Fault suite: Alice’s network dies without a word mid-call — s
   });
 });
 
-test.describe('Fault suite: Alice’s browser offline a few seconds mid-call — her session lets the chat server go, her media still reaches Bob, so his call and his people list keep her, marked reconnecting, until she is back', () => {
+test.describe('Fault suite: Alice’s browser offline a few seconds mid-call — her session lets the chat server go, her media still reaches Bob, so his call and his people list keep her, marked reconnecting, until she is back, and he hears no leave', () => {
   test('Alice offline 7 s (her session disconnects after NETWORK_EVENTS.offlineDisconnectDelayMs), two people on direct connections', async ({ people }) => {
     test.setTimeout(120_000);
     const room = uniqueRoomName('fault-call-offline');
@@ -252,6 +252,9 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     await joinCallWithCamera(alice.page, 0);
     await joinCallWithCamera(bob.page, 1);
     await expectAll([expectDecodingVideo(alice.page, 'Bob'), expectDecodingVideo(bob.page, 'Alice')]);
+    await openPanel(bob.page, 'Chat');
+    await bob.page.getByRole('checkbox', { name: 'Sounds' }).check();
+    const bobHears = await recordTones(bob.page);
     await openPanel(bob.page, 'People');
     await watchTiles([alice, bob]);
 
@@ -274,6 +277,9 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     reportFault('Alice’s browser offline 7 s mid-call', [`Bob lists her as reconnecting ${heldAt - offlineAt} ms after she went offline`, `listed as back ${backMs} ms after she was online`, videoGapFigure(watched, offlineAt)]);
     await openPanel(bob.page, 'Chat');
     await expect(chatLog(bob.page)).toContainText('Alice reconnected');
+    // She was back 2 s or more after the room said she left, all the while in his call: with sounds
+    // on, Bob heard no leave (LeaveHold waits while the call keeps her).
+    expect(await bobHears(), 'tones Bob heard').toEqual([]);
     for (const { pair, samples } of watched) expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
   });
 });

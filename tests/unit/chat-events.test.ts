@@ -234,6 +234,7 @@ describe(`Room announcements of a leave wait LEAVE_HOLD_MS (${LEAVE_HOLD_MS} ms)
     const announcements = new RoomAnnouncements({
       clock,
       stillShown: (eventId) => shown.some((line) => line.id === eventId),
+      stillHeld: () => false,
       chatShown: () => chat.open,
       say: (text) => said.push(text),
     });

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { ReceivedMedia } from './call-fixture/api';
 import { expect } from './call-server';
-import { expectAll } from './expect-all';
+import { expectOfEveryPair } from './expect-all';
 
 /** One person running the call engine in a browser context of their own. */
 export interface CallPerson {
@@ -82,5 +82,5 @@ export async function expectReceivingAudio(person: CallPerson, owner: CallPerson
 
 /** Every person decodes every other's video and receives their audio. */
 export function expectFullMesh(people: readonly CallPerson[]): Promise<void> {
-  return expectAll(people.flatMap((person) => people.filter((other) => other !== person).flatMap((other) => [expectDecodingVideo(person, other), expectReceivingAudio(person, other)])));
+  return expectOfEveryPair(people, (person, other) => [expectDecodingVideo(person, other), expectReceivingAudio(person, other)]);
 }

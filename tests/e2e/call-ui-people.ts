@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { FAKE_CAMERAS } from '../../playwright.config';
 import type { ParleySettings } from '../../server/settings';
 import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
-import { expectAll } from './expect-all';
+import { expectAll, expectOfEveryPair } from './expect-all';
 import { expect, type Person } from './rooms-people';
 
 /**
@@ -202,5 +202,5 @@ export function expectSeeingAndHearing(page: Page, tileName: string): Promise<vo
 
 /** Every person decodes every other's video and hears their audio. */
 export function expectEveryoneSeesAndHearsEveryone(people: readonly Person[]): Promise<void> {
-  return expectAll(people.flatMap((person) => people.filter((other) => other !== person).map((other) => expectSeeingAndHearing(person.page, other.displayName))));
+  return expectOfEveryPair(people, (person, other) => [expectSeeingAndHearing(person.page, other.displayName)]);
 }

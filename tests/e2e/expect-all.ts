@@ -8,3 +8,8 @@ export async function expectAll(checks: ReadonlyArray<Promise<void>>): Promise<v
   const failed = (await Promise.allSettled(checks)).find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failed) throw failed.reason;
 }
+
+/** `checks(person, other)` for every person and each of the others, all side by side (expectAll). */
+export function expectOfEveryPair<P>(people: readonly P[], checks: (person: P, other: P) => ReadonlyArray<Promise<void>>): Promise<void> {
+  return expectAll(people.flatMap((person) => people.filter((other) => other !== person).flatMap((other) => checks(person, other))));
+}

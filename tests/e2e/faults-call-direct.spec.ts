@@ -6,7 +6,7 @@
 import { LEAVE_HOLD_MS, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { NETWORK_EVENTS } from '../../src/protocol/constants';
 import { CALL_FAULTS_LAUNCH, expectCameraSeenThroughOutages, expectOutageShown, expectVideoMovedWhileOut, inACall, watchedSamples, watchTiles } from './call-faults';
-import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, joinCallWithCamera, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
+import { callButton, expectDecodingVideo, expectHearing, expectHearingNothing, expectSeeingAndHearing, joinCallWithCamera, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
 import { expectAll } from './expect-all';
 import { BACK_WITHIN_MS, expectOutageNoticed, outageSeen, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
@@ -78,7 +78,7 @@ for (const change of ['unmutes', 'mutes'] as const) {
     test(`Prosody down, Bob ${change}, Prosody back`, async ({ people, parley }) => {
       test.setTimeout(240_000);
       const [alice, bob] = (await inACall(people, `fault-call-${change}`, ['Alice', 'Bob'])) as [Person, Person];
-      await expectAll([expectDecodingVideo(alice.page, 'Bob'), expectHearing(alice.page, 'Bob')]);
+      await expectSeeingAndHearing(alice.page, 'Bob');
       if (mutedBefore) {
         await callButton(bob.page, 'Mute microphone').click();
         await expect(participantEntry(alice.page, 'Bob')).toContainText('muted');

@@ -13,14 +13,14 @@ import {
   callButton,
   expectDecodingVideo,
   expectEveryoneSeesAndHearsEveryone,
-  expectHearing,
   expectHearingNothing,
+  expectSeeingAndHearing,
   joinCallWithCamera,
   LIGHT_VIDEO_TIERS,
   mediaPath,
 } from './call-ui-people';
 import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
-import { expectAll } from './expect-all';
+import { expectAll, expectOfEveryPair } from './expect-all';
 import { BACK_WITHIN_MS, reportFault, timeUntilBackAfterReachable } from './faults';
 import { joinThrough, PersonalPath } from './network-cut';
 import { chatLog, expect, participantEntry, test, uniqueRoomName, type People, type Person } from './rooms-people';
@@ -84,11 +84,7 @@ test.describe('Fault suite: Prosody killed mid-call on the relay — the media k
     const bobMutedShownMs = Date.now() - reachableAt;
     const muted = new Set([bob, carol]);
     await expectAll([
-      ...everyone.flatMap((person) =>
-        everyone
-          .filter((other) => other !== person)
-          .flatMap((other) => [expectDecodingVideo(person.page, other.displayName), ...(muted.has(other) ? [] : [expectHearing(person.page, other.displayName)])]),
-      ),
+      expectOfEveryPair(everyone, (person, other) => [muted.has(other) ? expectDecodingVideo(person.page, other.displayName) : expectSeeingAndHearing(person.page, other.displayName)]),
       ...[bob, carol].map((viewer) => expectDecodingVideo(viewer.page, "Alice's screen")),
     ]);
     const checkedMs = Date.now() - reachableAt;

@@ -3,7 +3,7 @@ import type { RunningParley } from '../../server/Parley';
 import type { ConsumerStats } from '../../server/relay/ConsumerSession';
 import type { IngestStats } from '../../server/relay/Ingest';
 import type { RelayReceivedMedia } from './relay-fixture/api';
-import { expectAll } from './expect-all';
+import { expectOfEveryPair } from './expect-all';
 import { expect } from './relay-server';
 
 /** One person running the call engine, relay on, in a browser context of their own. */
@@ -87,7 +87,7 @@ export async function expectHearing(person: RelayPerson, owner: RelayPerson, pat
 }
 
 export function expectEveryoneDecodesEveryone(people: readonly RelayPerson[], path: 'mesh' | 'relay'): Promise<void> {
-  return expectAll(people.flatMap((person) => people.filter((owner) => owner !== person).flatMap((owner) => [expectDecoding(person, owner, path), expectHearing(person, owner, path)])));
+  return expectOfEveryPair(people, (person, owner) => [expectDecoding(person, owner, path), expectHearing(person, owner, path)]);
 }
 
 /** The relay's own stats of one room: by its router ids, so that other rooms on the same relay do not count. */

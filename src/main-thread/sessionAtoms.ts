@@ -147,11 +147,14 @@ export function roomEventStillShown(store: ReturnType<typeof createStore>, roomA
   return (eventId) => store.get(roomEventsAtomFamily(roomAddress)).some((event) => event.id === eventId);
 }
 
-/** Whether the call keeps the person a room's event line is about although the room says they left (call/DepartureHold): LeaveHold waits for them. */
+/** The occupant addresses a room's call still keeps although the room says they left (call/DepartureHold, call/RejoinHold). */
+export const heldPeerAddressesAtomFamily = family((roomAddress: string) => listAtom((get) => (get(heldPeersAtom)[roomAddress] ?? []).map((peer) => peer.address)));
+
+/** Whether the call keeps the person a room's event line is about although the room says they left: LeaveHold waits for them. */
 export function roomEventPersonHeld(store: ReturnType<typeof createStore>, roomAddress: string): (eventId: string) => boolean {
   return (eventId) => {
     const about = store.get(roomEventsAtomFamily(roomAddress)).find((event) => event.id === eventId)?.peerAddress;
-    return about !== undefined && (store.get(heldPeersAtom)[roomAddress] ?? []).some((peer) => peer.address === about);
+    return about !== undefined && store.get(heldPeerAddressesAtomFamily(roomAddress)).includes(about);
   };
 }
 

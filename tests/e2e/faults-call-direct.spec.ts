@@ -11,7 +11,7 @@ import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
 import { expectAll } from './expect-all';
 import { BACK_WITHIN_MS, expectOutageNoticed, outageSeen, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
 import { joinThrough, PersonalPath } from './network-cut';
-import { chatLog, expect, openPanel, participantEntry, recordTones, setBrowserOnline, test, uniqueRoomName, type Person } from './rooms-people';
+import { chatLog, expect, openPanel, participantEntry, recordEventLines, recordTones, setBrowserOnline, test, uniqueRoomName, type Person } from './rooms-people';
 import { videoGapFigure } from './video-continuity';
 
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS, launchOptions: CALL_FAULTS_LAUNCH });
@@ -243,7 +243,7 @@ test.describe('Fault suite: Alice’s network dies without a word mid-call — s
   });
 });
 
-test.describe('Fault suite: Alice’s browser offline a few seconds mid-call — her session lets the chat server go, her media still reaches Bob, so his call and his people list keep her, marked reconnecting, until she is back, and he hears no leave', () => {
+test.describe('Fault suite: Alice’s browser offline a few seconds mid-call — her session lets the chat server go, her media still reaches Bob, so his call, his people list and his chat keep her, marked reconnecting, until she is back, and he neither hears nor reads of a leave', () => {
   test('Alice offline 7 s (her session disconnects after NETWORK_EVENTS.offlineDisconnectDelayMs), two people on direct connections', async ({ people }) => {
     test.setTimeout(120_000);
     const room = uniqueRoomName('fault-call-offline');
@@ -255,6 +255,7 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     await openPanel(bob.page, 'Chat');
     await bob.page.getByRole('checkbox', { name: 'Sounds' }).check();
     const bobHears = await recordTones(bob.page);
+    const bobReads = await recordEventLines(bob.page);
     await openPanel(bob.page, 'People');
     await watchTiles([alice, bob]);
 
@@ -266,6 +267,8 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     const heldAt = Date.now();
     // Nobody can kick her, or ask for her attention, while the room does not have her.
     await expect(participantEntry(bob.page, 'Alice').getByRole('button')).toHaveCount(0);
+    // His chat says so too: her leave's line reads as a reconnection while his call keeps her.
+    await expect(chatLog(bob.page)).toContainText('Alice is reconnecting…');
     await alice.page.waitForTimeout(Math.max(0, offlineAt + 7_000 - Date.now()));
     await setBrowserOnline(alice.context, true);
     const onlineAt = Date.now();
@@ -280,6 +283,9 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     // She was back 2 s or more after the room said she left, all the while in his call: with sounds
     // on, Bob heard no leave (LeaveHold waits while the call keeps her).
     expect(await bobHears(), 'tones Bob heard').toEqual([]);
+    // Nor did his chat ever say she left: her line went from reconnecting to reconnected.
+    const linesAboutAlice = (await bobReads()).filter((line) => line.includes('Alice'));
+    expect(linesAboutAlice, 'the lines about Alice that Bob\'s chat showed').toEqual(['Alice is reconnecting…', 'Alice reconnected']);
     for (const { pair, samples } of watched) expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
   });
 });

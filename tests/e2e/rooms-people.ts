@@ -96,6 +96,31 @@ export async function recordTones(page: Page): Promise<() => Promise<number[]>> 
   return () => page.evaluate(() => (window as unknown as { notes: number[] }).notes);
 }
 
+/**
+ * Records every text the chat log's event lines show from now on, without their times (an event line
+ * is a paragraph of the log itself; messages are articles), the chat open; the function returns them
+ * in the order seen.
+ */
+export async function recordEventLines(page: Page): Promise<() => Promise<string[]>> {
+  await chatLog(page).evaluate((log) => {
+    const seen: string[] = [];
+    (window as unknown as { eventLinesSeen: string[] }).eventLinesSeen = seen;
+    const look = () => {
+      for (const line of log.querySelectorAll(':scope > p')) {
+        const text = [...line.childNodes]
+          .filter((node) => node.nodeName !== 'TIME')
+          .map((node) => node.textContent)
+          .join('')
+          .trim();
+        if (!seen.includes(text)) seen.push(text);
+      }
+    };
+    look();
+    new MutationObserver(look).observe(log, { childList: true, subtree: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { eventLinesSeen: string[] }).eventLinesSeen);
+}
+
 /** The person's shared worker (their session), attached over the browser's DevTools session until `detach`. */
 export async function attachSessionWorker(page: Page): Promise<{ worker: AttachedWorker; detach(): Promise<void> }> {
   const pageSession = await page.context().newCDPSession(page);

@@ -13,10 +13,13 @@ const joined = { id: 'e1', roomAddress: 'room@rooms.example', kind: 'joined', pe
 /** A message group reads the tab's actions (its Retry button); rendering to markup calls none. */
 const tab = { actions: {} } as ParleyTab;
 
-const logOf = (shown: boolean) =>
+const logOf = (shown: boolean, events: readonly RoomEvent[] = [joined], heldAddresses: readonly string[] = []) =>
   renderToStaticMarkup(
-    createElement(TabContext, { value: tab }, createElement(ChatLog, { messages: [message], events: [joined], editableId: undefined, onEdit: () => {}, emptyText: 'No messages yet.', shown })),
+    createElement(TabContext, { value: tab }, createElement(ChatLog, { messages: [message], events, heldAddresses, editableId: undefined, onEdit: () => {}, emptyText: 'No messages yet.', shown })),
   );
+
+/** One of Alice's lines, a minute after `joined` per step. */
+const aliceEvent = (id: string, kind: 'joined' | 'left', step: number) => ({ ...joined, id, kind, time: time + step * 60_000 }) as RoomEvent;
 
 describe('Chat log: a closed chat panel renders no lines, and opening it shows them all (issue 14, the join path: no time formatted for nobody while the first offer is answered)', () => {
   it('closed, the log is there but empty; shown, it holds the message and the event line with their times', () => {
@@ -30,5 +33,36 @@ describe('Chat log: a closed chat panel renders no lines, and opening it shows t
     expect(open).toContain('hello there');
     expect(open).toContain('Alice joined');
     expect(open).toContain(`datetime="${new Date(time).toISOString()}"`);
+  });
+});
+
+describe('Chat log: a leave the call has not settled reads as a reconnection, as the person\'s tile does (DepartureHold; issue 15 event lines)', () => {
+  it('says Alice is reconnecting while the call keeps her, and that she left once it lets her go', () => {
+    const events = [joined, aliceEvent('e2', 'left', 1)];
+    const held = logOf(true, events, [joined.peerAddress!]);
+    expect(held).toContain('Alice is reconnecting…');
+    expect(held).not.toContain('Alice left');
+
+    const settled = logOf(true, events, []);
+    expect(settled).toContain('Alice left');
+    expect(settled).not.toContain('reconnecting');
+  });
+
+  it('keeps an earlier leave of hers a leave: only her latest line, when it is a leave, may be a reconnection', () => {
+    const address = joined.peerAddress!;
+    const backSince = logOf(true, [aliceEvent('e1', 'left', 1), aliceEvent('e2', 'joined', 2)], [address]);
+    expect(backSince).toContain('Alice left');
+    expect(backSince).not.toContain('reconnecting');
+
+    const leftAgain = logOf(true, [aliceEvent('e1', 'left', 1), aliceEvent('e2', 'joined', 2), aliceEvent('e3', 'left', 3)], [address]);
+    expect(leftAgain.match(/Alice left/g)).toHaveLength(1);
+    expect(leftAgain.indexOf('Alice left')).toBeLessThan(leftAgain.indexOf('Alice is reconnecting…'));
+  });
+
+  it('leaves everyone else\'s lines as they are', () => {
+    const bobLeft = { ...joined, id: 'b1', kind: 'left', displayName: 'Bob', peerAddress: 'room@rooms.example/bob', time: time + 60_000 } as RoomEvent;
+    const log = logOf(true, [aliceEvent('e1', 'left', 1), bobLeft], ['room@rooms.example/bob']);
+    expect(log).toContain('Alice left');
+    expect(log).toContain('Bob is reconnecting…');
   });
 });

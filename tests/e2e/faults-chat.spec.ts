@@ -78,6 +78,77 @@ async function expectOutageSeenWithChatKept(page: Page, saying: RegExp): Promise
   expect(seen.filter((moment) => !moment.chatKept)).toEqual([]);
 }
 
+// The longest outages first: the `faults` project runs its cases two at a time, and the short ones
+// then fill in beside them rather than leave one outage of a minute running alone at the end.
+test.describe('Fault suite: Prosody down a whole minute — past the spec’s attempts every tab says the chat server is down, waits for the gateway to say it is back, and is back within seconds of that, whatever the outage’s length', () => {
+  test('Prosody held down 60 s', async ({ people, parley }) => {
+    test.setTimeout(180_000);
+    const { alice, bob, pages, sent } = await chatting(people, 'fault-prosody-long');
+    const killedAt = Date.now();
+    await parley.killXmpp();
+    await say(alice.page, 'written while the server is down');
+    for (const page of [alice.page, bob.page]) {
+      await expect(page.getByRole('status', { name: 'Room state' })).toContainText('The chat server is down — we’ll reconnect as soon as it’s back.', { timeout: BACK_WITHIN_MS });
+      await expect(chatLog(page)).toContainText('hi Alice, before the fault');
+    }
+    await bob.page.waitForTimeout(Math.max(0, killedAt + 60_000 - Date.now()));
+    await parley.restartXmpp();
+    const back = await timeUntilBackAfterReachable(pages, killedAt, () => parley.xmppUpSince);
+    const figures = await settle(pages, [...sent, 'written while the server is down']);
+    report('Prosody down 60 s', { backMs: back.afterReachable, ...figures }, [`${back.afterFault} ms after the kill`]);
+    expect(figures).toEqual({ lost: 0, duplicates: 0 });
+  });
+});
+
+for (const offlineMs of [60_000, 10_000]) {
+  test.describe(`Fault suite: the browser offline ${offlineMs / 1000} s, its network cut for real — back in its room once online, the chat kept, what was said meanwhile merged once`, () => {
+    test(`offline ${offlineMs / 1000} s`, async ({ people, browser, appUrl }) => {
+      test.setTimeout(offlineMs + 120_000);
+      await withAlicesOwnPath(browser, appUrl, async (path, aliceJoins) => {
+        const { alice, bob, pages, sent } = await chatting(people, `fault-offline-${offlineMs / 1000}`, aliceJoins);
+        path.cut('unreachable');
+        await fakeNetworkChangeEvent(alice.context, false);
+        await expectChatKeptDuringOutage(alice.page, 'hi Alice, before the fault', /Offline/);
+        await say(alice.page, 'written while offline');
+        await say(bob.page, 'said while Alice was offline');
+        await alice.page.waitForTimeout(offlineMs);
+        path.restore();
+        const reachableAt = Date.now();
+        await fakeNetworkChangeEvent(alice.context, true);
+        const back = await timeUntilBackAfterReachable(pages, reachableAt, () => reachableAt);
+        const figures = await settle(pages, [...sent, 'written while offline', 'said while Alice was offline']);
+        report(`browser offline ${offlineMs / 1000} s (network cut)`, { backMs: back.afterReachable, ...figures }, [], 'the network was back');
+        expect(figures).toEqual({ lost: 0, duplicates: 0 });
+      });
+    });
+  });
+}
+
+test.describe('Fault suite: the network goes dead without a word (a broken Wi-Fi: no offline event, no close) — the session notices by itself, says so, and comes back once the path returns; what was written meanwhile is delivered once', () => {
+  test('silent cut of 40 s', async ({ people, browser, appUrl }) => {
+    test.setTimeout(180_000);
+    await withAlicesOwnPath(browser, appUrl, async (path, aliceJoins) => {
+      const { alice, bob, pages, sent } = await chatting(people, 'fault-silent-cut', aliceJoins);
+      const cutAt = Date.now();
+      path.cut('silent');
+      // Into the dead connection: nothing tells the page it will not arrive.
+      await say(alice.page, 'written into the dead connection');
+      await expect(alice.page.getByRole('status', { name: 'Room state' })).toContainText('The connection stopped answering', { timeout: BACK_WITHIN_MS });
+      const noticedMs = Date.now() - cutAt;
+      await expect(chatLog(alice.page)).toContainText('hi Alice, before the fault');
+      await say(alice.page, 'written once it was noticed');
+      await say(bob.page, 'said while Alice was cut off');
+      await alice.page.waitForTimeout(Math.max(0, cutAt + 40_000 - Date.now()));
+      path.restore();
+      const reachableAt = Date.now();
+      const back = await timeUntilBackAfterReachable(pages, reachableAt, () => reachableAt);
+      const figures = await settle(pages, [...sent, 'written into the dead connection', 'written once it was noticed', 'said while Alice was cut off']);
+      report('network dead without a word, 40 s', { backMs: back.afterReachable, ...figures }, [`the dead connection noticed ${noticedMs} ms after the cut`], 'the network was back');
+      expect(figures).toEqual({ lost: 0, duplicates: 0 });
+    });
+  });
+});
+
 test.describe('Fault suite: Prosody killed mid-chat — the supervisor restarts it; a message sent right after the kill is delivered once, never lost', () => {
   test('Enter pressed right after the kill', async ({ people, parley }) => {
     test.setTimeout(CHAT_FAULT_TIMEOUT_MS);
@@ -167,72 +238,3 @@ async function withAlicesOwnPath(browser: Browser, appUrl: string, run: (path: P
     path.close();
   }
 }
-
-test.describe('Fault suite: Prosody down a whole minute — past the spec’s attempts every tab says the chat server is down, waits for the gateway to say it is back, and is back within seconds of that, whatever the outage’s length', () => {
-  test('Prosody held down 60 s', async ({ people, parley }) => {
-    test.setTimeout(180_000);
-    const { alice, bob, pages, sent } = await chatting(people, 'fault-prosody-long');
-    const killedAt = Date.now();
-    await parley.killXmpp();
-    await say(alice.page, 'written while the server is down');
-    for (const page of [alice.page, bob.page]) {
-      await expect(page.getByRole('status', { name: 'Room state' })).toContainText('The chat server is down — we’ll reconnect as soon as it’s back.', { timeout: BACK_WITHIN_MS });
-      await expect(chatLog(page)).toContainText('hi Alice, before the fault');
-    }
-    await bob.page.waitForTimeout(Math.max(0, killedAt + 60_000 - Date.now()));
-    await parley.restartXmpp();
-    const back = await timeUntilBackAfterReachable(pages, killedAt, () => parley.xmppUpSince);
-    const figures = await settle(pages, [...sent, 'written while the server is down']);
-    report('Prosody down 60 s', { backMs: back.afterReachable, ...figures }, [`${back.afterFault} ms after the kill`]);
-    expect(figures).toEqual({ lost: 0, duplicates: 0 });
-  });
-});
-
-for (const offlineMs of [10_000, 60_000]) {
-  test.describe(`Fault suite: the browser offline ${offlineMs / 1000} s, its network cut for real — back in its room once online, the chat kept, what was said meanwhile merged once`, () => {
-    test(`offline ${offlineMs / 1000} s`, async ({ people, browser, appUrl }) => {
-      test.setTimeout(offlineMs + 120_000);
-      await withAlicesOwnPath(browser, appUrl, async (path, aliceJoins) => {
-        const { alice, bob, pages, sent } = await chatting(people, `fault-offline-${offlineMs / 1000}`, aliceJoins);
-        path.cut('unreachable');
-        await fakeNetworkChangeEvent(alice.context, false);
-        await expectChatKeptDuringOutage(alice.page, 'hi Alice, before the fault', /Offline/);
-        await say(alice.page, 'written while offline');
-        await say(bob.page, 'said while Alice was offline');
-        await alice.page.waitForTimeout(offlineMs);
-        path.restore();
-        const reachableAt = Date.now();
-        await fakeNetworkChangeEvent(alice.context, true);
-        const back = await timeUntilBackAfterReachable(pages, reachableAt, () => reachableAt);
-        const figures = await settle(pages, [...sent, 'written while offline', 'said while Alice was offline']);
-        report(`browser offline ${offlineMs / 1000} s (network cut)`, { backMs: back.afterReachable, ...figures }, [], 'the network was back');
-        expect(figures).toEqual({ lost: 0, duplicates: 0 });
-      });
-    });
-  });
-}
-
-test.describe('Fault suite: the network goes dead without a word (a broken Wi-Fi: no offline event, no close) — the session notices by itself, says so, and comes back once the path returns; what was written meanwhile is delivered once', () => {
-  test('silent cut of 40 s', async ({ people, browser, appUrl }) => {
-    test.setTimeout(180_000);
-    await withAlicesOwnPath(browser, appUrl, async (path, aliceJoins) => {
-      const { alice, bob, pages, sent } = await chatting(people, 'fault-silent-cut', aliceJoins);
-      const cutAt = Date.now();
-      path.cut('silent');
-      // Into the dead connection: nothing tells the page it will not arrive.
-      await say(alice.page, 'written into the dead connection');
-      await expect(alice.page.getByRole('status', { name: 'Room state' })).toContainText('The connection stopped answering', { timeout: BACK_WITHIN_MS });
-      const noticedMs = Date.now() - cutAt;
-      await expect(chatLog(alice.page)).toContainText('hi Alice, before the fault');
-      await say(alice.page, 'written once it was noticed');
-      await say(bob.page, 'said while Alice was cut off');
-      await alice.page.waitForTimeout(Math.max(0, cutAt + 40_000 - Date.now()));
-      path.restore();
-      const reachableAt = Date.now();
-      const back = await timeUntilBackAfterReachable(pages, reachableAt, () => reachableAt);
-      const figures = await settle(pages, [...sent, 'written into the dead connection', 'written once it was noticed', 'said while Alice was cut off']);
-      report('network dead without a word, 40 s', { backMs: back.afterReachable, ...figures }, [`the dead connection noticed ${noticedMs} ms after the cut`], 'the network was back');
-      expect(figures).toEqual({ lost: 0, duplicates: 0 });
-    });
-  });
-});

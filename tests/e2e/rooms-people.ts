@@ -97,9 +97,9 @@ export async function recordTones(page: Page): Promise<() => Promise<number[]>> 
 }
 
 /**
- * Records every text the chat log's event lines show from now on, without their times (an event line
- * is a paragraph of the log itself; messages are articles), the chat open; the function returns them
- * in the order seen.
+ * Records every text the chat log's own paragraphs show from now on, without their times: its event
+ * lines, and what an empty log says (messages are articles). The chat is open; the function returns
+ * them in the order seen.
  */
 export async function recordEventLines(page: Page): Promise<() => Promise<string[]>> {
   await chatLog(page).evaluate((log) => {

@@ -148,14 +148,28 @@ export function roomEventStillShown(store: ReturnType<typeof createStore>, roomA
 }
 
 /** The occupant addresses a room's call still keeps although the room says they left (call/DepartureHold, call/RejoinHold). */
-export const heldPeerAddressesAtomFamily = family((roomAddress: string) => listAtom((get) => (get(heldPeersAtom)[roomAddress] ?? []).map((peer) => peer.address)));
+const heldPeerAddressesAtomFamily = family((roomAddress: string) => listAtom((get) => (get(heldPeersAtom)[roomAddress] ?? []).map((peer) => peer.address)));
 
-/** Whether the call keeps the person a room's event line is about although the room says they left: LeaveHold waits for them. */
-export function roomEventPersonHeld(store: ReturnType<typeof createStore>, roomAddress: string): (eventId: string) => boolean {
-  return (eventId) => {
-    const about = store.get(roomEventsAtomFamily(roomAddress)).find((event) => event.id === eventId)?.peerAddress;
-    return about !== undefined && store.get(heldPeerAddressesAtomFamily(roomAddress)).includes(about);
-  };
+/**
+ * A room's leaves that may yet be reconnections: for each person the call still keeps, their latest
+ * event line, if it is a leave (an earlier leave of theirs was one). Their chat line says they are
+ * reconnecting, and the leave's tone and screen-reader words wait (LeaveHold) while the id is here.
+ */
+export const heldLeaveIdsAtomFamily = family((roomAddress: string) =>
+  atom((get): ReadonlySet<string> => {
+    const events = get(roomEventsAtomFamily(roomAddress));
+    const held = new Set<string>();
+    for (const address of get(heldPeerAddressesAtomFamily(roomAddress))) {
+      const latest = events.findLast((event) => event.peerAddress === address);
+      if (latest?.kind === 'left') held.add(latest.id);
+    }
+    return held;
+  }),
+);
+
+/** Whether a room's event line is a leave the call has not settled yet (`heldLeaveIdsAtomFamily`): LeaveHold waits for it. */
+export function roomLeaveStillHeld(store: ReturnType<typeof createStore>, roomAddress: string): (eventId: string) => boolean {
+  return (eventId) => store.get(heldLeaveIdsAtomFamily(roomAddress)).has(eventId);
 }
 
 /** The last message you sent to a room: the one ArrowUp and "Edit" correct. */

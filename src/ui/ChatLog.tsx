@@ -4,14 +4,13 @@ import type { ChatMessage, RoomEvent } from '../protocol/entities';
 import { ChatEventLine } from './ChatEventLine';
 import { ChatMessageGroup } from './ChatMessageGroup';
 import { chatTimeline } from './chatTimeline';
-import { heldLeaveIds } from './roomEventText';
 
 interface ChatLogProps {
   messages: readonly ChatMessage[];
   /** Event lines (joins, leaves, …) shown between the messages. */
   events: readonly RoomEvent[];
-  /** Who the call still keeps although the room says they left: their leave's line says they are reconnecting. */
-  heldAddresses: readonly string[];
+  /** The leaves the call has not settled (`heldLeaveIdsAtomFamily`): their lines say the person is reconnecting. */
+  heldLeaveIds: ReadonlySet<string>;
   editableId: string | undefined;
   onEdit: (message: ChatMessage) => void;
   /** What an empty log says. */
@@ -24,12 +23,11 @@ interface ChatLogProps {
  * The room's messages, grouped (SPEC §9: 300 s), with its event lines. It stays at the bottom as messages arrive while
  * you are within 30 px of it, and stays put while you read further up.
  */
-export function ChatLog({ messages, events, heldAddresses, editableId, onEdit, emptyText, shown }: ChatLogProps) {
+export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, emptyText, shown }: ChatLogProps) {
   // A closed chat renders no lines: each would format its times (a page's first formatting loads
   // the locale's date data, tens of ms of the main thread) for nobody to see, and on a join the
   // arrivals' lines came as the first offer was being answered (issue 14). Opening it renders them.
   const items = useMemo(() => (shown ? chatTimeline(messages, events) : []), [messages, events, shown]);
-  const heldLeaves = useMemo(() => heldLeaveIds(events, heldAddresses), [events, heldAddresses]);
   const ref = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
   const lastScrollTop = useRef(0);
@@ -72,7 +70,7 @@ export function ChatLog({ messages, events, heldAddresses, editableId, onEdit, e
         item.kind === 'group' ? (
           <ChatMessageGroup key={item.key} group={item.group} editableId={editableId} onEdit={onEdit} />
         ) : (
-          <ChatEventLine key={item.key} event={item.event} held={heldLeaves.has(item.event.id)} />
+          <ChatEventLine key={item.key} event={item.event} held={heldLeaveIds.has(item.event.id)} />
         ),
       )}
     </div>

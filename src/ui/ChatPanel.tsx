@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { memo, useEffect, useRef, useState } from 'react';
-import { heldPeerAddressesAtomFamily, lastOwnMessageAtomFamily, roomEventsAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
+import { heldLeaveIdsAtomFamily, lastOwnMessageAtomFamily, roomEventsAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
 import { askForNotificationsOnce } from '../main-thread/alerts/desktopNotifications';
 import type { ChatMessage, Room } from '../protocol/entities';
 import { awaitingRejoin } from '../protocol/awaitingRejoin';
@@ -29,7 +29,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
   const messages = useAtomValue(roomMessagesAtomFamily(roomAddress));
   const lastOwn = useAtomValue(lastOwnMessageAtomFamily(roomAddress));
   const events = useAtomValue(roomEventsAtomFamily(roomAddress));
-  const heldAddresses = useAtomValue(heldPeerAddressesAtomFamily(roomAddress));
+  const heldLeaveIds = useAtomValue(heldLeaveIdsAtomFamily(roomAddress));
   const [sendOnEnter, setSendOnEnter] = usePreferenceToggle('sendOnEnter');
   const [realTimeText, setRealTimeText] = usePreferenceToggle('realTimeText');
   const [sounds, setSounds] = usePreferenceToggle('sounds');
@@ -191,7 +191,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
       <ChatLog
         messages={messages}
         events={events}
-        heldAddresses={heldAddresses}
+        heldLeaveIds={heldLeaveIds}
         editableId={disabled ? undefined : lastOwn?.id}
         onEdit={startEdit}
         emptyText={disabled ? 'Messages appear here once you are in the room.' : 'No messages yet. Say hello!'}

@@ -7,7 +7,7 @@ import { MessageNoticeHold } from '../main-thread/alerts/MessageNoticeHold';
 import { LeaveHold } from '../main-thread/alerts/LeaveHold';
 import { isMessageNotice, RoomArrivals } from '../main-thread/alerts/RoomArrivals';
 import { playTone } from '../main-thread/alerts/tones';
-import { callAtomFamily, preferencesAtom, roomByAddressAtomFamily, roomEventsAtomFamily, roomEventPersonHeld, roomEventStillShown, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
+import { callAtomFamily, preferencesAtom, roomByAddressAtomFamily, roomEventsAtomFamily, roomLeaveStillHeld, roomEventStillShown, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
 
 /**
  * A room's tones (the preference sounds, off by default) and desktop notifications (for a message
@@ -38,7 +38,7 @@ export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roo
     const unreadCount = () => store.get(room)?.unreadCount ?? 0;
     const notices = new MessageNoticeHold({ clock: systemClock, unreadCount, show: showDesktopNotice });
     messageNotices.current = notices;
-    const leaves = new LeaveHold({ clock: systemClock, stillShown: roomEventStillShown(store, roomAddress), stillHeld: roomEventPersonHeld(store, roomAddress) });
+    const leaves = new LeaveHold({ clock: systemClock, stillShown: roomEventStillShown(store, roomAddress), stillHeld: roomLeaveStillHeld(store, roomAddress) });
     leaveTones.current = leaves;
     // Heard as the state changes, not in an effect: a hidden tab runs its effects late.
     const unsubscribe = store.sub(room, () => {

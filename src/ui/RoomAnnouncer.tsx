@@ -1,7 +1,7 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { systemClock } from '../common/clock';
-import { roomEventsAtomFamily, roomEventPersonHeld, roomEventStillShown } from '../main-thread/sessionAtoms';
+import { roomEventsAtomFamily, roomLeaveStillHeld, roomEventStillShown } from '../main-thread/sessionAtoms';
 import { RoomAnnouncements } from './RoomAnnouncements';
 
 /**
@@ -23,7 +23,7 @@ export function RoomAnnouncer({ roomAddress, chatShown }: { roomAddress: string;
     const made = new RoomAnnouncements({
       clock: systemClock,
       stillShown: roomEventStillShown(store, roomAddress),
-      stillHeld: roomEventPersonHeld(store, roomAddress),
+      stillHeld: roomLeaveStillHeld(store, roomAddress),
       chatShown: () => chatOpen.current,
       say: setAnnouncement,
     });

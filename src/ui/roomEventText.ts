@@ -27,24 +27,11 @@ export function roomEventText(event: RoomEvent): string {
 
 /**
  * What an event line of the chat log says. A leave's line of a person the call still keeps
- * (`heldLeaveIds`) says they are reconnecting, as their tile and list entry do: it becomes
+ * (`heldLeaveIdsAtomFamily`) says they are reconnecting, as their tile and list entry do: it becomes
  * "reconnected" if they are back, or "left" once the call lets them go.
  */
 export function eventLineText(event: RoomEvent, held: boolean): string {
   return held ? `${whoOf(event)} is reconnecting…` : roomEventText(event);
-}
-
-/**
- * The leaves' lines that may yet be reconnections: for each person the call still keeps
- * (`heldAddresses`), their latest line, if it is a leave. An earlier leave of theirs was one.
- */
-export function heldLeaveIds(events: readonly RoomEvent[], heldAddresses: readonly string[]): ReadonlySet<string> {
-  const held = new Set<string>();
-  for (const address of heldAddresses) {
-    const latest = events.findLast((event) => event.peerAddress === address);
-    if (latest?.kind === 'left') held.add(latest.id);
-  }
-  return held;
 }
 
 /**

@@ -2,7 +2,7 @@ import { createStore } from 'jotai';
 import { describe, expect, it } from 'vitest';
 import { LeaveHold } from '../../src/main-thread/alerts/LeaveHold';
 import { heldPeersAtom } from '../../src/main-thread/call/callAtoms';
-import { roomEventPersonHeld, roomEventStillShown, sessionStateAtom } from '../../src/main-thread/sessionAtoms';
+import { roomLeaveStillHeld, roomEventStillShown, sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { DEPARTURE_HOLD, LEAVE_HOLD_MS } from '../../src/protocol/clientDefaults';
 import type { Peer, RoomEvent } from '../../src/protocol/entities';
 import { initialSessionState } from '../../src/protocol/session-state';
@@ -20,7 +20,7 @@ function held() {
   const clock = new ManualClock();
   const store = createStore();
   const chimes: (readonly string[])[] = [];
-  const hold = new LeaveHold({ clock, stillShown: roomEventStillShown(store, ROOM), stillHeld: roomEventPersonHeld(store, ROOM) });
+  const hold = new LeaveHold({ clock, stillShown: roomEventStillShown(store, ROOM), stillHeld: roomLeaveStillHeld(store, ROOM) });
   const lines = new Map<string, string>();
   const show = (...shown: string[]) => {
     const roomEvents: Record<string, RoomEvent> = {};

@@ -1,10 +1,15 @@
+import { createStore } from 'jotai';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { ParleyTab } from '../../src/main-thread/ParleyTab';
+import { heldPeersAtom } from '../../src/main-thread/call/callAtoms';
+import { heldLeaveIdsAtomFamily, sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import type { ChatMessage, RoomEvent } from '../../src/protocol/entities';
+import { initialSessionState } from '../../src/protocol/session-state';
 import { ChatLog } from '../../src/ui/ChatLog';
 import { TabContext } from '../../src/ui/tabContext';
+import { peer } from './callTab-fakes';
 
 const time = Date.UTC(2026, 10, 26, 14, 5);
 const message = { id: 'm1', roomAddress: 'room@rooms.example', senderAddress: 'room@rooms.example/bob', displayName: 'Bob', direction: 'incoming', body: 'hello there', time, acked: true } as ChatMessage;
@@ -13,10 +18,19 @@ const joined = { id: 'e1', roomAddress: 'room@rooms.example', kind: 'joined', pe
 /** A message group reads the tab's actions (its Retry button); rendering to markup calls none. */
 const tab = { actions: {} } as ParleyTab;
 
-const logOf = (shown: boolean, events: readonly RoomEvent[] = [joined], heldAddresses: readonly string[] = []) =>
-  renderToStaticMarkup(
-    createElement(TabContext, { value: tab }, createElement(ChatLog, { messages: [message], events, heldAddresses, editableId: undefined, onEdit: () => {}, emptyText: 'No messages yet.', shown })),
+/**
+ * The log as ChatPanel renders it from a tab's store: the room's event lines, and the people its call
+ * still keeps (DepartureHold's heldPeersAtom), whose unsettled leaves come from heldLeaveIdsAtomFamily.
+ */
+function logOf(shown: boolean, events: readonly RoomEvent[] = [joined], heldAddresses: readonly string[] = []): string {
+  const store = createStore();
+  store.set(sessionStateAtom, { ...initialSessionState(), roomEvents: Object.fromEntries(events.map((event) => [event.id, event])) });
+  store.set(heldPeersAtom, { [joined.roomAddress]: heldAddresses.map((address) => peer(address)) });
+  const heldLeaveIds = store.get(heldLeaveIdsAtomFamily(joined.roomAddress));
+  return renderToStaticMarkup(
+    createElement(TabContext, { value: tab }, createElement(ChatLog, { messages: [message], events, heldLeaveIds, editableId: undefined, onEdit: () => {}, emptyText: 'No messages yet.', shown })),
   );
+}
 
 /** One of Alice's lines, a minute after `joined` per step. */
 const aliceEvent = (id: string, kind: 'joined' | 'left', step: number) => ({ ...joined, id, kind, time: time + step * 60_000 }) as RoomEvent;

@@ -87,8 +87,12 @@ describe('Stanza definitions: Parley’s XMPP client reads every stanza of a roo
     await alice.chat.requestAttention(bobIn.selfAddress);
     await alice.chat.sendCommand(bobIn.selfAddress, 'definitions-check', { shown: true });
     await alice.calls.setSpeaking(aliceIn.address, true);
-    void alice.jingle.send(offerFrom(alice, bobIn.selfAddress));
+    const offerAnswered = alice.jingle.send(offerFrom(alice, bobIn.selfAddress));
     await until(() => routed.some((iq) => iq.jingle.sid === 'definitions-offer'), 'the offer at Bob’s tab');
+    // Bob's tab acknowledges it, as a call's tab does, so that nothing of this case outlives it.
+    const offer = routed.find((iq) => iq.jingle.sid === 'definitions-offer')!;
+    await bob.jingle.send({ to: offer.from, id: offer.id, type: 'result' });
+    await offerAnswered;
     await waitFor(bob, 'the corrected message', (state) => Object.values(state.messages).some((message) => message.body === 'hello, Bob'));
     await flushed(bob);
 

@@ -65,5 +65,7 @@ export function login(client: Agent, timeoutMs = 10_000): Promise<void> {
 
 /** StanzaJS's joinRoom has no timeout of its own. */
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out`)), ms))]);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out`)), ms)));
+  return Promise.race([promise, timedOut]).finally(() => clearTimeout(timer));
 }

@@ -147,8 +147,14 @@ export function roomEventStillShown(store: ReturnType<typeof createStore>, roomA
   return (eventId) => store.get(roomEventsAtomFamily(roomAddress)).some((event) => event.id === eventId);
 }
 
-/** The occupant addresses a room's call still keeps although the room says they left (call/DepartureHold, call/RejoinHold). */
-const heldPeerAddressesAtomFamily = family((roomAddress: string) => listAtom((get) => (get(heldPeersAtom)[roomAddress] ?? []).map((peer) => peer.address)));
+/**
+ * The occupant addresses a room's call still keeps although the room says they left
+ * (call/DepartureHold, call/RejoinHold): this tab's own call's at once, and those of the tab that
+ * runs it as it reported them to the session (CallRecord heldPeers), so a pop-out chat knows too.
+ */
+const heldPeerAddressesAtomFamily = family((roomAddress: string) =>
+  listAtom((get) => [...new Set([...(get(heldPeersAtom)[roomAddress] ?? []).map((peer) => peer.address), ...(get(callAtomFamily(roomAddress))?.heldPeers ?? [])])]),
+);
 
 /**
  * A room's leaves that may yet be reconnections: for each person the call still keeps, their latest

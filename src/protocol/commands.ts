@@ -69,6 +69,8 @@ export interface CallsCommands {
   setPeerVolumeLimit(peerAddress: string, volumeLimit: number): Promise<void>;
   /** The call's tab keeps your own media choices on the room's call record (ignored while there is none). */
   setOwnMedia(roomAddress: string, change: Partial<OwnCallMedia>): Promise<void>;
+  /** The call's tab says whom its call keeps although the room says they left (CallRecord heldPeers; ignored out of the call). */
+  setHeldPeers(roomAddress: string, peerAddresses: readonly string[]): Promise<void>;
 }
 
 export interface PreferencesCommands {

@@ -159,6 +159,8 @@ export const LIMITS = {
   jsonPayloadsPerMessage: 16,
   /** A JSON command's `datatype`. */
   jsonCommandTypeLength: 256,
+  /** People a call keeps although the room says they left (CallRecord heldPeers), as a tab reports them; more is refused. */
+  heldPeersPerCall: 256,
   /** Entries of a room's ban list kept from the server's answer; the rest are left out. */
   banListEntries: 500,
   /** Nesting of a JSON payload the server relays; deeper is bounced (JSON.parse recurses). */

@@ -126,7 +126,11 @@ export class TabsApi implements SessionApi {
     // What its chat input was writing goes with it, however it went: closed, or killed with no pagehide.
     this.chat.tabGone(tabId);
     const callsItRan = this.jingle.releaseTab(tabId);
-    for (const roomAddress of callsItRan) void this.leaveCallUnlessTakenOver(roomAddress);
+    for (const roomAddress of callsItRan) {
+      // Whom its call kept, nobody keeps now: a tab that takes the call over reports its own.
+      void this.calls.setHeldPeers(roomAddress, []);
+      void this.leaveCallUnlessTakenOver(roomAddress);
+    }
     for (const roomId of tab.rooms) await this.leaveIfUnused(roomId);
   }
 

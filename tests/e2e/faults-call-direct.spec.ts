@@ -11,7 +11,7 @@ import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
 import { expectAll } from './expect-all';
 import { BACK_WITHIN_MS, expectOutageNoticed, outageSeen, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
 import { joinThrough, PersonalPath } from './network-cut';
-import { chatLog, expect, openPanel, participantEntry, recordEventLines, recordTones, setBrowserOnline, test, uniqueRoomName, type Person } from './rooms-people';
+import { chatLog, expect, expectJoined, openPanel, participantEntry, recordEventLines, recordTones, setBrowserOnline, test, uniqueRoomName, type Person, type ShownLine } from './rooms-people';
 import { videoGapFigure } from './video-continuity';
 
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS, launchOptions: CALL_FAULTS_LAUNCH });
@@ -256,6 +256,11 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     await bob.page.getByRole('checkbox', { name: 'Sounds' }).check();
     const bobHears = await recordTones(bob.page);
     const bobReads = await recordEventLines(bob.page);
+    // Bob's pop-out chat has no call of its own: it knows whom his call keeps from the session.
+    const bobChat = await bob.context.newPage();
+    await bobChat.goto(`${bob.page.url()}?view=chat`);
+    await expectJoined(bobChat);
+    const bobChatReads = await recordEventLines(bobChat);
     await openPanel(bob.page, 'People');
     await watchTiles([alice, bob]);
 
@@ -269,6 +274,7 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     await expect(participantEntry(bob.page, 'Alice').getByRole('button')).toHaveCount(0);
     // His chat says so too: her leave's line reads as a reconnection while his call keeps her.
     await expect(chatLog(bob.page)).toContainText('Alice is reconnecting…');
+    await expect(chatLog(bobChat)).toContainText('Alice is reconnecting…');
     await alice.page.waitForTimeout(Math.max(0, offlineAt + 7_000 - Date.now()));
     await setBrowserOnline(alice.context, true);
     const onlineAt = Date.now();
@@ -277,15 +283,30 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     await expect(participantEntry(bob.page, 'Alice').getByRole('button', { name: 'Request attention from Alice' })).toBeVisible();
     await expectAll([expectDecodingVideo(bob.page, 'Alice'), expectDecodingVideo(alice.page, 'Bob')]);
     const watched = await watchedSamples([alice, bob]);
-    reportFault('Alice’s browser offline 7 s mid-call', [`Bob lists her as reconnecting ${heldAt - offlineAt} ms after she went offline`, `listed as back ${backMs} ms after she was online`, videoGapFigure(watched, offlineAt)]);
     await openPanel(bob.page, 'Chat');
     await expect(chatLog(bob.page)).toContainText('Alice reconnected');
+    await expect(chatLog(bobChat)).toContainText('Alice reconnected');
+    const aboutAlice = (lines: readonly ShownLine[]) => lines.filter((line) => line.text.includes('Alice'));
+    // The pop-out hears whom the call keeps from the call's tab, through the session: her leave may
+    // show there for that moment before it reads as a reconnection.
+    const popOutLines = aboutAlice(await bobChatReads());
+    const popOutLeave = popOutLines.find((line) => line.text === 'Alice left');
+    const leaveShownMs = popOutLeave ? `${((popOutLeave.goneAt ?? Infinity) - popOutLeave.shownAt).toFixed(1)} ms` : 'never';
+    reportFault('Alice’s browser offline 7 s mid-call', [
+      `Bob lists her as reconnecting ${heldAt - offlineAt} ms after she went offline`,
+      `listed as back ${backMs} ms after she was online`,
+      `his pop-out chat showed her leave ${leaveShownMs}`,
+      videoGapFigure(watched, offlineAt),
+    ]);
     // She was back 2 s or more after the room said she left, all the while in his call: with sounds
     // on, Bob heard no leave (LeaveHold waits while the call keeps her).
     expect(await bobHears(), 'tones Bob heard').toEqual([]);
     // Nor did his chat ever say she left: her line went from reconnecting to reconnected.
-    const linesAboutAlice = (await bobReads()).filter((line) => line.includes('Alice'));
-    expect(linesAboutAlice, 'the lines about Alice that Bob\'s chat showed').toEqual(['Alice is reconnecting…', 'Alice reconnected']);
+    expect(aboutAlice(await bobReads()).map((line) => line.text), 'the lines about Alice that Bob\'s chat showed').toEqual(['Alice is reconnecting…', 'Alice reconnected']);
+    // His pop-out read the same, its leave line (if shown at all) gone as the reconnecting one came.
+    const popOutRest = popOutLines.filter((line) => line !== popOutLeave);
+    expect(popOutRest.map((line) => line.text), 'the lines about Alice that Bob\'s pop-out chat showed').toEqual(['Alice is reconnecting…', 'Alice reconnected']);
+    if (popOutLeave) expect(popOutLeave.goneAt, 'when her leave went from the pop-out').toBeLessThanOrEqual(popOutRest[0]!.shownAt);
     for (const { pair, samples } of watched) expect(samples.filter((sample) => sample.shown === undefined), `${pair}: moments without the video`).toEqual([]);
   });
 });

@@ -96,29 +96,38 @@ export async function recordTones(page: Page): Promise<() => Promise<number[]>> 
   return () => page.evaluate(() => (window as unknown as { notes: number[] }).notes);
 }
 
+/** A text the chat log showed, and for how long (the page's clock, ms; `goneAt` unset while it shows). */
+export interface ShownLine {
+  text: string;
+  shownAt: number;
+  goneAt?: number;
+}
+
 /**
  * Records every text the chat log's own paragraphs show from now on, without their times: its event
  * lines, and what an empty log says (messages are articles). The chat is open; the function returns
- * them in the order seen.
+ * them in the order first seen, each with when it showed and went.
  */
-export async function recordEventLines(page: Page): Promise<() => Promise<string[]>> {
+export async function recordEventLines(page: Page): Promise<() => Promise<ShownLine[]>> {
   await chatLog(page).evaluate((log) => {
-    const seen: string[] = [];
-    (window as unknown as { eventLinesSeen: string[] }).eventLinesSeen = seen;
+    const seen: ShownLine[] = [];
+    (window as unknown as { eventLinesSeen: ShownLine[] }).eventLinesSeen = seen;
     const look = () => {
-      for (const line of log.querySelectorAll(':scope > p')) {
-        const text = [...line.childNodes]
+      const now = performance.now();
+      const texts = [...log.querySelectorAll(':scope > p')].map((line) =>
+        [...line.childNodes]
           .filter((node) => node.nodeName !== 'TIME')
           .map((node) => node.textContent)
           .join('')
-          .trim();
-        if (!seen.includes(text)) seen.push(text);
-      }
+          .trim(),
+      );
+      for (const text of texts) if (!seen.some((line) => line.text === text)) seen.push({ text, shownAt: now });
+      for (const line of seen) if (line.goneAt === undefined && !texts.includes(line.text)) line.goneAt = now;
     };
     look();
     new MutationObserver(look).observe(log, { childList: true, subtree: true, characterData: true });
   });
-  return () => page.evaluate(() => (window as unknown as { eventLinesSeen: string[] }).eventLinesSeen);
+  return () => page.evaluate(() => (window as unknown as { eventLinesSeen: ShownLine[] }).eventLinesSeen);
 }
 
 /** The person's shared worker (their session), attached over the browser's DevTools session until `detach`. */

@@ -2,7 +2,7 @@ import type { Stanzas } from 'stanza';
 import { describe, expect, it } from 'vitest';
 import { LIVENESS } from '../../src/protocol/clientDefaults';
 import type { JingleIq } from '../../src/protocol/commands';
-import { UNCLAIMED_CALL_HOLD } from '../../src/protocol/constants';
+import { LIMITS, UNCLAIMED_CALL_HOLD } from '../../src/protocol/constants';
 import type { Peer } from '../../src/protocol/entities';
 import type { Clock } from '../../src/common/clock';
 import { ManualClock } from '../support/ManualClock';
@@ -95,6 +95,41 @@ describe('Own media on the call record: what a tab taking the call over starts f
 
     await person.rooms.leaveCall(room.address);
     expect(own()).toEqual({ microphoneMuted: false, cameraOff: false, sharingScreen: false });
+  });
+});
+
+describe('Held peers on the call record: whom the call keeps although the room says they left, so that every tab, a pop-out chat too, reads their leave as a reconnection (issue 15 event lines)', () => {
+  it('kept while in the call, validated, reset by leaving the call, and cleared when the tab that ran the call goes, though another tab takes the call over', async () => {
+    const { person, room } = await personIn('held-peers-room');
+    const held = () => person.session.store.state.calls[room.address]?.heldPeers;
+    const alice = `${room.address}/alice`;
+    await person.jingle.claimCall(person.tabId, room.address);
+    await person.calls.setHeldPeers(room.address, [alice, alice]);
+    expect(held()).toEqual([alice]);
+
+    await expect(person.calls.setHeldPeers(room.address, alice as never)).rejects.toThrow('held peers must be a list of addresses');
+    await expect(person.calls.setHeldPeers(room.address, ['elsewhere@rooms.example/alice'])).rejects.toThrow(`elsewhere@rooms.example/alice is no occupant of ${room.address}`);
+    await expect(person.calls.setHeldPeers(room.address, [room.address])).rejects.toThrow('is no occupant');
+    await expect(person.calls.setHeldPeers(room.address, Array.from({ length: LIMITS.heldPeersPerCall + 1 }, (_, index) => `${room.address}/p${index}`))).rejects.toThrow(`at most ${LIMITS.heldPeersPerCall}`);
+    await expect(person.calls.setHeldPeers(room.address, [42 as never])).rejects.toThrow();
+    expect(held()).toEqual([alice]);
+
+    await person.rooms.leaveCall(room.address);
+    expect(held()).toEqual([]);
+    // Out of the call nobody is kept.
+    await person.calls.setHeldPeers(room.address, [alice]);
+    expect(held()).toEqual([]);
+
+    await person.rooms.joinCall(room.address);
+    await person.calls.setHeldPeers(room.address, [alice]);
+    expect(held()).toEqual([alice]);
+    // Its tab goes (closed, or killed) and another of the room's tabs takes the call over: whom the
+    // gone tab's call kept, nobody keeps now, until the new one reports its own.
+    person.tabs.attach('held-peers-other-tab', { state: () => {}, event: () => {}, jingle: () => {} });
+    person.tabGoes(person.tabId);
+    await waitFor(person, 'nobody kept once the call’s tab went', (state) => state.calls[room.address]?.heldPeers.length === 0);
+    await person.jingle.claimCall('held-peers-other-tab', room.address);
+    expect(person.session.store.state.calls[room.address]?.joined).toBe(true);
   });
 });
 

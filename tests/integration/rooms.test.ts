@@ -181,6 +181,7 @@ describe('SPEC §3 Peer: every occupant presence makes a peer; both sides see ea
       recordingState: 'offline',
       state: 'active',
       ownMedia: { microphoneMuted: false, cameraOff: false, sharingScreen: false },
+      heldPeers: [],
     });
   });
 

@@ -279,6 +279,7 @@ function callRecord(joined: boolean, ownMedia: OwnCallMedia = { microphoneMuted:
     recordingState: 'offline',
     state: 'active',
     ownMedia,
+    heldPeers: [],
   };
 }
 
@@ -321,6 +322,7 @@ export function harness(options: HarnessOptions = {}) {
   const spoken: boolean[] = [];
   const reports: Array<{ peerAddress: string; change: Partial<Peer> }> = [];
   const ownMediaWrites: Array<Partial<OwnCallMedia>> = [];
+  const heldPeerWrites: string[][] = [];
   const update = (change: (current: ReturnType<typeof initialSessionState>) => Partial<ReturnType<typeof initialSessionState>>) =>
     store.set(sessionStateAtom, (current) => ({ ...current, ...change(current) }));
   const commands: CallTabCommands = {
@@ -356,6 +358,14 @@ export function harness(options: HarnessOptions = {}) {
         update((current) => {
           const call = current.calls[ROOM]!;
           return call.joined ? { calls: { ...current.calls, [ROOM]: { ...call, ownMedia: { ...call.ownMedia, ...change } } } } : {};
+        });
+      },
+      // As the worker: kept on the record while the call is joined.
+      setHeldPeers: async (_roomAddress, peerAddresses) => {
+        heldPeerWrites.push([...peerAddresses]);
+        update((current) => {
+          const call = current.calls[ROOM]!;
+          return call.joined ? { calls: { ...current.calls, [ROOM]: { ...call, heldPeers: [...peerAddresses] } } } : {};
         });
       },
     },
@@ -408,6 +418,7 @@ export function harness(options: HarnessOptions = {}) {
     spoken,
     reports,
     ownMediaWrites,
+    heldPeerWrites,
     errors,
     engines,
     nextEngines,

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { heldPeersAtom } from '../../src/main-thread/call/callAtoms';
 import { CapturePermissionError } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { VIDEO_RESOLUTION_TIERS, VOLUME } from '../../src/protocol/constants';
 import { profileForTile } from '../../src/main-thread/call/receive/tileProfile';
 import { CAPTURE_TIER_SETTLE_MS, VOICE_ANALYSIS_DELAY_MS, TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
 import type { VideoSendLoad } from '../../src/main-thread/media';
-import { BOB, FakeTileObservers, harness, keyEvent, monitorOf, ROOM, settle, SELF } from './callTab-fakes';
+import { BOB, FakeTileObservers, harness, keyEvent, monitorOf, peer, ROOM, settle, SELF } from './callTab-fakes';
 import { FakeStream, FakeTrack, receivedTrack } from './track-fakes';
 
 /** The call tab's flow over fakes (tests/unit/callTab-fakes.ts): what it captures, when it joins, what it tells the session. */
@@ -603,6 +604,28 @@ function fakeVideoElement(): HTMLVideoElement & { showFrames(width: number, heig
   });
   return element as unknown as ReturnType<typeof fakeVideoElement>;
 }
+
+describe('whom the call keeps although the room says they left goes to the session, so that every tab reads their leave as a reconnection (CallRecord heldPeers)', () => {
+  it('the held addresses are sent once per change, the room\'s call record holds them, and nobody is sent once the call lets them go', async () => {
+    const h = open({ joined: true });
+    await h.runtime.joinCall();
+    await settle();
+    const bob = peer(BOB, { displayName: 'Bob', joinedCall: true });
+    // As the call's DepartureHold writes them: Bob's media still arrives after the room said he left.
+    h.store.set(heldPeersAtom, { [ROOM]: [bob] });
+    await settle();
+    expect(h.heldPeerWrites).toEqual([[BOB]]);
+    expect(h.store.get(sessionStateAtom).calls[ROOM]?.heldPeers).toEqual([BOB]);
+    // A new record of the same person (his media facts changed) is no change of whom the call keeps.
+    h.store.set(heldPeersAtom, { [ROOM]: [{ ...bob, muted: true }] });
+    await settle();
+    expect(h.heldPeerWrites).toEqual([[BOB]]);
+    h.store.set(heldPeersAtom, {});
+    await settle();
+    expect(h.heldPeerWrites).toEqual([[BOB], []]);
+    expect(h.store.get(sessionStateAtom).calls[ROOM]?.heldPeers).toEqual([]);
+  });
+});
 
 describe('remote video quality follows the tile (PROTOCOL.md simulcast profile)', () => {
   afterEach(() => vi.unstubAllGlobals());

@@ -7,6 +7,7 @@ import { heldPeersAtom } from '../../src/main-thread/call/callAtoms';
 import { heldLeaveIdsAtomFamily, sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import type { ChatMessage, RoomEvent } from '../../src/protocol/entities';
 import { initialSessionState } from '../../src/protocol/session-state';
+import { newCallRecord } from '../../src/shared-worker/rooms/callRecord';
 import { ChatLog } from '../../src/ui/ChatLog';
 import { TabContext } from '../../src/ui/tabContext';
 import { peer } from './callTab-fakes';
@@ -19,13 +20,17 @@ const joined = { id: 'e1', roomAddress: 'room@rooms.example', kind: 'joined', pe
 const tab = { actions: {} } as ParleyTab;
 
 /**
- * The log as ChatPanel renders it from a tab's store: the room's event lines, and the people its call
- * still keeps (DepartureHold's heldPeersAtom), whose unsettled leaves come from heldLeaveIdsAtomFamily.
+ * The log as ChatPanel renders it from a tab's store: the room's event lines, and the people a call
+ * still keeps (this tab's own, DepartureHold's heldPeersAtom, or the one another tab runs, from the
+ * call record), whose unsettled leaves come from heldLeaveIdsAtomFamily.
  */
-function logOf(shown: boolean, events: readonly RoomEvent[] = [joined], heldAddresses: readonly string[] = []): string {
+function logOf(shown: boolean, events: readonly RoomEvent[] = [joined], heldAddresses: readonly string[] = [], heldBy: 'this tab' | 'another tab' = 'this tab'): string {
   const store = createStore();
-  store.set(sessionStateAtom, { ...initialSessionState(), roomEvents: Object.fromEntries(events.map((event) => [event.id, event])) });
-  store.set(heldPeersAtom, { [joined.roomAddress]: heldAddresses.map((address) => peer(address)) });
+  const roomEvents = Object.fromEntries(events.map((event) => [event.id, event]));
+  // Another tab's call (a pop-out chat has none) is known by what it reported to the session.
+  const calls = heldBy === 'another tab' ? { [joined.roomAddress]: { ...newCallRecord(joined.roomAddress), joined: true, heldPeers: [...heldAddresses] } } : {};
+  store.set(sessionStateAtom, { ...initialSessionState(), roomEvents, calls });
+  if (heldBy === 'this tab') store.set(heldPeersAtom, { [joined.roomAddress]: heldAddresses.map((address) => peer(address)) });
   const heldLeaveIds = store.get(heldLeaveIdsAtomFamily(joined.roomAddress));
   return renderToStaticMarkup(
     createElement(TabContext, { value: tab }, createElement(ChatLog, { messages: [message], events, heldLeaveIds, editableId: undefined, onEdit: () => {}, emptyText: 'No messages yet.', shown })),
@@ -71,6 +76,14 @@ describe('Chat log: a leave the call has not settled reads as a reconnection, as
     const leftAgain = logOf(true, [aliceEvent('e1', 'left', 1), aliceEvent('e2', 'joined', 2), aliceEvent('e3', 'left', 3)], [address]);
     expect(leftAgain.match(/Alice left/g)).toHaveLength(1);
     expect(leftAgain.indexOf('Alice left')).toBeLessThan(leftAgain.indexOf('Alice is reconnecting…'));
+  });
+
+  it('in a tab without the call (a pop-out chat), reads the people the call\'s tab reported it keeps', () => {
+    const events = [joined, aliceEvent('e2', 'left', 1)];
+    const popOut = logOf(true, events, [joined.peerAddress!], 'another tab');
+    expect(popOut).toContain('Alice is reconnecting…');
+    expect(popOut).not.toContain('Alice left');
+    expect(logOf(true, events, [], 'another tab')).toContain('Alice left');
   });
 
   it('leaves everyone else\'s lines as they are', () => {

@@ -14,6 +14,7 @@ const call = (roomAddress: string): CallRecord => ({
   allowedVideoRoles: ['moderator', 'participant'],
   recordable: false,
   ownMedia: { microphoneMuted: false, cameraOff: false, sharingScreen: false },
+  heldPeers: [],
   recordingState: 'offline',
   state: 'active',
 });

@@ -26,6 +26,7 @@ import type { TileObservers } from './RemoteTileNeeds';
 import { CallSeat, type CallLike } from './CallSeat';
 import { ConnectionTroubles } from './ConnectionTroubles';
 import { SelfReports } from './SelfReports';
+import { HeldPeerReports } from './HeldPeerReports';
 import type { CallTabCommands } from './sessionCommands';
 import { VoiceMonitors, type StartVoiceMonitor } from './VoiceMonitors';
 import { errorMessage } from '../../common/errorMessage';
@@ -100,6 +101,7 @@ export class CallRuntime {
   private readonly unsubscribes: Array<() => void> = [];
   private readonly seat: CallSeat;
   private readonly selfReports: SelfReports;
+  private readonly heldPeerReports: HeldPeerReports;
   private readonly troubles: ConnectionTroubles;
   private threshold: number | undefined;
   private disposed = false;
@@ -161,6 +163,7 @@ export class CallRuntime {
       },
     });
     this.troubles = new ConnectionTroubles({ roomAddress: options.roomAddress, store, clock, troubles: this.atoms.connectionTroubles });
+    this.heldPeerReports = new HeldPeerReports({ roomAddress: options.roomAddress, store, commands: options.commands, logger });
     this.selfReports = new SelfReports({
       roomAddress: options.roomAddress,
       store,
@@ -209,7 +212,10 @@ export class CallRuntime {
       // Whom the connection keeps failing with, for their tiles.
       store.sub(connectionsAtom, () => this.followTroubles()),
       store.sub(roomPeersAtomFamily(this.roomAddress), () => this.followTroubles()),
-      store.sub(heldPeersAtom, () => this.followTroubles()),
+      store.sub(heldPeersAtom, () => {
+        this.followTroubles();
+        this.heldPeerReports.follow();
+      }),
       () => this.troubles.clear(),
     );
     this.voice.start();

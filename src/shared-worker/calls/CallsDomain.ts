@@ -60,6 +60,20 @@ export class CallsDomain implements SessionDomain, CallsCommands {
     this.context.store.upsert('calls', address, { ...call, ownMedia: { ...call.ownMedia, ...fields } });
   }
 
+  /** Whom the call keeps although the room says they left: every tab's event lines read their leave as a reconnection. */
+  async setHeldPeers(roomAddress: string, peerAddresses: readonly string[]): Promise<void> {
+    const address = expectString(roomAddress, 'room address', LIMITS.addressLength);
+    if (!Array.isArray(peerAddresses)) throw new ValidationError('held peers must be a list of addresses');
+    if (peerAddresses.length > LIMITS.heldPeersPerCall) throw new ValidationError(`a call keeps at most ${LIMITS.heldPeersPerCall} people who left`);
+    const held = peerAddresses.map((peer) => expectString(peer, 'held peer address', LIMITS.addressLength));
+    const outsider = held.find((peer) => JID.toBare(peer) !== address || JID.getResource(peer) === '');
+    if (outsider !== undefined) throw new ValidationError(`${outsider} is no occupant of ${address}`);
+    const call = this.context.store.state.calls[address];
+    // Out of the call nobody is kept: leaving clears them.
+    if (!call?.joined) return;
+    this.context.store.upsert('calls', address, { ...call, heldPeers: [...new Set(held)] });
+  }
+
   private onGroupchat(message: Stanzas.ReceivedMessage): void {
     const speaking = message.mmucState?.speaking;
     if (speaking !== '1' && speaking !== '0') return;

@@ -60,7 +60,7 @@ export class RoomCalls {
   /** Leaves the call of a room we are no longer in (record kept); the next join starts with nothing muted. */
   end(roomAddress: string): void {
     const call = this.records.call(roomAddress);
-    if (call) this.context.store.upsert('calls', roomAddress, { ...call, joined: false, joinedAt: undefined, requestingMedia: 'none', ownMedia: OWN_MEDIA_DEFAULTS });
+    if (call) this.context.store.upsert('calls', roomAddress, { ...call, joined: false, joinedAt: undefined, requestingMedia: 'none', ownMedia: OWN_MEDIA_DEFAULTS, heldPeers: [] });
   }
 
   /** A destroyed room's call carries over to its alternate venue. */

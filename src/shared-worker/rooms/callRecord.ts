@@ -17,5 +17,6 @@ export function newCallRecord(roomAddress: string): CallRecord {
     recordingState: 'offline',
     state: 'active',
     ownMedia: OWN_MEDIA_DEFAULTS,
+    heldPeers: [],
   };
 }

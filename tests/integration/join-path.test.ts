@@ -189,7 +189,13 @@ describe('Join path: the session’s XMPP frames go between its websocket and it
     const bytesOf = Buffer.from.bind(Buffer) as (...args: unknown[]) => Buffer;
     const framesThroughBytes: string[] = [];
     const fromValue = vi.spyOn(Buffer, 'from').mockImplementation(((...args: unknown[]) => {
-      if (typeof args[0] === 'string' && new Error().stack?.includes('stanza/transports/websocket')) framesThroughBytes.push(args[0]);
+      // Who called it: the nearest frame outside this function and the spy. Not anywhere in the
+      // stack, which also holds StanzaJS's transport below the socket's own conversions.
+      const caller = new Error().stack
+        ?.split('\n')
+        .slice(2)
+        .find((frame) => !frame.includes('@vitest/') && !frame.includes('tinyspy'));
+      if (typeof args[0] === 'string' && caller?.includes('stanza/transports/websocket')) framesThroughBytes.push(args[0]);
       return bytesOf(...args);
     }) as typeof Buffer.from);
     try {

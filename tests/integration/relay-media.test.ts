@@ -59,7 +59,8 @@ function traceKeyframeRequests(): void {
         // The relay traces no consumer: enabling these sets nothing of its own aside.
         transport.observer.on('newconsumer', (consumer) => {
           if (consumer.kind !== 'video') return;
-          void consumer.enableTraceEvent(['pli', 'fir']);
+          // A consumer closed meanwhile has nothing to trace.
+          consumer.enableTraceEvent(['pli', 'fir']).catch(() => {});
           consumer.observer.on('resume', () => consumersResumedAt.set(consumer.id, performance.now()));
           const setPreferredLayers = consumer.setPreferredLayers.bind(consumer);
           consumer.setPreferredLayers = (layers) => {
@@ -75,7 +76,7 @@ function traceKeyframeRequests(): void {
           videoProducers.set(producer.id, producer);
           // The relay enables `keyframe` traces for itself (KeyFrameSpacing) right after this event;
           // enabling replaces the set, so this one keeps `keyframe` and comes after.
-          setImmediate(() => void producer.enableTraceEvent(['keyframe', 'pli', 'fir']));
+          setImmediate(() => void producer.enableTraceEvent(['keyframe', 'pli', 'fir']).catch(() => {}));
           producer.on('trace', (trace) => {
             const at = performance.now();
             const { ssrc } = trace.info as { ssrc?: number };

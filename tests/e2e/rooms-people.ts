@@ -104,8 +104,8 @@ export interface ShownLine {
 }
 
 /**
- * Records every text the chat log's own paragraphs show from now on, without their times: its event
- * lines, and what an empty log says (messages are articles). The chat is open; the function returns
+ * Records every text the chat log's own paragraphs show from now on, without their `<time>`s: its
+ * event lines, and what an empty log says (messages are articles). The chat is open; the function returns
  * them in the order first seen, each with when it showed and went.
  */
 export async function recordEventLines(page: Page): Promise<() => Promise<ShownLine[]>> {

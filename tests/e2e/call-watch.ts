@@ -102,6 +102,10 @@ export interface SentVideo {
   frameWidth: number | undefined;
   /** Why the encoder sends less than it was asked for (WebRTC stats): 'cpu', 'bandwidth', 'other' or 'none'. */
   qualityLimitationReason: string | undefined;
+  /** The bitrate the encoder aims at now (its bandwidth estimate's share, WebRTC stats), bps. */
+  targetBitrate: number | undefined;
+  /** The most the page lets the encoding send (SPEC §9's share of the budget), bps. */
+  maxBitrate: number | undefined;
 }
 
 /** What the page sends as its camera video, from the connections watchConnections has seen. */
@@ -112,7 +116,15 @@ export async function sentVideo(page: Page): Promise<SentVideo | undefined> {
     const sender = open.flatMap((connection) => connection.getSenders()).find((candidate) => candidate.track?.kind === 'video');
     if (!sender) return undefined;
     const [encoding] = sender.getParameters().encodings as (RTCRtpEncodingParameters & { scaleResolutionDownTo?: { maxWidth: number; maxHeight: number } })[];
-    const stats = [...(await sender.getStats()).values()].find((report) => report.type === 'outbound-rtp') as { frameWidth?: number; qualityLimitationReason?: string } | undefined;
-    return { box: encoding?.scaleResolutionDownTo, frameWidth: stats?.frameWidth, qualityLimitationReason: stats?.qualityLimitationReason };
+    const stats = [...(await sender.getStats()).values()].find((report) => report.type === 'outbound-rtp') as
+      | { frameWidth?: number; qualityLimitationReason?: string; targetBitrate?: number }
+      | undefined;
+    return {
+      box: encoding?.scaleResolutionDownTo,
+      frameWidth: stats?.frameWidth,
+      qualityLimitationReason: stats?.qualityLimitationReason,
+      targetBitrate: stats?.targetBitrate,
+      maxBitrate: encoding?.maxBitrate,
+    };
   });
 }

@@ -1,4 +1,5 @@
 import { atom, type Atom, type createStore, type Getter } from 'jotai';
+import { sameItems } from '../common/sameItems';
 import type { CallRecord, ChatMessage, Peer, Room, RoomEvent } from '../protocol/entities';
 import { correctionFolder, roomMessageRecords } from '../protocol/chatCorrections';
 import { awaitingRejoin } from '../protocol/awaitingRejoin';
@@ -51,7 +52,7 @@ function listAtom<Item>(read: (get: Getter) => Item[]): Atom<Item[]> {
   let previous: Item[] = [];
   return atom((get) => {
     const next = read(get);
-    if (next.length === previous.length && next.every((item, index) => item === previous[index])) return previous;
+    if (sameItems(next, previous)) return previous;
     previous = next;
     return next;
   });

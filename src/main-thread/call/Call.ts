@@ -9,6 +9,7 @@ import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
 import { errorMessage } from '../../common/errorMessage';
 import { TypedEmitter } from '../../common/TypedEmitter';
+import { sameItems } from '../../common/sameItems';
 import { maxBitratePerVideo, type MediaItem, type MediaItems, type VideoSendLoad } from '../media';
 import { connectionAtom, sessionStateAtom } from '../sessionAtoms';
 import { heldPeersAtom } from './callAtoms';
@@ -386,7 +387,7 @@ export class Call extends TypedEmitter<CallEvents> {
     const { store, roomAddress } = this.options;
     const shown = store.get(heldPeersAtom);
     const current = shown[roomAddress] ?? [];
-    if (current.length === held.length && current.every((peer, index) => peer === held[index])) return;
+    if (sameItems(current, held)) return;
     const next = { ...shown };
     if (held.length > 0) next[roomAddress] = held;
     else delete next[roomAddress];

@@ -1,5 +1,6 @@
 import type { createStore } from 'jotai';
 import { errorMessage } from '../../common/errorMessage';
+import { sameItems } from '../../common/sameItems';
 import type { Logger } from '../../common/logger';
 import { heldPeersAtom } from '../call/callAtoms';
 import type { CallTabCommands } from './sessionCommands';
@@ -24,7 +25,7 @@ export class HeldPeerReports {
   follow(): void {
     const { store, roomAddress, commands, logger } = this.options;
     const held = (store.get(heldPeersAtom)[roomAddress] ?? []).map((peer) => peer.address);
-    if (held.length === this.sent.length && held.every((address, index) => address === this.sent[index])) return;
+    if (sameItems(held, this.sent)) return;
     this.sent = held;
     commands.calls.setHeldPeers(roomAddress, held).catch((error: unknown) => logger.error(`who the call keeps not reported: ${errorMessage(error)}`));
   }

@@ -1,6 +1,7 @@
 import { RTT, type Stanzas } from 'stanza';
 import { CHAT } from '../../protocol/constants';
 import type { Clock } from '../../common/clock';
+import { sameItems } from '../../common/sameItems';
 
 /** Sends one `<rtt>` element to a room; false when it could not be sent. */
 export type SendRealTimeText = (roomAddress: string, rtt: Stanzas.RTT) => boolean;
@@ -41,7 +42,7 @@ export class RealTimeTextSender {
   update(roomAddress: string, draft: string): void {
     const stream = this.streams.get(roomAddress) ?? this.newStream(roomAddress);
     stream.draft = Array.from(draft.normalize('NFC'), (char) => char.codePointAt(0) as number);
-    if (stream.phase === 'idle' && !sameText(stream.shown, stream.draft)) {
+    if (stream.phase === 'idle' && !sameItems(stream.shown, stream.draft)) {
       stream.phase = 'first';
       stream.timer = this.clock.setTimeout(() => this.firstSend(roomAddress, stream), CHAT.rttFirstSendMs);
     }
@@ -118,8 +119,4 @@ export class RealTimeTextSender {
     stream.timer = undefined;
     stream.phase = 'idle';
   }
-}
-
-function sameText(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((codePoint, index) => codePoint === b[index]);
 }

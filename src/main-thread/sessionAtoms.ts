@@ -7,8 +7,17 @@ import { roomByAddress } from '../protocol/roomLookup';
 import { initialSessionState, type SessionState } from '../protocol/session-state';
 import { heldPeersAtom } from './call/callAtoms';
 
-/** The tab's mirror of the shared worker's state of record; React reads only derived atoms. */
-export const sessionStateAtom = atom<SessionState>(initialSessionState());
+/**
+ * The tab's mirror of the shared worker's state of record; React reads only derived atoms. Until the
+ * worker's first snapshot the session is on its way (attaching a tab connects it: TabsApi.attach),
+ * so the page's first paint says "Connecting…", not "Not connected".
+ */
+export const sessionStateAtom = atom<SessionState>(stateBeforeFirstSnapshot());
+
+function stateBeforeFirstSnapshot(): SessionState {
+  const state = initialSessionState();
+  return { ...state, connection: { ...state.connection, state: 'connecting' } };
+}
 
 /**
  * Why the shared session does not work in this tab, which only a reload mends: its worker's code did

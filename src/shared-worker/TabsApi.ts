@@ -64,10 +64,11 @@ export class TabsApi implements SessionApi {
   attach(tabId: string, listener: TabListener): void {
     const previous = this.tabs.get(tabId);
     previous?.unsubscribe();
+    // Connecting first (its state is set at once), so the tab's snapshot never says "Not connected" for a session on its way.
+    void this.session.connect();
     const unsubscribe = this.session.store.subscribe((message) => listener.state(message));
     this.tabs.set(tabId, { listener, unsubscribe, rooms: previous?.rooms ?? new Set() });
     if (!previous) void this.tabGone(tabId).then(() => this.detach(tabId));
-    void this.session.connect();
   }
 
   /** Delivers a Jingle request to one tab, after the state changes that came before it; false when it is not attached. */

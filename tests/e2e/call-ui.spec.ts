@@ -27,6 +27,16 @@ async function screenshot(page: Page, name: string): Promise<void> {
   await test.info().attach(name, { path, contentType: 'image/png' });
 }
 
+/** Runs in the page before its scripts: every text its call stage shows, in order, from the first paint. */
+function recordCallStageTexts(): void {
+  const shown: string[] = [];
+  Object.assign(window, { shownCallStageTexts: shown });
+  new MutationObserver(() => {
+    const text = document.querySelector<HTMLElement>('section[aria-label="Call"]')?.innerText;
+    if (text && shown.at(-1) !== text) shown.push(text);
+  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+}
+
 /** Alice and Bob in the call of a new room, Bob seeing Alice's video. */
 async function aliceAndBobInACall(people: People, label: string): Promise<{ alice: Person; bob: Person }> {
   const room = uniqueRoomName(label);
@@ -171,6 +181,31 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       // The two who stay still see and hear each other.
       await expectAll([expectDecodingVideo(alice.page, 'Bob'), expectHearing(bob.page, 'Alice')]);
     });
+  });
+
+  test('the preview says only what it knows from its first paint: the camera starting, never off; who is in the call once the room is joined, never "nobody" before; no "Request Media" for a capture on its way', async ({ people, browser, appUrl }) => {
+    const room = uniqueRoomName('call-preview-paint');
+    const alice = await people.join(room, 'Alice');
+    await joinCall(alice.page);
+    const context = await browser.newContext();
+    try {
+      await context.addInitScript(recordCallStageTexts);
+      const bob = await context.newPage();
+      /** Bob's preview has settled with his camera on and Alice named; everything it showed before was true. */
+      const expectTruthfulPreview = async () => {
+        await expect(callRegion(bob)).toContainText('Alice is in the call.');
+        await expect.poll(() => callRegion(bob).locator('video').evaluate((video: HTMLVideoElement) => video.getVideoPlaybackQuality().totalVideoFrames)).toBeGreaterThan(0);
+        const shown = (await bob.evaluate(() => (window as unknown as { shownCallStageTexts: string[] }).shownCallStageTexts)).join('\n');
+        for (const untrue of ['Your camera is off', 'Nobody is in the call yet.', 'Your camera and microphone are not on yet.', 'Allow access to choose']) expect(shown).not.toContain(untrue);
+      };
+      await joinFromHome(bob, appUrl, room, 'Bob');
+      await expectTruthfulPreview();
+      // Reloaded, the session is up and the call's code at hand: the preview is there before the room is joined again.
+      await bob.reload();
+      await expectTruthfulPreview();
+    } finally {
+      await context.close();
+    }
   });
 
   test('a chat-only pop-out tab never opens a camera; a second room tab shows the call runs elsewhere, then takes it over', async ({ people }) => {

@@ -296,6 +296,8 @@ export interface HarnessOptions {
   readonly labelled?: boolean;
   /** The browser says camera and microphone were refused (the Permissions API's 'denied'). */
   readonly refused?: boolean;
+  /** While set, the Permissions API answers once it resolves: the preview has not decided what to capture yet. */
+  readonly permissionsAnswered?: Promise<void>;
   /** The camera and microphone the page asked for as it loaded. */
   readonly previewCapture?: PreviewCapture;
   readonly tileObservers?: TileObservers;
@@ -390,6 +392,7 @@ export function harness(options: HarnessOptions = {}) {
     commands,
     mediaDevices: mediaDevices as unknown as MediaDevicesApi,
     capturePermissions: async () => {
+      await options.permissionsAnswered;
       const state = options.refused ? 'denied' : (options.labelled ?? true) ? 'granted' : 'prompt';
       return { camera: state, microphone: state };
     },

@@ -53,6 +53,43 @@ describe('The preview before the call: camera and microphone captured at once wh
     expect(localItems(h)).toHaveLength(2);
   });
 
+  it('until the preview knows what it captures, its camera is starting and "Request Media" is not offered: nothing says off that is on its way', async () => {
+    let answer = (): void => undefined;
+    const h = open({ permissionsAnswered: new Promise<void>((resolve) => (answer = resolve)) });
+    await settle();
+    // The devices are listed (access granted), nothing runs yet, no capture is under way.
+    expect(h.store.get(h.runtime.atoms.devices)).toMatchObject({ hasCamera: true, requestingCapture: false });
+    expect(localItems(h)).toEqual([]);
+    expect(h.store.get(h.runtime.atoms.previewStarting)).toBe(true);
+    expect(h.store.get(h.runtime.atoms.requestMediaOffered)).toBe(false);
+    answer();
+    await settle();
+    expect(localItems(h)).toHaveLength(2);
+    expect(h.store.get(h.runtime.atoms.previewStarting)).toBe(false);
+  });
+
+  it('a preview that captures nothing stops starting: a refusal offers "Request Media" once known', async () => {
+    let answer = (): void => undefined;
+    const h = open({ labelled: false, refused: true, permissionsAnswered: new Promise<void>((resolve) => (answer = resolve)) });
+    await settle();
+    expect(h.store.get(h.runtime.atoms.requestMediaOffered)).toBe(false);
+    answer();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.previewStarting)).toBe(false);
+    expect(h.store.get(h.runtime.atoms.requestMediaOffered)).toBe(true);
+  });
+
+  it('names who is in the call once the room is joined, and before that claims nobody', () => {
+    const h = harness();
+    const setJoined = (joined: boolean) =>
+      h.store.set(sessionStateAtom, (state) => ({ ...state, rooms: { ...state.rooms, 'room-1': { ...state.rooms['room-1']!, joined, roomState: joined ? 'joined' : 'joining' } } }));
+    setJoined(false);
+    expect(h.store.get(h.runtime.atoms.othersInCall)).toBeUndefined();
+    expect(h.store.get(h.runtime.atoms.othersInCall)).toBeUndefined();
+    setJoined(true);
+    expect(h.store.get(h.runtime.atoms.othersInCall)).toEqual(['Bob']);
+  });
+
   it('a person who refused camera and microphone is not asked again until they click "Request Media"', async () => {
     const h = open({ labelled: false, refused: true });
     await settle();

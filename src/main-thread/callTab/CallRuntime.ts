@@ -224,7 +224,10 @@ export class CallRuntime {
     const lockAnswered = joinCall ? new Promise<void>((answered) => void this.seat.join(answered).finally(answered)) : Promise.resolve();
     if (!joinCall) this.seat.follow();
     // The page's early capture serves the preview's first capture only: whatever that did, it is let go.
-    void this.local.openPreview().finally(() => this.options.previewCapture?.release());
+    void this.local.openPreview().finally(() => {
+      store.set(this.atoms.previewStarting, false);
+      this.options.previewCapture?.release();
+    });
     return lockAnswered;
   }
 

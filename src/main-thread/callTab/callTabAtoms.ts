@@ -2,7 +2,7 @@ import { atom, type Atom, type Getter } from 'jotai';
 import { initialDevicesState, type DevicesState, type MediaItem } from '../media';
 import { connectionsAtom, heldPeersAtom, receivedPathsAtom, type ReceivedPath } from '../call/callAtoms';
 import { relayStatusAtom, type RelayState } from '../call/relay/relayAtoms';
-import { preferencesAtom, roomPeersAtomFamily } from '../sessionAtoms';
+import { preferencesAtom, roomByAddressAtomFamily, roomPeersAtomFamily } from '../sessionAtoms';
 import type { CallHandover } from './callHandover';
 import { callTiles } from './callTiles';
 import { connectionHint, type ConnectionHint } from './connectionHint';
@@ -31,7 +31,7 @@ function stableAtom<Value>(read: (get: Getter) => Value): Atom<Value> {
   return atom((get) => {
     const value = read(get);
     const json = JSON.stringify(value);
-    if (previous?.json === json) return previous.value;
+    if (previous !== undefined && previous.json === json) return previous.value;
     previous = { value, json };
     return value;
   });
@@ -65,6 +65,11 @@ export function createCallTabAtoms(roomAddress: string) {
    * says so, and does not offer "Request Media" — its toggles already show the camera and microphone off.
    */
   const leftCall = atom(false);
+  /**
+   * The preview's first capture is being decided or made (LocalCapture.openPreview, which every
+   * runtime starts with): the camera is starting, not off, and "Request Media" waits for the outcome.
+   */
+  const previewStarting = atom(true);
   /** The people your connection keeps failing with, by address (ConnectionTroubles). */
   const connectionTroubles = atom<Readonly<Record<string, ConnectionTrouble>>>({});
 
@@ -96,11 +101,13 @@ export function createCallTabAtoms(roomAddress: string) {
         get(connectionTroubles)[peerAddress],
       ),
     );
-  /** The names of the others already in the call, for the preview. */
+  /** The names of the others already in the call, for the preview; undefined until the room is joined, whose people are not known before. */
   const othersInCall = stableAtom((get) =>
-    get(roomPeersAtomFamily(roomAddress))
-      .filter((peer) => !peer.isSelf && peer.joinedCall)
-      .map((peer) => peer.displayName),
+    get(roomByAddressAtomFamily(roomAddress))?.joined === true
+      ? get(roomPeersAtomFamily(roomAddress))
+          .filter((peer) => !peer.isSelf && peer.joinedCall)
+          .map((peer) => peer.displayName)
+      : undefined,
   );
   /** Issue 6: "you are muted" while you speak into a muted microphone in the call. */
   const mutedWhileSpeaking = atom((get) => {
@@ -110,7 +117,7 @@ export function createCallTabAtoms(roomAddress: string) {
   /** SPEC §2 "Request Media": playback waits for a gesture, or no camera or microphone runs yet. */
   const requestMediaOffered = atom((get) => {
     if (get(playbackBlocked)) return true;
-    if (get(leftCall)) return false;
+    if (get(leftCall) || get(previewStarting)) return false;
     const now = get(phase);
     const { microphone, camera } = get(local);
     const known = get(devices);
@@ -129,6 +136,7 @@ export function createCallTabAtoms(roomAddress: string) {
     handover,
     enlargedTileKey,
     leftCall,
+    previewStarting,
     connectionTroubles,
     local,
     tiles,

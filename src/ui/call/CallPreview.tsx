@@ -12,7 +12,8 @@ import { NamePrompt } from './NamePrompt';
 import { useHasNoName } from '../useHasNoName';
 import { PushToTalkToggle } from './PushToTalkToggle';
 
-function inCallText(names: readonly string[]): string {
+function inCallText(names: readonly string[] | undefined): string {
+  if (names === undefined) return 'Checking who is in the call…';
   if (names.length === 0) return 'Nobody is in the call yet.';
   if (names.length === 1) return `${names[0]} is in the call.`;
   if (names.length === 2) return `${names[0]} and ${names[1]} are in the call.`;
@@ -54,6 +55,7 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
   const devices = useAtomValue(runtime.atoms.devices);
   const others = useAtomValue(runtime.atoms.othersInCall);
   const leftCall = useAtomValue(runtime.atoms.leftCall);
+  const starting = useAtomValue(runtime.atoms.previewStarting) || devices.requestingCapture;
   const showVideo = camera !== undefined && !camera.off;
   return (
     <PreviewLayout
@@ -64,7 +66,7 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
           {showVideo ? (
             <MediaVideo key={camera.itemId} itemId={camera.itemId} mirrored={camera.mirrored} />
           ) : (
-            <p className="preview-off">{devices.requestingCapture ? 'Starting your camera…' : 'Your camera is off'}</p>
+            <p className="preview-off">{starting ? 'Starting your camera…' : 'Your camera is off'}</p>
           )}
           {microphone && !microphone.muted && <MicrophoneLevel itemId={microphone.itemId} />}
           <div className="preview-toggles">

@@ -19,6 +19,7 @@ import { useMovedRoomAddress } from './useMovedRoomAddress';
 import { leaveOpenedRoom } from './useOpenRoom';
 import { useRoomOfView } from './useRoomOfView';
 import { useTab } from './tabContext';
+import { PartFailure } from './PartFailure';
 
 /**
  * A room (`/<room>`): the call fills the page; People and Chat are side panels the person opens and
@@ -89,31 +90,37 @@ export function RoomView({ roomName }: { roomName: string }) {
         {roomAddress && <RoomAlertsLater roomAddress={roomAddress} roomName={shownName} />}
       </Suspense>
       <main className={`room-body ${panelsClass}`}>
-        {end ? (
-          <RoomEnded end={end} onRejoin={rejoin} />
-        ) : callRuntime ? (
-          <CallRuntimeContext value={callRuntime}>
-            <CallStage id={ROOM_REGION_IDS.call} roomName={shownName} />
-          </CallRuntimeContext>
-        ) : callPossible ? (
-          <section id={ROOM_REGION_IDS.call} className="call-stage" aria-label="Call">
-            <PendingCallPreview joinAsked={joinAsked} onJoin={askToJoin} loadFailed={callLoadFailed} roomName={shownName} />
-          </section>
-        ) : (
-          <section id={ROOM_REGION_IDS.call} className="call-stage placeholder" aria-hidden="true" />
-        )}
+        <PartFailure part="The call" id={ROOM_REGION_IDS.call}>
+          {end ? (
+            <RoomEnded end={end} onRejoin={rejoin} />
+          ) : callRuntime ? (
+            <CallRuntimeContext value={callRuntime}>
+              <CallStage id={ROOM_REGION_IDS.call} roomName={shownName} />
+            </CallRuntimeContext>
+          ) : callPossible ? (
+            <section id={ROOM_REGION_IDS.call} className="call-stage" aria-label="Call">
+              <PendingCallPreview joinAsked={joinAsked} onJoin={askToJoin} loadFailed={callLoadFailed} roomName={shownName} />
+            </section>
+          ) : (
+            <section id={ROOM_REGION_IDS.call} className="call-stage placeholder" aria-hidden="true" />
+          )}
+        </PartFailure>
         <div className="side-panels">
           {!end && (
             <div className="side-panel people-panel" hidden={!peoplePanelShown}>
-              {room && roomAddress ? (
-                <ParticipantsList id={ROOM_REGION_IDS.people} room={room} roomAddress={roomAddress} />
-              ) : (
-                <section id={ROOM_REGION_IDS.people} className="card participants placeholder" aria-hidden="true" />
-              )}
+              <PartFailure part="The people list" id={ROOM_REGION_IDS.people}>
+                {room && roomAddress ? (
+                  <ParticipantsList id={ROOM_REGION_IDS.people} room={room} roomAddress={roomAddress} />
+                ) : (
+                  <section id={ROOM_REGION_IDS.people} className="card participants placeholder" aria-hidden="true" />
+                )}
+              </PartFailure>
             </div>
           )}
           <div id={ROOM_REGION_IDS.chat} className="side-panel chat-column" hidden={!chatShown}>
-            <ChatPanel room={room} roomAddress={chatAddress} shown={chatShown} />
+            <PartFailure part="The chat">
+              <ChatPanel room={room} roomAddress={chatAddress} shown={chatShown} />
+            </PartFailure>
           </div>
         </div>
       </main>

@@ -1,5 +1,5 @@
 import { LIMITS } from '../../src/protocol/constants';
-import { chatLog, enterPassword, expect, expectJoined, kickAndBan, lockRoom, messageBox, openPanel, participantEntry, participants, pauseSessionWorker, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
+import { chatLog, enterPassword, expect, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, participantEntry, participants, pauseSessionWorker, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
 // The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
@@ -492,6 +492,48 @@ test.describe('Unread count: messages that arrive while the chat is hidden are c
     await expect(chatToggle('Chat')).toHaveAttribute('aria-expanded', 'true');
     await chatToggle('Chat').click();
     await expect(chatToggle('Chat')).toHaveAttribute('aria-expanded', 'false');
+  });
+});
+
+test.describe('A part of the page that fails says so in plain words and offers Reload; the rest goes on working', () => {
+  test('the chat fails as it shows its first line: its panel says so, the call and the people list stay, and Reload brings the chat back', async ({ browser, appUrl }) => {
+    const context = await browser.newContext();
+    try {
+      // A named fake: a fault in the chat's own code, which no real part can be made to have. The
+      // chat formats its lines' times with Intl.DateTimeFormat; the tab's first format throws.
+      await context.addInitScript(() => {
+        const format = Object.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, 'format')!.get!;
+        Object.defineProperty(Intl.DateTimeFormat.prototype, 'format', {
+          get(this: Intl.DateTimeFormat) {
+            if (sessionStorage.getItem('parley-test-fault') !== null) return format.call(this);
+            sessionStorage.setItem('parley-test-fault', 'thrown');
+            return () => {
+              throw new Error('the test’s fault in the chat');
+            };
+          },
+        });
+      });
+      const page = await context.newPage();
+      await joinFromHome(page, appUrl, uniqueRoomName('part-failure'), 'Alice');
+      await openPanel(page, 'People');
+      await openPanel(page, 'Chat');
+      // The first line to show, with its time, is the chat's first message.
+      await messageBox(page).fill('the first message');
+      await messageBox(page).press('Enter');
+      const failure = page.getByRole('alert').filter({ hasText: 'stopped working' });
+      await expect(failure).toHaveText('The chat stopped working. Reload the page to carry on.Reload');
+      await expect(page.getByRole('region', { name: 'Call' }).getByRole('button', { name: 'Join call' })).toBeVisible();
+      await expect(participantEntry(page, 'Alice')).toHaveCount(1);
+
+      await failure.getByRole('button', { name: 'Reload' }).click();
+      await expectJoined(page);
+      await expect(chatLog(page)).toContainText('the first message');
+      await say(page, 'the chat is back');
+      await expect(chatLog(page)).toContainText('the chat is back');
+      await expect(failure).toHaveCount(0);
+    } finally {
+      await context.close();
+    }
   });
 });
 

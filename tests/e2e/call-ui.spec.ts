@@ -6,7 +6,7 @@ import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHears
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { expectAll } from './expect-all';
-import { chatLog, expect, expectJoined, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName, type People, type Person } from './rooms-people';
+import { chatLog, expect, expectJoined, joinFromHome, openPanel, participantEntry, recordShownTexts, say, shownTexts, test, uniqueRoomName, type People, type Person } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
 
 // The call UI over mesh (issue 4); calls through the relay are tests/e2e/relay-call.spec.ts.
@@ -25,16 +25,6 @@ async function screenshot(page: Page, name: string): Promise<void> {
   const path = join(directory, `${name}.png`);
   await page.screenshot({ path });
   await test.info().attach(name, { path, contentType: 'image/png' });
-}
-
-/** Runs in the page before its scripts: every text its call stage shows, in order, from the first paint. */
-function recordCallStageTexts(): void {
-  const shown: string[] = [];
-  Object.assign(window, { shownCallStageTexts: shown });
-  new MutationObserver(() => {
-    const text = document.querySelector<HTMLElement>('section[aria-label="Call"]')?.innerText;
-    if (text && shown.at(-1) !== text) shown.push(text);
-  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
 }
 
 /** Alice and Bob in the call of a new room, Bob seeing Alice's video. */
@@ -189,13 +179,13 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     await joinCall(alice.page);
     const context = await browser.newContext();
     try {
-      await context.addInitScript(recordCallStageTexts);
+      await recordShownTexts(context, 'section[aria-label="Call"]');
       const bob = await context.newPage();
       /** Bob's preview has settled with his camera on and Alice named; everything it showed before was true. */
       const expectTruthfulPreview = async () => {
         await expect(callRegion(bob)).toContainText('Alice is in the call.');
         await expect.poll(() => callRegion(bob).locator('video').evaluate((video: HTMLVideoElement) => video.getVideoPlaybackQuality().totalVideoFrames)).toBeGreaterThan(0);
-        const shown = (await bob.evaluate(() => (window as unknown as { shownCallStageTexts: string[] }).shownCallStageTexts)).join('\n');
+        const shown = (await shownTexts(bob)).join('\n');
         for (const untrue of ['Your camera is off', 'Nobody is in the call yet.', 'Your camera and microphone are not on yet.', 'Allow access to choose']) expect(shown).not.toContain(untrue);
       };
       await joinFromHome(bob, appUrl, room, 'Bob');

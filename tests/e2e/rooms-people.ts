@@ -56,6 +56,26 @@ export async function expectJoined(page: Page, timeout?: number): Promise<void> 
   await expect(page.getByRole('status', { name: 'Room state' })).toHaveCount(0, { timeout });
 }
 
+/**
+ * From each page's first paint on, records every text the first element `selector` finds shows, in
+ * order (`shownTexts` reads them): what a person saw, however briefly, before the page settled.
+ */
+export async function recordShownTexts(context: BrowserContext, selector: string): Promise<void> {
+  await context.addInitScript((watched) => {
+    const shown: string[] = [];
+    Object.assign(window, { parleyShownTexts: shown });
+    new MutationObserver(() => {
+      const text = document.querySelector<HTMLElement>(watched)?.innerText;
+      if (text && shown.at(-1) !== text) shown.push(text);
+    }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  }, selector);
+}
+
+/** The texts `recordShownTexts` saw in this page since it loaded. */
+export function shownTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { parleyShownTexts: string[] }).parleyShownTexts);
+}
+
 /** Types into the message box and presses Enter. */
 export async function say(page: Page, text: string): Promise<void> {
   const input = messageBox(page);

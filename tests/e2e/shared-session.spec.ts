@@ -2,6 +2,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import { startTestParley } from '../support/testParley';
 import { SESSION_LOCK_PREFIX } from '../../src/protocol/tabs';
+import { recordShownTexts, shownTexts } from './rooms-people';
 
 /**
  * Session counts are read from the XMPP server, so this file runs its own servers: sessions other
@@ -83,7 +84,7 @@ test.describe('Tabs share one signalling session (DESIGN: a SharedWorker owns th
 test.describe('The connection badge says what the session does from the page\'s first paint: "Connecting…" until it is up, never "Not connected" (SPEC §4 connection state)', () => {
   test('the first tab of a browser, whose worker starts with it, and a second tab, whose worker is up', async ({ browser, ownParley }) => {
     const context = await browser.newContext();
-    await context.addInitScript(recordConnectionBadge);
+    await recordShownTexts(context, '[role="status"][aria-label="Connection"]');
     const first = await context.newPage();
     await first.goto(ownParley.url);
     await expect(first.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
@@ -91,25 +92,11 @@ test.describe('The connection badge says what the session does from the page\'s 
     await second.goto(new URL('badge-room', ownParley.url).href);
     await expect(second.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
     // Before the worker's first word the tab cannot know more than that it asked to connect.
-    expect(await shownConnectionTexts(first)).toEqual(['Connecting…', 'Connected']);
-    expect((await shownConnectionTexts(second)).filter((text) => text !== 'Connecting…')).toEqual(['Connected']);
+    expect(await shownTexts(first)).toEqual(['Connecting…', 'Connected']);
+    expect((await shownTexts(second)).filter((text) => text !== 'Connecting…')).toEqual(['Connected']);
     await context.close();
   });
 });
-
-/** Runs in the page before its scripts: every text its Connection badge shows, in order, from its first paint. */
-function recordConnectionBadge(): void {
-  const shown: string[] = [];
-  Object.assign(window, { shownConnectionTexts: shown });
-  new MutationObserver(() => {
-    const text = document.querySelector('[role="status"][aria-label="Connection"]')?.textContent;
-    if (text && shown.at(-1) !== text) shown.push(text);
-  }).observe(document, { subtree: true, childList: true, characterData: true });
-}
-
-async function shownConnectionTexts(page: Page): Promise<string[]> {
-  return page.evaluate(() => (window as unknown as { shownConnectionTexts: string[] }).shownConnectionTexts);
-}
 
 /** How many shared workers' locks (src/protocol/tabs.ts sessionLockName) are held in the page's origin, and how many tabs wait for one. */
 async function sessionLockRequests(page: Page): Promise<{ held: number; pending: number }> {

@@ -173,7 +173,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     });
   });
 
-  test('the preview says only what it knows from its first paint: the camera starting, never off; who is in the call once the room is joined, never "nobody" before; no "Request Media" for a capture on its way', async ({ people, browser, appUrl }) => {
+  test('the preview says only what it knows from its first paint: the camera starting, never off, its toggles held meanwhile; who is in the call once the room is joined, never "nobody" before; no "Request Media" for a capture on its way', async ({ people, browser, appUrl }) => {
     const room = uniqueRoomName('call-preview-paint');
     const alice = await people.join(room, 'Alice');
     await joinCall(alice.page);
@@ -193,6 +193,22 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       // Reloaded, the session is up and the call's code at hand: the preview is there before the room is joined again.
       await bob.reload();
       await expectTruthfulPreview();
+
+      // A named fake: a slow camera (getUserMedia answers 2 s late, as a real one may). While it
+      // starts, its toggles are neither shown off nor clickable (a click would start, not stop, it).
+      await bob.addInitScript(() => {
+        const devices = navigator.mediaDevices;
+        const getUserMedia = devices.getUserMedia.bind(devices);
+        devices.getUserMedia = (constraints) => new Promise((resolve) => setTimeout(resolve, 2_000)).then(() => getUserMedia(constraints));
+      });
+      await bob.reload();
+      await expect(callRegion(bob)).toContainText('Starting your camera…');
+      for (const name of ['Start camera', 'Unmute microphone']) {
+        await expect(callButton(bob, name)).toBeDisabled();
+        await expect(callButton(bob, name)).not.toHaveClass(/is-off/);
+      }
+      await expectTruthfulPreview();
+      await expect(callButton(bob, 'Stop camera')).toBeEnabled();
     } finally {
       await context.close();
     }

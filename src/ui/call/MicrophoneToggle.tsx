@@ -10,14 +10,16 @@ export function MicrophoneToggle() {
   const devices = useAtomValue(runtime.atoms.devices);
   const { pushToTalk } = useAtomValue(preferencesAtom);
   const on = microphone !== undefined && !microphone.muted;
+  // A microphone on its way is neither shown muted nor toggled: a click then would start it, not mute it.
+  const starting = useAtomValue(runtime.atoms.previewStarting) || devices.requestingMicrophoneCapture;
   const label = on ? 'Mute microphone' : 'Unmute microphone';
   return (
     <button
       type="button"
-      className={`control${on ? '' : ' is-off'}`}
+      className={`control${on || starting ? '' : ' is-off'}`}
       aria-label={label}
       title={pushToTalk ? 'Push to talk is on: hold Space to talk' : label}
-      disabled={pushToTalk || !devices.hasMicrophone || devices.requestingMicrophoneCapture}
+      disabled={pushToTalk || !devices.hasMicrophone || starting}
       onClick={() => void runtime.toggleMicrophone()}
     >
       <MicrophoneIcon off={!on} />

@@ -20,7 +20,7 @@ export function CameraToggle() {
       disabled={!devices.hasCamera || starting}
       onClick={() => void runtime.toggleCamera()}
     >
-      <CameraIcon off={!on} />
+      <CameraIcon off={!on && !starting} />
     </button>
   );
 }

@@ -22,7 +22,7 @@ export function MicrophoneToggle() {
       disabled={pushToTalk || !devices.hasMicrophone || starting}
       onClick={() => void runtime.toggleMicrophone()}
     >
-      <MicrophoneIcon off={!on} />
+      <MicrophoneIcon off={!on && !starting} />
     </button>
   );
 }

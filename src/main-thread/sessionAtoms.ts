@@ -4,7 +4,8 @@ import type { CallRecord, ChatMessage, Peer, Room, RoomEvent } from '../protocol
 import { correctionFolder, roomMessageRecords } from '../protocol/chatCorrections';
 import { awaitingRejoin } from '../protocol/awaitingRejoin';
 import { roomByAddress } from '../protocol/roomLookup';
-import { initialSessionState, type SessionState } from '../protocol/session-state';
+import { LIMITS } from '../protocol/constants';
+import { applyPatches, initialSessionState, type SessionState, type StateMessage } from '../protocol/session-state';
 import { heldPeersAtom } from './call/callAtoms';
 
 /**
@@ -17,6 +18,31 @@ export const sessionStateAtom = atom<SessionState>(stateBeforeFirstSnapshot());
 function stateBeforeFirstSnapshot(): SessionState {
   const state = initialSessionState();
   return { ...state, connection: { ...state.connection, state: 'connecting' } };
+}
+
+/**
+ * The last record of each person this tab's mirror lost, by address, until they are back: the
+ * session names whom the room's call keeps only by address (CallRecord heldPeers), and a tab that
+ * does not run the call lists them as this record. The oldest go past `LIMITS.heldPeersPerCall`.
+ */
+const departedPeersAtom = atom<Readonly<Record<string, Peer>>>({});
+
+/** Applies one of the worker's state messages to this tab's mirror (SessionBridge), keeping the records of the peers it removes. */
+export function receiveSessionState(store: ReturnType<typeof createStore>, message: StateMessage): void {
+  const before = store.get(sessionStateAtom);
+  const next = message.type === 'snapshot' ? message.state : applyPatches(before, message.patches);
+  store.set(sessionStateAtom, next);
+  if (next.peers === before.peers) return;
+  const departed = { ...store.get(departedPeersAtom) };
+  for (const address of Object.keys(departed)) if (address in next.peers) delete departed[address];
+  for (const peer of Object.values(before.peers)) {
+    if (peer.address in next.peers) continue;
+    delete departed[peer.address];
+    departed[peer.address] = peer;
+  }
+  const addresses = Object.keys(departed);
+  for (const address of addresses.slice(0, Math.max(0, addresses.length - LIMITS.heldPeersPerCall))) delete departed[address];
+  store.set(departedPeersAtom, departed);
 }
 
 /**
@@ -99,6 +125,23 @@ export function peopleThroughOutage(room: Room): readonly Peer[] | undefined {
 }
 
 /**
+ * The people a room's call keeps although the room says they left: this tab's own call's records at
+ * once, and those the call's tab reported (CallRecord heldPeers) as this tab last saw them, so a
+ * second tab of the room lists them too.
+ */
+const heldPeopleAtomFamily = family((roomAddress: string) =>
+  listAtom((get) => {
+    const own = get(heldPeersAtom)[roomAddress] ?? [];
+    const departed = get(departedPeersAtom);
+    const reported = (get(callAtomFamily(roomAddress))?.heldPeers ?? []).flatMap((address) => {
+      const peer = departed[address];
+      return peer && !own.some((held) => held.address === address) ? [peer] : [];
+    });
+    return [...own, ...reported];
+  }),
+);
+
+/**
  * The people a room's Participants list shows: the room's, and in their place those its call keeps
  * although the room no longer lists them (call/DepartureHold: their connection to the chat server
  * replaced while their media still reaches us; call/RejoinHold: not back yet after our rejoin), so
@@ -113,7 +156,7 @@ export const participantsAtomFamily = family((roomAddress: string) =>
       const before = room && peopleThroughOutage(room);
       return before ? [...before].sort(byJoinThenName) : listed;
     }
-    const kept = (get(heldPeersAtom)[roomAddress] ?? []).filter((held) => !listed.some((peer) => peer.address === held.address));
+    const kept = get(heldPeopleAtomFamily(roomAddress)).filter((held) => !listed.some((peer) => peer.address === held.address));
     return kept.length === 0 ? listed : [...listed, ...kept].sort(byJoinThenName);
   }),
 );

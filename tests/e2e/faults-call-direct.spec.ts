@@ -243,7 +243,7 @@ test.describe('Fault suite: Alice’s network dies without a word mid-call — s
   });
 });
 
-test.describe('Fault suite: Alice’s browser offline a few seconds mid-call — her session lets the chat server go, her media still reaches Bob, so his call, his people list and his chat keep her, marked reconnecting, until she is back, and he neither hears nor reads of a leave', () => {
+test.describe('Fault suite: Alice’s browser offline a few seconds mid-call — her session lets the chat server go, her media still reaches Bob, so his call, the people list of every tab of his and his chat keep her, marked reconnecting, until she is back, and he neither hears nor reads of a leave', () => {
   test('Alice offline 7 s (her session disconnects after NETWORK_EVENTS.offlineDisconnectDelayMs), two people on direct connections', async ({ people }) => {
     test.setTimeout(120_000);
     const room = uniqueRoomName('fault-call-offline');
@@ -262,6 +262,11 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     await expectJoined(bobChat);
     const bobChatReads = await recordEventLines(bobChat);
     await openPanel(bob.page, 'People');
+    // A second room tab of Bob's shows his call running elsewhere: its list, too, keeps whom that call keeps.
+    const bobSecondTab = await bob.context.newPage();
+    await bobSecondTab.goto(bob.page.url());
+    await expectJoined(bobSecondTab);
+    await openPanel(bobSecondTab, 'People');
     await watchTiles([alice, bob]);
 
     const offlineAt = Date.now();
@@ -275,12 +280,14 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     // His chat says so too: her leave's line reads as a reconnection while his call keeps her.
     await expect(chatLog(bob.page)).toContainText('Alice is reconnecting…');
     await expect(chatLog(bobChat)).toContainText('Alice is reconnecting…');
+    await expect(participantEntry(bobSecondTab, 'Alice')).toContainText('reconnecting');
     await alice.page.waitForTimeout(Math.max(0, offlineAt + 7_000 - Date.now()));
     await setBrowserOnline(alice.context, true);
     const onlineAt = Date.now();
     await expect(participantEntry(bob.page, 'Alice')).not.toContainText('reconnecting', { timeout: BACK_WITHIN_MS });
     const backMs = Date.now() - onlineAt;
     await expect(participantEntry(bob.page, 'Alice').getByRole('button', { name: 'Request attention from Alice' })).toBeVisible();
+    await expect(participantEntry(bobSecondTab, 'Alice')).not.toContainText('reconnecting');
     await expectAll([expectDecodingVideo(bob.page, 'Alice'), expectDecodingVideo(alice.page, 'Bob')]);
     const watched = await watchedSamples([alice, bob]);
     await openPanel(bob.page, 'Chat');

@@ -4,12 +4,14 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { heldPeersAtom } from '../../src/main-thread/call/callAtoms';
 import type { ParleyTab } from '../../src/main-thread/ParleyTab';
-import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
+import { participantsAtomFamily, receiveSessionState, sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import type { Peer, Room } from '../../src/protocol/entities';
-import { initialSessionState } from '../../src/protocol/session-state';
+import { LIMITS } from '../../src/protocol/constants';
+import { initialSessionState, type Patch } from '../../src/protocol/session-state';
+import { newCallRecord } from '../../src/shared-worker/rooms/callRecord';
 import { ParticipantsList } from '../../src/ui/ParticipantsList';
 import { TabContext } from '../../src/ui/tabContext';
-import { peer, room } from './callTab-fakes';
+import { BOB, peer, room, ROOM, SELF } from './callTab-fakes';
 
 /** Rendering to markup calls no action. */
 const tab = { actions: {} } as ParleyTab;
@@ -76,5 +78,57 @@ describe('Participants list through our own lost connection: who was there when 
     const firstJoin = room({ roomState: 'joining', joined: false, joinedAt: undefined });
     expect(entries(firstJoin, [bob], [])).toEqual(['1 people', expect.stringMatching(/^Bob/)]);
     expect(markupOf(firstJoin, [bob])).not.toContain('Reconnecting');
+  });
+});
+
+/** A tab's mirror, fed as SessionBridge feeds it: Alice (you) and Bob in the room, you in its call, run by another tab of yours. */
+function tabWithoutTheCall() {
+  const store = createStore();
+  let version = 0;
+  const receive = (...patches: Patch[]) => receiveSessionState(store, { type: 'patches', version: (version += 1), patches });
+  const call = { ...newCallRecord(ROOM), joined: true };
+  receiveSessionState(store, {
+    type: 'snapshot',
+    version,
+    state: { ...initialSessionState(), rooms: { 'room-1': room() }, peers: { [SELF]: peer(SELF, { displayName: 'Alice' }), [BOB]: peer(BOB, { displayName: 'Bob', joinedRoomAt: 2 }) }, calls: { [ROOM]: call } },
+  });
+  return {
+    names: () => store.get(participantsAtomFamily(ROOM)).map((listed) => listed.displayName),
+    bobLeaves: () => receive({ kind: 'remove', collection: 'peers', id: BOB }),
+    callKeeps: (...heldPeers: string[]) => receive({ kind: 'upsert', collection: 'calls', id: ROOM, value: { ...call, heldPeers } }),
+    receive,
+  };
+}
+
+describe('The Participants list in every tab of the room keeps whom the call keeps although the room says they left (call/DepartureHold; CallRecord heldPeers)', () => {
+  it('a tab that does not run the call lists them as it last saw them while the call keeps them, and not once it lets them go', () => {
+    const tab = tabWithoutTheCall();
+    expect(tab.names()).toEqual(['Alice', 'Bob']);
+    tab.bobLeaves();
+    tab.callKeeps(BOB);
+    expect(tab.names()).toEqual(['Alice', 'Bob']);
+    tab.callKeeps();
+    expect(tab.names()).toEqual(['Alice']);
+  });
+
+  it('a person back in the room is listed as the room has them now, once', () => {
+    const tab = tabWithoutTheCall();
+    tab.bobLeaves();
+    tab.callKeeps(BOB);
+    tab.receive({ kind: 'upsert', collection: 'peers', id: BOB, value: peer(BOB, { displayName: 'Bob again', joinedRoomAt: 3 }) });
+    expect(tab.names()).toEqual(['Alice', 'Bob again']);
+    // Gone again without a word from the call's tab: the record of the first leave is not the one kept.
+    tab.receive({ kind: 'remove', collection: 'peers', id: BOB });
+    expect(tab.names()).toEqual(['Alice', 'Bob again']);
+  });
+
+  it(`remembers at most ${LIMITS.heldPeersPerCall} people who left, the latest`, () => {
+    const tab = tabWithoutTheCall();
+    tab.bobLeaves();
+    const others = Array.from({ length: LIMITS.heldPeersPerCall }, (_, index) => `${ROOM}/guest-${index}`);
+    tab.receive(...others.map((address): Patch => ({ kind: 'upsert', collection: 'peers', id: address, value: peer(address) })));
+    tab.receive(...others.map((address): Patch => ({ kind: 'remove', collection: 'peers', id: address })));
+    tab.callKeeps(BOB, others.at(-1)!);
+    expect(tab.names()).toEqual(['Alice', others.at(-1)!.split('/')[1]]);
   });
 });

@@ -33,10 +33,14 @@ export function receiveSessionState(store: ReturnType<typeof createStore>, messa
   const next = message.type === 'snapshot' ? message.state : applyPatches(before, message.patches);
   store.set(sessionStateAtom, next);
   if (next.peers === before.peers) return;
-  const departed = { ...store.get(departedPeersAtom) };
-  for (const address of Object.keys(departed)) if (address in next.peers) delete departed[address];
-  for (const peer of Object.values(before.peers)) {
-    if (peer.address in next.peers) continue;
+  const lost = Object.values(before.peers).filter((peer) => !(peer.address in next.peers));
+  const kept = store.get(departedPeersAtom);
+  const returned = Object.keys(kept).filter((address) => address in next.peers);
+  // Most patches touch a peer who stays (speaking, typing): nothing to remember or forget.
+  if (lost.length === 0 && returned.length === 0) return;
+  const departed = { ...kept };
+  for (const address of returned) delete departed[address];
+  for (const peer of lost) {
     delete departed[peer.address];
     departed[peer.address] = peer;
   }

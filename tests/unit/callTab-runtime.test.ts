@@ -85,6 +85,7 @@ describe('The preview before the call: camera and microphone captured at once wh
       h.store.set(sessionStateAtom, (state) => ({ ...state, rooms: { ...state.rooms, 'room-1': { ...state.rooms['room-1']!, joined, roomState: joined ? 'joined' : 'joining' } } }));
     setJoined(false);
     expect(h.store.get(h.runtime.atoms.othersInCall)).toBeUndefined();
+    // Read again: the memoised value of "nobody known yet" is kept, not taken for an earlier one.
     expect(h.store.get(h.runtime.atoms.othersInCall)).toBeUndefined();
     setJoined(true);
     expect(h.store.get(h.runtime.atoms.othersInCall)).toEqual(['Bob']);

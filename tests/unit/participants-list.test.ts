@@ -102,33 +102,33 @@ function tabWithoutTheCall() {
 
 describe('The Participants list in every tab of the room keeps whom the call keeps although the room says they left (call/DepartureHold; CallRecord heldPeers)', () => {
   it('a tab that does not run the call lists them as it last saw them while the call keeps them, and not once it lets them go', () => {
-    const tab = tabWithoutTheCall();
-    expect(tab.names()).toEqual(['Alice', 'Bob']);
-    tab.bobLeaves();
-    tab.callKeeps(BOB);
-    expect(tab.names()).toEqual(['Alice', 'Bob']);
-    tab.callKeeps();
-    expect(tab.names()).toEqual(['Alice']);
+    const mirror = tabWithoutTheCall();
+    expect(mirror.names()).toEqual(['Alice', 'Bob']);
+    mirror.bobLeaves();
+    mirror.callKeeps(BOB);
+    expect(mirror.names()).toEqual(['Alice', 'Bob']);
+    mirror.callKeeps();
+    expect(mirror.names()).toEqual(['Alice']);
   });
 
   it('a person back in the room is listed as the room has them now, once', () => {
-    const tab = tabWithoutTheCall();
-    tab.bobLeaves();
-    tab.callKeeps(BOB);
-    tab.receive({ kind: 'upsert', collection: 'peers', id: BOB, value: peer(BOB, { displayName: 'Bob again', joinedRoomAt: 3 }) });
-    expect(tab.names()).toEqual(['Alice', 'Bob again']);
+    const mirror = tabWithoutTheCall();
+    mirror.bobLeaves();
+    mirror.callKeeps(BOB);
+    mirror.receive({ kind: 'upsert', collection: 'peers', id: BOB, value: peer(BOB, { displayName: 'Bob again', joinedRoomAt: 3 }) });
+    expect(mirror.names()).toEqual(['Alice', 'Bob again']);
     // Gone again without a word from the call's tab: the record of the first leave is not the one kept.
-    tab.receive({ kind: 'remove', collection: 'peers', id: BOB });
-    expect(tab.names()).toEqual(['Alice', 'Bob again']);
+    mirror.receive({ kind: 'remove', collection: 'peers', id: BOB });
+    expect(mirror.names()).toEqual(['Alice', 'Bob again']);
   });
 
   it(`remembers at most ${LIMITS.heldPeersPerCall} people who left, the latest`, () => {
-    const tab = tabWithoutTheCall();
-    tab.bobLeaves();
+    const mirror = tabWithoutTheCall();
+    mirror.bobLeaves();
     const others = Array.from({ length: LIMITS.heldPeersPerCall }, (_, index) => `${ROOM}/guest-${index}`);
-    tab.receive(...others.map((address): Patch => ({ kind: 'upsert', collection: 'peers', id: address, value: peer(address) })));
-    tab.receive(...others.map((address): Patch => ({ kind: 'remove', collection: 'peers', id: address })));
-    tab.callKeeps(BOB, others.at(-1)!);
-    expect(tab.names()).toEqual(['Alice', others.at(-1)!.split('/')[1]]);
+    mirror.receive(...others.map((address): Patch => ({ kind: 'upsert', collection: 'peers', id: address, value: peer(address) })));
+    mirror.receive(...others.map((address): Patch => ({ kind: 'remove', collection: 'peers', id: address })));
+    mirror.callKeeps(BOB, others.at(-1)!);
+    expect(mirror.names()).toEqual(['Alice', others.at(-1)!.split('/')[1]]);
   });
 });

@@ -12,10 +12,10 @@ import type {
   SessionEvent,
   TabListener,
 } from '../protocol/commands';
-import type { StateMessage } from '../protocol/session-state';
+import { applyPatches, type StateMessage } from '../protocol/session-state';
 import { EARLY_TAB_LOCK, SESSION_LOCK_HELD, SESSION_UNAVAILABLE, tabLockName, type EarlyTabLock, type SessionLockHeld } from '../protocol/tabs';
 import { SESSION_ATTACH_WITHIN_MS } from '../protocol/clientDefaults';
-import { receiveSessionState, sessionUnavailableAtom, type SessionUnavailability } from './sessionAtoms';
+import { sessionStateAtom, sessionUnavailableAtom, type SessionUnavailability } from './sessionAtoms';
 
 type JotaiStore = ReturnType<typeof createStore>;
 
@@ -128,7 +128,8 @@ export class SessionBridge {
   }
 
   private receive(message: StateMessage): void {
-    receiveSessionState(this.store, message);
+    if (message.type === 'snapshot') this.store.set(sessionStateAtom, message.state);
+    else this.store.set(sessionStateAtom, (state) => applyPatches(state, message.patches));
   }
 
   /** Resolves once the lock is held; it is released only when the tab closes. */

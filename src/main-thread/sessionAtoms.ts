@@ -4,8 +4,7 @@ import type { CallRecord, ChatMessage, Peer, Room, RoomEvent } from '../protocol
 import { correctionFolder, roomMessageRecords } from '../protocol/chatCorrections';
 import { awaitingRejoin } from '../protocol/awaitingRejoin';
 import { roomByAddress } from '../protocol/roomLookup';
-import { LIMITS } from '../protocol/constants';
-import { applyPatches, initialSessionState, type SessionState, type StateMessage } from '../protocol/session-state';
+import { initialSessionState, type SessionState } from '../protocol/session-state';
 import { heldPeersAtom } from './call/callAtoms';
 
 /**
@@ -18,35 +17,6 @@ export const sessionStateAtom = atom<SessionState>(stateBeforeFirstSnapshot());
 function stateBeforeFirstSnapshot(): SessionState {
   const state = initialSessionState();
   return { ...state, connection: { ...state.connection, state: 'connecting' } };
-}
-
-/**
- * The last record of each person this tab's mirror lost, by address, until they are back: the
- * session names whom the room's call keeps only by address (CallRecord heldPeers), and a tab that
- * does not run the call lists them as this record. The oldest go past `LIMITS.heldPeersPerCall`.
- */
-const departedPeersAtom = atom<Readonly<Record<string, Peer>>>({});
-
-/** Applies one of the worker's state messages to this tab's mirror (SessionBridge), keeping the records of the peers it removes. */
-export function receiveSessionState(store: ReturnType<typeof createStore>, message: StateMessage): void {
-  const before = store.get(sessionStateAtom);
-  const next = message.type === 'snapshot' ? message.state : applyPatches(before, message.patches);
-  store.set(sessionStateAtom, next);
-  if (next.peers === before.peers) return;
-  const lost = Object.values(before.peers).filter((peer) => !(peer.address in next.peers));
-  const kept = store.get(departedPeersAtom);
-  const returned = Object.keys(kept).filter((address) => address in next.peers);
-  // Most patches touch a peer who stays (speaking, typing): nothing to remember or forget.
-  if (lost.length === 0 && returned.length === 0) return;
-  const departed = { ...kept };
-  for (const address of returned) delete departed[address];
-  for (const peer of lost) {
-    delete departed[peer.address];
-    departed[peer.address] = peer;
-  }
-  const addresses = Object.keys(departed);
-  for (const address of addresses.slice(0, Math.max(0, addresses.length - LIMITS.heldPeersPerCall))) delete departed[address];
-  store.set(departedPeersAtom, departed);
 }
 
 /**
@@ -130,17 +100,13 @@ export function peopleThroughOutage(room: Room): readonly Peer[] | undefined {
 
 /**
  * The people a room's call keeps although the room says they left: this tab's own call's records at
- * once, and those the call's tab reported (CallRecord heldPeers) as this tab last saw them, so a
- * second tab of the room lists them too.
+ * once, and those the call's tab reported (CallRecord heldPeers), so every other tab of the room
+ * lists them too.
  */
 const heldPeopleAtomFamily = family((roomAddress: string) =>
   listAtom((get) => {
     const own = get(heldPeersAtom)[roomAddress] ?? [];
-    const departed = get(departedPeersAtom);
-    const reported = (get(callAtomFamily(roomAddress))?.heldPeers ?? []).flatMap((address) => {
-      const peer = departed[address];
-      return peer && !own.some((held) => held.address === address) ? [peer] : [];
-    });
+    const reported = (get(callAtomFamily(roomAddress))?.heldPeers ?? []).filter((peer) => !own.some((held) => held.address === peer.address));
     return [...own, ...reported];
   }),
 );
@@ -205,15 +171,6 @@ export function roomEventStillShown(store: ReturnType<typeof createStore>, roomA
 }
 
 /**
- * The occupant addresses a room's call still keeps although the room says they left
- * (call/DepartureHold, call/RejoinHold): this tab's own call's at once, and those of the tab that
- * runs it as it reported them to the session (CallRecord heldPeers), so a pop-out chat knows too.
- */
-const heldPeerAddressesAtomFamily = family((roomAddress: string) =>
-  listAtom((get) => [...new Set([...(get(heldPeersAtom)[roomAddress] ?? []).map((peer) => peer.address), ...(get(callAtomFamily(roomAddress))?.heldPeers ?? [])])]),
-);
-
-/**
  * A room's leaves that may yet be reconnections: for each person the call still keeps, their latest
  * event line, if it is a leave (an earlier leave of theirs was one). Their chat line says they are
  * reconnecting, and the leave's tone and screen-reader words wait (LeaveHold) while the id is here.
@@ -222,7 +179,7 @@ export const heldLeaveIdsAtomFamily = family((roomAddress: string) =>
   atom((get): ReadonlySet<string> => {
     const events = get(roomEventsAtomFamily(roomAddress));
     const held = new Set<string>();
-    for (const address of get(heldPeerAddressesAtomFamily(roomAddress))) {
+    for (const { address } of get(heldPeopleAtomFamily(roomAddress))) {
       const latest = events.findLast((event) => event.peerAddress === address);
       if (latest?.kind === 'left') held.add(latest.id);
     }

@@ -148,11 +148,12 @@ export interface CallRecord {
   /** Your own media choices in this call, kept by the tab that runs it: a tab taking the call over starts from them. */
   ownMedia: OwnCallMedia;
   /**
-   * Occupant addresses the call still keeps although the room says they left (their media still
-   * arrives: the call tab's DepartureHold), as the tab that runs it reports them: every tab of the
-   * room, a pop-out chat too, reads their leave as a reconnection until the call lets them go.
+   * The people the call still keeps although the room says they left (their media still arrives:
+   * the call tab's DepartureHold and RejoinHold), as the tab that runs it reports them and as the
+   * room last listed them: every tab of the room, a pop-out chat too and one opened after they left,
+   * lists them and reads their leave as a reconnection until the call lets them go.
    */
-  heldPeers: string[];
+  heldPeers: Peer[];
 }
 
 /** What you chose for your own media in a call (issue 13: it survives the call moving to another tab). */

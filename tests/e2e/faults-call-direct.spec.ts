@@ -277,6 +277,12 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     const heldAt = Date.now();
     // Nobody can kick her, or ask for her attention, while the room does not have her.
     await expect(participantEntry(bob.page, 'Alice').getByRole('button')).toHaveCount(0);
+    // A room tab Bob opens only now never saw her: it lists her as the session last knew her.
+    const bobLateTab = await bob.context.newPage();
+    await bobLateTab.goto(bob.page.url());
+    await expectJoined(bobLateTab);
+    await openPanel(bobLateTab, 'People');
+    await expect(participantEntry(bobLateTab, 'Alice')).toContainText('reconnecting');
     // His chat says so too: her leave's line reads as a reconnection while his call keeps her.
     await expect(chatLog(bob.page)).toContainText('Alice is reconnecting…');
     await expect(chatLog(bobChat)).toContainText('Alice is reconnecting…');
@@ -288,6 +294,7 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     const backMs = Date.now() - onlineAt;
     await expect(participantEntry(bob.page, 'Alice').getByRole('button', { name: 'Request attention from Alice' })).toBeVisible();
     await expect(participantEntry(bobSecondTab, 'Alice')).not.toContainText('reconnecting');
+    await expect(participantEntry(bobLateTab, 'Alice')).not.toContainText('reconnecting');
     await expectAll([expectDecodingVideo(bob.page, 'Alice'), expectDecodingVideo(alice.page, 'Bob')]);
     const watched = await watchedSamples([alice, bob]);
     await openPanel(bob.page, 'Chat');

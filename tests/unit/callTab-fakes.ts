@@ -362,12 +362,12 @@ export function harness(options: HarnessOptions = {}) {
           return call.joined ? { calls: { ...current.calls, [ROOM]: { ...call, ownMedia: { ...call.ownMedia, ...change } } } } : {};
         });
       },
-      // As the worker: kept on the record while the call is joined.
+      // As the worker: kept on the record while the call is joined (the records here are the fakes' own, not what the session last knew).
       setHeldPeers: async (_roomAddress, peerAddresses) => {
         heldPeerWrites.push([...peerAddresses]);
         update((current) => {
           const call = current.calls[ROOM]!;
-          return call.joined ? { calls: { ...current.calls, [ROOM]: { ...call, heldPeers: [...peerAddresses] } } } : {};
+          return call.joined ? { calls: { ...current.calls, [ROOM]: { ...call, heldPeers: peerAddresses.map((address) => peer(address)) } } } : {};
         });
       },
     },

@@ -28,7 +28,7 @@ function logOf(shown: boolean, events: readonly RoomEvent[] = [joined], heldAddr
   const store = createStore();
   const roomEvents = Object.fromEntries(events.map((event) => [event.id, event]));
   // Another tab's call (a pop-out chat has none) is known by what it reported to the session.
-  const calls = heldBy === 'another tab' ? { [joined.roomAddress]: { ...newCallRecord(joined.roomAddress), joined: true, heldPeers: [...heldAddresses] } } : {};
+  const calls = heldBy === 'another tab' ? { [joined.roomAddress]: { ...newCallRecord(joined.roomAddress), joined: true, heldPeers: heldAddresses.map((address) => peer(address)) } } : {};
   store.set(sessionStateAtom, { ...initialSessionState(), roomEvents, calls });
   if (heldBy === 'this tab') store.set(heldPeersAtom, { [joined.roomAddress]: heldAddresses.map((address) => peer(address)) });
   const heldLeaveIds = store.get(heldLeaveIdsAtomFamily(joined.roomAddress));

@@ -1,7 +1,7 @@
 import { JID, type Agent, type Stanzas } from 'stanza';
 import type { CallsCommands, PeerMediaChange } from '../../protocol/commands';
 import { LIMITS } from '../../protocol/constants';
-import type { OwnCallMedia } from '../../protocol/entities';
+import type { OwnCallMedia, Peer } from '../../protocol/entities';
 import { ValidationError } from '../../protocol/errors';
 import { roomByAddress } from '../../protocol/roomLookup';
 import { expectRecord, expectString } from '../../protocol/validate';
@@ -26,7 +26,11 @@ function expectFlags<Field extends string>(change: unknown, allowed: ReadonlySet
  * is speaking (PROTOCOL.md: a bodiless groupchat `<state speaking='1|0'/>`).
  */
 export class CallsDomain implements SessionDomain, CallsCommands {
-  constructor(private readonly context: SessionContext) {}
+  constructor(
+    private readonly context: SessionContext,
+    /** What the session last knew of someone gone from their room (RoomsDomain): the record a held person is listed as. */
+    private readonly lastRecordOf: (peerAddress: string) => Peer | undefined,
+  ) {}
 
   attachClient(client: Agent): void {
     client.on('message', (message) => {
@@ -60,7 +64,11 @@ export class CallsDomain implements SessionDomain, CallsCommands {
     this.context.store.upsert('calls', address, { ...call, ownMedia: { ...call.ownMedia, ...fields } });
   }
 
-  /** Whom the call keeps although the room says they left: every tab's event lines read their leave as a reconnection. */
+  /**
+   * Whom the call keeps although the room says they left, as the session last knew them: every tab
+   * lists them and reads their leave as a reconnection. Someone the session has no record of (back
+   * meanwhile, or never gone) is not kept.
+   */
   async setHeldPeers(roomAddress: string, peerAddresses: readonly string[]): Promise<void> {
     const address = expectString(roomAddress, 'room address', LIMITS.addressLength);
     if (!Array.isArray(peerAddresses)) throw new ValidationError('held peers must be a list of addresses');
@@ -71,7 +79,8 @@ export class CallsDomain implements SessionDomain, CallsCommands {
     const call = this.context.store.state.calls[address];
     // Out of the call nobody is kept: leaving clears them.
     if (!call?.joined) return;
-    this.context.store.upsert('calls', address, { ...call, heldPeers: [...new Set(held)] });
+    const heldPeers = [...new Set(held)].flatMap((peer) => this.lastRecordOf(peer) ?? []);
+    this.context.store.upsert('calls', address, { ...call, heldPeers });
   }
 
   private onGroupchat(message: Stanzas.ReceivedMessage): void {

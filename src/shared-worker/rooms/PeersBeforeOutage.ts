@@ -54,6 +54,11 @@ export class PeersBeforeOutage {
     return { ...peer, joinedRoomAt, lastSpokeAt, volumeLimit, joinedCallAt, ...facts };
   }
 
+  /** What we last knew of someone remembered here (gone with our connection, or left while in the call), until they are back or forgotten. */
+  lastRecordOf(address: string): Peer | undefined {
+    return this.kept.get(address)?.peer;
+  }
+
   /** The room was left or closed: nobody of it is coming back. */
   forgetRoom(roomAddress: string): void {
     for (const [address, kept] of this.kept) if (kept.peer.roomAddress === roomAddress) this.kept.delete(address);

@@ -2,7 +2,7 @@ import { parseOccupantAddress, parseRoomAddress } from '../../protocol/addresses
 import { LIMITS } from '../../protocol/constants';
 import { JID, Utils, type Agent, type Stanzas } from 'stanza';
 import type { JoinRoomOptions, RoomsCommands } from '../../protocol/commands';
-import type { BannedPerson, CallRecord, RequestingMedia, Room } from '../../protocol/entities';
+import type { BannedPerson, CallRecord, Peer, RequestingMedia, Room } from '../../protocol/entities';
 import { RoomNameMissingError, ValidationError } from '../../protocol/errors';
 import { roomByLocalpart, roomNameToLocalpart } from '../../protocol/rooms';
 import { rejoinHistorySince } from '../chat/historySince';
@@ -129,6 +129,11 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       this.records.removePeersOf(room.address);
     }
     store.update('rooms', room.id, { roomState: 'interrupted', ...OUT_OF_ROOM, peopleBeforeOutage });
+  }
+
+  /** The last record of someone of a room who is gone from it but may be back (PeersBeforeOutage): what the call's held people are listed as. */
+  lastRecordOf(peerAddress: string): Peer | undefined {
+    return this.beforeOutage.lastRecordOf(peerAddress);
   }
 
   // ---- RoomsCommands ----

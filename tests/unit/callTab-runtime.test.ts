@@ -91,6 +91,17 @@ describe('The preview before the call: camera and microphone captured at once wh
     expect(h.store.get(h.runtime.atoms.othersInCall)).toEqual(['Bob']);
   });
 
+  it('through our own lost connection names who was in the call when it dropped, not "nobody known"', () => {
+    const h = harness();
+    const before = Object.values(h.store.get(sessionStateAtom).peers);
+    h.store.set(sessionStateAtom, (state) => ({
+      ...state,
+      peers: {},
+      rooms: { ...state.rooms, 'room-1': { ...state.rooms['room-1']!, joined: false, roomState: 'interrupted', peopleBeforeOutage: before } },
+    }));
+    expect(h.store.get(h.runtime.atoms.othersInCall)).toEqual(['Bob']);
+  });
+
   it('a person who refused camera and microphone is not asked again until they click "Request Media"', async () => {
     const h = open({ labelled: false, refused: true });
     await settle();

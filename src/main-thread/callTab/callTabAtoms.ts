@@ -2,7 +2,7 @@ import { atom, type Atom, type Getter } from 'jotai';
 import { initialDevicesState, type DevicesState, type MediaItem } from '../media';
 import { connectionsAtom, heldPeersAtom, receivedPathsAtom, type ReceivedPath } from '../call/callAtoms';
 import { relayStatusAtom, type RelayState } from '../call/relay/relayAtoms';
-import { preferencesAtom, roomByAddressAtomFamily, roomPeersAtomFamily } from '../sessionAtoms';
+import { peopleThroughOutage, preferencesAtom, roomByAddressAtomFamily, roomPeersAtomFamily } from '../sessionAtoms';
 import type { CallHandover } from './callHandover';
 import { callTiles } from './callTiles';
 import { connectionHint, type ConnectionHint } from './connectionHint';
@@ -101,14 +101,16 @@ export function createCallTabAtoms(roomAddress: string) {
         get(connectionTroubles)[peerAddress],
       ),
     );
-  /** The names of the others already in the call, for the preview; undefined until the room is joined, whose people are not known before. */
-  const othersInCall = stableAtom((get) =>
-    get(roomByAddressAtomFamily(roomAddress))?.joined === true
-      ? get(roomPeersAtomFamily(roomAddress))
-          .filter((peer) => !peer.isSelf && peer.joinedCall)
-          .map((peer) => peer.displayName)
-      : undefined,
-  );
+  /**
+   * The names of the others already in the call, for the preview: of the joined room, or through our
+   * own lost connection of those there when it dropped (as the Participants list shows them);
+   * undefined while the room's people are not known yet (before its first join).
+   */
+  const othersInCall = stableAtom((get) => {
+    const room = get(roomByAddressAtomFamily(roomAddress));
+    const people = room?.joined === true ? get(roomPeersAtomFamily(roomAddress)) : room && peopleThroughOutage(room);
+    return people?.filter((peer) => !peer.isSelf && peer.joinedCall).map((peer) => peer.displayName);
+  });
   /** Issue 6: "you are muted" while you speak into a muted microphone in the call. */
   const mutedWhileSpeaking = atom((get) => {
     const microphone = get(local).microphone;

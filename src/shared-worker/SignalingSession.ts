@@ -231,16 +231,22 @@ export class SignalingSession implements SessionContext {
     this.attemptGeneration += 1;
     this.clearReconnect();
     const client = this.currentClient;
+    const wasStarted = this.letConnectionGo();
+    client?.disconnect();
+    const state = this.connection.state === 'failed' ? 'failed' : 'disconnected';
+    this.setConnection({ state, selfAddress: undefined, nextAttemptAt: undefined, disconnectedSince: this.lostSince() });
+    if (wasStarted) for (const domain of this.domains) domain.disconnected?.();
+  }
+
+  /** Forgets the current connection's client and stops its timers; returns whether a session had started on it. */
+  private letConnectionGo(): boolean {
     const wasStarted = this.sessionStarted;
     this.currentClient = undefined;
     this.sessionStarted = false;
     this.clearStartTimer();
     this.stopKeepalive();
     this.configRefresh.stop();
-    client?.disconnect();
-    const state = this.connection.state === 'failed' ? 'failed' : 'disconnected';
-    this.setConnection({ state, selfAddress: undefined, nextAttemptAt: undefined, disconnectedSince: this.lostSince() });
-    if (wasStarted) for (const domain of this.domains) domain.disconnected?.();
+    return wasStarted;
   }
 
   /** Since when the session has been without a connection: kept through attempts, now when it was just lost. */
@@ -299,12 +305,7 @@ export class SignalingSession implements SessionContext {
 
   /** SPEC §4: an unexpected drop gives disconnected and schedules a reconnect. */
   private onDropped(): void {
-    const wasStarted = this.sessionStarted;
-    this.currentClient = undefined;
-    this.sessionStarted = false;
-    this.clearStartTimer();
-    this.stopKeepalive();
-    this.configRefresh.stop();
+    const wasStarted = this.letConnectionGo();
     this.setConnection({ state: 'disconnected', selfAddress: undefined, disconnectedSince: this.lostSince() });
     this.scheduleReconnect();
     if (wasStarted) for (const domain of this.domains) domain.disconnected?.();

@@ -6,7 +6,7 @@ import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHears
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { expectAll } from './expect-all';
-import { chatLog, expect, expectJoined, joinFromHome, openPanel, participantEntry, recordShownTexts, say, shownTexts, test, uniqueRoomName, type People, type Person } from './rooms-people';
+import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, participantEntry, recordShownTexts, say, shownTexts, test, uniqueRoomName, type People, type Person } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
 
 // The call UI over mesh (issue 4); calls through the relay are tests/e2e/relay-call.spec.ts.
@@ -39,7 +39,7 @@ async function aliceAndBobInACall(people: People, label: string): Promise<{ alic
 }
 
 test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
-  test('two people: preview, join, see and hear each other, volume, deafen, mute, hang up', async ({ people }) => {
+  test('two people: preview, join, see and hear each other, volume, deafen, mute and camera by button and shortcut, hang up', async ({ people }) => {
     const room = uniqueRoomName('call-two');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
@@ -124,6 +124,31 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await expect(tile(bob.page, 'Alice').locator('video')).toHaveCount(0);
       await callButton(alice.page, 'Start camera').click();
       await expectDecodingVideo(bob.page, 'Alice');
+    });
+
+    await test.step('Ctrl+D and Ctrl+E mute the microphone and stop the camera from anywhere on the page, typing in the chat too, and say so to a screen reader', async () => {
+      await expect(callButton(alice.page, 'Mute microphone')).toHaveAttribute('aria-keyshortcuts', 'Control+D');
+      await expect(callButton(alice.page, 'Stop camera')).toHaveAttribute('aria-keyshortcuts', 'Control+E');
+      const composer = messageBox(alice.page);
+      await composer.fill('half a thought');
+      const said = (words: string) => callRegion(alice.page).getByRole('status').filter({ hasText: words });
+      await composer.press('Control+d');
+      await expect(callButton(alice.page, 'Unmute microphone')).toBeVisible();
+      await expect(participantEntry(bob.page, 'Alice')).toContainText('muted');
+      await expect(said('Microphone muted')).toHaveCount(1);
+      await composer.press('Control+e');
+      await expect(tile(bob.page, 'Alice').locator('video')).toHaveCount(0);
+      await expect(said('Camera off')).toHaveCount(1);
+      // What was typed stays, and so does the focus.
+      await expect(composer).toHaveValue('half a thought');
+      await expect(composer).toBeFocused();
+      await alice.page.keyboard.press('Control+d');
+      await alice.page.keyboard.press('Control+e');
+      await expect(participantEntry(bob.page, 'Alice')).not.toContainText('muted');
+      await expect(said('Microphone on')).toHaveCount(1);
+      await expect(said('Camera on')).toHaveCount(1);
+      await expectDecodingVideo(bob.page, 'Alice');
+      await composer.fill('');
     });
 
     await test.step('hanging up removes that person’s tile everywhere and brings the preview back', async () => {

@@ -2,27 +2,28 @@ import { useAtomValue } from 'jotai';
 import { preferencesAtom } from '../../main-thread/sessionAtoms';
 import { MicrophoneIcon } from './CallIcons';
 import { useCallRuntime } from './callRuntimeContext';
+import { CALL_SHORTCUTS } from './callShortcuts';
+import { DeviceToggle } from './DeviceToggle';
 
-/** "Mute microphone" / "Unmute microphone" (DESIGN "Run contract"); push-to-talk holds it meanwhile. */
+/** "Mute microphone" / "Unmute microphone" (DESIGN "Run contract"), also on Ctrl+D; push-to-talk holds it meanwhile. */
 export function MicrophoneToggle() {
   const runtime = useCallRuntime();
   const { microphone } = useAtomValue(runtime.atoms.local);
   const devices = useAtomValue(runtime.atoms.devices);
   const { pushToTalk } = useAtomValue(preferencesAtom);
   const on = microphone !== undefined && !microphone.muted;
-  // A microphone on its way is neither shown muted nor toggled: a click then would start it, not mute it.
   const starting = useAtomValue(runtime.atoms.previewStarting) || devices.requestingMicrophoneCapture;
-  const label = on ? 'Mute microphone' : 'Unmute microphone';
   return (
-    <button
-      type="button"
-      className={`control${on || starting ? '' : ' is-off'}`}
-      aria-label={label}
-      title={pushToTalk ? 'Push to talk is on: hold Space to talk' : label}
+    <DeviceToggle
+      on={on}
+      starting={starting}
       disabled={pushToTalk || !devices.hasMicrophone || starting}
-      onClick={() => void runtime.toggleMicrophone()}
-    >
-      <MicrophoneIcon off={!on && !starting} />
-    </button>
+      label={on ? 'Mute microphone' : 'Unmute microphone'}
+      title={pushToTalk ? 'Push to talk is on: hold Space to talk' : undefined}
+      shortcut={CALL_SHORTCUTS.microphone}
+      onToggle={() => void runtime.toggleMicrophone()}
+      icon={(off) => <MicrophoneIcon off={off} />}
+      stateWords={['Microphone on', 'Microphone muted']}
+    />
   );
 }

@@ -93,6 +93,9 @@ export const roomPeersAtomFamily = family((roomAddress: string) =>
   ),
 );
 
+/** Your own record in a room (undefined out of it). */
+export const selfPeerAtomFamily = family((roomAddress: string) => atom((get) => get(roomPeersAtomFamily(roomAddress)).find((peer) => peer.isSelf)));
+
 /** Who was in the room when our connection dropped, while it waits for its rejoin: what its Participants list shows then. */
 export function peopleThroughOutage(room: Room): readonly Peer[] | undefined {
   return !room.joined && awaitingRejoin(room) ? room.peopleBeforeOutage : undefined;

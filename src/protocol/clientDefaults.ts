@@ -214,3 +214,11 @@ export const LEAVE_HOLD_MS = DEPARTURE_HOLD.stalledAfterMs;
  * after `retryDelayMs`, or a quarter of the lifetime when that is shorter, never sooner than `minDelayMs`.
  */
 export const CONFIG_REFRESH = { lifetimeFraction: 0.5, retryDelayMs: 60_000, minDelayMs: 1_000 } as const;
+
+/**
+ * A microphone or camera toggled from another tab of yours (the pop-out chat,
+ * `src/ui/call/OwnMediaElsewhere.tsx`) shows as on its way until the call's tab has done it, a
+ * round trip through the session (a few ms); should that tab not do it (its device was still
+ * starting), the toggle shows the state as it is again after this long.
+ */
+export const OWN_MEDIA_REQUEST_SETTLE_MS = 2_000;

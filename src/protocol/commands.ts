@@ -71,7 +71,15 @@ export interface CallsCommands {
   setOwnMedia(roomAddress: string, change: Partial<OwnCallMedia>): Promise<void>;
   /** The call's tab says whom its call keeps although the room says they left (CallRecord heldPeers; ignored out of the call). */
   setHeldPeers(roomAddress: string, peerAddresses: readonly string[]): Promise<void>;
+  /**
+   * Another tab of yours (the pop-out chat) asks the tab that runs the call to mute or unmute you,
+   * or to stop or start your camera, as its own buttons would; CallNotRunningError when no tab runs it.
+   */
+  requestOwnMedia(roomAddress: string, change: OwnMediaRequest): Promise<void>;
 }
+
+/** What another tab may ask of the call's tab: your microphone's mute and your camera, each set to a value (not toggled, so that two asks in flight agree). */
+export type OwnMediaRequest = Partial<Pick<OwnCallMedia, 'microphoneMuted' | 'cameraOff'>>;
 
 export interface PreferencesCommands {
   setPreferences(change: Partial<Preferences>): Promise<void>;
@@ -85,7 +93,10 @@ export interface ReceivedCommand {
   data: unknown;
 }
 
-export type SessionEvent = { type: 'command'; command: ReceivedCommand };
+export type SessionEvent =
+  | { type: 'command'; command: ReceivedCommand }
+  /** To the tab that runs the room's call only: another tab asked for this (CallsCommands.requestOwnMedia). */
+  | { type: 'own-media-request'; roomAddress: string; change: OwnMediaRequest };
 
 /** A Jingle IQ as StanzaJS parses it: plain JSON, passed between the worker and the call's tab. */
 export type JingleIq = Stanzas.IQ & { jingle: Stanzas.Jingle };

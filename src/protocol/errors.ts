@@ -52,6 +52,14 @@ export class NotConnectedError extends ParleyError {
   }
 }
 
+/** A request for the call's tab while no tab of yours runs the room's call (none claims it, or you are not in it). */
+export class CallNotRunningError extends ParleyError {
+  override readonly name = 'CallNotRunningError';
+  constructor() {
+    super('No tab of yours runs this call');
+  }
+}
+
 /** SPEC §6: the room refused a moderation request (only an owner may; the server decides). */
 export class ModerationRefusedError extends ParleyError {
   override readonly name = 'ModerationRefusedError';

@@ -79,6 +79,14 @@ export class TabsApi implements SessionApi {
     return tab !== undefined;
   }
 
+  /** Delivers an event to the tab that runs a call (`tabId`, JingleRouter's owner), after the state changes before it; false when there is none. */
+  deliverToCallTab(tabId: string | undefined, event: SessionEvent): boolean {
+    const tab = tabId === undefined ? undefined : this.tabs.get(tabId);
+    this.session.store.flush();
+    tab?.listener.event(event);
+    return tab !== undefined;
+  }
+
   /** Delivers an event to every attached tab. */
   broadcast(event: SessionEvent): void {
     for (const tab of this.tabs.values()) tab.listener.event(event);

@@ -51,7 +51,13 @@ export function createSession(options: SessionOptions): ParleySession {
   const rooms = session.addDomain(new RoomsDomain(session, events));
   const chat = session.addDomain(new ChatDomain(session, (event) => tabs.broadcast(event), events));
   const jingle = session.addDomain(new JingleRouter(session, (tabId, roomAddress, iq) => tabs.deliverJingle(tabId, roomAddress, iq)));
-  const calls = session.addDomain(new CallsDomain(session, (peerAddress) => rooms.lastRecordOf(peerAddress)));
+  const calls = session.addDomain(
+    new CallsDomain(
+      session,
+      (peerAddress) => rooms.lastRecordOf(peerAddress),
+      (roomAddress, change) => tabs.deliverToCallTab(jingle.ownerOf(roomAddress), { type: 'own-media-request', roomAddress, change }),
+    ),
+  );
   const tabs: TabsApi = new TabsApi(session, { rooms, chat, preferences, jingle, calls }, options.tabGone);
   return { session, tabs, rooms, chat, preferences, jingle, calls };
 }

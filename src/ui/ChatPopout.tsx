@@ -1,4 +1,5 @@
 import { Suspense, useEffect } from 'react';
+import { OwnMediaElsewhere } from './call/OwnMediaElsewhere';
 import { ChatPanel } from './ChatPanel';
 import { ConnectionStatus } from './ConnectionStatus';
 import { AttentionAlertsLater, RoomAlertsLater } from './RoomAlertsLater';
@@ -7,7 +8,10 @@ import { RoomStatus } from './RoomStatus';
 import { useMovedRoomAddress } from './useMovedRoomAddress';
 import { useRoomOfView } from './useRoomOfView';
 
-/** The pop-out chat (`/<room>?view=chat`): the room's chat alone, in a tab that never captures media. */
+/**
+ * The pop-out chat (`/<room>?view=chat`): the room's chat, in a tab that never captures media, with
+ * your microphone and camera in the call when you are in it (the call's tab does what they ask).
+ */
 export function ChatPopout({ roomName }: { roomName: string }) {
   const { room, openError, end, rejoin, chatAddress } = useRoomOfView(roomName, false);
   const unread = room?.unreadCount ?? 0;
@@ -25,6 +29,7 @@ export function ChatPopout({ roomName }: { roomName: string }) {
           <h1>{shownName}</h1>
           <ConnectionStatus />
         </div>
+        {room?.address && <OwnMediaElsewhere roomAddress={room.address} />}
       </header>
       <RoomStatus roomName={roomName} room={room} openError={openError} ended={Boolean(end)} />
       {/* Kicked, banned, the room destroyed or left: the same screen as the room's tab says why, above what was said. */}

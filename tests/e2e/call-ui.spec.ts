@@ -27,6 +27,11 @@ async function screenshot(page: Page, name: string): Promise<void> {
   await test.info().attach(name, { path, contentType: 'image/png' });
 }
 
+/** Your microphone and camera in a call another tab of yours runs (the pop-out's header, the "elsewhere" view). */
+function ownMediaElsewhere(page: Page) {
+  return page.getByRole('group', { name: 'Your microphone and camera in the call' });
+}
+
 /** Alice and Bob in the call of a new room, Bob seeing Alice's video. */
 async function aliceAndBobInACall(people: People, label: string): Promise<{ alice: Person; bob: Person }> {
   const room = uniqueRoomName(label);
@@ -239,7 +244,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     }
   });
 
-  test('a chat-only pop-out tab never opens a camera; a second room tab shows the call runs elsewhere, then takes it over', async ({ people }) => {
+  test('a chat-only pop-out tab never opens a camera, yet mutes you and stops your camera in the call’s tab, by button and shortcut; a second room tab shows the call runs elsewhere, with the same controls, then takes it over', async ({ people }) => {
     const { alice, bob } = await aliceAndBobInACall(people, 'call-tabs');
 
     /** A tab of Alice's that counts its getUserMedia and getDisplayMedia calls. */
@@ -273,6 +278,27 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await expect(popout.getByRole('region', { name: 'Call' })).toHaveCount(0);
       await expect(popout.locator('video')).toHaveCount(0);
       expect(await captures(popout)).toBe(0);
+
+      // Typing in the pop-out, Ctrl+D mutes Alice in the call her room tab runs, rather than opening a bookmark dialog.
+      const controls = ownMediaElsewhere(popout);
+      const composer = messageBox(popout);
+      await composer.fill('one moment');
+      await composer.press('Control+d');
+      await expect(controls.getByRole('button', { name: 'Unmute microphone', exact: true })).toHaveAttribute('aria-keyshortcuts', 'Control+D');
+      await expect(controls.getByRole('status').filter({ hasText: 'Microphone muted' })).toHaveCount(1);
+      await expect(participantEntry(bob.page, 'Alice')).toContainText('muted');
+      await expect(callButton(alice.page, 'Unmute microphone')).toBeVisible();
+      await controls.getByRole('button', { name: 'Stop camera', exact: true }).click();
+      await expect(tile(bob.page, 'Alice').locator('video')).toHaveCount(0);
+      await expect(callButton(alice.page, 'Start camera')).toBeVisible();
+      await composer.press('Control+e');
+      await composer.press('Control+d');
+      await expect(participantEntry(bob.page, 'Alice')).not.toContainText('muted');
+      await expectDecodingVideo(bob.page, 'Alice');
+      await expect(controls.getByRole('button', { name: 'Mute microphone', exact: true })).toBeVisible();
+      await expect(composer).toHaveValue('one moment');
+      await expect(composer).toBeFocused();
+      expect(await captures(popout)).toBe(0);
       await popout.close();
     });
 
@@ -280,6 +306,10 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       const second = await countingTab(alice.page.url());
       await expect(callRegion(second)).toContainText('You are in this call in another tab');
       await expect(callButton(second, 'Join call')).toHaveCount(0);
+      await ownMediaElsewhere(second).getByRole('button', { name: 'Mute microphone', exact: true }).click();
+      await expect(participantEntry(bob.page, 'Alice')).toContainText('muted');
+      await ownMediaElsewhere(second).getByRole('button', { name: 'Unmute microphone', exact: true }).click();
+      await expect(participantEntry(bob.page, 'Alice')).not.toContainText('muted');
       expect(await captures(second)).toBe(0);
 
       // Closing the tab that runs the call hands it to the second one (the call's Web Lock).
@@ -295,11 +325,14 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     const popout = await alice.context.newPage();
     await popout.goto(`${alice.page.url()}?view=chat`);
     await expectJoined(popout);
+    await expect(ownMediaElsewhere(popout)).toBeVisible();
 
     // No other tab of Alice's can take the call over: after the wait for one, she is out of the call.
     await alice.page.close();
     await expect(tile(bob.page, 'Alice')).toHaveCount(0, { timeout: 20_000 });
     await expect(participantEntry(bob.page, 'Alice')).toHaveCount(1);
+    // Out of the call, the pop-out offers no microphone or camera of a call.
+    await expect(ownMediaElsewhere(popout)).toHaveCount(0);
     await say(popout, 'still here, out of the call');
     await expect(chatLog(bob.page)).toContainText('still here, out of the call');
   });

@@ -1,7 +1,8 @@
 import type { Stanzas } from 'stanza';
 import { describe, expect, it } from 'vitest';
 import { LIVENESS } from '../../src/protocol/clientDefaults';
-import type { JingleIq } from '../../src/protocol/commands';
+import type { JingleIq, SessionEvent } from '../../src/protocol/commands';
+import { CallNotRunningError, ValidationError } from '../../src/protocol/errors';
 import { LIMITS, UNCLAIMED_CALL_HOLD } from '../../src/protocol/constants';
 import type { Peer } from '../../src/protocol/entities';
 import type { Clock } from '../../src/common/clock';
@@ -95,6 +96,41 @@ describe('Own media on the call record: what a tab taking the call over starts f
 
     await person.rooms.leaveCall(room.address);
     expect(own()).toEqual({ microphoneMuted: false, cameraOff: false, sharingScreen: false });
+  });
+});
+
+describe("Own media asked from another tab: the pop-out chat's microphone and camera reach the tab that runs the call, and only that tab", () => {
+  it('delivered to the claiming tab as set values, validated, and refused in plain words while no tab of yours runs the call', async () => {
+    const { person, room } = await personIn('own-media-request-room');
+    const popoutEvents: SessionEvent[] = [];
+    person.tabs.attach('own-media-popout', { state: () => {}, event: (event) => popoutEvents.push(event), jingle: () => {} });
+    const callTabAsked = () => person.events.filter((event) => event.type === 'own-media-request');
+
+    // Joining the room joined the call, but no tab runs it yet: nobody could do what is asked.
+    await expect(person.calls.requestOwnMedia(room.address, { microphoneMuted: true })).rejects.toThrow(CallNotRunningError);
+    await person.jingle.claimCall(person.tabId, room.address);
+    await person.calls.requestOwnMedia(room.address, { microphoneMuted: true });
+    await person.calls.requestOwnMedia(room.address, { cameraOff: false, microphoneMuted: false });
+    expect(callTabAsked()).toEqual([
+      { type: 'own-media-request', roomAddress: room.address, change: { microphoneMuted: true } },
+      { type: 'own-media-request', roomAddress: room.address, change: { cameraOff: false, microphoneMuted: false } },
+    ]);
+    // The tab that asked (the pop-out) hears nothing: the call's tab does it, and the records say so.
+    expect(popoutEvents).toEqual([]);
+
+    await expect(person.calls.requestOwnMedia(room.address, { sharingScreen: true } as never)).rejects.toThrow('unknown own media request field sharingScreen');
+    await expect(person.calls.requestOwnMedia(room.address, { microphoneMuted: 'yes' as never })).rejects.toThrow('microphoneMuted must be true or false');
+    await expect(person.calls.requestOwnMedia(room.address, {})).rejects.toThrow('asks for the microphone, the camera or both');
+    await expect(person.calls.requestOwnMedia('x'.repeat(LIMITS.addressLength + 1), { cameraOff: true })).rejects.toThrow(ValidationError);
+    expect(callTabAsked()).toHaveLength(2);
+
+    // Out of the call, and with the call's tab gone, there is no call to ask.
+    await person.rooms.leaveCall(room.address);
+    await expect(person.calls.requestOwnMedia(room.address, { cameraOff: true })).rejects.toThrow('No tab of yours runs this call');
+    await person.rooms.joinCall(room.address);
+    await person.jingle.releaseCall(person.tabId, room.address);
+    await expect(person.calls.requestOwnMedia(room.address, { cameraOff: true })).rejects.toThrow(CallNotRunningError);
+    expect(callTabAsked()).toHaveLength(2);
   });
 });
 

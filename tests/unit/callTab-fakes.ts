@@ -11,6 +11,7 @@ import { TypedEmitter } from '../../src/common/TypedEmitter';
 import type { MediaDevicesApi, PreviewCapture, VideoSendLoad } from '../../src/main-thread/media';
 import type { TileNeed, VideoSize } from '../../src/main-thread/call/receive/tileProfile';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
+import type { OwnMediaRequest } from '../../src/protocol/commands';
 import type { CallRecord, OwnCallMedia, Peer, Preferences, Room } from '../../src/protocol/entities';
 import { initialSessionState } from '../../src/protocol/session-state';
 import type { VoiceActivityReport, VoiceAnalysisOptions } from '../../src/protocol/analysisWorker';
@@ -386,6 +387,8 @@ export function harness(options: HarnessOptions = {}) {
   const keyTarget = new EventTarget();
   const clock = new ManualClock();
   const errors: string[] = [];
+  /** Who follows what other tabs of yours ask of the call (the runtime, while it is started). */
+  const ownMediaRequestFollowers = new Set<(change: OwnMediaRequest) => void>();
   const runtime = new CallRuntime({
     roomAddress: ROOM,
     store,
@@ -412,6 +415,10 @@ export function harness(options: HarnessOptions = {}) {
     setVoiceThreshold: (thresholdDb) => log.push(`threshold ${thresholdDb}`),
     keyTarget,
     ...(options.tileObservers ? { tileObservers: options.tileObservers } : {}),
+    ownMediaRequests: (apply) => {
+      ownMediaRequestFollowers.add(apply);
+      return () => ownMediaRequestFollowers.delete(apply);
+    },
   });
   return {
     runtime,
@@ -428,6 +435,9 @@ export function harness(options: HarnessOptions = {}) {
     monitors,
     mediaDevices,
     keyTarget,
+    /** Another tab of yours asks for your mute or camera, as the session hands it to the call's tab (calls.requestOwnMedia). */
+    askOwnMedia: (change: OwnMediaRequest) => ownMediaRequestFollowers.forEach((apply) => apply(change)),
+    ownMediaRequestFollowers,
     /** The worker's patch for the last call join or leave arrives. */
     deliverCallRecord(): void {
       const joined = pendingRecord.shift();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { heldPeersAtom } from '../../src/main-thread/call/callAtoms';
 import { CapturePermissionError } from '../../src/main-thread/media';
-import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
+import { callAtomFamily, sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { VIDEO_RESOLUTION_TIERS, VOLUME } from '../../src/protocol/constants';
 import { profileForTile } from '../../src/main-thread/call/receive/tileProfile';
 import { CAPTURE_TIER_SETTLE_MS, VOICE_ANALYSIS_DELAY_MS, TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
@@ -636,6 +636,71 @@ describe('what the call tells the others', () => {
     expect(h.store.get(sessionStateAtom).preferences.globalVolumeLimit).toBe(VOLUME.globalLimitDefault);
     h.setPreferences({ voiceActivityThreshold: -50 });
     expect(h.log).toContain('threshold -50');
+  });
+});
+
+describe("your microphone and camera asked for from another tab of yours (the pop-out chat): the call's tab does what its own buttons would, and only that", () => {
+  it('in the call, each ask sets the device to the value asked (asked twice, it stays so), and the record says so', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    h.askOwnMedia({ microphoneMuted: true });
+    h.askOwnMedia({ microphoneMuted: true });
+    await settle();
+    expect(local(h).microphone?.muted).toBe(true);
+    expect(h.self()).toMatchObject({ muted: true, hasActiveMicrophone: false });
+    h.askOwnMedia({ cameraOff: true, microphoneMuted: false });
+    await settle();
+    expect(local(h).microphone?.muted).toBe(false);
+    expect(local(h).camera?.off).toBe(true);
+    expect(h.self()).toMatchObject({ muted: false, hasActiveCamera: false });
+    h.askOwnMedia({ cameraOff: false });
+    await settle();
+    expect(local(h).camera?.off).toBe(false);
+    expect(h.store.get(callAtomFamily(ROOM))?.ownMedia).toMatchObject({ microphoneMuted: false, cameraOff: false });
+  });
+
+  it('out of the call nothing changes: the preview is not the call', async () => {
+    const h = open();
+    await settle();
+    h.askOwnMedia({ microphoneMuted: true, cameraOff: true });
+    await settle();
+    expect(local(h).microphone?.muted).toBe(false);
+    expect(local(h).camera?.off).toBe(false);
+  });
+
+  it('while push-to-talk holds the microphone, an ask for it does nothing (its button there is disabled too); the camera still follows', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.setPreferences({ pushToTalk: true });
+    h.askOwnMedia({ microphoneMuted: false, cameraOff: true });
+    await settle();
+    expect(local(h).microphone?.muted).toBe(true);
+    expect(local(h).camera?.off).toBe(true);
+  });
+
+  it('with no microphone running, an ask to unmute starts one, as the button would', async () => {
+    const h = open({ refused: true });
+    await settle();
+    // The call's own capture is refused again: you are in the call with neither device.
+    h.mediaDevices.failNextWith = 'NotAllowedError';
+    await h.runtime.joinCall();
+    await settle();
+    expect(local(h).microphone).toBeUndefined();
+    h.askOwnMedia({ microphoneMuted: false });
+    await settle();
+    expect(local(h).microphone?.muted).toBe(false);
+  });
+
+  it('a runtime that is gone no longer follows the asks', async () => {
+    const h = open();
+    await settle();
+    expect(h.ownMediaRequestFollowers.size).toBe(1);
+    h.runtime.dispose();
+    expect(h.ownMediaRequestFollowers.size).toBe(0);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { createStore } from 'jotai';
 import { VOLUME } from '../../protocol/constants';
+import type { OwnMediaRequest } from '../../protocol/commands';
 import type { Preferences } from '../../protocol/entities';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
@@ -63,6 +64,8 @@ export interface CallRuntimeOptions {
   readonly probeLoaded?: MediaItemsOptions['probeLoaded'];
   /** The browser's observers in a tab (browserTileObservers); without them every remote video asks for its best. */
   readonly tileObservers?: TileObservers;
+  /** Follows what other tabs of yours ask of this call (the pop-out chat's microphone and camera); returns the unfollow. */
+  readonly ownMediaRequests?: (apply: (change: OwnMediaRequest) => void) => () => void;
 }
 
 /** Where the page may not capture, the device list is simply empty. */
@@ -217,6 +220,7 @@ export class CallRuntime {
         this.heldPeerReports.follow();
       }),
       () => this.troubles.clear(),
+      this.options.ownMediaRequests?.((change) => this.applyOwnMediaRequest(change)) ?? (() => undefined),
     );
     this.voice.start();
     this.devices.start();
@@ -293,6 +297,23 @@ export class CallRuntime {
   /** "Stop camera" / "Start camera". */
   toggleCamera(): Promise<void> {
     return this.local.toggleCamera();
+  }
+
+  /**
+   * Another tab of yours asked for your mute or camera (the pop-out chat): what this tab's own
+   * buttons would do, and only what they would — in the call, not while push-to-talk holds the
+   * microphone, not while the device is on its way, not for a device there is none of.
+   */
+  private applyOwnMediaRequest(change: OwnMediaRequest): void {
+    if (this.disposed || this.phase !== 'in-call') return;
+    const { store } = this.options;
+    const devices = store.get(this.atoms.devices);
+    const starting = store.get(this.atoms.previewStarting);
+    const { microphone, camera } = this.local.state();
+    const microphoneSettable = !store.get(preferencesAtom).pushToTalk && devices.hasMicrophone && !starting && !devices.requestingMicrophoneCapture;
+    if (change.microphoneMuted !== undefined && microphoneSettable && (microphone?.muted ?? true) !== change.microphoneMuted) void this.toggleMicrophone();
+    const cameraSettable = devices.hasCamera && !starting && !devices.requestingCameraCapture;
+    if (change.cameraOff !== undefined && cameraSettable && (camera?.off ?? true) !== change.cameraOff) void this.toggleCamera();
   }
 
   /** "Start Screenshare" (in the call); also "Share screen again" after the call moved here. */

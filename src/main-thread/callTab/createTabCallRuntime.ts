@@ -74,5 +74,9 @@ export function createTabCallRuntime({ roomAddress, bridge, store, analysis, pre
     keyTarget: window,
     probeLoaded: (item, stream) => probeMediaLoaded(item.kind, stream, systemClock),
     tileObservers: browserTileObservers(),
+    ownMediaRequests: (apply) =>
+      bridge.onEvent((event) => {
+        if (event.type === 'own-media-request' && event.roomAddress === roomAddress) apply(event.change);
+      }),
   });
 }

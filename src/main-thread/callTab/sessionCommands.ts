@@ -3,6 +3,7 @@ import type { CallsCommands, PreferencesCommands, RoomsCommands } from '../../pr
 /** The shared session's commands the call tab uses (a part of the tab's actions). */
 export interface CallTabCommands {
   readonly rooms: Pick<RoomsCommands, 'joinCall' | 'leaveCall'>;
-  readonly calls: CallsCommands;
+  /** Not `requestOwnMedia`: that asks the call's tab, which this is. */
+  readonly calls: Omit<CallsCommands, 'requestOwnMedia'>;
   readonly preferences: PreferencesCommands;
 }

@@ -1,8 +1,8 @@
 import { JID, type Agent, type Stanzas } from 'stanza';
-import type { CallsCommands, PeerMediaChange } from '../../protocol/commands';
+import type { CallsCommands, OwnMediaRequest, PeerMediaChange } from '../../protocol/commands';
 import { LIMITS } from '../../protocol/constants';
 import type { OwnCallMedia, Peer } from '../../protocol/entities';
-import { ValidationError } from '../../protocol/errors';
+import { CallNotRunningError, ValidationError } from '../../protocol/errors';
 import { roomByAddress } from '../../protocol/roomLookup';
 import { expectRecord, expectString } from '../../protocol/validate';
 import type { SessionContext, SessionDomain } from '../SessionContext';
@@ -10,6 +10,7 @@ import { announceSpeaking, markSpeaking } from './selfSpeaking';
 
 const REPORTED_FIELDS = new Set<keyof PeerMediaChange>(['muted', 'hasActiveCamera', 'hasActiveMicrophone', 'hasActiveScreenCapture', 'sessionFailed']);
 const OWN_MEDIA_FIELDS = new Set<keyof OwnCallMedia>(['microphoneMuted', 'cameraOff', 'sharingScreen']);
+const REQUESTABLE_FIELDS = new Set<keyof OwnMediaRequest>(['microphoneMuted', 'cameraOff']);
 
 /** A change naming only `allowed` fields, each true or false. */
 function expectFlags<Field extends string>(change: unknown, allowed: ReadonlySet<Field>, what: string): Partial<Record<Field, boolean>> {
@@ -30,6 +31,8 @@ export class CallsDomain implements SessionDomain, CallsCommands {
     private readonly context: SessionContext,
     /** What the session last knew of someone gone from their room (RoomsDomain): the record a held person is listed as. */
     private readonly lastRecordOf: (peerAddress: string) => Peer | undefined,
+    /** Hands a request to the tab that runs the room's call (JingleRouter's owner); false when none does. */
+    private readonly askCallTab: (roomAddress: string, change: OwnMediaRequest) => boolean,
   ) {}
 
   attachClient(client: Agent): void {
@@ -81,6 +84,14 @@ export class CallsDomain implements SessionDomain, CallsCommands {
     if (!call?.joined) return;
     const heldPeers = [...new Set(held)].flatMap((peer) => this.lastRecordOf(peer) ?? []);
     this.context.store.upsert('calls', address, { ...call, heldPeers });
+  }
+
+  /** The pop-out chat's microphone and camera: the call's tab does what its own buttons would. */
+  async requestOwnMedia(roomAddress: string, change: OwnMediaRequest): Promise<void> {
+    const address = expectString(roomAddress, 'room address', LIMITS.addressLength);
+    const fields = expectFlags(change, REQUESTABLE_FIELDS, 'own media request');
+    if (Object.keys(fields).length === 0) throw new ValidationError('an own media request asks for the microphone, the camera or both');
+    if (this.context.store.state.calls[address]?.joined !== true || !this.askCallTab(address, fields)) throw new CallNotRunningError();
   }
 
   private onGroupchat(message: Stanzas.ReceivedMessage): void {

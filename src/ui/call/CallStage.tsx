@@ -7,6 +7,7 @@ import { CallNotices } from './CallNotices';
 import { CallPreview } from './CallPreview';
 import { useCallRuntime } from './callRuntimeContext';
 import { CallViewToggle } from './CallViewToggle';
+import { OwnMediaElsewhere } from './OwnMediaElsewhere';
 
 /** The room's call in this tab: the preview, the call itself, or word that another tab runs it. */
 export const CallStage = memo(function CallStage({ id, roomName }: { id: string; roomName: string }) {
@@ -29,6 +30,7 @@ export const CallStage = memo(function CallStage({ id, roomName }: { id: string;
       {phase === 'elsewhere' && (
         <div className="call-elsewhere">
           <p>You are in this call in another tab of this browser. You can chat here, or move the call to this tab.</p>
+          <OwnMediaElsewhere roomAddress={runtime.roomAddress} />
           <div className="call-elsewhere-actions">
             <button type="button" className="button primary" onClick={() => runtime.moveCallHere()}>
               Move call here

@@ -1,0 +1,94 @@
+import { useAtomValue } from 'jotai';
+import { useEffect, useState } from 'react';
+import type { OwnMediaRequest } from '../../protocol/commands';
+import { OWN_MEDIA_REQUEST_SETTLE_MS } from '../../protocol/clientDefaults';
+import { errorMessage } from '../../common/errorMessage';
+import { callAtomFamily, preferencesAtom, selfPeerAtomFamily } from '../../main-thread/sessionAtoms';
+import { useActions } from '../tabContext';
+import { CameraIcon, MicrophoneIcon } from './CallIcons';
+import { CALL_SHORTCUTS } from './callShortcuts';
+import { DeviceToggle } from './DeviceToggle';
+
+type Device = keyof OwnMediaRequest;
+
+/**
+ * Your microphone and camera in the call another tab of yours runs: in the pop-out chat, and in a
+ * room tab that says the call runs elsewhere. They show what the room hears and sees of you (your
+ * own record) and ask the call's tab to do what its own buttons would (`calls.requestOwnMedia`),
+ * with the same keyboard shortcuts, so that Ctrl+D in the pop-out mutes you rather than opening the
+ * browser's bookmark dialog. Nothing is shown while you are not in the call.
+ */
+export function OwnMediaElsewhere({ roomAddress }: { roomAddress: string }) {
+  const call = useAtomValue(callAtomFamily(roomAddress));
+  const self = useAtomValue(selfPeerAtomFamily(roomAddress));
+  const { pushToTalk } = useAtomValue(preferencesAtom);
+  const actions = useActions();
+  const microphoneOn = self?.hasActiveMicrophone === true;
+  const cameraOn = self?.hasActiveCamera === true;
+  // What was asked and not done yet, per device: the state it asked to leave, until it leaves it or the ask settles.
+  const [asked, setAsked] = useState<Partial<Record<Device, boolean>>>({});
+  const [refusal, setRefusal] = useState<string | undefined>(undefined);
+  useEffect(() => setAsked((current) => withoutDone(current, { microphoneMuted: microphoneOn, cameraOff: cameraOn })), [microphoneOn, cameraOn]);
+  useEffect(() => {
+    if (Object.keys(asked).length === 0) return undefined;
+    const settle = setTimeout(() => setAsked({}), OWN_MEDIA_REQUEST_SETTLE_MS);
+    return () => clearTimeout(settle);
+  }, [asked]);
+  if (!call?.joined || !self) return null;
+
+  const ask = (device: Device, leaving: boolean): void => {
+    setAsked((current) => ({ ...current, [device]: leaving }));
+    setRefusal(undefined);
+    actions.calls.requestOwnMedia(roomAddress, { [device]: leaving }).catch((error: unknown) => {
+      setAsked((current) => withoutDevice(current, device));
+      setRefusal(refusalWords(device, error));
+    });
+  };
+  return (
+    <div className="own-media-elsewhere" role="group" aria-label="Your microphone and camera in the call">
+      <DeviceToggle
+        on={microphoneOn}
+        starting={asked.microphoneMuted === microphoneOn}
+        disabled={pushToTalk}
+        label={microphoneOn ? 'Mute microphone' : 'Unmute microphone'}
+        title={pushToTalk ? 'Push to talk is on: hold Space in the call’s tab to talk' : undefined}
+        shortcut={CALL_SHORTCUTS.microphone}
+        onToggle={() => ask('microphoneMuted', microphoneOn)}
+        icon={(off) => <MicrophoneIcon off={off} />}
+        stateWords={['Microphone on', 'Microphone muted']}
+      />
+      <DeviceToggle
+        on={cameraOn}
+        starting={asked.cameraOff === cameraOn}
+        disabled={false}
+        label={cameraOn ? 'Stop camera' : 'Start camera'}
+        shortcut={CALL_SHORTCUTS.camera}
+        onToggle={() => ask('cameraOff', cameraOn)}
+        icon={(off) => <CameraIcon off={off} />}
+        stateWords={['Camera on', 'Camera off']}
+      />
+      {refusal && (
+        <p className="own-media-refusal" role="alert">
+          {refusal}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Why a toggle did nothing, in plain words (the error's name survives the way back from the session). */
+function refusalWords(device: Device, error: unknown): string {
+  const what = device === 'microphoneMuted' ? 'Your microphone' : 'Your camera';
+  const why = error instanceof Error && error.name === 'CallNotRunningError' ? 'no tab of yours is running the call right now' : errorMessage(error);
+  return `${what} wasn't changed: ${why}.`;
+}
+
+/** The asks whose device has left the state they asked to leave: done. */
+function withoutDone(asked: Partial<Record<Device, boolean>>, now: Record<Device, boolean>): Partial<Record<Device, boolean>> {
+  const pending = Object.entries(asked).filter(([device, leaving]) => now[device as Device] === leaving);
+  return pending.length === Object.keys(asked).length ? asked : Object.fromEntries(pending);
+}
+
+function withoutDevice(asked: Partial<Record<Device, boolean>>, device: Device): Partial<Record<Device, boolean>> {
+  return Object.fromEntries(Object.entries(asked).filter(([asking]) => asking !== device));
+}

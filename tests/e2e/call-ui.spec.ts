@@ -244,6 +244,52 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     }
   });
 
+  test('a camera that has not delivered a frame yet shows the person’s initial on every tile, never a black rectangle, until its first frame', async ({ people }) => {
+    const room = uniqueRoomName('call-first-frame');
+    const alice = await people.join(room, 'Alice');
+    // A named fake: a camera that delivers its first frame only when told (a canvas's stream, drawn
+    // from then on), as a real one may take seconds to; the microphone is the fake device's.
+    await alice.context.addInitScript(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 640;
+      canvas.height = 360;
+      const draw = () => {
+        const context = canvas.getContext('2d')!;
+        context.fillStyle = `hsl(${(performance.now() / 10) % 360} 80% 50%)`;
+        context.fillRect(0, 0, canvas.width, canvas.height);
+        setTimeout(draw, 33);
+      };
+      Object.assign(window, { deliverCameraFrames: draw });
+      const devices = navigator.mediaDevices;
+      const getUserMedia = devices.getUserMedia.bind(devices);
+      devices.getUserMedia = async (constraints) => {
+        const stream = await getUserMedia(constraints);
+        for (const track of stream.getVideoTracks()) {
+          stream.removeTrack(track);
+          track.stop();
+          stream.addTrack(canvas.captureStream(30).getVideoTracks()[0]!);
+        }
+        return stream;
+      };
+    });
+    await alice.page.reload();
+    await expectJoined(alice.page);
+    const bob = await people.join(room, 'Bob');
+    await joinCall(alice.page);
+    await joinCall(bob.page);
+
+    const aliceAt = (page: Page, name: string) => ({ video: tile(page, name).locator('video'), initial: tile(page, name).locator('.tile-avatar') });
+    for (const [page, name] of [[bob.page, 'Alice'], [alice.page, 'Alice (you)']] as const) {
+      // Her camera is on (its video is there), but no frame has come: her initial covers it.
+      await expect(aliceAt(page, name).video).toHaveCount(1);
+      await expect(aliceAt(page, name).initial).toBeVisible();
+      await expect(aliceAt(page, name).initial).toHaveAttribute('data-initial', 'A');
+    }
+    await alice.page.evaluate(() => (window as unknown as { deliverCameraFrames: () => void }).deliverCameraFrames());
+    await expectDecodingVideo(bob.page, 'Alice');
+    for (const [page, name] of [[bob.page, 'Alice'], [alice.page, 'Alice (you)']] as const) await expect(aliceAt(page, name).initial).toHaveCount(0);
+  });
+
   test('a chat-only pop-out tab never opens a camera, yet mutes you and stops your camera in the call’s tab, by button and shortcut; a second room tab shows the call runs elsewhere, with the same controls, then takes it over', async ({ people }) => {
     const { alice, bob } = await aliceAndBobInACall(people, 'call-tabs');
 

@@ -42,6 +42,18 @@ describe("a person's connection hint (their tile reads the SPEC §3 Connection r
     expect(connectionHint([record('a', 'connecting', true)])).toBe('reconnecting');
   });
 
+  it('the sessions that bring their media speak for their tile: yours to them, connected, does not hide that theirs is still being set up or was cut off', () => {
+    const yoursToThem = { ...record('mine', 'connected'), sendingVideoMediaId: 'camera' };
+    const theirs = (state: SessionConnectionState) => ({ ...record('theirs', state), receivingVideoMediaId: 'their-camera' });
+    expect(connectionHint([yoursToThem, theirs('connecting')])).toBe('connecting');
+    expect(connectionHint([yoursToThem, theirs('interrupted')])).toBe('reconnecting');
+    expect(connectionHint([yoursToThem, theirs('connected')])).toBeUndefined();
+    // A path change: their media arrives on the running session while the new one connects.
+    expect(connectionHint([yoursToThem, theirs('connected'), { ...theirs('connecting'), id: 'theirs-by-relay' }])).toBeUndefined();
+    // They send nothing (no camera, no microphone): every session with them speaks, as before.
+    expect(connectionHint([yoursToThem, record('theirs', 'connecting')])).toBeUndefined();
+  });
+
   it('after a failure says reconnecting while sessions start anew (or none runs yet), and that it cannot connect once it has failed on', () => {
     expect(connectionHint([], 'failing')).toBe('reconnecting');
     expect(connectionHint([record('a', 'connecting')], 'failing')).toBe('reconnecting');

@@ -5,14 +5,18 @@ import type { ConnectionTrouble } from './ConnectionTroubles';
 export type ConnectionHint = 'connecting' | 'reconnecting' | 'unreachable' | undefined;
 
 /**
- * The hint from the SPEC §3 Connection records of the sessions with one person (both ways, either
- * path) and how long it has been failing (ConnectionTroubles): none while one of them is connected
+ * The hint from the SPEC §3 Connection records of the sessions with one person (either path) and
+ * how long it has been failing (ConnectionTroubles). The sessions that bring their media to you speak
+ * for their tile whenever there are any: yours to them may be up while theirs, whose video the tile
+ * waits for, is not. Of those: none while one of them is connected
  * (media flows; another may be starting beside it on a path change); `unreachable` once it has
  * failed for CALL_UNREACHABLE_AFTER_MS (the call keeps trying); `reconnecting` when one was cut
  * off (SPEC §4 ends it after 5 s), failed and restarts ICE, or the sessions start anew after a
  * failure; `connecting` while sessions are still being set up.
  */
-export function connectionHint(records: readonly Connection[], trouble?: ConnectionTrouble): ConnectionHint {
+export function connectionHint(withPerson: readonly Connection[], trouble?: ConnectionTrouble): ConnectionHint {
+  const bringing = withPerson.filter((record) => record.receivingAudioMediaId !== undefined || record.receivingVideoMediaId !== undefined);
+  const records = bringing.length > 0 ? bringing : withPerson;
   if (records.some((record) => record.connectionState === 'connected')) return undefined;
   if (trouble === 'unreachable') return 'unreachable';
   if (trouble === 'failing') return 'reconnecting';

@@ -24,21 +24,18 @@ interface CallTileViewProps {
 
 /**
  * One tile of the grid: the video (your own camera mirrored), or the person's initial while it is
- * off; the person's audio; their name with muted / screen marks and whether your connection with
+ * off or has not shown a frame yet; the person's audio; their name with muted / screen marks and whether your connection with
  * them is still being set up, was cut off or cannot be made (how their video reaches you is in "Call details"); a ring while they speak;
  * for others, their volume; and enlarging it.
  */
 export function CallTileView({ tile, area, featured, enlarged, canEnlarge }: CallTileViewProps) {
   const runtime = useCallRuntime();
   const initial = Array.from(tile.displayName.trim())[0]?.toUpperCase() ?? '?';
+  const avatar = <div className="tile-avatar" aria-hidden="true" data-initial={initial} />;
   const classes = ['call-tile', tile.speaking ? 'is-speaking' : '', tile.kind === 'screen' ? 'is-screen' : '', featured ? 'is-featured' : ''].filter(Boolean).join(' ');
   return (
     <figure className={classes} aria-label={tileLabel(tile)} style={area ? { gridArea: area } : undefined}>
-      {tile.videoItemId ? (
-        <TileVideo key={tile.key} itemId={tile.videoItemId} mirrored={tile.mirrored} />
-      ) : (
-        <div className="tile-avatar" aria-hidden="true" data-initial={initial} />
-      )}
+      {tile.videoItemId ? <TileVideo key={tile.key} itemId={tile.videoItemId} mirrored={tile.mirrored} beforeFirstFrame={avatar} /> : avatar}
       {tile.audioItemIds.map((id) => (
         <MediaAudio key={id} itemId={id} />
       ))}

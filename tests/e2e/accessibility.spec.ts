@@ -400,6 +400,26 @@ test.describe('Invite: "Copy link" writes the room\'s address; a person arriving
       await dana.close();
     }
   });
+
+  test('a joiner by link who types a name and goes straight to "Join call" joins under that name', async ({ people, appUrl, browser }) => {
+    const room = uniqueRoomName('by link straight in');
+    const alice = await people.join(room, 'Alice');
+    const erin = await browser.newContext();
+    try {
+      const page = await erin.newPage();
+      await page.goto(roomAddress(appUrl, room));
+      await openPanel(page, 'Chat');
+      await expectJoined(page);
+      await callRegion(page).getByRole('textbox', { name: 'Your name' }).fill('  Erin ');
+      await callButton(page, 'Join call').click();
+      await expect(callButton(page, 'Hang up')).toBeVisible();
+      await expect(participantEntry(alice.page, 'Erin')).toBeVisible();
+      await expect(participantEntry(alice.page, 'Anonymous')).toHaveCount(0);
+      await expect(callRegion(page).getByRole('figure', { name: 'Erin (you)', exact: true })).toBeVisible();
+    } finally {
+      await erin.close();
+    }
+  });
 });
 
 test.describe('Room names: a name with no letters or digits is refused on the home page, with the reason', () => {

@@ -2,6 +2,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { focusLost } from '../focusLost';
 import { InviteButtons } from '../InviteButtons';
+import { useActions } from '../tabContext';
 import { CameraToggle } from './CameraToggle';
 import { useCallRuntime } from './callRuntimeContext';
 import { DevicePickers } from './DevicePickers';
@@ -46,6 +47,14 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
   const runtime = useCallRuntime();
   const hasNoName = useHasNoName();
   const joinRef = useRef<HTMLButtonElement>(null);
+  const typedName = useRef('');
+  const actions = useActions();
+  const join = () => {
+    const name = hasNoName ? typedName.current.trim() : '';
+    // Not waited for: the join is on its way at once, and the room hears the name as after "Save name".
+    if (name) void actions.preferences.setPreferences({ displayName: name }).catch(() => undefined);
+    void runtime.joinCall();
+  };
   // Back from a call, a dialog or a prompt, focus would fall to the page: "Join call" is the next step.
   // Not scrolled to: "Join call" is in view above the device pickers, and scrolling forced a layout (issue 14).
   useEffect(() => {
@@ -78,11 +87,11 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
       about={
         <>
           <p className="muted">{inCallText(others)}</p>
-          {hasNoName && <NamePrompt onSaved={() => joinRef.current?.focus()} />}
+          {hasNoName && <NamePrompt onSaved={() => joinRef.current?.focus()} onTyped={(name) => (typedName.current = name)} />}
         </>
       }
       join={
-        <button ref={joinRef} type="button" className="button primary join-call" disabled={joining} onClick={() => void runtime.joinCall()}>
+        <button ref={joinRef} type="button" className="button primary join-call" disabled={joining} onClick={join}>
           {joining ? 'Joining…' : 'Join call'}
         </button>
       }

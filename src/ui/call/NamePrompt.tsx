@@ -4,9 +4,11 @@ import { useActions } from '../tabContext';
 
 /**
  * Asks a person who arrived by a link for the name others will see; saved in the preferences
- * (every tab, every room, next visit too), which renames them in the room at once.
+ * (every tab, every room, next visit too), which renames them in the room at once. "Save name"
+ * saves it; so does "Join call" beside it (`onTyped` tells the preview what is typed), since a
+ * person who typed their name and joined expects to be seen under it.
  */
-export function NamePrompt({ onSaved }: { onSaved: () => void }) {
+export function NamePrompt({ onSaved, onTyped }: { onSaved: () => void; onTyped: (name: string) => void }) {
   const actions = useActions();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
@@ -31,7 +33,10 @@ export function NamePrompt({ onSaved }: { onSaved: () => void }) {
         <input
           type="text"
           value={name}
-          onChange={(event) => setName(event.target.value)}
+          onChange={(event) => {
+            setName(event.target.value);
+            onTyped(event.target.value);
+          }}
           maxLength={LIMITS.displayNameLength}
           autoComplete="nickname"
           aria-invalid={error ? true : undefined}

@@ -14,7 +14,7 @@ type Device = keyof OwnMediaRequest;
 /**
  * Your microphone and camera in the call another tab of yours runs: in the pop-out chat, and in a
  * room tab that says the call runs elsewhere. They show what the room hears and sees of you (your
- * own record) and ask the call's tab to do what its own buttons would (`calls.requestOwnMedia`),
+ * own record; through an outage of the chat server, the call record's own media) and ask the call's tab to do what its own buttons would (`calls.requestOwnMedia`),
  * with the same keyboard shortcuts, so that Ctrl+D in the pop-out mutes you rather than opening the
  * browser's bookmark dialog. Nothing is shown while you are not in the call.
  */
@@ -23,8 +23,10 @@ export function OwnMediaElsewhere({ roomAddress }: { roomAddress: string }) {
   const self = useAtomValue(selfPeerAtomFamily(roomAddress));
   const { pushToTalk } = useAtomValue(preferencesAtom);
   const actions = useActions();
-  const microphoneOn = self?.hasActiveMicrophone === true;
-  const cameraOn = self?.hasActiveCamera === true;
+  // Your record goes while the room waits for its rejoin (SPEC §4), though the call goes on: then the
+  // call record's own media, which the call's tab keeps, says it.
+  const microphoneOn = self ? self.hasActiveMicrophone : call?.ownMedia.microphoneMuted === false;
+  const cameraOn = self ? self.hasActiveCamera : call?.ownMedia.cameraOff === false;
   // What was asked and not done yet, per device: the state it asked to leave, until it leaves it or the ask settles.
   const [asked, setAsked] = useState<Partial<Record<Device, boolean>>>({});
   const [refusal, setRefusal] = useState<string | undefined>(undefined);
@@ -34,7 +36,7 @@ export function OwnMediaElsewhere({ roomAddress }: { roomAddress: string }) {
     const settle = setTimeout(() => setAsked({}), OWN_MEDIA_REQUEST_SETTLE_MS);
     return () => clearTimeout(settle);
   }, [asked]);
-  if (!call?.joined || !self) return null;
+  if (!call?.joined) return null;
 
   const ask = (device: Device, leaving: boolean): void => {
     setAsked((current) => ({ ...current, [device]: leaving }));

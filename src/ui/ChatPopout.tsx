@@ -29,7 +29,7 @@ export function ChatPopout({ roomName }: { roomName: string }) {
           <h1>{shownName}</h1>
           <ConnectionStatus />
         </div>
-        {room?.address && <OwnMediaElsewhere roomAddress={room.address} />}
+        {room?.address && <OwnMediaElsewhere roomAddress={room.address} offerHangUp />}
       </header>
       <RoomStatus roomName={roomName} room={room} openError={openError} ended={Boolean(end)} />
       {/* Kicked, banned, the room destroyed or left: the same screen as the room's tab says why, above what was said. */}

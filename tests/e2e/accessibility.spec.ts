@@ -141,7 +141,7 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     await expectJoined(popout);
     await expect(chatLog(popout)).toContainText('Hello Alice');
     // Alice is in the call: the pop-out's header has her microphone and camera.
-    await expect(popout.getByRole('group', { name: 'Your microphone and camera in the call' })).toBeVisible();
+    await expect(popout.getByRole('group', { name: 'Your call' })).toBeVisible();
     await expectAccessible(popout, 'pop-out');
     await popout.close();
 

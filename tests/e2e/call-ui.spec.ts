@@ -29,7 +29,7 @@ async function screenshot(page: Page, name: string): Promise<void> {
 
 /** Your microphone and camera in a call another tab of yours runs (the pop-out's header, the "elsewhere" view). */
 function ownMediaElsewhere(page: Page) {
-  return page.getByRole('group', { name: 'Your microphone and camera in the call' });
+  return page.getByRole('group', { name: 'Your call' });
 }
 
 /** Alice and Bob in the call of a new room, Bob seeing Alice's video. */
@@ -290,7 +290,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     for (const [page, name] of [[bob.page, 'Alice'], [alice.page, 'Alice (you)']] as const) await expect(aliceAt(page, name).initial).toHaveCount(0);
   });
 
-  test('a chat-only pop-out tab never opens a camera, yet mutes you and stops your camera in the call’s tab, by button and shortcut; a second room tab shows the call runs elsewhere, with the same controls, then takes it over', async ({ people }) => {
+  test('a chat-only pop-out tab never opens a camera, yet mutes you, stops your camera and hangs up in the call’s tab, by button and shortcut; a second room tab shows the call runs elsewhere, with the same controls, then takes it over', async ({ people }) => {
     const { alice, bob } = await aliceAndBobInACall(people, 'call-tabs');
 
     /** A tab of Alice's that counts its getUserMedia and getDisplayMedia calls. */
@@ -345,7 +345,15 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await expect(composer).toHaveValue('one moment');
       await expect(composer).toBeFocused();
       expect(await captures(popout)).toBe(0);
+
+      // Hanging up there takes Alice out of the call her room tab runs; that tab shows the preview again.
+      await controls.getByRole('button', { name: 'Hang up', exact: true }).click();
+      await expect(tile(bob.page, 'Alice')).toHaveCount(0);
+      await expect(callButton(alice.page, 'Join call')).toBeVisible();
+      await expect(controls).toHaveCount(0);
       await popout.close();
+      await joinCall(alice.page);
+      await expectDecodingVideo(bob.page, 'Alice');
     });
 
     await test.step('a second room tab shows that the call runs in another tab, and captures nothing', async () => {

@@ -91,7 +91,7 @@ for (const change of ['unmutes', 'mutes'] as const) {
       const pages = [alice.page, bob.page];
       await expectOutageShown(pages);
       if (popout) {
-        const controls = popout.getByRole('group', { name: 'Your microphone and camera in the call' });
+        const controls = popout.getByRole('group', { name: 'Your call' });
         await expect(controls.getByRole('button', { name: 'Mute microphone', exact: true })).toBeVisible();
         await messageBox(popout).press('Control+d');
         await expect(controls.getByRole('button', { name: 'Unmute microphone', exact: true })).toBeVisible();

@@ -5,20 +5,21 @@ import { OWN_MEDIA_REQUEST_SETTLE_MS } from '../../protocol/clientDefaults';
 import { errorMessage } from '../../common/errorMessage';
 import { callAtomFamily, preferencesAtom, selfPeerAtomFamily } from '../../main-thread/sessionAtoms';
 import { useActions } from '../tabContext';
-import { CameraIcon, MicrophoneIcon } from './CallIcons';
+import { CameraIcon, HangUpIcon, MicrophoneIcon } from './CallIcons';
 import { CALL_SHORTCUTS } from './callShortcuts';
 import { DeviceToggle } from './DeviceToggle';
 
 type Device = keyof OwnMediaRequest;
 
 /**
- * Your microphone and camera in the call another tab of yours runs: in the pop-out chat, and in a
+ * Your call another tab of yours runs: in the pop-out chat, and in a
  * room tab that says the call runs elsewhere. They show what the room hears and sees of you (your
  * own record; through an outage of the chat server, the call record's own media) and ask the call's tab to do what its own buttons would (`calls.requestOwnMedia`),
  * with the same keyboard shortcuts, so that Ctrl+D in the pop-out mutes you rather than opening the
- * browser's bookmark dialog. Nothing is shown while you are not in the call.
+ * browser's bookmark dialog. `offerHangUp`: "Hang up" beside them (the pop-out chat; the room tab's
+ * "elsewhere" view has its own). Nothing is shown while you are not in the call.
  */
-export function OwnMediaElsewhere({ roomAddress }: { roomAddress: string }) {
+export function OwnMediaElsewhere({ roomAddress, offerHangUp = false }: { roomAddress: string; offerHangUp?: boolean }) {
   const call = useAtomValue(callAtomFamily(roomAddress));
   const self = useAtomValue(selfPeerAtomFamily(roomAddress));
   const { pushToTalk } = useAtomValue(preferencesAtom);
@@ -46,8 +47,13 @@ export function OwnMediaElsewhere({ roomAddress }: { roomAddress: string }) {
       setRefusal(refusalWords(device, error));
     });
   };
+  // Leaving the call is the session's: the call's tab lets go of it as every tab does when the record says so.
+  const hangUp = (): void => {
+    setRefusal(undefined);
+    actions.rooms.leaveCall(roomAddress).catch((error: unknown) => setRefusal(`You are still in the call: ${errorMessage(error)}.`));
+  };
   return (
-    <div className="own-media-elsewhere" role="group" aria-label="Your microphone and camera in the call">
+    <div className="own-media-elsewhere" role="group" aria-label="Your call">
       <DeviceToggle
         on={microphoneOn}
         starting={asked.microphoneMuted === microphoneOn}
@@ -69,6 +75,11 @@ export function OwnMediaElsewhere({ roomAddress }: { roomAddress: string }) {
         icon={(off) => <CameraIcon off={off} />}
         stateWords={['Camera on', 'Camera off']}
       />
+      {offerHangUp && (
+        <button type="button" className="control hang-up" aria-label="Hang up" title="Hang up" onClick={hangUp}>
+          <HangUpIcon />
+        </button>
+      )}
       {refusal && (
         <p className="own-media-refusal" role="alert">
           {refusal}

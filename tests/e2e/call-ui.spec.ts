@@ -44,7 +44,7 @@ async function aliceAndBobInACall(people: People, label: string): Promise<{ alic
 }
 
 test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
-  test('two people: preview, join, see and hear each other, volume, deafen, mute and camera by button and shortcut, hang up', async ({ people }) => {
+  test('two people: preview, join, see and hear each other, volume, deafen, mute and camera by button and shortcut, hang up, and join again with the camera left off', async ({ people }) => {
     const room = uniqueRoomName('call-two');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
@@ -162,6 +162,20 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await expect(callButton(alice.page, 'Join call')).toBeVisible();
       await expect(tile(alice.page, 'Bob')).toHaveCount(0);
       await expect(participantEntry(alice.page, 'Alice')).toHaveText('Alice, you, owner');
+    });
+
+    await test.step('back in the preview the camera is let go, and its toggles say what joining again turns on: stopped there, Alice joins without video', async () => {
+      await expect(callRegion(alice.page).locator('video')).toHaveCount(0);
+      await expect(callRegion(alice.page)).toContainText('Your camera turns on when you join');
+      await callButton(alice.page, 'Stop camera').click();
+      await expect(callRegion(alice.page)).toContainText('Your camera is off');
+      await expect(callRegion(alice.page).locator('video')).toHaveCount(0);
+      await expect(callButton(alice.page, 'Mute microphone')).toBeVisible();
+      await joinCall(alice.page);
+      await expect(tile(bob.page, 'Alice')).toBeVisible();
+      await expect(callButton(alice.page, 'Start camera')).toBeVisible();
+      await expect(tile(bob.page, 'Alice').locator('video')).toHaveCount(0);
+      await expect(participantEntry(bob.page, 'Alice')).not.toContainText('muted');
     });
   });
 

@@ -309,6 +309,37 @@ describe('Joining and leaving the call (SPEC §4 Call: join sets joined, leave c
     expect(h.engines).toHaveLength(1);
   });
 
+  it('after hanging up, the preview’s toggles say what the next join turns on, capturing nothing; turned off there, the join leaves it off', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    h.runtime.setMicrophoneMuted(true);
+    await h.runtime.hangUp();
+    h.deliverCallRecord();
+    await settle();
+    expect(h.runtime.media.local()).toEqual([]);
+    // Muted when you left: the join would keep you so; the camera was on.
+    expect(h.store.get(h.runtime.atoms.joinWith)).toEqual({ camera: true, microphone: false });
+    const capturesBefore = h.mediaDevices.requests.length;
+    await h.runtime.toggleCamera();
+    await h.runtime.toggleMicrophone();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.joinWith)).toEqual({ camera: false, microphone: true });
+    expect(h.mediaDevices.requests).toHaveLength(capturesBefore);
+    expect(h.runtime.media.local()).toEqual([]);
+
+    await h.runtime.joinCall();
+    await settle();
+    expect(h.mediaDevices.requests.slice(capturesBefore)).toEqual([expect.objectContaining({ video: false })]);
+    expect(local(h).camera).toBeUndefined();
+    expect(local(h).microphone?.muted).toBe(false);
+    // In the call a toggle of what does not run starts it, as ever.
+    await h.runtime.toggleCamera();
+    await settle();
+    expect(local(h).camera?.off).toBe(false);
+  });
+
   it('hanging up leaves the call, then closes the engine and stops the media; the record catching up late does not restart the call', async () => {
     const h = open();
     await settle();

@@ -127,6 +127,8 @@ export class CallRuntime {
       resolutionTiers: () => store.get(connectionAtom).callConfig?.videoResolutionTiers,
       keepMicrophoneMuted: () => this.pushToTalk.keepsMuted,
       onProblem: (problem) => this.setProblem(problem),
+      released: () => store.get(this.atoms.leftCall),
+      onWanted: (wanted) => store.set(this.atoms.joinWith, wanted),
     });
     this.elements = new MediaElements({
       media: this.media,

@@ -45,6 +45,19 @@ export interface LocalCaptureOptions {
   readonly keepMicrophoneMuted: () => boolean;
   /** A problem in words for the person (CaptureError.userMessage); undefined clears it. */
   readonly onProblem: (problem: string | undefined) => void;
+  /**
+   * You left the call and its media were let go: a toggle of a device that does not run then says
+   * whether the next join turns it on, and captures nothing (the camera's light stays off).
+   */
+  readonly released: () => boolean;
+  /** What the person wants on changed: what a join turns on of what does not run. */
+  readonly onWanted: (wanted: WantedDevices) => void;
+}
+
+/** The camera and microphone the person wants on. */
+export interface WantedDevices {
+  readonly camera: boolean;
+  readonly microphone: boolean;
 }
 
 interface CaptureKinds {
@@ -67,7 +80,7 @@ type CaptureMode = 'missing' | 'switch';
 export class LocalCapture {
   private readonly capture: MediaCapture;
   /** Camera and microphone the person wants on, for media captured later (on joining, on a takeover). */
-  private readonly wanted = { camera: true, microphone: true };
+  private wanted: WantedDevices = { camera: true, microphone: true };
   /** A takeover's carried mute / camera-off (issue 13): the next microphone or camera captured starts so. */
   private readonly startOff = { camera: false, microphone: false };
   /** Devices picked in the pickers; undefined is the browser's default. */
@@ -125,8 +138,7 @@ export class LocalCapture {
     const { microphone, camera } = this.state();
     this.startOff.microphone = own.microphoneMuted;
     this.startOff.camera = own.cameraOff;
-    this.wanted.microphone = !own.microphoneMuted;
-    this.wanted.camera = !own.cameraOff;
+    this.want({ microphone: !own.microphoneMuted, camera: !own.cameraOff });
     if (microphone) this.options.media.setLocalDisabled(microphone.itemId, own.microphoneMuted);
     if (camera) this.options.media.setLocalDisabled(camera.itemId, own.cameraOff);
   }
@@ -135,8 +147,7 @@ export class LocalCapture {
   async requestCameraAndMicrophone(): Promise<void> {
     const { microphone, camera } = this.state();
     if (microphone || camera) return;
-    this.wanted.microphone = true;
-    this.wanted.camera = true;
+    this.want({ microphone: true, camera: true });
     await this.captureMedia({ audio: true, video: true }, 'missing');
   }
 
@@ -146,7 +157,8 @@ export class LocalCapture {
       this.setMicrophoneMuted(!microphone.muted);
       return;
     }
-    this.wanted.microphone = true;
+    if (this.options.released()) return this.want({ microphone: !this.wanted.microphone });
+    this.want({ microphone: true });
     await this.captureMedia({ audio: true, video: false }, 'missing');
   }
 
@@ -154,7 +166,7 @@ export class LocalCapture {
   setMicrophoneMuted(muted: boolean): void {
     const microphone = this.state().microphone;
     if (!microphone) return;
-    this.wanted.microphone = !muted;
+    this.want({ microphone: !muted });
     this.options.media.setLocalDisabled(microphone.itemId, muted);
   }
 
@@ -162,11 +174,12 @@ export class LocalCapture {
   async toggleCamera(): Promise<void> {
     const camera = this.state().camera;
     if (camera) {
-      this.wanted.camera = camera.off;
+      this.want({ camera: camera.off });
       this.options.media.setLocalDisabled(camera.itemId, !camera.off);
       return;
     }
-    this.wanted.camera = true;
+    if (this.options.released()) return this.want({ camera: !this.wanted.camera });
+    this.want({ camera: true });
     await this.captureMedia({ audio: false, video: true }, 'missing');
   }
 
@@ -224,6 +237,11 @@ export class LocalCapture {
     if (!tier || !track) return;
     const supported = this.options.mediaDevices?.getSupportedConstraints() ?? {};
     this.options.queue.push('adjust-resolution', () => adjustVideoCaptureResolution([track], tier, supported, this.options.logger)).catch(() => undefined);
+  }
+
+  private want(change: Partial<WantedDevices>): void {
+    this.wanted = { ...this.wanted, ...change };
+    this.options.onWanted(this.wanted);
   }
 
   /** No capture is kept from now on. */

@@ -8,6 +8,7 @@ import { callTiles } from './callTiles';
 import { connectionHint, type ConnectionHint } from './connectionHint';
 import type { ConnectionTrouble } from './ConnectionTroubles';
 import { localMediaState } from './localMediaState';
+import type { WantedDevices } from './LocalCapture';
 
 /**
  * Where this tab stands in the room's call:
@@ -62,9 +63,12 @@ export function createCallTabAtoms(roomAddress: string) {
   const enlargedTileKey = atom<string | undefined>(undefined);
   /**
    * You left the call (here or in another tab) and its media were let go on purpose: the preview
-   * says so, and does not offer "Request Media" — its toggles already show the camera and microphone off.
+   * says so, and does not offer "Request Media"; its toggles say what the next join turns on
+   * (`joinWith`), without capturing.
    */
   const leftCall = atom(false);
+  /** What a join turns on of a camera or microphone that does not run: what the person wants on (LocalCapture). */
+  const joinWith = atom<WantedDevices>({ camera: true, microphone: true });
   /**
    * The preview's first capture is being decided or made (LocalCapture.openPreview, which every
    * runtime starts with): the camera is starting, not off, and "Request Media" waits for the outcome.
@@ -138,6 +142,7 @@ export function createCallTabAtoms(roomAddress: string) {
     handover,
     enlargedTileKey,
     leftCall,
+    joinWith,
     previewStarting,
     connectionTroubles,
     local,

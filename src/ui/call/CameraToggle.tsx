@@ -9,7 +9,10 @@ export function CameraToggle() {
   const runtime = useCallRuntime();
   const { camera } = useAtomValue(runtime.atoms.local);
   const devices = useAtomValue(runtime.atoms.devices);
-  const on = camera !== undefined && !camera.off;
+  // Let go after you left the call: what the next join turns on.
+  const joinWith = useAtomValue(runtime.atoms.joinWith);
+  const released = useAtomValue(runtime.atoms.leftCall);
+  const on = camera ? !camera.off : released && joinWith.camera;
   const starting = useAtomValue(runtime.atoms.previewStarting) || devices.requestingCameraCapture;
   return (
     <DeviceToggle

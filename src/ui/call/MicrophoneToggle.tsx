@@ -11,7 +11,10 @@ export function MicrophoneToggle() {
   const { microphone } = useAtomValue(runtime.atoms.local);
   const devices = useAtomValue(runtime.atoms.devices);
   const { pushToTalk } = useAtomValue(preferencesAtom);
-  const on = microphone !== undefined && !microphone.muted;
+  // Let go after you left the call: what the next join turns on.
+  const joinWith = useAtomValue(runtime.atoms.joinWith);
+  const released = useAtomValue(runtime.atoms.leftCall);
+  const on = microphone ? !microphone.muted : released && joinWith.microphone;
   const starting = useAtomValue(runtime.atoms.previewStarting) || devices.requestingMicrophoneCapture;
   return (
     <DeviceToggle

@@ -173,7 +173,10 @@ test.describe('After hanging up and after "Leave": plain words about what happen
     await callButton(alice.page, 'Hang up').click();
     await expect(callRegion(alice.page).getByRole('heading', { name: 'You left the call' })).toBeVisible();
     await expect(callButton(alice.page, 'Join call')).toBeVisible();
-    await expect(callButton(alice.page, 'Start camera')).toBeVisible();
+    // The camera is let go; its toggle says joining again turns it on, as it was.
+    await expect(callRegion(alice.page).locator('video')).toHaveCount(0);
+    await expect(callButton(alice.page, 'Stop camera')).toBeVisible();
+    await expect(callRegion(alice.page)).toContainText('Your camera turns on when you join');
     await expect(callRegion(alice.page).getByRole('button', { name: 'Request Media' })).toHaveCount(0);
     await expect(callRegion(alice.page).getByText('Your camera and microphone are not on yet.')).toHaveCount(0);
 

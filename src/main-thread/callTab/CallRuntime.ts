@@ -308,14 +308,9 @@ export class CallRuntime {
    */
   private applyOwnMediaRequest(change: OwnMediaRequest): void {
     if (this.disposed || this.phase !== 'in-call') return;
-    const { store } = this.options;
-    const devices = store.get(this.atoms.devices);
-    const starting = store.get(this.atoms.previewStarting);
-    const { microphone, camera } = this.local.state();
-    const microphoneSettable = !store.get(preferencesAtom).pushToTalk && devices.hasMicrophone && !starting && !devices.requestingMicrophoneCapture;
-    if (change.microphoneMuted !== undefined && microphoneSettable && (microphone?.muted ?? true) !== change.microphoneMuted) void this.toggleMicrophone();
-    const cameraSettable = devices.hasCamera && !starting && !devices.requestingCameraCapture;
-    if (change.cameraOff !== undefined && cameraSettable && (camera?.off ?? true) !== change.cameraOff) void this.toggleCamera();
+    const { microphone, camera } = this.options.store.get(this.atoms.deviceToggles);
+    if (change.microphoneMuted !== undefined && microphone.enabled && microphone.on === change.microphoneMuted) void this.toggleMicrophone();
+    if (change.cameraOff !== undefined && camera.enabled && camera.on === change.cameraOff) void this.toggleCamera();
   }
 
   /** "Start Screenshare" (in the call); also "Share screen again" after the call moved here. */

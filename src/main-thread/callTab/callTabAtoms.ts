@@ -78,6 +78,28 @@ export function createCallTabAtoms(roomAddress: string) {
   const connectionTroubles = atom<Readonly<Record<string, ConnectionTrouble>>>({});
 
   const local = stableAtom((get) => localMediaState(get(items)));
+  /**
+   * The microphone's and the camera's toggles as every way of pressing them reads them (the buttons,
+   * their shortcuts, another tab's asks): on, on its way, and whether a press acts now — not while
+   * the device is on its way, not for a device there is none of, not the microphone while
+   * push-to-talk holds it. A device let go after you left the call is on when the next join turns it on.
+   */
+  const deviceToggles = stableAtom((get) => {
+    const { microphone, camera } = get(local);
+    const known = get(devices);
+    const released = get(leftCall);
+    const wanted = get(joinWith);
+    const microphoneStarting = get(previewStarting) || known.requestingMicrophoneCapture;
+    const cameraStarting = get(previewStarting) || known.requestingCameraCapture;
+    return {
+      microphone: {
+        on: microphone ? !microphone.muted : released && wanted.microphone,
+        starting: microphoneStarting,
+        enabled: !get(preferencesAtom).pushToTalk && known.hasMicrophone && !microphoneStarting,
+      },
+      camera: { on: camera ? !camera.off : released && wanted.camera, starting: cameraStarting, enabled: known.hasCamera && !cameraStarting },
+    };
+  });
   // The people the call still follows through a lost connection keep their tiles (call/RejoinHold).
   const tiles = stableAtom((get) =>
     callTiles({
@@ -146,6 +168,7 @@ export function createCallTabAtoms(roomAddress: string) {
     previewStarting,
     connectionTroubles,
     local,
+    deviceToggles,
     tiles,
     enlargedTile,
     enlargedVideoItemId,

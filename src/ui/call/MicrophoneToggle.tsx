@@ -8,19 +8,13 @@ import { DeviceToggle } from './DeviceToggle';
 /** "Mute microphone" / "Unmute microphone" (DESIGN "Run contract"), also on Ctrl+D; push-to-talk holds it meanwhile. */
 export function MicrophoneToggle() {
   const runtime = useCallRuntime();
-  const { microphone } = useAtomValue(runtime.atoms.local);
-  const devices = useAtomValue(runtime.atoms.devices);
+  const { on, starting, enabled } = useAtomValue(runtime.atoms.deviceToggles).microphone;
   const { pushToTalk } = useAtomValue(preferencesAtom);
-  // Let go after you left the call: what the next join turns on.
-  const joinWith = useAtomValue(runtime.atoms.joinWith);
-  const released = useAtomValue(runtime.atoms.leftCall);
-  const on = microphone ? !microphone.muted : released && joinWith.microphone;
-  const starting = useAtomValue(runtime.atoms.previewStarting) || devices.requestingMicrophoneCapture;
   return (
     <DeviceToggle
       on={on}
       starting={starting}
-      disabled={pushToTalk || !devices.hasMicrophone || starting}
+      disabled={!enabled}
       label={on ? 'Mute microphone' : 'Unmute microphone'}
       title={pushToTalk ? 'Push to talk is on: hold Space to talk' : undefined}
       shortcut={CALL_SHORTCUTS.microphone}

@@ -1,27 +1,33 @@
-import type { ReactNode } from 'react';
-import { shortcutNames, useCallShortcut, type CallShortcut } from './callShortcuts';
+import { CameraIcon, MicrophoneIcon } from './CallIcons';
+import { CALL_SHORTCUTS, shortcutNames, useCallShortcut } from './callShortcuts';
+
+/** Each device's button in words (what a press does: on, then off; its state said once its shortcut was used), key and icon. */
+const DEVICES = {
+  microphone: { shortcut: CALL_SHORTCUTS.microphone, labels: ['Mute microphone', 'Unmute microphone'], stateWords: ['Microphone on', 'Microphone muted'], Icon: MicrophoneIcon },
+  camera: { shortcut: CALL_SHORTCUTS.camera, labels: ['Stop camera', 'Start camera'], stateWords: ['Camera on', 'Camera off'], Icon: CameraIcon },
+} as const;
 
 export interface DeviceToggleProps {
+  readonly device: keyof typeof DEVICES;
   /** The device runs (camera on, microphone unmuted). */
   readonly on: boolean;
   /** The device is on its way: neither shown off nor toggled, since a click then would start it, not stop it. */
   readonly starting: boolean;
   readonly disabled: boolean;
-  /** What a press does now, the button's name. */
-  readonly label: string;
   /** The tooltip when it is not the label with its shortcut. */
   readonly title?: string;
-  readonly shortcut: CallShortcut;
   readonly onToggle: () => void;
-  readonly icon: (off: boolean) => ReactNode;
-  /** The state in words, said once the shortcut has been used: on, then off. */
-  readonly stateWords: readonly [string, string];
 }
 
-/** The camera's or the microphone's button in the call's controls and the preview, with its keyboard shortcut (callShortcuts). */
-export function DeviceToggle({ on, starting, disabled, label, title, shortcut, onToggle, icon, stateWords }: DeviceToggleProps) {
+/**
+ * The camera's or the microphone's button, with its keyboard shortcut (callShortcuts): in the call's
+ * controls and the preview, and in the tabs that ask the call's tab (OwnMediaElsewhere).
+ */
+export function DeviceToggle({ device, on, starting, disabled, title, onToggle }: DeviceToggleProps) {
+  const { shortcut, labels, stateWords, Icon } = DEVICES[device];
   const shortcutUsed = useCallShortcut(shortcut, !disabled, onToggle);
   const names = shortcutNames(shortcut);
+  const label = labels[on ? 0 : 1];
   return (
     <>
       <button
@@ -33,7 +39,7 @@ export function DeviceToggle({ on, starting, disabled, label, title, shortcut, o
         disabled={disabled}
         onClick={onToggle}
       >
-        {icon(!on && !starting)}
+        <Icon off={!on && !starting} />
       </button>
       <span className="visually-hidden" role="status">
         {shortcutUsed && !starting ? stateWords[on ? 0 : 1] : ''}

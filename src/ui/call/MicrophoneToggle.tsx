@@ -1,8 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { preferencesAtom } from '../../main-thread/sessionAtoms';
-import { MicrophoneIcon } from './CallIcons';
 import { useCallRuntime } from './callRuntimeContext';
-import { CALL_SHORTCUTS } from './callShortcuts';
 import { DeviceToggle } from './DeviceToggle';
 
 /** "Mute microphone" / "Unmute microphone" (DESIGN "Run contract"), also on Ctrl+D; push-to-talk holds it meanwhile. */
@@ -12,15 +10,12 @@ export function MicrophoneToggle() {
   const { pushToTalk } = useAtomValue(preferencesAtom);
   return (
     <DeviceToggle
+      device="microphone"
       on={on}
       starting={starting}
       disabled={!enabled}
-      label={on ? 'Mute microphone' : 'Unmute microphone'}
       title={pushToTalk ? 'Push to talk is on: hold Space to talk' : undefined}
-      shortcut={CALL_SHORTCUTS.microphone}
       onToggle={() => void runtime.toggleMicrophone()}
-      icon={(off) => <MicrophoneIcon off={off} />}
-      stateWords={['Microphone on', 'Microphone muted']}
     />
   );
 }

@@ -5,19 +5,19 @@ import { OWN_MEDIA_REQUEST_SETTLE_MS } from '../../protocol/clientDefaults';
 import { errorMessage } from '../../common/errorMessage';
 import { callAtomFamily, preferencesAtom, selfPeerAtomFamily } from '../../main-thread/sessionAtoms';
 import { useActions } from '../tabContext';
-import { CameraIcon, HangUpIcon, MicrophoneIcon } from './CallIcons';
-import { CALL_SHORTCUTS } from './callShortcuts';
+import { HangUpIcon } from './CallIcons';
 import { DeviceToggle } from './DeviceToggle';
 
 type Device = keyof OwnMediaRequest;
 
 /**
- * Your call another tab of yours runs: in the pop-out chat, and in a
+ * Your microphone and camera in the call another tab of yours runs: in the pop-out chat, and in a
  * room tab that says the call runs elsewhere. They show what the room hears and sees of you (your
- * own record; through an outage of the chat server, the call record's own media) and ask the call's tab to do what its own buttons would (`calls.requestOwnMedia`),
- * with the same keyboard shortcuts, so that Ctrl+D in the pop-out mutes you rather than opening the
- * browser's bookmark dialog. `offerHangUp`: "Hang up" beside them (the pop-out chat; the room tab's
- * "elsewhere" view has its own). Nothing is shown while you are not in the call.
+ * own record; through an outage of the chat server, the call record's own media) and ask the call's
+ * tab to do what its own buttons would (`calls.requestOwnMedia`), with the same keyboard shortcuts,
+ * so that Ctrl+D in the pop-out mutes you rather than opening the browser's bookmark dialog.
+ * `offerHangUp`: "Hang up" beside them (the pop-out chat; the room tab's "elsewhere" view has its
+ * own). Nothing is shown while you are not in the call.
  */
 export function OwnMediaElsewhere({ roomAddress, offerHangUp = false }: { roomAddress: string; offerHangUp?: boolean }) {
   const call = useAtomValue(callAtomFamily(roomAddress));
@@ -55,26 +55,14 @@ export function OwnMediaElsewhere({ roomAddress, offerHangUp = false }: { roomAd
   return (
     <div className="own-media-elsewhere" role="group" aria-label="Your call">
       <DeviceToggle
+        device="microphone"
         on={microphoneOn}
         starting={asked.microphoneMuted === microphoneOn}
         disabled={pushToTalk}
-        label={microphoneOn ? 'Mute microphone' : 'Unmute microphone'}
         title={pushToTalk ? 'Push to talk is on: hold Space in the call’s tab to talk' : undefined}
-        shortcut={CALL_SHORTCUTS.microphone}
         onToggle={() => ask('microphoneMuted', microphoneOn)}
-        icon={(off) => <MicrophoneIcon off={off} />}
-        stateWords={['Microphone on', 'Microphone muted']}
       />
-      <DeviceToggle
-        on={cameraOn}
-        starting={asked.cameraOff === cameraOn}
-        disabled={false}
-        label={cameraOn ? 'Stop camera' : 'Start camera'}
-        shortcut={CALL_SHORTCUTS.camera}
-        onToggle={() => ask('cameraOff', cameraOn)}
-        icon={(off) => <CameraIcon off={off} />}
-        stateWords={['Camera on', 'Camera off']}
-      />
+      <DeviceToggle device="camera" on={cameraOn} starting={asked.cameraOff === cameraOn} disabled={false} onToggle={() => ask('cameraOff', cameraOn)} />
       {offerHangUp && (
         <button type="button" className="control hang-up" aria-label="Hang up" title="Hang up" onClick={hangUp}>
           <HangUpIcon />

@@ -71,19 +71,21 @@ export class TabsApi implements SessionApi {
     if (!previous) void this.tabGone(tabId).then(() => this.detach(tabId));
   }
 
-  /** Delivers a Jingle request to one tab, after the state changes that came before it; false when it is not attached. */
+  /** Delivers a Jingle request to one tab (see `toTab`). */
   deliverJingle(tabId: string, roomAddress: string, iq: JingleIq): boolean {
-    const tab = this.tabs.get(tabId);
-    this.session.store.flush();
-    tab?.listener.jingle(roomAddress, iq);
-    return tab !== undefined;
+    return this.toTab(tabId, (listener) => listener.jingle(roomAddress, iq));
   }
 
-  /** Delivers an event to the tab that runs a call (`tabId`, JingleRouter's owner), after the state changes before it; false when there is none. */
+  /** Delivers an event to the tab that runs a call (`tabId`, JingleRouter's owner; see `toTab`). */
   deliverToCallTab(tabId: string | undefined, event: SessionEvent): boolean {
+    return this.toTab(tabId, (listener) => listener.event(event));
+  }
+
+  /** Hands something to one tab, after the state changes that came before it; false when it is not attached. */
+  private toTab(tabId: string | undefined, deliver: (listener: TabListener) => void): boolean {
     const tab = tabId === undefined ? undefined : this.tabs.get(tabId);
     this.session.store.flush();
-    tab?.listener.event(event);
+    if (tab) deliver(tab.listener);
     return tab !== undefined;
   }
 

@@ -18,8 +18,8 @@ export type RoomRemoval =
   | { kind: 'banned' }
   /** Status 307: our role became none, without a ban. */
   | { kind: 'kicked' }
-  /** The owner destroyed the room without naming another. */
-  | { kind: 'destroyed'; reason: string | undefined }
+  /** The owner destroyed the room without naming another; `byYou`: this session did. */
+  | { kind: 'destroyed'; reason: string | undefined; byYou: boolean }
   /** Anything else the room did to us (shutdown, membership lost, …). */
   | { kind: 'removed' };
 
@@ -28,6 +28,8 @@ export interface RoomMove {
   fromAddress: string;
   fromName: string;
   reason: string | undefined;
+  /** This session destroyed it. */
+  byYou: boolean;
 }
 
 /** One entry of a room's ban list (MUC outcasts), as the owner sees it. */

@@ -5,12 +5,14 @@ import { askForNotificationsOnce } from '../main-thread/alerts/desktopNotificati
 import type { ChatMessage, Room } from '../protocol/entities';
 import { awaitingRejoin } from '../protocol/awaitingRejoin';
 import { useActions } from './tabContext';
+import { ChatClosed } from './ChatClosed';
 import { ChatComposer } from './ChatComposer';
 import { ChatLog } from './ChatLog';
 import { TypingIndicator } from './TypingIndicator';
 import { useDocumentVisible } from './useDocumentVisible';
 import { errorMessage } from '../common/errorMessage';
 import { focusLost } from './focusLost';
+import type { RoomEnd } from './roomEnd';
 import { usePreferenceToggle } from './usePreferenceToggle';
 import { useOwnSends } from './useOwnSends';
 
@@ -20,10 +22,12 @@ interface ChatPanelProps {
   roomAddress: string | undefined;
   /** False while collapsed: the panel keeps its draft and place, and new messages count as unread. */
   shown?: boolean;
+  /** The room ended for us: what was said stays to read, and nothing more can be written. */
+  end?: RoomEnd | undefined;
 }
 
 /** A room's chat: the log, who is typing, and the message input. Shown means read: it marks the room read. */
-export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddress, shown = true }: ChatPanelProps) {
+export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddress, shown = true, end }: ChatPanelProps) {
   const actions = useActions();
   const roomAddress = shownAddress ?? '';
   const messages = useAtomValue(roomMessagesAtomFamily(roomAddress));
@@ -194,31 +198,37 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
         heldLeaveIds={heldLeaveIds}
         editableId={disabled ? undefined : lastOwn?.id}
         onEdit={startEdit}
-        emptyText={disabled ? 'Messages appear here once you are in the room.' : 'No messages yet. Say hello!'}
+        emptyText={end ? 'Nothing was said here.' : disabled ? 'Messages appear here once you are in the room.' : 'No messages yet. Say hello!'}
         shown={shown}
       />
-      {roomAddress && <TypingIndicator roomAddress={roomAddress} />}
-      {sendError && (
-        <p className="form-error" role="alert">
-          Your message was not sent ({sendError}).
-        </p>
+      {end ? (
+        <ChatClosed end={end} unsent={draft} />
+      ) : (
+        <>
+          {roomAddress && <TypingIndicator roomAddress={roomAddress} />}
+          {sendError && (
+            <p className="form-error" role="alert">
+              Your message was not sent ({sendError}).
+            </p>
+          )}
+          <ChatComposer
+            inputRef={inputRef}
+            draft={draft}
+            editing={editing}
+            disabled={disabled}
+            sendOnEnter={sendOnEnter}
+            realTimeText={realTimeText}
+            sounds={sounds}
+            onDraftChange={changeDraft}
+            onSend={send}
+            onEditLast={editLast}
+            onCancelEdit={cancelEdit}
+            onSendOnEnterChange={setSendOnEnter}
+            onRealTimeTextChange={setRealTimeText}
+            onSoundsChange={setSounds}
+          />
+        </>
       )}
-      <ChatComposer
-        inputRef={inputRef}
-        draft={draft}
-        editing={editing}
-        disabled={disabled}
-        sendOnEnter={sendOnEnter}
-        realTimeText={realTimeText}
-        sounds={sounds}
-        onDraftChange={changeDraft}
-        onSend={send}
-        onEditLast={editLast}
-        onCancelEdit={cancelEdit}
-        onSendOnEnterChange={setSendOnEnter}
-        onRealTimeTextChange={setRealTimeText}
-        onSoundsChange={setSounds}
-      />
     </section>
   );
 });

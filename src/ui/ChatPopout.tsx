@@ -39,7 +39,7 @@ export function ChatPopout({ roomName }: { roomName: string }) {
         {room?.address && <RoomAlertsLater roomAddress={room.address} roomName={shownName} />}
       </Suspense>
       <main className="popout-main">
-        <ChatPanel room={room} roomAddress={chatAddress} />
+        <ChatPanel room={room} roomAddress={chatAddress} end={end} />
       </main>
     </div>
   );

@@ -10,8 +10,8 @@ function wordsFor(end: RoomEnd): { title: string; text: string } {
         : { title: 'You cannot join this room', text: 'The room’s owner has banned you from it. You cannot join unless the owner lifts the ban.' };
     case 'destroyed':
       return {
-        title: 'The owner closed this room',
-        text: end.reason ? `Everyone had to leave. The owner said: “${end.reason}”` : 'Everyone had to leave, and the room is gone.',
+        title: end.byYou ? 'You closed this room' : 'The owner closed this room',
+        text: end.reason ? `Everyone had to leave. ${end.byYou ? 'You' : 'The owner'} said: “${end.reason}”` : 'Everyone had to leave, and the room is gone.',
       };
     case 'removed':
       return { title: 'You are no longer in this room', text: 'The room put you out. You can try to join it again from the home page.' };

@@ -27,7 +27,7 @@ interface RoomHeaderProps {
   unread: number;
   peopleShown: boolean;
   chatShown: boolean;
-  /** The room has ended for us: there is no one to show. */
+  /** The room has ended for us: there is no one to show, and nothing to invite to. */
   ended: boolean;
   /** "Leave": out of the room (in every tab of yours) and home. */
   onLeave: () => void;
@@ -62,16 +62,19 @@ export const RoomHeader = memo(function RoomHeader({ shownName, roomAddress, loc
         <ConnectionStatus />
       </div>
       <nav className="toolbar" aria-label="Room controls">
-        <RoomMenu>
-          <InviteButtons roomName={shownName} />
-          <Suspense fallback={null}>
-            {owner && roomAddress && <LockRoomControl locked={locked} roomAddress={roomAddress} />}
-            {owner && roomAddress && <DestroyRoomControl roomAddress={roomAddress} />}
-          </Suspense>
-          <button type="button" className="button" onClick={() => window.open(roomPath(shownName, 'chat'), '_blank', 'noopener')}>
-            Pop out chat
-          </button>
-        </RoomMenu>
+        {/* An ended room has nothing to invite to or pop out: its screen offers the way on. */}
+        {!ended && (
+          <RoomMenu>
+            <InviteButtons roomName={shownName} />
+            <Suspense fallback={null}>
+              {owner && roomAddress && <LockRoomControl locked={locked} roomAddress={roomAddress} />}
+              {owner && roomAddress && <DestroyRoomControl roomAddress={roomAddress} />}
+            </Suspense>
+            <button type="button" className="button" onClick={() => window.open(roomPath(shownName, 'chat'), '_blank', 'noopener')}>
+              Pop out chat
+            </button>
+          </RoomMenu>
+        )}
         {!ended && (
           <PanelToggle
             label="People"

@@ -103,7 +103,8 @@ function describe(roomName: string, room: Room | undefined, openError: string | 
 
 /** SPEC §4 destroyed room with an alternate venue: where the person went, and why. */
 function movedText(from: RoomMove, here: string): string {
-  return `The owner closed ${from.fromName}${from.reason ? ` (“${from.reason}”)` : ''}, so you moved to ${here}.`;
+  const reason = from.reason ? ` (“${from.reason}”)` : '';
+  return from.byYou ? `You closed ${from.fromName}${reason}, so everyone moved to ${here}.` : `The owner closed ${from.fromName}${reason}, so you moved to ${here}.`;
 }
 
 function pending(text: string): ReactNode {

@@ -119,7 +119,7 @@ export function RoomView({ roomName }: { roomName: string }) {
           )}
           <div id={ROOM_REGION_IDS.chat} className="side-panel chat-column" hidden={!chatShown}>
             <PartFailure part="The chat">
-              <ChatPanel room={room} roomAddress={chatAddress} shown={chatShown} />
+              <ChatPanel room={room} roomAddress={chatAddress} shown={chatShown} end={end} />
             </PartFailure>
           </div>
         </div>

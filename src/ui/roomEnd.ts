@@ -5,7 +5,7 @@ import { roomHasEnded } from '../protocol/roomEnded';
 export type RoomEnd =
   /** Banned: removed by the owner's kick while in the room, or refused on joining. */
   | { kind: 'banned'; whileIn: boolean }
-  | { kind: 'destroyed'; reason: string | undefined }
+  | { kind: 'destroyed'; reason: string | undefined; byYou: boolean }
   /** Put out of the room without a ban (role none, a server shutdown, …). */
   | { kind: 'removed' }
   /** "Leave", in another tab of yours: the session is out of the room for every tab. */
@@ -18,7 +18,7 @@ export function roomEndOf(room: Room | undefined): RoomEnd | undefined {
     case 'banned':
       return { kind: 'banned', whileIn: true };
     case 'destroyed':
-      return { kind: 'destroyed', reason: room.removal.reason };
+      return { kind: 'destroyed', reason: room.removal.reason, byYou: room.removal.byYou };
     case 'kicked':
     case 'removed':
       return { kind: 'removed' };

@@ -1,5 +1,5 @@
 import { LIMITS } from '../../src/protocol/constants';
-import { chatLog, enterPassword, expect, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, participantEntry, participants, pauseSessionWorker, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
+import { chatLog, enterPassword, expect, expectChatClosed, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, participantEntry, participants, pauseSessionWorker, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
 // The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
@@ -184,7 +184,7 @@ test.describe('Chat input: nothing is sent while the input is disabled (SPEC §5
     await expect(bob.page.getByRole('button', { name: 'Send' })).toBeDisabled();
   });
 
-  test('a draft left in an input that became disabled is not sent by Enter, though the person is back in the room through another tab', async ({ people }) => {
+  test('a draft left when the room was left is kept read-only and not sent by Enter, though the person is back in the room through another tab; "Join again" gives it back', async ({ people }) => {
     const room = uniqueRoomName('disabled-draft');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
@@ -197,29 +197,32 @@ test.describe('Chat input: nothing is sent while the input is disabled (SPEC §5
     await expectJoined(second);
 
     // A draft in his first tab; "Leave" in the second takes him out of the room in both: the first
-    // says he left and its input is disabled, the draft still in it.
-    const input = messageBox(bob.page);
-    await input.fill('a draft from before I left');
+    // says he left, and in place of its input shows the draft, read-only.
+    await messageBox(bob.page).fill('a draft from before I left');
     await second.getByRole('button', { name: 'Leave' }).click();
     await expect(bob.page.getByRole('heading', { name: 'You left this room' })).toBeVisible();
-    await expect(input).toBeDisabled();
-    await expect(input).toHaveValue('a draft from before I left');
+    await expectChatClosed(bob.page, 'left');
+    const unsent = bob.page.getByRole('textbox', { name: 'What you had typed, not sent' });
+    await expect(unsent).toHaveValue('a draft from before I left');
     // He comes back through the second tab: his session is in the room again, and would send what
-    // the first tab asked; the first still says he left, its input disabled.
+    // the first tab asked; the first still says he left, with nothing to send from.
     await second.getByRole('textbox', { name: 'Room name' }).fill(room);
     await second.getByRole('button', { name: 'Join', exact: true }).click();
     await expectJoined(second);
     await expect(participantEntry(alice.page, 'Bob')).toHaveCount(1);
-    await expect(input).toBeDisabled();
+    await expectChatClosed(bob.page, 'left');
 
-    // Enter as a person presses it (the browser keeps the focus out of a disabled input), and an
-    // Enter's keydown at the input itself: neither sends the draft.
-    await input.press('Enter');
-    await input.dispatchEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
-    await expect(input).toHaveValue('a draft from before I left');
+    // Enter in the read-only draft, as a person presses it and as a keydown at it: neither sends it.
+    await unsent.press('Enter');
+    await unsent.dispatchEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
+    await expect(unsent).toHaveValue('a draft from before I left');
     // What Bob says next from the other tab arrives right after "hello": nothing went ahead of it.
     await say(second, 'from my other tab');
     await expect(alicesMessages).toHaveText(['hello', 'from my other tab']);
+    // "Join again" in the first tab gives the draft back to its input, still unsent.
+    await bob.page.getByRole('button', { name: 'Join again' }).click();
+    await expect(messageBox(bob.page)).toBeEnabled();
+    await expect(messageBox(bob.page)).toHaveValue('a draft from before I left');
     await expect(chatLog(bob.page)).not.toContainText('a draft from before I left');
   });
 });
@@ -420,7 +423,7 @@ test.describe('Kick: the owner bans a peer, who then reads that they are banned 
 
     await kickAndBan(alice.page, 'Bob');
     await expect(bob.page.getByRole('heading', { level: 2, name: 'You were removed from this room' })).toBeVisible();
-    await expect(messageBox(bob.page)).toBeDisabled();
+    await expectChatClosed(bob.page);
     await expect(participantEntry(alice.page, 'Bob')).toHaveCount(0);
   });
 });
@@ -587,7 +590,7 @@ test.describe('Tabs: one person’s tabs share one signalling session, and a pop
     await expect(participantEntry(bob.page, 'Alice')).toHaveCount(0);
     await expect.poll(async () => (await stats()).rooms[jid]?.occupants).toBe(1);
     await expect(popout.getByRole('heading', { name: 'You left this room' })).toBeVisible();
-    await expect(messageBox(popout)).toBeDisabled();
+    await expectChatClosed(popout, 'left');
     // What was said stays to read.
     await expect(chatLog(popout)).toContainText('after the second tab closed');
 

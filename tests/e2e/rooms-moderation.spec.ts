@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
-import { attachSessionWorker, chatLog, expect, expectJoined, kickAndBan, messageBox, participantEntry, participants, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
+import { attachSessionWorker, chatLog, expect, expectChatClosed, expectJoined, kickAndBan, messageBox, participantEntry, participants, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
 // The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
@@ -25,7 +25,10 @@ async function expectEndedScreen(page: Page, title: string): Promise<void> {
   await expect(page.getByRole('button', { name: 'Join call' })).toHaveCount(0);
   await expect(page.getByRole('group', { name: 'Call controls' })).toHaveCount(0);
   await expect(participants(page)).toHaveCount(0);
-  await expect(messageBox(page)).toBeDisabled();
+  await expectChatClosed(page);
+  // Nothing to invite to or pop out.
+  await expect(page.getByRole('button', { name: 'Copy link' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Pop out chat' })).toHaveCount(0);
 }
 
 /** From the ended room's screen: its link home, then the room's name and Join, all in the page (no reload). */
@@ -174,7 +177,7 @@ test.describe('Kicked: one screen says the owner removed and banned you, with no
     // The pop-out chat says why its chat went quiet, once, with what was said still readable.
     await expect(bobsPopout.getByRole('heading', { level: 2, name: 'You were removed from this room' })).toBeVisible();
     await expect(roomState(bobsPopout)).toHaveCount(0);
-    await expect(messageBox(bobsPopout)).toBeDisabled();
+    await expectChatClosed(bobsPopout);
     await expect(chatLog(bobsPopout)).toBeVisible();
     // The call is torn down: the camera and microphone are no longer captured.
     await expect.poll(() => bob.page.evaluate(() => document.querySelectorAll('video').length)).toBe(0);
@@ -182,6 +185,22 @@ test.describe('Kicked: one screen says the owner removed and banned you, with no
     await bob.page.getByRole('link', { name: 'Go to the home page' }).click();
     await expect(bob.page).toHaveURL(new URL('/', appUrl).href);
     await expect(bob.page.getByRole('textbox', { name: 'Room name' })).toBeVisible();
+  });
+});
+
+test.describe('Removed mid-sentence: what you had typed and not sent stays on the screen, to copy (SPEC §6)', () => {
+  test('Bob is kicked while writing: his unsent text is shown read-only where the message box was', async ({ people }) => {
+    const room = uniqueRoomName('kicked-typing');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await messageBox(bob.page).fill('Before we go on, one more thing about');
+
+    await kickAndBan(alice.page, 'Bob');
+
+    await expectEndedScreen(bob.page, 'You were removed from this room');
+    const unsent = bob.page.getByRole('textbox', { name: 'What you had typed, not sent' });
+    await expect(unsent).toHaveValue('Before we go on, one more thing about');
+    await expect(unsent).toHaveAttribute('readonly', '');
   });
 });
 
@@ -198,11 +217,12 @@ test.describe('Destroyed room: one screen says the owner closed it, or where eve
     await dialog.getByRole('textbox', { name: 'Reason (optional)' }).fill('Meeting over');
     await dialog.getByRole('button', { name: 'Destroy', exact: true }).click();
 
-    for (const person of [alice, bob]) {
-      await expectEndedScreen(person.page, 'The owner closed this room');
-      await expect(person.page.getByText('Everyone had to leave. The owner said: “Meeting over”')).toBeVisible();
-      await expect(person.page.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
-    }
+    // The owner who closed it reads that they did; everyone else, that the owner did.
+    await expectEndedScreen(alice.page, 'You closed this room');
+    await expect(alice.page.getByText('Everyone had to leave. You said: “Meeting over”')).toBeVisible();
+    await expectEndedScreen(bob.page, 'The owner closed this room');
+    await expect(bob.page.getByText('Everyone had to leave. The owner said: “Meeting over”')).toBeVisible();
+    for (const person of [alice, bob]) await expect(person.page.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
     // What was said stays readable.
     await expect(chatLog(bob.page)).toContainText('wrapping up');
   });
@@ -221,8 +241,9 @@ test.describe('Destroyed room: one screen says the owner closed it, or where eve
     for (const person of [alice, bob]) {
       await expect(person.page.getByRole('heading', { level: 1 })).toHaveText(alternate);
       await expectJoined(person.page);
-      await expect(person.page.getByRole('status', { name: 'Room moved' })).toHaveText(`The owner closed ${room}, so you moved to ${alternate}.`);
       await expect(participants(person.page).getByRole('listitem')).toHaveCount(2);
     }
+    await expect(alice.page.getByRole('status', { name: 'Room moved' })).toHaveText(`You closed ${room}, so everyone moved to ${alternate}.`);
+    await expect(bob.page.getByRole('status', { name: 'Room moved' })).toHaveText(`The owner closed ${room}, so you moved to ${alternate}.`);
   });
 });

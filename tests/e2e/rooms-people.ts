@@ -184,6 +184,14 @@ export function messageBox(page: Page) {
   return page.getByRole('textbox', { name: 'Message' });
 }
 
+/** The room ended for this person: in place of the message box, why nothing more can be written (left: how to write again). */
+export async function expectChatClosed(page: Page, how: 'ended' | 'left' = 'ended'): Promise<void> {
+  const words = how === 'left' ? 'You left this room. Join it again to write here.' : 'You can no longer write in this room. What was said stays here to read.';
+  await expect(page.getByText(words)).toBeVisible();
+  await expect(messageBox(page)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Send' })).toHaveCount(0);
+}
+
 export function chatLog(page: Page) {
   return page.getByRole('log', { name: 'Chat' });
 }

@@ -119,7 +119,23 @@ describe('SPEC §4 removal: the Room says why we are out, so every tab can show 
 
     await alice.rooms.destroyRoom(room.address, { reason: 'Meeting over' });
     const closed = await roomInState(alice, room.id, 'failed');
-    expect(closed).toMatchObject({ joined: false, removal: { kind: 'destroyed', reason: 'Meeting over' }, bans: undefined });
+    expect(closed).toMatchObject({ joined: false, removal: { kind: 'destroyed', reason: 'Meeting over', byYou: true }, bans: undefined });
+  });
+
+  it('says the destroy was yours only in the session that destroyed the room, not after a destroy the room refused', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    const bobRoom = await joinedBy(bob, name);
+    // Bob is no owner: the room refuses his destroy, and he stays.
+    await bob.rooms.destroyRoom(bobRoom.address, { reason: 'Not mine to close' });
+    expect(bob.session.store.state.rooms[bobRoom.id]).toMatchObject({ roomState: 'joined' });
+
+    await alice.rooms.destroyRoom(room.address, { reason: 'Meeting over' });
+    const [alicesEnd, bobsEnd] = await Promise.all([roomInState(alice, room.id, 'failed'), roomInState(bob, bobRoom.id, 'failed')]);
+    expect(alicesEnd.removal).toEqual({ kind: 'destroyed', reason: 'Meeting over', byYou: true });
+    expect(bobsEnd.removal).toEqual({ kind: 'destroyed', reason: 'Meeting over', byYou: false });
   });
 
   it('follows a destroy to its alternate room and says where it came from; the next join clears the removal', async () => {
@@ -135,7 +151,12 @@ describe('SPEC §4 removal: the Room says why we are out, so every tab can show 
       const current = state.rooms[bobRoom.id];
       return current?.address === alternate && current.roomState === 'joined' ? current : undefined;
     });
-    expect(moved).toMatchObject({ movedFrom: { fromAddress: room.address, fromName: name, reason: 'Moving' }, removal: undefined });
+    expect(moved).toMatchObject({ movedFrom: { fromAddress: room.address, fromName: name, reason: 'Moving', byYou: false }, removal: undefined });
+    const alicesMove = await waitFor(alice, 'Alice in the alternate room', (state) => {
+      const current = state.rooms[room.id];
+      return current?.address === alternate && current.roomState === 'joined' ? current : undefined;
+    });
+    expect(alicesMove.movedFrom).toEqual({ fromAddress: room.address, fromName: name, reason: 'Moving', byYou: true });
   });
 
   it('ends the destroyed room as destroyed for someone already in the alternate room, and keeps them there (a room gone from the state reads as left)', async () => {

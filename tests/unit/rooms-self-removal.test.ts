@@ -26,11 +26,11 @@ describe('Self-unavailable: why the room removed us', () => {
 
   it('a destroy carries the alternate venue, its password and the reason (SPEC §4 destroyed room)', () => {
     const info = selfUnavailable(`<destroy jid='elsewhere@rooms.example'><reason>moving</reason><password>pw</password></destroy><item role='none' affiliation='owner'/>`);
-    expect(selfRemovalOf(info)).toEqual({ kind: 'destroyed', alternate: 'elsewhere@rooms.example', password: 'pw', reason: 'moving' });
+    expect(selfRemovalOf(info)).toEqual({ kind: 'destroyed', alternate: 'elsewhere@rooms.example', password: 'pw', reason: 'moving', byYou: false });
   });
 
   it('a destroy without a venue, or with one that is not a room address, has no alternate', () => {
-    expect(selfRemovalOf(selfUnavailable(`<destroy/>`))).toEqual({ kind: 'destroyed', alternate: undefined, password: undefined, reason: undefined });
+    expect(selfRemovalOf(selfUnavailable(`<destroy/>`))).toEqual({ kind: 'destroyed', alternate: undefined, password: undefined, reason: undefined, byYou: false });
     for (const jid of ['rooms.example', 'room@rooms.example/nick', 'a b@rooms.example', 'x'.repeat(5000) + '@rooms.example']) {
       const removal = selfRemovalOf(selfUnavailable(`<destroy jid='${jid}'/>`));
       expect(removal).toMatchObject({ kind: 'destroyed', alternate: undefined });

@@ -16,6 +16,8 @@ import { stanzaErrorText } from './stanzaErrorText';
 export class RoomModeration {
   /** Display names of the people kicked in this session, for the ban list (the server keeps only addresses). */
   private readonly names = new KnownNames();
+  /** Rooms this session asked to destroy: the room's screen then says you closed it, not "the owner". */
+  private readonly destroyAsked = new Set<string>();
 
   constructor(
     private readonly context: SessionContext,
@@ -81,11 +83,19 @@ export class RoomModeration {
     const room = this.records.joined(roomAddress);
     const client = this.context.client;
     if (!room || !client) return;
+    // Marked before asking: the room sends our own removal before it answers the request.
+    this.destroyAsked.add(room.address);
     try {
       await client.destroyRoom(room.address, venue);
     } catch (error) {
+      this.destroyAsked.delete(room.address);
       this.context.log.error(`Could not destroy room ${room.address}: ${stanzaErrorText(error)}`);
     }
+  }
+
+  /** Whether this session destroyed the room it was just removed from (asked once per removal). */
+  takeDestroyedHere(roomAddress: string): boolean {
+    return this.destroyAsked.delete(roomAddress);
   }
 
   /** SPEC §5: 'Room not joined' unless joined. */

@@ -462,8 +462,9 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
    * otherwise removed; or the room's service went away (332), and we rejoin at once, as after a
    * reconnect: the room starts again where we are (on ejabberd, on a live node of the cluster).
    */
-  private selfRemoved(room: AddressedRoom, removal: Exclude<SelfRemoval, { kind: 'renamed' }>): void {
+  private selfRemoved(room: AddressedRoom, removedBy: Exclude<SelfRemoval, { kind: 'renamed' }>): void {
     const { store, log } = this.context;
+    const removal = removedBy.kind === 'destroyed' ? { ...removedBy, byYou: this.moderation.takeDestroyedHere(room.address) } : removedBy;
     this.joins.end(room.id);
     this.presence.forget(room.id);
     // Only a room we were in is rejoined at once: one that stops again before our join completes
@@ -494,7 +495,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   private moveToAlternate(
     room: AddressedRoom,
     alternate: string,
-    { password, reason }: { password: string | undefined; reason: string | undefined },
+    { password, reason, byYou }: { password: string | undefined; reason: string | undefined; byYou: boolean },
     call: CallRecord | undefined,
   ): void {
     const { store } = this.context;
@@ -504,7 +505,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       // Already there under another record: this one ends as destroyed (a removed record would read
       // as left, in the views that hold it).
       this.calls.forget(room.id);
-      store.update('rooms', room.id, selfRemovalChange({ kind: 'destroyed', alternate, password, reason }));
+      store.update('rooms', room.id, selfRemovalChange({ kind: 'destroyed', alternate, password, reason, byYou }));
       return;
     }
     const name = JID.unescapeLocal(JID.getLocal(alternate) ?? alternate);
@@ -512,7 +513,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       address: alternate,
       password: password ?? room.password ?? room.providedPassword,
       autoJoinCall: room.autoJoinCall,
-      movedFrom: { fromAddress: room.address, fromName: room.providedName, reason },
+      movedFrom: { fromAddress: room.address, fromName: room.providedName, reason, byYou },
     };
     store.upsert('rooms', room.id, newRoomRecord(room.id, name, options));
     this.calls.carry(call, alternate);

@@ -8,7 +8,7 @@ import { OUT_OF_ROOM } from './roomRecord';
 /** Why the room sent us our own unavailable presence. */
 export type SelfRemoval =
   /** PROTOCOL.md destroy: with an alternate venue (validated bare room address) and its password. */
-  | { kind: 'destroyed'; alternate: string | undefined; password: string | undefined; reason: string | undefined }
+  | { kind: 'destroyed'; alternate: string | undefined; password: string | undefined; reason: string | undefined; byYou: boolean }
   /** Status 301: our affiliation became outcast (SPEC §6 kick). */
   | { kind: 'banned' }
   /** Status 307: our role became none. */
@@ -28,7 +28,8 @@ export function selfRemovalOf(info: Stanzas.MUCInfo | undefined): SelfRemoval {
   const destroy = info?.destroy;
   if (destroy) {
     const password = typeof destroy.password === 'string' && destroy.password.length <= LIMITS.roomPasswordLength && destroy.password !== '' ? destroy.password : undefined;
-    return { kind: 'destroyed', alternate: parseRoomAddress(destroy.jid), password, reason: bounded(destroy.reason, LIMITS.reasonLength) };
+    // The stanza does not say who destroyed the room: this session knows when it did (RoomModeration).
+    return { kind: 'destroyed', alternate: parseRoomAddress(destroy.jid), password, reason: bounded(destroy.reason, LIMITS.reasonLength), byYou: false };
   }
   if (hasStatus(info, MUC_STATUS.nickChanged)) return { kind: 'renamed' };
   if (hasStatus(info, MUC_STATUS.serviceShutdown)) return { kind: 'serviceShutdown' };
@@ -57,7 +58,7 @@ export function selfRemovalChange(
         ...out,
         roomState: 'failed',
         error: `The room was destroyed${removal.reason ? `: ${removal.reason}` : ''}`,
-        removal: { kind: 'destroyed', reason: removal.reason },
+        removal: { kind: 'destroyed', reason: removal.reason, byYou: removal.byYou },
       };
     case 'serviceShutdown':
       return { ...out, roomState: 'failed', error: 'The room stopped on its server before you were back in', removal: { kind: 'removed' } };

@@ -7,6 +7,7 @@ import { roomNameRefusalText } from './roomNameRefusal';
 import { useActions } from './tabContext';
 import { useHasNoName } from './useHasNoName';
 import { ConnectionStatus } from './ConnectionStatus';
+import { newRoomName } from './newRoomName';
 import { navigate, roomPath } from './route';
 
 /**
@@ -20,7 +21,10 @@ function leftRoomOfHistory(): string | undefined {
   return typeof leftRoom === 'string' && leftRoom.length > 0 ? leftRoom : undefined;
 }
 
-/** The start page: a room name and your display name, then Join. Back from "Leave", it says so and offers the room again. */
+/**
+ * The start page: a room name and your display name, then Join; or a new room with a name nobody
+ * guesses. Back from "Leave", it says so and offers the room again.
+ */
 export function Home() {
   const actions = useActions();
   const preferences = useAtomValue(preferencesAtom);
@@ -39,12 +43,17 @@ export function Home() {
     document.title = 'Parley';
   }, []);
 
-  async function join(event: FormEvent) {
+  function join(event: FormEvent) {
     event.preventDefault();
     const name = roomName.trim();
-    if (!name) return setError('Enter the name of a room to join.');
+    if (!name) return setError('Enter the name of a room to join, or start a new room.');
     const refused = roomNameError(name);
     if (refused) return setError(roomNameRefusalText(refused));
+    void enter(name);
+  }
+
+  /** Saves the display name typed, then opens the room. */
+  async function enter(name: string) {
     setError(undefined);
     const chosenName = shownDisplayName.trim();
     setBusy(true);
@@ -69,9 +78,9 @@ export function Home() {
           You left {leftRoom}. Join it again below, or pick another room.
         </p>
       )}
-      <form className="card home-form" onSubmit={(event) => void join(event)} noValidate>
+      <form className="card home-form" onSubmit={join} noValidate>
         <h2>Join a room</h2>
-        <p className="muted">Pick a name for the room and share its address with the people you want to talk to.</p>
+        <p className="muted">Pick a name for the room, or start a new one, and share its address with the people you want to talk to.</p>
         <label className="field">
           <span>Room name</span>
           <input
@@ -103,6 +112,10 @@ export function Home() {
         )}
         <button type="submit" className="button primary" disabled={busy}>
           Join
+        </button>
+        <p className="home-or">or</p>
+        <button type="button" className="button" disabled={busy} onClick={() => void enter(newRoomName())}>
+          Start a new room
         </button>
       </form>
     </main>

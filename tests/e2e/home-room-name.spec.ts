@@ -1,6 +1,6 @@
 import { DEFAULT_PREFERENCES } from '../../src/protocol/constants';
 import { expect, test } from './fixtures';
-import { uniqueRoomName } from './rooms-people';
+import { openPanel, participantEntry, uniqueRoomName } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
 // The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
@@ -43,5 +43,37 @@ test.describe('The home page asks a person with no name for one: an empty field,
 
     await page.goto(appUrl);
     await expect(page.getByRole('textbox', { name: 'Display name' })).toHaveValue('Zoe');
+  });
+});
+
+test.describe('Start a new room: the home page opens a room of a fresh name nobody guesses, which the person then owns and shares', () => {
+  test('Yara starts a new room with her name typed: she is in it under that name, owns it, and Zed reaches it by its address', async ({ browser, page, appUrl }) => {
+    await page.goto(appUrl);
+    await page.getByRole('textbox', { name: 'Display name' }).fill('Yara');
+    await page.getByRole('button', { name: 'Start a new room' }).click();
+
+    await expect(page).toHaveURL(/\/room-[a-hjkmnp-z2-9]{4}-[a-hjkmnp-z2-9]{4}$/);
+    const roomName = new URL(page.url()).pathname.slice(1);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(roomName);
+    await expect(page.getByRole('button', { name: 'Join call' })).toBeVisible();
+    // The first person in a room owns it.
+    await expect(page.getByRole('button', { name: 'Lock room' })).toBeVisible();
+
+    const zeds = await browser.newContext();
+    try {
+      const zed = await zeds.newPage();
+      await zed.goto(page.url());
+      await openPanel(zed, 'People');
+      await expect(participantEntry(zed, 'Yara')).toBeVisible();
+    } finally {
+      await zeds.close();
+    }
+  });
+
+  test('an empty room name says to give one or start a new room, and stays on the home page', async ({ page, appUrl }) => {
+    await page.goto(appUrl);
+    await page.getByRole('button', { name: 'Join', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText('Enter the name of a room to join, or start a new room.');
+    expect(new URL(page.url()).pathname).toBe('/');
   });
 });

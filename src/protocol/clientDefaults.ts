@@ -222,3 +222,6 @@ export const CONFIG_REFRESH = { lifetimeFraction: 0.5, retryDelayMs: 60_000, min
  * starting), the toggle shows the state as it is again after this long.
  */
 export const OWN_MEDIA_REQUEST_SETTLE_MS = 2_000;
+
+/** A room you are in goes on the home page's recent rooms this long after the join (its first frames come first), or as you leave it if sooner. */
+export const RECENT_ROOM_DELAY_MS = 3_000;

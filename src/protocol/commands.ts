@@ -83,6 +83,10 @@ export type OwnMediaRequest = Partial<Pick<OwnCallMedia, 'microphoneMuted' | 'ca
 
 export interface PreferencesCommands {
   setPreferences(change: Partial<Preferences>): Promise<void>;
+  /** Puts a room you were in first in `recentRooms` (one entry per room address, LIMITS.recentRooms at most). */
+  rememberRoom(roomName: string): Promise<void>;
+  /** Takes a room off `recentRooms`. */
+  forgetRoom(roomName: string): Promise<void>;
 }
 
 /** JSON commands received, delivered to every tab as events (never shown as chat). */

@@ -127,12 +127,16 @@ export const DEFAULT_PREFERENCES = {
   realTimeText: true,
   /** Beyond the spec (issue 15): tones for joins, leaves, messages and attention requests. */
   sounds: false,
+  /** Beyond the spec: the rooms the home page offers again, kept on this device only. */
+  recentRooms: [] as readonly string[],
 } as const;
 
 /** Bounds on untrusted input (not from the spec: Parley's own limits). */
 export const LIMITS = {
   httpBodyBytes: 16 * 1024,
   roomNameLength: 256,
+  /** Rooms the home page lists as recent (Preferences.recentRooms). */
+  recentRooms: 5,
   displayNameLength: 64,
   chatBodyLength: 16 * 1024,
   jsonCommandBytes: 64 * 1024,

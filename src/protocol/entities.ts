@@ -180,6 +180,8 @@ export interface Preferences {
   realTimeText: boolean;
   /** Tones for joins, leaves, messages and attention requests. */
   sounds: boolean;
+  /** Rooms you were in, by the names you gave them, the latest first (LIMITS.recentRooms): the home page lists them. */
+  recentRooms: readonly string[];
 }
 
 /** What happened in a room that its chat shows as a line (issue 15): never sent on the wire. */

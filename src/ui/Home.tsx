@@ -8,6 +8,7 @@ import { useActions } from './tabContext';
 import { useHasNoName } from './useHasNoName';
 import { ConnectionStatus } from './ConnectionStatus';
 import { newRoomName } from './newRoomName';
+import { RecentRooms } from './RecentRooms';
 import { navigate, roomPath } from './route';
 
 /**
@@ -23,7 +24,7 @@ function leftRoomOfHistory(): string | undefined {
 
 /**
  * The start page: a room name and your display name, then Join; or a new room with a name nobody
- * guesses. Back from "Leave", it says so and offers the room again.
+ * guesses; or a room you were in. Back from "Leave", it says so and offers the room again.
  */
 export function Home() {
   const actions = useActions();
@@ -118,6 +119,7 @@ export function Home() {
           Start a new room
         </button>
       </form>
+      <RecentRooms rooms={preferences.recentRooms} />
     </main>
   );
 }

@@ -16,6 +16,7 @@ import { RoomStatus } from './RoomStatus';
 import { navigate } from './route';
 import { ROOM_REGION_IDS, SkipLinks } from './SkipLinks';
 import { useMovedRoomAddress } from './useMovedRoomAddress';
+import { useRememberRoom } from './useRememberRoom';
 import { leaveOpenedRoom } from './useOpenRoom';
 import { useRoomOfView } from './useRoomOfView';
 import { useTab } from './tabContext';
@@ -57,6 +58,7 @@ export function RoomView({ roomName }: { roomName: string }) {
   }, [callPossible, tab]);
 
   useMovedRoomAddress(roomName, room);
+  useRememberRoom(shownName, Boolean(room?.joined));
   const leave = useCallback(() => {
     leaveOpenedRoom(roomName);
     navigate('/', { leftRoom: shownName });

@@ -83,7 +83,7 @@ function roomAddress(appUrl: string, room: string): string {
 }
 
 test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, at 1280×800 and 390×844', () => {
-  test('home, a refused room name, a room that cannot be opened (light and dark)', async ({ browser, appUrl }) => {
+  test('home, a refused room name, a room that cannot be opened, home with recent rooms (light and dark)', async ({ browser, appUrl }) => {
     const visitor = await browser.newContext();
     try {
       const home = await visitor.newPage();
@@ -101,6 +101,16 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
       await expectAccessible(home, 'room-error');
       await home.emulateMedia({ colorScheme: 'dark' });
       await expectAccessible(home, 'room-error-dark');
+
+      // Home again, after a room: its "Recent rooms", in both colour schemes.
+      await home.goto(appUrl);
+      await home.getByRole('button', { name: 'Start a new room' }).click();
+      await expect(home.getByRole('button', { name: 'Lock room' })).toBeVisible();
+      await home.getByRole('button', { name: 'Leave' }).click();
+      await expect(home.getByRole('list', { name: 'Recent rooms' }).getByRole('link')).toHaveCount(1);
+      await expectAccessible(home, 'home-recent-rooms-dark');
+      await home.emulateMedia({ colorScheme: 'light' });
+      await expectAccessible(home, 'home-recent-rooms');
     } finally {
       await visitor.close();
     }

@@ -77,3 +77,45 @@ test.describe('Start a new room: the home page opens a room of a fresh name nobo
     expect(new URL(page.url()).pathname).toBe('/');
   });
 });
+
+test.describe('Recent rooms: the home page lists the rooms you were in, the latest first, to open again or forget (kept on this device)', () => {
+  test('Vera is in two rooms, one started new and one by name; home lists both, opens one again, and forgets the other for good', async ({ page, appUrl }) => {
+    const recent = page.getByRole('list', { name: 'Recent rooms' });
+    await page.goto(appUrl);
+    await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
+    await expect(recent).toHaveCount(0);
+
+    await page.getByRole('textbox', { name: 'Display name' }).fill('Vera');
+    await page.getByRole('button', { name: 'Start a new room' }).click();
+    await expect(page.getByRole('button', { name: 'Join call' })).toBeVisible();
+    const started = new URL(page.url()).pathname.slice(1);
+    await expect(page.getByRole('button', { name: 'Lock room' })).toBeVisible();
+    await page.getByRole('button', { name: 'Leave' }).click();
+
+    const named = uniqueRoomName('Weekly Sync');
+    await page.getByRole('textbox', { name: 'Room name' }).fill(named);
+    await page.getByRole('button', { name: 'Join', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Lock room' })).toBeVisible();
+    await page.getByRole('button', { name: 'Leave' }).click();
+
+    await expect(recent.getByRole('link')).toHaveText([named, started]);
+    await recent.getByRole('link', { name: started }).click();
+    await expect(page).toHaveURL(new URL(started, appUrl).href);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(started);
+
+    await page.getByRole('button', { name: 'Leave' }).click();
+    await expect(recent.getByRole('link')).toHaveText([started, named]);
+    await recent.getByRole('button', { name: `Forget ${named}` }).click();
+    await expect(recent.getByRole('link')).toHaveText([started]);
+    await page.reload();
+    await expect(recent.getByRole('link')).toHaveText([started]);
+
+    // Arriving by a link and going elsewhere at once (the page itself goes, not only its view): the
+    // room is listed too.
+    const linked = uniqueRoomName('by-link');
+    await page.goto(new URL(linked, appUrl).href);
+    await expect(page.getByRole('button', { name: 'Lock room' })).toBeVisible();
+    await page.goto(appUrl);
+    await expect(recent.getByRole('link')).toHaveText([linked, started]);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderConfig } from '../../src/protocol/config';
-import { DEFAULT_PREFERENCES } from '../../src/protocol/constants';
+import { DEFAULT_PREFERENCES, LIMITS } from '../../src/protocol/constants';
 import { ValidationError } from '../../src/protocol/errors';
 import type { SessionContext } from '../../src/shared-worker/SessionContext';
 import { PreferencesDomain } from '../../src/shared-worker/preferences/PreferencesDomain';
@@ -76,3 +76,64 @@ describe('User preferences (SPEC §3): defaults, validation, persistence shared 
     expect(context.store.state.preferences).toEqual(DEFAULT_PREFERENCES);
   });
 });
+
+describe('Recent rooms: the rooms you were in, the latest first, one entry per room, kept with your preferences on this device (beyond the spec)', () => {
+  async function domain(storage = new MemoryPreferencesStorage()) {
+    const context = contextWith();
+    const preferences = new PreferencesDomain(context, storage);
+    await preferences.ready();
+    return { preferences, recent: () => context.store.state.preferences.recentRooms };
+  }
+
+  it('starts empty; a room remembered goes first, and a room remembered again moves up, under the name last given', async () => {
+    const { preferences, recent } = await domain();
+    expect(recent()).toEqual([]);
+    await preferences.rememberRoom('team-sync');
+    await preferences.rememberRoom('  Design Review ');
+    expect(recent()).toEqual(['Design Review', 'team-sync']);
+    // "Team Sync" is the room team-sync: one entry, now first.
+    await preferences.rememberRoom('Team Sync');
+    expect(recent()).toEqual(['Team Sync', 'Design Review']);
+  });
+
+  it(`keeps the latest ${LIMITS.recentRooms}`, async () => {
+    const { preferences, recent } = await domain();
+    for (let index = 1; index <= LIMITS.recentRooms + 2; index += 1) await preferences.rememberRoom(`room ${index}`);
+    expect(recent()).toEqual(Array.from({ length: LIMITS.recentRooms }, (_, index) => `room ${LIMITS.recentRooms + 2 - index}`));
+  });
+
+  it('forgets a room by any name of it, and keeps the rest in order', async () => {
+    const { preferences, recent } = await domain();
+    for (const name of ['alpha', 'beta', 'gamma']) await preferences.rememberRoom(name);
+    await preferences.forgetRoom('BETA');
+    expect(recent()).toEqual(['gamma', 'alpha']);
+  });
+
+  it('keeps every room remembered at once by several tabs: none overwrites another', async () => {
+    const { preferences, recent } = await domain();
+    await Promise.all(['one', 'two', 'three'].map((name) => preferences.rememberRoom(name)));
+    expect([...recent()].sort()).toEqual(['one', 'three', 'two']);
+  });
+
+  it('persists the list, so a new session (a reload, another tab) lists the same rooms', async () => {
+    const storage = new MemoryPreferencesStorage();
+    const first = await domain(storage);
+    await first.preferences.rememberRoom('standup');
+    await first.preferences.rememberRoom('retro');
+    expect((await domain(storage)).recent()).toEqual(['retro', 'standup']);
+  });
+
+  it('refuses what names no room, a list too long and a list given with setPreferences that holds a bad name, changing nothing', async () => {
+    const { preferences, recent } = await domain();
+    await preferences.rememberRoom('kept');
+    await expect(preferences.rememberRoom('!!!')).rejects.toThrow(ValidationError);
+    await expect(preferences.rememberRoom(42 as never)).rejects.toThrow('a recent room must be text');
+    await expect(preferences.forgetRoom('x'.repeat(LIMITS.roomNameLength + 1))).rejects.toThrow(ValidationError);
+    await expect(preferences.setPreferences({ recentRooms: Array.from({ length: LIMITS.recentRooms + 1 }, (_, index) => `r${index}`) })).rejects.toThrow(
+      `recentRooms must be a list of at most ${LIMITS.recentRooms} room names`,
+    );
+    await expect(preferences.setPreferences({ recentRooms: ['fine', '@@@'] })).rejects.toThrow(ValidationError);
+    expect(recent()).toEqual(['kept']);
+  });
+});
+

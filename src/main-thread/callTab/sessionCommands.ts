@@ -5,5 +5,5 @@ export interface CallTabCommands {
   readonly rooms: Pick<RoomsCommands, 'joinCall' | 'leaveCall'>;
   /** Not `requestOwnMedia`: that asks the call's tab, which this is. */
   readonly calls: Omit<CallsCommands, 'requestOwnMedia'>;
-  readonly preferences: PreferencesCommands;
+  readonly preferences: Pick<PreferencesCommands, 'setPreferences'>;
 }

@@ -1,7 +1,8 @@
 import type { PreferencesCommands } from '../../protocol/commands';
 import type { Preferences } from '../../protocol/entities';
 import type { SessionContext, SessionDomain } from '../SessionContext';
-import { parsePreferencesChange } from './parsePreferences';
+import { roomNameToLocalpart } from '../../protocol/rooms';
+import { parsePreferencesChange, recentRoomName, recentRoomsOf } from './parsePreferences';
 import type { PreferencesStorage } from './PreferencesStorage';
 
 /**
@@ -27,10 +28,19 @@ export class PreferencesDomain implements SessionDomain, PreferencesCommands {
 
   async setPreferences(change: Partial<Preferences>): Promise<void> {
     await this.loaded;
-    const parsed = parsePreferencesChange(change);
-    this.chosen = { ...this.chosen, ...parsed };
-    this.publish({ ...this.context.store.state.preferences, ...parsed });
-    await this.storage.save(this.chosen);
+    await this.choose(parsePreferencesChange(change));
+  }
+
+  async rememberRoom(roomName: unknown): Promise<void> {
+    const name = recentRoomName(roomName);
+    await this.loaded;
+    await this.choose({ recentRooms: recentRoomsOf([name, ...this.context.store.state.preferences.recentRooms]) });
+  }
+
+  async forgetRoom(roomName: unknown): Promise<void> {
+    const localpart = roomNameToLocalpart(recentRoomName(roomName));
+    await this.loaded;
+    await this.choose({ recentRooms: this.context.store.state.preferences.recentRooms.filter((name) => roomNameToLocalpart(name) !== localpart) });
   }
 
   connected(): void {
@@ -46,6 +56,16 @@ export class PreferencesDomain implements SessionDomain, PreferencesCommands {
       this.context.log.error(`stored preferences ignored: ${String(error)}`);
     }
     this.publish({ ...this.context.store.state.preferences, ...this.chosen });
+  }
+
+  /**
+   * Takes a validated change at once (a list read just before it is not changed meanwhile by another
+   * command), then saves what the person chose.
+   */
+  private choose(parsed: Partial<Preferences>): Promise<void> {
+    this.chosen = { ...this.chosen, ...parsed };
+    this.publish({ ...this.context.store.state.preferences, ...parsed });
+    return this.storage.save(this.chosen);
   }
 
   private publish(preferences: Preferences): void {

@@ -1,6 +1,7 @@
 import { DEFAULT_PREFERENCES, LIMITS } from '../../protocol/constants';
 import type { Preferences, RequestingMedia } from '../../protocol/entities';
 import { ValidationError } from '../../protocol/errors';
+import { roomNameToLocalpart } from '../../protocol/rooms';
 import { expectRecord } from '../../protocol/validate';
 
 const MEDIA: readonly RequestingMedia[] = ['none', 'audio', 'video'];
@@ -23,6 +24,23 @@ function text(value: unknown, name: string, maxLength: number): string {
   return value;
 }
 
+/** A room name as the person gave it, trimmed; a name that names no room is refused (RoomNameError). */
+export function recentRoomName(value: unknown): string {
+  const name = text(value, 'a recent room', LIMITS.roomNameLength).trim();
+  roomNameToLocalpart(name);
+  return name;
+}
+
+/** Each room once (by its address: "Team Sync" and "team-sync" are one room), the first kept, at most LIMITS.recentRooms. */
+export function recentRoomsOf(names: readonly string[]): string[] {
+  const byAddress = new Map<string, string>();
+  for (const name of names) {
+    const localpart = roomNameToLocalpart(name);
+    if (!byAddress.has(localpart)) byAddress.set(localpart, name);
+  }
+  return [...byAddress.values()].slice(0, LIMITS.recentRooms);
+}
+
 /** Validates each field a change carries; unknown fields are refused rather than stored. */
 const FIELDS: { [K in keyof Preferences]: (value: unknown) => Preferences[K] } = {
   displayName: (value) => text(value, 'displayName', LIMITS.displayNameLength).trim() || DEFAULT_PREFERENCES.displayName,
@@ -38,6 +56,10 @@ const FIELDS: { [K in keyof Preferences]: (value: unknown) => Preferences[K] } =
   sendOnEnter: (value) => boolean(value, 'sendOnEnter'),
   realTimeText: (value) => boolean(value, 'realTimeText'),
   sounds: (value) => boolean(value, 'sounds'),
+  recentRooms: (value) => {
+    if (!Array.isArray(value) || value.length > LIMITS.recentRooms) throw new ValidationError(`recentRooms must be a list of at most ${LIMITS.recentRooms} room names`);
+    return recentRoomsOf(value.map(recentRoomName));
+  },
 };
 
 export function parsePreferencesChange(change: unknown): Partial<Preferences> {

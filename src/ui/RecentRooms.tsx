@@ -1,0 +1,31 @@
+import { navigate, roomPath } from './route';
+import { useActions } from './tabContext';
+
+/** The rooms you were in, the latest first: each opens again, or goes from the list ("Forget"). Kept on this device only. */
+export function RecentRooms({ rooms }: { rooms: readonly string[] }) {
+  const actions = useActions();
+  if (rooms.length === 0) return null;
+  return (
+    <section className="card home-recent" aria-labelledby="recent-rooms-heading">
+      <h2 id="recent-rooms-heading">Recent rooms</h2>
+      <ul aria-labelledby="recent-rooms-heading">
+        {rooms.map((name) => (
+          <li key={name}>
+            <a
+              href={roomPath(name)}
+              onClick={(event) => {
+                event.preventDefault();
+                navigate(roomPath(name));
+              }}
+            >
+              {name}
+            </a>
+            <button type="button" className="button small" aria-label={`Forget ${name}`} onClick={() => void actions.preferences.forgetRoom(name).catch(() => {})}>
+              Forget
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -62,28 +62,28 @@ export const RoomHeader = memo(function RoomHeader({ shownName, roomAddress, loc
         <ConnectionStatus />
       </div>
       <nav className="toolbar" aria-label="Room controls">
-        {/* An ended room has nothing to invite to or pop out: its screen offers the way on. */}
+        {/* An ended room has nothing to invite to or pop out, and no one to show: its screen offers the way on. */}
         {!ended && (
-          <RoomMenu>
-            <InviteButtons roomName={shownName} />
-            <Suspense fallback={null}>
-              {owner && roomAddress && <LockRoomControl locked={locked} roomAddress={roomAddress} />}
-              {owner && roomAddress && <DestroyRoomControl roomAddress={roomAddress} />}
-            </Suspense>
-            <button type="button" className="button" onClick={() => window.open(roomPath(shownName, 'chat'), '_blank', 'noopener')}>
-              Pop out chat
-            </button>
-          </RoomMenu>
-        )}
-        {!ended && (
-          <PanelToggle
-            label="People"
-            icon={<PeopleIcon />}
-            open={peopleShown}
-            panelId={ROOM_REGION_IDS.people}
-            onToggle={() => changeRoomLayout({ people: !peopleShown })}
-            badge={{ count: peopleCount }}
-          />
+          <>
+            <RoomMenu>
+              <InviteButtons roomName={shownName} />
+              <Suspense fallback={null}>
+                {owner && roomAddress && <LockRoomControl locked={locked} roomAddress={roomAddress} />}
+                {owner && roomAddress && <DestroyRoomControl roomAddress={roomAddress} />}
+              </Suspense>
+              <button type="button" className="button" onClick={() => window.open(roomPath(shownName, 'chat'), '_blank', 'noopener')}>
+                Pop out chat
+              </button>
+            </RoomMenu>
+            <PanelToggle
+              label="People"
+              icon={<PeopleIcon />}
+              open={peopleShown}
+              panelId={ROOM_REGION_IDS.people}
+              onToggle={() => changeRoomLayout({ people: !peopleShown })}
+              badge={{ count: peopleCount }}
+            />
+          </>
         )}
         <PanelToggle
           label="Chat"

@@ -64,7 +64,8 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
   const devices = useAtomValue(runtime.atoms.devices);
   const others = useAtomValue(runtime.atoms.othersInCall);
   const leftCall = useAtomValue(runtime.atoms.leftCall);
-  const joinWith = useAtomValue(runtime.atoms.joinWith);
+  // A camera let go after leaving is "on" when the next join turns it on (deviceToggles).
+  const cameraToggledOn = useAtomValue(runtime.atoms.deviceToggles).camera.on;
   const starting = useAtomValue(runtime.atoms.previewStarting) || devices.requestingCapture;
   const showVideo = camera !== undefined && !camera.off;
   return (
@@ -76,7 +77,7 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
           {showVideo ? (
             <MediaVideo key={camera.itemId} itemId={camera.itemId} mirrored={camera.mirrored} />
           ) : (
-            <p className="preview-off">{starting ? 'Starting your camera…' : leftCall && joinWith.camera ? 'Your camera turns on when you join' : 'Your camera is off'}</p>
+            <p className="preview-off">{starting ? 'Starting your camera…' : cameraToggledOn ? 'Your camera turns on when you join' : 'Your camera is off'}</p>
           )}
           {microphone && !microphone.muted && <MicrophoneLevel itemId={microphone.itemId} />}
           <div className="preview-toggles">

@@ -179,7 +179,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     });
   });
 
-  test('three people: everyone sees and hears everyone, a screen share as a tile of its own, leaving', CROWDED_CALL, async ({ people }) => {
+  test('three people: everyone sees and hears everyone, a screen share as a tile of its own that takes the others’ stage, leaving', CROWDED_CALL, async ({ people }) => {
     test.setTimeout(300_000);
     const room = uniqueRoomName('call-three');
     const alice = await people.join(room, 'Alice');
@@ -201,10 +201,27 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       }
       await expect(tile(alice.page, 'Your screen')).toBeVisible();
       await screenshot(bob.page, 'three-person-call-with-screen');
+    });
+
+    await test.step('the screen takes the stage for the others, not for Alice; sent back to the grid by Bob, it stays there', async () => {
+      const enlarge = (page: Page, name: string) => tile(page, name).getByRole('button', { name: `Enlarge ${name}` });
+      for (const other of [bob, carol]) await expect(enlarge(other.page, "Alice's screen")).toHaveAttribute('aria-pressed', 'true');
+      await expect(enlarge(alice.page, 'Your screen')).toHaveAttribute('aria-pressed', 'false');
+      await enlarge(bob.page, "Alice's screen").click();
+      await expect(enlarge(bob.page, "Alice's screen")).toHaveAttribute('aria-pressed', 'false');
+      // Carol's mute changes Bob's tiles: the stage stays as Bob left it.
+      await callButton(carol.page, 'Mute microphone').click();
+      await expect(tile(bob.page, 'Carol')).toContainText('muted');
+      await expect(enlarge(bob.page, "Alice's screen")).toHaveAttribute('aria-pressed', 'false');
+      await callButton(carol.page, 'Unmute microphone').click();
+    });
+
+    await test.step('the share stopped, its tile goes and the stage is the grid again', async () => {
       await callButton(alice.page, 'Stop Screenshare').click();
       for (const other of [bob, carol]) {
         await expect(tile(other.page, "Alice's screen")).toHaveCount(0);
         await expect(participantEntry(other.page, 'Alice')).not.toContainText('sharing screen');
+        await expect(callRegion(other.page).getByRole('button', { name: /^Enlarge /, pressed: true })).toHaveCount(0);
       }
     });
 

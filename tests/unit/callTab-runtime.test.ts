@@ -802,7 +802,8 @@ describe('remote video quality follows the tile (PROTOCOL.md simulcast profile)'
     expect(engine?.frameSizes).toHaveLength(2);
   });
 
-  it('each remote tile’s need goes to the engine, and the enlarged tile asks for the best layer until it is put back', async () => {
+  /** In the call, with Bob's video `id` received and shown in a tile of 300×225: the profiles the tiles asked of the engine. */
+  async function inCallShowing(id: string, { screenCapture = false } = {}) {
     // Node has no MediaStream: attachVideo only wraps the item's one track in one.
     vi.stubGlobal('MediaStream', FakeStream);
     const observers = new FakeTileObservers();
@@ -810,12 +811,17 @@ describe('remote video quality follows the tile (PROTOCOL.md simulcast profile)'
     await settle();
     await h.runtime.joinCall();
     h.deliverCallRecord();
-    const bobCamera = receivedTrack(h.runtime.media, 'bob-camera', 'video', BOB, ROOM);
+    const received = receivedTrack(h.runtime.media, id, 'video', BOB, ROOM, { screenCapture });
     const element = fakeVideoElement();
-    h.runtime.attachVideo(bobCamera.id, element);
+    h.runtime.attachVideo(received.id, element);
     observers.show(element, 300, 225);
     const [engine] = h.engines;
     const profiles = () => engine?.tileNeeds.map(({ mediaId, need }) => [mediaId, profileForTile(need)]);
+    return { h, profiles };
+  }
+
+  it('each remote tile’s need goes to the engine, and the enlarged tile asks for the best layer until it is put back', async () => {
+    const { h, profiles } = await inCallShowing('bob-camera');
     expect(profiles()).toEqual([['bob-camera', 'low']]);
 
     h.runtime.toggleEnlarged(`camera:${BOB}`);
@@ -833,5 +839,16 @@ describe('remote video quality follows the tile (PROTOCOL.md simulcast profile)'
       ['bob-camera', 'high'],
       ['bob-camera', 'low'],
     ]);
+  });
+
+  it('a screen Bob starts sharing takes the stage and asks for his best layer; sent back to the grid, it stays there as the tiles change (ScreenStage)', async () => {
+    const { h, profiles } = await inCallShowing('bob-screen', { screenCapture: true });
+    expect(h.store.get(h.runtime.atoms.enlargedTile)).toBe('screen:bob-screen');
+    expect(profiles()).toEqual([['bob-screen', 'high']]);
+
+    h.runtime.toggleEnlarged('screen:bob-screen');
+    receivedTrack(h.runtime.media, 'bob-camera', 'video', BOB, ROOM);
+    expect(h.store.get(h.runtime.atoms.tiles).map((tile) => tile.key)).toEqual(['screen:bob-screen', `camera:${BOB}`, 'camera:self']);
+    expect(h.store.get(h.runtime.atoms.enlargedTile)).toBeUndefined();
   });
 });

@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CallTile } from '../../src/main-thread/callTab/callTiles';
 import { speakerTileKey } from '../../src/main-thread/callTab/speakerTile';
-
-function tile(key: string, change: Partial<CallTile> = {}): CallTile {
-  return {
-    key,
-    kind: 'camera',
-    isSelf: false,
-    peerAddress: `room@muc/${key}`,
-    displayName: key,
-    videoItemId: undefined,
-    mirrored: false,
-    audioItemIds: [],
-    muted: false,
-    speaking: false,
-    lastSpokeAt: undefined,
-    volumeLimit: 0.8,
-    ...change,
-  };
-}
+import { tile } from './callTab-tile-fakes';
 
 const self = tile('self', { isSelf: true, volumeLimit: undefined });
 
@@ -39,7 +21,9 @@ describe('Speaker view: the person speaking is shown large (SPEC §3 speaking, l
     expect(speakerTileKey([])).toBeUndefined();
   });
 
-  it('shows a shared screen before any speaker', () => {
+  it('shows another person’s shared screen before any speaker, never your own', () => {
     expect(speakerTileKey([tile('screen:bob', { kind: 'screen' }), tile('carol', { speaking: true, lastSpokeAt: 1 }), self])).toBe('screen:bob');
+    // Your own screen you know: the speaker stays who speaks.
+    expect(speakerTileKey([tile('screen:own', { kind: 'screen', isSelf: true }), tile('carol', { speaking: true, lastSpokeAt: 1 }), self])).toBe('carol');
   });
 });

@@ -72,8 +72,15 @@ export class FakeStream {
   }
 }
 
-/** A camera or voice of `owner` as one of the tab's sessions receives it, added under `id`. */
-export function receivedTrack(media: Pick<MediaItems, 'addRemoteMedia'>, id: string, kind: 'audio' | 'video', owner: string, roomAddress: string): { id: string; track: FakeTrack } {
+/** A camera or voice (or with `screenCapture`, a shared screen) of `owner` as one of the tab's sessions receives it, added under `id`. */
+export function receivedTrack(
+  media: Pick<MediaItems, 'addRemoteMedia'>,
+  id: string,
+  kind: 'audio' | 'video',
+  owner: string,
+  roomAddress: string,
+  { screenCapture = false }: { screenCapture?: boolean } = {},
+): { id: string; track: FakeTrack } {
   const track = new FakeTrack(kind);
   const item = media.addRemoteMedia({
     id,
@@ -81,7 +88,7 @@ export function receivedTrack(media: Pick<MediaItems, 'addRemoteMedia'>, id: str
     stream: new FakeStream([track]) as unknown as MediaStream,
     owner,
     roomAddress,
-    screenCapture: false,
+    screenCapture,
     ownerMuted: false,
   });
   return { id: item.id, track };

@@ -28,6 +28,7 @@ import { CallSeat, type CallLike } from './CallSeat';
 import { ConnectionTroubles } from './ConnectionTroubles';
 import { SelfReports } from './SelfReports';
 import { HeldPeerReports } from './HeldPeerReports';
+import { ScreenStage } from './ScreenStage';
 import type { CallTabCommands } from './sessionCommands';
 import { VoiceMonitors, type StartVoiceMonitor } from './VoiceMonitors';
 import { errorMessage } from '../../common/errorMessage';
@@ -106,6 +107,7 @@ export class CallRuntime {
   private readonly selfReports: SelfReports;
   private readonly heldPeerReports: HeldPeerReports;
   private readonly troubles: ConnectionTroubles;
+  private readonly screenStage = new ScreenStage();
   private threshold: number | undefined;
   private disposed = false;
 
@@ -210,6 +212,7 @@ export class CallRuntime {
       store.sub(callAtomFamily(this.roomAddress), () => this.seat.follow()),
       store.sub(preferencesAtom, () => this.followPreferences()),
       store.sub(this.atoms.enlargedVideoItemId, () => this.elements.setEnlargedVideo(store.get(this.atoms.enlargedVideoItemId))),
+      store.sub(this.atoms.tiles, () => this.followScreens()),
       store.sub(peersAtom, () => {
         this.elements.refreshOutputs();
         this.selfReports.follow();
@@ -355,7 +358,17 @@ export class CallRuntime {
   /** "Enlarge" / "Back to grid" on a tile: it fills the stage and gets its sender's best quality. */
   toggleEnlarged(tileKey: string): void {
     const { store } = this.options;
+    this.screenStage.release();
     store.set(this.atoms.enlargedTileKey, store.get(this.atoms.enlargedTile) === tileKey ? undefined : tileKey);
+    this.followScreens();
+  }
+
+  /** A screen another person starts sharing takes the stage, unless the person chose otherwise (ScreenStage). */
+  private followScreens(): void {
+    const { store } = this.options;
+    const stage = store.get(this.atoms.enlargedTileKey);
+    const next = this.screenStage.next(store.get(this.atoms.tiles), stage);
+    if (next !== stage) store.set(this.atoms.enlargedTileKey, next);
   }
 
   dismissProblem(): void {

@@ -1,14 +1,15 @@
 import type { CallTile } from './callTiles';
 
 /**
- * The tile the speaker view shows large: a shared screen first (it is what people look at); else,
- * of the others, the one speaking now (the latest to start, if several); else the one who spoke
- * last (SPEC §3 lastSpokeAt); else the first to arrive. Yourself only when alone. Undefined for no tiles.
+ * The tile the speaker view shows large: another person's shared screen first (it is what people
+ * look at; your own you know, as ScreenStage has it); else, of the others, the one speaking now (the
+ * latest to start, if several); else the one who spoke last (SPEC §3 lastSpokeAt); else the first to
+ * arrive. Yourself only when alone. Undefined for no tiles.
  */
 export function speakerTileKey(tiles: readonly CallTile[]): string | undefined {
-  const screen = tiles.find((tile) => tile.kind === 'screen');
-  if (screen) return screen.key;
   const others = tiles.filter((tile) => !tile.isSelf);
+  const screen = others.find((tile) => tile.kind === 'screen');
+  if (screen) return screen.key;
   const byLastSpoke = (candidates: readonly CallTile[]) =>
     candidates.reduce<CallTile | undefined>((best, tile) => (best === undefined || (tile.lastSpokeAt ?? -Infinity) > (best.lastSpokeAt ?? -Infinity) ? tile : best), undefined);
   const speaking = others.filter((tile) => tile.speaking);

@@ -202,7 +202,12 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
         shown={shown}
       />
       {end ? (
-        <ChatClosed end={end} unsent={draft} />
+        <ChatClosed
+          end={end}
+          unsent={editing ? draftAside.current : draft}
+          // A correction changed nothing until its text differs from the message's.
+          correction={editing && draft !== editing.body ? draft : ''}
+        />
       ) : (
         <>
           {roomAddress && <TypingIndicator roomAddress={roomAddress} />}

@@ -202,6 +202,24 @@ test.describe('Removed mid-sentence: what you had typed and not sent stays on th
     await expect(unsent).toHaveValue('Before we go on, one more thing about');
     await expect(unsent).toHaveAttribute('readonly', '');
   });
+
+  test('Bob is kicked while correcting a message: the correction and the message he had put aside for it are both there to copy', async ({ people }) => {
+    const room = uniqueRoomName('kicked-correcting');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await say(bob.page, 'See you at 3');
+    await expect(chatLog(alice.page)).toContainText('See you at 3');
+    await messageBox(bob.page).fill('Also, the agenda');
+    await chatLog(bob.page).getByRole('button', { name: 'Edit' }).click();
+    await expect(messageBox(bob.page)).toHaveValue('See you at 3');
+    await messageBox(bob.page).fill('See you at 4');
+
+    await kickAndBan(alice.page, 'Bob');
+
+    await expectEndedScreen(bob.page, 'You were removed from this room');
+    await expect(bob.page.getByRole('textbox', { name: 'Your correction, not sent' })).toHaveValue('See you at 4');
+    await expect(bob.page.getByRole('textbox', { name: 'What you had typed, not sent' })).toHaveValue('Also, the agenda');
+  });
 });
 
 test.describe('Destroyed room: one screen says the owner closed it, or where everyone went (SPEC §4 destroyed room)', () => {

@@ -58,18 +58,18 @@ describe('Your own media (SPEC §3 Media item screenCapture): the microphone is 
   });
 });
 
-describe('Call tiles: a tile per person in the call or sending media, screens first (SPEC §3 Peer speaking, muted, lastSpokeAt, volumeLimit; Media item remoteDisabled)', () => {
-  it('orders screens first, then the others as they arrived, then yourself', () => {
+describe('Call tiles: a tile per person in the call or sending media, the others\' screens first (SPEC §3 Peer speaking, muted, lastSpokeAt, volumeLimit; Media item remoteDisabled)', () => {
+  it('orders the others\' screens first, then the others as they arrived, then yourself and your own screen', () => {
     const tiles = callTiles({
       peers: [self, bob, carol],
       items: [microphone, camera, screen, remote('bob-cam', BOB), remote('bob-mic', BOB, { kind: 'audio' }), remote('carol-screen', CAROL, { screenCapture: true })],
       selfDisplayName: 'Alice',
     });
-    expect(tiles.map((tile) => tile.key)).toEqual(['screen:carol-screen', 'screen:screen', `camera:${BOB}`, `camera:${CAROL}`, 'camera:self']);
-    expect(tiles[2]).toMatchObject({ displayName: 'Bob', videoItemId: 'bob-cam', audioItemIds: ['bob-mic'], mirrored: false, volumeLimit: 0.8 });
+    expect(tiles.map((tile) => tile.key)).toEqual(['screen:carol-screen', `camera:${BOB}`, `camera:${CAROL}`, 'camera:self', 'screen:screen']);
+    expect(tiles[1]).toMatchObject({ displayName: 'Bob', videoItemId: 'bob-cam', audioItemIds: ['bob-mic'], mirrored: false, volumeLimit: 0.8 });
     // Carol sends only her screen: her camera tile shows her without video.
-    expect(tiles[3]).toMatchObject({ displayName: 'Carol', videoItemId: undefined, audioItemIds: [] });
-    expect(tiles[4]).toMatchObject({ isSelf: true, displayName: 'Alice', videoItemId: 'cam', mirrored: true, muted: false, volumeLimit: undefined });
+    expect(tiles[2]).toMatchObject({ displayName: 'Carol', videoItemId: undefined, audioItemIds: [] });
+    expect(tiles[3]).toMatchObject({ isSelf: true, displayName: 'Alice', videoItemId: 'cam', mirrored: true, muted: false, volumeLimit: undefined });
   });
 
   it('shows the others only while they are in the call or send media', () => {

@@ -36,8 +36,9 @@ export interface CallTilesInput {
 }
 
 /**
- * The tiles of a call, in grid order: shared screens first (the 3-tile layout gives the first tile
- * two rows), then the others in order of arrival, then yourself. Others appear while they are in
+ * The tiles of a call, in grid order: the others' shared screens first (the 3-tile layout gives the
+ * first tile two rows), then the others in order of arrival, then yourself and last your own shared
+ * screen (what you look at is the others, not what you share). Others appear while they are in
  * the call or send us media; their tile lights up while they speak — by their own announcement or
  * our analysis of their audio — and says muted when they muted every audio they send.
  */
@@ -74,9 +75,10 @@ export function callTiles({ peers, items, selfDisplayName }: CallTilesInput): Ca
       screens.push(screenTile(screen, peer.address, peer.displayName, false));
     }
   }
+  const ownScreens: CallTile[] = [];
   for (const id of local.screenIds) {
     const screen = items.find((item) => item.id === id);
-    if (screen) screens.push(screenTile(screen, self?.address, selfName, true));
+    if (screen) ownScreens.push(screenTile(screen, self?.address, selfName, true));
   }
 
   const microphone = local.microphone;
@@ -95,7 +97,7 @@ export function callTiles({ peers, items, selfDisplayName }: CallTilesInput): Ca
     lastSpokeAt: undefined,
     volumeLimit: undefined,
   };
-  return [...screens, ...cameras, selfTile];
+  return [...screens, ...cameras, selfTile, ...ownScreens];
 }
 
 function screenTile(item: MediaItem, peerAddress: string | undefined, displayName: string, isSelf: boolean): CallTile {

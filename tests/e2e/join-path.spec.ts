@@ -3,6 +3,7 @@ import { callButton, callRegion, expectDecodingVideo, joinCall, LIGHT_DIRECT_SER
 import { chatLog, expect, expectJoined, inTheRoom, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName } from './rooms-people';
 import { RecordingFront } from '../support/RecordingFront';
 import { SESSION_ATTACH_WITHIN_MS, SPINNER_DELAY_MS } from '../../src/protocol/clientDefaults';
+import { CHROMIUM_EXECUTABLE, TEST_CHROMIUM_ARGS } from '../../playwright.config';
 
 // What a room page starts as it loads (issue 14, the join path); the rest of the join path is
 // tests/integration/join-path.test.ts. Mesh only: nothing here reaches the relay.
@@ -93,6 +94,23 @@ test.describe('A room page asks for the camera and microphone as it loads, unles
       await expect(callButton(page, 'Join call')).toBeFocused();
     } finally {
       await context.close();
+    }
+  });
+
+  test('a browser that refuses the camera and microphone (no prompt to say yes): one notice says why in plain words and offers "Request Media" to try again', async ({ playwright, appUrl }) => {
+    // Without Chromium's fake prompt, a request the person is never asked about is refused.
+    const refusing = await playwright.chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: TEST_CHROMIUM_ARGS.filter((arg) => arg !== '--use-fake-ui-for-media-stream') });
+    try {
+      const page = await (await refusing.newContext()).newPage();
+      await page.goto(new URL(uniqueRoomName('refusing-browser'), appUrl).href);
+      const notice = callRegion(page).getByRole('alert');
+      await expect(notice).toHaveText(/Parley isn't allowed to use your camera and microphone\. Allow access in your browser's site settings, then try again\./);
+      await expect(notice).toHaveCount(1);
+      await expect(notice.getByRole('button', { name: 'Request Media' })).toBeVisible();
+      await expect(callRegion(page).getByText('Your camera and microphone are not on yet.')).toHaveCount(0);
+      await expect(callButton(page, 'Join call')).toBeEnabled();
+    } finally {
+      await refusing.close();
     }
   });
 

@@ -11,7 +11,8 @@ const CALL_CONTROL = '.call-controls button:not(:disabled), .join-call:not(:disa
 /**
  * What the person should know about their media: a capture or call problem in plain words, the
  * "you are muted" hint while they speak muted (issue 6), and the plain "Request Media" fallback
- * (SPEC §2) while playback or capture waits for their gesture; when the call moved to this tab,
+ * (SPEC §2) while playback or capture waits for their gesture — beside a capture's problem, as one
+ * notice with its words; when the call moved to this tab,
  * that it did and how their media stands (issue 13), with the screen share to start again.
  */
 export function CallNotices() {
@@ -35,9 +36,11 @@ export function CallNotices() {
     noticeButtonUsed.current = true;
     action();
   };
+  // A capture that failed (refused, no device) and "Request Media" are one notice: why, and the way to try again.
+  const problemToRetry = requestMediaOffered && !playbackBlocked ? problem : undefined;
   return (
     <div ref={notices} className="call-notices">
-      {problem && (
+      {problem && !problemToRetry && (
         <div role="alert" className="banner banner-error call-problem">
           <p>{problem}</p>
           <button type="button" className="button small" onClick={onNoticeButton(() => runtime.dismissProblem())}>
@@ -62,8 +65,8 @@ export function CallNotices() {
         {mutedWhileSpeaking && <p className="banner banner-warning">You are muted. Unmute your microphone to be heard.</p>}
       </div>
       {requestMediaOffered && (
-        <div className="banner banner-info request-media">
-          <p>{playbackBlocked ? 'Your browser is waiting for a click before it plays the call.' : 'Your camera and microphone are not on yet.'}</p>
+        <div role={problemToRetry ? 'alert' : undefined} className={`banner ${problemToRetry ? 'banner-error' : 'banner-info'} request-media`}>
+          <p>{playbackBlocked ? 'Your browser is waiting for a click before it plays the call.' : (problemToRetry ?? 'Your camera and microphone are not on yet.')}</p>
           <button type="button" className="button primary" onClick={onNoticeButton(() => void runtime.requestMedia())}>
             Request Media
           </button>

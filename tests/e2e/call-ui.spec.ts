@@ -68,7 +68,14 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
 
     await alice.page.evaluate(watchConnections);
     await joinCall(alice.page);
-    await joinCall(bob.page);
+    await test.step('alone in the call, Alice reads so, with the room’s link to send; the words go as Bob joins', async () => {
+      const alone = callRegion(alice.page).getByText('Nobody else is in the call yet. Anyone who opens this room’s link can join you.');
+      await expect(alone).toBeVisible();
+      await expect(callRegion(alice.page).getByRole('button', { name: 'Copy link' })).toBeVisible();
+      await joinCall(bob.page);
+      await expect(alone).toHaveCount(0);
+      await expect(callRegion(bob.page).getByText('Nobody else is in the call yet.', { exact: false })).toHaveCount(0);
+    });
     await expectEveryoneSeesAndHearsEveryone([alice, bob]);
     await expect(tile(alice.page, 'Alice (you)').locator('video')).toHaveCSS('transform', 'matrix(-1, 0, 0, 1, 0, 0)');
     await expect(tile(alice.page, 'Bob').locator('video')).toHaveCSS('transform', 'none');
@@ -270,6 +277,13 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       }
       await expectTruthfulPreview();
       await expect(callButton(bob, 'Stop camera')).toBeEnabled();
+
+      // Joined the moment "Join call" is offered after a reload: in the call, Bob never reads that he is alone in it.
+      await bob.reload();
+      await callButton(bob, 'Join call').click();
+      await expect(tile(bob, 'Alice')).toBeVisible();
+      await expect(tile(bob, 'Bob (you)')).toBeVisible();
+      expect((await shownTexts(bob)).join('\n')).not.toContain('Nobody else is in the call yet.');
     } finally {
       await context.close();
     }

@@ -1,5 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { memo } from 'react';
+import { CallAlone } from './CallAlone';
 import { CallControls } from './CallControls';
 import { CallDetails } from './CallDetails';
 import { CallGrid } from './CallGrid';
@@ -19,9 +20,12 @@ export const CallStage = memo(function CallStage({ id, roomName }: { id: string;
       {(phase === 'preview' || phase === 'joining') && <CallPreview joining={phase === 'joining'} roomName={roomName} />}
       {phase === 'in-call' && (
         <>
-          <div className="stage-tools" role="group" aria-label="View">
-            <CallViewToggle />
-            <CallDetails />
+          <div className="stage-bar">
+            <CallAlone roomName={roomName} />
+            <div className="stage-tools" role="group" aria-label="View">
+              <CallViewToggle />
+              <CallDetails />
+            </div>
           </div>
           <CallGrid />
           <CallControls />

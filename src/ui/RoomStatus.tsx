@@ -4,11 +4,10 @@ import { connectionAtom } from '../main-thread/sessionAtoms';
 import type { Room, RoomMove } from '../protocol/entities';
 import { ConnectionNotice } from './ConnectionNotice';
 import { connectionDown } from './connectionLoss';
+import { LockedRoomPrompt } from './LockedRoomPrompt';
 import { lazyComponent } from './lazyComponent';
 import { Spinner } from './Spinner';
 
-// Only a locked room asks for its password: that prompt loads when it is needed, not with every page.
-const RoomPasswordPrompt = lazyComponent(() => import('./RoomPasswordPrompt'), 'RoomPasswordPrompt');
 // The room-name rules (their StringPrep tables) load only for a room that could not be opened.
 const RoomOpenFailure = lazyComponent(() => import('./RoomOpenFailure'), 'RoomOpenFailure');
 
@@ -23,8 +22,9 @@ interface RoomStatusProps {
 }
 
 /**
- * SPEC §4 room state in plain words; nothing while joined. The locked-room prompt lives here. A room
- * that ended for us (`RoomOfView.end`) has its own screen instead (RoomEnded): no banner repeats it.
+ * SPEC §4 room state in plain words; nothing while joined. A room locked while we were away asks
+ * for its password here, above the call; one we were never in asks in the call's place (RoomView). A
+ * room that ended for us (`RoomOfView.end`) has its own screen instead (RoomEnded): no banner repeats it.
  */
 export function RoomStatus({ roomName, room, openError, ended }: RoomStatusProps) {
   const content = describe(roomName, room, openError, ended, connectionDown(useAtomValue(connectionAtom)));
@@ -75,14 +75,8 @@ function describe(roomName: string, room: Room | undefined, openError: string | 
       return { tone: 'info', body: pending(moved ? `${moved} Joining it…` : 'Joining the room…') };
     }
     case 'password-required':
-      return {
-        tone: 'warning',
-        body: (
-          <Suspense fallback={<p>This room is locked.</p>}>
-            <RoomPasswordPrompt room={room} />
-          </Suspense>
-        ),
-      };
+      // Before we were ever in, the prompt is the page's next step: it stands in the call's place (RoomView).
+      return room.joinedAt === undefined ? undefined : { tone: 'warning', body: <LockedRoomPrompt room={room} /> };
     case 'waiting':
       return { tone: 'info', body: <p>The room has not started yet. You will join when it starts.</p> };
     case 'banned':

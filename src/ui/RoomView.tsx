@@ -8,6 +8,7 @@ import { useRoomCallRuntime } from './call/useRoomCallRuntime';
 import { ChatPanel } from './ChatPanel';
 import { ParticipantsList } from './ParticipantsList';
 import { useRoomLayout } from './roomLayout';
+import { LockedRoomPrompt } from './LockedRoomPrompt';
 import { RoomEnded } from './RoomEnded';
 import { RoomHeader } from './RoomHeader';
 import { AttentionAlertsLater, RoomAlertsLater } from './RoomAlertsLater';
@@ -102,6 +103,13 @@ export function RoomView({ roomName }: { roomName: string }) {
           ) : callPossible ? (
             <section id={ROOM_REGION_IDS.call} className="call-stage" aria-label="Call">
               <PendingCallPreview joinAsked={joinAsked} onJoin={askToJoin} loadFailed={callLoadFailed} roomName={shownName} />
+            </section>
+          ) : room?.roomState === 'password-required' ? (
+            // A locked room we were never in: its password is the way in, in the middle of the page.
+            <section id={ROOM_REGION_IDS.call} className="call-stage room-gate">
+              <div role="status" aria-label="Room state" className="card room-gate-card">
+                <LockedRoomPrompt room={room} />
+              </div>
             </section>
           ) : (
             <section id={ROOM_REGION_IDS.call} className="call-stage placeholder" aria-hidden="true" />

@@ -396,6 +396,8 @@ test.describe('Lock state: only an owner who has joined locks the room; a newcom
     const carol = await people.arrive(room, 'Carol');
     const roomState = carol.page.getByRole('status', { name: 'Room state' });
     await expect(roomState).toContainText('This room is locked.');
+    // Not a banner over an empty page: the prompt stands in the page's main area, where the call would be.
+    await expect(carol.page.getByRole('main').getByRole('status', { name: 'Room state' })).toContainText('Enter the room password to join.');
     await enterPassword(carol.page, 'wrong');
     await expect(roomState).toContainText('That password did not open the room.');
     await expect(carol.page.getByRole('textbox', { name: 'Room password' })).toBeVisible();

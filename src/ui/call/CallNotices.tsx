@@ -12,8 +12,8 @@ const CALL_CONTROL = '.call-controls button:not(:disabled), .join-call:not(:disa
  * What the person should know about their media: a capture or call problem in plain words, the
  * "you are muted" hint while they speak muted (issue 6), and the plain "Request Media" fallback
  * (SPEC §2) while playback or capture waits for their gesture — beside a capture's problem, as one
- * notice with its words; when the call moved to this tab,
- * that it did and how their media stands (issue 13), with the screen share to start again.
+ * notice with its words; when the call moved to this tab, that it did and how their media stands
+ * (issue 13), with the screen share to start again.
  */
 export function CallNotices() {
   const runtime = useCallRuntime();

@@ -102,11 +102,12 @@ describe('The preview before the call: camera and microphone captured at once wh
     expect(h.store.get(h.runtime.atoms.othersInCall)).toEqual(['Bob']);
   });
 
-  it('a person who refused camera and microphone is not asked again until they click "Request Media"', async () => {
+  it('a person who refused camera and microphone is not asked again until they click "Request Media"; the preview says why they are not on', async () => {
     const h = open({ labelled: false, refused: true });
     await settle();
     expect(h.mediaDevices.requests).toHaveLength(0);
     expect(h.store.get(h.runtime.atoms.requestMediaOffered)).toBe(true);
+    expect(h.store.get(h.runtime.atoms.problem)).toBe(new CapturePermissionError('', ['camera', 'microphone'], 'denied').userMessage);
     await h.runtime.requestMedia();
     expect(h.mediaDevices.requests).toHaveLength(1);
     expect(h.store.get(h.runtime.atoms.requestMediaOffered)).toBe(false);

@@ -6,6 +6,7 @@ import type { OperationQueue } from '../../common/OperationQueue';
 import {
   adjustVideoCaptureResolution,
   cameraConstraintsFor,
+  CapturePermissionError,
   captureResolutionTier,
   MediaCapture,
   NO_SEND_LOAD,
@@ -121,6 +122,18 @@ export class LocalCapture {
     if (this.closed || this.options.use() !== 'preview') return;
     const kinds = previewKinds(permissions, devices.state);
     if (kinds.audio || kinds.video) await this.captureMedia(kinds, 'missing');
+    else this.sayRefused();
+  }
+
+  /**
+   * Neither is asked for because the browser refused both (a stored refusal, or the prompt the page's
+   * own early capture raised and the person dismissed): the preview says why, as a refusal it asked
+   * for itself would, rather than only that they are not on.
+   */
+  private sayRefused(): void {
+    const { hasCamera, hasMicrophone } = this.options.devices.state;
+    const refused = [...(hasCamera ? (['camera'] as const) : []), ...(hasMicrophone ? (['microphone'] as const) : [])];
+    if (refused.length > 0) this.options.onProblem(new CapturePermissionError('camera and microphone refused before the preview asked', refused, 'denied').userMessage);
   }
 
   /** Joined: the preview's media is offered, and what the person wants on (or carried muted) but does not run yet is captured. */

@@ -1,4 +1,5 @@
-import { navigate, roomPath } from './route';
+import { AppLink } from './AppLink';
+import { roomPath } from './route';
 import { useActions } from './tabContext';
 
 /** The rooms you were in, the latest first: each opens again, or goes from the list ("Forget"). Kept on this device only. */
@@ -11,15 +12,7 @@ export function RecentRooms({ rooms }: { rooms: readonly string[] }) {
       <ul aria-labelledby="recent-rooms-heading">
         {rooms.map((name) => (
           <li key={name}>
-            <a
-              href={roomPath(name)}
-              onClick={(event) => {
-                event.preventDefault();
-                navigate(roomPath(name));
-              }}
-            >
-              {name}
-            </a>
+            <AppLink href={roomPath(name)}>{name}</AppLink>
             <button type="button" className="button small" aria-label={`Forget ${name}`} onClick={() => void actions.preferences.forgetRoom(name).catch(() => {})}>
               Forget
             </button>

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { navigate } from './route';
+import { AppLink } from './AppLink';
 import type { RoomEnd } from './roomEnd';
 
 function wordsFor(end: RoomEnd): { title: string; text: string } {
@@ -41,16 +41,9 @@ export function RoomEnded({ end, onRejoin }: { end: RoomEnd; onRejoin: () => voi
             Join again
           </button>
         )}
-        <a
-          className={end.kind === 'left' ? 'button' : 'button primary'}
-          href="/"
-          onClick={(event) => {
-            event.preventDefault();
-            navigate('/');
-          }}
-        >
+        <AppLink className={end.kind === 'left' ? 'button' : 'button primary'} href="/">
           Go to the home page
-        </a>
+        </AppLink>
       </div>
     </section>
   );

@@ -1,4 +1,5 @@
 import { memo, Suspense } from 'react';
+import { AppLink } from './AppLink';
 import { ConnectionStatus } from './ConnectionStatus';
 import { InviteButtons } from './InviteButtons';
 import { LockIcon } from './Icon';
@@ -7,7 +8,7 @@ import { PanelToggle } from './PanelToggle';
 import { ChatIcon, LeaveIcon, PeopleIcon } from './RoomIcons';
 import { changeRoomLayout } from './roomLayout';
 import { RoomMenu } from './RoomMenu';
-import { navigate, roomPath } from './route';
+import { roomPath } from './route';
 import { ROOM_REGION_IDS } from './SkipLinks';
 
 // The owner's controls (and the room-name rules destroying a room uses) come after the first frame.
@@ -43,16 +44,9 @@ export const RoomHeader = memo(function RoomHeader({ shownName, roomAddress, loc
   return (
     <header className="topbar">
       <div className="room-title">
-        <a
-          className="brand small"
-          href="/"
-          onClick={(event) => {
-            event.preventDefault();
-            navigate('/');
-          }}
-        >
+        <AppLink className="brand small" href="/">
           Parley
-        </a>
+        </AppLink>
         <h1>{shownName}</h1>
         {locked && (
           <span className="chip chip-locked">

@@ -186,7 +186,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     });
   });
 
-  test('three people: everyone sees and hears everyone, a screen share as a tile of its own that takes the others’ stage, leaving', CROWDED_CALL, async ({ people }) => {
+  test('three people: everyone sees and hears everyone, a screen share as a tile of its own that takes the others’ stage and that the sharer’s own tile names, leaving', CROWDED_CALL, async ({ people }) => {
     test.setTimeout(300_000);
     const room = uniqueRoomName('call-three');
     const alice = await people.join(room, 'Alice');
@@ -206,8 +206,14 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
         // The camera is still there beside it.
         await expectDecodingVideo(other.page, 'Alice');
       }
-      await expect(tile(alice.page, 'Your screen')).toBeVisible();
       await screenshot(bob.page, 'three-person-call-with-screen');
+    });
+
+    await test.step('Alice shares her entire screen: her own tile says so instead of showing the page inside itself', async () => {
+      const own = tile(alice.page, 'Your screen');
+      await expect(own).toContainText('You are sharing your entire screen');
+      await expect(own.locator('video')).toHaveCount(0);
+      await screenshot(alice.page, 'three-person-call-sharing-whole-screen');
     });
 
     await test.step('the screen takes the stage for the others, not for Alice; sent back to the grid by Bob, it stays there', async () => {
@@ -223,8 +229,10 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await callButton(carol.page, 'Unmute microphone').click();
     });
 
-    await test.step('the share stopped, its tile goes and the stage is the grid again', async () => {
-      await callButton(alice.page, 'Stop Screenshare').click();
+    await test.step('the share stopped from its own tile, its tile goes and the stage is the grid again', async () => {
+      await tile(alice.page, 'Your screen').getByRole('button', { name: 'Stop sharing your screen' }).click();
+      await expect(callButton(alice.page, 'Start Screenshare')).toBeVisible();
+      await expect(tile(alice.page, 'Your screen')).toHaveCount(0);
       for (const other of [bob, carol]) {
         await expect(tile(other.page, "Alice's screen")).toHaveCount(0);
         await expect(participantEntry(other.page, 'Alice')).not.toContainText('sharing screen');

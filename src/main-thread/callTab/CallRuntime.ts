@@ -328,6 +328,11 @@ export class CallRuntime {
     this.local.stopScreenShare();
   }
 
+  /** Your screen share `itemId` captures a whole display (not a window or a tab), so the page showing it is inside the picture. */
+  isWholeScreen(itemId: string): boolean {
+    return this.media.getTrack(itemId)?.getSettings().displaySurface === 'monitor';
+  }
+
   selectCamera(deviceId: string): Promise<void> {
     return this.local.selectCamera(deviceId);
   }

@@ -1,6 +1,7 @@
 import type { CallTile } from '../../main-thread/callTab/callTiles';
 import { useCallRuntime } from './callRuntimeContext';
 import { EnlargeIcon, MicrophoneIcon } from './CallIcons';
+import { OwnWholeScreen } from './OwnWholeScreen';
 import { MediaAudio } from './MediaAudio';
 import { PeerVolumeSlider } from './PeerVolumeSlider';
 import { TileConnection } from './TileConnection';
@@ -23,8 +24,8 @@ interface CallTileViewProps {
 }
 
 /**
- * One tile of the grid: the video (your own camera mirrored), or the person's initial while it is
- * off or has not shown a frame yet; the person's audio; their name with muted / screen marks and
+ * One tile of the grid: the video (your own camera mirrored; your own whole screen said in words,
+ * not shown), or the person's initial while it is off or has not shown a frame yet; the person's audio; their name with muted / screen marks and
  * whether your connection with them is still being set up, was cut off or cannot be made (how their
  * video reaches you is in "Call details"); a ring while they speak; for others, their volume; and
  * enlarging it.
@@ -36,7 +37,13 @@ export function CallTileView({ tile, area, featured, enlarged, canEnlarge }: Cal
   const classes = ['call-tile', tile.speaking ? 'is-speaking' : '', tile.kind === 'screen' ? 'is-screen' : '', featured ? 'is-featured' : ''].filter(Boolean).join(' ');
   return (
     <figure className={classes} aria-label={tileLabel(tile)} style={area ? { gridArea: area } : undefined}>
-      {tile.videoItemId ? <TileVideo key={tile.key} itemId={tile.videoItemId} mirrored={tile.mirrored} beforeFirstFrame={avatar} /> : avatar}
+      {tile.videoItemId === undefined ? (
+        avatar
+      ) : tile.kind === 'screen' && tile.isSelf && runtime.isWholeScreen(tile.videoItemId) ? (
+        <OwnWholeScreen />
+      ) : (
+        <TileVideo key={tile.key} itemId={tile.videoItemId} mirrored={tile.mirrored} beforeFirstFrame={avatar} />
+      )}
       {tile.audioItemIds.map((id) => (
         <MediaAudio key={id} itemId={id} />
       ))}

@@ -33,6 +33,12 @@ export function tile(page: Page, name: string): Locator {
   return callRegion(page).getByRole('figure', { name, exact: true });
 }
 
+/** The area of the element's box on screen, in CSS pixels; 0 while it has none. */
+export async function areaOf(locator: Locator): Promise<number> {
+  const box = await locator.boundingBox();
+  return box ? box.width * box.height : 0;
+}
+
 /** The width of the frames the tile's <video> shows; 0 while it has none. */
 export async function shownWidth(page: Page, tileName: string): Promise<number> {
   const video = tile(page, tileName).locator('video');

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { VOLUME } from '../../src/protocol/constants';
-import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
+import { areaOf, callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { expectAll } from './expect-all';
@@ -216,8 +216,8 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await screenshot(alice.page, 'three-person-call-sharing-whole-screen');
     });
 
+    const enlarge = (page: Page, name: string) => tile(page, name).getByRole('button', { name: `Enlarge ${name}` });
     await test.step('the screen takes the stage for the others, not for Alice; sent back to the grid by Bob, it stays there', async () => {
-      const enlarge = (page: Page, name: string) => tile(page, name).getByRole('button', { name: `Enlarge ${name}` });
       for (const other of [bob, carol]) await expect(enlarge(other.page, "Alice's screen")).toHaveAttribute('aria-pressed', 'true');
       await expect(enlarge(alice.page, 'Your screen')).toHaveAttribute('aria-pressed', 'false');
       await enlarge(bob.page, "Alice's screen").click();
@@ -227,6 +227,17 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await expect(tile(bob.page, 'Carol')).toContainText('muted');
       await expect(enlarge(bob.page, "Alice's screen")).toHaveAttribute('aria-pressed', 'false');
       await callButton(carol.page, 'Unmute microphone').click();
+    });
+
+    await test.step('in the speaker view too, a screen sent back to the grid stays there: a person is large again', async () => {
+      const screenShare = tile(carol.page, "Alice's screen");
+      const largestCamera = async () => Math.max(await areaOf(tile(carol.page, 'Alice')), await areaOf(tile(carol.page, 'Bob')));
+      await callButton(carol.page, 'Speaker view').click();
+      await expect.poll(async () => (await areaOf(screenShare)) / (await largestCamera())).toBeGreaterThan(2);
+      await enlarge(carol.page, "Alice's screen").click();
+      await expect(enlarge(carol.page, "Alice's screen")).toHaveAttribute('aria-pressed', 'false');
+      await expect.poll(async () => (await largestCamera()) / (await areaOf(screenShare))).toBeGreaterThan(2);
+      await callButton(carol.page, 'Speaker view').click();
     });
 
     await test.step('the share stopped from its own tile, its tile goes and the stage is the grid again', async () => {

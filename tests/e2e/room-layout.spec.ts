@@ -1,5 +1,4 @@
-import type { Locator } from '@playwright/test';
-import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
+import { areaOf, callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, panelToggle, participants, test, uniqueRoomName } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
@@ -9,12 +8,6 @@ test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-
-/** The area of the element's box on screen, in CSS pixels. */
-async function areaOf(locator: Locator): Promise<number> {
-  const box = await locator.boundingBox();
-  return box ? box.width * box.height : 0;
-}
 
 test.describe('Side panels: closed until the person opens them; People and Chat open and close from the header, and stay as the person left them after a reload', () => {
   test('at 1280×800 a first visit starts with both closed; opened, they stay open after a reload; closed again, they stay closed', async ({ browser, appUrl }) => {

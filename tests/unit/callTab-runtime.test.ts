@@ -842,14 +842,16 @@ describe('remote video quality follows the tile (PROTOCOL.md simulcast profile)'
     ]);
   });
 
-  it('a screen Bob starts sharing takes the stage and asks for his best layer; sent back to the grid, it stays there as the tiles change (ScreenStage)', async () => {
+  it('a screen Bob starts sharing takes the stage and asks for his best layer; sent back to the grid, it stays there as the tiles change, and the speaker view leaves it there too (ScreenStage)', async () => {
     const { h, profiles } = await inCallShowing('bob-screen', { screenCapture: true });
     expect(h.store.get(h.runtime.atoms.enlargedTile)).toBe('screen:bob-screen');
     expect(profiles()).toEqual([['bob-screen', 'high']]);
+    expect([...h.store.get(h.runtime.atoms.screensPutBack)]).toEqual([]);
 
     h.runtime.toggleEnlarged('screen:bob-screen');
     receivedTrack(h.runtime.media, 'bob-camera', 'video', BOB, ROOM);
     expect(h.store.get(h.runtime.atoms.tiles).map((tile) => tile.key)).toEqual(['screen:bob-screen', `camera:${BOB}`, 'camera:self']);
     expect(h.store.get(h.runtime.atoms.enlargedTile)).toBeUndefined();
+    expect([...h.store.get(h.runtime.atoms.screensPutBack)]).toEqual([BOB]);
   });
 });

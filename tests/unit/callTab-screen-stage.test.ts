@@ -58,6 +58,27 @@ describe('A screen another person shares takes the stage (beyond SPEC §9: what 
     expect(follow(stage, undefined, [screen('Bob', 's1-relay'), screen('Carol', 's2'), bob, carol, self])).toEqual(['screen:s2']);
   });
 
+  it('names whose screens the person sent back, for the speaker view, while they share; not one they only left for another tile', () => {
+    const stage = new ScreenStage();
+    const bobsScreen = screen('Bob', 's1');
+    follow(stage, undefined, [bobsScreen, screen('Carol', 's2'), bob, carol, self]);
+    const before = stage.screensPutBack;
+    stage.release(carol);
+    expect([...stage.screensPutBack]).toEqual([]);
+    stage.release(bobsScreen);
+    expect([...stage.screensPutBack]).toEqual([bob.peerAddress]);
+    expect(stage.screensPutBack).not.toBe(before);
+    // Sent back twice, it is the same set: nothing changed.
+    const once = stage.screensPutBack;
+    stage.release(bobsScreen);
+    expect(stage.screensPutBack).toBe(once);
+    follow(stage, undefined, [bobsScreen, screen('Carol', 's2'), bob, carol, self]);
+    expect(stage.screensPutBack).toBe(once);
+    // Bob stops sharing: his next share is a new one.
+    follow(stage, undefined, [screen('Carol', 's2'), bob, carol, self]);
+    expect([...stage.screensPutBack]).toEqual([]);
+  });
+
   it('a share the person enlarged themselves is followed onto its new tile too', () => {
     const stage = new ScreenStage();
     follow(stage, undefined, [screen('Bob', 'mesh'), bob, self]);

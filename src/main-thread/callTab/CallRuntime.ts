@@ -363,8 +363,9 @@ export class CallRuntime {
   /** "Enlarge" / "Back to grid" on a tile: it fills the stage and gets its sender's best quality. */
   toggleEnlarged(tileKey: string): void {
     const { store } = this.options;
-    this.screenStage.release();
-    store.set(this.atoms.enlargedTileKey, store.get(this.atoms.enlargedTile) === tileKey ? undefined : tileKey);
+    const putBack = store.get(this.atoms.enlargedTile) === tileKey;
+    this.screenStage.release(putBack ? store.get(this.atoms.tiles).find((tile) => tile.key === tileKey) : undefined);
+    store.set(this.atoms.enlargedTileKey, putBack ? undefined : tileKey);
     this.followScreens();
   }
 
@@ -374,6 +375,7 @@ export class CallRuntime {
     const stage = store.get(this.atoms.enlargedTileKey);
     const next = this.screenStage.next(store.get(this.atoms.tiles), stage);
     if (next !== stage) store.set(this.atoms.enlargedTileKey, next);
+    if (store.get(this.atoms.screensPutBack) !== this.screenStage.screensPutBack) store.set(this.atoms.screensPutBack, this.screenStage.screensPutBack);
   }
 
   dismissProblem(): void {

@@ -61,6 +61,8 @@ export function createCallTabAtoms(roomAddress: string) {
   const handover = atom<CallHandover | undefined>(undefined);
   /** The tile the person enlarged (its key), while they keep it so. */
   const enlargedTileKey = atom<string | undefined>(undefined);
+  /** Whose shared screens the person sent back to the grid, while they share (ScreenStage). */
+  const screensPutBack = atom<ReadonlySet<string>>(new Set<string>());
   /**
    * You left the call (here or in another tab) and its media were let go on purpose: the preview
    * says so, and does not offer "Request Media"; its toggles say what the next join turns on
@@ -163,6 +165,7 @@ export function createCallTabAtoms(roomAddress: string) {
     talkKeyHeld,
     handover,
     enlargedTileKey,
+    screensPutBack,
     leftCall,
     joinWith,
     previewStarting,

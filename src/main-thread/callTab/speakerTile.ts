@@ -2,13 +2,14 @@ import type { CallTile } from './callTiles';
 
 /**
  * The tile the speaker view shows large: another person's shared screen first (it is what people
- * look at; your own you know, as ScreenStage has it); else, of the others, the one speaking now (the
+ * look at; your own you know, as ScreenStage has it), unless the person sent it back to the grid
+ * (`screensPutBack`, whose screens); else, of the others, the one speaking now (the
  * latest to start, if several); else the one who spoke last (SPEC §3 lastSpokeAt); else the first to
  * arrive. Yourself only when alone. Undefined for no tiles.
  */
-export function speakerTileKey(tiles: readonly CallTile[]): string | undefined {
+export function speakerTileKey(tiles: readonly CallTile[], screensPutBack: ReadonlySet<string>): string | undefined {
   const others = tiles.filter((tile) => !tile.isSelf);
-  const screen = others.find((tile) => tile.kind === 'screen');
+  const screen = others.find((tile) => tile.kind === 'screen' && (tile.peerAddress === undefined || !screensPutBack.has(tile.peerAddress)));
   if (screen) return screen.key;
   const byLastSpoke = (candidates: readonly CallTile[]) =>
     candidates.reduce<CallTile | undefined>((best, tile) => (best === undefined || (tile.lastSpokeAt ?? -Infinity) > (best.lastSpokeAt ?? -Infinity) ? tile : best), undefined);

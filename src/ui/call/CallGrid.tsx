@@ -19,8 +19,9 @@ export function CallGrid() {
   const runtime = useCallRuntime();
   const tiles = useAtomValue(runtime.atoms.tiles);
   const enlarged = useAtomValue(runtime.atoms.enlargedTile);
+  const screensPutBack = useAtomValue(runtime.atoms.screensPutBack);
   const { view } = useRoomLayout();
-  const featured = enlarged ?? (view === 'speaker' ? speakerTileKey(tiles) : undefined);
+  const featured = enlarged ?? (view === 'speaker' ? speakerTileKey(tiles, screensPutBack) : undefined);
   const featuredIndex = tiles.findIndex((tile) => tile.key === featured);
   const layout = featuredIndex >= 0 ? spotlightGridLayout(tiles.length, featuredIndex) : peerGridLayout(tiles.length);
   const style = {

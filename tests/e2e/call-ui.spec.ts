@@ -120,9 +120,11 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     });
 
     await test.step('muting shows as muted on the other’s participant entry and tile', async () => {
+      // In the call, the entry says so before her other states.
+      await expect(participantEntry(bob.page, 'Alice')).toContainText('Alice, owner, in call');
       await callButton(alice.page, 'Mute microphone').click();
       await expect(callButton(alice.page, 'Unmute microphone')).toBeVisible();
-      await expect(participantEntry(bob.page, 'Alice')).toContainText('muted');
+      await expect(participantEntry(bob.page, 'Alice')).toContainText('Alice, owner, in call, muted');
       await expect(tile(bob.page, 'Alice')).toContainText('muted');
       await expect(participantEntry(alice.page, 'Alice')).toContainText('muted');
       await screenshot(bob.page, 'two-person-call-alice-muted');
@@ -163,12 +165,13 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await composer.fill('');
     });
 
-    await test.step('hanging up removes that person’s tile everywhere and brings the preview back', async () => {
+    await test.step('hanging up removes that person’s tile everywhere, and "in call" from their entry, and brings the preview back', async () => {
       await callButton(alice.page, 'Hang up').click();
       await expect(tile(bob.page, 'Alice')).toHaveCount(0);
       await expect(callButton(alice.page, 'Join call')).toBeVisible();
       await expect(tile(alice.page, 'Bob')).toHaveCount(0);
       await expect(participantEntry(alice.page, 'Alice')).toHaveText('Alice, you, owner');
+      await expect(participantEntry(bob.page, 'Alice')).toHaveText('Alice, owner');
     });
 
     await test.step('back in the preview the camera is let go, and its toggles say what joining again turns on: stopped there, Alice joins without video', async () => {

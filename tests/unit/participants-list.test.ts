@@ -44,6 +44,15 @@ function entries(shown: Room, listed: readonly Peer[], held: readonly Peer[]): s
   return [`${count} people`, ...items];
 }
 
+describe('Participants list entries: the name, then the person’s states in words (DESIGN "Run contract"), with "in call" for whoever is in the room’s call', () => {
+  it('Carol, in the call and muted, reads "in call" before "muted"; Bob, who only chats, and you outside the call do not', () => {
+    const [, me, carolsEntry, bobsEntry] = entries(joinedRoom, [self, carol, bob], []);
+    expect(carolsEntry).toMatch(/^Carol in call muted/);
+    expect([me, bobsEntry].map((entry) => entry?.includes('in call'))).toEqual([false, false]);
+    expect(entries(joinedRoom, [{ ...self, joinedCall: true }], [])[1]).toMatch(/^Me you in call/);
+  });
+});
+
 describe('Participants list: someone the call keeps while the room does not list them (their connection replaced: DepartureHold) stays in their place, marked reconnecting, with nothing to do to them (issue 13)', () => {
   it('Carol, held by the call, stays between the others in order of arrival, counted, marked reconnecting, with no attention request; Bob has one', () => {
     const list = entries(joinedRoom, [self, bob], [carol]);

@@ -1,4 +1,4 @@
-import { useId, type FormEvent, type KeyboardEvent, type Ref } from 'react';
+import { useId, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
 import { LIMITS } from '../protocol/constants';
 import type { ChatMessage } from '../protocol/entities';
 
@@ -22,7 +22,11 @@ interface ChatComposerProps {
   onSoundsChange: (sounds: boolean) => void;
 }
 
-/** The message input (SPEC §5): Enter sends unless Shift is held or sendOnEnter is off. */
+/**
+ * The message input (SPEC §5): Enter sends unless Shift is held or sendOnEnter is off. Below it,
+ * always, whether others see your typing live and what Enter does; the chat's options (Send on Enter,
+ * Show my typing live, Sounds) behind "Options", since they are set once and then only take room.
+ */
 export function ChatComposer({
   inputRef,
   draft,
@@ -42,6 +46,8 @@ export function ChatComposer({
   const hintId = useId();
   const liveId = useId();
   const tooLongId = useId();
+  const optionsId = useId();
+  const [optionsOpen, setOptionsOpen] = useState(false);
   // Longer than a message may be: kept whole and refused with the reason, never cut short as it is
   // typed or pasted (a textarea's maxLength would drop the rest of a paste without a word).
   const tooLong = draft.length > LIMITS.chatBodyLength;
@@ -109,19 +115,26 @@ export function ChatComposer({
         <p id={hintId} className="composer-hint">
           {sendOnEnter ? 'Enter sends, Shift+Enter adds a line' : 'Enter adds a line; use Send to send'}. ↑ edits your last message.
         </p>
-        <label className="toggle">
-          <input type="checkbox" checked={sendOnEnter} onChange={(event) => onSendOnEnterChange(event.target.checked)} />
-          Send on Enter
-        </label>
-        <label className="toggle">
-          <input type="checkbox" checked={realTimeText} onChange={(event) => onRealTimeTextChange(event.target.checked)} />
-          Show my typing live
-        </label>
-        <label className="toggle">
-          <input type="checkbox" checked={sounds} onChange={(event) => onSoundsChange(event.target.checked)} />
-          Sounds
-        </label>
+        <button type="button" className="link-button" aria-label="Chat options" aria-expanded={optionsOpen} aria-controls={optionsId} onClick={() => setOptionsOpen((open) => !open)}>
+          Options
+        </button>
       </div>
+      {optionsOpen && (
+        <div id={optionsId} className="composer-options" role="group" aria-label="Chat options">
+          <label className="toggle">
+            <input type="checkbox" checked={sendOnEnter} onChange={(event) => onSendOnEnterChange(event.target.checked)} />
+            Send on Enter
+          </label>
+          <label className="toggle">
+            <input type="checkbox" checked={realTimeText} onChange={(event) => onRealTimeTextChange(event.target.checked)} />
+            Show my typing live
+          </label>
+          <label className="toggle">
+            <input type="checkbox" checked={sounds} onChange={(event) => onSoundsChange(event.target.checked)} />
+            Sounds
+          </label>
+        </div>
+      )}
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { TEST_CHROMIUM_ARGS } from '../../playwright.config';
-import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, participantEntry, recordTones, say, test, typingIndicator, uniqueRoomName } from './rooms-people';
+import { chatLog, chatOption, expect, expectJoined, joinFromHome, messageBox, openPanel, participantEntry, recordTones, say, test, typingIndicator, uniqueRoomName } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
 // The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
@@ -48,7 +48,7 @@ test.describe('Real-time text, disclosed: the composer says others see your typi
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
     const input = messageBox(alice.page);
-    const toggle = alice.page.getByRole('checkbox', { name: 'Show my typing live' });
+    const toggle = await chatOption(alice.page, 'Show my typing live');
     const bobsTyping = typingIndicator(bob.page);
 
     await expect(toggle).toBeChecked();
@@ -72,7 +72,7 @@ test.describe('Real-time text, disclosed: the composer says others see your typi
     const second = await alice.context.newPage();
     await second.goto(alice.page.url());
     await expectJoined(second);
-    await expect(second.getByRole('checkbox', { name: 'Show my typing live' })).not.toBeChecked();
+    await expect(await chatOption(second, 'Show my typing live')).not.toBeChecked();
   });
 });
 
@@ -248,7 +248,7 @@ test.describe('Sounds: off until the person turns them on; then a tone for a joi
     await expect(chatLog(alice.page)).toContainText('Carol joined');
     expect(await notes()).toEqual([]);
 
-    await alice.page.getByRole('checkbox', { name: 'Sounds' }).check();
+    await (await chatOption(alice.page, 'Sounds')).check();
     await people.join(room, 'Bob');
     await expect(chatLog(alice.page)).toContainText('Bob joined');
     await expect.poll(notes).toEqual([660, 880]);

@@ -11,7 +11,7 @@ import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
 import { expectAll } from './expect-all';
 import { BACK_WITHIN_MS, expectOutageNoticed, outageSeen, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
 import { joinThrough, PersonalPath } from './network-cut';
-import { chatLog, expect, expectJoined, messageBox, openPanel, participantEntry, recordEventLines, recordTones, setBrowserOnline, test, uniqueRoomName, type Person, type ShownLine } from './rooms-people';
+import { chatLog, chatOption, expect, expectJoined, messageBox, openPanel, participantEntry, recordEventLines, recordTones, setBrowserOnline, test, uniqueRoomName, type Person, type ShownLine } from './rooms-people';
 import { videoGapFigure } from './video-continuity';
 
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS, launchOptions: CALL_FAULTS_LAUNCH });
@@ -206,7 +206,7 @@ test.describe('Fault suite: Alice’s network dies without a word mid-call — s
       await callButton(bob.page, 'Mute microphone').click();
       await expect(participantEntry(alice.page, 'Bob')).toContainText('muted');
       await openPanel(bob.page, 'Chat');
-      await bob.page.getByRole('checkbox', { name: 'Sounds' }).check();
+      await (await chatOption(bob.page, 'Sounds')).check();
       const bobHears = await recordTones(bob.page);
       await watchTiles([alice, bob]);
 
@@ -264,7 +264,7 @@ test.describe('Fault suite: Alice’s browser offline a few seconds mid-call —
     await joinCallWithCamera(bob.page, 1);
     await expectAll([expectDecodingVideo(alice.page, 'Bob'), expectDecodingVideo(bob.page, 'Alice')]);
     await openPanel(bob.page, 'Chat');
-    await bob.page.getByRole('checkbox', { name: 'Sounds' }).check();
+    await (await chatOption(bob.page, 'Sounds')).check();
     const bobHears = await recordTones(bob.page);
     const bobReads = await recordEventLines(bob.page);
     // Bob's pop-out chat has no call of its own: it knows whom his call keeps from the session.

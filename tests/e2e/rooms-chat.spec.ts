@@ -1,5 +1,5 @@
 import { LIMITS } from '../../src/protocol/constants';
-import { chatLog, enterPassword, expect, expectChatClosed, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, participantEntry, participants, pauseSessionWorker, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
+import { chatLog, chatOption, enterPassword, expect, expectChatClosed, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, participantEntry, participants, pauseSessionWorker, roomJid, say, test, type People, typingIndicator, uniqueRoomName } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
 // The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
@@ -96,7 +96,9 @@ test.describe('Chat input: Enter sends unless Shift is held, or unless "Send on 
     await input.press('Enter');
     await expect(input).toHaveValue('');
 
-    await alice.page.getByRole('checkbox', { name: 'Send on Enter' }).uncheck();
+    // The chat's options wait behind "Options" until asked for.
+    await expect(alice.page.getByRole('checkbox', { name: 'Send on Enter' })).toHaveCount(0);
+    await (await chatOption(alice.page, 'Send on Enter')).uncheck();
     await input.fill('typed with Enter off');
     await input.press('Enter');
     await expect(input).toHaveValue('typed with Enter off\n');

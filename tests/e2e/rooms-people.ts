@@ -184,6 +184,14 @@ export function messageBox(page: Page) {
   return page.getByRole('textbox', { name: 'Message' });
 }
 
+/** One of the chat's options ("Send on Enter", "Show my typing live", "Sounds"), behind the composer's "Options", opened first. */
+export async function chatOption(page: Page, name: 'Send on Enter' | 'Show my typing live' | 'Sounds') {
+  const toggle = page.getByRole('button', { name: 'Chat options' });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  return page.getByRole('checkbox', { name });
+}
+
 /** The room ended for this person: in place of the message box, why nothing more can be written (left: how to write again). */
 export async function expectChatClosed(page: Page, how: 'ended' | 'left' = 'ended'): Promise<void> {
   const words = how === 'left' ? 'You left this room. Join it again to write here.' : 'You can no longer write in this room. What was said stays here to read.';

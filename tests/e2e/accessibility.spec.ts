@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
-import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS } from './call-ui-people';
-import { chatLog, enterPassword, expect, expectJoined, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName } from './rooms-people';
+import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
+import { chatLog, chatOption, enterPassword, expect, expectJoined, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
 
 // One set of servers for the file (the worker-scoped fixture); calls over mesh at light video sizes.
@@ -116,7 +116,7 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     }
   });
 
-  test('the preview, calls of one and two (light and dark), chat with a correction and typing, the pop-out, the lock dialog, the password prompt', async ({ people }) => {
+  test('the preview, calls of one and two (light and dark, a whole screen shared), chat with a correction and typing and its options, the pop-out, the lock dialog, the password prompt', async ({ people }) => {
     test.setTimeout(240_000);
     const room = uniqueRoomName('a11y');
     const alice = await people.join(room, 'Alice');
@@ -134,6 +134,16 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     await expectAccessible(alice.page, 'call-2-people-dark');
     await alice.page.emulateMedia({ colorScheme: 'light' });
 
+    // Bob shares his whole screen: it takes Alice's stage, and his own tile of it says so in words.
+    await callButton(bob.page, 'Start Screenshare').click();
+    await expect(tile(alice.page, "Bob's screen").getByRole('button', { name: "Enlarge Bob's screen" })).toHaveAttribute('aria-pressed', 'true');
+    await expectAccessible(alice.page, 'call-screen-on-stage');
+    await expect(tile(bob.page, 'Your screen')).toContainText('You are sharing your entire screen');
+    await expectAccessible(bob.page, 'call-sharing-whole-screen', ['People']);
+    await callButton(bob.page, 'Stop Screenshare').click();
+    await expect(tile(alice.page, "Bob's screen")).toHaveCount(0);
+    await openPanel(bob.page, 'Chat');
+
     // Bob writes, corrects it (↑ in the empty box), and goes on typing.
     const bobsInput = messageBox(bob.page);
     await say(bob.page, 'Hello Alcie');
@@ -146,6 +156,8 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     await expect(typingIndicator(alice.page)).toContainText('Bob is typing…');
     await expectAccessible(alice.page, 'chat-correction-and-typing', ['Chat']);
     await bobsInput.fill('');
+    await chatOption(alice.page, 'Sounds');
+    await expectAccessible(alice.page, 'chat-options', ['Chat']);
 
     const [popout] = await Promise.all([alice.context.waitForEvent('page'), openMenuItem(alice.page, 'Pop out chat')]);
     await expectJoined(popout);

@@ -31,7 +31,19 @@ type Outcome = { error: string } | { kinds: Array<'audio' | 'video'> };
 class FakeMediaDevices extends EventTarget {
   readonly outcomes: Outcome[] = [];
   readonly requests: MediaStreamConstraints[] = [];
-  getDisplayMedia: undefined = undefined;
+  readonly displayRequests: DisplayMediaStreamOptions[] = [];
+  /** Absent unless the fake's browser can share a screen (`withScreen`): then each call is kept and answered with one video track. */
+  readonly getDisplayMedia: ((options: DisplayMediaStreamOptions) => Promise<MediaStream>) | undefined;
+
+  constructor(withScreen: boolean) {
+    super();
+    this.getDisplayMedia = withScreen
+      ? async (options) => {
+          this.displayRequests.push(options);
+          return new FakeStream([new FakeTrack('video')]) as unknown as MediaStream;
+        }
+      : undefined;
+  }
 
   getSupportedConstraints(): MediaTrackSupportedConstraints {
     return { autoGainControl: true, echoCancellation: true, noiseSuppression: true, deviceId: true };
@@ -51,12 +63,15 @@ class FakeMediaDevices extends EventTarget {
   }
 }
 
-/** `browserHasMediaDevices: false` is a browser (or an insecure page) without navigator.mediaDevices. */
-function setup({ browserHasMediaDevices = true } = {}) {
+/**
+ * `browserHasMediaDevices: false` is a browser (or an insecure page) without navigator.mediaDevices;
+ * `withScreen` one that can share a screen.
+ */
+function setup({ browserHasMediaDevices = true, withScreen = false } = {}) {
   const clock = new ManualClock();
   const logged: string[] = [];
   const logger: Logger = { info: () => {}, error: (message) => logged.push(message) };
-  const fake = new FakeMediaDevices();
+  const fake = new FakeMediaDevices(withScreen);
   const api = fake as unknown as MediaDevicesApi;
   const devices = new DeviceManager({ mediaDevices: api, clock, logger });
   const media = new MediaItems({ clock });
@@ -292,6 +307,14 @@ describe('Captures run one at a time, a first one’s AbortError retries include
 });
 
 describe('SPEC §5 "Screen capture needs display-media support; otherwise an error is logged"', () => {
+  it('asks for the screen, a window or another tab, never this very tab (it would show the call inside itself), switchable to another tab as it runs', async () => {
+    const { capture, fake, media } = setup({ withScreen: true });
+    expect(capture.screenCaptureSupported).toBe(true);
+    const captured = await capture.captureDisplay({ share: false });
+    expect(fake.displayRequests).toEqual([{ video: true, audio: false, selfBrowserSurface: 'exclude', surfaceSwitching: 'include' }]);
+    expect(media.get(captured?.video ?? '')).toMatchObject({ screenCapture: true, shared: false });
+  });
+
   it('logs and reports screen capture where getDisplayMedia is missing', async () => {
     const { capture, errors, logged } = setup();
     expect(capture.screenCaptureSupported).toBe(false);

@@ -101,6 +101,14 @@ function merge(defaults: MediaTrackConstraints, requested: boolean | MediaTrackC
  * Camera, microphone and screen capture into local media items (SPEC §4, §5, §8). Each request
  * runs as one operation of the capture queue, its AbortError retries included.
  */
+/** What a screen share asks the browser for, with Chromium's picker options TypeScript's DOM types do not name yet. */
+interface DisplayCaptureOptions extends DisplayMediaStreamOptions {
+  /** This very tab is not offered: shared, the call would show itself inside itself, again and again. */
+  readonly selfBrowserSurface: 'exclude';
+  /** A shared tab can be swapped for another from the browser's own bar, without stopping the share. */
+  readonly surfaceSwitching: 'include';
+}
+
 export class MediaCapture {
   constructor(private readonly options: MediaCaptureOptions) {}
 
@@ -263,7 +271,8 @@ export class MediaCapture {
     }
     let stream: MediaStream;
     try {
-      stream = await mediaDevices.getDisplayMedia({ video: true, audio: request.audio ?? false });
+      const options: DisplayCaptureOptions = { video: true, audio: request.audio ?? false, selfBrowserSurface: 'exclude', surfaceSwitching: 'include' };
+      stream = await mediaDevices.getDisplayMedia(options);
     } catch (error) {
       this.fail(new ScreenCaptureError(`getDisplayMedia failed: ${errorText(error)}`, [], errorName(error)));
       return undefined;

@@ -35,5 +35,7 @@ describe('Speaker view: the person speaking is shown large (SPEC §3 speaking, l
     const carol = tile('carol', { speaking: true, lastSpokeAt: 1 });
     expect(speakerTileKey([bobsScreen, carol, self], new Set(['room@muc/bob']))).toBe('carol');
     expect(speakerTileKey([bobsScreen, carolsScreen, carol, self], new Set(['room@muc/bob']))).toBe('screen:carol');
+    // Before anyone spoke: the first person to arrive, not the screen the grid lists first.
+    expect(speakerTileKey([bobsScreen, tile('bob'), tile('carol'), self], new Set(['room@muc/bob']))).toBe('bob');
   });
 });

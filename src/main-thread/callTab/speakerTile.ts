@@ -13,6 +13,8 @@ export function speakerTileKey(tiles: readonly CallTile[], screensPutBack: Reado
   if (screen) return screen.key;
   const byLastSpoke = (candidates: readonly CallTile[]) =>
     candidates.reduce<CallTile | undefined>((best, tile) => (best === undefined || (tile.lastSpokeAt ?? -Infinity) > (best.lastSpokeAt ?? -Infinity) ? tile : best), undefined);
-  const speaking = others.filter((tile) => tile.speaking);
-  return (byLastSpoke(speaking) ?? byLastSpoke(others.filter((tile) => tile.lastSpokeAt !== undefined)) ?? others[0] ?? tiles[0])?.key;
+  // A screen not picked above is out of the running: the rest is about people.
+  const people = others.filter((tile) => tile.kind === 'camera');
+  const speaking = people.filter((tile) => tile.speaking);
+  return (byLastSpoke(speaking) ?? byLastSpoke(people.filter((tile) => tile.lastSpokeAt !== undefined)) ?? people[0] ?? tiles[0])?.key;
 }

@@ -203,6 +203,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await callButton(alice.page, 'Start Screenshare').click();
       await expect(callButton(alice.page, 'Stop Screenshare')).toBeVisible();
       for (const other of [bob, carol]) {
+        await expect(callRegion(other.page).getByRole('status', { name: 'Screen sharing' })).toHaveText('Alice started sharing a screen.');
         await expectDecodingVideo(other.page, "Alice's screen");
         await expect(tile(other.page, "Alice's screen")).toContainText('screen');
         await expect(participantEntry(other.page, 'Alice')).toContainText('sharing screen');
@@ -249,6 +250,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await expect(tile(alice.page, 'Your screen')).toHaveCount(0);
       for (const other of [bob, carol]) {
         await expect(tile(other.page, "Alice's screen")).toHaveCount(0);
+        await expect(callRegion(other.page).getByRole('status', { name: 'Screen sharing' })).toHaveText('Alice stopped sharing a screen.');
         await expect(participantEntry(other.page, 'Alice')).not.toContainText('sharing screen');
         await expect(callRegion(other.page).getByRole('button', { name: /^Enlarge /, pressed: true })).toHaveCount(0);
       }

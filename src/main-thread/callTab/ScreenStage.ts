@@ -8,24 +8,24 @@ const isOthersScreen = (tile: CallTile): tile is CallTile & { peerAddress: strin
  * screen does not: you know what you share, and a whole screen shown inside itself only repeats.
  *
  * What the person chose stays theirs: a tile they enlarged that is not another's screen keeps the
- * stage, and a screen they sent back to the grid (`release`) stays there, in the speaker view too. The stage follows the share,
- * not its tile: when the share's media comes over a new path (mesh ↔ relay) its tile is a new one,
- * and the stage moves to it. Of two shares the newest takes the stage; when the shown share stops the
- * stage goes back to the grid.
+ * stage, and a screen they sent back to the grid (`release`) stays there, in the speaker view too.
+ * The stage follows the share, not its tile: when the share's media comes over a new path (mesh ↔
+ * relay) its tile is a new one, and the stage moves to it. Of two shares the newest takes the stage;
+ * when the shown share stops the stage goes back to the grid.
  */
 export class ScreenStage {
   /** The people whose screen the last tiles showed. */
   private sharing = new Set<string>();
   /** Whose screen the stage shows, to follow it onto a new tile. */
   private followed: string | undefined;
-  private putBack: ReadonlySet<string> = new Set();
+  private putBackSharers: ReadonlySet<string> = new Set();
 
   /**
    * Whose screens the person sent back to the grid, while they still share: the speaker view does not
    * pick them either. A new set whenever it changes.
    */
   get screensPutBack(): ReadonlySet<string> {
-    return this.putBack;
+    return this.putBackSharers;
   }
 
   /** The tile to show large after the tiles changed, given the one shown large before (its key, or none). */
@@ -33,7 +33,9 @@ export class ScreenStage {
     const screens = tiles.filter(isOthersScreen);
     const started = screens.filter((tile) => !this.sharing.has(tile.peerAddress));
     this.sharing = new Set(screens.map((tile) => tile.peerAddress));
-    if ([...this.putBack].some((person) => !this.sharing.has(person))) this.putBack = new Set([...this.putBack].filter((person) => this.sharing.has(person)));
+    if ([...this.putBackSharers].some((person) => !this.sharing.has(person))) {
+      this.putBackSharers = new Set([...this.putBackSharers].filter((person) => this.sharing.has(person)));
+    }
     const shown = tiles.find((tile) => tile.key === stage);
     if (shown && !isOthersScreen(shown)) {
       this.followed = undefined;
@@ -50,6 +52,8 @@ export class ScreenStage {
    */
   release(putBack?: CallTile): void {
     this.followed = undefined;
-    if (putBack && isOthersScreen(putBack) && !this.putBack.has(putBack.peerAddress)) this.putBack = new Set([...this.putBack, putBack.peerAddress]);
+    if (putBack && isOthersScreen(putBack) && !this.putBackSharers.has(putBack.peerAddress)) {
+      this.putBackSharers = new Set([...this.putBackSharers, putBack.peerAddress]);
+    }
   }
 }

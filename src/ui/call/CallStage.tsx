@@ -9,6 +9,7 @@ import { CallPreview } from './CallPreview';
 import { useCallRuntime } from './callRuntimeContext';
 import { CallViewToggle } from './CallViewToggle';
 import { OwnMediaElsewhere } from './OwnMediaElsewhere';
+import { ScreenShareAnnouncer } from './ScreenShareAnnouncer';
 
 /** The room's call in this tab: the preview, the call itself, or word that another tab runs it. */
 export const CallStage = memo(function CallStage({ id, roomName }: { id: string; roomName: string }) {
@@ -28,6 +29,7 @@ export const CallStage = memo(function CallStage({ id, roomName }: { id: string;
             </div>
           </div>
           <CallGrid />
+          <ScreenShareAnnouncer />
           <CallControls />
         </>
       )}

@@ -25,10 +25,10 @@ interface CallTileViewProps {
 
 /**
  * One tile of the grid: the video (your own camera mirrored; your own whole screen said in words,
- * not shown), or the person's initial while it is off or has not shown a frame yet; the person's audio; their name with muted / screen marks and
- * whether your connection with them is still being set up, was cut off or cannot be made (how their
- * video reaches you is in "Call details"); a ring while they speak; for others, their volume; and
- * enlarging it.
+ * not shown), or the person's initial while it is off or has not shown a frame yet; the person's
+ * audio; their name with muted / screen marks and whether your connection with them is still being
+ * set up, was cut off or cannot be made (how their video reaches you is in "Call details"); a ring
+ * while they speak; for others, their volume; and enlarging it.
  */
 export function CallTileView({ tile, area, featured, enlarged, canEnlarge }: CallTileViewProps) {
   const runtime = useCallRuntime();

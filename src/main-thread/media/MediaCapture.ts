@@ -97,10 +97,6 @@ function merge(defaults: MediaTrackConstraints, requested: boolean | MediaTrackC
   return requested === true ? { ...defaults } : { ...defaults, ...requested };
 }
 
-/**
- * Camera, microphone and screen capture into local media items (SPEC §4, §5, §8). Each request
- * runs as one operation of the capture queue, its AbortError retries included.
- */
 /** What a screen share asks the browser for, with Chromium's picker options TypeScript's DOM types do not name yet. */
 interface DisplayCaptureOptions extends DisplayMediaStreamOptions {
   /** This very tab is not offered: shared, the call would show itself inside itself, again and again. */
@@ -109,6 +105,10 @@ interface DisplayCaptureOptions extends DisplayMediaStreamOptions {
   readonly surfaceSwitching: 'include';
 }
 
+/**
+ * Camera, microphone and screen capture into local media items (SPEC §4, §5, §8). Each request
+ * runs as one operation of the capture queue, its AbortError retries included.
+ */
 export class MediaCapture {
   constructor(private readonly options: MediaCaptureOptions) {}
 

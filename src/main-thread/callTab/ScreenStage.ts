@@ -1,6 +1,4 @@
-import type { CallTile } from './callTiles';
-
-const isOthersScreen = (tile: CallTile): tile is CallTile & { peerAddress: string } => tile.kind === 'screen' && !tile.isSelf && tile.peerAddress !== undefined;
+import { isOthersScreen, type CallTile } from './callTiles';
 
 /**
  * A screen someone else starts sharing takes the stage, as in the call apps people know: shown large

@@ -26,6 +26,9 @@ export interface CallTile {
   readonly volumeLimit: number | undefined;
 }
 
+/** A screen another person shares (yours you know): what the stage, the speaker view and the screen reader's news follow. */
+export const isOthersScreen = (tile: CallTile): tile is CallTile & { peerAddress: string } => tile.kind === 'screen' && !tile.isSelf && tile.peerAddress !== undefined;
+
 export interface CallTilesInput {
   /** The room's peers, yourself included (isSelf). */
   readonly peers: readonly Peer[];

@@ -1,4 +1,4 @@
-import type { CallTile } from '../../main-thread/callTab/callTiles';
+import { isOthersScreen, type CallTile } from '../../main-thread/callTab/callTiles';
 
 /** Who shares a screen with you, by occupant address, with the name their tile shows. */
 export type ScreenSharers = ReadonlyMap<string, string>;
@@ -6,7 +6,7 @@ export type ScreenSharers = ReadonlyMap<string, string>;
 /** The others sharing a screen in these tiles (your own share is yours to know). */
 export function screenSharers(tiles: readonly CallTile[]): ScreenSharers {
   const sharers = new Map<string, string>();
-  for (const tile of tiles) if (tile.kind === 'screen' && !tile.isSelf && tile.peerAddress !== undefined) sharers.set(tile.peerAddress, tile.displayName);
+  for (const tile of tiles.filter(isOthersScreen)) sharers.set(tile.peerAddress, tile.displayName);
   return sharers;
 }
 

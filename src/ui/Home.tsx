@@ -6,6 +6,7 @@ import { roomNameError } from '../protocol/rooms';
 import { roomNameRefusalText } from './roomNameRefusal';
 import { useActions } from './tabContext';
 import { useHasNoName } from './useHasNoName';
+import { usePendingRecentRooms } from './useRememberRoom';
 import { ConnectionStatus } from './ConnectionStatus';
 import { newRoomName } from './newRoomName';
 import { RecentRooms } from './RecentRooms';
@@ -38,11 +39,15 @@ export function Home() {
   const [busy, setBusy] = useState(false);
   const errorId = useId();
   const hasNoName = useHasNoName();
+  const pendingRooms = usePendingRecentRooms();
   const shownDisplayName = displayName ?? (hasNoName ? '' : preferences.displayName);
 
   useEffect(() => {
     document.title = 'Parley';
   }, []);
+
+  // A room an earlier page could not get saved is listed here (PendingRecentRooms).
+  useEffect(() => pendingRooms.handOverAll(), [pendingRooms]);
 
   function join(event: FormEvent) {
     event.preventDefault();

@@ -1,6 +1,6 @@
 import { DEFAULT_PREFERENCES } from '../../src/protocol/constants';
 import { expect, test } from './fixtures';
-import { openPanel, participantEntry, uniqueRoomName } from './rooms-people';
+import { openPanel, participantEntry, pauseSessionWorker, uniqueRoomName } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
 // The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
@@ -117,5 +117,20 @@ test.describe('Recent rooms: the home page lists the rooms you were in, the late
     await expect(page.getByRole('button', { name: 'Lock room' })).toBeVisible();
     await page.goto(appUrl);
     await expect(recent.getByRole('link')).toHaveText([linked, started]);
+  });
+
+  test('a room whose page went at once, with a session that ended before it saved the room, is listed the next time', async ({ page, appUrl }) => {
+    const recent = page.getByRole('list', { name: 'Recent rooms' });
+    const linked = uniqueRoomName('left-at-once');
+    await page.goto(new URL(linked, appUrl).href);
+    await expect(page.getByRole('button', { name: 'Lock room' })).toBeVisible();
+    // The session is the origin's shared worker, which ends with the origin's last page: held in its
+    // debugger as the page goes and then ended, it cannot save the room, as when it loses that race on its own.
+    const session = await pauseSessionWorker(page);
+    await page.goto('about:blank');
+    await session.terminate();
+
+    await page.goto(appUrl);
+    await expect(recent.getByRole('link')).toHaveText([linked]);
   });
 });

@@ -166,12 +166,17 @@ export async function attachSessionWorker(page: Page): Promise<{ worker: Attache
  * Pauses the person's shared worker (their session) in the debugger until `resume`: a session
  * thread too busy to answer, made certain. The page goes on drawing what it holds itself.
  */
-export async function pauseSessionWorker(page: Page): Promise<{ resume(): Promise<void> }> {
+export async function pauseSessionWorker(page: Page): Promise<{ resume(): Promise<void>; terminate(): Promise<void> }> {
   const { worker, detach } = await attachSessionWorker(page);
   await worker.send('Debugger.enable');
   // An idle worker pauses at the first statement it runs next: the handler of the page's next message.
   await worker.send('Debugger.pause');
   return {
+    /** Ends the paused worker before it handles anything more, as a browser ends a session it has no page for. */
+    async terminate() {
+      await worker.terminate();
+      await detach();
+    },
     async resume() {
       await worker.send('Debugger.resume');
       await detach();

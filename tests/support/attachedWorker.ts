@@ -3,7 +3,7 @@ import type { CDPSession } from '@playwright/test';
 /**
  * A worker attached over the browser's DevTools session with the non-flattened protocol: commands
  * to it and its answers go through Target messages, matched by id. Benchmarks read shared workers'
- * probes with it; tests pause a session worker in its debugger.
+ * probes with it; tests pause a session worker in its debugger and end it.
  */
 export class AttachedWorker {
   private nextId = 1;
@@ -11,6 +11,7 @@ export class AttachedWorker {
 
   private constructor(
     private readonly browserSession: CDPSession,
+    private readonly targetId: string,
     private readonly sessionId: string,
   ) {
     browserSession.on('Target.receivedMessageFromTarget', (event) => {
@@ -24,7 +25,18 @@ export class AttachedWorker {
 
   static async attach(browserSession: CDPSession, targetId: string): Promise<AttachedWorker> {
     const { sessionId } = await browserSession.send('Target.attachToTarget', { targetId, flatten: false });
-    return new AttachedWorker(browserSession, sessionId);
+    return new AttachedWorker(browserSession, targetId, sessionId);
+  }
+
+  /** Ends the worker as the browser's own DevTools do ("terminate"), even paused; resolves once the browser lists it no more. */
+  async terminate(): Promise<void> {
+    await this.browserSession.send('Target.closeTarget', { targetId: this.targetId });
+    for (let asked = 0; asked < 100; asked += 1) {
+      const { targetInfos } = await this.browserSession.send('Target.getTargets');
+      if (!targetInfos.some((target) => target.targetId === this.targetId)) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('the worker did not end within 5 s of its termination');
   }
 
   /** Sends a DevTools command to the worker; resolves with its result once the worker answers. */

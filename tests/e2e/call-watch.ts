@@ -128,3 +128,18 @@ export async function sentVideo(page: Page): Promise<SentVideo | undefined> {
     };
   });
 }
+
+/** The local UDP port of the page's one open connection that sends video (watchConnections), as its selected ICE pair uses it. */
+export async function videoSendingPort(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const connections = Reflect.get(window, 'parleyConnections') as Set<RTCPeerConnection>;
+    const sending = [...connections].filter((connection) => connection.connectionState === 'connected' && connection.getSenders().some((sender) => sender.track?.kind === 'video'));
+    if (sending.length !== 1) throw new Error(`${sending.length} open connections send video`);
+    const reports = [...(await sending[0]!.getStats()).values()] as Array<Record<string, unknown>>;
+    const byId = (id: unknown) => reports.find((report) => report.id === id);
+    const transport = reports.find((report) => report.type === 'transport');
+    const local = byId(byId(transport?.selectedCandidatePairId)?.localCandidateId);
+    if (local?.protocol !== 'udp' || typeof local.port !== 'number') throw new Error(`the connection's local candidate is ${JSON.stringify(local)}`);
+    return local.port;
+  });
+}

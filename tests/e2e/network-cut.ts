@@ -63,6 +63,30 @@ export class PersonalPath {
   }
 }
 
+let losses = 0;
+
+/**
+ * A link too poor for video, in the test's own loopback-only network namespace: every UDP packet
+ * one local port sends that is over `bytes` long is lost. Video's packets (near the MTU; a keyframe
+ * is many of them) go missing, so its frames stop; audio's, RTCP's and ICE's checks (a few hundred
+ * bytes at most) pass, so the connection stays up and the person is still heard.
+ */
+export class LargePacketLoss {
+  private readonly table: string;
+
+  constructor(port: number, bytes = 400) {
+    losses += 1;
+    this.table = `parley_loss_${process.pid}_${losses}`;
+    nft('add', 'table', 'ip', this.table);
+    nft('add', 'chain', 'ip', this.table, 'lose', '{ type filter hook output priority 0 ; }');
+    nft('add', 'rule', 'ip', this.table, 'lose', 'udp', 'sport', String(port), 'udp', 'length', 'gt', String(bytes), 'drop');
+  }
+
+  close(): void {
+    nft('delete', 'table', 'ip', this.table);
+  }
+}
+
 /**
  * The browser's own offline and online events. A loopback namespace cannot produce them (lo never
  * goes down, so Chromium never sees its network change): they are dispatched in each of the

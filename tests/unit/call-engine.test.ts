@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { createStore } from 'jotai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { connectionsAtom, heldPeersAtom } from '../../src/main-thread/call/callAtoms';
+import { connectionsAtom, heldPeersAtom, receivedPathsAtom } from '../../src/main-thread/call/callAtoms';
 import { Call } from '../../src/main-thread/call/Call';
 import type { SizedEncoding } from '../../src/main-thread/call/mesh/meshVideoSize';
 import type { PeerMediaChange } from '../../src/main-thread/call/peerMedia';
@@ -858,42 +858,42 @@ describe('Call: a mute or unmute made while signalling was down reaches everyone
   });
 });
 
-describe('Call: a camera turned off sends no video, so that its receivers show it off, and on again, even while signalling cannot carry the mute or unmute (issue 13)', () => {
-  /**
-   * Alice sends Bob her camera on a connected session; `passTime` runs the clock in steps of 100 ms,
-   * Bob’s receiver getting a frame at each step while her session sends video — or never (the network
-   * stalls), or always (a sender whose camera off sends black frames). `chatServerDown` cuts signalling
-   * between them, the call's media on.
-   */
-  async function aliceSendsBobHerCamera({ offFromTheStart = false } = {}) {
-    const w = newWorld();
-    const alice = await join(w, 'alice');
-    const bob = await join(w, 'bob');
-    const { camera } = shareCamera(alice);
-    if (offFromTheStart) alice.media.setLocalDisabled(camera, true);
-    allInCall(w);
-    await Promise.all([alice.engine.start(), bob.engine.start()]);
-    await until(() => remoteFrom(bob, alice).length === 2, 'bob receives alice');
-    connectAll(w);
-    const aliceToBob = alice.pcs.find((pc) => pc.sentKinds().includes('video'))!;
-    const bobFromAlice = bob.pcs.find((pc) => pc.getReceivers().some((receiver) => receiver.track.kind === 'video'))!;
-    const receiver = bobFromAlice.getReceivers().find((candidate) => candidate.track.kind === 'video') as FakeReceiver;
-    const passTime = async (ms: number, frames: 'as sent' | 'never' | 'always' = 'as sent'): Promise<void> => {
-      for (let passed = 0; passed < ms; passed += 100) {
-        if (frames === 'always' || (frames === 'as sent' && aliceToBob.videoEncodingActive())) receiver.frameAt = w.clock.now();
-        await w.clock.advance(100);
-      }
-    };
-    const chatServerDown = (): void => {
-      w.network.cut(alice.address, bob.address);
-      setLostConnection(alice);
-      setLostConnection(bob);
-    };
-    const bobShowsHerCamera = () => remoteFrom(bob, alice).find((item) => item.kind === 'video')?.remoteDisabled === false;
-    await passTime(1_000);
-    return { w, alice, bob, camera, aliceToBob, passTime, chatServerDown, bobShowsHerCamera };
-  }
+/**
+ * Alice sends Bob her camera on a connected session; `passTime` runs the clock in steps of 100 ms,
+ * Bob’s receiver getting a frame at each step while her session sends video — or never (the network
+ * stalls), or always (a sender whose camera off sends black frames). `chatServerDown` cuts signalling
+ * between them, the call's media on.
+ */
+async function aliceSendsBobHerCamera({ offFromTheStart = false } = {}) {
+  const w = newWorld();
+  const alice = await join(w, 'alice');
+  const bob = await join(w, 'bob');
+  const { camera } = shareCamera(alice);
+  if (offFromTheStart) alice.media.setLocalDisabled(camera, true);
+  allInCall(w);
+  await Promise.all([alice.engine.start(), bob.engine.start()]);
+  await until(() => remoteFrom(bob, alice).length === 2, 'bob receives alice');
+  connectAll(w);
+  const aliceToBob = alice.pcs.find((pc) => pc.sentKinds().includes('video'))!;
+  const bobFromAlice = bob.pcs.find((pc) => pc.getReceivers().some((receiver) => receiver.track.kind === 'video'))!;
+  const receiver = bobFromAlice.getReceivers().find((candidate) => candidate.track.kind === 'video') as FakeReceiver;
+  const passTime = async (ms: number, frames: 'as sent' | 'never' | 'always' = 'as sent'): Promise<void> => {
+    for (let passed = 0; passed < ms; passed += 100) {
+      if (frames === 'always' || (frames === 'as sent' && aliceToBob.videoEncodingActive())) receiver.frameAt = w.clock.now();
+      await w.clock.advance(100);
+    }
+  };
+  const chatServerDown = (): void => {
+    w.network.cut(alice.address, bob.address);
+    setLostConnection(alice);
+    setLostConnection(bob);
+  };
+  const bobShowsHerCamera = () => remoteFrom(bob, alice).find((item) => item.kind === 'video')?.remoteDisabled === false;
+  await passTime(1_000);
+  return { w, alice, bob, camera, aliceToBob, passTime, chatServerDown, bobShowsHerCamera };
+}
 
+describe('Call: a camera turned off sends no video, so that its receivers show it off, and on again, even while signalling cannot carry the mute or unmute (issue 13)', () => {
   it('Alice turns her camera off while the chat server is down: her video to Bob stops, and Bob shows her camera off once its frames have stopped; turned on again, he shows it', async () => {
     const { w, alice, bob, camera, aliceToBob, passTime, chatServerDown, bobShowsHerCamera } = await aliceSendsBobHerCamera();
     chatServerDown();
@@ -997,6 +997,58 @@ describe('Call: a camera turned off sends no video, so that its receivers show i
     chatServerDown();
     await passTime(2 * CAMERA_STOP.stoppedAfterMs, 'always');
     expect(bobShowsHerCamera()).toBe(false);
+  });
+});
+
+describe('Call: a camera whose frames stall on the way, its sender saying it is on, is shown stalled until they move again (beyond the spec)', () => {
+  const bobSeesHerStalled = (bob: Person, alice: Person): boolean | undefined => {
+    const video = remoteFrom(bob, alice).find((item) => item.kind === 'video')!.id;
+    return bob.store.get(receivedPathsAtom)[video]?.framesStalled;
+  };
+
+  it('Alice’s frames stop reaching Bob while signalling works: stalled once they have stood still for CAMERA_STOP.stoppedAfterMs, her camera still shown; no longer once they move', async () => {
+    const { alice, bob, passTime, bobShowsHerCamera } = await aliceSendsBobHerCamera();
+    expect(bobSeesHerStalled(bob, alice)).toBe(false);
+    await passTime(CAMERA_STOP.stoppedAfterMs - 100, 'never');
+    expect(bobSeesHerStalled(bob, alice)).toBe(false);
+    await passTime(CAMERA_STOP.checkIntervalMs + 100, 'never');
+    expect(bobSeesHerStalled(bob, alice)).toBe(true);
+    expect(bobShowsHerCamera()).toBe(true);
+    await passTime(CAMERA_STOP.checkIntervalMs + 100);
+    expect(bobSeesHerStalled(bob, alice)).toBe(false);
+  });
+
+  it('a camera its sender turned off is off, not stalled', async () => {
+    const { alice, bob, camera, passTime, bobShowsHerCamera } = await aliceSendsBobHerCamera();
+    alice.media.setLocalDisabled(camera, true);
+    await until(() => !bobShowsHerCamera(), 'her mute reached bob');
+    await passTime(2 * CAMERA_STOP.stoppedAfterMs, 'never');
+    expect(bobSeesHerStalled(bob, alice)).toBe(false);
+  });
+
+  it('a stalled camera its sender then turns off is no longer stalled: her word says why nothing comes', async () => {
+    const { alice, bob, camera, passTime, bobShowsHerCamera } = await aliceSendsBobHerCamera();
+    await passTime(2 * CAMERA_STOP.stoppedAfterMs, 'never');
+    expect(bobSeesHerStalled(bob, alice)).toBe(true);
+    alice.media.setLocalDisabled(camera, true);
+    await until(() => !bobShowsHerCamera(), 'her mute reached bob');
+    expect(bobSeesHerStalled(bob, alice)).toBe(false);
+  });
+
+  it('a video Bob asked for none of (`off`: his tile hidden) is not stalled, nor one whose frames stop while the chat server is down (shown off instead)', async () => {
+    const first = await aliceSendsBobHerCamera();
+    const video = remoteFrom(first.bob, first.alice).find((item) => item.kind === 'video')!.id;
+    await first.passTime(2 * CAMERA_STOP.stoppedAfterMs, 'never');
+    expect(bobSeesHerStalled(first.bob, first.alice)).toBe(true);
+    await first.bob.engine.requestVideoProfile(video, 'off');
+    await first.passTime(CAMERA_STOP.checkIntervalMs + 100, 'never');
+    expect(bobSeesHerStalled(first.bob, first.alice)).toBe(false);
+
+    const second = await aliceSendsBobHerCamera();
+    second.chatServerDown();
+    await second.passTime(2 * CAMERA_STOP.stoppedAfterMs, 'never');
+    expect(second.bobShowsHerCamera()).toBe(false);
+    expect(bobSeesHerStalled(second.bob, second.alice)).toBe(false);
   });
 });
 

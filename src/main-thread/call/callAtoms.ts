@@ -32,6 +32,12 @@ export interface ReceivedPath {
    * while paused. Mesh: undefined.
    */
   readonly layer: ConsumerProfile | undefined;
+  /**
+   * Camera video: its frames have stood still for `CAMERA_STOP.stoppedAfterMs` while its sender says
+   * it is on, it is asked for and its connection is up — a stall on the way (receive/CamerasByFrames),
+   * which its tile tells of until frames move again.
+   */
+  readonly framesStalled: boolean;
 }
 
 /** Per received media item id (tab-local, like connectionsAtom): which path and, for relay video, which layer. */

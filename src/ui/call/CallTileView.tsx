@@ -5,6 +5,7 @@ import { OwnWholeScreen } from './OwnWholeScreen';
 import { MediaAudio } from './MediaAudio';
 import { PeerVolumeSlider } from './PeerVolumeSlider';
 import { TileConnection } from './TileConnection';
+import { TileStall } from './TileStall';
 import { TileVideo } from './TileVideo';
 
 /** The tile's accessible name: the person, "(you)" for yourself, or whose screen it is. */
@@ -27,7 +28,8 @@ interface CallTileViewProps {
  * One tile of the grid: the video (your own camera mirrored; your own whole screen said in words,
  * not shown), or the person's initial while it is off or has not shown a frame yet; the person's
  * audio; their name with muted / screen marks and whether your connection with them is still being
- * set up, was cut off or cannot be made (how their video reaches you is in "Call details"); a ring
+ * set up, was cut off or cannot be made, or their video stalls on the way (how their video reaches
+ * you is in "Call details"); a ring
  * while they speak; for others, their volume; and enlarging it.
  */
 export function CallTileView({ tile, area, featured, enlarged, canEnlarge }: CallTileViewProps) {
@@ -56,6 +58,7 @@ export function CallTileView({ tile, area, featured, enlarged, canEnlarge }: Cal
         <span className="tile-name">{tileLabel(tile)}</span>
         {tile.kind === 'screen' && <span className="chip chip-screen">screen</span>}
         {!tile.isSelf && tile.kind === 'camera' && tile.peerAddress !== undefined && <TileConnection peerAddress={tile.peerAddress} displayName={tile.displayName} />}
+        {!tile.isSelf && tile.kind === 'camera' && tile.videoItemId !== undefined && <TileStall itemId={tile.videoItemId} />}
         {tile.kind === 'camera' && tile.muted && <span className="visually-hidden">, muted</span>}
         {tile.speaking && <span className="visually-hidden">, speaking</span>}
       </figcaption>

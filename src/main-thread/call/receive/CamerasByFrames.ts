@@ -28,8 +28,10 @@ interface Arrival {
  *   stand still that long, so its sender's mute keeps it off (and so does a Parley camera turned on
  *   again sooner than that after its mute: its unmute, once back, shows it).
  * While signalling works the sender's word says it, and frames that stop are a stall, not a camera
- * turned off. Judged every `CAMERA_STOP.checkIntervalMs` from each receiver's synchronization source
- * (its newest frame's time: read at once, no statistics), only while the session is connected and the
+ * turned off: a camera its sender says is on whose frames have stood still as long is reported
+ * stalled (`framesStalled`, for its tile to say so) until they move again. Judged every
+ * `CAMERA_STOP.checkIntervalMs` from each receiver's synchronization source (its newest frame's time:
+ * read at once, no statistics), only after its first frame, while the session is connected and the
  * video asked for (not `off`). What the sender says (mute, unmute), said again once back, stays the
  * last word: `forget` drops what was judged here.
  */
@@ -37,6 +39,8 @@ export class CamerasByFrames {
   private readonly arrivals = new Map<string, Arrival>();
   /** The items shown on or off here, not by their sender's word. */
   private readonly judged = new Set<string>();
+  /** The items reported stalled. */
+  private readonly stalled = new Set<string>();
   private readonly timer: unknown;
 
   constructor(
@@ -44,6 +48,7 @@ export class CamerasByFrames {
     private readonly media: MediaItems,
     private readonly sessions: CallSessions,
     private readonly signallingReaches: (peerAddress: string) => boolean,
+    private readonly framesStalled: (itemId: string, stalled: boolean) => void,
   ) {
     this.timer = clock.setInterval(() => this.check(), CAMERA_STOP.checkIntervalMs);
   }
@@ -52,12 +57,14 @@ export class CamerasByFrames {
   forget(itemId: string): void {
     this.judged.delete(itemId);
     this.arrivals.delete(itemId);
+    this.setStalled(itemId, false);
   }
 
   dispose(): void {
     this.clock.clearInterval(this.timer);
     this.arrivals.clear();
     this.judged.clear();
+    this.stalled.clear();
   }
 
   private check(): void {
@@ -76,8 +83,9 @@ export class CamerasByFrames {
         this.stoodStill(itemId, call);
       }
     }
-    // Not judged now: judged afresh from the next frame time read.
+    // Not judged now: judged afresh from the next frame time read (and not a stall: not asked for, or its connection says why).
     for (const itemId of [...this.arrivals.keys()]) if (!watched.has(itemId)) this.arrivals.delete(itemId);
+    for (const itemId of [...this.stalled]) if (!watched.has(itemId)) this.setStalled(itemId, false);
   }
 
   /**
@@ -86,6 +94,7 @@ export class CamerasByFrames {
    * cannot reach us.
    */
   private moved(itemId: string, call: CallSession, stillMs: number): void {
+    this.setStalled(itemId, false);
     if (this.media.get(itemId)?.remoteDisabled !== true) return;
     const onAgain = this.judged.has(itemId) || (stillMs >= CAMERA_STOP.stoppedAfterMs && !this.signallingReaches(call.peerAddress));
     if (!onAgain) return;
@@ -93,11 +102,23 @@ export class CamerasByFrames {
     this.media.update(itemId, { remoteDisabled: false });
   }
 
-  /** Frames stand still while signalling cannot reach their sender: the camera is off. */
+  /** Frames of a camera shown on stand still: a stall while its sender's word can reach us, else the camera is off. */
   private stoodStill(itemId: string, call: CallSession): void {
-    if (this.media.get(itemId)?.remoteDisabled !== false || this.signallingReaches(call.peerAddress)) return;
+    if (this.media.get(itemId)?.remoteDisabled !== false) return;
+    if (this.signallingReaches(call.peerAddress)) {
+      this.setStalled(itemId, true);
+      return;
+    }
+    this.setStalled(itemId, false);
     this.judged.add(itemId);
     this.media.update(itemId, { remoteDisabled: true });
+  }
+
+  private setStalled(itemId: string, stalled: boolean): void {
+    if (this.stalled.has(itemId) === stalled) return;
+    if (stalled) this.stalled.add(itemId);
+    else this.stalled.delete(itemId);
+    this.framesStalled(itemId, stalled);
   }
 
   /** The newest frame's time of a received camera that is judged now (NO_FRAME before its first); undefined when it is not judged. */

@@ -6,7 +6,7 @@ import { DEFAULT_SENDER_WIDTH, type VideoSize } from './tileProfile';
 type JotaiStore = ReturnType<typeof createStore>;
 
 /** The received item as ReceivedPaths is told of it. */
-export type ReceivedItem = Omit<ReceivedPath, 'frameWidth' | 'frameHeight' | 'layer'>;
+export type ReceivedItem = Omit<ReceivedPath, 'frameWidth' | 'frameHeight' | 'layer' | 'framesStalled'>;
 
 interface Entry {
   info: ReceivedPath;
@@ -33,9 +33,9 @@ export function layerOfWidth(frameWidth: number, senderWidth: number): Exclude<C
 
 /**
  * Which path each received item arrives on, and for relay video which layer (receivedPathsAtom):
- * ReceivedVideo tells it of items and quality requests, and of the size each remote video's frames
- * show at as the page's element reports it (its `resize` event). The page already decodes every
- * frame, so the layer costs no statistics reads while a call joins or runs.
+ * ReceivedVideo tells it of items and quality requests, of the size each remote video's frames show
+ * at as the page's element reports it (its `resize` event), and of cameras whose frames stall. The
+ * page already decodes every frame, so the layer costs no statistics reads while a call joins or runs.
  */
 export class ReceivedPaths {
   private readonly entries = new Map<string, Entry>();
@@ -47,7 +47,7 @@ export class ReceivedPaths {
   ) {}
 
   add(item: ReceivedItem): void {
-    const info: ReceivedPath = { ...item, frameWidth: undefined, frameHeight: undefined, layer: undefined };
+    const info: ReceivedPath = { ...item, frameWidth: undefined, frameHeight: undefined, layer: undefined, framesStalled: false };
     this.entries.set(item.mediaId, { info: { ...info, layer: this.layerOf(info, 0) }, widest: 0 });
     this.publish(item.mediaId);
   }
@@ -72,6 +72,12 @@ export class ReceivedPaths {
     if (!entry || entry.info.kind !== 'video' || size.width <= 0) return;
     entry.widest = Math.max(entry.widest, size.width);
     this.change(entry, { frameWidth: size.width, frameHeight: size.height });
+  }
+
+  /** A received camera's frames stood still though it should move (a stall), or move again. */
+  setFramesStalled(mediaId: string, stalled: boolean): void {
+    const entry = this.entries.get(mediaId);
+    if (entry) this.change(entry, { framesStalled: stalled });
   }
 
   /** The sender width tile needs are judged against (tileProfile). */

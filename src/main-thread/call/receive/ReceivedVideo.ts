@@ -41,7 +41,8 @@ export interface ReceivedVideoOptions {
  *   the sender, and carries over to the session that takes over;
  * - how each received item arrives, and through the relay at which layer (ReceivedPaths);
  * - while signalling cannot reach a sender, their camera is shown off when its frames stop and on
- *   when they move again (CamerasByFrames), as their mute or unmute would show it.
+ *   when they move again (CamerasByFrames), as their mute or unmute would show it; while it can, a
+ *   camera on whose frames stop is a stall its tile tells of (ReceivedPath `framesStalled`).
  */
 export class ReceivedVideo {
   private readonly paths: ReceivedPaths;
@@ -59,7 +60,9 @@ export class ReceivedVideo {
 
   constructor(private readonly options: ReceivedVideoOptions) {
     this.paths = new ReceivedPaths(options.store, options.captureWidth);
-    this.camerasByFrames = new CamerasByFrames(options.clock, options.media, options.sessions, options.signallingReaches);
+    this.camerasByFrames = new CamerasByFrames(options.clock, options.media, options.sessions, options.signallingReaches, (itemId, stalled) =>
+      this.paths.setFramesStalled(itemId, stalled),
+    );
   }
 
   // ------------------------------------------------------------------------------------------

@@ -4,8 +4,10 @@ import type { Page } from '@playwright/test';
 import { RELAY_CHROMIUM_ARGS, RELAY_LAUNCH_OPTIONS } from '../../playwright.config';
 import type { RunningParley } from '../../server/Parley';
 import { CAMERA_STOP } from '../../src/protocol/clientDefaults';
-import { callButton, expectDecodingVideo, joinCallWithCamera, tile } from './call-ui-people';
+import { callButton, expectDecodingVideo, expectHearing, joinCallWithCamera, tile } from './call-ui-people';
+import { videoSendingPorts } from './call-watch';
 import { BACK_WITHIN_MS, outageSpan, timeUntilBackAfterReachable } from './faults';
+import { LargePacketLoss } from './network-cut';
 import { expect, uniqueRoomName, type People, type Person } from './rooms-people';
 import { expectFramesRoseWithin, tileSamples, watchTile, type ShownSample } from './video-continuity';
 
@@ -110,4 +112,43 @@ export async function expectCameraSeenThroughOutages(parley: RunningParley, ever
     `the others see ${turner.displayName}'s video ${on.shownMs} ms after the camera, off before the outage, was turned on`,
     `every tab back in its room ${on.backMs} ms after the server was reachable again`,
   ];
+}
+
+/** The words a tile shows while its person's video stalls on the way (TileStall). */
+const VIDEO_PAUSED = 'Video paused: poor connection';
+
+/**
+ * For a while the packets of `sender`'s video are lost, on every connection of theirs that sends
+ * video (their page ran watchConnections before the call), not their audio's: each viewer's tile of
+ * them says the video is paused and dims its last frame, while the connection stays up (no
+ * "Reconnecting…", their camera not shown off) and they are still heard; `sender` sees the others
+ * as ever. Once the packets pass again the words and the dimming go and the video plays.
+ */
+export async function expectVideoStallShown(sender: Person, viewers: readonly Person[]): Promise<void> {
+  const senderTile = (viewer: Person) => tile(viewer.page, sender.displayName);
+  const dimmed = (viewer: Person) => senderTile(viewer).locator('video').evaluate((video) => getComputedStyle(video).filter);
+  for (const viewer of viewers) {
+    await expect(senderTile(viewer).getByText(VIDEO_PAUSED)).toHaveCount(0);
+    expect(await dimmed(viewer)).toBe('none');
+  }
+  const ports = await videoSendingPorts(sender.page);
+  expect(ports.length, `${sender.displayName}'s connections that send video`).toBeGreaterThan(0);
+  const losses = ports.map((port) => new LargePacketLoss(port));
+  try {
+    for (const viewer of viewers) {
+      await expect(senderTile(viewer).getByText(VIDEO_PAUSED)).toBeVisible({ timeout: 15_000 });
+      await expect.poll(() => dimmed(viewer)).not.toBe('none');
+      await expect(senderTile(viewer)).not.toContainText('Reconnecting');
+      await expect(senderTile(viewer).locator('video')).toHaveCount(1);
+      await expectHearing(viewer.page, sender.displayName);
+      await expect(tile(sender.page, viewer.displayName).getByText(VIDEO_PAUSED)).toHaveCount(0);
+    }
+  } finally {
+    for (const loss of losses) loss.close();
+  }
+  for (const viewer of viewers) {
+    await expect(senderTile(viewer).getByText(VIDEO_PAUSED)).toHaveCount(0, { timeout: 15_000 });
+    await expectDecodingVideo(viewer.page, sender.displayName);
+    await expect.poll(() => dimmed(viewer)).toBe('none');
+  }
 }

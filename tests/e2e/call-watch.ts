@@ -129,17 +129,20 @@ export async function sentVideo(page: Page): Promise<SentVideo | undefined> {
   });
 }
 
-/** The local UDP port of the page's one open connection that sends video (watchConnections), as its selected ICE pair uses it. */
-export async function videoSendingPort(page: Page): Promise<number> {
+/** The local UDP ports of the page's open connections that send video (watchConnections), as their selected ICE pairs use them. */
+export async function videoSendingPorts(page: Page): Promise<number[]> {
   return page.evaluate(async () => {
     const connections = Reflect.get(window, 'parleyConnections') as Set<RTCPeerConnection>;
     const sending = [...connections].filter((connection) => connection.connectionState === 'connected' && connection.getSenders().some((sender) => sender.track?.kind === 'video'));
-    if (sending.length !== 1) throw new Error(`${sending.length} open connections send video`);
-    const reports = [...(await sending[0]!.getStats()).values()] as Array<Record<string, unknown>>;
-    const byId = (id: unknown) => reports.find((report) => report.id === id);
-    const transport = reports.find((report) => report.type === 'transport');
-    const local = byId(byId(transport?.selectedCandidatePairId)?.localCandidateId);
-    if (local?.protocol !== 'udp' || typeof local.port !== 'number') throw new Error(`the connection's local candidate is ${JSON.stringify(local)}`);
-    return local.port;
+    const ports: number[] = [];
+    for (const connection of sending) {
+      const reports = [...(await connection.getStats()).values()] as Array<Record<string, unknown>>;
+      const byId = (id: unknown) => reports.find((report) => report.id === id);
+      const transport = reports.find((report) => report.type === 'transport');
+      const local = byId(byId(transport?.selectedCandidatePairId)?.localCandidateId);
+      if (local?.protocol !== 'udp' || typeof local.port !== 'number') throw new Error(`a connection's local candidate is ${JSON.stringify(local)}`);
+      ports.push(local.port);
+    }
+    return ports;
   });
 }

@@ -7,7 +7,7 @@
 import type { RunningParley } from '../../server/Parley';
 import { startRelayHost, type RelayHostProcess } from '../support/relayHosts';
 import { startTestParley } from '../support/testParley';
-import { CALL_FAULTS_LAUNCH, expectCameraSeenThroughOutages, expectOutageShown, inACall, samplesWithin, watchedSamples, watchTiles } from './call-faults';
+import { CALL_FAULTS_LAUNCH, expectCameraSeenThroughOutages, expectOutageShown, expectVideoStallShown, inACall, samplesWithin, watchedSamples, watchTiles } from './call-faults';
 import { handoverCase, type TabGone } from './call-handover-case';
 import {
   callButton,
@@ -19,7 +19,7 @@ import {
   LIGHT_VIDEO_TIERS,
   mediaPath,
 } from './call-ui-people';
-import { expectNeverShownUnmuted, watchShownMuted } from './call-watch';
+import { expectNeverShownUnmuted, watchConnections, watchShownMuted } from './call-watch';
 import { expectAll, expectOfEveryPair } from './expect-all';
 import { BACK_WITHIN_MS, reportFault, timeUntilBackAfterReachable } from './faults';
 import { joinThrough, PersonalPath } from './network-cut';
@@ -119,6 +119,20 @@ test.describe('Fault suite: someone who turns their camera off, or on, on the re
     // Started again, his video came back through the relay.
     for (const person of everyone) await expect(mediaPath(person.page)).toHaveText('Through the media relay');
     reportFault('Bob turns his camera off, then on, on the relay while Prosody is down', figures);
+  });
+});
+
+test.describe('A person whose video stalls on its way to the relay, their connection up: everyone’s tile of them says so and dims its last frame, and both go once the video moves again (beyond the spec)', () => {
+  test('three people on the relay; for a while the packets of Alice’s video to the relay are lost, not her audio’s', async ({ people }) => {
+    test.setTimeout(180_000);
+    const room = uniqueRoomName('relay-video-stall');
+    const everyone = [await people.join(room, 'Alice'), await people.join(room, 'Bob'), await people.join(room, 'Carol')];
+    const [alice, ...others] = everyone as [Person, Person, Person];
+    await alice.page.evaluate(watchConnections);
+    for (const [index, person] of everyone.entries()) await joinCallWithCamera(person.page, index);
+    for (const person of everyone) await expect(mediaPath(person.page)).toHaveText('Through the media relay', { timeout: 60_000 });
+    await expectEveryoneSeesAndHearsEveryone(everyone);
+    await expectVideoStallShown(alice, others);
   });
 });
 

@@ -17,7 +17,7 @@ import { joinRows, steadyRows } from './versus';
 import { voiceAnalysisRows } from './voice';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. BENCH_ONLY=signalling, relay or timeline: only the signalling tier's rows, only the relay's, or only the two-person join timeline (BENCH_RUNS joins); BENCH_ONLY=builds: two builds of the app side by side (scripts/bench/builds.ts). */
+/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. BENCH_ONLY=signalling, relay, timeline or steady: only the signalling tier's rows, only the relay's, only the two-person join timeline (BENCH_RUNS joins), or only the steady three-person call beside the reference; BENCH_ONLY=builds: two builds of the app side by side (scripts/bench/builds.ts). */
 const QUICK = Boolean(process.env.BENCH_QUICK);
 
 /** What each page loads before its first frame (scripts/bench/bundles.ts), from the build the bench serves. */
@@ -113,6 +113,11 @@ async function withComparisonServers(measure: (servers: { mesh: RunningParley; r
 
 if (process.env.BENCH_ONLY === 'joins') {
   await withComparisonServers(async (servers) => printComparison(await joinRows(servers)));
+  process.exit(0);
+}
+
+if (process.env.BENCH_ONLY === 'steady') {
+  await withComparisonServers(async ({ relay }) => printComparison(await steadyRows(relay)));
   process.exit(0);
 }
 

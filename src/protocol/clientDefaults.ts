@@ -24,6 +24,21 @@ export const PATH_CHANGE = { graceMs: 1_500, decodeCheckIntervalMs: 100, steadyM
  */
 export const CAMERA_STOP = { checkIntervalMs: 500, stoppedAfterMs: 2_000 } as const;
 
+/**
+ * What we send as video is losing on the way (call/SendLossWatch), read every `checkIntervalMs`: the
+ * share of the packets sent since the last read that the receivers' reports (RTCP) say were lost,
+ * and the congestion control's target for each video stream sent. A read at `noticeAtFraction` lost
+ * or more, or with every stream's target down at `starvedAtBps` (its floor is 30 kbps: nothing gets
+ * through — a receiver that gets none of a stream's packets reports none lost), is a bad one;
+ * `checks` in a row tell the person, as many good ones (below `clearBelowFraction`, a target above
+ * the floor) take it back. A read of fewer than `minPacketsSent` new packets says nothing (a paused
+ * video, a layer not sent). A tenth of the video lost for seconds already freezes it for its
+ * receivers, while the congestion control's own probing loses a percent or two. Each read costs the
+ * main thread some milliseconds (every sender's statistics): the steady 3-person call's scripting
+ * per tab went from 59 to 115 ms per 30 s with it (docs/performance.md, "What the send-loss watch costs").
+ */
+export const SEND_LOSS = { checkIntervalMs: 4_000, noticeAtFraction: 0.1, clearBelowFraction: 0.02, starvedAtBps: 50_000, checks: 2, minPacketsSent: 10 } as const;
+
 /** Reconnecting after the relay went away or refused us: 1 s, doubling to at most 8 s, plus up to 0.5 s of jitter. */
 export const RELAY_RECONNECT = { firstDelayMs: 1_000, maxDelayMs: 8_000, jitterMs: 500 } as const;
 

@@ -119,18 +119,21 @@ const VIDEO_PAUSED = 'Video paused: poor connection';
 
 /**
  * For a while the packets of `sender`'s video are lost, on every connection of theirs that sends
- * video (their page ran watchConnections before the call), not their audio's: each viewer's tile of
- * them says the video is paused and dims its last frame, while the connection stays up (no
+ * video (their page ran watchConnections before the call), not their audio's: `sender` is told that
+ * their connection loses much of the video they send, with their camera to turn off; each viewer's
+ * tile of them says the video is paused and dims its last frame, while the connection stays up (no
  * "Reconnecting…", their camera not shown off) and they are still heard; `sender` sees the others
  * as ever. Once the packets pass again the words and the dimming go and the video plays.
  */
 export async function expectVideoStallShown(sender: Person, viewers: readonly Person[]): Promise<void> {
   const senderTile = (viewer: Person) => tile(viewer.page, sender.displayName);
   const dimmed = (viewer: Person) => senderTile(viewer).locator('video').evaluate((video) => getComputedStyle(video).filter);
+  const sendLoss = sender.page.locator('.call-send-loss');
   for (const viewer of viewers) {
     await expect(senderTile(viewer).getByText(VIDEO_PAUSED)).toHaveCount(0);
     expect(await dimmed(viewer)).toBe('none');
   }
+  await expect(sendLoss).toHaveCount(0);
   const ports = await videoSendingPorts(sender.page);
   expect(ports.length, `${sender.displayName}'s connections that send video`).toBeGreaterThan(0);
   const losses = ports.map((port) => new LargePacketLoss(port));
@@ -143,9 +146,14 @@ export async function expectVideoStallShown(sender: Person, viewers: readonly Pe
       await expectHearing(viewer.page, sender.displayName);
       await expect(tile(sender.page, viewer.displayName).getByText(VIDEO_PAUSED)).toHaveCount(0);
     }
+    // The sender's own reads are slower to decide (SEND_LOSS): by then the congestion control may
+    // have got a trickle of small frames through, but what they send is still mostly lost.
+    await expect(sendLoss).toContainText('Your connection is losing much of the video you send: others may see it frozen. Turning your camera off keeps your voice clearer.', { timeout: 25_000 });
+    await expect(sendLoss.getByRole('button', { name: 'Turn camera off' })).toBeVisible();
   } finally {
     for (const loss of losses) loss.close();
   }
+  await expect(sendLoss).toHaveCount(0, { timeout: 25_000 });
   for (const viewer of viewers) {
     await expect(senderTile(viewer).getByText(VIDEO_PAUSED)).toHaveCount(0, { timeout: 15_000 });
     await expectDecodingVideo(viewer.page, sender.displayName);

@@ -33,6 +33,7 @@ import { relaySenderSize, type TileNeed, type VideoSize } from './receive/tilePr
 import { RejoinHold } from './RejoinHold';
 import { RelayDecision, relayCalledFor } from './RelayDecision';
 import { RelayPath } from './relay/RelayPath';
+import { SendLossWatch } from './SendLossWatch';
 import { groupIntoStreams, planOutgoingSessions, USER_STREAM_KEY, videoSendCounts, type CallPeer, type ShareableMedia } from './sessionPlan';
 
 type JotaiStore = ReturnType<typeof createStore>;
@@ -68,6 +69,8 @@ export interface CallEvents {
   sendLoad: [load: VideoSendLoad];
   /** Another tab of yours took the call over ("Move call here"): this tab no longer runs it. */
   takenElsewhere: [];
+  /** Whether the video we send is losing much on its way (SendLossWatch), when that changes. */
+  sendLoss: [losing: boolean];
 }
 
 /** Whoever joins the call next, as the plan sees them: in the call, asking for video. */
@@ -206,6 +209,11 @@ export class Call extends TypedEmitter<CallEvents> {
       this.handover.on('settled', schedule),
       this.mesh.on('changed', schedule),
       ...(this.relay ? [this.relay.on('changed', schedule), this.relay.on('sessionFailed', (error) => this.sessionFailed(error))] : []),
+    );
+    const sendLoss = new SendLossWatch(this.options.clock, () => [...this.mesh.videoSenders(), ...(this.relay?.videoSenders() ?? [])]);
+    this.unsubscribes.push(
+      sendLoss.on('changed', (losing) => this.emit('sendLoss', losing)),
+      () => sendLoss.stop(),
     );
     this.reconcile();
   }

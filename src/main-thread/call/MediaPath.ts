@@ -52,6 +52,8 @@ export interface MediaPath {
   catchUp(peerAddresses: ReadonlySet<string>): void;
   /** SPEC §9: the budget of each sent video. */
   setMaxBitrate(bitrate: number): void;
+  /** The senders of the video this path sends now, over connections that are up: their receivers' reports say what arrives (SendLossWatch). */
+  videoSenders(): RTCRtpSender[];
   /** Something the choice of paths depends on changed (a connection, an ingest, a held delivery released). */
   on(event: 'changed', listener: () => void): () => void;
   close(): Promise<void>;

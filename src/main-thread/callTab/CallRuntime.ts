@@ -167,6 +167,7 @@ export class CallRuntime {
         followSendLoad: (load) => this.local.followSendLoad(load),
         setReporting: (reporting) => this.selfReports.setReporting(reporting),
         sessionFailed: (peerAddress) => this.troubles.failed(peerAddress),
+        setSendingPoorly: (losing) => store.set(this.atoms.sendingPoorly, losing),
       },
     });
     this.troubles = new ConnectionTroubles({ roomAddress: options.roomAddress, store, clock, troubles: this.atoms.connectionTroubles });

@@ -29,6 +29,8 @@ export interface CallSeatHost {
   setReporting(reporting: boolean): void;
   /** A session with this person ended with an error (the Call's `sessionFailed`). */
   sessionFailed(peerAddress: string): void;
+  /** The video we send loses much on its way (the Call's `sendLoss`), or no longer does; false once this tab no longer runs the call. */
+  setSendingPoorly(losing: boolean): void;
 }
 
 export interface CallSeatOptions {
@@ -183,6 +185,9 @@ export class CallSeat {
     call.on('sessionFailed', (error) => {
       if (this.call === call) this.options.host.sessionFailed(error.peerAddress);
     });
+    call.on('sendLoss', (losing) => {
+      if (this.call === call) this.options.host.setSendingPoorly(losing);
+    });
     return call;
   }
 
@@ -196,6 +201,7 @@ export class CallSeat {
     this.call = undefined;
     const { host, logger } = this.options;
     host.setReporting(false);
+    host.setSendingPoorly(false);
     host.setPhase('elsewhere');
     host.removeLocalMedia();
     await call.close().catch((error: unknown) => logger.error(`closing the call failed: ${errorMessage(error)}`));
@@ -246,6 +252,7 @@ export class CallSeat {
     // Out of the call first, so that what is said of you (speaking, muted) is cleared, not updated.
     this.options.host.setPhase('preview');
     this.options.host.setReporting(false);
+    this.options.host.setSendingPoorly(false);
     this.options.host.removeLocalMedia();
     await closing?.catch((error: unknown) => this.options.logger.error(`closing the call failed: ${errorMessage(error)}`));
   }

@@ -78,6 +78,8 @@ export function createCallTabAtoms(roomAddress: string) {
   const previewStarting = atom(true);
   /** The people your connection keeps failing with, by address (ConnectionTroubles). */
   const connectionTroubles = atom<Readonly<Record<string, ConnectionTrouble>>>({});
+  /** The video this tab sends loses much on its way to the others (call/SendLossWatch), while it runs the call. */
+  const sendingPoorly = atom(false);
 
   const local = stableAtom((get) => localMediaState(get(items)));
   /**
@@ -170,6 +172,7 @@ export function createCallTabAtoms(roomAddress: string) {
     joinWith,
     previewStarting,
     connectionTroubles,
+    sendingPoorly,
     local,
     deviceToggles,
     tiles,

@@ -10,7 +10,8 @@ const CALL_CONTROL = '.call-controls button:not(:disabled), .join-call:not(:disa
 
 /**
  * What the person should know about their media: a capture or call problem in plain words, the
- * "you are muted" hint while they speak muted (issue 6), and the plain "Request Media" fallback
+ * "you are muted" hint while they speak muted (issue 6), that the video they send loses much on its
+ * way (with their camera to turn off), and the plain "Request Media" fallback
  * (SPEC §2) while playback or capture waits for their gesture — beside a capture's problem, as one
  * notice with its words; when the call moved to this tab, that it did and how their media stands
  * (issue 13), with the screen share to start again.
@@ -22,6 +23,8 @@ export function CallNotices() {
   const requestMediaOffered = useAtomValue(runtime.atoms.requestMediaOffered);
   const playbackBlocked = useAtomValue(runtime.atoms.playbackBlocked);
   const handover = useAtomValue(runtime.atoms.handover);
+  const sendingPoorly = useAtomValue(runtime.atoms.sendingPoorly);
+  const cameraOn = useAtomValue(runtime.atoms.deviceToggles).camera.on;
   const preferences = useAtomValue(preferencesAtom);
   const notices = useRef<HTMLDivElement>(null);
   // A notice's button was used: "Dismiss", "Share screen again" and "Request Media" take their notice
@@ -63,6 +66,16 @@ export function CallNotices() {
           </div>
         )}
         {mutedWhileSpeaking && <p className="banner banner-warning">You are muted. Unmute your microphone to be heard.</p>}
+        {sendingPoorly && (
+          <div className="banner banner-warning call-send-loss">
+            <p>Your connection is losing much of the video you send: others may see it frozen.{cameraOn && ' Turning your camera off keeps your voice clearer.'}</p>
+            {cameraOn && (
+              <button type="button" className="button small" onClick={onNoticeButton(() => void runtime.toggleCamera())}>
+                Turn camera off
+              </button>
+            )}
+          </div>
+        )}
       </div>
       {requestMediaOffered && (
         <div role={problemToRetry ? 'alert' : undefined} className={`banner ${problemToRetry ? 'banner-error' : 'banner-info'} request-media`}>

@@ -139,6 +139,10 @@ export class MeshPath implements MediaPath {
     }
   }
 
+  videoSenders(): RTCRtpSender[] {
+    return [...this.outgoing.values()].flatMap((call) => (call.session.connectionState === 'connected' && call.sentOf('video') ? (call.session.sender('video') ?? []) : []));
+  }
+
   /** Mesh sessions report what changes the plan through the call's sessions (an end, a failure held back, a release). */
   on(_event: 'changed', listener: () => void): () => void {
     return this.options.sessions.on('changed', listener);

@@ -83,6 +83,11 @@ export class RelayIngest extends TypedEmitter<RelayIngestEvents> {
     return this.transport.connectionState === 'connected';
   }
 
+  /** The sender of the video it produces, while its transport is connected. */
+  get videoSender(): RTCRtpSender | undefined {
+    return this.connected ? this.produced.get('video')?.producer.rtpSender : undefined;
+  }
+
   /** The kinds it sends now. */
   get kinds(): MediaKind[] {
     return [...this.produced.keys()];

@@ -133,6 +133,11 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
     return entry === undefined || (!entry.failed && !(entry.connectedOnce && entry.produced));
   }
 
+  /** The senders of the video its ingests produce, over transports that are connected. */
+  videoSenders(): RTCRtpSender[] {
+    return [...this.ingests.values()].flatMap((entry) => entry.ingest?.videoSender ?? []);
+  }
+
   /** The ingest of a stream: its relay id and the kinds it produces. */
   ingestOf(streamKey: string): { readonly id: string; readonly kinds: readonly MediaKind[] } | undefined {
     const entry = this.ingests.get(streamKey);

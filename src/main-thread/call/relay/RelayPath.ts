@@ -143,6 +143,10 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     this.link.setMaxBitrate(bitrate);
   }
 
+  videoSenders(): RTCRtpSender[] {
+    return this.link.videoSenders();
+  }
+
   /** SPEC §4: muting a local item tells the receivers of every relay session that sends it; a camera turned off sends no video. */
   mute(item: MediaItem, muted: boolean): void {
     if (item.kind === 'video') this.link.setVideoOff(item.id, muted);

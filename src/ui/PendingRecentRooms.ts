@@ -16,6 +16,12 @@ export class PendingRecentRooms {
   constructor(
     private readonly storage: () => RoomsStorage,
     private readonly saveRoom: (roomName: string) => Promise<void>,
+    /**
+     * The rooms this page has asked the session to save and not heard back of, shared by the page's
+     * every user of kept rooms: handed over again, an older room asked once more after a newer one
+     * would move back ahead of it.
+     */
+    private readonly askedHere: Set<string> = new Set(),
   ) {}
 
   /** Keeps `roomName` until the session has saved it, and asks the session to. */
@@ -26,13 +32,17 @@ export class PendingRecentRooms {
 
   /** Asks the session to save every room an earlier page left kept, the oldest first. */
   handOverAll(): void {
-    for (const roomName of this.read()) this.handOver(roomName);
+    for (const roomName of this.read()) if (!this.askedHere.has(roomName)) this.handOver(roomName);
   }
 
   private handOver(roomName: string): void {
+    this.askedHere.add(roomName);
     // Settled either way, it is kept no longer: saved, or refused (a name the session does not take,
     // storage the session cannot write), which asking again would not change.
-    const settled = (): void => this.write(this.read().filter((name) => name !== roomName));
+    const settled = (): void => {
+      this.askedHere.delete(roomName);
+      this.write(this.read().filter((name) => name !== roomName));
+    };
     this.saveRoom(roomName).then(settled, settled);
   }
 

@@ -3,10 +3,13 @@ import { RECENT_ROOM_DELAY_MS } from '../protocol/clientDefaults';
 import { PendingRecentRooms } from './PendingRecentRooms';
 import { useActions } from './tabContext';
 
+/** The rooms this page has asked the session to save and not heard back of (PendingRecentRooms). */
+const askedByThisPage = new Set<string>();
+
 /** This tab's rooms on their way to the recent rooms (PendingRecentRooms), saved through the session. */
 export function usePendingRecentRooms(): PendingRecentRooms {
   const actions = useActions();
-  return useMemo(() => new PendingRecentRooms(() => window.localStorage, (roomName) => actions.preferences.rememberRoom(roomName)), [actions]);
+  return useMemo(() => new PendingRecentRooms(() => window.localStorage, (roomName) => actions.preferences.rememberRoom(roomName), askedByThisPage), [actions]);
 }
 
 /**

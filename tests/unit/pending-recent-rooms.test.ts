@@ -61,6 +61,21 @@ describe('Recent rooms: a room is kept on this device until the session has save
     expect(storage.getItem(KEY)).toBeNull();
   });
 
+  it('a page hands over only what it has not asked for itself: its own rooms on their way are not asked again, out of their order', async () => {
+    const storage = new MemoryStorage();
+    const session = new SessionSaves();
+    const askedHere = new Set<string>();
+    const roomPage = new PendingRecentRooms(() => storage, session.save, askedHere);
+    const homePage = new PendingRecentRooms(() => storage, session.save, askedHere);
+    roomPage.remember('older');
+    roomPage.remember('newer');
+    homePage.handOverAll();
+    expect(session.asked).toEqual(['older', 'newer']);
+    await session.answer(0, 'saved');
+    await session.answer(1, 'saved');
+    expect(storage.getItem(KEY)).toBeNull();
+  });
+
   it('a room remembered again moves to the end, once', () => {
     const storage = new MemoryStorage();
     const rooms = new PendingRecentRooms(() => storage, new SessionSaves().save);

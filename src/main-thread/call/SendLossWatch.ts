@@ -7,10 +7,11 @@ export interface SendLossWatchEvents {
   changed: [losing: boolean];
 }
 
-/** One RTP stream's counters as last read: packets we sent, and those its receiver reported lost. */
+/** One RTP stream as last read: packets we sent, those its receiver reported lost, and the congestion control's target. */
 interface Counters {
   readonly sent: number;
   readonly lost: number;
+  readonly targetBitrate: number | undefined;
 }
 
 /**
@@ -75,7 +76,7 @@ export class SendLossWatch extends TypedEmitter<SendLossWatchEvents> {
 }
 
 /** What a read says of the video sent since the one before. */
-export interface SentSince {
+interface SentSince {
   /** The share of the packets sent that the receivers' reports say were lost. */
   readonly lostFraction: number;
   /** Every stream that sent has the congestion control's target down at `SEND_LOSS.starvedAtBps` or less. */
@@ -87,8 +88,8 @@ export interface SentSince {
  * (each simulcast layer is one), or undefined when fewer than `SEND_LOSS.minPacketsSent` went.
  * Updates `counters` to the reports' (streams no longer reported are forgotten).
  */
-export function sentSince(counters: Map<string, Counters>, reports: ReadonlyArray<RTCStatsReport | undefined>): SentSince | undefined {
-  const now = new Map<string, Counters & { readonly targetBitrate: number | undefined }>();
+function sentSince(counters: Map<string, Counters>, reports: ReadonlyArray<RTCStatsReport | undefined>): SentSince | undefined {
+  const now = new Map<string, Counters>();
   for (const report of reports) {
     if (!report) continue;
     const lostBySsrc = new Map<number, number>();
@@ -111,6 +112,6 @@ export function sentSince(counters: Map<string, Counters>, reports: ReadonlyArra
     if (current.targetBitrate === undefined || current.targetBitrate > SEND_LOSS.starvedAtBps) starved = false;
   }
   counters.clear();
-  for (const [key, { sent: packets, lost: lostPackets }] of now) counters.set(key, { sent: packets, lost: lostPackets });
+  for (const [key, current] of now) counters.set(key, current);
   return sent >= SEND_LOSS.minPacketsSent ? { lostFraction: Math.min(1, lost / sent), starved } : undefined;
 }

@@ -3,7 +3,7 @@ import { FAKE_CAMERAS } from '../../playwright.config';
 import type { ParleySettings } from '../../server/settings';
 import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
 import { expectAll, expectOfEveryPair } from './expect-all';
-import { expect, type Person } from './rooms-people';
+import { expect, participantEntry, type Person } from './rooms-people';
 
 /**
  * The call as a person sees it in the room page, found by role and accessible name (DESIGN "Run
@@ -209,4 +209,27 @@ export function expectSeeingAndHearing(page: Page, tileName: string): Promise<vo
 /** Every person decodes every other's video and hears their audio. */
 export function expectEveryoneSeesAndHearsEveryone(people: readonly Person[]): Promise<void> {
   return expectOfEveryPair(people, (person, other) => [expectSeeingAndHearing(person.page, other.displayName)]);
+}
+
+/**
+ * `sharer` shares a screen, and Chromium's fake picker gives it a tab's sound: each of `others`
+ * hears that sound in the screen's tile, marked "with sound", and it is not the sharer's voice —
+ * with the sharer's microphone muted, their tile and their entry say muted, nothing is heard in
+ * their tile, and the screen's sound plays on. Leaves the sharer unmuted, still sharing.
+ */
+export async function expectScreenSoundApartFromVoice(sharer: Person, others: readonly Person[]): Promise<void> {
+  const screen = `${sharer.displayName}'s screen`;
+  await expect(tile(sharer.page, 'Your screen')).toContainText('hears its sound');
+  await callButton(sharer.page, 'Mute microphone').click();
+  await expectAll(
+    others.flatMap((viewer) => [
+      expect(tile(viewer.page, screen)).toContainText('screen with sound'),
+      expect(tile(viewer.page, sharer.displayName)).toContainText('muted'),
+      expect(participantEntry(viewer.page, sharer.displayName)).toContainText('muted'),
+      expectHearing(viewer.page, screen),
+      expectHearingNothing(viewer.page, sharer.displayName),
+    ]),
+  );
+  await callButton(sharer.page, 'Unmute microphone').click();
+  for (const viewer of others) await expect(tile(viewer.page, sharer.displayName)).not.toContainText('muted');
 }

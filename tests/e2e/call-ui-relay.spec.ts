@@ -1,7 +1,18 @@
 import type { Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import { PROFILE_SPATIAL_LAYER } from '../../src/protocol/relay';
-import { callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, joinCallWithCamera, LIGHT_VIDEO_TIERS, mediaPath, shownWidth, tile } from './call-ui-people';
+import {
+  callButton,
+  callRegion,
+  expectDecodingVideo,
+  expectEveryoneSeesAndHearsEveryone,
+  expectScreenSoundApartFromVoice,
+  joinCallWithCamera,
+  LIGHT_VIDEO_TIERS,
+  mediaPath,
+  shownWidth,
+  tile,
+} from './call-ui-people';
 import { expect, roomJid, test, uniqueRoomName, type Person } from './rooms-people';
 import { iceConnected, relayRoomStats, waitsForReceiver } from './relay-people';
 import { expectNeverStopped, reportContinuity, tileSamples, watchTile, type ShownSample } from './video-continuity';
@@ -200,6 +211,17 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       await expect(tilePath(carol.page, small)).toHaveText('Relay · low', { timeout: 30_000 });
       await expect.poll(() => shownWidth(carol.page, small), { timeout: 30_000 }).toBeLessThanOrEqual(senderWidth / 3);
       await expect.poll(nothingSentUnasked(parley, roomAddress), { timeout: 30_000 }).toBe('as asked');
+    });
+
+    await test.step("Alice shares her screen with its sound through the relay: Bob and Carol hear it in the screen's tile, not as her voice; stopped, it goes", async () => {
+      await callButton(alice.page, 'Start Screenshare').click();
+      // The screen's video and sound, each to the two others, beside everyone's camera and voice.
+      await expect
+        .poll(() => roomConsumers(parley, roomAddress).filter(iceConnected).length, { timeout: 60_000 })
+        .toBe(3 * 2 * 2 + 2 * 2);
+      await expectScreenSoundApartFromVoice(alice, [bob, carol]);
+      await callButton(alice.page, 'Stop Screenshare').click();
+      for (const viewer of [bob, carol]) await expect(tile(viewer.page, "Alice's screen")).toHaveCount(0);
     });
 
     await test.step('Carol leaves: 5 s later Alice and Bob are on direct connections, and their videos never stopped', async () => {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { VOLUME } from '../../src/protocol/constants';
-import { areaOf, callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
+import { areaOf, callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, expectScreenSoundApartFromVoice, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { expectAll } from './expect-all';
@@ -211,6 +211,10 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
         await expectDecodingVideo(other.page, 'Alice');
       }
       await screenshot(bob.page, 'three-person-call-with-screen');
+    });
+
+    await test.step("the screen comes with its sound: Bob and Carol hear it in the screen's tile, not as Alice's voice — muted, she is silent and it plays on", async () => {
+      await expectScreenSoundApartFromVoice(alice, [bob, carol]);
     });
 
     await test.step('Alice shares her entire screen: her own tile says so instead of showing the page inside itself', async () => {

@@ -138,11 +138,26 @@ function shareCamera(person: Person): { mic: string; camera: string } {
   return { mic, camera };
 }
 
-function shareScreen(person: Person): string {
+/** Shares a screen, with its sound (one stream, as getDisplayMedia gives them) when `withSound`; returns the screen's id. */
+function shareScreen(person: Person, { withSound = false } = {}): string {
   const video = new FakeTrack('video');
-  const id = person.media.addLocalScreen(video as unknown as MediaStreamTrack, new FakeStream([video]) as unknown as MediaStream).id;
+  const sound = withSound ? new FakeTrack('audio') : undefined;
+  const stream = new FakeStream(sound ? [video, sound] : [video]) as unknown as MediaStream;
+  const id = person.media.addLocalScreen(video as unknown as MediaStreamTrack, stream).id;
   person.media.share(id);
+  if (sound) person.media.share(person.media.addLocalScreenAudio(sound as unknown as MediaStreamTrack, stream).id);
   return id;
+}
+
+/** Alice and Bob in the call, Bob receiving Alice's camera and voice. */
+async function aliceSendingToBob(w: World): Promise<{ alice: Person; bob: Person; mic: string }> {
+  const alice = await join(w, 'alice');
+  const bob = await join(w, 'bob');
+  const { mic } = shareCamera(alice);
+  allInCall(w);
+  await Promise.all([alice.engine.start(), bob.engine.start()]);
+  await until(() => remoteFrom(bob, alice).length === 2, 'camera and voice received');
+  return { alice, bob, mic };
 }
 
 function remoteFrom(person: Person, owner: Person) {
@@ -258,14 +273,33 @@ describe('Call: sessions follow the room (PROTOCOL.md one-way sessions)', () => 
     expect(sending(alice, bob)).toHaveLength(1);
   });
 
+  it("a screen shared with its sound: the sound travels in the screen's session and arrives as the screen's, while the person's microphone and mute stay their voice's", async () => {
+    const w = newWorld();
+    const { alice, bob, mic } = await aliceSendingToBob(w);
+    const screen = shareScreen(alice, { withSound: true });
+    const received = (kind: 'audio' | 'video', screenCapture: boolean) => remoteFrom(bob, alice).filter((item) => item.kind === kind && item.screenCapture === screenCapture);
+    await until(() => received('audio', true).length === 1 && received('video', true).length === 1, "the screen and its sound received as the screen's");
+    expect(received('audio', false)).toHaveLength(1);
+    expect(sending(alice, bob)).toHaveLength(2);
+    const screenSession = connections(bob).find((record) => record.receivingVideoMediaId === received('video', true)[0]?.id);
+    expect(screenSession?.receivingAudioMediaId).toBe(received('audio', true)[0]?.id);
+    const latest = () => bob.reports.filter((report) => report.peerAddress === alice.address).reduce((facts, report) => ({ ...facts, ...report.change }), {} as PeerMediaChange);
+    await until(() => latest().hasActiveScreenCapture === true, 'sharing reported');
+    expect([latest().hasActiveMicrophone, latest().muted ?? false]).toEqual([true, false]);
+
+    // Alice mutes her microphone: she is muted, without a live microphone, and her screen's sound still plays.
+    alice.media.setLocalDisabled(mic, true);
+    await until(() => latest().muted === true && latest().hasActiveMicrophone === false, 'muted reported');
+    expect(received('audio', true)[0]?.remoteDisabled).toBe(false);
+
+    alice.media.remove(screen);
+    await until(() => received('audio', true).length === 0 && received('video', true).length === 0, 'the screen and its sound gone');
+    expect(received('audio', false)).toHaveLength(1);
+  });
+
   it('mute and unmute go out as session-info and mark the receiver’s item and peer', async () => {
     const w = newWorld();
-    const alice = await join(w, 'alice');
-    const bob = await join(w, 'bob');
-    const { mic } = shareCamera(alice);
-    allInCall(w);
-    await Promise.all([alice.engine.start(), bob.engine.start()]);
-    await until(() => remoteFrom(bob, alice).length === 2, 'received');
+    const { alice, bob, mic } = await aliceSendingToBob(w);
 
     alice.media.setLocalDisabled(mic, true);
     await until(() => remoteFrom(bob, alice).find((item) => item.kind === 'audio')?.remoteDisabled === true, 'muted there');

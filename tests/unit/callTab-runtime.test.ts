@@ -493,6 +493,18 @@ describe('voice analysis starts VOICE_ANALYSIS_DELAY_MS after a voice arrives, a
     expect(monitorOf(h.monitors, microphone).analysisOptions).toEqual({ volumeReports: true });
   });
 
+  it("a shared screen's sound is nobody's voice: never analysed, and no longer once its screen mark comes after it", async () => {
+    const h = open();
+    await settle();
+    const sound = receivedTrack(h.runtime.media, 'bob-sound', 'audio', BOB, ROOM, { screenCapture: true });
+    const markedLate = receivedTrack(h.runtime.media, 'bob-late-sound', 'audio', BOB, ROOM);
+    await h.clock.advance(VOICE_ANALYSIS_DELAY_MS);
+    expect(analysed(h)).not.toContain(sound.id);
+    expect(monitorOf(h.monitors, markedLate.id).stopped).toBe(false);
+    h.runtime.media.update(markedLate.id, { screenCapture: true });
+    expect(monitorOf(h.monitors, markedLate.id).stopped).toBe(true);
+  });
+
   it('a voice gone before the delay is never analysed', async () => {
     const h = open();
     await settle();

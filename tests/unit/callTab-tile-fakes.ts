@@ -11,6 +11,7 @@ export function tile(key: string, change: Partial<CallTile> = {}): CallTile {
     videoItemId: undefined,
     mirrored: false,
     audioItemIds: [],
+    withSound: false,
     muted: false,
     speaking: false,
     lastSpokeAt: undefined,

@@ -40,7 +40,7 @@ function item(id: string, overrides: Partial<MediaItem>): MediaItem {
 const microphone = item('mic', { kind: 'audio' });
 const camera = item('cam', { renderMirrored: true });
 const screen = item('screen', { streamId: 'screen-stream', screenCapture: true });
-const screenAudio = item('screen-audio', { kind: 'audio', streamId: 'screen-stream' });
+const screenAudio = item('screen-audio', { kind: 'audio', streamId: 'screen-stream', screenCapture: true });
 const remote = (id: string, owner: string, overrides: Partial<MediaItem> = {}) => item(id, { source: 'remote', owner, roomAddress: ROOM, streamId: `${owner}-stream`, ...overrides });
 
 const self = peer(SELF, { displayName: 'Alice' });

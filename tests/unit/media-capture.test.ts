@@ -32,7 +32,11 @@ class FakeMediaDevices extends EventTarget {
   readonly outcomes: Outcome[] = [];
   readonly requests: MediaStreamConstraints[] = [];
   readonly displayRequests: DisplayMediaStreamOptions[] = [];
-  /** Absent unless the fake's browser can share a screen (`withScreen`): then each call is kept and answered with one video track. */
+  /**
+   * Absent unless the fake's browser can share a screen (`withScreen`): then each call is kept and
+   * answered with a video track, and an audio track when audio was asked for (the picker's "share
+   * tab audio" left on).
+   */
   readonly getDisplayMedia: ((options: DisplayMediaStreamOptions) => Promise<MediaStream>) | undefined;
 
   constructor(withScreen: boolean) {
@@ -40,13 +44,14 @@ class FakeMediaDevices extends EventTarget {
     this.getDisplayMedia = withScreen
       ? async (options) => {
           this.displayRequests.push(options);
-          return new FakeStream([new FakeTrack('video')]) as unknown as MediaStream;
+          return new FakeStream([new FakeTrack('video'), ...(options.audio ? [new FakeTrack('audio')] : [])]) as unknown as MediaStream;
         }
       : undefined;
   }
 
   getSupportedConstraints(): MediaTrackSupportedConstraints {
-    return { autoGainControl: true, echoCancellation: true, noiseSuppression: true, deviceId: true };
+    // restrictOwnAudio: Chromium's, not yet in TypeScript's DOM types.
+    return { autoGainControl: true, echoCancellation: true, noiseSuppression: true, deviceId: true, restrictOwnAudio: true } as MediaTrackSupportedConstraints;
   }
 
   enumerateDevices(): Promise<MediaDeviceInfo[]> {
@@ -313,6 +318,19 @@ describe('SPEC §5 "Screen capture needs display-media support; otherwise an err
     const captured = await capture.captureDisplay({ share: false });
     expect(fake.displayRequests).toEqual([{ video: true, audio: false, selfBrowserSurface: 'exclude', surfaceSwitching: 'include' }]);
     expect(media.get(captured?.video ?? '')).toMatchObject({ screenCapture: true, shared: false });
+  });
+
+  it('with the screen’s sound: taken as it is (no voice processing) and without what this page plays; part of the share, not a microphone, and kept when a new microphone is picked', async () => {
+    const { capture, fake, media } = setup({ withScreen: true });
+    const microphone = await capture.captureUserMedia({ audio: true });
+    const screen = await capture.captureDisplay({ audio: true, audioHint: 'music' });
+    expect(fake.displayRequests[0]?.audio).toEqual({ autoGainControl: false, echoCancellation: false, noiseSuppression: false, restrictOwnAudio: true });
+    const sound = media.get(screen?.audio ?? '');
+    expect(sound).toMatchObject({ kind: 'audio', screenCapture: true, shared: true, streamId: media.get(screen?.video ?? '')?.streamId });
+    expect(media.getTrack(sound?.id ?? '')?.contentHint).toBe('music');
+    const picked = await capture.captureUserMedia({ audio: true, replaceAudio: microphone?.audio });
+    expect(media.local('audio').map((item) => item.id)).toEqual([sound?.id, picked?.audio]);
+    expect(media.get(microphone?.audio ?? '')).toBeUndefined();
   });
 
   it('logs and reports screen capture where getDisplayMedia is missing', async () => {

@@ -55,14 +55,19 @@ function content(kind: MediaKind, fields: Partial<Stanzas.JingleRtpDescription>)
   return { creator: 'initiator', name: kind, application };
 }
 
-/** The sender's description-info contents: names and screen marks; empty when there is nothing to say. */
+/**
+ * The sender's description-info contents: names and screen marks; empty when there is nothing to
+ * say. Only a screen's video is marked, as 1.30.3 marks it: the sound that travels with it in its
+ * session is the screen's by that session.
+ */
 export function describeTracks(tracks: readonly DescribedTrack[]): Stanzas.JingleContent[] {
+  const marked = (track: DescribedTrack) => track.screenCapture && track.kind === 'video';
   return tracks
-    .filter((track) => track.name !== undefined || track.screenCapture)
+    .filter((track) => track.name !== undefined || marked(track))
     .map((track) =>
       content(track.kind, {
         ...(track.name !== undefined ? { trackData: [{ name: track.name }] } : {}),
-        ...(track.screenCapture ? { screenCaptures: [{ id: track.trackId }] } : {}),
+        ...(marked(track) ? { screenCaptures: [{ id: track.trackId }] } : {}),
       }),
     );
 }

@@ -4,13 +4,13 @@ import type { MediaItem, PeerMediaActivity } from '../media';
 export type { PeerMediaChange, PeerMediaFacts };
 
 /**
- * A peer's facts from the media we receive from it: `muted` when it sends audio and has muted all
- * of it (Jingle mute), and while none of its audio arrives, what it was (`mutedWithoutAudio`), so a
- * person whose session is being replaced never shows as live in between; the has-active fields as
- * MediaItems derives them.
+ * A peer's facts from the media we receive from it: `muted` when it sends its voice and has muted all
+ * of it (Jingle mute; a shared screen's sound is not its voice), and while none of it arrives, what
+ * it was (`mutedWithoutAudio`), so a person whose session is being replaced never shows as live in
+ * between; the has-active fields as MediaItems derives them.
  */
 export function peerMediaFacts(activity: PeerMediaActivity, received: readonly MediaItem[], sessionFailed: boolean, mutedWithoutAudio = false): PeerMediaFacts {
-  const audio = received.filter((item) => item.kind === 'audio');
+  const audio = received.filter((item) => item.kind === 'audio' && !item.screenCapture);
   return {
     ...activity,
     muted: audio.length > 0 ? audio.every((item) => item.remoteDisabled) : mutedWithoutAudio,

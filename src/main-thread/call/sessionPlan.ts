@@ -58,10 +58,13 @@ export function sessionKey(peerAddress: string, streamKey: string): string {
   return `${peerAddress}\n${streamKey}`;
 }
 
-/** A peer receives from us when it is in the call and asks for media; audio-only peers get audio only. */
+/**
+ * A peer receives from us when it is in the call and asks for media; audio-only peers get our voice
+ * only: a screen's sound without its screen could not be told from a microphone on the wire.
+ */
 function mediaFor(peer: CallPeer, stream: readonly ShareableMedia[]): ShareableMedia[] {
   if (!peer.joinedCall || peer.requestingMedia === 'none') return [];
-  return peer.requestingMedia === 'audio' ? stream.filter((item) => item.kind === 'audio') : [...stream];
+  return peer.requestingMedia === 'audio' ? stream.filter((item) => item.kind === 'audio' && !item.screenCapture) : [...stream];
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   type VideoResolutionTiers,
   type VideoSendLoad,
 } from '../media';
-import { localMediaState, screenAudioIds, type LocalMediaState } from './localMediaState';
+import { localMediaState, type LocalMediaState } from './localMediaState';
 
 /** What media captured now is for. */
 export type CaptureUse =
@@ -210,21 +210,21 @@ export class LocalCapture {
     await this.captureMedia({ audio: true, video: false }, 'switch');
   }
 
-  /** The browser's picker, then the screen as a shared item of its own (in the call only). */
+  /**
+   * The browser's picker, then the screen as a shared item of its own (in the call only), with the
+   * tab's or system's sound where the picker offers it and the person leaves it on — taken as it is
+   * ('music': no voice processing), since it is most often a video or music being shown.
+   */
   async startScreenShare(): Promise<void> {
     if (this.options.use() !== 'call') return;
     this.options.onProblem(undefined);
     // A closed queue means the tab let go of its media meanwhile.
-    await this.capture.captureDisplay({ share: true }).catch(() => undefined);
+    await this.capture.captureDisplay({ share: true, audio: true, audioHint: 'music' }).catch(() => undefined);
   }
 
+  /** Each shared screen goes, and its sound with it (MediaItems.remove). */
   stopScreenShare(): void {
-    const { media } = this.options;
-    const items = media.all();
-    for (const id of this.state().screenIds) {
-      for (const audioId of screenAudioIds(items, id)) media.remove(audioId);
-      media.remove(id);
-    }
+    for (const id of this.state().screenIds) this.options.media.remove(id);
   }
 
   /** In the call every local item is offered to the peers (the preview's are not). */

@@ -38,8 +38,8 @@ interface Analysis {
 }
 
 /**
- * Voice activity of every audio item of the tab (issue 6): one monitor per item, local
- * microphones and remote tracks alike, started VOICE_ANALYSIS_DELAY_MS after the item arrives (off
+ * Voice activity of every voice of the tab (issue 6; a shared screen's sound is none): one monitor
+ * per audio item, local microphones and remote tracks alike, started VOICE_ANALYSIS_DELAY_MS after the item arrives (off
  * the first frames of the join that brought it) — at once for your microphone while the preview
  * shows its level — and stopped as it goes. Each report becomes the item's speaking, inputDetected,
  * inputLost, volume and lastSpokeAt.
@@ -80,7 +80,8 @@ export class VoiceMonitors {
 
   /** `atOnce`: analysed without VOICE_ANALYSIS_DELAY_MS (not on a join's first frames). */
   private add(item: MediaItem, atOnce = false): void {
-    if (item.kind !== 'audio') return;
+    // A shared screen's sound is nobody's voice: nothing to analyse.
+    if (item.kind !== 'audio' || item.screenCapture) return;
     // An item added again under its id (a re-added track) starts a fresh analysis.
     this.remove(item.id);
     const original = this.options.media.getTrack(item.id);
@@ -124,7 +125,10 @@ export class VoiceMonitors {
 
   /** The source muted the track (no speaking, no input) or gave it back (a fresh analysis). */
   private followSource(item: MediaItem, previous: MediaItem): void {
-    if (item.kind !== 'audio' || item.externalDisabled === previous.externalDisabled) return;
+    if (item.kind !== 'audio') return;
+    // Told later that it came with a screen (its description-info after its track).
+    if (item.screenCapture && !previous.screenCapture) this.remove(item.id);
+    if (item.externalDisabled === previous.externalDisabled) return;
     const analysis = this.analyses.get(item.id);
     if (!analysis) return;
     if (item.externalDisabled) {

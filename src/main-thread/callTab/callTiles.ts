@@ -1,6 +1,6 @@
 import type { Peer } from '../../protocol/entities';
 import type { MediaItem } from '../media';
-import { localMediaState } from './localMediaState';
+import { localMediaState, screenAudioIds } from './localMediaState';
 
 export type CallTileKind = 'camera' | 'screen';
 
@@ -16,8 +16,10 @@ export interface CallTile {
   /** The video shown, while there is one and it is on. */
   readonly videoItemId: string | undefined;
   readonly mirrored: boolean;
-  /** Others' camera tiles: every audio item received from that person, played in the tile. */
+  /** Played in the tile: on others' camera tiles, what we receive of the person's voice; on others' screens, the screen's sound. */
   readonly audioItemIds: readonly string[];
+  /** A screen shared with its sound (a tab's, the system's): yours too, which you do not play. */
+  readonly withSound: boolean;
   readonly muted: boolean;
   readonly speaking: boolean;
   /** Others' camera tiles: when the person last started speaking (SPEC §3 lastSpokeAt, theirs or our analysis of their audio). */
@@ -57,8 +59,13 @@ export function callTiles({ peers, items, selfDisplayName }: CallTilesInput): Ca
   for (const peer of others) {
     const own = remote.filter((item) => item.owner === peer.address);
     if (!peer.joinedCall && own.length === 0) continue;
-    const audio = own.filter((item) => item.kind === 'audio');
+    const audio = own.filter((item) => item.kind === 'audio' && !item.screenCapture);
     const camera = own.findLast((item) => item.kind === 'video' && !item.screenCapture);
+    const screenVideos = own.filter((item) => item.kind === 'video' && item.screenCapture);
+    const screenSounds = new Map(screenVideos.map((screen) => [screen.id, screenAudioIds(items, screen.id)]));
+    // A screen's sound whose screen is not (yet) here plays in the person's tile: never unheard.
+    const placed = new Set([...screenSounds.values()].flat());
+    const unplaced = own.filter((item) => item.kind === 'audio' && item.screenCapture && !placed.has(item.id));
     const audioMuted = audio.length > 0 && audio.every((item) => item.remoteDisabled);
     cameras.push({
       key: `camera:${peer.address}`,
@@ -68,20 +75,19 @@ export function callTiles({ peers, items, selfDisplayName }: CallTilesInput): Ca
       displayName: peer.displayName,
       videoItemId: camera && !camera.remoteDisabled ? camera.id : undefined,
       mirrored: false,
-      audioItemIds: audio.map((item) => item.id),
+      audioItemIds: [...audio, ...unplaced].map((item) => item.id),
+      withSound: false,
       muted: peer.muted || audioMuted,
       speaking: !audioMuted && (peer.speaking || audio.some((item) => item.speaking && !item.remoteDisabled)),
       lastSpokeAt: latest([peer.lastSpokeAt, ...audio.map((item) => item.lastSpokeAt)]),
       volumeLimit: peer.volumeLimit,
     });
-    for (const screen of own.filter((item) => item.kind === 'video' && item.screenCapture)) {
-      screens.push(screenTile(screen, peer.address, peer.displayName, false));
-    }
+    for (const screen of screenVideos) screens.push(screenTile(screen, screenSounds.get(screen.id) ?? [], peer.address, peer.displayName, false));
   }
   const ownScreens: CallTile[] = [];
   for (const id of local.screenIds) {
     const screen = items.find((item) => item.id === id);
-    if (screen) ownScreens.push(screenTile(screen, self?.address, selfName, true));
+    if (screen) ownScreens.push(screenTile(screen, screenAudioIds(items, screen.id), self?.address, selfName, true));
   }
 
   const microphone = local.microphone;
@@ -95,6 +101,7 @@ export function callTiles({ peers, items, selfDisplayName }: CallTilesInput): Ca
     videoItemId: camera && !camera.off ? camera.itemId : undefined,
     mirrored: camera?.mirrored ?? false,
     audioItemIds: [],
+    withSound: false,
     muted: !microphone || microphone.muted,
     speaking: microphone !== undefined && !microphone.muted && microphone.speaking,
     lastSpokeAt: undefined,
@@ -103,7 +110,7 @@ export function callTiles({ peers, items, selfDisplayName }: CallTilesInput): Ca
   return [...screens, ...cameras, selfTile, ...ownScreens];
 }
 
-function screenTile(item: MediaItem, peerAddress: string | undefined, displayName: string, isSelf: boolean): CallTile {
+function screenTile(item: MediaItem, soundIds: readonly string[], peerAddress: string | undefined, displayName: string, isSelf: boolean): CallTile {
   return {
     key: `screen:${item.id}`,
     kind: 'screen',
@@ -112,7 +119,8 @@ function screenTile(item: MediaItem, peerAddress: string | undefined, displayNam
     displayName,
     videoItemId: item.localDisabled || item.remoteDisabled ? undefined : item.id,
     mirrored: false,
-    audioItemIds: [],
+    audioItemIds: isSelf ? [] : soundIds,
+    withSound: soundIds.length > 0,
     muted: false,
     speaking: false,
     lastSpokeAt: undefined,

@@ -11,15 +11,14 @@ export interface LocalMediaState {
 }
 
 /**
- * The local microphone, camera and screens among a tab's media items. Audio that came with a
- * screen (same stream as a screen capture) is part of that share, not the microphone; of several
- * microphones or cameras (one replacing another) the newest counts.
+ * The local microphone, camera and screens among a tab's media items. Audio captured with a
+ * screen is part of that share, not the microphone; of several microphones or cameras (one
+ * replacing another) the newest counts.
  */
 export function localMediaState(items: readonly MediaItem[]): LocalMediaState {
   const local = items.filter((item) => item.source === 'local');
   const screens = local.filter((item) => item.kind === 'video' && item.screenCapture);
-  const screenStreams = new Set(screens.map((item) => item.streamId));
-  const microphone = local.findLast((item) => item.kind === 'audio' && !screenStreams.has(item.streamId));
+  const microphone = local.findLast((item) => item.kind === 'audio' && !item.screenCapture);
   const camera = local.findLast((item) => item.kind === 'video' && !item.screenCapture);
   return {
     microphone: microphone && { itemId: microphone.id, muted: microphone.localDisabled, speaking: microphone.speaking },
@@ -28,9 +27,11 @@ export function localMediaState(items: readonly MediaItem[]): LocalMediaState {
   };
 }
 
-/** Audio captured with a screen share: it ends with the share. */
+/** The sound of a screen, local or received: the audio captured with it (its stream's), shared and ended with it. */
 export function screenAudioIds(items: readonly MediaItem[], screenId: string): string[] {
   const screen = items.find((item) => item.id === screenId);
   if (!screen) return [];
-  return items.filter((item) => item.source === 'local' && item.kind === 'audio' && item.streamId === screen.streamId).map((item) => item.id);
+  return items
+    .filter((item) => item.source === screen.source && item.owner === screen.owner && item.kind === 'audio' && item.screenCapture && item.streamId === screen.streamId)
+    .map((item) => item.id);
 }

@@ -126,6 +126,16 @@ export class MediaCapture {
   }
 
   /**
+   * A shared tab's or the system's sound: processed as the request's hint says ('music': as it is),
+   * and without what this page plays (the call's own voices), which would echo back to everyone.
+   */
+  private displayAudioConstraints(request: Pick<DisplayMediaRequest, 'audioHint'>): MediaTrackConstraints {
+    const constraints: MediaTrackConstraints & { restrictOwnAudio?: boolean } = this.audioProcessingConstraints(request);
+    if ((this.options.mediaDevices?.getSupportedConstraints() as { restrictOwnAudio?: boolean } | undefined)?.restrictOwnAudio) constraints.restrictOwnAudio = true;
+    return constraints;
+  }
+
+  /**
    * Captures camera and/or microphone and adds them as local items (shared unless `share` is
    * false). Resolves with the new items' ids, or undefined when the capture failed; failures go
    * to `onError` and the log. A requested kind missing from the result is reported the same way,
@@ -172,6 +182,7 @@ export class MediaCapture {
   private releaseMicrophones(replaced: string | undefined): void {
     const { media } = this.options;
     for (const item of media.local('audio')) {
+      if (item.screenCapture) continue;
       if (item.id === replaced) media.getTrack(item.id)?.stop();
       else media.remove(item.id);
     }
@@ -271,7 +282,7 @@ export class MediaCapture {
     }
     let stream: MediaStream;
     try {
-      const options: DisplayCaptureOptions = { video: true, audio: request.audio ?? false, selfBrowserSurface: 'exclude', surfaceSwitching: 'include' };
+      const options: DisplayCaptureOptions = { video: true, audio: request.audio ? this.displayAudioConstraints(request) : false, selfBrowserSurface: 'exclude', surfaceSwitching: 'include' };
       stream = await mediaDevices.getDisplayMedia(options);
     } catch (error) {
       this.fail(new ScreenCaptureError(`getDisplayMedia failed: ${errorText(error)}`, [], errorName(error)));
@@ -287,7 +298,7 @@ export class MediaCapture {
     }
     if (audioTrack) {
       if (request.audioHint !== undefined) audioTrack.contentHint = request.audioHint;
-      media.addLocalAudio(audioTrack, stream, { name: request.name });
+      media.addLocalScreenAudio(audioTrack, stream, { name: request.name });
       if (share) media.share(audioTrack.id);
     }
     return { audio: audioTrack?.id, video: videoTrack?.id };

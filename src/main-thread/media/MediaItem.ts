@@ -26,6 +26,7 @@ export interface MediaItem {
   readonly name: string | undefined;
   /** Local media: offered to peers. */
   readonly shared: boolean;
+  /** A screen capture, or audio captured with one (a tab's sound): part of that share, never a microphone. */
   readonly screenCapture: boolean;
   /** Disabled here: a muted microphone, a paused camera, or remote audio we silenced. */
   readonly localDisabled: boolean;

@@ -37,6 +37,7 @@ export interface RemoteMediaDescription {
   readonly stream: MediaStream;
   readonly owner: string;
   readonly roomAddress: string;
+  /** A screen, or audio that came in a screen's session (its sound). */
   readonly screenCapture: boolean;
   readonly name?: string;
   /** The owner is muted here already: their new audio starts silenced too. */
@@ -125,6 +126,12 @@ export class MediaItems extends TypedEmitter<MediaItemsEvents> {
     return this.addLocal(track, stream, options, { renderMirrored: false, screenCapture: false });
   }
 
+  /** The sound of a shared tab or of the system, captured with a screen (same stream): part of that share. */
+  addLocalScreenAudio(track: MediaStreamTrack, stream: MediaStream, options: LocalMediaOptions = {}): MediaItem {
+    assertTrackKind(track, 'audio');
+    return this.addLocal(track, stream, options, { renderMirrored: false, screenCapture: true });
+  }
+
   /** A camera: rendered mirrored unless told otherwise. Throws MediaKindError for an audio track. */
   addLocalVideo(
     track: MediaStreamTrack,
@@ -154,7 +161,7 @@ export class MediaItems extends TypedEmitter<MediaItemsEvents> {
       owner: description.owner,
       roomAddress: description.roomAddress,
       name: description.name,
-      screenCapture: kind === 'video' && description.screenCapture,
+      screenCapture: description.screenCapture,
       localDisabled: description.ownerMuted && kind === 'audio',
       renderMirrored: false,
       profile: kind === 'video' ? 'low' : undefined,
@@ -174,13 +181,13 @@ export class MediaItems extends TypedEmitter<MediaItemsEvents> {
     return this.write(id, { localDisabled: disabled });
   }
 
-  /** Mutes every local microphone. */
+  /** Mutes every local microphone (a shared screen's sound is not one). */
   muteSelf(): void {
-    for (const item of this.local('audio')) this.setLocalDisabled(item.id, true);
+    for (const item of this.local('audio')) if (!item.screenCapture) this.setLocalDisabled(item.id, true);
   }
 
   unmuteSelf(): void {
-    for (const item of this.local('audio')) this.setLocalDisabled(item.id, false);
+    for (const item of this.local('audio')) if (!item.screenCapture) this.setLocalDisabled(item.id, false);
   }
 
   /** Pauses local video; screen captures too unless `includeScreens` is false. */
@@ -230,7 +237,10 @@ export class MediaItems extends TypedEmitter<MediaItemsEvents> {
     return item;
   }
 
-  /** Removes an item, unsharing it first; stops its track unless `endTrack` is false. */
+  /**
+   * Removes an item, unsharing it first; stops its track unless `endTrack` is false. A local screen
+   * takes the sound captured with it (its stream's screen audio) along, however the screen ended.
+   */
   remove(id: string, endTrack = true): void {
     const item = this.items.get(id);
     if (!item) return;
@@ -241,6 +251,9 @@ export class MediaItems extends TypedEmitter<MediaItemsEvents> {
     live?.listening.abort();
     if (endTrack) live?.track.stop();
     this.emit('removed', item);
+    if (item.source === 'local' && item.kind === 'video' && item.screenCapture) {
+      for (const sound of this.local('audio')) if (sound.screenCapture && sound.streamId === item.streamId) this.remove(sound.id);
+    }
   }
 
   /** Removes every local item, or those of one kind. */
@@ -252,7 +265,7 @@ export class MediaItems extends TypedEmitter<MediaItemsEvents> {
   peerActivity(owner: string): PeerMediaActivity {
     const active = this.forPeer(owner).filter((item) => !item.remoteDisabled);
     return {
-      hasActiveMicrophone: active.some((item) => item.kind === 'audio'),
+      hasActiveMicrophone: active.some((item) => item.kind === 'audio' && !item.screenCapture),
       hasActiveCamera: active.some((item) => item.kind === 'video' && !item.screenCapture),
       hasActiveScreenCapture: active.some((item) => item.kind === 'video' && item.screenCapture),
     };

@@ -27,7 +27,7 @@ interface CallTileViewProps {
 /**
  * One tile of the grid: the video (your own camera mirrored; your own whole screen said in words,
  * not shown), or the person's initial while it is off or has not shown a frame yet; the person's
- * audio; their name with muted / screen marks and whether your connection with them is still being
+ * audio, or the screen's sound; their name with muted / screen (with sound) marks and whether your connection with them is still being
  * set up, was cut off or cannot be made, or their video stalls on the way (how their video reaches
  * you is in "Call details"); a ring
  * while they speak; for others, their volume; and enlarging it.
@@ -42,7 +42,7 @@ export function CallTileView({ tile, area, featured, enlarged, canEnlarge }: Cal
       {tile.videoItemId === undefined ? (
         avatar
       ) : tile.kind === 'screen' && tile.isSelf && runtime.isWholeScreen(tile.videoItemId) ? (
-        <OwnWholeScreen />
+        <OwnWholeScreen withSound={tile.withSound} />
       ) : (
         <TileVideo key={tile.key} itemId={tile.videoItemId} mirrored={tile.mirrored} beforeFirstFrame={avatar} />
       )}
@@ -56,7 +56,7 @@ export function CallTileView({ tile, area, featured, enlarged, canEnlarge }: Cal
           </span>
         )}
         <span className="tile-name">{tileLabel(tile)}</span>
-        {tile.kind === 'screen' && <span className="chip chip-screen">screen</span>}
+        {tile.kind === 'screen' && <span className="chip chip-screen">{tile.withSound ? 'screen with sound' : 'screen'}</span>}
         {!tile.isSelf && tile.kind === 'camera' && tile.peerAddress !== undefined && <TileConnection peerAddress={tile.peerAddress} displayName={tile.displayName} />}
         {!tile.isSelf && tile.kind === 'camera' && tile.videoItemId !== undefined && <TileStall itemId={tile.videoItemId} />}
         {tile.kind === 'camera' && tile.muted && <span className="visually-hidden">, muted</span>}

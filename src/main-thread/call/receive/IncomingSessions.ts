@@ -179,7 +179,7 @@ export class IncomingSessions {
       stream: stream ?? new MediaStream([track]),
       owner: call.peerAddress,
       roomAddress,
-      screenCapture: described?.screenCapture ?? false,
+      screenCapture: kind === 'video' ? described?.screenCapture === true : carriesScreen(call),
       ...(described?.name !== undefined ? { name: described.name } : {}),
       // A peer we silenced here stays silenced on its new audio.
       ownerMuted: media.forPeer(call.peerAddress, 'audio').some((other) => other.localDisabled),
@@ -218,23 +218,31 @@ export class IncomingSessions {
     if (kind === 'video' && video !== undefined) this.view.senderSaid(video);
   }
 
-  /** description-info on a session we receive: names and screen marks, kept for tracks that arrive later. */
+  /**
+   * description-info on a session we receive: names and screen marks, kept for tracks that arrive
+   * later. A screen mark on the video makes the session's audio the screen's sound.
+   */
   private onDescription(session: ParleyMediaSession, descriptions: readonly MediaDescription[]): void {
     const call = this.options.sessions.get(session.sid);
     if (!call || call.sending) return;
     for (const description of descriptions) {
       const previous = call.described.get(description.kind);
-      const described = {
+      call.described.set(description.kind, {
         name: description.name ?? previous?.name,
         screenCapture: description.screenCapture || previous?.screenCapture === true,
-      };
-      call.described.set(description.kind, described);
-      const id = call.received.get(description.kind);
-      if (id === undefined) continue;
+      });
+    }
+    for (const [kind, id] of call.received) {
       const item = this.options.media.get(id);
       if (!item) continue;
-      const screenCapture = item.screenCapture || (described.screenCapture && description.kind === 'video');
-      if (screenCapture !== item.screenCapture || described.name !== item.name) this.options.media.update(id, { screenCapture, name: described.name });
+      const name = call.described.get(kind)?.name;
+      const screenCapture = item.screenCapture || (kind === 'video' ? call.described.get('video')?.screenCapture === true : carriesScreen(call));
+      if (screenCapture !== item.screenCapture || name !== item.name) this.options.media.update(id, { screenCapture, name });
     }
   }
+}
+
+/** A session marked as a screen share (PROTOCOL.md: `<screen>` on its video; on its audio from a sender that marks that too). */
+function carriesScreen(call: CallSession): boolean {
+  return call.described.get('video')?.screenCapture === true || call.described.get('audio')?.screenCapture === true;
 }

@@ -60,6 +60,36 @@ function largestFrames(page: Page): Promise<{ sent: [number, number]; captured: 
   });
 }
 
+/**
+ * BENCH_STEADY_PROFILE=1: where a tab's main-thread script time goes in the steady window — V8's
+ * sampling profiler on the first tab, printed as the functions with the most self time (the
+ * profiler's own cost lands on the measured figures, so they are not for the table then).
+ */
+async function scriptProfiler(page: Page, label: string): Promise<{ printTop(): Promise<void> }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  return {
+    async printTop() {
+      const { profile } = await cdp.send('Profiler.stop');
+      await cdp.detach();
+      const selfMs = new Map<string, number>();
+      const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+      const deltas = profile.timeDeltas ?? [];
+      for (const [index, sampleId] of (profile.samples ?? []).entries()) {
+        const frame = byId.get(sampleId)?.callFrame;
+        if (!frame || ['(idle)', '(program)', '(garbage collector)'].includes(frame.functionName)) continue;
+        const where = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop() ?? ''}:${frame.lineNumber + 1}`;
+        selfMs.set(where, (selfMs.get(where) ?? 0) + (deltas[index + 1] ?? 0) / 1000);
+      }
+      const top = [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, 25);
+      console.log(`[steady profile] ${label}: main-thread self time by function, ms`);
+      for (const [where, ms] of top) console.log(`  ${ms.toFixed(1).padStart(7)}  ${where}`);
+    },
+  };
+}
+
 const largest = (frames: [number, number][]): string => {
   const [width, height] = [...frames].sort((a, b) => b[0] - a[0])[0]!;
   return `${width}×${height}`;
@@ -82,6 +112,7 @@ export async function steadyCallCost(client: BenchClient, parley: RunningParley,
     }
     await sleep(SETTLE_MS);
     const meters = await Promise.all(pages.map(scriptingMeter));
+    const profiler = process.env.BENCH_STEADY_PROFILE === '1' ? await scriptProfiler(pages[0]!, `${client.name}, run ${run}`) : undefined;
     const scriptingBefore = await Promise.all(meters.map((meter) => meter.read()));
     const cpuBefore = cpuMs();
     const started = performance.now();
@@ -89,6 +120,7 @@ export async function steadyCallCost(client: BenchClient, parley: RunningParley,
     const cpu = cpuMs() - cpuBefore;
     const scripting = (await Promise.all(meters.map((meter) => meter.read()))).map((ms, i) => ms - scriptingBefore[i]!);
     const elapsed = performance.now() - started;
+    await profiler?.printTop();
     await Promise.all(meters.map((meter) => meter.close()));
     if (!relayCarriesRoom(parley, roomName, PEOPLE)) throw new Error(`${client.name}: the relay call changed while it was measured`);
     const frames = await Promise.all(pages.map(largestFrames));

@@ -139,5 +139,6 @@ export async function steadyRows(relay: RunningParley): Promise<ComparedRow[]> {
     { metric: 'largest camera frame sent in that call (Parley sends the layers its receivers’ tiles need)', parley: frames(parley, sent), reference: frames(reference, sent), ratio: '—', target: '—' },
     { metric: 'browser CPU for that call with each tab enlarging another’s camera (every sender’s top layer watched), % of one core', parley: parleyEnlarged.summary(cpu, '%', 0), reference: reference.summary(cpu, '%', 0), ratio: ratio(parleyEnlarged, reference, cpu), target: '—' },
     { metric: 'largest camera frame sent in that call', parley: frames(parleyEnlarged, sent), reference: frames(reference, sent), ratio: '—', target: '—' },
+    { metric: 'main-thread scripting per tab in that call, per 30 s', parley: parleyEnlarged.summary(scripting, 'ms', 0), reference: reference.summary(scripting, 'ms', 0), ratio: ratio(parleyEnlarged, reference, scripting), target: '—' },
   ];
 }

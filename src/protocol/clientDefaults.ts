@@ -17,12 +17,13 @@ export const PATH_CHANGE = { graceMs: 1_500, decodeCheckIntervalMs: 100, steadyM
 /**
  * While signalling cannot reach its sender, a remote camera is shown off once its frames have not
  * moved for `stoppedAfterMs`, and one shown off is shown on when its frames move again after such a
- * stillness, read every `checkIntervalMs` (call/receive/CamerasByFrames): a Parley sender sends no
- * video for a camera it turns off, which its receivers see though its mute or unmute cannot reach
- * them. SPEC §9's tiers capture at 10 frames a second or more; 2 s outlasts a relay's layer switch
- * and a decoder's wait for a keyframe after a loss.
+ * stillness; while it can, such a stillness is a stall. Read every `checkIntervalMs`
+ * (call/receive/CamerasByFrames: each received camera's statistics, a read a steady call pays for
+ * in every tab): a Parley sender sends no video for a camera it turns off, which its receivers see
+ * though its mute or unmute cannot reach them. SPEC §9's tiers capture at 10 frames a second or
+ * more; 2 s outlasts a relay's layer switch and a decoder's wait for a keyframe after a loss.
  */
-export const CAMERA_STOP = { checkIntervalMs: 500, stoppedAfterMs: 2_000 } as const;
+export const CAMERA_STOP = { checkIntervalMs: 1_000, stoppedAfterMs: 2_000 } as const;
 
 /**
  * What we send as video is losing on the way (call/SendLossWatch), read every `checkIntervalMs`: the
@@ -33,9 +34,9 @@ export const CAMERA_STOP = { checkIntervalMs: 500, stoppedAfterMs: 2_000 } as co
  * `checks` in a row tell the person, as many good ones (below `clearBelowFraction`, a target above
  * the floor) take it back. A read of fewer than `minPacketsSent` new packets says nothing (a paused
  * video, a layer not sent). A tenth of the video lost for seconds already freezes it for its
- * receivers, while the congestion control's own probing loses a percent or two. Each read costs the
- * main thread some milliseconds (every sender's statistics): the steady 3-person call's scripting
- * per tab went from 59 to 115 ms per 30 s with it (docs/performance.md, "What the send-loss watch costs").
+ * receivers, while the congestion control's own probing loses a percent or two. A read is
+ * asynchronous (every sender's statistics): profiled in a steady 3-person call, less than a
+ * millisecond of a tab's main thread in 10 s (docs/performance.md, "What a steady call reads").
  */
 export const SEND_LOSS = { checkIntervalMs: 4_000, noticeAtFraction: 0.1, clearBelowFraction: 0.02, starvedAtBps: 50_000, checks: 2, minPacketsSent: 10 } as const;
 

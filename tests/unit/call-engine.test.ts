@@ -681,7 +681,7 @@ describe('Call: someone whose room says they left while their media still reache
     const fromAlice = bob.pcs.flatMap((pc) => pc.getReceivers());
     const passTime = async (ms: number, flowing: boolean): Promise<void> => {
       for (let passed = 0; passed < ms; passed += 100) {
-        if (flowing) for (const receiver of fromAlice) receiver.frameAt = w.clock.now();
+        if (flowing) for (const receiver of fromAlice) receiver.frameArrives(w.clock.now());
         await w.clock.advance(100);
       }
     };
@@ -913,7 +913,7 @@ async function aliceSendsBobHerCamera({ offFromTheStart = false } = {}) {
   const receiver = bobFromAlice.getReceivers().find((candidate) => candidate.track.kind === 'video') as FakeReceiver;
   const passTime = async (ms: number, frames: 'as sent' | 'never' | 'always' = 'as sent'): Promise<void> => {
     for (let passed = 0; passed < ms; passed += 100) {
-      if (frames === 'always' || (frames === 'as sent' && aliceToBob.videoEncodingActive())) receiver.frameAt = w.clock.now();
+      if (frames === 'always' || (frames === 'as sent' && aliceToBob.videoEncodingActive())) receiver.frameArrives(w.clock.now());
       await w.clock.advance(100);
     }
   };

@@ -34,13 +34,24 @@ class FakeSender {
   }
 }
 
-/** What receives one m-line: its track, and when its newest frame arrived (the synchronization source's time). */
+/**
+ * What receives one m-line: its track, when its newest frame arrived (the synchronization source's
+ * time) and, for a video, how many frames it has decoded (its statistics).
+ */
 export class FakeReceiver {
   /** undefined until a frame has arrived. */
   frameAt: number | undefined;
+  private framesDecoded = 0;
   constructor(readonly track: FakeTrack) {}
+  frameArrives(at: number): void {
+    this.frameAt = at;
+    this.framesDecoded += 1;
+  }
   getSynchronizationSources(): RTCRtpSynchronizationSource[] {
     return this.frameAt === undefined ? [] : [{ source: 1000, timestamp: this.frameAt, rtpTimestamp: 0 }];
+  }
+  async getStats(): Promise<Map<string, unknown>> {
+    return new Map(this.track.kind === 'video' ? [['inbound', { id: 'inbound', type: 'inbound-rtp', kind: 'video', framesDecoded: this.framesDecoded }]] : []);
   }
 }
 

@@ -4,15 +4,19 @@ import type { MediaItems } from '../../media';
 import type { CallSession } from '../CallSession';
 import type { CallSessions } from '../CallSessions';
 
-/** A watched camera of which no frame has arrived yet. */
-const NO_FRAME = Number.NEGATIVE_INFINITY;
-
 /** Where a watched camera's frames were last seen to move. */
 interface Arrival {
-  /** The newest frame's time, as the receiver's synchronization source gives it (NO_FRAME before the first). */
-  readonly frameAt: number;
-  /** When (our clock) that time was first read. */
+  /** Frames decoded so far, as its receiver's statistics said (0 before the first). */
+  readonly frames: number;
+  /** When (our clock) that count was first read. */
   readonly seenAt: number;
+}
+
+/** A camera judged now, and what it is read from. */
+interface Watched {
+  readonly call: CallSession;
+  readonly itemId: string;
+  readonly track: MediaStreamTrack;
 }
 
 /**
@@ -30,10 +34,11 @@ interface Arrival {
  * While signalling works the sender's word says it, and frames that stop are a stall, not a camera
  * turned off: a camera its sender says is on whose frames have stood still as long is reported
  * stalled (`framesStalled`, for its tile to say so) until they move again. Judged every
- * `CAMERA_STOP.checkIntervalMs` from each receiver's synchronization source (its newest frame's time:
- * read at once, no statistics), only after its first frame, while the session is connected and the
- * video asked for (not `off`). What the sender says (mute, unmute), said again once back, stays the
- * last word: `forget` drops what was judged here.
+ * `CAMERA_STOP.checkIntervalMs` from each receiver's statistics (frames decoded, read off the main
+ * thread: a synchronization source's time is a blocking call to WebRTC's worker thread, which a
+ * steady call keeps busy), only after its first frame, while the session is connected and the video
+ * asked for (not `off`). What the sender says (mute, unmute), said again once back, stays the last
+ * word: `forget` drops what was judged here.
  */
 export class CamerasByFrames {
   private readonly arrivals = new Map<string, Arrival>();
@@ -42,6 +47,8 @@ export class CamerasByFrames {
   /** The items reported stalled. */
   private readonly stalled = new Set<string>();
   private readonly timer: unknown;
+  private reading = false;
+  private disposed = false;
 
   constructor(
     private readonly clock: Clock,
@@ -61,6 +68,7 @@ export class CamerasByFrames {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.clock.clearInterval(this.timer);
     this.arrivals.clear();
     this.judged.clear();
@@ -68,24 +76,35 @@ export class CamerasByFrames {
   }
 
   private check(): void {
+    if (this.reading) return;
+    this.reading = true;
+    void this.readAndJudge().finally(() => {
+      this.reading = false;
+    });
+  }
+
+  private async readAndJudge(): Promise<void> {
+    const watched = this.sessions.all().flatMap((call) => this.watchedOf(call));
+    const frames = await Promise.all(watched.map(({ call, track }) => call.session.framesDecodedOf(track).catch(() => undefined)));
+    if (this.disposed) return;
     const now = this.clock.now();
-    const watched = new Set<string>();
-    for (const call of this.sessions.all()) {
-      const itemId = call.received.get('video');
-      const frameAt = itemId === undefined ? undefined : this.newestFrame(call, itemId);
-      if (itemId === undefined || frameAt === undefined) continue;
-      watched.add(itemId);
+    const read = new Set<string>();
+    for (const [index, { call, itemId }] of watched.entries()) {
+      // What changed while the statistics were read (the session gone, the video turned off) is judged afresh next time.
+      if (this.watchedOf(call)[0]?.itemId !== itemId) continue;
+      read.add(itemId);
+      const count = frames[index] ?? 0;
       const arrival = this.arrivals.get(itemId);
-      if (!arrival || arrival.frameAt !== frameAt) {
-        this.arrivals.set(itemId, { frameAt, seenAt: now });
+      if (!arrival || arrival.frames !== count) {
+        this.arrivals.set(itemId, { frames: count, seenAt: now });
         if (arrival) this.moved(itemId, call, now - arrival.seenAt);
-      } else if (now - arrival.seenAt >= CAMERA_STOP.stoppedAfterMs && frameAt !== NO_FRAME) {
+      } else if (now - arrival.seenAt >= CAMERA_STOP.stoppedAfterMs && count > 0) {
         this.stoodStill(itemId, call);
       }
     }
-    // Not judged now: judged afresh from the next frame time read (and not a stall: not asked for, or its connection says why).
-    for (const itemId of [...this.arrivals.keys()]) if (!watched.has(itemId)) this.arrivals.delete(itemId);
-    for (const itemId of [...this.stalled]) if (!watched.has(itemId)) this.setStalled(itemId, false);
+    // Not judged now: judged afresh from the next count read (and not a stall: not asked for, or its connection says why).
+    for (const itemId of [...this.arrivals.keys()]) if (!read.has(itemId)) this.arrivals.delete(itemId);
+    for (const itemId of [...this.stalled]) if (!read.has(itemId)) this.setStalled(itemId, false);
   }
 
   /**
@@ -121,12 +140,13 @@ export class CamerasByFrames {
     this.framesStalled(itemId, stalled);
   }
 
-  /** The newest frame's time of a received camera that is judged now (NO_FRAME before its first); undefined when it is not judged. */
-  private newestFrame(call: CallSession, itemId: string): number | undefined {
+  /** The session's received camera when it is judged now: connected, accepted and current, its video a camera asked for. */
+  private watchedOf(call: CallSession): Watched[] {
+    const itemId = call.received.get('video');
+    if (itemId === undefined || call.sending || !call.accepted || call.supersededBy !== undefined || call.session.connectionState !== 'connected') return [];
     const item = this.media.get(itemId);
     const track = this.media.getTrack(itemId);
-    if (call.sending || !call.accepted || call.supersededBy !== undefined || call.session.connectionState !== 'connected') return undefined;
-    if (!item || !track || item.screenCapture || item.profile === 'off') return undefined;
-    return call.session.newestPacketOf(track) ?? NO_FRAME;
+    if (!item || !track || item.screenCapture || item.profile === 'off') return [];
+    return [{ call, itemId, track }];
   }
 }

@@ -76,11 +76,15 @@ async function scriptProfiler(page: Page, label: string): Promise<{ printTop(): 
       await cdp.detach();
       const selfMs = new Map<string, number>();
       const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+      const parentOf = new Map(profile.nodes.flatMap((node) => (node.children ?? []).map((child) => [child, node] as const)));
+      const name = ({ callFrame: frame }: (typeof profile.nodes)[number]) => `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop() ?? ''}:${frame.lineNumber + 1}`;
       const deltas = profile.timeDeltas ?? [];
       for (const [index, sampleId] of (profile.samples ?? []).entries()) {
-        const frame = byId.get(sampleId)?.callFrame;
-        if (!frame || ['(idle)', '(program)', '(garbage collector)'].includes(frame.functionName)) continue;
-        const where = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop() ?? ''}:${frame.lineNumber + 1}`;
+        const node = byId.get(sampleId);
+        if (!node || ['(idle)', '(program)', '(garbage collector)'].includes(node.callFrame.functionName)) continue;
+        // A browser function (no script of its own) is named with the script that called it.
+        const caller = node.callFrame.url === '' ? parentOf.get(node.id) : undefined;
+        const where = caller ? `${name(node)} ← ${name(caller)}` : name(node);
         selfMs.set(where, (selfMs.get(where) ?? 0) + (deltas[index + 1] ?? 0) / 1000);
       }
       const top = [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, 25);

@@ -39,9 +39,9 @@ interface Analysis {
 
 /**
  * Voice activity of every voice of the tab (issue 6; a shared screen's sound is none): one monitor
- * per audio item, local microphones and remote tracks alike, started VOICE_ANALYSIS_DELAY_MS after the item arrives (off
- * the first frames of the join that brought it) — at once for your microphone while the preview
- * shows its level — and stopped as it goes. Each report becomes the item's speaking, inputDetected,
+ * per audio item, local microphones and remote tracks alike, started VOICE_ANALYSIS_DELAY_MS after
+ * the item arrives (off the first frames of the join that brought it) — at once for your microphone
+ * while the preview shows its level — and stopped as it goes. Each report becomes the item's speaking, inputDetected,
  * inputLost, volume and lastSpokeAt.
  *
  * A local microphone is analysed through an enabled clone of its track: muting disables the track

@@ -203,7 +203,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await callButton(alice.page, 'Start Screenshare').click();
       await expect(callButton(alice.page, 'Stop Screenshare')).toBeVisible();
       for (const other of [bob, carol]) {
-        await expect(callRegion(other.page).getByRole('status', { name: 'Screen sharing' })).toHaveText('Alice started sharing a screen.');
+        await expect(callRegion(other.page).getByRole('status', { name: 'Screen sharing' })).toHaveText('Alice started sharing a screen with sound.');
         await expectDecodingVideo(other.page, "Alice's screen");
         await expect(tile(other.page, "Alice's screen")).toContainText('screen');
         await expect(participantEntry(other.page, 'Alice')).toContainText('sharing screen');

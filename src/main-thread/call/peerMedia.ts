@@ -1,5 +1,5 @@
 import type { PeerMediaChange, PeerMediaFacts } from '../../protocol/commands';
-import type { MediaItem, PeerMediaActivity } from '../media';
+import { isVoice, type MediaItem, type PeerMediaActivity } from '../media';
 
 export type { PeerMediaChange, PeerMediaFacts };
 
@@ -10,7 +10,7 @@ export type { PeerMediaChange, PeerMediaFacts };
  * between; the has-active fields as MediaItems derives them.
  */
 export function peerMediaFacts(activity: PeerMediaActivity, received: readonly MediaItem[], sessionFailed: boolean, mutedWithoutAudio = false): PeerMediaFacts {
-  const audio = received.filter((item) => item.kind === 'audio' && !item.screenCapture);
+  const audio = received.filter(isVoice);
   return {
     ...activity,
     muted: audio.length > 0 ? audio.every((item) => item.remoteDisabled) : mutedWithoutAudio,

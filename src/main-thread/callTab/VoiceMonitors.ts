@@ -2,7 +2,7 @@ import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
 import { VOICE_ANALYSIS_DELAY_MS } from '../../protocol/clientDefaults';
 import type { VoiceActivityReport, VoiceAnalysisOptions } from '../../protocol/analysisWorker';
-import type { MediaItem, MediaItems } from '../media';
+import { isVoice, type MediaItem, type MediaItems } from '../media';
 import { errorMessage } from '../../common/errorMessage';
 
 /** What the tab needs of one item's running analysis (a VoiceActivityMonitor). */
@@ -81,7 +81,7 @@ export class VoiceMonitors {
   /** `atOnce`: analysed without VOICE_ANALYSIS_DELAY_MS (not on a join's first frames). */
   private add(item: MediaItem, atOnce = false): void {
     // A shared screen's sound is nobody's voice: nothing to analyse.
-    if (item.kind !== 'audio' || item.screenCapture) return;
+    if (!isVoice(item)) return;
     // An item added again under its id (a re-added track) starts a fresh analysis.
     this.remove(item.id);
     const original = this.options.media.getTrack(item.id);

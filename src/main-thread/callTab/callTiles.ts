@@ -1,6 +1,6 @@
 import type { Peer } from '../../protocol/entities';
-import type { MediaItem } from '../media';
-import { localMediaState, screenAudioIds } from './localMediaState';
+import { isVoice, screenSoundOf, type MediaItem } from '../media';
+import { localMediaState } from './localMediaState';
 
 export type CallTileKind = 'camera' | 'screen';
 
@@ -59,10 +59,10 @@ export function callTiles({ peers, items, selfDisplayName }: CallTilesInput): Ca
   for (const peer of others) {
     const own = remote.filter((item) => item.owner === peer.address);
     if (!peer.joinedCall && own.length === 0) continue;
-    const audio = own.filter((item) => item.kind === 'audio' && !item.screenCapture);
+    const audio = own.filter(isVoice);
     const camera = own.findLast((item) => item.kind === 'video' && !item.screenCapture);
     const screenVideos = own.filter((item) => item.kind === 'video' && item.screenCapture);
-    const screenSounds = new Map(screenVideos.map((screen) => [screen.id, screenAudioIds(items, screen.id)]));
+    const screenSounds = new Map(screenVideos.map((screen) => [screen.id, screenSoundOf(items, screen).map((sound) => sound.id)]));
     // A screen's sound whose screen is not (yet) here plays in the person's tile: never unheard.
     const placed = new Set([...screenSounds.values()].flat());
     const unplaced = own.filter((item) => item.kind === 'audio' && item.screenCapture && !placed.has(item.id));
@@ -87,7 +87,7 @@ export function callTiles({ peers, items, selfDisplayName }: CallTilesInput): Ca
   const ownScreens: CallTile[] = [];
   for (const id of local.screenIds) {
     const screen = items.find((item) => item.id === id);
-    if (screen) ownScreens.push(screenTile(screen, screenAudioIds(items, screen.id), self?.address, selfName, true));
+    if (screen) ownScreens.push(screenTile(screen, screenSoundOf(items, screen).map((sound) => sound.id), self?.address, selfName, true));
   }
 
   const microphone = local.microphone;

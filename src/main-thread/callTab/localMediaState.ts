@@ -1,4 +1,4 @@
-import type { MediaItem } from '../media';
+import { isVoice, type MediaItem } from '../media';
 
 /** What this tab captures, as the controls show it. */
 export interface LocalMediaState {
@@ -18,20 +18,11 @@ export interface LocalMediaState {
 export function localMediaState(items: readonly MediaItem[]): LocalMediaState {
   const local = items.filter((item) => item.source === 'local');
   const screens = local.filter((item) => item.kind === 'video' && item.screenCapture);
-  const microphone = local.findLast((item) => item.kind === 'audio' && !item.screenCapture);
+  const microphone = local.findLast(isVoice);
   const camera = local.findLast((item) => item.kind === 'video' && !item.screenCapture);
   return {
     microphone: microphone && { itemId: microphone.id, muted: microphone.localDisabled, speaking: microphone.speaking },
     camera: camera && { itemId: camera.id, off: camera.localDisabled, mirrored: camera.renderMirrored },
     screenIds: screens.map((item) => item.id),
   };
-}
-
-/** The sound of a screen, local or received: the audio captured with it (its stream's), shared and ended with it. */
-export function screenAudioIds(items: readonly MediaItem[], screenId: string): string[] {
-  const screen = items.find((item) => item.id === screenId);
-  if (!screen) return [];
-  return items
-    .filter((item) => item.source === screen.source && item.owner === screen.owner && item.kind === 'audio' && item.screenCapture && item.streamId === screen.streamId)
-    .map((item) => item.id);
 }

@@ -15,6 +15,7 @@ import {
   type CaptureError,
 } from './errors';
 import type { MediaDevicesApi } from './MediaDevicesApi';
+import { isVoice } from './MediaItem';
 import type { MediaItems } from './MediaItems';
 import type { OperationQueue } from '../../common/OperationQueue';
 
@@ -181,8 +182,7 @@ export class MediaCapture {
    */
   private releaseMicrophones(replaced: string | undefined): void {
     const { media } = this.options;
-    for (const item of media.local('audio')) {
-      if (item.screenCapture) continue;
+    for (const item of media.local().filter(isVoice)) {
       if (item.id === replaced) media.getTrack(item.id)?.stop();
       else media.remove(item.id);
     }

@@ -73,6 +73,16 @@ export type MediaItemChange = Partial<
   >
 >;
 
+/** A person's voice: audio that is not a shared screen's sound. */
+export function isVoice(item: Pick<MediaItem, 'kind' | 'screenCapture'>): boolean {
+  return item.kind === 'audio' && !item.screenCapture;
+}
+
+/** A screen's sound among `items`, local or received: the audio captured with it (its owner's, its stream's). */
+export function screenSoundOf(items: readonly MediaItem[], screen: MediaItem): MediaItem[] {
+  return items.filter((item) => item.source === screen.source && item.owner === screen.owner && item.kind === 'audio' && item.screenCapture && item.streamId === screen.streamId);
+}
+
 /** SPEC §5: local audio must be an audio track and local video a video track. */
 export function assertTrackKind(track: Pick<MediaStreamTrack, 'kind'>, expected: MediaKind): void {
   if (track.kind !== expected) throw new MediaKindError(expected, track.kind);

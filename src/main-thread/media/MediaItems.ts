@@ -1,6 +1,6 @@
 import type { Clock } from '../../common/clock';
 import { InvalidMutePropertyError } from './errors';
-import { assertTrackKind, type MediaItem, type MediaItemChange, type MediaKind } from './MediaItem';
+import { assertTrackKind, isVoice, screenSoundOf, type MediaItem, type MediaItemChange, type MediaKind } from './MediaItem';
 import type { MediaLoadedInfo } from './mediaLoaded';
 import { TypedEmitter } from '../../common/TypedEmitter';
 
@@ -183,11 +183,11 @@ export class MediaItems extends TypedEmitter<MediaItemsEvents> {
 
   /** Mutes every local microphone (a shared screen's sound is not one). */
   muteSelf(): void {
-    for (const item of this.local('audio')) if (!item.screenCapture) this.setLocalDisabled(item.id, true);
+    for (const item of this.local().filter(isVoice)) this.setLocalDisabled(item.id, true);
   }
 
   unmuteSelf(): void {
-    for (const item of this.local('audio')) if (!item.screenCapture) this.setLocalDisabled(item.id, false);
+    for (const item of this.local().filter(isVoice)) this.setLocalDisabled(item.id, false);
   }
 
   /** Pauses local video; screen captures too unless `includeScreens` is false. */
@@ -251,9 +251,7 @@ export class MediaItems extends TypedEmitter<MediaItemsEvents> {
     live?.listening.abort();
     if (endTrack) live?.track.stop();
     this.emit('removed', item);
-    if (item.source === 'local' && item.kind === 'video' && item.screenCapture) {
-      for (const sound of this.local('audio')) if (sound.screenCapture && sound.streamId === item.streamId) this.remove(sound.id);
-    }
+    if (item.source === 'local' && item.kind === 'video' && item.screenCapture) for (const sound of screenSoundOf(this.all(), item)) this.remove(sound.id);
   }
 
   /** Removes every local item, or those of one kind. */
@@ -265,7 +263,7 @@ export class MediaItems extends TypedEmitter<MediaItemsEvents> {
   peerActivity(owner: string): PeerMediaActivity {
     const active = this.forPeer(owner).filter((item) => !item.remoteDisabled);
     return {
-      hasActiveMicrophone: active.some((item) => item.kind === 'audio' && !item.screenCapture),
+      hasActiveMicrophone: active.some(isVoice),
       hasActiveCamera: active.some((item) => item.kind === 'video' && !item.screenCapture),
       hasActiveScreenCapture: active.some((item) => item.kind === 'video' && item.screenCapture),
     };

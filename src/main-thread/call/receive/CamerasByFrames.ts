@@ -84,14 +84,14 @@ export class CamerasByFrames {
   }
 
   private async readAndJudge(): Promise<void> {
-    const watched = this.sessions.all().flatMap((call) => this.watchedOf(call));
+    const watched = this.sessions.all().flatMap((call) => this.watchedOf(call) ?? []);
     const frames = await Promise.all(watched.map(({ call, track }) => call.session.framesDecodedOf(track).catch(() => undefined)));
     if (this.disposed) return;
     const now = this.clock.now();
     const read = new Set<string>();
     for (const [index, { call, itemId }] of watched.entries()) {
       // What changed while the statistics were read (the session gone, the video turned off) is judged afresh next time.
-      if (this.watchedOf(call)[0]?.itemId !== itemId) continue;
+      if (this.watchedOf(call)?.itemId !== itemId) continue;
       read.add(itemId);
       const count = frames[index] ?? 0;
       const arrival = this.arrivals.get(itemId);
@@ -141,12 +141,12 @@ export class CamerasByFrames {
   }
 
   /** The session's received camera when it is judged now: connected, accepted and current, its video a camera asked for. */
-  private watchedOf(call: CallSession): Watched[] {
+  private watchedOf(call: CallSession): Watched | undefined {
     const itemId = call.received.get('video');
-    if (itemId === undefined || call.sending || !call.accepted || call.supersededBy !== undefined || call.session.connectionState !== 'connected') return [];
+    if (itemId === undefined || call.sending || !call.accepted || call.supersededBy !== undefined || call.session.connectionState !== 'connected') return undefined;
     const item = this.media.get(itemId);
     const track = this.media.getTrack(itemId);
-    if (!item || !track || item.screenCapture || item.profile === 'off') return [];
-    return [{ call, itemId, track }];
+    if (!item || !track || item.screenCapture || item.profile === 'off') return undefined;
+    return { call, itemId, track };
   }
 }

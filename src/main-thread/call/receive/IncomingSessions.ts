@@ -179,7 +179,7 @@ export class IncomingSessions {
       stream: stream ?? new MediaStream([track]),
       owner: call.peerAddress,
       roomAddress,
-      screenCapture: kind === 'video' ? described?.screenCapture === true : carriesScreen(call),
+      screenCapture: markedScreen(call, kind),
       ...(described?.name !== undefined ? { name: described.name } : {}),
       // A peer we silenced here stays silenced on its new audio.
       ownerMuted: media.forPeer(call.peerAddress, 'audio').some((other) => other.localDisabled),
@@ -236,13 +236,17 @@ export class IncomingSessions {
       const item = this.options.media.get(id);
       if (!item) continue;
       const name = call.described.get(kind)?.name;
-      const screenCapture = item.screenCapture || (kind === 'video' ? call.described.get('video')?.screenCapture === true : carriesScreen(call));
+      const screenCapture = item.screenCapture || markedScreen(call, kind);
       if (screenCapture !== item.screenCapture || name !== item.name) this.options.media.update(id, { screenCapture, name });
     }
   }
 }
 
-/** A session marked as a screen share (PROTOCOL.md: `<screen>` on its video; on its audio from a sender that marks that too). */
-function carriesScreen(call: CallSession): boolean {
-  return call.described.get('video')?.screenCapture === true || call.described.get('audio')?.screenCapture === true;
+/**
+ * What the session's track of `kind` is marked as: a video by its own `<screen>` mark (PROTOCOL.md);
+ * an audio by the session's, its video's or (from a sender that marks that too) its own.
+ */
+function markedScreen(call: CallSession, kind: MediaKind): boolean {
+  const marked = (described: MediaKind) => call.described.get(described)?.screenCapture === true;
+  return marked('video') || (kind === 'audio' && marked('audio'));
 }

@@ -1,8 +1,10 @@
 // The fault suite's call cases on direct connections (issue 13): Prosody killed mid-call, someone who
-// mutes or unmutes while it is down, a person's network dead without a word mid-call. Two people, so
+// mutes or unmutes while it is down, a person's network dead without a word mid-call, a camera and
+// microphone the system stops. Two people, so
 // they run in the `faults` project with the chat's cases, two at a time (most of their time is the outage).
 // Real Prosody and Chromium with fake devices, in a loopback-only network namespace; each case prints
 // its figures; what is asserted is what the people see and hear, not how fast.
+import type { Page } from '@playwright/test';
 import { LEAVE_HOLD_MS, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { NETWORK_EVENTS } from '../../src/protocol/constants';
 import { CALL_FAULTS_LAUNCH, expectCameraSeenThroughOutages, expectOutageShown, expectVideoMovedWhileOut, expectVideoStallShown, inACall, watchedSamples, watchTiles } from './call-faults';
@@ -342,5 +344,80 @@ test.describe('A person whose video stalls on the way, their connection up: thei
     await joinCallWithCamera(bob.page, 1);
     await expectAll([expectDecodingVideo(bob.page, 'Alice'), expectDecodingVideo(alice.page, 'Bob'), expectHearing(bob.page, 'Alice')]);
     await expectVideoStallShown(alice, [bob]);
+  });
+});
+
+/**
+ * Records every track the page's getUserMedia gives, from its next load on, so that a test can act
+ * as the system on them (`stopAtSource`).
+ */
+async function recordCapturedTracks(person: Person): Promise<void> {
+  await person.context.addInitScript(() => {
+    const captured: MediaStreamTrack[] = [];
+    Object.assign(window, { parleyCapturedTracks: captured });
+    const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+    navigator.mediaDevices.getUserMedia = async (constraints) => {
+      const stream = await getUserMedia(constraints);
+      captured.push(...stream.getTracks());
+      return stream;
+    };
+  });
+  await person.page.reload();
+  await expectJoined(person.page);
+}
+
+/**
+ * A fake, named as such: what the system does to a capture it stops without ending it (another app
+ * took the camera, a privacy switch, a lid closed), which Chromium's fake devices cannot be made to
+ * do — the page's live `kind` track reads muted and gets the `mute` event; `false` gives it back
+ * (`unmute`). Its frames or sound still flow underneath: only the page's reading of it is faked.
+ */
+async function stopAtSource(page: Page, kind: 'audio' | 'video', stopped: boolean): Promise<void> {
+  await page.evaluate(
+    ({ kind, stopped }) => {
+      const captured = Reflect.get(window, 'parleyCapturedTracks') as MediaStreamTrack[];
+      const track = captured.findLast((candidate) => candidate.kind === kind && candidate.readyState === 'live');
+      if (!track) throw new Error(`no live ${kind} capture`);
+      Object.defineProperty(track, 'muted', { configurable: true, get: () => stopped });
+      track.dispatchEvent(new Event(stopped ? 'mute' : 'unmute'));
+    },
+    { kind, stopped },
+  );
+}
+
+test.describe('A camera and microphone the system stops mid-call: the person is told in plain words, with "Try again"; the others see the camera off and the person muted, never a stalled picture; each comes back by itself, or on "Try again" (beyond the spec)', () => {
+  test('two people on direct connections; Alice’s system stops her camera, then her microphone; it gives the camera back; "Try again" captures the microphone anew', async ({ people }) => {
+    test.setTimeout(120_000);
+    const room = uniqueRoomName('device-stopped');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await recordCapturedTracks(alice);
+    await joinCallWithCamera(alice.page, 0);
+    await joinCallWithCamera(bob.page, 1);
+    await expectAll([expectDecodingVideo(bob.page, 'Alice'), expectHearing(bob.page, 'Alice')]);
+    const notice = alice.page.locator('.call-device-stopped');
+    const aliceSeenByBob = tile(bob.page, 'Alice');
+
+    await stopAtSource(alice.page, 'video', true);
+    await expect(notice).toHaveText(/^Your camera stopped: your system paused it, or another app is using it\. Until it is back, the others see your camera off\./);
+    await expect(aliceSeenByBob.locator('video'), 'Bob sees her camera off').toHaveCount(0);
+    await expect(aliceSeenByBob).not.toContainText('Video paused: poor connection');
+    await expect(tile(alice.page, 'Alice (you)').locator('video'), 'she sees herself as the others do').toHaveCount(0);
+    await expect(callButton(alice.page, 'Stop camera'), 'her camera stays on by her word').toBeVisible();
+
+    await stopAtSource(alice.page, 'audio', true);
+    await expect(notice).toHaveText(/^Your camera and microphone stopped: .* Until they are back, the others neither see nor hear you\./);
+    await expect(aliceSeenByBob.locator('.tile-muted'), 'Bob sees her muted').toBeVisible();
+    await expect(participantEntry(bob.page, 'Alice')).toContainText('muted');
+
+    await stopAtSource(alice.page, 'video', false);
+    await expectDecodingVideo(bob.page, 'Alice');
+    await expect(notice).toHaveText(/^Your microphone stopped: your system muted it, or another app is using it\. Until it is back, the others cannot hear you\./);
+
+    await notice.getByRole('button', { name: 'Try again' }).click();
+    await expect(notice).toHaveCount(0);
+    await expect(aliceSeenByBob.locator('.tile-muted'), 'Bob sees her unmuted').toHaveCount(0);
+    await expectAll([expectHearing(bob.page, 'Alice'), expectDecodingVideo(bob.page, 'Alice')]);
+    await expect(callButton(alice.page, 'Mute microphone'), 'her microphone is on').toBeVisible();
   });
 });

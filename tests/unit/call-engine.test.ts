@@ -1034,6 +1034,31 @@ describe('Call: a camera turned off sends no video, so that its receivers show i
   });
 });
 
+describe('Call: a camera or microphone its sender\'s system stops is off for the others — said by Jingle mute, its video not sent — and on again once it is back, so that it is never taken for a stall (beyond the spec)', () => {
+  it('Alice’s camera stopped by her system: Bob shows it off, her video to him stops; back, he shows it and it goes again', async () => {
+    const { alice, camera, aliceToBob, bobShowsHerCamera } = await aliceSendsBobHerCamera();
+    const track = alice.media.getTrack(camera) as unknown as FakeTrack;
+    track.muteFromSource();
+    await until(() => !bobShowsHerCamera(), 'her camera shown off');
+    await until(() => aliceToBob.videoEncodingActive() === false, 'her video to bob stops');
+    track.muteFromSource(false);
+    await until(() => bobShowsHerCamera(), 'her camera shown again');
+    await until(() => aliceToBob.videoEncodingActive() === true, 'her video to bob goes again');
+  });
+
+  it('Alice’s microphone stopped by her system: Bob has her muted; back, he hears her', async () => {
+    const w = newWorld();
+    const { alice, bob, mic } = await aliceSendingToBob(w);
+    const herVoice = () => remoteFrom(bob, alice).find((item) => item.kind === 'audio');
+    const track = alice.media.getTrack(mic) as unknown as FakeTrack;
+    track.muteFromSource();
+    await until(() => herVoice()?.remoteDisabled === true, 'muted there');
+    await until(() => bob.reports.findLast((report) => report.peerAddress === alice.address)?.change.muted === true, 'muted reported');
+    track.muteFromSource(false);
+    await until(() => herVoice()?.remoteDisabled === false, 'unmuted there');
+  });
+});
+
 describe('Call: a camera whose frames stall on the way, its sender saying it is on, is shown stalled until they move again (beyond the spec)', () => {
   const bobSeesHerStalled = (bob: Person, alice: Person): boolean | undefined => {
     const video = remoteFrom(bob, alice).find((item) => item.kind === 'video')!.id;

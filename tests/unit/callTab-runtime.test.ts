@@ -217,6 +217,52 @@ describe('a camera or microphone that stops mid-call is said to the person, not 
     expect(local(h).microphone).toMatchObject({ muted: false });
     expect(h.store.get(h.runtime.atoms.problem)).toBeUndefined();
   });
+
+  it('the camera and microphone the system stops in the call (another app took them, a privacy switch): the person is told, is shown off and muted as the others are told while their own "on" stands, and "Try again" captures each anew in its place', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    const [microphone, camera] = (['audio', 'video'] as const).map((kind) => h.mediaDevices.captured[0]!.find((track) => track.kind === kind)!);
+    const stopped = () => h.store.get(h.runtime.atoms.stoppedBySystem);
+    const selfTile = () => h.store.get(h.runtime.atoms.tiles).find((tile) => tile.isSelf)!;
+    expect(stopped()).toEqual({ camera: false, microphone: false });
+
+    camera!.muteFromSource();
+    expect(stopped()).toEqual({ camera: true, microphone: false });
+    expect(h.store.get(h.runtime.atoms.deviceToggles).camera.on).toBe(true);
+    expect(selfTile().videoItemId).toBeUndefined();
+    expect(h.self()).toMatchObject({ hasActiveCamera: false, muted: false });
+    microphone!.muteFromSource();
+    expect(stopped()).toEqual({ camera: true, microphone: true });
+    expect(selfTile().muted).toBe(true);
+    expect(h.self()).toMatchObject({ hasActiveCamera: false, hasActiveMicrophone: false, muted: true });
+
+    const requestsBefore = h.mediaDevices.requests.length;
+    await h.runtime.restartStoppedDevices();
+    expect(h.mediaDevices.requests.slice(requestsBefore).map((request) => [Boolean(request.audio), Boolean(request.video)])).toEqual([[true, true]]);
+    expect([microphone!.readyState, camera!.readyState]).toEqual(['ended', 'ended']);
+    expect(stopped()).toEqual({ camera: false, microphone: false });
+    expect(local(h)).toMatchObject({ microphone: { muted: false, stopped: false }, camera: { off: false, stopped: false } });
+    expect(h.self()).toMatchObject({ hasActiveCamera: true, hasActiveMicrophone: true, muted: false });
+    // Nothing stopped: "Try again" captures nothing.
+    await h.runtime.restartStoppedDevices();
+    expect(h.mediaDevices.requests).toHaveLength(requestsBefore + 1);
+  });
+
+  it('a camera the person turned off is not said when the system stops it, nor turned on when the system gives it back', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    await settle();
+    const camera = h.mediaDevices.captured[0]!.find((track) => track.kind === 'video')!;
+    await h.runtime.toggleCamera();
+    camera.muteFromSource();
+    expect(h.store.get(h.runtime.atoms.stoppedBySystem).camera).toBe(false);
+    camera.muteFromSource(false);
+    expect(local(h).camera).toMatchObject({ off: true, stopped: false });
+  });
 });
 
 describe('Joining and leaving the call (SPEC §4 Call: join sets joined, leave clears it; the call’s media goes with it), run by one tab of yours (ARCHITECTURE.md "Call ownership", "Call handover")', () => {

@@ -181,6 +181,27 @@ describe('media items (SPEC §3 fields, SPEC §4 rules)', () => {
     expect(media.get('cam')?.externalDisabled).toBe(false);
   });
 
+  it('says a camera or microphone the system stops as off for the others (localMuteChanged), and on when it is back unless turned off here meanwhile; a screen keeps its share', () => {
+    const { media, events } = setup();
+    const camera = track('video', 'cam');
+    const microphone = track('audio', 'mic');
+    const screen = track('video', 'screen');
+    media.addLocalVideo(live(camera), stream());
+    media.addLocalAudio(live(microphone), stream());
+    media.addLocalScreen(live(screen), stream());
+    camera.dispatchEvent(new Event('mute'));
+    microphone.dispatchEvent(new Event('mute'));
+    screen.dispatchEvent(new Event('mute'));
+    expect(['cam', 'mic', 'screen'].map((id) => media.isOffForOthers(id))).toEqual([true, true, false]);
+    camera.dispatchEvent(new Event('unmute'));
+    media.setLocalDisabled('mic', true);
+    microphone.dispatchEvent(new Event('unmute'));
+    expect(['cam', 'mic'].map((id) => media.isOffForOthers(id))).toEqual([false, true]);
+    expect(events.filter((event) => !event.startsWith('added'))).toEqual(['muted cam', 'muted mic', 'unmuted cam']);
+    // The system's mute never touches the person's own switch.
+    expect([camera.enabled, microphone.enabled]).toEqual([true, false]);
+  });
+
   it('adds remote media with its owner, low profile for video, silenced when the owner is muted here', () => {
     const { media, events } = setup();
     const audio = track('audio', 'remote-a');

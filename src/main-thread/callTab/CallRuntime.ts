@@ -338,6 +338,11 @@ export class CallRuntime {
     return this.local.selectCamera(deviceId);
   }
 
+  /** "Try again" on a camera or microphone the system stopped: captured anew in its place. */
+  restartStoppedDevices(): Promise<void> {
+    return this.local.restartStopped();
+  }
+
   selectMicrophone(deviceId: string): Promise<void> {
     return this.local.selectMicrophone(deviceId);
   }

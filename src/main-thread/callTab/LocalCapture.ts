@@ -68,9 +68,10 @@ interface CaptureKinds {
 
 /**
  * What a capture does with each kind when its turn comes: `missing` captures a kind that does not
- * run; `switch` replaces a running one that is not on the picked device.
+ * run; `switch` replaces a running one that is not on the picked device; `restart` replaces a
+ * running one the system stopped.
  */
-type CaptureMode = 'missing' | 'switch';
+type CaptureMode = 'missing' | 'switch' | 'restart';
 
 /**
  * This tab's camera, microphone and screen: what runs, what the person wants on, the devices they
@@ -197,6 +198,15 @@ export class LocalCapture {
   }
 
   /**
+   * "Try again" on a camera or microphone the system stopped (another app took it, a privacy
+   * switch): each is captured anew in its place, keeping its mute or camera-off; a capture that
+   * fails says why, as any capture does.
+   */
+  async restartStopped(): Promise<void> {
+    await this.captureMedia({ audio: true, video: true }, 'restart');
+  }
+
+  /**
    * A camera from the picker, captured in place of the current one. Queued behind any capture in
    * flight: a camera picked while the preview's is still starting replaces it once it runs.
    */
@@ -274,8 +284,9 @@ export class LocalCapture {
   }
 
   /** Whether a capture in `mode` takes this kind, given the item of that kind running now (if any). */
-  private takes(mode: CaptureMode, running: { readonly itemId: string } | undefined, chosen: string | undefined): boolean {
+  private takes(mode: CaptureMode, running: { readonly itemId: string; readonly stopped: boolean } | undefined, chosen: string | undefined): boolean {
     if (mode === 'missing') return running === undefined;
+    if (mode === 'restart') return running?.stopped === true;
     if (running === undefined) return false;
     // The default was picked, or another device: which device "default" is, only the browser knows.
     return chosen === undefined || this.options.media.getTrack(running.itemId)?.getSettings().deviceId !== chosen;

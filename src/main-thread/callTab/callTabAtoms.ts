@@ -146,6 +146,14 @@ export function createCallTabAtoms(roomAddress: string) {
     const microphone = get(local).microphone;
     return get(phase) === 'in-call' && microphone !== undefined && microphone.muted && microphone.speaking;
   });
+  /**
+   * The camera or microphone the person has on that the system stopped (another app took it, a
+   * privacy switch, a lid closed): the others see it off until it comes back, and the person is told.
+   */
+  const stoppedBySystem = stableAtom((get) => {
+    const { microphone, camera } = get(local);
+    return { microphone: microphone !== undefined && microphone.stopped && !microphone.muted, camera: camera !== undefined && camera.stopped && !camera.off };
+  });
   /** SPEC §2 "Request Media": playback waits for a gesture, or no camera or microphone runs yet. */
   const requestMediaOffered = atom((get) => {
     if (get(playbackBlocked)) return true;
@@ -183,6 +191,7 @@ export function createCallTabAtoms(roomAddress: string) {
     peerConnection,
     othersInCall,
     mutedWhileSpeaking,
+    stoppedBySystem,
     requestMediaOffered,
   };
 }

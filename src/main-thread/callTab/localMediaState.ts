@@ -2,10 +2,13 @@ import { isVoice, type MediaItem } from '../media';
 
 /** What this tab captures, as the controls show it. */
 export interface LocalMediaState {
-  /** The microphone (not audio captured with a screen); muted while its track is disabled. */
-  readonly microphone: { readonly itemId: string; readonly muted: boolean; readonly speaking: boolean } | undefined;
-  /** The camera; off while its track is disabled. */
-  readonly camera: { readonly itemId: string; readonly off: boolean; readonly mirrored: boolean } | undefined;
+  /**
+   * The microphone (not audio captured with a screen); muted while its track is disabled (the
+   * person's word), stopped while the system gives it no sound (another app took it, a switch).
+   */
+  readonly microphone: { readonly itemId: string; readonly muted: boolean; readonly stopped: boolean; readonly speaking: boolean } | undefined;
+  /** The camera; off while its track is disabled (the person's word), stopped while the system gives it no frames. */
+  readonly camera: { readonly itemId: string; readonly off: boolean; readonly stopped: boolean; readonly mirrored: boolean } | undefined;
   /** Screen capture video items, oldest first. */
   readonly screenIds: readonly string[];
 }
@@ -21,8 +24,8 @@ export function localMediaState(items: readonly MediaItem[]): LocalMediaState {
   const microphone = local.findLast(isVoice);
   const camera = local.findLast((item) => item.kind === 'video' && !item.screenCapture);
   return {
-    microphone: microphone && { itemId: microphone.id, muted: microphone.localDisabled, speaking: microphone.speaking },
-    camera: camera && { itemId: camera.id, off: camera.localDisabled, mirrored: camera.renderMirrored },
+    microphone: microphone && { itemId: microphone.id, muted: microphone.localDisabled, stopped: microphone.externalDisabled, speaking: microphone.speaking },
+    camera: camera && { itemId: camera.id, off: camera.localDisabled, stopped: camera.externalDisabled, mirrored: camera.renderMirrored },
     screenIds: screens.map((item) => item.id),
   };
 }

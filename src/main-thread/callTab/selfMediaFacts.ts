@@ -5,13 +5,17 @@ import type { LocalMediaState } from './localMediaState';
 /** The facts this tab reports about yourself, so that every tab's Participants list shows them. */
 export type SelfMediaFacts = Pick<PeerMediaFacts, 'muted' | 'hasActiveCamera' | 'hasActiveMicrophone' | 'hasActiveScreenCapture'>;
 
-/** Yourself as others hear and see you: nothing outside the call; muted while no microphone is on. */
+/**
+ * Yourself as others hear and see you: nothing outside the call; muted while no microphone is on,
+ * and a camera or microphone the system stopped is off, as the others are told (`offForOthers`).
+ */
 export function selfMediaFacts(local: LocalMediaState, inCall: boolean): SelfMediaFacts {
-  const microphoneOn = inCall && local.microphone !== undefined && !local.microphone.muted;
+  const { microphone, camera } = local;
+  const microphoneOn = inCall && microphone !== undefined && !microphone.muted && !microphone.stopped;
   return {
     muted: inCall && !microphoneOn,
     hasActiveMicrophone: microphoneOn,
-    hasActiveCamera: inCall && local.camera !== undefined && !local.camera.off,
+    hasActiveCamera: inCall && camera !== undefined && !camera.off && !camera.stopped,
     hasActiveScreenCapture: inCall && local.screenIds.length > 0,
   };
 }

@@ -78,6 +78,16 @@ export function isVoice(item: Pick<MediaItem, 'kind' | 'screenCapture'>): boolea
   return item.kind === 'audio' && !item.screenCapture;
 }
 
+/**
+ * What the others are told of a local item: off while the person turned it off, and while the
+ * system stopped a camera or microphone (another app took it, a privacy switch, a lid closed): no
+ * frames or sound come then, so "off" is the truth to show them, not a stalled picture. A screen
+ * keeps its share while its surface sends nothing: a still screen sends no frames either.
+ */
+export function offForOthers(item: Pick<MediaItem, 'localDisabled' | 'externalDisabled' | 'screenCapture'>): boolean {
+  return item.localDisabled || (item.externalDisabled && !item.screenCapture);
+}
+
 /** A screen's sound among `items`, local or received: the audio captured with it (its owner's, its stream's). */
 export function screenSoundOf(items: readonly MediaItem[], screen: MediaItem): MediaItem[] {
   return items.filter((item) => item.source === screen.source && item.owner === screen.owner && item.kind === 'audio' && item.screenCapture && item.streamId === screen.streamId);

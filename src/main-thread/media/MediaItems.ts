@@ -1,6 +1,6 @@
 import type { Clock } from '../../common/clock';
 import { InvalidMutePropertyError } from './errors';
-import { assertTrackKind, isVoice, screenSoundOf, type MediaItem, type MediaItemChange, type MediaKind } from './MediaItem';
+import { assertTrackKind, isVoice, offForOthers, screenSoundOf, type MediaItem, type MediaItemChange, type MediaKind } from './MediaItem';
 import type { MediaLoadedInfo } from './mediaLoaded';
 import { TypedEmitter } from '../../common/TypedEmitter';
 
@@ -9,8 +9,9 @@ export interface MediaItemsEvents {
   updated: [item: MediaItem, previous: MediaItem];
   removed: [item: MediaItem];
   /**
-   * A local item was muted or unmuted (its track disabled or enabled): the Call tells the
-   * peers of every session that sends it (Jingle mute / unmute, SPEC §4).
+   * A local item went off or on for the others (`offForOthers`: its track disabled or enabled, or a
+   * camera or microphone stopped or given back by the system): the Call tells the peers of every
+   * session that sends it (Jingle mute / unmute, SPEC §4).
    */
   localMuteChanged: [item: MediaItem, muted: boolean];
 }
@@ -76,8 +77,9 @@ type StoredChange = MediaItemChange & Partial<Pick<MediaItem, 'shared' | 'replac
  * - sharing an item removes the item it replaces and marks it shared;
  * - unsharing marks it unshared and removes any local media that replaces it;
  * - a track that ends removes its item (unsharing it first);
- * - `localDisabled` drives `track.enabled`; for local media a change is reported as
- *   `localMuteChanged`.
+ * - `localDisabled` drives `track.enabled`; for local media a change of what the others are told
+ *   (`offForOthers`: turned off here, or a camera or microphone stopped by the system) is reported
+ *   as `localMuteChanged`.
  */
 export class MediaItems extends TypedEmitter<MediaItemsEvents> {
   private readonly items = new Map<string, MediaItem>();
@@ -110,6 +112,12 @@ export class MediaItems extends TypedEmitter<MediaItemsEvents> {
 
   forPeer(owner: string, kind?: MediaKind): MediaItem[] {
     return this.remote(kind).filter((item) => item.owner === owner);
+  }
+
+  /** Whether the others are to be told the local item `id` is off (`offForOthers`). */
+  isOffForOthers(id: string): boolean {
+    const item = this.items.get(id);
+    return item !== undefined && offForOthers(item);
   }
 
   getTrack(id: string): MediaStreamTrack | undefined {
@@ -345,8 +353,8 @@ export class MediaItems extends TypedEmitter<MediaItemsEvents> {
     const track = this.live.get(id)?.track;
     if (track && track.enabled === item.localDisabled) track.enabled = !item.localDisabled;
     this.emit('updated', item, previous);
-    if (item.source === 'local' && item.localDisabled !== previous.localDisabled) {
-      this.emit('localMuteChanged', item, item.localDisabled);
+    if (item.source === 'local' && offForOthers(item) !== offForOthers(previous)) {
+      this.emit('localMuteChanged', item, offForOthers(item));
     }
     return item;
   }

@@ -23,7 +23,7 @@ export {
 export type { MediaDevicesApi } from './MediaDevicesApi';
 export { previewKinds, readCapturePermissions, type CapturePermission, type CapturePermissions, type PermissionsApi } from './capturePermissions';
 export { EarlyPreviewCapture, withPreviewCapture, type PreviewCapture } from './PreviewCapture';
-export { assertTrackKind, isVoice, screenSoundOf, type MediaItem, type MediaItemChange, type MediaItemSource, type MediaKind, type VideoProfile } from './MediaItem';
+export { assertTrackKind, isVoice, offForOthers, screenSoundOf, type MediaItem, type MediaItemChange, type MediaItemSource, type MediaKind, type VideoProfile } from './MediaItem';
 export {
   MediaItems,
   type LocalMediaOptions,

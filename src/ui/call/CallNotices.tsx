@@ -11,7 +11,8 @@ const CALL_CONTROL = '.call-controls button:not(:disabled), .join-call:not(:disa
 /**
  * What the person should know about their media: a capture or call problem in plain words, the
  * "you are muted" hint while they speak muted (issue 6), that the video they send loses much on its
- * way (with their camera to turn off), and the plain "Request Media" fallback
+ * way (with their camera to turn off), that the system stopped their camera or microphone (with a
+ * way to try again), and the plain "Request Media" fallback
  * (SPEC §2) while playback or capture waits for their gesture — beside a capture's problem, as one
  * notice with its words; when the call moved to this tab, that it did and how their media stands
  * (issue 13), with the screen share to start again.
@@ -24,6 +25,7 @@ export function CallNotices() {
   const playbackBlocked = useAtomValue(runtime.atoms.playbackBlocked);
   const handover = useAtomValue(runtime.atoms.handover);
   const sendingPoorly = useAtomValue(runtime.atoms.sendingPoorly);
+  const stoppedBySystem = useAtomValue(runtime.atoms.stoppedBySystem);
   const cameraOn = useAtomValue(runtime.atoms.deviceToggles).camera.on;
   const preferences = useAtomValue(preferencesAtom);
   const notices = useRef<HTMLDivElement>(null);
@@ -66,6 +68,14 @@ export function CallNotices() {
           </div>
         )}
         {mutedWhileSpeaking && <p className="banner banner-warning">You are muted. Unmute your microphone to be heard.</p>}
+        {(stoppedBySystem.camera || stoppedBySystem.microphone) && (
+          <div className="banner banner-warning call-device-stopped">
+            <p>{stoppedWords(stoppedBySystem)}</p>
+            <button type="button" className="button small" onClick={onNoticeButton(() => void runtime.restartStoppedDevices())}>
+              Try again
+            </button>
+          </div>
+        )}
         {sendingPoorly && (
           <div className="banner banner-warning call-send-loss">
             <p>Your connection is losing much of the video you send: others may see it frozen.{cameraOn && ' Turning your camera off keeps your voice clearer.'}</p>
@@ -87,4 +97,11 @@ export function CallNotices() {
       )}
     </div>
   );
+}
+
+/** A camera or microphone the system stopped, what the others get meanwhile, and that it comes back by itself. */
+function stoppedWords({ camera, microphone }: { readonly camera: boolean; readonly microphone: boolean }): string {
+  if (camera && microphone) return 'Your camera and microphone stopped: your system paused them, or another app is using them. Until they are back, the others neither see nor hear you.';
+  if (camera) return 'Your camera stopped: your system paused it, or another app is using it. Until it is back, the others see your camera off.';
+  return 'Your microphone stopped: your system muted it, or another app is using it. Until it is back, the others cannot hear you.';
 }

@@ -261,7 +261,7 @@ export class MeshPath implements MediaPath {
     const { sessions, media } = this.options;
     void sessions.run(call, 'mute-state', async () => {
       for (const item of call.sent) {
-        await (media.get(item.id)?.localDisabled === true ? call.session.mute('initiator', item.kind) : call.session.unmute('initiator', item.kind));
+        await (media.isOffForOthers(item.id) ? call.session.mute('initiator', item.kind) : call.session.unmute('initiator', item.kind));
       }
     });
   }
@@ -278,7 +278,7 @@ export class MeshPath implements MediaPath {
       if (!track) return;
       await call.session.replaceSentTrack(item.kind, track);
       await this.describe(call);
-      const muted = media.get(item.id)?.localDisabled === true;
+      const muted = media.isOffForOthers(item.id);
       await (muted ? call.session.mute('initiator', item.kind) : call.session.unmute('initiator', item.kind));
       if (item.kind === 'video') await call.session.setVideoActive(this.videoActive(call));
     });
@@ -286,13 +286,13 @@ export class MeshPath implements MediaPath {
 
   /**
    * Whether the session sends its video: not while its receiver asked for none, nor while the
-   * camera is off. A camera turned off goes quiet rather than sending black frames (its track
-   * disabled): its receiver then sees it stop even when our mute cannot reach them (signalling
-   * down, issue 13; receive/CamerasByFrames).
+   * camera is off for the others (`offForOthers`). A camera turned off goes quiet rather than
+   * sending black frames (its track disabled): its receiver then sees it stop even when our mute
+   * cannot reach them (signalling down, issue 13; receive/CamerasByFrames).
    */
   private videoActive(call: CallSession): boolean {
     const video = call.sentOf('video');
-    return !this.videoRefused.has(call) && (video === undefined || this.options.media.get(video.id)?.localDisabled !== true);
+    return !this.videoRefused.has(call) && (video === undefined || !this.options.media.isOffForOthers(video.id));
   }
 
   private applyVideoActive(call: CallSession): void {

@@ -13,7 +13,7 @@ export interface IngestTrack {
   readonly kind: MediaKind;
   readonly track: MediaStreamTrack;
   readonly screenCapture: boolean;
-  /** A camera turned off (its item localDisabled): its video is not sent. */
+  /** A camera off for the others (turned off, or stopped by the system: `offForOthers`): its video is not sent. */
   readonly off: boolean;
 }
 

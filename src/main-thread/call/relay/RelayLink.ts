@@ -338,7 +338,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
   private tracksOf(items: readonly ShareableMedia[]): IngestTrack[] {
     return items.flatMap((item) => {
       const track = this.options.media.getTrack(item.id);
-      return track ? [{ itemId: item.id, kind: item.kind, track, screenCapture: item.screenCapture, off: this.options.media.get(item.id)?.localDisabled === true }] : [];
+      return track ? [{ itemId: item.id, kind: item.kind, track, screenCapture: item.screenCapture, off: this.options.media.isOffForOthers(item.id) }] : [];
     });
   }
 

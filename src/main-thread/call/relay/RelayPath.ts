@@ -344,7 +344,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
   private async stateMute(consumer: RelayConsumer): Promise<void> {
     const session = consumer.session;
     if (!session) return;
-    for (const item of consumer.delivery.media) await session.setMuted(item.kind, this.options.media.get(item.id)?.localDisabled === true);
+    for (const item of consumer.delivery.media) await session.setMuted(item.kind, this.options.media.isOffForOthers(item.id));
   }
 
   /** The receiver's quality request: on a relay session it is SET_CONSUMER_PROFILE (PROTOCOL.md). */

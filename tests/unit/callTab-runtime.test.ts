@@ -752,6 +752,22 @@ describe("your microphone and camera asked for from another tab of yours (the po
     expect(h.store.get(callAtomFamily(ROOM))?.ownMedia).toMatchObject({ microphoneMuted: false, cameraOff: false });
   });
 
+  it('a camera on by your word but stopped by the system (shown off there, as the others see it), asked on, is tried again', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    h.mediaDevices.captured[0]!.find((track) => track.kind === 'video')!.muteFromSource();
+    expect(h.self().hasActiveCamera).toBe(false);
+    const requestsBefore = h.mediaDevices.requests.length;
+    h.askOwnMedia({ cameraOff: false });
+    await settle();
+    expect(h.mediaDevices.requests.slice(requestsBefore).map((request) => [Boolean(request.audio), Boolean(request.video)])).toEqual([[false, true]]);
+    expect(local(h).camera).toMatchObject({ off: false, stopped: false });
+    expect(h.self().hasActiveCamera).toBe(true);
+  });
+
   it('out of the call nothing changes: the preview is not the call', async () => {
     const h = open();
     await settle();

@@ -315,6 +315,9 @@ export class CallRuntime {
     const { microphone, camera } = this.options.store.get(this.atoms.deviceToggles);
     if (change.microphoneMuted !== undefined && microphone.enabled && microphone.on === change.microphoneMuted) void this.toggleMicrophone();
     if (change.cameraOff !== undefined && camera.enabled && camera.on === change.cameraOff) void this.toggleCamera();
+    // On by your word but stopped by the system, the other tab shows it off: asked on there, it is tried again here.
+    const stopped = this.options.store.get(this.atoms.stoppedBySystem);
+    if ((change.cameraOff === false && stopped.camera) || (change.microphoneMuted === false && stopped.microphone)) void this.restartStoppedDevices();
   }
 
   /** "Start Screenshare" (in the call); also "Share screen again" after the call moved here. */

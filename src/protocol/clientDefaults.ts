@@ -131,6 +131,14 @@ export const LIVENESS = { quietMs: 15_000, answerWithinMs: 5_000, startWithinMs:
 export const VIDEO_START_BITRATE_KBPS = 1_000;
 
 /**
+ * A shared screen's sound (a tab's or the system's: mostly a video or music being shown) is sent
+ * in stereo where its receiver takes it (`call/opusStereo.ts`), at this average bitrate in bps
+ * (Opus `maxaveragebitrate`), where a voice is mono at Chromium's 32 kbps. On the mesh its sender
+ * writes it into the answer it applies; the relay ingest asks mediasoup-client for both.
+ */
+export const SCREEN_SOUND_BITRATE_BPS = 96_000;
+
+/**
  * A direct (mesh) camera video is sent at the size its receiver's tile asks for (PROTOCOL.md
  * simulcast profile; `call/mesh/meshVideoSize.ts`), as the relay sends a layer. Until the receiver
  * asks, `initialProfile`: the two-person grid's tile, whose smaller first keyframe the newcomer

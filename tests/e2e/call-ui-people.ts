@@ -1,7 +1,9 @@
 import type { Locator, Page } from '@playwright/test';
 import { FAKE_CAMERAS } from '../../playwright.config';
 import type { ParleySettings } from '../../server/settings';
+import { SCREEN_SOUND_BITRATE_BPS } from '../../src/protocol/clientDefaults';
 import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
+import { sentAudioFormats, stereoAnswers } from './call-watch';
 import { expectAll, expectOfEveryPair } from './expect-all';
 import { expect, participantEntry, type Person } from './rooms-people';
 
@@ -226,6 +228,23 @@ export function expectEveryoneSeesAndHearsEveryone(people: readonly Person[]): P
  * with the sharer's microphone muted, their tile and their entry say muted, nothing is heard in
  * their tile, and the screen's sound plays on. Leaves the sharer unmuted, still sharing.
  */
+/**
+ * A screen's sound goes in stereo at SCREEN_SOUND_BITRATE_BPS, the voices in mono at Chromium's
+ * 32 kbps: the sharer's every screen sound sender encodes to its receiver's `stereo=1` answer, its
+ * voice senders not; each viewer answered one offer in stereo. Every page here ran watchConnections
+ * before its call started.
+ */
+export async function expectScreenSoundInStereo(sharer: Person, viewers: readonly Person[]): Promise<void> {
+  const formats = () => sentAudioFormats(sharer.page).then((sent) => sent.map(({ screenSound, fmtp, targetBitrate }) => ({ screenSound, stereo: /(^|;)stereo=1/.test(fmtp), targetBitrate })));
+  await expect.poll(async () => (await formats()).some((format) => format.screenSound), { timeout: 30_000, message: "the screen's sound is sent" }).toBe(true);
+  for (const format of await formats()) {
+    expect(format, format.screenSound ? "the screen's sound" : 'a voice').toEqual(
+      format.screenSound ? { screenSound: true, stereo: true, targetBitrate: SCREEN_SOUND_BITRATE_BPS } : { screenSound: false, stereo: false, targetBitrate: 32_000 },
+    );
+  }
+  for (const viewer of viewers) await expect.poll(() => stereoAnswers(viewer.page), { message: `${viewer.displayName} decodes it in stereo` }).toBe(1);
+}
+
 export async function expectScreenSoundApartFromVoice(sharer: Person, others: readonly Person[]): Promise<void> {
   const screen = `${sharer.displayName}'s screen`;
   await expect(tile(sharer.page, 'Your screen')).toContainText('hears its sound');

@@ -7,12 +7,14 @@ import {
   expectDecodingVideo,
   expectEveryoneSeesAndHearsEveryone,
   expectScreenSoundApartFromVoice,
+  expectScreenSoundInStereo,
   joinCallWithCamera,
   LIGHT_VIDEO_TIERS,
   mediaPath,
   shownWidth,
   tile,
 } from './call-ui-people';
+import { watchConnections } from './call-watch';
 import { expect, roomJid, test, uniqueRoomName, type Person } from './rooms-people';
 import { iceConnected, relayRoomStats, waitsForReceiver } from './relay-people';
 import { expectNeverStopped, reportContinuity, tileSamples, watchTile, type ShownSample } from './video-continuity';
@@ -116,6 +118,7 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
     const roomAddress = roomJid(roomName, parley.settings.mucDomain);
     const alice = await people.join(roomName, 'Alice');
     const bob = await people.join(roomName, 'Bob');
+    for (const person of [alice, bob]) await person.page.evaluate(watchConnections);
     await joinCallWithCamera(alice.page, 0);
     await joinCallWithCamera(bob.page, 1);
 
@@ -138,6 +141,7 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
     ];
     for (const { viewer, shown } of pairs) await watchTile(viewer.page, shown.displayName);
     const carol = await people.join(roomName, 'Carol');
+    await carol.page.evaluate(watchConnections);
     const toRelayFrom = Date.now();
     await joinCallWithCamera(carol.page, 2);
     const everyone = [alice, bob, carol];
@@ -213,12 +217,13 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       await expect.poll(nothingSentUnasked(parley, roomAddress), { timeout: 30_000 }).toBe('as asked');
     });
 
-    await test.step("Alice shares her screen with its sound through the relay: Bob and Carol hear it in the screen's tile, not as her voice; stopped, it goes", async () => {
+    await test.step("Alice shares her screen with its sound through the relay, in stereo: Bob and Carol hear it in the screen's tile, not as her voice; stopped, it goes", async () => {
       await callButton(alice.page, 'Start Screenshare').click();
       // The screen's video and sound, each to the two others, beside everyone's camera and voice.
       await expect
         .poll(() => roomConsumers(parley, roomAddress).filter(iceConnected).length, { timeout: 60_000 })
         .toBe(3 * 2 * 2 + 2 * 2);
+      await expectScreenSoundInStereo(alice, [bob, carol]);
       await expectScreenSoundApartFromVoice(alice, [bob, carol]);
       await callButton(alice.page, 'Stop Screenshare').click();
       for (const viewer of [bob, carol]) await expect(tile(viewer.page, "Alice's screen")).toHaveCount(0);

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { VOLUME } from '../../src/protocol/constants';
-import { areaOf, callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, expectScreenSoundApartFromVoice, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
+import { areaOf, callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, expectScreenSoundApartFromVoice, expectScreenSoundInStereo, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { expectAll } from './expect-all';
@@ -195,6 +195,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
     const carol = await people.join(room, 'Carol');
+    for (const person of [alice, bob, carol]) await person.page.evaluate(watchConnections);
     for (const person of [alice, bob, carol]) await joinCall(person.page);
     await expectEveryoneSeesAndHearsEveryone([alice, bob, carol]);
     await screenshot(alice.page, 'three-person-call');
@@ -213,7 +214,8 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await screenshot(bob.page, 'three-person-call-with-screen');
     });
 
-    await test.step("the screen comes with its sound: Bob and Carol hear it in the screen's tile, not as Alice's voice — muted, she is silent and it plays on", async () => {
+    await test.step("the screen comes with its sound, in stereo: Bob and Carol hear it in the screen's tile, not as Alice's voice — muted, she is silent and it plays on", async () => {
+      await expectScreenSoundInStereo(alice, [bob, carol]);
       await expectScreenSoundApartFromVoice(alice, [bob, carol]);
     });
 

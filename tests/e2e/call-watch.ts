@@ -50,6 +50,41 @@ export async function sentAudioWatch(page: Page): Promise<{ liveAudioSent: numbe
   return page.evaluate(() => Reflect.get(window, 'parleySentAudioWatch') as { liveAudioSent: number; audioSenders: number });
 }
 
+/** One audio the page sends, as its sender's codec and statistics say: a screen's sound (content hint `music`) or a voice. */
+export interface SentAudioFormat {
+  readonly screenSound: boolean;
+  /** The Opus parameters the sender encodes to (the receiver's answer as the sender applied it). */
+  readonly fmtp: string;
+  readonly targetBitrate: number | undefined;
+}
+
+/** What watchConnections' connections send as audio, each sender once. */
+export function sentAudioFormats(page: Page): Promise<SentAudioFormat[]> {
+  return page.evaluate(async () => {
+    const connections = [...(Reflect.get(window, 'parleyConnections') as Set<RTCPeerConnection>)].filter((connection) => connection.connectionState === 'connected');
+    const senders = connections.flatMap((connection) => connection.getSenders()).filter((sender) => sender.track?.kind === 'audio');
+    return Promise.all(
+      senders.map(async (sender) => {
+        let targetBitrate: number | undefined;
+        (await sender.getStats()).forEach((stats: { type: string; targetBitrate?: number }) => {
+          if (stats.type === 'outbound-rtp') targetBitrate = stats.targetBitrate;
+        });
+        return { screenSound: sender.track?.contentHint === 'music', fmtp: sender.getParameters().codecs[0]?.sdpFmtpLine ?? '', targetBitrate };
+      }),
+    );
+  });
+}
+
+/** How many of watchConnections' connections answered an offer with Opus in stereo (what their decoders follow). */
+export function stereoAnswers(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      [...(Reflect.get(window, 'parleyConnections') as Set<RTCPeerConnection>)].filter(
+        (connection) => connection.connectionState === 'connected' && connection.localDescription?.type === 'answer' && /a=fmtp:\d+ [^\r\n]*stereo=1/.test(connection.localDescription.sdp),
+      ).length,
+  );
+}
+
 /**
  * In an observer's tab, from now on every 20 ms: whether `name` is shown live — listed in the
  * Participants list without "muted", or their call tile without ", muted". With `absentCounts`,

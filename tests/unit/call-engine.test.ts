@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { Stanzas } from 'stanza';
 import { createStore } from 'jotai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectionsAtom, heldPeersAtom, receivedPathsAtom } from '../../src/main-thread/call/callAtoms';
@@ -125,6 +126,11 @@ async function join(w: World, nick: string): Promise<Person> {
 /** Everyone sees everyone in the call, requesting video. */
 function allInCall(w: World): void {
   for (const person of w.people) setView(person, true, Object.fromEntries(w.people.filter((other) => other !== person).map((other) => [other.address, 'video' as const])));
+}
+
+/** The Opus fmtp lines of a fake connection's description (Opus is its payload type 111). */
+function opusFmtpOf(sdp: string | undefined): string[] {
+  return (sdp ?? '').split('\r\n').filter((line) => line.startsWith('a=fmtp:111 '));
 }
 
 function shareCamera(person: Person): { mic: string; camera: string } {
@@ -295,6 +301,22 @@ describe('Call: sessions follow the room (PROTOCOL.md one-way sessions)', () => 
     alice.media.remove(screen);
     await until(() => received('audio', true).length === 0 && received('video', true).length === 0, 'the screen and its sound gone');
     expect(received('audio', false)).toHaveLength(1);
+  });
+
+  it("a screen's sound is offered in stereo and answered so, and its sender sends it at SCREEN_SOUND_BITRATE_BPS; the voice stays mono", async () => {
+    const w = newWorld();
+    const { alice, bob } = await aliceSendingToBob(w);
+    shareScreen(alice, { withSound: true });
+    await until(() => remoteFrom(bob, alice).filter((item) => item.screenCapture).length === 2, "the screen and its sound received");
+    const opusOf = (jingle: Stanzas.Jingle) =>
+      (jingle.contents ?? []).flatMap((content) => ((content.application as Stanzas.JingleRtpDescription | undefined)?.codecs ?? []).filter((codec) => codec.name === 'opus').map((codec) => codec.parameters ?? {}));
+    const sessions = (action: string) => w.network.log.filter((entry) => entry.jingle.action === action);
+    const [voice, screen] = sessions('session-initiate').filter((entry) => entry.from === alice.address);
+    expect([opusOf(voice!.jingle), opusOf(screen!.jingle)]).toEqual([[{}], [{ 'sprop-stereo': '1' }]]);
+    const answerTo = (initiate: typeof voice) => sessions('session-accept').find((entry) => entry.jingle.sid === initiate!.jingle.sid)!;
+    expect([opusOf(answerTo(voice).jingle), opusOf(answerTo(screen).jingle)]).toEqual([[{}], [{ stereo: '1' }]]);
+    const applied = alice.pcs.map((pc) => opusFmtpOf(pc.remoteDescription?.sdp));
+    expect(applied).toEqual(expect.arrayContaining([[], ['a=fmtp:111 stereo=1;maxaveragebitrate=96000']]));
   });
 
   it('mute and unmute go out as session-info and mark the receiver’s item and peer', async () => {

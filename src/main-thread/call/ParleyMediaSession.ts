@@ -7,16 +7,19 @@ import { convertCandidateToIntermediate, convertIntermediateToRequest } from 'st
 import { NS_JINGLE_ICE_UDP_1 } from 'stanza/Namespaces';
 import type { MediaSessionOpts } from 'stanza/jingle/MediaSession';
 import type { ActionCallback } from 'stanza/jingle/Session';
-import { VIDEO_START_BITRATE_KBPS } from '../../protocol/clientDefaults';
+import { SCREEN_SOUND_BITRATE_BPS, VIDEO_START_BITRATE_KBPS } from '../../protocol/clientDefaults';
 import type { MediaKind } from '../media';
 import { readDescriptionInfo, type MediaDescription } from './descriptionInfo';
 import type { SizedEncoding, VideoBox } from './mesh/meshVideoSize';
 import { withStartBitrate } from './mesh/startBitrate';
+import { answerInStereoWhereOffered, offeredInStereo, withAverageBitrate } from './opusStereo';
 import { firstMediaIce, iceUfragOf } from './sdpLines';
 
 export interface ParleyMediaSessionOptions extends MediaSessionOpts {
   /** A description-info arrived (names, screen marks, or the receiver's quality request). */
   readonly onDescription: (session: ParleyMediaSession, descriptions: readonly MediaDescription[]) => void;
+  /** It sends a shared screen's sound: offered in stereo, encoded at SCREEN_SOUND_BITRATE_BPS (opusStereo.ts). */
+  readonly screenSound?: boolean;
 }
 
 /** The part of a received video's statistics (inbound-rtp) read here. */
@@ -30,7 +33,8 @@ interface InboundVideoStats {
 /**
  * StanzaJS's MediaSession with Parley's one-way media (PROTOCOL.md): the initiator only sends
  * (sendonly transceivers, so every content is `senders='initiator'`), and description-info is
- * understood instead of being answered with unsupported-info.
+ * understood instead of being answered with unsupported-info. A screen's sound goes in stereo
+ * where the receiver takes it (opusStereo.ts).
  */
 export class ParleyMediaSession extends MediaSession {
   private readonly onDescription: ParleyMediaSessionOptions['onDescription'];
@@ -39,9 +43,32 @@ export class ParleyMediaSession extends MediaSession {
   /** The receivers of the remote tracks looked up (receiverOf). */
   private readonly receivers = new WeakMap<MediaStreamTrack, RTCRtpReceiver>();
 
+  private readonly screenSound: boolean;
+
   constructor(options: ParleyMediaSessionOptions) {
     super(options);
     this.onDescription = options.onDescription;
+    this.screenSound = options.screenSound === true;
+  }
+
+  /**
+   * StanzaJS's accept, which creates, writes and sets the answer in one go: its answer goes in
+   * stereo where the offer says so (opusStereo.ts), for this side's decoder and the sender's encoder alike.
+   */
+  override accept(opts?: RTCAnswerOptions | ActionCallback, next?: ActionCallback): Promise<void> {
+    const createAnswer = this.pc.createAnswer.bind(this.pc);
+    const createAnswerInStereo = async (answerOptions?: RTCAnswerOptions): Promise<RTCSessionDescriptionInit> => {
+      const answer = await createAnswer(answerOptions);
+      const offer = this.pc.remoteDescription?.sdp;
+      return offer && answer.sdp ? { type: answer.type, sdp: answerInStereoWhereOffered(offer, answer.sdp) } : answer;
+    };
+    this.pc.createAnswer = createAnswerInStereo as RTCPeerConnection['createAnswer'];
+    return super.accept(opts, next);
+  }
+
+  /** Every request goes as StanzaJS writes it, but a screen sound's offer, which says its audio is stereo. */
+  override send(action: JingleAction, data: Partial<Stanzas.Jingle>): void {
+    super.send(action, this.screenSound && action === JingleAction.SessionInitiate ? offeredInStereo(data) : data);
   }
 
   /**
@@ -233,9 +260,13 @@ export class ParleyMediaSession extends MediaSession {
     }
   }
 
-  /** The answer as this sender applies it: starting from VIDEO_START_BITRATE_KBPS (issue 14, the first frame at once). */
+  /**
+   * The answer as this sender applies it: starting from VIDEO_START_BITRATE_KBPS (issue 14, the
+   * first frame at once); a screen's sound at SCREEN_SOUND_BITRATE_BPS.
+   */
   protected override onSessionAccept(changes: Stanzas.Jingle, cb: ActionCallback): Promise<void> {
-    return super.onSessionAccept(withStartBitrate(changes, VIDEO_START_BITRATE_KBPS), cb);
+    const started = withStartBitrate(changes, VIDEO_START_BITRATE_KBPS);
+    return super.onSessionAccept(this.screenSound ? withAverageBitrate(started, SCREEN_SOUND_BITRATE_BPS) : started, cb);
   }
 
   protected override onDescriptionInfo(changes: Stanzas.Jingle, cb: ActionCallback): void {

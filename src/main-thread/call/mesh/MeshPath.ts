@@ -201,6 +201,7 @@ export class MeshPath implements MediaPath {
           parent: manager,
           peerID: delivery.peerAddress,
           onDescription: (from, descriptions) => this.onQualityRequest(from, descriptions),
+          screenSound: delivery.media.some((item) => item.kind === 'audio' && item.screenCapture),
         }),
     );
     manager.addSession(session);

@@ -2,7 +2,7 @@ import type { Device } from 'mediasoup-client';
 import type { ConnectionState, Producer, Transport } from 'mediasoup-client/types';
 import type { MediaKind } from '../../media';
 import { TypedEmitter } from '../../../common/TypedEmitter';
-import { VIDEO_START_BITRATE_KBPS } from '../../../protocol/clientDefaults';
+import { SCREEN_SOUND_BITRATE_BPS, VIDEO_START_BITRATE_KBPS } from '../../../protocol/clientDefaults';
 import { RelayIngestError } from './errors';
 import type { RelayRpcClient } from './RelayRpcClient';
 import { cameraEncodings, screenEncodings } from './simulcast';
@@ -162,6 +162,8 @@ export class RelayIngest extends TypedEmitter<RelayIngestEvents> {
       track: track.track,
       stopTracks: false,
       ...(video ? { encodings: this.encodings(track.screenCapture), codecOptions: { videoGoogleStartBitrate: VIDEO_START_BITRATE_KBPS } } : {}),
+      // A screen's sound in stereo (its consumers' offers then say so: sprop-stereo), at a music bitrate.
+      ...(!video && track.screenCapture ? { codecOptions: { opusStereo: true, opusMaxAverageBitrate: SCREEN_SOUND_BITRATE_BPS } } : {}),
       // trackId: the id receivers see in a=msid (src/protocol/relay.ts); screenCapture: which encodings it has.
       appData: { trackId: track.track.id, screenCapture: track.screenCapture },
     });

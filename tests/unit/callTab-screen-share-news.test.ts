@@ -24,4 +24,11 @@ describe('A screen share is said to a screen reader as it starts and stops (beyo
     expect(screenShareNews(bobSharing, new Map([[carol, { name: 'Carol', withSound: true }]]))).toBe('Carol started sharing a screen with sound. Bob stopped sharing a screen.');
     expect(screenShareNews(bobSharing, new Map(bobSharing))).toBeUndefined();
   });
+
+  it("and whose screen's sound came or went while they share (its sound may reach you after its picture)", () => {
+    const silent = new Map([[bob, { name: 'Bob', withSound: false }]]);
+    const withSound = new Map([[bob, { name: 'Bob', withSound: true }]]);
+    expect(screenShareNews(silent, withSound)).toBe("Bob's screen now comes with sound.");
+    expect(screenShareNews(withSound, silent)).toBe("Bob's screen no longer comes with sound.");
+  });
 });

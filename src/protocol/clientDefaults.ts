@@ -166,6 +166,15 @@ export const CAPTURE_TIER_SETTLE_MS = 2_000;
 export const VOICE_ANALYSIS_DELAY_MS = 1_000;
 
 /**
+ * Your microphone whose voice analysis has heard no sound at all this long after it started (only
+ * digital silence, which no live microphone delivers: worker/VoiceActivityDetector.ts) delivers
+ * none — muted on the device itself, an input with nothing plugged in — and has lost its input
+ * (`inputLost`, callTab/VoiceMonitors.ts), as one that goes silent after some sound does within a
+ * second. The person is told: the others hear nothing of them (CallNotices).
+ */
+export const MICROPHONE_SILENT_AFTER_MS = 3_000;
+
+/**
  * Issue 14: a mesh sender keeps one offer made ahead for the next person to join
  * (`call/mesh/PreparedOffer.ts`). It is made `delayMs` after what it would send last changed (or
  * after the last one was taken), so a join under way is not slowed by making the next, and made

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { VOLUME } from '../../src/protocol/constants';
+import { MICROPHONE_SILENT_AFTER_MS } from '../../src/protocol/clientDefaults';
 import { areaOf, callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, expectScreenSoundApartFromVoice, expectScreenSoundInStereo, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
@@ -501,6 +502,55 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     } finally {
       await browser.close();
       recording.dispose();
+    }
+  });
+
+  test('a microphone that sends no sound at all is said, with another to pick, in the preview and in the call while it is on; one that sends sound is not', async ({ people, browser, appUrl }) => {
+    const room = uniqueRoomName('call-silent-microphone');
+    const bob = await people.join(room, 'Bob');
+    await joinCall(bob.page);
+    const context = await browser.newContext();
+    try {
+      // A fake, named as such: a microphone muted on the device itself delivers digital silence, which
+      // Chromium's fake devices cannot (even a file of zeros comes with noise at about −86 dBFS). Until
+      // the test says otherwise, each microphone captured is a track of WebAudio's silence instead.
+      await context.addInitScript(() => {
+        Object.assign(window, { parleyMicrophoneMutedOnDevice: true });
+        const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+        navigator.mediaDevices.getUserMedia = async (constraints) => {
+          const stream = await getUserMedia(constraints);
+          if (!Reflect.get(window, 'parleyMicrophoneMutedOnDevice')) return stream;
+          for (const track of stream.getAudioTracks()) {
+            stream.removeTrack(track);
+            track.stop();
+            stream.addTrack(new AudioContext().createMediaStreamDestination().stream.getAudioTracks()[0]!);
+          }
+          return stream;
+        };
+      });
+      const page = await context.newPage();
+      await joinFromHome(page, appUrl, room, 'Alice');
+      await openPanel(page, 'Chat');
+      await expectJoined(page);
+      const notice = callRegion(page).getByRole('status').locator('.call-microphone-silent');
+      await expect(notice).toHaveText(/^Your microphone sends no sound: it may be muted on the device itself, or not the one you speak into\. Until it sends some, the others cannot hear you\./, {
+        timeout: MICROPHONE_SILENT_AFTER_MS + 10_000,
+      });
+      await joinCall(page);
+      await expect(notice).toBeVisible();
+      await callButton(page, 'Mute microphone').click();
+      await expect(notice).toHaveCount(0);
+      await callButton(page, 'Unmute microphone').click();
+      await expect(notice).toBeVisible();
+      await expect(callRegion(bob.page).locator('.call-microphone-silent'), 'Bob’s microphone sends sound').toHaveCount(0);
+
+      // Alice picks another microphone in the notice, one that sends sound: the notice goes, Bob hears her.
+      await page.evaluate(() => Object.assign(window, { parleyMicrophoneMutedOnDevice: false }));
+      await notice.getByRole('combobox', { name: 'Use another microphone' }).selectOption({ index: 2 });
+      await expect(notice).toHaveCount(0);
+      await expectHearing(bob.page, 'Alice');
+    } finally {
+      await context.close();
     }
   });
 });

@@ -216,6 +216,10 @@ export class FakeVoiceMonitor implements ItemVoiceMonitor {
   report(speaking: boolean, at = 1_000, volume = speaking ? -40 : -90): void {
     for (const listener of this.listeners) listener({ itemId: this.itemId, speaking, inputDetected: true, inputLost: false, volume, at });
   }
+  /** What its detector says of digital silence: nothing heard yet, or (`afterSound`) input lost after some. */
+  reportSilence(at = 1_000, { afterSound = false } = {}): void {
+    for (const listener of this.listeners) listener({ itemId: this.itemId, speaking: false, inputDetected: afterSound, inputLost: afterSound, volume: -Infinity, at });
+  }
 }
 
 export function room(overrides: Partial<Room> = {}): Room {

@@ -4,7 +4,7 @@ import { CapturePermissionError } from '../../src/main-thread/media';
 import { callAtomFamily, sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { VIDEO_RESOLUTION_TIERS, VOLUME } from '../../src/protocol/constants';
 import { profileForTile } from '../../src/main-thread/call/receive/tileProfile';
-import { CAPTURE_TIER_SETTLE_MS, VOICE_ANALYSIS_DELAY_MS, TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
+import { CAPTURE_TIER_SETTLE_MS, MICROPHONE_SILENT_AFTER_MS, VOICE_ANALYSIS_DELAY_MS, TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
 import type { VideoSendLoad } from '../../src/main-thread/media';
 import { BOB, FakeTileObservers, harness, keyEvent, monitorOf, peer, ROOM, settle, SELF } from './callTab-fakes';
 import { FakeStream, FakeTrack, receivedTrack } from './track-fakes';
@@ -618,6 +618,49 @@ describe('what the call tells the others', () => {
     expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
     expect(h.spoken).toEqual([false]);
     expect(h.self().speaking).toBe(false);
+  });
+
+  it('your microphone that delivers no sound at all is said as such while it is on (the others hear nothing of you), until it delivers some; muted, it is not', async () => {
+    const h = open();
+    await settle();
+    const microphone = local(h).microphone!.itemId;
+    const monitor = monitorOf(h.monitors, microphone);
+    const silent = () => h.store.get(h.runtime.atoms.microphoneSilent);
+    monitor.reportSilence(50);
+    await h.clock.advance(MICROPHONE_SILENT_AFTER_MS - 1);
+    expect(silent()).toBe(false);
+    await h.clock.advance(1);
+    expect(h.runtime.media.get(microphone)?.inputLost).toBe(h.clock.now());
+    expect(silent()).toBe(true);
+    // A report of the same silence keeps it lost.
+    monitor.reportSilence(3_100);
+    expect(silent()).toBe(true);
+    h.runtime.setMicrophoneMuted(true);
+    expect(silent()).toBe(false);
+    h.runtime.setMicrophoneMuted(false);
+    expect(silent()).toBe(true);
+    monitor.report(true, 4_000);
+    expect(h.runtime.media.get(microphone)).toMatchObject({ inputDetected: true, inputLost: undefined });
+    expect(silent()).toBe(false);
+    // Gone silent after some sound, it is said again.
+    monitor.reportSilence(6_000, { afterSound: true });
+    expect(silent()).toBe(true);
+  });
+
+  it('a microphone heard within MICROPHONE_SILENT_AFTER_MS is never said to send no sound', async () => {
+    const h = open();
+    await settle();
+    monitorOf(h.monitors, local(h).microphone!.itemId).report(false, 500);
+    await h.clock.advance(2 * MICROPHONE_SILENT_AFTER_MS);
+    expect(h.store.get(h.runtime.atoms.microphoneSilent)).toBe(false);
+  });
+
+  it('a microphone whose analysis failed is not said to send no sound: what it did not hear is unknown', async () => {
+    const h = open();
+    await settle();
+    monitorOf(h.monitors, local(h).microphone!.itemId).end(new Error('the worker stopped'));
+    await h.clock.advance(2 * MICROPHONE_SILENT_AFTER_MS);
+    expect(h.store.get(h.runtime.atoms.microphoneSilent)).toBe(false);
   });
 
   it('a microphone the system mutes (the track’s muted: no frames come, so no silence is heard) is not speaking and has no input, here and for the room, until it is back and heard afresh', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { selfFactsChange, selfMediaFacts } from '../../src/main-thread/callTab/selfMediaFacts';
 import { peer, SELF } from './callTab-fakes';
 
-const on = { microphone: { itemId: 'mic', muted: false, stopped: false, speaking: false }, camera: { itemId: 'cam', off: false, stopped: false, mirrored: true }, screenIds: ['screen'] };
+const on = { microphone: { itemId: 'mic', muted: false, stopped: false, silent: false, speaking: false }, camera: { itemId: 'cam', off: false, stopped: false, mirrored: true }, screenIds: ['screen'] };
 
 describe('your own media facts', () => {
   it('are what you send while in the call, and nothing outside it', () => {

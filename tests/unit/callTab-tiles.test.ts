@@ -50,7 +50,7 @@ const carol = peer(CAROL, { displayName: 'Carol', joinedCall: true });
 describe('Your own media (SPEC §3 Media item screenCapture): the microphone is told from audio shared with a screen, the camera from the screen', () => {
   it('tells the microphone from audio shared with a screen, and the camera from the screen', () => {
     expect(localMediaState([microphone, camera, screen, screenAudio])).toEqual({
-      microphone: { itemId: 'mic', muted: false, stopped: false, speaking: false },
+      microphone: { itemId: 'mic', muted: false, stopped: false, silent: false, speaking: false },
       camera: { itemId: 'cam', off: false, stopped: false, mirrored: true },
       screenIds: ['screen'],
     });

@@ -1,6 +1,6 @@
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
-import { VOICE_ANALYSIS_DELAY_MS } from '../../protocol/clientDefaults';
+import { MICROPHONE_SILENT_AFTER_MS, VOICE_ANALYSIS_DELAY_MS } from '../../protocol/clientDefaults';
 import type { VoiceActivityReport, VoiceAnalysisOptions } from '../../protocol/analysisWorker';
 import { isVoice, type MediaItem, type MediaItems } from '../media';
 import { errorMessage } from '../../common/errorMessage';
@@ -33,6 +33,8 @@ interface Analysis {
   stopped: boolean;
   /** The analysis waiting to start (VOICE_ANALYSIS_DELAY_MS). */
   waiting: unknown;
+  /** Your microphone's check, MICROPHONE_SILENT_AFTER_MS into its analysis, that it delivered some sound. */
+  silenceCheck: unknown;
   /** It has reported: its analysis holds what it heard, which a muting by the source makes stale. */
   reported: boolean;
 }
@@ -42,7 +44,8 @@ interface Analysis {
  * per audio item, local microphones and remote tracks alike, started VOICE_ANALYSIS_DELAY_MS after
  * the item arrives (off the first frames of the join that brought it) — at once for your microphone
  * while the preview shows its level — and stopped as it goes. Each report becomes the item's speaking, inputDetected,
- * inputLost, volume and lastSpokeAt.
+ * inputLost, volume and lastSpokeAt. Your microphone not heard at all MICROPHONE_SILENT_AFTER_MS into
+ * its analysis has lost its input too, as one that falls silent does.
  *
  * A local microphone is analysed through an enabled clone of its track: muting disables the track
  * that is sent, and the clone still hears the person, which is how "you are muted" can be shown
@@ -89,7 +92,7 @@ export class VoiceMonitors {
     const local = item.source === 'local';
     const track = local ? original.clone() : original;
     if (local) track.enabled = true;
-    const analysis: Analysis = { track, ownsTrack: local, monitor: undefined, stopped: false, waiting: undefined, reported: false };
+    const analysis: Analysis = { track, ownsTrack: local, monitor: undefined, stopped: false, waiting: undefined, silenceCheck: undefined, reported: false };
     this.analyses.set(item.id, analysis);
     if (atOnce || (local && this.options.previewShowsLevel())) this.analyse(item.id, analysis, local);
     else analysis.waiting = this.options.clock.setTimeout(() => this.analyse(item.id, analysis, local), VOICE_ANALYSIS_DELAY_MS);
@@ -104,8 +107,11 @@ export class VoiceMonitors {
           return;
         }
         analysis.monitor = monitor;
+        if (local) analysis.silenceCheck = this.options.clock.setTimeout(() => this.checkHeard(itemId), MICROPHONE_SILENT_AFTER_MS);
         monitor.on('change', (report) => this.apply(itemId, report));
         monitor.on('ended', ({ error }) => {
+          // What it did not hear is then unknown, not silence.
+          this.options.clock.clearTimeout(analysis.silenceCheck);
           if (error !== undefined) this.options.logger.error(`voice activity of ${itemId} no longer analysed: ${errorMessage(error)}`);
         });
       },
@@ -119,6 +125,7 @@ export class VoiceMonitors {
     this.analyses.delete(itemId);
     analysis.stopped = true;
     this.options.clock.clearTimeout(analysis.waiting);
+    this.options.clock.clearTimeout(analysis.silenceCheck);
     void analysis.monitor?.stop().catch(() => undefined);
     if (analysis.ownsTrack) analysis.track.stop();
   }
@@ -138,6 +145,13 @@ export class VoiceMonitors {
     }
   }
 
+  /** Your microphone, analysed MICROPHONE_SILENT_AFTER_MS and never heard: it has lost its input, until it delivers some. */
+  private checkHeard(itemId: string): void {
+    const item = this.options.media.get(itemId);
+    if (!item || item.inputDetected || item.inputLost !== undefined) return;
+    this.options.media.update(itemId, { inputLost: this.options.clock.now() });
+  }
+
   private apply(itemId: string, report: VoiceActivityReport): void {
     const { media } = this.options;
     const item = media.get(itemId);
@@ -148,7 +162,8 @@ export class VoiceMonitors {
     media.update(itemId, {
       speaking: report.speaking,
       inputDetected: report.inputDetected,
-      inputLost: report.inputLost ? (item.inputLost ?? report.at) : undefined,
+      // Not heard yet, it keeps what checkHeard found; heard, its detector says.
+      inputLost: report.inputLost ? (item.inputLost ?? report.at) : report.inputDetected ? undefined : item.inputLost,
       volume: report.volume,
       lastSpokeAt: report.speaking && !item.speaking ? report.at : item.lastSpokeAt,
     });

@@ -154,6 +154,14 @@ export function createCallTabAtoms(roomAddress: string) {
     const { microphone, camera } = get(local);
     return { microphone: microphone !== undefined && microphone.stopped && !microphone.muted, camera: camera !== undefined && camera.stopped && !camera.off };
   });
+  /**
+   * Your microphone on, yet it delivers no sound at all (muted on the device itself, an input with
+   * nothing plugged in): the others hear nothing of you. One the system stopped is said as such.
+   */
+  const microphoneSilent = atom((get) => {
+    const microphone = get(local).microphone;
+    return microphone !== undefined && microphone.silent && !microphone.muted && !microphone.stopped;
+  });
   /** SPEC §2 "Request Media": playback waits for a gesture, or no camera or microphone runs yet. */
   const requestMediaOffered = atom((get) => {
     if (get(playbackBlocked)) return true;
@@ -192,6 +200,7 @@ export function createCallTabAtoms(roomAddress: string) {
     othersInCall,
     mutedWhileSpeaking,
     stoppedBySystem,
+    microphoneSilent,
     requestMediaOffered,
   };
 }

@@ -4,9 +4,10 @@ import { isVoice, type MediaItem } from '../media';
 export interface LocalMediaState {
   /**
    * The microphone (not audio captured with a screen); muted while its track is disabled (the
-   * person's word), stopped while the system gives it no sound (another app took it, a switch).
+   * person's word), stopped while the system gives it no sound (another app took it, a switch),
+   * silent while what it delivers is no sound at all (its input lost: VoiceMonitors).
    */
-  readonly microphone: { readonly itemId: string; readonly muted: boolean; readonly stopped: boolean; readonly speaking: boolean } | undefined;
+  readonly microphone: { readonly itemId: string; readonly muted: boolean; readonly stopped: boolean; readonly silent: boolean; readonly speaking: boolean } | undefined;
   /** The camera; off while its track is disabled (the person's word), stopped while the system gives it no frames. */
   readonly camera: { readonly itemId: string; readonly off: boolean; readonly stopped: boolean; readonly mirrored: boolean } | undefined;
   /** Screen capture video items, oldest first. */
@@ -24,7 +25,13 @@ export function localMediaState(items: readonly MediaItem[]): LocalMediaState {
   const microphone = local.findLast(isVoice);
   const camera = local.findLast((item) => item.kind === 'video' && !item.screenCapture);
   return {
-    microphone: microphone && { itemId: microphone.id, muted: microphone.localDisabled, stopped: microphone.externalDisabled, speaking: microphone.speaking },
+    microphone: microphone && {
+      itemId: microphone.id,
+      muted: microphone.localDisabled,
+      stopped: microphone.externalDisabled,
+      silent: microphone.inputLost !== undefined,
+      speaking: microphone.speaking,
+    },
     camera: camera && { itemId: camera.id, off: camera.localDisabled, stopped: camera.externalDisabled, mirrored: camera.renderMirrored },
     screenIds: screens.map((item) => item.id),
   };

@@ -4,6 +4,7 @@ import { handoverMessage } from '../../main-thread/callTab/callHandover';
 import { preferencesAtom } from '../../main-thread/sessionAtoms';
 import { focusLost } from '../focusLost';
 import { useCallRuntime } from './callRuntimeContext';
+import { MicrophonePicker } from './DevicePickers';
 
 /** The call's next step in its stage: the first usable call control in the call, "Join call" in the preview, "Move call here" elsewhere. */
 const CALL_CONTROL = '.call-controls button:not(:disabled), .join-call:not(:disabled), .call-elsewhere-actions button';
@@ -12,7 +13,7 @@ const CALL_CONTROL = '.call-controls button:not(:disabled), .join-call:not(:disa
  * What the person should know about their media: a capture or call problem in plain words, the
  * "you are muted" hint while they speak muted (issue 6), that the video they send loses much on its
  * way (with their camera to turn off), that the system stopped their camera or microphone (with a
- * way to try again), and the plain "Request Media" fallback
+ * way to try again) or that their microphone delivers no sound (with another to pick), and the plain "Request Media" fallback
  * (SPEC §2) while playback or capture waits for their gesture — beside a capture's problem, as one
  * notice with its words; when the call moved to this tab, that it did and how their media stands
  * (issue 13), with the screen share to start again.
@@ -26,6 +27,7 @@ export function CallNotices() {
   const handover = useAtomValue(runtime.atoms.handover);
   const sendingPoorly = useAtomValue(runtime.atoms.sendingPoorly);
   const stoppedBySystem = useAtomValue(runtime.atoms.stoppedBySystem);
+  const microphoneSilent = useAtomValue(runtime.atoms.microphoneSilent);
   const cameraOn = useAtomValue(runtime.atoms.deviceToggles).camera.on;
   const preferences = useAtomValue(preferencesAtom);
   const notices = useRef<HTMLDivElement>(null);
@@ -74,6 +76,12 @@ export function CallNotices() {
             <button type="button" className="button small" onClick={onNoticeButton(() => void runtime.restartStoppedDevices())}>
               Try again
             </button>
+          </div>
+        )}
+        {microphoneSilent && (
+          <div className="banner banner-warning call-microphone-silent">
+            <p>Your microphone sends no sound: it may be muted on the device itself, or not the one you speak into. Until it sends some, the others cannot hear you.</p>
+            <MicrophonePicker label="Use another microphone" />
           </div>
         )}
         {sendingPoorly && (

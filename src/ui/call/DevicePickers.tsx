@@ -31,18 +31,30 @@ function DevicePicker({ label, devices, value, defaultLabel, starting, onChange 
   );
 }
 
-/** Camera, microphone and — where the browser can route audio — speaker. Names show once access is granted. */
-export function DevicePickers() {
+/** The devices of a kind the call tab knows, and whether the preview's first capture is under way. */
+function useDevices() {
   const runtime = useCallRuntime();
   const devices = useAtomValue(runtime.atoms.devices);
-  const selected = useAtomValue(runtime.atoms.selectedDevices);
   const starting = useAtomValue(runtime.atoms.previewStarting);
+  return { runtime, starting, ofKind: (kind: MediaDeviceKind) => devices.list.filter((device) => device.kind === kind) };
+}
+
+/** The microphone picker; `label` names it where it stands (beside the others, or in a notice about the microphone). */
+export function MicrophonePicker({ label }: { label: string }) {
+  const { runtime, starting, ofKind } = useDevices();
+  const selected = useAtomValue(runtime.atoms.selectedDevices);
+  return <DevicePicker label={label} devices={ofKind('audioinput')} value={selected.microphone ?? ''} defaultLabel="Default microphone" starting={starting} onChange={(id) => void runtime.selectMicrophone(id)} />;
+}
+
+/** Camera, microphone and — where the browser can route audio — speaker. Names show once access is granted. */
+export function DevicePickers() {
+  const { runtime, starting, ofKind } = useDevices();
+  const selected = useAtomValue(runtime.atoms.selectedDevices);
   const { audioOutputDeviceId } = useAtomValue(preferencesAtom);
-  const ofKind = (kind: MediaDeviceKind) => devices.list.filter((device) => device.kind === kind);
   return (
     <div className="device-pickers">
       <DevicePicker label="Camera" devices={ofKind('videoinput')} value={selected.camera ?? ''} defaultLabel="Default camera" starting={starting} onChange={(id) => void runtime.selectCamera(id)} />
-      <DevicePicker label="Microphone" devices={ofKind('audioinput')} value={selected.microphone ?? ''} defaultLabel="Default microphone" starting={starting} onChange={(id) => void runtime.selectMicrophone(id)} />
+      <MicrophonePicker label="Microphone" />
       {runtime.audioOutputSelectable && (
         <DevicePicker label="Speaker" devices={ofKind('audiooutput')} value={audioOutputDeviceId} defaultLabel="System default" starting={starting} onChange={(id) => runtime.selectSpeaker(id)} />
       )}

@@ -32,6 +32,8 @@ class FakeMediaDevices extends EventTarget {
   readonly outcomes: Outcome[] = [];
   readonly requests: MediaStreamConstraints[] = [];
   readonly displayRequests: DisplayMediaStreamOptions[] = [];
+  /** What the next getDisplayMedia calls throw, in turn (the picker closed, the system's refusal). */
+  readonly displayErrors: DOMException[] = [];
   /**
    * Absent unless the fake's browser can share a screen (`withScreen`): then each call is kept and
    * answered with a video track, and an audio track when audio was asked for (the picker's "share
@@ -44,6 +46,8 @@ class FakeMediaDevices extends EventTarget {
     this.getDisplayMedia = withScreen
       ? async (options) => {
           this.displayRequests.push(options);
+          const error = this.displayErrors.shift();
+          if (error) throw error;
           return new FakeStream([new FakeTrack('video'), ...(options.audio ? [new FakeTrack('audio')] : [])]) as unknown as MediaStream;
         }
       : undefined;
@@ -331,6 +335,25 @@ describe('SPEC §5 "Screen capture needs display-media support; otherwise an err
     const picked = await capture.captureUserMedia({ audio: true, replaceAudio: microphone?.audio });
     expect(media.local('audio').map((item) => item.id)).toEqual([sound?.id, picked?.audio]);
     expect(media.get(microphone?.audio ?? '')).toBeUndefined();
+  });
+
+  it('the person closing the browser’s picker is their choice: nothing is reported, nothing captured', async () => {
+    const { capture, errors, fake, media } = setup({ withScreen: true });
+    fake.displayErrors.push(new DOMException('Permission denied', 'NotAllowedError'));
+    expect(await capture.captureDisplay()).toBeUndefined();
+    expect(errors).toEqual([]);
+    expect(media.local()).toEqual([]);
+  });
+
+  it('the system refusing the browser the screen is said with what to do; a capture that fails otherwise is said too', async () => {
+    const { capture, errors, fake } = setup({ withScreen: true });
+    fake.displayErrors.push(new DOMException('Permission denied by system', 'NotAllowedError'), new DOMException('Could not start video source', 'NotReadableError'));
+    await capture.captureDisplay();
+    await capture.captureDisplay();
+    expect(errors.map((error) => [error.name, error.userMessage])).toEqual([
+      ['ScreenCaptureError', "Your system doesn't let this browser share your screen. Allow screen recording for the browser in your system's privacy settings, then try again."],
+      ['ScreenCaptureError', "Your screen couldn't be shared. Try again, or share a single window or tab."],
+    ]);
   });
 
   it('logs and reports screen capture where getDisplayMedia is missing', async () => {

@@ -89,6 +89,14 @@ function errorName(error: unknown): string {
   return error instanceof Error || error instanceof DOMException ? error.name : 'Error';
 }
 
+/**
+ * getDisplayMedia's refusal when the person closed the picker: NotAllowedError "Permission denied",
+ * where one the system made (no screen recording allowed to the browser) says "by system" (Chromium).
+ */
+function isPickerClosed(error: unknown): boolean {
+  return errorName(error) === 'NotAllowedError' && !/system/i.test(error instanceof Error || error instanceof DOMException ? error.message : '');
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error || error instanceof DOMException ? `${error.name}: ${error.message}` : String(error);
 }
@@ -285,6 +293,11 @@ export class MediaCapture {
       const options: DisplayCaptureOptions = { video: true, audio: request.audio ? this.displayAudioConstraints(request) : false, selfBrowserSurface: 'exclude', surfaceSwitching: 'include' };
       stream = await mediaDevices.getDisplayMedia(options);
     } catch (error) {
+      // Closing the browser's picker is the person's choice, not a problem to show them.
+      if (isPickerClosed(error)) {
+        this.options.logger.info(`screen sharing cancelled in the browser's picker (${errorText(error)})`);
+        return undefined;
+      }
       this.fail(new ScreenCaptureError(`getDisplayMedia failed: ${errorText(error)}`, [], errorName(error)));
       return undefined;
     }

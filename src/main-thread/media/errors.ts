@@ -108,12 +108,16 @@ export class DisplayMediaUnsupportedError extends CaptureError {
   }
 }
 
-/** getDisplayMedia failed: most often the person closed the picker (NotAllowedError). */
+/**
+ * getDisplayMedia failed otherwise than by the person closing the picker (which is not reported):
+ * refused by the system (NotAllowedError "Permission denied by system": the browser may not record
+ * the screen), or the capture could not start.
+ */
 export class ScreenCaptureError extends CaptureError {
   override readonly name = 'ScreenCaptureError';
   get userMessage(): string {
     return this.reason === 'NotAllowedError'
-      ? 'Screen sharing was cancelled or not allowed.'
-      : "Your screen couldn't be shared.";
+      ? "Your system doesn't let this browser share your screen. Allow screen recording for the browser in your system's privacy settings, then try again."
+      : "Your screen couldn't be shared. Try again, or share a single window or tab.";
   }
 }

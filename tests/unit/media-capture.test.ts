@@ -9,6 +9,7 @@ import {
   CapturePermissionError,
   CaptureTrackMissingError,
   DisplayMediaUnsupportedError,
+  REFUSED_BY_SYSTEM,
   UserMediaUnsupportedError,
   type CaptureError,
 } from '../../src/main-thread/media/errors';
@@ -19,8 +20,8 @@ import { OperationQueue } from '../../src/common/OperationQueue';
 import { ManualClock } from '../support/ManualClock';
 import { FakeStream, FakeTrack } from './track-fakes';
 
-/** What the fake getUserMedia does on one call: fail with a named error, or return these kinds. */
-type Outcome = { error: string } | { kinds: Array<'audio' | 'video'> };
+/** What the fake getUserMedia does on one call: fail with a named error (and its browser's words), or return these kinds. */
+type Outcome = { error: string; message?: string } | { kinds: Array<'audio' | 'video'> };
 
 /**
  * Fake mediaDevices for what a real browser will not do on demand: AbortError, a refusal
@@ -67,7 +68,7 @@ class FakeMediaDevices extends EventTarget {
     const outcome = this.outcomes.shift() ?? {
       kinds: [...(constraints.audio ? ['audio' as const] : []), ...(constraints.video ? ['video' as const] : [])],
     };
-    if ('error' in outcome) throw new DOMException(`${outcome.error} from the fake`, outcome.error);
+    if ('error' in outcome) throw new DOMException(outcome.message ?? `${outcome.error} from the fake`, outcome.error);
     return new FakeStream(outcome.kinds.map((kind) => new FakeTrack(kind))) as unknown as MediaStream;
   }
 }
@@ -156,6 +157,16 @@ describe('capture refusals (SPEC §8)', () => {
     expect(error?.message).toBe(`getUserMedia failed (camera and microphone): ${name}: ${name} from the fake`);
     expect(logged).toEqual([error?.message]);
     expect(media.all()).toEqual([]);
+  });
+
+  it('a refusal the operating system made (Chromium: "Permission denied by system") says to allow it in the system’s privacy settings', async () => {
+    const { fake, capture, devices, errors } = setup();
+    fake.outcomes.push({ error: 'NotAllowedError', message: 'Permission denied by system' });
+    await capture.captureUserMedia({ video: true });
+    expect(devices.state).toMatchObject({ cameraPermissionDenied: true });
+    expect(errors.map((error) => [error.name, error.reason, error.userMessage])).toEqual([
+      ['CapturePermissionError', REFUSED_BY_SYSTEM, "Your system doesn't let this browser use your camera. Allow it for the browser in your system's privacy settings, then try again."],
+    ]);
   });
 
   it('marks only what was asked for', async () => {

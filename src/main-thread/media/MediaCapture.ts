@@ -10,6 +10,7 @@ import {
   CaptureTrackMissingError,
   DisplayMediaUnsupportedError,
   ScreenCaptureError,
+  REFUSED_BY_SYSTEM,
   UserMediaUnsupportedError,
   type CaptureDevice,
   type CaptureError,
@@ -90,11 +91,14 @@ function errorName(error: unknown): string {
 }
 
 /**
- * getDisplayMedia's refusal when the person closed the picker: NotAllowedError "Permission denied",
- * where one the system made (no screen recording allowed to the browser) says "by system" (Chromium).
+ * A capture error's name, or REFUSED_BY_SYSTEM for a NotAllowedError the operating system made:
+ * Chromium says "Permission denied by system" there, and "Permission denied" where the person (or
+ * the site's settings) refused, or closed the screen picker.
  */
-function isPickerClosed(error: unknown): boolean {
-  return errorName(error) === 'NotAllowedError' && !/system/i.test(error instanceof Error || error instanceof DOMException ? error.message : '');
+function refusalReason(error: unknown): string {
+  const name = errorName(error);
+  const message = error instanceof Error || error instanceof DOMException ? error.message : '';
+  return name === 'NotAllowedError' && /by system/i.test(message) ? REFUSED_BY_SYSTEM : name;
 }
 
 function errorText(error: unknown): string {
@@ -215,7 +219,7 @@ export class MediaCapture {
         const log = `getUserMedia failed (${requested.join(' and ')}): ${errorText(error)}`;
         if (name === 'NotAllowedError' || name === 'SecurityError') {
           for (const device of requested) devices.markPermissionDenied(device);
-          this.fail(new CapturePermissionError(log, requested, name));
+          this.fail(new CapturePermissionError(log, requested, refusalReason(error)));
         } else if (name === 'AbortError') {
           this.fail(new CaptureAbortedError(`${log} (after ${CAPTURE_ABORT_RETRIES} retries)`, requested, name));
         } else {
@@ -293,12 +297,13 @@ export class MediaCapture {
       const options: DisplayCaptureOptions = { video: true, audio: request.audio ? this.displayAudioConstraints(request) : false, selfBrowserSurface: 'exclude', surfaceSwitching: 'include' };
       stream = await mediaDevices.getDisplayMedia(options);
     } catch (error) {
-      // Closing the browser's picker is the person's choice, not a problem to show them.
-      if (isPickerClosed(error)) {
+      const reason = refusalReason(error);
+      // Closing the browser's picker (a refusal not the system's) is the person's choice, not a problem to show them.
+      if (reason === 'NotAllowedError') {
         this.options.logger.info(`screen sharing cancelled in the browser's picker (${errorText(error)})`);
         return undefined;
       }
-      this.fail(new ScreenCaptureError(`getDisplayMedia failed: ${errorText(error)}`, [], errorName(error)));
+      this.fail(new ScreenCaptureError(`getDisplayMedia failed: ${errorText(error)}`, [], reason));
       return undefined;
     }
     const share = request.share !== false;

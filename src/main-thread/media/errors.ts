@@ -39,11 +39,21 @@ export abstract class CaptureError extends ParleyError {
   }
 }
 
-/** NotAllowedError / SecurityError: the person or the browser refused access. */
+/**
+ * A capture's `reason` when the operating system refused the browser (Chromium's NotAllowedError
+ * "Permission denied by system": no camera, microphone or screen recording allowed to the browser),
+ * not the person or the site's settings: the fix is in the system's privacy settings.
+ */
+export const REFUSED_BY_SYSTEM = 'refused by the system';
+
+/** NotAllowedError / SecurityError: the person, the browser or the system refused access. */
 export class CapturePermissionError extends CaptureError {
   override readonly name = 'CapturePermissionError';
   get userMessage(): string {
-    return `Parley isn't allowed to use your ${deviceWords(this.devices)}. Allow access in your browser's site settings, then try again.`;
+    const words = deviceWords(this.devices);
+    return this.reason === REFUSED_BY_SYSTEM
+      ? `Your system doesn't let this browser use your ${words}. Allow it for the browser in your system's privacy settings, then try again.`
+      : `Parley isn't allowed to use your ${words}. Allow access in your browser's site settings, then try again.`;
   }
 }
 
@@ -110,13 +120,13 @@ export class DisplayMediaUnsupportedError extends CaptureError {
 
 /**
  * getDisplayMedia failed otherwise than by the person closing the picker (which is not reported):
- * refused by the system (NotAllowedError "Permission denied by system": the browser may not record
- * the screen), or the capture could not start.
+ * refused by the system (REFUSED_BY_SYSTEM: the browser may not record the screen), or the capture
+ * could not start.
  */
 export class ScreenCaptureError extends CaptureError {
   override readonly name = 'ScreenCaptureError';
   get userMessage(): string {
-    return this.reason === 'NotAllowedError'
+    return this.reason === REFUSED_BY_SYSTEM
       ? "Your system doesn't let this browser share your screen. Allow screen recording for the browser in your system's privacy settings, then try again."
       : "Your screen couldn't be shared. Try again, or share a single window or tab.";
   }

@@ -134,6 +134,23 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     await expectAccessible(alice.page, 'call-2-people-dark');
     await alice.page.emulateMedia({ colorScheme: 'light' });
 
+    // Alice's system stops her camera, then gives it back (a fake: her own video's track made to read
+    // muted, with the events; Chromium's fake camera cannot be stopped at its source): the notice.
+    await tile(alice.page, 'Alice (you)')
+      .locator('video')
+      .evaluate((video: HTMLVideoElement) => Object.assign(window, { parleyOwnCamera: (video.srcObject as MediaStream).getVideoTracks()[0] }));
+    const systemStopsCamera = (stopped: boolean) =>
+      alice.page.evaluate((stopped) => {
+        const track = Reflect.get(window, 'parleyOwnCamera') as MediaStreamTrack;
+        Object.defineProperty(track, 'muted', { configurable: true, get: () => stopped });
+        track.dispatchEvent(new Event(stopped ? 'mute' : 'unmute'));
+      }, stopped);
+    await systemStopsCamera(true);
+    await expect(callRegion(alice.page).getByRole('button', { name: 'Try again' })).toBeVisible();
+    await expectAccessible(alice.page, 'call-camera-stopped');
+    await systemStopsCamera(false);
+    await expect(callRegion(alice.page).getByRole('button', { name: 'Try again' })).toHaveCount(0);
+
     // Bob shares his whole screen: it takes Alice's stage, and his own tile of it says so in words.
     await callButton(bob.page, 'Start Screenshare').click();
     await expect(tile(alice.page, "Bob's screen").getByRole('button', { name: "Enlarge Bob's screen" })).toHaveAttribute('aria-pressed', 'true');

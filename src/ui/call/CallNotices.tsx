@@ -27,6 +27,7 @@ export function CallNotices() {
   const handover = useAtomValue(runtime.atoms.handover);
   const sendingPoorly = useAtomValue(runtime.atoms.sendingPoorly);
   const stoppedBySystem = useAtomValue(runtime.atoms.stoppedBySystem);
+  const inCall = useAtomValue(runtime.atoms.phase) === 'in-call';
   const microphoneSilent = useAtomValue(runtime.atoms.microphoneSilent);
   const cameraOn = useAtomValue(runtime.atoms.deviceToggles).camera.on;
   const preferences = useAtomValue(preferencesAtom);
@@ -72,7 +73,7 @@ export function CallNotices() {
         {mutedWhileSpeaking && <p className="banner banner-warning">You are muted. Unmute your microphone to be heard.</p>}
         {(stoppedBySystem.camera || stoppedBySystem.microphone) && (
           <div className="banner banner-warning call-device-stopped">
-            <p>{stoppedWords(stoppedBySystem)}</p>
+            <p>{stoppedWords(stoppedBySystem, inCall)}</p>
             <button type="button" className="button small" onClick={onNoticeButton(() => void runtime.restartStoppedDevices())}>
               Try again
             </button>
@@ -80,7 +81,7 @@ export function CallNotices() {
         )}
         {microphoneSilent && (
           <div className="banner banner-warning call-microphone-silent">
-            <p>Your microphone sends no sound: it may be muted on the device itself, or not the one you speak into. Until it sends some, the others cannot hear you.</p>
+            <p>Your microphone sends no sound: it may be muted on the device itself, or not the one you speak into.{inCall && ' Until it sends some, the others cannot hear you.'}</p>
             <MicrophonePicker label="Use another microphone" />
           </div>
         )}
@@ -107,9 +108,9 @@ export function CallNotices() {
   );
 }
 
-/** A camera or microphone the system stopped, what the others get meanwhile, and that it comes back by itself. */
-function stoppedWords({ camera, microphone }: { readonly camera: boolean; readonly microphone: boolean }): string {
-  if (camera && microphone) return 'Your camera and microphone stopped: your system paused them, or another app is using them. Until they are back, the others neither see nor hear you.';
-  if (camera) return 'Your camera stopped: your system paused it, or another app is using it. Until it is back, the others see your camera off.';
-  return 'Your microphone stopped: your system muted it, or another app is using it. Until it is back, the others cannot hear you.';
+/** A camera or microphone the system stopped, and in the call what the others get until it comes back by itself. */
+function stoppedWords({ camera, microphone }: { readonly camera: boolean; readonly microphone: boolean }, inCall: boolean): string {
+  if (camera && microphone) return `Your camera and microphone stopped: your system paused them, or another app is using them.${inCall ? ' Until they are back, the others neither see nor hear you.' : ''}`;
+  if (camera) return `Your camera stopped: your system paused it, or another app is using it.${inCall ? ' Until it is back, the others see your camera off.' : ''}`;
+  return `Your microphone stopped: your system muted it, or another app is using it.${inCall ? ' Until it is back, the others cannot hear you.' : ''}`;
 }

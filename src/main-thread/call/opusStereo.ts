@@ -34,27 +34,37 @@ export function answerInStereoWhereOffered(offerSdp: string, answerSdp: string):
   return [session, ...media.map((section) => (stereo.has(SDPUtils.getMid(section)) ? withStereo(section) : section))].join('');
 }
 
-/** A media section's Opus fmtp parameters, by name; none without Opus. */
-function opusParameters(section: string): Map<string, string> {
-  const lines = section.split(/\r?\n/);
-  const payload = lines.map((line) => OPUS_RTPMAP.exec(line)?.[1]).find((found) => found !== undefined);
-  const fmtp = payload === undefined ? undefined : lines.find((line) => line.startsWith(`a=fmtp:${payload} `));
+/** Where a media section's lines describe Opus: its rtpmap line, payload type and fmtp line (-1 without one); undefined without Opus. */
+function opusIn(lines: readonly string[]): { rtpmap: number; payload: string; fmtp: number } | undefined {
+  const rtpmap = lines.findIndex((line) => OPUS_RTPMAP.test(line));
+  const payload = rtpmap < 0 ? undefined : OPUS_RTPMAP.exec(lines[rtpmap]!)?.[1];
+  if (payload === undefined) return undefined;
+  return { rtpmap, payload, fmtp: lines.findIndex((line) => line.startsWith(`a=fmtp:${payload} `)) };
+}
+
+/** An fmtp line's parameters, by name; none without the line. */
+function fmtpParameters(line: string | undefined): Map<string, string> {
   const parameters = new Map<string, string>();
-  for (const pair of fmtp?.slice(fmtp.indexOf(' ') + 1).split(';') ?? []) {
+  for (const pair of line?.slice(line.indexOf(' ') + 1).split(';') ?? []) {
     const [name = '', value = ''] = pair.split('=');
     parameters.set(name.trim(), value.trim());
   }
   return parameters;
 }
 
+/** A media section's Opus fmtp parameters, by name; none without Opus. */
+function opusParameters(section: string): Map<string, string> {
+  const lines = section.split(/\r?\n/);
+  const opus = opusIn(lines);
+  return fmtpParameters(opus === undefined || opus.fmtp < 0 ? undefined : lines[opus.fmtp]);
+}
+
 /** The media section with `stereo=1` on its Opus fmtp (a line of its own if it had none). */
 function withStereo(section: string): string {
   const lines = section.trimEnd().split(/\r?\n/);
-  const rtpmap = lines.findIndex((line) => OPUS_RTPMAP.test(line));
-  const payload = rtpmap < 0 ? undefined : OPUS_RTPMAP.exec(lines[rtpmap]!)?.[1];
-  if (payload === undefined) return section;
-  const fmtp = lines.findIndex((line) => line.startsWith(`a=fmtp:${payload} `));
-  if (fmtp < 0) lines.splice(rtpmap + 1, 0, `a=fmtp:${payload} stereo=1`);
-  else if (!opusParameters(section).has('stereo')) lines[fmtp] += ';stereo=1';
+  const opus = opusIn(lines);
+  if (opus === undefined) return section;
+  if (opus.fmtp < 0) lines.splice(opus.rtpmap + 1, 0, `a=fmtp:${opus.payload} stereo=1`);
+  else if (!fmtpParameters(lines[opus.fmtp]).has('stereo')) lines[opus.fmtp] += ';stereo=1';
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -2,18 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { selfFactsChange, selfMediaFacts } from '../../src/main-thread/callTab/selfMediaFacts';
 import { peer, SELF } from './callTab-fakes';
 
-const on = { microphone: { itemId: 'mic', muted: false, stopped: false, silent: false, speaking: false }, camera: { itemId: 'cam', off: false, stopped: false, mirrored: true }, screenIds: ['screen'] };
+const on = { microphone: { itemId: 'mic', muted: false, stopped: false, offForOthers: false, silent: false, speaking: false }, camera: { itemId: 'cam', off: false, stopped: false, offForOthers: false, mirrored: true }, screenIds: ['screen'] };
 
 describe('your own media facts', () => {
   it('are what you send while in the call, and nothing outside it', () => {
     expect(selfMediaFacts(on, true)).toEqual({ muted: false, hasActiveMicrophone: true, hasActiveCamera: true, hasActiveScreenCapture: true });
-    expect(selfMediaFacts({ ...on, microphone: { ...on.microphone, muted: true } }, true)).toMatchObject({ muted: true, hasActiveMicrophone: false });
+    expect(selfMediaFacts({ ...on, microphone: { ...on.microphone, muted: true, offForOthers: true } }, true)).toMatchObject({ muted: true, hasActiveMicrophone: false });
     expect(selfMediaFacts({ microphone: undefined, camera: undefined, screenIds: [] }, true)).toMatchObject({ muted: true, hasActiveCamera: false });
     expect(selfMediaFacts(on, false)).toEqual({ muted: false, hasActiveMicrophone: false, hasActiveCamera: false, hasActiveScreenCapture: false });
   });
 
   it('show a camera or microphone the system stopped as off, as the others are told, though the person left it on', () => {
-    const stopped = { ...on, microphone: { ...on.microphone, stopped: true }, camera: { ...on.camera, stopped: true } };
+    const stopped = { ...on, microphone: { ...on.microphone, stopped: true, offForOthers: true }, camera: { ...on.camera, stopped: true, offForOthers: true } };
     expect(selfMediaFacts(stopped, true)).toEqual({ muted: true, hasActiveMicrophone: false, hasActiveCamera: false, hasActiveScreenCapture: true });
   });
 

@@ -50,8 +50,8 @@ const carol = peer(CAROL, { displayName: 'Carol', joinedCall: true });
 describe('Your own media (SPEC §3 Media item screenCapture): the microphone is told from audio shared with a screen, the camera from the screen', () => {
   it('tells the microphone from audio shared with a screen, and the camera from the screen', () => {
     expect(localMediaState([microphone, camera, screen, screenAudio])).toEqual({
-      microphone: { itemId: 'mic', muted: false, stopped: false, silent: false, speaking: false },
-      camera: { itemId: 'cam', off: false, stopped: false, mirrored: true },
+      microphone: { itemId: 'mic', muted: false, stopped: false, offForOthers: false, silent: false, speaking: false },
+      camera: { itemId: 'cam', off: false, stopped: false, offForOthers: false, mirrored: true },
       screenIds: ['screen'],
     });
     expect(localMediaState([screenAudio, screen]).microphone).toBeUndefined();

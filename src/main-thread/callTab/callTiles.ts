@@ -99,11 +99,11 @@ export function callTiles({ peers, items, selfDisplayName }: CallTilesInput): Ca
     peerAddress: self?.address,
     displayName: selfName,
     // Yourself as the others see and hear you: a camera or microphone the system stopped is off.
-    videoItemId: camera && !camera.off && !camera.stopped ? camera.itemId : undefined,
+    videoItemId: camera && !camera.offForOthers ? camera.itemId : undefined,
     mirrored: camera?.mirrored ?? false,
     audioItemIds: [],
     withSound: false,
-    muted: !microphone || microphone.muted || microphone.stopped,
+    muted: !microphone || microphone.offForOthers,
     speaking: microphone !== undefined && !microphone.muted && microphone.speaking,
     lastSpokeAt: undefined,
     volumeLimit: undefined,

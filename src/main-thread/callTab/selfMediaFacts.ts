@@ -11,11 +11,11 @@ export type SelfMediaFacts = Pick<PeerMediaFacts, 'muted' | 'hasActiveCamera' | 
  */
 export function selfMediaFacts(local: LocalMediaState, inCall: boolean): SelfMediaFacts {
   const { microphone, camera } = local;
-  const microphoneOn = inCall && microphone !== undefined && !microphone.muted && !microphone.stopped;
+  const microphoneOn = inCall && microphone !== undefined && !microphone.offForOthers;
   return {
     muted: inCall && !microphoneOn,
     hasActiveMicrophone: microphoneOn,
-    hasActiveCamera: inCall && camera !== undefined && !camera.off && !camera.stopped,
+    hasActiveCamera: inCall && camera !== undefined && !camera.offForOthers,
     hasActiveScreenCapture: inCall && local.screenIds.length > 0,
   };
 }

@@ -1,9 +1,7 @@
 import type { Stanzas } from 'stanza';
-import { exportToSDP, importFromSDP } from 'stanza/jingle';
-import { convertIntermediateToRequest, convertRequestToIntermediate } from 'stanza/jingle/sdp/Protocol';
-import { NS_JINGLE_ICE_UDP_1 } from 'stanza/Namespaces';
 import { describe, expect, it } from 'vitest';
 import { withStartBitrate } from '../../src/main-thread/call/mesh/startBitrate';
+import { fmtpLines, throughJingle } from './jingle-wire';
 
 /** A receiver's answer as Chromium writes it, cut to what matters here: Opus, and VP8 and H.264 with their retransmission. */
 const ANSWER = [
@@ -42,14 +40,9 @@ const ANSWER = [
   '',
 ].join('\r\n');
 
-/** The answer on the Jingle wire (as the receiver's MediaSession sends it), then the SDP the sender applies from it (as ICESession.onSessionAccept makes it). */
+/** The answer on the Jingle wire, then the SDP the sender applies from it. */
 function appliedBySender(transform: (accept: Stanzas.Jingle) => Stanzas.Jingle): string {
-  const accept: Stanzas.Jingle = { ...convertIntermediateToRequest(importFromSDP(ANSWER), 'responder', NS_JINGLE_ICE_UDP_1), action: 'session-accept', sid: 'sid-1' };
-  return exportToSDP(convertRequestToIntermediate(transform(accept), 'initiator'));
-}
-
-function fmtpLines(sdp: string): string[] {
-  return sdp.split('\r\n').filter((line) => line.startsWith('a=fmtp:'));
+  return throughJingle(ANSWER, 'responder', transform);
 }
 
 describe('A direct sender starts from VIDEO_START_BITRATE_KBPS (issue 14, the join path): the answer it applies says so for each video codec', () => {

@@ -1,9 +1,6 @@
-import type { Stanzas } from 'stanza';
-import { exportToSDP, importFromSDP } from 'stanza/jingle';
-import { convertIntermediateToRequest, convertRequestToIntermediate } from 'stanza/jingle/sdp/Protocol';
-import { NS_JINGLE_ICE_UDP_1 } from 'stanza/Namespaces';
 import { describe, expect, it } from 'vitest';
 import { answerInStereoWhereOffered, offeredInStereo, withAverageBitrate } from '../../src/main-thread/call/opusStereo';
+import { fmtpLines, throughJingle } from './jingle-wire';
 
 /** A description as Chromium writes it, cut to what matters here: a voice (mid 0), a screen's sound (mid 1), a video (mid 2). */
 function description(type: 'offer' | 'answer', opusParameters: readonly [string | undefined, string | undefined]): string {
@@ -33,20 +30,10 @@ function description(type: 'offer' | 'answer', opusParameters: readonly [string 
   ].join('\r\n');
 }
 
-/** `sdp` on the Jingle wire, changed there by `transform`, and the SDP the other side applies from it. */
-function throughJingle(sdp: string, transform: (jingle: Stanzas.Jingle) => Stanzas.Jingle): string {
-  const jingle: Stanzas.Jingle = { ...convertIntermediateToRequest(importFromSDP(sdp), 'initiator', NS_JINGLE_ICE_UDP_1), action: 'session-initiate', sid: 'sid-1' };
-  return exportToSDP(convertRequestToIntermediate(transform(jingle), 'responder'));
-}
-
-function fmtpLines(sdp: string): string[] {
-  return sdp.split('\r\n').filter((line) => line.startsWith('a=fmtp:'));
-}
-
 describe("A screen's sound goes in stereo at a music bitrate where its receiver takes it, a voice in mono (beyond the spec: RFC 7587's sprop-stereo and stereo)", () => {
   it("a screen sound's offer says its Opus is stereo (sprop-stereo=1), keeping its other parameters; the video is left as it was", () => {
     const offer = description('offer', ['minptime=10;useinbandfec=1', 'minptime=10;useinbandfec=1']);
-    expect(fmtpLines(throughJingle(offer, offeredInStereo))).toEqual([
+    expect(fmtpLines(throughJingle(offer, 'initiator', offeredInStereo))).toEqual([
       'a=fmtp:111 minptime=10;useinbandfec=1;sprop-stereo=1',
       'a=fmtp:111 minptime=10;useinbandfec=1;sprop-stereo=1',
       'a=fmtp:96 x-google-start-bitrate=1000',
@@ -71,7 +58,7 @@ describe("A screen's sound goes in stereo at a music bitrate where its receiver 
 
   it("the sender applies its receiver's answer with the Opus average bitrate it sends a screen's sound at", () => {
     const answer = description('answer', ['minptime=10;useinbandfec=1;stereo=1', undefined]);
-    expect(fmtpLines(throughJingle(answer, (accept) => withAverageBitrate(accept, 96_000)))).toEqual([
+    expect(fmtpLines(throughJingle(answer, 'responder', (accept) => withAverageBitrate(accept, 96_000)))).toEqual([
       'a=fmtp:111 minptime=10;useinbandfec=1;stereo=1;maxaveragebitrate=96000',
       'a=fmtp:111 maxaveragebitrate=96000',
       'a=fmtp:96 x-google-start-bitrate=1000',

@@ -17,7 +17,7 @@ import { joinRows, steadyRows } from './versus';
 import { voiceAnalysisRows } from './voice';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. BENCH_ONLY=signalling, relay, timeline or steady: only the signalling tier's rows, only the relay's, only the two-person join timeline (BENCH_RUNS joins), or only the steady three-person call beside the reference; BENCH_ONLY=builds: two builds of the app side by side (scripts/bench/builds.ts). */
+/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. BENCH_ONLY=signalling, relay, timeline or steady: only the signalling tier's rows, only the relay's, only a join timeline (BENCH_RUNS joins; BENCH_TIMELINE_PEOPLE 2 on the mesh, the default, or 3 or 4 on the relay), or only the steady three-person call beside the reference; BENCH_ONLY=builds: two builds of the app side by side (scripts/bench/builds.ts). */
 const QUICK = Boolean(process.env.BENCH_QUICK);
 
 /** What each page loads before its first frame (scripts/bench/bundles.ts), from the build the bench serves. */
@@ -83,11 +83,14 @@ if (process.env.BENCH_ONLY === 'builds') {
 }
 
 if (process.env.BENCH_ONLY === 'timeline') {
-  const mesh = await startJoinServer('mesh');
+  const people = Number(process.env.BENCH_TIMELINE_PEOPLE ?? 2);
+  if (![2, 3, 4].includes(people)) throw new Error('BENCH_TIMELINE_PEOPLE is 2 (the mesh), 3 or 4 (the relay)');
+  const path = people === 2 ? 'mesh' : 'relay';
+  const servers = await startJoinServer(path);
   try {
-    printTimeline(await section('join timeline', () => joinTimelineRows(mesh, RUNS)), RUNS);
+    printTimeline(await section('join timeline', () => joinTimelineRows(servers, RUNS, people, path)), RUNS, people);
   } finally {
-    await mesh.stop();
+    await servers.stop();
   }
   process.exit(0);
 }

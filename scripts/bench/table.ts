@@ -60,8 +60,9 @@ export function printBuilds(rows: readonly BuildsRow[], a: string, b: string): v
 }
 
 /** The join timeline (scripts/bench/timeline.ts): each step, when it came, and what it is. */
-export function printTimeline(rows: readonly Row[], runs: number): void {
-  console.log(`\nThe two-person mesh join, step by step: ms after navigation, median of ${runs} runs (Parley's newcomer).\n`);
+export function printTimeline(rows: readonly Row[], runs: number, people = 2): void {
+  const join = people === 2 ? 'The two-person mesh join' : `The ${people === 3 ? 'three' : 'four'}-person relay join`;
+  console.log(`\n${join}, step by step: ms after navigation, median of ${runs} runs (Parley's newcomer).\n`);
   printMarkdown(
     ['step', 'after navigation', 'what it is'],
     rows.map((row) => [row.metric, row.measured, row.target]),

@@ -1,11 +1,13 @@
-// Where the two-person join's time goes: one Parley newcomer joining a mesh call, with the steps
-// the page can see stamped from navigation on (median over runs). What the shared worker does
-// (config, websocket, login, room join) shows up as when the page learns of it.
+// Where a join's time goes: one Parley newcomer joining a call that is up (two people on the mesh,
+// or three or four on the relay), with the steps the pages and shared workers take stamped from
+// the newcomer's navigation on (median over runs). Of the people already in the call, each step is
+// stamped the first time any of them takes it, and the relay's chain also the last time.
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import { launchMeteredBrowser, windowOpenedSettled } from './browserCpu';
 import { PARLEY } from './clients';
-import { callUp, probedContext, waitForRemoteVideos, type ProbedWindow } from './join';
+import { callUp, probedContext, waitForRemoteVideos, type MediaPath, type ProbedWindow } from './join';
 import { median, type Row } from './table';
 import { SharedWorkerSteps, stampOfferPosted } from './workerSteps';
 
@@ -36,6 +38,12 @@ const STEPS = [
   ['other side: offer leaves the worker', 'session-initiate sent on their websocket'],
   ['offer arrives at the worker', 'session-initiate received on the newcomer’s websocket'],
   ['offer handed to the page', 'the worker passes the session-initiate to the tab that claimed the call'],
+  ['offer read by the page', 'the page’s Jingle listener reads the first session-initiate'],
+  ['an offer received', 'setRemoteDescription(offer) called, on any connection'],
+  ['relay connection asked', 'the page opens its websocket to the relay'],
+  ['mediasoup-client loaded', 'the relay’s client code, asked for with the relay’s connection'],
+  ['ingest transport asked', 'relay: the newcomer’s own sending (CREATE_INGEST_TRANSPORT)'],
+  ['ingest produced', 'relay: its first PRODUCE'],
   ['answer leaves the worker', 'session-accept sent on the newcomer’s websocket'],
   ['the newcomer’s own offer leaves its worker', 'the session carrying the newcomer’s camera to the other person'],
   ['other side: the newcomer’s offer arrives', 'in their worker'],
@@ -50,6 +58,9 @@ const STEPS = [
   ['camera captured', ''],
   ['“Join call” clicked', 'by the page itself, in the task that offers it (scripts/bench/clients.ts)'],
   ['other side: offer leaves its page', 'their page hands the session-initiate to its worker'],
+  ['other side: consumer claimed', 'relay: their page asks the relay for the consumer made ahead (CLAIM_CONSUMER)'],
+  ['others, last: consumer claimed', 'relay: the last of the people in the call to do so'],
+  ['others, last: offer leaves the worker', 'relay: the last of their offers to the newcomer leaves its worker'],
   ['first offer received', 'setRemoteDescription(offer) called, on the connection of the first video decoded'],
   ['offer applied', 'setRemoteDescription(offer) resolved'],
   ['first answer set', 'setLocalDescription(answer) resolved: the answer goes out'],
@@ -59,15 +70,31 @@ const STEPS = [
   ['other side: answer applied', 'setRemoteDescription(answer) resolved, in their page'],
   ['other side: ICE connected', 'their connection to the newcomer, as their page hears it'],
   ['other side: DTLS connected', ''],
+  ['other side: consumer started', 'relay: their page passes the newcomer’s answer on (START_CONSUMER)'],
+  ['others, last: consumer started', 'relay: the last of them to do so'],
   ['first ICE connected', ''],
   ['first DTLS connected', 'connectionState connected'],
   ['first remote frame decoded', ''],
+  ['every remote video decoded', 'a frame of each person in the call: what the bench’s join rows time'],
   ['other side: the newcomer’s video decoded', 'the other way: their page shows a frame of the newcomer’s camera'],
 ] as const;
 
 type Step = (typeof STEPS)[number][0];
 
-/** One join: when each step came, and the main thread's long tasks (> 50 ms) before the first remote frame, in ms after navigation. */
+/** The steps that are a script's arrival, by the script the build emitted for each (its Vite manifest). */
+const SCRIPT_STEPS: readonly (readonly [Step, string])[] = (() => {
+  const manifest = JSON.parse(readFileSync(new URL('../../dist/.vite/manifest.json', import.meta.url), 'utf8')) as Record<string, { file: string }>;
+  return (
+    [
+      ['entry script loaded', 'index.html'],
+      ['room view loaded', 'src/ui/RoomView.tsx'],
+      ['call code loaded', 'src/main-thread/callTab/createTabCallRuntime.ts'],
+      ['mediasoup-client loaded', 'node_modules/mediasoup-client/lib/index.js'],
+    ] as const
+  ).map(([step, source]) => [step, manifest[source]!.file] as const);
+})();
+
+/** One join: when each step came, and the main thread's long tasks (> 50 ms) before every remote video was decoded, in ms after navigation. */
 interface Join {
   at: Partial<Record<Step, number>>;
   longTasks: { at: number; ms: number }[];
@@ -96,9 +123,30 @@ const TIMELINE_PROBE = `(() => {
     connection.__benchSteps ??= {};
     if (!(step in connection.__benchSteps)) connection.__benchSteps[step] = performance.timeOrigin + performance.now();
   };
+  // The offer as the page reads it (Comlink's call of the page's Jingle listener).
+  const addListener = MessagePort.prototype.addEventListener;
+  MessagePort.prototype.addEventListener = function (type, listener, ...rest) {
+    if (type !== 'message' || typeof listener !== 'function') return addListener.call(this, type, listener, ...rest);
+    return addListener.call(this, type, function (event) {
+      const path = event.data?.path;
+      if (Array.isArray(path) && path[path.length - 1] === 'jingle' && JSON.stringify(event.data.argumentList ?? []).includes('session-initiate')) mark('offer read by the page');
+      return listener.call(this, event);
+    }, ...rest);
+  };
+  // The page's relay connection (JSON-RPC): its own sending to the relay.
+  const NativeWebSocket = WebSocket;
+  window.WebSocket = new Proxy(NativeWebSocket, {
+    construct(target, args, newTarget) { mark('relay connection asked'); return Reflect.construct(target, args, newTarget); },
+  });
+  const send = NativeWebSocket.prototype.send;
+  NativeWebSocket.prototype.send = function (data) {
+    if (typeof data === 'string' && data.includes('"method":"CREATE_INGEST_TRANSPORT"')) mark('ingest transport asked');
+    if (typeof data === 'string' && data.includes('"method":"PRODUCE"')) mark('ingest produced');
+    return send.call(this, data);
+  };
   const setRemote = RTCPeerConnection.prototype.setRemoteDescription;
   RTCPeerConnection.prototype.setRemoteDescription = function (description, ...rest) {
-    if (description?.type === 'offer') stamp(this, 'first offer received');
+    if (description?.type === 'offer') { stamp(this, 'first offer received'); mark('an offer received'); }
     if (!this.__benchTimed) {
       this.__benchTimed = true;
       this.addEventListener('iceconnectionstatechange', () => { if (this.iceConnectionState === 'connected' || this.iceConnectionState === 'completed') stamp(this, 'first ICE connected'); });
@@ -142,6 +190,13 @@ const OTHER_SIDE_PROBE = `(() => {
   window.__benchOtherSide = marks;
   const mark = (step) => { if (!(step in marks)) marks[step] = performance.timeOrigin + performance.now(); };
   ${stampOfferPosted('send', 'other side: offer leaves its page')}
+  // The page's relay connection (JSON-RPC): the consumer made ahead, claimed and started for the newcomer.
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (typeof data === 'string' && data.includes('"method":"CLAIM_CONSUMER"')) mark('other side: consumer claimed');
+    if (typeof data === 'string' && data.includes('"method":"START_CONSUMER"')) mark('other side: consumer started');
+    return send.call(this, data);
+  };
   const setRemote = RTCPeerConnection.prototype.setRemoteDescription;
   RTCPeerConnection.prototype.setRemoteDescription = function (description, ...rest) {
     if (description?.type === 'answer') {
@@ -164,35 +219,53 @@ const WORKER_STEPS_RENAMED: readonly (readonly ['newcomer' | 'other', string, St
   ['other', 'answer arrives at the worker', 'other side: answer arrives at the worker'],
 ];
 
-/** One newcomer's steps, in ms after navigation. */
-async function stepsOfOneJoin(parley: RunningParley, run: number): Promise<Join> {
+/** Steps of the people in the call also stamped the last time one of them takes it (relay joins). */
+const LAST_OF_OTHERS: readonly (readonly [Step, Step])[] = [
+  ['other side: consumer claimed', 'others, last: consumer claimed'],
+  ['other side: offer leaves the worker', 'others, last: offer leaves the worker'],
+  ['other side: consumer started', 'others, last: consumer started'],
+];
+
+/** One newcomer's steps, in ms after navigation: joining `people - 1` others over `path`. */
+async function stepsOfOneJoin(parley: RunningParley, run: number, people: number, path: MediaPath): Promise<Join> {
   const { browser, cpuMs } = await launchMeteredBrowser();
   try {
     const workers = await SharedWorkerSteps.watch(browser);
-    const roomName = `bench-timeline-${run}-${Date.now().toString(36)}`;
-    const [other] = await callUp(browser, PARLEY, parley, roomName, 1, 'mesh');
-    await other!.evaluate(OTHER_SIDE_PROBE);
-    await workers.restart(0);
+    const roomName = `bench-timeline-${people}-${run}-${Date.now().toString(36)}`;
+    const others = await callUp(browser, PARLEY, parley, roomName, people - 1, path);
+    for (const [index, other] of others.entries()) {
+      await other.evaluate(OTHER_SIDE_PROBE);
+      await workers.restart(index);
+    }
     const page = await windowOpenedSettled(cpuMs, async () => (await probedContext(browser, TIMELINE_PROBE)).newPage());
     await PARLEY.arrive(page, parley.url, roomName);
-    await waitForRemoteVideos(page, 1);
+    await waitForRemoteVideos(page, people - 1);
     await PARLEY.inCall(page);
-    const join = await readSteps(page);
-    // The other way: the other person sees the newcomer (their page's JOIN_PROBE counts that video).
-    await waitForRemoteVideos(other!, 1);
-    const otherSide = await other!.evaluate(() => ({
-      ...(window as unknown as { __benchOtherSide: Record<string, number> }).__benchOtherSide,
-      'other side: the newcomer’s video decoded': Math.min(...[...(window as unknown as ProbedWindow).__benchJoin.firstFrames.values()].map((frame) => frame.at)),
-    }));
     const navigatedAt = await page.evaluate(() => (window as unknown as ProbedWindow).__benchJoin.navigatedAt);
-    const otherWorker = await workers.stepsOf(0);
-    const newcomerWorker = await workers.stepsOf(1);
-    const workerSteps: Record<string, number> = { ...otherSide, ...newcomerWorker };
-    for (const [worker, from, step] of WORKER_STEPS_RENAMED) {
-      const stamped = (worker === 'newcomer' ? newcomerWorker : otherWorker)[from];
-      if (stamped !== undefined) workerSteps[step] = stamped;
+    const join = await readSteps(page, people - 1);
+    // The other way: the others see the newcomer (their pages' JOIN_PROBE counts that video, the first decoded since the newcomer came).
+    const otherSides: Record<string, number>[] = [];
+    for (const [index, other] of others.entries()) {
+      await waitForRemoteVideos(other, people - 1);
+      const pageSteps = await other.evaluate((since) => ({
+        ...(window as unknown as { __benchOtherSide: Record<string, number> }).__benchOtherSide,
+        'other side: the newcomer’s video decoded': Math.min(...[...(window as unknown as ProbedWindow).__benchJoin.firstFrames.values()].map((frame) => frame.at).filter((at) => at > since)),
+      }), navigatedAt);
+      const workerSteps = await workers.stepsOf(index);
+      const steps: Record<string, number> = { ...pageSteps };
+      for (const [worker, from, step] of WORKER_STEPS_RENAMED) if (worker === 'other' && workerSteps[from] !== undefined) steps[step] = workerSteps[from];
+      otherSides.push(steps);
     }
-    for (const [step, epoch] of Object.entries(workerSteps)) if (STEPS.some(([known]) => known === step)) join.at[step as Step] = Math.round(epoch - navigatedAt);
+    const newcomerWorker = await workers.stepsOf(people - 1);
+    const stamps: Record<string, number> = { ...newcomerWorker };
+    for (const [worker, from, step] of WORKER_STEPS_RENAMED) if (worker === 'newcomer' && newcomerWorker[from] !== undefined) stamps[step] = newcomerWorker[from];
+    // Of the people in the call: each step the first time one of them took it, the relay's chain also the last.
+    for (const [step, epoch] of otherSides.flatMap((steps) => Object.entries(steps))) stamps[step] = Math.min(stamps[step] ?? Infinity, epoch);
+    for (const [step, last] of LAST_OF_OTHERS) {
+      const times = otherSides.flatMap((steps) => (steps[step] === undefined ? [] : [steps[step]]));
+      if (times.length === others.length) stamps[last] = Math.max(...times);
+    }
+    for (const [step, epoch] of Object.entries(stamps)) if (Number.isFinite(epoch) && STEPS.some(([known]) => known === step)) join.at[step as Step] = Math.round(epoch - navigatedAt);
     return join;
   } finally {
     await browser.close();
@@ -200,7 +273,7 @@ async function stepsOfOneJoin(parley: RunningParley, run: number): Promise<Join>
 }
 
 /** The page's stamps and timings, turned into ms after navigation. */
-async function readSteps(page: Page): Promise<Join> {
+async function readSteps(page: Page, remoteVideos: number): Promise<Join> {
   // Raw figures only: the processing runs here, not in the page.
   const raw = await page.evaluate(() => ({
     navigatedAt: (window as unknown as ProbedWindow).__benchJoin.navigatedAt,
@@ -220,17 +293,15 @@ async function readSteps(page: Page): Promise<Join> {
   const since = (epoch: number) => Math.round(epoch - raw.navigatedAt);
   const at: Partial<Record<Step, number>> = {};
   for (const [step, epoch] of Object.entries({ ...raw.marks, ...raw.connectionSteps })) at[step as Step] = since(epoch);
-  for (const [step, prefix] of [
-    ['entry script loaded', 'index-'],
-    ['room view loaded', 'RoomView-'],
-    ['call code loaded', 'createTabCallRuntime-'],
-  ] as const) {
-    const script = raw.scripts.find((entry) => entry.path.startsWith(`/assets/${prefix}`));
+  for (const [step, file] of SCRIPT_STEPS) {
+    const script = raw.scripts.find((entry) => entry.path === `/${file}`);
     if (script) at[step] = since(raw.timeOrigin + script.end);
   }
   if (raw.paint !== undefined) at['first contentful paint'] = since(raw.timeOrigin + raw.paint);
-  if (raw.firstFrames.length) at['first remote frame decoded'] = since(Math.min(...raw.firstFrames));
-  const frameAt = at['first remote frame decoded'] ?? Infinity;
+  const frames = [...raw.firstFrames].sort((a, b) => a - b);
+  if (frames.length) at['first remote frame decoded'] = since(frames[0]!);
+  if (frames.length >= remoteVideos) at['every remote video decoded'] = since(frames[remoteVideos - 1]!);
+  const frameAt = at['every remote video decoded'] ?? Infinity;
   const longTasks = raw.longTasks.map((task) => ({ at: since(task.at), ms: Math.round(task.ms) })).filter((task) => task.at < frameAt);
   return { at, longTasks };
 }
@@ -243,10 +314,10 @@ function eachStepInOrder(join: Join): string {
     .join('; ');
 }
 
-/** The two-person mesh join, step by step: median ms after navigation over `runs` fresh browsers. */
-export async function joinTimelineRows(parley: RunningParley, runs: number): Promise<Row[]> {
+/** A join of `people` (two on the mesh, more on the relay), step by step: median ms after navigation over `runs` fresh browsers. */
+export async function joinTimelineRows(parley: RunningParley, runs: number, people = 2, path: MediaPath = 'mesh'): Promise<Row[]> {
   const joins: Join[] = [];
-  for (let run = 0; run < runs; run += 1) joins.push(await stepsOfOneJoin(parley, run));
+  for (let run = 0; run < runs; run += 1) joins.push(await stepsOfOneJoin(parley, run, people, path));
   // Each join's own steps in the order they came: what a median of steps from different runs hides.
   if (process.env.BENCH_TIMELINE_EACH === '1') for (const [run, join] of joins.entries()) console.log(`\nJoin ${run + 1}: ${eachStepInOrder(join)}`);
   // In the order they came (a change to the join path may reorder them); steps not seen last.

@@ -6,6 +6,7 @@ import { LIMITS } from '../../src/protocol/constants';
 import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { chatLog, chatOption, enterPassword, expect, expectJoined, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
+import { recordCapturedTracks, stopAtSource } from './system-stops';
 
 // One set of servers for the file (the worker-scoped fixture); calls over mesh at light video sizes.
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
@@ -120,6 +121,7 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     test.setTimeout(240_000);
     const room = uniqueRoomName('a11y');
     const alice = await people.join(room, 'Alice');
+    await recordCapturedTracks(alice);
     await expect(callButton(alice.page, 'Join call')).toBeVisible();
     await expectAccessible(alice.page, 'preview');
 
@@ -134,21 +136,11 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, 
     await expectAccessible(alice.page, 'call-2-people-dark');
     await alice.page.emulateMedia({ colorScheme: 'light' });
 
-    // Alice's system stops her camera, then gives it back (a fake: her own video's track made to read
-    // muted, with the events; Chromium's fake camera cannot be stopped at its source): the notice.
-    await tile(alice.page, 'Alice (you)')
-      .locator('video')
-      .evaluate((video: HTMLVideoElement) => Object.assign(window, { parleyOwnCamera: (video.srcObject as MediaStream).getVideoTracks()[0] }));
-    const systemStopsCamera = (stopped: boolean) =>
-      alice.page.evaluate((stopped) => {
-        const track = Reflect.get(window, 'parleyOwnCamera') as MediaStreamTrack;
-        Object.defineProperty(track, 'muted', { configurable: true, get: () => stopped });
-        track.dispatchEvent(new Event(stopped ? 'mute' : 'unmute'));
-      }, stopped);
-    await systemStopsCamera(true);
+    // Alice's system stops her camera, then gives it back (system-stops.ts, a fake): the notice.
+    await stopAtSource(alice.page, 'video', true);
     await expect(callRegion(alice.page).getByRole('button', { name: 'Try again' })).toBeVisible();
     await expectAccessible(alice.page, 'call-camera-stopped');
-    await systemStopsCamera(false);
+    await stopAtSource(alice.page, 'video', false);
     await expect(callRegion(alice.page).getByRole('button', { name: 'Try again' })).toHaveCount(0);
 
     // Bob shares his whole screen: it takes Alice's stage, and his own tile of it says so in words.

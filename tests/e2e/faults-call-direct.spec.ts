@@ -4,7 +4,6 @@
 // they run in the `faults` project with the chat's cases, two at a time (most of their time is the outage).
 // Real Prosody and Chromium with fake devices, in a loopback-only network namespace; each case prints
 // its figures; what is asserted is what the people see and hear, not how fast.
-import type { Page } from '@playwright/test';
 import { LEAVE_HOLD_MS, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { NETWORK_EVENTS } from '../../src/protocol/constants';
 import { CALL_FAULTS_LAUNCH, expectCameraSeenThroughOutages, expectOutageShown, expectVideoMovedWhileOut, expectVideoStallShown, inACall, watchedSamples, watchTiles } from './call-faults';
@@ -14,6 +13,7 @@ import { expectAll } from './expect-all';
 import { BACK_WITHIN_MS, expectOutageNoticed, outageSeen, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
 import { joinThrough, PersonalPath } from './network-cut';
 import { chatLog, chatOption, expect, expectJoined, messageBox, openPanel, participantEntry, recordEventLines, recordTones, setBrowserOnline, test, uniqueRoomName, type Person, type ShownLine } from './rooms-people';
+import { recordCapturedTracks, stopAtSource } from './system-stops';
 import { videoGapFigure } from './video-continuity';
 
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS, launchOptions: CALL_FAULTS_LAUNCH });
@@ -346,44 +346,6 @@ test.describe('A person whose video stalls on the way, their connection up: thei
     await expectVideoStallShown(alice, [bob]);
   });
 });
-
-/**
- * Records every track the page's getUserMedia gives, from its next load on, so that a test can act
- * as the system on them (`stopAtSource`).
- */
-async function recordCapturedTracks(person: Person): Promise<void> {
-  await person.context.addInitScript(() => {
-    const captured: MediaStreamTrack[] = [];
-    Object.assign(window, { parleyCapturedTracks: captured });
-    const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-    navigator.mediaDevices.getUserMedia = async (constraints) => {
-      const stream = await getUserMedia(constraints);
-      captured.push(...stream.getTracks());
-      return stream;
-    };
-  });
-  await person.page.reload();
-  await expectJoined(person.page);
-}
-
-/**
- * A fake, named as such: what the system does to a capture it stops without ending it (another app
- * took the camera, a privacy switch, a lid closed), which Chromium's fake devices cannot be made to
- * do — the page's live `kind` track reads muted and gets the `mute` event; `false` gives it back
- * (`unmute`). Its frames or sound still flow underneath: only the page's reading of it is faked.
- */
-async function stopAtSource(page: Page, kind: 'audio' | 'video', stopped: boolean): Promise<void> {
-  await page.evaluate(
-    ({ kind, stopped }) => {
-      const captured = Reflect.get(window, 'parleyCapturedTracks') as MediaStreamTrack[];
-      const track = captured.findLast((candidate) => candidate.kind === kind && candidate.readyState === 'live');
-      if (!track) throw new Error(`no live ${kind} capture`);
-      Object.defineProperty(track, 'muted', { configurable: true, get: () => stopped });
-      track.dispatchEvent(new Event(stopped ? 'mute' : 'unmute'));
-    },
-    { kind, stopped },
-  );
-}
 
 test.describe('A camera and microphone the system stops mid-call: the person is told in plain words, with "Try again"; the others see the camera off and the person muted, never a stalled picture; each comes back by itself, or on "Try again" (beyond the spec)', () => {
   test('two people on direct connections; Alice’s system stops her camera, then her microphone; it gives the camera back; "Try again" captures the microphone anew', async ({ people }) => {

@@ -127,6 +127,13 @@ export interface JingleCommands {
    * is just sent.
    */
   send(iq: Stanzas.IQ): Promise<Stanzas.IQ | undefined>;
+  /**
+   * A request the session routed to this tab for a call the tab had let go (its release still on
+   * the way, as when you hang up and a peer's session-terminate crosses it): the session routes it
+   * again as one no tab runs — held for the tab that claims the call next, or answered — so that no
+   * request is left unanswered.
+   */
+  returnRequest(tabId: string, roomAddress: string, iq: JingleIq): Promise<void>;
 }
 
 export interface SessionApi {

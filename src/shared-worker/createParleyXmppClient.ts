@@ -12,7 +12,28 @@ export function createParleyXmppClient(config: AgentConfig): Agent {
   client.use(parleyStanzas);
   // StanzaJS types this table with another StreamManagement than its transports take; its own entry is the same class.
   client.transports.websocket = WebSocketTransport as unknown as Agent['transports'][string];
+  forgetUnansweredRequests(client);
   return client;
+}
+
+/**
+ * StanzaJS's `sendIQ` listens for a request's answer until it comes. One that never comes (a peer
+ * gone without a word, a tab that dropped it) rejects after the client's timeout, yet its listener —
+ * and the request it holds, a whole offer at times — stayed for the life of the client: a leak with
+ * every unanswered request of a long session. Here a request that times out stops listening.
+ */
+function forgetUnansweredRequests(client: Agent): void {
+  const sendIQ = client.sendIQ.bind(client);
+  client.sendIQ = (async (iq: Parameters<Agent['sendIQ']>[0]) => {
+    const id = iq.id ?? client.nextId();
+    try {
+      return await sendIQ({ ...iq, id });
+    } catch (error) {
+      // StanzaJS's own answer to a request timed out: an error IQ whose condition is not XMPP's.
+      if ((error as { error?: { condition?: string } } | undefined)?.error?.condition === 'timeout') client.removeAllListeners(`iq:id:${id}`);
+      throw error;
+    }
+  }) as Agent['sendIQ'];
 }
 
 /**

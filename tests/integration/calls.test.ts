@@ -354,6 +354,54 @@ describe('Jingle routing: a request for a call this session is in waits for the 
     expect(alice.person.sent.slice(sentBefore).filter((xml) => xml.includes('session-terminate'))).toEqual([]);
   });
 
+  it('hanging up: a request that reaches the call’s tab after it let the call go (its release still on the way) comes back to the session, which answers it as one no tab runs; nothing is left unanswered', async () => {
+    const alice = await aliceRunningThe('jingle-returned-after-hang-up');
+    const bob = await tabIn(openSession({ server: server() }), 'jingle-returned-after-hang-up');
+    await bob.person.jingle.claimCall(bob.person.tabId, bob.room.address);
+    await seen(alice.person, bob.room.selfAddress, 'Alice sees Bob in the call', (p) => p.joinedCall);
+    const sent = offer(alice, bob, 'alice-to-bob-before-hang-up');
+    await until(() => bob.routed.some((iq) => iq.jingle.sid === 'alice-to-bob-before-hang-up'), 'the offer at Bob');
+    const initiate = bob.routed.find((iq) => iq.jingle.sid === 'alice-to-bob-before-hang-up')!;
+    await bob.person.jingle.send({ type: 'result', id: initiate.id, to: initiate.from });
+    await sent;
+
+    // Bob hangs up: the room hears it before his tab's release reaches the session.
+    await bob.person.rooms.leaveCall(bob.room.address);
+    await seen(alice.person, bob.room.selfAddress, 'Alice sees Bob leave the call', (p) => !p.joinedCall);
+    const terminate = alice.person.jingle.send({ to: bob.room.selfAddress, type: 'set', jingle: { action: 'session-terminate', sid: 'alice-to-bob-before-hang-up', reason: { condition: 'success' } } });
+    await until(() => bob.routed.some((iq) => iq.jingle.action === 'session-terminate'), 'the terminate at Bob’s tab');
+    const crossed = bob.routed.find((iq) => iq.jingle.action === 'session-terminate')!;
+    await bob.person.jingle.returnRequest(bob.person.tabId, bob.room.address, crossed);
+    expect((await withTimeout(terminate, WAIT_MS, 'the answer'))?.type).toBe('result');
+
+    // The tab no longer runs the call: what comes next is answered by the session without it.
+    const routedBefore = bob.routed.length;
+    expect((await withTimeout(offer(alice, bob, 'after-hang-up'), WAIT_MS, 'the answer'))?.type).toBe('result');
+    await until(() => declinesSent(bob).some((xml) => xml.includes('after-hang-up')), 'the decline');
+    expect(bob.routed.length).toBe(routedBefore);
+  });
+
+  it('handing the call over: an offer that reaches the tab letting the call go comes back and waits for the tab that claims the call next', async () => {
+    const alice = await aliceRunningThe('jingle-returned-in-handover');
+    const bob = await tabIn(openSession({ server: server() }), 'jingle-returned-in-handover');
+    await bob.person.jingle.claimCall(bob.person.tabId, bob.room.address);
+    await seen(alice.person, bob.room.selfAddress, 'Alice sees Bob in the call', (p) => p.joinedCall);
+    const nextTab: JingleIq[] = [];
+    bob.person.tabs.attach(`${bob.person.tabId}-next`, { state: () => {}, event: () => {}, jingle: (_room, iq) => nextTab.push(iq) });
+
+    const answer = offer(alice, bob, 'offer-in-handover');
+    await until(() => bob.routed.some((iq) => iq.jingle.sid === 'offer-in-handover'), 'the offer at the tab letting go');
+    await bob.person.jingle.returnRequest(bob.person.tabId, bob.room.address, bob.routed.find((iq) => iq.jingle.sid === 'offer-in-handover')!);
+    await flushed(bob.person);
+    expect(declinesSent(bob)).toEqual([]);
+    expect(nextTab).toEqual([]);
+
+    await bob.person.jingle.claimCall(`${bob.person.tabId}-next`, bob.room.address);
+    expect(nextTab.map((iq) => [iq.jingle.action, iq.jingle.sid])).toEqual([['session-initiate', 'offer-in-handover']]);
+    await bob.person.jingle.send({ type: 'result', id: nextTab[0]!.id, to: nextTab[0]!.from });
+    expect((await withTimeout(answer, WAIT_MS, 'the answer'))?.type).toBe('result');
+  });
+
   it('an offer to a session that is in the room but not in its call is declined at once', async () => {
     const alice = await aliceRunningThe('jingle-not-in-call');
     const bob = await tabIn(openSession({ server: server() }), 'jingle-not-in-call', false);

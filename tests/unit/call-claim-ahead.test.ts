@@ -147,15 +147,29 @@ describe('"Move call here": a tab waiting for the call lock takes it from the ta
   });
 });
 
+/** A tab's bridge to the session, recording the claims it sends and the requests it gives back, with its BridgeCallSignaling. */
+function tabBridge() {
+  const claims: string[] = [];
+  const returned: string[] = [];
+  const bridge = {
+    tabId: 'tab-1',
+    jingleHandler: undefined as ((roomAddress: string, iq: JingleIq) => void) | undefined,
+    actions: {
+      jingle: {
+        claimCall: async (tabId: string, roomAddress: string) => void claims.push(`${tabId} ${roomAddress}`),
+        releaseCall: async () => undefined,
+        send: async () => undefined,
+        returnRequest: async (tabId: string, roomAddress: string, iq: JingleIq) => void returned.push(`${tabId} ${roomAddress} ${iq.jingle.action} ${iq.jingle.sid}`),
+      },
+    },
+  };
+  const signaling = new BridgeCallSignaling(bridge as unknown as ConstructorParameters<typeof BridgeCallSignaling>[0]);
+  return { bridge, signaling, claims, returned };
+}
+
 describe('A call claimed ahead keeps the Jingle requests that come for it until its Call claims it, then hands them over in order (issue 14, the join path)', () => {
   it('requests before the Call wait; the Call gets them after its start, then every later one directly', async () => {
-    const claims: string[] = [];
-    const bridge = {
-      tabId: 'tab-1',
-      jingleHandler: undefined as ((roomAddress: string, iq: JingleIq) => void) | undefined,
-      actions: { jingle: { claimCall: async (tabId: string, roomAddress: string) => void claims.push(`${tabId} ${roomAddress}`), releaseCall: async () => undefined, send: async () => undefined } },
-    };
-    const signaling = new BridgeCallSignaling(bridge as unknown as ConstructorParameters<typeof BridgeCallSignaling>[0]);
+    const { bridge, signaling, claims } = tabBridge();
     const request = (sid: string) => ({ type: 'set', id: sid, from: `${ROOM}/alice`, jingle: { action: 'session-initiate', sid } }) as unknown as JingleIq;
 
     await signaling.claimAhead(ROOM);
@@ -172,5 +186,23 @@ describe('A call claimed ahead keeps the Jingle requests that come for it until 
     expect(signaling.claimedAhead(ROOM)).toBe(false);
     bridge.jingleHandler?.(ROOM, request('s3'));
     expect(received).toEqual(['s1', 's2', 's3']);
+  });
+});
+
+describe('A Jingle request for a call this tab has let go goes back to the session, which answers it: hanging up leaves no peer’s request unanswered', () => {
+  it('after the Call’s release, a request the session had already routed here is returned, not dropped; while the Call runs, none is', async () => {
+    const { bridge, signaling, returned } = tabBridge();
+    const terminate = (sid: string) => ({ type: 'set', id: sid, from: `${ROOM}/alice`, jingle: { action: 'session-terminate', sid, reason: { condition: 'success' } } }) as unknown as JingleIq;
+    const received: string[] = [];
+
+    await signaling.claimCall(ROOM, (iq) => received.push(iq.jingle.sid));
+    bridge.jingleHandler?.(ROOM, terminate('while-running'));
+    expect(received).toEqual(['while-running']);
+    expect(returned).toEqual([]);
+
+    await signaling.releaseCall(ROOM);
+    bridge.jingleHandler?.(ROOM, terminate('crossed-the-hang-up'));
+    expect(received).toEqual(['while-running']);
+    expect(returned).toEqual([`tab-1 ${ROOM} session-terminate crossed-the-hang-up`]);
   });
 });

@@ -9,7 +9,7 @@ import type { CallSignaling } from './CallSignaling';
  * are dispatched to the Call of the room they come from (a tab could run several rooms' calls). A
  * call claimed ahead (`claimAhead`, while the Call that runs it is being made) keeps the requests
  * that come for it until that Call claims it, at most UNCLAIMED_CALL_HOLD.requestsPerRoom of them,
- * as the session would.
+ * as the session would. A request for a call this tab has let go goes back to the session.
  */
 export class BridgeCallSignaling implements CallSignaling {
   private readonly handlers = new Map<string, (iq: JingleIq) => void>();
@@ -19,7 +19,12 @@ export class BridgeCallSignaling implements CallSignaling {
 
   constructor(private readonly bridge: Pick<SessionBridge, 'tabId' | 'actions' | 'jingleHandler'>) {
     this.jingle = bridge.actions.jingle;
-    bridge.jingleHandler = (roomAddress, iq) => this.handlers.get(roomAddress)?.(iq);
+    bridge.jingleHandler = (roomAddress, iq) => {
+      const handler = this.handlers.get(roomAddress);
+      if (handler) handler(iq);
+      // The call was let go here while the session routed this to us: the session answers it.
+      else void this.jingle.returnRequest(bridge.tabId, roomAddress, iq).catch(() => undefined);
+    };
   }
 
   send(iq: Stanzas.IQ): Promise<Stanzas.IQ | undefined> {

@@ -72,6 +72,13 @@ export class JingleRouter implements SessionDomain, JingleCommands {
     return ran;
   }
 
+  async returnRequest(tabId: string, roomAddress: string, iq: JingleIq): Promise<void> {
+    if (this.owners.get(roomAddress) === tabId) this.owners.delete(roomAddress);
+    if (iq.from) this.tabSessions.forget(tabId, iq.from, iq.jingle.sid);
+    const client = this.context.client;
+    if (client) this.route(client, iq);
+  }
+
   ownerOf(roomAddress: string): string | undefined {
     return this.owners.get(roomAddress);
   }

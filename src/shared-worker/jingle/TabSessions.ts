@@ -23,6 +23,12 @@ export class TabSessions {
     else if (jingle.action === 'session-initiate' && tabId !== undefined) this.sessions.set(key, { tabId, peer, sid: jingle.sid });
   }
 
+  /** The tab gave a request of this session back (it runs no call there): the session is not its to end. */
+  forget(tabId: string, peer: string, sid: string): void {
+    const key = `${peer}\n${sid}`;
+    if (this.sessions.get(key)?.tabId === tabId) this.sessions.delete(key);
+  }
+
   /** The tab is gone: the sessions it left running, forgotten here. */
   takeAll(tabId: string): TabSession[] {
     const left: TabSession[] = [];

@@ -12,12 +12,13 @@ import { startJoinServer } from './join';
 import { relayRows } from './relay';
 import { signallingRows } from './signalling';
 import { median, printBuilds, printComparison, printTable, printTimeline, RUNS, type Row } from './table';
+import { memoryRows } from './memory';
 import { joinTimelineRows } from './timeline';
 import { joinRows, steadyRows } from './versus';
 import { voiceAnalysisRows } from './voice';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. BENCH_ONLY=signalling, relay, timeline or steady: only the signalling tier's rows, only the relay's, only a join timeline (BENCH_RUNS joins; BENCH_TIMELINE_PEOPLE 2 on the mesh, the default, or 3 or 4 on the relay), or only the steady three-person call beside the reference; BENCH_ONLY=builds: two builds of the app side by side (scripts/bench/builds.ts). */
+/** BENCH_QUICK=1: only the rows beside the reference, once each, with a shorter steady window — to check the bench itself. BENCH_ONLY=signalling, relay, timeline or steady: only the signalling tier's rows, only the relay's, only a join timeline (BENCH_RUNS joins; BENCH_TIMELINE_PEOPLE 2 on the mesh, the default, or 3 or 4 on the relay), or only the steady three-person call beside the reference; BENCH_ONLY=builds: two builds of the app side by side (scripts/bench/builds.ts); BENCH_ONLY=memory: only what a tab and its session keep of someone who joined the call and left (BENCH_MEMORY_CYCLES times). */
 const QUICK = Boolean(process.env.BENCH_QUICK);
 
 /** What each page loads before its first frame (scripts/bench/bundles.ts), from the build the bench serves. */
@@ -114,6 +115,18 @@ async function withComparisonServers(measure: (servers: { mesh: RunningParley; r
   }
 }
 
+if (process.env.BENCH_ONLY === 'memory') {
+  const mesh = await startJoinServer('mesh');
+  const browser = await launchBrowser();
+  try {
+    printTable(await section('memory kept', () => memoryRows(browser, mesh)), 'What a call tab and its session keep of someone who joined the call and left: one run, loopback, headless Chromium.');
+  } finally {
+    await browser.close();
+    await mesh.stop();
+  }
+  process.exit(0);
+}
+
 if (process.env.BENCH_ONLY === 'joins') {
   await withComparisonServers(async (servers) => printComparison(await joinRows(servers)));
   process.exit(0);
@@ -134,6 +147,7 @@ await withComparisonServers(async ({ mesh, relay }) => {
     const browser = await launchBrowser();
     try {
       rows.push(...(await section('relay layer switches and CPU', () => relayRows(browser, relay))));
+      rows.push(...(await section('memory kept', () => memoryRows(browser, mesh))));
     } finally {
       await browser.close();
     }

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
-import { attachSessionWorker, chatLog, expect, expectChatClosed, expectJoined, kickAndBan, messageBox, participantEntry, participants, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectChatClosed, expectJoined, kickAndBan, messageBox, participantEntry, participants, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
+import { attachSessionWorker } from '../support/attachedWorker';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
 // The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).

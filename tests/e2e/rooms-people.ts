@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { roomNameToLocalpart } from '../../src/protocol/rooms';
-import { AttachedWorker } from '../support/attachedWorker';
+import { attachSessionWorker } from '../support/attachedWorker';
 import { expect, test as base } from './fixtures';
 
 /** One person: a browser context of their own (separate storage, separate shared worker) and their tabs. */
@@ -148,18 +148,6 @@ export async function recordEventLines(page: Page): Promise<() => Promise<ShownL
     new MutationObserver(look).observe(log, { childList: true, subtree: true, characterData: true });
   });
   return () => page.evaluate(() => (window as unknown as { eventLinesSeen: ShownLine[] }).eventLinesSeen);
-}
-
-/** The person's shared worker (their session), attached over the browser's DevTools session until `detach`. */
-export async function attachSessionWorker(page: Page): Promise<{ worker: AttachedWorker; detach(): Promise<void> }> {
-  const pageSession = await page.context().newCDPSession(page);
-  const { targetInfo: pageTarget } = await pageSession.send('Target.getTargetInfo');
-  await pageSession.detach();
-  const browserSession = await page.context().browser()!.newBrowserCDPSession();
-  const { targetInfos } = await browserSession.send('Target.getTargets');
-  const worker = targetInfos.find((target) => target.type === 'shared_worker' && target.browserContextId === pageTarget.browserContextId);
-  if (!worker) throw new Error('the person has no shared worker');
-  return { worker: await AttachedWorker.attach(browserSession, worker.targetId), detach: () => browserSession.detach() };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { CDPSession } from '@playwright/test';
+import type { CDPSession, Page } from '@playwright/test';
 
 /**
  * A worker attached over the browser's DevTools session with the non-flattened protocol: commands
@@ -52,4 +52,16 @@ export class AttachedWorker {
     const result = await this.send<{ result?: { value?: T } }>('Runtime.evaluate', { expression, returnByValue: true });
     return result?.result?.value as T;
   }
+}
+
+/** The person's shared worker (their session), attached over the browser's DevTools session until `detach`. */
+export async function attachSessionWorker(page: Page): Promise<{ worker: AttachedWorker; detach(): Promise<void> }> {
+  const pageSession = await page.context().newCDPSession(page);
+  const { targetInfo: pageTarget } = await pageSession.send('Target.getTargetInfo');
+  await pageSession.detach();
+  const browserSession = await page.context().browser()!.newBrowserCDPSession();
+  const { targetInfos } = await browserSession.send('Target.getTargets');
+  const worker = targetInfos.find((target) => target.type === 'shared_worker' && target.browserContextId === pageTarget.browserContextId);
+  if (!worker) throw new Error('the person has no shared worker');
+  return { worker: await AttachedWorker.attach(browserSession, worker.targetId), detach: () => browserSession.detach() };
 }

@@ -164,6 +164,12 @@ export interface OwnCallMedia {
   cameraOff: boolean;
   /** A screen share runs: a tab taking over cannot restart it (the browser's picker needs a click), so it offers to. */
   sharingScreen: boolean;
+  /**
+   * The system stopped the camera or microphone you have on (another app took it, a privacy switch):
+   * off for the others until it is back, and said in your other tabs. A tab taking over captures anew.
+   */
+  cameraStopped: boolean;
+  microphoneStopped: boolean;
 }
 
 export interface Preferences {

@@ -347,7 +347,7 @@ test.describe('A person whose video stalls on the way, their connection up: thei
   });
 });
 
-test.describe('A camera and microphone the system stops mid-call: the person is told in plain words, with "Try again"; the others see the camera off and the person muted, never a stalled picture; each comes back by itself, or on "Try again" (beyond the spec)', () => {
+test.describe('A camera and microphone the system stops mid-call: the person is told in plain words, with "Try again" (and in their pop-out chat); the others see the camera off and the person muted, never a stalled picture; each comes back by itself, or on "Try again" (beyond the spec)', () => {
   test('two people on direct connections; Alice’s system stops her camera, then her microphone; it gives the camera back; "Try again" captures the microphone anew', async ({ people }) => {
     test.setTimeout(120_000);
     const room = uniqueRoomName('device-stopped');
@@ -359,6 +359,11 @@ test.describe('A camera and microphone the system stops mid-call: the person is 
     await expectAll([expectDecodingVideo(bob.page, 'Alice'), expectHearing(bob.page, 'Alice')]);
     const notice = alice.page.locator('.call-device-stopped');
     const aliceSeenByBob = tile(bob.page, 'Alice');
+    // Her pop-out chat says it too, beside the toggles that show what the others get.
+    const popout = await alice.context.newPage();
+    await popout.goto(`${alice.page.url()}?view=chat`);
+    await expectJoined(popout);
+    const popoutSays = popout.getByRole('group', { name: 'Your call' }).locator('.own-media-stopped');
 
     await stopAtSource(alice.page, 'video', true);
     await expect(notice).toHaveText(/^Your camera stopped: your system paused it, or another app is using it\. Until it is back, the others see your camera off\./);
@@ -366,20 +371,24 @@ test.describe('A camera and microphone the system stops mid-call: the person is 
     await expect(aliceSeenByBob).not.toContainText('Video paused: poor connection');
     await expect(tile(alice.page, 'Alice (you)').locator('video'), 'she sees herself as the others do').toHaveCount(0);
     await expect(callButton(alice.page, 'Stop camera'), 'her camera stays on by her word').toBeVisible();
+    await expect(popoutSays).toHaveText('Your camera stopped: your system paused it, or another app is using it. Until it is back, the others see your camera off. Turn it on here to try again.');
 
     await stopAtSource(alice.page, 'audio', true);
     await expect(notice).toHaveText(/^Your camera and microphone stopped: .* Until they are back, the others neither see nor hear you\./);
     await expect(aliceSeenByBob.locator('.tile-muted'), 'Bob sees her muted').toBeVisible();
     await expect(participantEntry(bob.page, 'Alice')).toContainText('muted');
+    await expect(popoutSays).toHaveText(/^Your camera and microphone stopped: .* Turn them on here to try again\.$/);
 
     await stopAtSource(alice.page, 'video', false);
     await expectDecodingVideo(bob.page, 'Alice');
     await expect(notice).toHaveText(/^Your microphone stopped: your system muted it, or another app is using it\. Until it is back, the others cannot hear you\./);
+    await expect(popoutSays).toHaveText(/^Your microphone stopped: .* Turn it on here to try again\.$/);
 
     await notice.getByRole('button', { name: 'Try again' }).click();
     await expect(notice).toHaveCount(0);
     await expect(aliceSeenByBob.locator('.tile-muted'), 'Bob sees her unmuted').toHaveCount(0);
     await expectAll([expectHearing(bob.page, 'Alice'), expectDecodingVideo(bob.page, 'Alice')]);
     await expect(callButton(alice.page, 'Mute microphone'), 'her microphone is on').toBeVisible();
+    await expect(popoutSays).toHaveCount(0);
   });
 });

@@ -89,13 +89,16 @@ describe('Own media on the call record: what a tab taking the call over starts f
     await person.rooms.joinCall(room.address);
     await person.calls.setOwnMedia(room.address, { microphoneMuted: true });
     await person.calls.setOwnMedia(room.address, { cameraOff: true });
-    expect(own()).toEqual({ microphoneMuted: true, cameraOff: true, sharingScreen: false });
+    expect(own()).toEqual({ microphoneMuted: true, cameraOff: true, sharingScreen: false, cameraStopped: false, microphoneStopped: false });
+    await person.calls.setOwnMedia(room.address, { cameraStopped: true });
+    expect(own()).toMatchObject({ cameraOff: true, cameraStopped: true, microphoneStopped: false });
+    await expect(person.calls.setOwnMedia(room.address, { microphoneStopped: 1 as never })).rejects.toThrow('microphoneStopped must be true or false');
     await expect(person.calls.setOwnMedia(room.address, { cameraOff: 'yes' as never })).rejects.toThrow('cameraOff must be true or false');
     await expect(person.calls.setOwnMedia(room.address, { joined: false } as never)).rejects.toThrow('unknown own media field joined');
     await expect(person.calls.setOwnMedia(42 as never, {})).rejects.toThrow();
 
     await person.rooms.leaveCall(room.address);
-    expect(own()).toEqual({ microphoneMuted: false, cameraOff: false, sharingScreen: false });
+    expect(own()).toEqual({ microphoneMuted: false, cameraOff: false, sharingScreen: false, cameraStopped: false, microphoneStopped: false });
   });
 });
 

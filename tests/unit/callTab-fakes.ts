@@ -271,7 +271,7 @@ export function peer(address: string, overrides: Partial<Peer> = {}): Peer {
   };
 }
 
-function callRecord(joined: boolean, ownMedia: OwnCallMedia = { microphoneMuted: false, cameraOff: false, sharingScreen: false }): CallRecord {
+function callRecord(joined: boolean, ownMedia: OwnCallMedia = { microphoneMuted: false, cameraOff: false, sharingScreen: false, cameraStopped: false, microphoneStopped: false }): CallRecord {
   return {
     roomAddress: ROOM,
     joined,

@@ -13,7 +13,7 @@ import { BOB, ROOM, settle, startedHarnesses, type harness } from './callTab-fak
 
 const open = startedHarnesses();
 
-const MUTED_CAMERA_OFF = { microphoneMuted: true, cameraOff: true, sharingScreen: false };
+const MUTED_CAMERA_OFF = { microphoneMuted: true, cameraOff: true, sharingScreen: false, cameraStopped: false, microphoneStopped: false };
 
 /** A tab of yours showing the call another tab runs; it takes the call over when `grantLock` is called. */
 async function waitingTab(options: Parameters<typeof harness>[0] = {}) {
@@ -86,7 +86,7 @@ describe('a tab taking the call over starts as you left it', () => {
   });
 
   it('a screen share is not restarted (the browser needs a click): the record forgets it and the notice offers it again', async () => {
-    const { h } = await waitingTab({ ownMedia: { microphoneMuted: false, cameraOff: false, sharingScreen: true } });
+    const { h } = await waitingTab({ ownMedia: { microphoneMuted: false, cameraOff: false, sharingScreen: true, cameraStopped: false, microphoneStopped: false } });
     await takeOver(h);
     expect(h.store.get(h.runtime.atoms.local).screenIds).toEqual([]);
     expect(h.store.get(h.runtime.atoms.handover)).toMatchObject({ moved: true, screenShareEnded: true });

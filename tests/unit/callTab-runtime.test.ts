@@ -229,6 +229,8 @@ describe('a camera or microphone that stops mid-call is said to the person, not 
     const selfTile = () => h.store.get(h.runtime.atoms.tiles).find((tile) => tile.isSelf)!;
     expect(stopped()).toEqual({ camera: false, microphone: false });
 
+    const ownMedia = () => h.store.get(sessionStateAtom).calls[ROOM]?.ownMedia;
+
     camera!.muteFromSource();
     expect(stopped()).toEqual({ camera: true, microphone: false });
     expect(h.store.get(h.runtime.atoms.deviceToggles).camera.on).toBe(true);
@@ -238,6 +240,9 @@ describe('a camera or microphone that stops mid-call is said to the person, not 
     expect(stopped()).toEqual({ camera: true, microphone: true });
     expect(selfTile().muted).toBe(true);
     expect(h.self()).toMatchObject({ hasActiveCamera: false, hasActiveMicrophone: false, muted: true });
+    // Your other tabs (a pop-out chat) read it from the call record: stopped, not turned off.
+    await settle();
+    expect(ownMedia()).toMatchObject({ cameraStopped: true, microphoneStopped: true, cameraOff: false, microphoneMuted: false });
 
     const requestsBefore = h.mediaDevices.requests.length;
     await h.runtime.restartStoppedDevices();
@@ -246,6 +251,8 @@ describe('a camera or microphone that stops mid-call is said to the person, not 
     expect(stopped()).toEqual({ camera: false, microphone: false });
     expect(local(h)).toMatchObject({ microphone: { muted: false, stopped: false }, camera: { off: false, stopped: false } });
     expect(h.self()).toMatchObject({ hasActiveCamera: true, hasActiveMicrophone: true, muted: false });
+    await settle();
+    expect(ownMedia()).toMatchObject({ cameraStopped: false, microphoneStopped: false });
     // Nothing stopped: "Try again" captures nothing.
     await h.runtime.restartStoppedDevices();
     expect(h.mediaDevices.requests).toHaveLength(requestsBefore + 1);
@@ -424,7 +431,7 @@ describe('Joining and leaving the call (SPEC §4 Call: join sets joined, leave c
   });
 
   it('"Move call here" in a tab that shows the call runs elsewhere: it takes the call at once, with your mute and camera, and says it moved', async () => {
-    const h = open({ joined: true, lockHeldElsewhere: true, grantAtOnce: false, ownMedia: { microphoneMuted: true, cameraOff: false, sharingScreen: false } });
+    const h = open({ joined: true, lockHeldElsewhere: true, grantAtOnce: false, ownMedia: { microphoneMuted: true, cameraOff: false, sharingScreen: false, cameraStopped: false, microphoneStopped: false } });
     await settle();
     expect(h.store.get(h.runtime.atoms.phase)).toBe('elsewhere');
     h.runtime.moveCallHere();

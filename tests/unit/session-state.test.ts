@@ -13,7 +13,7 @@ const call = (roomAddress: string): CallRecord => ({
   allowedAudioRoles: ['moderator', 'participant'],
   allowedVideoRoles: ['moderator', 'participant'],
   recordable: false,
-  ownMedia: { microphoneMuted: false, cameraOff: false, sharingScreen: false },
+  ownMedia: { microphoneMuted: false, cameraOff: false, sharingScreen: false, cameraStopped: false, microphoneStopped: false },
   heldPeers: [],
   recordingState: 'offline',
   state: 'active',

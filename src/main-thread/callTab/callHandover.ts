@@ -8,8 +8,8 @@ import type { LocalMediaState } from './localMediaState';
  */
 export function ownMediaChange(known: OwnCallMedia, local: LocalMediaState): Partial<OwnCallMedia> | undefined {
   const next: Partial<OwnCallMedia> = { sharingScreen: local.screenIds.length > 0 };
-  if (local.microphone) next.microphoneMuted = local.microphone.muted;
-  if (local.camera) next.cameraOff = local.camera.off;
+  if (local.microphone) Object.assign(next, { microphoneMuted: local.microphone.muted, microphoneStopped: local.microphone.stopped });
+  if (local.camera) Object.assign(next, { cameraOff: local.camera.off, cameraStopped: local.camera.stopped });
   const change: Partial<OwnCallMedia> = {};
   for (const key of Object.keys(next) as Array<keyof OwnCallMedia>) if (next[key] !== known[key]) change[key] = next[key];
   return Object.keys(change).length > 0 ? change : undefined;

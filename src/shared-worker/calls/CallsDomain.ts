@@ -9,7 +9,7 @@ import type { SessionContext, SessionDomain } from '../SessionContext';
 import { announceSpeaking, markSpeaking } from './selfSpeaking';
 
 const REPORTED_FIELDS = new Set<keyof PeerMediaChange>(['muted', 'hasActiveCamera', 'hasActiveMicrophone', 'hasActiveScreenCapture', 'sessionFailed']);
-const OWN_MEDIA_FIELDS = new Set<keyof OwnCallMedia>(['microphoneMuted', 'cameraOff', 'sharingScreen']);
+const OWN_MEDIA_FIELDS = new Set<keyof OwnCallMedia>(['microphoneMuted', 'cameraOff', 'sharingScreen', 'cameraStopped', 'microphoneStopped']);
 const REQUESTABLE_FIELDS = new Set<keyof OwnMediaRequest>(['microphoneMuted', 'cameraOff']);
 
 /** A change naming only `allowed` fields, each true or false. */

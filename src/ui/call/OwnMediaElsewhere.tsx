@@ -7,6 +7,7 @@ import { callAtomFamily, preferencesAtom, selfPeerAtomFamily } from '../../main-
 import { useActions } from '../tabContext';
 import { HangUpIcon } from './CallIcons';
 import { DeviceToggle } from './DeviceToggle';
+import { stoppedWords } from './stoppedWords';
 
 type Device = keyof OwnMediaRequest;
 
@@ -28,6 +29,8 @@ export function OwnMediaElsewhere({ roomAddress, offerHangUp = false }: { roomAd
   // call record's own media, which the call's tab keeps, says it.
   const microphoneOn = self ? self.hasActiveMicrophone : call?.ownMedia.microphoneMuted === false;
   const cameraOn = self ? self.hasActiveCamera : call?.ownMedia.cameraOff === false;
+  // Off for the others because the system stopped it, though you have it on: the call's tab says so, and so does this.
+  const stopped = { camera: call?.ownMedia.cameraStopped === true, microphone: call?.ownMedia.microphoneStopped === true };
   // What was asked and not done yet, per device: the state it asked to leave, until it leaves it or the ask settles.
   const [asked, setAsked] = useState<Partial<Record<Device, boolean>>>({});
   const [refusal, setRefusal] = useState<string | undefined>(undefined);
@@ -67,6 +70,11 @@ export function OwnMediaElsewhere({ roomAddress, offerHangUp = false }: { roomAd
         <button type="button" className="control hang-up" aria-label="Hang up" title="Hang up" onClick={hangUp}>
           <HangUpIcon />
         </button>
+      )}
+      {(stopped.camera || stopped.microphone) && (
+        <p className="own-media-stopped" role="status">
+          {stoppedWords(stopped, true)} Turn {stopped.camera && stopped.microphone ? 'them' : 'it'} on here to try again.
+        </p>
       )}
       {refusal && (
         <p className="own-media-refusal" role="alert">

@@ -6,6 +6,7 @@ import type { Browser, CDPSession, Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
 import { attachSessionWorker, type AttachedWorker } from '../../tests/support/attachedWorker';
 import { PARLEY } from './clients';
+import { enterCall } from './join';
 import type { Row } from './table';
 
 /** Bob's joins and leaves: the figures compare what is kept after the first with what is kept after the last. */
@@ -67,8 +68,7 @@ async function keptForGood(page: Page, worker: AttachedWorker): Promise<Kept> {
 /** A person in the call of `roomName` with a tab of no probe of the bench's: what it keeps is the app's alone. */
 async function personInCall(browser: Browser, parley: RunningParley, roomName: string): Promise<Page> {
   const page = await (await browser.newContext({ permissions: ['camera', 'microphone'] })).newPage();
-  await PARLEY.arrive(page, parley.url, roomName);
-  await PARLEY.inCall(page);
+  await enterCall(PARLEY, page, parley.url, roomName);
   return page;
 }
 

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { RunningParley } from '../../server/Parley';
+import type { RelayMethod } from '../../src/protocol/relay';
 import { launchMeteredBrowser, windowOpenedSettled } from './browserCpu';
 import { PARLEY } from './clients';
 import { callUp, probedContext, waitForRemoteVideos, type MediaPath, type ProbedWindow } from './join';
@@ -94,6 +95,21 @@ const SCRIPT_STEPS: readonly (readonly [Step, string])[] = (() => {
   ).map(([step, source]) => [step, manifest[source]!.file] as const);
 })();
 
+/**
+ * A probe's statement (its `mark` in scope) that stamps the step of each relay method the first time
+ * the page sends a call of it: JSON-RPC on its websocket to the relay (the page's only websocket).
+ */
+function stampRelayCalls(steps: Partial<Record<RelayMethod, Step>>): string {
+  return `(() => {
+    const steps = Object.entries(${JSON.stringify(steps)});
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (data) {
+      if (typeof data === 'string') for (const [method, step] of steps) if (data.includes('"method":"' + method + '"')) mark(step);
+      return send.call(this, data);
+    };
+  })();`;
+}
+
 /** One join: when each step came, and the main thread's long tasks (> 50 ms) before every remote video was decoded, in ms after navigation. */
 interface Join {
   at: Partial<Record<Step, number>>;
@@ -134,16 +150,10 @@ const TIMELINE_PROBE = `(() => {
     }, ...rest);
   };
   // The page's relay connection (JSON-RPC): its own sending to the relay.
-  const NativeWebSocket = WebSocket;
-  window.WebSocket = new Proxy(NativeWebSocket, {
+  window.WebSocket = new Proxy(WebSocket, {
     construct(target, args, newTarget) { mark('relay connection asked'); return Reflect.construct(target, args, newTarget); },
   });
-  const send = NativeWebSocket.prototype.send;
-  NativeWebSocket.prototype.send = function (data) {
-    if (typeof data === 'string' && data.includes('"method":"CREATE_INGEST_TRANSPORT"')) mark('ingest transport asked');
-    if (typeof data === 'string' && data.includes('"method":"PRODUCE"')) mark('ingest produced');
-    return send.call(this, data);
-  };
+  ${stampRelayCalls({ CREATE_INGEST_TRANSPORT: 'ingest transport asked', PRODUCE: 'ingest produced' })}
   const setRemote = RTCPeerConnection.prototype.setRemoteDescription;
   RTCPeerConnection.prototype.setRemoteDescription = function (description, ...rest) {
     if (description?.type === 'offer') { stamp(this, 'first offer received'); mark('an offer received'); }
@@ -190,13 +200,8 @@ const OTHER_SIDE_PROBE = `(() => {
   window.__benchOtherSide = marks;
   const mark = (step) => { if (!(step in marks)) marks[step] = performance.timeOrigin + performance.now(); };
   ${stampOfferPosted('send', 'other side: offer leaves its page')}
-  // The page's relay connection (JSON-RPC): the consumer made ahead, claimed and started for the newcomer.
-  const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (data) {
-    if (typeof data === 'string' && data.includes('"method":"CLAIM_CONSUMER"')) mark('other side: consumer claimed');
-    if (typeof data === 'string' && data.includes('"method":"START_CONSUMER"')) mark('other side: consumer started');
-    return send.call(this, data);
-  };
+  // The consumer made ahead, claimed and started for the newcomer.
+  ${stampRelayCalls({ CLAIM_CONSUMER: 'other side: consumer claimed', START_CONSUMER: 'other side: consumer started' })}
   const setRemote = RTCPeerConnection.prototype.setRemoteDescription;
   RTCPeerConnection.prototype.setRemoteDescription = function (description, ...rest) {
     if (description?.type === 'answer') {

@@ -213,11 +213,27 @@ describe('Jingle routing: a request for a call this session is in waits for the 
   // Servers quote attributes either way.
   const arrived = (who: CallTab<Clock>, sid: string) => until(() => who.received.some((xml) => new RegExp(`sid=["']${sid}["']`).test(xml)), `the offer ${sid} at the responder`);
 
-  /** Alice in the room's call, running it; then the responder joins it, and Alice sees them there. */
+  /** Alice in the room's call, running it in her tab. */
   async function aliceRunningThe(roomName: string): Promise<CallTab<Clock>> {
     const alice = await tabIn(openSession({ server: server() }), roomName);
     await alice.person.jingle.claimCall(alice.person.tabId, alice.room.address);
     return alice;
+  }
+
+  /** Alice and Bob each running the room's call in their tab, Alice seeing Bob there. */
+  async function aliceAndBobRunningThe(roomName: string): Promise<{ alice: CallTab<Clock>; bob: CallTab<Clock> }> {
+    const alice = await aliceRunningThe(roomName);
+    const bob = await tabIn(openSession({ server: server() }), roomName);
+    await bob.person.jingle.claimCall(bob.person.tabId, bob.room.address);
+    await seen(alice.person, bob.room.selfAddress, 'Alice sees Bob in the call', (p) => p.joinedCall);
+    return { alice, bob };
+  }
+
+  /** The responder's tab acknowledges the request of `action` for `sid` once the session has routed it there. */
+  async function answerAt(who: CallTab<Clock>, sid: string, action = 'session-initiate'): Promise<void> {
+    const request = () => who.routed.find((iq) => iq.jingle.sid === sid && iq.jingle.action === action);
+    await until(() => request() !== undefined, `${action} ${sid} at its responder`);
+    await who.person.jingle.send({ type: 'result', id: request()!.id, to: request()!.from });
   }
 
   it('an offer that comes after the room has you in the call but before your tab claims it reaches that tab once it does; nothing declines it', async () => {
@@ -261,17 +277,8 @@ describe('Jingle routing: a request for a call this session is in waits for the 
   });
 
   it('a call tab that goes without ending its sessions (reloaded, crashed): the session ends each with its peer, so the peer offers anew at once rather than after 5 s of silent ICE; ended ones are not ended again', async () => {
-    const alice = await aliceRunningThe('jingle-tab-gone');
-    const bob = await tabIn(openSession({ server: server() }), 'jingle-tab-gone');
-    await bob.person.jingle.claimCall(bob.person.tabId, bob.room.address);
-    await seen(alice.person, bob.room.selfAddress, 'Alice sees Bob in the call', (p) => p.joinedCall);
+    const { alice, bob } = await aliceAndBobRunningThe('jingle-tab-gone');
     await seen(bob.person, alice.room.selfAddress, 'Bob sees Alice in the call', (p) => p.joinedCall);
-    /** The responder's tab acknowledges the request of `action` for `sid` once it has it. */
-    const answerAt = async (who: CallTab<Clock>, sid: string, action = 'session-initiate') => {
-      const request = () => who.routed.find((iq) => iq.jingle.sid === sid && iq.jingle.action === action);
-      await until(() => request() !== undefined, `${action} ${sid} at its responder`);
-      await who.person.jingle.send({ type: 'result', id: request()!.id, to: request()!.from });
-    };
     // Alice's tab offers to Bob and Bob's to Alice (one-way sessions each); a third one Alice's tab ends itself.
     const sent = offer(alice, bob, 'alice-to-bob');
     await answerAt(bob, 'alice-to-bob');
@@ -339,14 +346,9 @@ describe('Jingle routing: a request for a call this session is in waits for the 
   });
 
   it('a call tab that goes after the other person left the room: nothing is sent for their session', async () => {
-    const alice = await aliceRunningThe('jingle-tab-gone-left');
-    const bob = await tabIn(openSession({ server: server() }), 'jingle-tab-gone-left');
-    await bob.person.jingle.claimCall(bob.person.tabId, bob.room.address);
-    await seen(alice.person, bob.room.selfAddress, 'Alice sees Bob in the call', (p) => p.joinedCall);
+    const { alice, bob } = await aliceAndBobRunningThe('jingle-tab-gone-left');
     const answer = offer(alice, bob, 'to-bob-who-leaves');
-    await until(() => bob.routed.some((iq) => iq.jingle.sid === 'to-bob-who-leaves'), 'the offer at Bob');
-    const request = bob.routed.find((iq) => iq.jingle.sid === 'to-bob-who-leaves')!;
-    await bob.person.jingle.send({ type: 'result', id: request.id, to: request.from });
+    await answerAt(bob, 'to-bob-who-leaves');
     await answer;
 
     await bob.person.rooms.leaveRoom(bob.room.id);
@@ -358,14 +360,9 @@ describe('Jingle routing: a request for a call this session is in waits for the 
   });
 
   it('hanging up: a request that reaches the call’s tab after it let the call go (its release still on the way) comes back to the session, which answers it as one no tab runs; nothing is left unanswered', async () => {
-    const alice = await aliceRunningThe('jingle-returned-after-hang-up');
-    const bob = await tabIn(openSession({ server: server() }), 'jingle-returned-after-hang-up');
-    await bob.person.jingle.claimCall(bob.person.tabId, bob.room.address);
-    await seen(alice.person, bob.room.selfAddress, 'Alice sees Bob in the call', (p) => p.joinedCall);
+    const { alice, bob } = await aliceAndBobRunningThe('jingle-returned-after-hang-up');
     const sent = offer(alice, bob, 'alice-to-bob-before-hang-up');
-    await until(() => bob.routed.some((iq) => iq.jingle.sid === 'alice-to-bob-before-hang-up'), 'the offer at Bob');
-    const initiate = bob.routed.find((iq) => iq.jingle.sid === 'alice-to-bob-before-hang-up')!;
-    await bob.person.jingle.send({ type: 'result', id: initiate.id, to: initiate.from });
+    await answerAt(bob, 'alice-to-bob-before-hang-up');
     await sent;
 
     // Bob hangs up: the room hears it before his tab's release reaches the session.
@@ -385,10 +382,7 @@ describe('Jingle routing: a request for a call this session is in waits for the 
   });
 
   it('handing the call over: an offer that reaches the tab letting the call go comes back and waits for the tab that claims the call next', async () => {
-    const alice = await aliceRunningThe('jingle-returned-in-handover');
-    const bob = await tabIn(openSession({ server: server() }), 'jingle-returned-in-handover');
-    await bob.person.jingle.claimCall(bob.person.tabId, bob.room.address);
-    await seen(alice.person, bob.room.selfAddress, 'Alice sees Bob in the call', (p) => p.joinedCall);
+    const { alice, bob } = await aliceAndBobRunningThe('jingle-returned-in-handover');
     const nextTab: JingleIq[] = [];
     bob.person.tabs.attach(`${bob.person.tabId}-next`, { state: () => {}, event: () => {}, jingle: (_room, iq) => nextTab.push(iq) });
 

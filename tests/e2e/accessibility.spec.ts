@@ -79,6 +79,25 @@ async function expectAccessible(page: Page, state: string, open: readonly Panel[
   await page.setViewportSize({ width: SIZES[0].width, height: SIZES[0].height });
 }
 
+/** The boxes that cut off part of the focused element's ring (its outline and offset past its border box): none when the whole ring shows. */
+async function clippedFocusRing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const focused = document.activeElement;
+    if (!(focused instanceof HTMLElement)) return ['nothing focused'];
+    const style = getComputedStyle(focused);
+    const reach = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+    const box = focused.getBoundingClientRect();
+    const ring = { left: box.left - reach, top: box.top - reach, right: box.right + reach, bottom: box.bottom + reach };
+    const clipping: string[] = [];
+    for (let ancestor = focused.parentElement; ancestor; ancestor = ancestor.parentElement) {
+      if (getComputedStyle(ancestor).overflow === 'visible') continue;
+      const edge = ancestor.getBoundingClientRect();
+      if (ring.left < edge.left || ring.top < edge.top || ring.right > edge.right || ring.bottom > edge.bottom) clipping.push(`${ancestor.tagName.toLowerCase()}.${ancestor.className}`);
+    }
+    return clipping;
+  });
+}
+
 function roomAddress(appUrl: string, room: string): string {
   return new URL(encodeURIComponent(room), appUrl).href;
 }
@@ -286,7 +305,7 @@ async function openMenuItem(page: Page, name: string): Promise<void> {
 }
 
 test.describe('Focus goes where the next step is: the call controls after joining, back to the opener after a dialog, never the chat box on arrival; skip links reach people, call and chat', () => {
-  test('the room opens without focus in the chat box; after "Join call" focus is on the call controls; the skip links move focus', async ({ people }) => {
+  test('the room opens without focus in the chat box; after "Join call" focus is on the call controls, its ring whole; the skip links move focus', async ({ people }) => {
     const alice = await people.join(uniqueRoomName('focus'), 'Alice');
     await expect(callButton(alice.page, 'Join call')).toBeVisible();
     await expect(messageBox(alice.page)).not.toBeFocused();
@@ -294,6 +313,7 @@ test.describe('Focus goes where the next step is: the call controls after joinin
     await joinCall(alice.page);
     // The first of the call controls that can be used (the microphone's is disabled while it starts).
     await expect(callRegion(alice.page).getByRole('group', { name: 'Call controls' }).locator('button:focus')).toHaveCount(1);
+    expect(await clippedFocusRing(alice.page)).toEqual([]);
 
     for (const [link, region] of [
       ['Skip to people', '#room-people'],

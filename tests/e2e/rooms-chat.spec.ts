@@ -174,6 +174,24 @@ test.describe('Chat input: a message longer than the limit is not sent, nor cut 
   });
 });
 
+test.describe('Chat input: a draft grows in height only, inside the chat panel, whatever its words', () => {
+  test('a pasted link with no break wraps in the box: the box and Send stay in the panel and the page does not scroll sideways', async ({ people }) => {
+    const alice = await people.join(uniqueRoomName('long-word'), 'Alice');
+    const input = messageBox(alice.page);
+    await input.focus();
+    await alice.page.keyboard.insertText(`https://example.com/${'a'.repeat(400)}`);
+    const panel = await alice.page.getByRole('region', { name: 'Chat' }).boundingBox();
+    const box = await input.boundingBox();
+    const send = await alice.page.getByRole('button', { name: 'Send' }).boundingBox();
+    expect(panel && box && send).toBeTruthy();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(panel!.x + panel!.width);
+    expect(send!.x + send!.width).toBeLessThanOrEqual(panel!.x + panel!.width);
+    const page = await alice.page.evaluate(() => ({ width: document.documentElement.scrollWidth, viewport: window.innerWidth, scrolledBy: window.scrollX }));
+    expect(page.width).toBe(page.viewport);
+    expect(page.scrolledBy).toBe(0);
+  });
+});
+
 test.describe('Chat input: nothing is sent while the input is disabled (SPEC §5)', () => {
   test('the input is disabled until the room is joined', async ({ people }) => {
     const room = uniqueRoomName('disabled');

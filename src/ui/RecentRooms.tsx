@@ -12,7 +12,10 @@ export function RecentRooms({ rooms }: { rooms: readonly string[] }) {
       <ul aria-labelledby="recent-rooms-heading">
         {rooms.map((name) => (
           <li key={name}>
-            <AppLink href={roomPath(name)}>{name}</AppLink>
+            {/* A long name is cut short to fit the card: the whole of it shows on hover. */}
+            <AppLink href={roomPath(name)} title={name}>
+              {name}
+            </AppLink>
             <button type="button" className="button small" aria-label={`Forget ${name}`} onClick={() => void actions.preferences.forgetRoom(name).catch(() => {})}>
               Forget
             </button>

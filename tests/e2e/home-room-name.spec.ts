@@ -121,6 +121,25 @@ test.describe('Recent rooms: the home page lists the rooms you were in, the late
     await expect(recent.getByRole('link')).toHaveText([linked, started]);
   });
 
+  test('a long room name is cut short inside the card, whole in its tooltip, on a phone: the page does not scroll sideways', async ({ page, appUrl }) => {
+    const long = uniqueRoomName('the-quarterly-planning-review-of-the-infrastructure-team');
+    await page.goto(new URL(long, appUrl).href);
+    await expect(page.getByRole('button', { name: 'Lock room' })).toBeVisible();
+    await page.getByRole('button', { name: 'Leave' }).click();
+    await page.setViewportSize({ width: 390, height: 844 });
+
+    const recent = page.getByRole('list', { name: 'Recent rooms' });
+    const link = recent.getByRole('link', { name: long });
+    await expect(link).toHaveAttribute('title', long);
+    const card = await page.getByRole('region', { name: 'Recent rooms' }).boundingBox();
+    for (const part of [link, recent.getByRole('button', { name: `Forget ${long}` })]) {
+      const box = await part.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(card!.x + card!.width);
+    }
+    const shown = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    expect(shown.width).toBe(shown.viewport);
+  });
+
   test('a room whose page went at once, with a session that ended before it saved the room, is listed the next time', async ({ page, appUrl }) => {
     const recent = page.getByRole('list', { name: 'Recent rooms' });
     const linked = uniqueRoomName('left-at-once');

@@ -61,7 +61,7 @@ async function showOnly(page: Page, open: readonly Panel[]): Promise<void> {
 }
 
 /**
- * The page state passes axe at both sizes, and its screenshots are saved as
+ * The page state passes axe at both sizes without scrolling sideways, and its screenshots are saved as
  * test-results/screens/<state>-<size>.png for a reviewer to look at. `open` names the side panels
  * the state is about, opened at each size; the others are closed (the room's default: the call first).
  */
@@ -75,6 +75,8 @@ async function expectAccessible(page: Page, state: string, open: readonly Panel[
     await page.screenshot({ path });
     await test.info().attach(`${state}-${size.name}`, { path, contentType: 'image/png' });
     expect(await wcagViolations(page), `${state} at ${size.width}×${size.height}`).toEqual([]);
+    // WCAG 2.1 1.4.10 (Reflow), which axe does not check: nothing wider than the window.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${state} at ${size.width}×${size.height}: px past the window's right edge`).toBe(0);
   }
   await page.setViewportSize({ width: SIZES[0].width, height: SIZES[0].height });
 }
@@ -102,7 +104,7 @@ function roomAddress(appUrl: string, room: string): string {
   return new URL(encodeURIComponent(room), appUrl).href;
 }
 
-test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation, at 1280×800 and 390×844', () => {
+test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation and reflows without sideways scrolling, at 1280×800 and 390×844', () => {
   test('home, a refused room name, a room that cannot be opened, home with recent rooms (light and dark)', async ({ browser, appUrl }) => {
     const visitor = await browser.newContext();
     try {

@@ -192,6 +192,30 @@ test.describe('Chat input: a draft grows in height only, inside the chat panel, 
   });
 });
 
+test.describe('Chat names: a name with no break wraps where it is shown in the chat, on a phone too', () => {
+  test('the message header, the join line and the typing line wrap a 64-character name inside the panel; the page does not scroll sideways', async ({ people }) => {
+    const room = uniqueRoomName('long-name');
+    const longName = 'W'.repeat(LIMITS.displayNameLength);
+    const bob = await people.join(room, 'Bob');
+    await bob.page.setViewportSize({ width: 390, height: 844 });
+    const wanda = await people.join(room, longName);
+    await say(wanda.page, 'hello');
+    await messageBox(wanda.page).fill('and more');
+    const shown = [
+      chatLog(bob.page).getByRole('article').getByText(longName, { exact: true }),
+      chatLog(bob.page).getByText(`${longName} joined`),
+      typingIndicator(bob.page).getByText(longName),
+    ];
+    const panel = await bob.page.getByRole('region', { name: 'Chat' }).boundingBox();
+    for (const where of shown) {
+      const box = await where.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(panel!.x + panel!.width);
+    }
+    const page = await bob.page.evaluate(() => ({ width: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    expect(page.width).toBe(page.viewport);
+  });
+});
+
 test.describe('Chat input: nothing is sent while the input is disabled (SPEC §5)', () => {
   test('the input is disabled until the room is joined', async ({ people }) => {
     const room = uniqueRoomName('disabled');

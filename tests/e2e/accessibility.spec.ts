@@ -306,6 +306,34 @@ async function openMenuItem(page: Page, name: string): Promise<void> {
   await controls.getByRole('button', { name, exact: true }).click();
 }
 
+test.describe('Reflow with long names: a 64-character name with no break wraps wherever it is said, on a phone', () => {
+  test('the preview that says who is in the call and the kick dialog keep their words and buttons on the screen', async ({ people }) => {
+    const room = uniqueRoomName('long-names');
+    const longName = 'W'.repeat(LIMITS.displayNameLength);
+    const alice = await people.join(room, 'Alice');
+    const wanda = await people.join(room, longName);
+    await joinCall(wanda.page);
+    await alice.page.setViewportSize({ width: 390, height: 844 });
+    const onScreen = async (what: string, part: ReturnType<Page['getByRole']>) => {
+      const box = await part.boundingBox();
+      expect(box!.x + box!.width, `${what}'s right edge`).toBeLessThanOrEqual(390);
+    };
+
+    await expect(alice.page.getByText(`${longName} is in the call.`)).toBeVisible();
+    await onScreen('the preview saying who is in the call', alice.page.getByText(`${longName} is in the call.`));
+    await onScreen('"Join call"', callButton(alice.page, 'Join call'));
+
+    await openPanel(alice.page, 'People');
+    await participantEntry(alice.page, longName).getByRole('button', { name: `Kick ${longName}`, exact: true }).click();
+    const dialog = alice.page.getByRole('dialog', { name: `Kick ${longName}?` });
+    await onScreen('the kick dialog', dialog);
+    await onScreen('its title', dialog.getByRole('heading'));
+    await onScreen('"Kick and ban"', dialog.getByRole('button', { name: 'Kick and ban' }));
+    const page = await alice.page.evaluate(() => ({ width: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    expect(page.width).toBe(page.viewport);
+  });
+});
+
 test.describe('Focus goes where the next step is: the call controls after joining, back to the opener after a dialog, never the chat box on arrival; skip links reach people, call and chat', () => {
   test('the room opens without focus in the chat box; after "Join call" focus is on the call controls, its ring whole; the skip links move focus', async ({ people }) => {
     const alice = await people.join(uniqueRoomName('focus'), 'Alice');

@@ -15,9 +15,14 @@ export function CallControls() {
   const [devicesShown, setDevicesShown] = useState(false);
   const devicesId = useId();
   const controlsRef = useRef<HTMLDivElement>(null);
-  // Joining removes the "Join call" button: focus goes to the controls rather than falling to the page.
+  // Joining removes the "Join call" button: focus goes to the microphone's toggle rather than falling
+  // to the page. While the microphone starts its toggle is disabled, and the group holds focus: never
+  // whichever control happens to be usable first (a key press there could share your screen).
+  const [focusMicrophone, setFocusMicrophone] = useState(false);
   useEffect(() => {
-    if (focusLost()) controlsRef.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus({ preventScroll: true });
+    if (!focusLost()) return;
+    controlsRef.current?.focus({ preventScroll: true });
+    setFocusMicrophone(true);
   }, []);
   return (
     <div className="call-controls-area">
@@ -26,8 +31,8 @@ export function CallControls() {
           <DevicePickers />
         </div>
       )}
-      <div ref={controlsRef} className="call-controls" role="group" aria-label="Call controls">
-        <MicrophoneToggle />
+      <div ref={controlsRef} className="call-controls" role="group" aria-label="Call controls" tabIndex={-1}>
+        <MicrophoneToggle takeFocus={focusMicrophone} />
         <CameraToggle />
         <ScreenShareToggle />
         <DeafenToggle />

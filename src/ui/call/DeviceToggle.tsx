@@ -1,3 +1,5 @@
+import { useEffect, useRef } from 'react';
+import { focusLost } from '../focusLost';
 import { CameraIcon, MicrophoneIcon } from './CallIcons';
 import { CALL_SHORTCUTS, shortcutNames, useCallShortcut } from './callShortcuts';
 
@@ -17,20 +19,29 @@ export interface DeviceToggleProps {
   /** The tooltip when it is not the label with its shortcut. */
   readonly title?: string;
   readonly onToggle: () => void;
+  /** Take focus once usable, unless it went elsewhere meanwhile (it was lost, or its group holds it). */
+  readonly takeFocus?: boolean;
 }
 
 /**
  * The camera's or the microphone's button, with its keyboard shortcut (callShortcuts): in the call's
  * controls and the preview, and in the tabs that ask the call's tab (OwnMediaElsewhere).
  */
-export function DeviceToggle({ device, on, starting, disabled, title, onToggle }: DeviceToggleProps) {
+export function DeviceToggle({ device, on, starting, disabled, title, onToggle, takeFocus = false }: DeviceToggleProps) {
   const { shortcut, labels, stateWords, Icon } = DEVICES[device];
   const shortcutUsed = useCallShortcut(shortcut, !disabled, onToggle);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const button = buttonRef.current;
+    if (!takeFocus || disabled || !button) return;
+    if (focusLost() || document.activeElement === button.closest('[role="group"]')) button.focus({ preventScroll: true });
+  }, [takeFocus, disabled]);
   const names = shortcutNames(shortcut);
   const label = labels[on ? 0 : 1];
   return (
     <>
       <button
+        ref={buttonRef}
         type="button"
         className={`control${on || starting ? '' : ' is-off'}`}
         aria-label={label}

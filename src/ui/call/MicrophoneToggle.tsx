@@ -4,7 +4,7 @@ import { useCallRuntime } from './callRuntimeContext';
 import { DeviceToggle } from './DeviceToggle';
 
 /** "Mute microphone" / "Unmute microphone" (DESIGN "Run contract"), also on Ctrl+D; push-to-talk holds it meanwhile. */
-export function MicrophoneToggle() {
+export function MicrophoneToggle({ takeFocus = false }: { takeFocus?: boolean }) {
   const runtime = useCallRuntime();
   const { on, starting, enabled } = useAtomValue(runtime.atoms.deviceToggles).microphone;
   const { pushToTalk } = useAtomValue(preferencesAtom);
@@ -16,6 +16,7 @@ export function MicrophoneToggle() {
       disabled={!enabled}
       title={pushToTalk ? 'Push to talk is on: hold Space to talk' : undefined}
       onToggle={() => void runtime.toggleMicrophone()}
+      takeFocus={takeFocus}
     />
   );
 }

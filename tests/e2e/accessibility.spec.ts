@@ -353,10 +353,12 @@ test.describe('Focus goes where the next step is: the call controls after joinin
       };
     });
     await alice.page.reload();
-    await callButton(alice.page, 'Join call').focus();
-    await alice.page.keyboard.press('Enter');
+    await callButton(alice.page, 'Join call').click();
     const controls = callRegion(alice.page).getByRole('group', { name: 'Call controls' });
     await expect(controls).toBeFocused();
+    // Nor does your tile say you are muted while your microphone is on its way.
+    await expect(tile(alice.page, 'Alice (you)')).toBeVisible();
+    await expect(tile(alice.page, 'Alice (you)')).not.toContainText('muted');
     await alice.page.evaluate(() => (window as unknown as { startDevices: () => void }).startDevices());
     await expect(controls.getByRole('button', { name: 'Mute microphone' })).toBeFocused();
     expect(await clippedFocusRing(alice.page)).toEqual([]);

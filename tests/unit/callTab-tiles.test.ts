@@ -105,6 +105,15 @@ describe('Call tiles: a tile per person in the call or sending media, the others
     expect(speaking).toMatchObject({ muted: false, speaking: true });
   });
 
+  it('says you are muted while you have no microphone, but not while it is on its way', () => {
+    const [none] = callTiles({ peers: [self], items: [], selfDisplayName: 'Alice' });
+    expect(none?.muted).toBe(true);
+    const [starting] = callTiles({ peers: [self], items: [], selfDisplayName: 'Alice', selfMicrophoneStarting: true });
+    expect(starting?.muted).toBe(false);
+    const [mutedMeanwhile] = callTiles({ peers: [self], items: [{ ...microphone, localDisabled: true }], selfDisplayName: 'Alice', selfMicrophoneStarting: true });
+    expect(mutedMeanwhile?.muted).toBe(true);
+  });
+
   it('a remote video its sender paused shows no video', () => {
     const tiles = callTiles({ peers: [bob], items: [remote('bob-cam', BOB, { remoteDisabled: true })], selfDisplayName: 'Alice' });
     expect(tiles[0]?.videoItemId).toBeUndefined();

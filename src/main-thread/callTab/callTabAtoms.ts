@@ -88,18 +88,18 @@ export function createCallTabAtoms(roomAddress: string) {
    * the device is on its way, not for a device there is none of, not the microphone while
    * push-to-talk holds it. A device let go after you left the call is on when the next join turns it on.
    */
+  const microphoneStarting = atom((get) => get(previewStarting) || get(devices).requestingMicrophoneCapture);
   const deviceToggles = stableAtom((get) => {
     const { microphone, camera } = get(local);
     const known = get(devices);
     const released = get(leftCall);
     const wanted = get(joinWith);
-    const microphoneStarting = get(previewStarting) || known.requestingMicrophoneCapture;
     const cameraStarting = get(previewStarting) || known.requestingCameraCapture;
     return {
       microphone: {
         on: microphone ? !microphone.muted : released && wanted.microphone,
-        starting: microphoneStarting,
-        enabled: !get(preferencesAtom).pushToTalk && known.hasMicrophone && !microphoneStarting,
+        starting: get(microphoneStarting),
+        enabled: !get(preferencesAtom).pushToTalk && known.hasMicrophone && !get(microphoneStarting),
       },
       camera: { on: camera ? !camera.off : released && wanted.camera, starting: cameraStarting, enabled: known.hasCamera && !cameraStarting },
     };
@@ -110,6 +110,7 @@ export function createCallTabAtoms(roomAddress: string) {
       peers: [...get(roomPeersAtomFamily(roomAddress)), ...(get(heldPeersAtom)[roomAddress] ?? [])],
       items: get(items),
       selfDisplayName: get(preferencesAtom).displayName,
+      selfMicrophoneStarting: get(microphoneStarting),
     }),
   );
   /** The enlarged tile while it is still in the grid. */

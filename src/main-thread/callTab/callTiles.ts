@@ -38,6 +38,8 @@ export interface CallTilesInput {
   readonly items: readonly MediaItem[];
   /** Your name while the room has no self peer yet. */
   readonly selfDisplayName: string;
+  /** Your microphone is on its way (its capture asked for): not muted, though it sends nothing yet. */
+  readonly selfMicrophoneStarting?: boolean;
 }
 
 /**
@@ -47,7 +49,7 @@ export interface CallTilesInput {
  * the call or send us media; their tile lights up while they speak — by their own announcement or
  * our analysis of their audio — and says muted when they muted every audio they send.
  */
-export function callTiles({ peers, items, selfDisplayName }: CallTilesInput): CallTile[] {
+export function callTiles({ peers, items, selfDisplayName, selfMicrophoneStarting = false }: CallTilesInput): CallTile[] {
   const self = peers.find((peer) => peer.isSelf);
   const selfName = self?.displayName ?? selfDisplayName;
   const local = localMediaState(items);
@@ -103,7 +105,7 @@ export function callTiles({ peers, items, selfDisplayName }: CallTilesInput): Ca
     mirrored: camera?.mirrored ?? false,
     audioItemIds: [],
     withSound: false,
-    muted: !microphone || microphone.offForOthers,
+    muted: microphone ? microphone.offForOthers : !selfMicrophoneStarting,
     speaking: microphone !== undefined && !microphone.muted && microphone.speaking,
     lastSpokeAt: undefined,
     volumeLimit: undefined,

@@ -82,13 +82,14 @@ export function createCallTabAtoms(roomAddress: string) {
   const sendingPoorly = atom(false);
 
   const local = stableAtom((get) => localMediaState(get(items)));
+  /** The microphone is on its way: its toggle waits, and your tile does not say muted meanwhile. */
+  const microphoneStarting = atom((get) => get(previewStarting) || get(devices).requestingMicrophoneCapture);
   /**
    * The microphone's and the camera's toggles as every way of pressing them reads them (the buttons,
    * their shortcuts, another tab's asks): on, on its way, and whether a press acts now — not while
    * the device is on its way, not for a device there is none of, not the microphone while
    * push-to-talk holds it. A device let go after you left the call is on when the next join turns it on.
    */
-  const microphoneStarting = atom((get) => get(previewStarting) || get(devices).requestingMicrophoneCapture);
   const deviceToggles = stableAtom((get) => {
     const { microphone, camera } = get(local);
     const known = get(devices);

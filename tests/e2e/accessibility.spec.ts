@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
 import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
-import { chatLog, chatOption, enterPassword, expect, expectJoined, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName } from './rooms-people';
+import { chatLog, chatOption, enterPassword, expect, expectJoined, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, rightEdge, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
 import { recordCapturedTracks, stopAtSource } from './system-stops';
 
@@ -76,7 +76,7 @@ async function expectAccessible(page: Page, state: string, open: readonly Panel[
     await test.info().attach(`${state}-${size.name}`, { path, contentType: 'image/png' });
     expect(await wcagViolations(page), `${state} at ${size.width}×${size.height}`).toEqual([]);
     // WCAG 2.1 1.4.10 (Reflow), which axe does not check: nothing wider than the window.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${state} at ${size.width}×${size.height}: px past the window's right edge`).toBe(0);
+    expect(await widthPastWindow(page), `${state} at ${size.width}×${size.height}: px past the window's right edge`).toBe(0);
   }
   await page.setViewportSize({ width: SIZES[0].width, height: SIZES[0].height });
 }
@@ -314,10 +314,7 @@ test.describe('Reflow with long names: a 64-character name with no break wraps w
     const wanda = await people.join(room, longName);
     await joinCall(wanda.page);
     await alice.page.setViewportSize({ width: 390, height: 844 });
-    const onScreen = async (what: string, part: ReturnType<Page['getByRole']>) => {
-      const box = await part.boundingBox();
-      expect(box!.x + box!.width, `${what}'s right edge`).toBeLessThanOrEqual(390);
-    };
+    const onScreen = async (what: string, part: Locator) => expect(await rightEdge(part), `${what}'s right edge`).toBeLessThanOrEqual(390);
 
     await expect(alice.page.getByText(`${longName} is in the call.`)).toBeVisible();
     await onScreen('the preview saying who is in the call', alice.page.getByText(`${longName} is in the call.`));
@@ -329,8 +326,7 @@ test.describe('Reflow with long names: a 64-character name with no break wraps w
     await onScreen('the kick dialog', dialog);
     await onScreen('its title', dialog.getByRole('heading'));
     await onScreen('"Kick and ban"', dialog.getByRole('button', { name: 'Kick and ban' }));
-    const page = await alice.page.evaluate(() => ({ width: document.documentElement.scrollWidth, viewport: window.innerWidth }));
-    expect(page.width).toBe(page.viewport);
+    expect(await widthPastWindow(alice.page)).toBe(0);
   });
 });
 

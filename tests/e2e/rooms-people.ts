@@ -1,7 +1,19 @@
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { roomNameToLocalpart } from '../../src/protocol/rooms';
 import { attachSessionWorker } from '../support/attachedWorker';
 import { expect, test as base } from './fixtures';
+
+/** How far the page reaches past the window's right edge, in CSS px: 0 when nothing makes it scroll sideways (WCAG 1.4.10, reflow). */
+export function widthPastWindow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/** The right edge of an element's box on screen, in CSS px. */
+export async function rightEdge(locator: Locator): Promise<number> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error(`${locator.toString()} has no box on screen`);
+  return box.x + box.width;
+}
 
 /** One person: a browser context of their own (separate storage, separate shared worker) and their tabs. */
 export interface Person {

@@ -18,6 +18,7 @@ import type { VoiceActivityReport, VoiceAnalysisOptions } from '../../src/protoc
 import { ManualClock } from '../support/ManualClock';
 import { FakeStream, FakeTrack } from './track-fakes';
 import { PEER_DEFAULTS } from '../support/peers';
+import { OWN_MEDIA_DEFAULTS } from '../../src/shared-worker/rooms/callRecord';
 
 /**
  * Node has no capture, no WebRTC and no shared worker: these stand in for them so that the call
@@ -271,7 +272,7 @@ export function peer(address: string, overrides: Partial<Peer> = {}): Peer {
   };
 }
 
-function callRecord(joined: boolean, ownMedia: OwnCallMedia = { microphoneMuted: false, cameraOff: false, sharingScreen: false, cameraStopped: false, microphoneStopped: false }): CallRecord {
+function callRecord(joined: boolean, ownMedia: OwnCallMedia = OWN_MEDIA_DEFAULTS): CallRecord {
   return {
     roomAddress: ROOM,
     joined,

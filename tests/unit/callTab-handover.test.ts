@@ -3,6 +3,7 @@ import { handoverMessage, ownMediaChange } from '../../src/main-thread/callTab/c
 import type { MediaItem } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { BOB, ROOM, settle, startedHarnesses, type harness } from './callTab-fakes';
+import { OWN_MEDIA_DEFAULTS } from '../../src/shared-worker/rooms/callRecord';
 
 /**
  * Issue 13 "Call state that survives a handover": when the call moves to another tab of yours (the
@@ -13,7 +14,7 @@ import { BOB, ROOM, settle, startedHarnesses, type harness } from './callTab-fak
 
 const open = startedHarnesses();
 
-const MUTED_CAMERA_OFF = { microphoneMuted: true, cameraOff: true, sharingScreen: false, cameraStopped: false, microphoneStopped: false };
+const MUTED_CAMERA_OFF = { ...OWN_MEDIA_DEFAULTS, microphoneMuted: true, cameraOff: true };
 
 /** A tab of yours showing the call another tab runs; it takes the call over when `grantLock` is called. */
 async function waitingTab(options: Parameters<typeof harness>[0] = {}) {
@@ -86,7 +87,7 @@ describe('a tab taking the call over starts as you left it', () => {
   });
 
   it('a screen share is not restarted (the browser needs a click): the record forgets it and the notice offers it again', async () => {
-    const { h } = await waitingTab({ ownMedia: { microphoneMuted: false, cameraOff: false, sharingScreen: true, cameraStopped: false, microphoneStopped: false } });
+    const { h } = await waitingTab({ ownMedia: { ...OWN_MEDIA_DEFAULTS, sharingScreen: true } });
     await takeOver(h);
     expect(h.store.get(h.runtime.atoms.local).screenIds).toEqual([]);
     expect(h.store.get(h.runtime.atoms.handover)).toMatchObject({ moved: true, screenShareEnded: true });

@@ -8,6 +8,7 @@ import { CAPTURE_TIER_SETTLE_MS, MICROPHONE_SILENT_AFTER_MS, VOICE_ANALYSIS_DELA
 import type { VideoSendLoad } from '../../src/main-thread/media';
 import { BOB, FakeTileObservers, harness, keyEvent, monitorOf, peer, ROOM, settle, SELF } from './callTab-fakes';
 import { FakeStream, FakeTrack, receivedTrack } from './track-fakes';
+import { OWN_MEDIA_DEFAULTS } from '../../src/shared-worker/rooms/callRecord';
 
 /** The call tab's flow over fakes (tests/unit/callTab-fakes.ts): what it captures, when it joins, what it tells the session. */
 
@@ -431,7 +432,7 @@ describe('Joining and leaving the call (SPEC §4 Call: join sets joined, leave c
   });
 
   it('"Move call here" in a tab that shows the call runs elsewhere: it takes the call at once, with your mute and camera, and says it moved', async () => {
-    const h = open({ joined: true, lockHeldElsewhere: true, grantAtOnce: false, ownMedia: { microphoneMuted: true, cameraOff: false, sharingScreen: false, cameraStopped: false, microphoneStopped: false } });
+    const h = open({ joined: true, lockHeldElsewhere: true, grantAtOnce: false, ownMedia: { ...OWN_MEDIA_DEFAULTS, microphoneMuted: true } });
     await settle();
     expect(h.store.get(h.runtime.atoms.phase)).toBe('elsewhere');
     h.runtime.moveCallHere();

@@ -3,6 +3,7 @@ import type { CallRecord } from '../../src/protocol/entities';
 import { applyPatches, initialSessionState } from '../../src/protocol/session-state';
 import { StateStore } from '../../src/shared-worker/StateStore';
 import type { StateMessage } from '../../src/protocol/session-state';
+import { OWN_MEDIA_DEFAULTS } from '../../src/shared-worker/rooms/callRecord';
 
 const call = (roomAddress: string): CallRecord => ({
   roomAddress,
@@ -13,7 +14,7 @@ const call = (roomAddress: string): CallRecord => ({
   allowedAudioRoles: ['moderator', 'participant'],
   allowedVideoRoles: ['moderator', 'participant'],
   recordable: false,
-  ownMedia: { microphoneMuted: false, cameraOff: false, sharingScreen: false, cameraStopped: false, microphoneStopped: false },
+  ownMedia: OWN_MEDIA_DEFAULTS,
   heldPeers: [],
   recordingState: 'offline',
   state: 'active',

@@ -552,4 +552,35 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await context.close();
     }
   });
+
+  test('a camera another app holds keeps only itself off: the preview and the call say so of the camera alone, and the microphone starts, so the others hear you', async ({ people, browser, appUrl }) => {
+    const room = uniqueRoomName('call-camera-held');
+    const bob = await people.join(room, 'Bob');
+    await joinCall(bob.page);
+    const context = await browser.newContext();
+    try {
+      // A fake, named as such: a camera another app holds (Chromium's NotReadableError), which its fake
+      // devices cannot be made to do. Every request that asks for a camera fails as Chromium's does.
+      await context.addInitScript(() => {
+        const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+        navigator.mediaDevices.getUserMedia = async (constraints) => {
+          if (constraints?.video) throw new DOMException('Could not start video source', 'NotReadableError');
+          return getUserMedia(constraints);
+        };
+      });
+      await recordShownTexts(context, 'section[aria-label="Call"]');
+      const page = await context.newPage();
+      await joinFromHome(page, appUrl, room, 'Alice');
+      const words = "Your camera is in use by another app or can't be read. Close other apps that use it and try again.";
+      await expect(callRegion(page).getByRole('alert')).toContainText(words);
+      await expect(callButton(page, 'Mute microphone')).toBeEnabled();
+      await joinCall(page);
+      await expect(callButton(page, 'Mute microphone')).toBeVisible();
+      await expect(tile(page, 'Alice (you)').locator('.tile-muted')).toHaveCount(0);
+      await expectHearing(bob.page, 'Alice');
+      expect((await shownTexts(page)).join('\n')).not.toContain('camera and microphone');
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -124,15 +124,16 @@ describe('capture retries on AbortError (SPEC §8)', () => {
     expect(errors).toEqual([]);
   });
 
-  it('gives up after the 12th retry with a typed error, and clears the capture flags', async () => {
+  it('gives up after the 12th retry with a typed error (each device then tried once alone), and clears the capture flags', async () => {
     const { clock, fake, capture, devices, errors, logged } = setup();
-    fake.outcomes.push(...abortErrors(CAPTURE_ABORT_RETRIES + 1));
+    fake.outcomes.push(...abortErrors(CAPTURE_ABORT_RETRIES + 3));
     const result = capture.captureUserMedia({ audio: true, video: true });
     await clock.advance(0);
     expect(devices.state).toMatchObject({ requestingCapture: true, requestingCameraCapture: true, requestingMicrophoneCapture: true });
     await clock.advance(10_000);
     expect(await result).toBeUndefined();
-    expect(fake.requests).toHaveLength(CAPTURE_ABORT_RETRIES + 1);
+    expect(fake.requests).toHaveLength(CAPTURE_ABORT_RETRIES + 3);
+    expect(errors[0]?.devices).toEqual(['camera', 'microphone']);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(CaptureAbortedError);
     expect(logged).toEqual([errors[0]?.message]);
@@ -146,6 +147,8 @@ describe('capture refusals (SPEC §8)', () => {
     const { fake, capture, devices, media, errors, logged } = setup();
     fake.outcomes.push({ error: name });
     expect(await capture.captureUserMedia({ audio: true, video: true })).toBeUndefined();
+    // Not asked again device by device: that would ask the person once more.
+    expect(fake.requests).toHaveLength(1);
     expect(devices.state).toMatchObject({ cameraPermissionDenied: true, microphonePermissionDenied: true, requestingCapture: false });
     const [error] = errors;
     expect(error).toBeInstanceOf(CapturePermissionError);
@@ -213,6 +216,64 @@ describe('capture refusals (SPEC §8)', () => {
     const { capture, errors } = setup({ browserHasMediaDevices: false });
     expect(await capture.captureUserMedia({ audio: true })).toBeUndefined();
     expect(errors[0]).toBeInstanceOf(UserMediaUnsupportedError);
+  });
+});
+
+describe('one device’s fault does not keep the other off: a request for both that fails is made again device by device (SPEC §8 capture errors)', () => {
+  const kindsAsked = (fake: FakeMediaDevices) => fake.requests.map((request) => [Boolean(request.audio), Boolean(request.video)]);
+
+  it('a camera another app holds: the microphone still starts, and only the camera is said', async () => {
+    const { fake, capture, devices, media, errors } = setup();
+    fake.outcomes.push({ error: 'NotReadableError' }, { error: 'NotReadableError' });
+    const captured = await capture.captureUserMedia({ audio: true, video: true });
+    expect(kindsAsked(fake)).toEqual([[true, true], [false, true], [true, false]]);
+    expect(captured?.video).toBeUndefined();
+    expect(media.local().map((item) => [item.id, item.kind, item.shared])).toEqual([[captured?.audio, 'audio', true]]);
+    expect(errors.map((error) => [error.constructor, error.devices, error.userMessage])).toEqual([
+      [CaptureDeviceError, ['camera'], "Your camera is in use by another app or can't be read. Close other apps that use it and try again."],
+    ]);
+    expect(devices.state).toMatchObject({ cameraPermissionDenied: false, microphonePermissionDenied: false, requestingCapture: false });
+  });
+
+  it('a microphone the system refuses: the camera still starts, and only the microphone is marked refused', async () => {
+    const { fake, capture, devices, errors } = setup();
+    const bySystem = { error: 'NotAllowedError', message: 'Permission denied by system' };
+    fake.outcomes.push(bySystem, { kinds: ['video'] }, bySystem);
+    const captured = await capture.captureUserMedia({ audio: true, video: true });
+    expect(captured?.video).toBeDefined();
+    expect(captured?.audio).toBeUndefined();
+    expect(errors.map((error) => [error.constructor, error.devices, error.reason])).toEqual([[CapturePermissionError, ['microphone'], REFUSED_BY_SYSTEM]]);
+    expect(devices.state).toMatchObject({ cameraPermissionDenied: false, microphonePermissionDenied: true });
+  });
+
+  it('both answered alone: their tracks share one stream, as one request’s do, and nothing is said', async () => {
+    const { fake, capture, media, errors } = setup();
+    fake.outcomes.push({ error: 'OverconstrainedError' });
+    const captured = await capture.captureUserMedia({ audio: true, video: true });
+    const stream = media.getStream(captured?.audio ?? '');
+    expect(stream).toBeDefined();
+    expect(media.getStream(captured?.video ?? '')).toBe(stream);
+    expect(stream?.getTracks().map((track) => track.kind)).toEqual(['video', 'audio']);
+    expect(errors).toEqual([]);
+  });
+
+  it('both failing alone as they failed together are said once, of both', async () => {
+    const { fake, capture, errors } = setup();
+    fake.outcomes.push({ error: 'NotReadableError' }, { error: 'NotReadableError' }, { error: 'NotReadableError' });
+    expect(await capture.captureUserMedia({ audio: true, video: true })).toBeUndefined();
+    expect(errors.map((error) => [error.devices, error.userMessage])).toEqual([
+      [['camera', 'microphone'], "Your camera and microphone are in use by another app or can't be read. Close other apps that use them and try again."],
+    ]);
+  });
+
+  it('each failing alone for a reason of its own is said of its own', async () => {
+    const { fake, capture, errors } = setup();
+    fake.outcomes.push({ error: 'NotReadableError' }, { error: 'NotReadableError' }, { error: 'NotFoundError' });
+    expect(await capture.captureUserMedia({ audio: true, video: true })).toBeUndefined();
+    expect(errors.map((error) => [error.devices, error.userMessage])).toEqual([
+      [['camera'], "Your camera is in use by another app or can't be read. Close other apps that use it and try again."],
+      [['microphone'], 'No microphone was found. Connect one and try again.'],
+    ]);
   });
 });
 

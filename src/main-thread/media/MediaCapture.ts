@@ -101,6 +101,12 @@ function refusalReason(error: unknown): string {
   return name === 'NotAllowedError' && /by system/i.test(message) ? REFUSED_BY_SYSTEM : name;
 }
 
+/** A refusal by the person (or the site's settings) rather than by the system: asking again would ask them again. */
+function isRefusalByThePerson(error: unknown): boolean {
+  const reason = refusalReason(error);
+  return reason === 'NotAllowedError' || reason === 'SecurityError';
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error || error instanceof DOMException ? `${error.name}: ${error.message}` : String(error);
 }
@@ -176,8 +182,8 @@ export class MediaCapture {
     devices.setCaptureInProgress(video !== false, audio !== false);
     try {
       if (audio) this.releaseMicrophones(request.replaceAudio);
-      const stream = await this.getUserMediaRetryingAborts(mediaDevices, { audio, video }, requested);
-      const captured = stream && (await this.addUserMedia(stream, request, requested));
+      const got = await this.captureDevices(mediaDevices, { audio, video }, requested);
+      const captured = got && (await this.addUserMedia(got.stream, got.devices, request));
       // A microphone released for a successor that did not come is gone.
       if (audio && captured?.audio === undefined && request.replaceAudio !== undefined) media.remove(request.replaceAudio);
       return captured;
@@ -200,37 +206,74 @@ export class MediaCapture {
     }
   }
 
-  private async getUserMediaRetryingAborts(
+  /**
+   * One request for every device asked for. Should it fail for a reason that need not hold for each
+   * device (one held by another app or missing, settings it cannot give, a refusal by the system),
+   * each device is asked for alone: one device's fault must not keep the other off (a camera another
+   * app holds would otherwise leave the person silent too), and each failure is said of its own
+   * device. A refusal by the person is not asked again, as that would ask them once more. The tracks
+   * that arrive share one stream, as those of one request do; `devices` are those whose request was answered.
+   */
+  private async captureDevices(
     mediaDevices: MediaDevicesApi,
     constraints: MediaStreamConstraints,
     requested: CaptureDevice[],
-  ): Promise<MediaStream | undefined> {
-    const { clock, devices } = this.options;
+  ): Promise<{ stream: MediaStream; devices: CaptureDevice[] } | undefined> {
+    const together = await this.getUserMediaRetryingAborts(mediaDevices, constraints, CAPTURE_ABORT_RETRIES);
+    if ('stream' in together) return { stream: together.stream, devices: requested };
+    if (requested.length === 1 || isRefusalByThePerson(together.error)) {
+      this.reportFailure(together.error, requested);
+      return undefined;
+    }
+    const answered: Array<{ device: CaptureDevice; stream: MediaStream }> = [];
+    const failures: Array<{ device: CaptureDevice; error: unknown }> = [];
+    for (const device of requested) {
+      const alone = device === 'camera' ? { video: constraints.video } : { audio: constraints.audio };
+      // Its aborts were retried together already: one try each.
+      const attempt = await this.getUserMediaRetryingAborts(mediaDevices, alone, 0);
+      if ('stream' in attempt) answered.push({ device, stream: attempt.stream });
+      else failures.push({ device, error: attempt.error });
+    }
+    const [first, ...others] = answered;
+    // Both failed alone for the reason they failed together: said once, of both.
+    if (!first && failures.every(({ error }) => errorName(error) === errorName(together.error))) {
+      this.reportFailure(together.error, requested);
+      return undefined;
+    }
+    for (const { device, error } of failures) this.reportFailure(error, [device]);
+    if (!first) return undefined;
+    for (const track of others.flatMap(({ stream }) => stream.getTracks())) first.stream.addTrack(track);
+    return { stream: first.stream, devices: answered.map(({ device }) => device) };
+  }
+
+  private async getUserMediaRetryingAborts(mediaDevices: MediaDevicesApi, constraints: MediaStreamConstraints, abortRetries: number): Promise<{ stream: MediaStream } | { error: unknown }> {
+    const { clock } = this.options;
     for (let retry = 0; ; retry += 1) {
       try {
-        return await mediaDevices.getUserMedia(constraints);
+        return { stream: await mediaDevices.getUserMedia(constraints) };
       } catch (error) {
-        const name = errorName(error);
-        if (name === 'AbortError' && retry < CAPTURE_ABORT_RETRIES) {
-          this.options.logger.info(`getUserMedia aborted; retry ${retry + 1} of ${CAPTURE_ABORT_RETRIES}`);
-          await sleep(clock, abortRetryDelayMs(retry + 1));
-          continue;
-        }
-        const log = `getUserMedia failed (${requested.join(' and ')}): ${errorText(error)}`;
-        if (name === 'NotAllowedError' || name === 'SecurityError') {
-          for (const device of requested) devices.markPermissionDenied(device);
-          this.fail(new CapturePermissionError(log, requested, refusalReason(error)));
-        } else if (name === 'AbortError') {
-          this.fail(new CaptureAbortedError(`${log} (after ${CAPTURE_ABORT_RETRIES} retries)`, requested, name));
-        } else {
-          this.fail(new CaptureDeviceError(log, requested, name));
-        }
-        return undefined;
+        if (errorName(error) !== 'AbortError' || retry >= abortRetries) return { error };
+        this.options.logger.info(`getUserMedia aborted; retry ${retry + 1} of ${abortRetries}`);
+        await sleep(clock, abortRetryDelayMs(retry + 1));
       }
     }
   }
 
-  private async addUserMedia(stream: MediaStream, request: UserMediaRequest, requested: CaptureDevice[]): Promise<CapturedMedia> {
+  /** A failed getUserMedia of `devices`, said to the person in words that fit its cause (SPEC §8). */
+  private reportFailure(error: unknown, devices: CaptureDevice[]): void {
+    const name = errorName(error);
+    const log = `getUserMedia failed (${devices.join(' and ')}): ${errorText(error)}`;
+    if (name === 'NotAllowedError' || name === 'SecurityError') {
+      for (const device of devices) this.options.devices.markPermissionDenied(device);
+      this.fail(new CapturePermissionError(log, devices, refusalReason(error)));
+    } else if (name === 'AbortError') {
+      this.fail(new CaptureAbortedError(`${log} (after ${CAPTURE_ABORT_RETRIES} retries)`, devices, name));
+    } else {
+      this.fail(new CaptureDeviceError(log, devices, name));
+    }
+  }
+
+  private async addUserMedia(stream: MediaStream, asked: CaptureDevice[], request: UserMediaRequest): Promise<CapturedMedia> {
     const { devices, media } = this.options;
     const audioTrack = stream.getAudioTracks()[0];
     const videoTrack = stream.getVideoTracks()[0];
@@ -251,7 +294,7 @@ export class MediaCapture {
       this.reportEnd(videoTrack, 'camera');
       devices.markCaptured('camera');
     }
-    const missing = requested.filter((device) => (device === 'camera' ? !videoTrack : !audioTrack));
+    const missing = asked.filter((device) => (device === 'camera' ? !videoTrack : !audioTrack));
     if (missing.length > 0) {
       for (const device of missing) devices.markPermissionDenied(device);
       this.fail(new CaptureTrackMissingError(`getUserMedia returned no ${missing.join(' or ')} track`, missing, 'MissingTrack'));

@@ -8,6 +8,11 @@ function deviceWords(devices: readonly CaptureDevice[]): string {
   return devices.includes('camera') ? 'camera' : 'microphone';
 }
 
+/** What stands for the devices later in a sentence. */
+function pronoun(devices: readonly CaptureDevice[]): string {
+  return devices.length > 1 ? 'them' : 'it';
+}
+
 /** SPEC §5: a local track added as the wrong kind. The message is the spec's, word for word. */
 export class MediaKindError extends ParleyError {
   override readonly name = 'MediaKindError';
@@ -61,7 +66,7 @@ export class CapturePermissionError extends CaptureError {
 export class CaptureTrackMissingError extends CaptureError {
   override readonly name = 'CaptureTrackMissingError';
   get userMessage(): string {
-    return `Your ${deviceWords(this.devices)} didn't start. Check that your browser may use it, then try again.`;
+    return `Your ${deviceWords(this.devices)} didn't start. Check that your browser may use ${pronoun(this.devices)}, then try again.`;
   }
 }
 
@@ -69,7 +74,7 @@ export class CaptureTrackMissingError extends CaptureError {
 export class CaptureAbortedError extends CaptureError {
   override readonly name = 'CaptureAbortedError';
   get userMessage(): string {
-    return `Your ${deviceWords(this.devices)} couldn't be started. Another app may be using it: close it and try again.`;
+    return `Your ${deviceWords(this.devices)} couldn't be started. Another app may be using ${pronoun(this.devices)}: close it and try again.`;
   }
 }
 
@@ -80,9 +85,9 @@ export class CaptureDeviceError extends CaptureError {
     const words = deviceWords(this.devices);
     switch (this.reason) {
       case 'NotFoundError':
-        return `No ${words} was found. Connect one and try again.`;
+        return `No ${words.replace(' and ', ' or ')} was found. Connect one and try again.`;
       case 'NotReadableError':
-        return `Your ${words} is in use by another app or can't be read. Close other apps that use it and try again.`;
+        return `Your ${words} ${this.devices.length > 1 ? 'are' : 'is'} in use by another app or can't be read. Close other apps that use ${pronoun(this.devices)} and try again.`;
       case 'OverconstrainedError':
         return `The selected ${words} can't provide the requested settings. Choose another device.`;
       default:

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { areaOf, callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, panelToggle, participants, test, uniqueRoomName } from './rooms-people';
@@ -96,6 +97,57 @@ test.describe('Stage first: the call fills the window', () => {
       expect(share).toBeGreaterThanOrEqual(0.5);
     } finally {
       await context.close();
+    }
+  });
+});
+
+/**
+ * What spills or overlaps in the preview's card: the camera's frame and each of the words beside it
+ * must lie inside the card, the frame over none of them, and the frame keep the camera's 4:3.
+ */
+function previewSpills(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const card = document.querySelector('.call-preview')!.getBoundingClientRect();
+    const frame = document.querySelector('.preview-frame')!.getBoundingClientRect();
+    const problems: string[] = [];
+    const outside = (box: DOMRect) => box.top < card.top - 0.5 || box.bottom > card.bottom + 0.5 || box.left < card.left - 0.5 || box.right > card.right + 0.5;
+    if (outside(frame)) problems.push('the camera spills out of the card');
+    if (Math.abs(frame.width / frame.height - 4 / 3) > 0.02) problems.push(`the camera is ${frame.width}×${frame.height}, not 4:3`);
+    for (const part of document.querySelectorAll('.preview-side > *')) {
+      const box = part.getBoundingClientRect();
+      const name = part.textContent?.slice(0, 30) ?? part.tagName;
+      if (outside(box)) problems.push(`"${name}" spills out of the card`);
+      if (box.bottom > frame.top && box.top < frame.bottom && box.right > frame.left && box.left < frame.right) problems.push(`the camera covers "${name}"`);
+    }
+    return problems;
+  });
+}
+
+test.describe('The preview in any window: the camera stays in its card, beside or above the words, never over them; a short window scrolls', () => {
+  test('from a small phone to a large screen, with and without a banner above it', async ({ browser, appUrl }) => {
+    const room = uniqueRoomName('preview-sizes');
+    const context = await browser.newContext({ viewport: PHONE });
+    // A fake, named as such: a browser that refuses the camera and microphone, for the banner that says so above the preview.
+    const refused = await browser.newContext({ viewport: PHONE });
+    await refused.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    });
+    try {
+      // No name saved yet: the preview asks for one, its tallest form.
+      const sizes = [PHONE, { width: 390, height: 667 }, { width: 800, height: 600 }, { width: 1280, height: 560 }, DESKTOP, { width: 1920, height: 1080 }];
+      for (const [page, banner] of [[await context.newPage(), false], [await refused.newPage(), true]] as const) {
+        await page.goto(new URL(room, appUrl).href);
+        await expect(callButton(page, 'Join call')).toBeEnabled();
+        await expect(page.getByRole('textbox', { name: 'Your name' })).toBeVisible();
+        if (banner) await expect(callRegion(page).getByRole('alert')).toContainText("Parley isn't allowed to use your camera and microphone.");
+        for (const size of sizes) {
+          await page.setViewportSize(size);
+          await expect.poll(() => previewSpills(page), { message: `the preview at ${size.width}×${size.height}${banner ? ' under a banner' : ''}` }).toEqual([]);
+        }
+      }
+    } finally {
+      await context.close();
+      await refused.close();
     }
   });
 });

@@ -25,7 +25,9 @@ function inCallText(names: readonly string[] | undefined): string {
 function PreviewLayout({ video, title, about, join, roomName, children }: { video: ReactNode; title: string; about?: ReactNode; join: ReactNode; roomName: string; children?: ReactNode }) {
   return (
     <div className="call-preview">
-      <div className="preview-video">{video}</div>
+      <div className="preview-video">
+        <div className="preview-frame">{video}</div>
+      </div>
       <div className="preview-side">
         <h2 className="preview-title">{title}</h2>
         {about}

@@ -1,9 +1,10 @@
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { CHAT } from '../protocol/constants';
 import type { ChatMessage, RoomEvent } from '../protocol/entities';
 import { ChatEventLine } from './ChatEventLine';
 import { ChatMessageGroup } from './ChatMessageGroup';
 import { chatTimeline } from './chatTimeline';
+import { Icon } from './Icon';
 
 interface ChatLogProps {
   messages: readonly ChatMessage[];
@@ -21,7 +22,8 @@ interface ChatLogProps {
 
 /**
  * The room's messages, grouped (SPEC §9: 300 s), with its event lines. It stays at the bottom as messages arrive while
- * you are within 30 px of it, and stays put while you read further up.
+ * you are within 30 px of it, and stays put while you read further up; then a button says how many
+ * messages came below and takes you to them. A message of your own takes you to it, wherever you were.
  */
 export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, emptyText, shown }: ChatLogProps) {
   // A closed chat renders no lines: each would format its times (a page's first formatting loads
@@ -31,6 +33,8 @@ export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, em
   const ref = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
   const lastScrollTop = useRef(0);
+  const [newBelow, setNewBelow] = useState(0);
+  const messagesSeen = useRef(messages.length);
 
   const scrollToBottomIfStuck = () => {
     const log = ref.current;
@@ -41,6 +45,12 @@ export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, em
   // height would make the browser lay the page out there and then, for nothing (issue 14: ~30–45 ms
   // per join, when every arrival adds a line); the resize observer scrolls once it is shown.
   useLayoutEffect(() => {
+    const added = messages.slice(messagesSeen.current);
+    messagesSeen.current = messages.length;
+    // A chat opened again starts at its latest line.
+    if (!shown || added.some((message) => message.direction === 'outgoing')) stuck.current = true;
+    if (stuck.current) setNewBelow(0);
+    else setNewBelow((count) => count + added.length);
     if (shown) scrollToBottomIfStuck();
   }, [items, shown]);
 
@@ -58,20 +68,40 @@ export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, em
   const onScroll = () => {
     const log = ref.current;
     if (!log) return;
-    if (log.scrollHeight - log.scrollTop - log.clientHeight <= CHAT.scrollStickPx) stuck.current = true;
-    else if (log.scrollTop < lastScrollTop.current) stuck.current = false;
+    if (log.scrollHeight - log.scrollTop - log.clientHeight <= CHAT.scrollStickPx) {
+      stuck.current = true;
+      setNewBelow(0);
+    } else if (log.scrollTop < lastScrollTop.current) stuck.current = false;
     lastScrollTop.current = log.scrollTop;
   };
 
+  // The button goes as it is pressed: focus goes to the log it brought into view.
+  const showLatest = () => {
+    stuck.current = true;
+    setNewBelow(0);
+    scrollToBottomIfStuck();
+    ref.current?.focus({ preventScroll: true });
+  };
+
   return (
-    <div ref={ref} role="log" aria-label="Chat" className="chat-log" tabIndex={0} onScroll={onScroll}>
-      {messages.length === 0 && <p className="chat-empty muted">{emptyText}</p>}
-      {items.map((item) =>
-        item.kind === 'group' ? (
-          <ChatMessageGroup key={item.key} group={item.group} editableId={editableId} onEdit={onEdit} />
-        ) : (
-          <ChatEventLine key={item.key} event={item.event} held={heldLeaveIds.has(item.event.id)} />
-        ),
+    <div className="chat-log-frame">
+      <div ref={ref} role="log" aria-label="Chat" className="chat-log" tabIndex={0} onScroll={onScroll}>
+        {messages.length === 0 && <p className="chat-empty muted">{emptyText}</p>}
+        {items.map((item) =>
+          item.kind === 'group' ? (
+            <ChatMessageGroup key={item.key} group={item.group} editableId={editableId} onEdit={onEdit} />
+          ) : (
+            <ChatEventLine key={item.key} event={item.event} held={heldLeaveIds.has(item.event.id)} />
+          ),
+        )}
+      </div>
+      {newBelow > 0 && (
+        <button type="button" className="chat-new-below" onClick={showLatest}>
+          {newBelow === 1 ? '1 new message' : `${newBelow} new messages`}
+          <Icon size={16}>
+            <path d="M12 5v14M6 13l6 6 6-6" />
+          </Icon>
+        </button>
       )}
     </div>
   );

@@ -1,5 +1,5 @@
 import { LIMITS } from '../../src/protocol/constants';
-import { chatLog, chatOption, enterPassword, expect, expectChatClosed, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, participantEntry, participants, pauseSessionWorker, rightEdge, roomJid, say, test, type People, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
+import { chatLog, chatOption, enterPassword, expect, expectChatClosed, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, participants, pauseSessionWorker, rightEdge, roomJid, say, test, type People, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
 // The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
@@ -83,6 +83,59 @@ test.describe('Chat scroll: the log sticks to the bottom within 30 px of it, and
     await expect(typingIndicator(bob.page)).toBeHidden();
     expect(await scrollTop()).toBe(readingAt);
     expect(await distanceFromBottom()).toBeGreaterThan(40);
+  });
+});
+
+test.describe('Chat scroll: what comes below while you read further up is counted on a button that takes you to it; a message of your own takes you down (beyond SPEC §9)', () => {
+  test('two messages below are "2 new messages"; the button shows the latest and goes; scrolling down yourself takes it away too; your own message brings the log down', async ({ people }) => {
+    const room = uniqueRoomName('scroll-new');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await bob.page.setViewportSize({ width: 800, height: 480 });
+    const log = chatLog(bob.page);
+    const newBelow = bob.page.getByRole('button', { name: /^\d+ new messages?$/ });
+    const distanceFromBottom = () => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+    const readFromTheTop = async () => {
+      await log.evaluate((element) => element.scrollTo({ top: 0 }));
+      await expect.poll(() => log.evaluate((element) => element.scrollTop)).toBe(0);
+    };
+
+    for (let index = 1; index <= 20; index += 1) await say(alice.page, `message ${index}`);
+    await expect(log).toContainText('message 20');
+    await expect.poll(distanceFromBottom).toBeLessThanOrEqual(1);
+    await expect(newBelow).toHaveCount(0);
+
+    await readFromTheTop();
+    await say(alice.page, 'while reading 1');
+    await say(alice.page, 'while reading 2');
+    await expect(log).toContainText('while reading 2');
+    await expect(newBelow).toHaveText('2 new messages');
+    expect(await log.evaluate((element) => element.scrollTop)).toBe(0);
+    await newBelow.click();
+    await expect.poll(distanceFromBottom).toBeLessThanOrEqual(1);
+    await expect(newBelow).toHaveCount(0);
+    await expect(log).toBeFocused();
+
+    await readFromTheTop();
+    await say(alice.page, 'one more');
+    await expect(newBelow).toHaveText('1 new message');
+    await log.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+    await expect(newBelow).toHaveCount(0);
+
+    await readFromTheTop();
+    await say(bob.page, 'my own');
+    await expect.poll(distanceFromBottom).toBeLessThanOrEqual(1);
+    await expect(newBelow).toHaveCount(0);
+
+    // Closed while reading further up, opened again after another message: at the latest line.
+    await readFromTheTop();
+    await panelToggle(bob.page, 'Chat').click();
+    await expect(log).toBeHidden();
+    await say(alice.page, 'while closed');
+    await panelToggle(bob.page, 'Chat').click();
+    await expect(log).toContainText('while closed');
+    await expect.poll(distanceFromBottom).toBeLessThanOrEqual(1);
+    await expect(newBelow).toHaveCount(0);
   });
 });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
 import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
-import { chatLog, chatOption, enterPassword, expect, expectJoined, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, rightEdge, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
+import { boxesScrollingSideways, chatLog, chatOption, enterPassword, expect, expectJoined, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, rightEdge, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
 import { recordCapturedTracks, stopAtSource } from './system-stops';
 
@@ -75,8 +75,9 @@ async function expectAccessible(page: Page, state: string, open: readonly Panel[
     await page.screenshot({ path });
     await test.info().attach(`${state}-${size.name}`, { path, contentType: 'image/png' });
     expect(await wcagViolations(page), `${state} at ${size.width}×${size.height}`).toEqual([]);
-    // WCAG 2.1 1.4.10 (Reflow), which axe does not check: nothing wider than the window.
+    // WCAG 2.1 1.4.10 (Reflow), which axe does not check: nothing wider than the window, nor than the box it is in.
     expect(await widthPastWindow(page), `${state} at ${size.width}×${size.height}: px past the window's right edge`).toBe(0);
+    expect(await boxesScrollingSideways(page), `${state} at ${size.width}×${size.height}: boxes that scroll sideways`).toEqual([]);
   }
   await page.setViewportSize({ width: SIZES[0].width, height: SIZES[0].height });
 }

@@ -8,6 +8,18 @@ export function widthPastWindow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 
+/**
+ * The boxes inside the page that a person could scroll sideways (WCAG 1.4.10 within the page: a
+ * scrolling box whose content is wider than it), named by tag and class: none when everything reflows.
+ */
+export function boxesScrollingSideways(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.body.querySelectorAll<HTMLElement>('*')]
+      .filter((element) => ['auto', 'scroll'].includes(getComputedStyle(element).overflowX) && element.scrollWidth > element.clientWidth + 1)
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className} (${element.scrollWidth - element.clientWidth} px)`),
+  );
+}
+
 /** The right edge of an element's box on screen, in CSS px. */
 export async function rightEdge(locator: Locator): Promise<number> {
   const box = await locator.boundingBox();

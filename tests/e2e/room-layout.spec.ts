@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { areaOf, callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, panelToggle, participants, test, uniqueRoomName } from './rooms-people';
@@ -95,6 +95,30 @@ test.describe('Stage first: the call fills the window', () => {
       test.info().annotations.push({ type: 'tile area', description: `${(share * 100).toFixed(1)}% of 1280×800` });
       console.log(`two tiles cover ${(share * 100).toFixed(1)}% of the 1280×800 window`);
       expect(share).toBeGreaterThanOrEqual(0.5);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+test.describe('Stage first: a shared screen is what a short stage shows, the strip of the others under it at most a quarter of it', () => {
+  test('on a phone on its side (844×390) the screen Bob shares takes over half the grid’s height, Bob’s camera in the strip a quarter at most', async ({ people, browser, appUrl }) => {
+    const room = uniqueRoomName('stage-sideways');
+    const bob = await people.join(room, 'Bob');
+    await joinCall(bob.page);
+    const context = await browser.newContext({ viewport: { width: 844, height: 390 } });
+    try {
+      const page = await context.newPage();
+      await joinFromHome(page, appUrl, room, 'Alice');
+      await joinCall(page);
+      await callButton(bob.page, 'Start Screenshare').click();
+      await expect(tile(page, "Bob's screen")).toHaveClass(/is-featured/);
+      const heightOf = async (locator: Locator) => (await locator.boundingBox())?.height ?? 0;
+      const grid = await heightOf(callRegion(page).locator('.call-grid'));
+      const shares = { screen: (await heightOf(tile(page, "Bob's screen"))) / grid, strip: (await heightOf(tile(page, 'Bob'))) / grid };
+      test.info().annotations.push({ type: 'shares of the grid’s height', description: JSON.stringify(shares) });
+      expect(shares.screen).toBeGreaterThan(0.5);
+      expect(shares.strip).toBeLessThanOrEqual(0.25);
     } finally {
       await context.close();
     }

@@ -125,6 +125,38 @@ test.describe('Stage first: a shared screen is what a short stage shows, the str
   });
 });
 
+test.describe('A touch screen, which has no hover: a tapped tile shows its tools, which take no taps before; the chat says nothing of keys', () => {
+  test('on a phone Alice taps Bob’s tile for its volume and "Enlarge", enlarges it, and reads no keyboard hints under her message box', async ({ people, browser, appUrl }) => {
+    const room = uniqueRoomName('touch');
+    const bob = await people.join(room, 'Bob');
+    await joinCall(bob.page);
+    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+    try {
+      const page = await context.newPage();
+      await joinFromHome(page, appUrl, room, 'Alice');
+      await joinCall(page);
+      const bobsTile = tile(page, 'Bob');
+      const enlarge = bobsTile.getByRole('button', { name: 'Enlarge Bob' });
+      const volume = bobsTile.getByRole('slider');
+      await expect(bobsTile).toBeVisible();
+      await expect(enlarge).toBeHidden();
+      await expect(volume).toBeHidden();
+      await bobsTile.tap({ position: { x: 20, y: 100 } });
+      await expect(enlarge).toBeVisible();
+      await expect(volume).toBeVisible();
+      await enlarge.tap();
+      await expect(bobsTile).toHaveClass(/is-featured/);
+      await expect(enlarge).toHaveAttribute('aria-pressed', 'true');
+
+      await openPanel(page, 'Chat');
+      await expect(messageBox(page)).toBeVisible();
+      await expect(page.getByText('Enter sends, Shift+Enter adds a line')).toBeHidden();
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 /**
  * What spills or overlaps in the preview's card: the camera's frame and each of the words beside it
  * must lie inside the card, the frame over none of them, and the frame keep the camera's 4:3.

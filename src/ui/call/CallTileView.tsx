@@ -38,7 +38,8 @@ export function CallTileView({ tile, area, featured, enlarged, canEnlarge }: Cal
   const avatar = <div className="tile-avatar" aria-hidden="true" data-initial={initial} />;
   const classes = ['call-tile', tile.speaking ? 'is-speaking' : '', tile.kind === 'screen' ? 'is-screen' : '', featured ? 'is-featured' : ''].filter(Boolean).join(' ');
   return (
-    <figure className={classes} aria-label={tileLabel(tile)} style={area ? { gridArea: area } : undefined}>
+    // Focusable by a tap (not by Tab): a touch screen has no hover, and a tile tapped shows its tools (parley.css).
+    <figure className={classes} aria-label={tileLabel(tile)} tabIndex={-1} style={area ? { gridArea: area } : undefined}>
       {tile.videoItemId === undefined ? (
         avatar
       ) : tile.kind === 'screen' && tile.isSelf && runtime.isWholeScreen(tile.videoItemId) ? (

@@ -106,6 +106,27 @@ function roomAddress(appUrl: string, room: string): string {
 }
 
 test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation and reflows without sideways scrolling, at 1280×800 and 390×844', () => {
+  test('a browser without shared workers or Web Locks: every page says, in plain words, where to open it instead', async ({ browser, appUrl }) => {
+    const context = await browser.newContext();
+    try {
+      // A fake, named as such: a browser that lacks both (Chromium has them).
+      await context.addInitScript(() => {
+        Reflect.deleteProperty(window, 'SharedWorker');
+        Reflect.deleteProperty(Navigator.prototype, 'locks');
+      });
+      const page = await context.newPage();
+      for (const path of ['', 'some-room', 'some-room?view=chat']) {
+        await page.goto(new URL(path, appUrl).href);
+        const said = page.getByRole('alert');
+        await expect(said).toContainText("Parley can't run in this browser");
+        await expect(said).toContainText('It needs shared workers and Web Locks, which this browser does not have. Open this page in a current version of Chrome, Edge, Firefox or Safari.');
+      }
+      await expectAccessible(page, 'browser-unsupported');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('home, a refused room name, a room that cannot be opened, home with recent rooms (light and dark)', async ({ browser, appUrl }) => {
     const visitor = await browser.newContext();
     try {

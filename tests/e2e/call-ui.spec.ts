@@ -7,7 +7,7 @@ import { areaOf, callButton, callRegion, expectDecodingVideo, expectEveryoneSees
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { expectAll } from './expect-all';
-import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, participantEntry, recordShownTexts, say, shownTexts, test, uniqueRoomName, type People, type Person } from './rooms-people';
+import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, participantEntry, recordShownTexts, rightEdge, say, shownTexts, test, uniqueRoomName, type People, type Person } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
 
 // The call UI over mesh (issue 4); calls through the relay are tests/e2e/relay-call.spec.ts.
@@ -551,6 +551,36 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     } finally {
       await context.close();
     }
+  });
+
+  test('push-to-talk: the others hear you only while you hold Space or press and hold "Hold to talk", which a phone keeps in the call’s bar', async ({ people }) => {
+    const { alice, bob } = await aliceAndBobInACall(people, 'call-push-to-talk');
+    const alicesMute = tile(bob.page, 'Alice').locator('.tile-muted');
+    await expect(alicesMute).toHaveCount(0);
+    await callRegion(alice.page).getByRole('checkbox', { name: 'Push to talk' }).check();
+    await expect(alicesMute).toHaveCount(1);
+
+    const hold = callButton(alice.page, 'Hold to talk');
+    await hold.hover();
+    await alice.page.mouse.down();
+    await expect(hold).toHaveAttribute('aria-pressed', 'true');
+    await expect(hold).toContainText('Talking');
+    await expect(alicesMute).toHaveCount(0);
+    await expectHearing(bob.page, 'Alice');
+    await alice.page.mouse.up();
+    await expect(hold).toHaveAttribute('aria-pressed', 'false');
+    await expect(alicesMute).toHaveCount(1);
+
+    await alice.page.keyboard.down('Space');
+    await expect(alicesMute).toHaveCount(0);
+    await alice.page.keyboard.up('Space');
+    await expect(alicesMute).toHaveCount(1);
+
+    // A phone: no room in the bar for the setting (it stays in the preview), but "Hold to talk" is there, in the window.
+    await alice.page.setViewportSize({ width: 390, height: 844 });
+    await expect(callRegion(alice.page).getByRole('checkbox', { name: 'Push to talk' })).toBeHidden();
+    await expect(hold).toBeVisible();
+    expect(await rightEdge(callButton(alice.page, 'Hang up'))).toBeLessThanOrEqual(390);
   });
 
   test('a camera another app holds keeps only itself off: the preview and the call say so of the camera alone, and the microphone starts, so the others hear you', async ({ people, browser, appUrl }) => {

@@ -120,7 +120,7 @@ describe('the new tab says the call moved here, in plain words', () => {
   it('push-to-talk, deafen and an ended screen share are said too', () => {
     const handover = { moved: true, microphoneMuted: false, cameraOff: false, screenShareEnded: true };
     expect(handoverMessage(handover, { pushToTalk: true, globalVolumeLimit: 0 })).toBe(
-      "Your call moved to this tab — push-to-talk is on (hold Space to talk), your camera is on and you can't hear the others (deafened). Your screen share stopped; share it again if you still want to.",
+      "Your call moved to this tab — push-to-talk is on (hold Space or \"Hold to talk\" to talk), your camera is on and you can't hear the others (deafened). Your screen share stopped; share it again if you still want to.",
     );
   });
 

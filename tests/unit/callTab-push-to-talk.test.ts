@@ -45,4 +45,20 @@ describe('push-to-talk', () => {
     expect(pushToTalk.isHeld).toBe(false);
     expect(held).toHaveLength(4);
   });
+
+  it('holds while the on-screen "Hold to talk" is pressed, as the key does; talking lasts while either still holds', () => {
+    const { target, held, pushToTalk } = setUp();
+    pushToTalk.holdOnScreen(true);
+    expect(held).toEqual([]);
+    pushToTalk.setEnabled(true);
+    pushToTalk.holdOnScreen(true);
+    target.dispatchEvent(keyEvent('keydown', 'Space'));
+    pushToTalk.holdOnScreen(false);
+    expect(pushToTalk.isHeld).toBe(true);
+    target.dispatchEvent(keyEvent('keyup', 'Space'));
+    expect(held).toEqual([true, false]);
+    pushToTalk.holdOnScreen(true);
+    target.dispatchEvent(new Event('blur'));
+    expect(held).toEqual([true, false, true, false]);
+  });
 });

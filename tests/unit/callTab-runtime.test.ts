@@ -744,7 +744,7 @@ describe('what the call tells the others', () => {
     expect(h.reports.every((report) => report.peerAddress === SELF)).toBe(true);
   });
 
-  it('push-to-talk mutes the microphone except while Space is held, and gives the old state back when turned off', async () => {
+  it('push-to-talk mutes the microphone except while Space or "Hold to talk" is held, and gives the old state back when turned off', async () => {
     const h = open();
     await settle();
     await h.runtime.joinCall();
@@ -754,10 +754,15 @@ describe('what the call tells the others', () => {
     h.keyTarget.dispatchEvent(down);
     expect(down.defaultPrevented).toBe(true);
     expect(local(h).microphone?.muted).toBe(false);
-    expect(h.store.get(h.runtime.atoms.talkKeyHeld)).toBe(true);
+    expect(h.store.get(h.runtime.atoms.talkHeld)).toBe(true);
     h.keyTarget.dispatchEvent(keyEvent('keyup', 'Space'));
     expect(local(h).microphone?.muted).toBe(true);
     h.keyTarget.dispatchEvent(keyEvent('keydown', 'KeyA'));
+    expect(local(h).microphone?.muted).toBe(true);
+    h.runtime.holdToTalk(true);
+    expect(local(h).microphone?.muted).toBe(false);
+    expect(h.store.get(h.runtime.atoms.talkHeld)).toBe(true);
+    h.runtime.holdToTalk(false);
     expect(local(h).microphone?.muted).toBe(true);
     h.setPreferences({ pushToTalk: false });
     expect(local(h).microphone?.muted).toBe(false);

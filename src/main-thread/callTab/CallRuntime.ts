@@ -147,7 +147,7 @@ export class CallRuntime {
       media: this.media,
       keyTarget: options.keyTarget,
       microphone: () => this.local.state().microphone,
-      onHeldChange: (held) => store.set(this.atoms.talkKeyHeld, held),
+      onHeldChange: (held) => store.set(this.atoms.talkHeld, held),
     });
     this.seat = new CallSeat({
       roomAddress: options.roomAddress,
@@ -362,6 +362,11 @@ export class CallRuntime {
 
   setPushToTalk(enabled: boolean): void {
     this.savePreferences({ pushToTalk: enabled });
+  }
+
+  /** The on-screen "Hold to talk" pressed (true) or let go (false): talking, as while Space is held. */
+  holdToTalk(held: boolean): void {
+    this.pushToTalk.holdOnScreen(held);
   }
 
   /** SPEC §3 Peer volumeLimit: how loud you hear that person, 0 to 1. */

@@ -11,22 +11,27 @@ function isTypingTarget(target: EventTarget | null): boolean {
   return target instanceof HTMLInputElement && !NON_TEXT_INPUTS.has(target.type);
 }
 
+/** What holds the talk: the key, or the on-screen "Hold to talk" pressed with a finger or the mouse. */
+type Holder = 'key' | 'pointer';
+
 export interface PushToTalkOptions {
   /** Where key events are heard: the tab's window. */
   readonly target: EventTarget;
-  /** The talk key went down (true) or up (false). */
+  /** Talking began (true) or ended (false). */
   readonly onHeldChange: (held: boolean) => void;
   readonly isTyping?: (target: EventTarget | null) => boolean;
 }
 
 /**
  * Push-to-talk (preference pushToTalk): while enabled, holding Space outside a text field means
- * "talking". The key is taken from the page meanwhile, so that it neither scrolls nor presses a
- * focused button. Losing the window's focus lets go of the key, since its release would never arrive.
+ * "talking", and so does holding the on-screen "Hold to talk" (a touch screen has no Space bar). The
+ * key is taken from the page meanwhile, so that it neither scrolls nor presses a focused button.
+ * Talking lasts while either holds; losing the window's focus lets go of both, since their release
+ * would never arrive.
  */
 export class PushToTalk {
   private enabled = false;
-  private held = false;
+  private readonly holders = new Set<Holder>();
   private readonly isTyping: (target: EventTarget | null) => boolean;
 
   constructor(private readonly options: PushToTalkOptions) {
@@ -34,7 +39,12 @@ export class PushToTalk {
   }
 
   get isHeld(): boolean {
-    return this.held;
+    return this.holders.size > 0;
+  }
+
+  /** The on-screen "Hold to talk" pressed (true) or let go (false); nothing while push-to-talk is off. */
+  holdOnScreen(held: boolean): void {
+    if (this.enabled) this.setHeld('pointer', held);
   }
 
   setEnabled(enabled: boolean): void {
@@ -49,27 +59,33 @@ export class PushToTalk {
       target.removeEventListener('keydown', this.onKeyDown);
       target.removeEventListener('keyup', this.onKeyUp);
       target.removeEventListener('blur', this.onBlur);
-      this.setHeld(false);
+      this.letGo();
     }
   }
 
   private readonly onKeyDown = (event: Event): void => {
     if ((event as KeyboardEvent).code !== PUSH_TO_TALK_KEY || this.isTyping(event.target)) return;
     event.preventDefault();
-    this.setHeld(true);
+    this.setHeld('key', true);
   };
 
   private readonly onKeyUp = (event: Event): void => {
-    if ((event as KeyboardEvent).code !== PUSH_TO_TALK_KEY || !this.held) return;
+    if ((event as KeyboardEvent).code !== PUSH_TO_TALK_KEY || !this.holders.has('key')) return;
     event.preventDefault();
-    this.setHeld(false);
+    this.setHeld('key', false);
   };
 
-  private readonly onBlur = (): void => this.setHeld(false);
+  private readonly onBlur = (): void => this.letGo();
 
-  private setHeld(held: boolean): void {
-    if (held === this.held) return;
-    this.held = held;
-    this.options.onHeldChange(held);
+  private letGo(): void {
+    this.setHeld('key', false);
+    this.setHeld('pointer', false);
+  }
+
+  private setHeld(holder: Holder, held: boolean): void {
+    const before = this.isHeld;
+    if (held) this.holders.add(holder);
+    else this.holders.delete(holder);
+    if (this.isHeld !== before) this.options.onHeldChange(this.isHeld);
   }
 }

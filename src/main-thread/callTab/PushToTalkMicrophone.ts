@@ -7,7 +7,7 @@ export interface PushToTalkMicrophoneOptions {
   readonly keyTarget: EventTarget;
   /** The microphone item now, if one runs. */
   readonly microphone: () => { readonly itemId: string; readonly muted: boolean } | undefined;
-  /** The talk key went down (true) or up (false). */
+  /** Talking (the key or the on-screen "Hold to talk" held) began (true) or ended (false). */
   readonly onHeldChange: (held: boolean) => void;
 }
 
@@ -40,6 +40,11 @@ export class PushToTalkMicrophone {
     } else if (microphone) {
       this.options.media.setLocalDisabled(microphone.itemId, this.mutedBefore);
     }
+  }
+
+  /** The on-screen "Hold to talk" pressed (true) or let go (false). */
+  holdOnScreen(held: boolean): void {
+    this.key.holdOnScreen(held);
   }
 
   /** Stops hearing the key (the view is gone); a held key counts as released. */

@@ -28,7 +28,7 @@ export interface CallHandover {
 /** The notice in plain words, e.g. "Your call moved to this tab — you're muted and your camera is off." */
 export function handoverMessage(handover: CallHandover, preferences: Pick<Preferences, 'pushToTalk' | 'globalVolumeLimit'>): string {
   const states = [
-    preferences.pushToTalk ? 'push-to-talk is on (hold Space to talk)' : handover.microphoneMuted ? "you're muted" : "your microphone is on",
+    preferences.pushToTalk ? 'push-to-talk is on (hold Space or "Hold to talk" to talk)' : handover.microphoneMuted ? "you're muted" : "your microphone is on",
     handover.cameraOff ? 'your camera is off' : 'your camera is on',
   ];
   if (preferences.globalVolumeLimit === 0) states.push("you can't hear the others (deafened)");

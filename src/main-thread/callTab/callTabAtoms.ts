@@ -55,8 +55,8 @@ export function createCallTabAtoms(roomAddress: string) {
   const problem = atom<string | undefined>(undefined);
   /** The autoplay policy held back remote audio or video until a user gesture. */
   const playbackBlocked = atom(false);
-  /** Push-to-talk's key is held. */
-  const talkKeyHeld = atom(false);
+  /** Push-to-talk is held (Space, or the on-screen "Hold to talk"): you are talking. */
+  const talkHeld = atom(false);
   /** The call came to this tab from another (issue 13), until the person dismisses the notice or leaves. */
   const handover = atom<CallHandover | undefined>(undefined);
   /** The tile the person enlarged (its key), while they keep it so. */
@@ -182,7 +182,7 @@ export function createCallTabAtoms(roomAddress: string) {
     selectedDevices,
     problem,
     playbackBlocked,
-    talkKeyHeld,
+    talkHeld,
     handover,
     enlargedTileKey,
     screensPutBack,

@@ -14,7 +14,7 @@ export function MicrophoneToggle({ takeFocus = false }: { takeFocus?: boolean })
       on={on}
       starting={starting}
       disabled={!enabled}
-      title={pushToTalk ? 'Push to talk is on: hold Space to talk' : undefined}
+      title={pushToTalk ? 'Push to talk is on: hold Space or "Hold to talk" to talk' : undefined}
       onToggle={() => void runtime.toggleMicrophone()}
       takeFocus={takeFocus}
     />

@@ -1,17 +1,46 @@
 import { useAtomValue } from 'jotai';
 import { preferencesAtom } from '../../main-thread/sessionAtoms';
+import { MicrophoneIcon } from './CallIcons';
 import { useCallRuntime } from './callRuntimeContext';
 
-/** Preference pushToTalk: the microphone stays muted except while Space is held. */
+/**
+ * Preference pushToTalk: the microphone stays muted except while you hold Space or, while it is on,
+ * "Hold to talk" beside it — pressed with a finger or the mouse, for a screen without a Space bar.
+ */
 export function PushToTalkToggle() {
   const runtime = useCallRuntime();
   const { pushToTalk } = useAtomValue(preferencesAtom);
-  const held = useAtomValue(runtime.atoms.talkKeyHeld);
+  const held = useAtomValue(runtime.atoms.talkHeld);
+  const letGo = () => runtime.holdToTalk(false);
   return (
-    <label className="toggle push-to-talk">
-      <input type="checkbox" checked={pushToTalk} onChange={(event) => runtime.setPushToTalk(event.target.checked)} />
-      Push to talk
-      {pushToTalk && <span className={`chip${held ? ' chip-speaking' : ''}`}>{held ? 'talking' : 'hold Space'}</span>}
-    </label>
+    <div className="push-to-talk">
+      <label className="toggle push-to-talk-toggle">
+        <input type="checkbox" checked={pushToTalk} onChange={(event) => runtime.setPushToTalk(event.target.checked)} />
+        Push to talk
+      </label>
+      {pushToTalk && (
+        <button
+          type="button"
+          className={`hold-to-talk${held ? ' is-held' : ''}`}
+          aria-label="Hold to talk"
+          aria-pressed={held}
+          title="Hold to talk, or hold Space"
+          // Held for as long as the finger or button stays down, wherever it moves meanwhile.
+          onPointerDown={(event) => {
+            event.currentTarget.setPointerCapture(event.pointerId);
+            runtime.holdToTalk(true);
+          }}
+          onPointerUp={letGo}
+          onPointerCancel={letGo}
+          onLostPointerCapture={letGo}
+          onContextMenu={(event) => event.preventDefault()}
+        >
+          <MicrophoneIcon />
+          <span className="hold-to-talk-words" aria-hidden="true">
+            {held ? 'Talking' : 'Hold to talk'}
+          </span>
+        </button>
+      )}
+    </div>
   );
 }

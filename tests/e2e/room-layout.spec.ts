@@ -9,6 +9,7 @@ test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
+const PHONE_ON_ITS_SIDE = { width: 844, height: 390 };
 
 test.describe('Side panels: closed until the person opens them; People and Chat open and close from the header, and stay as the person left them after a reload', () => {
   test('at 1280×800 a first visit starts with both closed; opened, they stay open after a reload; closed again, they stay closed', async ({ browser, appUrl }) => {
@@ -106,7 +107,7 @@ test.describe('Stage first: a shared screen is what a short stage shows, the str
     const room = uniqueRoomName('stage-sideways');
     const bob = await people.join(room, 'Bob');
     await joinCall(bob.page);
-    const context = await browser.newContext({ viewport: { width: 844, height: 390 } });
+    const context = await browser.newContext({ viewport: PHONE_ON_ITS_SIDE });
     try {
       const page = await context.newPage();
       await joinFromHome(page, appUrl, room, 'Alice');
@@ -179,7 +180,7 @@ function previewSpills(page: Page): Promise<string[]> {
   });
 }
 
-test.describe('The preview in any window: the camera stays in its card, beside or above the words, never over them; a short window scrolls', () => {
+test.describe('The preview in any window: the camera stays in its card, beside or above the words, never over them; a short window scrolls; a phone on its side shows "Join call" without scrolling', () => {
   test('from a small phone to a large screen, with and without a banner above it', async ({ browser, appUrl }) => {
     const room = uniqueRoomName('preview-sizes');
     const context = await browser.newContext({ viewport: PHONE });
@@ -190,7 +191,7 @@ test.describe('The preview in any window: the camera stays in its card, beside o
     });
     try {
       // No name saved yet: the preview asks for one, its tallest form.
-      const sizes = [PHONE, { width: 390, height: 667 }, { width: 800, height: 600 }, { width: 1280, height: 560 }, DESKTOP, { width: 1920, height: 1080 }];
+      const sizes = [PHONE, { width: 390, height: 667 }, PHONE_ON_ITS_SIDE, { width: 800, height: 600 }, { width: 1280, height: 560 }, DESKTOP, { width: 1920, height: 1080 }];
       for (const [page, banner] of [[await context.newPage(), false], [await refused.newPage(), true]] as const) {
         await page.goto(new URL(room, appUrl).href);
         await expect(callButton(page, 'Join call')).toBeEnabled();
@@ -200,6 +201,11 @@ test.describe('The preview in any window: the camera stays in its card, beside o
           await page.setViewportSize(size);
           await expect.poll(() => previewSpills(page), { message: `the preview at ${size.width}×${size.height}${banner ? ' under a banner' : ''}` }).toEqual([]);
         }
+        if (banner) continue;
+        // On its side the camera stays beside the words: "Join call" is in view without scrolling.
+        await page.setViewportSize(PHONE_ON_ITS_SIDE);
+        const join = await callButton(page, 'Join call').boundingBox();
+        expect(join && join.y + join.height).toBeLessThanOrEqual(PHONE_ON_ITS_SIDE.height);
       }
     } finally {
       await context.close();

@@ -102,7 +102,15 @@ test.describe('Stage first: the call fills the window', () => {
   });
 });
 
-test.describe('Stage first: a shared screen is what a short stage shows, the strip of the others under it at most a quarter of it', () => {
+/** The call's controls are in view, down to "Hang up": inside the call's stage, which scrolls, as well as the window. The tiles give way first. */
+async function expectControlsInWindow(page: Page): Promise<void> {
+  const hangUp = await callButton(page, 'Hang up').boundingBox();
+  const stage = await callRegion(page).boundingBox();
+  const bottom = hangUp ? hangUp.y + hangUp.height : Infinity;
+  expect(bottom).toBeLessThanOrEqual(Math.min(page.viewportSize()?.height ?? 0, stage ? stage.y + stage.height : 0));
+}
+
+test.describe('Stage first: a shared screen is what a short stage shows, the strip of the others under it at most a quarter of it, the call’s controls in the window', () => {
   test('on a phone on its side (844×390) the screen Bob shares takes over half the grid’s height, Bob’s camera in the strip a quarter at most', async ({ people, browser, appUrl }) => {
     const room = uniqueRoomName('stage-sideways');
     const bob = await people.join(room, 'Bob');
@@ -120,6 +128,20 @@ test.describe('Stage first: a shared screen is what a short stage shows, the str
       test.info().annotations.push({ type: 'shares of the grid’s height', description: JSON.stringify(shares) });
       expect(shares.screen).toBeGreaterThan(0.5);
       expect(shares.strip).toBeLessThanOrEqual(0.25);
+      await expectControlsInWindow(page);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('alone in the call on a phone on its side, the room’s link above the tiles, the call’s controls are in the window', async ({ browser, appUrl }) => {
+    const context = await browser.newContext({ viewport: PHONE_ON_ITS_SIDE });
+    try {
+      const page = await context.newPage();
+      await joinFromHome(page, appUrl, uniqueRoomName('alone-sideways'), 'Alice');
+      await joinCall(page);
+      await expect(callRegion(page)).toContainText('Nobody else is in the call yet.');
+      await expectControlsInWindow(page);
     } finally {
       await context.close();
     }

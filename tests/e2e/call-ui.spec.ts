@@ -576,6 +576,19 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     await alice.page.keyboard.up('Space');
     await expect(alicesMute).toHaveCount(1);
 
+    // Held in the preview as the call takes its place (joined by the keyboard, as a second finger would):
+    // the hold goes with its button, since its release would never come.
+    await callButton(alice.page, 'Hang up').click();
+    await callButton(alice.page, 'Hold to talk').hover();
+    await alice.page.mouse.down();
+    await expect(callButton(alice.page, 'Hold to talk')).toHaveAttribute('aria-pressed', 'true');
+    await callButton(alice.page, 'Join call').focus();
+    await alice.page.keyboard.press('Enter');
+    await expect(callButton(alice.page, 'Hang up')).toBeVisible();
+    await expect(hold).toHaveAttribute('aria-pressed', 'false');
+    await expect(alicesMute).toHaveCount(1);
+    await alice.page.mouse.up();
+
     // A phone: no room in the bar for the setting (it stays in the preview), but "Hold to talk" is there, in the window.
     await alice.page.setViewportSize({ width: 390, height: 844 });
     await expect(callRegion(alice.page).getByRole('checkbox', { name: 'Push to talk' })).toBeHidden();

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { PushToTalk } from '../../src/main-thread/callTab/PushToTalk';
+import { PushToTalkMicrophone } from '../../src/main-thread/callTab/PushToTalkMicrophone';
+import { isVoice, MediaItems } from '../../src/main-thread/media';
+import { ManualClock } from '../support/ManualClock';
 import { keyEvent } from './callTab-fakes';
+import { FakeStream, FakeTrack } from './track-fakes';
 
 function setUp(typing = false) {
   const target = new EventTarget();
@@ -60,5 +64,43 @@ describe('push-to-talk', () => {
     pushToTalk.holdOnScreen(true);
     target.dispatchEvent(new Event('blur'));
     expect(held).toEqual([true, false, true, false]);
+  });
+});
+
+describe('push-to-talk on your microphone: muted but while talking, whenever the microphone arrives', () => {
+  function withMicrophone() {
+    const clock = new ManualClock();
+    const media = new MediaItems({ clock });
+    const keyTarget = new EventTarget();
+    const microphone = () => {
+      const item = media.local().find(isVoice);
+      return item && { itemId: item.id, muted: item.localDisabled };
+    };
+    const pushToTalk = new PushToTalkMicrophone({ media, keyTarget, microphone, onHeldChange: () => {} });
+    const capture = () => {
+      const track = new FakeTrack('audio');
+      media.addLocalAudio(track as unknown as MediaStreamTrack, new FakeStream([track]) as unknown as MediaStream);
+      return media.get(track.id);
+    };
+    return { media, pushToTalk, capture };
+  }
+
+  it('a microphone that arrives while talking is on; one that arrives after the talk ended (its release came while it started) is muted', () => {
+    const { pushToTalk, capture } = withMicrophone();
+    pushToTalk.setEnabled(true);
+    pushToTalk.holdOnScreen(true);
+    expect(capture()?.localDisabled).toBe(false);
+    pushToTalk.holdOnScreen(false);
+    pushToTalk.holdOnScreen(true);
+    pushToTalk.holdOnScreen(false);
+    expect(capture()?.localDisabled).toBe(true);
+  });
+
+  it('with push-to-talk off, or once its view is gone, a new microphone is left as it comes', () => {
+    const { pushToTalk, capture } = withMicrophone();
+    expect(capture()?.localDisabled).toBe(false);
+    pushToTalk.setEnabled(true);
+    pushToTalk.dispose();
+    expect(capture()?.localDisabled).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { MediaItems } from '../media';
+import { isVoice, type MediaItems } from '../media';
 import { PushToTalk } from './PushToTalk';
 
 export interface PushToTalkMicrophoneOptions {
@@ -19,9 +19,14 @@ export class PushToTalkMicrophone {
   private readonly key: PushToTalk;
   private enabled = false;
   private mutedBefore = false;
+  private readonly stopFollowingMicrophones: () => void;
 
   constructor(private readonly options: PushToTalkMicrophoneOptions) {
     this.key = new PushToTalk({ target: options.keyTarget, onHeldChange: (held) => this.onHeldChange(held) });
+    // A microphone asked for while talking may arrive after the talk ended (no microphone to mute then): it starts as the talk is now.
+    this.stopFollowingMicrophones = options.media.on('added', (item) => {
+      if (this.enabled && item.source === 'local' && isVoice(item)) options.media.setLocalDisabled(item.id, !this.key.isHeld);
+    });
   }
 
   /** A new microphone starts muted while push-to-talk is on and the key is not held. */
@@ -50,6 +55,7 @@ export class PushToTalkMicrophone {
   /** Stops hearing the key (the view is gone); a held key counts as released. */
   dispose(): void {
     this.key.setEnabled(false);
+    this.stopFollowingMicrophones();
   }
 
   private onHeldChange(held: boolean): void {

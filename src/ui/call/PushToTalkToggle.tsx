@@ -1,4 +1,5 @@
 import { useAtomValue } from 'jotai';
+import { useEffect } from 'react';
 import { preferencesAtom } from '../../main-thread/sessionAtoms';
 import { MicrophoneIcon } from './CallIcons';
 import { useCallRuntime } from './callRuntimeContext';
@@ -12,6 +13,8 @@ export function PushToTalkToggle() {
   const { pushToTalk } = useAtomValue(preferencesAtom);
   const held = useAtomValue(runtime.atoms.talkHeld);
   const letGo = () => runtime.holdToTalk(false);
+  // Gone while held (the preview gave way to the call under another finger): its release would never come.
+  useEffect(() => () => runtime.holdToTalk(false), [runtime]);
   return (
     <div className="push-to-talk">
       <label className="toggle push-to-talk-toggle">

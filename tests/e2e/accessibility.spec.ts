@@ -179,6 +179,16 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
     await expectAccessible(alice.page, 'call-2-people-dark');
     await alice.page.emulateMedia({ colorScheme: 'light' });
 
+    // Push-to-talk on, "Hold to talk" held by the keyboard's Space: the bar with it, talking.
+    const pushToTalk = callRegion(alice.page).getByRole('checkbox', { name: 'Push to talk' });
+    await pushToTalk.check();
+    await expect(callButton(alice.page, 'Hold to talk')).toHaveAttribute('aria-pressed', 'false');
+    await alice.page.keyboard.down('Space');
+    await expect(callButton(alice.page, 'Hold to talk')).toHaveAttribute('aria-pressed', 'true');
+    await expectAccessible(alice.page, 'call-push-to-talk-talking');
+    await alice.page.keyboard.up('Space');
+    await pushToTalk.uncheck();
+
     // Alice's system stops her camera, then gives it back (system-stops.ts, a fake): the notice.
     await stopAtSource(alice.page, 'video', true);
     await expect(callRegion(alice.page).getByRole('button', { name: 'Try again' })).toBeVisible();

@@ -180,6 +180,28 @@ test.describe('A touch screen, which has no hover: a tapped tile shows its tools
   });
 });
 
+test.describe('A dialog taller than a short window (a phone on its side) scrolls its fields, its buttons staying in view', () => {
+  test('the owner’s "Destroy room" at 844×390: "Destroy" and "Cancel" are inside the dialog and the window', async ({ browser, appUrl }) => {
+    const context = await browser.newContext({ viewport: PHONE_ON_ITS_SIDE });
+    try {
+      const page = await context.newPage();
+      await joinFromHome(page, appUrl, uniqueRoomName('dialog-sideways'), 'Alice');
+      await page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name: 'More', exact: true }).click();
+      await page.getByRole('button', { name: 'Destroy room' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Destroy room' });
+      await expect(dialog).toBeVisible();
+      expect(await dialog.evaluate((element) => element.scrollHeight > element.clientHeight), 'the dialog is taller than the window: its fields scroll').toBe(true);
+      const shown = await dialog.boundingBox();
+      for (const name of ['Destroy', 'Cancel']) {
+        const button = await dialog.getByRole('button', { name, exact: true }).boundingBox();
+        expect(button && shown && button.y >= shown.y && button.y + button.height <= Math.min(shown.y + shown.height, PHONE_ON_ITS_SIDE.height), `"${name}" in view`).toBe(true);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 /**
  * What spills or overlaps in the preview's card: the camera's frame and each of the words beside it
  * must lie inside the card, the frame over none of them, and the frame keep the camera's 4:3.

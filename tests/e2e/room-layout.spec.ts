@@ -12,93 +12,75 @@ const PHONE = { width: 390, height: 844 };
 const PHONE_ON_ITS_SIDE = { width: 844, height: 390 };
 
 test.describe('Side panels: closed until the person opens them; People and Chat open and close from the header, and stay as the person left them after a reload', () => {
-  test('at 1280×800 a first visit starts with both closed; opened, they stay open after a reload; closed again, they stay closed', async ({ browser, appUrl }) => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    try {
-      const page = await context.newPage();
-      await joinFromHome(page, appUrl, uniqueRoomName('panels'), 'Alice');
-      await expect(callButton(page, 'Join call')).toBeVisible();
-      await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'false');
-      await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
-      await expect(participants(page)).toBeHidden();
-      await expect(chatLog(page)).toBeHidden();
+  test('at 1280×800 a first visit starts with both closed; opened, they stay open after a reload; closed again, they stay closed', async ({ people }) => {
+    const { page } = await people.enter(uniqueRoomName('panels'), 'Alice', { viewport: DESKTOP });
+    await expect(callButton(page, 'Join call')).toBeVisible();
+    await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'false');
+    await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
+    await expect(participants(page)).toBeHidden();
+    await expect(chatLog(page)).toBeHidden();
 
-      await panelToggle(page, 'People').click();
-      await panelToggle(page, 'Chat').click();
-      await expect(participants(page)).toBeVisible();
-      await expect(chatLog(page)).toBeVisible();
+    await panelToggle(page, 'People').click();
+    await panelToggle(page, 'Chat').click();
+    await expect(participants(page)).toBeVisible();
+    await expect(chatLog(page)).toBeVisible();
 
-      await page.reload();
-      await expectJoined(page);
-      await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'true');
-      await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'true');
-      await expect(participants(page)).toBeVisible();
+    await page.reload();
+    await expectJoined(page);
+    await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'true');
+    await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'true');
+    await expect(participants(page)).toBeVisible();
 
-      await panelToggle(page, 'People').click();
-      await expect(participants(page)).toBeHidden();
-      await page.reload();
-      await expectJoined(page);
-      await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'false');
-      await expect(participants(page)).toBeHidden();
-      await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'true');
-    } finally {
-      await context.close();
-    }
+    await panelToggle(page, 'People').click();
+    await expect(participants(page)).toBeHidden();
+    await page.reload();
+    await expectJoined(page);
+    await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'false');
+    await expect(participants(page)).toBeHidden();
+    await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'true');
   });
 
-  test('on a phone (390×844) the call comes first: panels start closed and open over it; the header is one row; the call controls sit at the bottom', async ({ browser, appUrl }) => {
-    const context = await browser.newContext({ viewport: PHONE });
-    try {
-      const page = await context.newPage();
-      await joinFromHome(page, appUrl, uniqueRoomName('phone'), 'Alice');
-      await expect(callButton(page, 'Join call')).toBeInViewport();
-      await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'false');
-      await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
-      await expect(chatLog(page)).toBeHidden();
+  test('on a phone (390×844) the call comes first: panels start closed and open over it; the header is one row; the call controls sit at the bottom', async ({ people }) => {
+    const { page } = await people.enter(uniqueRoomName('phone'), 'Alice', { viewport: PHONE });
+    await expect(callButton(page, 'Join call')).toBeInViewport();
+    await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'false');
+    await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
+    await expect(chatLog(page)).toBeHidden();
 
-      // One row: every header button shares the room name's line.
-      const header = page.getByRole('banner');
-      const tops = await header.getByRole('button').evaluateAll((buttons) => buttons.filter((button) => button.getClientRects().length > 0).map((button) => Math.round(button.getBoundingClientRect().top)));
-      expect(new Set(tops).size, `header button tops ${tops.join(', ')}`).toBe(1);
-      expect((await header.boundingBox())?.height).toBeLessThan(60);
+    // One row: every header button shares the room name's line.
+    const header = page.getByRole('banner');
+    const tops = await header.getByRole('button').evaluateAll((buttons) => buttons.filter((button) => button.getClientRects().length > 0).map((button) => Math.round(button.getBoundingClientRect().top)));
+    expect(new Set(tops).size, `header button tops ${tops.join(', ')}`).toBe(1);
+    expect((await header.boundingBox())?.height).toBeLessThan(60);
 
-      await joinCall(page);
-      const hangUp = (await callButton(page, 'Hang up').boundingBox())!;
-      expect(hangUp.y + hangUp.height, 'Hang up is within thumb reach: the bottom of the screen').toBeGreaterThan(PHONE.height - 90);
-      await expect(callRegion(page).getByRole('group', { name: 'Call controls' })).toBeInViewport({ ratio: 1 });
+    await joinCall(page);
+    const hangUp = (await callButton(page, 'Hang up').boundingBox())!;
+    expect(hangUp.y + hangUp.height, 'Hang up is within thumb reach: the bottom of the screen').toBeGreaterThan(PHONE.height - 90);
+    await expect(callRegion(page).getByRole('group', { name: 'Call controls' })).toBeInViewport({ ratio: 1 });
 
-      await panelToggle(page, 'Chat').click();
-      await expect(chatLog(page)).toBeInViewport();
-      await expect(messageBox(page)).toBeInViewport();
-    } finally {
-      await context.close();
-    }
+    await panelToggle(page, 'Chat').click();
+    await expect(chatLog(page)).toBeInViewport();
+    await expect(messageBox(page)).toBeInViewport();
   });
 });
 
 test.describe('Stage first: the call fills the window', () => {
-  test('the tiles of a two-person call at 1280×800, on a first visit with the default layout, take at least half the window', async ({ people, browser, appUrl }) => {
+  test('the tiles of a two-person call at 1280×800, on a first visit with the default layout, take at least half the window', async ({ people }) => {
     const room = uniqueRoomName('stage');
-    const context = await browser.newContext({ viewport: DESKTOP });
-    try {
-      const page = await context.newPage();
-      await joinFromHome(page, appUrl, room, 'Alice');
-      await joinCall(page);
-      const bob = await people.join(room, 'Bob');
-      await joinCall(bob.page);
-      await expect(tile(page, 'Bob')).toBeVisible();
-      // No panel was touched: this is the layout a person first sees.
-      await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'false');
-      await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
+    const { page } = await people.enter(room, 'Alice', { viewport: DESKTOP });
+    await joinCall(page);
+    const bob = await people.join(room, 'Bob');
+    await joinCall(bob.page);
+    await expect(tile(page, 'Bob')).toBeVisible();
+    // No panel was touched: this is the layout a person first sees.
+    await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'false');
+    await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
 
-      const tiles = (await areaOf(tile(page, 'Bob'))) + (await areaOf(tile(page, 'Alice (you)')));
-      const share = tiles / (DESKTOP.width * DESKTOP.height);
-      test.info().annotations.push({ type: 'tile area', description: `${(share * 100).toFixed(1)}% of 1280×800` });
-      console.log(`two tiles cover ${(share * 100).toFixed(1)}% of the 1280×800 window`);
-      expect(share).toBeGreaterThanOrEqual(0.5);
-    } finally {
-      await context.close();
-    }
+    const tiles = (await areaOf(tile(page, 'Bob'))) + (await areaOf(tile(page, 'Alice (you)')));
+    const share = tiles / (DESKTOP.width * DESKTOP.height);
+    test.info().annotations.push({ type: 'tile area', description: `${(share * 100).toFixed(1)}% of 1280×800` });
+    console.log(`two tiles cover ${(share * 100).toFixed(1)}% of the 1280×800 window`);
+    expect(share).toBeGreaterThanOrEqual(0.5);
   });
 });
 
@@ -111,93 +93,69 @@ async function expectControlsInWindow(page: Page): Promise<void> {
 }
 
 test.describe('Stage first: a shared screen is what a short stage shows, the strip of the others under it at most a quarter of it, the call’s controls in the window', () => {
-  test('on a phone on its side (844×390) the screen Bob shares takes over half the grid’s height, Bob’s camera in the strip a quarter at most', async ({ people, browser, appUrl }) => {
+  test('on a phone on its side (844×390) the screen Bob shares takes over half the grid’s height, Bob’s camera in the strip a quarter at most', async ({ people }) => {
     const room = uniqueRoomName('stage-sideways');
     const bob = await people.join(room, 'Bob');
     await joinCall(bob.page);
-    const context = await browser.newContext({ viewport: PHONE_ON_ITS_SIDE });
-    try {
-      const page = await context.newPage();
-      await joinFromHome(page, appUrl, room, 'Alice');
-      await joinCall(page);
-      await callButton(bob.page, 'Start Screenshare').click();
-      await expect(tile(page, "Bob's screen")).toHaveClass(/is-featured/);
-      const heightOf = async (locator: Locator) => (await locator.boundingBox())?.height ?? 0;
-      const grid = await heightOf(callRegion(page).locator('.call-grid'));
-      const shares = { screen: (await heightOf(tile(page, "Bob's screen"))) / grid, strip: (await heightOf(tile(page, 'Bob'))) / grid };
-      test.info().annotations.push({ type: 'shares of the grid’s height', description: JSON.stringify(shares) });
-      expect(shares.screen).toBeGreaterThan(0.5);
-      expect(shares.strip).toBeLessThanOrEqual(0.25);
-      await expectControlsInWindow(page);
-    } finally {
-      await context.close();
-    }
+    const { page } = await people.enter(room, 'Alice', { viewport: PHONE_ON_ITS_SIDE });
+    await joinCall(page);
+    await callButton(bob.page, 'Start Screenshare').click();
+    await expect(tile(page, "Bob's screen")).toHaveClass(/is-featured/);
+    const heightOf = async (locator: Locator) => (await locator.boundingBox())?.height ?? 0;
+    const grid = await heightOf(callRegion(page).locator('.call-grid'));
+    const shares = { screen: (await heightOf(tile(page, "Bob's screen"))) / grid, strip: (await heightOf(tile(page, 'Bob'))) / grid };
+    test.info().annotations.push({ type: 'shares of the grid’s height', description: JSON.stringify(shares) });
+    expect(shares.screen).toBeGreaterThan(0.5);
+    expect(shares.strip).toBeLessThanOrEqual(0.25);
+    await expectControlsInWindow(page);
   });
 
-  test('alone in the call on a phone on its side, the room’s link above the tiles, the call’s controls are in the window', async ({ browser, appUrl }) => {
-    const context = await browser.newContext({ viewport: PHONE_ON_ITS_SIDE });
-    try {
-      const page = await context.newPage();
-      await joinFromHome(page, appUrl, uniqueRoomName('alone-sideways'), 'Alice');
-      await joinCall(page);
-      await expect(callRegion(page)).toContainText('Nobody else is in the call yet.');
-      await expectControlsInWindow(page);
-    } finally {
-      await context.close();
-    }
+  test('alone in the call on a phone on its side, the room’s link above the tiles, the call’s controls are in the window', async ({ people }) => {
+    const { page } = await people.enter(uniqueRoomName('alone-sideways'), 'Alice', { viewport: PHONE_ON_ITS_SIDE });
+    await joinCall(page);
+    await expect(callRegion(page)).toContainText('Nobody else is in the call yet.');
+    await expectControlsInWindow(page);
   });
 });
 
 test.describe('A touch screen, which has no hover: a tapped tile shows its tools, which take no taps before; the chat says nothing of keys', () => {
-  test('on a phone Alice taps Bob’s tile for its volume and "Enlarge", enlarges it, and reads no keyboard hints under her message box', async ({ people, browser, appUrl }) => {
+  test('on a phone Alice taps Bob’s tile for its volume and "Enlarge", enlarges it, and reads no keyboard hints under her message box', async ({ people }) => {
     const room = uniqueRoomName('touch');
     const bob = await people.join(room, 'Bob');
     await joinCall(bob.page);
-    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
-    try {
-      const page = await context.newPage();
-      await joinFromHome(page, appUrl, room, 'Alice');
-      await joinCall(page);
-      const bobsTile = tile(page, 'Bob');
-      const enlarge = bobsTile.getByRole('button', { name: 'Enlarge Bob' });
-      const volume = bobsTile.getByRole('slider');
-      await expect(bobsTile).toBeVisible();
-      await expect(enlarge).toBeHidden();
-      await expect(volume).toBeHidden();
-      await bobsTile.tap({ position: { x: 20, y: 100 } });
-      await expect(enlarge).toBeVisible();
-      await expect(volume).toBeVisible();
-      await enlarge.tap();
-      await expect(bobsTile).toHaveClass(/is-featured/);
-      await expect(enlarge).toHaveAttribute('aria-pressed', 'true');
+    const { page } = await people.enter(room, 'Alice', { viewport: PHONE, isMobile: true, hasTouch: true });
+    await joinCall(page);
+    const bobsTile = tile(page, 'Bob');
+    const enlarge = bobsTile.getByRole('button', { name: 'Enlarge Bob' });
+    const volume = bobsTile.getByRole('slider');
+    await expect(bobsTile).toBeVisible();
+    await expect(enlarge).toBeHidden();
+    await expect(volume).toBeHidden();
+    await bobsTile.tap({ position: { x: 20, y: 100 } });
+    await expect(enlarge).toBeVisible();
+    await expect(volume).toBeVisible();
+    await enlarge.tap();
+    await expect(bobsTile).toHaveClass(/is-featured/);
+    await expect(enlarge).toHaveAttribute('aria-pressed', 'true');
 
-      await openPanel(page, 'Chat');
-      await expect(messageBox(page)).toBeVisible();
-      await expect(page.getByText('Enter sends, Shift+Enter adds a line')).toBeHidden();
-    } finally {
-      await context.close();
-    }
+    await openPanel(page, 'Chat');
+    await expect(messageBox(page)).toBeVisible();
+    await expect(page.getByText('Enter sends, Shift+Enter adds a line')).toBeHidden();
   });
 });
 
 test.describe('A dialog taller than a short window (a phone on its side) scrolls its fields, its buttons staying in view', () => {
-  test('the owner’s "Destroy room" at 844×390: "Destroy" and "Cancel" are inside the dialog and the window', async ({ browser, appUrl }) => {
-    const context = await browser.newContext({ viewport: PHONE_ON_ITS_SIDE });
-    try {
-      const page = await context.newPage();
-      await joinFromHome(page, appUrl, uniqueRoomName('dialog-sideways'), 'Alice');
-      await page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name: 'More', exact: true }).click();
-      await page.getByRole('button', { name: 'Destroy room' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Destroy room' });
-      await expect(dialog).toBeVisible();
-      expect(await dialog.evaluate((element) => element.scrollHeight > element.clientHeight), 'the dialog is taller than the window: its fields scroll').toBe(true);
-      const shown = await dialog.boundingBox();
-      for (const name of ['Destroy', 'Cancel']) {
-        const button = await dialog.getByRole('button', { name, exact: true }).boundingBox();
-        expect(button && shown && button.y >= shown.y && button.y + button.height <= Math.min(shown.y + shown.height, PHONE_ON_ITS_SIDE.height), `"${name}" in view`).toBe(true);
-      }
-    } finally {
-      await context.close();
+  test('the owner’s "Destroy room" at 844×390: "Destroy" and "Cancel" are inside the dialog and the window', async ({ people }) => {
+    const { page } = await people.enter(uniqueRoomName('dialog-sideways'), 'Alice', { viewport: PHONE_ON_ITS_SIDE });
+    await page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name: 'More', exact: true }).click();
+    await page.getByRole('button', { name: 'Destroy room' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Destroy room' });
+    await expect(dialog).toBeVisible();
+    expect(await dialog.evaluate((element) => element.scrollHeight > element.clientHeight), 'the dialog is taller than the window: its fields scroll').toBe(true);
+    const shown = await dialog.boundingBox();
+    for (const name of ['Destroy', 'Cancel']) {
+      const button = await dialog.getByRole('button', { name, exact: true }).boundingBox();
+      expect(button && shown && button.y >= shown.y && button.y + button.height <= Math.min(shown.y + shown.height, PHONE_ON_ITS_SIDE.height), `"${name}" in view`).toBe(true);
     }
   });
 });

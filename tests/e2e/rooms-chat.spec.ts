@@ -43,20 +43,28 @@ test.describe('Room history: a newcomer reads what was said before they came, in
   });
 });
 
+/**
+ * Alice and Bob in a new room, Bob's window short (800×480): Alice says 20 messages, which make his
+ * log scroll, and it is at their bottom. With where his log is scrolled to, and how far from its bottom.
+ */
+async function bobsLogFilledByAlice(people: People, label: string) {
+  const room = uniqueRoomName(label);
+  const alice = await people.join(room, 'Alice');
+  const bob = await people.join(room, 'Bob');
+  await bob.page.setViewportSize({ width: 800, height: 480 });
+  const log = chatLog(bob.page);
+  const distanceFromBottom = () => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+  const scrollTop = () => log.evaluate((element) => element.scrollTop);
+  for (let index = 1; index <= 20; index += 1) await say(alice.page, `message ${index}`);
+  await expect(log).toContainText('message 20');
+  await expect.poll(() => log.evaluate((element) => element.scrollHeight > element.clientHeight + 200)).toBe(true);
+  await expect.poll(distanceFromBottom).toBeLessThanOrEqual(1);
+  return { alice, bob, log, distanceFromBottom, scrollTop };
+}
+
 test.describe('Chat scroll: the log sticks to the bottom within 30 px of it, and otherwise stays where you are reading (SPEC §9)', () => {
   test('new messages scroll the log only while you are at (or within 30 px of) the bottom', async ({ people }) => {
-    const room = uniqueRoomName('scroll');
-    const alice = await people.join(room, 'Alice');
-    const bob = await people.join(room, 'Bob');
-    await bob.page.setViewportSize({ width: 800, height: 480 });
-    const log = chatLog(bob.page);
-    const distanceFromBottom = () => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
-    const scrollTop = () => log.evaluate((element) => element.scrollTop);
-
-    for (let index = 1; index <= 20; index += 1) await say(alice.page, `message ${index}`);
-    await expect(log).toContainText('message 20');
-    await expect.poll(() => log.evaluate((element) => element.scrollHeight > element.clientHeight + 200)).toBe(true);
-    await expect.poll(distanceFromBottom).toBeLessThanOrEqual(1);
+    const { alice, bob, log, distanceFromBottom, scrollTop } = await bobsLogFilledByAlice(people, 'scroll');
 
     // Reading further up: a new message does not move the log.
     await log.evaluate((element) => element.scrollTo({ top: 0 }));
@@ -88,21 +96,12 @@ test.describe('Chat scroll: the log sticks to the bottom within 30 px of it, and
 
 test.describe('Chat scroll: what comes below while you read further up is counted on a button that takes you to it; a message of your own takes you down (beyond SPEC §9)', () => {
   test('two messages below are "2 new messages"; the button shows the latest and goes; scrolling down yourself takes it away too; your own message brings the log down', async ({ people }) => {
-    const room = uniqueRoomName('scroll-new');
-    const alice = await people.join(room, 'Alice');
-    const bob = await people.join(room, 'Bob');
-    await bob.page.setViewportSize({ width: 800, height: 480 });
-    const log = chatLog(bob.page);
+    const { alice, bob, log, distanceFromBottom, scrollTop } = await bobsLogFilledByAlice(people, 'scroll-new');
     const newBelow = bob.page.getByRole('button', { name: /^\d+ new messages?$/ });
-    const distanceFromBottom = () => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
     const readFromTheTop = async () => {
       await log.evaluate((element) => element.scrollTo({ top: 0 }));
-      await expect.poll(() => log.evaluate((element) => element.scrollTop)).toBe(0);
+      await expect.poll(scrollTop).toBe(0);
     };
-
-    for (let index = 1; index <= 20; index += 1) await say(alice.page, `message ${index}`);
-    await expect(log).toContainText('message 20');
-    await expect.poll(distanceFromBottom).toBeLessThanOrEqual(1);
     await expect(newBelow).toHaveCount(0);
 
     await readFromTheTop();
@@ -110,7 +109,7 @@ test.describe('Chat scroll: what comes below while you read further up is counte
     await say(alice.page, 'while reading 2');
     await expect(log).toContainText('while reading 2');
     await expect(newBelow).toHaveText('2 new messages');
-    expect(await log.evaluate((element) => element.scrollTop)).toBe(0);
+    expect(await scrollTop()).toBe(0);
     await newBelow.click();
     await expect.poll(distanceFromBottom).toBeLessThanOrEqual(1);
     await expect(newBelow).toHaveCount(0);

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from '@playwright/test';
 import { roomNameToLocalpart } from '../../src/protocol/rooms';
 import { attachSessionWorker } from '../support/attachedWorker';
 import { expect, test as base } from './fixtures';
@@ -264,17 +264,25 @@ export interface People {
   join(roomName: string, displayName: string): Promise<Person>;
   /** A new person opens the room from the home page and opens Chat; they may stop short of joining (a password prompt, a ban). */
   arrive(roomName: string, displayName: string): Promise<Person>;
+  /** A new person, in a browser context made with `options` (a window's size, a touch screen), opens the room from the home page, and nothing more: the room's layout as a first visit shows it. */
+  enter(roomName: string, displayName: string, options: BrowserContextOptions): Promise<Person>;
+}
+
+/** A new person (a browser context of their own made with `options`, the caller's to close) opens the room from the home page at `appUrl`. */
+async function enterFromHome(browser: Browser, appUrl: string, roomName: string, displayName: string, options: BrowserContextOptions = {}): Promise<Person> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  await joinFromHome(page, appUrl, roomName, displayName);
+  return { displayName, context, page };
 }
 
 /** A new person (a browser context of their own, the caller's to close) opens the room from the home page at `appUrl` and opens Chat. */
 export async function newPerson(browser: Browser, appUrl: string, roomName: string, displayName: string): Promise<Person> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await joinFromHome(page, appUrl, roomName, displayName);
+  const person = await enterFromHome(browser, appUrl, roomName, displayName);
   // The people of these tests write and read the chat: they open it first thing (its toggle is there
   // whatever happens to the room, a password prompt or a ban).
-  await openPanel(page, 'Chat');
-  return { displayName, context, page };
+  await openPanel(person.page, 'Chat');
+  return person;
 }
 
 /** Waits until the person who arrived is in the room; there they keep an eye on who is there too (People). */
@@ -286,13 +294,14 @@ export async function inTheRoom(person: Person): Promise<void> {
 export const test = base.extend<{ people: People }>({
   people: async ({ browser, appUrl }, use) => {
     const contexts: BrowserContext[] = [];
-    const arrive = async (roomName: string, displayName: string) => {
-      const person = await newPerson(browser, appUrl, roomName, displayName);
+    const kept = (person: Person) => {
       contexts.push(person.context);
       return person;
     };
+    const arrive = async (roomName: string, displayName: string) => kept(await newPerson(browser, appUrl, roomName, displayName));
     await use({
       arrive,
+      enter: async (roomName, displayName, options) => kept(await enterFromHome(browser, appUrl, roomName, displayName, options)),
       async join(roomName, displayName) {
         const person = await arrive(roomName, displayName);
         await inTheRoom(person);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
 import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
-import { boxesScrollingSideways, chatLog, chatOption, enterPassword, expect, expectJoined, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, rightEdge, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
+import { boxesScrollingSideways, chatLog, chatOption, enterPassword, expect, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, rightEdge, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
 import { recordCapturedTracks, stopAtSource } from './system-stops';
 
@@ -124,6 +124,30 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
       await expectAccessible(page, 'browser-unsupported');
     } finally {
       await context.close();
+    }
+  });
+
+  test('the preview with a camera another app holds and a microphone that could not be read: each says why beside it, its toggle marked and described (light and dark)', async ({ browser, appUrl }) => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({ colorScheme });
+      try {
+        // A fake, named as such: devices another app holds (Chromium's NotReadableError), which its fake devices cannot be made to do.
+        await context.addInitScript(() => {
+          navigator.mediaDevices.getUserMedia = async () => {
+            throw new DOMException('Could not start source', 'NotReadableError');
+          };
+        });
+        const page = await context.newPage();
+        await joinFromHome(page, appUrl, uniqueRoomName('a11y-devices-held'), 'Alice');
+        // Neither runs: the notice is "Request Media"'s, with why; each device says it beside itself.
+        await expect(callRegion(page).getByRole('alert')).toContainText("Your camera and microphone are in use by another app or can't be read.");
+        await expect(callRegion(page).locator('.preview-frame')).toContainText('Your camera is in use by another app.');
+        await expect(callRegion(page).locator('.preview-side')).toContainText('Your microphone is in use by another app.');
+        await expect(callButton(page, 'Unmute microphone')).toHaveAccessibleDescription("Your microphone is in use by another app or can't be read. Close other apps that use it and try again.");
+        await expectAccessible(page, `preview-devices-held-${colorScheme}`);
+      } finally {
+        await context.close();
+      }
     }
   });
 

@@ -596,7 +596,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     expect(await rightEdge(callButton(alice.page, 'Hang up'))).toBeLessThanOrEqual(390);
   });
 
-  test('a camera another app holds keeps only itself off: the preview and the call say so of the camera alone, and the microphone starts, so the others hear you', async ({ people, browser, appUrl }) => {
+  test('a camera another app holds keeps only itself off: the preview and the call say so of the camera alone, and keep saying it beside the camera once the notice is dismissed; the microphone starts, so the others hear you', async ({ people, browser, appUrl }) => {
     const room = uniqueRoomName('call-camera-held');
     const bob = await people.join(room, 'Bob');
     await joinCall(bob.page);
@@ -617,8 +617,17 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       const words = "Your camera is in use by another app or can't be read. Close other apps that use it and try again.";
       await expect(callRegion(page).getByRole('alert')).toContainText(words);
       await expect(callButton(page, 'Mute microphone')).toBeEnabled();
+      // The preview says it of the camera itself, and keeps saying what to do once the notice is dismissed.
+      const frame = callRegion(page).locator('.preview-frame');
+      await expect(frame).toContainText('Your camera is in use by another app.');
+      await expect(frame).not.toContainText('Your camera is off');
+      await expect(callButton(page, 'Start camera')).toHaveAccessibleDescription(words);
+      await callRegion(page).getByRole('alert').getByRole('button', { name: 'Dismiss' }).click();
+      await expect(callRegion(page).getByRole('alert')).toHaveCount(0);
+      await expect(frame).toContainText(`Your camera is in use by another app.${words}`);
       await joinCall(page);
       await expect(callButton(page, 'Mute microphone')).toBeVisible();
+      await expect(callButton(page, 'Start camera')).toHaveAccessibleDescription(words);
       await expect(tile(page, 'Alice (you)').locator('.tile-muted')).toHaveCount(0);
       await expectHearing(bob.page, 'Alice');
       expect((await shownTexts(page)).join('\n')).not.toContain('camera and microphone');

@@ -39,6 +39,8 @@ export class FakeMediaDevices extends EventTarget {
   readonly captured: FakeTrack[][] = [];
   /** The error name the next getUserMedia fails with. */
   failNextWith: string | undefined;
+  /** While set, every getUserMedia that asks for a camera fails with this error name (a camera another app holds). */
+  cameraFailsWith: string | undefined;
 
   getSupportedConstraints(): MediaTrackSupportedConstraints {
     return { deviceId: true, width: true, height: true, frameRate: true };
@@ -56,7 +58,7 @@ export class FakeMediaDevices extends EventTarget {
   async getUserMedia(constraints: MediaStreamConstraints): Promise<MediaStream> {
     this.requests.push(constraints);
     await this.starting;
-    const error = this.failNextWith;
+    const error = this.failNextWith ?? (constraints.video ? this.cameraFailsWith : undefined);
     this.failNextWith = undefined;
     if (error) throw new DOMException(`${error} from the fake`, error);
     // A track on the device asked for by `deviceId: { exact }`, else on the fake's default one.

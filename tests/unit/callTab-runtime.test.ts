@@ -147,6 +147,44 @@ describe('The preview before the call: camera and microphone captured at once wh
   });
 });
 
+describe('A camera or microphone that did not start keeps why beside it until it runs, after its notice is dismissed (SPEC §8 capture errors in words for the person)', () => {
+  it('a camera another app holds: the microphone starts, the camera keeps its words and what to do until a camera runs', async () => {
+    const h = harness();
+    h.mediaDevices.cameraFailsWith = 'NotReadableError';
+    h.runtime.start();
+    current = h;
+    await settle();
+    const troubles = () => h.store.get(h.runtime.atoms.deviceTroubles);
+    expect(local(h).microphone).toBeDefined();
+    expect(troubles()).toEqual({
+      camera: { words: 'Your camera is in use by another app', advice: "Your camera is in use by another app or can't be read. Close other apps that use it and try again." },
+    });
+    h.runtime.dismissProblem();
+    expect(h.store.get(h.runtime.atoms.problem)).toBeUndefined();
+    expect(troubles().camera?.words).toBe('Your camera is in use by another app');
+    // Pressed again while the camera is still held: the same words, nothing else changed.
+    await h.runtime.toggleCamera();
+    expect(troubles()).toEqual({ camera: expect.objectContaining({ words: 'Your camera is in use by another app' }) });
+    h.mediaDevices.cameraFailsWith = undefined;
+    await h.runtime.toggleCamera();
+    expect(local(h).camera).toMatchObject({ off: false });
+    expect(troubles()).toEqual({});
+  });
+
+  it('camera and microphone refused before the preview asked: each keeps that it is blocked, and one that runs later loses its words while the other keeps them', async () => {
+    const h = open({ labelled: false, refused: true });
+    await settle();
+    const troubles = () => h.store.get(h.runtime.atoms.deviceTroubles);
+    expect(Object.fromEntries(Object.entries(troubles()).map(([device, trouble]) => [device, trouble.words]))).toEqual({
+      camera: 'Your camera is blocked for Parley',
+      microphone: 'Your microphone is blocked for Parley',
+    });
+    await h.runtime.toggleMicrophone();
+    expect(local(h).microphone).toBeDefined();
+    expect(Object.keys(troubles())).toEqual(['camera']);
+  });
+});
+
 describe('Picking a camera or microphone replaces the one running, muted or off as that one was (SPEC §4 Media: sharing a local item replaces the item it replaces); the one already running captures nothing; with none running, the pick is remembered', () => {
   function cameraDevice(h: ReturnType<typeof harness>): string | undefined {
     const camera = local(h).camera;

@@ -129,6 +129,7 @@ export class CallRuntime {
       resolutionTiers: () => store.get(connectionAtom).callConfig?.videoResolutionTiers,
       keepMicrophoneMuted: () => this.pushToTalk.keepsMuted,
       onProblem: (problem) => this.setProblem(problem),
+      onTroubles: (troubles) => store.set(this.atoms.deviceTroubles, troubles),
       released: () => store.get(this.atoms.leftCall),
       onWanted: (wanted) => store.set(this.atoms.joinWith, wanted),
     });

@@ -6,13 +6,17 @@ import type { OperationQueue } from '../../common/OperationQueue';
 import {
   adjustVideoCaptureResolution,
   cameraConstraintsFor,
+  CaptureDeviceError,
   CapturePermissionError,
   captureResolutionTier,
   MediaCapture,
   NO_SEND_LOAD,
   previewKinds,
+  type CaptureDevice,
+  type CaptureError,
   type CapturePermissions,
   type DeviceManager,
+  type DeviceTrouble,
   type MediaDevicesApi,
   type MediaItems,
   type VideoResolutionTiers,
@@ -46,6 +50,8 @@ export interface LocalCaptureOptions {
   readonly keepMicrophoneMuted: () => boolean;
   /** A problem in words for the person (CaptureError.userMessage); undefined clears it. */
   readonly onProblem: (problem: string | undefined) => void;
+  /** Why the camera or microphone is not on, each until it runs: kept after the problem is dismissed. */
+  readonly onTroubles: (troubles: DeviceTroubles) => void;
   /**
    * You left the call and its media were let go: a toggle of a device that does not run then says
    * whether the next join turns it on, and captures nothing (the camera's light stays off).
@@ -54,6 +60,9 @@ export interface LocalCaptureOptions {
   /** What the person wants on changed: what a join turns on of what does not run. */
   readonly onWanted: (wanted: WantedDevices) => void;
 }
+
+/** Each device's last capture failure, while it has not run since. */
+export type DeviceTroubles = Readonly<Partial<Record<CaptureDevice, DeviceTrouble>>>;
 
 /** The camera and microphone the person wants on. */
 export interface WantedDevices {
@@ -88,6 +97,7 @@ export class LocalCapture {
   /** Devices picked in the pickers; undefined is the browser's default. */
   private readonly chosen: { camera: string | undefined; microphone: string | undefined } = { camera: undefined, microphone: undefined };
   private captures: Promise<void> = Promise.resolve();
+  private troubles: DeviceTroubles = {};
   private load: VideoSendLoad = NO_SEND_LOAD;
   private tierSettling: unknown;
   private closed = false;
@@ -100,7 +110,7 @@ export class LocalCapture {
       queue: options.queue,
       clock: options.clock,
       logger: options.logger,
-      onError: (error) => options.onProblem(error.userMessage),
+      onError: (error) => this.failed(error),
     });
   }
 
@@ -134,7 +144,19 @@ export class LocalCapture {
   private sayRefused(): void {
     const { hasCamera, hasMicrophone } = this.options.devices.state;
     const refused = [...(hasCamera ? (['camera'] as const) : []), ...(hasMicrophone ? (['microphone'] as const) : [])];
-    if (refused.length > 0) this.options.onProblem(new CapturePermissionError('camera and microphone refused before the preview asked', refused, 'denied').userMessage);
+    if (refused.length > 0) this.failed(new CapturePermissionError('camera and microphone refused before the preview asked', refused, 'denied'));
+  }
+
+  /** A failure is said, and each device it names keeps why it is not on until it runs. */
+  private failed(error: CaptureError): void {
+    this.options.onProblem(error.userMessage);
+    if (error.devices.length === 0) return;
+    this.setTroubles({ ...this.troubles, ...Object.fromEntries(error.devices.map((device) => [device, error.troubleOf(device)])) });
+  }
+
+  private setTroubles(troubles: DeviceTroubles): void {
+    this.troubles = troubles;
+    this.options.onTroubles(troubles);
   }
 
   /** Joined: the preview's media is offered, and what the person wants on (or carried muted) but does not run yet is captured. */
@@ -299,7 +321,7 @@ export class LocalCapture {
     const before = this.state();
     const known = devices.state;
     if (!known.hasCamera && !known.hasMicrophone) {
-      onProblem('No camera or microphone was found. Connect one to be seen and heard.');
+      this.failed(new CaptureDeviceError('no camera or microphone is listed', ['camera', 'microphone'], 'NotFoundError'));
       return;
     }
     const audio = kinds.audio && known.hasMicrophone && this.takes(mode, before.microphone, this.chosen.microphone);
@@ -331,6 +353,8 @@ export class LocalCapture {
       // A closed queue: the tab let go of its media meanwhile.
       .catch(() => undefined);
     if (!captured) return;
+    const running = (['camera', 'microphone'] as const).filter((device) => this.troubles[device] && captured[device === 'camera' ? 'video' : 'audio'] !== undefined);
+    if (running.length > 0) this.setTroubles(Object.fromEntries(Object.entries(this.troubles).filter(([device]) => !running.includes(device as CaptureDevice))));
     if (this.closed || this.options.use() === 'none') {
       for (const id of [captured.audio, captured.video]) if (id !== undefined) media.remove(id);
       return;

@@ -8,7 +8,7 @@ import { callTiles } from './callTiles';
 import { connectionHint, type ConnectionHint } from './connectionHint';
 import type { ConnectionTrouble } from './ConnectionTroubles';
 import { localMediaState } from './localMediaState';
-import type { WantedDevices } from './LocalCapture';
+import type { DeviceTroubles, WantedDevices } from './LocalCapture';
 
 /**
  * Where this tab stands in the room's call:
@@ -53,6 +53,8 @@ export function createCallTabAtoms(roomAddress: string) {
   const selectedDevices = atom<SelectedDevices>({ camera: undefined, microphone: undefined });
   /** A capture or call failure in words for the person (CaptureError.userMessage and the like). */
   const problem = atom<string | undefined>(undefined);
+  /** Why the camera or microphone did not start, each until it runs (LocalCapture): the preview and its toggle say it. */
+  const deviceTroubles = atom<DeviceTroubles>({});
   /** The autoplay policy held back remote audio or video until a user gesture. */
   const playbackBlocked = atom(false);
   /** Push-to-talk is held (Space, or the on-screen "Hold to talk"): you are talking. */
@@ -181,6 +183,7 @@ export function createCallTabAtoms(roomAddress: string) {
     devices,
     selectedDevices,
     problem,
+    deviceTroubles,
     playbackBlocked,
     talkHeld,
     handover,

@@ -29,18 +29,41 @@ export class InvalidMutePropertyError extends ParleyError {
   }
 }
 
+/** Why one camera or microphone is not on, for as long as it is not: short words, and what to do. */
+export interface DeviceTrouble {
+  /** What is wrong, e.g. "Your camera is in use by another app". */
+  readonly words: string;
+  /** The failure's message said of this device alone: what is wrong and what to do. */
+  readonly advice: string;
+}
+
 /**
  * A capture failure (SPEC §8 media capture). `message` is log text for developers; `userMessage`
  * is what the UI shows a person. `devices` names what failed, `reason` the browser's error name.
  */
 export abstract class CaptureError extends ParleyError {
-  abstract readonly userMessage: string;
   constructor(
     message: string,
     readonly devices: readonly CaptureDevice[],
     readonly reason: string,
   ) {
     super(message);
+  }
+
+  get userMessage(): string {
+    return this.describe(this.devices);
+  }
+
+  /** Why `device` is not on, kept beside it after the message itself is dismissed. */
+  troubleOf(device: CaptureDevice): DeviceTrouble {
+    return { words: this.troubleWords(device), advice: this.describe([device]) };
+  }
+
+  /** The message in words for the person, said of `devices`. */
+  protected abstract describe(devices: readonly CaptureDevice[]): string;
+
+  protected troubleWords(device: CaptureDevice): string {
+    return `Your ${device} couldn't be started`;
   }
 }
 
@@ -54,44 +77,65 @@ export const REFUSED_BY_SYSTEM = 'refused by the system';
 /** NotAllowedError / SecurityError: the person, the browser or the system refused access. */
 export class CapturePermissionError extends CaptureError {
   override readonly name = 'CapturePermissionError';
-  get userMessage(): string {
-    const words = deviceWords(this.devices);
+  protected describe(devices: readonly CaptureDevice[]): string {
+    const words = deviceWords(devices);
     return this.reason === REFUSED_BY_SYSTEM
       ? `Your system doesn't let this browser use your ${words}. Allow it for the browser in your system's privacy settings, then try again.`
       : `Parley isn't allowed to use your ${words}. Allow access in your browser's site settings, then try again.`;
+  }
+  protected override troubleWords(device: CaptureDevice): string {
+    return this.reason === REFUSED_BY_SYSTEM ? `Your system blocks your ${device}` : `Your ${device} is blocked for Parley`;
   }
 }
 
 /** getUserMedia succeeded but a requested track is not in the result: treated as a refusal (SPEC §8). */
 export class CaptureTrackMissingError extends CaptureError {
   override readonly name = 'CaptureTrackMissingError';
-  get userMessage(): string {
-    return `Your ${deviceWords(this.devices)} didn't start. Check that your browser may use ${pronoun(this.devices)}, then try again.`;
+  protected describe(devices: readonly CaptureDevice[]): string {
+    return `Your ${deviceWords(devices)} didn't start. Check that your browser may use ${pronoun(devices)}, then try again.`;
+  }
+  protected override troubleWords(device: CaptureDevice): string {
+    return `Your ${device} didn't start`;
   }
 }
 
 /** Every AbortError retry failed (SPEC §8: up to 12 retries). */
 export class CaptureAbortedError extends CaptureError {
   override readonly name = 'CaptureAbortedError';
-  get userMessage(): string {
-    return `Your ${deviceWords(this.devices)} couldn't be started. Another app may be using ${pronoun(this.devices)}: close it and try again.`;
+  protected describe(devices: readonly CaptureDevice[]): string {
+    return `Your ${deviceWords(devices)} couldn't be started. Another app may be using ${pronoun(devices)}: close it and try again.`;
+  }
+  protected override troubleWords(device: CaptureDevice): string {
+    return `Your ${device} may be in use by another app`;
   }
 }
 
 /** Any other getUserMedia failure: no such device, device busy, constraints impossible, … */
 export class CaptureDeviceError extends CaptureError {
   override readonly name = 'CaptureDeviceError';
-  get userMessage(): string {
-    const words = deviceWords(this.devices);
+  protected describe(devices: readonly CaptureDevice[]): string {
+    const words = deviceWords(devices);
     switch (this.reason) {
       case 'NotFoundError':
         return `No ${words.replace(' and ', ' or ')} was found. Connect one and try again.`;
       case 'NotReadableError':
-        return `Your ${words} ${this.devices.length > 1 ? 'are' : 'is'} in use by another app or can't be read. Close other apps that use ${pronoun(this.devices)} and try again.`;
+        return `Your ${words} ${devices.length > 1 ? 'are' : 'is'} in use by another app or can't be read. Close other apps that use ${pronoun(devices)} and try again.`;
       case 'OverconstrainedError':
         return `The selected ${words} can't provide the requested settings. Choose another device.`;
       default:
         return `Your ${words} couldn't be started.`;
+    }
+  }
+  protected override troubleWords(device: CaptureDevice): string {
+    switch (this.reason) {
+      case 'NotFoundError':
+        return `No ${device} was found`;
+      case 'NotReadableError':
+        return `Your ${device} is in use by another app`;
+      case 'OverconstrainedError':
+        return `The selected ${device} can't be used`;
+      default:
+        return super.troubleWords(device);
     }
   }
 }
@@ -99,16 +143,22 @@ export class CaptureDeviceError extends CaptureError {
 /** A camera or microphone in use stopped at its source (unplugged, access revoked): its track ended, and its item went. */
 export class CaptureEndedError extends CaptureError {
   override readonly name = 'CaptureEndedError';
-  get userMessage(): string {
-    return `Your ${deviceWords(this.devices)} stopped — it may have been unplugged. Plug it back in or pick another, then turn it on again.`;
+  protected describe(devices: readonly CaptureDevice[]): string {
+    return `Your ${deviceWords(devices)} stopped — it may have been unplugged. Plug it back in or pick another, then turn it on again.`;
+  }
+  protected override troubleWords(device: CaptureDevice): string {
+    return `Your ${device} stopped`;
   }
 }
 
 /** The browser has no getUserMedia (an old browser, or a page that is not a secure context). */
 export class UserMediaUnsupportedError extends CaptureError {
   override readonly name = 'UserMediaUnsupportedError';
-  get userMessage(): string {
+  protected describe(): string {
     return "This browser can't use a camera or microphone here. Use a current browser and open Parley over https.";
+  }
+  protected override troubleWords(device: CaptureDevice): string {
+    return `This browser can't use a ${device} here`;
   }
 }
 
@@ -118,7 +168,7 @@ export class DisplayMediaUnsupportedError extends CaptureError {
   constructor() {
     super('Screen capture is not supported: navigator.mediaDevices.getDisplayMedia is missing', [], 'NotSupportedError');
   }
-  get userMessage(): string {
+  protected describe(): string {
     return "This browser can't share your screen.";
   }
 }
@@ -130,7 +180,7 @@ export class DisplayMediaUnsupportedError extends CaptureError {
  */
 export class ScreenCaptureError extends CaptureError {
   override readonly name = 'ScreenCaptureError';
-  get userMessage(): string {
+  protected describe(): string {
     return this.reason === REFUSED_BY_SYSTEM
       ? "Your system doesn't let this browser share your screen. Allow screen recording for the browser in your system's privacy settings, then try again."
       : "Your screen couldn't be shared. Try again, or share a single window or tab.";

@@ -1,5 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, type ReactNode } from 'react';
+import type { DeviceTrouble } from '../../main-thread/media';
 import { focusLost } from '../focusLost';
 import { InviteButtons } from '../InviteButtons';
 import { useActions } from '../tabContext';
@@ -19,6 +20,21 @@ function inCallText(names: readonly string[] | undefined): string {
   if (names.length === 1) return `${names[0]} is in the call.`;
   if (names.length === 2) return `${names[0]} and ${names[1]} are in the call.`;
   return `${names[0]}, ${names[1]} and ${names.length - 2} more are in the call.`;
+}
+
+/**
+ * Why a device of yours did not start, beside it in the preview: the short words always, and what
+ * to do once the problem's own notice, which says it, is dismissed.
+ */
+function TroubleWords({ trouble, className }: { trouble: DeviceTrouble; className: string }) {
+  const runtime = useCallRuntime();
+  const noticeShown = useAtomValue(runtime.atoms.problem) !== undefined;
+  return (
+    <p className={className}>
+      <strong>{trouble.words}.</strong>
+      {!noticeShown && <span className="trouble-advice">{trouble.advice}</span>}
+    </p>
+  );
 }
 
 /** What every preview shows: the video, and beside it the title, what to know, "Join call" with the invites, and more below. */
@@ -69,6 +85,7 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
   // A camera let go after leaving is "on" when the next join turns it on (deviceToggles).
   const cameraToggledOn = useAtomValue(runtime.atoms.deviceToggles).camera.on;
   const starting = useAtomValue(runtime.atoms.previewStarting) || devices.requestingCapture;
+  const troubles = useAtomValue(runtime.atoms.deviceTroubles);
   const showVideo = camera !== undefined && !camera.off;
   return (
     <PreviewLayout
@@ -78,6 +95,8 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
         <>
           {showVideo ? (
             <MediaVideo key={camera.itemId} itemId={camera.itemId} mirrored={camera.mirrored} />
+          ) : !starting && troubles.camera ? (
+            <TroubleWords trouble={troubles.camera} className="preview-off preview-trouble" />
           ) : (
             <p className="preview-off">{starting ? 'Starting your camera…' : cameraToggledOn ? 'Your camera turns on when you join' : 'Your camera is off'}</p>
           )}
@@ -91,6 +110,7 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
       about={
         <>
           <p className="muted">{inCallText(others)}</p>
+          {!microphone && !starting && troubles.microphone && <TroubleWords trouble={troubles.microphone} className="preview-device-trouble" />}
           {hasNoName && <NamePrompt onSaved={() => joinRef.current?.focus()} onTyped={(name) => (typedName.current = name)} />}
         </>
       }

@@ -6,12 +6,14 @@ import { DeviceToggle } from './DeviceToggle';
 export function CameraToggle() {
   const runtime = useCallRuntime();
   const { on, starting, enabled } = useAtomValue(runtime.atoms.deviceToggles).camera;
+  const trouble = useAtomValue(runtime.atoms.deviceTroubles).camera;
   return (
     <DeviceToggle
       device="camera"
       on={on}
       starting={starting}
       disabled={!enabled}
+      trouble={trouble}
       onToggle={() => void runtime.toggleCamera()}
     />
   );

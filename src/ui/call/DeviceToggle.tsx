@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
+import type { DeviceTrouble } from '../../main-thread/media';
 import { focusLost } from '../focusLost';
 import { CameraIcon, MicrophoneIcon } from './CallIcons';
 import { CALL_SHORTCUTS, shortcutNames, useCallShortcut } from './callShortcuts';
@@ -21,16 +22,20 @@ export interface DeviceToggleProps {
   readonly onToggle: () => void;
   /** Take focus once usable, unless it went elsewhere meanwhile (it was lost, or its group holds it). */
   readonly takeFocus?: boolean;
+  /** Why the device is not on (its capture failed): marked on the button, and said with it. */
+  readonly trouble?: DeviceTrouble | undefined;
 }
 
 /**
  * The camera's or the microphone's button, with its keyboard shortcut (callShortcuts): in the call's
  * controls and the preview, and in the tabs that ask the call's tab (OwnMediaElsewhere).
  */
-export function DeviceToggle({ device, on, starting, disabled, title, onToggle, takeFocus = false }: DeviceToggleProps) {
+export function DeviceToggle({ device, on, starting, disabled, title, onToggle, takeFocus = false, trouble }: DeviceToggleProps) {
   const { shortcut, labels, stateWords, Icon } = DEVICES[device];
   const shortcutUsed = useCallShortcut(shortcut, !disabled, onToggle);
   const buttonRef = useRef<HTMLButtonElement>(null);
+  const troubleId = useId();
+  const troubleShown = trouble !== undefined && !on && !starting;
   useEffect(() => {
     const button = buttonRef.current;
     if (!takeFocus || disabled || !button) return;
@@ -43,15 +48,22 @@ export function DeviceToggle({ device, on, starting, disabled, title, onToggle, 
       <button
         ref={buttonRef}
         type="button"
-        className={`control${on || starting ? '' : ' is-off'}`}
+        className={`control${on || starting ? '' : ' is-off'}${troubleShown ? ' has-trouble' : ''}`}
         aria-label={label}
         aria-keyshortcuts={names.aria}
-        title={title ?? `${label} (${names.shown})`}
+        aria-describedby={troubleShown ? troubleId : undefined}
+        title={title ?? (troubleShown ? `${trouble.words}. ${label} to try again (${names.shown})` : `${label} (${names.shown})`)}
         disabled={disabled}
         onClick={onToggle}
       >
         <Icon off={!on && !starting} />
       </button>
+      {/* Hidden, yet the button's description: read with the button, not again on its own. */}
+      {troubleShown && (
+        <span id={troubleId} hidden>
+          {trouble.advice}
+        </span>
+      )}
       <span className="visually-hidden" role="status">
         {shortcutUsed && !starting ? stateWords[on ? 0 : 1] : ''}
       </span>

@@ -7,6 +7,7 @@ import { DeviceToggle } from './DeviceToggle';
 export function MicrophoneToggle({ takeFocus = false }: { takeFocus?: boolean }) {
   const runtime = useCallRuntime();
   const { on, starting, enabled } = useAtomValue(runtime.atoms.deviceToggles).microphone;
+  const trouble = useAtomValue(runtime.atoms.deviceTroubles).microphone;
   const { pushToTalk } = useAtomValue(preferencesAtom);
   return (
     <DeviceToggle
@@ -15,6 +16,7 @@ export function MicrophoneToggle({ takeFocus = false }: { takeFocus?: boolean })
       starting={starting}
       disabled={!enabled}
       title={pushToTalk ? 'Push to talk is on: hold Space or "Hold to talk" to talk' : undefined}
+      trouble={trouble}
       onToggle={() => void runtime.toggleMicrophone()}
       takeFocus={takeFocus}
     />

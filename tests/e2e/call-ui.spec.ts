@@ -7,7 +7,7 @@ import { areaOf, callButton, callRegion, expectDecodingVideo, expectEveryoneSees
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { expectAll } from './expect-all';
-import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, participantEntry, recordShownTexts, rightEdge, say, shownTexts, test, uniqueRoomName, type People, type Person } from './rooms-people';
+import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, panelToggle, participantEntry, recordShownTexts, rightEdge, say, shownTexts, test, uniqueRoomName, type People, type Person } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
 
 // The call UI over mesh (issue 4); calls through the relay are tests/e2e/relay-call.spec.ts.
@@ -553,7 +553,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     }
   });
 
-  test('push-to-talk: the others hear you only while you hold Space or press and hold "Hold to talk", which a phone keeps in the call’s bar', async ({ people }) => {
+  test('push-to-talk: the others hear you only while you hold Space or press and hold "Hold to talk", which a phone keeps in the call’s bar, its setting under "Devices"', async ({ people }) => {
     const { alice, bob } = await aliceAndBobInACall(people, 'call-push-to-talk');
     const alicesMute = tile(bob.page, 'Alice').locator('.tile-muted');
     await expect(alicesMute).toHaveCount(0);
@@ -589,11 +589,29 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     await expect(alicesMute).toHaveCount(1);
     await alice.page.mouse.up();
 
-    // A phone: no room in the bar for the setting (it stays in the preview), but "Hold to talk" is there, in the window.
+    // A phone: no room in the bar for the setting, but "Hold to talk" is there, in the window, and the
+    // setting is under "Devices", where turning it off gives the microphone its toggle back.
     await alice.page.setViewportSize({ width: 390, height: 844 });
-    await expect(callRegion(alice.page).getByRole('checkbox', { name: 'Push to talk' })).toBeHidden();
+    const setting = callRegion(alice.page).getByRole('checkbox', { name: 'Push to talk' });
+    await expect(setting).toBeHidden();
     await expect(hold).toBeVisible();
     expect(await rightEdge(callButton(alice.page, 'Hang up'))).toBeLessThanOrEqual(390);
+    // The side panels, open since the two met, lie over the call on a phone: closed, as a person would.
+    for (const panel of ['People', 'Chat'] as const) {
+      const toggle = panelToggle(alice.page, panel);
+      if ((await toggle.getAttribute('aria-expanded')) === 'true') await toggle.click();
+    }
+    await callButton(alice.page, 'Devices').click();
+    await expect(setting).toBeVisible();
+    await expect(setting).toBeChecked();
+    await setting.uncheck();
+    await expect(hold).toHaveCount(0);
+    await expect(callButton(alice.page, 'Mute microphone')).toBeEnabled();
+    await expect(alicesMute).toHaveCount(0);
+    // Back on a wide window the bar holds the setting again, and "Devices" only the pickers.
+    await alice.page.setViewportSize({ width: 1280, height: 800 });
+    await expect(setting).toBeVisible();
+    await expect(callRegion(alice.page).locator('.call-devices').getByRole('checkbox')).toBeHidden();
   });
 
   test('a camera another app holds keeps only itself off: the preview and the call say so of the camera alone, and keep saying it beside the camera once the notice is dismissed; the microphone starts, so the others hear you', async ({ people, browser, appUrl }) => {

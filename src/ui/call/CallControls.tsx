@@ -6,7 +6,7 @@ import { useCallRuntime } from './callRuntimeContext';
 import { DeafenToggle } from './DeafenToggle';
 import { DevicePickers } from './DevicePickers';
 import { MicrophoneToggle } from './MicrophoneToggle';
-import { PushToTalkToggle } from './PushToTalkToggle';
+import { PushToTalkSetting, PushToTalkToggle } from './PushToTalkToggle';
 import { ScreenShareToggle } from './ScreenShareToggle';
 
 /** The controls under the grid while you are in the call. */
@@ -29,6 +29,10 @@ export function CallControls() {
       {devicesShown && (
         <div id={devicesId} className="call-devices">
           <DevicePickers />
+          {/* A phone's bar keeps only "Hold to talk": the setting is here (parley.css). */}
+          <div className="call-devices-push-to-talk">
+            <PushToTalkSetting />
+          </div>
         </div>
       )}
       <div ref={controlsRef} className="call-controls" role="group" aria-label="Call controls" tabIndex={-1}>
@@ -40,7 +44,7 @@ export function CallControls() {
           type="button"
           className={`control${devicesShown ? ' is-active' : ''}`}
           aria-label="Devices"
-          title="Camera, microphone and speaker"
+          title="Camera, microphone, speaker and push to talk"
           aria-expanded={devicesShown}
           aria-controls={devicesId}
           onClick={() => setDevicesShown((shown) => !shown)}

@@ -4,6 +4,18 @@ import { preferencesAtom } from '../../main-thread/sessionAtoms';
 import { MicrophoneIcon } from './CallIcons';
 import { useCallRuntime } from './callRuntimeContext';
 
+/** Preference pushToTalk, as a checkbox: the microphone stays muted except while you hold Space or "Hold to talk". */
+export function PushToTalkSetting() {
+  const runtime = useCallRuntime();
+  const { pushToTalk } = useAtomValue(preferencesAtom);
+  return (
+    <label className="toggle push-to-talk-toggle">
+      <input type="checkbox" checked={pushToTalk} onChange={(event) => runtime.setPushToTalk(event.target.checked)} />
+      Push to talk
+    </label>
+  );
+}
+
 /**
  * Preference pushToTalk: the microphone stays muted except while you hold Space or, while it is on,
  * "Hold to talk" beside it — pressed with a finger or the mouse, for a screen without a Space bar.
@@ -17,10 +29,7 @@ export function PushToTalkToggle() {
   useEffect(() => () => runtime.holdToTalk(false), [runtime]);
   return (
     <div className="push-to-talk">
-      <label className="toggle push-to-talk-toggle">
-        <input type="checkbox" checked={pushToTalk} onChange={(event) => runtime.setPushToTalk(event.target.checked)} />
-        Push to talk
-      </label>
+      <PushToTalkSetting />
       {pushToTalk && (
         <button
           type="button"

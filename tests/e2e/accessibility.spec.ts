@@ -141,8 +141,8 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
         await joinFromHome(page, appUrl, uniqueRoomName('a11y-devices-held'), 'Alice');
         // Neither runs: the notice is "Request Media"'s, with why; each device says it beside itself.
         await expect(callRegion(page).getByRole('alert')).toContainText("Your camera and microphone are in use by another app or can't be read.");
-        await expect(callRegion(page).locator('.preview-frame')).toContainText('Your camera is in use by another app.');
-        await expect(callRegion(page).locator('.preview-side')).toContainText('Your microphone is in use by another app.');
+        await expect(callRegion(page).locator('.preview-trouble')).toHaveText('Your camera is in use by another app.');
+        await expect(callRegion(page).locator('.preview-device-trouble')).toHaveText('Your microphone is in use by another app.');
         await expect(callButton(page, 'Unmute microphone')).toHaveAccessibleDescription("Your microphone is in use by another app or can't be read. Close other apps that use it and try again.");
         await expectAccessible(page, `preview-devices-held-${colorScheme}`);
       } finally {

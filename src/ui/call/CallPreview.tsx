@@ -23,18 +23,13 @@ function inCallText(names: readonly string[] | undefined): string {
 }
 
 /**
- * Why a device of yours did not start, beside it in the preview: the short words always, and what
- * to do once the problem's own notice, which says it, is dismissed.
+ * Why a device of yours did not start, beside it in the preview: in short words while the problem's
+ * own notice says what to do, and in its whole advice once that notice is dismissed.
  */
 function TroubleWords({ trouble, className }: { trouble: DeviceTrouble; className: string }) {
   const runtime = useCallRuntime();
   const noticeShown = useAtomValue(runtime.atoms.problem) !== undefined;
-  return (
-    <p className={className}>
-      <strong>{trouble.words}.</strong>
-      {!noticeShown && <span className="trouble-advice">{trouble.advice}</span>}
-    </p>
-  );
+  return <p className={className}>{noticeShown ? `${trouble.words}.` : trouble.advice}</p>;
 }
 
 /** What every preview shows: the video, and beside it the title, what to know, "Join call" with the invites, and more below. */

@@ -175,4 +175,6 @@ export const LIMITS = {
   jingleContents: 32,
   /** Event lines (joins, leaves, …) a room's chat keeps; the oldest go first. */
   roomEventsPerRoom: 200,
+  /** Why your camera or microphone did not start, in words, as the call's tab keeps it on the call record (OwnCallMedia). */
+  deviceTroubleLength: 512,
 } as const;

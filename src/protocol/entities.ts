@@ -170,6 +170,12 @@ export interface OwnCallMedia {
    */
   cameraStopped: boolean;
   microphoneStopped: boolean;
+  /**
+   * Why your camera or microphone did not start in the call's tab, with what to do ('' when nothing
+   * is wrong): your other tabs, which ask that tab to turn them on, say it too.
+   */
+  cameraTrouble: string;
+  microphoneTrouble: string;
 }
 
 export interface Preferences {

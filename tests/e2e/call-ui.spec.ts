@@ -614,18 +614,20 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     await expect(callRegion(alice.page).locator('.call-devices').getByRole('checkbox')).toBeHidden();
   });
 
-  test('a camera another app holds keeps only itself off: the preview and the call say so of the camera alone, and keep saying it beside the camera once the notice is dismissed; the microphone starts, so the others hear you', async ({ people, browser, appUrl }) => {
+  test('a camera another app holds keeps only itself off: the preview and the call say so of the camera alone, and keep saying it beside the camera once the notice is dismissed, as does the pop-out chat until the camera starts; the microphone starts, so the others hear you', async ({ people, browser, appUrl }) => {
     const room = uniqueRoomName('call-camera-held');
     const bob = await people.join(room, 'Bob');
     await joinCall(bob.page);
     const context = await browser.newContext();
     try {
       // A fake, named as such: a camera another app holds (Chromium's NotReadableError), which its fake
-      // devices cannot be made to do. Every request that asks for a camera fails as Chromium's does.
+      // devices cannot be made to do. Every request that asks for a camera fails as Chromium's does,
+      // until the test lets the camera go (`parleyCameraHeld`).
       await context.addInitScript(() => {
+        Object.assign(window, { parleyCameraHeld: true });
         const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
         navigator.mediaDevices.getUserMedia = async (constraints) => {
-          if (constraints?.video) throw new DOMException('Could not start video source', 'NotReadableError');
+          if (constraints?.video && Reflect.get(window, 'parleyCameraHeld') === true) throw new DOMException('Could not start video source', 'NotReadableError');
           return getUserMedia(constraints);
         };
       });
@@ -651,6 +653,21 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await expect(tile(page, 'Alice (you)').locator('.tile-muted')).toHaveCount(0);
       await expectHearing(bob.page, 'Alice');
       expect((await shownTexts(page)).join('\n')).not.toContain('camera and microphone');
+
+      // Her pop-out chat, which asks the call's tab to turn the camera on, says why it is not, too.
+      const popout = await context.newPage();
+      await popout.goto(`${page.url()}?view=chat`);
+      await expectJoined(popout);
+      const popoutSays = ownMediaElsewhere(popout).locator('.own-media-trouble');
+      await expect(popoutSays).toHaveText(words);
+      await ownMediaElsewhere(popout).getByRole('button', { name: 'Start camera', exact: true }).click();
+      await expect(popoutSays).toHaveText(words);
+      // The other app lets the camera go: asked again from the pop-out, it starts, and the words go everywhere.
+      await page.evaluate(() => Object.assign(window, { parleyCameraHeld: false }));
+      await ownMediaElsewhere(popout).getByRole('button', { name: 'Start camera', exact: true }).click();
+      await expectDecodingVideo(bob.page, 'Alice');
+      await expect(popoutSays).toHaveCount(0);
+      await expect(callButton(page, 'Stop camera')).not.toHaveAttribute('aria-describedby');
     } finally {
       await context.close();
     }

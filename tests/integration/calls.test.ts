@@ -78,7 +78,7 @@ describe("Peer media reports: the call tab's facts about a peer reach every tab,
 });
 
 describe('Own media on the call record: what a tab taking the call over starts from (issue 13 handover)', () => {
-  it('kept while in the call, merged per field, validated, and reset by leaving the call', async () => {
+  it('kept while in the call, merged per field, validated (flags true or false, troubles words of bounded length), and reset by leaving the call', async () => {
     const { person, room } = await personIn('own-media-room');
     const own = () => person.session.store.state.calls[room.address]?.ownMedia;
     // Out of the call (joining the room joined it) there is nothing to carry.
@@ -89,7 +89,11 @@ describe('Own media on the call record: what a tab taking the call over starts f
     await person.rooms.joinCall(room.address);
     await person.calls.setOwnMedia(room.address, { microphoneMuted: true });
     await person.calls.setOwnMedia(room.address, { cameraOff: true });
-    expect(own()).toEqual({ microphoneMuted: true, cameraOff: true, sharingScreen: false, cameraStopped: false, microphoneStopped: false });
+    expect(own()).toEqual({ microphoneMuted: true, cameraOff: true, sharingScreen: false, cameraStopped: false, microphoneStopped: false, cameraTrouble: '', microphoneTrouble: '' });
+    await person.calls.setOwnMedia(room.address, { cameraTrouble: 'No camera was found. Connect one and try again.' });
+    expect(own()).toMatchObject({ cameraTrouble: 'No camera was found. Connect one and try again.', microphoneTrouble: '' });
+    await expect(person.calls.setOwnMedia(room.address, { microphoneTrouble: true as never })).rejects.toThrow('microphoneTrouble must be a string');
+    await expect(person.calls.setOwnMedia(room.address, { cameraTrouble: 'x'.repeat(LIMITS.deviceTroubleLength + 1) })).rejects.toThrow(`cameraTrouble is longer than ${LIMITS.deviceTroubleLength} characters`);
     await person.calls.setOwnMedia(room.address, { cameraStopped: true });
     expect(own()).toMatchObject({ cameraOff: true, cameraStopped: true, microphoneStopped: false });
     await expect(person.calls.setOwnMedia(room.address, { microphoneStopped: 1 as never })).rejects.toThrow('microphoneStopped must be true or false');
@@ -98,7 +102,7 @@ describe('Own media on the call record: what a tab taking the call over starts f
     await expect(person.calls.setOwnMedia(42 as never, {})).rejects.toThrow();
 
     await person.rooms.leaveCall(room.address);
-    expect(own()).toEqual({ microphoneMuted: false, cameraOff: false, sharingScreen: false, cameraStopped: false, microphoneStopped: false });
+    expect(own()).toEqual({ microphoneMuted: false, cameraOff: false, sharingScreen: false, cameraStopped: false, microphoneStopped: false, cameraTrouble: '', microphoneTrouble: '' });
   });
 });
 

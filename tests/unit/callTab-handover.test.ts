@@ -47,8 +47,29 @@ describe('the tab running the call keeps your own media on the call record', () 
 
   it('what does not run yet is not written: a tab taking over does not wipe what it carries', () => {
     const nothingRuns = { microphone: undefined, camera: undefined, screenIds: [] };
-    expect(ownMediaChange(MUTED_CAMERA_OFF, nothingRuns)).toBeUndefined();
-    expect(ownMediaChange({ ...MUTED_CAMERA_OFF, sharingScreen: true }, nothingRuns)).toEqual({ sharingScreen: false });
+    expect(ownMediaChange(MUTED_CAMERA_OFF, nothingRuns, {})).toBeUndefined();
+    expect(ownMediaChange({ ...MUTED_CAMERA_OFF, sharingScreen: true }, nothingRuns, {})).toEqual({ sharingScreen: false });
+  });
+
+  it('why the camera did not start goes to the record, for your other tabs to say, and goes from it once the camera runs', async () => {
+    const h = open({ joined: true });
+    await settle();
+    const ownMedia = () => h.store.get(sessionStateAtom).calls[ROOM]?.ownMedia;
+    h.mediaDevices.captured[0]?.find((track) => track.kind === 'video')?.endFromSource();
+    await settle();
+    const stopped = 'Your camera stopped — it may have been unplugged. Plug it back in or pick another, then turn it on again.';
+    expect(ownMedia()).toMatchObject({ cameraTrouble: stopped, microphoneTrouble: '' });
+    h.mediaDevices.cameraFailsWith = 'NotReadableError';
+    await h.runtime.toggleCamera();
+    await settle();
+    const held = "Your camera is in use by another app or can't be read. Close other apps that use it and try again.";
+    expect(ownMedia()).toMatchObject({ cameraTrouble: held });
+    h.mediaDevices.cameraFailsWith = undefined;
+    await h.runtime.toggleCamera();
+    await settle();
+    expect(h.runtime.media.local().some((item) => item.kind === 'video')).toBe(true);
+    expect(ownMedia()).toMatchObject({ cameraTrouble: '' });
+    expect(h.ownMediaWrites.filter((write) => 'cameraTrouble' in write)).toEqual([{ cameraTrouble: stopped }, { cameraTrouble: held }, { cameraTrouble: '' }]);
   });
 });
 

@@ -179,6 +179,7 @@ export class CallRuntime {
       commands: options.commands,
       logger,
       local: () => this.local.state(),
+      troubles: () => store.get(this.atoms.deviceTroubles),
       inCall: () => !this.disposed && this.phase === 'in-call',
     });
   }
@@ -219,6 +220,7 @@ export class CallRuntime {
         this.elements.refreshOutputs();
         this.selfReports.follow();
       }),
+      store.sub(this.atoms.deviceTroubles, () => this.selfReports.follow()),
       // Whom the connection keeps failing with, for their tiles.
       store.sub(connectionsAtom, () => this.followTroubles()),
       store.sub(roomPeersAtomFamily(this.roomAddress), () => this.followTroubles()),

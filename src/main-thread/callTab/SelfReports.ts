@@ -4,6 +4,7 @@ import type { OwnCallMedia, Peer } from '../../protocol/entities';
 import { callAtomFamily, peersAtom, roomByAddressAtomFamily } from '../sessionAtoms';
 import { ownMediaChange } from './callHandover';
 import type { LocalMediaState } from './localMediaState';
+import type { DeviceTroubles } from './LocalCapture';
 import { selfFactsChange, selfMediaFacts, type SelfMediaFacts } from './selfMediaFacts';
 import type { CallTabCommands } from './sessionCommands';
 import { errorMessage } from '../../common/errorMessage';
@@ -17,6 +18,8 @@ export interface SelfReportsOptions {
   readonly logger: Logger;
   /** Your microphone and camera as they are now. */
   readonly local: () => LocalMediaState;
+  /** Why your camera or microphone did not start, as it stands now. */
+  readonly troubles: () => DeviceTroubles;
   /** This tab runs the call and you are in it. */
   readonly inCall: () => boolean;
 }
@@ -85,7 +88,7 @@ export class SelfReports {
     return self && { self, joined: room?.joined === true };
   }
 
-  /** Issue 13: your mute, camera-off and screen share on the call record, which a tab taking the call over reads. */
+  /** Issue 13: your mute, camera-off and screen share on the call record, which a tab taking the call over reads; and why a device did not start, which your other tabs say. */
   private followOwnMedia(): void {
     if (!this.reporting || !this.options.inCall()) return;
     const { store, roomAddress } = this.options;
@@ -93,7 +96,7 @@ export class SelfReports {
     if (!call?.joined) return;
     // Compared with what is on its way: the record catches up only when the session's patch arrives.
     const known = this.sentOwnMedia ?? call.ownMedia;
-    const change = ownMediaChange(known, this.options.local());
+    const change = ownMediaChange(known, this.options.local(), this.options.troubles());
     if (!change) return;
     this.sentOwnMedia = { ...known, ...change };
     this.options.commands.calls.setOwnMedia(roomAddress, change).catch((error: unknown) => this.options.logger.error(`own media not kept: ${errorMessage(error)}`));

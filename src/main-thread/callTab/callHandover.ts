@@ -1,18 +1,23 @@
 import type { OwnCallMedia, Preferences } from '../../protocol/entities';
+import type { DeviceTroubles } from './LocalCapture';
 import type { LocalMediaState } from './localMediaState';
 
 /**
- * What the call record should say of your own media, from what runs in the tab that runs the call;
- * undefined when it says so already. A microphone or camera that does not run (yet) changes nothing:
- * a tab that has just taken the call over must not overwrite the state it carries before capturing.
+ * What the call record should say of your own media, from what runs in the tab that runs the call
+ * and why a device did not start there; undefined when it says so already. A microphone or camera
+ * that does not run (yet) changes nothing of its state: a tab that has just taken the call over must
+ * not overwrite the state it carries before capturing.
  */
-export function ownMediaChange(known: OwnCallMedia, local: LocalMediaState): Partial<OwnCallMedia> | undefined {
-  const next: Partial<OwnCallMedia> = { sharingScreen: local.screenIds.length > 0 };
+export function ownMediaChange(known: OwnCallMedia, local: LocalMediaState, troubles: DeviceTroubles): Partial<OwnCallMedia> | undefined {
+  const next: Partial<OwnCallMedia> = {
+    sharingScreen: local.screenIds.length > 0,
+    cameraTrouble: troubles.camera?.advice ?? '',
+    microphoneTrouble: troubles.microphone?.advice ?? '',
+  };
   if (local.microphone) Object.assign(next, { microphoneMuted: local.microphone.muted, microphoneStopped: local.microphone.stopped });
   if (local.camera) Object.assign(next, { cameraOff: local.camera.off, cameraStopped: local.camera.stopped });
-  const change: Partial<OwnCallMedia> = {};
-  for (const key of Object.keys(next) as Array<keyof OwnCallMedia>) if (next[key] !== known[key]) change[key] = next[key];
-  return Object.keys(change).length > 0 ? change : undefined;
+  const changed = Object.entries(next).filter(([key, value]) => value !== known[key as keyof OwnCallMedia]);
+  return changed.length > 0 ? (Object.fromEntries(changed) as Partial<OwnCallMedia>) : undefined;
 }
 
 /** The call came to this tab from another of yours (issue 13): what it carried, for the notice. */

@@ -9,7 +9,8 @@ import type { SessionContext, SessionDomain } from '../SessionContext';
 import { announceSpeaking, markSpeaking } from './selfSpeaking';
 
 const REPORTED_FIELDS = new Set<keyof PeerMediaChange>(['muted', 'hasActiveCamera', 'hasActiveMicrophone', 'hasActiveScreenCapture', 'sessionFailed']);
-const OWN_MEDIA_FIELDS = new Set<keyof OwnCallMedia>(['microphoneMuted', 'cameraOff', 'sharingScreen', 'cameraStopped', 'microphoneStopped']);
+const OWN_MEDIA_FLAGS = new Set(['microphoneMuted', 'cameraOff', 'sharingScreen', 'cameraStopped', 'microphoneStopped'] as const);
+const OWN_MEDIA_WORDS = new Set<string>(['cameraTrouble', 'microphoneTrouble'] as const);
 const REQUESTABLE_FIELDS = new Set<keyof OwnMediaRequest>(['microphoneMuted', 'cameraOff']);
 
 /** A change naming only `allowed` fields, each true or false. */
@@ -20,6 +21,18 @@ function expectFlags<Field extends string>(change: unknown, allowed: ReadonlySet
     if (typeof value !== 'boolean') throw new ValidationError(`${name} must be true or false`);
   }
   return fields as Partial<Record<Field, boolean>>;
+}
+
+/** A change of your own media: its flags true or false, its troubles words of bounded length. */
+function expectOwnMedia(change: unknown): Partial<OwnCallMedia> {
+  const fields = expectRecord(change, 'own media');
+  const words = Object.fromEntries(
+    Object.entries(fields)
+      .filter(([name]) => OWN_MEDIA_WORDS.has(name))
+      .map(([name, value]) => [name, expectString(value, name, LIMITS.deviceTroubleLength)]),
+  );
+  const flags = expectFlags(Object.fromEntries(Object.entries(fields).filter(([name]) => !(name in words))), OWN_MEDIA_FLAGS, 'own media');
+  return { ...flags, ...words };
 }
 
 /**
@@ -60,7 +73,7 @@ export class CallsDomain implements SessionDomain, CallsCommands {
   /** Issue 13: your own mute, camera-off and screen share, kept where a tab taking the call over reads them. */
   async setOwnMedia(roomAddress: string, change: Partial<OwnCallMedia>): Promise<void> {
     const address = expectString(roomAddress, 'room address', LIMITS.addressLength);
-    const fields = expectFlags(change, OWN_MEDIA_FIELDS, 'own media');
+    const fields = expectOwnMedia(change);
     const call = this.context.store.state.calls[address];
     // Out of the call there is nothing to carry: leaving resets it.
     if (!call?.joined) return;

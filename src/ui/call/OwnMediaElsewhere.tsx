@@ -31,6 +31,8 @@ export function OwnMediaElsewhere({ roomAddress, offerHangUp = false }: { roomAd
   const cameraOn = self ? self.hasActiveCamera : call?.ownMedia.cameraOff === false;
   // Off for the others because the system stopped it, though you have it on: the call's tab says so, and so does this.
   const stopped = { camera: call?.ownMedia.cameraStopped === true, microphone: call?.ownMedia.microphoneStopped === true };
+  // Why the call's tab could not start one (another app holds it, it is blocked): said here as there.
+  const troubles = [call?.ownMedia.microphoneTrouble, call?.ownMedia.cameraTrouble].filter((words): words is string => Boolean(words));
   // What was asked and not done yet, per device: the state it asked to leave, until it leaves it or the ask settles.
   const [asked, setAsked] = useState<Partial<Record<Device, boolean>>>({});
   const [refusal, setRefusal] = useState<string | undefined>(undefined);
@@ -74,6 +76,11 @@ export function OwnMediaElsewhere({ roomAddress, offerHangUp = false }: { roomAd
       {(stopped.camera || stopped.microphone) && (
         <p className="own-media-stopped" role="status">
           {stoppedWords(stopped, true)} Turn {stopped.camera && stopped.microphone ? 'them' : 'it'} on here to try again.
+        </p>
+      )}
+      {troubles.length > 0 && (
+        <p className="own-media-trouble" role="status">
+          {troubles.join(' ')}
         </p>
       )}
       {refusal && (

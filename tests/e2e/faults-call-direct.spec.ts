@@ -12,8 +12,8 @@ import { expectNeverShownUnmuted, watchConnections, watchShownMuted } from './ca
 import { expectAll } from './expect-all';
 import { BACK_WITHIN_MS, expectOutageNoticed, outageSeen, reportFault, timeUntilBackAfterReachable, watchOutage } from './faults';
 import { joinThrough, PersonalPath } from './network-cut';
-import { chatLog, chatOption, expect, expectJoined, messageBox, openPanel, participantEntry, recordEventLines, recordTones, setBrowserOnline, test, uniqueRoomName, type Person, type ShownLine } from './rooms-people';
-import { recordCapturedTracks, stopAtSource } from './system-stops';
+import { chatLog, chatOption, expect, expectJoined, messageBox, openPanel, participantEntry, recordEventLines, recordTones, setBrowserOnline, test, uniqueRoomName, type People, type Person, type ShownLine } from './rooms-people';
+import { plugIn, recordCapturedTracks, stopAtSource } from './system-stops';
 import { videoGapFigure } from './video-continuity';
 
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS, launchOptions: CALL_FAULTS_LAUNCH });
@@ -347,16 +347,22 @@ test.describe('A person whose video stalls on the way, their connection up: thei
   });
 });
 
-test.describe('A camera and microphone the system stops mid-call: the person is told in plain words, with "Try again" (and in their pop-out chat); the others see the camera off and the person muted, never a stalled picture; each comes back by itself, or on "Try again" (beyond the spec)', () => {
+/** Alice and Bob in a call, each with a camera of their own, Alice's tracks recorded for the test to act on as her system (system-stops.ts). */
+async function aliceWhoseDevicesTheTestActsOn(people: People, roomPrefix: string): Promise<{ alice: Person; bob: Person }> {
+  const room = uniqueRoomName(roomPrefix);
+  const alice = await people.join(room, 'Alice');
+  const bob = await people.join(room, 'Bob');
+  await recordCapturedTracks(alice);
+  await joinCallWithCamera(alice.page, 0);
+  await joinCallWithCamera(bob.page, 1);
+  await expectAll([expectDecodingVideo(bob.page, 'Alice'), expectHearing(bob.page, 'Alice')]);
+  return { alice, bob };
+}
+
+test.describe('A camera and microphone the system stops mid-call: the person is told in plain words, with "Try again" (and in their pop-out chat); the others see the camera off and the person muted, never a stalled picture; each comes back by itself (given back, or plugged back in), or on "Try again" (beyond the spec)', () => {
   test('two people on direct connections; Alice’s system stops her camera, then her microphone; it gives the camera back; "Try again" captures the microphone anew', async ({ people }) => {
     test.setTimeout(120_000);
-    const room = uniqueRoomName('device-stopped');
-    const alice = await people.join(room, 'Alice');
-    const bob = await people.join(room, 'Bob');
-    await recordCapturedTracks(alice);
-    await joinCallWithCamera(alice.page, 0);
-    await joinCallWithCamera(bob.page, 1);
-    await expectAll([expectDecodingVideo(bob.page, 'Alice'), expectHearing(bob.page, 'Alice')]);
+    const { alice, bob } = await aliceWhoseDevicesTheTestActsOn(people, 'device-stopped');
     const notice = alice.page.locator('.call-device-stopped');
     const aliceSeenByBob = tile(bob.page, 'Alice');
     // Her pop-out chat says it too, beside the toggles that show what the others get.
@@ -390,5 +396,20 @@ test.describe('A camera and microphone the system stops mid-call: the person is 
     await expectAll([expectHearing(bob.page, 'Alice'), expectDecodingVideo(bob.page, 'Alice')]);
     await expect(callButton(alice.page, 'Mute microphone'), 'her microphone is on').toBeVisible();
     await expect(popoutSays).toHaveCount(0);
+  });
+
+  test('two people on direct connections; Alice’s camera is unplugged mid-call, said, and comes back by itself when it is plugged back in', async ({ people }) => {
+    const { alice, bob } = await aliceWhoseDevicesTheTestActsOn(people, 'device-unplugged');
+
+    await plugIn(alice.page, 'video', false);
+    await expect(alice.page.getByRole('alert')).toContainText('Your camera stopped — it may have been unplugged. Plugged back in, it comes back by itself; or pick another and turn it on.');
+    await expect(tile(bob.page, 'Alice').locator('video'), 'Bob sees her camera off').toHaveCount(0);
+    await expect(callButton(alice.page, 'Start camera')).toHaveAccessibleDescription(/^Your camera stopped/);
+
+    await plugIn(alice.page, 'video', true);
+    await expectDecodingVideo(bob.page, 'Alice');
+    await expect(alice.page.getByRole('alert')).toHaveCount(0);
+    await expect(callButton(alice.page, 'Stop camera'), 'her camera is on again, with nothing said of it').not.toHaveAttribute('aria-describedby');
+    await expectHearing(bob.page, 'Alice');
   });
 });

@@ -353,7 +353,7 @@ test.describe('a camera or microphone that stops while in use is said in words f
           (['camera', 'microphone'] as const).map((device) => ({
             name: 'CaptureEndedError',
             devices: [device],
-            userMessage: `Your ${device} stopped — it may have been unplugged. Plug it back in or pick another, then turn it on again.`,
+            userMessage: `Your ${device} stopped — it may have been unplugged. Plugged back in, it comes back by itself; or pick another and turn it on.`,
           })),
         ),
       );

@@ -30,6 +30,11 @@ export const ROOM = 'room@muc.parley.test';
 export const SELF = `${ROOM}/alice`;
 export const BOB = `${ROOM}/bob`;
 
+/** The id the fake lists its one device of a kind under, and gives its tracks unless another is asked for. */
+function defaultDeviceOf(kind: MediaDeviceKind): string {
+  return `${kind}-device`;
+}
+
 /** A camera, a microphone and a speaker; labelled (access granted) or not. */
 export class FakeMediaDevices extends EventTarget {
   labelled = true;
@@ -46,10 +51,20 @@ export class FakeMediaDevices extends EventTarget {
     return { deviceId: true, width: true, height: true, frameRate: true };
   }
 
+  /** The kinds of device unplugged now (`plug`): not listed. */
+  private readonly unplugged = new Set<MediaDeviceKind>();
+
   async enumerateDevices(): Promise<MediaDeviceInfo[]> {
     const device = (kind: MediaDeviceKind, label: string) =>
-      ({ deviceId: this.labelled ? `${kind}-device` : '', groupId: '', kind, label: this.labelled ? label : '', toJSON: () => ({}) }) as MediaDeviceInfo;
-    return [device('audioinput', 'Microphone'), device('videoinput', 'Camera'), device('audiooutput', 'Speaker')];
+      ({ deviceId: this.labelled ? defaultDeviceOf(kind) : '', groupId: '', kind, label: this.labelled ? label : '', toJSON: () => ({}) }) as MediaDeviceInfo;
+    return [device('audioinput', 'Microphone'), device('videoinput', 'Camera'), device('audiooutput', 'Speaker')].filter((info) => !this.unplugged.has(info.kind));
+  }
+
+  /** The fake's default camera or microphone unplugged (false) or plugged back in (true), as the browser says it: `devicechange`. */
+  plug(kind: 'audioinput' | 'videoinput', present: boolean): void {
+    if (present) this.unplugged.delete(kind);
+    else this.unplugged.add(kind);
+    this.dispatchEvent(new Event('devicechange'));
   }
 
   /** While set, getUserMedia answers once it resolves: a capture still starting. */
@@ -58,7 +73,8 @@ export class FakeMediaDevices extends EventTarget {
   async getUserMedia(constraints: MediaStreamConstraints): Promise<MediaStream> {
     this.requests.push(constraints);
     await this.starting;
-    const error = this.failNextWith ?? (constraints.video ? this.cameraFailsWith : undefined);
+    const unplugged = (constraints.audio && this.unplugged.has('audioinput')) || (constraints.video && this.unplugged.has('videoinput'));
+    const error = this.failNextWith ?? (constraints.video ? this.cameraFailsWith : undefined) ?? (unplugged ? 'NotFoundError' : undefined);
     this.failNextWith = undefined;
     if (error) throw new DOMException(`${error} from the fake`, error);
     // A track on the device asked for by `deviceId: { exact }`, else on the fake's default one.
@@ -67,8 +83,8 @@ export class FakeMediaDevices extends EventTarget {
       return typeof deviceId === 'object' && !Array.isArray(deviceId) && typeof deviceId.exact === 'string' ? deviceId.exact : undefined;
     };
     const tracks = [
-      ...(constraints.audio ? [new FakeTrack('audio', picked(constraints.audio))] : []),
-      ...(constraints.video ? [new FakeTrack('video', picked(constraints.video))] : []),
+      ...(constraints.audio ? [new FakeTrack('audio', picked(constraints.audio) ?? defaultDeviceOf('audioinput'))] : []),
+      ...(constraints.video ? [new FakeTrack('video', picked(constraints.video) ?? defaultDeviceOf('videoinput'))] : []),
     ];
     this.captured.push(tracks);
     return new FakeStream(tracks) as unknown as MediaStream;

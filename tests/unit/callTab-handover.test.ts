@@ -57,7 +57,7 @@ describe('the tab running the call keeps your own media on the call record', () 
     const ownMedia = () => h.store.get(sessionStateAtom).calls[ROOM]?.ownMedia;
     h.mediaDevices.captured[0]?.find((track) => track.kind === 'video')?.endFromSource();
     await settle();
-    const stopped = 'Your camera stopped — it may have been unplugged. Plug it back in or pick another, then turn it on again.';
+    const stopped = 'Your camera stopped — it may have been unplugged. Plugged back in, it comes back by itself; or pick another and turn it on.';
     expect(ownMedia()).toMatchObject({ cameraTrouble: stopped, microphoneTrouble: '' });
     h.mediaDevices.cameraFailsWith = 'NotReadableError';
     await h.runtime.toggleCamera();

@@ -27,6 +27,16 @@ function local(h: ReturnType<typeof harness>) {
   return h.store.get(h.runtime.atoms.local);
 }
 
+/** A tab that runs the call, in it with camera and microphone. */
+async function inTheCall(): Promise<ReturnType<typeof harness>> {
+  const h = open();
+  await settle();
+  await h.runtime.joinCall();
+  h.deliverCallRecord();
+  await settle();
+  return h;
+}
+
 function localItems(h: ReturnType<typeof harness>) {
   return h.runtime.media.local().map(({ kind, shared, localDisabled }) => ({ kind, shared, localDisabled }));
 }
@@ -242,15 +252,11 @@ describe('Picking a camera or microphone replaces the one running, muted or off 
 
 describe('a camera or microphone that stops mid-call is said to the person, not lost unnoticed (SPEC §4 Media: ending a track removes the item)', () => {
   it('the microphone unplugged in the call: it goes, and the call tab says so in plain words until the person captures another', async () => {
-    const h = open();
-    await settle();
-    await h.runtime.joinCall();
-    h.deliverCallRecord();
-    await settle();
+    const h = await inTheCall();
     const microphone = h.mediaDevices.captured[0]?.find((track) => track.kind === 'audio');
     microphone?.endFromSource();
     expect(local(h).microphone).toBeUndefined();
-    expect(h.store.get(h.runtime.atoms.problem)).toBe('Your microphone stopped — it may have been unplugged. Plug it back in or pick another, then turn it on again.');
+    expect(h.store.get(h.runtime.atoms.problem)).toBe('Your microphone stopped — it may have been unplugged. Plugged back in, it comes back by itself; or pick another and turn it on.');
 
     await h.runtime.toggleMicrophone();
     expect(local(h).microphone).toMatchObject({ muted: false });
@@ -258,11 +264,7 @@ describe('a camera or microphone that stops mid-call is said to the person, not 
   });
 
   it('the camera and microphone the system stops in the call (another app took them, a privacy switch): the person is told, is shown off and muted as the others are told while their own "on" stands, and "Try again" captures each anew in its place', async () => {
-    const h = open();
-    await settle();
-    await h.runtime.joinCall();
-    h.deliverCallRecord();
-    await settle();
+    const h = await inTheCall();
     const [microphone, camera] = (['audio', 'video'] as const).map((kind) => h.mediaDevices.captured[0]!.find((track) => track.kind === kind)!);
     const stopped = () => h.store.get(h.runtime.atoms.stoppedBySystem);
     const selfTile = () => h.store.get(h.runtime.atoms.tiles).find((tile) => tile.isSelf)!;
@@ -295,6 +297,54 @@ describe('a camera or microphone that stops mid-call is said to the person, not 
     // Nothing stopped: "Try again" captures nothing.
     await h.runtime.restartStoppedDevices();
     expect(h.mediaDevices.requests).toHaveLength(requestsBefore + 1);
+  });
+
+  it('a camera and a microphone unplugged in the call come back by themselves once the browser lists them again, off and muted as they were, and what was said of them goes', async () => {
+    const h = await inTheCall();
+    await h.runtime.toggleCamera();
+    h.runtime.setMicrophoneMuted(true);
+    const [microphone, camera] = (['audio', 'video'] as const).map((kind) => h.mediaDevices.captured[0]!.find((track) => track.kind === kind)!);
+    h.mediaDevices.plug('videoinput', false);
+    h.mediaDevices.plug('audioinput', false);
+    camera!.endFromSource();
+    microphone!.endFromSource();
+    await settle();
+    expect(local(h)).toMatchObject({ camera: undefined, microphone: undefined });
+    expect(h.store.get(h.runtime.atoms.deviceTroubles)).toMatchObject({ camera: { words: 'Your camera stopped' }, microphone: { words: 'Your microphone stopped' } });
+    const requestsBefore = h.mediaDevices.requests.length;
+
+    h.mediaDevices.plug('videoinput', true);
+    await settle();
+    expect(h.mediaDevices.requests.slice(requestsBefore).map((request) => [Boolean(request.audio), Boolean(request.video)])).toEqual([[false, true]]);
+    expect(local(h).camera).toMatchObject({ off: true });
+    expect(h.store.get(h.runtime.atoms.deviceTroubles)).toEqual({ microphone: expect.objectContaining({ words: 'Your microphone stopped' }) });
+    h.mediaDevices.plug('audioinput', true);
+    await settle();
+    expect(local(h).microphone).toMatchObject({ muted: true });
+    expect(localItems(h)).toEqual([
+      { kind: 'video', shared: true, localDisabled: true },
+      { kind: 'audio', shared: true, localDisabled: true },
+    ]);
+    expect(h.store.get(h.runtime.atoms.deviceTroubles)).toEqual({});
+    expect(h.store.get(h.runtime.atoms.problem)).toBeUndefined();
+    // Back once: listing them again later captures nothing more.
+    h.mediaDevices.plug('videoinput', true);
+    await settle();
+    expect(h.mediaDevices.requests).toHaveLength(requestsBefore + 2);
+  });
+
+  it('a camera unplugged before you left the call is not turned on by being plugged back in after', async () => {
+    const h = await inTheCall();
+    h.mediaDevices.plug('videoinput', false);
+    h.mediaDevices.captured[0]!.find((track) => track.kind === 'video')!.endFromSource();
+    await settle();
+    await h.runtime.hangUp();
+    await settle();
+    const requestsBefore = h.mediaDevices.requests.length;
+    h.mediaDevices.plug('videoinput', true);
+    await settle();
+    expect(h.mediaDevices.requests).toHaveLength(requestsBefore);
+    expect(local(h).camera).toBeUndefined();
   });
 
   it('a camera the person turned off is not said when the system stops it, nor turned on when the system gives it back', async () => {
@@ -522,11 +572,7 @@ describe('the camera follows SPEC §9’s tier of what we send, once it has sett
   const load = (videoReceivingPeers: number): VideoSendLoad => ({ videoReceivingPeers, sharedVideoStreams: 1, relayInUse: false, relayPending: false });
   /** In the call, its engine running. */
   const inCall = async () => {
-    const h = open();
-    await settle();
-    await h.runtime.joinCall();
-    h.deliverCallRecord();
-    await settle();
+    const h = await inTheCall();
     return h;
   };
   const appliedWidths = (h: ReturnType<typeof harness>) => h.mediaDevices.captured.flat().flatMap((track) => (track.kind === 'video' ? track.applied.map((constraints) => constraints.width) : []));
@@ -825,11 +871,7 @@ describe('what the call tells the others', () => {
 
 describe("your microphone and camera asked for from another tab of yours (the pop-out chat): the call's tab does what its own buttons would, and only that", () => {
   it('in the call, each ask sets the device to the value asked (asked twice, it stays so), and the record says so', async () => {
-    const h = open();
-    await settle();
-    await h.runtime.joinCall();
-    h.deliverCallRecord();
-    await settle();
+    const h = await inTheCall();
     h.askOwnMedia({ microphoneMuted: true });
     h.askOwnMedia({ microphoneMuted: true });
     await settle();
@@ -847,11 +889,7 @@ describe("your microphone and camera asked for from another tab of yours (the po
   });
 
   it('a camera on by your word but stopped by the system (shown off there, as the others see it), asked on, is tried again', async () => {
-    const h = open();
-    await settle();
-    await h.runtime.joinCall();
-    h.deliverCallRecord();
-    await settle();
+    const h = await inTheCall();
     h.mediaDevices.captured[0]!.find((track) => track.kind === 'video')!.muteFromSource();
     expect(h.self().hasActiveCamera).toBe(false);
     const requestsBefore = h.mediaDevices.requests.length;

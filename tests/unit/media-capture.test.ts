@@ -323,14 +323,14 @@ describe('a camera or microphone that stops at its source is said in words for t
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(CaptureEndedError);
     expect(errors[0]?.devices).toEqual(['microphone']);
-    expect(errors[0]?.userMessage).toBe('Your microphone stopped — it may have been unplugged. Plug it back in or pick another, then turn it on again.');
+    expect(errors[0]?.userMessage).toBe('Your microphone stopped — it may have been unplugged. Plugged back in, it comes back by itself; or pick another and turn it on.');
     expect(logged).toEqual([`the microphone (track ${captured?.audio}) ended at its source`]);
     expect(media.local().map((item) => item.id)).toEqual([captured?.video]);
 
     endFromSource(media, captured?.video);
     expect(errors.map((error) => [error.devices, error.userMessage])).toEqual([
       [['microphone'], expect.any(String)],
-      [['camera'], 'Your camera stopped — it may have been unplugged. Plug it back in or pick another, then turn it on again.'],
+      [['camera'], 'Your camera stopped — it may have been unplugged. Plugged back in, it comes back by itself; or pick another and turn it on.'],
     ]);
     expect(media.local()).toEqual([]);
   });

@@ -7,6 +7,7 @@ import {
   adjustVideoCaptureResolution,
   cameraConstraintsFor,
   CaptureDeviceError,
+  CaptureEndedError,
   CapturePermissionError,
   captureResolutionTier,
   MediaCapture,
@@ -16,7 +17,9 @@ import {
   type CaptureError,
   type CapturePermissions,
   type DeviceManager,
+  type DevicesState,
   type DeviceTrouble,
+  type EndedCapture,
   type MediaDevicesApi,
   type MediaItems,
   type VideoResolutionTiers,
@@ -98,6 +101,12 @@ export class LocalCapture {
   private readonly chosen: { camera: string | undefined; microphone: string | undefined } = { camera: undefined, microphone: undefined };
   private captures: Promise<void> = Promise.resolve();
   private troubles: DeviceTroubles = {};
+  /**
+   * A camera or microphone that ended at its source, until it runs again; `gone` once a device list
+   * without its device was read (it was unplugged): listed again after that, it comes back.
+   */
+  private readonly unplugged: Partial<Record<CaptureDevice, EndedCapture & { gone: boolean }>> = {};
+  private readonly stopFollowingDevices: () => void;
   private load: VideoSendLoad = NO_SEND_LOAD;
   private tierSettling: unknown;
   private closed = false;
@@ -112,6 +121,7 @@ export class LocalCapture {
       logger: options.logger,
       onError: (error) => this.failed(error),
     });
+    this.stopFollowingDevices = options.devices.on('change', (state) => this.bringBackReplugged(state));
   }
 
   get screenShareSupported(): boolean {
@@ -149,9 +159,33 @@ export class LocalCapture {
 
   /** A failure is said, and each device it names keeps why it is not on until it runs. */
   private failed(error: CaptureError): void {
+    if (error instanceof CaptureEndedError) for (const device of error.devices) this.unplugged[device] = { ...error.ended, gone: false };
     this.options.onProblem(error.userMessage);
     if (error.devices.length === 0) return;
     this.setTroubles({ ...this.troubles, ...Object.fromEntries(error.devices.map((device) => [device, error.troubleOf(device)])) });
+  }
+
+  /**
+   * A camera or microphone unplugged while in use comes back by itself once the browser lists its
+   * device again, off or muted as it was — not while another tab runs the call or after you left it.
+   * Only after a list without it: one read before it went, or access taken away (the device still
+   * listed), brings nothing back. Asked for once per return; should that fail, it is said as any failure.
+   */
+  private bringBackReplugged(state: DevicesState): void {
+    const back: CaptureDevice[] = [];
+    for (const device of ['camera', 'microphone'] as const) {
+      const ended = this.unplugged[device];
+      if (!ended) continue;
+      const listed = state.list.some((info) => info.deviceId === ended.deviceId && info.kind === (device === 'camera' ? 'videoinput' : 'audioinput'));
+      if (!listed) ended.gone = true;
+      else if (ended.gone) {
+        ended.gone = false;
+        back.push(device);
+      }
+    }
+    if (back.length === 0 || this.closed || this.options.released() || this.options.use() === 'none') return;
+    for (const device of back) this.startOff[device] = this.unplugged[device]?.off ?? false;
+    void this.captureMedia({ audio: back.includes('microphone'), video: back.includes('camera') }, 'missing');
   }
 
   private setTroubles(troubles: DeviceTroubles): void {
@@ -292,6 +326,7 @@ export class LocalCapture {
   /** No capture is kept from now on. */
   close(): void {
     this.closed = true;
+    this.stopFollowingDevices();
     this.options.clock.clearTimeout(this.tierSettling);
   }
 
@@ -353,6 +388,7 @@ export class LocalCapture {
       // A closed queue: the tab let go of its media meanwhile.
       .catch(() => undefined);
     if (!captured) return;
+    for (const device of ['camera', 'microphone'] as const) if (captured[device === 'camera' ? 'video' : 'audio'] !== undefined) delete this.unplugged[device];
     const running = (['camera', 'microphone'] as const).filter((device) => this.troubles[device] && captured[device === 'camera' ? 'video' : 'audio'] !== undefined);
     if (running.length > 0) this.setTroubles(Object.fromEntries(Object.entries(this.troubles).filter(([device]) => !running.includes(device as CaptureDevice))));
     if (this.closed || this.options.use() === 'none') {

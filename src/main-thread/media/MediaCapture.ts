@@ -326,7 +326,8 @@ export class MediaCapture {
    * we stop ends without the event (W3C mediacapture-streams), so a replaced or removed one is not said.
    */
   private reportEnd(track: MediaStreamTrack, device: CaptureDevice): void {
-    track.addEventListener('ended', () => this.fail(new CaptureEndedError(`the ${device} (track ${track.id}) ended at its source`, [device], 'ended')), { once: true });
+    const { deviceId } = track.getSettings();
+    track.addEventListener('ended', () => this.fail(new CaptureEndedError(`the ${device} (track ${track.id}) ended at its source`, [device], { deviceId, off: !track.enabled })), { once: true });
   }
 
   private async runDisplayCapture(request: DisplayMediaRequest): Promise<CapturedMedia | undefined> {

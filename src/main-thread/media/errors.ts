@@ -140,11 +140,25 @@ export class CaptureDeviceError extends CaptureError {
   }
 }
 
+/** What a capture that ended at its source was: the device it ran on, and whether it was off (muted). */
+export interface EndedCapture {
+  readonly deviceId: string | undefined;
+  readonly off: boolean;
+}
+
 /** A camera or microphone in use stopped at its source (unplugged, access revoked): its track ended, and its item went. */
 export class CaptureEndedError extends CaptureError {
   override readonly name = 'CaptureEndedError';
+  constructor(
+    message: string,
+    devices: readonly CaptureDevice[],
+    readonly ended: EndedCapture,
+  ) {
+    super(message, devices, 'ended');
+  }
+  /** Said of one device: each track ends on its own. */
   protected describe(devices: readonly CaptureDevice[]): string {
-    return `Your ${deviceWords(devices)} stopped — it may have been unplugged. Plug it back in or pick another, then turn it on again.`;
+    return `Your ${deviceWords(devices)} stopped — it may have been unplugged. Plugged back in, it comes back by itself; or pick another and turn it on.`;
   }
   protected override troubleWords(device: CaptureDevice): string {
     return `Your ${device} stopped`;

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { VOLUME } from '../../src/protocol/constants';
 import { MICROPHONE_SILENT_AFTER_MS } from '../../src/protocol/clientDefaults';
-import { areaOf, callButton, callRegion, expectDecodingVideo, expectEveryoneSeesAndHearsEveryone, expectHearing, expectScreenSoundApartFromVoice, expectScreenSoundInStereo, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
+import { areaOf, callButton, callRegion, expectDecodingVideo, expectVideoPlays, expectEveryoneSeesAndHearsEveryone, expectHearing, expectScreenSoundApartFromVoice, expectScreenSoundInStereo, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { expectAll } from './expect-all';
@@ -29,6 +29,27 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Your microphone and camera in a call another tab of yours runs (the pop-out's header, the "elsewhere" view). */
+/**
+ * A fake, named as such: a camera another app holds (Chromium's NotReadableError), which its fake
+ * devices cannot be made to do. Every request of the context's pages that asks for a camera fails as
+ * Chromium's does, until `letTheCameraGo` in that page. The window's `focus` the tests dispatch
+ * stands for the person coming back to the browser from that app.
+ */
+async function holdTheCamera(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    Object.assign(window, { parleyCameraHeld: true });
+    const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+    navigator.mediaDevices.getUserMedia = async (constraints) => {
+      if (constraints?.video && Reflect.get(window, 'parleyCameraHeld') === true) throw new DOMException('Could not start video source', 'NotReadableError');
+      return getUserMedia(constraints);
+    };
+  });
+}
+
+async function letTheCameraGo(page: Page): Promise<void> {
+  await page.evaluate(() => Object.assign(window, { parleyCameraHeld: false }));
+}
+
 function ownMediaElsewhere(page: Page) {
   return page.getByRole('group', { name: 'Your call' });
 }
@@ -614,23 +635,36 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     await expect(callRegion(alice.page).locator('.call-devices').getByRole('checkbox')).toBeHidden();
   });
 
+  test('a camera another app held starts in the preview by itself when you come back to the page once that app let it go', async ({ browser, appUrl }) => {
+    const context = await browser.newContext();
+    try {
+      await holdTheCamera(context);
+      const page = await context.newPage();
+      await joinFromHome(page, appUrl, uniqueRoomName('call-camera-let-go'), 'Alice');
+      const cameraWords = callRegion(page).locator('.preview-trouble');
+      await expect(cameraWords).toHaveText('Your camera is in use by another app.');
+      await callRegion(page).getByRole('alert').getByRole('button', { name: 'Dismiss' }).click();
+      // Back to the page with the camera still held: asked again quietly, nothing raised again.
+      await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+      await expect(cameraWords).toHaveText("Your camera is in use by another app or can't be read. Close other apps that use it and try again.");
+      await expect(callRegion(page).getByRole('alert')).toHaveCount(0);
+      await letTheCameraGo(page);
+      await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+      await expectVideoPlays(callRegion(page).locator('.preview-frame video'), 'the preview');
+      await expect(cameraWords).toHaveCount(0);
+      await expect(callButton(page, 'Stop camera')).not.toHaveAttribute('aria-describedby');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a camera another app holds keeps only itself off: the preview and the call say so of the camera alone, and keep saying it beside the camera once the notice is dismissed, as does the pop-out chat until the camera starts; the microphone starts, so the others hear you', async ({ people, browser, appUrl }) => {
     const room = uniqueRoomName('call-camera-held');
     const bob = await people.join(room, 'Bob');
     await joinCall(bob.page);
     const context = await browser.newContext();
     try {
-      // A fake, named as such: a camera another app holds (Chromium's NotReadableError), which its fake
-      // devices cannot be made to do. Every request that asks for a camera fails as Chromium's does,
-      // until the test lets the camera go (`parleyCameraHeld`).
-      await context.addInitScript(() => {
-        Object.assign(window, { parleyCameraHeld: true });
-        const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-        navigator.mediaDevices.getUserMedia = async (constraints) => {
-          if (constraints?.video && Reflect.get(window, 'parleyCameraHeld') === true) throw new DOMException('Could not start video source', 'NotReadableError');
-          return getUserMedia(constraints);
-        };
-      });
+      await holdTheCamera(context);
       await recordShownTexts(context, 'section[aria-label="Call"]');
       const page = await context.newPage();
       await joinFromHome(page, appUrl, room, 'Alice');
@@ -663,7 +697,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await ownMediaElsewhere(popout).getByRole('button', { name: 'Start camera', exact: true }).click();
       await expect(popoutSays).toHaveText(words);
       // The other app lets the camera go: asked again from the pop-out, it starts, and the words go everywhere.
-      await page.evaluate(() => Object.assign(window, { parleyCameraHeld: false }));
+      await letTheCameraGo(page);
       await ownMediaElsewhere(popout).getByRole('button', { name: 'Start camera', exact: true }).click();
       await expectDecodingVideo(bob.page, 'Alice');
       await expect(popoutSays).toHaveCount(0);

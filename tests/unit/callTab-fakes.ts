@@ -407,7 +407,7 @@ export function harness(options: HarnessOptions = {}) {
   /** How the engines made from now on find the call's lock (another tab of yours may take it meanwhile). */
   const nextEngines = { grantAtOnce: options.grantAtOnce ?? true, lockHeldElsewhere: options.lockHeldElsewhere ?? false };
   const monitors: FakeVoiceMonitor[] = [];
-  const keyTarget = new EventTarget();
+  const pageWindow = new EventTarget();
   const clock = new ManualClock();
   const errors: string[] = [];
   /** Who follows what other tabs of yours ask of the call (the runtime, while it is started). */
@@ -436,7 +436,7 @@ export function harness(options: HarnessOptions = {}) {
       return monitor;
     },
     setVoiceThreshold: (thresholdDb) => log.push(`threshold ${thresholdDb}`),
-    keyTarget,
+    pageWindow,
     ...(options.tileObservers ? { tileObservers: options.tileObservers } : {}),
     ownMediaRequests: (apply) => {
       ownMediaRequestFollowers.add(apply);
@@ -457,7 +457,7 @@ export function harness(options: HarnessOptions = {}) {
     nextEngines,
     monitors,
     mediaDevices,
-    keyTarget,
+    pageWindow,
     /** Another tab of yours asks for your mute or camera, as the session hands it to the call's tab (calls.requestOwnMedia). */
     askOwnMedia: (change: OwnMediaRequest) => ownMediaRequestFollowers.forEach((apply) => apply(change)),
     ownMediaRequestFollowers,

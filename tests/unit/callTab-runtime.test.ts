@@ -27,6 +27,16 @@ function local(h: ReturnType<typeof harness>) {
   return h.store.get(h.runtime.atoms.local);
 }
 
+/** The preview of a tab whose camera another app holds (the fake's NotReadableError, until the test clears it). */
+async function openWithCameraHeld(): Promise<ReturnType<typeof harness>> {
+  const h = harness();
+  h.mediaDevices.cameraFailsWith = 'NotReadableError';
+  h.runtime.start();
+  current = h;
+  await settle();
+  return h;
+}
+
 /** A tab that runs the call, in it with camera and microphone. */
 async function inTheCall(): Promise<ReturnType<typeof harness>> {
   const h = open();
@@ -159,15 +169,11 @@ describe('The preview before the call: camera and microphone captured at once wh
 
 describe('A camera or microphone that did not start keeps why beside it until it runs, after its notice is dismissed (SPEC §8 capture errors in words for the person)', () => {
   it('a camera another app holds: the microphone starts, the camera keeps its words and what to do until a camera runs', async () => {
-    const h = harness();
-    h.mediaDevices.cameraFailsWith = 'NotReadableError';
-    h.runtime.start();
-    current = h;
-    await settle();
+    const h = await openWithCameraHeld();
     const troubles = () => h.store.get(h.runtime.atoms.deviceTroubles);
     expect(local(h).microphone).toBeDefined();
     expect(troubles()).toEqual({
-      camera: { words: 'Your camera is in use by another app', advice: "Your camera is in use by another app or can't be read. Close other apps that use it and try again." },
+      camera: { words: 'Your camera is in use by another app', advice: "Your camera is in use by another app or can't be read. Close other apps that use it and try again.", held: true },
     });
     h.runtime.dismissProblem();
     expect(h.store.get(h.runtime.atoms.problem)).toBeUndefined();
@@ -179,6 +185,51 @@ describe('A camera or microphone that did not start keeps why beside it until it
     await h.runtime.toggleCamera();
     expect(local(h).camera).toMatchObject({ off: false });
     expect(troubles()).toEqual({});
+  });
+
+  it('in the preview, a camera another app held is asked for again when you come back to the page: quietly while it is still held, and it starts once that app let it go', async () => {
+    const h = await openWithCameraHeld();
+    const troubles = () => h.store.get(h.runtime.atoms.deviceTroubles);
+    const cameraRequests = () => h.mediaDevices.requests.filter((request) => request.video).length;
+    expect(troubles().camera).toMatchObject({ held: true });
+    h.runtime.dismissProblem();
+    const asked = cameraRequests();
+
+    h.pageWindow.dispatchEvent(new Event('focus'));
+    await settle();
+    expect(cameraRequests()).toBe(asked + 1);
+    // Still held: nothing said again, nothing changed.
+    expect(h.store.get(h.runtime.atoms.problem)).toBeUndefined();
+    expect(troubles().camera).toMatchObject({ words: 'Your camera is in use by another app' });
+
+    h.mediaDevices.cameraFailsWith = undefined;
+    h.pageWindow.dispatchEvent(new Event('focus'));
+    await settle();
+    expect(local(h).camera).toMatchObject({ off: false });
+    expect(troubles()).toEqual({});
+    // Nothing held any more: coming back asks for nothing.
+    h.pageWindow.dispatchEvent(new Event('focus'));
+    await settle();
+    expect(cameraRequests()).toBe(asked + 2);
+  });
+
+  it('coming back to the page asks again neither in the call (a camera starting by itself would show you unasked) nor for a device you refused', async () => {
+    const h = await openWithCameraHeld();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    const asked = h.mediaDevices.requests.length;
+    h.pageWindow.dispatchEvent(new Event('focus'));
+    await settle();
+    expect(h.mediaDevices.requests).toHaveLength(asked);
+
+    const refused = open({ labelled: false, refused: true });
+    await settle();
+    expect(refused.store.get(refused.runtime.atoms.deviceTroubles).camera).toMatchObject({ held: false });
+    refused.pageWindow.dispatchEvent(new Event('focus'));
+    await settle();
+    expect(refused.mediaDevices.requests).toHaveLength(0);
+    h.runtime.dispose();
   });
 
   it('camera and microphone refused before the preview asked: each keeps that it is blocked, and one that runs later loses its words while the other keeps them', async () => {
@@ -835,13 +886,13 @@ describe('what the call tells the others', () => {
     h.setPreferences({ pushToTalk: true });
     expect(local(h).microphone?.muted).toBe(true);
     const down = keyEvent('keydown', 'Space');
-    h.keyTarget.dispatchEvent(down);
+    h.pageWindow.dispatchEvent(down);
     expect(down.defaultPrevented).toBe(true);
     expect(local(h).microphone?.muted).toBe(false);
     expect(h.store.get(h.runtime.atoms.talkHeld)).toBe(true);
-    h.keyTarget.dispatchEvent(keyEvent('keyup', 'Space'));
+    h.pageWindow.dispatchEvent(keyEvent('keyup', 'Space'));
     expect(local(h).microphone?.muted).toBe(true);
-    h.keyTarget.dispatchEvent(keyEvent('keydown', 'KeyA'));
+    h.pageWindow.dispatchEvent(keyEvent('keydown', 'KeyA'));
     expect(local(h).microphone?.muted).toBe(true);
     h.runtime.holdToTalk(true);
     expect(local(h).microphone?.muted).toBe(false);

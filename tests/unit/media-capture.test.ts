@@ -204,7 +204,7 @@ describe('capture refusals (SPEC §8)', () => {
     expect(devices.state.cameraPermissionDenied).toBe(false);
   });
 
-  it('says of each device alone why it is not on, in short words and with what to do, for the preview to keep beside it', async () => {
+  it('says of each device alone why it is not on, in short words and with what to do, and whether another app may hold it, for the preview to keep beside it', async () => {
     const { fake, capture, errors } = setup();
     fake.outcomes.push({ error: 'NotAllowedError' }, { error: 'NotReadableError' }, { error: 'NotFoundError' });
     await capture.captureUserMedia({ audio: true, video: true });
@@ -212,11 +212,11 @@ describe('capture refusals (SPEC §8)', () => {
     await capture.captureUserMedia({ audio: true });
     expect(errors.map((error) => error.devices.map((device) => error.troubleOf(device)))).toEqual([
       [
-        { words: 'Your camera is blocked for Parley', advice: "Parley isn't allowed to use your camera. Allow access in your browser's site settings, then try again." },
-        { words: 'Your microphone is blocked for Parley', advice: "Parley isn't allowed to use your microphone. Allow access in your browser's site settings, then try again." },
+        { words: 'Your camera is blocked for Parley', advice: "Parley isn't allowed to use your camera. Allow access in your browser's site settings, then try again.", held: false },
+        { words: 'Your microphone is blocked for Parley', advice: "Parley isn't allowed to use your microphone. Allow access in your browser's site settings, then try again.", held: false },
       ],
-      [{ words: 'Your camera is in use by another app', advice: "Your camera is in use by another app or can't be read. Close other apps that use it and try again." }],
-      [{ words: 'No microphone was found', advice: 'No microphone was found. Connect one and try again.' }],
+      [{ words: 'Your camera is in use by another app', advice: "Your camera is in use by another app or can't be read. Close other apps that use it and try again.", held: true }],
+      [{ words: 'No microphone was found', advice: 'No microphone was found. Connect one and try again.', held: false }],
     ]);
   });
 

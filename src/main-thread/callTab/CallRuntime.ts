@@ -59,8 +59,8 @@ export interface CallRuntimeOptions {
   readonly startVoiceMonitor: StartVoiceMonitor;
   /** The analysis worker's speaking threshold (preference voiceActivityThreshold). */
   readonly setVoiceThreshold: (thresholdDb: number) => void;
-  /** Where push-to-talk hears the key: the tab's window. */
-  readonly keyTarget: EventTarget;
+  /** The page's window: its keys (push-to-talk) and its focus, on which the preview asks again for a device another app held. */
+  readonly pageWindow: EventTarget;
   /** Fills media items' loaded, width and height (probeMediaLoaded in a tab). */
   readonly probeLoaded?: MediaItemsOptions['probeLoaded'];
   /** The browser's observers in a tab (browserTileObservers); without them every remote video asks for its best. */
@@ -146,7 +146,7 @@ export class CallRuntime {
     this.voice = new VoiceMonitors({ media: this.media, start: options.startVoiceMonitor, logger, clock, previewShowsLevel: () => this.phase === 'preview' });
     this.pushToTalk = new PushToTalkMicrophone({
       media: this.media,
-      keyTarget: options.keyTarget,
+      keyTarget: options.pageWindow,
       microphone: () => this.local.state().microphone,
       onHeldChange: (held) => store.set(this.atoms.talkHeld, held),
     });
@@ -221,6 +221,7 @@ export class CallRuntime {
         this.selfReports.follow();
       }),
       store.sub(this.atoms.deviceTroubles, () => this.selfReports.follow()),
+      this.followPageFocus(),
       // Whom the connection keeps failing with, for their tiles.
       store.sub(connectionsAtom, () => this.followTroubles()),
       store.sub(roomPeersAtomFamily(this.roomAddress), () => this.followTroubles()),
@@ -509,6 +510,14 @@ export class CallRuntime {
     else this.options.store.set(this.atoms.leftCall, false);
     this.options.store.set(this.atoms.phase, phase);
     this.selfReports.follow();
+  }
+
+  /** Back to the page (its window gains focus), perhaps from closing an app that held your camera: the preview asks for it again. */
+  private followPageFocus(): () => void {
+    const { pageWindow } = this.options;
+    const retry = (): void => void this.local.retryHeldDevices();
+    pageWindow.addEventListener('focus', retry);
+    return () => pageWindow.removeEventListener('focus', retry);
   }
 
   private setProblem(problem: string | undefined): void {

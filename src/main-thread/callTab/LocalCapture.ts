@@ -107,6 +107,8 @@ export class LocalCapture {
    */
   private readonly unplugged: Partial<Record<CaptureDevice, EndedCapture & { gone: boolean }>> = {};
   private readonly stopFollowingDevices: () => void;
+  /** A capture asked for again on its own is running: a failure it already said is not said again. */
+  private quiet = false;
   private load: VideoSendLoad = NO_SEND_LOAD;
   private tierSettling: unknown;
   private closed = false;
@@ -157,12 +159,26 @@ export class LocalCapture {
     if (refused.length > 0) this.failed(new CapturePermissionError('camera and microphone refused before the preview asked', refused, 'denied'));
   }
 
-  /** A failure is said, and each device it names keeps why it is not on until it runs. */
+  /** A failure is said (unless a quiet retry met it again), and each device it names keeps why it is not on until it runs. */
   private failed(error: CaptureError): void {
     if (error instanceof CaptureEndedError) for (const device of error.devices) this.unplugged[device] = { ...error.ended, gone: false };
-    this.options.onProblem(error.userMessage);
+    const saidAlready = error.devices.every((device) => this.troubles[device]?.advice === error.troubleOf(device).advice);
+    if (!(this.quiet && saidAlready)) this.options.onProblem(error.userMessage);
     if (error.devices.length === 0) return;
     this.setTroubles({ ...this.troubles, ...Object.fromEntries(error.devices.map((device) => [device, error.troubleOf(device)])) });
+  }
+
+  /**
+   * In the preview, a camera or microphone another app may hold is asked for again when you come
+   * back to the page (its window gains focus), as you would after closing that app — quietly: its
+   * notice is not raised again while it is still held. Not in the call, where a camera that starts
+   * by itself would be shown to the others unasked.
+   */
+  async retryHeldDevices(): Promise<void> {
+    if (this.closed || this.options.use() !== 'preview' || this.options.released()) return;
+    const held = (['camera', 'microphone'] as const).filter((device) => this.troubles[device]?.held === true);
+    if (held.length === 0) return;
+    await this.captureMedia({ audio: held.includes('microphone'), video: held.includes('camera') }, 'missing', { quiet: true });
   }
 
   /**
@@ -334,8 +350,8 @@ export class LocalCapture {
     return this.options.resolutionTiers() ?? VIDEO_RESOLUTION_TIERS;
   }
 
-  private captureMedia(kinds: CaptureKinds, mode: CaptureMode): Promise<void> {
-    const run = this.captures.then(() => this.runCapture(kinds, mode));
+  private captureMedia(kinds: CaptureKinds, mode: CaptureMode, { quiet = false } = {}): Promise<void> {
+    const run = this.captures.then(() => this.runCapture(kinds, mode, quiet));
     this.captures = run.catch(() => undefined);
     return run;
   }
@@ -349,7 +365,7 @@ export class LocalCapture {
     return chosen === undefined || this.options.media.getTrack(running.itemId)?.getSettings().deviceId !== chosen;
   }
 
-  private async runCapture(kinds: CaptureKinds, mode: CaptureMode): Promise<void> {
+  private async runCapture(kinds: CaptureKinds, mode: CaptureMode, quiet: boolean): Promise<void> {
     const { devices, media, onProblem } = this.options;
     if (this.closed || (!kinds.audio && !kinds.video)) return;
     if (!devices.state.hasCamera && !devices.state.hasMicrophone) await devices.refresh();
@@ -362,7 +378,7 @@ export class LocalCapture {
     const audio = kinds.audio && known.hasMicrophone && this.takes(mode, before.microphone, this.chosen.microphone);
     const video = kinds.video && known.hasCamera && this.takes(mode, before.camera, this.chosen.camera);
     if (!audio && !video) return;
-    onProblem(undefined);
+    if (!quiet) onProblem(undefined);
     const tier = captureResolutionTier(this.load, this.tiers());
     // A replacement keeps the mute or camera-off of what it replaces; push-to-talk keeps a microphone muted.
     const startDisabled = {
@@ -371,6 +387,7 @@ export class LocalCapture {
     };
     if (audio) this.startOff.microphone = false;
     if (video) this.startOff.camera = false;
+    this.quiet = quiet;
     const captured = await this.capture
       .captureUserMedia({
         audio: audio ? (this.chosen.microphone ? { deviceId: { exact: this.chosen.microphone } } : true) : false,
@@ -386,11 +403,14 @@ export class LocalCapture {
         startDisabled,
       })
       // A closed queue: the tab let go of its media meanwhile.
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => (this.quiet = false));
     if (!captured) return;
     for (const device of ['camera', 'microphone'] as const) if (captured[device === 'camera' ? 'video' : 'audio'] !== undefined) delete this.unplugged[device];
     const running = (['camera', 'microphone'] as const).filter((device) => this.troubles[device] && captured[device === 'camera' ? 'video' : 'audio'] !== undefined);
     if (running.length > 0) this.setTroubles(Object.fromEntries(Object.entries(this.troubles).filter(([device]) => !running.includes(device as CaptureDevice))));
+    // What a quiet retry brought back was the problem said: it holds no more.
+    if (quiet && running.length > 0) onProblem(undefined);
     if (this.closed || this.options.use() === 'none') {
       for (const id of [captured.audio, captured.video]) if (id !== undefined) media.remove(id);
       return;

@@ -71,7 +71,7 @@ export function createTabCallRuntime({ roomAddress, bridge, store, analysis, pre
     },
     // A failed analysis worker rejects every call; its failure is logged once (startAnalysisWorker).
     setVoiceThreshold: (thresholdDb) => void analysis.setThreshold(thresholdDb).catch(() => undefined),
-    keyTarget: window,
+    pageWindow: window,
     probeLoaded: (item, stream) => probeMediaLoaded(item.kind, stream, systemClock),
     tileObservers: browserTileObservers(),
     ownMediaRequests: (apply) =>

@@ -35,6 +35,8 @@ export interface DeviceTrouble {
   readonly words: string;
   /** The failure's message said of this device alone: what is wrong and what to do. */
   readonly advice: string;
+  /** Another app may hold it: worth asking for again once that app may have let it go. */
+  readonly held: boolean;
 }
 
 /**
@@ -56,7 +58,12 @@ export abstract class CaptureError extends ParleyError {
 
   /** Why `device` is not on, kept beside it after the message itself is dismissed. */
   troubleOf(device: CaptureDevice): DeviceTrouble {
-    return { words: this.troubleWords(device), advice: this.describe([device]) };
+    return { words: this.troubleWords(device), advice: this.describe([device]), held: this.mayBeHeld() };
+  }
+
+  /** The failure may come from another app holding the device. */
+  protected mayBeHeld(): boolean {
+    return false;
   }
 
   /** The message in words for the person, said of `devices`. */
@@ -108,6 +115,9 @@ export class CaptureAbortedError extends CaptureError {
   protected override troubleWords(device: CaptureDevice): string {
     return `Your ${device} may be in use by another app`;
   }
+  protected override mayBeHeld(): boolean {
+    return true;
+  }
 }
 
 /** Any other getUserMedia failure: no such device, device busy, constraints impossible, … */
@@ -137,6 +147,9 @@ export class CaptureDeviceError extends CaptureError {
       default:
         return super.troubleWords(device);
     }
+  }
+  protected override mayBeHeld(): boolean {
+    return this.reason === 'NotReadableError';
   }
 }
 

@@ -64,6 +64,12 @@ export interface LocalCaptureOptions {
   readonly onWanted: (wanted: WantedDevices) => void;
 }
 
+/** Each capture device's track kind, and the kind of device the browser lists it as. */
+const KINDS = {
+  camera: { track: 'video', listed: 'videoinput' },
+  microphone: { track: 'audio', listed: 'audioinput' },
+} as const;
+
 /** Each device's last capture failure, while it has not run since. */
 export type DeviceTroubles = Readonly<Partial<Record<CaptureDevice, DeviceTrouble>>>;
 
@@ -192,7 +198,7 @@ export class LocalCapture {
     for (const device of ['camera', 'microphone'] as const) {
       const ended = this.unplugged[device];
       if (!ended) continue;
-      const listed = state.list.some((info) => info.deviceId === ended.deviceId && info.kind === (device === 'camera' ? 'videoinput' : 'audioinput'));
+      const listed = state.list.some((info) => info.deviceId === ended.deviceId && info.kind === KINDS[device].listed);
       if (!listed) ended.gone = true;
       else if (ended.gone) {
         ended.gone = false;
@@ -406,11 +412,13 @@ export class LocalCapture {
       .catch(() => undefined)
       .finally(() => (this.quiet = false));
     if (!captured) return;
-    for (const device of ['camera', 'microphone'] as const) if (captured[device === 'camera' ? 'video' : 'audio'] !== undefined) delete this.unplugged[device];
-    const running = (['camera', 'microphone'] as const).filter((device) => this.troubles[device] && captured[device === 'camera' ? 'video' : 'audio'] !== undefined);
-    if (running.length > 0) this.setTroubles(Object.fromEntries(Object.entries(this.troubles).filter(([device]) => !running.includes(device as CaptureDevice))));
+    // What runs now is neither in trouble nor waiting to be plugged back in.
+    const ran = (['camera', 'microphone'] as const).filter((device) => captured[KINDS[device].track] !== undefined);
+    for (const device of ran) delete this.unplugged[device];
+    const cleared = ran.filter((device) => this.troubles[device] !== undefined);
+    if (cleared.length > 0) this.setTroubles(Object.fromEntries(Object.entries(this.troubles).filter(([device]) => !cleared.includes(device as CaptureDevice))));
     // What a quiet retry brought back was the problem said: it holds no more.
-    if (quiet && running.length > 0) onProblem(undefined);
+    if (quiet && cleared.length > 0) onProblem(undefined);
     if (this.closed || this.options.use() === 'none') {
       for (const id of [captured.audio, captured.video]) if (id !== undefined) media.remove(id);
       return;

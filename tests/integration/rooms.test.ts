@@ -180,7 +180,7 @@ describe('SPEC §3 Peer: every occupant presence makes a peer; both sides see ea
       recordable: false,
       recordingState: 'offline',
       state: 'active',
-      ownMedia: { microphoneMuted: false, cameraOff: false, sharingScreen: false, cameraStopped: false, microphoneStopped: false },
+      ownMedia: { microphoneMuted: false, cameraOff: false, sharingScreen: false, cameraStopped: false, microphoneStopped: false, cameraTrouble: '', microphoneTrouble: '' },
       heldPeers: [],
     });
   });

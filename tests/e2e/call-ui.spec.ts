@@ -684,6 +684,9 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await joinCall(page);
       await expect(callButton(page, 'Mute microphone')).toBeVisible();
       await expect(callButton(page, 'Start camera')).toHaveAccessibleDescription(words);
+      // Her own tile says it where she looks for herself, as a touch screen, with no tooltip, needs.
+      const ownTrouble = tile(page, 'Alice (you)').locator('.chip-trouble');
+      await expect(ownTrouble).toHaveText('Your camera is in use by another app');
       await expect(tile(page, 'Alice (you)').locator('.tile-muted')).toHaveCount(0);
       await expectHearing(bob.page, 'Alice');
       expect((await shownTexts(page)).join('\n')).not.toContain('camera and microphone');
@@ -701,6 +704,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await ownMediaElsewhere(popout).getByRole('button', { name: 'Start camera', exact: true }).click();
       await expectDecodingVideo(bob.page, 'Alice');
       await expect(popoutSays).toHaveCount(0);
+      await expect(ownTrouble).toHaveCount(0);
       await expect(callButton(page, 'Stop camera')).not.toHaveAttribute('aria-describedby');
     } finally {
       await context.close();

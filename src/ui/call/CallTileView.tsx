@@ -5,6 +5,7 @@ import { OwnWholeScreen } from './OwnWholeScreen';
 import { MediaAudio } from './MediaAudio';
 import { PeerVolumeSlider } from './PeerVolumeSlider';
 import { TileConnection } from './TileConnection';
+import { TileCameraTrouble } from './TileCameraTrouble';
 import { TileStall } from './TileStall';
 import { TileVideo } from './TileVideo';
 
@@ -29,7 +30,7 @@ interface CallTileViewProps {
  * not shown), or the person's initial while it is off or has not shown a frame yet; the person's
  * audio, or the screen's sound; their name with muted / screen (with sound) marks and whether your connection with them is still being
  * set up, was cut off or cannot be made, or their video stalls on the way (how their video reaches
- * you is in "Call details"); a ring
+ * you is in "Call details"), and on your own why your camera could not start; a ring
  * while they speak; for others, their volume; and enlarging it.
  */
 export function CallTileView({ tile, area, featured, enlarged, canEnlarge }: CallTileViewProps) {
@@ -60,6 +61,7 @@ export function CallTileView({ tile, area, featured, enlarged, canEnlarge }: Cal
         {tile.kind === 'screen' && <span className="chip chip-screen">{tile.withSound ? 'screen with sound' : 'screen'}</span>}
         {!tile.isSelf && tile.kind === 'camera' && tile.peerAddress !== undefined && <TileConnection peerAddress={tile.peerAddress} displayName={tile.displayName} />}
         {!tile.isSelf && tile.kind === 'camera' && tile.videoItemId !== undefined && <TileStall itemId={tile.videoItemId} />}
+        {tile.isSelf && tile.kind === 'camera' && tile.videoItemId === undefined && <TileCameraTrouble />}
         {tile.kind === 'camera' && tile.muted && <span className="visually-hidden">, muted</span>}
         {tile.speaking && <span className="visually-hidden">, speaking</span>}
       </figcaption>

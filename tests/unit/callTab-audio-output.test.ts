@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AudioOutputs, type AudioOutputSettings } from '../../src/main-thread/callTab/AudioOutputs';
 import { playbackVolume } from '../../src/main-thread/callTab/playbackVolume';
 import { VOLUME } from '../../src/protocol/constants';
-import { BOB, peer } from './callTab-fakes';
+import { BOB, peer, settle } from './callTab-fakes';
 
 describe('playback volume (SPEC §3 / §9)', () => {
   it('is the peer limit times the global limit, within 0 and 1', () => {
@@ -49,5 +49,59 @@ describe('a person is heard at the volume you set for them while the connection 
     settings = { ...settings, preferences: { globalVolumeLimit: 0, audioOutputDeviceId: '' } };
     outputs.refresh();
     expect(element.volume).toBe(0);
+  });
+});
+
+describe('a speaker you chose plays the call once it is plugged in: the preference stands while it is away, and the device list changing asks for it again (SPEC §3 preference audioOutputDeviceId)', () => {
+  /**
+   * A fake, named as such: Node has no media elements, and Chromium's fake devices cannot be
+   * unplugged. An element whose setSinkId knows the outputs plugged in now; a browser that can choose
+   * outputs (setSinkId on HTMLMediaElement's prototype) while the test runs.
+   */
+  function fakeOutputs() {
+    const pluggedIn = new Set<string>(['']);
+    const asked: string[] = [];
+    const element = {
+      volume: 1,
+      sinkId: '',
+      async setSinkId(deviceId: string): Promise<void> {
+        asked.push(deviceId);
+        if (!pluggedIn.has(deviceId)) throw new DOMException('Requested device not found', 'NotFoundError');
+        element.sinkId = deviceId;
+      },
+    };
+    return { pluggedIn, asked, element: element as typeof element & HTMLAudioElement };
+  }
+
+  let restore: () => void = () => undefined;
+  beforeEach(() => {
+    const had = Object.getOwnPropertyDescriptor(globalThis, 'HTMLMediaElement');
+    Object.defineProperty(globalThis, 'HTMLMediaElement', { configurable: true, writable: true, value: class { setSinkId(): void {} } });
+    restore = () => (had ? Object.defineProperty(globalThis, 'HTMLMediaElement', had) : Reflect.deleteProperty(globalThis, 'HTMLMediaElement'));
+  });
+  afterEach(() => restore());
+
+  it('the headset chosen yesterday is not plugged in: the call plays on the default; plugged in, the call moves to it, once', async () => {
+    const settings: AudioOutputSettings = { peers: { [BOB]: peer(BOB) }, preferences: { globalVolumeLimit: 1, audioOutputDeviceId: 'headset' } };
+    const errors: string[] = [];
+    const outputs = new AudioOutputs(() => settings, { info: () => undefined, error: (message) => errors.push(message) });
+    const { pluggedIn, asked, element } = fakeOutputs();
+    outputs.add(element, BOB);
+    await settle();
+    expect(asked).toEqual(['headset']);
+    expect(element.sinkId).toBe('');
+    expect(errors).toEqual(['Could not play audio on output headset: Requested device not found']);
+    // Volumes change often: they do not ask for the missing device again each time.
+    outputs.refresh();
+    expect(asked).toEqual(['headset']);
+
+    pluggedIn.add('headset');
+    outputs.retryUnavailable();
+    await settle();
+    expect(asked).toEqual(['headset', 'headset']);
+    expect(element.sinkId).toBe('headset');
+    // In use now: another change of the list asks nothing.
+    outputs.retryUnavailable();
+    expect(asked).toEqual(['headset', 'headset']);
   });
 });

@@ -17,13 +17,16 @@ interface Output {
   readonly owner: string | undefined;
   /** The output device asked for last ('' is the system default). */
   sinkId: string | undefined;
+  /** That device could not be used (not plugged in): the element plays on the browser's default until it is asked again. */
+  sinkUnavailable: boolean;
 }
 
 /**
  * The `<audio>` elements playing remote audio: each plays at its peer's volume limit times the
  * global limit (SPEC §3/§9: 0.8 and 1 by default; deafened, 0) on the chosen output device
  * (preference audioOutputDeviceId, where the browser can choose outputs). `refresh` re-applies
- * both whenever a limit or the preference changes.
+ * both whenever a limit or the preference changes; `retryUnavailable`, once the device list changes,
+ * asks again for a chosen output that was not plugged in, so a headset plugged back in plays the call.
  */
 export class AudioOutputs {
   private readonly outputs = new Set<Output>();
@@ -39,7 +42,7 @@ export class AudioOutputs {
   ) {}
 
   add(element: HTMLAudioElement, owner: string | undefined): () => void {
-    const output: Output = { element, owner, sinkId: undefined };
+    const output: Output = { element, owner, sinkId: undefined, sinkUnavailable: false };
     this.outputs.add(output);
     this.apply(output, this.read());
     return () => this.outputs.delete(output);
@@ -50,14 +53,26 @@ export class AudioOutputs {
     for (const output of this.outputs) this.apply(output, settings);
   }
 
+  /** The device list changed: each output whose chosen device could not be used is asked for it again. */
+  retryUnavailable(): void {
+    const settings = this.read();
+    for (const output of this.outputs) {
+      if (!output.sinkUnavailable) continue;
+      output.sinkId = undefined;
+      this.apply(output, settings);
+    }
+  }
+
   private apply(output: Output, { peers, preferences }: AudioOutputSettings): void {
     const volume = playbackVolume(this.limitOf(output.owner, peers), preferences.globalVolumeLimit);
     if (output.element.volume !== volume) output.element.volume = volume;
     const sinkId = preferences.audioOutputDeviceId;
     if (output.sinkId === sinkId) return;
     output.sinkId = sinkId;
+    output.sinkUnavailable = false;
     setAudioOutput(output.element, sinkId).catch((error: unknown) => {
       // An unplugged device or a refused permission: the element keeps its current output.
+      if (output.sinkId === sinkId) output.sinkUnavailable = true;
       this.logger.error(`Could not play audio on output ${sinkId || 'default'}: ${errorMessage(error)}`);
     });
   }

@@ -211,7 +211,10 @@ export class CallRuntime {
       this.media.on('added', itemsChanged),
       this.media.on('updated', (item, previous) => (volumeAlone(item, previous) ? this.onVolume(item) : this.onItemsChanged())),
       this.media.on('removed', itemsChanged),
-      this.devices.on('change', (state) => store.set(this.atoms.devices, state)),
+      this.devices.on('change', (state) => {
+        store.set(this.atoms.devices, state);
+        this.elements.retryUnavailableOutputs();
+      }),
       store.sub(callAtomFamily(this.roomAddress), () => this.seat.follow()),
       store.sub(preferencesAtom, () => this.followPreferences()),
       store.sub(this.atoms.enlargedVideoItemId, () => this.elements.setEnlargedVideo(store.get(this.atoms.enlargedVideoItemId))),

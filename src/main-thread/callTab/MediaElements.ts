@@ -87,6 +87,11 @@ export class MediaElements {
     this.outputs.refresh();
   }
 
+  /** The device list changed: a chosen speaker that was not plugged in is asked for again (AudioOutputs). */
+  retryUnavailableOutputs(): void {
+    this.outputs.retryUnavailable();
+  }
+
   /** Plays what autoplay held back; call it from a user gesture. */
   resumePlayback(): void {
     this.playback.resume();

@@ -258,3 +258,9 @@ export const OWN_MEDIA_REQUEST_SETTLE_MS = 2_000;
 
 /** A room you are in goes on the home page's recent rooms this long after the join (its first frames come first), or as you leave it if sooner. */
 export const RECENT_ROOM_DELAY_MS = 3_000;
+
+/**
+ * A tab reloaded while it ran a call comes back into it by itself (callTab/callAfterReload.ts) when
+ * its page is back within this long; later, it shows the preview as any new page does.
+ */
+export const CALL_AFTER_RELOAD_WITHIN_MS = 30_000;

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { storedRecord } from '../common/storedRecord';
 
 /** How the call's tiles are arranged: SPEC §9's grid, or the person speaking large above a strip of the others. */
 export type CallView = 'grid' | 'speaker';
@@ -27,15 +28,8 @@ const openedByPerson = (value: unknown): boolean => value === true;
 
 /** What storage holds is not trusted: anything but the expected fields falls back to the default. */
 export function parseRoomLayout(stored: string | null): RoomLayout {
-  if (stored === null) return DEFAULT_LAYOUT;
-  let value: unknown;
-  try {
-    value = JSON.parse(stored);
-  } catch {
-    return DEFAULT_LAYOUT;
-  }
-  if (typeof value !== 'object' || value === null) return DEFAULT_LAYOUT;
-  const record = value as Record<string, unknown>;
+  const record = storedRecord(stored);
+  if (!record) return DEFAULT_LAYOUT;
   return { people: openedByPerson(record.people), chat: openedByPerson(record.chat), view: record.view === 'speaker' ? 'speaker' : 'grid' };
 }
 

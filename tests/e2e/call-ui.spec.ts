@@ -488,6 +488,26 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     await expect(chatLog(bob.page)).toContainText('still here, out of the call');
   });
 
+  test('reloading your only tab in the call brings you back into it as you left it, and says so; reloaded after hanging up, it shows the preview', async ({ people }) => {
+    const { alice, bob } = await aliceAndBobInACall(people, 'call-reloaded');
+    await callButton(alice.page, 'Mute microphone').click();
+    await expect(tile(bob.page, 'Alice').locator('.tile-muted')).toBeVisible();
+
+    await alice.page.reload();
+    await expect(callButton(alice.page, 'Hang up')).toBeVisible();
+    await expect(callRegion(alice.page).locator('.call-handover')).toContainText("You're back in the call — you're muted and your camera is on.");
+    await expect(callButton(alice.page, 'Unmute microphone')).toBeVisible();
+    await expectAll([expectDecodingVideo(bob.page, 'Alice'), expectDecodingVideo(alice.page, 'Bob')]);
+    await expect(tile(bob.page, 'Alice').locator('.tile-muted'), 'Bob sees her muted, as she was').toBeVisible();
+
+    await callButton(alice.page, 'Hang up').click();
+    await expect(tile(bob.page, 'Alice')).toHaveCount(0);
+    await alice.page.reload();
+    await expect(callButton(alice.page, 'Join call')).toBeVisible();
+    await expectJoined(alice.page);
+    await expect(tile(bob.page, 'Alice'), 'out of the call she stays out of it').toHaveCount(0);
+  });
+
   test('real speech: the other person sees the speaker speaking, then not; speaking muted shows "You are muted"', async ({ people, appUrl }) => {
     const recording = recordSpeech(
       'Parley shows who is speaking while the call goes on, so everyone knows who has the floor.',

@@ -16,6 +16,16 @@ const open = startedHarnesses();
 
 const MUTED_CAMERA_OFF = { ...OWN_MEDIA_DEFAULTS, microphoneMuted: true, cameraOff: true };
 
+/** The tab running the call, where you muted your microphone and turned your camera off. */
+async function inCallMutedCameraOff(): Promise<ReturnType<typeof harness>> {
+  const h = open({ joined: true });
+  await settle();
+  h.runtime.setMicrophoneMuted(true);
+  await h.runtime.toggleCamera();
+  await settle();
+  return h;
+}
+
 /** A tab of yours showing the call another tab runs; it takes the call over when `grantLock` is called. */
 async function waitingTab(options: Parameters<typeof harness>[0] = {}) {
   const h = open({ joined: true, lockHeldElsewhere: true, grantAtOnce: false, ...options });
@@ -34,11 +44,7 @@ async function takeOver(h: ReturnType<typeof harness>): Promise<void> {
 
 describe('the tab running the call keeps your own media on the call record', () => {
   it('muting, turning the camera off and back go to the record once per change', async () => {
-    const h = open({ joined: true });
-    await settle();
-    h.runtime.setMicrophoneMuted(true);
-    await h.runtime.toggleCamera();
-    await settle();
+    const h = await inCallMutedCameraOff();
     expect(h.store.get(sessionStateAtom).calls[ROOM]?.ownMedia).toEqual(MUTED_CAMERA_OFF);
     await h.runtime.toggleCamera();
     await settle();
@@ -161,5 +167,32 @@ describe('the new tab says the call moved here, in plain words', () => {
     h.setCallJoined(false);
     await settle();
     expect(h.store.get(h.runtime.atoms.handover)).toBeUndefined();
+  });
+});
+
+describe('a page reloaded in the call, with no tab of yours running it since, joins it again as you left it (callAfterReload)', () => {
+  it('what the page keeps as it goes is your media in the call; the page after it joins muted, camera off, its share ended, and says so', async () => {
+    const before = await inCallMutedCameraOff();
+    expect(before.runtime.ownMediaInCall()).toEqual({ microphoneMuted: true, cameraOff: true, sharingScreen: false });
+    await before.runtime.hangUp();
+    before.deliverCallRecord();
+    await settle();
+    expect(before.runtime.ownMediaInCall(), 'out of the call nothing is kept').toBeUndefined();
+
+    const after = open();
+    await settle();
+    expect(after.store.get(after.runtime.atoms.phase)).toBe('preview');
+    await after.runtime.rejoinAfterReload({ microphoneMuted: true, cameraOff: true, sharingScreen: true });
+    after.deliverCallRecord();
+    await settle();
+    expect(after.store.get(after.runtime.atoms.phase)).toBe('in-call');
+    expect(after.runtime.media.local().map(({ kind, shared, localDisabled }) => ({ kind, shared, localDisabled }))).toEqual([
+      { kind: 'audio', shared: true, localDisabled: true },
+      { kind: 'video', shared: true, localDisabled: true },
+    ]);
+    expect(after.store.get(after.runtime.atoms.handover)).toEqual({ moved: false, microphoneMuted: true, cameraOff: true, screenShareEnded: true });
+    expect(handoverMessage(after.store.get(after.runtime.atoms.handover)!, { pushToTalk: false, globalVolumeLimit: 1 })).toBe(
+      "You're back in the call — you're muted and your camera is off. Your screen share stopped; share it again if you still want to.",
+    );
   });
 });

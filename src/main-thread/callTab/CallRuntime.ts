@@ -29,6 +29,8 @@ import { ConnectionTroubles } from './ConnectionTroubles';
 import { SelfReports } from './SelfReports';
 import { HeldPeerReports } from './HeldPeerReports';
 import { ScreenStage } from './ScreenStage';
+import type { OwnMediaAtReload } from './callAfterReload';
+import { ownMediaChange } from './callHandover';
 import type { CallTabCommands } from './sessionCommands';
 import { VoiceMonitors, type StartVoiceMonitor } from './VoiceMonitors';
 import { errorMessage } from '../../common/errorMessage';
@@ -277,6 +279,25 @@ export class CallRuntime {
   async joinCall(): Promise<void> {
     if (this.disposed || this.phase !== 'preview') return;
     await this.seat.join();
+  }
+
+  /**
+   * This tab's page was reloaded while it ran the call, and no tab of yours runs it now
+   * (callAfterReload): it joins again, muted, camera off and screen share ended as you left it, and says so.
+   */
+  async rejoinAfterReload(own: OwnMediaAtReload): Promise<void> {
+    if (this.disposed || this.phase !== 'preview') return;
+    this.local.resumeAs(own);
+    this.options.store.set(this.atoms.handover, { moved: false, microphoneMuted: own.microphoneMuted, cameraOff: own.cameraOff, screenShareEnded: own.sharingScreen });
+    await this.seat.join();
+  }
+
+  /** Your own media while this tab runs the call, as the call record is to say it; undefined out of the call. */
+  ownMediaInCall(): OwnMediaAtReload | undefined {
+    const record = this.options.store.get(callAtomFamily(this.roomAddress))?.ownMedia;
+    if (this.disposed || this.phase !== 'in-call' || !record) return undefined;
+    const own = { ...record, ...ownMediaChange(record, this.local.state(), {}) };
+    return { microphoneMuted: own.microphoneMuted, cameraOff: own.cameraOff, sharingScreen: own.sharingScreen };
   }
 
   /** Leaves the call (this tab's, or the one another tab runs): every tab lets go of it. */

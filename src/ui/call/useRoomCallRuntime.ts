@@ -2,8 +2,9 @@ import { useStore } from 'jotai';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../common/errorMessage';
 import { consoleLogger } from '../../common/logger';
+import { keepCallForReload, takeCallAfterReload } from '../../main-thread/callTab/callAfterReload';
 import type { CallRuntime } from '../../main-thread/callTab/CallRuntime';
-import { roomByNameAtomFamily } from '../../main-thread/sessionAtoms';
+import { callAtomFamily, roomByNameAtomFamily } from '../../main-thread/sessionAtoms';
 import { useActions, useAttachSent, useTab } from '../tabContext';
 
 const callLog = consoleLogger('[parley call]');
@@ -111,5 +112,42 @@ export function useRoomCallRuntime(roomAddress: string | undefined, roomName: st
     claimOnceAddressed();
     return store.sub(room, claimOnceAddressed);
   }, [joinAsked, roomName, store, tab]);
+  useCallAcrossReload(runtime, roomName);
   return { runtime: runtime?.roomAddress === roomAddress ? runtime : undefined, joinAsked, askToJoin, loadFailed };
+}
+
+/**
+ * A reload of the page in the call comes back into it: as the page goes while this tab runs the
+ * call, what you were in is kept for this tab (callAfterReload); the page after it, once its room is
+ * joined again and its runtime is up, joins the call as you left it — unless a tab of yours still
+ * runs it (a pop-out kept the session), which this one takes over as ever (CallSeat).
+ */
+function useCallAcrossReload(runtime: CallRuntime | undefined, roomName: string): void {
+  const store = useStore();
+  // Looked at once per page, as its room is first joined with the runtime up.
+  const lookedAt = useRef(false);
+  useEffect(() => {
+    if (lookedAt.current || !runtime) return undefined;
+    const room = roomByNameAtomFamily(roomName);
+    const rejoinOnceJoined = (): void => {
+      const joined = store.get(room);
+      if (!joined?.joined || joined.address !== runtime.roomAddress) return;
+      lookedAt.current = true;
+      unsubscribe();
+      const own = takeCallAfterReload(window.sessionStorage, roomName, Date.now());
+      if (own && store.get(callAtomFamily(joined.address))?.joined !== true) void runtime.rejoinAfterReload(own);
+    };
+    const unsubscribe = store.sub(room, rejoinOnceJoined);
+    rejoinOnceJoined();
+    return unsubscribe;
+  }, [runtime, roomName, store]);
+  useEffect(() => {
+    if (!runtime) return undefined;
+    const keep = (): void => {
+      const own = runtime.ownMediaInCall();
+      if (own) keepCallForReload(window.sessionStorage, roomName, own, Date.now());
+    };
+    window.addEventListener('pagehide', keep);
+    return () => window.removeEventListener('pagehide', keep);
+  }, [runtime, roomName]);
 }

@@ -18,12 +18,13 @@ const STORAGE_KEY = 'parley:call-at-reload';
 
 /**
  * The page of a tab that runs a call goes (a reload, or leaving the page): what it was in is kept.
- * Nothing is kept where storage is refused (privacy settings): the page after it shows the preview.
+ * Nothing is kept where storage is refused (privacy settings; reading `window.sessionStorage` itself
+ * throws then, hence `storage` is asked for here): the page after it shows the preview.
  */
-export function keepCallForReload(storage: Storage, roomName: string, own: OwnMediaAtReload, now: number): void {
+export function keepCallForReload(storage: () => Storage, roomName: string, own: OwnMediaAtReload, now: number): void {
   const kept: CallAtReload = { roomName, at: now, microphoneMuted: own.microphoneMuted, cameraOff: own.cameraOff, sharingScreen: own.sharingScreen };
   try {
-    storage.setItem(STORAGE_KEY, JSON.stringify(kept));
+    storage().setItem(STORAGE_KEY, JSON.stringify(kept));
   } catch {
     // Refused: a reload shows the preview.
   }
@@ -34,11 +35,12 @@ export function keepCallForReload(storage: Storage, roomName: string, own: OwnMe
  * than CALL_AFTER_RELOAD_WITHIN_MS ago: taken (once), for the page to join the call again as you
  * were. Whatever else is stored there — another room, an old one, something that is not ours — is dropped.
  */
-export function takeCallAfterReload(storage: Storage, roomName: string, now: number): OwnMediaAtReload | undefined {
+export function takeCallAfterReload(storage: () => Storage, roomName: string, now: number): OwnMediaAtReload | undefined {
   let stored: string | null;
   try {
-    stored = storage.getItem(STORAGE_KEY);
-    storage.removeItem(STORAGE_KEY);
+    const tabStorage = storage();
+    stored = tabStorage.getItem(STORAGE_KEY);
+    tabStorage.removeItem(STORAGE_KEY);
   } catch {
     return undefined;
   }

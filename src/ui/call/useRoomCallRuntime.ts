@@ -134,7 +134,7 @@ function useCallAcrossReload(runtime: CallRuntime | undefined, roomName: string)
       if (!joined?.joined || joined.address !== runtime.roomAddress) return;
       lookedAt.current = true;
       unsubscribe();
-      const own = takeCallAfterReload(window.sessionStorage, roomName, Date.now());
+      const own = takeCallAfterReload(() => window.sessionStorage, roomName, Date.now());
       if (own && store.get(callAtomFamily(joined.address))?.joined !== true) void runtime.rejoinAfterReload(own);
     };
     const unsubscribe = store.sub(room, rejoinOnceJoined);
@@ -145,7 +145,7 @@ function useCallAcrossReload(runtime: CallRuntime | undefined, roomName: string)
     if (!runtime) return undefined;
     const keep = (): void => {
       const own = runtime.ownMediaInCall();
-      if (own) keepCallForReload(window.sessionStorage, roomName, own, Date.now());
+      if (own) keepCallForReload(() => window.sessionStorage, roomName, own, Date.now());
     };
     window.addEventListener('pagehide', keep);
     return () => window.removeEventListener('pagehide', keep);

@@ -7,7 +7,7 @@ import { areaOf, callButton, callRegion, expectDecodingVideo, expectVideoPlays, 
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { expectAll } from './expect-all';
-import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, panelToggle, participantEntry, recordShownTexts, rightEdge, say, shownTexts, test, uniqueRoomName, type People, type Person } from './rooms-people';
+import { boxesScrollingSideways, chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, panelToggle, participantEntry, recordShownTexts, rightEdge, say, shownTexts, test, uniqueRoomName, widthPastWindow, type People, type Person } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
 
 // The call UI over mesh (issue 4); calls through the relay are tests/e2e/relay-call.spec.ts.
@@ -717,6 +717,12 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await expectJoined(popout);
       const popoutSays = ownMediaElsewhere(popout).locator('.own-media-trouble');
       await expect(popoutSays).toHaveText(words);
+      // On a phone its words stay in the window, under the room's name, which keeps its place.
+      await popout.setViewportSize({ width: 390, height: 844 });
+      expect(await widthPastWindow(popout)).toBe(0);
+      expect(await boxesScrollingSideways(popout)).toEqual([]);
+      expect(await rightEdge(popoutSays)).toBeLessThanOrEqual(390);
+      await expect(popout.getByRole('heading', { level: 1 })).toBeInViewport({ ratio: 1 });
       await ownMediaElsewhere(popout).getByRole('button', { name: 'Start camera', exact: true }).click();
       await expect(popoutSays).toHaveText(words);
       // The other app lets the camera go: asked again from the pop-out, it starts, and the words go everywhere.

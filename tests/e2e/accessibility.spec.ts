@@ -127,7 +127,7 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
     }
   });
 
-  test('the preview with a camera another app holds and a microphone that could not be read: each says why beside it, its toggle marked and described (light and dark)', async ({ browser, appUrl }) => {
+  test('the preview and the call with a camera another app holds and a microphone that could not be read: each says why beside it, its toggle marked and described, your own tile saying it in the call (light and dark)', async ({ browser, appUrl }) => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const context = await browser.newContext({ colorScheme });
       try {
@@ -145,6 +145,11 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
         await expect(callRegion(page).locator('.preview-device-trouble')).toHaveText('Your microphone is in use by another app.');
         await expect(callButton(page, 'Unmute microphone')).toHaveAccessibleDescription("Your microphone is in use by another app or can't be read. Close other apps that use it and try again.");
         await expectAccessible(page, `preview-devices-held-${colorScheme}`);
+        // In the call: her own tile says why her camera is off, and both toggles keep their mark.
+        await callButton(page, 'Join call').click();
+        await expect(callButton(page, 'Hang up')).toBeVisible();
+        await expect(tile(page, 'Alice (you)').locator('.chip-trouble')).toHaveText('Your camera is in use by another app');
+        await expectAccessible(page, `call-devices-held-${colorScheme}`);
       } finally {
         await context.close();
       }

@@ -1,7 +1,4 @@
-/** "shared workers", "shared workers and Web Locks". */
-function listed(words: readonly string[]): string {
-  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? '');
-}
+import { listInWords } from '../common/listInWords';
 
 /** Every page, in a browser that lacks what Parley needs (`missingBrowserFeatures`): what is missing, and where to open the page instead. */
 export function BrowserUnsupported({ missing }: { missing: readonly string[] }) {
@@ -13,7 +10,7 @@ export function BrowserUnsupported({ missing }: { missing: readonly string[] }) 
       <section className="card home-form" role="alert">
         <h2>Parley can't run in this browser</h2>
         <p>
-          It needs {listed(missing)}, which this browser does not have. Open this page in a current version of Chrome, Edge, Firefox or Safari.
+          It needs {listInWords(missing)}, which this browser does not have. Open this page in a current version of Chrome, Edge, Firefox or Safari.
         </p>
         <p className="muted">
           This page's address: {window.location.href}

@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { areaOf, callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
-import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, panelToggle, participants, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, panelToggle, participants, test, uniqueRoomName, type People } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
 
 // The room page's layout (issue 15 item 1): calls over mesh at light video sizes.
@@ -11,14 +11,19 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const PHONE_ON_ITS_SIDE = { width: 844, height: 390 };
 
+/** Alice's first visit to a new room in a window of `viewport`: both side panels start closed. */
+async function firstVisit(people: People, label: string, viewport: { width: number; height: number }): Promise<Page> {
+  const { page } = await people.enter(uniqueRoomName(label), 'Alice', { viewport });
+  for (const panel of ['People', 'Chat'] as const) await expect(panelToggle(page, panel)).toHaveAttribute('aria-expanded', 'false');
+  await expect(participants(page)).toBeHidden();
+  await expect(chatLog(page)).toBeHidden();
+  return page;
+}
+
 test.describe('Side panels: closed until the person opens them; People and Chat open and close from the header, and stay as the person left them after a reload', () => {
   test('at 1280×800 a first visit starts with both closed; opened, they stay open after a reload; closed again, they stay closed', async ({ people }) => {
-    const { page } = await people.enter(uniqueRoomName('panels'), 'Alice', { viewport: DESKTOP });
+    const page = await firstVisit(people, 'panels', DESKTOP);
     await expect(callButton(page, 'Join call')).toBeVisible();
-    await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'false');
-    await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
-    await expect(participants(page)).toBeHidden();
-    await expect(chatLog(page)).toBeHidden();
 
     await panelToggle(page, 'People').click();
     await panelToggle(page, 'Chat').click();
@@ -41,11 +46,8 @@ test.describe('Side panels: closed until the person opens them; People and Chat 
   });
 
   test('on a phone (390×844) the call comes first: panels start closed and open over it; the header is one row; the call controls sit at the bottom', async ({ people }) => {
-    const { page } = await people.enter(uniqueRoomName('phone'), 'Alice', { viewport: PHONE });
+    const page = await firstVisit(people, 'phone', PHONE);
     await expect(callButton(page, 'Join call')).toBeInViewport();
-    await expect(panelToggle(page, 'People')).toHaveAttribute('aria-expanded', 'false');
-    await expect(panelToggle(page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
-    await expect(chatLog(page)).toBeHidden();
 
     // One row: every header button shares the room name's line.
     const header = page.getByRole('banner');

@@ -296,7 +296,7 @@ export class CallRuntime {
   ownMediaInCall(): OwnMediaAtReload | undefined {
     const record = this.options.store.get(callAtomFamily(this.roomAddress))?.ownMedia;
     if (this.disposed || this.phase !== 'in-call' || !record) return undefined;
-    const own = { ...record, ...ownMediaChange(record, this.local.state(), {}) };
+    const own = { ...record, ...ownMediaChange(record, this.local.state(), this.options.store.get(this.atoms.deviceTroubles)) };
     return { microphoneMuted: own.microphoneMuted, cameraOff: own.cameraOff, sharingScreen: own.sharingScreen };
   }
 

@@ -84,6 +84,11 @@ interface CaptureKinds {
   readonly video: boolean;
 }
 
+/** What a capture of `devices` asks for. */
+function kindsOf(devices: readonly CaptureDevice[]): CaptureKinds {
+  return { audio: devices.includes('microphone'), video: devices.includes('camera') };
+}
+
 /**
  * What a capture does with each kind when its turn comes: `missing` captures a kind that does not
  * run; `switch` replaces a running one that is not on the picked device; `restart` replaces a
@@ -184,7 +189,7 @@ export class LocalCapture {
     if (this.closed || this.options.use() !== 'preview' || this.options.released()) return;
     const held = (['camera', 'microphone'] as const).filter((device) => this.troubles[device]?.held === true);
     if (held.length === 0) return;
-    await this.captureMedia({ audio: held.includes('microphone'), video: held.includes('camera') }, 'missing', { quiet: true });
+    await this.captureMedia(kindsOf(held), 'missing', { quiet: true });
   }
 
   /**
@@ -207,7 +212,7 @@ export class LocalCapture {
     }
     if (back.length === 0 || this.closed || this.options.released() || this.options.use() === 'none') return;
     for (const device of back) this.startOff[device] = this.unplugged[device]?.off ?? false;
-    void this.captureMedia({ audio: back.includes('microphone'), video: back.includes('camera') }, 'missing');
+    void this.captureMedia(kindsOf(back), 'missing');
   }
 
   private setTroubles(troubles: DeviceTroubles): void {

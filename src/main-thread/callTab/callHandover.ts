@@ -1,3 +1,4 @@
+import { listInWords } from '../../common/listInWords';
 import type { OwnCallMedia, Preferences } from '../../protocol/entities';
 import type { DeviceTroubles } from './LocalCapture';
 import type { LocalMediaState } from './localMediaState';
@@ -37,7 +38,7 @@ export function handoverMessage(handover: CallHandover, preferences: Pick<Prefer
     handover.cameraOff ? 'your camera is off' : 'your camera is on',
   ];
   if (preferences.globalVolumeLimit === 0) states.push("you can't hear the others (deafened)");
-  const listed = states.length > 1 ? `${states.slice(0, -1).join(', ')} and ${states.at(-1)}` : states.join('');
+  const listed = listInWords(states);
   const lead = handover.moved ? 'Your call moved to this tab' : "You're back in the call";
   const screen = handover.screenShareEnded ? ' Your screen share stopped; share it again if you still want to.' : '';
   return `${lead} — ${listed}.${screen}`;

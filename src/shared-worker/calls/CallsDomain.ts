@@ -10,7 +10,7 @@ import { announceSpeaking, markSpeaking } from './selfSpeaking';
 
 const REPORTED_FIELDS = new Set<keyof PeerMediaChange>(['muted', 'hasActiveCamera', 'hasActiveMicrophone', 'hasActiveScreenCapture', 'sessionFailed']);
 const OWN_MEDIA_FLAGS = new Set(['microphoneMuted', 'cameraOff', 'sharingScreen', 'cameraStopped', 'microphoneStopped'] as const);
-const OWN_MEDIA_WORDS = new Set<string>(['cameraTrouble', 'microphoneTrouble'] as const);
+const OWN_MEDIA_WORDS = new Set<string>(['cameraTrouble', 'microphoneTrouble']);
 const REQUESTABLE_FIELDS = new Set<keyof OwnMediaRequest>(['microphoneMuted', 'cameraOff']);
 
 /** A change naming only `allowed` fields, each true or false. */
@@ -25,14 +25,10 @@ function expectFlags<Field extends string>(change: unknown, allowed: ReadonlySet
 
 /** A change of your own media: its flags true or false, its troubles words of bounded length. */
 function expectOwnMedia(change: unknown): Partial<OwnCallMedia> {
-  const fields = expectRecord(change, 'own media');
-  const words = Object.fromEntries(
-    Object.entries(fields)
-      .filter(([name]) => OWN_MEDIA_WORDS.has(name))
-      .map(([name, value]) => [name, expectString(value, name, LIMITS.deviceTroubleLength)]),
-  );
-  const flags = expectFlags(Object.fromEntries(Object.entries(fields).filter(([name]) => !(name in words))), OWN_MEDIA_FLAGS, 'own media');
-  return { ...flags, ...words };
+  const fields = Object.entries(expectRecord(change, 'own media'));
+  const words = fields.filter(([name]) => OWN_MEDIA_WORDS.has(name)).map(([name, value]) => [name, expectString(value, name, LIMITS.deviceTroubleLength)]);
+  const flags = expectFlags(Object.fromEntries(fields.filter(([name]) => !OWN_MEDIA_WORDS.has(name))), OWN_MEDIA_FLAGS, 'own media');
+  return { ...flags, ...Object.fromEntries(words) };
 }
 
 /**

@@ -79,12 +79,14 @@ async function barrier(from: TestSession, to: TestSession, roomAddress: string):
 // ---- plain XMPP clients ----
 
 /** A plain StanzaJS client (not Parley) with its own credentials from the config service, in the room under a nick. */
-async function plainClientIn(roomAddress: string, nick: string | undefined): Promise<{ client: Agent; occupant: string }> {
+/** A plain client in the room: under its config id (as Parley's clients join), or under `nickname`, a name its person chose. */
+async function plainClientIn(roomAddress: string, nick: string | undefined, nickname?: string): Promise<{ client: Agent; occupant: string }> {
   const config = await providerConfig(parley());
   const client = trackPlainClient(clientFor(config));
   await login(client);
-  await withTimeout(client.joinRoom(roomAddress, config.id, nick ? { nick } : {}), WAIT_MS, 'plain client join');
-  return { client, occupant: `${roomAddress}/${config.id}` };
+  const occupantNick = nickname ?? config.id;
+  await withTimeout(client.joinRoom(roomAddress, occupantNick, nick ? { nick } : {}), WAIT_MS, 'plain client join');
+  return { client, occupant: `${roomAddress}/${occupantNick}` };
 }
 
 /** The next message the client receives that matches; call before the action that causes it. */
@@ -382,7 +384,7 @@ describe('PROTOCOL.md JSON commands: a message with a payload is a command, neve
 });
 
 describe('Interop with a plain XMPP client (StanzaJS, not Parley): standard stanzas both ways', () => {
-  it("shows its groupchat messages, named by <nick>, else by its Peer's display name, else Anonymous", async () => {
+  it("shows its groupchat messages, named by <nick>, else by its Peer's display name, else Anonymous (its room nickname an issued id)", async () => {
     const { who: [alice], roomAddress } = await together('Alice');
     const plain = await plainClientIn(roomAddress, 'Pat');
     await waitFor(alice!, 'Pat as a peer', (state) => state.peers[plain.occupant]);
@@ -396,6 +398,19 @@ describe('Interop with a plain XMPP client (StanzaJS, not Parley): standard stan
     plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'p3', body: 'from nobody known' });
     const third = await waitFor(alice!, 'the third message', (state) => state.messages[`${plain.occupant}:p3`]);
     expect(third.displayName).toBe('Anonymous');
+  });
+
+  it('names one that joined under a nickname of its own and sends no <nick> by that nickname: in the people list and on its messages, also once it is gone', async () => {
+    const { who: [alice], roomAddress } = await together('Alice');
+    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
+    const peer = await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    expect(peer.displayName).toBe('dave_on_gajim');
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'd1', body: 'hi from Gajim' });
+    expect(await waitFor(alice!, 'his message', (state) => state.messages[`${plain.occupant}:d1`])).toMatchObject({ displayName: 'dave_on_gajim' });
+
+    alice!.session.store.remove('peers', plain.occupant); // as if its presence had not arrived
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'd2', body: 'still me' });
+    expect(await waitFor(alice!, 'his second message', (state) => state.messages[`${plain.occupant}:d2`])).toMatchObject({ displayName: 'dave_on_gajim' });
   });
 
   it('shows its groupchat messages without an id we can keep (none, or one too long) under an id, also where crypto.randomUUID is missing (a plain-http page)', async () => {

@@ -69,6 +69,17 @@ describe('SPEC §3 Peer from an occupant presence', () => {
     expect(peerFromPresence(occupantPresence({ nick: `<nick xmlns='http://jabber.org/protocol/nick'>   </nick>` }), context()).peer.displayName).toBe('Anonymous');
   });
 
+  it('falls back to the room nickname a person chose (a plain XMPP client sends no other name), never to an issued id', () => {
+    const chosen = `${ROOM}/dave_on_gajim`;
+    const plain = occupantPresence({ nick: '', user: '' });
+    expect(peerFromPresence(plain, context({ address: chosen, nick: 'dave_on_gajim' })).peer.displayName).toBe('dave_on_gajim');
+    // What the occupant says of itself comes first.
+    expect(peerFromPresence(occupantPresence(), context({ address: chosen, nick: 'dave_on_gajim' })).peer.displayName).toBe('Bob');
+    // Parley's and SimpleWebRTC's clients join under their config id: that names nobody.
+    expect(peerFromPresence(plain, context()).peer.displayName).toBe('Anonymous');
+    expect(peerFromPresence(plain, context({ nick: NICK.toUpperCase() })).peer.displayName).toBe('Anonymous');
+  });
+
   it('bounds the display name', () => {
     const long = occupantPresence({ nick: `<nick xmlns='http://jabber.org/protocol/nick'>${'n'.repeat(1000)}</nick>` });
     expect(peerFromPresence(long, context()).peer.displayName).toHaveLength(LIMITS.displayNameLength);

@@ -1,13 +1,13 @@
 import { JID, Utils, type Agent, type Stanzas } from 'stanza';
 import { expectRoomAddress, parseOccupantAddress } from '../../protocol/addresses';
 import type { ChatCommands, SessionEvent } from '../../protocol/commands';
-import { DEFAULT_PREFERENCES, LIMITS } from '../../protocol/constants';
+import { LIMITS } from '../../protocol/constants';
 import { optionalCustomerData } from '../../protocol/customerData';
 import type { ChatMessage, ChatState } from '../../protocol/entities';
 import { NotConnectedError, RoomNotJoinedError, ValidationError } from '../../protocol/errors';
 import type { SessionContext, SessionDomain } from '../SessionContext';
 import { AttentionFlags } from './AttentionFlags';
-import { displayNameFrom, displayNameOrDefault } from '../../protocol/displayName';
+import { displayNameOrDefault, occupantName } from '../../protocol/displayName';
 import { messageTime, stanzaIdFrom } from './bounded';
 import { ChatMessages } from './ChatMessages';
 import { ChatOutbox } from './ChatOutbox';
@@ -379,7 +379,7 @@ export class ChatDomain implements SessionDomain, TabsChat {
     const now = this.context.clock.now();
     if (wireId !== undefined && (isSelf || message.delay) && this.messages.acknowledge(roomAddress, wireId, replace)) return;
     const peer = this.rooms.peer(sender);
-    const displayName = displayNameFrom(message.nick) ?? peer?.displayName ?? DEFAULT_PREFERENCES.displayName;
+    const displayName = occupantName([message.nick, peer?.displayName], JID.getResource(sender));
     const customerData = optionalCustomerData(message.talkyUser?.customerData) ?? peer?.customerData;
     const stanzaId = wireId ?? Utils.uuid();
     const time = messageTime(message.delay?.timestamp, now);

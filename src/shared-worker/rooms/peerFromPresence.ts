@@ -1,4 +1,4 @@
-import { displayNameFrom, displayNameOrDefault } from '../../protocol/displayName';
+import { occupantName } from '../../protocol/displayName';
 import type { Stanzas } from 'stanza';
 import { LIMITS, VOLUME } from '../../protocol/constants';
 import { parseCustomerData } from '../../protocol/customerData';
@@ -47,7 +47,7 @@ function callOf(presence: Stanzas.Presence): { joinedCall: boolean; requestingMe
 /**
  * SPEC §3 Peer from an occupant presence (PROTOCOL.md "XMPP namespaces"): id from `<user sid>`
  * (else the nick), customerData from the `<user>` text, display name from customerData, else the
- * `<nick>`, else 'Anonymous'; role, affiliation and real address from the MUC item; call state from
+ * `<nick>`, else a room nickname a person chose (a plain XMPP client's), else 'Anonymous'; role, affiliation and real address from the MUC item; call state from
  * `<conf>`; and the room's `<user rid>` beside it. Every value is validated and bounded.
  */
 export function peerFromPresence(presence: Stanzas.Presence, context: PeerContext): PeerFromPresence {
@@ -83,7 +83,7 @@ export function peerFromPresence(presence: Stanzas.Presence, context: PeerContex
     address: context.address,
     userAddress: item.realAddress ?? previous?.userAddress,
     id: sid ?? context.nick,
-    displayName: displayNameFrom(customerData.value.displayName) ?? displayNameOrDefault(presence.nick),
+    displayName: occupantName([customerData.value.displayName, presence.nick], context.nick),
     customerData: customerData.value,
     role: item.role,
     affiliation: item.affiliation,

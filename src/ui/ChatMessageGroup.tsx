@@ -1,4 +1,6 @@
+import type { ReactNode } from 'react';
 import type { ChatMessage } from '../protocol/entities';
+import { meAction } from '../protocol/meCommand';
 import { useActions } from './tabContext';
 import { formatDateTime, formatTime } from './formatTime';
 import { MessageBody } from './MessageBody';
@@ -9,6 +11,25 @@ interface ChatMessageGroupProps {
   /** The message "Edit" corrects: your last one. */
   editableId: string | undefined;
   onEdit: (message: ChatMessage) => void;
+}
+
+/** A message's text; a `/me` message (XEP-0245) reads as its sender's action: "Dave waves". */
+function MessageText({ message, children }: { message: ChatMessage; children: ReactNode }) {
+  const action = meAction(message.body);
+  if (action === undefined) {
+    return (
+      <p className="message-body">
+        <MessageBody text={message.body} />
+        {children}
+      </p>
+    );
+  }
+  return (
+    <p className="message-body message-action">
+      <span className="message-action-sender">{message.displayName}</span> <MessageBody text={action} />
+      {children}
+    </p>
+  );
 }
 
 /** Consecutive messages of one sender under one header with their name and time. Text and links, never HTML. */
@@ -24,15 +45,14 @@ export function ChatMessageGroup({ group, editableId, onEdit }: ChatMessageGroup
       </header>
       {group.messages.map((message) => (
         <div key={message.id} className={`message${message.direction === 'outgoing' && !message.acked ? ' pending' : ''}${message.sendError ? ' failed' : ''}`}>
-          <p className="message-body">
-            <MessageBody text={message.body} />
+          <MessageText message={message}>
             {message.editedTime !== undefined && (
               <span className="message-edited" title={`Edited ${formatDateTime(message.editedTime)}`}>
                 {' '}
                 (edited)
               </span>
             )}
-          </p>
+          </MessageText>
           {message.direction === 'outgoing' && !message.acked && (
             <p className="message-delivery" role="status">
               {message.sendError ? (

@@ -1,4 +1,6 @@
-import { LIMITS } from '../../src/protocol/constants';
+import { parseProviderConfig } from '../../src/protocol/config';
+import { CLIENT_VERSION, LIMITS } from '../../src/protocol/constants';
+import { clientFor, login, withTimeout } from '../support/plainXmpp';
 import { chatLog, chatOption, enterPassword, expect, expectChatClosed, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, participants, pauseSessionWorker, rightEdge, roomJid, say, test, type People, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
@@ -27,6 +29,35 @@ test.describe('Chat: messages reach everyone in the room, grouped by sender with
     await expect(alicesLog.getByRole('article')).toHaveCount(2);
     await expect(alicesLog.getByRole('article').nth(1)).toContainText('Bob');
     await expect(alicesLog.getByRole('article').nth(1)).toContainText('Hi Alice!');
+  });
+});
+
+test.describe('A plain XMPP client in the room: named by the nickname it joined under, and "/me" reads as an action both ways (XEP-0245; beyond the spec)', () => {
+  test('Dave on a plain client joins as "dave_on_gajim" with no other name; his "/me waves" reads "dave_on_gajim waves" for Alice, and hers reaches him as he would type it', async ({ people, appUrl, parley }) => {
+    const room = uniqueRoomName('plain');
+    const alice = await people.join(room, 'Alice');
+    const response = await fetch(new URL('/api/config', appUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientVersion: CLIENT_VERSION }) });
+    // StanzaJS as others ship it, joined as such a client joins: under a nickname its person chose.
+    const dave = clientFor(parseProviderConfig(await response.json()), undefined, false);
+    try {
+      await login(dave);
+      const roomAddress = roomJid(room, parley.settings.mucDomain);
+      await withTimeout(dave.joinRoom(roomAddress, 'dave_on_gajim'), 10_000, 'the plain client’s join');
+      await expect(participantEntry(alice.page, 'dave_on_gajim')).toHaveCount(1);
+      await expect(chatLog(alice.page)).toContainText('dave_on_gajim joined');
+
+      dave.sendMessage({ to: roomAddress, type: 'groupchat', body: '/me waves from Gajim' });
+      const action = chatLog(alice.page).getByRole('paragraph').filter({ hasText: 'waves from Gajim' });
+      await expect(action).toHaveText('dave_on_gajim waves from Gajim');
+      await expect(action).toHaveCSS('font-style', 'italic');
+
+      const heard = new Promise<string | undefined>((resolve) => dave.on('groupchat', (message) => message.body?.includes('nods') && resolve(message.body)));
+      await say(alice.page, '/me nods');
+      expect(await withTimeout(heard, 10_000, 'Alice’s action at the plain client')).toBe('/me nods');
+      await expect(chatLog(alice.page).getByRole('paragraph').filter({ hasText: 'nods' })).toHaveText('Alice nods');
+    } finally {
+      dave.disconnect();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import type { ChatMessage, RoomEvent } from '../../protocol/entities';
+import { meAction } from '../../protocol/meCommand';
 import type { DesktopNotice } from './desktopNotifications';
 import type { ToneKind } from './tones';
 
@@ -37,6 +38,13 @@ function toneOf(event: RoomEvent): ToneKind | undefined {
   }
 }
 
+/** A message as a notification says it: an action (`/me`) with its sender's name, else the text, named unless the title names the sender. */
+function noticeText(message: ChatMessage, titleNamesSender: boolean): string {
+  const action = meAction(message.body);
+  if (action !== undefined) return `${message.displayName} ${action}`;
+  return titleNamesSender ? message.body : `${message.displayName}: ${message.body}`;
+}
+
 /**
  * What is new in a room's chat since the last look (issue 15: sounds, desktop notifications). The
  * first look only learns what is there: opening a room (or a reload) is not news. Only others'
@@ -59,7 +67,7 @@ export class RoomArrivals {
     if (last) {
       notices.push({
         title: newMessages.length === 1 ? `${last.displayName} in ${this.roomName}` : `${newMessages.length} new messages in ${this.roomName}`,
-        body: `${newMessages.length === 1 ? '' : `${last.displayName}: `}${last.body.slice(0, NOTICE_BODY_LENGTH)}`,
+        body: noticeText(last, newMessages.length === 1).slice(0, NOTICE_BODY_LENGTH),
         tag: `${MESSAGE_TAG}${last.roomAddress}`,
       });
     }

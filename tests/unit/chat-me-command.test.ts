@@ -1,0 +1,48 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { RoomArrivals } from '../../src/main-thread/alerts/RoomArrivals';
+import type { ParleyTab } from '../../src/main-thread/ParleyTab';
+import type { ChatMessage } from '../../src/protocol/entities';
+import { meAction } from '../../src/protocol/meCommand';
+import { ChatMessageGroup } from '../../src/ui/ChatMessageGroup';
+import { groupChatMessages } from '../../src/ui/groupChatMessages';
+import { TabContext } from '../../src/ui/tabContext';
+
+const ROOM = 'room@rooms.parley.localhost';
+
+function message(id: string, body: string, displayName = 'dave_on_gajim'): ChatMessage {
+  return { id, stanzaId: id, body, direction: 'incoming', displayName, senderAddress: `${ROOM}/${displayName}`, roomAddress: ROOM, time: 1_000, editedTime: undefined, replace: undefined, acked: true, customerData: undefined };
+}
+
+function rendered(messages: ChatMessage[]): string {
+  const [group] = groupChatMessages(messages);
+  // Rendering reads no action; a tab is there only because the group asks for its actions.
+  const tab = { actions: {} } as ParleyTab;
+  return renderToStaticMarkup(createElement(TabContext.Provider, { value: tab }, createElement(ChatMessageGroup, { group: group!, editableId: undefined, onEdit: () => undefined })));
+}
+
+describe('XEP-0245 /me: a message that begins with "/me " is its sender’s action, as plain XMPP clients show it (beyond the spec)', () => {
+  it('reads the words after "/me " as the action; anything else, or the command with no words after it, is a message as it is', () => {
+    expect(meAction('/me waves')).toBe('waves');
+    expect(meAction('/me  waves twice\nand again')).toBe(' waves twice\nand again');
+    for (const body of ['/me', '/me ', '/me   ', '/ME waves', ' /me waves', 'hello /me waves', '/mention', '/me\twaves']) expect(meAction(body)).toBeUndefined();
+  });
+
+  it('shows an action in the chat as "<sender> <action>", its links and markup as in any message', () => {
+    const html = rendered([message('m1', '/me waves at <b>https://example.org/</b>'), message('m2', 'an ordinary line')]);
+    expect(html).toContain(
+      '<p class="message-body message-action"><span class="message-action-sender">dave_on_gajim</span> waves at &lt;b><a href="https://example.org/" target="_blank" rel="noopener noreferrer">https://example.org/</a>&lt;/b></p>',
+    );
+    expect(html).toContain('<p class="message-body">an ordinary line</p>');
+  });
+
+  it('notifies an action as "<sender> <action>", alone or last of several', () => {
+    const arrivals = new RoomArrivals('standup');
+    arrivals.look([], []);
+    expect(arrivals.look([message('m1', '/me waves')], []).notices).toEqual([{ title: 'dave_on_gajim in standup', body: 'dave_on_gajim waves', tag: `parley-message:${ROOM}` }]);
+    expect(arrivals.look([message('m1', '/me waves'), message('m2', 'hello', 'Ann'), message('m3', '/me nods', 'Ann')], []).notices).toEqual([
+      { title: '2 new messages in standup', body: 'Ann nods', tag: `parley-message:${ROOM}` },
+    ]);
+  });
+});

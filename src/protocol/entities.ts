@@ -134,6 +134,11 @@ export interface ChatMessage {
    * (unacked) to be sent or confirmed; `retryChat` sends it again.
    */
   sendError?: string | undefined;
+  /**
+   * Others' only: sent to you alone (an XMPP MUC private message, type chat to your occupant
+   * address), which plain XMPP clients can send and Parley cannot (beyond the spec).
+   */
+  privately?: true;
 }
 
 export interface CallRecord {

@@ -36,9 +36,10 @@ function MessageText({ message, children }: { message: ChatMessage; children: Re
 export function ChatMessageGroup({ group, editableId, onEdit }: ChatMessageGroupProps) {
   const actions = useActions();
   return (
-    <article className={`message-group ${group.direction}`}>
+    <article className={`message-group ${group.direction}${group.privately ? ' private' : ''}`}>
       <header className="message-header">
         <span className="message-sender">{group.displayName}</span>{' '}
+        {group.privately && <span className="message-private">to you only</span>}{' '}
         <time className="message-time" dateTime={new Date(group.startTime).toISOString()} title={formatDateTime(group.startTime)}>
           {formatTime(group.startTime)}
         </time>
@@ -74,6 +75,7 @@ export function ChatMessageGroup({ group, editableId, onEdit }: ChatMessageGroup
           )}
         </div>
       ))}
+      {group.privately && <p className="message-private-note">Sent to you alone from an XMPP app. Parley has no private replies: answer in the room, where everyone reads it.</p>}
     </article>
   );
 }

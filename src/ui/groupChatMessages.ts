@@ -8,19 +8,23 @@ export interface ChatMessageGroup {
   direction: ChatMessage['direction'];
   displayName: string;
   startTime: number;
+  /** Sent to you alone (ChatMessage.privately): never in a group with the sender's room messages. */
+  privately: boolean;
   messages: ChatMessage[];
 }
 
 /**
  * SPEC §9 chat grouping: consecutive messages from one sender, each within the window of the one
- * before it, share one header. Messages must be in time order.
+ * before it, share one header; a private message starts a group of its own, as a room message after
+ * it does. Messages must be in time order.
  */
 export function groupChatMessages(messages: readonly ChatMessage[], windowMs: number = CHAT.groupingWindowMs): ChatMessageGroup[] {
   const groups: ChatMessageGroup[] = [];
   let last: ChatMessageGroup | undefined;
   let lastTime = 0;
   for (const message of messages) {
-    if (last && last.senderAddress === message.senderAddress && last.direction === message.direction && message.time - lastTime <= windowMs) {
+    const privately = message.privately === true;
+    if (last && last.senderAddress === message.senderAddress && last.direction === message.direction && last.privately === privately && message.time - lastTime <= windowMs) {
       last.messages.push(message);
     } else {
       last = {
@@ -29,6 +33,7 @@ export function groupChatMessages(messages: readonly ChatMessage[], windowMs: nu
         direction: message.direction,
         displayName: message.displayName,
         startTime: message.time,
+        privately,
         messages: [message],
       };
       groups.push(last);

@@ -32,8 +32,8 @@ test.describe('Chat: messages reach everyone in the room, grouped by sender with
   });
 });
 
-test.describe('A plain XMPP client in the room: named by the nickname it joined under, and "/me" reads as an action both ways (XEP-0245; beyond the spec)', () => {
-  test('Dave on a plain client joins as "dave_on_gajim" with no other name; his "/me waves" reads "dave_on_gajim waves" for Alice, and hers reaches him as he would type it', async ({ people, appUrl, parley }) => {
+test.describe('A plain XMPP client in the room: named by the nickname it joined under, "/me" reads as an action both ways (XEP-0245), and its private message is said to be one (XEP-0045; beyond the spec)', () => {
+  test('Dave on a plain client joins as "dave_on_gajim" with no other name; his "/me waves" reads "dave_on_gajim waves" for Alice, hers reaches him as he would type it, and his private message to her says so and how to answer', async ({ people, appUrl, parley }) => {
     const room = uniqueRoomName('plain');
     const alice = await people.join(room, 'Alice');
     const response = await fetch(new URL('/api/config', appUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientVersion: CLIENT_VERSION }) });
@@ -42,6 +42,7 @@ test.describe('A plain XMPP client in the room: named by the nickname it joined 
     try {
       await login(dave);
       const roomAddress = roomJid(room, parley.settings.mucDomain);
+      const aliceSeen = new Promise<string>((resolve) => dave.on('presence', (presence) => presence.nick === 'Alice' && resolve(presence.from)));
       await withTimeout(dave.joinRoom(roomAddress, 'dave_on_gajim'), 10_000, 'the plain client’s join');
       await expect(participantEntry(alice.page, 'dave_on_gajim')).toHaveCount(1);
       await expect(chatLog(alice.page)).toContainText('dave_on_gajim joined');
@@ -55,6 +56,12 @@ test.describe('A plain XMPP client in the room: named by the nickname it joined 
       await say(alice.page, '/me nods');
       expect(await withTimeout(heard, 10_000, 'Alice’s action at the plain client')).toBe('/me nods');
       await expect(chatLog(alice.page).getByRole('paragraph').filter({ hasText: 'nods' })).toHaveText('Alice nods');
+
+      dave.sendMessage({ to: await withTimeout(aliceSeen, 10_000, 'Alice’s presence at the plain client'), type: 'chat', body: 'just between us' });
+      const whisper = chatLog(alice.page).getByRole('article').filter({ hasText: 'just between us' });
+      await expect(whisper).toContainText('dave_on_gajim to you only');
+      await expect(whisper).toContainText('Parley has no private replies: answer in the room, where everyone reads it.');
+      await expect(whisper).not.toContainText('waves');
     } finally {
       dave.disconnect();
     }

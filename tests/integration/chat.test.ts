@@ -413,6 +413,23 @@ describe('Interop with a plain XMPP client (StanzaJS, not Parley): standard stan
     expect(await waitFor(alice!, 'his second message', (state) => state.messages[`${plain.occupant}:d2`])).toMatchObject({ displayName: 'dave_on_gajim' });
   });
 
+  it('shows its private message (XEP-0045, which Parley cannot send) to its addressee alone, marked so and counted unread, never mixed with its room messages', async () => {
+    const { who: [alice, bob], at: [aliceAt], roomAddress } = await together('Alice', 'Bob');
+    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
+    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    const unreadBefore = alice!.session.store.state.rooms[aliceAt!.roomId]!.unreadCount;
+    plain.client.sendMessage({ to: aliceAt!.occupant, type: 'chat', id: 'pm1', body: 'just between us' });
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'g1', body: 'hello everyone' });
+    const whisper = await waitFor(alice!, 'the private message', (state) => state.messages[`${plain.occupant}:pm1`]);
+    expect(whisper).toMatchObject({ body: 'just between us', direction: 'incoming', displayName: 'dave_on_gajim', roomAddress, privately: true });
+    const aloud = await waitFor(alice!, 'the room message', (state) => state.messages[`${plain.occupant}:g1`]);
+    expect(aloud.privately).toBeUndefined();
+    expect(alice!.session.store.state.rooms[aliceAt!.roomId]!.unreadCount).toBe(unreadBefore + 2);
+    // Bob had the room message, after the private one was sent: the private one is not his.
+    await waitFor(bob!, 'the room message', (state) => state.messages[`${plain.occupant}:g1`]);
+    expect(bob!.session.store.state.messages[`${plain.occupant}:pm1`]).toBeUndefined();
+  });
+
   it('shows its groupchat messages without an id we can keep (none, or one too long) under an id, also where crypto.randomUUID is missing (a plain-http page)', async () => {
     const { who: [alice], roomAddress } = await together('Alice');
     const plain = await plainClientIn(roomAddress, 'Pat');

@@ -66,7 +66,7 @@ export class RoomArrivals {
     const last = newMessages.at(-1);
     if (last) {
       notices.push({
-        title: newMessages.length === 1 ? `${last.displayName} in ${this.roomName}` : `${newMessages.length} new messages in ${this.roomName}`,
+        title: newMessages.length === 1 ? `${last.displayName}${last.privately ? ', to you only,' : ''} in ${this.roomName}` : `${newMessages.length} new messages in ${this.roomName}`,
         body: noticeText(last, newMessages.length === 1).slice(0, NOTICE_BODY_LENGTH),
         tag: `${MESSAGE_TAG}${last.roomAddress}`,
       });

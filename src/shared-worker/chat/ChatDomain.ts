@@ -62,7 +62,8 @@ export interface TabsChat extends ChatCommands {
 /**
  * Text chat in rooms (SPEC §3 chat message; §4 chat state and attention request; §5 message
  * editing; PROTOCOL.md namespaces): groupchat messages with `<nick>` and corrections, chat
- * states, real-time text, attention requests and JSON commands. Every stanza from the wire is
+ * states, real-time text, attention requests and JSON commands, and the private messages a plain
+ * XMPP client may send you. Every stanza from the wire is
  * validated and bounded here; every timer runs on the session's clock.
  */
 export class ChatDomain implements SessionDomain, TabsChat {
@@ -338,11 +339,13 @@ export class ChatDomain implements SessionDomain, TabsChat {
       return; // a message with a payload is not chat
     }
     if (message.requestingAttention && !isSelf) this.attentionRequested(roomAddress, occupant.full);
-    // Chat, chat states and real-time text are groupchat (PROTOCOL.md); private messages are not Parley chat.
+    // Chat, chat states and real-time text are groupchat (PROTOCOL.md). A private message (XEP-0045)
+    // comes only from a plain XMPP client, Parley sends none: it is shown to you as such, not lost.
+    if (message.type === 'chat' && typeof message.body === 'string' && !isSelf) this.onBody(message, occupant.full, roomAddress, { isSelf, privately: true });
     if (message.type !== 'groupchat') return;
 
     const hasBody = typeof message.body === 'string' && message.subject === undefined;
-    if (hasBody) this.onGroupchatBody(message, occupant.full, roomAddress, isSelf);
+    if (hasBody) this.onBody(message, occupant.full, roomAddress, { isSelf, privately: false });
     if (isSelf) return;
     if (message.rtt && !hasBody) this.onRealTimeText(occupant.full, message.rtt);
     const chatState = shownChatState(message.chatState) ?? (hasBody ? 'active' : undefined);
@@ -363,7 +366,7 @@ export class ChatDomain implements SessionDomain, TabsChat {
     return this.context.store.state.preferences.realTimeText;
   }
 
-  private onGroupchatBody(message: Stanzas.ReceivedMessage, sender: string, roomAddress: string, isSelf: boolean): void {
+  private onBody(message: Stanzas.ReceivedMessage, sender: string, roomAddress: string, { isSelf, privately }: { isSelf: boolean; privately: boolean }): void {
     const body = message.body as string;
     const problem = body.trim() === ''
       ? 'empty body'
@@ -388,9 +391,12 @@ export class ChatDomain implements SessionDomain, TabsChat {
       this.messages.addOutgoing({ stanzaId, roomAddress, body, replace, displayName, senderAddress: sender, customerData, time, acked: true });
       return;
     }
-    this.rttReceiver.messageArrived(sender);
-    this.rooms.updatePeer(sender, { realTimeText: '' });
-    if (this.messages.addIncoming({ stanzaId, roomAddress, body, replace, displayName, senderAddress: sender, customerData, time })) {
+    // A room message ends the draft its writer showed the room; a private one is not that draft.
+    if (!privately) {
+      this.rttReceiver.messageArrived(sender);
+      this.rooms.updatePeer(sender, { realTimeText: '' });
+    }
+    if (this.messages.addIncoming({ stanzaId, roomAddress, body, replace, displayName, senderAddress: sender, customerData, time, privately })) {
       this.rooms.incrementUnread(roomAddress);
     }
   }

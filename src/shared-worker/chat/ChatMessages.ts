@@ -21,8 +21,10 @@ export interface OutgoingMessage extends RoomMessage {
   acked: boolean;
 }
 
-/** A message from someone else. */
-export type IncomingMessage = RoomMessage;
+/** A message from someone else; `privately` when sent to you alone. */
+export interface IncomingMessage extends RoomMessage {
+  privately?: boolean;
+}
 
 /** Messages are keyed: ours by stanza id, others' by `${senderAddress}:${stanzaId}` (entities.ts). */
 export function incomingKey(senderAddress: string, stanzaId: string): string {
@@ -104,7 +106,7 @@ export class ChatMessages {
     const content = JSON.stringify([message.roomAddress, message.stanzaId, message.body]);
     if (this.get(id) || this.incomingContent.has(content)) return false;
     this.incomingContent.add(content);
-    this.store.upsert('messages', id, newRecord(id, message, 'incoming', true));
+    this.store.upsert('messages', id, { ...newRecord(id, message, 'incoming', true), ...(message.privately ? { privately: true as const } : {}) });
     return true;
   }
 }

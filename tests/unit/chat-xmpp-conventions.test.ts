@@ -11,12 +11,13 @@ import { TabContext } from '../../src/ui/tabContext';
 
 const ROOM = 'room@rooms.parley.localhost';
 
-function message(id: string, body: string, displayName = 'dave_on_gajim'): ChatMessage {
-  return { id, stanzaId: id, body, direction: 'incoming', displayName, senderAddress: `${ROOM}/${displayName}`, roomAddress: ROOM, time: 1_000, editedTime: undefined, replace: undefined, acked: true, customerData: undefined };
+function message(id: string, body: string, displayName = 'dave_on_gajim', change: Partial<ChatMessage> = {}): ChatMessage {
+  return { id, stanzaId: id, body, direction: 'incoming', displayName, senderAddress: `${ROOM}/${displayName}`, roomAddress: ROOM, time: 1_000, editedTime: undefined, replace: undefined, acked: true, customerData: undefined, ...change };
 }
 
 function rendered(messages: ChatMessage[]): string {
   const [group] = groupChatMessages(messages);
+  expect(groupChatMessages(messages)).toHaveLength(1);
   // Rendering reads no action; a tab is there only because the group asks for its actions.
   const tab = { actions: {} } as ParleyTab;
   return renderToStaticMarkup(createElement(TabContext.Provider, { value: tab }, createElement(ChatMessageGroup, { group: group!, editableId: undefined, onEdit: () => undefined })));
@@ -43,6 +44,35 @@ describe('XEP-0245 /me: a message that begins with "/me " is its sender’s acti
     expect(arrivals.look([message('m1', '/me waves')], []).notices).toEqual([{ title: 'dave_on_gajim in standup', body: 'dave_on_gajim waves', tag: `parley-message:${ROOM}` }]);
     expect(arrivals.look([message('m1', '/me waves'), message('m2', 'hello', 'Ann'), message('m3', '/me nods', 'Ann')], []).notices).toEqual([
       { title: '2 new messages in standup', body: 'Ann nods', tag: `parley-message:${ROOM}` },
+    ]);
+  });
+});
+
+describe('Private messages (XEP-0045), which plain XMPP clients send and Parley cannot: shown to you as such, with how to answer (beyond the spec)', () => {
+  it('never share a group with the sender’s room messages, before or after them', () => {
+    const whisper = message('p1', 'just between us', 'dave_on_gajim', { privately: true, time: 2_000 });
+    const groups = groupChatMessages([message('g1', 'hello everyone'), whisper, message('p2', 'and this', 'dave_on_gajim', { privately: true, time: 3_000 }), message('g2', 'back in the room', 'dave_on_gajim', { time: 4_000 })]);
+    expect(groups.map((group) => [group.privately, group.messages.map((one) => one.id)])).toEqual([
+      [false, ['g1']],
+      [true, ['p1', 'p2']],
+      [false, ['g2']],
+    ]);
+  });
+
+  it('say "to you only" in their header, and under them that Parley answers in the room', () => {
+    const html = rendered([message('p1', 'just between us', 'dave_on_gajim', { privately: true })]);
+    expect(html).toContain('<article class="message-group incoming private">');
+    expect(html).toContain('<span class="message-private">to you only</span>');
+    expect(html).toContain('<p class="message-private-note">Sent to you alone from an XMPP app. Parley has no private replies: answer in the room, where everyone reads it.</p>');
+    const aloud = rendered([message('g1', 'hello everyone')]);
+    expect(aloud).not.toContain('private');
+  });
+
+  it('are notified as to you only', () => {
+    const arrivals = new RoomArrivals('standup');
+    arrivals.look([], []);
+    expect(arrivals.look([message('p1', 'just between us', 'dave_on_gajim', { privately: true })], []).notices).toEqual([
+      { title: 'dave_on_gajim, to you only, in standup', body: 'just between us', tag: `parley-message:${ROOM}` },
     ]);
   });
 });

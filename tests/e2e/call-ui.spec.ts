@@ -678,7 +678,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     }
   });
 
-  test('a camera another app holds keeps only itself off: the preview and the call say so of the camera alone, and keep saying it beside the camera once the notice is dismissed, as does the pop-out chat until the camera starts; the microphone starts, so the others hear you', async ({ people, browser, appUrl }) => {
+  test('a camera another app holds keeps only itself off: the preview and the call say so of the camera alone, and keep saying it beside the camera once the notice is dismissed, as does the pop-out chat, on its camera’s toggle too, until the camera starts; the microphone starts, so the others hear you', async ({ people, browser, appUrl }) => {
     const room = uniqueRoomName('call-camera-held');
     const bob = await people.join(room, 'Bob');
     await joinCall(bob.page);
@@ -717,6 +717,11 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await expectJoined(popout);
       const popoutSays = ownMediaElsewhere(popout).locator('.own-media-trouble');
       await expect(popoutSays).toHaveText(words);
+      // Its camera toggle is marked as the call tab's is, and says why with itself.
+      const popoutCamera = ownMediaElsewhere(popout).getByRole('button', { name: 'Start camera', exact: true });
+      await expect(popoutCamera).toHaveClass(/has-trouble/);
+      await expect(popoutCamera).toHaveAccessibleDescription(words);
+      await expect(ownMediaElsewhere(popout).getByRole('button', { name: 'Mute microphone', exact: true })).not.toHaveAttribute('aria-describedby');
       // On a phone its words stay in the window, under the room's name, which keeps its place.
       await popout.setViewportSize({ width: 390, height: 844 });
       expect(await widthPastWindow(popout)).toBe(0);
@@ -730,6 +735,7 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await ownMediaElsewhere(popout).getByRole('button', { name: 'Start camera', exact: true }).click();
       await expectDecodingVideo(bob.page, 'Alice');
       await expect(popoutSays).toHaveCount(0);
+      await expect(ownMediaElsewhere(popout).getByRole('button', { name: 'Stop camera', exact: true })).not.toHaveAttribute('aria-describedby');
       await expect(ownTrouble).toHaveCount(0);
       await expect(callButton(page, 'Stop camera')).not.toHaveAttribute('aria-describedby');
     } finally {

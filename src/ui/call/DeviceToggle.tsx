@@ -22,8 +22,11 @@ export interface DeviceToggleProps {
   readonly onToggle: () => void;
   /** Take focus once usable, unless it went elsewhere meanwhile (it was lost, or its group holds it). */
   readonly takeFocus?: boolean;
-  /** Why the device is not on (its capture failed): marked on the button, and said with it. */
-  readonly trouble?: DeviceTrouble | undefined;
+  /**
+   * Why the device is not on (its capture failed): marked on the button, its advice said with it, its
+   * short words in the tooltip where known (the tabs that ask the call's tab know the advice alone).
+   */
+  readonly trouble?: (Pick<DeviceTrouble, 'advice'> & Partial<Pick<DeviceTrouble, 'words'>>) | undefined;
 }
 
 /**
@@ -52,7 +55,7 @@ export function DeviceToggle({ device, on, starting, disabled, title, onToggle, 
         aria-label={label}
         aria-keyshortcuts={names.aria}
         aria-describedby={troubleShown ? troubleId : undefined}
-        title={title ?? (troubleShown ? `${trouble.words}. ${label} to try again (${names.shown})` : `${label} (${names.shown})`)}
+        title={title ?? (troubleShown ? `${trouble.words === undefined ? '' : `${trouble.words}. `}${label} to try again (${names.shown})` : `${label} (${names.shown})`)}
         disabled={disabled}
         onClick={onToggle}
       >

@@ -31,8 +31,9 @@ export function OwnMediaElsewhere({ roomAddress, offerHangUp = false }: { roomAd
   const cameraOn = self ? self.hasActiveCamera : call?.ownMedia.cameraOff === false;
   // Off for the others because the system stopped it, though you have it on: the call's tab says so, and so does this.
   const stopped = { camera: call?.ownMedia.cameraStopped === true, microphone: call?.ownMedia.microphoneStopped === true };
-  // Why the call's tab could not start one (another app holds it, it is blocked): said here as there.
-  const troubles = [call?.ownMedia.microphoneTrouble, call?.ownMedia.cameraTrouble].filter((words): words is string => Boolean(words));
+  // Why the call's tab could not start one (another app holds it, it is blocked): said here as there, and marked on its toggle.
+  const troubles = { microphone: call?.ownMedia.microphoneTrouble || undefined, camera: call?.ownMedia.cameraTrouble || undefined };
+  const troubleWords = [troubles.microphone, troubles.camera].filter((advice): advice is string => advice !== undefined);
   // What was asked and not done yet, per device: the state it asked to leave, until it leaves it or the ask settles.
   const [asked, setAsked] = useState<Partial<Record<Device, boolean>>>({});
   const [refusal, setRefusal] = useState<string | undefined>(undefined);
@@ -66,8 +67,16 @@ export function OwnMediaElsewhere({ roomAddress, offerHangUp = false }: { roomAd
         disabled={pushToTalk}
         title={pushToTalk ? 'Push to talk is on: hold Space in the call’s tab to talk' : undefined}
         onToggle={() => ask('microphoneMuted', microphoneOn)}
+        trouble={troubles.microphone === undefined ? undefined : { advice: troubles.microphone }}
       />
-      <DeviceToggle device="camera" on={cameraOn} starting={asked.cameraOff === cameraOn} disabled={false} onToggle={() => ask('cameraOff', cameraOn)} />
+      <DeviceToggle
+        device="camera"
+        on={cameraOn}
+        starting={asked.cameraOff === cameraOn}
+        disabled={false}
+        onToggle={() => ask('cameraOff', cameraOn)}
+        trouble={troubles.camera === undefined ? undefined : { advice: troubles.camera }}
+      />
       {offerHangUp && (
         <button type="button" className="control hang-up" aria-label="Hang up" title="Hang up" onClick={hangUp}>
           <HangUpIcon />
@@ -78,9 +87,9 @@ export function OwnMediaElsewhere({ roomAddress, offerHangUp = false }: { roomAd
           {stoppedWords(stopped, true)} Turn {stopped.camera && stopped.microphone ? 'them' : 'it'} on here to try again.
         </p>
       )}
-      {troubles.length > 0 && (
+      {troubleWords.length > 0 && (
         <p className="own-media-trouble" role="status">
-          {troubles.join(' ')}
+          {troubleWords.join(' ')}
         </p>
       )}
       {refusal && (

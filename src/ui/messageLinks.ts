@@ -1,10 +1,16 @@
 /** A piece of a chat message's text: plain text, or an http(s) link to make clickable. */
 export type MessageSegment = { kind: 'text'; text: string } | { kind: 'link'; text: string; href: string };
 
-/** Where a link may start: only the two schemes a chat link may open (never javascript:, data:, …). */
-const LINK_START = /https?:\/\/[^\s<>"]+/gi;
-/** Punctuation that ends a sentence rather than the address ("see https://x.org/a."). */
-const TRAILING = /[.,;:!?'"»”’)\]}]+$/;
+/**
+ * Where a link may start: only the two schemes a chat link may open (never javascript:, data:, …).
+ * A backtick is no part of an address (RFC 3986 has it encoded): it closes a preformatted span.
+ */
+const LINK_START = /https?:\/\/[^\s<>"`]+/gi;
+/**
+ * Punctuation that ends a sentence rather than the address ("see https://x.org/a."), and the
+ * styling directives that close a strong or struck span around it ("*https://x.org/a*", XEP-0393).
+ */
+const TRAILING = /[.,;:!?'"»”’)\]}*~]+$/;
 
 /**
  * Splits a message into text and links (issue 15: clickable http(s) links, rendered safely). A link

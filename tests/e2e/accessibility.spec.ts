@@ -235,14 +235,16 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
     await expect(tile(alice.page, "Bob's screen")).toHaveCount(0);
     await openPanel(bob.page, 'Chat');
 
-    // Bob writes, corrects it (↑ in the empty box), and goes on typing.
+    // Bob writes, styled (XEP-0393), then corrects a message (↑ in the empty box), and goes on typing.
     const bobsInput = messageBox(bob.page);
+    await say(bob.page, '> can we ship?\n*yes*, _after_ `npm test` passes');
     await say(bob.page, 'Hello Alcie');
     await bobsInput.press('ArrowUp');
     await bobsInput.fill('Hello Alice');
     await bobsInput.press('Enter');
     await bobsInput.fill('still writing');
     await openPanel(alice.page, 'Chat');
+    await say(alice.page, '/me nods: `npm test` it is');
     await expect(chatLog(alice.page)).toContainText('Hello Alice (edited)');
     await expect(typingIndicator(alice.page)).toContainText('Bob is typing…');
     await expectAccessible(alice.page, 'chat-correction-and-typing', ['Chat']);

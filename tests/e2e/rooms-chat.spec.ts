@@ -32,6 +32,22 @@ test.describe('Chat: messages reach everyone in the room, grouped by sender with
   });
 });
 
+test.describe('Message styling (XEP-0393): strong, emphasis, code and quotations read styled by everyone, as XMPP apps show them (beyond the spec)', () => {
+  test('Alice styles a message; Bob reads it styled, without the directives, its link still a link', async ({ people }) => {
+    const room = uniqueRoomName('styling');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await say(alice.page, '> can we ship?\n*yes*, _after_ `npm test` passes: https://example.org/ci');
+    const message = chatLog(bob.page).getByRole('paragraph').filter({ hasText: 'can we ship?' });
+    await expect(message).toHaveText('can we ship?yes, after npm test passes: https://example.org/ci');
+    await expect(message.locator('.message-quote')).toHaveText('can we ship?');
+    await expect(message.locator('strong')).toHaveText('yes');
+    await expect(message.locator('em')).toHaveText('after');
+    await expect(message.locator('code')).toHaveText('npm test');
+    await expect(message.getByRole('link', { name: 'https://example.org/ci' })).toHaveAttribute('href', 'https://example.org/ci');
+  });
+});
+
 test.describe('A plain XMPP client in the room: named by the nickname it joined under, "/me" reads as an action both ways (XEP-0245), and its private message is said to be one (XEP-0045; beyond the spec)', () => {
   test('Dave on a plain client joins as "dave_on_gajim" with no other name; his "/me waves" reads "dave_on_gajim waves" for Alice, hers reaches him as he would type it, and his private message to her says so and how to answer', async ({ people, appUrl, parley }) => {
     const room = uniqueRoomName('plain');

@@ -5,6 +5,8 @@ import { RoomArrivals } from '../../src/main-thread/alerts/RoomArrivals';
 import type { ParleyTab } from '../../src/main-thread/ParleyTab';
 import type { ChatMessage } from '../../src/protocol/entities';
 import { meAction } from '../../src/protocol/meCommand';
+import { MessageBody } from '../../src/ui/MessageBody';
+import { styleMessage } from '../../src/ui/messageStyling';
 import { ChatMessageGroup } from '../../src/ui/ChatMessageGroup';
 import { groupChatMessages } from '../../src/ui/groupChatMessages';
 import { TabContext } from '../../src/ui/tabContext';
@@ -74,5 +76,59 @@ describe('Private messages (XEP-0045), which plain XMPP clients send and Parley 
     expect(arrivals.look([message('p1', 'just between us', 'dave_on_gajim', { privately: true })], []).notices).toEqual([
       { title: 'dave_on_gajim, to you only, in standup', body: 'just between us', tag: `parley-message:${ROOM}` },
     ]);
+  });
+});
+
+describe('XEP-0393 message styling: strong, emphasis, strike and code spans, preformatted blocks and quotations, as XMPP apps send and show them (beyond the spec)', () => {
+  const line = (body: string) => {
+    const [only] = styleMessage(body);
+    return only?.kind === 'line' ? only.runs : undefined;
+  };
+  const text = (value: string) => ({ kind: 'text', text: value });
+
+  it('styles a span between two same directives, nested ones inside it, a preformatted span as text alone', () => {
+    expect(line('a *strong* word')).toEqual([text('a '), { kind: 'strong', runs: [text('strong')] }, text(' word')]);
+    expect(line('_em_ ~gone~ `*not strong*`')).toEqual([
+      { kind: 'emphasis', runs: [text('em')] },
+      text(' '),
+      { kind: 'strike', runs: [text('gone')] },
+      text(' '),
+      { kind: 'code', text: '*not strong*' },
+    ]);
+    expect(line('*_both_*')).toEqual([{ kind: 'strong', runs: [{ kind: 'emphasis', runs: [text('both')] }] }]);
+    expect(line('*bold*ly')).toEqual([{ kind: 'strong', runs: [text('bold')] }, text('ly')]);
+  });
+
+  it('leaves a directive as it is where it may not open or close: inside a word, before or after whitespace, with nothing between, across lines', () => {
+    for (const body of ['2*3*4', 'snake_case_name', '* not strong*', '*not strong *', '**', '~', 'a ` b']) expect(line(body), body).toEqual([text(body)]);
+    expect(styleMessage('*not\nstrong*')).toEqual([
+      { kind: 'line', runs: [text('*not')] },
+      { kind: 'line', runs: [text('strong*')] },
+    ]);
+  });
+
+  it('never opens or closes a span inside a link; a link may sit whole inside one', () => {
+    expect(line('see https://example.org/a_b_ c')).toEqual([text('see '), { kind: 'link', text: 'https://example.org/a_b_', href: 'https://example.org/a_b_' }, text(' c')]);
+    expect(line('*https://example.org/a*')).toEqual([{ kind: 'strong', runs: [{ kind: 'link', text: 'https://example.org/a', href: 'https://example.org/a' }] }]);
+    expect(line('`https://example.org/`')).toEqual([{ kind: 'code', text: 'https://example.org/' }]);
+  });
+
+  it('reads ``` blocks (up to a line of ``` alone, or the end) and > quotations (nested by >>) as blocks', () => {
+    expect(styleMessage('```js\nconst a = *1*;\n```\nafter')).toEqual([
+      { kind: 'pre', text: 'const a = *1*;' },
+      { kind: 'line', runs: [text('after')] },
+    ]);
+    expect(styleMessage('```\nnever closed\n> nor quoted')).toEqual([{ kind: 'pre', text: 'never closed\n> nor quoted' }]);
+    expect(styleMessage('> quoted *well*\n>> nested\nafter')).toEqual([
+      { kind: 'quote', blocks: [{ kind: 'line', runs: [text('quoted '), { kind: 'strong', runs: [text('well')] }] }, { kind: 'quote', blocks: [{ kind: 'line', runs: [text('nested')] }] }] },
+      { kind: 'line', runs: [text('after')] },
+    ]);
+  });
+
+  it('renders our own elements only, the directives not shown, the lines as written', () => {
+    const html = renderToStaticMarkup(createElement(MessageBody, { text: '> *<b>* said\n```\n<i>x</i>\n```\nfirst\n\n_then_ https://example.org/' }));
+    expect(html).toBe(
+      '<span class="message-quote"><strong>&lt;b></strong> said</span><code class="message-pre">&lt;i>x&lt;/i></code>first\n\n<em>then</em> <a href="https://example.org/" target="_blank" rel="noopener noreferrer">https://example.org/</a>',
+    );
   });
 });

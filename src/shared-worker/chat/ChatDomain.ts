@@ -63,8 +63,8 @@ export interface TabsChat extends ChatCommands {
  * Text chat in rooms (SPEC §3 chat message; §4 chat state and attention request; §5 message
  * editing; PROTOCOL.md namespaces): groupchat messages with `<nick>` and corrections, chat
  * states, real-time text, attention requests and JSON commands, and the private messages a plain
- * XMPP client may send you. Every stanza from the wire is
- * validated and bounded here; every timer runs on the session's clock.
+ * XMPP client may send you. Every stanza from the wire is validated and bounded here; every timer
+ * runs on the session's clock.
  */
 export class ChatDomain implements SessionDomain, TabsChat {
   private readonly rooms: ChatRooms;

@@ -47,8 +47,9 @@ function callOf(presence: Stanzas.Presence): { joinedCall: boolean; requestingMe
 /**
  * SPEC §3 Peer from an occupant presence (PROTOCOL.md "XMPP namespaces"): id from `<user sid>`
  * (else the nick), customerData from the `<user>` text, display name from customerData, else the
- * `<nick>`, else a room nickname a person chose (a plain XMPP client's), else 'Anonymous'; role, affiliation and real address from the MUC item; call state from
- * `<conf>`; and the room's `<user rid>` beside it. Every value is validated and bounded.
+ * `<nick>`, else a room nickname a person chose (a plain XMPP client's), else 'Anonymous'; role,
+ * affiliation and real address from the MUC item; call state from `<conf>`; and the room's
+ * `<user rid>` beside it. Every value is validated and bounded.
  */
 export function peerFromPresence(presence: Stanzas.Presence, context: PeerContext): PeerFromPresence {
   const problems: string[] = [];

@@ -1,4 +1,4 @@
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, useMemo, type ReactNode } from 'react';
 import type { MessageSegment } from './messageLinks';
 import { styleMessage, type StyledBlock, type StyledRun } from './messageStyling';
 
@@ -8,7 +8,9 @@ import { styleMessage, type StyledBlock, type StyledRun } from './messageStyling
  * cannot reach back into this one. Only elements of our own, never the sender's markup.
  */
 export function MessageBody({ text }: { text: string }) {
-  return <>{blocks(styleMessage(text))}</>;
+  // Read once per text, not on every render of the chat.
+  const styled = useMemo(() => styleMessage(text), [text]);
+  return <>{blocks(styled)}</>;
 }
 
 function blocks(list: readonly StyledBlock[]): ReactNode[] {

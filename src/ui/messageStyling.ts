@@ -50,49 +50,71 @@ function blocksOf(lines: readonly string[]): StyledBlock[] {
   return blocks;
 }
 
-function runsOf(line: string): StyledRun[] {
-  const inLink: boolean[] = new Array<boolean>(line.length).fill(false);
+/** One line as the span parser reads it: which characters are in a link, and where each directive may close a span. */
+interface ParsedLine {
+  readonly text: string;
+  readonly inLink: readonly boolean[];
+  /** Per directive, in order, the positions where it may close a span: not in a link, after no whitespace. */
+  readonly closers: Readonly<Record<string, readonly number[]>>;
+}
+
+function runsOf(text: string): StyledRun[] {
+  const inLink: boolean[] = new Array<boolean>(text.length).fill(false);
   let at = 0;
-  for (const segment of splitLinks(line)) {
+  for (const segment of splitLinks(text)) {
     if (segment.kind === 'link') inLink.fill(true, at, at + segment.text.length);
     at += segment.text.length;
   }
-  return runsIn(line, 0, line.length, inLink);
+  // Found once per line, so that a line of directives that never close (any message may be one) is read in n log n, not n².
+  const closers: Record<string, number[]> = {};
+  for (let position = 1; position < text.length; position += 1) {
+    const char = text[position]!;
+    if (SPAN_KINDS[char] !== undefined && !inLink[position] && !WHITESPACE.test(text[position - 1]!)) (closers[char] ??= []).push(position);
+  }
+  return runsIn({ text, inLink, closers }, 0, text.length);
 }
 
-/** The runs of `line` from `from` to `to`, spans parsed lazily from the left. */
-function runsIn(line: string, from: number, to: number, inLink: readonly boolean[]): StyledRun[] {
+/** The runs of the line from `from` to `to`, spans parsed lazily from the left. */
+function runsIn(line: ParsedLine, from: number, to: number): StyledRun[] {
+  const { text } = line;
   const runs: StyledRun[] = [];
   let plainFrom = from;
   for (let open = from; open < to; open += 1) {
-    const kind = openingAt(line, open, from, to, inLink);
+    const kind = openingAt(line, open, from, to);
     if (kind === undefined) continue;
-    const close = closingOf(line, open, to, inLink);
+    const close = closingOf(line, open, to);
     if (close === -1) continue;
-    if (open > plainFrom) runs.push(...splitLinks(line.slice(plainFrom, open)));
-    runs.push(kind === 'code' ? { kind, text: line.slice(open + 1, close) } : { kind, runs: runsIn(line, open + 1, close, inLink) });
+    if (open > plainFrom) runs.push(...splitLinks(text.slice(plainFrom, open)));
+    runs.push(kind === 'code' ? { kind, text: text.slice(open + 1, close) } : { kind, runs: runsIn(line, open + 1, close) });
     open = close;
     plainFrom = close + 1;
   }
-  if (plainFrom < to) runs.push(...splitLinks(line.slice(plainFrom, to)));
+  if (plainFrom < to) runs.push(...splitLinks(text.slice(plainFrom, to)));
   return runs;
 }
 
 /** The span a directive at `at` opens, if it may open one there. */
-function openingAt(line: string, at: number, from: number, to: number, inLink: readonly boolean[]): SpanKind | undefined {
-  const char = line[at]!;
+function openingAt({ text, inLink }: ParsedLine, at: number, from: number, to: number): SpanKind | undefined {
+  const char = text[at]!;
   const kind = SPAN_KINDS[char];
-  if (kind === undefined || inLink[at] || at + 1 >= to || WHITESPACE.test(line[at + 1]!)) return undefined;
+  if (kind === undefined || inLink[at] || at + 1 >= to || WHITESPACE.test(text[at + 1]!)) return undefined;
   // At the start of its line or span, after whitespace, or after another directive that opens.
-  const before = at === from ? undefined : line[at - 1]!;
+  const before = at === from ? undefined : text[at - 1]!;
   if (before === undefined || WHITESPACE.test(before) || (SPAN_KINDS[before] !== undefined && before !== char)) return kind;
   return undefined;
 }
 
-/** Where the span opened at `open` closes: the next same directive with text before it, not in a link; -1 when none. */
-function closingOf(line: string, open: number, to: number, inLink: readonly boolean[]): number {
-  for (let at = open + 2; at < to; at += 1) {
-    if (line[at] === line[open] && !inLink[at] && !WHITESPACE.test(line[at - 1]!)) return at;
+/** Where the span opened at `open` closes: the next same directive with text before it, not in a link, before `to`; -1 when none. */
+function closingOf({ text, closers }: ParsedLine, open: number, to: number): number {
+  const positions = closers[text[open]!] ?? [];
+  // The first position at or past open + 2 (a span holds some text), by bisection.
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (positions[middle]! < open + 2) low = middle + 1;
+    else high = middle;
   }
-  return -1;
+  const close = positions[low];
+  return close !== undefined && close < to ? close : -1;
 }

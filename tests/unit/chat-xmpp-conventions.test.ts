@@ -6,7 +6,7 @@ import type { ParleyTab } from '../../src/main-thread/ParleyTab';
 import type { ChatMessage } from '../../src/protocol/entities';
 import { meAction } from '../../src/protocol/meCommand';
 import { MessageBody } from '../../src/ui/MessageBody';
-import { styleMessage } from '../../src/ui/messageStyling';
+import { styleMessage, type StyledBlock, type StyledRun } from '../../src/ui/messageStyling';
 import { ChatMessageGroup } from '../../src/ui/ChatMessageGroup';
 import { groupChatMessages } from '../../src/ui/groupChatMessages';
 import { TabContext } from '../../src/ui/tabContext';
@@ -123,6 +123,26 @@ describe('XEP-0393 message styling: strong, emphasis, strike and code spans, pre
       { kind: 'quote', blocks: [{ kind: 'line', runs: [text('quoted '), { kind: 'strong', runs: [text('well')] }] }, { kind: 'quote', blocks: [{ kind: 'line', runs: [text('nested')] }] }] },
       { kind: 'line', runs: [text('after')] },
     ]);
+  });
+
+  it('takes any body as it comes: what it shows is the body less the directives it styled, in order', () => {
+    // Bodies come from anyone: a deterministic stream of them, made of directives, spaces, line breaks, quote marks, fences and links.
+    const pieces = ['*', '_', '~', '`', ' ', '\n', '>', '```', 'a', 'bc', 'https://example.org/a_b*', '. '];
+    let seed = 14;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const shown = (blocks: StyledBlock[]): string =>
+      blocks.map((block) => (block.kind === 'line' ? runText(block.runs) : block.kind === 'pre' ? block.text : shown(block.blocks))).join('');
+    const runText = (runs: StyledRun[]): string => runs.map((run) => ('runs' in run ? runText(run.runs) : run.text)).join('');
+    for (let round = 0; round < 2_000; round += 1) {
+      const body = Array.from({ length: next() % 40 }, () => pieces[next() % pieces.length]).join('');
+      const text = shown(styleMessage(body));
+      let at = 0;
+      for (const char of text) {
+        at = body.indexOf(char, at);
+        expect(at, `${JSON.stringify(body)} shows ${JSON.stringify(text)}`).toBeGreaterThanOrEqual(0);
+        at += 1;
+      }
+    }
   });
 
   it('renders our own elements only, the directives not shown, the lines as written', () => {

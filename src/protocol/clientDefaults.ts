@@ -239,6 +239,13 @@ export const MESSAGE_NOTICE_HOLD_MS = 400;
 export const LEAVE_HOLD_MS = DEPARTURE_HOLD.stalledAfterMs;
 
 /**
+ * XEP-0045 §7.6: a nickname change is an unavailable presence (status 303, naming the new nickname)
+ * and the available one at the new address right after it. That presence, within this long, is the
+ * same person renamed (RoomEventLog), not an arrival; later, the rename was lost on the way.
+ */
+export const NICKNAME_CHANGE_WITHIN_MS = 10_000;
+
+/**
  * The config's credential and relay token expire (PARLEY_CREDENTIAL_TTL_SECONDS, 12 h by default),
  * and a connection may outlive them: the room-config service, the relay's AUTH and a reconnect's
  * `resume` would then refuse them. So while connected the session asks for the config again (with

@@ -202,7 +202,7 @@ export interface Preferences {
 }
 
 /** What happened in a room that its chat shows as a line (issue 15): never sent on the wire. */
-export type RoomEventKind = 'joined' | 'left' | 'reconnected' | 'kicked' | 'banned' | 'locked' | 'unlocked' | 'attention';
+export type RoomEventKind = 'joined' | 'left' | 'reconnected' | 'renamed' | 'kicked' | 'banned' | 'locked' | 'unlocked' | 'attention';
 
 export interface RoomEvent {
   id: string;
@@ -210,6 +210,8 @@ export interface RoomEvent {
   kind: RoomEventKind;
   /** Who it is about, as they were named then; undefined for the room's own changes (lock). */
   displayName: string | undefined;
+  /** 'renamed': the name they had before (beyond the spec: a plain XMPP client's nickname change). */
+  formerName?: string;
   /** Their occupant address, for the call (DepartureHold: a plain leave); undefined for the room's own changes. */
   peerAddress: string | undefined;
   time: number;

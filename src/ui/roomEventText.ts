@@ -12,6 +12,8 @@ export function roomEventText(event: RoomEvent): string {
       return `${who} left`;
     case 'reconnected':
       return `${who} reconnected`;
+    case 'renamed':
+      return `${event.formerName ?? 'Someone'} is now known as ${who}`;
     case 'kicked':
       return `${who} was removed from the room`;
     case 'banned':

@@ -49,7 +49,7 @@ test.describe('Message styling (XEP-0393): strong, emphasis, code and quotations
 });
 
 test.describe('A plain XMPP client in the room: named by the nickname it joined under, "/me" reads as an action both ways (XEP-0245), and its private message is said to be one (XEP-0045; beyond the spec)', () => {
-  test('Dave on a plain client joins as "dave_on_gajim" with no other name; his "/me waves" reads "dave_on_gajim waves" for Alice, hers reaches him as he would type it, and his private message to her says so and how to answer', async ({ people, appUrl, parley }) => {
+  test('Dave on a plain client joins as "dave_on_gajim" with no other name; his "/me waves" reads "dave_on_gajim waves" for Alice, hers reaches him as he would type it, his private message to her says so and how to answer, and his nickname change reads as a rename', async ({ people, appUrl, parley }) => {
     const room = uniqueRoomName('plain');
     const alice = await people.join(room, 'Alice');
     const response = await fetch(new URL('/api/config', appUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientVersion: CLIENT_VERSION }) });
@@ -78,6 +78,13 @@ test.describe('A plain XMPP client in the room: named by the nickname it joined 
       await expect(whisper).toContainText('dave_on_gajim to you only');
       await expect(whisper).toContainText('Parley has no private replies: answer in the room, where everyone reads it.');
       await expect(whisper).not.toContainText('waves');
+
+      // He changes his nickname: the same person renamed, not someone joining.
+      dave.sendPresence({ to: `${roomAddress}/david` });
+      await expect(chatLog(alice.page)).toContainText('dave_on_gajim is now known as david');
+      await expect(participantEntry(alice.page, 'david')).toHaveCount(1);
+      await expect(participantEntry(alice.page, 'dave_on_gajim')).toHaveCount(0);
+      await expect(chatLog(alice.page)).not.toContainText('david joined');
     } finally {
       dave.disconnect();
     }

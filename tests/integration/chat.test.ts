@@ -413,6 +413,21 @@ describe('Interop with a plain XMPP client (StanzaJS, not Parley): standard stan
     expect(await waitFor(alice!, 'his second message', (state) => state.messages[`${plain.occupant}:d2`])).toMatchObject({ displayName: 'dave_on_gajim' });
   });
 
+  it('says its nickname change (XEP-0045 status 303) as a rename under its new name, not as someone joining', async () => {
+    const { who: [alice], roomAddress } = await together('Alice');
+    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
+    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    plain.client.sendPresence({ to: `${roomAddress}/david` });
+    const renamed = await waitFor(alice!, 'David as a peer', (state) => state.peers[`${roomAddress}/david`]);
+    expect(renamed.displayName).toBe('david');
+    expect(alice!.session.store.state.peers[plain.occupant]).toBeUndefined();
+    const lines = Object.values(alice!.session.store.state.roomEvents).filter((event) => event.roomAddress === roomAddress);
+    expect(lines.map((event) => [event.kind, event.formerName, event.displayName])).toEqual([
+      ['joined', undefined, 'dave_on_gajim'],
+      ['renamed', 'dave_on_gajim', 'david'],
+    ]);
+  });
+
   it('shows its private message (XEP-0045, which Parley cannot send) to its addressee alone, marked so and counted unread, never mixed with its room messages', async () => {
     const { who: [alice, bob], at: [aliceAt], roomAddress } = await together('Alice', 'Bob');
     const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');

@@ -1,6 +1,6 @@
 import type { Stanzas } from 'stanza';
 import { describe, expect, it } from 'vitest';
-import { DEPARTURE_HOLD, LEAVE_HOLD_MS } from '../../src/protocol/clientDefaults';
+import { DEPARTURE_HOLD, LEAVE_HOLD_MS, NICKNAME_CHANGE_WITHIN_MS } from '../../src/protocol/clientDefaults';
 import { LIMITS } from '../../src/protocol/constants';
 import type { ChatMessage, RoomEvent } from '../../src/protocol/entities';
 import { RoomArrivals } from '../../src/main-thread/alerts/RoomArrivals';
@@ -32,6 +32,42 @@ describe('Event lines from the room roster: a rejoin says only what changed mean
     expect(departureOf(status('307'))).toBe('kicked');
     expect(departureOf(undefined)).toBe('left');
     expect(departureOf(status('303'))).toBeUndefined();
+  });
+});
+
+describe(`RoomEventLog: a nickname change (status 303, then the new address within NICKNAME_CHANGE_WITHIN_MS, ${NICKNAME_CHANGE_WITHIN_MS} ms) is said as a rename, never as an arrival (beyond the spec)`, () => {
+  const peer = (nick: string, displayName = nick) => ({ address: `${ROOM}/${nick}`, displayName, userAddress: undefined });
+
+  it('a plain client renamed reads "dave is now known as david"; renamed with its name unchanged, nothing is said', () => {
+    const store = new StateStore();
+    const events = new RoomEventLog(store, new ManualClock());
+    events.renamed(ROOM, peer('dave'), `${ROOM}/david`);
+    events.arrived(ROOM, peer('david'));
+    expect(Object.values(store.state.roomEvents).map((event) => [event.kind, event.formerName, event.displayName, roomEventText(event)])).toEqual([
+      ['renamed', 'dave', 'david', 'dave is now known as david'],
+    ]);
+    // Its <nick> names it still: the nickname changed, the name did not.
+    events.renamed(ROOM, peer('david', 'Dave'), `${ROOM}/dave2`);
+    events.arrived(ROOM, peer('dave2', 'Dave'));
+    expect(lines(store)).toEqual([['renamed', 'david']]);
+  });
+
+  it('a presence at the new address after the window, or at another address, or in a room left meanwhile, is an arrival', async () => {
+    const store = new StateStore();
+    const clock = new ManualClock();
+    const events = new RoomEventLog(store, clock);
+    events.renamed(ROOM, peer('dave'), `${ROOM}/david`);
+    events.arrived(ROOM, peer('eve'));
+    await clock.advance(NICKNAME_CHANGE_WITHIN_MS + 1);
+    events.arrived(ROOM, peer('david'));
+    events.renamed(ROOM, peer('david'), `${ROOM}/dan`);
+    events.forget(ROOM);
+    events.arrived(ROOM, peer('dan'));
+    expect(lines(store)).toEqual([
+      ['joined', 'eve'],
+      ['joined', 'david'],
+      ['joined', 'dan'],
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../../common/clock';
 import { bareAddress } from '../../protocol/addresses';
-import { DEPARTURE_HOLD } from '../../protocol/clientDefaults';
+import { DEPARTURE_HOLD, NICKNAME_CHANGE_WITHIN_MS } from '../../protocol/clientDefaults';
 import { LIMITS } from '../../protocol/constants';
 import type { Peer, RoomEventKind } from '../../protocol/entities';
 import type { StateStore } from '../StateStore';
@@ -22,6 +22,8 @@ export class RoomEventLog {
   private readonly before = new Map<string, Roster>();
   /** The plain leaves whose person may still be back at the same address: occupant address → that line. */
   private readonly leaves = new Map<string, { roomAddress: string; eventId: string; userAddress: string | undefined; until: number }>();
+  /** Nickname changes whose presence at the new address has not come yet: that address → who they were. */
+  private readonly renames = new Map<string, { roomAddress: string; formerName: string; until: number }>();
 
   constructor(
     private readonly store: StateStore,
@@ -29,9 +31,10 @@ export class RoomEventLog {
   ) {}
 
   /** A line about `about` (undefined: about the room itself); returns its id. */
-  add(roomAddress: string, kind: RoomEventKind, about: Pick<Peer, 'address' | 'displayName'> | undefined): string {
+  add(roomAddress: string, kind: RoomEventKind, about: Pick<Peer, 'address' | 'displayName'> | undefined, formerName?: string): string {
     const id = `event-${this.next++}`;
-    this.store.upsert('roomEvents', id, { id, roomAddress, kind, displayName: about?.displayName, peerAddress: about?.address, time: this.clock.now() });
+    const line = { id, roomAddress, kind, displayName: about?.displayName, peerAddress: about?.address, time: this.clock.now() };
+    this.store.upsert('roomEvents', id, formerName === undefined ? line : { ...line, formerName });
     const ofRoom = Object.values(this.store.state.roomEvents).filter((event) => event.roomAddress === roomAddress);
     // Records keep their insertion order (ids are not integers): the first are the oldest.
     for (const old of ofRoom.slice(0, Math.max(0, ofRoom.length - LIMITS.roomEventsPerRoom))) this.store.remove('roomEvents', old.id);
@@ -45,8 +48,24 @@ export class RoomEventLog {
     this.leaves.set(peer.address, { roomAddress, eventId: this.add(roomAddress, 'left', peer), userAddress: peer.userAddress, until: now + DEPARTURE_HOLD.graceMs });
   }
 
-  /** Someone arrived while we are in the room: a join, or the same person back at once at the same address. */
+  /** Someone changed their nickname (status 303): their presence at `newAddress` follows, which is no arrival. */
+  renamed(roomAddress: string, peer: Pick<Peer, 'displayName'>, newAddress: string): void {
+    const now = this.clock.now();
+    for (const [address, rename] of this.renames) if (now > rename.until) this.renames.delete(address);
+    this.renames.set(newAddress, { roomAddress, formerName: peer.displayName, until: now + NICKNAME_CHANGE_WITHIN_MS });
+  }
+
+  /**
+   * Someone arrived while we are in the room: a join, the same person back at once at the same
+   * address, or renamed (said only when their name changed with the nickname: a plain XMPP client's).
+   */
   arrived(roomAddress: string, peer: Pick<Peer, 'address' | 'displayName' | 'userAddress'>): void {
+    const rename = this.renames.get(peer.address);
+    this.renames.delete(peer.address);
+    if (rename !== undefined && this.clock.now() <= rename.until) {
+      if (rename.formerName !== peer.displayName) this.add(roomAddress, 'renamed', peer, rename.formerName);
+      return;
+    }
     const leave = this.leaves.get(peer.address);
     this.leaves.delete(peer.address);
     const back = leave !== undefined && sameUser(leave.userAddress, peer.userAddress) && this.clock.now() <= leave.until && this.store.state.roomEvents[leave.eventId] !== undefined;
@@ -73,6 +92,7 @@ export class RoomEventLog {
   forget(roomAddress: string): void {
     this.before.delete(roomAddress);
     for (const [address, leave] of this.leaves) if (leave.roomAddress === roomAddress) this.leaves.delete(address);
+    for (const [address, rename] of this.renames) if (rename.roomAddress === roomAddress) this.renames.delete(address);
   }
 }
 

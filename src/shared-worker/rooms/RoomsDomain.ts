@@ -410,6 +410,9 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
         if (departure === 'left') this.events.left(room.address, previous);
         else this.events.add(room.address, departure, previous);
       }
+      // A nickname change names the new nickname; their presence there is no arrival.
+      const renamedTo = departure === undefined && typeof info.nick === 'string' ? parseOccupantAddress(`${room.address}/${info.nick}`) : undefined;
+      if (!isSelf && previous && renamedTo && room.roomState === 'joined') this.events.renamed(room.address, previous, renamedTo.full);
       // Someone of the call who simply left may be back in a moment at the same address (their connection replaced): what we knew of them waits for them.
       if (!isSelf && previous?.joinedCall && departure === 'left') this.beforeOutage.departed(previous, this.context.clock.now());
       return;

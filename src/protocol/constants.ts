@@ -175,6 +175,8 @@ export const LIMITS = {
   jingleContents: 32,
   /** Event lines (joins, leaves, …) a room's chat keeps; the oldest go first. */
   roomEventsPerRoom: 200,
+  /** Messages a room's chat keeps in every tab (each up to chatBodyLength); the oldest go first, never one of ours still to be sent. */
+  chatMessagesPerRoom: 1_000,
   /** Why your camera or microphone did not start, in words, as the call's tab keeps it on the call record (OwnCallMedia). */
   deviceTroubleLength: 512,
 } as const;

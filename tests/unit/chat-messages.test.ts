@@ -1,6 +1,7 @@
 // SPEC §3 chat message records and SPEC §5 message editing, on the real StateStore: what a correction
 // does, what the room's echo acknowledges, and that a message is held once.
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/protocol/constants';
 import type { ChatMessage } from '../../src/protocol/entities';
 import { correctionFolder, correctionTarget, roomMessageRecords } from '../../src/protocol/chatCorrections';
 import { ChatMessages, incomingKey, type IncomingMessage, type OutgoingMessage } from '../../src/shared-worker/chat/ChatMessages';
@@ -191,5 +192,26 @@ describe('No chat lost: a message resent by its sender under a new occupant addr
     expect(messages.addIncoming({ ...incoming('1', 'something else'), senderAddress: `${ROOM}/other` })).toBe(true);
     expect(messages.addIncoming({ ...incoming('1', 'hello'), roomAddress: 'elsewhere@rooms.example', senderAddress: 'elsewhere@rooms.example/peer' })).toBe(true);
     expect(all()).toHaveLength(3);
+  });
+});
+
+describe(`Bounded chat: a room keeps its last LIMITS.chatMessagesPerRoom (${LIMITS.chatMessagesPerRoom}) messages, the oldest going first, never one of ours still to be sent`, () => {
+  it('drops the oldest by time, in that room only, and holds a dropped message once again if it comes back', () => {
+    const { messages, all } = setup();
+    const other = 'other@rooms.example';
+    messages.addIncoming({ ...incoming('elsewhere', 'in another room'), roomAddress: other, time: 1 });
+    // Ours, never confirmed: the oldest of all, and kept.
+    messages.addOutgoing(outgoing('unsent', 'still to go', undefined, 0));
+    for (let index = 0; index < LIMITS.chatMessagesPerRoom + 5; index += 1) messages.addIncoming({ ...incoming(`p${index}`, `number ${index}`), time: 10 + index });
+    const ofRoom = all().filter((message) => message.roomAddress === ROOM);
+    expect(ofRoom).toHaveLength(LIMITS.chatMessagesPerRoom);
+    expect(ofRoom.some((message) => message.id === 'unsent')).toBe(true);
+    // The unsent one counts: six of the incoming went, the oldest.
+    expect(ofRoom.filter((message) => message.direction === 'incoming').map((message) => message.stanzaId).slice(0, 2)).toEqual(['p6', 'p7']);
+    expect(all().filter((message) => message.roomAddress === other)).toHaveLength(1);
+    // History replayed after a rejoin brings a dropped one back: it is the oldest, so it goes again.
+    expect(messages.addIncoming({ ...incoming('p0', 'number 0'), time: 10 })).toBe(true);
+    expect(all().filter((message) => message.roomAddress === ROOM)).toHaveLength(LIMITS.chatMessagesPerRoom);
+    expect(messages.get(incomingKey(PEER, 'p0'))).toBeUndefined();
   });
 });

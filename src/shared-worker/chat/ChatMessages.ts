@@ -1,4 +1,5 @@
 import { correctionTarget } from '../../protocol/chatCorrections';
+import { LIMITS } from '../../protocol/constants';
 import type { ChatMessage } from '../../protocol/entities';
 import type { StateStore } from '../StateStore';
 
@@ -62,6 +63,7 @@ export class ChatMessages {
       return original.id;
     }
     this.store.upsert('messages', message.stanzaId, newRecord(message.stanzaId, message, 'outgoing', message.acked));
+    this.keepWithinLimit(message.roomAddress);
     return message.stanzaId;
   }
 
@@ -103,12 +105,34 @@ export class ChatMessages {
    */
   addIncoming(message: IncomingMessage): boolean {
     const id = incomingKey(message.senderAddress, message.stanzaId);
-    const content = JSON.stringify([message.roomAddress, message.stanzaId, message.body]);
+    const content = contentKey(message);
     if (this.get(id) || this.incomingContent.has(content)) return false;
     this.incomingContent.add(content);
     this.store.upsert('messages', id, { ...newRecord(id, message, 'incoming', true), ...(message.privately ? { privately: true as const } : {}) });
+    this.keepWithinLimit(message.roomAddress);
     return true;
   }
+
+  /**
+   * A room's chat keeps LIMITS.chatMessagesPerRoom messages in every tab, however long it runs or
+   * whoever floods it: the oldest go first, never one of ours still to be sent or confirmed.
+   */
+  private keepWithinLimit(roomAddress: string): void {
+    const ofRoom = Object.values(this.store.state.messages).filter((message) => message.roomAddress === roomAddress);
+    const excess = ofRoom.length - LIMITS.chatMessagesPerRoom;
+    if (excess <= 0) return;
+    const oldest = ofRoom.filter((message) => message.direction === 'incoming' || message.acked).sort((a, b) => a.time - b.time);
+    for (const message of oldest.slice(0, excess)) {
+      this.store.remove('messages', message.id);
+      if (message.direction === 'incoming') this.incomingContent.delete(contentKey(message));
+      this.pendingCorrections.delete(message.id);
+    }
+  }
+}
+
+/** What makes two messages from others one: the room, the stanza id and the body. */
+function contentKey(message: Pick<ChatMessage, 'roomAddress' | 'stanzaId' | 'body'>): string {
+  return JSON.stringify([message.roomAddress, message.stanzaId, message.body]);
 }
 
 /** The store's record of a message as first stored under `id`: not edited yet. */

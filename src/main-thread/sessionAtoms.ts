@@ -81,6 +81,24 @@ export const roomByAddressAtomFamily = family((address: string) => atom((get): R
 /** A room's call record, by room address. */
 export const callAtomFamily = family((roomAddress: string) => atom((get): CallRecord | undefined => get(callsAtom)[roomAddress]));
 
+/**
+ * The rooms other than the one opened by `roomName` whose call you are in (their call records
+ * joined), by the name each was opened by: joining a call leaves them, so your camera and
+ * microphone are in one call at a time.
+ */
+export const otherJoinedCallsAtomFamily = family((roomName: string) => {
+  let previous: Array<{ roomAddress: string; roomName: string }> = [];
+  return atom((get) => {
+    const next = Object.values(get(callsAtom))
+      .filter((call) => call.joined)
+      .map((call) => ({ roomAddress: call.roomAddress, roomName: roomByAddress(get(roomsAtom), call.roomAddress)?.providedName ?? call.roomAddress }))
+      .filter((call) => call.roomName !== roomName);
+    const same = next.length === previous.length && next.every((call, index) => call.roomAddress === previous[index]?.roomAddress && call.roomName === previous[index]?.roomName);
+    if (!same) previous = next;
+    return previous;
+  });
+});
+
 const byJoinThenName = (a: Peer, b: Peer): number =>
   Number(b.isSelf) - Number(a.isSelf) || a.joinedRoomAt - b.joinedRoomAt || a.displayName.localeCompare(b.displayName);
 

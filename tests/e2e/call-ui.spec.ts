@@ -488,6 +488,23 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     await expect(chatLog(bob.page)).toContainText('still here, out of the call');
   });
 
+  test('one call at a time: in a call in one room, the preview of another room says so, and joining there leaves the first; its people see you go, your first tab says you left', async ({ people }) => {
+    const { alice, bob } = await aliceAndBobInACall(people, 'call-first');
+    const firstRoom = decodeURIComponent(new URL(alice.page.url()).pathname.slice(1));
+    const secondRoom = uniqueRoomName('call-second');
+    const second = await alice.context.newPage();
+    await second.goto(new URL(`/${encodeURIComponent(secondRoom)}`, alice.page.url()).href);
+    await expectJoined(second);
+    const note = callRegion(second).locator('.preview-other-call');
+    await expect(note).toHaveText(`You’re in the call in ${firstRoom}. Joining this one leaves it.`);
+    await joinCall(second);
+    await expect(callButton(second, 'Mute microphone')).toBeVisible();
+    await expect(tile(bob.page, 'Alice')).toHaveCount(0);
+    await expect(callRegion(alice.page).getByRole('heading', { name: 'You left the call' })).toBeVisible();
+    // Back in the first room's tab, the note says the same of the second.
+    await expect(callRegion(alice.page).locator('.preview-other-call')).toHaveText(`You’re in the call in ${secondRoom}. Joining this one leaves it.`);
+  });
+
   test('reloading your only tab in the call brings you back into it as you left it, and says so; reloaded after hanging up, it shows the preview', async ({ people }) => {
     const { alice, bob } = await aliceAndBobInACall(people, 'call-reloaded');
     await callButton(alice.page, 'Mute microphone').click();

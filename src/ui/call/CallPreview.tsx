@@ -13,6 +13,8 @@ import { MicrophoneToggle } from './MicrophoneToggle';
 import { NamePrompt } from './NamePrompt';
 import { useHasNoName } from '../useHasNoName';
 import { PushToTalkToggle } from './PushToTalkToggle';
+import { useOtherCalls, type OtherCalls } from './useOtherCalls';
+import { listInWords } from '../../common/listInWords';
 
 function inCallText(names: readonly string[] | undefined): string {
   if (names === undefined) return 'Checking who is in the call…';
@@ -30,6 +32,22 @@ function TroubleWords({ trouble, className }: { trouble: DeviceTrouble; classNam
   const runtime = useCallRuntime();
   const noticeShown = useAtomValue(runtime.atoms.problem) !== undefined;
   return <p className={className}>{noticeShown ? `${trouble.words}.` : trouble.advice}</p>;
+}
+
+/** Said before "Join call" while you are in another room's call, which the join leaves. */
+function OtherCallsNote({ otherCalls }: { otherCalls: OtherCalls }) {
+  if (otherCalls.roomNames.length === 0) return null;
+  return (
+    <p className="banner banner-info preview-other-call">
+      You’re in the call in {listInWords(otherCalls.roomNames)}. Joining this one leaves {otherCalls.roomNames.length === 1 ? 'it' : 'them'}.
+    </p>
+  );
+}
+
+/** Joins at once, or once the other calls you are in are left (one call at a time). */
+function joinLeaving(otherCalls: OtherCalls, join: () => void): void {
+  if (otherCalls.roomNames.length === 0) join();
+  else void otherCalls.leave().then(join);
 }
 
 /** What every preview shows: the video, and beside it the title, what to know, "Join call" with the invites, and more below. */
@@ -62,11 +80,12 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
   const joinRef = useRef<HTMLButtonElement>(null);
   const typedName = useRef('');
   const actions = useActions();
+  const otherCalls = useOtherCalls(roomName);
   const join = () => {
     const name = hasNoName ? typedName.current.trim() : '';
     // Not waited for: the join is on its way at once, and the room hears the name as after "Save name".
     if (name) void actions.preferences.setPreferences({ displayName: name }).catch(() => undefined);
-    void runtime.joinCall();
+    joinLeaving(otherCalls, () => void runtime.joinCall());
   };
   // Back from a call, a dialog or a prompt, focus would fall to the page: "Join call" is the next step.
   // Not scrolled to: "Join call" is in view above the device pickers, and scrolling forced a layout (issue 14).
@@ -105,6 +124,7 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
       about={
         <>
           <p className="muted">{inCallText(others)}</p>
+          <OtherCallsNote otherCalls={otherCalls} />
           {!microphone && !starting && troubles.microphone && <TroubleWords trouble={troubles.microphone} className="preview-device-trouble" />}
           {hasNoName && <NamePrompt onSaved={() => joinRef.current?.focus()} onTyped={(name) => (typedName.current = name)} />}
         </>
@@ -128,20 +148,23 @@ export function CallPreview({ joining, roomName }: { joining: boolean; roomName:
  * Should the call's code not arrive, it says so, and what to do.
  */
 export function PendingCallPreview({ joinAsked, onJoin, loadFailed, roomName }: { joinAsked: boolean; onJoin: () => void; loadFailed: boolean; roomName: string }) {
+  const otherCalls = useOtherCalls(roomName);
   return (
     <PreviewLayout
       roomName={roomName}
       title="Ready to join?"
       video={<p className="preview-off">{loadFailed ? 'Your camera is off' : 'Starting your camera…'}</p>}
       about={
-        loadFailed && (
+        loadFailed ? (
           <p role="alert" className="banner banner-error call-problem">
             The call could not be loaded. Check your connection and reload the page.
           </p>
+        ) : (
+          <OtherCallsNote otherCalls={otherCalls} />
         )
       }
       join={
-        <button type="button" className="button primary join-call" disabled={joinAsked || loadFailed} onClick={onJoin}>
+        <button type="button" className="button primary join-call" disabled={joinAsked || loadFailed} onClick={() => joinLeaving(otherCalls, onJoin)}>
           {joinAsked ? 'Joining…' : 'Join call'}
         </button>
       }

@@ -11,8 +11,9 @@ export interface OtherCalls {
 }
 
 /**
- * The calls you are in in rooms other than the one opened by `roomName`, which joining its call leaves: your camera and
- * microphone are in one call at a time, so nothing you say to one room is heard in another.
+ * The calls you are in in rooms other than the one opened by `roomName`, which joining its call
+ * leaves: your camera and microphone are in one call at a time, so nothing you say to one room is
+ * heard in another.
  */
 export function useOtherCalls(roomName: string): OtherCalls {
   const others = useAtomValue(otherJoinedCallsAtomFamily(roomName));

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
 import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
-import { boxesScrollingSideways, chatLog, chatOption, enterPassword, expect, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, rightEdge, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
+import { boxesScrollingSideways, chatLog, chatOption, enterPassword, expect, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, rightEdge, roomJid, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
+import { plainClientIn } from './plain-client';
 import { recordCapturedTracks, stopAtSource } from './system-stops';
 
 // One set of servers for the file (the worker-scoped fixture); calls over mesh at light video sizes.
@@ -189,7 +190,7 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
     }
   });
 
-  test('the preview, calls of one and two (light and dark, a whole screen shared), chat with a correction and typing and its options, the pop-out, the lock dialog, the password prompt', async ({ people }) => {
+  test('the preview, calls of one and two (light and dark, a whole screen shared), chat with a correction and typing and its options, the pop-out, the lock dialog, the password prompt', async ({ people, appUrl, parley }) => {
     test.setTimeout(240_000);
     const room = uniqueRoomName('a11y');
     const alice = await people.join(room, 'Alice');
@@ -245,9 +246,19 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
     await bobsInput.fill('still writing');
     await openPanel(alice.page, 'Chat');
     await say(alice.page, '/me nods: `npm test` it is');
-    await expect(chatLog(alice.page)).toContainText('Hello Alice (edited)');
-    await expect(typingIndicator(alice.page)).toContainText('Bob is typing…');
-    await expectAccessible(alice.page, 'chat-correction-and-typing', ['Chat']);
+    // Dave, on a plain XMPP app, writes to Alice alone and changes his nickname.
+    const dave = await plainClientIn(appUrl, roomJid(room, parley.settings.mucDomain), 'dave');
+    try {
+      dave.client.sendMessage({ to: await dave.addressOf('Alice'), type: 'chat', body: 'can you lock the room after?' });
+      dave.client.sendPresence({ to: `${roomJid(room, parley.settings.mucDomain)}/david` });
+      await expect(chatLog(alice.page).getByRole('article').filter({ hasText: 'can you lock the room after?' })).toContainText('to you only');
+      await expect(chatLog(alice.page)).toContainText('dave is now known as david');
+      await expect(chatLog(alice.page)).toContainText('Hello Alice (edited)');
+      await expect(typingIndicator(alice.page)).toContainText('Bob is typing…');
+      await expectAccessible(alice.page, 'chat-correction-and-typing', ['Chat']);
+    } finally {
+      dave.client.disconnect();
+    }
     await bobsInput.fill('');
     await chatOption(alice.page, 'Sounds');
     await expectAccessible(alice.page, 'chat-options', ['Chat']);

@@ -1,6 +1,6 @@
-import { parseProviderConfig } from '../../src/protocol/config';
-import { CLIENT_VERSION, LIMITS } from '../../src/protocol/constants';
-import { clientFor, login, withTimeout } from '../support/plainXmpp';
+import { LIMITS } from '../../src/protocol/constants';
+import { withTimeout } from '../support/plainXmpp';
+import { plainClientIn } from './plain-client';
 import { chatLog, chatOption, enterPassword, expect, expectChatClosed, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, participants, pauseSessionWorker, rightEdge, roomJid, say, test, type People, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
@@ -52,14 +52,10 @@ test.describe('A plain XMPP client in the room: named by the nickname it joined 
   test('Dave on a plain client joins as "dave_on_gajim" with no other name; his "/me waves" reads "dave_on_gajim waves" for Alice, hers reaches him as he would type it, his private message to her says so and how to answer, and his nickname change reads as a rename', async ({ people, appUrl, parley }) => {
     const room = uniqueRoomName('plain');
     const alice = await people.join(room, 'Alice');
-    const response = await fetch(new URL('/api/config', appUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientVersion: CLIENT_VERSION }) });
-    // StanzaJS as others ship it, joined as such a client joins: under a nickname its person chose.
-    const dave = clientFor(parseProviderConfig(await response.json()), undefined, false);
+    const roomAddress = roomJid(room, parley.settings.mucDomain);
+    const plain = await plainClientIn(appUrl, roomAddress, 'dave_on_gajim');
+    const dave = plain.client;
     try {
-      await login(dave);
-      const roomAddress = roomJid(room, parley.settings.mucDomain);
-      const aliceSeen = new Promise<string>((resolve) => dave.on('presence', (presence) => presence.nick === 'Alice' && resolve(presence.from)));
-      await withTimeout(dave.joinRoom(roomAddress, 'dave_on_gajim'), 10_000, 'the plain client’s join');
       await expect(participantEntry(alice.page, 'dave_on_gajim')).toHaveCount(1);
       await expect(chatLog(alice.page)).toContainText('dave_on_gajim joined');
 
@@ -73,7 +69,7 @@ test.describe('A plain XMPP client in the room: named by the nickname it joined 
       expect(await withTimeout(heard, 10_000, 'Alice’s action at the plain client')).toBe('/me nods');
       await expect(chatLog(alice.page).getByRole('paragraph').filter({ hasText: 'nods' })).toHaveText('Alice nods');
 
-      dave.sendMessage({ to: await withTimeout(aliceSeen, 10_000, 'Alice’s presence at the plain client'), type: 'chat', body: 'just between us' });
+      dave.sendMessage({ to: await plain.addressOf('Alice'), type: 'chat', body: 'just between us' });
       const whisper = chatLog(alice.page).getByRole('article').filter({ hasText: 'just between us' });
       await expect(whisper).toContainText('dave_on_gajim to you only');
       await expect(whisper).toContainText('Parley has no private replies: answer in the room, where everyone reads it.');

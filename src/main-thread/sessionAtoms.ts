@@ -54,14 +54,15 @@ function family<Key, Value>(create: (key: Key) => Atom<Value>): (key: Key) => At
 }
 
 /**
- * A derived list that keeps its previous array while the items are the same records, so
- * components reading it re-render only when something they show changed.
+ * A derived list that keeps its previous array while the items are the same (the same records, or
+ * equal by `same` where the read makes new ones), so components reading it re-render only when
+ * something they show changed.
  */
-function listAtom<Item>(read: (get: Getter) => Item[]): Atom<Item[]> {
+function listAtom<Item>(read: (get: Getter) => Item[], same?: (one: Item, other: Item) => boolean): Atom<Item[]> {
   let previous: Item[] = [];
   return atom((get) => {
     const next = read(get);
-    if (sameItems(next, previous)) return previous;
+    if (sameItems(next, previous, same)) return previous;
     previous = next;
     return next;
   });
@@ -86,18 +87,16 @@ export const callAtomFamily = family((roomAddress: string) => atom((get): CallRe
  * joined), by the name each was opened by: joining a call leaves them, so your camera and
  * microphone are in one call at a time.
  */
-export const otherJoinedCallsAtomFamily = family((roomName: string) => {
-  let previous: Array<{ roomAddress: string; roomName: string }> = [];
-  return atom((get) => {
-    const next = Object.values(get(callsAtom))
-      .filter((call) => call.joined)
-      .map((call) => ({ roomAddress: call.roomAddress, roomName: roomByAddress(get(roomsAtom), call.roomAddress)?.providedName ?? call.roomAddress }))
-      .filter((call) => call.roomName !== roomName);
-    const same = next.length === previous.length && next.every((call, index) => call.roomAddress === previous[index]?.roomAddress && call.roomName === previous[index]?.roomName);
-    if (!same) previous = next;
-    return previous;
-  });
-});
+export const otherJoinedCallsAtomFamily = family((roomName: string) =>
+  listAtom(
+    (get) =>
+      Object.values(get(callsAtom))
+        .filter((call) => call.joined)
+        .map((call) => ({ roomAddress: call.roomAddress, roomName: roomByAddress(get(roomsAtom), call.roomAddress)?.providedName ?? call.roomAddress }))
+        .filter((call) => call.roomName !== roomName),
+    (one, other) => one.roomAddress === other.roomAddress && one.roomName === other.roomName,
+  ),
+);
 
 const byJoinThenName = (a: Peer, b: Peer): number =>
   Number(b.isSelf) - Number(a.isSelf) || a.joinedRoomAt - b.joinedRoomAt || a.displayName.localeCompare(b.displayName);

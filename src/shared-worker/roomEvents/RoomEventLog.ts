@@ -44,14 +44,14 @@ export class RoomEventLog {
   /** Someone left the room plainly (not removed, not renamed): said at once, and remembered a while for their return. */
   left(roomAddress: string, peer: Pick<Peer, 'address' | 'displayName' | 'userAddress'>): void {
     const now = this.clock.now();
-    for (const [address, leave] of this.leaves) if (now > leave.until) this.leaves.delete(address);
+    dropWhere(this.leaves, (leave) => now > leave.until);
     this.leaves.set(peer.address, { roomAddress, eventId: this.add(roomAddress, 'left', peer), userAddress: peer.userAddress, until: now + DEPARTURE_HOLD.graceMs });
   }
 
   /** Someone changed their nickname (status 303): their presence at `newAddress` follows, which is no arrival. */
   renamed(roomAddress: string, peer: Pick<Peer, 'displayName'>, newAddress: string): void {
     const now = this.clock.now();
-    for (const [address, rename] of this.renames) if (now > rename.until) this.renames.delete(address);
+    dropWhere(this.renames, (rename) => now > rename.until);
     this.renames.set(newAddress, { roomAddress, formerName: peer.displayName, until: now + NICKNAME_CHANGE_WITHIN_MS });
   }
 
@@ -91,9 +91,14 @@ export class RoomEventLog {
   /** We left the room, or it put us out: there is no rejoin to compare. */
   forget(roomAddress: string): void {
     this.before.delete(roomAddress);
-    for (const [address, leave] of this.leaves) if (leave.roomAddress === roomAddress) this.leaves.delete(address);
-    for (const [address, rename] of this.renames) if (rename.roomAddress === roomAddress) this.renames.delete(address);
+    dropWhere(this.leaves, (leave) => leave.roomAddress === roomAddress);
+    dropWhere(this.renames, (rename) => rename.roomAddress === roomAddress);
   }
+}
+
+/** Takes out of `entries` (the leaves or the renames held, by occupant address) those `drop` says are done. */
+function dropWhere<Entry>(entries: Map<string, Entry>, drop: (entry: Entry) => boolean): void {
+  for (const [address, entry] of entries) if (drop(entry)) entries.delete(address);
 }
 
 /** Whether the real addresses, where the room shows both (to its moderators), are one user's; a new connection has a resource of its own. */

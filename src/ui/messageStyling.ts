@@ -50,19 +50,30 @@ function blocksOf(lines: readonly string[]): StyledBlock[] {
   return blocks;
 }
 
-/** One line as the span parser reads it: which characters are in a link, and where each directive may close a span. */
+/** One line as the span parser reads it: its links, which characters are in one, and where each directive may close a span. */
 interface ParsedLine {
   readonly text: string;
+  /** The line's links in order, each with where it starts: read once, for the spans and for the text between them. */
+  readonly links: readonly LinkSegment[];
+  readonly linkStarts: readonly number[];
   readonly inLink: readonly boolean[];
   /** Per directive, in order, the positions where it may close a span: not in a link, after no whitespace. */
   readonly closers: Readonly<Record<string, readonly number[]>>;
 }
 
+type LinkSegment = Extract<MessageSegment, { kind: 'link' }>;
+
 function runsOf(text: string): StyledRun[] {
   const inLink: boolean[] = new Array<boolean>(text.length).fill(false);
+  const links: LinkSegment[] = [];
+  const linkStarts: number[] = [];
   let at = 0;
   for (const segment of splitLinks(text)) {
-    if (segment.kind === 'link') inLink.fill(true, at, at + segment.text.length);
+    if (segment.kind === 'link') {
+      inLink.fill(true, at, at + segment.text.length);
+      links.push(segment);
+      linkStarts.push(at);
+    }
     at += segment.text.length;
   }
   // Found once per line, so that a line of directives that never close (any message may be one) is read in n log n, not n².
@@ -71,7 +82,7 @@ function runsOf(text: string): StyledRun[] {
     const char = text[position]!;
     if (SPAN_KINDS[char] !== undefined && !inLink[position] && !WHITESPACE.test(text[position - 1]!)) (closers[char] ??= []).push(position);
   }
-  return runsIn({ text, inLink, closers }, 0, text.length);
+  return runsIn({ text, links, linkStarts, inLink, closers }, 0, text.length);
 }
 
 /** The runs of the line from `from` to `to`, spans parsed lazily from the left. */
@@ -84,12 +95,12 @@ function runsIn(line: ParsedLine, from: number, to: number): StyledRun[] {
     if (kind === undefined) continue;
     const close = closingOf(line, open, to);
     if (close === -1) continue;
-    if (open > plainFrom) runs.push(...splitLinks(text.slice(plainFrom, open)));
+    if (open > plainFrom) runs.push(...segmentsIn(line, plainFrom, open));
     runs.push(kind === 'code' ? { kind, text: text.slice(open + 1, close) } : { kind, runs: runsIn(line, open + 1, close) });
     open = close;
     plainFrom = close + 1;
   }
-  if (plainFrom < to) runs.push(...splitLinks(text.slice(plainFrom, to)));
+  if (plainFrom < to) runs.push(...segmentsIn(line, plainFrom, to));
   return runs;
 }
 
@@ -107,14 +118,33 @@ function openingAt({ text, inLink }: ParsedLine, at: number, from: number, to: n
 /** Where the span opened at `open` closes: the next same directive with text before it, not in a link, before `to`; -1 when none. */
 function closingOf({ text, closers }: ParsedLine, open: number, to: number): number {
   const positions = closers[text[open]!] ?? [];
-  // The first position at or past open + 2 (a span holds some text), by bisection.
+  // A span holds some text: its end is at open + 2 or later.
+  const close = positions[firstAtOrAfter(positions, open + 2)];
+  return close !== undefined && close < to ? close : -1;
+}
+
+/** The text and links of the line from `from` to `to`, which no link crosses (spans never start or end in one). */
+function segmentsIn({ text, links, linkStarts }: ParsedLine, from: number, to: number): MessageSegment[] {
+  const segments: MessageSegment[] = [];
+  let at = from;
+  for (let index = firstAtOrAfter(linkStarts, from); index < links.length && linkStarts[index]! < to; index += 1) {
+    const start = linkStarts[index]!;
+    if (start > at) segments.push({ kind: 'text', text: text.slice(at, start) });
+    segments.push(links[index]!);
+    at = start + links[index]!.text.length;
+  }
+  if (at < to) segments.push({ kind: 'text', text: text.slice(at, to) });
+  return segments;
+}
+
+/** The index of the first of `sorted` at or past `value`, by bisection (its length when none is). */
+function firstAtOrAfter(sorted: readonly number[], value: number): number {
   let low = 0;
-  let high = positions.length;
+  let high = sorted.length;
   while (low < high) {
     const middle = (low + high) >> 1;
-    if (positions[middle]! < open + 2) low = middle + 1;
+    if (sorted[middle]! < value) low = middle + 1;
     else high = middle;
   }
-  const close = positions[low];
-  return close !== undefined && close < to ? close : -1;
+  return low;
 }

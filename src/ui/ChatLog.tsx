@@ -36,9 +36,13 @@ export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, em
   const [newBelow, setNewBelow] = useState(0);
   const messagesSeen = useRef(messages.length);
 
+  // Where the log puts itself is where a scroll up is measured from: the browser sends one scroll
+  // event a frame, so a person's scroll in the frame of this move comes with no event of its own.
   const scrollToBottomIfStuck = () => {
     const log = ref.current;
-    if (log && stuck.current) log.scrollTop = log.scrollHeight;
+    if (!log || !stuck.current) return;
+    log.scrollTop = log.scrollHeight;
+    lastScrollTop.current = log.scrollTop;
   };
 
   // Before the frame, so that a new line never shows above the bottom. Not while hidden: reading its

@@ -149,6 +149,27 @@ test.describe('Chat scroll: the log sticks to the bottom within 30 px of it, and
     expect(await scrollTop()).toBe(readingAt);
     expect(await distanceFromBottom()).toBeGreaterThan(40);
   });
+
+  test('scrolling up in the frame in which the log moved itself to a new message still leaves the bottom', async ({ people }) => {
+    const { alice, bob, log, scrollTop } = await bobsLogFilledByAlice(people, 'scroll-same-frame');
+    // The browser sends one scroll event a frame: Bob's scroll up, made as the log goes down to
+    // Alice's long message (before the frame), is one event with the log's own move.
+    await log.evaluate((element) => {
+      const observer = new MutationObserver(() => {
+        observer.disconnect();
+        element.scrollTo({ top: element.scrollHeight - element.clientHeight - 40 });
+      });
+      observer.observe(element, { childList: true, subtree: true });
+    });
+    await say(alice.page, 'a message of several lines, long enough to be taller than forty pixels in the chat panel of a window 800 pixels wide');
+    await expect(log).toContainText('a message of several lines');
+    await expect(typingIndicator(bob.page)).toBeHidden();
+    const readingAt = await scrollTop();
+    await say(alice.page, 'while Bob reads');
+    await expect(log).toContainText('while Bob reads');
+    expect(await scrollTop()).toBe(readingAt);
+    await expect(bob.page.getByRole('button', { name: '1 new message' })).toBeVisible();
+  });
 });
 
 test.describe('Chat scroll: what comes below while you read further up is counted on a button that takes you to it; a message of your own takes you down (beyond SPEC §9)', () => {

@@ -41,8 +41,12 @@ export interface RoomsCommands {
 }
 
 export interface ChatCommands {
-  /** Sends a groupchat message; with `replace`, a correction of our own earlier message (stanza id). Resolves with the message id. */
-  sendChat(roomAddress: string, body: string, replace?: string): Promise<string>;
+  /**
+   * Sends a groupchat message; with `replace`, a correction of our own earlier message (stanza id),
+   * which goes where that message went; with `privateTo` (an occupant of the room), a private
+   * message to them alone. Resolves with the message id.
+   */
+  sendChat(roomAddress: string, body: string, replace?: string, privateTo?: string): Promise<string>;
   /** Sends again one of our messages that could not be sent (it has a sendError); 'Room not joined' when its room is gone. */
   retryChat(messageId: string): Promise<void>;
   setChatState(roomAddress: string, state: ChatState): Promise<void>;

@@ -135,10 +135,13 @@ export interface ChatMessage {
    */
   sendError?: string | undefined;
   /**
-   * Others' only: sent to you alone (an XMPP MUC private message, type chat to your occupant
-   * address), which plain XMPP clients can send and Parley cannot (beyond the spec).
+   * Between you and one person of the room (an XMPP MUC private message, type chat to an occupant
+   * address; beyond the spec): one a plain XMPP client sent you, or your private reply to one.
    */
   privately?: true;
+  /** Ours only, when private: the occupant it goes to, and their name as it was sent. */
+  recipientAddress?: string;
+  recipientName?: string;
 }
 
 export interface CallRecord {
@@ -212,6 +215,8 @@ export interface RoomEvent {
   displayName: string | undefined;
   /** 'renamed': the name they had before (beyond the spec: a plain XMPP client's nickname change). */
   formerName?: string;
+  /** 'renamed': the occupant address they had before (a private reply to them follows them: src/ui/privateRecipient.ts). */
+  formerAddress?: string;
   /** Their occupant address, for the call (DepartureHold: a plain leave); undefined for the room's own changes. */
   peerAddress: string | undefined;
   time: number;

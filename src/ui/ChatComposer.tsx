@@ -1,12 +1,15 @@
 import { useId, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
 import { LIMITS } from '../protocol/constants';
 import type { ChatMessage } from '../protocol/entities';
+import type { PrivateRecipient } from './privateRecipient';
 
 interface ChatComposerProps {
   inputRef: Ref<HTMLTextAreaElement>;
   draft: string;
   /** The message being corrected, if any. */
   editing: ChatMessage | undefined;
+  /** Whom a new message goes to alone (a private reply), if anyone: the room sees nothing of it. */
+  privateTo: PrivateRecipient | undefined;
   disabled: boolean;
   sendOnEnter: boolean;
   /** Others see the draft as it is typed (the preference realTimeText). */
@@ -17,6 +20,8 @@ interface ChatComposerProps {
   /** ArrowUp in an empty input: correct your last message. */
   onEditLast: () => void;
   onCancelEdit: () => void;
+  /** "Back to the room": new messages go to everyone again. */
+  onEndPrivate: () => void;
   onSendOnEnterChange: (sendOnEnter: boolean) => void;
   onRealTimeTextChange: (realTimeText: boolean) => void;
   onSoundsChange: (sounds: boolean) => void;
@@ -31,6 +36,7 @@ export function ChatComposer({
   inputRef,
   draft,
   editing,
+  privateTo,
   disabled,
   sendOnEnter,
   realTimeText,
@@ -39,6 +45,7 @@ export function ChatComposer({
   onSend,
   onEditLast,
   onCancelEdit,
+  onEndPrivate,
   onSendOnEnterChange,
   onRealTimeTextChange,
   onSoundsChange,
@@ -64,6 +71,9 @@ export function ChatComposer({
     } else if (event.key === 'Escape' && editing) {
       event.preventDefault();
       onCancelEdit();
+    } else if (event.key === 'Escape' && privateTo) {
+      event.preventDefault();
+      onEndPrivate();
     }
   }
 
@@ -73,12 +83,20 @@ export function ChatComposer({
   }
 
   return (
-    <form className={`composer${editing ? ' is-editing' : ''}`} onSubmit={submit}>
+    <form className={`composer${privateTo && !editing ? ' is-private' : ''}`} onSubmit={submit}>
       {editing && (
-        <p className="composer-editing">
-          <span>Editing your message</span>
+        <p className="composer-mode">
+          <span>{editing.recipientName === undefined ? 'Editing your message' : `Editing your message to ${editing.recipientName} only`}</span>
           <button type="button" className="link-button" onClick={onCancelEdit}>
             Cancel edit
+          </button>
+        </p>
+      )}
+      {privateTo && !editing && (
+        <p className="composer-mode">
+          <span>Replying privately to {privateTo.name}</span>
+          <button type="button" className="link-button" onClick={onEndPrivate}>
+            Back to the room
           </button>
         </p>
       )}
@@ -93,7 +111,7 @@ export function ChatComposer({
           rows={1}
           value={draft}
           disabled={disabled}
-          placeholder={disabled ? 'You can write once you are in the room' : 'Write a message…'}
+          placeholder={disabled ? 'You can write once you are in the room' : privateTo && !editing ? `Write to ${privateTo.name} only…` : 'Write a message…'}
           aria-invalid={tooLong || undefined}
           aria-describedby={`${tooLong ? `${tooLongId} ` : ''}${liveId} ${hintId}`}
           onChange={(event) => onDraftChange(event.target.value)}
@@ -109,7 +127,11 @@ export function ChatComposer({
         </p>
       )}
       <p id={liveId} className="composer-live">
-        {realTimeText ? 'Others see what you type as you type.' : 'Others see only that you are typing, and your message once you send it.'}
+        {privateTo && !editing
+          ? `Only ${privateTo.name} reads what you send now; nobody sees you type it.`
+          : realTimeText
+            ? 'Others see what you type as you type.'
+            : 'Others see only that you are typing, and your message once you send it.'}
       </p>
       <div className="composer-footer">
         <p id={hintId} className="composer-hint">

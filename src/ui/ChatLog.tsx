@@ -5,6 +5,7 @@ import { ChatEventLine } from './ChatEventLine';
 import { ChatMessageGroup } from './ChatMessageGroup';
 import { chatTimeline } from './chatTimeline';
 import { Icon } from './Icon';
+import type { PrivateRecipient } from './privateRecipient';
 
 interface ChatLogProps {
   messages: readonly ChatMessage[];
@@ -14,6 +15,7 @@ interface ChatLogProps {
   heldLeaveIds: ReadonlySet<string>;
   editableId: string | undefined;
   onEdit: (message: ChatMessage) => void;
+  onReplyPrivately: (recipient: PrivateRecipient) => void;
   /** What an empty log says. */
   emptyText: string;
   /** The log is on screen (a closed chat panel keeps it, hidden and empty). */
@@ -25,7 +27,7 @@ interface ChatLogProps {
  * you are within 30 px of it, and stays put while you read further up; then a button says how many
  * messages came below and takes you to them. A message of your own takes you to it, wherever you were.
  */
-export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, emptyText, shown }: ChatLogProps) {
+export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, onReplyPrivately, emptyText, shown }: ChatLogProps) {
   // A closed chat renders no lines: each would format its times (a page's first formatting loads
   // the locale's date data, tens of ms of the main thread) for nobody to see, and on a join the
   // arrivals' lines came as the first offer was being answered (issue 14). Opening it renders them.
@@ -93,7 +95,7 @@ export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, em
         {messages.length === 0 && <p className="chat-empty muted">{emptyText}</p>}
         {items.map((item) =>
           item.kind === 'group' ? (
-            <ChatMessageGroup key={item.key} group={item.group} editableId={editableId} onEdit={onEdit} />
+            <ChatMessageGroup key={item.key} group={item.group} editableId={editableId} onEdit={onEdit} onReplyPrivately={onReplyPrivately} />
           ) : (
             <ChatEventLine key={item.key} event={item.event} held={heldLeaveIds.has(item.event.id)} />
           ),

@@ -5,12 +5,15 @@ import { useActions } from './tabContext';
 import { formatDateTime, formatTime } from './formatTime';
 import { MessageBody } from './MessageBody';
 import type { ChatMessageGroup as Group } from './groupChatMessages';
+import type { PrivateRecipient } from './privateRecipient';
 
 interface ChatMessageGroupProps {
   group: Group;
   /** The message "Edit" corrects: your last one. */
   editableId: string | undefined;
   onEdit: (message: ChatMessage) => void;
+  /** "Reply privately" on a private message: the composer writes to its sender alone. */
+  onReplyPrivately: (recipient: PrivateRecipient) => void;
 }
 
 /** A message's text; a `/me` message (XEP-0245) reads as its sender's action: "Dave waves". */
@@ -33,13 +36,13 @@ function MessageText({ message, children }: { message: ChatMessage; children: Re
 }
 
 /** Consecutive messages of one sender under one header with their name and time. Text and links, never HTML. */
-export function ChatMessageGroup({ group, editableId, onEdit }: ChatMessageGroupProps) {
+export function ChatMessageGroup({ group, editableId, onEdit, onReplyPrivately }: ChatMessageGroupProps) {
   const actions = useActions();
   return (
     <article className={`message-group ${group.direction}${group.privately ? ' private' : ''}`}>
       <header className="message-header">
         <span className="message-sender">{group.displayName}</span>{' '}
-        {group.privately && <span className="message-private">to you only</span>}{' '}
+        {group.privately && <span className="message-private">{group.recipientName === undefined ? 'to you only' : `to ${group.recipientName} only`}</span>}{' '}
         <time className="message-time" dateTime={new Date(group.startTime).toISOString()} title={formatDateTime(group.startTime)}>
           {formatTime(group.startTime)}
         </time>
@@ -75,7 +78,14 @@ export function ChatMessageGroup({ group, editableId, onEdit }: ChatMessageGroup
           )}
         </div>
       ))}
-      {group.privately && <p className="message-private-note">Sent to you alone from an XMPP app. Parley has no private replies: answer in the room, where everyone reads it.</p>}
+      {group.privately && group.direction === 'incoming' && (
+        <p className="message-private-note">
+          Only you and {group.displayName} read this.{' '}
+          <button type="button" className="link-button" onClick={() => onReplyPrivately({ address: group.senderAddress, name: group.displayName, since: group.startTime })}>
+            Reply privately
+          </button>
+        </p>
+      )}
     </article>
   );
 }

@@ -14,6 +14,7 @@ import { errorMessage } from '../common/errorMessage';
 import { focusLost } from './focusLost';
 import type { RoomEnd } from './roomEnd';
 import { usePreferenceToggle } from './usePreferenceToggle';
+import { followRenames, type PrivateRecipient } from './privateRecipient';
 import { useOwnSends } from './useOwnSends';
 
 interface ChatPanelProps {
@@ -47,6 +48,9 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
   // (renderInTasks), and text can arrive without a keydown (dictation, a drop) before the render of
   // the Enter that sent a correction; it is then a new message, not that correction.
   const editingNow = useRef<ChatMessage | undefined>(undefined);
+  // Whom new messages go to alone (a private reply); the handlers read it as editingNow is read.
+  const [privateTo, setPrivateTo] = useState<PrivateRecipient | undefined>(undefined);
+  const privateToNow = useRef<PrivateRecipient | undefined>(undefined);
   const ownSends = useOwnSends(roomAddress, messages);
   // ↑ pressed before the room's messages show the one just sent: the correction starts once they do,
   // and an Enter meanwhile sends it then.
@@ -114,8 +118,12 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
     if (!editingNow.current && !editAwaitingSend.current && !disabled) showDraft(next);
   }
 
-  /** Tells the session the draft: the room sees it typed (real-time text, chat state). */
+  /**
+   * Tells the session the draft: the room sees it typed (real-time text, chat state). Not a private
+   * reply's: the room is only ever told the draft is gone.
+   */
   function showDraft(text: string) {
+    if (privateToNow.current && text !== '') return;
     shownDraft.current = text;
     void actions.chat.updateRealTimeText(roomAddress, text).catch(() => {});
   }
@@ -139,6 +147,21 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
     edit(message);
     setDraft(text);
     // Setting the value puts the caret after the text.
+    inputRef.current?.focus();
+  }
+
+  /** New messages go to `recipient` alone; what the room was shown of the draft is taken back from it. */
+  function replyPrivately(recipient: PrivateRecipient) {
+    if (shownDraft.current !== '') showDraft('');
+    privateToNow.current = recipient;
+    setPrivateTo(recipient);
+    inputRef.current?.focus();
+  }
+
+  /** Back to the room: what the input holds is shown to the room from its next change, as any draft. */
+  function endPrivate() {
+    privateToNow.current = undefined;
+    setPrivateTo(undefined);
     inputRef.current?.focus();
   }
 
@@ -178,7 +201,9 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
     shownDraft.current = '';
     // The moment notifications make sense: the person is taking part (never on page load).
     askForNotificationsOnce();
-    ownSends.track(actions.chat.sendChat(roomAddress, body, corrected?.stanzaId)).catch((error: unknown) => {
+    // A correction goes where its message went (the session knows); a new message, to whom the input writes.
+    const privately = corrected || !privateToNow.current ? undefined : followRenames(privateToNow.current, events).address;
+    ownSends.track(actions.chat.sendChat(roomAddress, body, corrected?.stanzaId, privately)).catch((error: unknown) => {
       setSendError(errorMessage(error));
       setDraft((current) => (current === '' ? body : current));
       // Nothing was sent to correct: ↑ waiting for it would correct the message before.
@@ -198,6 +223,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
         heldLeaveIds={heldLeaveIds}
         editableId={disabled ? undefined : lastOwn?.id}
         onEdit={startEdit}
+        onReplyPrivately={replyPrivately}
         emptyText={end ? 'Nothing was said here.' : disabled ? 'Messages appear here once you are in the room.' : 'No messages yet. Say hello!'}
         shown={shown}
       />
@@ -220,6 +246,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
             inputRef={inputRef}
             draft={draft}
             editing={editing}
+            privateTo={privateTo && followRenames(privateTo, events)}
             disabled={disabled}
             sendOnEnter={sendOnEnter}
             realTimeText={realTimeText}
@@ -228,6 +255,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
             onSend={send}
             onEditLast={editLast}
             onCancelEdit={cancelEdit}
+            onEndPrivate={endPrivate}
             onSendOnEnterChange={setSendOnEnter}
             onRealTimeTextChange={setRealTimeText}
             onSoundsChange={setSounds}

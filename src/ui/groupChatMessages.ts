@@ -8,15 +8,18 @@ export interface ChatMessageGroup {
   direction: ChatMessage['direction'];
   displayName: string;
   startTime: number;
-  /** Sent to you alone (ChatMessage.privately): never in a group with the sender's room messages. */
+  /** Between you and one person (ChatMessage.privately): never in a group with room messages. */
   privately: boolean;
+  /** Ours, private: whom they went to (one group per recipient). */
+  recipientAddress: string | undefined;
+  recipientName: string | undefined;
   messages: ChatMessage[];
 }
 
 /**
  * SPEC §9 chat grouping: consecutive messages from one sender, each within the window of the one
  * before it, share one header; a private message starts a group of its own, as a room message after
- * it does. Messages must be in time order.
+ * it does, and a private one to someone else. Messages must be in time order.
  */
 export function groupChatMessages(messages: readonly ChatMessage[], windowMs: number = CHAT.groupingWindowMs): ChatMessageGroup[] {
   const groups: ChatMessageGroup[] = [];
@@ -24,7 +27,8 @@ export function groupChatMessages(messages: readonly ChatMessage[], windowMs: nu
   let lastTime = 0;
   for (const message of messages) {
     const privately = message.privately === true;
-    if (last && last.senderAddress === message.senderAddress && last.direction === message.direction && last.privately === privately && message.time - lastTime <= windowMs) {
+    const sameThread = last && last.senderAddress === message.senderAddress && last.direction === message.direction && last.privately === privately && last.recipientAddress === message.recipientAddress;
+    if (last && sameThread && message.time - lastTime <= windowMs) {
       last.messages.push(message);
     } else {
       last = {
@@ -34,6 +38,8 @@ export function groupChatMessages(messages: readonly ChatMessage[], windowMs: nu
         displayName: message.displayName,
         startTime: message.time,
         privately,
+        recipientAddress: message.recipientAddress,
+        recipientName: message.recipientName,
         messages: [message],
       };
       groups.push(last);

@@ -190,7 +190,7 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
     }
   });
 
-  test('the preview, calls of one and two (light and dark, a whole screen shared), chat with a correction and typing and its options, the pop-out, the lock dialog, the password prompt', async ({ people, appUrl, parley }) => {
+  test('the preview, calls of one and two (light and dark, a whole screen shared), chat with a correction and typing and its options, a private reply, the pop-out, the lock dialog, the password prompt', async ({ people, appUrl, parley }) => {
     test.setTimeout(240_000);
     const room = uniqueRoomName('a11y');
     const alice = await people.join(room, 'Alice');
@@ -256,6 +256,13 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
       await expect(chatLog(alice.page)).toContainText('Hello Alice (edited)');
       await expect(typingIndicator(alice.page)).toContainText('Bob is typing…');
       await expectAccessible(alice.page, 'chat-correction-and-typing', ['Chat']);
+      // Alice answers Dave alone.
+      await chatLog(alice.page).getByRole('button', { name: 'Reply privately' }).click();
+      await messageBox(alice.page).fill('yes, once we are done');
+      await expect(alice.page.getByText('Replying privately to david')).toBeVisible();
+      await expectAccessible(alice.page, 'chat-private-reply', ['Chat']);
+      await messageBox(alice.page).fill('');
+      await alice.page.getByRole('button', { name: 'Back to the room' }).click();
     } finally {
       dave.client.disconnect();
     }

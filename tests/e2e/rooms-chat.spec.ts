@@ -49,7 +49,7 @@ test.describe('Message styling (XEP-0393): strong, emphasis, code and quotations
 });
 
 test.describe('A plain XMPP client in the room: named by the nickname it joined under, "/me" reads as an action both ways (XEP-0245), and its private message is said to be one (XEP-0045; beyond the spec)', () => {
-  test('Dave on a plain client joins as "dave_on_gajim" with no other name; his "/me waves" reads "dave_on_gajim waves" for Alice, hers reaches him as he would type it, his private message to her says so and how to answer, and his nickname change reads as a rename', async ({ people, appUrl, parley }) => {
+  test('Dave on a plain client joins as "dave_on_gajim" with no other name; his "/me waves" reads "dave_on_gajim waves" for Alice, hers reaches him as he would type it, his private message to her says so and offers a private reply, and his nickname change reads as a rename', async ({ people, appUrl, parley }) => {
     const room = uniqueRoomName('plain');
     const alice = await people.join(room, 'Alice');
     const roomAddress = roomJid(room, parley.settings.mucDomain);
@@ -72,7 +72,7 @@ test.describe('A plain XMPP client in the room: named by the nickname it joined 
       dave.sendMessage({ to: await plain.addressOf('Alice'), type: 'chat', body: 'just between us' });
       const whisper = chatLog(alice.page).getByRole('article').filter({ hasText: 'just between us' });
       await expect(whisper).toContainText('dave_on_gajim to you only');
-      await expect(whisper).toContainText('Parley has no private replies: answer in the room, where everyone reads it.');
+      await expect(whisper).toContainText('Only you and dave_on_gajim read this.');
       await expect(whisper).not.toContainText('waves');
 
       // He changes his nickname: the same person renamed, not someone joining.
@@ -81,6 +81,62 @@ test.describe('A plain XMPP client in the room: named by the nickname it joined 
       await expect(participantEntry(alice.page, 'david')).toHaveCount(1);
       await expect(participantEntry(alice.page, 'dave_on_gajim')).toHaveCount(0);
       await expect(chatLog(alice.page)).not.toContainText('david joined');
+    } finally {
+      dave.disconnect();
+    }
+  });
+});
+
+test.describe('Private replies: Parley answers a plain XMPP client’s private message to its sender alone, and the room sees nothing of it (XEP-0045 §7.5; beyond the spec)', () => {
+  test('Alice replies privately to Dave: he has it as a private message under the nickname he took meanwhile, her log says to whom it went, Bob never sees it nor her typing, and "Back to the room" writes to everyone again', async ({ people, appUrl, parley }) => {
+    const room = uniqueRoomName('private');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    const roomAddress = roomJid(room, parley.settings.mucDomain);
+    const plain = await plainClientIn(appUrl, roomAddress, 'dave_on_gajim');
+    const dave = plain.client;
+    try {
+      // Whatever Bob's page shows from now on, it never holds the private words.
+      await bob.page.evaluate(() => {
+        const seen = (): boolean => document.body.innerText.includes('only for Dave');
+        (window as unknown as { sawPrivateWords: boolean }).sawPrivateWords = seen();
+        new MutationObserver(() => {
+          if (seen()) (window as unknown as { sawPrivateWords: boolean }).sawPrivateWords = true;
+        }).observe(document.body, { childList: true, subtree: true, characterData: true });
+      });
+      const alicesAddress = await plain.addressOf('Alice');
+      dave.sendMessage({ to: alicesAddress, type: 'chat', body: 'just between us' });
+      const whisper = chatLog(alice.page).getByRole('article').filter({ hasText: 'just between us' });
+      await expect(whisper).toContainText('Only you and dave_on_gajim read this.');
+      await whisper.getByRole('button', { name: 'Reply privately' }).click();
+      const input = messageBox(alice.page);
+      await expect(input).toBeFocused();
+      await expect(alice.page.getByText('Replying privately to dave_on_gajim')).toBeVisible();
+      // He changes his nickname as she writes: the reply follows him.
+      dave.sendPresence({ to: `${roomAddress}/david` });
+      await expect(chatLog(alice.page)).toContainText('dave_on_gajim is now known as david');
+      await expect(alice.page.getByText('Replying privately to david')).toBeVisible();
+      await expect(input).toHaveAttribute('placeholder', 'Write to david only…');
+      await expect(alice.page.getByText('Only david reads what you send now; nobody sees you type it.')).toBeVisible();
+
+      const received = new Promise<{ type?: string; body?: string }>((resolve) => dave.on('message', (message) => message.from === alicesAddress && message.body !== undefined && resolve(message)));
+      await input.pressSequentially('only for Dave');
+      await input.press('Enter');
+      expect(await withTimeout(received, 10_000, 'Alice’s private reply at Dave')).toMatchObject({ type: 'chat', body: 'only for Dave' });
+      const reply = chatLog(alice.page).getByRole('article').filter({ hasText: 'only for Dave' });
+      await expect(reply).toContainText('to david only');
+      // Passed on by the room: not "Sending…".
+      await expect(reply.getByRole('status')).toHaveCount(0);
+      // Still writing to him, until she goes back to the room.
+      await expect(alice.page.getByText('Replying privately to david')).toBeVisible();
+      await alice.page.getByRole('button', { name: 'Back to the room' }).click();
+      await expect(input).toBeFocused();
+      await expect(alice.page.getByText(/^Replying privately/)).toHaveCount(0);
+      await say(alice.page, 'hello everyone');
+      await expect(chatLog(bob.page)).toContainText('hello everyone');
+      await expect(chatLog(bob.page)).not.toContainText('just between us');
+      expect(await bob.page.evaluate(() => (window as unknown as { sawPrivateWords: boolean }).sawPrivateWords)).toBe(false);
+      await expect(chatLog(bob.page).locator('.private')).toHaveCount(0);
     } finally {
       dave.disconnect();
     }

@@ -422,9 +422,9 @@ describe('Interop with a plain XMPP client (StanzaJS, not Parley): standard stan
     expect(renamed.displayName).toBe('david');
     expect(alice!.session.store.state.peers[plain.occupant]).toBeUndefined();
     const lines = Object.values(alice!.session.store.state.roomEvents).filter((event) => event.roomAddress === roomAddress);
-    expect(lines.map((event) => [event.kind, event.formerName, event.displayName])).toEqual([
-      ['joined', undefined, 'dave_on_gajim'],
-      ['renamed', 'dave_on_gajim', 'david'],
+    expect(lines.map((event) => [event.kind, event.formerName, event.formerAddress, event.displayName])).toEqual([
+      ['joined', undefined, undefined, 'dave_on_gajim'],
+      ['renamed', 'dave_on_gajim', plain.occupant, 'david'],
     ]);
   });
 
@@ -532,5 +532,72 @@ describe('Interop with a plain XMPP client (StanzaJS, not Parley): standard stan
     received = nextMessage(plain.client, 'paused', (message) => fromAlice(message) && message.chatState === 'paused');
     await alice!.chat.setChatState(roomAddress, 'paused');
     expect((await received).body).toBeUndefined();
+  });
+});
+
+describe('Private replies (XEP-0045 §7.5): Parley answers a private message through the room to its sender alone', () => {
+  it('goes to that occupant as type chat with the MUC user element, never to the room, and is marked passed on once the room has handled it', async () => {
+    const { who: [alice, bob], at: [a], roomAddress } = await together('Alice', 'Bob');
+    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
+    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    const received = nextMessage(plain.client, 'the private reply', (message) => message.from === a!.occupant && message.body !== undefined);
+    const id = await alice!.chat.sendChat(roomAddress, 'just for you', undefined, plain.occupant);
+    expect(alice!.session.store.state.messages[id]).toMatchObject({ body: 'just for you', direction: 'outgoing', privately: true, recipientAddress: plain.occupant, recipientName: 'dave_on_gajim' });
+    const reply = await received;
+    expect(reply).toMatchObject({ type: 'chat', id, body: 'just for you', nick: 'Alice' });
+    // As it left Alice (the servers add the element too), through the room: StanzaJS reads no field from it.
+    expect(alice!.sent.find((xml) => xml.includes('<body>just for you</body>'))).toMatch(/<x xmlns=["']http:\/\/jabber\.org\/protocol\/muc#user["']\/>/);
+    await waitFor(alice!, 'the reply passed on', (state) => state.messages[id]?.acked === true);
+    expect(alice!.session.store.state.messages[id]!.sendError).toBeUndefined();
+
+    // Its correction goes where it went: to Dave alone.
+    const corrected = nextMessage(plain.client, 'the correction', (message) => message.from === a!.occupant && message.body !== undefined);
+    const correctionId = await alice!.chat.sendChat(roomAddress, 'just for you, Dave', id);
+    expect(correctionId).toBe(id);
+    expect(await corrected).toMatchObject({ type: 'chat', body: 'just for you, Dave', replace: id });
+    await waitFor(alice!, 'the correction passed on', (state) => state.messages[id]?.acked === true && state.messages[id]?.body === 'just for you, Dave');
+
+    // Bob had a room message Alice sent after both: the private ones were not his.
+    const aloud = await alice!.chat.sendChat(roomAddress, 'hello everyone');
+    await waitFor(bob!, 'the room message', (state) => Object.values(state.messages).some((message) => message.stanzaId === aloud));
+    expect(messagesIn(bob!, roomAddress).map((message) => message.body)).not.toContain('just for you');
+    expect(messagesIn(bob!, roomAddress).map((message) => message.body)).not.toContain('just for you, Dave');
+  });
+
+  it('leaves the room its draft and chat state: a private message ends neither', async () => {
+    const { who: [alice, bob], at: [a], roomAddress } = await together('Alice', 'Bob');
+    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
+    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    await alice!.chat.updateRealTimeText(roomAddress, 'a room draft');
+    await waitFor(bob!, "Alice's draft", (state) => state.peers[a!.occupant]?.realTimeText === 'a room draft');
+    const id = await alice!.chat.sendChat(roomAddress, 'aside to Dave', undefined, plain.occupant);
+    await waitFor(alice!, 'the reply passed on', (state) => state.messages[id]?.acked === true);
+    await barrier(alice!, bob!, roomAddress);
+    expect(bob!.session.store.state.peers[a!.occupant]).toMatchObject({ realTimeText: 'a room draft', chatState: 'composing' });
+  });
+
+  it('to someone who has left, comes back from the room: not sent, saying so, and kept to send again', async () => {
+    const { who: [alice], roomAddress } = await together('Alice');
+    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
+    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    await plain.client.leaveRoom(roomAddress, 'dave_on_gajim');
+    await until(() => alice!.session.store.state.peers[plain.occupant] === undefined, 'Dave gone');
+    const id = await alice!.chat.sendChat(roomAddress, 'are you there?', undefined, plain.occupant);
+    const refused = await waitFor(alice!, 'the refusal', (state) => (state.messages[id]?.sendError ? state.messages[id] : undefined));
+    expect(refused).toMatchObject({ acked: false, sendError: 'dave_on_gajim left the room', body: 'are you there?' });
+    // The room's answer to the ping that followed, which comes before the echo of a later room
+    // message, does not mark it passed on.
+    const later = await alice!.chat.sendChat(roomAddress, 'anyone?');
+    await waitFor(alice!, 'the room message echoed', (state) => state.messages[later]?.acked === true);
+    expect(alice!.session.store.state.messages[id]).toMatchObject({ acked: false, sendError: 'dave_on_gajim left the room' });
+  });
+
+  it('refuses an address that is not someone else in the room, sending nothing', async () => {
+    const { who: [alice], at: [a], roomAddress } = await together('Alice');
+    const before = messagesIn(alice!, roomAddress).length;
+    for (const privateTo of ['not an address', `${roomAddress}`, a!.occupant, `other-${roomAddress}/dave`]) {
+      await expect(alice!.chat.sendChat(roomAddress, 'hello', undefined, privateTo)).rejects.toBeInstanceOf(ValidationError);
+    }
+    expect(messagesIn(alice!, roomAddress)).toHaveLength(before);
   });
 });

@@ -43,8 +43,8 @@ describe(`RoomEventLog: a nickname change (status 303, then the new address with
     const events = new RoomEventLog(store, new ManualClock());
     events.renamed(ROOM, peer('dave'), `${ROOM}/david`);
     events.arrived(ROOM, peer('david'));
-    expect(Object.values(store.state.roomEvents).map((event) => [event.kind, event.formerName, event.displayName, roomEventText(event)])).toEqual([
-      ['renamed', 'dave', 'david', 'dave is now known as david'],
+    expect(Object.values(store.state.roomEvents).map((event) => [event.kind, event.formerName, event.formerAddress, event.displayName, event.peerAddress, roomEventText(event)])).toEqual([
+      ['renamed', 'dave', `${ROOM}/dave`, 'david', `${ROOM}/david`, 'dave is now known as david'],
     ]);
     // Its <nick> names it still: the nickname changed, the name did not.
     events.renamed(ROOM, peer('david', 'Dave'), `${ROOM}/dave2`);

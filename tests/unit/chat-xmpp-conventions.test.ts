@@ -3,12 +3,13 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { RoomArrivals } from '../../src/main-thread/alerts/RoomArrivals';
 import type { ParleyTab } from '../../src/main-thread/ParleyTab';
-import type { ChatMessage } from '../../src/protocol/entities';
+import type { ChatMessage, RoomEvent } from '../../src/protocol/entities';
 import { meAction } from '../../src/protocol/meCommand';
 import { MessageBody } from '../../src/ui/MessageBody';
 import { styleMessage, type StyledBlock, type StyledRun } from '../../src/ui/messageStyling';
 import { ChatMessageGroup } from '../../src/ui/ChatMessageGroup';
 import { groupChatMessages } from '../../src/ui/groupChatMessages';
+import { followRenames } from '../../src/ui/privateRecipient';
 import { TabContext } from '../../src/ui/tabContext';
 
 const ROOM = 'room@rooms.parley.localhost';
@@ -22,7 +23,7 @@ function rendered(messages: ChatMessage[]): string {
   expect(groupChatMessages(messages)).toHaveLength(1);
   // Rendering reads no action; a tab is there only because the group asks for its actions.
   const tab = { actions: {} } as ParleyTab;
-  return renderToStaticMarkup(createElement(TabContext.Provider, { value: tab }, createElement(ChatMessageGroup, { group: group!, editableId: undefined, onEdit: () => undefined })));
+  return renderToStaticMarkup(createElement(TabContext.Provider, { value: tab }, createElement(ChatMessageGroup, { group: group!, editableId: undefined, onEdit: () => undefined, onReplyPrivately: () => undefined })));
 }
 
 describe('XEP-0245 /me: a message that begins with "/me " is its sender’s action, as plain XMPP clients show it (beyond the spec)', () => {
@@ -50,7 +51,7 @@ describe('XEP-0245 /me: a message that begins with "/me " is its sender’s acti
   });
 });
 
-describe('Private messages (XEP-0045), which plain XMPP clients send and Parley cannot: shown to you as such, with how to answer (beyond the spec)', () => {
+describe('Private messages (XEP-0045), which plain XMPP clients send and Parley answers: shown as such, with a way to reply privately (beyond the spec)', () => {
   it('never share a group with the sender’s room messages, before or after them', () => {
     const whisper = message('p1', 'just between us', 'dave_on_gajim', { privately: true, time: 2_000 });
     const groups = groupChatMessages([message('g1', 'hello everyone'), whisper, message('p2', 'and this', 'dave_on_gajim', { privately: true, time: 3_000 }), message('g2', 'back in the room', 'dave_on_gajim', { time: 4_000 })]);
@@ -61,13 +62,37 @@ describe('Private messages (XEP-0045), which plain XMPP clients send and Parley 
     ]);
   });
 
-  it('say "to you only" in their header, and under them that Parley answers in the room', () => {
+  it('say "to you only" in their header, and under them who reads them, with "Reply privately"', () => {
     const html = rendered([message('p1', 'just between us', 'dave_on_gajim', { privately: true })]);
     expect(html).toContain('<article class="message-group incoming private">');
     expect(html).toContain('<span class="message-private">to you only</span>');
-    expect(html).toContain('<p class="message-private-note">Sent to you alone from an XMPP app. Parley has no private replies: answer in the room, where everyone reads it.</p>');
+    expect(html).toContain('<p class="message-private-note">Only you and dave_on_gajim read this. <button type="button" class="link-button">Reply privately</button></p>');
     const aloud = rendered([message('g1', 'hello everyone')]);
     expect(aloud).not.toContain('private');
+  });
+
+  it('of yours say whom they went to, one group per person, and offer no reply to yourself', () => {
+    const mine = (id: string, to: string, time: number) =>
+      message(id, `for ${to}`, 'Alice', { direction: 'outgoing', senderAddress: `${ROOM}/alice`, privately: true, recipientAddress: `${ROOM}/${to}`, recipientName: to, time });
+    const groups = groupChatMessages([mine('o1', 'dave', 1_000), mine('o2', 'dave', 2_000), mine('o3', 'erin', 3_000), message('o4', 'aloud', 'Alice', { direction: 'outgoing', senderAddress: `${ROOM}/alice`, time: 4_000 })]);
+    expect(groups.map((group) => [group.recipientName, group.messages.map((one) => one.id)])).toEqual([
+      ['dave', ['o1', 'o2']],
+      ['erin', ['o3']],
+      [undefined, ['o4']],
+    ]);
+    const html = rendered([mine('o1', 'dave', 1_000)]);
+    expect(html).toContain('<article class="message-group outgoing private">');
+    expect(html).toContain('<span class="message-private">to dave only</span>');
+    expect(html).not.toContain('Reply privately');
+  });
+
+  it('are answered where their sender is now: a nickname change after the message moves the reply with them, one before it or someone else’s does not', () => {
+    const renamed = (id: string, from: string, to: string, time: number) =>
+      ({ id, roomAddress: ROOM, kind: 'renamed', displayName: to, formerName: from, formerAddress: `${ROOM}/${from}`, peerAddress: `${ROOM}/${to}`, time }) as RoomEvent;
+    const dave = { address: `${ROOM}/dave`, name: 'dave', since: 2_000 };
+    expect(followRenames(dave, [])).toEqual(dave);
+    expect(followRenames(dave, [renamed('e1', 'dave', 'old', 1_000), renamed('e2', 'erin', 'eri', 3_000)])).toEqual(dave);
+    expect(followRenames(dave, [renamed('e1', 'dave', 'david', 3_000), renamed('e2', 'david', 'dave', 4_000), renamed('e3', 'dave', 'dan', 5_000)])).toEqual({ address: `${ROOM}/dan`, name: 'dan', since: 2_000 });
   });
 
   it('are notified as to you only', () => {

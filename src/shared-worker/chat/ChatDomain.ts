@@ -3,13 +3,13 @@ import { expectRoomAddress, parseOccupantAddress } from '../../protocol/addresse
 import type { ChatCommands, SessionEvent } from '../../protocol/commands';
 import { LIMITS } from '../../protocol/constants';
 import { optionalCustomerData } from '../../protocol/customerData';
-import type { ChatMessage, ChatState } from '../../protocol/entities';
+import type { ChatState } from '../../protocol/entities';
 import { NotConnectedError, RoomNotJoinedError, ValidationError } from '../../protocol/errors';
 import type { SessionContext, SessionDomain } from '../SessionContext';
 import { AttentionFlags } from './AttentionFlags';
 import { displayNameOrDefault, occupantName } from '../../protocol/displayName';
 import { messageTime, stanzaIdFrom } from './bounded';
-import { ChatMessages } from './ChatMessages';
+import { ChatMessages, type OutgoingStanza } from './ChatMessages';
 import { ChatOutbox } from './ChatOutbox';
 import { ChatRooms } from './ChatRooms';
 import { ChatStateMachine } from './ChatStateMachine';
@@ -137,10 +137,11 @@ export class ChatDomain implements SessionDomain, TabsChat {
    * `replace` the message is stored as a new one that names it. The wire carries the `<replace>` as
    * asked either way; receivers apply their own rule.
    */
-  async sendChat(roomAddress: string, body: string, replace?: string): Promise<string> {
+  async sendChat(roomAddress: string, body: string, replace?: string, privateTo?: string): Promise<string> {
     const room = expectRoomAddress(roomAddress);
     const text = expectBody(body);
     const replaceId = optionalStanzaId(replace, 'replace');
+    const recipient = this.privateRecipient(room, privateTo);
     // A message or a correction may wait for the rejoin (ChatOutbox).
     if (!this.outbox.accepts(room)) this.joinedClient(room);
     // StanzaJS's own id (a v4 uuid), chosen here so the message keeps it through resends.
@@ -156,9 +157,12 @@ export class ChatDomain implements SessionDomain, TabsChat {
       customerData: this.context.config?.customerData,
       time: this.context.clock.now(),
       acked: false,
+      ...(recipient ? { recipient } : {}),
     });
     const record = this.messages.get(id);
     if (record) this.outbox.add(record);
+    // The room was never shown what a private message's writer typed (ChatPanel): its draft stays.
+    if (recipient) return id;
     this.drafts.delete(room);
     this.chatStates.messageSent(room);
     this.rttSender.reset(room);
@@ -206,7 +210,7 @@ export class ChatDomain implements SessionDomain, TabsChat {
   /** The commands as the tab `tabId` gives them (TabsApi, one per tab's connection): its drafts are its own. */
   ofTab(tabId: string): ChatCommands {
     return {
-      sendChat: (roomAddress, body, replace) => this.sendChat(roomAddress, body, replace),
+      sendChat: (roomAddress, body, replace, privateTo) => this.sendChat(roomAddress, body, replace, privateTo),
       retryChat: (messageId) => this.retryChat(messageId),
       setChatState: (roomAddress, state) => this.setChatState(roomAddress, state),
       updateRealTimeText: (roomAddress, draft) => this.updateRealTimeText(roomAddress, draft, tabId),
@@ -298,18 +302,50 @@ export class ChatDomain implements SessionDomain, TabsChat {
     return client;
   }
 
-  /** One of our chat messages on the wire, with its own stanza id (a resend carries the first one). */
-  private transmit(message: Pick<ChatMessage, 'stanzaId' | 'roomAddress' | 'body' | 'replace'>): void {
+  /** `privateTo`, when given: someone else in the room, and their name as the room knows it. */
+  private privateRecipient(room: string, privateTo: unknown): { address: string; name: string } | undefined {
+    if (privateTo === undefined) return undefined;
+    const occupant = parseOccupantAddress(privateTo);
+    if (!occupant || occupant.room !== room || occupant.full === this.rooms.selfOccupant(room)) {
+      throw new ValidationError('privateTo must be the address of someone else in the room (room@service/nick)');
+    }
+    return { address: occupant.full, name: occupantName([this.rooms.peer(occupant.full)?.displayName], JID.getResource(occupant.full)) };
+  }
+
+  /**
+   * One of our chat messages on the wire, with its own stanza id (a resend carries the first one):
+   * to the room, or a private one through it to its recipient alone (XEP-0045 §7.5).
+   */
+  private transmit(message: OutgoingStanza): void {
     const client = this.joinedClient(message.roomAddress);
+    const { recipientAddress } = message;
     client.sendMessage({
-      to: message.roomAddress,
-      type: 'groupchat',
+      to: recipientAddress ?? message.roomAddress,
+      type: recipientAddress ? 'chat' : 'groupchat',
       id: message.stanzaId,
       body: message.body,
       nick: displayNameOrDefault(this.context.store.state.preferences.displayName),
       chatState: 'active',
       ...(message.replace !== undefined ? { replace: message.replace } : {}),
+      ...(recipientAddress ? { muc: { type: 'info' as const } } : {}),
     });
+    if (recipientAddress) void this.confirmPassedOn(client, message);
+  }
+
+  /**
+   * A private message has no echo. The room handles our stanzas in order, so its answer to a ping
+   * sent after it (XEP-0410, to our own occupant) says it passed the message on — or had sent it back
+   * first (onBounce). No answer (the connection went) leaves it to be sent again after the rejoin.
+   */
+  private async confirmPassedOn(client: Agent, message: OutgoingStanza): Promise<void> {
+    const self = this.rooms.selfOccupant(message.roomAddress);
+    if (!self) return;
+    // An error the room answers with is an answer too; StanzaJS's own timeout error comes from nobody.
+    const answered = await client.ping(self).then(
+      () => true,
+      (reply: Partial<Stanzas.IQ> | undefined) => reply?.type === 'error' && reply.from !== undefined,
+    );
+    if (answered && this.attachedClient === client) this.messages.acknowledge(message.roomAddress, message.stanzaId, message.replace);
   }
 
   /** A bodiless groupchat message (chat state, real-time text) to a room we are in. */
@@ -323,7 +359,10 @@ export class ChatDomain implements SessionDomain, TabsChat {
   // ---- receiving ----
 
   private onMessage(message: Stanzas.ReceivedMessage): void {
-    if (message.type === 'error') return;
+    if (message.type === 'error') {
+      this.onBounce(message);
+      return;
+    }
     if (message.type === 'groupchat' && message.hasSubject && !message.body) {
       const room = JID.toBare(message.from);
       if (this.rooms.isJoined(room)) this.outbox.historyDone(room);
@@ -340,7 +379,7 @@ export class ChatDomain implements SessionDomain, TabsChat {
     }
     if (message.requestingAttention && !isSelf) this.attentionRequested(roomAddress, occupant.full);
     // Chat, chat states and real-time text are groupchat (PROTOCOL.md). A private message (XEP-0045)
-    // comes only from a plain XMPP client, Parley sends none: it is shown to you as such, not lost.
+    // comes from a plain XMPP client, or from Parley as a reply to one: it is shown to you as such.
     if (message.type === 'chat' && typeof message.body === 'string' && !isSelf) this.onBody(message, occupant.full, roomAddress, { isSelf, privately: true });
     if (message.type !== 'groupchat') return;
 
@@ -353,6 +392,16 @@ export class ChatDomain implements SessionDomain, TabsChat {
     // A writer back to active without a message cleared their draft: it goes from the screen. The
     // real-time text stream stays, so edits still in flight apply to the text they were made on.
     if (chatState === 'active' && !hasBody && !message.rtt) this.rooms.updatePeer(occupant.full, { realTimeText: '' });
+  }
+
+  /** The room sent back a private message of ours: its recipient has gone, or the room allows none. */
+  private onBounce(message: Stanzas.ReceivedMessage): void {
+    const occupant = parseOccupantAddress(message.from);
+    const stanzaId = stanzaIdFrom(message.id, LIMITS.stanzaIdLength);
+    const record = stanzaId === undefined ? undefined : this.messages.sentAs(stanzaId);
+    if (!occupant || !record?.recipientAddress || record.recipientAddress !== occupant.full) return;
+    const gone = ['item-not-found', 'recipient-unavailable', 'gone'].includes(message.error?.condition ?? '');
+    this.outbox.refused(record, gone ? `${record.recipientName ?? 'they'} left the room` : 'the room does not pass private messages on');
   }
 
   /** SPEC §4 attention request; one line in the chat when it starts, not for each repeat while it holds. */

@@ -20,7 +20,12 @@ interface RoomMessage {
 export interface OutgoingMessage extends RoomMessage {
   /** True for a message of ours first seen as the room's echo (sent by an earlier connection). */
   acked: boolean;
+  /** A private message: the occupant it goes to and their name. */
+  recipient?: { readonly address: string; readonly name: string };
 }
+
+/** What goes on the wire for one of our records: a private one goes to its recipient alone. */
+export type OutgoingStanza = Pick<ChatMessage, 'stanzaId' | 'roomAddress' | 'body' | 'replace' | 'recipientAddress'>;
 
 /** A message from someone else; `privately` when sent to you alone. */
 export interface IncomingMessage extends RoomMessage {
@@ -62,7 +67,8 @@ export class ChatMessages {
       this.store.update('messages', original.id, { body: message.body, editedTime: message.time, acked: message.acked });
       return original.id;
     }
-    this.store.upsert('messages', message.stanzaId, newRecord(message.stanzaId, message, 'outgoing', message.acked));
+    const recipient = message.recipient ? { privately: true as const, recipientAddress: message.recipient.address, recipientName: message.recipient.name } : {};
+    this.store.upsert('messages', message.stanzaId, { ...newRecord(message.stanzaId, message, 'outgoing', message.acked), ...recipient });
     this.keepWithinLimit(message.roomAddress);
     return message.stanzaId;
   }
@@ -70,30 +76,41 @@ export class ChatMessages {
   /**
    * What the wire carries for one of our records not yet acknowledged: its latest correction while
    * one is waiting for the room's echo (a stanza of its own naming the original, XEP-0308), else the
-   * message itself. The outbox sends this, and sends it again after a lost connection.
+   * message itself; either goes where the message went (a correction of a private one, privately).
+   * The outbox sends this, and sends it again after a lost connection.
    */
-  outgoingStanza(record: ChatMessage): Pick<ChatMessage, 'stanzaId' | 'roomAddress' | 'body' | 'replace'> {
+  outgoingStanza(record: ChatMessage): OutgoingStanza {
+    const { roomAddress, body, recipientAddress } = record;
     const correction = this.pendingCorrections.get(record.id);
-    if (correction !== undefined) return { stanzaId: correction, roomAddress: record.roomAddress, body: record.body, replace: record.stanzaId };
-    return { stanzaId: record.stanzaId, roomAddress: record.roomAddress, body: record.body, replace: record.replace };
+    if (correction !== undefined) return { stanzaId: correction, roomAddress, body, replace: record.stanzaId, recipientAddress };
+    return { stanzaId: record.stanzaId, roomAddress, body, replace: record.replace, recipientAddress };
   }
 
   /**
-   * The room's echo of a message we sent (same stanza id): marks it acknowledged. A correction's echo
-   * acknowledges the corrected record once it is the latest correction sent. Returns false when the
-   * stanza id is not one of ours in that room.
+   * The room's echo of a message we sent (same stanza id), or for a private one the room's word that
+   * it passed it on: marks it acknowledged. A correction's echo acknowledges the corrected record once
+   * it is the latest correction sent. One the room refused (a sendError) stays refused. Returns false
+   * when the stanza id is not one of ours in that room.
    */
   acknowledge(roomAddress: string, stanzaId: string, replace: string | undefined): boolean {
     const own = this.get(stanzaId);
     if (own && own.direction === 'outgoing' && own.roomAddress === roomAddress) {
-      if (!own.acked && !this.pendingCorrections.has(own.id)) this.store.update('messages', own.id, { acked: true });
+      if (!own.acked && own.sendError === undefined && !this.pendingCorrections.has(own.id)) this.store.update('messages', own.id, { acked: true });
       return true;
     }
     if (replace === undefined || this.pendingCorrections.get(replace) !== stanzaId) return false;
     this.pendingCorrections.delete(replace);
     const original = this.get(replace);
-    if (original && original.roomAddress === roomAddress && !original.acked) this.store.update('messages', original.id, { acked: true });
+    if (original && original.roomAddress === roomAddress && !original.acked && original.sendError === undefined) this.store.update('messages', original.id, { acked: true });
     return true;
+  }
+
+  /** The record a stanza id we sent stands for: the message, or the one its latest correction corrects. */
+  sentAs(stanzaId: string): ChatMessage | undefined {
+    const own = this.get(stanzaId);
+    if (own?.direction === 'outgoing') return own;
+    for (const [originalId, correction] of this.pendingCorrections) if (correction === stanzaId) return this.get(originalId);
+    return undefined;
   }
 
   /**

@@ -63,6 +63,11 @@ export class ChatOutbox {
     return true;
   }
 
+  /** The room sent back one of ours (a private message to someone gone): it waits for a retry, with the reason. */
+  refused(message: ChatMessage, reason: string): void {
+    if (this.waiting.has(message.id)) this.fail(message, reason);
+  }
+
   /** The room's subject arrived: its history is over, so what it did not echo goes now. */
   historyDone(roomAddress: string): void {
     if (this.historyEnded.has(roomAddress)) return;

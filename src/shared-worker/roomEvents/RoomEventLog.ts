@@ -23,7 +23,7 @@ export class RoomEventLog {
   /** The plain leaves whose person may still be back at the same address: occupant address → that line. */
   private readonly leaves = new Map<string, { roomAddress: string; eventId: string; userAddress: string | undefined; until: number }>();
   /** Nickname changes whose presence at the new address has not come yet: that address → who they were. */
-  private readonly renames = new Map<string, { roomAddress: string; formerName: string; until: number }>();
+  private readonly renames = new Map<string, { roomAddress: string; former: { name: string; address: string }; until: number }>();
 
   constructor(
     private readonly store: StateStore,
@@ -31,10 +31,10 @@ export class RoomEventLog {
   ) {}
 
   /** A line about `about` (undefined: about the room itself); returns its id. */
-  add(roomAddress: string, kind: RoomEventKind, about: Pick<Peer, 'address' | 'displayName'> | undefined, formerName?: string): string {
+  add(roomAddress: string, kind: RoomEventKind, about: Pick<Peer, 'address' | 'displayName'> | undefined, former?: { name: string; address: string }): string {
     const id = `event-${this.next++}`;
     const line = { id, roomAddress, kind, displayName: about?.displayName, peerAddress: about?.address, time: this.clock.now() };
-    this.store.upsert('roomEvents', id, formerName === undefined ? line : { ...line, formerName });
+    this.store.upsert('roomEvents', id, former === undefined ? line : { ...line, formerName: former.name, formerAddress: former.address });
     const ofRoom = Object.values(this.store.state.roomEvents).filter((event) => event.roomAddress === roomAddress);
     // Records keep their insertion order (ids are not integers): the first are the oldest.
     for (const old of ofRoom.slice(0, Math.max(0, ofRoom.length - LIMITS.roomEventsPerRoom))) this.store.remove('roomEvents', old.id);
@@ -49,10 +49,10 @@ export class RoomEventLog {
   }
 
   /** Someone changed their nickname (status 303): their presence at `newAddress` follows, which is no arrival. */
-  renamed(roomAddress: string, peer: Pick<Peer, 'displayName'>, newAddress: string): void {
+  renamed(roomAddress: string, peer: Pick<Peer, 'address' | 'displayName'>, newAddress: string): void {
     const now = this.clock.now();
     dropWhere(this.renames, (rename) => now > rename.until);
-    this.renames.set(newAddress, { roomAddress, formerName: peer.displayName, until: now + NICKNAME_CHANGE_WITHIN_MS });
+    this.renames.set(newAddress, { roomAddress, former: { name: peer.displayName, address: peer.address }, until: now + NICKNAME_CHANGE_WITHIN_MS });
   }
 
   /**
@@ -63,7 +63,7 @@ export class RoomEventLog {
     const rename = this.renames.get(peer.address);
     this.renames.delete(peer.address);
     if (rename !== undefined && this.clock.now() <= rename.until) {
-      if (rename.formerName !== peer.displayName) this.add(roomAddress, 'renamed', peer, rename.formerName);
+      if (rename.former.name !== peer.displayName) this.add(roomAddress, 'renamed', peer, rename.former);
       return;
     }
     const leave = this.leaves.get(peer.address);

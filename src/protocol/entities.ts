@@ -139,6 +139,8 @@ export interface ChatMessage {
    * address; beyond the spec): one a plain XMPP client sent you, or your private reply to one.
    */
   privately?: true;
+  /** Others' only: its sender took it back (XEP-0424, from an XMPP app): its text is gone. */
+  retracted?: true;
   /** Ours only, when private: the occupant it goes to, and their name as it was sent. */
   recipientAddress?: string;
   recipientName?: string;

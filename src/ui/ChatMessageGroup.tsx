@@ -16,8 +16,12 @@ interface ChatMessageGroupProps {
   onReplyPrivately: (recipient: PrivateRecipient) => void;
 }
 
-/** A message's text; a `/me` message (XEP-0245) reads as its sender's action: "Dave waves". */
+/**
+ * A message's text; a `/me` message (XEP-0245) reads as its sender's action: "Dave waves"; one its
+ * sender took back (XEP-0424) says so in its place.
+ */
 function MessageText({ message, children }: { message: ChatMessage; children: ReactNode }) {
+  if (message.retracted) return <p className="message-body message-retracted">This message was deleted.</p>;
   const action = meAction(message.body);
   if (action === undefined) {
     return (

@@ -6,6 +6,7 @@ import { LIMITS } from '../../src/protocol/constants';
 import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
 import { boxesScrollingSideways, chatLog, chatOption, enterPassword, expect, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, rightEdge, roomJid, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
+import { retractionDefinitions } from '../../src/protocol/stanzas/retraction';
 import { plainClientIn } from './plain-client';
 import { recordCapturedTracks, stopAtSource } from './system-stops';
 
@@ -249,10 +250,14 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
     // Dave, on a plain XMPP app, writes to Alice alone and changes his nickname.
     const dave = await plainClientIn(appUrl, roomJid(room, parley.settings.mucDomain), 'dave');
     try {
+      dave.client.stanzas.define(retractionDefinitions);
+      dave.client.sendMessage({ to: roomJid(room, parley.settings.mucDomain), type: 'groupchat', id: 'oops', body: 'wrong room' });
+      dave.client.sendMessage({ to: roomJid(room, parley.settings.mucDomain), type: 'groupchat', body: 'dave retracted a message.', retraction: { id: 'oops' } });
       dave.client.sendMessage({ to: await dave.addressOf('Alice'), type: 'chat', body: 'can you lock the room after?' });
       dave.client.sendPresence({ to: `${roomJid(room, parley.settings.mucDomain)}/david` });
       await expect(chatLog(alice.page).getByRole('article').filter({ hasText: 'can you lock the room after?' })).toContainText('to you only');
       await expect(chatLog(alice.page)).toContainText('dave is now known as david');
+      await expect(chatLog(alice.page)).toContainText('This message was deleted.');
       await expect(chatLog(alice.page)).toContainText('Hello Alice (edited)');
       await expect(typingIndicator(alice.page)).toContainText('Bob is typing…');
       await expectAccessible(alice.page, 'chat-correction-and-typing', ['Chat']);

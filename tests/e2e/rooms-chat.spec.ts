@@ -1,5 +1,6 @@
 import { LIMITS } from '../../src/protocol/constants';
 import { withTimeout } from '../support/plainXmpp';
+import { retractionDefinitions } from '../../src/protocol/stanzas/retraction';
 import { plainClientIn } from './plain-client';
 import { chatLog, chatOption, enterPassword, expect, expectChatClosed, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, participants, pauseSessionWorker, rightEdge, roomJid, say, test, type People, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
@@ -49,7 +50,7 @@ test.describe('Message styling (XEP-0393): strong, emphasis, code and quotations
 });
 
 test.describe('A plain XMPP client in the room: named by the nickname it joined under, "/me" reads as an action both ways (XEP-0245), and its private message is said to be one (XEP-0045; beyond the spec)', () => {
-  test('Dave on a plain client joins as "dave_on_gajim" with no other name; his "/me waves" reads "dave_on_gajim waves" for Alice, hers reaches him as he would type it, his private message to her says so and offers a private reply, and his nickname change reads as a rename', async ({ people, appUrl, parley }) => {
+  test('Dave on a plain client joins as "dave_on_gajim" with no other name; his "/me waves" reads "dave_on_gajim waves" for Alice, hers reaches him as he would type it, a message he takes back reads deleted, his private message to her says so and offers a private reply, and his nickname change reads as a rename', async ({ people, appUrl, parley }) => {
     const room = uniqueRoomName('plain');
     const alice = await people.join(room, 'Alice');
     const roomAddress = roomJid(room, parley.settings.mucDomain);
@@ -68,6 +69,15 @@ test.describe('A plain XMPP client in the room: named by the nickname it joined 
       await say(alice.page, '/me nods');
       expect(await withTimeout(heard, 10_000, 'Alice’s action at the plain client')).toBe('/me nods');
       await expect(chatLog(alice.page).getByRole('paragraph').filter({ hasText: 'nods' })).toHaveText('Alice nods');
+
+      // He takes a message back (XEP-0424): its text goes; what stays says so, not his app's fallback.
+      dave.stanzas.define(retractionDefinitions);
+      dave.sendMessage({ to: roomAddress, type: 'groupchat', id: 'oops', body: 'the wrong window' });
+      await expect(chatLog(alice.page)).toContainText('the wrong window');
+      dave.sendMessage({ to: roomAddress, type: 'groupchat', body: 'dave_on_gajim retracted a message.', retraction: { id: 'oops' } });
+      await expect(chatLog(alice.page).getByRole('paragraph').filter({ hasText: 'This message was deleted.' })).toHaveCount(1);
+      await expect(chatLog(alice.page)).not.toContainText('the wrong window');
+      await expect(chatLog(alice.page)).not.toContainText('retracted a message');
 
       dave.sendMessage({ to: await plain.addressOf('Alice'), type: 'chat', body: 'just between us' });
       const whisper = chatLog(alice.page).getByRole('article').filter({ hasText: 'just between us' });

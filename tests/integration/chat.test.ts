@@ -8,6 +8,7 @@ import { JXT, Namespaces, RTT, type Agent, type Stanzas } from 'stanza';
 import { describe, expect, it, vi } from 'vitest';
 import type { SessionEvent } from '../../src/protocol/commands';
 import { LIMITS } from '../../src/protocol/constants';
+import { retractionDefinitions } from '../../src/protocol/stanzas/retraction';
 import type { ChatMessage, Peer } from '../../src/protocol/entities';
 import { NotConnectedError, RoomNotJoinedError, ValidationError } from '../../src/protocol/errors';
 import type { SessionState } from '../../src/protocol/session-state';
@@ -599,5 +600,39 @@ describe('Private replies (XEP-0045 §7.5): Parley answers a private message thr
       await expect(alice!.chat.sendChat(roomAddress, 'hello', undefined, privateTo)).rejects.toBeInstanceOf(ValidationError);
     }
     expect(messagesIn(alice!, roomAddress)).toHaveLength(before);
+  });
+});
+
+describe('Retractions (XEP-0424) from a plain XMPP client: the message it takes back loses its text in every tab, and its fallback body is no message', () => {
+  it('takes back a message and its correction (the current form and the one before 0.4); a retraction of someone else’s message, or of none, changes nothing', async () => {
+    const { who: [alice, bob], roomAddress } = await together('Alice', 'Bob');
+    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
+    plain.client.stanzas.define(retractionDefinitions);
+    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    const fallback = { body: 'dave_on_gajim retracted a message, which your app does not show.' };
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'r1', body: 'my password is hunter2' });
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'r2', body: 'my password is hunter3', replace: 'r1' });
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'k1', body: 'keep this one' });
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'o1', body: 'an older app’s message' });
+    const bobsSaid = await bob!.chat.sendChat(roomAddress, 'Bob’s own');
+    await waitFor(alice!, 'every message', (state) => state.messages[`${plain.occupant}:o1`] && Object.values(state.messages).some((message) => message.stanzaId === bobsSaid));
+
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'x1', body: fallback.body, retraction: { id: 'r1' } });
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'x2', body: fallback.body, fastened: { id: 'o1', retract: true } });
+    // Not his to take back, or nobody's.
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'x3', retraction: { id: bobsSaid } });
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'x4', retraction: { id: 'no-such-message' } });
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'after', body: 'after the retractions' });
+
+    for (const who of [alice!, bob!]) {
+      await waitFor(who, 'the message after the retractions', (state) => state.messages[`${plain.occupant}:after`]);
+      const messages = who.session.store.state.messages;
+      for (const id of ['r1', 'r2', 'o1']) expect(messages[`${plain.occupant}:${id}`]).toMatchObject({ body: '', retracted: true });
+      expect(messages[`${plain.occupant}:k1`]).toMatchObject({ body: 'keep this one' });
+      expect(messages[`${plain.occupant}:k1`]!.retracted).toBeUndefined();
+      expect(Object.values(messages).find((message) => message.stanzaId === bobsSaid)).toMatchObject({ body: 'Bob’s own' });
+      expect(Object.values(messages).map((message) => message.body)).not.toContain(fallback.body);
+      expect(Object.values(messages).map((message) => message.body).join(' ')).not.toContain('hunter');
+    }
   });
 });

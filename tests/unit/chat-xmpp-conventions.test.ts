@@ -104,6 +104,15 @@ describe('Private messages (XEP-0045), which plain XMPP clients send and Parley 
   });
 });
 
+describe('Retractions (XEP-0424): a message its sender took back says so in its place, and nothing of its text (beyond the spec)', () => {
+  it('reads "This message was deleted." in the sender’s group, without "(edited)"', () => {
+    const html = rendered([message('m1', 'still here'), message('m2', '', 'dave_on_gajim', { retracted: true, editedTime: 2_000 })]);
+    expect(html).toContain('<p class="message-body message-retracted">This message was deleted.</p>');
+    expect(html).toContain('still here');
+    expect(html).not.toContain('(edited)');
+  });
+});
+
 describe('XEP-0393 message styling: strong, emphasis, strike and code spans, preformatted blocks and quotations, as XMPP apps send and show them (beyond the spec)', () => {
   const line = (body: string) => {
     const [only] = styleMessage(body);

@@ -1,5 +1,6 @@
 import type { Agent, JXT } from 'stanza';
 import { mmucDefinitions } from './mmuc';
+import { retractionDefinitions } from './retraction';
 import { talkyCoreDefinitions } from './talkyCore';
 import { talkyJingleDefinitions } from './talkyJingle';
 import { tolerantJsonDefinitions } from './tolerantJson';
@@ -10,7 +11,7 @@ import { tolerantJsonDefinitions } from './tolerantJson';
  * for one of its elements adds fields to it and replaces those of the same name.
  */
 export function parleyStanzas(_client: Agent, registry: JXT.Registry): void {
-  registry.define([...talkyCoreDefinitions, ...mmucDefinitions]);
+  registry.define([...talkyCoreDefinitions, ...mmucDefinitions, ...retractionDefinitions]);
   registry.define(talkyJingleDefinitions);
   // Replaces StanzaJS's JSON importers, so that one malformed payload cannot stop the stream.
   registry.define(tolerantJsonDefinitions);

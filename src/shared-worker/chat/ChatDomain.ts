@@ -22,6 +22,7 @@ import {
   optionalStanzaId,
 } from './commandInput';
 import { incomingCommands, outgoingCommand } from './JsonCommands';
+import { retractedId } from '../../protocol/stanzas/retraction';
 import { RealTimeTextReceiver } from './RealTimeTextReceiver';
 import { RealTimeTextSender } from './RealTimeTextSender';
 import type { RoomEventLog } from '../roomEvents/RoomEventLog';
@@ -62,8 +63,8 @@ export interface TabsChat extends ChatCommands {
 /**
  * Text chat in rooms (SPEC §3 chat message; §4 chat state and attention request; §5 message
  * editing; PROTOCOL.md namespaces): groupchat messages with `<nick>` and corrections, chat
- * states, real-time text, attention requests and JSON commands, and the private messages a plain
- * XMPP client may send you. Every stanza from the wire is validated and bounded here; every timer
+ * states, real-time text, attention requests and JSON commands; and from plain XMPP clients, private
+ * messages (answered privately) and retractions. Every stanza from the wire is validated and bounded here; every timer
  * runs on the session's clock.
  */
 export class ChatDomain implements SessionDomain, TabsChat {
@@ -378,6 +379,12 @@ export class ChatDomain implements SessionDomain, TabsChat {
       return; // a message with a payload is not chat
     }
     if (message.requestingAttention && !isSelf) this.attentionRequested(roomAddress, occupant.full);
+    // A retraction's body is a fallback for apps that cannot read it (XEP-0428): not a message.
+    const retracted = retractedId(message);
+    if (retracted !== undefined) {
+      if (!isSelf) this.onRetraction(occupant.full, retracted);
+      return;
+    }
     // Chat, chat states and real-time text are groupchat (PROTOCOL.md). A private message (XEP-0045)
     // comes from a plain XMPP client, or from Parley as a reply to one: it is shown to you as such.
     if (message.type === 'chat' && typeof message.body === 'string' && !isSelf) this.onBody(message, occupant.full, roomAddress, { isSelf, privately: true });
@@ -402,6 +409,12 @@ export class ChatDomain implements SessionDomain, TabsChat {
     if (!occupant || !record?.recipientAddress || record.recipientAddress !== occupant.full) return;
     const gone = ['item-not-found', 'recipient-unavailable', 'gone'].includes(message.error?.condition ?? '');
     this.outbox.refused(record, gone ? `${record.recipientName ?? 'they'} left the room` : 'the room does not pass private messages on');
+  }
+
+  /** XEP-0424: the sender takes back one of their messages; an id we cannot keep names none of them. */
+  private onRetraction(sender: string, id: string): void {
+    const stanzaId = stanzaIdFrom(id, LIMITS.stanzaIdLength);
+    if (stanzaId === undefined || !this.messages.retract(sender, stanzaId)) this.context.log.info(`retraction from ${sender} ignored: no message of theirs with that id`);
   }
 
   /** SPEC §4 attention request; one line in the chat when it starts, not for each repeat while it holds. */

@@ -131,6 +131,19 @@ export class ChatMessages {
   }
 
   /**
+   * XEP-0424: someone takes back a message of theirs (by its stanza id). Its text goes from every tab,
+   * and with it that of the corrections of it they sent (each stored as a message naming it); what
+   * is left says it was deleted. Returns whether there was one.
+   */
+  retract(senderAddress: string, stanzaId: string): boolean {
+    const taken = Object.values(this.store.state.messages).filter(
+      (message) => message.direction === 'incoming' && message.senderAddress === senderAddress && !message.retracted && (message.stanzaId === stanzaId || message.replace === stanzaId),
+    );
+    for (const message of taken) this.store.update('messages', message.id, { body: '', retracted: true });
+    return taken.length > 0;
+  }
+
+  /**
    * A room's chat keeps LIMITS.chatMessagesPerRoom messages in every tab, however long it runs or
    * whoever floods it: the oldest go first, never one of ours still to be sent or confirmed.
    */

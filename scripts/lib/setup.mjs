@@ -15,9 +15,10 @@ const EJABBERD_PACKAGES = ['ejabberd'];
 export const SERVER_PACKAGES = ['prosody', 'lua-unbound', 'lua-dbi-sqlite3', 'util-linux', ...(process.env.PARLEY_XMPP_SERVER === 'ejabberd' ? EJABBERD_PACKAGES : [])];
 /**
  * nftables: the fault suite cuts one person's path to the gateway for real (tests/e2e/network-cut.ts);
- * sqlite3: the idle-room sweep's test writes thousands of stored rooms into Prosody's database.
+ * sqlite3: the idle-room sweep's test writes thousands of stored rooms into Prosody's database;
+ * fonts-noto-color-emoji: the chat's reactions, in the accessibility suite's screenshots, as a person's browser draws them.
  */
-export const TEST_PACKAGES = ['chromium', 'fonts-liberation', 'espeak-ng', 'sox', 'iproute2', 'nftables', 'sqlite3', ...EJABBERD_PACKAGES];
+export const TEST_PACKAGES = ['chromium', 'fonts-liberation', 'fonts-noto-color-emoji', 'espeak-ng', 'sox', 'iproute2', 'nftables', 'sqlite3', ...EJABBERD_PACKAGES];
 
 export function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', cwd: ROOT, ...options });

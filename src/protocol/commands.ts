@@ -58,6 +58,12 @@ export interface ChatCommands {
   /** A JSON command (type + data) to a room (groupchat) or a peer (occupant address). */
   sendCommand(to: string, type: string, data: unknown): Promise<void>;
   markRead(roomAddress: string): Promise<void>;
+  /**
+   * Your whole set of reactions to a message (its id in the store; XEP-0444), in place of what you had
+   * (none: take yours back). It goes where the message went: to the room, or to the one person of a
+   * private message. Best effort, like chat states: not sent again after a lost connection.
+   */
+  react(messageId: string, reactions: readonly string[]): Promise<void>;
 }
 
 /** Peer fields only the tab running the call knows (from the media it receives). */

@@ -177,6 +177,12 @@ export const LIMITS = {
   roomEventsPerRoom: 200,
   /** Messages a room's chat keeps in every tab (each up to chatBodyLength); the oldest go first, never one of ours still to be sent. */
   chatMessagesPerRoom: 1_000,
+  /** One reaction to a message (XEP-0444: one emoji; a family or a flag is several code points). */
+  reactionLength: 32,
+  /** Reactions one person keeps on one message; a set of more is refused as a whole. */
+  reactionsPerPerson: 8,
+  /** People whose reactions one message keeps; a newcomer's past them are not kept. */
+  reactorsPerMessage: 256,
   /** Why your camera or microphone did not start, in words, as the call's tab keeps it on the call record (OwnCallMedia). */
   deviceTroubleLength: 512,
 } as const;

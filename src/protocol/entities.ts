@@ -139,11 +139,22 @@ export interface ChatMessage {
    * address; beyond the spec): one a plain XMPP client sent you, or your private reply to one.
    */
   privately?: true;
+  /**
+   * XEP-0444 reactions, by the occupant address of whoever reacted (you included: Room.selfAddress),
+   * with their name then and their whole set, in the order they gave it (beyond the spec).
+   */
+  reactions?: Record<string, MessageReactions>;
   /** Others' only: its sender took it back (XEP-0424, from an XMPP app): its text is gone. */
   retracted?: true;
   /** Ours only, when private: the occupant it goes to, and their name as it was sent. */
   recipientAddress?: string;
   recipientName?: string;
+}
+
+/** One person's reactions to a message. */
+export interface MessageReactions {
+  name: string;
+  emojis: string[];
 }
 
 export interface CallRecord {

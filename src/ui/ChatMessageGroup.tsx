@@ -1,9 +1,11 @@
-import type { ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { ChatMessage } from '../protocol/entities';
 import { meAction } from '../protocol/meCommand';
 import { useActions } from './tabContext';
 import { formatDateTime, formatTime } from './formatTime';
+import { Icon } from './Icon';
 import { MessageBody } from './MessageBody';
+import { MessageReactions } from './MessageReactions';
 import type { ChatMessageGroup as Group } from './groupChatMessages';
 import type { PrivateRecipient } from './privateRecipient';
 
@@ -14,6 +16,8 @@ interface ChatMessageGroupProps {
   onEdit: (message: ChatMessage) => void;
   /** "Reply privately" on a private message: the composer writes to its sender alone. */
   onReplyPrivately: (recipient: PrivateRecipient) => void;
+  /** Your occupant address in the room (Room.selfAddress): which reactions are yours. */
+  selfAddress: string | undefined;
 }
 
 /**
@@ -39,9 +43,81 @@ function MessageText({ message, children }: { message: ChatMessage; children: Re
   );
 }
 
-/** Consecutive messages of one sender under one header with their name and time. Text and links, never HTML. */
-export function ChatMessageGroup({ group, editableId, onEdit, onReplyPrivately }: ChatMessageGroupProps) {
+interface ChatMessageItemProps {
+  message: ChatMessage;
+  editable: boolean;
+  onEdit: (message: ChatMessage) => void;
+  selfAddress: string | undefined;
+}
+
+/** One message: its text, its delivery while it is ours and unconfirmed, Edit and React, and its reactions under it. */
+function ChatMessageItem({ message, editable, onEdit, selfAddress }: ChatMessageItemProps) {
   const actions = useActions();
+  const [picking, setPicking] = useState(false);
+  const reactButton = useRef<HTMLButtonElement>(null);
+  const settled = message.direction === 'incoming' || message.acked;
+  const closePicker = () => {
+    setPicking(false);
+    reactButton.current?.focus();
+  };
+  return (
+    <div className="message-item">
+      <div className={`message${message.direction === 'outgoing' && !message.acked ? ' pending' : ''}${message.sendError ? ' failed' : ''}`}>
+        <MessageText message={message}>
+          {message.editedTime !== undefined && (
+            <span className="message-edited" title={`Edited ${formatDateTime(message.editedTime)}`}>
+              {' '}
+              (edited)
+            </span>
+          )}
+        </MessageText>
+        {!settled && (
+          <p className="message-delivery" role="status">
+            {message.sendError ? (
+              <>
+                Not sent ({message.sendError}).{' '}
+                <button type="button" className="link-button" onClick={() => void actions.chat.retryChat(message.id).catch(() => {})}>
+                  Retry
+                </button>
+              </>
+            ) : (
+              'Sending…'
+            )}
+          </p>
+        )}
+        {editable && (
+          <button type="button" className="link-button message-edit" onClick={() => onEdit(message)}>
+            Edit
+          </button>
+        )}
+        {settled && !message.retracted && selfAddress !== undefined && (
+          <button
+            ref={reactButton}
+            type="button"
+            className="icon-button message-react"
+            aria-label="React"
+            aria-expanded={picking}
+            onClick={() => setPicking((open) => !open)}
+            onKeyDown={(event) => {
+              if (event.key !== 'Escape' || !picking) return;
+              event.preventDefault();
+              closePicker();
+            }}
+          >
+            <Icon size={18}>
+              <circle cx="12" cy="12" r="9" />
+              <path d="M8.5 14.5a4.5 4.5 0 0 0 7 0M9 9.5h.01M15 9.5h.01" />
+            </Icon>
+          </button>
+        )}
+      </div>
+      <MessageReactions message={message} selfAddress={selfAddress} picking={picking} onPicked={closePicker} />
+    </div>
+  );
+}
+
+/** Consecutive messages of one sender under one header with their name and time. Text and links, never HTML. */
+export function ChatMessageGroup({ group, editableId, onEdit, onReplyPrivately, selfAddress }: ChatMessageGroupProps) {
   return (
     <article className={`message-group ${group.direction}${group.privately ? ' private' : ''}`}>
       <header className="message-header">
@@ -52,35 +128,7 @@ export function ChatMessageGroup({ group, editableId, onEdit, onReplyPrivately }
         </time>
       </header>
       {group.messages.map((message) => (
-        <div key={message.id} className={`message${message.direction === 'outgoing' && !message.acked ? ' pending' : ''}${message.sendError ? ' failed' : ''}`}>
-          <MessageText message={message}>
-            {message.editedTime !== undefined && (
-              <span className="message-edited" title={`Edited ${formatDateTime(message.editedTime)}`}>
-                {' '}
-                (edited)
-              </span>
-            )}
-          </MessageText>
-          {message.direction === 'outgoing' && !message.acked && (
-            <p className="message-delivery" role="status">
-              {message.sendError ? (
-                <>
-                  Not sent ({message.sendError}).{' '}
-                  <button type="button" className="link-button" onClick={() => void actions.chat.retryChat(message.id).catch(() => {})}>
-                    Retry
-                  </button>
-                </>
-              ) : (
-                'Sending…'
-              )}
-            </p>
-          )}
-          {message.id === editableId && (
-            <button type="button" className="link-button message-edit" onClick={() => onEdit(message)}>
-              Edit
-            </button>
-          )}
-        </div>
+        <ChatMessageItem key={message.id} message={message} editable={message.id === editableId} onEdit={onEdit} selfAddress={selfAddress} />
       ))}
       {group.privately && group.direction === 'incoming' && (
         <p className="message-private-note">

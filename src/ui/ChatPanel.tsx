@@ -224,6 +224,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
         editableId={disabled ? undefined : lastOwn?.id}
         onEdit={startEdit}
         onReplyPrivately={replyPrivately}
+        selfAddress={disabled ? undefined : room?.selfAddress}
         emptyText={end ? 'Nothing was said here.' : disabled ? 'Messages appear here once you are in the room.' : 'No messages yet. Say hello!'}
         shown={shown}
       />

@@ -247,6 +247,11 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
     await bobsInput.fill('still writing');
     await openPanel(alice.page, 'Chat');
     await say(alice.page, '/me nods: `npm test` it is');
+    // Alice reacts to Bob's correction.
+    const corrected = chatLog(alice.page).locator('.message-item').filter({ hasText: 'Hello Alice' });
+    await corrected.getByRole('button', { name: 'React' }).click();
+    await alice.page.getByRole('group', { name: 'Pick a reaction' }).getByRole('button', { name: 'React with 🎉' }).click();
+    await expect(corrected.getByRole('button', { name: '🎉 from you' })).toBeVisible();
     // Dave, on a plain XMPP app, writes to Alice alone and changes his nickname.
     const dave = await plainClientIn(appUrl, roomJid(room, parley.settings.mucDomain), 'dave');
     try {

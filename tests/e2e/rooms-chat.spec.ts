@@ -153,6 +153,45 @@ test.describe('Private replies: Parley answers a plain XMPP client’s private m
   });
 });
 
+test.describe('Reactions (XEP-0444): a reaction picked under a message shows under it for everyone, with who gave it; pressing it again takes yours back (beyond the spec)', () => {
+  test('Alice reacts 👍 to Bob’s message; Bob sees it, adds his; Alice takes hers back and Bob sees only his', async ({ people }) => {
+    const room = uniqueRoomName('reactions');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await say(bob.page, 'ship it?');
+    const message = (page: typeof alice.page) => chatLog(page).getByRole('article').filter({ hasText: 'ship it?' });
+    await expect(message(alice.page)).toBeVisible();
+
+    await message(alice.page).getByRole('button', { name: 'React' }).click();
+    const picker = alice.page.getByRole('group', { name: 'Pick a reaction' });
+    await expect(picker.getByRole('button', { name: 'React with 👍' })).toBeFocused();
+    await picker.getByRole('button', { name: 'React with 👍' }).click();
+    await expect(picker).toHaveCount(0);
+    await expect(message(alice.page).getByRole('button', { name: 'React' })).toBeFocused();
+    await expect(message(alice.page).getByRole('button', { name: '👍 from you' })).toHaveAttribute('aria-pressed', 'true');
+
+    const bobsThumb = message(bob.page).getByRole('button', { name: /^👍 from / });
+    await expect(bobsThumb).toHaveAccessibleName('👍 from Alice');
+    await expect(bobsThumb).toHaveAttribute('aria-pressed', 'false');
+    await bobsThumb.click();
+    await expect(bobsThumb).toHaveAccessibleName('👍 from Alice and you');
+    await expect(bobsThumb).toHaveAttribute('aria-pressed', 'true');
+    await expect(bobsThumb).toContainText('2');
+    await expect(message(alice.page).getByRole('button', { name: '👍 from you and Bob' })).toBeVisible();
+
+    // Escape closes the picker without a reaction.
+    await message(alice.page).getByRole('button', { name: 'React' }).click();
+    await expect(alice.page.getByRole('group', { name: 'Pick a reaction' }).getByRole('button', { name: 'React with 👍' })).toBeFocused();
+    await alice.page.keyboard.press('Escape');
+    await expect(alice.page.getByRole('group', { name: 'Pick a reaction' })).toHaveCount(0);
+
+    await message(alice.page).getByRole('button', { name: '👍 from you and Bob' }).click();
+    await expect(bobsThumb).toHaveAccessibleName('👍 from you');
+    await expect(bobsThumb).toContainText('1');
+    await expect(message(alice.page).getByRole('button', { name: '👍 from Bob' })).toHaveAttribute('aria-pressed', 'false');
+  });
+});
+
 test.describe('Room history: a newcomer reads what was said before they came, in the order it was said (SPEC §9 chat)', () => {
   test('messages sent within one second read in their order, though the room stamps its history to the second', async ({ people }) => {
     const room = uniqueRoomName('history');

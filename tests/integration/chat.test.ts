@@ -8,6 +8,7 @@ import { JXT, Namespaces, RTT, type Agent, type Stanzas } from 'stanza';
 import { describe, expect, it, vi } from 'vitest';
 import type { SessionEvent } from '../../src/protocol/commands';
 import { LIMITS } from '../../src/protocol/constants';
+import { reactionDefinitions } from '../../src/protocol/stanzas/reactions';
 import { retractionDefinitions } from '../../src/protocol/stanzas/retraction';
 import type { ChatMessage, Peer } from '../../src/protocol/entities';
 import { NotConnectedError, RoomNotJoinedError, ValidationError } from '../../src/protocol/errors';
@@ -634,5 +635,72 @@ describe('Retractions (XEP-0424) from a plain XMPP client: the message it takes 
       expect(Object.values(messages).map((message) => message.body)).not.toContain(fallback.body);
       expect(Object.values(messages).map((message) => message.body).join(' ')).not.toContain('hunter');
     }
+  });
+});
+
+describe('Reactions (XEP-0444): each person’s whole set on a message, kept by who gave it, to and from plain XMPP clients', () => {
+  it('shows a plain client’s reactions to a Parley message, each new set in place of the last, none taking them away', async () => {
+    const { who: [alice, bob], roomAddress } = await together('Alice', 'Bob');
+    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
+    plain.client.stanzas.define(reactionDefinitions);
+    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    const id = await alice!.chat.sendChat(roomAddress, 'ship it?');
+    await waitFor(bob!, 'the message', (state) => Object.values(state.messages).some((message) => message.stanzaId === id));
+    const reactionsAt = (who: TestSession) => Object.values(who.session.store.state.messages).find((message) => message.stanzaId === id)?.reactions;
+
+    for (const set of [['👍', '🎉', '👍'], ['❤️'], []]) {
+      plain.client.sendMessage({ to: roomAddress, type: 'groupchat', reactions: { id, reactions: set } });
+      const expected = set.length === 0 ? undefined : { [plain.occupant]: { name: 'dave_on_gajim', emojis: [...new Set(set)] } };
+      for (const who of [alice!, bob!]) await until(() => JSON.stringify(reactionsAt(who)) === JSON.stringify(expected), `${JSON.stringify(set)} on ${who.tabId}`);
+    }
+    // No body came: nothing new to read.
+    expect(messagesIn(alice!, roomAddress)).toHaveLength(1);
+  });
+
+  it('sends Parley’s reactions as the whole set to the room, or to the one person of a private message, and keeps them as yours', async () => {
+    const { who: [alice, bob], at: [a], roomAddress } = await together('Alice', 'Bob');
+    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
+    plain.client.stanzas.define(reactionDefinitions);
+    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'd1', body: 'lunch at noon' });
+    plain.client.sendMessage({ to: a!.occupant, type: 'chat', id: 'd2', body: 'psst' });
+    await waitFor(alice!, 'both messages', (state) => state.messages[`${plain.occupant}:d2`] && state.messages[`${plain.occupant}:d1`]);
+
+    let received = nextMessage(plain.client, 'Alice’s reactions', (message) => message.from === a!.occupant && message.reactions !== undefined);
+    await alice!.chat.react(`${plain.occupant}:d1`, ['👍', '🎉']);
+    expect(await received).toMatchObject({ type: 'groupchat', reactions: { id: 'd1', reactions: ['👍', '🎉'] } });
+    expect(alice!.session.store.state.messages[`${plain.occupant}:d1`]!.reactions).toEqual({ [a!.occupant]: { name: 'Alice', emojis: ['👍', '🎉'] } });
+    await waitFor(bob!, 'Alice’s reactions', (state) => state.messages[`${plain.occupant}:d1`]?.reactions?.[a!.occupant]);
+
+    received = nextMessage(plain.client, 'Alice’s private reaction', (message) => message.from === a!.occupant && message.reactions !== undefined);
+    await alice!.chat.react(`${plain.occupant}:d2`, ['😮']);
+    expect(await received).toMatchObject({ type: 'chat', reactions: { id: 'd2', reactions: ['😮'] } });
+
+    received = nextMessage(plain.client, 'Alice taking hers back', (message) => message.from === a!.occupant && message.reactions !== undefined);
+    await alice!.chat.react(`${plain.occupant}:d1`, []);
+    expect((await received).reactions).toMatchObject({ id: 'd1' });
+    expect((await received).reactions?.reactions ?? []).toEqual([]);
+    expect(alice!.session.store.state.messages[`${plain.occupant}:d1`]!.reactions).toBeUndefined();
+    await until(() => bob!.session.store.state.messages[`${plain.occupant}:d1`]?.reactions === undefined, 'Bob sees them gone');
+  });
+
+  it('ignores a set too large or not emoji-shaped, or one for no message; refuses the same from a tab, sending nothing', async () => {
+    const { who: [alice], roomAddress } = await together('Alice');
+    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
+    plain.client.stanzas.define(reactionDefinitions);
+    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    const id = await alice!.chat.sendChat(roomAddress, 'react to me');
+    await waitFor(alice!, 'the echo', (state) => state.messages[id]?.acked === true);
+    const tooMany = Array.from({ length: LIMITS.reactionsPerPerson + 1 }, (_, index) => String.fromCodePoint(0x1f600 + index));
+    for (const reactions of [tooMany, ['two words'], ['x'.repeat(LIMITS.reactionLength + 1)]]) plain.client.sendMessage({ to: roomAddress, type: 'groupchat', reactions: { id, reactions } });
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', reactions: { id: 'no-such-message', reactions: ['👍'] } });
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', reactions: { id, reactions: ['✅'] } });
+    await waitFor(alice!, 'the last, valid set', (state) => state.messages[id]?.reactions);
+    expect(alice!.session.store.state.messages[id]!.reactions).toEqual({ [plain.occupant]: { name: 'dave_on_gajim', emojis: ['✅'] } });
+
+    const sentBefore = alice!.sent.length;
+    for (const reactions of [tooMany, ['two words'], 'not a list' as unknown as string[]]) await expect(alice!.chat.react(id, reactions)).rejects.toBeInstanceOf(ValidationError);
+    await expect(alice!.chat.react('no-such-message', ['👍'])).rejects.toBeInstanceOf(ValidationError);
+    expect(alice!.sent.slice(sentBefore).filter((xml) => xml.includes('urn:xmpp:reactions:0'))).toEqual([]);
   });
 });

@@ -10,6 +10,9 @@ import { styleMessage, type StyledBlock, type StyledRun } from '../../src/ui/mes
 import { ChatMessageGroup } from '../../src/ui/ChatMessageGroup';
 import { groupChatMessages } from '../../src/ui/groupChatMessages';
 import { followRenames } from '../../src/ui/privateRecipient';
+import { tallyReactions } from '../../src/ui/MessageReactions';
+import { reactionSet } from '../../src/shared-worker/chat/bounded';
+import { LIMITS } from '../../src/protocol/constants';
 import { TabContext } from '../../src/ui/tabContext';
 
 const ROOM = 'room@rooms.parley.localhost';
@@ -23,7 +26,7 @@ function rendered(messages: ChatMessage[]): string {
   expect(groupChatMessages(messages)).toHaveLength(1);
   // Rendering reads no action; a tab is there only because the group asks for its actions.
   const tab = { actions: {} } as ParleyTab;
-  return renderToStaticMarkup(createElement(TabContext.Provider, { value: tab }, createElement(ChatMessageGroup, { group: group!, editableId: undefined, onEdit: () => undefined, onReplyPrivately: () => undefined })));
+  return renderToStaticMarkup(createElement(TabContext.Provider, { value: tab }, createElement(ChatMessageGroup, { group: group!, editableId: undefined, onEdit: () => undefined, onReplyPrivately: () => undefined, selfAddress: `${ROOM}/alice` })));
 }
 
 describe('XEP-0245 /me: a message that begins with "/me " is its sender’s action, as plain XMPP clients show it (beyond the spec)', () => {
@@ -110,6 +113,39 @@ describe('Retractions (XEP-0424): a message its sender took back says so in its 
     expect(html).toContain('<p class="message-body message-retracted">This message was deleted.</p>');
     expect(html).toContain('still here');
     expect(html).not.toContain('(edited)');
+  });
+});
+
+describe('Reactions (XEP-0444): each emoji once under its message, with who gave it and whether you did; a set is bounded and emoji-shaped (beyond the spec)', () => {
+  const reacted = message('m1', 'lunch?', 'dave_on_gajim', {
+    reactions: {
+      [`${ROOM}/erin`]: { name: 'Erin', emojis: ['👍', '🎉'] },
+      [`${ROOM}/alice`]: { name: 'Alice', emojis: ['👍'] },
+      [`${ROOM}/bob`]: { name: 'Bob', emojis: ['👍'] },
+    },
+  });
+
+  it('tallies each emoji in the order first given, naming you as you', () => {
+    expect(tallyReactions(reacted, `${ROOM}/alice`)).toEqual([
+      { emoji: '👍', names: ['Erin', 'you', 'Bob'], mine: true },
+      { emoji: '🎉', names: ['Erin'], mine: false },
+    ]);
+    expect(tallyReactions(message('m2', 'none'), `${ROOM}/alice`)).toEqual([]);
+  });
+
+  it('shows each as a button with its count that says who gave it and whether you did', () => {
+    const html = rendered([reacted]);
+    expect(html).toContain('<button type="button" aria-pressed="true" aria-label="👍 from Erin, you and Bob" title="Erin, you and Bob" class="reaction">👍 <span class="reaction-count">3</span></button>');
+    expect(html).toContain('aria-pressed="false" aria-label="🎉 from Erin"');
+    expect(rendered([message('m2', 'none')])).not.toContain('message-reactions');
+  });
+
+  it('takes a set in its order, each once; refuses one too large, or with a reaction too long, with spaces or not text', () => {
+    expect(reactionSet(['👍', '🎉', '👍'])).toEqual({ reactions: ['👍', '🎉'] });
+    expect(reactionSet(['👨‍👩‍👧‍👦', '🇫🇷'])).toEqual({ reactions: ['👨‍👩‍👧‍👦', '🇫🇷'] });
+    expect(reactionSet([])).toEqual({ reactions: [] });
+    const tooMany = Array.from({ length: LIMITS.reactionsPerPerson + 1 }, (_, index) => String.fromCodePoint(0x1f600 + index));
+    for (const refused of [tooMany, ['a b'], [' 👍'], ['x'.repeat(LIMITS.reactionLength + 1)], [''], [3], '👍', undefined]) expect(reactionSet(refused)).toHaveProperty('problem');
   });
 });
 

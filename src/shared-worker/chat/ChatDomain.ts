@@ -8,7 +8,7 @@ import { NotConnectedError, RoomNotJoinedError, ValidationError } from '../../pr
 import type { SessionContext, SessionDomain } from '../SessionContext';
 import { AttentionFlags } from './AttentionFlags';
 import { displayNameOrDefault, occupantName } from '../../protocol/displayName';
-import { messageTime, stanzaIdFrom } from './bounded';
+import { messageTime, reactionSet, stanzaIdFrom } from './bounded';
 import { ChatMessages, type OutgoingStanza } from './ChatMessages';
 import { ChatOutbox } from './ChatOutbox';
 import { ChatRooms } from './ChatRooms';
@@ -18,10 +18,12 @@ import {
   expectChatState,
   expectDraft,
   expectOccupantAddress,
+  expectReactions,
   expectRoomOrOccupant,
   optionalStanzaId,
 } from './commandInput';
 import { incomingCommands, outgoingCommand } from './JsonCommands';
+import type { Reactions } from '../../protocol/stanzas/reactions';
 import { retractedId } from '../../protocol/stanzas/retraction';
 import { RealTimeTextReceiver } from './RealTimeTextReceiver';
 import { RealTimeTextSender } from './RealTimeTextSender';
@@ -147,7 +149,7 @@ export class ChatDomain implements SessionDomain, TabsChat {
     if (!this.outbox.accepts(room)) this.joinedClient(room);
     // StanzaJS's own id (a v4 uuid), chosen here so the message keeps it through resends.
     const stanzaId = Utils.uuid();
-    const displayName = displayNameOrDefault(this.context.store.state.preferences.displayName);
+    const displayName = this.ownName;
     const id = this.messages.addOutgoing({
       stanzaId,
       roomAddress: room,
@@ -219,6 +221,7 @@ export class ChatDomain implements SessionDomain, TabsChat {
       requestAttention: (peerAddress) => this.requestAttention(peerAddress),
       sendCommand: (to, type, data) => this.sendCommand(to, type, data),
       markRead: (roomAddress) => this.markRead(roomAddress),
+      react: (messageId, reactions) => this.react(messageId, reactions),
     };
   }
 
@@ -274,6 +277,24 @@ export class ChatDomain implements SessionDomain, TabsChat {
     this.rooms.markRead(expectRoomAddress(roomAddress));
   }
 
+  async react(messageId: string, reactions: readonly string[]): Promise<void> {
+    const id = optionalStanzaId(messageId, 'messageId');
+    const emojis = expectReactions(reactions);
+    const message = id === undefined ? undefined : this.messages.get(id);
+    if (!message || message.retracted) throw new ValidationError('messageId must name a message of the room');
+    const client = this.joinedClient(message.roomAddress);
+    const self = this.rooms.selfOccupant(message.roomAddress);
+    // A reaction to a private message stays between its two people.
+    const privateTo = message.privately ? (message.direction === 'incoming' ? message.senderAddress : message.recipientAddress) : undefined;
+    client.sendMessage({
+      to: privateTo ?? message.roomAddress,
+      type: privateTo ? 'chat' : 'groupchat',
+      reactions: { id: message.stanzaId, reactions: emojis },
+      ...(privateTo ? { muc: { type: 'info' as const } } : {}),
+    });
+    if (self) this.messages.react(message, { address: self, name: this.ownName }, emojis);
+  }
+
   // ---- rooms we are out of ----
 
   /** Every room we are no longer in (left, removed, put out, or rejoining it) is forgotten. */
@@ -325,7 +346,7 @@ export class ChatDomain implements SessionDomain, TabsChat {
       type: recipientAddress ? 'chat' : 'groupchat',
       id: message.stanzaId,
       body: message.body,
-      nick: displayNameOrDefault(this.context.store.state.preferences.displayName),
+      nick: this.ownName,
       chatState: 'active',
       ...(message.replace !== undefined ? { replace: message.replace } : {}),
       ...(recipientAddress ? { muc: { type: 'info' as const } } : {}),
@@ -379,7 +400,11 @@ export class ChatDomain implements SessionDomain, TabsChat {
       return; // a message with a payload is not chat
     }
     if (message.requestingAttention && !isSelf) this.attentionRequested(roomAddress, occupant.full);
-    // A retraction's body is a fallback for apps that cannot read it (XEP-0428): not a message.
+    // A reaction or a retraction may carry a body for apps that cannot read it (XEP-0428): not a message.
+    if (message.reactions) {
+      this.onReactions(message.reactions, occupant.full, roomAddress, isSelf ? this.ownName : occupantName([message.nick, this.rooms.peer(occupant.full)?.displayName], occupant.nick));
+      return;
+    }
     const retracted = retractedId(message);
     if (retracted !== undefined) {
       if (!isSelf) this.onRetraction(occupant.full, retracted);
@@ -409,6 +434,21 @@ export class ChatDomain implements SessionDomain, TabsChat {
     if (!occupant || !record?.recipientAddress || record.recipientAddress !== occupant.full) return;
     const gone = ['item-not-found', 'recipient-unavailable', 'gone'].includes(message.error?.condition ?? '');
     this.outbox.refused(record, gone ? `${record.recipientName ?? 'they'} left the room` : 'the room does not pass private messages on');
+  }
+
+  /** XEP-0444: the sender's whole set of reactions to a message of the room (ours echoed too: the same set again). */
+  private onReactions(reactions: Reactions, sender: string, roomAddress: string, name: string): void {
+    const id = stanzaIdFrom(reactions.id, LIMITS.stanzaIdLength);
+    const set = reactionSet(reactions.reactions ?? []);
+    const target = id === undefined ? undefined : this.messages.byStanzaId(roomAddress, id);
+    if ('problem' in set || !target || !this.messages.react(target, { address: sender, name }, set.reactions)) {
+      this.context.log.info(`reactions from ${sender} ignored: ${'problem' in set ? set.problem : target ? 'too many people reacted' : 'no such message'}`);
+    }
+  }
+
+  /** The name we go by, as our messages and reactions carry it. */
+  private get ownName(): string {
+    return displayNameOrDefault(this.context.store.state.preferences.displayName);
   }
 
   /** XEP-0424: the sender takes back one of their messages; an id we cannot keep names none of them. */

@@ -130,6 +130,23 @@ export class ChatMessages {
     return true;
   }
 
+  /** The room's message (anyone's, not taken back) whose stanza id the wire names: what a reaction is to. */
+  byStanzaId(roomAddress: string, stanzaId: string): ChatMessage | undefined {
+    return Object.values(this.store.state.messages).find((message) => message.roomAddress === roomAddress && message.stanzaId === stanzaId && !message.retracted);
+  }
+
+  /**
+   * XEP-0444: `reactor`'s whole set of reactions to `target`, in place of what they had; an empty set
+   * takes theirs away. A new reactor past LIMITS.reactorsPerMessage is not kept (false).
+   */
+  react(target: ChatMessage, reactor: { readonly address: string; readonly name: string }, emojis: readonly string[]): boolean {
+    const { [reactor.address]: previous, ...others } = target.reactions ?? {};
+    if (emojis.length > 0 && previous === undefined && Object.keys(others).length >= LIMITS.reactorsPerMessage) return false;
+    const reactions = emojis.length === 0 ? others : { ...others, [reactor.address]: { name: reactor.name, emojis: [...emojis] } };
+    this.store.update('messages', target.id, { reactions: Object.keys(reactions).length > 0 ? reactions : undefined });
+    return true;
+  }
+
   /**
    * XEP-0424: someone takes back a message of theirs (by its stanza id). Its text goes from every tab,
    * and with it that of the corrections of it they sent (each stored as a message naming it); what
@@ -139,7 +156,7 @@ export class ChatMessages {
     const taken = Object.values(this.store.state.messages).filter(
       (message) => message.direction === 'incoming' && message.senderAddress === senderAddress && !message.retracted && (message.stanzaId === stanzaId || message.replace === stanzaId),
     );
-    for (const message of taken) this.store.update('messages', message.id, { body: '', retracted: true });
+    for (const message of taken) this.store.update('messages', message.id, { body: '', retracted: true, reactions: undefined });
     return taken.length > 0;
   }
 

@@ -2,7 +2,7 @@ import { parseOccupantAddress, parseRoomAddress } from '../../protocol/addresses
 import { LIMITS } from '../../protocol/constants';
 import type { ChatState } from '../../protocol/entities';
 import { ValidationError } from '../../protocol/errors';
-import { stanzaIdFrom } from './bounded';
+import { reactionSet, stanzaIdFrom } from './bounded';
 
 /** Validation of what tabs pass to the chat commands (they arrive over Comlink: untrusted shapes). */
 
@@ -47,4 +47,11 @@ export function optionalStanzaId(value: unknown, what: string): string | undefin
 export function expectChatState(value: unknown): ChatState {
   if (typeof value !== 'string' || !CHAT_STATES.has(value)) throw new ValidationError('chat state must be active, composing or paused');
   return value as ChatState;
+}
+
+/** A person's whole set of reactions to a message (XEP-0444), as `reactionSet` takes it. */
+export function expectReactions(value: unknown): string[] {
+  const set = reactionSet(value);
+  if ('problem' in set) throw new ValidationError(set.problem);
+  return set.reactions;
 }

@@ -91,6 +91,18 @@ async function plainClientIn(roomAddress: string, nick: string | undefined, nick
   return { client, occupant: `${roomAddress}/${occupantNick}` };
 }
 
+/**
+ * People in a new room with Dave on a plain XMPP client (joined as "dave_on_gajim", reading and
+ * writing `definitions` too), once the first of them lists him.
+ */
+async function togetherWithDave(names: string[], definitions: JXT.DefinitionOptions[] = []): Promise<Awaited<ReturnType<typeof together>> & { plain: { client: Agent; occupant: string } }> {
+  const people = await together(...names);
+  const plain = await plainClientIn(people.roomAddress, undefined, 'dave_on_gajim');
+  plain.client.stanzas.define(definitions);
+  await waitFor(people.who[0]!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+  return { ...people, plain };
+}
+
 /** The next message the client receives that matches; call before the action that causes it. */
 function nextMessage(client: Agent, what: string, match: (message: Stanzas.ReceivedMessage) => boolean): Promise<Stanzas.ReceivedMessage> {
   return withTimeout(
@@ -416,9 +428,7 @@ describe('Interop with a plain XMPP client (StanzaJS, not Parley): standard stan
   });
 
   it('says its nickname change (XEP-0045 status 303) as a rename under its new name, not as someone joining', async () => {
-    const { who: [alice], roomAddress } = await together('Alice');
-    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
-    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    const { who: [alice], roomAddress, plain } = await togetherWithDave(['Alice']);
     plain.client.sendPresence({ to: `${roomAddress}/david` });
     const renamed = await waitFor(alice!, 'David as a peer', (state) => state.peers[`${roomAddress}/david`]);
     expect(renamed.displayName).toBe('david');
@@ -431,9 +441,7 @@ describe('Interop with a plain XMPP client (StanzaJS, not Parley): standard stan
   });
 
   it('shows its private message (XEP-0045, which Parley cannot send) to its addressee alone, marked so and counted unread, never mixed with its room messages', async () => {
-    const { who: [alice, bob], at: [aliceAt], roomAddress } = await together('Alice', 'Bob');
-    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
-    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    const { who: [alice, bob], at: [aliceAt], roomAddress, plain } = await togetherWithDave(['Alice', 'Bob']);
     const unreadBefore = alice!.session.store.state.rooms[aliceAt!.roomId]!.unreadCount;
     plain.client.sendMessage({ to: aliceAt!.occupant, type: 'chat', id: 'pm1', body: 'just between us' });
     plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'g1', body: 'hello everyone' });
@@ -539,9 +547,7 @@ describe('Interop with a plain XMPP client (StanzaJS, not Parley): standard stan
 
 describe('Private replies (XEP-0045 §7.5): Parley answers a private message through the room to its sender alone', () => {
   it('goes to that occupant as type chat with the MUC user element, never to the room, and is marked passed on once the room has handled it', async () => {
-    const { who: [alice, bob], at: [a], roomAddress } = await together('Alice', 'Bob');
-    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
-    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    const { who: [alice, bob], at: [a], roomAddress, plain } = await togetherWithDave(['Alice', 'Bob']);
     const received = nextMessage(plain.client, 'the private reply', (message) => message.from === a!.occupant && message.body !== undefined);
     const id = await alice!.chat.sendChat(roomAddress, 'just for you', undefined, plain.occupant);
     expect(alice!.session.store.state.messages[id]).toMatchObject({ body: 'just for you', direction: 'outgoing', privately: true, recipientAddress: plain.occupant, recipientName: 'dave_on_gajim' });
@@ -567,9 +573,7 @@ describe('Private replies (XEP-0045 §7.5): Parley answers a private message thr
   });
 
   it('leaves the room its draft and chat state: a private message ends neither', async () => {
-    const { who: [alice, bob], at: [a], roomAddress } = await together('Alice', 'Bob');
-    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
-    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    const { who: [alice, bob], at: [a], roomAddress, plain } = await togetherWithDave(['Alice', 'Bob']);
     await alice!.chat.updateRealTimeText(roomAddress, 'a room draft');
     await waitFor(bob!, "Alice's draft", (state) => state.peers[a!.occupant]?.realTimeText === 'a room draft');
     const id = await alice!.chat.sendChat(roomAddress, 'aside to Dave', undefined, plain.occupant);
@@ -579,9 +583,7 @@ describe('Private replies (XEP-0045 §7.5): Parley answers a private message thr
   });
 
   it('to someone who has left, comes back from the room: not sent, saying so, and kept to send again', async () => {
-    const { who: [alice], roomAddress } = await together('Alice');
-    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
-    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    const { who: [alice], roomAddress, plain } = await togetherWithDave(['Alice']);
     await plain.client.leaveRoom(roomAddress, 'dave_on_gajim');
     await until(() => alice!.session.store.state.peers[plain.occupant] === undefined, 'Dave gone');
     const id = await alice!.chat.sendChat(roomAddress, 'are you there?', undefined, plain.occupant);
@@ -606,10 +608,7 @@ describe('Private replies (XEP-0045 §7.5): Parley answers a private message thr
 
 describe('Retractions (XEP-0424) from a plain XMPP client: the message it takes back loses its text in every tab, and its fallback body is no message', () => {
   it('takes back a message and its correction (the current form and the one before 0.4); a retraction of someone else’s message, or of none, changes nothing', async () => {
-    const { who: [alice, bob], roomAddress } = await together('Alice', 'Bob');
-    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
-    plain.client.stanzas.define(retractionDefinitions);
-    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    const { who: [alice, bob], roomAddress, plain } = await togetherWithDave(['Alice', 'Bob'], retractionDefinitions);
     const fallback = { body: 'dave_on_gajim retracted a message, which your app does not show.' };
     plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'r1', body: 'my password is hunter2' });
     plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'r2', body: 'my password is hunter3', replace: 'r1' });
@@ -640,10 +639,7 @@ describe('Retractions (XEP-0424) from a plain XMPP client: the message it takes 
 
 describe('Reactions (XEP-0444): each person’s whole set on a message, kept by who gave it, to and from plain XMPP clients', () => {
   it('shows a plain client’s reactions to a Parley message, each new set in place of the last, none taking them away', async () => {
-    const { who: [alice, bob], roomAddress } = await together('Alice', 'Bob');
-    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
-    plain.client.stanzas.define(reactionDefinitions);
-    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    const { who: [alice, bob], roomAddress, plain } = await togetherWithDave(['Alice', 'Bob'], reactionDefinitions);
     const id = await alice!.chat.sendChat(roomAddress, 'ship it?');
     await waitFor(bob!, 'the message', (state) => Object.values(state.messages).some((message) => message.stanzaId === id));
     const reactionsAt = (who: TestSession) => Object.values(who.session.store.state.messages).find((message) => message.stanzaId === id)?.reactions;
@@ -658,10 +654,7 @@ describe('Reactions (XEP-0444): each person’s whole set on a message, kept by 
   });
 
   it('sends Parley’s reactions as the whole set to the room, or to the one person of a private message, and keeps them as yours', async () => {
-    const { who: [alice, bob], at: [a], roomAddress } = await together('Alice', 'Bob');
-    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
-    plain.client.stanzas.define(reactionDefinitions);
-    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    const { who: [alice, bob], at: [a], roomAddress, plain } = await togetherWithDave(['Alice', 'Bob'], reactionDefinitions);
     plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'd1', body: 'lunch at noon' });
     plain.client.sendMessage({ to: a!.occupant, type: 'chat', id: 'd2', body: 'psst' });
     await waitFor(alice!, 'both messages', (state) => state.messages[`${plain.occupant}:d2`] && state.messages[`${plain.occupant}:d1`]);
@@ -685,10 +678,7 @@ describe('Reactions (XEP-0444): each person’s whole set on a message, kept by 
   });
 
   it('ignores a set too large or not emoji-shaped, or one for no message; refuses the same from a tab, sending nothing', async () => {
-    const { who: [alice], roomAddress } = await together('Alice');
-    const plain = await plainClientIn(roomAddress, undefined, 'dave_on_gajim');
-    plain.client.stanzas.define(reactionDefinitions);
-    await waitFor(alice!, 'Dave as a peer', (state) => state.peers[plain.occupant]);
+    const { who: [alice], roomAddress, plain } = await togetherWithDave(['Alice'], reactionDefinitions);
     const id = await alice!.chat.sendChat(roomAddress, 'react to me');
     await waitFor(alice!, 'the echo', (state) => state.messages[id]?.acked === true);
     const tooMany = Array.from({ length: LIMITS.reactionsPerPerson + 1 }, (_, index) => String.fromCodePoint(0x1f600 + index));

@@ -4,6 +4,7 @@ import type { ChatMessage, RoomEvent } from '../protocol/entities';
 import { ChatEventLine } from './ChatEventLine';
 import { ChatMessageGroup } from './ChatMessageGroup';
 import { chatTimeline } from './chatTimeline';
+import { formatDay } from './formatTime';
 import { Icon } from './Icon';
 import type { PrivateRecipient } from './privateRecipient';
 
@@ -98,8 +99,12 @@ export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, on
         {items.map((item) =>
           item.kind === 'group' ? (
             <ChatMessageGroup key={item.key} group={item.group} editableId={editableId} onEdit={onEdit} onReplyPrivately={onReplyPrivately} selfAddress={selfAddress} />
-          ) : (
+          ) : item.kind === 'event' ? (
             <ChatEventLine key={item.key} event={item.event} held={heldLeaveIds.has(item.event.id)} />
+          ) : (
+            <h3 key={item.key} className="chat-day">
+              {formatDay(item.time)}
+            </h3>
           ),
         )}
       </div>

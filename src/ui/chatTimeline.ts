@@ -2,30 +2,53 @@ import { CHAT } from '../protocol/constants';
 import type { ChatMessage, RoomEvent } from '../protocol/entities';
 import { groupChatMessages, type ChatMessageGroup } from './groupChatMessages';
 
-export type ChatTimelineItem = { kind: 'group'; key: string; group: ChatMessageGroup } | { kind: 'event'; key: string; event: RoomEvent };
+export type ChatTimelineItem =
+  | { kind: 'group'; key: string; group: ChatMessageGroup }
+  | { kind: 'event'; key: string; event: RoomEvent }
+  /** The first item of a calendar day (local time), in a log that holds more than one: `time` is that item's. */
+  | { kind: 'day'; key: string; time: number };
+
+/** The local calendar day of a time, as a key. */
+function dayOf(time: number): string {
+  const date = new Date(time);
+  return `${date.getFullYear()}-${date.getMonth() + 1}-${date.getDate()}`;
+}
 
 /**
  * A room's chat as it reads: message groups (SPEC §9 grouping) and event lines (issue 15) in time
- * order. An event line between two messages of one sender starts a new group after it. Both lists
- * must be in time order.
+ * order. An event line between two messages of one sender starts a new group after it. A log that
+ * spans several days (a room's history) says where each day begins, and no group crosses midnight.
+ * Both lists must be in time order.
  */
 export function chatTimeline(messages: readonly ChatMessage[], events: readonly RoomEvent[], windowMs: number = CHAT.groupingWindowMs): ChatTimelineItem[] {
   const items: ChatTimelineItem[] = [];
+  const times = [messages[0]?.time, messages.at(-1)?.time, events[0]?.time, events.at(-1)?.time].filter((time) => time !== undefined);
+  const severalDays = new Set(times.map(dayOf)).size > 1;
+  let day: string | undefined;
   let run: ChatMessage[] = [];
   const flush = () => {
     for (const group of groupChatMessages(run, windowMs)) items.push({ kind: 'group', key: group.key, group });
     run = [];
   };
+  /** Before an item at `time`: a new day's line, after what the day before said. */
+  const dayBreak = (time: number) => {
+    if (!severalDays || dayOf(time) === day) return;
+    flush();
+    day = dayOf(time);
+    items.push({ kind: 'day', key: `day-${day}`, time });
+  };
+  const pushEvent = (event: RoomEvent) => {
+    dayBreak(event.time);
+    flush();
+    items.push({ kind: 'event', key: event.id, event });
+  };
   let next = 0;
   for (const message of messages) {
-    while (next < events.length && (events[next] as RoomEvent).time < message.time) {
-      flush();
-      const event = events[next++] as RoomEvent;
-      items.push({ kind: 'event', key: event.id, event });
-    }
+    while (next < events.length && (events[next] as RoomEvent).time < message.time) pushEvent(events[next++] as RoomEvent);
+    dayBreak(message.time);
     run.push(message);
   }
   flush();
-  for (const event of events.slice(next)) items.push({ kind: 'event', key: event.id, event });
+  for (const event of events.slice(next)) pushEvent(event);
   return items;
 }

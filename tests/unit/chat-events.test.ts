@@ -7,7 +7,8 @@ import { RoomArrivals } from '../../src/main-thread/alerts/RoomArrivals';
 import { RoomEventLog } from '../../src/shared-worker/roomEvents/RoomEventLog';
 import { departureOf, rejoinEvents } from '../../src/shared-worker/roomEvents/rosterEvents';
 import { StateStore } from '../../src/shared-worker/StateStore';
-import { chatTimeline } from '../../src/ui/chatTimeline';
+import { chatTimeline, type ChatTimelineItem } from '../../src/ui/chatTimeline';
+import { formatDay } from '../../src/ui/formatTime';
 import { groupChatMessages } from '../../src/ui/groupChatMessages';
 import { RoomAnnouncements } from '../../src/ui/RoomAnnouncements';
 import { roomEventText, unannouncedEvents } from '../../src/ui/roomEventText';
@@ -192,6 +193,13 @@ function message(id: string, time: number, sender = 'Ann', direction: ChatMessag
   };
 }
 
+/** A timeline item in words: an event line's id, a group's message ids, or a day mark and its time. */
+function itemWords(item: ChatTimelineItem): string {
+  if (item.kind === 'event') return item.event.id;
+  if (item.kind === 'day') return `day ${item.time}`;
+  return item.group.messages.map((one) => one.id).join('+');
+}
+
 function event(id: string, time: number, kind: RoomEvent['kind'] = 'joined', displayName = 'Bob'): RoomEvent {
   return { id, roomAddress: ROOM, kind, displayName, peerAddress: `${ROOM}/${displayName.toLowerCase()}`, time };
 }
@@ -199,7 +207,26 @@ function event(id: string, time: number, kind: RoomEvent['kind'] = 'joined', dis
 describe('Chat timeline: event lines sit between the messages in time order and break a sender\'s group (issue 15)', () => {
   it('interleaves groups and lines by time', () => {
     const items = chatTimeline([message('m1', 1_000), message('m2', 2_000), message('m3', 4_000)], [event('e0', 500), event('e1', 3_000), event('e2', 9_000)]);
-    expect(items.map((item) => (item.kind === 'event' ? item.event.id : item.group.messages.map((m) => m.id).join('+')))).toEqual(['e0', 'm1+m2', 'e1', 'm3', 'e2']);
+    expect(items.map(itemWords)).toEqual(['e0', 'm1+m2', 'e1', 'm3', 'e2']);
+  });
+});
+
+describe('Chat timeline: a log of several days (a room’s history) says where each day begins, and no group crosses midnight', () => {
+  const at = (day: number, hour: number, minute = 0) => new Date(2026, 10, day, hour, minute).getTime();
+
+  it('marks the first item of each day, a group broken at midnight; a log of one day has no marks', () => {
+    const items = chatTimeline([message('m1', at(24, 23, 58)), message('m2', at(25, 0, 1)), message('m3', at(26, 9))], [event('e1', at(24, 22)), event('e2', at(26, 8))]);
+    expect(items.map(itemWords)).toEqual([`day ${at(24, 22)}`, 'e1', 'm1', `day ${at(25, 0, 1)}`, 'm2', `day ${at(26, 8)}`, 'e2', 'm3']);
+    expect(chatTimeline([message('m1', at(25, 0, 1)), message('m2', at(25, 23, 59))], [event('e1', at(25, 12))]).map(itemWords)).toEqual(['m1', 'e1', 'm2']);
+  });
+
+  it('names a day "Today", "Yesterday", else by its weekday and date, with the year when it is not this one', () => {
+    const now = at(26, 9, 30);
+    expect(formatDay(at(26, 0, 0), now)).toBe('Today');
+    expect(formatDay(at(25, 23, 59), now)).toBe('Yesterday');
+    expect(formatDay(at(23, 12), now)).toBe(new Intl.DateTimeFormat(undefined, { weekday: 'long', month: 'long', day: 'numeric' }).format(at(23, 12)));
+    const lastYear = new Date(2025, 11, 31, 12).getTime();
+    expect(formatDay(lastYear, now)).toBe(new Intl.DateTimeFormat(undefined, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(lastYear));
   });
 });
 

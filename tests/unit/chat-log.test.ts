@@ -9,6 +9,7 @@ import type { ChatMessage, RoomEvent } from '../../src/protocol/entities';
 import { initialSessionState } from '../../src/protocol/session-state';
 import { newCallRecord } from '../../src/shared-worker/rooms/callRecord';
 import { ChatLog } from '../../src/ui/ChatLog';
+import { formatDay } from '../../src/ui/formatTime';
 import { TabContext } from '../../src/ui/tabContext';
 import { peer } from './callTab-fakes';
 
@@ -52,6 +53,17 @@ describe('Chat log: a closed chat panel renders no lines, and opening it shows t
     expect(open).toContain('hello there');
     expect(open).toContain('Alice joined');
     expect(open).toContain(`datetime="${new Date(time).toISOString()}"`);
+  });
+});
+
+describe('Chat log: a log of several days says where each begins, as a heading (a room’s history)', () => {
+  it('puts the day of Alice’s arrival two days before Bob’s message before her line, and his day before his message; a log of one day has none', () => {
+    const twoDaysBefore = time - 2 * 86_400_000;
+    const html = logOf(true, [{ ...joined, time: twoDaysBefore }]);
+    const [arrivalDay, messageDay] = [formatDay(twoDaysBefore), formatDay(time)];
+    expect(html).toContain(`<h3 class="chat-day">${arrivalDay}</h3><p class="chat-event chat-event-joined">`);
+    expect(html).toContain(`<h3 class="chat-day">${messageDay}</h3><article class="message-group incoming">`);
+    expect(logOf(true, [joined])).not.toContain('chat-day');
   });
 });
 

@@ -19,6 +19,8 @@ interface ChatLogProps {
   onReplyPrivately: (recipient: PrivateRecipient) => void;
   /** Your occupant address in the room: which reactions are yours. */
   selfAddress: string | undefined;
+  /** Whether a message's text names you (mentionMatcher). */
+  mentionsYou: (body: string) => boolean;
   /** What an empty log says. */
   emptyText: string;
   /** The log is on screen (a closed chat panel keeps it, hidden and empty). */
@@ -30,7 +32,7 @@ interface ChatLogProps {
  * you are within 30 px of it, and stays put while you read further up; then a button says how many
  * messages came below and takes you to them. A message of your own takes you to it, wherever you were.
  */
-export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, onReplyPrivately, selfAddress, emptyText, shown }: ChatLogProps) {
+export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, onReplyPrivately, selfAddress, mentionsYou, emptyText, shown }: ChatLogProps) {
   // A closed chat renders no lines: each would format its times (a page's first formatting loads
   // the locale's date data, tens of ms of the main thread) for nobody to see, and on a join the
   // arrivals' lines came as the first offer was being answered (issue 14). Opening it renders them.
@@ -98,7 +100,7 @@ export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, on
         {messages.length === 0 && <p className="chat-empty muted">{emptyText}</p>}
         {items.map((item) =>
           item.kind === 'group' ? (
-            <ChatMessageGroup key={item.key} group={item.group} editableId={editableId} onEdit={onEdit} onReplyPrivately={onReplyPrivately} selfAddress={selfAddress} />
+            <ChatMessageGroup key={item.key} group={item.group} editableId={editableId} onEdit={onEdit} onReplyPrivately={onReplyPrivately} selfAddress={selfAddress} mentionsYou={mentionsYou} />
           ) : item.kind === 'event' ? (
             <ChatEventLine key={item.key} event={item.event} held={heldLeaveIds.has(item.event.id)} />
           ) : (

@@ -18,6 +18,8 @@ interface ChatMessageGroupProps {
   onReplyPrivately: (recipient: PrivateRecipient) => void;
   /** Your occupant address in the room (Room.selfAddress): which reactions are yours. */
   selfAddress: string | undefined;
+  /** Whether a message's text names you (mentionMatcher). */
+  mentionsYou: (body: string) => boolean;
 }
 
 /**
@@ -48,20 +50,25 @@ interface ChatMessageItemProps {
   editable: boolean;
   onEdit: (message: ChatMessage) => void;
   selfAddress: string | undefined;
+  mentionsYou: (body: string) => boolean;
 }
 
-/** One message: its text, its delivery while it is ours and unconfirmed, Edit and React, and its reactions under it. */
-function ChatMessageItem({ message, editable, onEdit, selfAddress }: ChatMessageItemProps) {
+/**
+ * One message: its text (marked when it names you), its delivery while it is ours and unconfirmed,
+ * Edit and React, and its reactions under it.
+ */
+function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }: ChatMessageItemProps) {
   const actions = useActions();
   const [picking, setPicking] = useState(false);
   const reactButton = useRef<HTMLButtonElement>(null);
   const settled = message.direction === 'incoming' || message.acked;
+  const mentioned = message.direction === 'incoming' && mentionsYou(message.body);
   const closePicker = () => {
     setPicking(false);
     reactButton.current?.focus();
   };
   return (
-    <div className="message-item">
+    <div className={`message-item${mentioned ? ' mentions-you' : ''}`}>
       <div className={`message${message.direction === 'outgoing' && !message.acked ? ' pending' : ''}${message.sendError ? ' failed' : ''}`}>
         <MessageText message={message}>
           {message.editedTime !== undefined && (
@@ -70,6 +77,7 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress }: ChatMessage
               (edited)
             </span>
           )}
+          {mentioned && <span className="visually-hidden"> (mentions you)</span>}
         </MessageText>
         {!settled && (
           <p className="message-delivery" role="status">
@@ -117,7 +125,7 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress }: ChatMessage
 }
 
 /** Consecutive messages of one sender under one header with their name and time. Text and links, never HTML. */
-export function ChatMessageGroup({ group, editableId, onEdit, onReplyPrivately, selfAddress }: ChatMessageGroupProps) {
+export function ChatMessageGroup({ group, editableId, onEdit, onReplyPrivately, selfAddress, mentionsYou }: ChatMessageGroupProps) {
   return (
     <article className={`message-group ${group.direction}${group.privately ? ' private' : ''}`}>
       <header className="message-header">
@@ -128,7 +136,7 @@ export function ChatMessageGroup({ group, editableId, onEdit, onReplyPrivately, 
         </time>
       </header>
       {group.messages.map((message) => (
-        <ChatMessageItem key={message.id} message={message} editable={message.id === editableId} onEdit={onEdit} selfAddress={selfAddress} />
+        <ChatMessageItem key={message.id} message={message} editable={message.id === editableId} onEdit={onEdit} selfAddress={selfAddress} mentionsYou={mentionsYou} />
       ))}
       {group.privately && group.direction === 'incoming' && (
         <p className="message-private-note">

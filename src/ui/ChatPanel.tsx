@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
-import { memo, useEffect, useRef, useState } from 'react';
-import { heldLeaveIdsAtomFamily, lastOwnMessageAtomFamily, roomEventsAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { heldLeaveIdsAtomFamily, lastOwnMessageAtomFamily, preferencesAtom, roomEventsAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
 import { askForNotificationsOnce } from '../main-thread/alerts/desktopNotifications';
 import type { ChatMessage, Room } from '../protocol/entities';
 import { awaitingRejoin } from '../protocol/awaitingRejoin';
@@ -14,6 +14,8 @@ import { errorMessage } from '../common/errorMessage';
 import { focusLost } from './focusLost';
 import type { RoomEnd } from './roomEnd';
 import { usePreferenceToggle } from './usePreferenceToggle';
+import { useHasNoName } from './useHasNoName';
+import { mentionMatcher } from './mentions';
 import { followRenames, type PrivateRecipient } from './privateRecipient';
 import { useOwnSends } from './useOwnSends';
 
@@ -38,6 +40,9 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
   const [sendOnEnter, setSendOnEnter] = usePreferenceToggle('sendOnEnter');
   const [realTimeText, setRealTimeText] = usePreferenceToggle('realTimeText');
   const [sounds, setSounds] = usePreferenceToggle('sounds');
+  const ownName = useAtomValue(preferencesAtom).displayName;
+  const hasNoName = useHasNoName();
+  const mentionsYou = useMemo(() => mentionMatcher(hasNoName ? undefined : ownName), [hasNoName, ownName]);
   const [draft, setDraft] = useState('');
   // The draft this input last gave the session (its real-time text and typing state), taken back as the input goes.
   const shownDraft = useRef('');
@@ -225,6 +230,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
         onEdit={startEdit}
         onReplyPrivately={replyPrivately}
         selfAddress={disabled ? undefined : room?.selfAddress}
+        mentionsYou={mentionsYou}
         emptyText={end ? 'Nothing was said here.' : disabled ? 'Messages appear here once you are in the room.' : 'No messages yet. Say hello!'}
         shown={shown}
       />

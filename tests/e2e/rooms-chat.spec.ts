@@ -11,7 +11,7 @@ test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
 // Every person is a browser context of their own; every test uses a room of its own.
 
 test.describe('Chat: messages reach everyone in the room, grouped by sender within 300 s (SPEC §9 chat grouping)', () => {
-  test('two people chat; consecutive messages of one sender share one header', async ({ people }) => {
+  test('two people chat; consecutive messages of one sender share one header; a message that names you is marked', async ({ people }) => {
     const room = uniqueRoomName('chat');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
@@ -23,13 +23,19 @@ test.describe('Chat: messages reach everyone in the room, grouped by sender with
     // One group: one header ("Alice" and a time) over both messages.
     await expect(bobsLog.getByRole('article')).toHaveCount(1);
     await expect(bobsLog.getByRole('article').first()).toContainText('Alice');
-    await expect(bobsLog.getByRole('article').first().getByRole('paragraph')).toHaveText(['Hello Bob', 'Are you there?']);
+    // "Hello Bob" names him: it says so to a screen reader.
+    await expect(bobsLog.getByRole('article').first().getByRole('paragraph')).toHaveText(['Hello Bob (mentions you)', 'Are you there?']);
 
     await say(bob.page, 'Hi Alice!');
     const alicesLog = chatLog(alice.page);
     await expect(alicesLog.getByRole('article')).toHaveCount(2);
     await expect(alicesLog.getByRole('article').nth(1)).toContainText('Bob');
     await expect(alicesLog.getByRole('article').nth(1)).toContainText('Hi Alice!');
+    // Each is marked where it names the reader, never where it is the reader's own.
+    await expect(alicesLog.locator('.mentions-you')).toHaveCount(1);
+    await expect(alicesLog.locator('.mentions-you')).toContainText('Hi Alice! (mentions you)');
+    await expect(bobsLog.locator('.mentions-you')).toHaveCount(1);
+    await expect(bobsLog.locator('.mentions-you')).toContainText('Hello Bob');
   });
 });
 

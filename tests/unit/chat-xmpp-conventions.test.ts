@@ -10,6 +10,7 @@ import { styleMessage, type StyledBlock, type StyledRun } from '../../src/ui/mes
 import { ChatMessageGroup } from '../../src/ui/ChatMessageGroup';
 import { groupChatMessages } from '../../src/ui/groupChatMessages';
 import { followRenames } from '../../src/ui/privateRecipient';
+import { mentionMatcher } from '../../src/ui/mentions';
 import { tallyReactions } from '../../src/ui/MessageReactions';
 import { reactionSet } from '../../src/shared-worker/chat/bounded';
 import { LIMITS } from '../../src/protocol/constants';
@@ -26,7 +27,7 @@ function rendered(messages: ChatMessage[]): string {
   expect(groupChatMessages(messages)).toHaveLength(1);
   // Rendering reads no action; a tab is there only because the group asks for its actions.
   const tab = { actions: {} } as ParleyTab;
-  return renderToStaticMarkup(createElement(TabContext.Provider, { value: tab }, createElement(ChatMessageGroup, { group: group!, editableId: undefined, onEdit: () => undefined, onReplyPrivately: () => undefined, selfAddress: `${ROOM}/alice` })));
+  return renderToStaticMarkup(createElement(TabContext.Provider, { value: tab }, createElement(ChatMessageGroup, { group: group!, editableId: undefined, onEdit: () => undefined, onReplyPrivately: () => undefined, selfAddress: `${ROOM}/alice`, mentionsYou: mentionMatcher('Alice') })));
 }
 
 describe('XEP-0245 /me: a message that begins with "/me " is its sender’s action, as plain XMPP clients show it (beyond the spec)', () => {
@@ -146,6 +147,28 @@ describe('Reactions (XEP-0444): each emoji once under its message, with who gave
     expect(reactionSet([])).toEqual({ reactions: [] });
     const tooMany = Array.from({ length: LIMITS.reactionsPerPerson + 1 }, (_, index) => String.fromCodePoint(0x1f600 + index));
     for (const refused of [tooMany, ['a b'], [' 👍'], ['x'.repeat(LIMITS.reactionLength + 1)], [''], [3], '👍', undefined]) expect(reactionSet(refused)).toHaveProperty('problem');
+  });
+});
+
+describe('Mentions: a message that names you is marked, as XMPP apps highlight a message with your nickname (beyond the spec)', () => {
+  it('finds your name as a word of its own, in any case, with "@" or not; never inside another word, nor while you have no name', () => {
+    const namesAlice = mentionMatcher('Alice');
+    for (const body of ['Alice, can you share?', 'thanks @alice!', 'over to ALICE.', 'Alice']) expect(namesAlice(body)).toBe(true);
+    for (const body of ['Alicemarie was here', 'malice aforethought', 'no one', 'Al ice']) expect(namesAlice(body)).toBe(false);
+    expect(mentionMatcher('  Dr. Who (UK) ')('ask Dr. Who (UK) first')).toBe(true);
+    expect(mentionMatcher('Dr. Who (UK)')('ask Dr Who UK first')).toBe(false);
+    expect(mentionMatcher('José')('¿José?')).toBe(true);
+    expect(mentionMatcher('José')('Joséphine')).toBe(false);
+    expect(mentionMatcher(undefined)('Anonymous')).toBe(false);
+    expect(mentionMatcher('   ')('anything')).toBe(false);
+  });
+
+  it('marks someone else’s message that names you, in words for a screen reader too; never your own', () => {
+    const html = rendered([message('m1', 'Alice, can you share?'), message('m2', 'anyone else?')]);
+    expect(html).toContain('<div class="message-item mentions-you"><div class="message"><p class="message-body">Alice, can you share?<span class="visually-hidden"> (mentions you)</span></p>');
+    expect(html.match(/mentions-you/g)).toHaveLength(1);
+    const own = rendered([message('m3', 'I am Alice', 'Alice', { direction: 'outgoing', senderAddress: `${ROOM}/alice` })]);
+    expect(own).not.toContain('mentions');
   });
 });
 

@@ -64,6 +64,11 @@ export interface ChatCommands {
    * private message. Best effort, like chat states: not sent again after a lost connection.
    */
   react(messageId: string, reactions: readonly string[]): Promise<void>;
+  /**
+   * Takes back a message of yours the room has (XEP-0424): its text goes for everyone whose app reads
+   * retractions, and for you; others read that you deleted a message. Where it went: the room, or its one person.
+   */
+  retractChat(messageId: string): Promise<void>;
 }
 
 /** Peer fields only the tab running the call knows (from the media it receives). */

@@ -144,7 +144,7 @@ export interface ChatMessage {
    * with their name then and their whole set, in the order they gave it (beyond the spec).
    */
   reactions?: Record<string, MessageReactions>;
-  /** Others' only: its sender took it back (XEP-0424, from an XMPP app): its text is gone. */
+  /** Its sender took it back (XEP-0424: you, or someone on Parley or an XMPP app): its text is gone. */
   retracted?: true;
   /** Ours only, when private: the occupant it goes to, and their name as it was sent. */
   recipientAddress?: string;

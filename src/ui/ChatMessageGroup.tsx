@@ -3,6 +3,7 @@ import type { ChatMessage } from '../protocol/entities';
 import { meAction } from '../protocol/meCommand';
 import { useActions } from './tabContext';
 import { formatDateTime, formatTime } from './formatTime';
+import { DeleteMessageControl } from './DeleteMessageControl';
 import { Icon } from './Icon';
 import { MessageBody } from './MessageBody';
 import { MessageReactions } from './MessageReactions';
@@ -55,7 +56,7 @@ interface ChatMessageItemProps {
 
 /**
  * One message: its text (marked when it names you), its delivery while it is ours and unconfirmed,
- * Edit and React, and its reactions under it.
+ * Edit, React and (ours) Delete, and its reactions under it.
  */
 function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }: ChatMessageItemProps) {
   const actions = useActions();
@@ -99,24 +100,27 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }
           </button>
         )}
         {settled && !message.retracted && selfAddress !== undefined && (
-          <button
-            ref={reactButton}
-            type="button"
-            className="icon-button message-react"
-            aria-label="React"
-            aria-expanded={picking}
-            onClick={() => setPicking((open) => !open)}
-            onKeyDown={(event) => {
-              if (event.key !== 'Escape' || !picking) return;
-              event.preventDefault();
-              closePicker();
-            }}
-          >
-            <Icon size={18}>
-              <circle cx="12" cy="12" r="9" />
-              <path d="M8.5 14.5a4.5 4.5 0 0 0 7 0M9 9.5h.01M15 9.5h.01" />
-            </Icon>
-          </button>
+          <span className="message-actions">
+            <button
+              ref={reactButton}
+              type="button"
+              className="icon-button message-action-button"
+              aria-label="React"
+              aria-expanded={picking}
+              onClick={() => setPicking((open) => !open)}
+              onKeyDown={(event) => {
+                if (event.key !== 'Escape' || !picking) return;
+                event.preventDefault();
+                closePicker();
+              }}
+            >
+              <Icon size={18}>
+                <circle cx="12" cy="12" r="9" />
+                <path d="M8.5 14.5a4.5 4.5 0 0 0 7 0M9 9.5h.01M15 9.5h.01" />
+              </Icon>
+            </button>
+            {message.direction === 'outgoing' && <DeleteMessageControl message={message} />}
+          </span>
         )}
       </div>
       <MessageReactions message={message} selfAddress={selfAddress} picking={picking} onPicked={closePicker} />

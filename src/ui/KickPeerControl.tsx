@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import type { Peer } from '../protocol/entities';
 import { useActions } from './tabContext';
+import { DangerConfirmActions } from './DangerConfirmActions';
 import { Dialog } from './Dialog';
 
 interface KickPeerControlProps {
@@ -43,14 +44,7 @@ export function KickPeerControl({ peer, onKicked }: KickPeerControlProps) {
             {peer.displayName} will be removed from the room and banned from it: they cannot come back until you lift the ban (under
             “Banned” in the list of people).
           </p>
-          <div className="dialog-actions">
-            <button type="button" className="button" onClick={() => setDialogOpen(false)} autoFocus>
-              Cancel
-            </button>
-            <button type="button" className="button danger" onClick={kick}>
-              Kick and ban
-            </button>
-          </div>
+          <DangerConfirmActions action="Kick and ban" onCancel={() => setDialogOpen(false)} onConfirm={kick} />
         </div>
       </Dialog>
     </>

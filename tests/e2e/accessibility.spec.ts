@@ -191,7 +191,7 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
     }
   });
 
-  test('the preview, calls of one and two (light and dark, a whole screen shared), chat with a correction and typing and its options, a private reply, the pop-out, the lock dialog, the password prompt', async ({ people, appUrl, parley }) => {
+  test('the preview, calls of one and two (light and dark, a whole screen shared), chat with a correction and typing and its options, a private reply, asking to delete a message, the pop-out, the lock dialog, the password prompt', async ({ people, appUrl, parley }) => {
     test.setTimeout(240_000);
     const room = uniqueRoomName('a11y');
     const alice = await people.join(room, 'Alice');
@@ -252,6 +252,13 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
     await corrected.getByRole('button', { name: 'React' }).click();
     await alice.page.getByRole('group', { name: 'Pick a reaction' }).getByRole('button', { name: 'React with 🎉' }).click();
     await expect(corrected.getByRole('button', { name: '🎉 from you' })).toBeVisible();
+    // She asks to delete her own message, and keeps it.
+    const nods = chatLog(alice.page).locator('.message-item').filter({ hasText: 'nods' });
+    await nods.hover();
+    await nods.getByRole('button', { name: 'Delete' }).click();
+    await expect(alice.page.getByRole('dialog', { name: 'Delete this message?' })).toBeVisible();
+    await expectAccessible(alice.page, 'chat-delete-dialog', ['Chat']);
+    await alice.page.getByRole('dialog', { name: 'Delete this message?' }).getByRole('button', { name: 'Cancel' }).click();
     // Dave, on a plain XMPP app, writes to Alice alone and changes his nickname.
     const dave = await plainClientIn(appUrl, roomJid(room, parley.settings.mucDomain), 'dave');
     try {

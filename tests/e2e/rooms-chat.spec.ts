@@ -198,6 +198,38 @@ test.describe('Reactions (XEP-0444): a reaction picked under a message shows und
   });
 });
 
+test.describe('Deleting a message of yours (XEP-0424): asked first; then it reads deleted for you and the others (beyond the spec)', () => {
+  test('Alice deletes her message: Cancel keeps it; Delete takes its text from her chat and Bob’s, focus going to her chat’s log', async ({ people }) => {
+    const room = uniqueRoomName('delete');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    await say(alice.page, 'the staging password is hunter2');
+    await say(alice.page, 'ignore that');
+    const item = chatLog(alice.page).locator('.message-item').filter({ hasText: 'hunter2' });
+    await expect(chatLog(bob.page)).toContainText('hunter2');
+    // Only her own messages offer it.
+    await expect(chatLog(bob.page).getByRole('button', { name: 'Delete' })).toHaveCount(0);
+
+    await item.hover();
+    await item.getByRole('button', { name: 'Delete' }).click();
+    const dialog = alice.page.getByRole('dialog', { name: 'Delete this message?' });
+    await expect(dialog).toContainText('Everyone in the room then reads “This message was deleted.” in its place');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(item.getByRole('button', { name: 'Delete' })).toBeFocused();
+    await expect(chatLog(alice.page)).toContainText('hunter2');
+
+    await item.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    for (const page of [alice.page, bob.page]) {
+      await expect(chatLog(page)).not.toContainText('hunter2');
+      await expect(chatLog(page).getByText('This message was deleted.')).toHaveCount(1);
+      await expect(chatLog(page)).toContainText('ignore that');
+    }
+    await expect(chatLog(alice.page)).toBeFocused();
+  });
+});
+
 test.describe('Room history: a newcomer reads what was said before they came, in the order it was said (SPEC §9 chat)', () => {
   test('messages sent within one second read in their order, though the room stamps its history to the second', async ({ people }) => {
     const room = uniqueRoomName('history');

@@ -637,6 +637,41 @@ describe('Retractions (XEP-0424) from a plain XMPP client: the message it takes 
   });
 });
 
+describe('Deleting a message of yours (XEP-0424): its text goes for everyone whose app reads retractions, and the others read that you deleted one', () => {
+  it('sends the retraction with its fallback where the message went; Parley people and you see it deleted; someone else’s message or one not yet in the room is refused', async () => {
+    const { who: [alice, bob], at: [a], roomAddress, plain } = await togetherWithDave(['Alice', 'Bob'], retractionDefinitions);
+    const id = await alice!.chat.sendChat(roomAddress, 'wrong room, sorry');
+    await waitFor(alice!, 'the echo', (state) => state.messages[id]?.acked === true);
+    await waitFor(bob!, 'the message', (state) => Object.values(state.messages).some((message) => message.stanzaId === id));
+    await alice!.chat.react(id, ['👍']);
+
+    const received = nextMessage(plain.client, 'the retraction', (message) => message.from === a!.occupant && message.retraction !== undefined);
+    await alice!.chat.retractChat(id);
+    expect(await received).toMatchObject({ type: 'groupchat', retraction: { id }, fallback: { for: 'urn:xmpp:message-retract:1' }, body: '/me deleted a message' });
+    expect(alice!.session.store.state.messages[id]).toMatchObject({ body: '', retracted: true, reactions: undefined });
+    const atBob = await waitFor(bob!, 'the message deleted', (state) => Object.values(state.messages).find((message) => message.stanzaId === id && message.retracted));
+    expect(atBob.body).toBe('');
+    expect(messagesIn(bob!, roomAddress).map((message) => message.body)).not.toContain('/me deleted a message');
+
+    // Privately sent, privately taken back.
+    plain.client.sendMessage({ to: a!.occupant, type: 'chat', id: 'ask', body: 'psst' });
+    await waitFor(alice!, 'Dave’s private message', (state) => state.messages[`${plain.occupant}:ask`]);
+    const reply = await alice!.chat.sendChat(roomAddress, 'not here', undefined, plain.occupant);
+    await waitFor(alice!, 'the reply passed on', (state) => state.messages[reply]?.acked === true);
+    const privately = nextMessage(plain.client, 'the private retraction', (message) => message.from === a!.occupant && message.retraction !== undefined);
+    await alice!.chat.retractChat(reply);
+    expect(await privately).toMatchObject({ type: 'chat', retraction: { id: reply } });
+
+    const bobs = await bob!.chat.sendChat(roomAddress, 'mine');
+    await waitFor(alice!, 'Bob’s message', (state) => Object.values(state.messages).some((message) => message.stanzaId === bobs));
+    const atAlice = Object.values(alice!.session.store.state.messages).find((message) => message.stanzaId === bobs)!;
+    for (const refused of [atAlice.id, id, `${plain.occupant}:ask`, 'no-such-message']) await expect(alice!.chat.retractChat(refused)).rejects.toBeInstanceOf(ValidationError);
+    // Not yet echoed by the room: nothing to take back there yet.
+    const pending = await alice!.chat.sendChat(roomAddress, 'on its way');
+    await expect(alice!.chat.retractChat(pending)).rejects.toBeInstanceOf(ValidationError);
+  });
+});
+
 describe('Reactions (XEP-0444): each person’s whole set on a message, kept by who gave it, to and from plain XMPP clients', () => {
   it('shows a plain client’s reactions to a Parley message, each new set in place of the last, none taking them away', async () => {
     const { who: [alice, bob], roomAddress, plain } = await togetherWithDave(['Alice', 'Bob'], reactionDefinitions);

@@ -109,6 +109,15 @@ describe('Private messages (XEP-0045), which plain XMPP clients send and Parley 
 });
 
 describe('Retractions (XEP-0424): a message its sender took back says so in its place, and nothing of its text (beyond the spec)', () => {
+  it('offers Delete on a message of yours the room has, never on someone else’s, one on its way, or one deleted', () => {
+    const mine = (id: string, change: Partial<ChatMessage> = {}) => message(id, `mine ${id}`, 'Alice', { direction: 'outgoing', senderAddress: `${ROOM}/alice`, ...change });
+    const count = (html: string) => html.match(/aria-label="Delete"/g)?.length ?? 0;
+    expect(count(rendered([mine('o1')]))).toBe(1);
+    expect(count(rendered([mine('o1', { acked: false })]))).toBe(0);
+    expect(count(rendered([mine('o1', { body: '', retracted: true })]))).toBe(0);
+    expect(count(rendered([message('i1', 'theirs')]))).toBe(0);
+  });
+
   it('reads "This message was deleted." in the sender’s group, without "(edited)"', () => {
     const html = rendered([message('m1', 'still here'), message('m2', '', 'dave_on_gajim', { retracted: true, editedTime: 2_000 })]);
     expect(html).toContain('<p class="message-body message-retracted">This message was deleted.</p>');

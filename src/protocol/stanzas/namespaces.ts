@@ -5,5 +5,7 @@ export const NS_MMUC = 'http://andyet.net/xmlns/mmuc';
 export const NS_RETRACT = 'urn:xmpp:message-retract:1';
 export const NS_RETRACT_EARLIER = 'urn:xmpp:message-retract:0';
 export const NS_FASTEN = 'urn:xmpp:fasten:0';
+/** XEP-0428: a body only for apps that cannot read an element beside it. */
+export const NS_FALLBACK = 'urn:xmpp:fallback:0';
 /** XEP-0444 message reactions. */
 export const NS_REACTIONS = 'urn:xmpp:reactions:0';

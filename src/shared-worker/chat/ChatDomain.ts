@@ -24,7 +24,7 @@ import {
 } from './commandInput';
 import { incomingCommands, outgoingCommand } from './JsonCommands';
 import type { Reactions } from '../../protocol/stanzas/reactions';
-import { retractedId } from '../../protocol/stanzas/retraction';
+import { retractedId, retractionOf } from '../../protocol/stanzas/retraction';
 import { RealTimeTextReceiver } from './RealTimeTextReceiver';
 import { RealTimeTextSender } from './RealTimeTextSender';
 import type { RoomEventLog } from '../roomEvents/RoomEventLog';
@@ -222,6 +222,7 @@ export class ChatDomain implements SessionDomain, TabsChat {
       sendCommand: (to, type, data) => this.sendCommand(to, type, data),
       markRead: (roomAddress) => this.markRead(roomAddress),
       react: (messageId, reactions) => this.react(messageId, reactions),
+      retractChat: (messageId) => this.retractChat(messageId),
     };
   }
 
@@ -277,21 +278,25 @@ export class ChatDomain implements SessionDomain, TabsChat {
     this.rooms.markRead(expectRoomAddress(roomAddress));
   }
 
+  async retractChat(messageId: string): Promise<void> {
+    const id = optionalStanzaId(messageId, 'messageId');
+    const message = id === undefined ? undefined : this.messages.get(id);
+    if (!message || message.direction !== 'outgoing' || !message.acked || message.retracted) {
+      throw new ValidationError('messageId must name a message of yours the room has');
+    }
+    this.sendThrough(message.roomAddress, message.recipientAddress, retractionOf(message.stanzaId));
+    this.messages.retractOwn(message);
+  }
+
   async react(messageId: string, reactions: readonly string[]): Promise<void> {
     const id = optionalStanzaId(messageId, 'messageId');
     const emojis = expectReactions(reactions);
     const message = id === undefined ? undefined : this.messages.get(id);
     if (!message || message.retracted) throw new ValidationError('messageId must name a message of the room');
-    const client = this.joinedClient(message.roomAddress);
-    const self = this.rooms.selfOccupant(message.roomAddress);
     // A reaction to a private message stays between its two people.
     const privateTo = message.privately ? (message.direction === 'incoming' ? message.senderAddress : message.recipientAddress) : undefined;
-    client.sendMessage({
-      to: privateTo ?? message.roomAddress,
-      type: privateTo ? 'chat' : 'groupchat',
-      reactions: { id: message.stanzaId, reactions: emojis },
-      ...(privateTo ? { muc: { type: 'info' as const } } : {}),
-    });
+    this.sendThrough(message.roomAddress, privateTo, { reactions: { id: message.stanzaId, reactions: emojis } });
+    const self = this.rooms.selfOccupant(message.roomAddress);
     if (self) this.messages.react(message, { address: self, name: this.ownName }, emojis);
   }
 
@@ -339,19 +344,25 @@ export class ChatDomain implements SessionDomain, TabsChat {
    * to the room, or a private one through it to its recipient alone (XEP-0045 §7.5).
    */
   private transmit(message: OutgoingStanza): void {
-    const client = this.joinedClient(message.roomAddress);
     const { recipientAddress } = message;
-    client.sendMessage({
-      to: recipientAddress ?? message.roomAddress,
-      type: recipientAddress ? 'chat' : 'groupchat',
+    const client = this.sendThrough(message.roomAddress, recipientAddress, {
       id: message.stanzaId,
       body: message.body,
       nick: this.ownName,
       chatState: 'active',
       ...(message.replace !== undefined ? { replace: message.replace } : {}),
-      ...(recipientAddress ? { muc: { type: 'info' as const } } : {}),
     });
     if (recipientAddress) void this.confirmPassedOn(client, message);
+  }
+
+  /**
+   * A message to a room we are in: to everyone, or through the room to one occupant alone (type chat
+   * with the MUC user element, XEP-0045 §7.5). Returns the client that sent it.
+   */
+  private sendThrough(roomAddress: string, privateTo: string | undefined, content: Omit<Stanzas.Message, 'to' | 'type'>): Agent {
+    const client = this.joinedClient(roomAddress);
+    client.sendMessage({ ...content, to: privateTo ?? roomAddress, type: privateTo ? 'chat' : 'groupchat', ...(privateTo ? { muc: { type: 'info' } } : {}) });
+    return client;
   }
 
   /**

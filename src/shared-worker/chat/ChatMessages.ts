@@ -156,8 +156,18 @@ export class ChatMessages {
     const taken = Object.values(this.store.state.messages).filter(
       (message) => message.direction === 'incoming' && message.senderAddress === senderAddress && !message.retracted && (message.stanzaId === stanzaId || message.replace === stanzaId),
     );
-    for (const message of taken) this.store.update('messages', message.id, { body: '', retracted: true, reactions: undefined });
+    for (const message of taken) this.takeBack(message);
     return taken.length > 0;
+  }
+
+  /** One of ours, taken back: the same as someone else's. */
+  retractOwn(message: ChatMessage): void {
+    this.pendingCorrections.delete(message.id);
+    this.takeBack(message);
+  }
+
+  private takeBack(message: ChatMessage): void {
+    this.store.update('messages', message.id, { body: '', retracted: true, reactions: undefined });
   }
 
   /**

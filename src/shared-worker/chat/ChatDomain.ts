@@ -65,9 +65,9 @@ export interface TabsChat extends ChatCommands {
 /**
  * Text chat in rooms (SPEC §3 chat message; §4 chat state and attention request; §5 message
  * editing; PROTOCOL.md namespaces): groupchat messages with `<nick>` and corrections, chat
- * states, real-time text, attention requests and JSON commands; and from plain XMPP clients, private
- * messages (answered privately) and retractions. Every stanza from the wire is validated and bounded here; every timer
- * runs on the session's clock.
+ * states, real-time text, attention requests and JSON commands; and beyond the spec, as XMPP apps
+ * send them, private messages (answered privately), reactions and retractions, both ways. Every
+ * stanza from the wire is validated and bounded here; every timer runs on the session's clock.
  */
 export class ChatDomain implements SessionDomain, TabsChat {
   private readonly rooms: ChatRooms;

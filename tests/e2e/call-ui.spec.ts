@@ -7,7 +7,7 @@ import { areaOf, callButton, callRegion, expectDecodingVideo, expectVideoPlays, 
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { expectAll } from './expect-all';
-import { boxesScrollingSideways, chatLog, expect, expectJoined, joinFromHome, messageBox, openPanel, panelToggle, participantEntry, recordShownTexts, rightEdge, say, shownTexts, test, uniqueRoomName, widthPastWindow, type People, type Person } from './rooms-people';
+import { boxesScrollingSideways, chatLog, expect, expectJoined, holdBack, joinFromHome, messageBox, openPanel, panelToggle, participantEntry, recordShownTexts, rightEdge, say, shownTexts, test, uniqueRoomName, widthPastWindow, type People, type Person } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
 
 // The call UI over mesh (issue 4); calls through the relay are tests/e2e/relay-call.spec.ts.
@@ -503,6 +503,24 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     await expect(callRegion(alice.page).getByRole('heading', { name: 'You left the call' })).toBeVisible();
     // Back in the first room's tab, the note says the same of the second.
     await expect(callRegion(alice.page).locator('.preview-other-call')).toHaveText(`You’re in the call in ${secondRoom}. Joining this one leaves it.`);
+  });
+
+  test('one call at a time across a reload: a call joined in another room while the first room’s tab reloads is the one you stay in; the reloaded tab shows its preview, saying so', async ({ people }) => {
+    const { alice, bob } = await aliceAndBobInACall(people, 'call-reload-first');
+    const secondRoom = uniqueRoomName('call-reload-second');
+    const second = await alice.context.newPage();
+    await second.goto(new URL(`/${encodeURIComponent(secondRoom)}`, alice.page.url()).href);
+    await expectJoined(second);
+    // The first tab reloads, its call's code held back: it is not back in its call before Alice joins the second room's.
+    const releaseCallCode = await holdBack(alice.context, /\/assets\/createTabCallRuntime-[^/]+\.js$/);
+    await alice.page.reload();
+    await joinCall(second);
+    await expect(callButton(second, 'Mute microphone')).toBeVisible();
+    releaseCallCode();
+    await expect(callButton(alice.page, 'Join call')).toBeVisible();
+    await expect(callRegion(alice.page).locator('.preview-other-call')).toHaveText(`You’re in the call in ${secondRoom}. Joining this one leaves it.`);
+    await expect(tile(bob.page, 'Alice'), 'Bob’s room lost her to the other call, and does not get her back').toHaveCount(0);
+    await expect(callButton(second, 'Mute microphone'), 'she is still in the second room’s call').toBeVisible();
   });
 
   test('reloading your only tab in the call brings you back into it as you left it, and says so; reloaded after hanging up, it shows the preview', async ({ people }) => {

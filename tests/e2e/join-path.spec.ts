@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { callButton, callRegion, expectDecodingVideo, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
-import { chatLog, expect, expectJoined, inTheRoom, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectJoined, holdBack, inTheRoom, joinFromHome, openPanel, participantEntry, say, test, uniqueRoomName } from './rooms-people';
 import { RecordingFront } from '../support/RecordingFront';
 import { SESSION_ATTACH_WITHIN_MS, SPINNER_DELAY_MS } from '../../src/protocol/clientDefaults';
 import { CHROMIUM_EXECUTABLE, TEST_CHROMIUM_ARGS } from '../../playwright.config';
@@ -24,17 +24,6 @@ async function countingCaptures(context: BrowserContext): Promise<Page> {
     };
   });
   return context.newPage();
-}
-
-/** Holds back the context's requests for `url` until the returned function is called. */
-async function holdBack(context: BrowserContext, url: RegExp): Promise<() => void> {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await context.route(url, async (route) => {
-    await held;
-    await route.continue();
-  });
-  return release;
 }
 
 function captures(page: Page): Promise<number> {

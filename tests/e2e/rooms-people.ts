@@ -101,6 +101,17 @@ export function shownTexts(page: Page): Promise<string[]> {
 }
 
 /** Types into the message box and presses Enter. */
+/** Holds back the context's requests for `url` (routing also turns its cache off) until the returned function is called. */
+export async function holdBack(context: BrowserContext, url: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await context.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 export async function say(page: Page, text: string): Promise<void> {
   const input = messageBox(page);
   await input.fill(text);

@@ -4,7 +4,7 @@ import { errorMessage } from '../../common/errorMessage';
 import { consoleLogger } from '../../common/logger';
 import { keepCallForReload, takeCallAfterReload } from '../../main-thread/callTab/callAfterReload';
 import type { CallRuntime } from '../../main-thread/callTab/CallRuntime';
-import { callAtomFamily, roomByNameAtomFamily } from '../../main-thread/sessionAtoms';
+import { callAtomFamily, otherJoinedCallsAtomFamily, roomByNameAtomFamily } from '../../main-thread/sessionAtoms';
 import { useActions, useAttachSent, useTab } from '../tabContext';
 
 const callLog = consoleLogger('[parley call]');
@@ -120,7 +120,8 @@ export function useRoomCallRuntime(roomAddress: string | undefined, roomName: st
  * A reload of the page in the call comes back into it: as the page goes while this tab runs the
  * call, what you were in is kept for this tab (callAfterReload); the page after it, once its room is
  * joined again and its runtime is up, joins the call as you left it — unless a tab of yours still
- * runs it (a pop-out kept the session), which this one takes over as ever (CallSeat).
+ * runs it (a pop-out kept the session), which this one takes over as ever (CallSeat), or you joined
+ * another room's call meanwhile: the page then shows its preview, which says so.
  */
 function useCallAcrossReload(runtime: CallRuntime | undefined, roomName: string): void {
   const store = useStore();
@@ -135,7 +136,9 @@ function useCallAcrossReload(runtime: CallRuntime | undefined, roomName: string)
       lookedAt.current = true;
       unsubscribe();
       const own = takeCallAfterReload(() => window.sessionStorage, roomName, Date.now());
-      if (own && store.get(callAtomFamily(joined.address))?.joined !== true) void runtime.rejoinAfterReload(own);
+      // A call joined in another room meanwhile is the one you chose last: one call at a time.
+      const elsewhere = store.get(otherJoinedCallsAtomFamily(roomName)).length > 0;
+      if (own && !elsewhere && store.get(callAtomFamily(joined.address))?.joined !== true) void runtime.rejoinAfterReload(own);
     };
     const unsubscribe = store.sub(room, rejoinOnceJoined);
     rejoinOnceJoined();

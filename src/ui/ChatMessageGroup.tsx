@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ChatMessage } from '../protocol/entities';
 import { meAction } from '../protocol/meCommand';
 import { useActions } from './tabContext';
@@ -62,6 +62,16 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }
   const actions = useActions();
   const [picking, setPicking] = useState(false);
   const reactButton = useRef<HTMLButtonElement>(null);
+  const item = useRef<HTMLDivElement>(null);
+  // A press anywhere else puts the picker away, as a menu goes (focus stays where the press put it).
+  useEffect(() => {
+    if (!picking) return undefined;
+    const elsewhere = (event: PointerEvent) => {
+      if (!(event.target instanceof Node) || !item.current?.contains(event.target)) setPicking(false);
+    };
+    document.addEventListener('pointerdown', elsewhere);
+    return () => document.removeEventListener('pointerdown', elsewhere);
+  }, [picking]);
   const settled = message.direction === 'incoming' || message.acked;
   const mentioned = message.direction === 'incoming' && mentionsYou(message.body);
   const closePicker = () => {
@@ -69,7 +79,7 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }
     reactButton.current?.focus();
   };
   return (
-    <div className={`message-item${mentioned ? ' mentions-you' : ''}`}>
+    <div ref={item} className={`message-item${mentioned ? ' mentions-you' : ''}`}>
       <div className={`message${message.direction === 'outgoing' && !message.acked ? ' pending' : ''}${message.sendError ? ' failed' : ''}`}>
         <MessageText message={message}>
           {message.editedTime !== undefined && (

@@ -160,7 +160,7 @@ test.describe('Private replies: Parley answers a plain XMPP client’s private m
 });
 
 test.describe('Reactions (XEP-0444): a reaction picked under a message shows under it for everyone, with who gave it; pressing it again takes yours back (beyond the spec)', () => {
-  test('Alice reacts 👍 to Bob’s message; Bob sees it, adds his; Alice takes hers back and Bob sees only his', async ({ people }) => {
+  test('Alice reacts 👍 to Bob’s message; Bob sees it, adds his; a press elsewhere or Escape puts the picker away; Alice takes hers back and Bob sees only his', async ({ people }) => {
     const room = uniqueRoomName('reactions');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
@@ -184,6 +184,13 @@ test.describe('Reactions (XEP-0444): a reaction picked under a message shows und
     await expect(bobsThumb).toHaveAttribute('aria-pressed', 'true');
     await expect(bobsThumb).toContainText('2');
     await expect(message(alice.page).getByRole('button', { name: '👍 from you and Bob' })).toBeVisible();
+
+    // A press elsewhere puts the picker away, without a reaction.
+    await message(alice.page).getByRole('button', { name: 'React' }).click();
+    await expect(alice.page.getByRole('group', { name: 'Pick a reaction' })).toBeVisible();
+    await messageBox(alice.page).click();
+    await expect(alice.page.getByRole('group', { name: 'Pick a reaction' })).toHaveCount(0);
+    await expect(messageBox(alice.page)).toBeFocused();
 
     // Escape closes the picker without a reaction.
     await message(alice.page).getByRole('button', { name: 'React' }).click();

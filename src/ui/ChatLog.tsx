@@ -21,6 +21,8 @@ interface ChatLogProps {
   selfAddress: string | undefined;
   /** Whether a message's text names you (mentionMatcher). */
   mentionsYou: (body: string) => boolean;
+  /** The first message that came while you were not looking, if any: a line says the new ones start there. */
+  newFrom: string | undefined;
   /** What an empty log says. */
   emptyText: string;
   /** The log is on screen (a closed chat panel keeps it, hidden and empty). */
@@ -32,11 +34,11 @@ interface ChatLogProps {
  * you are within 30 px of it, and stays put while you read further up; then a button says how many
  * messages came below and takes you to them. A message of your own takes you to it, wherever you were.
  */
-export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, onReplyPrivately, selfAddress, mentionsYou, emptyText, shown }: ChatLogProps) {
+export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, onReplyPrivately, selfAddress, mentionsYou, newFrom, emptyText, shown }: ChatLogProps) {
   // A closed chat renders no lines: each would format its times (a page's first formatting loads
   // the locale's date data, tens of ms of the main thread) for nobody to see, and on a join the
   // arrivals' lines came as the first offer was being answered (issue 14). Opening it renders them.
-  const items = useMemo(() => (shown ? chatTimeline(messages, events) : []), [messages, events, shown]);
+  const items = useMemo(() => (shown ? chatTimeline(messages, events, newFrom) : []), [messages, events, shown, newFrom]);
   const ref = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
   const lastScrollTop = useRef(0);
@@ -103,9 +105,13 @@ export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, on
             <ChatMessageGroup key={item.key} group={item.group} editableId={editableId} onEdit={onEdit} onReplyPrivately={onReplyPrivately} selfAddress={selfAddress} mentionsYou={mentionsYou} />
           ) : item.kind === 'event' ? (
             <ChatEventLine key={item.key} event={item.event} held={heldLeaveIds.has(item.event.id)} />
-          ) : (
+          ) : item.kind === 'day' ? (
             <h3 key={item.key} className="chat-day">
               {formatDay(item.time)}
+            </h3>
+          ) : (
+            <h3 key={item.key} className="chat-day chat-new">
+              New messages
             </h3>
           ),
         )}

@@ -17,6 +17,7 @@ import { usePreferenceToggle } from './usePreferenceToggle';
 import { useHasNoName } from './useHasNoName';
 import { mentionMatcher } from './mentions';
 import { followRenames, type PrivateRecipient } from './privateRecipient';
+import { firstUnreadId } from './chatTimeline';
 import { useOwnSends } from './useOwnSends';
 
 interface ChatPanelProps {
@@ -81,6 +82,16 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
   useEffect(() => {
     if (shown && documentVisible && roomAddress && unreadCount > 0) void actions.chat.markRead(roomAddress).catch(() => {});
   }, [actions, shown, documentVisible, roomAddress, unreadCount]);
+
+  // Where the messages you had not seen begin, as you come to the chat (shown, its page in view): kept
+  // while you read on, placed anew at your next return, gone once you write.
+  const [newFrom, setNewFrom] = useState<string | undefined>(undefined);
+  const reading = shown && documentVisible;
+  const wasReading = useRef(false);
+  useEffect(() => {
+    if (reading && !wasReading.current) setNewFrom(firstUnreadId(messages, unreadCount));
+    wasReading.current = reading;
+  }, [reading, messages, unreadCount]);
 
   // The room's draft is one for all your tabs: a draft this input wrote goes with it when the view
   // unmounts or the page goes (closed, reloaded), rather than staying on everyone's screen.
@@ -204,6 +215,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
 
   function sendToRoom(body: string, corrected: ChatMessage | undefined) {
     shownDraft.current = '';
+    setNewFrom(undefined);
     // The moment notifications make sense: the person is taking part (never on page load).
     askForNotificationsOnce();
     // A correction goes where its message went (the session knows); a new message, to whom the input writes.
@@ -231,6 +243,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
         onReplyPrivately={replyPrivately}
         selfAddress={disabled ? undefined : room?.selfAddress}
         mentionsYou={mentionsYou}
+        newFrom={newFrom}
         emptyText={end ? 'Nothing was said here.' : disabled ? 'Messages appear here once you are in the room.' : 'No messages yet. Say hello!'}
         shown={shown}
       />

@@ -794,11 +794,13 @@ test.describe('Attention request: shown while the peer requests it, for 5 s (SPE
 });
 
 test.describe('Unread count: messages that arrive while the chat is hidden are counted until it is shown (SPEC §3 Room.unreadCount)', () => {
-  test('closing the chat panel counts new messages; opening it marks them read', async ({ people }) => {
+  test('closing the chat panel counts new messages; opening it marks them read, "New messages" above the first of them until you write', async ({ people }) => {
     const room = uniqueRoomName('unread');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
     const chatToggle = (name: string) => bob.page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name, exact: true });
+    await say(alice.page, 'zero');
+    await expect(chatLog(bob.page)).toContainText('zero');
 
     await chatToggle('Chat').click();
     await expect(chatToggle('Chat')).toHaveAttribute('aria-expanded', 'false');
@@ -811,6 +813,13 @@ test.describe('Unread count: messages that arrive while the chat is hidden are c
     await chatToggle('Chat 2 unread').click();
     await expect(chatLog(bob.page)).toContainText('two');
     await expect(chatToggle('Chat')).toHaveAttribute('aria-expanded', 'true');
+    // The line sits between what he had read and what came since; reading on, it stays; writing, it goes.
+    const lines = chatLog(bob.page).locator('.message-body, .chat-new');
+    await expect(lines).toHaveText(['zero', 'New messages', 'one', 'two']);
+    await say(alice.page, 'three');
+    await expect(lines).toHaveText(['zero', 'New messages', 'one', 'two', 'three']);
+    await say(bob.page, 'reading');
+    await expect(chatLog(bob.page).getByRole('heading', { name: 'New messages' })).toHaveCount(0);
     await chatToggle('Chat').click();
     await expect(chatToggle('Chat')).toHaveAttribute('aria-expanded', 'false');
   });

@@ -7,7 +7,7 @@ import { RoomArrivals } from '../../src/main-thread/alerts/RoomArrivals';
 import { RoomEventLog } from '../../src/shared-worker/roomEvents/RoomEventLog';
 import { departureOf, rejoinEvents } from '../../src/shared-worker/roomEvents/rosterEvents';
 import { StateStore } from '../../src/shared-worker/StateStore';
-import { chatTimeline, type ChatTimelineItem } from '../../src/ui/chatTimeline';
+import { chatTimeline, firstUnreadId, type ChatTimelineItem } from '../../src/ui/chatTimeline';
 import { formatDay } from '../../src/ui/formatTime';
 import { groupChatMessages } from '../../src/ui/groupChatMessages';
 import { RoomAnnouncements } from '../../src/ui/RoomAnnouncements';
@@ -197,6 +197,7 @@ function message(id: string, time: number, sender = 'Ann', direction: ChatMessag
 function itemWords(item: ChatTimelineItem): string {
   if (item.kind === 'event') return item.event.id;
   if (item.kind === 'day') return `day ${item.time}`;
+  if (item.kind === 'new') return 'new';
   return item.group.messages.map((one) => one.id).join('+');
 }
 
@@ -208,6 +209,19 @@ describe('Chat timeline: event lines sit between the messages in time order and 
   it('interleaves groups and lines by time', () => {
     const items = chatTimeline([message('m1', 1_000), message('m2', 2_000), message('m3', 4_000)], [event('e0', 500), event('e1', 3_000), event('e2', 9_000)]);
     expect(items.map(itemWords)).toEqual(['e0', 'm1+m2', 'e1', 'm3', 'e2']);
+  });
+});
+
+describe('Chat timeline: the messages you had not seen start after a line of their own', () => {
+  it('finds the first of the last unread messages from others, passing over yours; the line breaks its sender’s group there', () => {
+    const mine = (id: string, time: number) => ({ ...message(id, time), direction: 'outgoing' }) as ChatMessage;
+    const messages = [message('m1', 1_000), message('m2', 2_000), mine('o1', 2_500), message('m3', 3_000)];
+    expect(firstUnreadId(messages, 2)).toBe('m2');
+    expect(firstUnreadId(messages, 1)).toBe('m3');
+    expect(firstUnreadId(messages, 0)).toBeUndefined();
+    expect(firstUnreadId(messages, 9)).toBe('m1');
+    expect(chatTimeline([message('m1', 1_000), message('m2', 2_000)], [], 'm2').map(itemWords)).toEqual(['m1', 'new', 'm2']);
+    expect(chatTimeline([message('m1', 1_000), message('m2', 2_000)], []).map(itemWords)).toEqual(['m1+m2']);
   });
 });
 

@@ -34,7 +34,7 @@ function logOf(shown: boolean, events: readonly RoomEvent[] = [joined], heldAddr
   if (heldBy === 'this tab') store.set(heldPeersAtom, { [joined.roomAddress]: heldAddresses.map((address) => peer(address)) });
   const heldLeaveIds = store.get(heldLeaveIdsAtomFamily(joined.roomAddress));
   return renderToStaticMarkup(
-    createElement(TabContext, { value: tab }, createElement(ChatLog, { messages: [message], events, heldLeaveIds, editableId: undefined, onEdit: () => {}, onReplyPrivately: () => {}, selfAddress: undefined, mentionsYou: () => false, emptyText: 'No messages yet.', shown })),
+    createElement(TabContext, { value: tab }, createElement(ChatLog, { messages: [message], events, heldLeaveIds, editableId: undefined, onEdit: () => {}, onReplyPrivately: () => {}, selfAddress: undefined, mentionsYou: () => false, newFrom: undefined, emptyText: 'No messages yet.', shown })),
   );
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { ChatMessage } from '../protocol/entities';
 import { meAction } from '../protocol/meCommand';
 import { useActions } from './tabContext';
@@ -27,19 +27,25 @@ interface ChatMessageGroupProps {
  * A message's text; a `/me` message (XEP-0245) reads as its sender's action: "Dave waves"; one its
  * sender took back (XEP-0424) says so in its place.
  */
-function MessageText({ message, children }: { message: ChatMessage; children: ReactNode }) {
-  if (message.retracted) return <p className="message-body message-retracted">This message was deleted.</p>;
+function MessageText({ message, id, children }: { message: ChatMessage; id: string; children: ReactNode }) {
+  if (message.retracted) {
+    return (
+      <p id={id} className="message-body message-retracted">
+        This message was deleted.
+      </p>
+    );
+  }
   const action = meAction(message.body);
   if (action === undefined) {
     return (
-      <p className="message-body">
+      <p id={id} className="message-body">
         <MessageBody text={message.body} />
         {children}
       </p>
     );
   }
   return (
-    <p className="message-body message-action">
+    <p id={id} className="message-body message-action">
       <span className="message-action-sender">{message.displayName}</span> <MessageBody text={action} />
       {children}
     </p>
@@ -63,6 +69,8 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }
   const [picking, setPicking] = useState(false);
   const reactButton = useRef<HTMLButtonElement>(null);
   const item = useRef<HTMLDivElement>(null);
+  // The message's own buttons are described by its text: "React", read with what it reacts to.
+  const textId = useId();
   // A press anywhere else puts the picker away, as a menu goes (focus stays where the press put it).
   useEffect(() => {
     if (!picking) return undefined;
@@ -81,7 +89,7 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }
   return (
     <div ref={item} className={`message-item${mentioned ? ' mentions-you' : ''}`}>
       <div className={`message${message.direction === 'outgoing' && !message.acked ? ' pending' : ''}${message.sendError ? ' failed' : ''}`}>
-        <MessageText message={message}>
+        <MessageText message={message} id={textId}>
           {message.editedTime !== undefined && (
             <span className="message-edited" title={`Edited ${formatDateTime(message.editedTime)}`}>
               {' '}
@@ -105,7 +113,7 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }
           </p>
         )}
         {editable && (
-          <button type="button" className="link-button message-edit" onClick={() => onEdit(message)}>
+          <button type="button" className="link-button message-edit" aria-describedby={textId} onClick={() => onEdit(message)}>
             Edit
           </button>
         )}
@@ -116,6 +124,7 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }
               type="button"
               className="icon-button message-action-button"
               aria-label="React"
+              aria-describedby={textId}
               aria-expanded={picking}
               onClick={() => setPicking((open) => !open)}
               onKeyDown={(event) => {
@@ -129,7 +138,7 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }
                 <path d="M8.5 14.5a4.5 4.5 0 0 0 7 0M9 9.5h.01M15 9.5h.01" />
               </Icon>
             </button>
-            {message.direction === 'outgoing' && <DeleteMessageControl message={message} />}
+            {message.direction === 'outgoing' && <DeleteMessageControl message={message} describedBy={textId} />}
           </span>
         )}
       </div>

@@ -9,7 +9,7 @@ import { useActions } from './tabContext';
  * Delete, on a message of yours the room has (XEP-0424): asks first, and says what the others see.
  * Once it is deleted this button goes with its text; focus goes to the chat's log.
  */
-export function DeleteMessageControl({ message }: { message: ChatMessage }) {
+export function DeleteMessageControl({ message, describedBy }: { message: ChatMessage; /** The message's text, which describes the button. */ describedBy: string }) {
   const actions = useActions();
   const [dialogOpen, setDialogOpen] = useState(false);
   // Made at the first Delete, then kept (its close event ends the exchange): one dialog per message of
@@ -48,7 +48,7 @@ export function DeleteMessageControl({ message }: { message: ChatMessage }) {
   const reader = message.recipientName;
   return (
     <>
-      <button ref={button} type="button" className="icon-button message-action-button" aria-label="Delete" onClick={ask}>
+      <button ref={button} type="button" className="icon-button message-action-button" aria-label="Delete" aria-describedby={describedBy} onClick={ask}>
         <Icon size={18}>
           <path d="M5 7h14M10 7V5h4v2M7 7l1 12h8l1-12M10 11v5M14 11v5" />
         </Icon>

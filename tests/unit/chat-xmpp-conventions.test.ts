@@ -22,12 +22,14 @@ function message(id: string, body: string, displayName = 'dave_on_gajim', change
   return { id, stanzaId: id, body, direction: 'incoming', displayName, senderAddress: `${ROOM}/${displayName}`, roomAddress: ROOM, time: 1_000, editedTime: undefined, replace: undefined, acked: true, customerData: undefined, ...change };
 }
 
-function rendered(messages: ChatMessage[]): string {
+/** The group's markup; without `withIds`, with no id attributes (React's generated ids are beside the point). */
+function rendered(messages: ChatMessage[], { withIds = false } = {}): string {
   const [group] = groupChatMessages(messages);
   expect(groupChatMessages(messages)).toHaveLength(1);
   // Rendering reads no action; a tab is there only because the group asks for its actions.
   const tab = { actions: {} } as ParleyTab;
-  return renderToStaticMarkup(createElement(TabContext.Provider, { value: tab }, createElement(ChatMessageGroup, { group: group!, editableId: undefined, onEdit: () => undefined, onReplyPrivately: () => undefined, selfAddress: `${ROOM}/alice`, mentionsYou: mentionMatcher('Alice') })));
+  const html = renderToStaticMarkup(createElement(TabContext.Provider, { value: tab }, createElement(ChatMessageGroup, { group: group!, editableId: undefined, onEdit: () => undefined, onReplyPrivately: () => undefined, selfAddress: `${ROOM}/alice`, mentionsYou: mentionMatcher('Alice') })));
+  return withIds ? html : html.replace(/ id="[^"]*"/g, '');
 }
 
 describe('XEP-0245 /me: a message that begins with "/me " is its sender’s action, as plain XMPP clients show it (beyond the spec)', () => {
@@ -116,6 +118,14 @@ describe('Retractions (XEP-0424): a message its sender took back says so in its 
     expect(count(rendered([mine('o1', { acked: false })]))).toBe(0);
     expect(count(rendered([mine('o1', { body: '', retracted: true })]))).toBe(0);
     expect(count(rendered([message('i1', 'theirs')]))).toBe(0);
+  });
+
+  it('describes a message’s buttons by its text, so that "React", "Edit" or "Delete" is read with what it acts on', () => {
+    const html = rendered([message('o1', 'mine', 'Alice', { direction: 'outgoing', senderAddress: `${ROOM}/alice` })], { withIds: true });
+    const textId = /<p id="([^"]+)" class="message-body">mine<\/p>/.exec(html)?.[1];
+    expect(textId).toBeDefined();
+    expect(html).toContain(`aria-label="React" aria-describedby="${textId}"`);
+    expect(html).toContain(`aria-label="Delete" aria-describedby="${textId}"`);
   });
 
   it('reads "This message was deleted." in the sender’s group, without "(edited)"', () => {

@@ -10,6 +10,8 @@ interface ChatComposerProps {
   editing: ChatMessage | undefined;
   /** Whom a new message goes to alone (a private reply), if anyone: the room sees nothing of it. */
   privateTo: PrivateRecipient | undefined;
+  /** That person has left the room: a message to them would come back, so none is sent. */
+  privateToGone: boolean;
   disabled: boolean;
   sendOnEnter: boolean;
   /** Others see the draft as it is typed (the preference realTimeText). */
@@ -37,6 +39,7 @@ export function ChatComposer({
   draft,
   editing,
   privateTo,
+  privateToGone,
   disabled,
   sendOnEnter,
   realTimeText,
@@ -58,13 +61,15 @@ export function ChatComposer({
   // Longer than a message may be: kept whole and refused with the reason, never cut short as it is
   // typed or pasted (a textarea's maxLength would drop the rest of a paste without a word).
   const tooLong = draft.length > LIMITS.chatBodyLength;
+  // A correction goes where its message went; a new private message needs its person in the room.
+  const unsendable = tooLong || (privateToGone && !editing);
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     // Keys that finish an input method's composition belong to it.
     if (event.nativeEvent.isComposing) return;
     if (event.key === 'Enter' && !event.shiftKey && sendOnEnter) {
       event.preventDefault();
-      if (!tooLong) onSend();
+      if (!unsendable) onSend();
     } else if (event.key === 'ArrowUp' && draft === '' && !editing) {
       event.preventDefault();
       onEditLast();
@@ -79,7 +84,7 @@ export function ChatComposer({
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!tooLong) onSend();
+    if (!unsendable) onSend();
   }
 
   return (
@@ -94,7 +99,9 @@ export function ChatComposer({
       )}
       {privateTo && !editing && (
         <p className="composer-mode">
-          <span>Replying privately to {privateTo.name}</span>
+          <span role={privateToGone ? 'status' : undefined}>
+            {privateToGone ? `${privateTo.name} has left the room: a private message cannot reach them.` : `Replying privately to ${privateTo.name}`}
+          </span>
           <button type="button" className="link-button" onClick={onEndPrivate}>
             Back to the room
           </button>
@@ -117,7 +124,7 @@ export function ChatComposer({
           onChange={(event) => onDraftChange(event.target.value)}
           onKeyDown={onKeyDown}
         />
-        <button type="submit" className="button primary" disabled={disabled || draft.trim() === '' || tooLong}>
+        <button type="submit" className="button primary" disabled={disabled || draft.trim() === '' || unsendable}>
           Send
         </button>
       </div>

@@ -104,7 +104,7 @@ test.describe('A plain XMPP client in the room: named by the nickname it joined 
 });
 
 test.describe('Private replies: Parley answers a plain XMPP client’s private message to its sender alone, and the room sees nothing of it (XEP-0045 §7.5; beyond the spec)', () => {
-  test('Alice replies privately to Dave: he has it as a private message under the nickname he took meanwhile, her log says to whom it went, Bob never sees it nor her typing, and "Back to the room" writes to everyone again', async ({ people, appUrl, parley }) => {
+  test('Alice replies privately to Dave: he has it as a private message under the nickname he took meanwhile, her log says to whom it went, Bob never sees it nor her typing, she is told when he has left, and "Back to the room" writes to everyone again', async ({ people, appUrl, parley }) => {
     const room = uniqueRoomName('private');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
@@ -145,6 +145,14 @@ test.describe('Private replies: Parley answers a plain XMPP client’s private m
       await expect(reply.getByRole('status')).toHaveCount(0);
       // Still writing to him, until she goes back to the room.
       await expect(alice.page.getByText('Replying privately to david')).toBeVisible();
+      // He leaves: she is told, and nothing she writes goes to nobody.
+      await dave.leaveRoom(roomAddress, 'david');
+      await expect(alice.page.getByRole('status').filter({ hasText: 'david has left the room: a private message cannot reach them.' })).toBeVisible();
+      await input.fill('are you there?');
+      await expect(alice.page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
+      await input.press('Enter');
+      await expect(input).toHaveValue('are you there?');
+      await input.fill('');
       await alice.page.getByRole('button', { name: 'Back to the room' }).click();
       await expect(input).toBeFocused();
       await expect(alice.page.getByText(/^Replying privately/)).toHaveCount(0);

@@ -110,6 +110,9 @@ export const roomPeersAtomFamily = family((roomAddress: string) =>
   ),
 );
 
+/** Whether someone is in their room at this occupant address: true or false only, so that a reader renders on their coming and going alone. */
+export const occupantPresentAtomFamily = family((address: string) => atom((get) => get(peersAtom)[address] !== undefined));
+
 /** Your own record in a room (undefined out of it). */
 export const selfPeerAtomFamily = family((roomAddress: string) => atom((get) => get(roomPeersAtomFamily(roomAddress)).find((peer) => peer.isSelf)));
 

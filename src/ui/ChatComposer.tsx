@@ -99,7 +99,8 @@ export function ChatComposer({
       )}
       {privateTo && !editing && (
         <p className="composer-mode">
-          <span role={privateToGone ? 'status' : undefined}>
+          {/* A live region from the start, so that their leaving is heard when it comes. */}
+          <span role="status">
             {privateToGone ? `${privateTo.name} has left the room: a private message cannot reach them.` : `Replying privately to ${privateTo.name}`}
           </span>
           <button type="button" className="link-button" onClick={onEndPrivate}>

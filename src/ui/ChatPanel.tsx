@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { heldLeaveIdsAtomFamily, lastOwnMessageAtomFamily, preferencesAtom, roomEventsAtomFamily, roomMessagesAtomFamily, roomPeersAtomFamily } from '../main-thread/sessionAtoms';
+import { heldLeaveIdsAtomFamily, lastOwnMessageAtomFamily, preferencesAtom, roomEventsAtomFamily, occupantPresentAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
 import { askForNotificationsOnce } from '../main-thread/alerts/desktopNotifications';
 import type { ChatMessage, Room } from '../protocol/entities';
 import { awaitingRejoin } from '../protocol/awaitingRejoin';
@@ -58,7 +58,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
   const [privateTo, setPrivateTo] = useState<PrivateRecipient | undefined>(undefined);
   const privateToNow = useRef<PrivateRecipient | undefined>(undefined);
   const recipient = privateTo && followRenames(privateTo, events);
-  const peers = useAtomValue(roomPeersAtomFamily(roomAddress));
+  const recipientHere = useAtomValue(occupantPresentAtomFamily(recipient?.address ?? ''));
   const ownSends = useOwnSends(roomAddress, messages);
   // ↑ pressed before the room's messages show the one just sent: the correction starts once they do,
   // and an Enter meanwhile sends it then.
@@ -269,7 +269,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
             draft={draft}
             editing={editing}
             privateTo={recipient}
-            privateToGone={recipient !== undefined && room?.joined === true && !peers.some((peer) => peer.address === recipient.address)}
+            privateToGone={recipient !== undefined && room?.joined === true && !recipientHere}
             disabled={disabled}
             sendOnEnter={sendOnEnter}
             realTimeText={realTimeText}

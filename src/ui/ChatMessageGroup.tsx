@@ -87,7 +87,16 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }
     reactButton.current?.focus();
   };
   return (
-    <div ref={item} className={`message-item${mentioned ? ' mentions-you' : ''}`}>
+    // Escape, from the React button or the picker, puts the picker away.
+    <div
+      ref={item}
+      className={`message-item${mentioned ? ' mentions-you' : ''}`}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || !picking) return;
+        event.preventDefault();
+        closePicker();
+      }}
+    >
       <div className={`message${message.direction === 'outgoing' && !message.acked ? ' pending' : ''}${message.sendError ? ' failed' : ''}`}>
         <MessageText message={message} id={textId}>
           {message.editedTime !== undefined && (
@@ -127,11 +136,6 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }
               aria-describedby={textId}
               aria-expanded={picking}
               onClick={() => setPicking((open) => !open)}
-              onKeyDown={(event) => {
-                if (event.key !== 'Escape' || !picking) return;
-                event.preventDefault();
-                closePicker();
-              }}
             >
               <Icon size={18}>
                 <circle cx="12" cy="12" r="9" />

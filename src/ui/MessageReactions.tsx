@@ -37,7 +37,7 @@ interface MessageReactionsProps {
   selfAddress: string | undefined;
   /** The picker is open (the message's React button). */
   picking: boolean;
-  /** The picker closes: a reaction was picked, or Escape. */
+  /** A reaction was picked: the picker closes. */
   onPicked: () => void;
 }
 
@@ -81,11 +81,6 @@ export function MessageReactions({ message, selfAddress, picking, onPicked }: Me
           className="reaction-picker"
           role="group"
           aria-label="Pick a reaction"
-          onKeyDown={(event) => {
-            if (event.key !== 'Escape') return;
-            event.preventDefault();
-            onPicked();
-          }}
         >
           {PICKABLE_REACTIONS.map((emoji, index) => (
             <button

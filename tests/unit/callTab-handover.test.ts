@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { handoverMessage, ownMediaChange } from '../../src/main-thread/callTab/callHandover';
 import type { MediaItem } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
-import { BOB, ROOM, settle, startedHarnesses, type harness } from './callTab-fakes';
+import { BOB, harness, ROOM, settle, startedHarnesses } from './callTab-fakes';
 import { OWN_MEDIA_DEFAULTS } from '../../src/shared-worker/rooms/callRecord';
 
 /**
@@ -35,6 +35,13 @@ async function waitingTab(options: Parameters<typeof harness>[0] = {}) {
   expect(h.store.get(h.runtime.atoms.phase)).toBe('elsewhere');
   return { h, added };
 }
+
+/** Your microphone and camera in the call: shared, and whether each is muted / off. */
+const sharedMedia = (h: ReturnType<typeof harness>) => h.runtime.media.local().map(({ kind, shared, localDisabled }) => ({ kind, shared, localDisabled }));
+const MUTED_AND_OFF_SHARED = [
+  { kind: 'audio', shared: true, localDisabled: true },
+  { kind: 'video', shared: true, localDisabled: true },
+];
 
 async function takeOver(h: ReturnType<typeof harness>): Promise<void> {
   h.engines[0]?.grantLock();
@@ -186,13 +193,36 @@ describe('a page reloaded in the call, with no tab of yours running it since, jo
     after.deliverCallRecord();
     await settle();
     expect(after.store.get(after.runtime.atoms.phase)).toBe('in-call');
-    expect(after.runtime.media.local().map(({ kind, shared, localDisabled }) => ({ kind, shared, localDisabled }))).toEqual([
-      { kind: 'audio', shared: true, localDisabled: true },
-      { kind: 'video', shared: true, localDisabled: true },
-    ]);
+    expect(sharedMedia(after)).toEqual(MUTED_AND_OFF_SHARED);
     expect(after.store.get(after.runtime.atoms.handover)).toEqual({ moved: false, microphoneMuted: true, cameraOff: true, screenShareEnded: true });
     expect(handoverMessage(after.store.get(after.runtime.atoms.handover)!, { pushToTalk: false, globalVolumeLimit: 1 })).toBe(
       "You're back in the call — you're muted and your camera is off. Your screen share stopped; share it again if you still want to.",
     );
+  });
+
+  it('the page’s preview capture still on its way as the page joins again: what it brings starts muted and off, never live', async () => {
+    const h = harness();
+    const enabledOnArrival: Array<{ kind: string; localDisabled: boolean }> = [];
+    h.runtime.media.on('added', (item) => enabledOnArrival.push({ kind: item.kind, localDisabled: item.localDisabled }));
+    let captured!: () => void;
+    h.mediaDevices.starting = new Promise((resolve) => (captured = resolve));
+    h.runtime.start();
+    await settle();
+    expect(h.mediaDevices.requests, 'the preview’s capture is on its way').toHaveLength(1);
+    const rejoined = h.runtime.rejoinAfterReload({ microphoneMuted: true, cameraOff: true, sharingScreen: false });
+    await settle();
+    h.mediaDevices.starting = undefined;
+    captured();
+    await rejoined;
+    h.deliverCallRecord();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    expect(sharedMedia(h)).toEqual(MUTED_AND_OFF_SHARED);
+    expect(enabledOnArrival, 'neither track was live for a moment').toEqual([
+      { kind: 'audio', localDisabled: true },
+      { kind: 'video', localDisabled: true },
+    ]);
+    expect(h.mediaDevices.requests, 'nothing captured twice').toHaveLength(1);
+    h.runtime.dispose();
   });
 });

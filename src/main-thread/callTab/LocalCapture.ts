@@ -391,13 +391,16 @@ export class LocalCapture {
     if (!audio && !video) return;
     if (!quiet) onProblem(undefined);
     const tier = captureResolutionTier(this.load, this.tiers());
-    // A replacement keeps the mute or camera-off of what it replaces; push-to-talk keeps a microphone muted.
-    const startDisabled = {
-      audio: audio && ((before.microphone?.muted ?? this.startOff.microphone) || this.options.keepMicrophoneMuted()),
-      video: video && (before.camera?.off ?? this.startOff.camera),
+    // A replacement keeps the mute or camera-off of what it replaces; push-to-talk keeps a microphone
+    // muted. Read as the tracks arrive: a page reloaded in the call may say so while its preview's
+    // capture is on its way (resumeAs).
+    const startDisabled = () => {
+      const { microphone, camera } = this.state();
+      return {
+        audio: audio && ((microphone?.muted ?? this.startOff.microphone) || this.options.keepMicrophoneMuted()),
+        video: video && (camera?.off ?? this.startOff.camera),
+      };
     };
-    if (audio) this.startOff.microphone = false;
-    if (video) this.startOff.camera = false;
     this.quiet = quiet;
     const captured = await this.capture
       .captureUserMedia({
@@ -415,7 +418,11 @@ export class LocalCapture {
       })
       // A closed queue: the tab let go of its media meanwhile.
       .catch(() => undefined)
-      .finally(() => (this.quiet = false));
+      .finally(() => {
+        this.quiet = false;
+        if (audio) this.startOff.microphone = false;
+        if (video) this.startOff.camera = false;
+      });
     if (!captured) return;
     // What runs now is neither in trouble nor waiting to be plugged back in.
     const ran = (['camera', 'microphone'] as const).filter((device) => captured[KINDS[device].track] !== undefined);

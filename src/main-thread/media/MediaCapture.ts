@@ -37,8 +37,11 @@ export interface UserMediaRequest {
   readonly replaceVideo?: string;
   /** Share the new items at once (default true). */
   readonly share?: boolean;
-  /** Tracks that start disabled (muted microphone, camera off): never enabled, even for a moment. */
-  readonly startDisabled?: { readonly audio: boolean; readonly video: boolean };
+  /**
+   * Which tracks start disabled (muted microphone, camera off): never enabled, even for a moment.
+   * Asked as the tracks arrive, so that what was said while the capture was on its way holds.
+   */
+  readonly startDisabled?: () => { readonly audio: boolean; readonly video: boolean };
   /** Render the camera mirrored (default true). */
   readonly mirrored?: boolean;
   readonly audioName?: string;
@@ -278,9 +281,10 @@ export class MediaCapture {
     const audioTrack = stream.getAudioTracks()[0];
     const videoTrack = stream.getVideoTracks()[0];
     const share = request.share !== false;
+    const disabled = request.startDisabled?.();
     if (audioTrack) {
       if (request.audioHint !== undefined) audioTrack.contentHint = request.audioHint;
-      if (request.startDisabled?.audio) audioTrack.enabled = false;
+      if (disabled?.audio) audioTrack.enabled = false;
       media.addLocalAudio(audioTrack, this.streamFor(audioTrack, request.replaceAudio, stream), { replaces: request.replaceAudio, name: request.audioName });
       if (share) media.share(audioTrack.id);
       this.reportEnd(audioTrack, 'microphone');
@@ -288,7 +292,7 @@ export class MediaCapture {
     }
     if (videoTrack) {
       if (request.videoHint !== undefined) videoTrack.contentHint = request.videoHint;
-      if (request.startDisabled?.video) videoTrack.enabled = false;
+      if (disabled?.video) videoTrack.enabled = false;
       media.addLocalVideo(videoTrack, this.streamFor(videoTrack, request.replaceVideo, stream), { replaces: request.replaceVideo, name: request.videoName, mirrored: request.mirrored });
       if (share) media.share(videoTrack.id);
       this.reportEnd(videoTrack, 'camera');

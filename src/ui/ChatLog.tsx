@@ -7,6 +7,7 @@ import { chatTimeline } from './chatTimeline';
 import { formatDay } from './formatTime';
 import { Icon } from './Icon';
 import type { PrivateRecipient } from './privateRecipient';
+import { useToday } from './useToday';
 
 interface ChatLogProps {
   messages: readonly ChatMessage[];
@@ -39,6 +40,7 @@ export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, on
   // the locale's date data, tens of ms of the main thread) for nobody to see, and on a join the
   // arrivals' lines came as the first offer was being answered (issue 14). Opening it renders them.
   const items = useMemo(() => (shown ? chatTimeline(messages, events, newFrom) : []), [messages, events, shown, newFrom]);
+  const today = useToday(shown && items.some((item) => item.kind === 'day'));
   const ref = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
   const lastScrollTop = useRef(0);
@@ -107,7 +109,7 @@ export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, on
             <ChatEventLine key={item.key} event={item.event} held={heldLeaveIds.has(item.event.id)} />
           ) : item.kind === 'day' ? (
             <h3 key={item.key} className="chat-day">
-              {formatDay(item.time)}
+              {formatDay(item.time, today)}
             </h3>
           ) : (
             <h3 key={item.key} className="chat-day chat-new">

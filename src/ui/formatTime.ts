@@ -19,9 +19,15 @@ export function formatDateTime(time: number): string {
 }
 
 /** Local midnight of a time's day. */
-function startOfDay(time: number): number {
+export function startOfDay(time: number): number {
   const date = new Date(time);
   return new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
+}
+
+/** Local midnight after a time: where "Today" becomes "Yesterday" (a daylight-saving day is 23 or 25 hours long). */
+export function startOfNextDay(time: number): number {
+  const date = new Date(time);
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate() + 1).getTime();
 }
 
 /** A day as a chat's divider names it: "Today", "Yesterday", else "Monday, November 23" (with its year when not this year's). */

@@ -1,5 +1,5 @@
 import type { Stanzas } from 'stanza';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEPARTURE_HOLD, LEAVE_HOLD_MS, NICKNAME_CHANGE_WITHIN_MS } from '../../src/protocol/clientDefaults';
 import { LIMITS } from '../../src/protocol/constants';
 import type { ChatMessage, RoomEvent } from '../../src/protocol/entities';
@@ -8,7 +8,8 @@ import { RoomEventLog } from '../../src/shared-worker/roomEvents/RoomEventLog';
 import { departureOf, rejoinEvents } from '../../src/shared-worker/roomEvents/rosterEvents';
 import { StateStore } from '../../src/shared-worker/StateStore';
 import { chatTimeline, firstUnreadId, type ChatTimelineItem } from '../../src/ui/chatTimeline';
-import { formatDay } from '../../src/ui/formatTime';
+import { formatDay, startOfNextDay } from '../../src/ui/formatTime';
+import { followDays } from '../../src/ui/useToday';
 import { groupChatMessages } from '../../src/ui/groupChatMessages';
 import { RoomAnnouncements } from '../../src/ui/RoomAnnouncements';
 import { roomEventText, unannouncedEvents } from '../../src/ui/roomEventText';
@@ -241,6 +242,37 @@ describe('Chat timeline: a log of several days (a room’s history) says where e
     expect(formatDay(at(23, 12), now)).toBe(new Intl.DateTimeFormat(undefined, { weekday: 'long', month: 'long', day: 'numeric' }).format(at(23, 12)));
     const lastYear = new Date(2025, 11, 31, 12).getTime();
     expect(formatDay(lastYear, now)).toBe(new Intl.DateTimeFormat(undefined, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(lastYear));
+  });
+
+  it('a log left open overnight names its days anew as midnight passes: "Today" becomes "Yesterday" by itself', () => {
+    vi.useFakeTimers({ now: at(26, 23, 59) });
+    try {
+      const days: number[] = [];
+      const stop = followDays((today) => days.push(today));
+      expect(days).toEqual([at(26, 0)]);
+      vi.advanceTimersByTime(59_000);
+      expect(days, 'nothing before midnight').toHaveLength(1);
+      vi.advanceTimersByTime(2_000);
+      expect(days).toEqual([at(26, 0), at(27, 0)]);
+      expect(formatDay(at(26, 12), days.at(-1))).toBe('Yesterday');
+      vi.advanceTimersByTime(86_400_000);
+      expect(days).toEqual([at(26, 0), at(27, 0), at(28, 0)]);
+      stop();
+      vi.advanceTimersByTime(2 * 86_400_000);
+      expect(days, 'stopped, it follows no more').toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('the next midnight is the calendar’s, on a day with a daylight-saving change too', () => {
+    for (const month of [2, 9]) {
+      for (let day = 1; day <= 31; day += 1) {
+        const noon = new Date(2026, month, day, 12).getTime();
+        const next = new Date(startOfNextDay(noon));
+        expect([next.getDate(), next.getHours(), next.getMinutes()]).toEqual([new Date(2026, month, day + 1).getDate(), 0, 0]);
+      }
+    }
   });
 });
 

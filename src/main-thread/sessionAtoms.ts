@@ -110,6 +110,17 @@ export const roomPeersAtomFamily = family((roomAddress: string) =>
   ),
 );
 
+/** The others in a room a private message reaches (Peer.readsPrivateMessages), by address and name: whom the chat offers to write to alone. */
+export const privateMessageReadersAtomFamily = family((roomAddress: string) =>
+  listAtom(
+    (get) =>
+      get(roomPeersAtomFamily(roomAddress))
+        .filter((peer) => !peer.isSelf && peer.readsPrivateMessages)
+        .map(({ address, displayName }) => ({ address, name: displayName })),
+    (one, other) => one.address === other.address && one.name === other.name,
+  ),
+);
+
 /** Whether someone is in their room at this occupant address: true or false only, so that a reader renders on their coming and going alone. */
 export const occupantPresentAtomFamily = family((address: string) => atom((get) => get(peersAtom)[address] !== undefined));
 

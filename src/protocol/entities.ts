@@ -112,6 +112,12 @@ export interface Peer {
   hasActiveScreenCapture: boolean;
   isSelf: boolean;
   sessionFailed: boolean;
+  /**
+   * Their app says what it can do (XEP-0115 capabilities in its room presence), as XMPP apps and
+   * Parley do: a private message reaches them (beyond the spec). SimpleWebRTC 1.30.3 says nothing
+   * and drops every message that is not to the whole room.
+   */
+  readsPrivateMessages: boolean;
 }
 
 export interface ChatMessage {

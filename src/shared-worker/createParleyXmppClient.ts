@@ -1,5 +1,6 @@
 import { Client, JXT, type Agent, type AgentConfig } from 'stanza';
 import { parleyStanzas } from '../protocol/stanzas';
+import { PARLEY_CAPS_NODE } from '../protocol/stanzas/namespaces';
 import { STANZAJS_DEFINITIONS } from '../protocol/stanzas/stanzaJsDefinitions';
 import parleyPlugins from './stanzaPlugins';
 import { WebSocketTransport } from './WebSocketTransport';
@@ -10,6 +11,8 @@ export function createParleyXmppClient(config: AgentConfig): Agent {
   const client = withParleyDefinitions(() => new Client(config) as unknown as Agent);
   client.use(parleyPlugins);
   client.use(parleyStanzas);
+  // Every feature is registered by now: the capabilities its room presences carry (PresenceSender).
+  client.disco.updateCaps(PARLEY_CAPS_NODE);
   // StanzaJS types this table with another StreamManagement than its transports take; its own entry is the same class.
   client.transports.websocket = WebSocketTransport as unknown as Agent['transports'][string];
   forgetUnansweredRequests(client);

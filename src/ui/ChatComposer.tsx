@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
 import { LIMITS } from '../protocol/constants';
 import type { ChatMessage } from '../protocol/entities';
-import type { PrivateRecipient } from './privateRecipient';
+import type { PrivateReader, PrivateRecipient } from './privateRecipient';
 
 interface ChatComposerProps {
   inputRef: Ref<HTMLTextAreaElement>;
@@ -12,6 +12,8 @@ interface ChatComposerProps {
   privateTo: PrivateRecipient | undefined;
   /** That person has left the room: a message to them would come back, so none is sent. */
   privateToGone: boolean;
+  /** The others in the room a private message reaches: "Write privately" offers them. */
+  privateReaders: readonly PrivateReader[];
   disabled: boolean;
   sendOnEnter: boolean;
   /** Others see the draft as it is typed (the preference realTimeText). */
@@ -24,6 +26,8 @@ interface ChatComposerProps {
   onCancelEdit: () => void;
   /** "Back to the room": new messages go to everyone again. */
   onEndPrivate: () => void;
+  /** One of `privateReaders` chosen: new messages go to them alone. */
+  onWritePrivately: (reader: PrivateReader) => void;
   onSendOnEnterChange: (sendOnEnter: boolean) => void;
   onRealTimeTextChange: (realTimeText: boolean) => void;
   onSoundsChange: (sounds: boolean) => void;
@@ -40,6 +44,7 @@ export function ChatComposer({
   editing,
   privateTo,
   privateToGone,
+  privateReaders,
   disabled,
   sendOnEnter,
   realTimeText,
@@ -49,6 +54,7 @@ export function ChatComposer({
   onEditLast,
   onCancelEdit,
   onEndPrivate,
+  onWritePrivately,
   onSendOnEnterChange,
   onRealTimeTextChange,
   onSoundsChange,
@@ -57,7 +63,11 @@ export function ChatComposer({
   const liveId = useId();
   const tooLongId = useId();
   const optionsId = useId();
+  const readersId = useId();
   const [optionsOpen, setOptionsOpen] = useState(false);
+  const [readersOpen, setReadersOpen] = useState(false);
+  // Offered while new messages go to the room, and someone here can read one of their own.
+  const privateOffered = !privateTo && !editing && privateReaders.length > 0;
   // Longer than a message may be: kept whole and refused with the reason, never cut short as it is
   // typed or pasted (a textarea's maxLength would drop the rest of a paste without a word).
   const tooLong = draft.length > LIMITS.chatBodyLength;
@@ -101,7 +111,9 @@ export function ChatComposer({
         <p className="composer-mode">
           {/* A live region from the start, so that their leaving is heard when it comes. */}
           <span role="status">
-            {privateToGone ? `${privateTo.name} has left the room: a private message cannot reach them.` : `Replying privately to ${privateTo.name}`}
+            {privateToGone
+              ? `${privateTo.name} has left the room: a private message cannot reach them.`
+              : `${privateTo.reply ? 'Replying' : 'Writing'} privately to ${privateTo.name}`}
           </span>
           <button type="button" className="link-button" onClick={onEndPrivate}>
             Back to the room
@@ -145,10 +157,35 @@ export function ChatComposer({
         <p id={hintId} className="composer-hint">
           {sendOnEnter ? 'Enter sends, Shift+Enter adds a line' : 'Enter adds a line; use Send to send'}. ↑ edits your last message.
         </p>
-        <button type="button" className="link-button" aria-label="Chat options" aria-expanded={optionsOpen} aria-controls={optionsId} onClick={() => setOptionsOpen((open) => !open)}>
-          Options
-        </button>
+        <span className="composer-footer-actions">
+          {privateOffered && (
+            <button type="button" className="link-button" aria-expanded={readersOpen} aria-controls={readersId} onClick={() => setReadersOpen((open) => !open)}>
+              Write privately
+            </button>
+          )}
+          <button type="button" className="link-button" aria-label="Chat options" aria-expanded={optionsOpen} aria-controls={optionsId} onClick={() => setOptionsOpen((open) => !open)}>
+            Options
+          </button>
+        </span>
       </div>
+      {privateOffered && readersOpen && (
+        <div id={readersId} className="composer-options" role="group" aria-labelledby={`${readersId}-label`}>
+          <span id={`${readersId}-label`}>Write privately to</span>
+          {privateReaders.map((reader) => (
+            <button
+              key={reader.address}
+              type="button"
+              className="button"
+              onClick={() => {
+                setReadersOpen(false);
+                onWritePrivately(reader);
+              }}
+            >
+              {reader.name}
+            </button>
+          ))}
+        </div>
+      )}
       {optionsOpen && (
         <div id={optionsId} className="composer-options" role="group" aria-label="Chat options">
           <label className="toggle">

@@ -168,7 +168,7 @@ export function ChatMessageGroup({ group, editableId, onEdit, onReplyPrivately, 
       {group.privately && group.direction === 'incoming' && (
         <p className="message-private-note">
           Only you and {group.displayName} read this.{' '}
-          <button type="button" className="link-button" onClick={() => onReplyPrivately({ address: group.senderAddress, name: group.displayName, since: group.startTime })}>
+          <button type="button" className="link-button" onClick={() => onReplyPrivately({ address: group.senderAddress, name: group.displayName, since: group.startTime, reply: true })}>
             Reply privately
           </button>
         </p>

@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { heldLeaveIdsAtomFamily, lastOwnMessageAtomFamily, preferencesAtom, roomEventsAtomFamily, occupantPresentAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
+import { heldLeaveIdsAtomFamily, lastOwnMessageAtomFamily, preferencesAtom, roomEventsAtomFamily, occupantPresentAtomFamily, privateMessageReadersAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
 import { askForNotificationsOnce } from '../main-thread/alerts/desktopNotifications';
 import type { ChatMessage, Room } from '../protocol/entities';
 import { awaitingRejoin } from '../protocol/awaitingRejoin';
@@ -59,6 +59,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
   const privateToNow = useRef<PrivateRecipient | undefined>(undefined);
   const recipient = privateTo && followRenames(privateTo, events);
   const recipientHere = useAtomValue(occupantPresentAtomFamily(recipient?.address ?? ''));
+  const privateReaders = useAtomValue(privateMessageReadersAtomFamily(roomAddress ?? ''));
   const ownSends = useOwnSends(roomAddress, messages);
   // ↑ pressed before the room's messages show the one just sent: the correction starts once they do,
   // and an Enter meanwhile sends it then.
@@ -169,7 +170,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
   }
 
   /** New messages go to `recipient` alone; what the room was shown of the draft is taken back from it. */
-  function replyPrivately(recipient: PrivateRecipient) {
+  function writePrivately(recipient: PrivateRecipient) {
     if (shownDraft.current !== '') showDraft('');
     privateToNow.current = recipient;
     setPrivateTo(recipient);
@@ -242,7 +243,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
         heldLeaveIds={heldLeaveIds}
         editableId={disabled ? undefined : lastOwn?.id}
         onEdit={startEdit}
-        onReplyPrivately={replyPrivately}
+        onReplyPrivately={writePrivately}
         selfAddress={disabled ? undefined : room?.selfAddress}
         mentionsYou={mentionsYou}
         newFrom={newFrom}
@@ -270,6 +271,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
             editing={editing}
             privateTo={recipient}
             privateToGone={recipient !== undefined && room?.joined === true && !recipientHere}
+            privateReaders={privateReaders}
             disabled={disabled}
             sendOnEnter={sendOnEnter}
             realTimeText={realTimeText}
@@ -279,6 +281,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
             onEditLast={editLast}
             onCancelEdit={cancelEdit}
             onEndPrivate={endPrivate}
+            onWritePrivately={(reader) => writePrivately({ ...reader, since: Date.now(), reply: false })}
             onSendOnEnterChange={setSendOnEnter}
             onRealTimeTextChange={setRealTimeText}
             onSoundsChange={setSounds}

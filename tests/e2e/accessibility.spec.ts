@@ -191,7 +191,7 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
     }
   });
 
-  test('the preview, calls of one and two (light and dark, a whole screen shared), chat with a correction and typing and its options, a private reply, asking to delete a message, the pop-out, the lock dialog, the password prompt', async ({ people, appUrl, parley }) => {
+  test('the preview, calls of one and two (light and dark, a whole screen shared), chat with a correction and typing and its options, a private reply, picking whom to write to alone, asking to delete a message, the pop-out, the lock dialog, the password prompt', async ({ people, appUrl, parley }) => {
     test.setTimeout(240_000);
     const room = uniqueRoomName('a11y');
     const alice = await people.join(room, 'Alice');
@@ -280,6 +280,11 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
       await expectAccessible(alice.page, 'chat-private-reply', ['Chat']);
       await messageBox(alice.page).fill('');
       await alice.page.getByRole('button', { name: 'Back to the room' }).click();
+      // She picks someone to write to alone: Bob, whose app reads private messages.
+      await alice.page.getByRole('button', { name: 'Write privately' }).click();
+      await expect(alice.page.getByRole('group', { name: 'Write privately to' }).getByRole('button', { name: 'Bob' })).toBeVisible();
+      await expectAccessible(alice.page, 'chat-write-privately', ['Chat']);
+      await alice.page.getByRole('button', { name: 'Write privately' }).click();
     } finally {
       dave.client.disconnect();
     }

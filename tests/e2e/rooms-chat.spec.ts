@@ -167,6 +167,50 @@ test.describe('Private replies: Parley answers a plain XMPP client’s private m
   });
 });
 
+test.describe('Private messages: you write to someone alone when their app can read it, and they answer you alone (XEP-0045 §7.5, XEP-0115; beyond the spec)', () => {
+  test('Alice picks Bob under "Write privately" (Carol is offered too, Dave’s app that says nothing of itself is not); Bob reads it as to him only and answers her alone; Carol never sees either', async ({ people, appUrl, parley }) => {
+    const room = uniqueRoomName('private-start');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    const carol = await people.join(room, 'Carol');
+    const plain = await plainClientIn(appUrl, roomJid(room, parley.settings.mucDomain), 'dave_on_gajim');
+    try {
+      await expect(participantEntry(alice.page, 'dave_on_gajim')).toHaveCount(1);
+      const write = alice.page.getByRole('button', { name: 'Write privately' });
+      await write.click();
+      await expect(write).toHaveAttribute('aria-expanded', 'true');
+      const readers = alice.page.getByRole('group', { name: 'Write privately to' });
+      await expect(readers.getByRole('button')).toHaveText(['Bob', 'Carol']);
+      await readers.getByRole('button', { name: 'Bob' }).click();
+      await expect(readers).toHaveCount(0);
+      const input = messageBox(alice.page);
+      await expect(input).toBeFocused();
+      await expect(alice.page.getByText('Writing privately to Bob')).toBeVisible();
+      await expect(input).toHaveAttribute('placeholder', 'Write to Bob only…');
+      await expect(write, 'not offered while writing to someone alone').toHaveCount(0);
+      await input.fill('lunch later?');
+      await input.press('Enter');
+      await expect(chatLog(alice.page).getByRole('article').filter({ hasText: 'lunch later?' })).toContainText('to Bob only');
+
+      const asked = chatLog(bob.page).getByRole('article').filter({ hasText: 'lunch later?' });
+      await expect(asked).toContainText('Alice to you only');
+      await asked.getByRole('button', { name: 'Reply privately' }).click();
+      await expect(bob.page.getByText('Replying privately to Alice')).toBeVisible();
+      await messageBox(bob.page).fill('sure, at one');
+      await messageBox(bob.page).press('Enter');
+      await expect(chatLog(alice.page).getByRole('article').filter({ hasText: 'sure, at one' })).toContainText('Bob to you only');
+
+      await alice.page.getByRole('button', { name: 'Back to the room' }).click();
+      await say(alice.page, 'see you all');
+      await expect(chatLog(carol.page)).toContainText('see you all');
+      await expect(chatLog(carol.page)).not.toContainText('lunch later?');
+      await expect(chatLog(carol.page)).not.toContainText('sure, at one');
+    } finally {
+      plain.client.disconnect();
+    }
+  });
+});
+
 test.describe('Reactions (XEP-0444): a reaction picked under a message shows under it for everyone, with who gave it; pressing it again takes yours back (beyond the spec)', () => {
   test('Alice reacts 👍 to Bob’s message; Bob sees it, adds his; a press elsewhere or Escape puts the picker away; Alice takes hers back and Bob sees only his', async ({ people }) => {
     const room = uniqueRoomName('reactions');

@@ -23,7 +23,7 @@ test.describe('SimpleWebRTC 1.30.3 clients share a room with Parley (PROTOCOL.md
       await expectAll([expectSeeingAndHearing(alice.page, 'Sam'), expectReferenceSeesAndHears(sam, ['Alice'])]);
     });
 
-    await test.step('chat goes both ways under each sender’s name, with typing and real-time text; a correction reaches 1.30.3 as the text it reads next', async () => {
+    await test.step('chat goes both ways under each sender’s name, with typing and real-time text; a correction reaches 1.30.3 as the text it reads next; nothing private is offered, which 1.30.3 would drop', async () => {
       const samsChat = referenceChat(sam);
       await messageBox(alice.page).pressSequentially('Hello from Par');
       await expect(samsChat.getByRole('region', { name: 'Typing' })).toContainText('Alice is typing: Hello from Par');
@@ -43,6 +43,8 @@ test.describe('SimpleWebRTC 1.30.3 clients share a room with Parley (PROTOCOL.md
       await samsChat.getByPlaceholder('Message').press('Enter');
       await expect(chatLog(alice.page).getByRole('article').filter({ hasText: 'Hello from SimpleWebRTC' })).toContainText('Sam');
       await expect(typingIndicator(alice.page)).toBeHidden();
+      // 1.30.3 drops every message that is not to the whole room: Alice is not offered to write to Sam alone.
+      await expect(alice.page.getByRole('button', { name: 'Write privately' })).toHaveCount(0);
     });
 
     await test.step('Sam mutes on 1.30.3: Alice shows him muted and hears nothing; he unmutes and she hears him again', async () => {

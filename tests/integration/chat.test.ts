@@ -5,6 +5,7 @@
 // not Parley.
 import { randomUUID } from 'node:crypto';
 import { JXT, Namespaces, RTT, type Agent, type Stanzas } from 'stanza';
+import * as EntityCaps from 'stanza/helpers/LegacyEntityCapabilities.js';
 import { describe, expect, it, vi } from 'vitest';
 import type { SessionEvent } from '../../src/protocol/commands';
 import { LIMITS } from '../../src/protocol/constants';
@@ -603,6 +604,41 @@ describe('Private replies (XEP-0045 §7.5): Parley answers a private message thr
       await expect(alice!.chat.sendChat(roomAddress, 'hello', undefined, privateTo)).rejects.toBeInstanceOf(ValidationError);
     }
     expect(messagesIn(alice!, roomAddress)).toHaveLength(before);
+  });
+});
+
+describe('Private messages between people (XEP-0045 §7.5): each Parley presence says what its app can do (XEP-0115), so that the others know a private message reaches it', () => {
+  it('Parley’s room presence carries its capabilities, which its app answers for; those who say theirs can be written to alone, those who say nothing (SimpleWebRTC 1.30.3) cannot', async () => {
+    const roomName = newRoomName();
+    const alice = person('Alice');
+    const a = await join(alice, roomName);
+    const plain = await plainClientIn(a.roomAddress, undefined, 'dave_on_gajim');
+    const presence = withTimeout(
+      new Promise<Stanzas.ReceivedPresence>((resolve) => plain.client.on('presence', (received) => received.from === a.occupant && received.legacyCapabilities && resolve(received))),
+      WAIT_MS,
+      'Alice’s presence with her capabilities',
+    );
+    const bob = person('Bob');
+    const b = await join(bob, roomName);
+    // Dave read Alice's presence as he joined; he reads it again when she changes her name.
+    await setDisplayName(alice, 'Alice Liddell');
+    const [caps] = (await presence).legacyCapabilities ?? [];
+    expect(caps).toMatchObject({ algorithm: 'sha-1', node: 'parley:client' });
+    const info = await withTimeout(plain.client.getDiscoInfo(a.occupant, `${caps!.node}#${caps!.value}`), WAIT_MS, 'Alice’s disco#info');
+    expect(info.features).toContain('urn:xmpp:jingle:1');
+    // As the answer carries its identity: StanzaJS gives it the stream's language, which the element has not.
+    const answered = { ...info, type: 'info' as const, identities: info.identities.map(({ lang: _streamLanguage, ...identity }) => identity) };
+    expect(EntityCaps.verify(answered, 'sha-1', caps!.value), 'the hash is of what her app answers').toBe(true);
+
+    await waitFor(alice, 'Bob as someone a private message reaches', (state) => state.peers[b.occupant]?.readsPrivateMessages === true);
+    await waitFor(bob, 'Alice as someone a private message reaches', (state) => state.peers[a.occupant]?.readsPrivateMessages === true);
+    expect(alice.session.store.state.peers[plain.occupant]?.readsPrivateMessages, 'Dave’s app said nothing of itself').toBe(false);
+
+    // Alice writes to Bob alone: he reads it as a private message, Dave never sees it.
+    const id = await alice.chat.sendChat(a.roomAddress, 'just between us', undefined, b.occupant);
+    const got = await waitFor(bob, 'the private message', (state) => Object.values(state.messages).find((message) => message.body === 'just between us'));
+    expect(got).toMatchObject({ direction: 'incoming', privately: true, senderAddress: a.occupant });
+    await waitFor(alice, 'passed on', (state) => state.messages[id]?.acked === true);
   });
 });
 

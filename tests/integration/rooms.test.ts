@@ -164,6 +164,8 @@ describe('SPEC §3 Peer: every occupant presence makes a peer; both sides see ea
       requestingMedia: 'video',
       ...PEER_DEFAULTS,
       isSelf: false,
+      // Parley's presence says what its app can do (XEP-0115).
+      readsPrivateMessages: true,
     });
     const aliceSeenByBob = await peerNamed(bob, room.address, 'Alice', (peer) => peer.joinedCall);
     expect(aliceSeenByBob).toMatchObject({ id: aliceConfig.id, role: 'moderator', affiliation: 'owner', userAddress: undefined, requestingMedia: 'video', isSelf: false });

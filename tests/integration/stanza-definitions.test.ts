@@ -148,7 +148,11 @@ describe('Stanza plugins: Parley’s XMPP client runs only the StanzaJS plugins 
   it('disco#info as StanzaJS’s full client’s without the left-out plugins’ features — Jingle, chat states, corrections, real-time text, receipts, rooms and the entity queries stay — and no Jingle session manager (the tabs hold the sessions)', () => {
     const parley = createParleyXmppClient({});
     const full = featuresOf(createClient({}));
-    expect(featuresOf(parley)).toEqual(full.filter((feature) => !LEFT_OUT_FEATURES.includes(feature.replace(/^[^|]*\|/, ''))));
+    // Its own features, and the same again under its capabilities' node (XEP-0115: what its presences name).
+    const [caps] = parley.disco.getCaps();
+    const own = featuresOf(parley).filter((feature) => feature.startsWith('|'));
+    expect(own).toEqual(full.filter((feature) => !LEFT_OUT_FEATURES.includes(feature.replace(/^[^|]*\|/, ''))));
+    expect(featuresOf(parley).filter((feature) => !feature.startsWith('|'))).toEqual(own.map((feature) => `${caps!.node}#${caps!.value}${feature}`));
     for (const feature of ['urn:xmpp:jingle:1', 'http://jabber.org/protocol/chatstates', 'urn:xmpp:message-correct:0', 'urn:xmpp:rtt:0', 'urn:xmpp:receipts', 'http://jabber.org/protocol/muc', 'jabber:iq:version'])
       expect(featuresOf(parley), feature).toContain(`|${feature}`);
     expect((parley as Agent & { jingle?: unknown }).jingle).toBeUndefined();

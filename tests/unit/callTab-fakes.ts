@@ -286,6 +286,7 @@ export function peer(address: string, overrides: Partial<Peer> = {}): Peer {
     requestingMedia: 'video',
     ...PEER_DEFAULTS,
     isSelf: address === SELF,
+    readsPrivateMessages: true,
     ...overrides,
   };
 }

@@ -32,6 +32,7 @@ function selfPeer(overrides: Partial<Peer>): Peer {
     joinedRoomAt: 1,
     requestingMedia: 'audio',
     isSelf: true,
+    readsPrivateMessages: true,
     ...overrides,
   };
 }

@@ -95,10 +95,10 @@ describe('Private messages (XEP-0045), which plain XMPP clients send and Parley 
   it('are answered where their sender is now: a nickname change after the message moves the reply with them, one before it or someone else’s does not', () => {
     const renamed = (id: string, from: string, to: string, time: number) =>
       ({ id, roomAddress: ROOM, kind: 'renamed', displayName: to, formerName: from, formerAddress: `${ROOM}/${from}`, peerAddress: `${ROOM}/${to}`, time }) as RoomEvent;
-    const dave = { address: `${ROOM}/dave`, name: 'dave', since: 2_000 };
+    const dave = { address: `${ROOM}/dave`, name: 'dave', since: 2_000, reply: true };
     expect(followRenames(dave, [])).toEqual(dave);
     expect(followRenames(dave, [renamed('e1', 'dave', 'old', 1_000), renamed('e2', 'erin', 'eri', 3_000)])).toEqual(dave);
-    expect(followRenames(dave, [renamed('e1', 'dave', 'david', 3_000), renamed('e2', 'david', 'dave', 4_000), renamed('e3', 'dave', 'dan', 5_000)])).toEqual({ address: `${ROOM}/dan`, name: 'dan', since: 2_000 });
+    expect(followRenames(dave, [renamed('e1', 'dave', 'david', 3_000), renamed('e2', 'david', 'dave', 4_000), renamed('e3', 'dave', 'dan', 5_000)])).toEqual({ address: `${ROOM}/dan`, name: 'dan', since: 2_000, reply: true });
   });
 
   it('are notified as to you only', () => {

@@ -19,6 +19,7 @@ interface Parts {
   item?: string;
   conf?: string;
   status?: string;
+  caps?: string;
 }
 
 function occupantPresence(parts: Parts = {}): Stanzas.Presence {
@@ -28,8 +29,9 @@ function occupantPresence(parts: Parts = {}): Stanzas.Presence {
     item = `<item role='participant' affiliation='none' jid='bob@example/${NICK}'/>`,
     conf = '',
     status = '',
+    caps = '',
   } = parts;
-  const xml = `<presence xmlns='jabber:client' from='${ADDRESS}' to='me@example/r'>${nick}${user}${conf}
+  const xml = `<presence xmlns='jabber:client' from='${ADDRESS}' to='me@example/r'>${nick}${user}${conf}${caps}
     <x xmlns='http://jabber.org/protocol/muc#user'>${item}${status}</x></presence>`;
   return registry.import(JXT.parse(xml)) as Stanzas.Presence;
 }
@@ -57,7 +59,16 @@ describe('SPEC §3 Peer from an occupant presence', () => {
       requestingMedia: 'audio',
       ...PEER_DEFAULTS,
       isSelf: false,
+      readsPrivateMessages: false,
     } satisfies Peer);
+  });
+
+  it('a presence that says what its app can do (XEP-0115) is from an app a private message reaches; one that says nothing (SimpleWebRTC 1.30.3) is not', () => {
+    const gajim = occupantPresence({ caps: `<c xmlns='http://jabber.org/protocol/caps' hash='sha-1' node='https://gajim.org' ver='q07IKJEyjvHSyhy//CH0CxmKi8w='/>` });
+    expect(peerFromPresence(gajim, context()).peer.readsPrivateMessages).toBe(true);
+    expect(peerFromPresence(occupantPresence(), context()).peer.readsPrivateMessages).toBe(false);
+    const dropped = peerFromPresence(occupantPresence(), context({ previous: peerFromPresence(gajim, context()).peer }));
+    expect(dropped.peer.readsPrivateMessages, 'each presence says it anew').toBe(false);
   });
 
   it('takes the display name from customerData over the nick, and falls back to Anonymous', () => {

@@ -1,6 +1,8 @@
 /** PROTOCOL.md "XMPP namespaces": the extensions Parley adds to StanzaJS's own; then XEPs StanzaJS does not read. */
 export const NS_TALKY_CORE = 'https://talky.io/ns/core';
 export const NS_MMUC = 'http://andyet.net/xmlns/mmuc';
+/** XEP-0115: the node Parley's presences name their capabilities under (what its app can do, hashed). */
+export const PARLEY_CAPS_NODE = 'parley:client';
 /** XEP-0424 message retraction, and its form before 0.4 inside XEP-0422's fastening. */
 export const NS_RETRACT = 'urn:xmpp:message-retract:1';
 export const NS_RETRACT_EARLIER = 'urn:xmpp:message-retract:0';

@@ -33,8 +33,9 @@ export class PresenceSender {
     else this.sent.delete(roomId);
   }
 
+  /** Each carries the app's capabilities (XEP-0115): the room's XMPP apps and Parley read from them that a private message reaches us. */
   private send(client: Agent, roomId: string, presence: Stanzas.Presence): void {
-    client.sendPresence(presence);
+    client.sendPresence({ ...presence, legacyCapabilities: client.disco.getCaps() });
     this.sent.set(roomId, roomPresenceKey(presence));
   }
 }

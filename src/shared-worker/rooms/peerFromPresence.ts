@@ -95,6 +95,7 @@ export function peerFromPresence(presence: Stanzas.Presence, context: PeerContex
     // Out of the call nobody speaks in it: a '0' lost with the tab that left it changes nothing.
     speaking: call.joinedCall && (previous?.speaking ?? false),
     isSelf: context.isSelf,
+    readsPrivateMessages: (presence.legacyCapabilities?.length ?? 0) > 0,
   };
   return { peer, rid, problems };
 }

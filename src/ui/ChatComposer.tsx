@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
 import { LIMITS } from '../protocol/constants';
 import type { ChatMessage } from '../protocol/entities';
 import type { PrivateReader, PrivateRecipient } from './privateRecipient';
@@ -66,6 +66,7 @@ export function ChatComposer({
   const readersId = useId();
   const [optionsOpen, setOptionsOpen] = useState(false);
   const [readersOpen, setReadersOpen] = useState(false);
+  const readersToggle = useRef<HTMLButtonElement>(null);
   // Offered while new messages go to the room, and someone here can read one of their own.
   const privateOffered = !privateTo && !editing && privateReaders.length > 0;
   // Longer than a message may be: kept whole and refused with the reason, never cut short as it is
@@ -159,7 +160,7 @@ export function ChatComposer({
         </p>
         <span className="composer-footer-actions">
           {privateOffered && (
-            <button type="button" className="link-button" aria-expanded={readersOpen} aria-controls={readersId} onClick={() => setReadersOpen((open) => !open)}>
+            <button ref={readersToggle} type="button" className="link-button" aria-expanded={readersOpen} aria-controls={readersId} onClick={() => setReadersOpen((open) => !open)}>
               Write privately
             </button>
           )}
@@ -169,7 +170,19 @@ export function ChatComposer({
         </span>
       </div>
       {privateOffered && readersOpen && (
-        <div id={readersId} className="composer-options" role="group" aria-labelledby={`${readersId}-label`}>
+        <div
+          id={readersId}
+          className="composer-options"
+          role="group"
+          aria-labelledby={`${readersId}-label`}
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            // Put away, as a menu is: the focus goes back to what opened it.
+            event.preventDefault();
+            setReadersOpen(false);
+            readersToggle.current?.focus();
+          }}
+        >
           <span id={`${readersId}-label`}>Write privately to</span>
           {privateReaders.map((reader) => (
             <button

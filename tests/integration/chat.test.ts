@@ -634,7 +634,7 @@ describe('Private messages between people (XEP-0045 §7.5): each Parley presence
     await waitFor(bob, 'Alice as someone a private message reaches', (state) => state.peers[a.occupant]?.readsPrivateMessages === true);
     expect(alice.session.store.state.peers[plain.occupant]?.readsPrivateMessages, 'Dave’s app said nothing of itself').toBe(false);
 
-    // Alice writes to Bob alone: he reads it as a private message, Dave never sees it.
+    // Alice writes to Bob alone: he reads it as a private message to him.
     const id = await alice.chat.sendChat(a.roomAddress, 'just between us', undefined, b.occupant);
     const got = await waitFor(bob, 'the private message', (state) => Object.values(state.messages).find((message) => message.body === 'just between us'));
     expect(got).toMatchObject({ direction: 'incoming', privately: true, senderAddress: a.occupant });

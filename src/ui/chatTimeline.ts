@@ -1,5 +1,6 @@
 import { CHAT } from '../protocol/constants';
 import type { ChatMessage, RoomEvent } from '../protocol/entities';
+import { startOfDay } from './formatTime';
 import { groupChatMessages, type ChatMessageGroup } from './groupChatMessages';
 
 export type ChatTimelineItem =
@@ -9,12 +10,6 @@ export type ChatTimelineItem =
   | { kind: 'day'; key: string; time: number }
   /** Before the first message that came while you were not looking (`newFrom`). */
   | { kind: 'new'; key: string };
-
-/** The local calendar day of a time, as a key. */
-function dayOf(time: number): string {
-  const date = new Date(time);
-  return `${date.getFullYear()}-${date.getMonth() + 1}-${date.getDate()}`;
-}
 
 /**
  * A room's chat as it reads: message groups (SPEC §9 grouping) and event lines (issue 15) in time
@@ -26,8 +21,9 @@ function dayOf(time: number): string {
 export function chatTimeline(messages: readonly ChatMessage[], events: readonly RoomEvent[], newFrom?: string): ChatTimelineItem[] {
   const items: ChatTimelineItem[] = [];
   const times = [messages[0]?.time, messages.at(-1)?.time, events[0]?.time, events.at(-1)?.time].filter((time) => time !== undefined);
-  const severalDays = new Set(times.map(dayOf)).size > 1;
-  let day: string | undefined;
+  // A local calendar day is known by its midnight.
+  const severalDays = new Set(times.map(startOfDay)).size > 1;
+  let day: number | undefined;
   let run: ChatMessage[] = [];
   const flush = () => {
     for (const group of groupChatMessages(run, CHAT.groupingWindowMs)) items.push({ kind: 'group', key: group.key, group });
@@ -35,9 +31,9 @@ export function chatTimeline(messages: readonly ChatMessage[], events: readonly 
   };
   /** Before an item at `time`: a new day's line, after what the day before said. */
   const dayBreak = (time: number) => {
-    if (!severalDays || dayOf(time) === day) return;
+    if (!severalDays || startOfDay(time) === day) return;
     flush();
-    day = dayOf(time);
+    day = startOfDay(time);
     items.push({ kind: 'day', key: `day-${day}`, time });
   };
   const pushEvent = (event: RoomEvent) => {

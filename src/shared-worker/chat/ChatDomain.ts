@@ -66,7 +66,7 @@ export interface TabsChat extends ChatCommands {
  * Text chat in rooms (SPEC §3 chat message; §4 chat state and attention request; §5 message
  * editing; PROTOCOL.md namespaces): groupchat messages with `<nick>` and corrections, chat
  * states, real-time text, attention requests and JSON commands; and beyond the spec, as XMPP apps
- * send them, private messages (answered privately), reactions and retractions, both ways. Every
+ * send them, private messages, reactions and retractions, both ways. Every
  * stanza from the wire is validated and bounded here; every timer runs on the session's clock.
  */
 export class ChatDomain implements SessionDomain, TabsChat {
@@ -422,7 +422,7 @@ export class ChatDomain implements SessionDomain, TabsChat {
       return;
     }
     // Chat, chat states and real-time text are groupchat (PROTOCOL.md). A private message (XEP-0045)
-    // comes from a plain XMPP client, or from Parley as a reply to one: it is shown to you as such.
+    // comes from an XMPP app or from Parley (never from SimpleWebRTC 1.30.3): it is shown to you as such.
     if (message.type === 'chat' && typeof message.body === 'string' && !isSelf) this.onBody(message, occupant.full, roomAddress, { isSelf, privately: true });
     if (message.type !== 'groupchat') return;
 

@@ -346,6 +346,9 @@ test.describe('Chat scroll: the log sticks to the bottom within 30 px of it, and
     await say(alice.page, 'near the bottom');
     await expect(log).toContainText('near the bottom');
     await expect.poll(distanceFromBottom).toBeLessThanOrEqual(1);
+    // Her typing line leaving gives the log its height back: 40 px up taken before it leaves would
+    // then be within the 30 px, and the log rightly at the bottom again.
+    await expect(typingIndicator(bob.page)).toBeHidden();
 
     // 40 px from the bottom is past the 30: reading, so a new message does not move the log.
     await log.evaluate((element) => element.scrollTo({ top: element.scrollHeight - element.clientHeight - 40 }));

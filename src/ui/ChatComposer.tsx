@@ -1,7 +1,8 @@
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
+import { useId, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
 import { LIMITS } from '../protocol/constants';
 import type { ChatMessage } from '../protocol/entities';
 import type { PrivateReader, PrivateRecipient } from './privateRecipient';
+import { useMenu } from './useMenu';
 
 interface ChatComposerProps {
   inputRef: Ref<HTMLTextAreaElement>;
@@ -65,8 +66,7 @@ export function ChatComposer({
   const optionsId = useId();
   const readersId = useId();
   const [optionsOpen, setOptionsOpen] = useState(false);
-  const [readersOpen, setReadersOpen] = useState(false);
-  const readersToggle = useRef<HTMLButtonElement>(null);
+  const readers = useMenu();
   // Offered while new messages go to the room, and someone here can read one of their own.
   const privateOffered = !privateTo && !editing && privateReaders.length > 0;
   // Longer than a message may be: kept whole and refused with the reason, never cut short as it is
@@ -160,7 +160,7 @@ export function ChatComposer({
         </p>
         <span className="composer-footer-actions">
           {privateOffered && (
-            <button ref={readersToggle} type="button" className="link-button" aria-expanded={readersOpen} aria-controls={readersId} onClick={() => setReadersOpen((open) => !open)}>
+            <button ref={readers.opener} type="button" className="link-button" aria-expanded={readers.open} aria-controls={readersId} onClick={() => readers.setOpen((open) => !open)}>
               Write privately
             </button>
           )}
@@ -169,20 +169,8 @@ export function ChatComposer({
           </button>
         </span>
       </div>
-      {privateOffered && readersOpen && (
-        <div
-          id={readersId}
-          className="composer-options"
-          role="group"
-          aria-labelledby={`${readersId}-label`}
-          onKeyDown={(event) => {
-            if (event.key !== 'Escape') return;
-            // Put away, as a menu is: the focus goes back to what opened it.
-            event.preventDefault();
-            setReadersOpen(false);
-            readersToggle.current?.focus();
-          }}
-        >
+      {privateOffered && readers.open && (
+        <div ref={readers.panel} id={readersId} className="composer-options" role="group" aria-labelledby={`${readersId}-label`}>
           <span id={`${readersId}-label`}>Write privately to</span>
           {privateReaders.map((reader) => (
             <button
@@ -190,7 +178,7 @@ export function ChatComposer({
               type="button"
               className="button"
               onClick={() => {
-                setReadersOpen(false);
+                readers.setOpen(false);
                 onWritePrivately(reader);
               }}
             >

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import type { ChatMessage } from '../protocol/entities';
 import { meAction } from '../protocol/meCommand';
 import { useActions } from './tabContext';
@@ -7,6 +7,7 @@ import { DeleteMessageControl } from './DeleteMessageControl';
 import { Icon } from './Icon';
 import { MessageBody } from './MessageBody';
 import { MessageReactions } from './MessageReactions';
+import { useMenu } from './useMenu';
 import type { ChatMessageGroup as Group } from './groupChatMessages';
 import type { PrivateRecipient } from './privateRecipient';
 
@@ -66,37 +67,14 @@ interface ChatMessageItemProps {
  */
 function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }: ChatMessageItemProps) {
   const actions = useActions();
-  const [picking, setPicking] = useState(false);
-  const reactButton = useRef<HTMLButtonElement>(null);
-  const item = useRef<HTMLDivElement>(null);
+  // The picker is a menu whose panel is the whole message: a press on its text keeps it open.
+  const picker = useMenu();
   // The message's own buttons are described by its text: "React", read with what it reacts to.
   const textId = useId();
-  // A press anywhere else puts the picker away, as a menu goes (focus stays where the press put it).
-  useEffect(() => {
-    if (!picking) return undefined;
-    const elsewhere = (event: PointerEvent) => {
-      if (!(event.target instanceof Node) || !item.current?.contains(event.target)) setPicking(false);
-    };
-    document.addEventListener('pointerdown', elsewhere);
-    return () => document.removeEventListener('pointerdown', elsewhere);
-  }, [picking]);
   const settled = message.direction === 'incoming' || message.acked;
   const mentioned = message.direction === 'incoming' && mentionsYou(message.body);
-  const closePicker = () => {
-    setPicking(false);
-    reactButton.current?.focus();
-  };
   return (
-    // Escape, from the React button or the picker, puts the picker away.
-    <div
-      ref={item}
-      className={`message-item${mentioned ? ' mentions-you' : ''}`}
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape' || !picking) return;
-        event.preventDefault();
-        closePicker();
-      }}
-    >
+    <div ref={picker.panel} className={`message-item${mentioned ? ' mentions-you' : ''}`}>
       <div className={`message${message.direction === 'outgoing' && !message.acked ? ' pending' : ''}${message.sendError ? ' failed' : ''}`}>
         <MessageText message={message} id={textId}>
           {message.editedTime !== undefined && (
@@ -129,13 +107,13 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }
         {settled && !message.retracted && selfAddress !== undefined && (
           <span className="message-actions">
             <button
-              ref={reactButton}
+              ref={picker.opener}
               type="button"
               className="icon-button message-action-button"
               aria-label="React"
               aria-describedby={textId}
-              aria-expanded={picking}
-              onClick={() => setPicking((open) => !open)}
+              aria-expanded={picker.open}
+              onClick={() => picker.setOpen((open) => !open)}
             >
               <Icon size={18}>
                 <circle cx="12" cy="12" r="9" />
@@ -146,7 +124,7 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }
           </span>
         )}
       </div>
-      <MessageReactions message={message} selfAddress={selfAddress} picking={picking} onPicked={closePicker} />
+      <MessageReactions message={message} selfAddress={selfAddress} picking={picker.open} onPicked={picker.close} />
     </div>
   );
 }

@@ -146,6 +146,35 @@ test.describe('A touch screen, which has no hover: a tapped tile shows its tools
   });
 });
 
+test.describe('A narrow window folds the room’s less frequent actions behind "More", put away as a menu is: Escape or a press elsewhere, never a press in a dialog it opened', () => {
+  test('on a phone: Escape folds it, focus back on "More"; the lock dialog opened from it closes on Escape and leaves it open; a press on the call folds it', async ({ people }) => {
+    const { page } = await people.enter(uniqueRoomName('more-menu'), 'Alice', { viewport: PHONE });
+    const more = page.getByRole('navigation', { name: 'Room controls' }).getByRole('button', { name: 'More', exact: true });
+    const lock = page.getByRole('button', { name: 'Lock room' });
+    await expect(lock).toBeHidden();
+    await more.click();
+    await expect(more).toHaveAttribute('aria-expanded', 'true');
+    await lock.focus();
+    await page.keyboard.press('Escape');
+    await expect(more).toHaveAttribute('aria-expanded', 'false');
+    await expect(lock).toBeHidden();
+    await expect(more).toBeFocused();
+
+    await more.click();
+    await lock.click();
+    const dialog = page.getByRole('dialog', { name: 'Lock room' });
+    await dialog.getByRole('textbox', { name: 'Room password' }).click();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(more).toHaveAttribute('aria-expanded', 'true');
+    await expect(lock).toBeFocused();
+
+    await callRegion(page).click({ position: { x: 10, y: 10 } });
+    await expect(more).toHaveAttribute('aria-expanded', 'false');
+    await expect(lock).toBeHidden();
+  });
+});
+
 test.describe('A dialog taller than a short window (a phone on its side) scrolls its fields, its buttons staying in view', () => {
   test('the owner’s "Destroy room" at 844×390: "Destroy" and "Cancel" are inside the dialog and the window', async ({ people }) => {
     const { page } = await people.enter(uniqueRoomName('dialog-sideways'), 'Alice', { viewport: PHONE_ON_ITS_SIDE });

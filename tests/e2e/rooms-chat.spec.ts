@@ -813,39 +813,6 @@ test.describe('Kick: the owner bans a peer, who then reads that they are banned 
   });
 });
 
-test.describe('Destroyed room: everyone leaves it, and with an alternate room they join that instead (SPEC §4 destroyed room)', () => {
-  test('the owner destroys the room naming another; both people end up there, its address in the address bar, where a reload keeps them', async ({ people }) => {
-    const room = uniqueRoomName('destroy');
-    const alternate = uniqueRoomName('alternate');
-    const alice = await people.join(room, 'Alice');
-    const bob = await people.join(room, 'Bob');
-    await expect(bob.page.getByRole('button', { name: 'Destroy room' })).toHaveCount(0);
-
-    await alice.page.getByRole('button', { name: 'Destroy room' }).click();
-    const dialog = alice.page.getByRole('dialog', { name: 'Destroy room' });
-    await dialog.getByRole('textbox', { name: 'Alternate room (optional)' }).fill(alternate);
-    await dialog.getByRole('button', { name: 'Destroy', exact: true }).click();
-
-    for (const person of [alice, bob]) {
-      await expect(person.page.getByRole('heading', { level: 1 })).toHaveText(alternate);
-      await expectJoined(person.page);
-      await expect(participants(person.page).getByRole('listitem')).toHaveCount(2);
-      await expect.poll(() => new URL(person.page.url()).pathname).toBe(`/${encodeURIComponent(alternate)}`);
-    }
-    await say(bob.page, 'made it');
-    await expect(chatLog(alice.page)).toContainText('made it');
-
-    // The address bar named the room they are in: a reload takes Bob back there, not to the destroyed one.
-    await bob.page.reload();
-    await expect(bob.page.getByRole('heading', { level: 1 })).toHaveText(alternate);
-    await expectJoined(bob.page);
-    await openPanel(bob.page, 'People');
-    await expect(participants(bob.page).getByRole('listitem')).toHaveCount(2);
-    await openPanel(bob.page, 'Chat');
-    await expect(chatLog(bob.page)).toContainText('made it');
-  });
-});
-
 test.describe('Attention request: shown while the peer requests it, for 5 s (SPEC §4 attention request)', () => {
   test('asking a person for attention shows them an alert that then goes away', async ({ people }) => {
     const room = uniqueRoomName('attention');

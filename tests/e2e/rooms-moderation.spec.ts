@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
-import { chatLog, expect, expectChatClosed, expectJoined, kickAndBan, messageBox, participantEntry, participants, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expect, expectChatClosed, expectJoined, kickAndBan, messageBox, openPanel, participantEntry, participants, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
 import { attachSessionWorker } from '../support/attachedWorker';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
@@ -246,11 +246,12 @@ test.describe('Destroyed room: one screen says the owner closed it, or where eve
     await expect(chatLog(bob.page)).toContainText('wrapping up');
   });
 
-  test('with another room: everyone is moved there and told where they came from', async ({ people }) => {
+  test('with another room: everyone is moved there and told where they came from; the address bar names it, where a reload keeps them', async ({ people }) => {
     const room = uniqueRoomName('moving');
     const alternate = uniqueRoomName('new-home');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
+    await expect(bob.page.getByRole('button', { name: 'Destroy room' })).toHaveCount(0);
 
     await alice.page.getByRole('button', { name: 'Destroy room' }).click();
     const dialog = alice.page.getByRole('dialog', { name: 'Destroy room' });
@@ -261,8 +262,20 @@ test.describe('Destroyed room: one screen says the owner closed it, or where eve
       await expect(person.page.getByRole('heading', { level: 1 })).toHaveText(alternate);
       await expectJoined(person.page);
       await expect(participants(person.page).getByRole('listitem')).toHaveCount(2);
+      await expect.poll(() => new URL(person.page.url()).pathname).toBe(`/${encodeURIComponent(alternate)}`);
     }
     await expect(alice.page.getByRole('status', { name: 'Room moved' })).toHaveText(`You closed ${room}, so everyone moved to ${alternate}.`);
     await expect(bob.page.getByRole('status', { name: 'Room moved' })).toHaveText(`The owner closed ${room}, so you moved to ${alternate}.`);
+    await say(bob.page, 'made it');
+    await expect(chatLog(alice.page)).toContainText('made it');
+
+    // The address bar named the room they are in: a reload takes Bob back there, not to the destroyed one.
+    await bob.page.reload();
+    await expect(bob.page.getByRole('heading', { level: 1 })).toHaveText(alternate);
+    await expectJoined(bob.page);
+    await openPanel(bob.page, 'People');
+    await expect(participants(bob.page).getByRole('listitem')).toHaveCount(2);
+    await openPanel(bob.page, 'Chat');
+    await expect(chatLog(bob.page)).toContainText('made it');
   });
 });

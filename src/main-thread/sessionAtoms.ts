@@ -226,7 +226,7 @@ export function roomLeaveStillHeld(store: ReturnType<typeof createStore>, roomAd
   return (eventId) => store.get(heldLeaveIdsAtomFamily(roomAddress)).has(eventId);
 }
 
-/** The last message you sent to a room: the one ArrowUp and "Edit" correct. */
+/** The last message you sent to a room and have not deleted: the one ArrowUp and "Edit" correct. */
 export const lastOwnMessageAtomFamily = family((roomAddress: string) =>
-  atom((get): ChatMessage | undefined => get(roomMessagesAtomFamily(roomAddress)).findLast((message) => message.direction === 'outgoing')),
+  atom((get): ChatMessage | undefined => get(roomMessagesAtomFamily(roomAddress)).findLast((message) => message.direction === 'outgoing' && !message.retracted)),
 );

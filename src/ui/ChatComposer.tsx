@@ -11,8 +11,11 @@ interface ChatComposerProps {
   editing: ChatMessage | undefined;
   /** Whom a new message goes to alone (a private reply), if anyone: the room sees nothing of it. */
   privateTo: PrivateRecipient | undefined;
-  /** That person has left the room: a message to them would come back, so none is sent. */
-  privateToGone: boolean;
+  /**
+   * That person has left the room, so nothing is sent: 'absent', a message to them would come back;
+   * 'taken', someone is in the room under their nickname now, who is not known to be them.
+   */
+  privateToGone: 'absent' | 'taken' | undefined;
   /** The others in the room a private message reaches: "Write privately" offers them. */
   privateReaders: readonly PrivateReader[];
   disabled: boolean;
@@ -66,14 +69,14 @@ export function ChatComposer({
   const optionsId = useId();
   const readersId = useId();
   const [optionsOpen, setOptionsOpen] = useState(false);
-  const readers = useMenu();
   // Offered while new messages go to the room, and someone here can read one of their own.
   const privateOffered = !privateTo && !editing && privateReaders.length > 0;
+  const readers = useMenu(privateOffered);
   // Longer than a message may be: kept whole and refused with the reason, never cut short as it is
   // typed or pasted (a textarea's maxLength would drop the rest of a paste without a word).
   const tooLong = draft.length > LIMITS.chatBodyLength;
   // A correction goes where its message went; a new private message needs its person in the room.
-  const unsendable = tooLong || (privateToGone && !editing);
+  const unsendable = tooLong || (privateToGone !== undefined && !editing);
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     // Keys that finish an input method's composition belong to it.
@@ -87,7 +90,9 @@ export function ChatComposer({
     } else if (event.key === 'Escape' && editing) {
       event.preventDefault();
       onCancelEdit();
-    } else if (event.key === 'Escape' && privateTo) {
+    } else if (event.key === 'Escape' && privateTo && draft === '') {
+      // Not with words in the box: they were written for one person, and the room would see them
+      // typed at the next key. "Back to the room" takes them there on purpose.
       event.preventDefault();
       onEndPrivate();
     }
@@ -112,9 +117,11 @@ export function ChatComposer({
         <p className="composer-mode">
           {/* A live region from the start, so that their leaving is heard when it comes. */}
           <span role="status">
-            {privateToGone
+            {privateToGone === 'absent'
               ? `${privateTo.name} has left the room: a private message cannot reach them.`
-              : `${privateTo.reply ? 'Replying' : 'Writing'} privately to ${privateTo.name}`}
+              : privateToGone === 'taken'
+                ? `${privateTo.name} left the room, and someone by that name is here now: go back to the room and choose them again to write privately.`
+                : `${privateTo.reply ? 'Replying' : 'Writing'} privately to ${privateTo.name}`}
           </span>
           <button type="button" className="link-button" onClick={onEndPrivate}>
             Back to the room
@@ -143,8 +150,10 @@ export function ChatComposer({
         </button>
       </div>
       {tooLong && (
-        <p id={tooLongId} className="form-error" role="alert">
-          Your message is {draft.length.toLocaleString()} characters long; up to {LIMITS.chatBodyLength.toLocaleString()} can be sent. Shorten it to send it.
+        <p id={tooLongId} className="form-error">
+          {/* Said once as it appears, not at every key: the count beside it is read with the box. */}
+          <span role="alert">Too long to send: up to {LIMITS.chatBodyLength.toLocaleString()} characters can be sent. Shorten it to send it.</span> Yours is{' '}
+          {draft.length.toLocaleString()} characters long.
         </p>
       )}
       <p id={liveId} className="composer-live">
@@ -169,7 +178,7 @@ export function ChatComposer({
           </button>
         </span>
       </div>
-      {privateOffered && readers.open && (
+      {readers.open && (
         <div ref={readers.panel} id={readersId} className="composer-options" role="group" aria-labelledby={`${readersId}-label`}>
           <span id={`${readersId}-label`}>Write privately to</span>
           {privateReaders.map((reader) => (

@@ -45,7 +45,8 @@ export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, on
   const stuck = useRef(true);
   const lastScrollTop = useRef(0);
   const [newBelow, setNewBelow] = useState(0);
-  const messagesSeen = useRef(messages.length);
+  // By the last one rather than by count: at LIMITS.chatMessagesPerRoom the oldest goes as each comes.
+  const lastSeenId = useRef(messages.at(-1)?.id);
 
   // Where the log puts itself is where a scroll up is measured from: the browser sends one scroll
   // event a frame, so a person's scroll in the frame of this move comes with no event of its own.
@@ -60,8 +61,8 @@ export function ChatLog({ messages, events, heldLeaveIds, editableId, onEdit, on
   // height would make the browser lay the page out there and then, for nothing (issue 14: ~30–45 ms
   // per join, when every arrival adds a line); the resize observer scrolls once it is shown.
   useLayoutEffect(() => {
-    const added = messages.slice(messagesSeen.current);
-    messagesSeen.current = messages.length;
+    const added = messages.slice(messages.findLastIndex((message) => message.id === lastSeenId.current) + 1);
+    lastSeenId.current = messages.at(-1)?.id;
     // A chat opened again starts at its latest line.
     if (!shown || added.some((message) => message.direction === 'outgoing')) stuck.current = true;
     if (stuck.current) setNewBelow(0);

@@ -67,11 +67,13 @@ interface ChatMessageItemProps {
  */
 function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }: ChatMessageItemProps) {
   const actions = useActions();
+  const settled = message.direction === 'incoming' || message.acked;
+  // Not once deleted, nor while you are out of the room (the session would refuse the reaction).
+  const reactable = settled && !message.retracted && selfAddress !== undefined;
   // The picker is a menu whose panel is the whole message: a press on its text keeps it open.
-  const picker = useMenu();
+  const picker = useMenu(reactable);
   // The message's own buttons are described by its text: "React", read with what it reacts to.
   const textId = useId();
-  const settled = message.direction === 'incoming' || message.acked;
   const mentioned = message.direction === 'incoming' && mentionsYou(message.body);
   return (
     <div ref={picker.panel} className={`message-item${mentioned ? ' mentions-you' : ''}`}>
@@ -104,7 +106,7 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }
             Edit
           </button>
         )}
-        {settled && !message.retracted && selfAddress !== undefined && (
+        {reactable && (
           <span className="message-actions">
             <button
               ref={picker.opener}

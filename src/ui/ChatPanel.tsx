@@ -16,7 +16,7 @@ import type { RoomEnd } from './roomEnd';
 import { usePreferenceToggle } from './usePreferenceToggle';
 import { useHasNoName } from './useHasNoName';
 import { mentionMatcher } from './mentions';
-import { followRenames, type PrivateRecipient } from './privateRecipient';
+import { followRecipient, type PrivateRecipient } from './privateRecipient';
 import { firstUnreadId } from './chatTimeline';
 import { useOwnSends } from './useOwnSends';
 
@@ -57,7 +57,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
   // Whom new messages go to alone (a private reply); the handlers read it as editingNow is read.
   const [privateTo, setPrivateTo] = useState<PrivateRecipient | undefined>(undefined);
   const privateToNow = useRef<PrivateRecipient | undefined>(undefined);
-  const recipient = privateTo && followRenames(privateTo, events);
+  const recipient = privateTo && followRecipient(privateTo, events);
   const recipientHere = useAtomValue(occupantPresentAtomFamily(recipient?.address ?? ''));
   const privateReaders = useAtomValue(privateMessageReadersAtomFamily(roomAddress ?? ''));
   const ownSends = useOwnSends(roomAddress, messages);
@@ -191,6 +191,15 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
     inputRef.current?.focus();
   }
 
+  // The message being corrected was deleted (here, or in another tab of yours): there is nothing
+  // left to correct, and what was put aside for the correction comes back.
+  const editedDeleted = editing !== undefined && messages.some((message) => message.id === editing.id && message.retracted);
+  useEffect(() => {
+    if (!editedDeleted) return;
+    edit(undefined);
+    restoreDraftAside();
+  }, [editedDeleted]);
+
   /** The correction is done: the message put aside for it is back in the input, and typed again for the room. */
   function restoreDraftAside() {
     const aside = draftAside.current;
@@ -222,7 +231,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
     // The moment notifications make sense: the person is taking part (never on page load).
     askForNotificationsOnce();
     // A correction goes where its message went (the session knows); a new message, to whom the input writes.
-    const privately = corrected || !privateToNow.current ? undefined : followRenames(privateToNow.current, events).address;
+    const privately = corrected || !privateToNow.current ? undefined : followRecipient(privateToNow.current, events).address;
     ownSends.track(actions.chat.sendChat(roomAddress, body, corrected?.stanzaId, privately)).catch((error: unknown) => {
       setSendError(errorMessage(error));
       setDraft((current) => (current === '' ? body : current));
@@ -270,7 +279,7 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
             draft={draft}
             editing={editing}
             privateTo={recipient}
-            privateToGone={recipient !== undefined && room?.joined === true && !recipientHere}
+            privateToGone={recipient === undefined || room?.joined !== true ? undefined : !recipientHere ? 'absent' : recipient.left ? 'taken' : undefined}
             privateReaders={privateReaders}
             disabled={disabled}
             sendOnEnter={sendOnEnter}

@@ -14,15 +14,28 @@ export interface PrivateRecipient {
 /** Someone in the room a private message reaches (Peer.readsPrivateMessages): their occupant address and name. */
 export type PrivateReader = Pick<PrivateRecipient, 'address' | 'name'>;
 
+/** The recipient where they are now (`followRecipient`). */
+export interface RecipientNow extends PrivateRecipient {
+  /**
+   * They have left since ('left', 'kicked' or 'banned' at their address; a return within the
+   * departure hold reads 'reconnected' instead): whoever has that nickname now is not known to be them.
+   */
+  readonly left: boolean;
+}
+
+const DEPARTURES: ReadonlySet<RoomEvent['kind']> = new Set(['left', 'kicked', 'banned']);
+
 /**
  * The recipient where they are now: a plain XMPP client that changed its nickname since (its
- * 'renamed' lines, in the order they came) is at another occupant address, under another name.
+ * 'renamed' lines, in the order they came) is at another occupant address, under another name; one
+ * that left since is followed no further.
  */
-export function followRenames(recipient: PrivateRecipient, events: readonly RoomEvent[]): PrivateRecipient {
+export function followRecipient(recipient: PrivateRecipient, events: readonly RoomEvent[]): RecipientNow {
   let current = recipient;
   for (const event of events) {
-    if (event.kind !== 'renamed' || event.time < recipient.since || event.formerAddress !== current.address || event.peerAddress === undefined) continue;
-    current = { ...current, address: event.peerAddress, name: event.displayName ?? current.name };
+    if (event.time < recipient.since || event.peerAddress === undefined) continue;
+    if (DEPARTURES.has(event.kind) && event.peerAddress === current.address) return { ...current, left: true };
+    if (event.kind === 'renamed' && event.formerAddress === current.address) current = { ...current, address: event.peerAddress, name: event.displayName ?? current.name };
   }
-  return current;
+  return { ...current, left: false };
 }

@@ -7,11 +7,18 @@ import { useEffect, useRef, useState } from 'react';
  * focus back to the button. A press in a dialog keeps it: a dialog opened from the menu lives at the
  * end of the page, outside the panel. Escape elsewhere is left to what has the focus (the message
  * box's own Escape ends a correction).
+ *
+ * `offered`: whether its button is there. A menu whose button goes (the message deleted under a
+ * picker, the people it listed gone) closes with it, rather than coming back by itself with the button.
  */
-export function useMenu() {
+export function useMenu(offered = true) {
   const [open, setOpen] = useState(false);
   const opener = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!offered) setOpen(false);
+  }, [offered]);
 
   useEffect(() => {
     if (!open) return undefined;
@@ -39,5 +46,5 @@ export function useMenu() {
     setOpen(false);
     opener.current?.focus();
   };
-  return { open, setOpen, close, opener, panel };
+  return { open: open && offered, setOpen, close, opener, panel };
 }

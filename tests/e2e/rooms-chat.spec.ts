@@ -168,7 +168,7 @@ test.describe('Private replies: Parley answers a plain XMPP client’s private m
 });
 
 test.describe('Private messages: you write to someone alone when their app can read it, and they answer you alone (XEP-0045 §7.5, XEP-0115; beyond the spec)', () => {
-  test('Alice picks Bob under "Write privately" (Carol is offered too, Dave’s app that says nothing of itself is not; Escape or a press elsewhere puts the list away); Bob reads it as to him only and answers her alone; Carol never sees either', async ({ people, appUrl, parley }) => {
+  test('Alice picks Bob under "Write privately" (Carol is offered too, Dave’s app that says nothing of itself is not; Escape or a press elsewhere puts the list away); Bob reads it as to him only and answers her alone; Escape goes back to the room only from an empty box; Carol never sees either', async ({ people, appUrl, parley }) => {
     const room = uniqueRoomName('private-start');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
@@ -212,7 +212,15 @@ test.describe('Private messages: you write to someone alone when their app can r
       await messageBox(bob.page).press('Enter');
       await expect(chatLog(alice.page).getByRole('article').filter({ hasText: 'sure, at one' })).toContainText('Bob to you only');
 
-      await alice.page.getByRole('button', { name: 'Back to the room' }).click();
+      // Escape with words in the box keeps them private: back in the room, they would be shown typed
+      // to everyone at the next key. With the box empty it goes back to the room.
+      await input.fill('and bring the slides');
+      await input.press('Escape');
+      await expect(alice.page.getByText('Writing privately to Bob')).toBeVisible();
+      await expect(input).toHaveAttribute('placeholder', 'Write to Bob only…');
+      await input.fill('');
+      await input.press('Escape');
+      await expect(alice.page.getByText(/^Writing privately/)).toHaveCount(0);
       await say(alice.page, 'see you all');
       await expect(chatLog(carol.page)).toContainText('see you all');
       await expect(chatLog(carol.page)).not.toContainText('lunch later?');
@@ -298,6 +306,39 @@ test.describe('Deleting a message of yours (XEP-0424): asked first; then it read
       await expect(chatLog(page)).toContainText('ignore that');
     }
     await expect(chatLog(alice.page)).toBeFocused();
+  });
+
+  test('her last message deleted as she corrects it, with its reaction picker open: the correction ends, her draft back, the picker gone; "Edit" and ↑ then correct the one before', async ({ people }) => {
+    const alice = await people.join(uniqueRoomName('delete-last'), 'Alice');
+    await say(alice.page, 'first thought');
+    await say(alice.page, 'second thought');
+    const input = messageBox(alice.page);
+    // By place, not text: its text goes with the deletion.
+    const second = chatLog(alice.page).locator('.message-item').nth(1);
+    await expect(second).toContainText('second thought');
+    await input.fill('draft for later');
+    await second.getByRole('button', { name: 'Edit' }).click();
+    await expect(alice.page.getByText('Editing your message')).toBeVisible();
+    await expect(input).toHaveValue('second thought');
+    await second.hover();
+    await second.getByRole('button', { name: 'React' }).click();
+    const picker = alice.page.getByRole('group', { name: 'Pick a reaction' });
+    await expect(picker).toBeVisible();
+
+    await second.getByRole('button', { name: 'Delete' }).click();
+    await alice.page.getByRole('dialog', { name: 'Delete this message?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(second).toContainText('This message was deleted.');
+    await expect(picker).toHaveCount(0);
+    await expect(alice.page.getByText('Editing your message')).toHaveCount(0);
+    await expect(input).toHaveValue('draft for later');
+    await expect(second.getByRole('button', { name: 'Edit' })).toHaveCount(0);
+
+    const first = chatLog(alice.page).locator('.message-item').filter({ hasText: 'first thought' });
+    await expect(first.getByRole('button', { name: 'Edit' })).toHaveCount(1);
+    await input.fill('');
+    await input.press('ArrowUp');
+    await expect(alice.page.getByText('Editing your message')).toBeVisible();
+    await expect(input).toHaveValue('first thought');
   });
 });
 
@@ -431,6 +472,31 @@ test.describe('Chat scroll: what comes below while you read further up is counte
     await expect.poll(distanceFromBottom).toBeLessThanOrEqual(1);
     await expect(newBelow).toHaveCount(0);
   });
+
+  test('a room at its last LIMITS.chatMessagesPerRoom messages, the oldest going as each comes: a message below is still counted', async ({ people, appUrl, parley }) => {
+    const room = uniqueRoomName('scroll-full');
+    const roomAddress = roomJid(room, parley.settings.mucDomain);
+    const bob = await people.join(room, 'Bob');
+    await bob.page.setViewportSize({ width: 800, height: 480 });
+    const plain = await plainClientIn(appUrl, roomAddress, 'dave_on_gajim');
+    try {
+      const log = chatLog(bob.page);
+      const sent = LIMITS.chatMessagesPerRoom + 5;
+      for (let index = 1; index <= sent; index += 1) plain.client.sendMessage({ to: roomAddress, type: 'groupchat', body: `line ${index}` });
+      await expect(log).toContainText(`line ${sent}`, { timeout: 30_000 });
+      // The oldest five went as the last five came.
+      await expect(log.getByText('line 5', { exact: true })).toHaveCount(0);
+      await expect(log.getByText('line 6', { exact: true })).toHaveCount(1);
+      await log.evaluate((element) => element.scrollTo({ top: 0 }));
+      await expect.poll(() => log.evaluate((element) => element.scrollTop)).toBe(0);
+      plain.client.sendMessage({ to: roomAddress, type: 'groupchat', body: 'one more' });
+      await expect(log).toContainText('one more');
+      await expect(bob.page.getByRole('button', { name: '1 new message' })).toBeVisible();
+      expect(await log.evaluate((element) => element.scrollTop)).toBe(0);
+    } finally {
+      plain.client.disconnect();
+    }
+  });
 });
 
 test.describe('Chat input: Enter sends unless Shift is held, or unless "Send on Enter" (sendOnEnter) is off (SPEC §5)', () => {
@@ -506,8 +572,13 @@ test.describe('Chat input: a message longer than the limit is not sent, nor cut 
     await alice.page.keyboard.insertText(`${longest}!`);
     await expect(input).toHaveValue(`${longest}!`);
     const reason = alice.page.getByRole('region', { name: 'Chat' }).getByRole('alert');
-    await expect(reason).toContainText('characters long; up to');
-    await expect(reason).toContainText('Shorten it to send it.');
+    // The alert says it once; the count is read with the box, not announced at every key.
+    await expect(reason).toHaveText(`Too long to send: up to ${LIMITS.chatBodyLength.toLocaleString('en-US')} characters can be sent. Shorten it to send it.`);
+    await expect(input).toHaveAccessibleDescription(new RegExp(`^Too long to send: .* Yours is ${(LIMITS.chatBodyLength + 1).toLocaleString('en-US')} characters long\\.`));
+    await alice.page.keyboard.insertText('!');
+    await expect(input).toHaveAccessibleDescription(new RegExp(`Yours is ${(LIMITS.chatBodyLength + 2).toLocaleString('en-US')} characters long\\.`));
+    await expect(reason).toHaveText(/^Too long to send: /);
+    await input.press('Backspace');
     await expect(input).toHaveAttribute('aria-invalid', 'true');
     await expect(alice.page.getByRole('button', { name: 'Send' })).toBeDisabled();
     await input.press('Enter');

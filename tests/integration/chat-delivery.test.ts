@@ -104,6 +104,52 @@ describe('No chat lost: a correction written while the server is down waits, and
   });
 });
 
+describe('A message nobody has yet takes its correction as its text: written and corrected while the server is down, it goes once, as one message', () => {
+  it('once back, the room and Bob get one message with the corrected text, and no correction of a message they never had', async () => {
+    const name = `delivery-${randomUUID().slice(0, 8)}`;
+    const alice = await inRoom('Alice', name);
+    const bob = await inRoom('Bob', name);
+    await parley().killXmpp();
+    await waitFor(alice.who, 'the room interrupted', (state) => state.rooms[alice.room.id]?.roomState === 'interrupted');
+    const id = await alice.who.chat.sendChat(alice.room.address, 'Helo everyone');
+    const corrected = await alice.who.chat.sendChat(alice.room.address, 'Hello everyone', id);
+    const whileDown = record(alice.who, id);
+    await parley().restartXmpp();
+    expect(corrected).toBe(id);
+    expect(whileDown).toMatchObject({ acked: false, body: 'Hello everyone', editedTime: undefined });
+
+    await backTogether(alice.who, alice.room.id, bob.who, bob.room.id);
+    await waitFor(alice.who, 'the message confirmed', (state) => state.messages[id]?.acked);
+    const after = await alice.who.chat.sendChat(alice.room.address, 'and after');
+    await waitFor(bob.who, 'the message after', (state) => Object.values(state.messages).some((message) => message.stanzaId === after));
+    expect(bodiesIn(bob.who, bob.room.address)).toEqual(['Hello everyone', 'and after']);
+    expect(alice.who.sentMessages.filter((message) => message.replace === id)).toHaveLength(0);
+    expect(alice.who.sentMessages.filter((message) => message.id === id).map((message) => message.body)).toEqual(['Hello everyone']);
+  });
+});
+
+describe('Two corrections in a row: the room’s echo of the first never brings its text back while the second is on its way (XEP-0308)', () => {
+  it('the record reads each correction once, in order, and ends acknowledged with the last', async () => {
+    const name = `corrections-${randomUUID().slice(0, 8)}`;
+    const alice = await inRoom('Alice', name);
+    const id = await alice.who.chat.sendChat(alice.room.address, 'a');
+    await waitFor(alice.who, 'the message confirmed', (state) => state.messages[id]?.acked);
+    const bodies = ['a'];
+    alice.who.session.store.subscribe(() => {
+      const body = alice.who.session.store.state.messages[id]?.body;
+      if (body !== undefined && body !== bodies.at(-1)) bodies.push(body);
+    });
+    await alice.who.chat.sendChat(alice.room.address, 'ab', id);
+    await alice.who.chat.sendChat(alice.room.address, 'abc', id);
+    await waitFor(alice.who, 'the last correction confirmed', (state) => state.messages[id]?.acked && state.messages[id]?.body === 'abc');
+    // A barrier: once its echo is in, both corrections' echoes have come.
+    const after = await alice.who.chat.sendChat(alice.room.address, 'after');
+    await waitFor(alice.who, 'the message after confirmed', (state) => state.messages[after]?.acked);
+    expect(bodies).toEqual(['a', 'ab', 'abc']);
+    expect(record(alice.who, id)).toMatchObject({ body: 'abc', acked: true });
+  });
+});
+
 describe('No chat lost: what others said while you were away comes from the room history on rejoin, merged without duplicates', () => {
   it('asks for the history since just before the last message held, and holds each message once', async () => {
     const name = `history-${randomUUID().slice(0, 8)}`;
@@ -129,25 +175,45 @@ describe('No chat lost: what others said while you were away comes from the room
   });
 });
 
+/**
+ * Alice and Bob in a room; Alice writes `body` while the server is down and disconnects on purpose,
+ * which marks it not sent; then the server is back, and so are both of them.
+ */
+async function notSentThenBack(body: string): Promise<{ alice: Awaited<ReturnType<typeof inRoom>>; bob: Awaited<ReturnType<typeof inRoom>>; id: string }> {
+  const name = `retry-${randomUUID().slice(0, 8)}`;
+  const alice = await inRoom('Alice', name);
+  const bob = await inRoom('Bob', name);
+  await parley().killXmpp();
+  await waitFor(alice.who, 'the room interrupted', (state) => state.rooms[alice.room.id]?.roomState === 'interrupted');
+  const id = await alice.who.chat.sendChat(alice.room.address, body);
+  alice.who.session.disconnect();
+  const marked = record(alice.who, id)?.sendError;
+  await parley().restartXmpp();
+  expect(marked).toBe('not connected');
+  await alice.who.session.connect();
+  await backTogether(alice.who, alice.room.id, bob.who, bob.room.id);
+  return { alice, bob, id };
+}
+
 describe('No chat lost: a message that can no longer be sent is marked with why, and Retry sends it', () => {
   it('a deliberate disconnect marks a waiting message not sent; after reconnecting, retryChat delivers it once', async () => {
-    const name = `retry-${randomUUID().slice(0, 8)}`;
-    const alice = await inRoom('Alice', name);
-    const bob = await inRoom('Bob', name);
-
-    await parley().killXmpp();
-    await waitFor(alice.who, 'the room interrupted', (state) => state.rooms[alice.room.id]?.roomState === 'interrupted');
-    const id = await alice.who.chat.sendChat(alice.room.address, 'try me again');
-    alice.who.session.disconnect();
-    expect(record(alice.who, id)?.sendError).toBe('not connected');
-
-    await parley().restartXmpp();
-    await alice.who.session.connect();
-    await backTogether(alice.who, alice.room.id, bob.who, bob.room.id);
+    const { alice, bob, id } = await notSentThenBack('try me again');
     await alice.who.chat.retryChat(id);
     await waitFor(alice.who, 'the retried message confirmed', (state) => state.messages[id]?.acked);
     expect(record(alice.who, id)?.sendError).toBeUndefined();
     await waitFor(bob.who, 'the retried message', (state) => Object.values(state.messages).some((message) => message.stanzaId === id));
+  });
+
+  it('a message marked not sent takes a correction as its new text, sends nothing, and Retry delivers it once, as one message', async () => {
+    const { alice, bob, id } = await notSentThenBack('helo');
+    expect(await alice.who.chat.sendChat(alice.room.address, 'hello', id)).toBe(id);
+    expect(record(alice.who, id)).toMatchObject({ body: 'hello', sendError: 'not connected', acked: false });
+    await alice.who.chat.retryChat(id);
+    await waitFor(alice.who, 'the retried message confirmed', (state) => state.messages[id]?.acked);
+    const after = await alice.who.chat.sendChat(alice.room.address, 'and after');
+    await waitFor(bob.who, 'the message after', (state) => Object.values(state.messages).some((message) => message.stanzaId === after));
+    expect(bodiesIn(bob.who, bob.room.address)).toEqual(['and after', 'hello']);
+    expect(alice.who.sentMessages.filter((message) => message.id === id || message.replace === id).map((message) => [message.id === id, message.body])).toEqual([[true, 'hello']]);
   });
 
   it('a waiting message to a room left is marked not sent, and retrying it says the room is not joined', async () => {

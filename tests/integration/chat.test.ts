@@ -546,6 +546,41 @@ describe('Interop with a plain XMPP client (StanzaJS, not Parley): standard stan
   });
 });
 
+describe('A live message’s own <delay> is its sender’s word: only the room’s history is placed in the past (XEP-0203)', () => {
+  it('places a plain client’s message stamped years ago, with or without the room’s name on the stamp, at the time it came', async () => {
+    const { who: [alice], roomAddress, plain } = await togetherWithDave(['Alice']);
+    const longAgo = new Date(Date.UTC(2001, 0, 1));
+    const before = Date.now();
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'stamped', body: 'stamped long ago', delay: { timestamp: longAgo } });
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'as-room', body: 'stamped as the room', delay: { timestamp: longAgo, from: roomAddress } });
+    for (const id of ['stamped', 'as-room']) {
+      const seen = await waitFor(alice!, `Dave’s message ${id}`, (state) => state.messages[`${plain.occupant}:${id}`]);
+      expect(seen.time).toBeGreaterThanOrEqual(before);
+    }
+  });
+});
+
+describe('Real-time text ends with its writer: someone who left takes their draft with them, and whoever comes back under that nickname starts afresh (XEP-0301)', () => {
+  it('shows nothing of Dave’s draft from before he left once the nickname writes again', async () => {
+    const { who: [alice], roomAddress, plain } = await togetherWithDave(['Alice']);
+    const input = new RTT.InputBuffer(undefined, true);
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', rtt: input.start() });
+    input.update('the secret plan');
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', rtt: input.diff()! });
+    await waitFor(alice!, 'Dave’s draft', (state) => state.peers[plain.occupant]?.realTimeText === 'the secret plan');
+
+    await plain.client.leaveRoom(roomAddress, 'dave_on_gajim');
+    await waitFor(alice!, 'Dave gone', (state) => state.peers[plain.occupant] === undefined);
+    await withTimeout(plain.client.joinRoom(roomAddress, 'dave_on_gajim'), WAIT_MS, 'Dave back');
+    await waitFor(alice!, 'Dave back as a peer', (state) => state.peers[plain.occupant]);
+    // An edit that carries on the old stream: it lands on nothing.
+    input.update('the secret plan, and more');
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', rtt: input.diff()! });
+    const shown = await waitFor(alice!, 'the edit applied', (state) => state.peers[plain.occupant]?.realTimeText || undefined);
+    expect(shown).toBe(', and more');
+  });
+});
+
 describe('Private replies (XEP-0045 §7.5): Parley answers a private message through the room to its sender alone', () => {
   it('goes to that occupant as type chat with the MUC user element, never to the room, and is marked passed on once the room has handled it', async () => {
     const { who: [alice, bob], at: [a], roomAddress, plain } = await togetherWithDave(['Alice', 'Bob']);
@@ -674,7 +709,7 @@ describe('Retractions (XEP-0424) from a plain XMPP client: the message it takes 
 });
 
 describe('Deleting a message of yours (XEP-0424): its text goes for everyone whose app reads retractions, and the others read that you deleted one', () => {
-  it('sends the retraction with its fallback where the message went; Parley people and you see it deleted; someone else’s message or one not yet in the room is refused', async () => {
+  it('sends the retraction with its fallback where the message went; Parley people and you see it deleted, and it takes no correction; someone else’s message or one not yet in the room is refused', async () => {
     const { who: [alice, bob], at: [a], roomAddress, plain } = await togetherWithDave(['Alice', 'Bob'], retractionDefinitions);
     const id = await alice!.chat.sendChat(roomAddress, 'wrong room, sorry');
     await waitFor(alice!, 'the echo', (state) => state.messages[id]?.acked === true);
@@ -688,6 +723,9 @@ describe('Deleting a message of yours (XEP-0424): its text goes for everyone who
     const atBob = await waitFor(bob!, 'the message deleted', (state) => Object.values(state.messages).find((message) => message.stanzaId === id && message.retracted));
     expect(atBob.body).toBe('');
     expect(messagesIn(bob!, roomAddress).map((message) => message.body)).not.toContain('/me deleted a message');
+    // Deleted, it cannot be corrected back: apps that ignore the deletion would show the correction.
+    await expect(alice!.chat.sendChat(roomAddress, 'brought back', id)).rejects.toThrow('replace names a message you deleted');
+    expect(alice!.session.store.state.messages[id]).toMatchObject({ body: '', retracted: true });
 
     // Privately sent, privately taken back.
     plain.client.sendMessage({ to: a!.occupant, type: 'chat', id: 'ask', body: 'psst' });

@@ -97,13 +97,30 @@ describe("SPEC §3 acked: our message is acknowledged by the room's echo of its 
   it("acks a corrected message on the latest correction's echo, not on an earlier echo", () => {
     const { messages, store } = setup();
     messages.addOutgoing(outgoing('m1', 'a'));
+    messages.stanzaToSend(store.state.messages.m1!);
     messages.addOutgoing(outgoing('c1', 'ab', 'm1'));
     messages.addOutgoing(outgoing('c2', 'abc', 'm1'));
     expect(messages.acknowledge(ROOM, 'm1', undefined)).toBe(true); // the original's echo
     expect(messages.acknowledge(ROOM, 'c1', 'm1')).toBe(false); // superseded: not ours to ack
+    expect(messages.outdone(ROOM, 'c1', 'm1')).toBe(true); // nor to store: 'abc' is on its way
     expect(store.state.messages.m1?.acked).toBe(false);
     expect(messages.acknowledge(ROOM, 'c2', 'm1')).toBe(true);
     expect(store.state.messages.m1).toMatchObject({ body: 'abc', acked: true });
+  });
+
+  it('takes a correction of a message of ours that never went on a wire (or was refused) as its text: nobody has it to correct', () => {
+    const { messages, store } = setup();
+    messages.addOutgoing(outgoing('m1', 'helo'));
+    expect(messages.addOutgoing(outgoing('c1', 'hello', 'm1', 5_000))).toBe('m1');
+    expect(store.state.messages.m1).toMatchObject({ body: 'hello', editedTime: undefined, acked: false });
+    expect(messages.stanzaToSend(store.state.messages.m1!)).toMatchObject({ stanzaId: 'm1', body: 'hello', replace: undefined });
+    // Once on a wire, a correction is one.
+    messages.addOutgoing(outgoing('c2', 'hello all', 'm1', 6_000));
+    expect(messages.stanzaToSend(store.state.messages.m1!)).toMatchObject({ stanzaId: 'c2', body: 'hello all', replace: 'm1' });
+    // Refused (a sendError): nobody has it, whatever went before.
+    store.update('messages', 'm1', { sendError: 'not connected' });
+    messages.addOutgoing(outgoing('c3', 'hello everyone', 'm1', 7_000));
+    expect(store.state.messages.m1).toMatchObject({ body: 'hello everyone', sendError: 'not connected' });
   });
 
   it('keeps a message of ours first seen from the room (sent by an earlier connection) as outgoing and acked', () => {
@@ -213,5 +230,15 @@ describe(`Bounded chat: a room keeps its last LIMITS.chatMessagesPerRoom (${LIMI
     expect(messages.addIncoming({ ...incoming('p0', 'number 0'), time: 10 })).toBe(true);
     expect(all().filter((message) => message.roomAddress === ROOM)).toHaveLength(LIMITS.chatMessagesPerRoom);
     expect(messages.get(incomingKey(PEER, 'p0'))).toBeUndefined();
+  });
+
+  it('forgets a dropped message that had been deleted too: the same message resent afterwards is held again', () => {
+    const { messages } = setup();
+    messages.addIncoming({ ...incoming('gone', 'said, then deleted'), time: 1 });
+    expect(messages.retract(PEER, 'gone')).toBe(true);
+    for (let index = 0; index < LIMITS.chatMessagesPerRoom; index += 1) messages.addIncoming({ ...incoming(`p${index}`, `number ${index}`), time: 10 + index });
+    expect(messages.get(incomingKey(PEER, 'gone'))).toBeUndefined();
+    // Resent under another address: not a duplicate of anything held.
+    expect(messages.addIncoming({ ...incoming('gone', 'said, then deleted'), senderAddress: `${ROOM}/peer2`, time: 2_000 })).toBe(true);
   });
 });

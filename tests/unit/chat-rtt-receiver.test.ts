@@ -58,7 +58,7 @@ describe('XEP-0301 real-time text: new, edit, reset, cancel', () => {
   it('starts afresh after the peer’s message arrived', () => {
     const receiver = new RealTimeTextReceiver();
     textAfter(receiver, { event: 'new', seq: 1, actions: [{ type: 'insert', text: 'sent text' }] });
-    receiver.messageArrived(PEER);
+    receiver.endStream(PEER);
     // A sender that does not start with `new` (StanzaJS's InputBuffer after commit) continues on an empty text.
     expect(textAfter(receiver, { event: 'edit', seq: 0, actions: [{ type: 'insert', text: 'next' }] })).toBe('next');
   });

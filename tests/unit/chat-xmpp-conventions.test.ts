@@ -9,7 +9,7 @@ import { MessageBody } from '../../src/ui/MessageBody';
 import { styleMessage, type StyledBlock, type StyledRun } from '../../src/ui/messageStyling';
 import { ChatMessageGroup } from '../../src/ui/ChatMessageGroup';
 import { groupChatMessages } from '../../src/ui/groupChatMessages';
-import { followRenames } from '../../src/ui/privateRecipient';
+import { followRecipient } from '../../src/ui/privateRecipient';
 import { mentionMatcher } from '../../src/ui/mentions';
 import { tallyReactions } from '../../src/ui/MessageReactions';
 import { reactionSet } from '../../src/shared-worker/chat/bounded';
@@ -96,9 +96,24 @@ describe('Private messages (XEP-0045), which plain XMPP clients send and Parley 
     const renamed = (id: string, from: string, to: string, time: number) =>
       ({ id, roomAddress: ROOM, kind: 'renamed', displayName: to, formerName: from, formerAddress: `${ROOM}/${from}`, peerAddress: `${ROOM}/${to}`, time }) as RoomEvent;
     const dave = { address: `${ROOM}/dave`, name: 'dave', since: 2_000, reply: true };
-    expect(followRenames(dave, [])).toEqual(dave);
-    expect(followRenames(dave, [renamed('e1', 'dave', 'old', 1_000), renamed('e2', 'erin', 'eri', 3_000)])).toEqual(dave);
-    expect(followRenames(dave, [renamed('e1', 'dave', 'david', 3_000), renamed('e2', 'david', 'dave', 4_000), renamed('e3', 'dave', 'dan', 5_000)])).toEqual({ address: `${ROOM}/dan`, name: 'dan', since: 2_000, reply: true });
+    expect(followRecipient(dave, [])).toEqual({ ...dave, left: false });
+    expect(followRecipient(dave, [renamed('e1', 'dave', 'old', 1_000), renamed('e2', 'erin', 'eri', 3_000)])).toEqual({ ...dave, left: false });
+    expect(followRecipient(dave, [renamed('e1', 'dave', 'david', 3_000), renamed('e2', 'david', 'dave', 4_000), renamed('e3', 'dave', 'dan', 5_000)])).toEqual({ address: `${ROOM}/dan`, name: 'dan', since: 2_000, reply: true, left: false });
+  });
+
+  it('do not go to whoever takes their nickname after they left: a departure since the message (or the choice) ends the following, a return within the hold (“reconnected”) does not', () => {
+    const line = (id: string, kind: RoomEvent['kind'], nick: string, time: number) => ({ id, roomAddress: ROOM, kind, displayName: nick, peerAddress: `${ROOM}/${nick}`, time }) as RoomEvent;
+    const renamed = (id: string, from: string, to: string, time: number) =>
+      ({ id, roomAddress: ROOM, kind: 'renamed', displayName: to, formerName: from, formerAddress: `${ROOM}/${from}`, peerAddress: `${ROOM}/${to}`, time }) as RoomEvent;
+    const dave = { address: `${ROOM}/dave`, name: 'dave', since: 2_000, reply: true };
+    for (const kind of ['left', 'kicked', 'banned'] as const) {
+      expect(followRecipient(dave, [line('e1', kind, 'dave', 3_000), line('e2', 'joined', 'dave', 4_000)])).toMatchObject({ address: `${ROOM}/dave`, left: true });
+    }
+    // Left before the message, or someone else left: still theirs.
+    expect(followRecipient(dave, [line('e1', 'left', 'dave', 1_000), line('e2', 'left', 'erin', 3_000)]).left).toBe(false);
+    expect(followRecipient(dave, [line('e1', 'reconnected', 'dave', 3_000)]).left).toBe(false);
+    // Renamed, then left under the new name: left; a rename by whoever took the old name is not followed.
+    expect(followRecipient(dave, [renamed('e1', 'dave', 'david', 3_000), line('e2', 'left', 'david', 4_000), renamed('e3', 'david', 'dan', 5_000)])).toMatchObject({ address: `${ROOM}/david`, left: true });
   });
 
   it('are notified as to you only', () => {

@@ -93,7 +93,7 @@ export class ChatDomain implements SessionDomain, TabsChat {
   ) {
     this.rooms = new ChatRooms(context);
     this.messages = new ChatMessages(context.store);
-    this.outbox = new ChatOutbox(context, (message) => this.transmit(this.messages.outgoingStanza(message)), (roomAddress) => this.rooms.isJoined(roomAddress));
+    this.outbox = new ChatOutbox(context, (message) => this.transmit(this.messages.stanzaToSend(message)), (roomAddress) => this.rooms.isJoined(roomAddress));
     this.chatStates = new ChatStateMachine(context.clock, (roomAddress, chatState) =>
       this.sendToRoom(roomAddress, { chatState }),
     );
@@ -106,6 +106,8 @@ export class ChatDomain implements SessionDomain, TabsChat {
       // Real-time text turned off: what the rooms were shown of our drafts is taken back, and no more goes.
       if (message.patches.some((patch) => patch.kind === 'preferences') && !this.realTimeTextOn) this.rttSender.cancelAll();
       if (message.patches.some((patch) => 'collection' in patch && patch.collection === 'rooms')) this.forgetRoomsLeft();
+      // Someone gone takes their real-time text with them (a nick taken again starts afresh).
+      for (const patch of message.patches) if (patch.kind === 'remove' && patch.collection === 'peers') this.rttReceiver.endStream(patch.id);
     });
   }
 
@@ -144,6 +146,9 @@ export class ChatDomain implements SessionDomain, TabsChat {
     const room = expectRoomAddress(roomAddress);
     const text = expectBody(body);
     const replaceId = optionalStanzaId(replace, 'replace');
+    const corrected = replaceId === undefined ? undefined : this.messages.get(replaceId);
+    // Its text is gone for everyone: a correction would bring it back for apps that ignore the deletion.
+    if (corrected?.direction === 'outgoing' && corrected.retracted) throw new ValidationError('replace names a message you deleted');
     const recipient = this.privateRecipient(room, privateTo);
     // A message or a correction may wait for the rejoin (ChatOutbox).
     if (!this.outbox.accepts(room)) this.joinedClient(room);
@@ -163,7 +168,8 @@ export class ChatDomain implements SessionDomain, TabsChat {
       ...(recipient ? { recipient } : {}),
     });
     const record = this.messages.get(id);
-    if (record) this.outbox.add(record);
+    // One refused before (a sendError) waits for its Retry, with the text just written.
+    if (record && record.sendError === undefined) this.outbox.add(record);
     // The room was never shown what a private message's writer typed (ChatPanel): its draft stays.
     if (recipient) return id;
     this.drafts.delete(room);
@@ -493,20 +499,24 @@ export class ChatDomain implements SessionDomain, TabsChat {
     const wireId = stanzaIdFrom(message.id, LIMITS.stanzaIdLength);
     const replace = stanzaIdFrom(message.replace, LIMITS.stanzaIdLength);
     const now = this.context.clock.now();
-    if (wireId !== undefined && (isSelf || message.delay) && this.messages.acknowledge(roomAddress, wireId, replace)) return;
+    // The room's history, stamped by the room: a live message's own <delay> is its sender's word,
+    // which would put it among what was read long ago.
+    const delay = this.outbox.inHistory(roomAddress) ? message.delay : undefined;
+    if (wireId !== undefined && (isSelf || delay) && this.messages.acknowledge(roomAddress, wireId, replace)) return;
     const peer = this.rooms.peer(sender);
     const displayName = occupantName([message.nick, peer?.displayName], JID.getResource(sender));
     const customerData = optionalCustomerData(message.talkyUser?.customerData) ?? peer?.customerData;
     const stanzaId = wireId ?? Utils.uuid();
-    const time = messageTime(message.delay?.timestamp, now);
+    const time = messageTime(delay?.timestamp, now);
     if (isSelf) {
+      if (this.messages.outdone(roomAddress, stanzaId, replace)) return;
       // Ours, but not sent by this connection (e.g. room history): kept as an acknowledged outgoing message.
       this.messages.addOutgoing({ stanzaId, roomAddress, body, replace, displayName, senderAddress: sender, customerData, time, acked: true });
       return;
     }
     // A room message ends the draft its writer showed the room; a private one is not that draft.
     if (!privately) {
-      this.rttReceiver.messageArrived(sender);
+      this.rttReceiver.endStream(sender);
       this.rooms.updatePeer(sender, { realTimeText: '' });
     }
     if (this.messages.addIncoming({ stanzaId, roomAddress, body, replace, displayName, senderAddress: sender, customerData, time, privately })) {
@@ -517,7 +527,7 @@ export class ChatDomain implements SessionDomain, TabsChat {
   private onRealTimeText(sender: string, rtt: Stanzas.RTT): void {
     // Shown on the sender's Peer only: without one (not in the room as far as we know) nothing is kept.
     if (!this.rooms.peer(sender)) {
-      this.rttReceiver.messageArrived(sender);
+      this.rttReceiver.endStream(sender);
       return;
     }
     const result = this.rttReceiver.receive(sender, rtt);

@@ -47,6 +47,14 @@ export class ChatMessages {
    * already have had) is a duplicate, not a new message.
    */
   private readonly incomingContent = new Set<string>();
+  /** Each such message's key there, by record id: a deletion empties its body, not its key. */
+  private readonly contentKeys = new Map<string, string>();
+  /**
+   * Our records whose own stanza has gone on a wire: a correction of one goes as a correction. One
+   * that never went (written offline, or refused before it left) has no reader yet, so a correction
+   * is simply its text.
+   */
+  private readonly sentOnce = new Set<string>();
 
   constructor(private readonly store: StateStore) {}
 
@@ -61,6 +69,11 @@ export class ChatMessages {
    */
   addOutgoing(message: OutgoingMessage): string {
     const original = correctionTarget(this.store.state.messages, message.replace, { roomAddress: message.roomAddress, direction: 'outgoing' });
+    // Nobody has it yet (never sent, or refused and waiting for Retry): it goes, when it goes, with this text.
+    if (original && !message.acked && !original.acked && (original.sendError !== undefined || !this.sentOnce.has(original.id))) {
+      this.store.update('messages', original.id, { body: message.body });
+      return original.id;
+    }
     if (original) {
       this.pendingCorrections.set(original.id, message.stanzaId);
       if (message.acked) this.pendingCorrections.delete(original.id);
@@ -79,7 +92,8 @@ export class ChatMessages {
    * message itself; either goes where the message went (a correction of a private one, privately).
    * The outbox sends this, and sends it again after a lost connection.
    */
-  outgoingStanza(record: ChatMessage): OutgoingStanza {
+  stanzaToSend(record: ChatMessage): OutgoingStanza {
+    this.sentOnce.add(record.id);
     const { roomAddress, body, recipientAddress } = record;
     const correction = this.pendingCorrections.get(record.id);
     if (correction !== undefined) return { stanzaId: correction, roomAddress, body, replace: record.stanzaId, recipientAddress };
@@ -105,6 +119,17 @@ export class ChatMessages {
     return true;
   }
 
+  /**
+   * Whether our correction `stanzaId` of `replace`, seen from the room (an echo, or its history after
+   * a rejoin), is outdone by a later correction still waiting for the room: it must not put the
+   * earlier text back, nor count the later one as arrived.
+   */
+  outdone(roomAddress: string, stanzaId: string, replace: string | undefined): boolean {
+    if (replace === undefined) return false;
+    const latest = this.pendingCorrections.get(replace);
+    return latest !== undefined && latest !== stanzaId && this.get(replace)?.roomAddress === roomAddress;
+  }
+
   /** The record a stanza id we sent stands for: the message, or the one its latest correction corrects. */
   sentAs(stanzaId: string): ChatMessage | undefined {
     const own = this.get(stanzaId);
@@ -125,6 +150,7 @@ export class ChatMessages {
     const content = contentKey(message);
     if (this.get(id) || this.incomingContent.has(content)) return false;
     this.incomingContent.add(content);
+    this.contentKeys.set(id, content);
     this.store.upsert('messages', id, { ...newRecord(id, message, 'incoming', true), ...(message.privately ? { privately: true as const } : {}) });
     this.keepWithinLimit(message.roomAddress);
     return true;
@@ -181,8 +207,11 @@ export class ChatMessages {
     const oldest = ofRoom.filter((message) => message.direction === 'incoming' || message.acked).sort((a, b) => a.time - b.time);
     for (const message of oldest.slice(0, excess)) {
       this.store.remove('messages', message.id);
-      if (message.direction === 'incoming') this.incomingContent.delete(contentKey(message));
+      const content = this.contentKeys.get(message.id);
+      if (content !== undefined) this.incomingContent.delete(content);
+      this.contentKeys.delete(message.id);
       this.pendingCorrections.delete(message.id);
+      this.sentOnce.delete(message.id);
     }
   }
 }

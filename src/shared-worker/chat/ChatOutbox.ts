@@ -68,6 +68,11 @@ export class ChatOutbox {
     if (this.waiting.has(message.id)) this.fail(message, reason);
   }
 
+  /** Whether the room's join history is still coming on this connection (no subject yet). */
+  inHistory(roomAddress: string): boolean {
+    return !this.historyEnded.has(roomAddress);
+  }
+
   /** The room's subject arrived: its history is over, so what it did not echo goes now. */
   historyDone(roomAddress: string): void {
     if (this.historyEnded.has(roomAddress)) return;

@@ -67,8 +67,8 @@ export class RealTimeTextReceiver {
     }
   }
 
-  /** The peer's message arrived (or the peer is not known): the text is done, and the next one starts afresh. */
-  messageArrived(peerAddress: string): void {
+  /** The peer's text is done (their message arrived, they left, or they are not known): the next one starts afresh. */
+  endStream(peerAddress: string): void {
     this.streams.delete(peerAddress);
   }
 

@@ -1,13 +1,15 @@
 // The server protects older clients (issue 12, item 4): payloads that other occupants' clients parse
 // — JSON commands, Jingle, chat states, real-time text — are validated by Prosody
-// (mod_muc_parley_payload_guard) before the room relays them. A malformed one is bounced to its
-// sender with modify/bad-request and a text saying what was wrong, never reaches the other
-// occupants, and is counted in the XMPP server's stats. The receivers here are StanzaJS exactly as
-// others ship it (no Parley definitions): its stream parser throws on a <json> whose text is not
-// JSON, and the client then stops processing the room.
+// (mod_muc_parley_payload_guard) before the room relays them, and before a client's stanza sent
+// straight to another user reaches that user. A malformed one is bounced to its sender with
+// modify/bad-request and a text saying what was wrong, never reaches the other occupants, and is
+// counted in the XMPP server's stats. The receivers here are StanzaJS exactly as others ship it (no
+// Parley definitions): its stream parser throws on a <json> whose text is not JSON, and the client
+// then stops processing the room.
 import { randomUUID } from 'node:crypto';
 import { JXT, Namespaces, type Agent, type Stanzas } from 'stanza';
 import { describe, expect, it } from 'vitest';
+import type { ProviderConfig } from '../../src/protocol/config';
 import { LIMITS } from '../../src/protocol/constants';
 import { providerConfig, useParley } from '../support/parley';
 import { WAIT_MS } from '../support/sessions';
@@ -16,7 +18,8 @@ import { clientFor, login, usePlainClients, withTimeout } from '../support/xmppC
 const parley = useParley();
 const track = usePlainClients();
 
-interface Occupant {
+/** A plain client, and the address the others write to it at: its occupant JID in a room, else its full JID. */
+interface Person {
   client: Agent;
   address: string;
 }
@@ -43,12 +46,18 @@ function teachRawPayloads(client: Agent): void {
   ]);
 }
 
-/** Joins a plain client; `stock` means StanzaJS without Parley's definitions (the receivers under test). */
-async function occupantIn(roomAddress: string, nick: string, stock: boolean): Promise<Occupant> {
+/** Logs in a plain client as a user of its own; `stock` means StanzaJS without Parley's definitions (the receivers under test). */
+async function loggedIn(stock: boolean): Promise<{ client: Agent; config: ProviderConfig }> {
   const config = await providerConfig(parley());
   const client = track(clientFor(config, config.credential, !stock));
   if (!stock) teachRawPayloads(client);
   await login(client);
+  return { client, config };
+}
+
+/** Logs in a plain client (`stock` as for loggedIn) and joins it to the room as `nick`. */
+async function occupantIn(roomAddress: string, nick: string, stock: boolean): Promise<Person> {
+  const { client, config } = await loggedIn(stock);
   // The subject is the last stanza of a join (XEP-0045 §7.2.15): a message without a body, which
   // would otherwise reach a receiver's record after the join resolved on its own presence.
   const subject = nextEvent<{ room: string }>(client, 'muc:topic', `${nick}'s room subject`, (topic) => topic.room === roomAddress);
@@ -79,7 +88,7 @@ function recordMessages(client: Agent): Stanzas.ReceivedMessage[] {
   return received;
 }
 
-async function room(): Promise<{ roomAddress: string; mallory: Occupant; bob: Occupant }> {
+async function room(): Promise<{ roomAddress: string; mallory: Person; bob: Person }> {
   const roomAddress = `guard-${randomUUID().slice(0, 8)}@${parley().settings.mucDomain}`;
   const mallory = await occupantIn(roomAddress, 'Mallory', false);
   const bob = await occupantIn(roomAddress, 'Bob', true);
@@ -87,7 +96,7 @@ async function room(): Promise<{ roomAddress: string; mallory: Occupant; bob: Oc
 }
 
 /** Sends the message and resolves with the error the server bounces back to its sender. */
-async function bounced(sender: Occupant, message: RawMessage): Promise<Stanzas.StanzaError> {
+async function bounced(sender: Person, message: RawMessage): Promise<Stanzas.StanzaError> {
   const id = randomUUID();
   const error = nextEvent<Stanzas.Message>(sender.client, 'message:error', 'the bounce', (reply) => reply.id === id);
   sender.client.sendMessage({ ...message, id });
@@ -95,7 +104,7 @@ async function bounced(sender: Occupant, message: RawMessage): Promise<Stanzas.S
 }
 
 /** An ordering barrier: the room relays one occupant's stanzas in order, so once this body arrives, whatever was sent before has too. */
-async function bodyArrives(from: Occupant, to: Occupant, roomAddress: string, body: string): Promise<void> {
+async function bodyArrives(from: Person, to: Person, roomAddress: string, body: string): Promise<void> {
   const arrived = nextEvent<Stanzas.ReceivedMessage>(to.client, 'message', body, (message) => message.body === body);
   from.client.sendMessage({ to: roomAddress, type: 'groupchat', body });
   await arrived;
@@ -149,7 +158,7 @@ describe('A JSON payload that is not JSON is bounced to its sender and never rea
 });
 
 /** Writes a stanza as it is on the sender's stream: one no StanzaJS definition would write, as any client can. */
-async function bouncedXml(sender: Occupant, stanza: (id: string) => string): Promise<Stanzas.StanzaError> {
+async function bouncedXml(sender: Person, stanza: (id: string) => string): Promise<Stanzas.StanzaError> {
   const id = randomUUID();
   const error = nextEvent<Stanzas.Message>(sender.client, 'message:error', 'the bounce', (reply) => reply.id === id);
   (sender.client.transport as unknown as { write(xml: string): void }).write(stanza(id));
@@ -220,5 +229,51 @@ describe('Chat states and real-time text that are not XEP-0085 / XEP-0301 are bo
     mallory.client.sendMessage({ to: roomAddress, type: 'groupchat', rtt: { event: 'new', seq: 7, actions: [{ type: 'insert', text: 'hi' }] } });
     expect((await text).rtt).toMatchObject({ event: 'new', seq: 7, actions: [{ type: 'insert', text: 'hi' }] });
     expect(seenByBob.filter((message) => message.rtt?.seq !== undefined && message.rtt.seq !== 7)).toEqual([]);
+  });
+});
+
+describe('A JSON payload or a real-time text action that holds an element is bounced to its sender, and the room goes on', () => {
+  it('bounces a groupchat with an element inside its <json>, and one with an element inside an rtt action, with modify/bad-request; the next message passes', async () => {
+    const { roomAddress, mallory, bob } = await room();
+    const seenByBob = recordMessages(bob.client);
+    const before = await rejectedPayloads();
+
+    const json = await bouncedXml(mallory, (id) => groupchatXml(roomAddress, id, "<payload xmlns='urn:xmpp:json-msg:0' datatype='evil'><json xmlns='urn:xmpp:json:0'>{}<x/></json></payload>"));
+    expect(json).toMatchObject({ type: 'modify', condition: 'bad-request', text: 'a JSON payload is not valid JSON: it holds an element' });
+    const rtt = await bouncedXml(mallory, (id) => groupchatXml(roomAddress, id, "<rtt xmlns='urn:xmpp:rtt:0' event='new' seq='1'><t>hi<x/></t></rtt>"));
+    expect(rtt).toMatchObject({ type: 'modify', condition: 'bad-request', text: 'a real-time text action holds an element' });
+    expect(await rejectedPayloads()).toBe(before + 2);
+
+    await bodyArrives(mallory, bob, roomAddress, 'still there?');
+    expect(seenByBob.map((message) => message.body)).toEqual(['still there?']);
+  });
+});
+
+/** Two users in no room, each written to at its full JID: Mallory sends anything, Bob is a stock StanzaJS receiver. */
+async function twoUsers(): Promise<{ mallory: Person; bob: Person }> {
+  const [{ client: malloryClient }, { client: bobClient }] = await Promise.all([loggedIn(false), loggedIn(true)]);
+  return { mallory: { client: malloryClient, address: malloryClient.jid }, bob: { client: bobClient, address: bobClient.jid } };
+}
+
+describe('A malformed payload sent straight to another user’s full JID, past any room, is bounced to its sender and never reaches that user', () => {
+  it('bounces a message whose JSON payload is not JSON and a Jingle request with no known action, with modify/bad-request; a message after them arrives alone', async () => {
+    const { mallory, bob } = await twoUsers();
+    const seenByBob = recordMessages(bob.client);
+    const jingleSeenByBob: Stanzas.IQ[] = [];
+    bob.client.on('iq:set:jingle', (iq) => jingleSeenByBob.push(iq));
+    const before = await rejectedPayloads();
+
+    const error = await bounced(mallory, { to: bob.address, type: 'chat', rawPayload: { type: 'evil', json: '{not json' } });
+    expect(error).toMatchObject({ type: 'modify', condition: 'bad-request', text: 'a JSON payload is not valid JSON: an object key is not a string' });
+    const refused = mallory.client.sendIQ({ to: bob.address, type: 'set', jingle: { action: 'take-over' as never, sid: 'guard-1' } });
+    await expect(refused).rejects.toMatchObject({ error: { type: 'modify', condition: 'bad-request', text: 'a Jingle request has no known action' } });
+    expect(await rejectedPayloads()).toBe(before + 2);
+
+    // One session's stanzas to another arrive in order: once this one is there, the others would have been.
+    const arrived = nextEvent<Stanzas.ReceivedMessage>(bob.client, 'message', 'the well-formed message', (message) => message.body === 'still there?');
+    mallory.client.sendMessage({ to: bob.address, type: 'chat', body: 'still there?' });
+    await arrived;
+    expect(seenByBob.map((message) => message.body)).toEqual(['still there?']);
+    expect(jingleSeenByBob).toEqual([]);
   });
 });

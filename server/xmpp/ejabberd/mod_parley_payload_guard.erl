@@ -1,19 +1,21 @@
 %% Validates, before a room relays them, the payloads that other occupants' clients parse: JSON
 %% commands (urn:xmpp:json:0, PROTOCOL.md), Jingle (XEP-0166), chat states (XEP-0085) and real-time
-%% text (XEP-0301), in groupchat and private messages and in IQs to occupants — the counterpart of
-%% ../prosody/modules/mod_muc_parley_payload_guard.lua, with the same checks and the same reasons.
-%% StanzaJS (inside SimpleWebRTC 1.30.3 and plain clients) runs JSON.parse on a <json> element's
-%% text inside its stream parser: one payload that is not JSON throws there and the client stops
-%% reading the room. A stanza that fails is bounced to its sender (modify/bad-request, with a text
-%% saying what was wrong), never reaches the room, and is counted (rejected/0, read by mod_parley's
-%% stats; per node, as the stanza is checked on the node of its sender's session).
+%% text (XEP-0301), in groupchat and private messages and in IQs to occupants, and in the same
+%% stanzas sent straight to another user (a room's moderators see its occupants' real JIDs, so the
+%% room is no wall) — the counterpart of ../prosody/modules/mod_muc_parley_payload_guard.lua, with
+%% the same checks and the same reasons. StanzaJS (inside SimpleWebRTC 1.30.3 and plain clients)
+%% runs JSON.parse on a <json> element's text inside its stream parser: one payload that is not
+%% JSON throws there and the client stops reading the room. A stanza that fails is bounced to its
+%% sender (modify/bad-request, with a text saying what was wrong), never reaches anyone, and is
+%% counted (rejected/0, read by mod_parley's stats; per node, as the stanza is checked on the node
+%% of its sender's session).
 %%
 %% Bounds come from the config (ejabberdConfig.ts renders them from src/protocol/constants.ts).
 -module(mod_parley_payload_guard).
 -behaviour(gen_mod).
 
 -export([start/2, stop/1, reload/3, depends/2, mod_opt_type/1, mod_options/1, mod_doc/0]).
--export([filter_packet/1, rejected/0]).
+-export([user_send_packet/1, rejected/0]).
 
 -include("xmpp.hrl").
 -include("logger.hrl").
@@ -39,18 +41,21 @@
 
 start(Host, Opts) ->
     Bounds = maps:from_list([{Name, gen_mod:get_opt(Name, Opts)} || {Name, _} <- mod_options(Host)]),
-    persistent_term:put(?BOUNDS, {muc_hosts(Host), Bounds}),
+    persistent_term:put(?BOUNDS, Bounds),
     % Kept across a reload: the count is since the node started.
     case persistent_term:get(?REJECTED, undefined) of
         undefined -> persistent_term:put(?REJECTED, counters:new(1, [write_concurrency]));
         _ -> ok
     end,
-    % Before mod_parley's own filter (50), so that nothing malformed reaches a room.
-    ejabberd_hooks:add(filter_packet, ?MODULE, filter_packet, 40),
+    % What a client sends, in its session before it is routed anywhere: to a room, an occupant or
+    % another user alike. Not filter_packet, which sees every routed stanza: what a room relays to
+    % each occupant would be checked again once per occupant, and a relay bounced from a user's
+    % JID would make the room expel that user as gone.
+    ejabberd_hooks:add(user_send_packet, Host, ?MODULE, user_send_packet, 40),
     ok.
 
-stop(_Host) ->
-    ejabberd_hooks:delete(filter_packet, ?MODULE, filter_packet, 40),
+stop(Host) ->
+    ejabberd_hooks:delete(user_send_packet, Host, ?MODULE, user_send_packet, 40),
     persistent_term:erase(?BOUNDS),
     ok.
 
@@ -58,7 +63,7 @@ reload(Host, NewOpts, _OldOpts) ->
     stop(Host),
     start(Host, NewOpts).
 
-depends(_Host, _Opts) -> [{mod_muc, hard}].
+depends(_Host, _Opts) -> [].
 
 mod_opt_type(_Bound) -> econf:pos_int().
 
@@ -70,9 +75,6 @@ mod_options(_Host) ->
 
 mod_doc() -> #{desc => <<"Parley's payload guard (server/xmpp/ejabberd/mod_parley_payload_guard.erl)">>}.
 
-muc_hosts(Host) ->
-    gen_mod:get_opt_hosts(gen_mod:get_module_opts(Host, mod_muc)).
-
 %% Stanzas bounced on this node since it started.
 rejected() ->
     case persistent_term:get(?REJECTED, undefined) of
@@ -80,33 +82,36 @@ rejected() ->
         Counter -> counters:get(Counter, 1)
     end.
 
-%%% Routing: what a client sends to a room or to an occupant
+%%% Routing: what a client sends, to a room, an occupant (its occupant JID) or another user (a
+%%% full JID) alike
 
-filter_packet(#message{to = #jid{lserver = To}, type = Type} = Message) when Type /= error ->
-    guard(Message, To, fun message_error/2);
-filter_packet(#iq{to = #jid{lserver = To, lresource = Nick}, type = Type} = IQ) when Nick /= <<>>, Type == set orelse Type == get ->
-    guard(IQ, To, fun jingle_error/2);
-filter_packet(Packet) ->
-    Packet.
+user_send_packet({#message{type = Type} = Message, State}) when Type /= error ->
+    guard(Message, State, fun message_error/2);
+user_send_packet({#iq{to = #jid{lresource = Resource}, type = Type} = IQ, State}) when Resource /= <<>>, Type == set orelse Type == get ->
+    guard(IQ, State, fun jingle_error/2);
+user_send_packet(Acc) ->
+    Acc.
 
 %% Errors and IQ results are answers, never checked: bouncing them would start a loop.
-guard(Packet, To, Check) ->
+guard(Packet, State, Check) ->
     case persistent_term:get(?BOUNDS, undefined) of
-        {MucHosts, Bounds} ->
-            case lists:member(To, MucHosts) andalso Check(Packet, Bounds) of
-                {error, Reason} -> bounce(Packet, Reason);
-                _ -> Packet
-            end;
         undefined ->
-            Packet
+            {Packet, State};
+        Bounds ->
+            case Check(Packet, Bounds) of
+                {error, Reason} ->
+                    bounce(Packet, Reason),
+                    {stop, {drop, State}};
+                ok ->
+                    {Packet, State}
+            end
     end.
 
 bounce(Packet, Reason) ->
     counters:add(persistent_term:get(?REJECTED), 1, 1),
     ?INFO_MSG("Bounced a ~ts from ~ts to ~ts: ~ts (~B bounced so far)",
               [element(1, Packet), jid:encode(xmpp:get_from(Packet)), jid:encode(xmpp:get_to(Packet)), Reason, rejected()]),
-    ejabberd_router:route_error(Packet, xmpp:err_bad_request(Reason, xmpp:get_lang(Packet))),
-    drop.
+    ejabberd_router:route_error(Packet, xmpp:err_bad_request(Reason, xmpp:get_lang(Packet))).
 
 %%% Elements: what the sender wrote, with each element's namespace as XML reads it (a child without
 %%% an xmlns attribute is in its parent's).
@@ -193,14 +198,22 @@ nested_json_error([{NS, #xmlel{name = Name}} = El | Rest], Depth, {Elements, Jso
 
 json_element_error(Json, #{json_bytes := MaxBytes, json_depth := MaxDepth}) ->
     Text = text(Json),
-    case byte_size(Text) > MaxBytes of
-        true ->
-            {error, fmt("a JSON payload is larger than ~B bytes", [MaxBytes])};
-        false ->
-            case json_syntax_error(Text, MaxDepth) of
-                ok -> ok;
-                {error, Why} -> {error, <<"a JSON payload is not valid JSON: ", Why/binary>>}
-            end
+    first_error([fun() -> element_free(Json, <<"a JSON payload is not valid JSON: it holds an element">>) end,
+                 fun() when byte_size(Text) > MaxBytes -> {error, fmt("a JSON payload is larger than ~B bytes", [MaxBytes])};
+                    () -> ok end,
+                 fun() ->
+                         case json_syntax_error(Text, MaxDepth) of
+                             ok -> ok;
+                             {error, Why} -> {error, <<"a JSON payload is not valid JSON: ", Why/binary>>}
+                         end
+                 end]).
+
+%% ok when the element holds text only: JSON and real-time text are text, and an element inside
+%% is no payload any sender means.
+element_free(Element, Reason) ->
+    case children(Element) of
+        [] -> ok;
+        _ -> {error, Reason}
     end.
 
 %% ok when the attribute is 1 to Max bytes long.
@@ -243,7 +256,8 @@ rtt_action_error({NS, #xmlel{name = Name}} = Action) ->
         true ->
             Reason = "a real-time text action has a position or count that is not a number",
             first_error([fun() -> count_error(attr(<<"p">>, Action), Reason) end,
-                         fun() -> count_error(attr(<<"n">>, Action), Reason) end])
+                         fun() -> count_error(attr(<<"n">>, Action), Reason) end,
+                         fun() -> element_free(Action, <<"a real-time text action holds an element">>) end])
     end.
 
 count_error(Value, Reason) ->

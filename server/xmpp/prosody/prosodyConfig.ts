@@ -42,7 +42,7 @@ function luaList(values: readonly (string | number)[]): string {
   return `{ ${values.map((value) => (typeof value === 'number' ? String(value) : luaString(value))).join(', ')} }`;
 }
 
-/** Bounds of mod_muc_parley_payload_guard: the same limits the clients apply (src/protocol/constants.ts). */
+/** Bounds of mod_muc_parley_payload_guard, global as the VirtualHost and the MUC both load it: the same limits the clients apply (src/protocol/constants.ts). */
 function payloadGuardOptions(): string[] {
   const options: Record<string, number> = {
     parley_payload_json_bytes: LIMITS.jsonCommandBytes,
@@ -56,7 +56,7 @@ function payloadGuardOptions(): string[] {
     parley_payload_jingle_contents: LIMITS.jingleContents,
     parley_payload_id_length: LIMITS.stanzaIdLength,
   };
-  return Object.entries(options).map(([name, value]) => `  ${name} = ${value}`);
+  return Object.entries(options).map(([name, value]) => `${name} = ${value}`);
 }
 
 /**
@@ -98,11 +98,13 @@ export function renderProsodyConfig(settings: ProsodyConfigSettings): string {
     'allow_unencrypted_plain_auth = true',
     'consider_websocket_secure = true',
     `smacks_hibernation_time = ${SMACKS_HIBERNATION_SECONDS}`,
+    ...payloadGuardOptions(),
     '',
     `VirtualHost ${luaString(settings.domain)}`,
     '  authentication = "parley_token"',
     `  parley_token_secret = ${luaString(settings.tokenSecret)}`,
-    '  modules_enabled = { "parley_stats" }',
+    // The payload guard here checks what a client sends straight to another user, past the MUC.
+    '  modules_enabled = { "parley_stats", "muc_parley_payload_guard" }',
     `  parley_instance_id = ${luaString(settings.instanceId)}`,
     '',
     `Component ${luaString(settings.mucDomain)} "muc"`,
@@ -115,7 +117,6 @@ export function renderProsodyConfig(settings: ProsodyConfigSettings): string {
     `  parley_room_idle_expiry = ${settings.roomIdleExpirySeconds}`,
     // A destroyed room's name is free again at once, as it was with temporary rooms.
     '  muc_tombstones = false',
-    ...payloadGuardOptions(),
     // Without this a second joiner gets item-not-found until the owner submits the room form.
     '  muc_room_locking = false',
     // whois=moderators: moderators see real JIDs, which kicking (an outcast ban by real JID) needs.

@@ -4,7 +4,11 @@
 -- SimpleWebRTC 1.30.3 and plain clients) runs JSON.parse on a <json> element's text inside its
 -- stream parser: one payload that is not JSON throws there and the client stops reading the room.
 -- A stanza that fails is bounced to its sender (modify/bad-request, with a text saying what was
--- wrong), never reaches the room, and is counted: `rejected_payloads` (read by mod_parley_stats).
+-- wrong), never reaches the room, and is counted: `rejected_payloads` (read by mod_parley_stats,
+-- summed over the hosts that load the module).
+--
+-- Loaded on the VirtualHost too, for the same checks on messages and IQs a client sends straight
+-- to another user: a room's moderators see its occupants' real JIDs, so the room is no wall.
 --
 -- Bounds come from the config (prosodyConfig.ts renders them from src/protocol/constants.ts).
 
@@ -144,6 +148,8 @@ local function json_syntax_error(text)
 end
 
 local function json_element_error(json)
+	-- JSON is text: an element inside is no payload any sender means (and get_text gives nil for it).
+	if #json.tags > 0 then return "a JSON payload is not valid JSON: it holds an element"; end
 	local text = json:get_text();
 	if #text > json_bytes then return ("a JSON payload is larger than %d bytes"):format(json_bytes); end
 	local err = json_syntax_error(text);
@@ -225,6 +231,7 @@ local function rtt_error(message)
 			if not is_count(action.attr.p, true) or not is_count(action.attr.n, true) then
 				return "a real-time text action has a position or count that is not a number";
 			end
+			if #action.tags > 0 then return "a real-time text action holds an element"; end
 			text_bytes = text_bytes + #action:get_text();
 		end
 		if actions > rtt_actions then return ("real-time text carries more than %d actions"):format(rtt_actions); end
@@ -272,7 +279,20 @@ local function bounce(event, check)
 	return true;
 end
 
--- Above mod_muc's own handlers (priority -2), so nothing malformed reaches a room.
-module:hook("message/bare", function(event) return bounce(event, message_error); end, 10);
-module:hook("message/full", function(event) return bounce(event, message_error); end, 10);
-module:hook("iq/full", function(event) return bounce(event, jingle_error); end, 10);
+-- On the MUC component every stanza to a room or an occupant is checked. On the VirtualHost only
+-- what a user's client sends: the rest there is the server's own, among it what the MUC relays to
+-- occupants, which was checked on its way into the room.
+local clients_only = module:get_host_type() == "local";
+
+local function guard(check)
+	return function(event)
+		if clients_only and event.origin.type ~= "c2s" then return; end
+		return bounce(event, check);
+	end
+end
+
+-- Above mod_muc's own handlers (priority -2) and mod_message's and mod_iq's (-1, 0), so nothing
+-- malformed reaches a room or a user.
+module:hook("message/bare", guard(message_error), 10);
+module:hook("message/full", guard(message_error), 10);
+module:hook("iq/full", guard(jingle_error), 10);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import WebSocket, { type RawData } from 'ws';
 import {
   isRelayMethod,
@@ -25,7 +26,7 @@ export interface RelayConnectionOptions {
   now: () => number;
   /** Verifies an AUTH token; returns the user it is bound to or throws NotAuthenticatedError. */
   authenticate: (token: string) => string;
-  /** Makes the connection's session once AUTH succeeds. */
+  /** Makes the connection's session once AUTH succeeds (throws LimitExceededError when the user holds all their connection slots). */
   openSession: (user: string, hooks: SessionHooks, resumable: boolean, holder: SessionHolder) => RelaySession;
   /** AUTH `resume`: the user's session of that id (throws NotFoundError when there is none). */
   resumeSession: (id: string, user: string, holder: SessionHolder) => RelaySession;
@@ -35,18 +36,23 @@ export interface RelayConnectionOptions {
 }
 
 /**
- * One relay websocket speaking JSON-RPC 2.0 (PROTOCOL.md "Media relay"): bounds each message and
- * the request rate, answers every malformed or unauthorised request with a JSON-RPC error, and
- * runs the rest one at a time, in order, on its RelaySession. Closing the socket closes the
- * session and so everything the connection made — unless the session is resumable and the socket
- * dropped, when it waits for a new socket (ResumableSessions).
+ * One relay websocket speaking JSON-RPC 2.0 (PROTOCOL.md "Media relay"): bounds each message, the
+ * request rate and what waits unsent for it (SEND_BUFFER_BYTES), answers every malformed or
+ * unauthorised request with a JSON-RPC error, and runs the rest one at a time, in order, on its
+ * RelaySession. Closing the socket closes the session and so everything the connection made —
+ * unless the session is resumable and the socket dropped, when it waits for a new socket
+ * (ResumableSessions).
  */
 export class RelayConnection implements SessionHolder {
   private readonly bucket: TokenBucket;
   private user: string | undefined;
   private session: RelaySession | undefined;
   private queue: Promise<void> = Promise.resolve();
-  private alive = true;
+  /**
+   * The payload of the keepalive ping not answered yet. ws takes any pong, asked for or not: only
+   * one that echoes this (unguessable) payload shows that the peer reads what the relay sends.
+   */
+  private unansweredPing: Buffer | undefined;
   private readonly authDeadline: NodeJS.Timeout;
 
   constructor(
@@ -60,8 +66,8 @@ export class RelayConnection implements SessionHolder {
     }, options.limits.authTimeoutMs);
     socket.once('close', () => clearTimeout(this.authDeadline));
     socket.on('message', (data) => this.receive(data));
-    socket.on('pong', () => {
-      this.alive = true;
+    socket.on('pong', (data) => {
+      if (this.unansweredPing?.equals(data)) this.unansweredPing = undefined;
     });
     socket.on('error', (error) => options.log(`relay: connection error: ${error.message}`));
     socket.once('close', (code) => this.release(code === SOCKET_DROPPED || code === SOCKET_ABANDONED));
@@ -83,12 +89,12 @@ export class RelayConnection implements SessionHolder {
 
   /** Keepalive: a socket that has not answered the previous ping is closed. */
   ping(): void {
-    if (!this.alive) {
+    if (this.unansweredPing) {
       this.socket.terminate();
       return;
     }
-    this.alive = false;
-    this.socket.ping();
+    this.unansweredPing = randomBytes(8);
+    this.socket.ping(this.unansweredPing);
   }
 
   private receive(data: RawData): void {
@@ -180,13 +186,37 @@ export class RelayConnection implements SessionHolder {
   }
 
   private send(message: RelayResponse | RelayNotification): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+    if (this.socket.readyState !== WebSocket.OPEN) return;
+    const text = JSON.stringify(message);
+    if (this.socket.bufferedAmount + Buffer.byteLength(text) > SEND_BUFFER_BYTES) {
+      this.closeUnread();
+      return;
+    }
+    this.socket.send(text);
+  }
+
+  /** Its client reads far slower than it asks, or not at all: the relay holds no more for it. */
+  private closeUnread(): void {
+    this.options.log(`relay: closing a connection (user ${this.user ?? 'not authenticated'}) that left over ${SEND_BUFFER_BYTES} bytes unread`);
+    // What waits for it goes with the socket, answers and notifications alike: its client could not
+    // go on where the session is, so the session ends rather than wait to be resumed.
+    this.release(false);
+    void closeWithin(this.socket, 1008, `over ${SEND_BUFFER_BYTES} bytes of replies left unread`);
   }
 }
 
 function errorAnswer(id: RelayRequestId | null, error: RelayRpcError): RelayResponse {
   return { jsonrpc: '2.0', id, error: { code: error.rpcCode, message: error.message } };
 }
+
+/**
+ * The most the relay holds unsent for one socket. A client that reads has far less waiting (a burst
+ * of requestBurst answers, a few KB each); one that sends and never reads — every small bad frame
+ * is answered, with about 15 times its bytes — would otherwise grow the relay's memory, the
+ * gateway's where the relay runs beside it, without end. The gateway's own bound for one websocket
+ * (gatewayBufferBytes) is as much by default.
+ */
+export const SEND_BUFFER_BYTES = 1024 * 1024;
 
 /** How long a closing socket waits for its peer's close frame before it is dropped (ws would wait 30 s). */
 export const CLOSE_GRACE_MS = 1_000;

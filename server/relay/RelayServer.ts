@@ -130,12 +130,12 @@ export class RelayServer {
       const connection = new RelayConnection(websocket, {
         limits: this.options.limits,
         now: this.options.now ?? Date.now,
-        authenticate: (token) => {
-          const user = this.authenticate(token);
-          websocket.once('close', this.connectionsByUser.take(user));
-          return user;
-        },
+        authenticate: (token) => this.authenticate(token),
         openSession: (user, hooks, resumable, holder) => {
+          // The user's connection slot is the session's, not the socket's: a socket whose AUTH
+          // failed holds none, one that resumes a session takes none more, and a session waiting
+          // for its client keeps its own.
+          const releaseConnectionSlot = this.connectionsByUser.take(user);
           const session = new RelaySession({
             hooks,
             ...(resumable ? { resumeId: this.resumable.newId() } : {}),
@@ -145,6 +145,7 @@ export class RelayServer {
             transportOptions: this.transportOptions,
             limits: this.options.limits,
             takeIngestSlot: () => this.ingestsByUser.take(user),
+            releaseConnectionSlot,
           });
           this.resumable.add(session, user, holder);
           return session;

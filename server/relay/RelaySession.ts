@@ -37,6 +37,8 @@ export interface RelaySessionOptions {
   limits: RelayLimits;
   /** Takes one of the user's ingest slots (throws LimitExceededError when they hold all); returns its release. */
   takeIngestSlot: () => () => void;
+  /** Gives back the user's connection slot, which the session holds for as long as it lives, whichever socket holds it. */
+  releaseConnectionSlot: () => void;
 }
 
 type SessionMethod = Exclude<RelayMethod, 'AUTH'>;
@@ -202,6 +204,7 @@ export class RelaySession {
     for (const ingest of this.ingests.values()) ingest.close();
     this.consumers.clear();
     this.ingests.clear();
+    this.options.releaseConnectionSlot();
   }
 
   stats(): RelaySessionStats {

@@ -180,7 +180,7 @@ export const RELAY_LIMITS = {
   answersKept: 32,
   /** A socket that has not authenticated (AUTH succeeded) within this time is closed (1008). */
   authTimeoutMs: 5_000,
-  /** Authenticated connections of one user (the token's `sub`) at once; AUTH beyond is refused. */
+  /** Sessions of one user (the token's `sub`) at once, a dropped one waiting to be resumed included; AUTH beyond is refused. */
   connectionsPerUser: 4,
   /** Sockets from one network address at once (behind a proxy, every client shares its address). */
   connectionsPerAddress: 64,

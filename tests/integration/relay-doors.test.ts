@@ -13,7 +13,7 @@ import { connectRelay, fetchConfig, type RelayTestClient } from './relay-client'
  * a clear JSON-RPC error. Small limits so that a test reaches them; real mediasoup worker.
  */
 
-const LIMITS = { ...RELAY_LIMITS, authTimeoutMs: 300, connectionsPerUser: 2, connectionsPerAddress: 5, ingestsPerUser: 2 };
+const LIMITS = { ...RELAY_LIMITS, authTimeoutMs: 300, connectionsPerUser: 2, connectionsPerAddress: 5, ingestsPerUser: 2, resumeGraceMs: 1_000 };
 let parley: RunningParley;
 let relayUrl: string;
 const open: RelayTestClient[] = [];
@@ -82,6 +82,44 @@ describe('The relay caps authenticated connections per user (connectionsPerUser)
     open.splice(open.indexOf(first), 1);
     await relayLetGo();
     expect(await third.ok('AUTH', { token: alice.sfuServer!.password })).toEqual({ user: expect.any(String) });
+  });
+});
+
+describe('A user’s relay connection slot is their session’s: a failed or repeated AUTH takes none, a resume none more, and a dropped session keeps its own until it ends', () => {
+  it('a socket whose AUTH failed (no session to resume) holds no slot: after any number of failures it authenticates, once', async () => {
+    const alice = await fetchConfig(parley.url);
+    const token = alice.sfuServer!.password;
+    const retrying = await connect();
+    for (let attempt = 0; attempt <= LIMITS.connectionsPerUser; attempt++) {
+      expect((await retrying.call('AUTH', { token, resume: 'no-such-session' })).error?.code).toBe(RELAY_ERROR.notFound);
+    }
+    await retrying.ok('AUTH', { token });
+    expect((await retrying.call('AUTH', { token })).error?.code).toBe(RELAY_ERROR.conflict);
+    // It holds one slot: the user's other one is free, and then none.
+    await authenticatedAs(alice);
+    expect((await (await connect()).call('AUTH', { token })).error?.code).toBe(RELAY_ERROR.limitExceeded);
+  });
+
+  it('a resumable session whose socket dropped keeps its slot while it waits, is resumed at the cap, and gives the slot back once it ends', async () => {
+    const alice = await fetchConfig(parley.url);
+    const token = alice.sfuServer!.password;
+    const first = await connect();
+    const { session } = (await first.ok('AUTH', { token, resumable: true })) as { session: string };
+    await authenticatedAs(alice);
+    open.splice(open.indexOf(first), 1);
+    await first.drop();
+    await relayLetGo();
+
+    const returning = await connect();
+    expect((await returning.call('AUTH', { token })).error?.code).toBe(RELAY_ERROR.limitExceeded);
+    expect(await returning.ok('AUTH', { token, resume: session })).toMatchObject({ session });
+
+    // Dropped again and not resumed: the relay's wait, begun before this one, is over first.
+    open.splice(open.indexOf(returning), 1);
+    await returning.drop();
+    await relayLetGo();
+    await new Promise((resolve) => setTimeout(resolve, LIMITS.resumeGraceMs));
+    await authenticatedAs(alice);
   });
 });
 

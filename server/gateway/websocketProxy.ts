@@ -23,6 +23,12 @@ export interface ForwardTarget {
  * Forwards websocket upgrades byte for byte to a backend on loopback, so XMPP framing, pings and
  * close codes pass through untouched and the gateway adds no per-message work.
  *
+ * Until the backend has switched protocols it is a plain HTTP server, reached from loopback, which
+ * it may trust (Prosody's /parley-stats does): a request that is no websocket handshake, or bytes the
+ * client pipelines behind one, would reach its HTTP handlers as requests of the gateway's own. So
+ * only a handshake is forwarded (anything else is answered 400 here), and nothing the client sends
+ * after it goes on until the backend has answered 101; any other answer ends the connection.
+ *
  * What it holds per connection is bounded by `maxBufferedBytes` in each direction. Towards the
  * client, a client that has let that much pile up has stopped reading: both sides are closed, and
  * the XMPP server sees the session end instead of queueing for it without end. Towards the backend
@@ -52,6 +58,11 @@ export class WebsocketProxy {
     const backend = target?.backend ?? this.backend;
     if (!backend) {
       client.destroy();
+      return;
+    }
+    const fault = handshakeFault(request);
+    if (fault) {
+      refuse(client, fault);
       return;
     }
     // Frames go through as they come: with Nagle's algorithm a frame written while the previous one
@@ -88,18 +99,33 @@ export class WebsocketProxy {
       );
       const requestHead = [`GET ${backend.pathname}${backend.search} HTTP/1.1`, `host: ${backend.host}`, ...headers, '', ''].join('\r\n');
       upstream.write(requestHead);
-      if (head.length > 0) upstream.write(head);
-      upstream.on('data', (chunk: Buffer) => {
+      const toClient = (chunk: Buffer): void => {
         client.write(chunk);
         if (this.buffered(client) > this.maxBufferedBytes) closeBoth();
-      });
-      client.on('data', (chunk: Buffer) => {
+      };
+      const toUpstream = (chunk: Buffer): void => {
         if (upstream.write(chunk) || this.buffered(upstream) <= this.maxBufferedBytes) return;
         client.pause();
         upstream.once('drain', () => client.resume());
-      });
+      };
+      let answer = Buffer.alloc(0);
+      const awaitSwitch = (chunk: Buffer): void => {
+        answer = Buffer.concat([answer, chunk]);
+        if (answer.length < SWITCHING_PROTOCOLS.length) return;
+        upstream.off('data', awaitSwitch).on('data', toClient);
+        toClient(answer);
+        if (!answer.subarray(0, SWITCHING_PROTOCOLS.length).equals(SWITCHING_PROTOCOLS)) {
+          // Refused: the rest of the answer follows it, until the backend, told no more comes, closes.
+          upstream.end();
+          return;
+        }
+        // Accepted: what the client sent after its handshake goes on only now (its socket went unread).
+        if (head.length > 0) toUpstream(head);
+        client.on('data', toUpstream);
+        client.once('end', () => upstream.end());
+      };
+      upstream.on('data', awaitSwitch);
       upstream.once('end', () => client.end());
-      client.once('end', () => upstream.end());
     });
   }
 
@@ -122,6 +148,34 @@ export class WebsocketProxy {
     if (bytes > this.peakBufferedBytes) this.peakBufferedBytes = bytes;
     return bytes;
   }
+}
+
+/** How a backend's answer starts when it accepts the upgrade (RFC 6455 §4.2.2). */
+const SWITCHING_PROTOCOLS = Buffer.from('HTTP/1.1 101 ');
+
+/** A Sec-WebSocket-Key: 16 bytes in base64 (RFC 6455 §4.1). */
+const WEBSOCKET_KEY = /^[A-Za-z0-9+/]{22}==$/;
+
+/** Why `request` is not a websocket handshake (RFC 6455 §4.2.1); undefined when it is one. */
+function handshakeFault({ method, headers }: IncomingMessage): string | undefined {
+  if (method !== 'GET') return 'a websocket upgrade is a GET';
+  if (headers.upgrade?.toLowerCase() !== 'websocket') return 'Upgrade must be websocket';
+  const connection = (headers.connection ?? '').split(',').map((token) => token.trim().toLowerCase());
+  if (!connection.includes('upgrade')) return 'Connection must include upgrade';
+  if (!WEBSOCKET_KEY.test(headers['sec-websocket-key'] ?? '')) return 'Sec-WebSocket-Key must be 16 bytes in base64';
+  if (headers['sec-websocket-version'] !== '13') return 'Sec-WebSocket-Version must be 13';
+  return undefined;
+}
+
+/**
+ * Answers 400 with `reason` and closes, once the answer is out. Node drops its own error listener
+ * from a socket handed to `upgrade`, so one is added: a client resetting meanwhile would otherwise
+ * throw out of the process.
+ */
+function refuse(client: Duplex, reason: string): void {
+  client.on('error', () => client.destroy());
+  client.once('finish', () => client.destroy());
+  client.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);
 }
 
 /** The proxy speaks plain TCP: its backends are ws:// URLs. */

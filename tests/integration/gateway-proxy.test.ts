@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { providerConfig, useParley } from '../support/parley';
 import { rawXmppClientIn } from '../support/rawXmppClient';
@@ -33,4 +35,120 @@ describe('The websocket proxy closes a client that stops reading, holding at mos
     stalled.close();
     sender.close();
   }, 120_000);
+});
+
+/** What came back on a raw connection to the gateway, and whether the gateway closed it. */
+interface Exchange {
+  received: string;
+  closed: boolean;
+}
+
+/** A wait that ends any exchange the gateway leaves open: it answers on loopback in milliseconds, also under load. */
+const EXCHANGE_WAIT_MS = 5_000;
+
+/**
+ * Writes `request` at once on a raw TCP connection to the gateway, as a client pipelining requests
+ * would, and gathers what comes back until the gateway closes it, `enough` matches it, or
+ * EXCHANGE_WAIT_MS pass (the connection then closed by the test).
+ */
+function exchange(request: string | Buffer, enough?: RegExp): Promise<Exchange> {
+  const { hostname, port } = new URL(parley().url);
+  return new Promise((resolve) => {
+    let received = '';
+    const finish = (closed: boolean): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ received, closed });
+    };
+    const timer = setTimeout(() => finish(false), EXCHANGE_WAIT_MS);
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (enough?.test(received)) finish(false);
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => finish(true));
+  });
+}
+
+/** An upgrade request to the XMPP websocket: the handshake a browser sends, with `headers` replacing (or, undefined, removing) its own. */
+function upgradeRequest(headers: Record<string, string | undefined> = {}, method = 'GET'): string {
+  const handshake: Record<string, string | undefined> = {
+    Host: 'x',
+    Connection: 'Upgrade',
+    Upgrade: 'websocket',
+    'Sec-WebSocket-Key': randomBytes(16).toString('base64'),
+    'Sec-WebSocket-Version': '13',
+    'Sec-WebSocket-Protocol': 'xmpp',
+    ...headers,
+  };
+  const lines = Object.entries(handshake).flatMap(([name, value]) => (value === undefined ? [] : [`${name}: ${value}`]));
+  return [`${method} /xmpp-websocket HTTP/1.1`, ...lines, '', ''].join('\r\n');
+}
+
+/** What the XMPP server's stats page lists the live rooms under: the request the proxy must never let through. */
+const STATS_REQUEST = 'GET /parley-stats HTTP/1.1\r\nHost: x\r\n\r\n';
+
+/** A client's websocket text frame (masked, as RFC 6455 §5.3 has a client's be), for a payload under 126 bytes. */
+function clientTextFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const mask = randomBytes(4);
+  return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, payload.map((byte, index) => byte ^ mask[index % 4]!)]);
+}
+
+/**
+ * Until it switches protocols the XMPP server is a plain HTTP server, and the gateway reaches it from
+ * loopback, which its /parley-stats trusts: a request smuggled through the proxy would list every live room.
+ */
+describe('The gateway passes on only websocket upgrades, and nothing before the XMPP server accepts one', () => {
+  it('answers an upgrade without a websocket key 400 and closes: the stats request pipelined behind it never reaches the XMPP server', async () => {
+    const roomAddress = `listed-${Date.now()}@${parley().settings.mucDomain}`;
+    const member = await rawXmppClientIn(await providerConfig(parley()), roomAddress, 'Member');
+    try {
+      // The room is live, so the stats page would list it.
+      expect(Object.keys((await parley().xmpp.stats()).rooms)).toContain(roomAddress);
+      const { received, closed } = await exchange(
+        'GET /xmpp-websocket HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n' + STATS_REQUEST,
+      );
+      expect(received).not.toContain(roomAddress);
+      expect(received).not.toContain('"rooms"');
+      expect(received).toMatch(/^HTTP\/1\.1 400 /);
+      expect(closed).toBe(true);
+    } finally {
+      member.close();
+    }
+  });
+
+  it('answers 400 with a plain-text reason for each part of the handshake that is missing or wrong', async () => {
+    const faults: Array<[string, string]> = [
+      [upgradeRequest({ 'Sec-WebSocket-Key': undefined }), 'Sec-WebSocket-Key must be 16 bytes in base64'],
+      [upgradeRequest({ 'Sec-WebSocket-Key': randomBytes(15).toString('base64') }), 'Sec-WebSocket-Key must be 16 bytes in base64'],
+      [upgradeRequest({ 'Sec-WebSocket-Version': '8' }), 'Sec-WebSocket-Version must be 13'],
+      [upgradeRequest({ Upgrade: 'h2c' }), 'Upgrade must be websocket'],
+      [upgradeRequest({}, 'POST'), 'a websocket upgrade is a GET'],
+    ];
+    for (const [request, reason] of faults) {
+      const { received, closed } = await exchange(request);
+      expect(received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(received).toMatch(/\r\nContent-Type: text\/plain/);
+      expect(received.endsWith(`\r\n\r\n${reason}`)).toBe(true);
+      expect(closed).toBe(true);
+    }
+  });
+
+  it('passes on the XMPP server’s refusal of a handshake and closes, having sent it nothing the client pipelined behind', async () => {
+    // Prosody refuses a websocket that does not speak XMPP (501) and would then answer the next request.
+    const { received, closed } = await exchange(upgradeRequest({ 'Sec-WebSocket-Protocol': 'chat' }) + STATS_REQUEST);
+    expect(received).toMatch(/^HTTP\/1\.1 501 /);
+    expect(received).not.toContain('"rooms"');
+    expect(closed).toBe(true);
+  });
+
+  it('carries a handshake the XMPP server accepts, the frame sent right behind it going on once the server has answered 101', async () => {
+    const open = `<open xmlns='urn:ietf:params:xml:ns:xmpp-framing' to='${parley().settings.xmppDomain}' version='1.0'/>`;
+    const { received } = await exchange(Buffer.concat([Buffer.from(upgradeRequest()), clientTextFrame(open)]), /features/);
+    expect(received).toMatch(/^HTTP\/1\.1 101 /);
+    expect(received).toMatch(/<open [^>]*from=/);
+    expect(received).toContain('features');
+  });
 });

@@ -11,6 +11,7 @@ import type { SessionEvent } from '../../src/protocol/commands';
 import { LIMITS } from '../../src/protocol/constants';
 import { reactionDefinitions } from '../../src/protocol/stanzas/reactions';
 import { retractionDefinitions } from '../../src/protocol/stanzas/retraction';
+import { talkyCoreDefinitions } from '../../src/protocol/stanzas/talkyCore';
 import type { ChatMessage, Peer } from '../../src/protocol/entities';
 import { NotConnectedError, RoomNotJoinedError, ValidationError } from '../../src/protocol/errors';
 import type { SessionState } from '../../src/protocol/session-state';
@@ -557,6 +558,16 @@ describe('A live message’s own <delay> is its sender’s word: only the room�
       const seen = await waitFor(alice!, `Dave’s message ${id}`, (state) => state.messages[`${plain.occupant}:${id}`]);
       expect(seen.time).toBeGreaterThanOrEqual(before);
     }
+  });
+});
+
+describe('What a message says of its sender is the room’s word: the customerData the server put on their presence, not a <user> they wrote on the message (PROTOCOL.md talky core)', () => {
+  it('keeps the customerData of Dave’s presence on his message that claims other data', async () => {
+    const { who: [alice], roomAddress, plain } = await togetherWithDave(['Alice'], talkyCoreDefinitions);
+    const vouched = alice!.session.store.state.peers[plain.occupant]!.customerData;
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'claims', body: 'trust me', talkyUser: { customerData: JSON.stringify({ displayName: 'The Owner', role: 'admin' }) } });
+    const seen = await waitFor(alice!, 'Dave’s message', (state) => state.messages[`${plain.occupant}:claims`]);
+    expect(seen.customerData).toEqual(vouched);
   });
 });
 

@@ -505,7 +505,9 @@ export class ChatDomain implements SessionDomain, TabsChat {
     if (wireId !== undefined && (isSelf || delay) && this.messages.acknowledge(roomAddress, wireId, replace)) return;
     const peer = this.rooms.peer(sender);
     const displayName = occupantName([message.nick, peer?.displayName], JID.getResource(sender));
-    const customerData = optionalCustomerData(message.talkyUser?.customerData) ?? peer?.customerData;
+    // The room's word (its <user> on their presence) while they are here: a <user> on the message is
+    // the sender's own, taken only for someone gone (room history).
+    const customerData = peer ? peer.customerData : optionalCustomerData(message.talkyUser?.customerData);
     const stanzaId = wireId ?? Utils.uuid();
     const time = messageTime(delay?.timestamp, now);
     if (isSelf) {

@@ -272,9 +272,11 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await callButton(carol.page, 'Speaker view').click();
     });
 
-    await test.step('the share stopped from its own tile, its tile goes and the stage is the grid again', async () => {
+    await test.step('the share stopped from its own tile, its tile goes, focus goes to "Start Screenshare", and the stage is the grid again', async () => {
       await tile(alice.page, 'Your screen').getByRole('button', { name: 'Stop sharing your screen' }).click();
       await expect(callButton(alice.page, 'Start Screenshare')).toBeVisible();
+      // The button went with its tile: focus is on the control that shares again, not lost to the page.
+      await expect(callButton(alice.page, 'Start Screenshare')).toBeFocused();
       await expect(tile(alice.page, 'Your screen')).toHaveCount(0);
       for (const other of [bob, carol]) {
         await expect(tile(other.page, "Alice's screen")).toHaveCount(0);

@@ -70,6 +70,17 @@ export class FakeMediaDevices extends EventTarget {
   /** While set, getUserMedia answers once it resolves: a capture still starting. */
   starting: Promise<void> | undefined;
 
+  /** While set, the browser's screen picker answers once it resolves: the person still choosing. */
+  picking: Promise<void> | undefined;
+
+  /** The browser's picker: a window, without sound. */
+  async getDisplayMedia(): Promise<MediaStream> {
+    await this.picking;
+    const tracks = [new FakeTrack('video', 'screen')];
+    this.captured.push(tracks);
+    return new FakeStream(tracks) as unknown as MediaStream;
+  }
+
   async getUserMedia(constraints: MediaStreamConstraints): Promise<MediaStream> {
     this.requests.push(constraints);
     await this.starting;

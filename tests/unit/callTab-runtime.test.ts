@@ -534,6 +534,51 @@ describe('Joining and leaving the call (SPEC §4 Call: join sets joined, leave c
     expect(local(h).camera?.off).toBe(false);
   });
 
+  it('a camera asked for by the join that arrives after hanging up is let go at once: after leaving, its light stays off', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await h.runtime.hangUp();
+    h.deliverCallRecord();
+    await settle();
+    let deliver!: () => void;
+    h.mediaDevices.starting = new Promise((resolve) => (deliver = resolve));
+    const capturesBefore = h.mediaDevices.captured.length;
+    void h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    await h.runtime.hangUp();
+    h.deliverCallRecord();
+    deliver();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('preview');
+    expect(h.runtime.media.local()).toEqual([]);
+    const late = h.mediaDevices.captured.slice(capturesBefore).flat();
+    expect(late.length).toBeGreaterThan(0);
+    expect(late.every((track) => track.readyState === 'ended')).toBe(true);
+  });
+
+  it('a screen picked after the call left this tab is let go at once: no screen runs, or waits to be sent, outside a call', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    let pick!: () => void;
+    h.mediaDevices.picking = new Promise((resolve) => (pick = resolve));
+    const sharing = h.runtime.startScreenShare();
+    await settle();
+    await h.runtime.hangUp();
+    h.deliverCallRecord();
+    pick();
+    await sharing;
+    await settle();
+    expect(h.runtime.media.local()).toEqual([]);
+    const screen = h.mediaDevices.captured.flat().find((track) => track.deviceId === 'screen');
+    expect(screen?.readyState).toBe('ended');
+  });
+
   it('hanging up leaves the call, then closes the engine and stops the media; the record catching up late does not restart the call', async () => {
     const h = open();
     await settle();

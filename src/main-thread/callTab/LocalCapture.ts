@@ -14,6 +14,7 @@ import {
   NO_SEND_LOAD,
   previewKinds,
   type CaptureDevice,
+  type CapturedMedia,
   type CaptureError,
   type CapturePermissions,
   type DeviceManager,
@@ -312,7 +313,11 @@ export class LocalCapture {
     if (this.options.use() !== 'call') return;
     this.options.onProblem(undefined);
     // A closed queue means the tab let go of its media meanwhile.
-    await this.capture.captureDisplay({ share: true, audio: true, audioHint: 'music' }).catch(() => undefined);
+    const captured = await this.capture.captureDisplay({ share: true, audio: true, audioHint: 'music' }).catch(() => undefined);
+    // Picked once the call had left this tab (hung up from the pop-out, moved to another tab, the view
+    // gone): a screen is for a call, and would otherwise run with no button to stop it and go out,
+    // unasked, at the next join.
+    if (captured && (this.closed || this.options.use() !== 'call')) this.drop(captured);
   }
 
   /** Each shared screen goes, and its sound with it (MediaItems.remove). */
@@ -377,7 +382,7 @@ export class LocalCapture {
   }
 
   private async runCapture(kinds: CaptureKinds, mode: CaptureMode, quiet: boolean): Promise<void> {
-    const { devices, media, onProblem } = this.options;
+    const { devices, onProblem } = this.options;
     if (this.closed || (!kinds.audio && !kinds.video)) return;
     if (!devices.state.hasCamera && !devices.state.hasMicrophone) await devices.refresh();
     const before = this.state();
@@ -402,6 +407,7 @@ export class LocalCapture {
       };
     };
     this.quiet = quiet;
+    const forCall = this.options.use() === 'call';
     const captured = await this.capture
       .captureUserMedia({
         audio: audio ? (this.chosen.microphone ? { deviceId: { exact: this.chosen.microphone } } : true) : false,
@@ -413,7 +419,7 @@ export class LocalCapture {
           : false,
         replaceAudio: audio ? before.microphone?.itemId : undefined,
         replaceVideo: video ? before.camera?.itemId : undefined,
-        share: this.options.use() === 'call',
+        share: forCall,
         startDisabled,
       })
       // A closed queue: the tab let go of its media meanwhile.
@@ -431,10 +437,17 @@ export class LocalCapture {
     if (cleared.length > 0) this.setTroubles(Object.fromEntries(Object.entries(this.troubles).filter(([device]) => !cleared.includes(device as CaptureDevice))));
     // What a quiet retry brought back was the problem said: it holds no more.
     if (quiet && cleared.length > 0) onProblem(undefined);
-    if (this.closed || this.options.use() === 'none') {
-      for (const id of [captured.audio, captured.video]) if (id !== undefined) media.remove(id);
+    // Asked for the call, which has ended since (hung up as the camera started): after leaving, the
+    // camera's light stays off.
+    if (this.closed || this.options.use() === 'none' || (forCall && this.options.use() !== 'call')) {
+      this.drop(captured);
       return;
     }
     this.shareIfInCall();
+  }
+
+  /** What a capture brought that nothing is to use: its items go, and their tracks stop. */
+  private drop(captured: CapturedMedia): void {
+    for (const id of [captured.audio, captured.video]) if (id !== undefined) this.options.media.remove(id);
   }
 }

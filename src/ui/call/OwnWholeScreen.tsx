@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { ScreenIcon } from './CallIcons';
 import { useCallRuntime } from './callRuntimeContext';
 
@@ -7,12 +8,18 @@ import { useCallRuntime } from './callRuntimeContext';
  */
 export function OwnWholeScreen({ withSound }: { withSound: boolean }) {
   const runtime = useCallRuntime();
+  const stop = useRef<HTMLButtonElement>(null);
+  // The tile goes with this button: focus goes to the call's own screen-share control, which shares again.
+  const stopSharing = () => {
+    stop.current?.closest('.call-stage')?.querySelector<HTMLElement>('.call-controls [data-control="screen"]')?.focus({ preventScroll: true });
+    runtime.stopScreenShare();
+  };
   return (
     <div className="tile-own-screen">
       <ScreenIcon />
       <p className="tile-own-screen-title">You are sharing your entire screen</p>
       <p className="tile-own-screen-detail">{withSound ? 'Everyone in the call sees it and hears its sound.' : 'Everyone in the call sees it.'}</p>
-      <button type="button" className="button small" onClick={() => runtime.stopScreenShare()}>
+      <button ref={stop} type="button" className="button small" onClick={stopSharing}>
         Stop sharing your screen
       </button>
     </div>

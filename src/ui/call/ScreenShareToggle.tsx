@@ -13,6 +13,7 @@ export function ScreenShareToggle() {
     <button
       type="button"
       className={`control${sharing ? ' is-active' : ''}`}
+      data-control="screen"
       aria-label={label}
       title={label}
       onClick={() => (sharing ? runtime.stopScreenShare() : void runtime.startScreenShare())}

@@ -17,7 +17,9 @@ export function RoomAnnouncer({ roomAddress, chatShown }: { roomAddress: string;
   const chatOpen = useRef(chatShown);
   chatOpen.current = chatShown;
   const announcements = useRef<RoomAnnouncements | undefined>(undefined);
-  const [announcement, setAnnouncement] = useState('');
+  // Numbered, so that the same words again (two people named alike joining) are a new node the
+  // region announces, not a text set to what it already was.
+  const [announcement, setAnnouncement] = useState({ text: '', count: 0 });
 
   useEffect(() => {
     const made = new RoomAnnouncements({
@@ -25,7 +27,7 @@ export function RoomAnnouncer({ roomAddress, chatShown }: { roomAddress: string;
       stillShown: roomEventStillShown(store, roomAddress),
       stillHeld: roomLeaveStillHeld(store, roomAddress),
       chatShown: () => chatOpen.current,
-      say: setAnnouncement,
+      say: (text) => setAnnouncement((previous) => ({ text, count: previous.count + 1 })),
     });
     announcements.current = made;
     return () => made.dispose();
@@ -37,7 +39,7 @@ export function RoomAnnouncer({ roomAddress, chatShown }: { roomAddress: string;
 
   return (
     <div className="visually-hidden" role="status" aria-live="polite" aria-label="Room events">
-      {announcement}
+      <span key={announcement.count}>{announcement.text}</span>
     </div>
   );
 }

@@ -45,9 +45,10 @@ export function RoomView({ roomName }: { roomName: string }) {
   // (issue 14, the join path: the preview and "Join call" need not wait for the room's answer, and a
   // call joined meanwhile goes out with the join), and keeps it through reconnects. A room that could
   // not be opened (a name that cannot name a room) or joined, or asks for its password before we were
-  // ever in (the prompt is the next step), or has ended for us (kicked, banned, destroyed, left from
+  // ever in (the prompt is the next step; nor while a password given there is tried: the camera is
+  // not for a room that has not let us in), or has ended for us (kicked, banned, destroyed, left from
   // another tab), has no call: its media and connections go.
-  const notIn = room?.joinedAt === undefined && (room?.roomState === 'failed' || room?.roomState === 'password-required');
+  const notIn = room?.joinedAt === undefined && (room?.roomState === 'failed' || room?.roomState === 'password-required' || (room?.passwordRequired === true && room.roomState !== 'joined'));
   const callPossible = !openError && !end && !notIn;
   const { runtime: callRuntime, joinAsked, askToJoin, loadFailed: callLoadFailed } = useRoomCallRuntime(callPossible ? roomAddress : undefined, roomName);
   // The camera and microphone asked for as the page loaded are for the call runtime: a view that goes,

@@ -14,7 +14,13 @@ function serviceOf(roomAddress: string): string {
  * "Team@Work" is the room "team-work", so the session is never sent an address it refuses.
  */
 export function alternateRoomAddress(typed: string, roomAddress: string): { address: string } | { refusal: string } {
-  const service = serviceOf(roomAddress);
+  const address = typedRoomAddress(typed, serviceOf(roomAddress));
+  // Everyone would be sent back into the room just closed: "Team Sync" for team-sync too.
+  if ('address' in address && address.address === roomAddress) return { refusal: 'That is this room. Name another room to send everyone to, or leave it empty.' };
+  return address;
+}
+
+function typedRoomAddress(typed: string, service: string): { address: string } | { refusal: string } {
   const address = parseRoomAddress(typed);
   if (address && serviceOf(address) === service) return { address };
   try {

@@ -533,7 +533,7 @@ test.describe('Focus goes where the next step is: the call controls after joinin
 });
 
 test.describe('Room events are announced politely, once: by the chat log while the chat is open, else by a live region', () => {
-  test('with the chat closed "Bob joined." and "Bob left." reach the status region; with it open the log says it and the region stays quiet', async ({ people }) => {
+  test('with the chat closed "Bob joined." and "Bob left." reach the status region, the same words twice announced twice; with it open the log says it and the region stays quiet', async ({ people }) => {
     const room = uniqueRoomName('announce');
     const alice = await people.join(room, 'Alice');
     const events = alice.page.getByRole('status', { name: 'Room events' });
@@ -549,6 +549,23 @@ test.describe('Room events are announced politely, once: by the chat log while t
     await bob.page.getByRole('button', { name: 'Leave' }).click();
     await expect(events).toHaveText('Bob left.');
     await people.join(room, 'Bob');
+    await expect(events).toHaveText('Bob joined.');
+    // Another person named Bob: the same words again are announced again (a new node in the region).
+    const announcedAgain = alice.page.evaluate(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const region = document.querySelector('[role="status"][aria-label="Room events"]');
+          if (!region) return resolve(false);
+          const observer = new MutationObserver(() => {
+            observer.disconnect();
+            resolve(true);
+          });
+          observer.observe(region, { childList: true, subtree: true, characterData: true });
+          setTimeout(() => resolve(false), 15_000);
+        }),
+    );
+    await people.join(room, 'Bob');
+    expect(await announcedAgain).toBe(true);
     await expect(events).toHaveText('Bob joined.');
   });
 });

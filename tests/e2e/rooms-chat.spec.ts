@@ -852,10 +852,30 @@ test.describe('Lock state: only an owner who has joined locks the room; a newcom
     await expect(roomState).toContainText('This room is locked.');
     // Not a banner over an empty page: the prompt stands in the page's main area, where the call would be.
     await expect(carol.page.getByRole('main').getByRole('status', { name: 'Room state' })).toContainText('Enter the room password to join.');
+    // A room that has not let her in gets neither her camera nor a call, not even while a password is tried.
+    await carol.page.evaluate(() => {
+      const seen = window as unknown as { cameraAsked: number; callOffered: boolean };
+      seen.cameraAsked = 0;
+      seen.callOffered = false;
+      const ask = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+      navigator.mediaDevices.getUserMedia = (constraints) => {
+        seen.cameraAsked += 1;
+        return ask(constraints);
+      };
+      new MutationObserver(() => {
+        if ([...document.querySelectorAll('button')].some((button) => button.textContent?.trim() === 'Join call')) seen.callOffered = true;
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     await enterPassword(carol.page, 'wrong');
     await expect(roomState).toContainText('That password did not open the room.');
     await expect(carol.page.getByRole('textbox', { name: 'Room password' })).toBeVisible();
     await expect(messageBox(carol.page)).toBeDisabled();
+    expect(
+      await carol.page.evaluate(() => {
+        const seen = window as unknown as { cameraAsked: number; callOffered: boolean };
+        return { cameraAsked: seen.cameraAsked, callOffered: seen.callOffered };
+      }),
+    ).toEqual({ cameraAsked: 0, callOffered: false });
 
     await enterPassword(carol.page, 'open sesame');
     await expectJoined(carol.page);

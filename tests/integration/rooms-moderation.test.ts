@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { JID } from 'stanza';
 import { describe, expect, it } from 'vitest';
-import { ModerationRefusedError, RoomNotJoinedError } from '../../src/protocol/errors';
+import { ModerationRefusedError, RoomNotJoinedError, ValidationError } from '../../src/protocol/errors';
 import { providerConfig, useParley } from '../support/parley';
 import { flushed, joinedBy, joinedRoom, peerNamed, roomInState, useSessions, waitFor, type TestSession } from '../support/sessions';
 import { clientFor, login, usePlainClients, withTimeout } from '../support/xmppClient';
@@ -157,6 +157,23 @@ describe('SPEC §4 removal: the Room says why we are out, so every tab can show 
       return current?.address === alternate && current.roomState === 'joined' ? current : undefined;
     });
     expect(alicesMove.movedFrom).toEqual({ fromAddress: room.address, fromName: name, reason: 'Moving', byYou: true });
+  });
+
+  it('refuses to name the room itself as where to go; a destroy that does (as a plain XMPP app may send) ends the room for the others, who do not join it again', async () => {
+    const alice = person('Alice');
+    const bob = person('Bob');
+    const name = newRoomName();
+    const room = await joinedBy(alice, name);
+    const bobRoom = await joinedBy(bob, name);
+    await expect(alice.rooms.destroyRoom(room.address, { roomAddress: room.address, reason: 'Again' })).rejects.toThrow(ValidationError);
+    expect(alice.session.store.state.rooms[room.id]).toMatchObject({ roomState: 'joined' });
+
+    await withTimeout(alice.session.client!.destroyRoom(room.address, { jid: room.address, reason: 'Again' }), 10_000, 'the destroy');
+    const closed = await roomInState(bob, bobRoom.id, 'failed');
+    expect(closed).toMatchObject({ address: room.address, joined: false, removal: { kind: 'destroyed', reason: 'Again' } });
+    expect(closed.movedFrom).toBeUndefined();
+    await flushed(bob);
+    expect(bob.session.store.state.rooms[bobRoom.id]).toMatchObject({ roomState: 'failed', joined: false });
   });
 
   it('ends the destroyed room as destroyed for someone already in the alternate room, and keeps them there (a room gone from the state reads as left)', async () => {

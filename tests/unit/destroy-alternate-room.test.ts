@@ -21,6 +21,12 @@ describe('Destroy room: the alternate room typed is checked in the dialog, so th
     }
   });
 
+  it('refuses the room itself, however it is typed: everyone would go back into the room just closed', () => {
+    for (const typed of ['closing', 'Closing', 'closing@muc.parley.test']) {
+      expect(alternateRoomAddress(typed, ROOM)).toEqual({ refusal: 'That is this room. Name another room to send everyone to, or leave it empty.' });
+    }
+  });
+
   it('says why, in the home page’s words, when what was typed cannot name a room', () => {
     expect(alternateRoomAddress('@@@', ROOM)).toEqual({ refusal: 'That room name has no letters or digits that can name a room.' });
     expect(alternateRoomAddress('team\u{E000}', ROOM)).toEqual({ refusal: 'That room name cannot become a room address: it contains U+E000, a private-use character.' });

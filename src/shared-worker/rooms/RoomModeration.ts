@@ -83,6 +83,7 @@ export class RoomModeration {
     const room = this.records.joined(roomAddress);
     const client = this.context.client;
     if (!room || !client) return;
+    if (venue.jid === room.address) throw new ValidationError('alternate roomAddress must be another room than the one destroyed');
     // Marked before asking: the room sends our own removal before it answers the request.
     this.destroyAsked.add(room.address);
     try {

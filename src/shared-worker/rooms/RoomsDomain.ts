@@ -467,7 +467,12 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
    */
   private selfRemoved(room: AddressedRoom, removedBy: Exclude<SelfRemoval, { kind: 'renamed' }>): void {
     const { store, log } = this.context;
-    const removal = removedBy.kind === 'destroyed' ? { ...removedBy, byYou: this.moderation.takeDestroyedHere(room.address) } : removedBy;
+    // A destroy naming the room itself as where to go (a plain XMPP app's owner may send one) names no
+    // venue: following it would join again the room just destroyed.
+    const removal =
+      removedBy.kind === 'destroyed'
+        ? { ...removedBy, byYou: this.moderation.takeDestroyedHere(room.address), alternate: removedBy.alternate === room.address ? undefined : removedBy.alternate }
+        : removedBy;
     this.joins.end(room.id);
     this.presence.forget(room.id);
     // Only a room we were in is rejoined at once: one that stops again before our join completes

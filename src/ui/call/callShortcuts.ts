@@ -10,7 +10,7 @@ export const CALL_SHORTCUTS = { microphone: 'KeyD', camera: 'KeyE' } as const;
 
 export type CallShortcut = (typeof CALL_SHORTCUTS)[keyof typeof CALL_SHORTCUTS];
 
-/** What a key event says: Ctrl or ⌘ with the shortcut's key, nothing else held. */
+/** What a key event says of the keys held with it. */
 export interface ShortcutKeys {
   readonly code: string;
   readonly ctrlKey: boolean;
@@ -19,8 +19,14 @@ export interface ShortcutKeys {
   readonly shiftKey: boolean;
 }
 
-export function isCallShortcut(event: ShortcutKeys, shortcut: CallShortcut): boolean {
-  return event.code === shortcut && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey;
+/**
+ * The shortcut's key with the platform's command key alone: ⌘ on Apple devices, Ctrl elsewhere. Not
+ * Ctrl on an Apple device, where Ctrl+E and Ctrl+D move the caret and delete in every text field
+ * (turning a camera on while someone types would be the worst surprise a key could give).
+ */
+export function isCallShortcut(event: ShortcutKeys, shortcut: CallShortcut, apple: boolean): boolean {
+  const command = apple ? event.metaKey && !event.ctrlKey : event.ctrlKey && !event.metaKey;
+  return event.code === shortcut && command && !event.altKey && !event.shiftKey;
 }
 
 function onApplePlatform(): boolean {
@@ -46,8 +52,9 @@ export function useCallShortcut(shortcut: CallShortcut, enabled: boolean, run: (
   current.current = { enabled, run };
   const [used, setUsed] = useState(false);
   useEffect(() => {
+    const apple = onApplePlatform();
     const onKeyDown = (event: KeyboardEvent) => {
-      if (!isCallShortcut(event, shortcut)) return;
+      if (!isCallShortcut(event, shortcut, apple)) return;
       event.preventDefault();
       if (event.repeat || !current.current.enabled) return;
       setUsed(true);

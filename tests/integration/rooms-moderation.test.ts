@@ -64,6 +64,21 @@ describe('SPEC §6 lifting a ban: affiliation none; the person may come back', (
   });
 });
 
+describe('SPEC §6 lifting a ban reaches every tab: a room another tab still holds as banned is asked again when the person joins it', () => {
+  it('lets Bob back in without leaving first (his pop-out still held the room), and keeps him out while the ban holds', async () => {
+    const { alice, bob, name, room, bobRoom, bobAddress } = await aliceKicksBob();
+    // Still banned: asked again, refused again.
+    expect(await bob.rooms.joinRoom(name)).toBe(bobRoom.id);
+    await flushed(bob);
+    expect(await roomInState(bob, bobRoom.id, 'banned')).toMatchObject({ banned: true, joined: false });
+
+    await alice.rooms.liftBan(room.address, bobAddress);
+    expect(await bob.rooms.joinRoom(name)).toBe(bobRoom.id);
+    expect(await roomInState(bob, bobRoom.id, 'joined')).toMatchObject({ joined: true, banned: false, removal: undefined });
+    await peerNamed(alice, room.address, 'Bob');
+  });
+});
+
 describe('SPEC §8 join failures: only the answer to the join presence fails a join', () => {
   it('does not take the refusal of a presence that crossed the kick for the answer to the next join', async () => {
     const { alice, bob, room, bobRoom, bobAddress } = await aliceKicksBob();

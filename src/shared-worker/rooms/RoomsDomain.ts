@@ -237,10 +237,13 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       if (!room.autoJoinCall) this.context.store.update('rooms', room.id, { autoJoinCall: true });
       if (room.address && !this.records.call(room.address)?.joined) this.calls.join(room.address, undefined);
     }
-    const retry = room.roomState === 'failed' || room.roomState === 'waiting' || (room.roomState === 'password-required' && password !== undefined);
+    // Banned or removed, the room is asked again too: the ban may have been lifted since, and another
+    // tab still holding the ended room must not keep the person out (the room says if it still bans).
+    const retry =
+      room.roomState === 'failed' || room.roomState === 'banned' || room.roomState === 'waiting' || (room.roomState === 'password-required' && password !== undefined);
     if (!retry) return;
     const withPassword = password !== undefined ? { providedPassword: password, password: undefined } : {};
-    this.context.store.update('rooms', room.id, { roomState: 'joining', error: undefined, ...withPassword });
+    this.context.store.update('rooms', room.id, { roomState: 'joining', error: undefined, removal: undefined, banned: false, ...withPassword });
     this.startJoin(room.id);
   }
 

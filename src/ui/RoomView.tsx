@@ -50,7 +50,9 @@ export function RoomView({ roomName }: { roomName: string }) {
   // another tab), has no call: its media and connections go.
   const notIn = room?.joinedAt === undefined && (room?.roomState === 'failed' || room?.roomState === 'password-required' || (room?.passwordRequired === true && room.roomState !== 'joined'));
   const callPossible = !openError && !end && !notIn;
-  const { runtime: callRuntime, joinAsked, askToJoin, loadFailed: callLoadFailed } = useRoomCallRuntime(callPossible ? roomAddress : undefined, roomName);
+  // By the room's name now: moved to an alternate room, the call, its "Join call" and what a reload
+  // brings back are the new room's (the address bar names it too).
+  const { runtime: callRuntime, joinAsked, askToJoin, loadFailed: callLoadFailed } = useRoomCallRuntime(callPossible ? roomAddress : undefined, shownName);
   // The camera and microphone asked for as the page loaded are for the call runtime: a view that goes,
   // or whose room cannot have a call, before one took them lets them go.
   useEffect(() => {

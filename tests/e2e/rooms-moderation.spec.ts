@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
 import { chatLog, expect, expectChatClosed, expectJoined, kickAndBan, messageBox, openPanel, participantEntry, participants, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
 import { attachSessionWorker } from '../support/attachedWorker';
-import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
+import { callButton, joinCall, LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
 // The room and its chat, whose pages show a camera preview (LIGHT_DIRECT_SERVERS).
 test.use({ parleySettings: LIGHT_DIRECT_SERVERS });
@@ -246,12 +246,13 @@ test.describe('Destroyed room: one screen says the owner closed it, or where eve
     await expect(chatLog(bob.page)).toContainText('wrapping up');
   });
 
-  test('with another room: everyone is moved there and told where they came from; the address bar names it, where a reload keeps them', async ({ people }) => {
+  test('with another room: everyone is moved there and told where they came from; the address bar names it, where a reload keeps them, in the call as they were', async ({ people }) => {
     const room = uniqueRoomName('moving');
     const alternate = uniqueRoomName('new-home');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
     await expect(bob.page.getByRole('button', { name: 'Destroy room' })).toHaveCount(0);
+    await joinCall(bob.page);
 
     await alice.page.getByRole('button', { name: 'Destroy room' }).click();
     const dialog = alice.page.getByRole('dialog', { name: 'Destroy room' });
@@ -269,10 +270,13 @@ test.describe('Destroyed room: one screen says the owner closed it, or where eve
     await say(bob.page, 'made it');
     await expect(chatLog(alice.page)).toContainText('made it');
 
-    // The address bar named the room they are in: a reload takes Bob back there, not to the destroyed one.
+    // The address bar named the room they are in: a reload takes Bob back there, not to the destroyed
+    // one, and into its call, which the move carried him into.
+    await expect(callButton(bob.page, 'Hang up')).toBeVisible();
     await bob.page.reload();
     await expect(bob.page.getByRole('heading', { level: 1 })).toHaveText(alternate);
     await expectJoined(bob.page);
+    await expect(callButton(bob.page, 'Hang up')).toBeVisible();
     await openPanel(bob.page, 'People');
     await expect(participants(bob.page).getByRole('listitem')).toHaveCount(2);
     await openPanel(bob.page, 'Chat');

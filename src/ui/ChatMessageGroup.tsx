@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { memo, useId, type ReactNode } from 'react';
 import type { ChatMessage } from '../protocol/entities';
 import { meAction } from '../protocol/meCommand';
 import { useActions } from './tabContext';
@@ -65,7 +65,7 @@ interface ChatMessageItemProps {
  * One message: its text (marked when it names you), its delivery while it is ours and unconfirmed,
  * Edit, React and (ours) Delete, and its reactions under it.
  */
-function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }: ChatMessageItemProps) {
+const ChatMessageItem = memo(function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }: ChatMessageItemProps) {
   const actions = useActions();
   const settled = message.direction === 'incoming' || message.acked;
   // Not once deleted, nor while you are out of the room (the session would refuse the reaction).
@@ -129,7 +129,7 @@ function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }
       <MessageReactions message={message} selfAddress={selfAddress} picking={picker.open} onPicked={picker.close} />
     </div>
   );
-}
+});
 
 /** Consecutive messages of one sender under one header with their name and time. Text and links, never HTML. */
 export function ChatMessageGroup({ group, editableId, onEdit, onReplyPrivately, selfAddress, mentionsYou }: ChatMessageGroupProps) {

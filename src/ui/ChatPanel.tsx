@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { heldLeaveIdsAtomFamily, lastOwnMessageAtomFamily, preferencesAtom, roomEventsAtomFamily, occupantPresentAtomFamily, privateMessageReadersAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
 import { askForNotificationsOnce } from '../main-thread/alerts/desktopNotifications';
 import type { ChatMessage, Room } from '../protocol/entities';
@@ -241,6 +241,13 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
     });
   }
 
+  // The same two functions at every render, calling this render's handlers: the log's messages are
+  // memoised, so a new message draws itself, not again every message before it.
+  const handlers = useRef({ startEdit, writePrivately });
+  handlers.current = { startEdit, writePrivately };
+  const onEdit = useCallback((message: ChatMessage) => handlers.current.startEdit(message), []);
+  const onReplyPrivately = useCallback((recipient: PrivateRecipient) => handlers.current.writePrivately(recipient), []);
+
   return (
     <section className="card chat-panel" aria-labelledby="chat-heading">
       <h2 id="chat-heading" className="section-title">
@@ -251,8 +258,8 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
         events={events}
         heldLeaveIds={heldLeaveIds}
         editableId={disabled ? undefined : lastOwn?.id}
-        onEdit={startEdit}
-        onReplyPrivately={writePrivately}
+        onEdit={onEdit}
+        onReplyPrivately={onReplyPrivately}
         selfAddress={disabled ? undefined : room?.selfAddress}
         mentionsYou={mentionsYou}
         newFrom={newFrom}

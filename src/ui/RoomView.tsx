@@ -48,7 +48,8 @@ export function RoomView({ roomName }: { roomName: string }) {
   // ever in (the prompt is the next step; nor while a password given there is tried: the camera is
   // not for a room that has not let us in), or has ended for us (kicked, banned, destroyed, left from
   // another tab), has no call: its media and connections go.
-  const notIn = room?.joinedAt === undefined && (room?.roomState === 'failed' || room?.roomState === 'password-required' || (room?.passwordRequired === true && room.roomState !== 'joined'));
+  // (A join the room refused for its password sets passwordRequired with the 'password-required' state.)
+  const notIn = room?.joinedAt === undefined && (room?.roomState === 'failed' || (room?.passwordRequired === true && room.roomState !== 'joined'));
   const callPossible = !openError && !end && !notIn;
   // By the room's name now: moved to an alternate room, the call, its "Join call" and what a reload
   // brings back are the new room's (the address bar names it too).

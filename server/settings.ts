@@ -223,6 +223,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
       connectionsPerUser: atLeastOne('PARLEY_RELAY_CONNECTIONS_PER_USER', env.PARLEY_RELAY_CONNECTIONS_PER_USER, RELAY_LIMITS.connectionsPerUser),
       connectionsPerAddress: atLeastOne('PARLEY_RELAY_CONNECTIONS_PER_ADDRESS', env.PARLEY_RELAY_CONNECTIONS_PER_ADDRESS, RELAY_LIMITS.connectionsPerAddress),
       ingestsPerUser: atLeastOne('PARLEY_RELAY_INGESTS_PER_USER', env.PARLEY_RELAY_INGESTS_PER_USER, RELAY_LIMITS.ingestsPerUser),
+      transportsPerAddress: atLeastOne('PARLEY_RELAY_TRANSPORTS_PER_ADDRESS', env.PARLEY_RELAY_TRANSPORTS_PER_ADDRESS, RELAY_LIMITS.transportsPerAddress),
     },
     ...overrides,
   };

@@ -68,6 +68,7 @@ export class RelayServer {
   private readonly connectionsByUser: Quota;
   private readonly connectionsByAddress: Quota;
   private readonly ingestsByUser: Quota;
+  private readonly transportsByAddress: Quota;
   private readonly resumable: ResumableSessions;
   private connectionNumber = 0;
   private stopped = false;
@@ -99,6 +100,7 @@ export class RelayServer {
     this.connectionsByUser = new Quota(options.limits.connectionsPerUser, 'relay connections for this user');
     this.connectionsByAddress = new Quota(options.limits.connectionsPerAddress, 'relay connections from this address');
     this.ingestsByUser = new Quota(options.limits.ingestsPerUser, 'streams ingested by this user');
+    this.transportsByAddress = new Quota(options.limits.transportsPerAddress, 'media transports from this address');
     this.resumable = new ResumableSessions(options.limits.resumeGraceMs);
   }
 
@@ -145,6 +147,8 @@ export class RelayServer {
             transportOptions: this.transportOptions,
             limits: this.options.limits,
             takeIngestSlot: () => this.ingestsByUser.take(user),
+            // The address that opened the session: a session resumed from another keeps counting there.
+            takeTransportSlot: () => this.transportsByAddress.take(address),
             releaseConnectionSlot,
           });
           this.resumable.add(session, user, holder);

@@ -37,6 +37,8 @@ export interface RelaySessionOptions {
   limits: RelayLimits;
   /** Takes one of the user's ingest slots (throws LimitExceededError when they hold all); returns its release. */
   takeIngestSlot: () => () => void;
+  /** Takes one of the address's transport slots (throws LimitExceededError when it holds all); returns its release. */
+  takeTransportSlot: () => () => void;
   /** Gives back the user's connection slot, which the session holds for as long as it lives, whichever socket holds it. */
   releaseConnectionSlot: () => void;
 }
@@ -89,7 +91,7 @@ export class RelaySession {
       if (this.consumers.size >= this.options.limits.consumersPerConnection) {
         throw new LimitExceededError(`a connection has at most ${this.options.limits.consumersPerConnection} consumers`);
       }
-      const session = await ConsumerSession.create({
+      const session = await this.withSlots([this.options.takeTransportSlot], () => ConsumerSession.create({
         id,
         peerId,
         roomId,
@@ -99,7 +101,7 @@ export class RelaySession {
         room: this.room,
         transportOptions: this.options.transportOptions,
         connectTimeoutMs: this.options.limits.consumerConnectTimeoutMs,
-      });
+      }), (made) => made.transport);
       this.adoptConsumer(session);
       return { sdp: session.offer };
     },
@@ -239,26 +241,35 @@ export class RelaySession {
   }
 
   /**
-   * Makes and keeps a new ingest within the per-connection and per-user bounds: the user's slot is
-   * taken before the media server is asked (connections of one user run concurrently) and given
-   * back when the ingest's transport closes, however that happens.
+   * Makes and keeps a new ingest within the per-connection, per-user and per-address bounds (the
+   * slots: `withSlots`).
    */
   private async makeIngest<T extends { ingest: Ingest }>(id: string, make: () => Promise<T>): Promise<T> {
     if (this.ingests.has(id)) throw new ConflictError(`stream "${id}" is already ingested; DISPOSE it first`);
     if (this.ingests.size >= this.options.limits.ingestsPerConnection) {
       throw new LimitExceededError(`a connection ingests at most ${this.options.limits.ingestsPerConnection} streams`);
     }
-    const release = this.options.takeIngestSlot();
-    let made: T;
-    try {
-      made = await make();
-    } catch (error) {
-      release();
-      throw error;
-    }
-    made.ingest.transport.observer.once('close', release);
+    const made = await this.withSlots([this.options.takeIngestSlot, this.options.takeTransportSlot], make, ({ ingest }) => ingest.transport);
     this.adoptIngest(made.ingest);
     return made;
+  }
+
+  /**
+   * Takes the slots before the media server is asked (connections of one user or address run
+   * concurrently) and gives them back when what it made closes its transport, however that
+   * happens, or at once should making it fail.
+   */
+  private async withSlots<T>(takes: readonly (() => () => void)[], make: () => Promise<T>, transportOf: (made: T) => types.Transport): Promise<T> {
+    const releases: (() => void)[] = [];
+    try {
+      for (const take of takes) releases.push(take());
+      const made = await make();
+      for (const release of releases) transportOf(made).observer.once('close', release);
+      return made;
+    } catch (error) {
+      for (const release of releases) release();
+      throw error;
+    }
   }
 
   private ingest(id: string): Ingest {

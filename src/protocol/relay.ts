@@ -138,7 +138,7 @@ export const RELAY_ERROR = {
   notFound: -32002,
   /** The id is in use, or the connection is bound to another room. */
   conflict: -32003,
-  /** A bound (per connection: consumers, ingests, media sections; per user or address: connections, ingests) would be exceeded. */
+  /** A bound (per connection: consumers, ingests, media sections; per user or address: connections, ingests, transports) would be exceeded. */
   limitExceeded: -32004,
   /** The connection's request rate is above its token bucket. */
   rateLimited: -32005,
@@ -186,6 +186,12 @@ export const RELAY_LIMITS = {
   connectionsPerAddress: 64,
   /** Streams one user ingests at once, over all of their connections (each ingest holds a UDP port). */
   ingestsPerUser: 4,
+  /**
+   * Media transports (ingests and consumers: each holds a UDP port of the relay's range) held at
+   * once from one network address, over all of its connections: guest identities cost nothing, so
+   * without it one address could hold connectionsPerAddress × (ingests + consumers) ports.
+   */
+  transportsPerAddress: 1_024,
 } as const;
 export type RelayLimits = { readonly [K in keyof typeof RELAY_LIMITS]: number };
 

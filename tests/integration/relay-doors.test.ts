@@ -9,11 +9,11 @@ import { connectRelay, fetchConfig, type RelayTestClient } from './relay-client'
 
 /**
  * Bounded doors of the media relay (issue 12, item 5): a socket that does not authenticate is
- * closed, and connections and ingests are capped per user and per address, each cap answered with
+ * closed, and connections, ingests and media transports are capped per user and per address, each cap answered with
  * a clear JSON-RPC error. Small limits so that a test reaches them; real mediasoup worker.
  */
 
-const LIMITS = { ...RELAY_LIMITS, authTimeoutMs: 300, connectionsPerUser: 2, connectionsPerAddress: 5, ingestsPerUser: 2, resumeGraceMs: 1_000 };
+const LIMITS = { ...RELAY_LIMITS, authTimeoutMs: 300, connectionsPerUser: 2, connectionsPerAddress: 5, ingestsPerUser: 2, transportsPerAddress: 4, resumeGraceMs: 1_000 };
 let parley: RunningParley;
 let relayUrl: string;
 const open: RelayTestClient[] = [];
@@ -170,5 +170,41 @@ describe('The relay caps streams ingested per user over all their connections (i
     await relayLetGo();
     await screen.ok('CREATE_INGEST_TRANSPORT', { id: 'again-1', roomAddress });
     await screen.ok('CREATE_INGEST_TRANSPORT', { id: 'again-2', roomAddress });
+  });
+});
+
+/** A microphone as mediasoup-client's SendTransport produces it. */
+const microphone = { mid: '0', codecs: [{ mimeType: 'audio/opus', payloadType: 111, clockRate: 48000, channels: 2 }], encodings: [{ ssrc: 1111 }] };
+
+describe('The relay caps media transports per network address over all its connections and users (transportsPerAddress)', () => {
+  it('refuses the transport beyond the cap, an ingest’s or a consumer’s, with limitExceeded, and makes one again once another has closed', async () => {
+    const roomAddress = `transports-${Date.now()}@${parley.settings.mucDomain}`;
+    const alice = await authenticatedAs(await fetchConfig(parley.url));
+    const bob = await authenticatedAs(await fetchConfig(parley.url));
+    await alice.ok('CREATE_INGEST_TRANSPORT', { id: 'camera', roomAddress });
+    await alice.ok('PRODUCE', { id: 'camera', kind: 'audio', rtpParameters: microphone, appData: { trackId: 'microphone' } });
+    await bob.ok('CREATE_INGEST_TRANSPORT', { id: 'camera', roomAddress });
+    const consumerOfAlice = (id: string) => alice.call('CREATE_CONSUMER', { id, peerId: id, roomAddress, roomId: 'rid', source: 'camera', audio: true, video: false });
+    expect((await consumerOfAlice('sid-1')).result).toHaveProperty('sdp');
+    await bob.ok('CREATE_INGEST_TRANSPORT', { id: 'screen', roomAddress });
+    expect(parley.relay!.stats().transports).toBe(LIMITS.transportsPerAddress);
+
+    const refusal = { code: RELAY_ERROR.limitExceeded, message: `too many media transports from this address: at most ${LIMITS.transportsPerAddress}` };
+    expect((await consumerOfAlice('sid-2')).error).toEqual(refusal);
+    expect((await alice.call('CREATE_INGEST_TRANSPORT', { id: 'screen', roomAddress })).error).toEqual(refusal);
+    // The same consumer id again replaces its consumer (the retry after `failed`): it takes no more.
+    expect((await consumerOfAlice('sid-1')).result).toHaveProperty('sdp');
+    expect(parley.relay!.stats().transports).toBe(LIMITS.transportsPerAddress);
+
+    // A consumer removed, an ingest disposed, a connection closed: each gives its transports back.
+    await alice.ok('REMOVE_CONSUMER', { id: 'sid-1' });
+    expect((await consumerOfAlice('sid-2')).result).toHaveProperty('sdp');
+    await bob.ok('DISPOSE', { id: 'screen' });
+    await alice.ok('CREATE_INGEST_TRANSPORT', { id: 'screen', roomAddress });
+    await bob.close();
+    open.splice(open.indexOf(bob), 1);
+    await relayLetGo();
+    expect((await consumerOfAlice('sid-3')).result).toHaveProperty('sdp');
+    expect(parley.relay!.stats().transports).toBe(LIMITS.transportsPerAddress);
   });
 });

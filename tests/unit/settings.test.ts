@@ -61,7 +61,7 @@ describe('PARLEY_XMPP_CLUSTER: ejabberd nodes join into one cluster over Erlang 
   });
 });
 
-describe('Relay doors: PARLEY_RELAY_AUTH_TIMEOUT_MS, _CONNECTIONS_PER_USER, _CONNECTIONS_PER_ADDRESS, _INGESTS_PER_USER', () => {
+describe('Relay doors: PARLEY_RELAY_AUTH_TIMEOUT_MS, _CONNECTIONS_PER_USER, _CONNECTIONS_PER_ADDRESS, _INGESTS_PER_USER, _TRANSPORTS_PER_ADDRESS', () => {
   it('default to RELAY_LIMITS and are read from the environment', () => {
     expect(readSettings({}).relayLimits).toEqual(RELAY_LIMITS);
     const limits = readSettings({
@@ -69,8 +69,9 @@ describe('Relay doors: PARLEY_RELAY_AUTH_TIMEOUT_MS, _CONNECTIONS_PER_USER, _CON
       PARLEY_RELAY_CONNECTIONS_PER_USER: '2',
       PARLEY_RELAY_CONNECTIONS_PER_ADDRESS: '500',
       PARLEY_RELAY_INGESTS_PER_USER: '3',
+      PARLEY_RELAY_TRANSPORTS_PER_ADDRESS: '4096',
     }).relayLimits;
-    expect(limits).toEqual({ ...RELAY_LIMITS, authTimeoutMs: 2000, connectionsPerUser: 2, connectionsPerAddress: 500, ingestsPerUser: 3 });
+    expect(limits).toEqual({ ...RELAY_LIMITS, authTimeoutMs: 2000, connectionsPerUser: 2, connectionsPerAddress: 500, ingestsPerUser: 3, transportsPerAddress: 4096 });
   });
 
   it('refuses 0, which would refuse every client', () => {

@@ -142,11 +142,17 @@ export class TabsApi implements SessionApi {
       void this.calls.setHeldPeers(roomAddress, []);
       void this.leaveCallUnlessTakenOver(roomAddress);
     }
+    // A call of its rooms that no tab runs yet: it may have joined it and gone before claiming it.
+    for (const roomId of tab.rooms) {
+      const roomAddress = this.session.store.get('rooms', roomId)?.address;
+      if (roomAddress === undefined || callsItRan.includes(roomAddress) || this.jingle.ownerOf(roomAddress) !== undefined) continue;
+      void this.leaveCallUnlessTakenOver(roomAddress);
+    }
     for (const roomId of tab.rooms) await this.leaveIfUnused(roomId);
   }
 
   /**
-   * The tab that ran the room's call went: another tab of the room may take the call over (its
+   * The tab that ran the room's call, or may have been about to, went: another tab of the room may take the call over (its
    * Web Lock came free), as soon as an offer waiting for a claim would be declined
    * (UNCLAIMED_CALL_HOLD). Otherwise nobody runs it, and it is left: the room would go on saying
    * you are in it (a pop-out chat keeping the room), and its people would offer you calls forever.

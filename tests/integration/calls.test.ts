@@ -8,7 +8,7 @@ import type { Peer } from '../../src/protocol/entities';
 import type { Clock } from '../../src/common/clock';
 import { ManualClock } from '../support/ManualClock';
 import { providerConfig, useParley } from '../support/parley';
-import { flushed, joinedBy, receivedBy, useSessions, WAIT_MS, waitFor, type JoinedRoom, type TestSession } from '../support/sessions';
+import { connected, flushed, joinedBy, joinedRoom, receivedBy, useSessions, WAIT_MS, waitFor, type JoinedRoom, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
 import { clientFor, login, withTimeout } from '../support/xmppClient';
 
@@ -332,6 +332,29 @@ describe('Jingle routing: a request for a call this session is in waits for the 
     expect(inCall(alice)).toBe(false);
     // Only the call is left: the room stays joined for the tab that keeps it.
     expect(alice.person.session.store.state.rooms[alice.room.id]?.joined).toBe(true);
+  });
+
+  it('a tab that joined the call and went before claiming it, while another tab keeps the room (a pop-out chat): the call is left once nobody took it within the hold', async () => {
+    const alice = openSession({ server: server(), ...onManualClock() });
+    await connected(alice);
+    const popout = `${alice.tabId}-popout`;
+    alice.tabs.attach(popout, { state: () => {}, event: () => {}, jingle: () => {} });
+    const roomName = 'jingle-joined-unclaimed';
+    await alice.tabs.openRoom(popout, roomName);
+    const roomId = await alice.tabs.openRoom(alice.tabId, roomName, { autoJoinCall: true });
+    const room = await joinedRoom(alice, roomId);
+    await waitFor(alice, 'in the call', (state) => state.calls[room.address]?.joined);
+    const bob = await tabIn(openSession({ server: server() }), roomName);
+    await seen(bob.person, room.selfAddress, 'Bob sees Alice in the call', (p) => p.joinedCall);
+
+    alice.tabGoes(alice.tabId);
+    await flushed(alice);
+    await alice.clock.advance(UNCLAIMED_CALL_HOLD.timeoutMs - 1);
+    await flushed(alice);
+    expect(alice.session.store.state.calls[room.address]?.joined).toBe(true);
+    await alice.clock.advance(1);
+    await seen(bob.person, room.selfAddress, 'Bob sees Alice leave the call', (p) => !p.joinedCall);
+    expect(alice.session.store.state.rooms[roomId]?.joined).toBe(true);
   });
 
   it('a call tab that goes and another tab of the room takes the call over within the hold (a handover): the call stays', async () => {

@@ -56,6 +56,7 @@ export function createSession(options: SessionOptions): ParleySession {
       session,
       (peerAddress) => rooms.lastRecordOf(peerAddress),
       (roomAddress, change) => tabs.deliverToCallTab(jingle.ownerOf(roomAddress), { type: 'own-media-request', roomAddress, change }),
+      (peerAddress, volumeLimit) => rooms.rememberVolumeLimit(peerAddress, volumeLimit),
     ),
   );
   const tabs: TabsApi = new TabsApi(session, { rooms, chat, preferences, jingle, calls }, options.tabGone);

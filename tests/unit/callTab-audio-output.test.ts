@@ -50,6 +50,21 @@ describe('a person is heard at the volume you set for them while the connection 
     outputs.refresh();
     expect(element.volume).toBe(0);
   });
+
+  it('Bob set to 0.2 while the room does not list him (his tile kept by the call) is heard at 0.2 at once, on an element attached meanwhile too', () => {
+    let settings: AudioOutputSettings = { peers: { [BOB]: peer(BOB, { volumeLimit: 0.4 }) }, preferences: { globalVolumeLimit: 1, audioOutputDeviceId: '' } };
+    const outputs = new AudioOutputs(() => settings, { info: () => undefined, error: () => undefined });
+    const element = { volume: 1 } as HTMLAudioElement;
+    outputs.add(element, BOB);
+    settings = { ...settings, peers: {} };
+    outputs.refresh();
+
+    outputs.setLimit(BOB, 0.2);
+    expect(element.volume).toBeCloseTo(0.2);
+    const attachedMeanwhile = { volume: 1 } as HTMLAudioElement;
+    outputs.add(attachedMeanwhile, BOB);
+    expect(attachedMeanwhile.volume).toBeCloseTo(0.2);
+  });
 });
 
 describe('a speaker you chose plays the call once it is plugged in: the preference stands while it is away, and the device list changing asks for it again (SPEC §3 preference audioOutputDeviceId)', () => {

@@ -5,7 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Peer } from '../../src/protocol/entities';
 import { DEPARTURE_HOLD, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
+import { CallsDomain } from '../../src/shared-worker/calls/CallsDomain';
+import type { SessionContext } from '../../src/shared-worker/SessionContext';
+import { StateStore } from '../../src/shared-worker/StateStore';
 import { PeersBeforeOutage } from '../../src/shared-worker/rooms/PeersBeforeOutage';
+import { ManualClock } from '../support/ManualClock';
 import { PEER_DEFAULTS } from '../support/peers';
 
 const ROOM = 'room@rooms.example';
@@ -86,5 +90,30 @@ describe('A person back after a lost connection is heard at the volume you set f
     expect(BOB_FROM_PRESENCE.volumeLimit).toBe(0.8);
     expect(kept.restore(BOB_FROM_PRESENCE, 1_000).volumeLimit).toBe(0.3);
     expect(kept.restore(peer('carol', { joinedCall: false, requestingMedia: 'none', joinedCallAt: undefined }), 1_000).volumeLimit).toBe(0.5);
+  });
+
+  it('Bob turned down to 0.3 while the room did not list him (his tile kept by the call) is at 0.3 on the record he comes back with', async () => {
+    const store = new StateStore();
+    const context: SessionContext = { clock: new ManualClock(), log: { info: () => {}, error: () => {} }, fetch: () => Promise.reject(new Error('this test fetches nothing')), store, client: undefined, config: undefined, wantsConnection: true };
+    const kept = new PeersBeforeOutage();
+    // Wired as createSession wires it: RoomsDomain hands CallsDomain what it remembers.
+    const calls = new CallsDomain(
+      context,
+      (address) => kept.lastRecordOf(address),
+      () => false,
+      (address, volumeLimit) => kept.setVolumeLimit(address, volumeLimit),
+    );
+    // The connection is lost: SPEC §4 clears the peers, the session remembers Bob.
+    kept.keep([BOB_BEFORE]);
+    await calls.setPeerVolumeLimit(BOB_BEFORE.address, 0.3);
+    expect(store.state.peers[BOB_BEFORE.address]).toBeUndefined();
+    kept.rejoined(ROOM, 1_000);
+    expect(kept.restore(BOB_FROM_PRESENCE, 1_000).volumeLimit).toBe(0.3);
+
+    // Someone who left plainly while in the call (DepartureHold) likewise.
+    const carolBefore = peer('carol', { volumeLimit: 0.5 });
+    kept.departed(carolBefore, 2_000);
+    await calls.setPeerVolumeLimit(carolBefore.address, 0.1);
+    expect(kept.restore(peer('carol'), 2_000).volumeLimit).toBe(0.1);
   });
 });

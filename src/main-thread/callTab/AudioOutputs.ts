@@ -31,10 +31,11 @@ interface Output {
 export class AudioOutputs {
   private readonly outputs = new Set<Output>();
   /**
-   * Each person's limit as last listed: SPEC §4 clears every peer when the connection drops, while
-   * their audio plays on (call/RejoinHold), so an owner the room does not list now keeps this one.
+   * Each person's limit as last listed or set: SPEC §4 clears every peer when the connection drops,
+   * while their audio plays on (call/RejoinHold), so an owner the room does not list now keeps this
+   * one, and one set for them meanwhile is heard at once.
    */
-  private readonly listedLimits = new Map<string, number>();
+  private readonly knownLimits = new Map<string, number>();
 
   constructor(
     private readonly read: () => AudioOutputSettings,
@@ -51,6 +52,12 @@ export class AudioOutputs {
   refresh(): void {
     const settings = this.read();
     for (const output of this.outputs) this.apply(output, settings);
+  }
+
+  /** You set how loud you hear `owner`: while the room does not list them (a record it lists sets it), heard at once. */
+  setLimit(owner: string, volumeLimit: number): void {
+    this.knownLimits.set(owner, volumeLimit);
+    this.refresh();
   }
 
   /** The device list changed: each output whose chosen device could not be used is asked for it again. */
@@ -80,7 +87,7 @@ export class AudioOutputs {
   private limitOf(owner: string | undefined, peers: AudioOutputSettings['peers']): number {
     if (owner === undefined) return VOLUME.peerLimitDefault;
     const listed = peers[owner]?.volumeLimit;
-    if (listed !== undefined) this.listedLimits.set(owner, listed);
-    return this.listedLimits.get(owner) ?? VOLUME.peerLimitDefault;
+    if (listed !== undefined) this.knownLimits.set(owner, listed);
+    return this.knownLimits.get(owner) ?? VOLUME.peerLimitDefault;
   }
 }

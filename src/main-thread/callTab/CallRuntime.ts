@@ -397,8 +397,12 @@ export class CallRuntime {
     this.pushToTalk.holdOnScreen(held);
   }
 
-  /** SPEC §3 Peer volumeLimit: how loud you hear that person, 0 to 1. */
+  /**
+   * SPEC §3 Peer volumeLimit: how loud you hear that person, 0 to 1. Someone the call keeps while the
+   * room does not list them has no record to change: their audio takes it here at once (AudioOutputs).
+   */
   setPeerVolume(peerAddress: string, volumeLimit: number): void {
+    this.elements.setPeerVolume(peerAddress, volumeLimit);
     this.options.commands.calls.setPeerVolumeLimit(peerAddress, volumeLimit).catch((error: unknown) => this.options.logger.error(`volume of ${peerAddress} not set: ${errorMessage(error)}`));
   }
 

@@ -87,6 +87,11 @@ export class MediaElements {
     this.outputs.refresh();
   }
 
+  /** You set how loud you hear that person (AudioOutputs.setLimit). */
+  setPeerVolume(peerAddress: string, volumeLimit: number): void {
+    this.outputs.setLimit(peerAddress, volumeLimit);
+  }
+
   /** The device list changed: a chosen speaker that was not plugged in is asked for again (AudioOutputs). */
   retryUnavailableOutputs(): void {
     this.outputs.retryUnavailable();

@@ -42,6 +42,8 @@ export class CallsDomain implements SessionDomain, CallsCommands {
     private readonly lastRecordOf: (peerAddress: string) => Peer | undefined,
     /** Hands a request to the tab that runs the room's call (JingleRouter's owner); false when none does. */
     private readonly askCallTab: (roomAddress: string, change: OwnMediaRequest) => boolean,
+    /** Keeps the volume chosen for someone gone from their room (RoomsDomain): the record they come back with carries it. */
+    private readonly rememberVolumeLimit: (peerAddress: string, volumeLimit: number) => void,
   ) {}
 
   attachClient(client: Agent): void {
@@ -63,7 +65,9 @@ export class CallsDomain implements SessionDomain, CallsCommands {
 
   async setPeerVolumeLimit(peerAddress: string, volumeLimit: number): Promise<void> {
     if (typeof volumeLimit !== 'number' || !(volumeLimit >= 0 && volumeLimit <= 1)) throw new ValidationError('volumeLimit must be a number from 0 to 1');
-    this.context.store.update('peers', peerAddress, { volumeLimit });
+    // Someone the room does not list now (a lost connection, ours or theirs; the call keeps their tile)
+    // comes back at the level chosen meanwhile, not the one before.
+    if (!this.context.store.update('peers', peerAddress, { volumeLimit })) this.rememberVolumeLimit(peerAddress, volumeLimit);
   }
 
   /** Issue 13: your own mute, camera-off and screen share, kept where a tab taking the call over reads them. */

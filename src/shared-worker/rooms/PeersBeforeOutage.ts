@@ -54,6 +54,12 @@ export class PeersBeforeOutage {
     return { ...peer, joinedRoomAt, lastSpokeAt, volumeLimit, joinedCallAt, ...facts };
   }
 
+  /** How loud you chose to hear someone remembered here, while the room does not list them: the record they come back with carries it. */
+  setVolumeLimit(address: string, volumeLimit: number): void {
+    const kept = this.kept.get(address);
+    if (kept) this.kept.set(address, { ...kept, peer: { ...kept.peer, volumeLimit } });
+  }
+
   /** What we last knew of someone remembered here (gone with our connection, or left while in the call), until they are back or forgotten. */
   lastRecordOf(address: string): Peer | undefined {
     return this.kept.get(address)?.peer;

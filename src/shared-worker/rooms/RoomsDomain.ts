@@ -136,6 +136,11 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     return this.beforeOutage.lastRecordOf(peerAddress);
   }
 
+  /** How loud you chose to hear someone gone from their room who may be back (PeersBeforeOutage): they come back at it. */
+  rememberVolumeLimit(peerAddress: string, volumeLimit: number): void {
+    this.beforeOutage.setVolumeLimit(peerAddress, volumeLimit);
+  }
+
   // ---- RoomsCommands ----
 
   async joinRoom(name: string, options: JoinRoomOptions = {}): Promise<string> {

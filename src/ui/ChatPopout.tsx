@@ -35,7 +35,7 @@ export function ChatPopout({ roomName }: { roomName: string }) {
       {/* Kicked, banned, the room destroyed or left: the same screen as the room's tab says why, above what was said. */}
       {end && <RoomEnded end={end} onRejoin={rejoin} />}
       <Suspense fallback={null}>
-        {room?.address && <AttentionAlertsLater roomAddress={room.address} />}
+        {room?.address && <AttentionAlertsLater roomAddress={room.address} chatShown />}
         {room?.address && <RoomAlertsLater roomAddress={room.address} roomName={shownName} />}
       </Suspense>
       <main className="popout-main">

@@ -93,7 +93,7 @@ export function RoomView({ roomName }: { roomName: string }) {
       <RoomStatus roomName={roomName} room={room} openError={openError} ended={Boolean(end)} />
       {roomAddress && <RoomAnnouncer roomAddress={roomAddress} chatShown={chatShown} />}
       <Suspense fallback={null}>
-        {roomAddress && <AttentionAlertsLater roomAddress={roomAddress} />}
+        {roomAddress && <AttentionAlertsLater roomAddress={roomAddress} chatShown={chatShown} />}
         {roomAddress && <RoomAlertsLater roomAddress={roomAddress} roomName={shownName} />}
       </Suspense>
       <main className={`room-body ${panelsClass}`}>

@@ -923,6 +923,30 @@ test.describe('Attention request: shown while the peer requests it, for 5 s (SPE
   });
 });
 
+test.describe('An attention request is said once: by the open chat’s log, or by the alert while the chat is closed, and shown in both cases (SPEC §4 attention request)', () => {
+  test('Bob’s chat open: the request is a line of its log, and the banner shows without a word; his chat closed: the alert says it', async ({ people }) => {
+    const room = uniqueRoomName('attention-once');
+    const alice = await people.join(room, 'Alice');
+    const bob = await people.join(room, 'Bob');
+    const ask = () => participantEntry(alice.page, 'Bob').getByRole('button', { name: 'Request attention from Bob' }).click();
+    const banner = bob.page.locator('.banner-attention', { hasText: 'Alice is asking for your attention.' });
+    // What a screen reader finds in the alert: an element hidden from it (aria-hidden) is not found by role.
+    const saidByAlert = bob.page.getByRole('alert').getByRole('paragraph').filter({ hasText: 'Alice is asking for your attention.' });
+
+    await ask();
+    await expect(banner).toBeVisible();
+    await expect(chatLog(bob.page)).toContainText('Alice asked for your attention');
+    await expect(saidByAlert).toHaveCount(0);
+    await expect(banner).toBeHidden();
+
+    await panelToggle(bob.page, 'Chat').click();
+    await expect(panelToggle(bob.page, 'Chat')).toHaveAttribute('aria-expanded', 'false');
+    await ask();
+    await expect(saidByAlert).toBeVisible();
+    await expect(banner).toBeHidden();
+  });
+});
+
 test.describe('Unread count: messages that arrive while the chat is hidden are counted until it is shown (SPEC §3 Room.unreadCount)', () => {
   test('closing the chat panel counts new messages; opening it marks them read, "New messages" above the first of them until you write', async ({ people }) => {
     const room = uniqueRoomName('unread');

@@ -5,10 +5,22 @@ import { focusLost } from './focusLost';
 import { useActions } from './tabContext';
 import { LockIcon } from './Icon';
 
+/**
+ * What was typed in each room's prompt and not yet submitted, by room id, for the page's life (never
+ * stored): a lost connection interrupts the room (SPEC §4), and the prompt goes until the rejoin asks
+ * for the password again; it comes back with what was typed.
+ */
+const typedPasswords = new Map<string, string>();
+
 /** SPEC §4 password-required: the room is locked; asks for its password and retries the join. */
 export function RoomPasswordPrompt({ room }: { room: Room }) {
   const actions = useActions();
-  const [password, setPassword] = useState('');
+  const [password, setPassword] = useState(() => typedPasswords.get(room.id) ?? '');
+  const keepTyped = (text: string) => {
+    setPassword(text);
+    if (text) typedPasswords.set(room.id, text);
+    else typedPasswords.delete(room.id);
+  };
   const [submitting, setSubmitting] = useState(false);
   const hintId = useId();
   const field = useRef<HTMLInputElement>(null);
@@ -26,6 +38,8 @@ export function RoomPasswordPrompt({ room }: { room: Room }) {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!password) return;
+    // Submitted, it is the session's to try: the field is empty again, after a refusal too.
+    typedPasswords.delete(room.id);
     setSubmitting(true);
     try {
       await actions.rooms.submitRoomPassword(room.id, password);
@@ -58,7 +72,7 @@ export function RoomPasswordPrompt({ room }: { room: Room }) {
           id={`${hintId}-input`}
           type="password"
           value={password}
-          onChange={(event) => setPassword(event.target.value)}
+          onChange={(event) => keepTyped(event.target.value)}
           autoComplete="off"
           maxLength={LIMITS.roomPasswordLength}
           aria-describedby={hintId}

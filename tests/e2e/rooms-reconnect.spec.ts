@@ -1,4 +1,4 @@
-import { chatLog, expectJoined, messageBox, participantEntry, say, test, uniqueRoomName } from './rooms-people';
+import { chatLog, expectJoined, inTheRoom, lockRoom, messageBox, participantEntry, say, test, uniqueRoomName } from './rooms-people';
 import { expect } from './fixtures';
 import { LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
@@ -35,5 +35,27 @@ test.describe('Connection lost: every room goes interrupted, then every tab rejo
     await expect(chatLog(alice.page)).toContainText('back again');
     await expect(chatLog(alicePopout)).toContainText('back again');
     expect((await parley.xmpp.stats()).clientSessions).toBe(2);
+  });
+});
+
+test.describe('A locked room’s prompt keeps what was typed through a reconnect, for the page’s life (SPEC §4 password-required, interrupted)', () => {
+  test('Bob has typed half the password when the XMPP server restarts: the prompt that comes back holds it, and he finishes and enters', async ({ people, parley }) => {
+    const room = uniqueRoomName('locked-reconnect');
+    const alice = await people.join(room, 'Alice');
+    await lockRoom(alice.page, 'open sesame');
+    const bob = await people.arrive(room, 'Bob');
+    const field = bob.page.getByRole('textbox', { name: 'Room password' });
+    await field.fill('open ses');
+
+    await parley.killXmpp();
+    // The room is interrupted: the prompt goes until the rejoin asks for the password again.
+    await expect(field).toHaveCount(0);
+    await parley.restartXmpp();
+    await expect(field).toHaveValue('open ses', { timeout: 20_000 });
+
+    await field.pressSequentially('ame');
+    await bob.page.getByRole('button', { name: 'Enter room' }).click();
+    await inTheRoom(bob);
+    await expect(participantEntry(bob.page, 'Alice')).toBeVisible();
   });
 });

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /** The signalling suites: they run once against Prosody and once against ejabberd (PARLEY_XMPP_SERVER). */
-const SIGNALLING_SUITES = ['rooms', 'rooms-durable', 'rooms-moderation', 'rooms-waiting', 'rooms-expiry', 'identity', 'chat', 'calls', 'xmpp-server', 'payload-guard', 'gateways', 'stanza-definitions', 'login-ahead'].map((name) => `tests/integration/${name}.test.ts`);
+const SIGNALLING_SUITES = ['rooms', 'rooms-durable', 'rooms-moderation', 'rooms-waiting', 'rooms-expiry', 'identity', 'chat', 'chat-delivery', 'calls', 'xmpp-server', 'payload-guard', 'gateways', 'stanza-definitions', 'login-ahead'].map((name) => `tests/integration/${name}.test.ts`);
 /** What only ejabberd does: its nodes join into one cluster. */
 const EJABBERD_SUITES = ['tests/integration/xmpp-cluster.test.ts'];
 

@@ -3,14 +3,19 @@
 // the room's history and merged without duplicates. Sessions made by createSession, against a real
 // Prosody behind the real gateway; the server is killed and restarted as a crash would.
 import { randomUUID } from 'node:crypto';
+import { JID, type Agent, type Stanzas } from 'stanza';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/protocol/entities';
 import { RoomNotJoinedError } from '../../src/protocol/errors';
-import { useParley } from '../support/parley';
-import { joinedBy, joinedRoom, useSessions, waitFor, type JoinedRoom, type TestSession } from '../support/sessions';
+import { roomNameToLocalpart } from '../../src/protocol/rooms';
+import { providerConfig, useParley } from '../support/parley';
+import { joinedBy, joinedRoom, useSessions, WAIT_MS, waitFor, type JoinedRoom, type TestSession } from '../support/sessions';
+import { until } from '../support/until';
+import { clientFor, login, usePlainClients, withTimeout } from '../support/xmppClient';
 
 const parley = useParley();
 const openSession = useSessions();
+const plainClient = usePlainClients();
 
 async function inRoom(displayName: string, roomName: string): Promise<{ who: TestSession; room: JoinedRoom }> {
   const who = openSession({ server: parley(), displayName });
@@ -227,5 +232,60 @@ describe('No chat lost: a message that can no longer be sent is marked with why,
     expect(record(alice.who, id)?.sendError).toBe('you are no longer in the room');
     await expect(alice.who.chat.retryChat(id)).rejects.toThrow(RoomNotJoinedError);
     await parley().restartXmpp();
+  });
+});
+
+/** The room config form that makes a room moderated: only moderators and participants (people with voice) speak. */
+const MODERATED_ROOM: Stanzas.DataForm = {
+  type: 'submit',
+  fields: [
+    { name: 'FORM_TYPE', type: 'hidden', value: 'http://jabber.org/protocol/muc#roomconfig' },
+    { name: 'muc#roomconfig_moderatedroom', type: 'boolean', value: true },
+  ],
+};
+
+/** A plain XMPP client that creates the room `name` stands for, and so owns it; with the room messages it hears. */
+async function ownerOf(name: string): Promise<{ owner: Agent; roomAddress: string; heard: string[] }> {
+  const config = await providerConfig(parley());
+  const owner = plainClient(clientFor(config));
+  await login(owner);
+  const roomAddress = `${roomNameToLocalpart(name)}@${parley().settings.mucDomain}`;
+  const joined = await withTimeout(owner.joinRoom(roomAddress, config.id), WAIT_MS, 'the owner creating the room');
+  expect(joined.muc).toMatchObject({ affiliation: 'owner' });
+  const heard: string[] = [];
+  owner.on('groupchat', (message) => {
+    if (typeof message.body === 'string') heard.push(message.body);
+  });
+  return { owner, roomAddress, heard };
+}
+
+describe('A message the room sends back is not sent: marked with why, in plain words, and Retry delivers it (a moderated room, your voice taken away)', () => {
+  it('the room’s forbidden bounce marks the message not sent, saying to ask a moderator for voice; once voice is back, Retry delivers it once', async () => {
+    const name = `no-voice-${randomUUID().slice(0, 8)}`;
+    const { owner, roomAddress, heard } = await ownerOf(name);
+    const alice = await inRoom('Alice', name);
+    expect(alice.room.address).toBe(roomAddress);
+    const aliceNick = JID.getResource(alice.room.selfAddress);
+    if (!aliceNick) throw new Error(`Alice's occupant address ${alice.room.selfAddress} names no nick`);
+    await withTimeout(owner.configureRoom(roomAddress, MODERATED_ROOM), WAIT_MS, 'making the room moderated');
+    await withTimeout(owner.setRoomRole(roomAddress, aliceNick, 'visitor'), WAIT_MS, 'taking Alice’s voice');
+    await waitFor(alice.who, 'Alice without voice', (state) => state.rooms[alice.room.id]?.selfRole === 'visitor');
+
+    const id = await alice.who.chat.sendChat(alice.room.address, 'may I speak?');
+    const refused = await waitFor(alice.who, 'the room’s refusal', (state) => (state.messages[id]?.sendError ? state.messages[id] : undefined));
+    expect(refused).toMatchObject({
+      body: 'may I speak?',
+      acked: false,
+      sendError: 'you have no voice in this room: ask a moderator to give you voice, then retry',
+    });
+
+    await withTimeout(owner.setRoomRole(roomAddress, aliceNick, 'participant'), WAIT_MS, 'giving Alice her voice back');
+    await waitFor(alice.who, 'Alice with voice', (state) => state.rooms[alice.room.id]?.selfRole === 'participant');
+    await alice.who.chat.retryChat(id);
+    await waitFor(alice.who, 'the retried message confirmed', (state) => state.messages[id]?.acked);
+    expect(record(alice.who, id)?.sendError).toBeUndefined();
+    await until(() => heard.includes('may I speak?'), 'the owner hearing the message');
+    expect(heard).toEqual(['may I speak?']);
+    expect(alice.who.sentMessages.filter((message) => message.id === id)).toHaveLength(2);
   });
 });

@@ -1,5 +1,5 @@
 import { JID, Utils, type Agent, type Stanzas } from 'stanza';
-import { expectRoomAddress, parseOccupantAddress } from '../../protocol/addresses';
+import { expectRoomAddress, parseOccupantAddress, parseRoomAddress } from '../../protocol/addresses';
 import type { ChatCommands, SessionEvent } from '../../protocol/commands';
 import { LIMITS } from '../../protocol/constants';
 import { optionalCustomerData } from '../../protocol/customerData';
@@ -7,6 +7,7 @@ import type { ChatState } from '../../protocol/entities';
 import { NotConnectedError, RoomNotJoinedError, ValidationError } from '../../protocol/errors';
 import type { SessionContext, SessionDomain } from '../SessionContext';
 import { AttentionFlags } from './AttentionFlags';
+import { privateRefusal, roomRefusal } from './bounceReasons';
 import { displayNameOrDefault, occupantName } from '../../protocol/displayName';
 import { messageTime, reactionSet, stanzaIdFrom } from './bounded';
 import { ChatMessages, type OutgoingStanza } from './ChatMessages';
@@ -443,14 +444,21 @@ export class ChatDomain implements SessionDomain, TabsChat {
     if (chatState === 'active' && !hasBody && !message.rtt) this.rooms.updatePeer(occupant.full, { realTimeText: '' });
   }
 
-  /** The room sent back a private message of ours: its recipient has gone, or the room allows none. */
+  /**
+   * The room sent back a message of ours, from where it went (its id names it, or the correction it
+   * went as): a message to everyone from the room itself (a visitor without voice, a stanza a server
+   * module refused, an occupant the room does not know), a private one from its recipient's address.
+   * No echo will come: it waits for a retry, with the reason.
+   */
   private onBounce(message: Stanzas.ReceivedMessage): void {
-    const occupant = parseOccupantAddress(message.from);
     const stanzaId = stanzaIdFrom(message.id, LIMITS.stanzaIdLength);
     const record = stanzaId === undefined ? undefined : this.messages.sentAs(stanzaId);
-    if (!occupant || !record?.recipientAddress || record.recipientAddress !== occupant.full) return;
-    const gone = ['item-not-found', 'recipient-unavailable', 'gone'].includes(message.error?.condition ?? '');
-    this.outbox.refused(record, gone ? `${record.recipientName ?? 'they'} left the room` : 'the room does not pass private messages on');
+    if (!record) return;
+    if (record.recipientAddress === undefined) {
+      if (parseRoomAddress(message.from) === record.roomAddress) this.outbox.refused(record, roomRefusal(message.error));
+    } else if (parseOccupantAddress(message.from)?.full === record.recipientAddress) {
+      this.outbox.refused(record, privateRefusal(message.error, record.recipientName));
+    }
   }
 
   /** XEP-0444: the sender's whole set of reactions to a message of the room (ours echoed too: the same set again). */

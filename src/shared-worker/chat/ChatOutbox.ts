@@ -14,7 +14,8 @@ export const NOT_CONNECTED = 'not connected';
  * its history has said what it already has (the history's echo acknowledges those, so nothing is
  * sent twice). A record corrected while it waits goes as its latest correction (`transmit`). The
  * subject ends a join's history (XEP-0045 §7.2.15–16). A message that can no longer go (the room
- * was left or refused us; a deliberate disconnect) is marked with a sendError and waits for a retry.
+ * was left or refused us; a deliberate disconnect), or that the room sent back, is marked with a
+ * sendError and waits for a retry.
  */
 export class ChatOutbox {
   /** Our messages not yet confirmed and not failed, by id. */
@@ -63,7 +64,7 @@ export class ChatOutbox {
     return true;
   }
 
-  /** The room sent back one of ours (a private message to someone gone): it waits for a retry, with the reason. */
+  /** The room sent back one of ours (we have no voice there; a private message to someone gone): it waits for a retry, with the reason. */
   refused(message: ChatMessage, reason: string): void {
     if (this.waiting.has(message.id)) this.fail(message, reason);
   }

@@ -173,6 +173,14 @@ export const LIMITS = {
   jingleBytes: 64 * 1024,
   /** Contents in one Jingle request the server relays. */
   jingleContents: 32,
+  /**
+   * Jingle sessions one sender may have begun with us at once (JingleRouter refuses more with
+   * resource-constraint): each can cost the call's tab an RTCPeerConnection. PROTOCOL.md: one per
+   * sender's stream, camera and microphone together and a screen share apart (SimpleWebRTC 1.30.3
+   * too), so 2; twice that while a path change runs the mesh and relay sessions side by side, and
+   * twice again while a session being replaced has not ended yet: 8, doubled for margin.
+   */
+  jingleSessionsPerSender: 16,
   /** Event lines (joins, leaves, …) a room's chat keeps; the oldest go first. */
   roomEventsPerRoom: 200,
   /** Messages a room's chat keeps in every tab (each up to chatBodyLength); the oldest go first, never one of ours still to be sent. */

@@ -10,10 +10,11 @@ import { ManualClock } from '../support/ManualClock';
 import { providerConfig, useParley } from '../support/parley';
 import { connected, flushed, joinedBy, joinedRoom, receivedBy, useSessions, WAIT_MS, waitFor, type JoinedRoom, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
-import { clientFor, login, withTimeout } from '../support/xmppClient';
+import { clientFor, login, usePlainClients, withTimeout } from '../support/xmppClient';
 
 const server = useParley();
 const openSession = useSessions();
+const plainClient = usePlainClients();
 
 async function personIn(roomName: string) {
   const person = openSession({ server: server() });
@@ -186,26 +187,26 @@ describe('Held peers on the call record: whom the call keeps although the room s
   });
 });
 
+interface CallTab<C extends Clock> {
+  person: TestSession<C>;
+  room: JoinedRoom;
+  /** The Jingle requests the session routed to its one tab. */
+  routed: JingleIq[];
+  /** What the server sent the session, as XML. */
+  received: string[];
+}
+
+/** A person whose one tab records the Jingle requests routed to it, in the room; in its call unless told otherwise. */
+async function tabIn<C extends Clock>(person: TestSession<C>, roomName: string, autoJoinCall = true): Promise<CallTab<C>> {
+  const routed: JingleIq[] = [];
+  const received = receivedBy(person);
+  person.tabs.attach(person.tabId, { state: () => {}, event: () => {}, jingle: (_room, iq) => routed.push(iq) });
+  const room = await joinedBy(person, roomName, { autoJoinCall });
+  if (autoJoinCall) await waitFor(person, 'in the call', (state) => state.calls[room.address]?.joined);
+  return { person, room, routed, received };
+}
+
 describe('Jingle routing: a request for a call this session is in waits for the tab that runs it; out of the call it is declined (PROTOCOL.md: a responder in the call accepts, one not in the call terminates)', () => {
-  interface CallTab<C extends Clock> {
-    person: TestSession<C>;
-    room: JoinedRoom;
-    /** The Jingle requests the session routed to its one tab. */
-    routed: JingleIq[];
-    /** What the server sent the session, as XML. */
-    received: string[];
-  }
-
-  /** A person whose one tab records the Jingle requests routed to it, in the room; in its call unless told otherwise. */
-  async function tabIn<C extends Clock>(person: TestSession<C>, roomName: string, autoJoinCall = true): Promise<CallTab<C>> {
-    const routed: JingleIq[] = [];
-    const received = receivedBy(person);
-    person.tabs.attach(person.tabId, { state: () => {}, event: () => {}, jingle: (_room, iq) => routed.push(iq) });
-    const room = await joinedBy(person, roomName, { autoJoinCall });
-    if (autoJoinCall) await waitFor(person, 'in the call', (state) => state.calls[room.address]?.joined);
-    return { person, room, routed, received };
-  }
-
   /** A fake clock whose liveness check waits longer than any advance here (fake time jumps past the server's answers). */
   const onManualClock = () => ({ clock: new ManualClock(), liveness: { ...LIVENESS, quietMs: 10 * UNCLAIMED_CALL_HOLD.timeoutMs } });
 
@@ -435,5 +436,49 @@ describe('Jingle routing: a request for a call this session is in waits for the 
     expect((await withTimeout(answer, WAIT_MS, 'the answer'))?.type).toBe('result');
     await until(() => declinesSent(bob).length === 1, 'the decline');
     expect(bob.routed).toEqual([]);
+  });
+});
+
+describe(`Incoming Jingle sessions per sender: at most LIMITS.jingleSessionsPerSender (${LIMITS.jingleSessionsPerSender}) at once reach the call’s tab; the next session-initiate is refused with resource-constraint, and a session ended makes room for its replacement`, () => {
+  /** Answers, as the call's tab does, each request routed to it that it has not answered yet. */
+  async function answerRouted(tab: CallTab<Clock>, answered: Set<JingleIq>): Promise<void> {
+    const unanswered = tab.routed.filter((iq) => !answered.has(iq));
+    for (const iq of unanswered) answered.add(iq);
+    await Promise.all(unanswered.map((iq) => tab.person.jingle.send({ type: 'result', id: iq.id, to: iq.from })));
+  }
+
+  it('a plain XMPP client in the room flooding Bob with session-initiates: the first ones reach his tab, the next is answered wait / resource-constraint; after it ends one, its next is delivered', async () => {
+    const limit = LIMITS.jingleSessionsPerSender;
+    const bob = await tabIn(openSession({ server: server() }), 'jingle-flood');
+    await bob.person.jingle.claimCall(bob.person.tabId, bob.room.address);
+    const config = await providerConfig(server());
+    const mallory = plainClient(clientFor(config));
+    await login(mallory);
+    await withTimeout(mallory.joinRoom(bob.room.address, config.id), WAIT_MS, 'Mallory joining');
+    const malloryAddress = `${bob.room.address}/${config.id}`;
+    const request = (action: Stanzas.Jingle['action'], sid: string) =>
+      mallory.sendIQ({ to: bob.room.selfAddress, type: 'set', jingle: { action, sid, initiator: malloryAddress, contents: [] } });
+    const answered = new Set<JingleIq>();
+
+    const flood = Array.from({ length: limit + 1 }, (_, index) => request('session-initiate', `flood-${index + 1}`));
+    await until(() => bob.routed.length >= limit, `${limit} session-initiates at Bob’s tab`);
+    await answerRouted(bob, answered);
+    const outcomes = await withTimeout(Promise.allSettled(flood), WAIT_MS, 'the answers to the flood');
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(limit);
+    expect(outcomes.at(-1)).toMatchObject({ status: 'rejected', reason: { type: 'error', error: { type: 'wait', condition: 'resource-constraint' } } });
+    expect(bob.routed.map((iq) => iq.jingle.sid)).toEqual(Array.from({ length: limit }, (_, index) => `flood-${index + 1}`));
+
+    const ending = request('session-terminate', 'flood-1');
+    await until(() => bob.routed.length === limit + 1, 'the session-terminate at Bob’s tab');
+    await answerRouted(bob, answered);
+    await withTimeout(ending, WAIT_MS, 'the answer to the session-terminate');
+    const replacing = request('session-initiate', 'replacement');
+    await until(() => bob.routed.length === limit + 2, 'the replacement at Bob’s tab');
+    await answerRouted(bob, answered);
+    expect((await withTimeout(replacing, WAIT_MS, 'the answer to the replacement')).type).toBe('result');
+    expect(bob.routed.slice(limit).map((iq) => [iq.jingle.action, iq.jingle.sid, iq.from])).toEqual([
+      ['session-terminate', 'flood-1', malloryAddress],
+      ['session-initiate', 'replacement', malloryAddress],
+    ]);
   });
 });

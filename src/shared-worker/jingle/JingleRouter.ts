@@ -1,7 +1,9 @@
 import { JID, type Agent, type Stanzas } from 'stanza';
 import type { JingleCommands, JingleIq } from '../../protocol/commands';
 import { NotConnectedError } from '../../protocol/errors';
+import { LIMITS } from '../../protocol/constants';
 import type { SessionContext, SessionDomain } from '../SessionContext';
+import { SessionsPerSender } from './SessionsPerSender';
 import { TabSessions } from './TabSessions';
 import { UnclaimedCallRequests } from './UnclaimedCallRequests';
 
@@ -14,11 +16,13 @@ export type DeliverJingle = (tabId: string, roomAddress: string, iq: JingleIq) =
  * a room go to its call owner; what the owner's sessions send goes out through this one socket.
  * Requests for a call we are in that no tab runs yet wait for the tab that claims it. The sessions
  * a tab left running when it went are ended with their peers (TabSessions), who then offer anew.
+ * No sender begins more than LIMITS.jingleSessionsPerSender sessions with us at once (SessionsPerSender).
  */
 export class JingleRouter implements SessionDomain, JingleCommands {
   private readonly owners = new Map<string, string>();
   private readonly unclaimed: UnclaimedCallRequests;
   private readonly tabSessions = new TabSessions();
+  private readonly sessionsPerSender = new SessionsPerSender();
 
   constructor(
     private readonly context: SessionContext,
@@ -27,6 +31,10 @@ export class JingleRouter implements SessionDomain, JingleCommands {
     this.unclaimed = new UnclaimedCallRequests(context.clock, (requests) => {
       const client = this.context.client;
       if (client) for (const iq of requests) this.refuse(client, iq);
+    });
+    context.store.subscribe((message) => {
+      if (message.type !== 'patches') return;
+      for (const patch of message.patches) if (patch.kind === 'remove' && patch.collection === 'peers') this.sessionsPerSender.senderGone(patch.id);
     });
   }
 
@@ -51,6 +59,7 @@ export class JingleRouter implements SessionDomain, JingleCommands {
 
   disconnected(): void {
     this.unclaimed.clear();
+    this.sessionsPerSender.clear();
   }
 
   /**
@@ -65,6 +74,7 @@ export class JingleRouter implements SessionDomain, JingleCommands {
     for (const { peer, sid } of this.tabSessions.takeAll(tabId)) {
       // Someone no longer in the room has no session to end (theirs ended as they left).
       if (this.context.store.get('peers', peer) === undefined) continue;
+      this.sessionsPerSender.ended(peer, sid);
       void client
         ?.sendIQ({ to: peer, type: 'set', jingle: { action: 'session-terminate', sid, reason: { condition: 'success' } } })
         .catch(() => this.context.log.info(`terminate of ${sid}, left by a tab that went, not acknowledged`));
@@ -88,7 +98,10 @@ export class JingleRouter implements SessionDomain, JingleCommands {
     const client = this.context.client;
     if (!client) throw new NotConnectedError();
     if (iq.type === 'set') {
-      if (iq.jingle && iq.to) this.tabSessions.follow(this.owners.get(JID.toBare(iq.to)), iq.to, iq.jingle);
+      if (iq.jingle && iq.to) {
+        this.tabSessions.follow(this.owners.get(JID.toBare(iq.to)), iq.to, iq.jingle);
+        if (iq.jingle.action === 'session-terminate') this.sessionsPerSender.ended(iq.to, iq.jingle.sid);
+      }
       return client.sendIQ(iq);
     }
     // Answers to a request the tab processed: addressed back to whoever sent it.
@@ -100,6 +113,10 @@ export class JingleRouter implements SessionDomain, JingleCommands {
 
   private route(client: Agent, iq: JingleIq): void {
     if (!iq.from) return;
+    if (!this.sessionsPerSender.admit(iq.from, iq.jingle)) {
+      this.refuseOverLimit(client, iq);
+      return;
+    }
     const roomAddress = JID.toBare(iq.from);
     const owner = this.owners.get(roomAddress);
     if (owner && this.deliver(owner, roomAddress, iq)) {
@@ -118,9 +135,22 @@ export class JingleRouter implements SessionDomain, JingleCommands {
   private refuse(client: Agent, iq: JingleIq): void {
     client.sendIQResult(iq);
     if (iq.jingle.action === 'session-initiate') {
+      if (iq.from) this.sessionsPerSender.ended(iq.from, iq.jingle.sid);
       void client
         .sendIQ({ to: iq.from, type: 'set', jingle: { action: 'session-terminate', sid: iq.jingle.sid, reason: { condition: 'decline' } } })
         .catch(() => this.context.log.info(`terminate of ${iq.jingle.sid} not acknowledged`));
     }
+  }
+
+  /**
+   * A session-initiate from a sender who already has LIMITS.jingleSessionsPerSender sessions with us
+   * (more than any client has: a flood) is refused before it costs the tab a connection. RFC 6120
+   * resource-constraint is a `wait` error: a sender that ends one of its sessions may offer again.
+   */
+  private refuseOverLimit(client: Agent, iq: JingleIq): void {
+    this.context.log.info(`session-initiate ${iq.jingle.sid} from ${iq.from} refused: it already has ${LIMITS.jingleSessionsPerSender} sessions with us`);
+    client.sendIQError(iq, {
+      error: { type: 'wait', condition: 'resource-constraint', text: `at most ${LIMITS.jingleSessionsPerSender} sessions with one person at once` },
+    });
   }
 }

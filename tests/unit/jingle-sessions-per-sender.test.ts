@@ -1,0 +1,139 @@
+// Incoming Jingle sessions are bounded per sender: each one the call's tab accepts costs it an
+// RTCPeerConnection, so an occupant sending session-initiate after session-initiate is refused past
+// LIMITS.jingleSessionsPerSender, while the sessions a client legitimately runs, and replaces, go on.
+// The session's JingleRouter on a real StateStore, with a recording stand-in for the XMPP client.
+import type { Agent, Stanzas } from 'stanza';
+import { describe, expect, it } from 'vitest';
+import type { JingleIq } from '../../src/protocol/commands';
+import { LIMITS, UNCLAIMED_CALL_HOLD } from '../../src/protocol/constants';
+import { JingleRouter } from '../../src/shared-worker/jingle/JingleRouter';
+import type { SessionContext } from '../../src/shared-worker/SessionContext';
+import { StateStore } from '../../src/shared-worker/StateStore';
+import { newCallRecord } from '../../src/shared-worker/rooms/callRecord';
+import { ManualClock } from '../support/ManualClock';
+import { BOB, peer, room, ROOM, SELF } from './callTab-fakes';
+
+const MALLORY = `${ROOM}/mallory`;
+const TAB = 'tab-1';
+const LIMIT = LIMITS.jingleSessionsPerSender;
+
+let requestCount = 0;
+function request(from: string, action: Stanzas.Jingle['action'], sid: string): JingleIq {
+  requestCount += 1;
+  return { type: 'set', id: `request-${requestCount}`, from, to: SELF, jingle: { action, sid } };
+}
+
+/** Alice's session in a room's call with Bob and Mallory; `claimed`: her call's tab runs it. */
+function aliceInACall({ claimed }: { claimed: boolean }) {
+  const store = new StateStore();
+  const clock = new ManualClock();
+  store.upsert('rooms', 'room-1', room());
+  store.upsert('calls', ROOM, { ...newCallRecord(ROOM), joined: true, joinedAt: 1 });
+  for (const address of [BOB, MALLORY]) store.upsert('peers', address, peer(address));
+  let receive: (iq: JingleIq) => void = () => {};
+  /** What the session answered each request with, and the requests it sent. */
+  const results: string[] = [];
+  const errors: Array<{ id: string | undefined; error: Stanzas.StanzaError | undefined }> = [];
+  const terminates: string[] = [];
+  const client = {
+    removeAllListeners: () => {},
+    on: (event: string, listener: (iq: JingleIq) => void) => {
+      if (event === 'iq:set:jingle') receive = listener;
+    },
+    sendIQResult: (original: Stanzas.IQ) => results.push(original.id ?? ''),
+    sendIQError: (original: Stanzas.IQ, reply: Partial<Stanzas.IQ>) => errors.push({ id: original.id, error: reply.error }),
+    sendIQ: async (iq: JingleIq) => {
+      if (iq.jingle.action === 'session-terminate') terminates.push(iq.jingle.sid);
+      return { type: 'result' };
+    },
+  } as unknown as Agent;
+  const context: SessionContext = {
+    clock,
+    log: { info: () => {}, error: () => {} },
+    fetch: () => Promise.reject(new Error('this test fetches nothing')),
+    store,
+    client,
+    config: undefined,
+    wantsConnection: true,
+  };
+  /** The requests the call's tab was handed. */
+  const delivered: JingleIq[] = [];
+  const router = new JingleRouter(context, (_tabId, _roomAddress, iq) => {
+    delivered.push(iq);
+    return true;
+  });
+  router.attachClient(client);
+  if (claimed) void router.claimCall(TAB, ROOM);
+  /** Sends `count` session-initiates from `from`, sids `${prefix}-1`…; returns their requests. */
+  const initiates = (from: string, prefix: string, count: number): JingleIq[] =>
+    Array.from({ length: count }, (_, index) => {
+      const iq = request(from, 'session-initiate', `${prefix}-${index + 1}`);
+      receive(iq);
+      return iq;
+    });
+  const deliveredSids = (from: string): string[] => delivered.filter((iq) => iq.from === from && iq.jingle.action === 'session-initiate').map((iq) => iq.jingle.sid);
+  return { store, clock, router, receive, initiates, delivered, deliveredSids, results, errors, terminates };
+}
+
+const RESOURCE_CONSTRAINT = { type: 'wait', condition: 'resource-constraint' };
+
+describe(`No sender begins more than LIMITS.jingleSessionsPerSender (${LIMIT}) Jingle sessions with us at once: the rest are refused with resource-constraint`, () => {
+  it('hands a sender’s session-initiates to the call’s tab up to the limit, and answers the next with a wait / resource-constraint error, never reaching the tab', () => {
+    const { initiates, deliveredSids, errors, results } = aliceInACall({ claimed: true });
+    initiates(MALLORY, 'flood', LIMIT);
+    expect(deliveredSids(MALLORY)).toHaveLength(LIMIT);
+    expect(errors).toEqual([]);
+
+    const [over] = initiates(MALLORY, 'over', 1);
+    expect(deliveredSids(MALLORY)).toHaveLength(LIMIT);
+    expect(errors).toEqual([{ id: over?.id, error: expect.objectContaining(RESOURCE_CONSTRAINT) }]);
+    expect(results).not.toContain(over?.id);
+  });
+
+  it('a session that ends, by the sender’s session-terminate or the tab’s, frees its place: its replacement is delivered', async () => {
+    const { router, receive, initiates, deliveredSids, errors } = aliceInACall({ claimed: true });
+    initiates(MALLORY, 'camera', LIMIT);
+
+    receive(request(MALLORY, 'session-terminate', 'camera-1'));
+    initiates(MALLORY, 'replacement', 1);
+    await router.send({ type: 'set', to: MALLORY, jingle: { action: 'session-terminate', sid: 'camera-2' } });
+    initiates(MALLORY, 'after-ours', 1);
+    expect(deliveredSids(MALLORY)).toEqual([...Array.from({ length: LIMIT }, (_, index) => `camera-${index + 1}`), 'replacement-1', 'after-ours-1']);
+    expect(errors).toEqual([]);
+  });
+
+  it('a session-initiate under a sid already begun (a relay consumer made anew under its id, a request routed again) takes no second place', () => {
+    const { receive, initiates, deliveredSids, errors } = aliceInACall({ claimed: true });
+    initiates(MALLORY, 'screen', LIMIT);
+    receive(request(MALLORY, 'session-initiate', 'screen-1'));
+    expect(deliveredSids(MALLORY)).toHaveLength(LIMIT + 1);
+    expect(errors).toEqual([]);
+  });
+
+  it('each sender has a limit of their own, and one who leaves the room takes theirs with them', async () => {
+    const { store, initiates, deliveredSids, errors } = aliceInACall({ claimed: true });
+    initiates(MALLORY, 'flood', LIMIT);
+    initiates(BOB, 'camera', 2);
+    expect(deliveredSids(BOB)).toEqual(['camera-1', 'camera-2']);
+
+    store.remove('peers', MALLORY);
+    await Promise.resolve();
+    initiates(MALLORY, 'back', 1);
+    expect(deliveredSids(MALLORY)).toHaveLength(LIMIT + 1);
+    expect(errors).toEqual([]);
+  });
+
+  it('requests held for the tab that will claim the call count too, and those declined when none did free their places', async () => {
+    const { clock, initiates, deliveredSids, errors, terminates } = aliceInACall({ claimed: false });
+    expect(UNCLAIMED_CALL_HOLD.requestsPerRoom).toBeGreaterThan(LIMIT);
+    initiates(MALLORY, 'held', LIMIT + 1);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.error).toMatchObject(RESOURCE_CONSTRAINT);
+
+    await clock.advance(UNCLAIMED_CALL_HOLD.timeoutMs);
+    expect(terminates).toHaveLength(LIMIT);
+    initiates(MALLORY, 'anew', 1);
+    expect(errors).toHaveLength(1);
+    expect(deliveredSids(MALLORY)).toEqual([]);
+  });
+});

@@ -40,8 +40,21 @@ export const CAMERA_STOP = { checkIntervalMs: 1_000, stoppedAfterMs: 2_000 } as 
  */
 export const SEND_LOSS = { checkIntervalMs: 4_000, noticeAtFraction: 0.1, clearBelowFraction: 0.02, starvedAtBps: 50_000, checks: 2, minPacketsSent: 10 } as const;
 
-/** Reconnecting after the relay went away or refused us: 1 s, doubling to at most 8 s, plus up to 0.5 s of jitter. */
+/**
+ * Reconnecting after the relay went away or refused us: 1 s, doubling to at most 8 s, plus up to
+ * 0.5 s of jitter. The same backoff paces what is tried again on a connection that works: a failed
+ * ingest, a consumer's step the relay did not do (rate limited, timed out), and the relay for a
+ * receiver it failed (RELAY_RECEIVER_FALLBACK).
+ */
 export const RELAY_RECONNECT = { firstDelayMs: 1_000, maxDelayMs: 8_000, jitterMs: 500 } as const;
+
+/**
+ * A receiver the relay fails — its consumer refused for a bound (limitExceeded: at most so many
+ * consumers a connection), or failing `failures` times in a row (its ICE to the relay failing
+ * each time, ~15 s a try) — gets the delivery over the mesh; the relay is tried for it again after
+ * RELAY_RECONNECT's backoff, and takes it back once its consumer connects (call/relay/ReceiverFallback.ts).
+ */
+export const RELAY_RECEIVER_FALLBACK = { failures: 2 } as const;
 
 /**
  * The relay connection's own watch (RelayRpcClient): a PING every `heartbeatMs`, and a socket whose

@@ -36,10 +36,13 @@ export const MICROPHONE_CONSUMER_OFFER = [
 
 /**
  * The relay's end of the connection: records requests. CREATE_CONSUMER stays unanswered (the offer
- * is not under test) unless it is given the offer to answer with.
+ * is not under test) unless it is given the offer to answer with; a test answers a method its own
+ * way (a refusal, an answer held back) through `answers`.
  */
 export class FakeRelayConnection extends TypedEmitter<RelayRpcClientEvents> {
   readonly requests: Array<{ method: string; params: unknown }> = [];
+  /** Per method, the test's answer, in place of the fake's. */
+  readonly answers = new Map<string, (params: unknown) => Promise<unknown>>();
   isOpen = true;
 
   constructor(private readonly consumerOffer?: string) {
@@ -48,6 +51,8 @@ export class FakeRelayConnection extends TypedEmitter<RelayRpcClientEvents> {
 
   request(method: string, params: unknown): Promise<unknown> {
     this.requests.push({ method, params });
+    const answer = this.answers.get(method);
+    if (answer) return answer(params);
     if (method === 'GET_ROUTER_CAPABILITIES') return Promise.resolve({ rtpCapabilities: { codecs: [], headerExtensions: [] } });
     if (method === 'CREATE_CONSUMER') return this.consumerOffer === undefined ? new Promise(() => {}) : Promise.resolve({ sdp: this.consumerOffer });
     return Promise.resolve({});

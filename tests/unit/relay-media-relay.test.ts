@@ -2,24 +2,28 @@
 // browser-only parts (mediasoup-client's Device, the ingest's send transport) are stood in for.
 import { createStore } from 'jotai';
 import type { Stanzas } from 'stanza';
+import { JINGLE_INFO_ACTIVE } from 'stanza/Constants';
 import { SessionManager } from 'stanza/jingle';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallSignaling } from '../../src/main-thread/call/CallSignaling';
 import { ConnectionRecords } from '../../src/main-thread/call/ConnectionRecords';
 import type { Delivery } from '../../src/main-thread/call/MediaPath';
-import { planPaths } from '../../src/main-thread/call/pathPlan';
+import { planPaths, type PathPlan } from '../../src/main-thread/call/pathPlan';
 import { groupIntoStreams, sessionKey, USER_STREAM_KEY, type ShareableMedia } from '../../src/main-thread/call/sessionPlan';
 import { MediaItems, type MediaItem } from '../../src/main-thread/media';
 import { PathHandover } from '../../src/main-thread/call/PathChange';
 import { RelayPath } from '../../src/main-thread/call/relay/RelayPath';
+import { RelayJingleSession } from '../../src/main-thread/call/relay/RelayJingleSession';
+import { describeProfile } from '../../src/main-thread/call/descriptionInfo';
 import { RelayIngest } from '../../src/main-thread/call/relay/RelayIngest';
 import { RelayRpcClient } from '../../src/main-thread/call/relay/RelayRpcClient';
+import { relayStatusAtom } from '../../src/main-thread/call/relay/relayAtoms';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import type { Room } from '../../src/protocol/entities';
-import { CONSUMER_AHEAD_AFTER_MS, RELAY_RECONNECT } from '../../src/protocol/clientDefaults';
+import { CONSUMER_AHEAD_AFTER_MS, PATH_CHANGE, RELAY_RECEIVER_FALLBACK, RELAY_RECONNECT } from '../../src/protocol/clientDefaults';
 import { SESSION_TERMINATION } from '../../src/protocol/constants';
 import type { SessionFailedError } from '../../src/main-thread/call/errors';
-import type { CreateConsumerParams } from '../../src/protocol/relay';
+import { RELAY_ERROR, RelayRpcError, type CreateConsumerParams } from '../../src/protocol/relay';
 import { initialSessionState } from '../../src/protocol/session-state';
 import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
@@ -39,8 +43,8 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
-/** A RelayPath for a call in `record`'s room, with the errors it logs, its clock and its Jingle sessions' manager. */
-function relayPathIn(record: Room, signaling = {} as CallSignaling): { relay: RelayPath; errors: string[]; clock: ManualClock; manager: SessionManager } {
+/** A RelayPath for a call in `record`'s room, with the errors it logs, its clock, its Jingle sessions' manager and its store. */
+function relayPathIn(record: Room, signaling = {} as CallSignaling): { relay: RelayPath; errors: string[]; clock: ManualClock; manager: SessionManager; store: ReturnType<typeof createStore> } {
   const clock = new ManualClock();
   const store = createStore();
   const state = initialSessionState();
@@ -62,7 +66,7 @@ function relayPathIn(record: Room, signaling = {} as CallSignaling): { relay: Re
     sfuServer: () => ({ url: 'wss://relay.test/', password: 'token', minimumPeers: 2 }),
   });
   relays.push(relay);
-  return { relay, errors, clock, manager };
+  return { relay, errors, clock, manager, store };
 }
 
 const microphone: ShareableMedia = { id: 'mic', kind: 'audio', streamId: 'stream-1', screenCapture: false };
@@ -70,19 +74,25 @@ const microphone: ShareableMedia = { id: 'mic', kind: 'audio', streamId: 'stream
 /** The microphone, shared with Bob. */
 const toBob: Delivery = { key: sessionKey(BOB, USER_STREAM_KEY), peerAddress: BOB, peerId: peer(BOB, { id: 'bob-sid' }).id, streamKey: USER_STREAM_KEY, media: [microphone], startable: true };
 
-/** As the Call does on every change (connected, then ingested, then the consumers): `shared()` published, `planned()` delivered where the plan puts them on the relay. */
-function following(relay: RelayPath, planned: () => Delivery[], shared: () => ShareableMedia[] = () => [microphone]): () => void {
+/**
+ * As the Call does on every change (connected, then ingested, then the consumers): `shared()`
+ * published, `planned()` delivered where the plan puts them on the relay; each plan goes to `plans`.
+ * The mesh runs every delivery and never establishes one.
+ */
+function following(relay: RelayPath, planned: () => Delivery[], shared: () => ShareableMedia[] = () => [microphone], plans: PathPlan[] = []): () => void {
   const follow = (): void => {
     relay.publish(groupIntoStreams(shared()), true);
     const paths = planPaths({
       planned: planned(),
       relayReady: (streamKey) => relay.canCarry(streamKey),
       relayPending: (streamKey) => relay.pending(streamKey),
+      relayFailed: (key) => relay.failedReceiver(key),
       relayExists: (key) => relay.carries(key),
       relayEstablished: (key) => relay.established(key),
       meshExists: () => true,
       meshEstablished: () => false,
     });
+    plans.push(paths);
     relay.deliver(planned().filter((candidate) => paths.relay.has(candidate.key)));
   };
   relay.on('changed', follow);
@@ -385,10 +395,40 @@ describe('An upload abandoned while it was being made, or failing partway, is cl
     expect(ingest.closed).toBe(true);
     expect(relay.canCarry(USER_STREAM_KEY)).toBe(false);
     expect(relay.pending(USER_STREAM_KEY)).toBe(false);
-    // Not tried again on this connection.
-    relay.publish(groupIntoStreams(shared), true);
-    await flushMicrotasks();
-    expect(vi.mocked(RelayIngest.create).mock.calls).toHaveLength(1);
+  });
+});
+
+describe('A failed ingest is tried again after RELAY_RECONNECT’s backoff; meanwhile the mesh carries its stream and “Call details” says the relay is unavailable, not connecting', () => {
+  it('CREATE_INGEST_TRANSPORT refused: DISPOSEd by id (the relay may hold it against the user’s ingests), unavailable, tried again later each time, and carried once an ingest connects', async () => {
+    const ingest = new FakeIngest(false);
+    let refusals = 2;
+    vi.spyOn(RelayIngest, 'create').mockImplementation(async () => {
+      if (refusals === 0) return ingest as unknown as RelayIngest;
+      refusals -= 1;
+      throw new RelayRpcError(RELAY_ERROR.rateLimited, 'CREATE_INGEST_TRANSPORT: too many requests');
+    });
+    const connection = new FakeRelayConnection();
+    vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
+    const { relay, clock, store } = relayPathIn(room({}));
+    clock.randomValue = 0;
+    following(relay, () => [toBob]);
+    const tries = () => vi.mocked(RelayIngest.create).mock.calls.length;
+    const state = () => store.get(relayStatusAtom)[ROOM]?.state;
+    await until(() => connection.paramsOf('DISPOSE').length === 1, 'the DISPOSE');
+    expect(connection.paramsOf('DISPOSE')).toEqual([{ id: microphone.streamId }]);
+    expect(state()).toBe('unavailable');
+    expect(relay.pending(USER_STREAM_KEY)).toBe(false);
+
+    await clock.advance(RELAY_RECONNECT.firstDelayMs - 1);
+    expect(tries()).toBe(1);
+    await clock.advance(1);
+    await until(() => tries() === 2 && state() === 'unavailable', 'tried again, refused again');
+    // Tried again after failing, the relay is not waited for: the mesh starts what it must meanwhile.
+    expect(relay.pending(USER_STREAM_KEY)).toBe(false);
+    await clock.advance(RELAY_RECONNECT.firstDelayMs * 2);
+    await until(() => tries() === 3, 'tried a third time');
+    ingest.connect();
+    await until(() => relay.canCarry(USER_STREAM_KEY) && state() === 'relay', 'carried');
   });
 });
 
@@ -491,5 +531,220 @@ describe('A camera turned off on the relay path stops its video at the ingest (R
       ['camera', true],
       ['camera', false],
     ]);
+  });
+});
+
+/** A relay path offering the microphone to Bob (the relay answering `connection`'s way), with the Jingle actions its sessions send and its plans. */
+async function offeringTheMicrophone(connection: FakeRelayConnection, planned: () => Delivery[] = () => [toBob]) {
+  vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(connection as unknown as RelayRpcClient);
+  vi.spyOn(RelayIngest, 'create').mockImplementation(async () => new FakeIngest() as unknown as RelayIngest);
+  // The restart after ICE `failed` terminates the old session itself before offering anew.
+  const path = relayPathIn(room({}), { send: async () => undefined } as unknown as CallSignaling);
+  path.clock.randomValue = 0;
+  const sent: Stanzas.Jingle[] = [];
+  path.manager.on('send', (iq: Stanzas.IQ) => {
+    if (iq.jingle) sent.push(iq.jingle);
+  });
+  const plans: PathPlan[] = [];
+  const follow = following(path.relay, planned, undefined, plans);
+  const initiates = () => sent.filter((jingle) => jingle.action === 'session-initiate').map((jingle) => jingle.sid);
+  const terminates = () => sent.filter((jingle) => jingle.action === 'session-terminate').map((jingle) => jingle.sid);
+  return { ...path, sent, plans, follow, initiates, terminates };
+}
+
+/** Bob's Jingle request to the session `sid` of ours, as StanzaJS hands it over. */
+function fromBob(manager: SessionManager, jingle: Stanzas.Jingle): void {
+  manager.process({ type: 'set', from: BOB, to: 'alice@example.test/tab', id: crypto.randomUUID(), jingle });
+}
+
+/** A request the test answers when it likes. */
+function heldAnswer(): { answer: () => Promise<unknown>; release: () => void } {
+  let release = (): void => {};
+  return { answer: () => new Promise((resolve) => (release = () => resolve({ profile: 'low' }))), release: () => release() };
+}
+
+describe('A consumer dropped while its offer is on its way sends its receiver nothing more: it is looked up again after every request the offer waits for', () => {
+  it('dropped while the restart’s SET_CONSUMER_PROFILE is on its way: no second session-initiate goes out, and no session is left', async () => {
+    const connection = new FakeRelayConnection(MICROPHONE_CONSUMER_OFFER);
+    let planned = [toBob];
+    const { manager, errors, follow, initiates } = await offeringTheMicrophone(connection, () => planned);
+    await until(() => initiates().length === 1, 'the offer to Bob');
+    const [sid] = initiates();
+    fromBob(manager, { action: 'description-info', sid: sid!, contents: describeProfile('low') });
+    await until(() => connection.paramsOf('SET_CONSUMER_PROFILE').length === 1, 'Bob’s quality request');
+
+    const profile = heldAnswer();
+    connection.answers.set('SET_CONSUMER_PROFILE', profile.answer);
+    connection.iceState(sid!, 'failed');
+    await until(() => connection.paramsOf('SET_CONSUMER_PROFILE').length === 2, 'the restart’s profile');
+    planned = [];
+    follow();
+    await until(() => connection.paramsOf('REMOVE_CONSUMER').length > 0, 'the consumer removed');
+    profile.release();
+    await flushMicrotasks();
+    expect(initiates()).toEqual([sid]);
+    expect(manager.sessions[sid!]).toBeUndefined();
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('A profile or mute step the relay does not do just then leaves its consumer working: it is asked again after RELAY_RECONNECT’s backoff; only notFound or a closed connection ends the consumer', () => {
+  it('SET_CONSUMER_PROFILE answered rateLimited: the session goes on, and the receiver’s last request is asked again, later each time, until done', async () => {
+    const connection = new FakeRelayConnection(MICROPHONE_CONSUMER_OFFER);
+    const { manager, relay, clock, errors, initiates, terminates } = await offeringTheMicrophone(connection);
+    await until(() => initiates().length === 1, 'the offer to Bob');
+    let refusals = 2;
+    connection.answers.set('SET_CONSUMER_PROFILE', async () => {
+      if (refusals === 0) return { profile: 'medium' };
+      refusals -= 1;
+      throw new RelayRpcError(RELAY_ERROR.rateLimited, 'too many requests');
+    });
+    fromBob(manager, { action: 'description-info', sid: initiates()[0]!, contents: describeProfile('low') });
+    await until(() => connection.paramsOf('SET_CONSUMER_PROFILE').length === 1, 'Bob’s quality request');
+    // Asked for anew meanwhile: the retry asks for the latest.
+    fromBob(manager, { action: 'description-info', sid: initiates()[0]!, contents: describeProfile('medium') });
+    await until(() => connection.paramsOf('SET_CONSUMER_PROFILE').length === 2, 'the new request');
+    await clock.advance(RELAY_RECONNECT.firstDelayMs * 2 - 1);
+    expect(connection.paramsOf('SET_CONSUMER_PROFILE')).toHaveLength(2);
+    await clock.advance(1);
+    await until(() => connection.paramsOf('SET_CONSUMER_PROFILE').length === 3, 'asked again');
+    expect(connection.paramsOf('SET_CONSUMER_PROFILE').at(-1)).toEqual({ id: initiates()[0], profile: 'medium' });
+    await clock.advance(RELAY_RECONNECT.maxDelayMs * 2);
+    expect(connection.paramsOf('SET_CONSUMER_PROFILE')).toHaveLength(3);
+    expect(terminates()).toEqual([]);
+    expect(relay.carries(toBob.key)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('SET_CONSUMER_PROFILE answered notFound: the relay has no such consumer any more, and its session ends', async () => {
+    const connection = new FakeRelayConnection(MICROPHONE_CONSUMER_OFFER);
+    const { manager, initiates, terminates } = await offeringTheMicrophone(connection);
+    await until(() => initiates().length === 1, 'the offer to Bob');
+    connection.answers.set('SET_CONSUMER_PROFILE', () => Promise.reject(new RelayRpcError(RELAY_ERROR.notFound, 'no such consumer')));
+    fromBob(manager, { action: 'description-info', sid: initiates()[0]!, contents: describeProfile('low') });
+    await until(() => terminates().length === 1, 'the session ended');
+  });
+});
+
+describe('What a consumer left behind is not taken for the next one’s: a consumer not made ahead, the receiver’s word that it decoded, a claim that failed', () => {
+  it('a consumer the relay did not make ahead is let go: once the plan settles again another is made, and the next receiver takes that one', async () => {
+    const connection = new FakeRelayConnection(MICROPHONE_CONSUMER_OFFER);
+    let refuse = true;
+    connection.answers.set('CREATE_CONSUMER', async () => {
+      if (!refuse) return { sdp: MICROPHONE_CONSUMER_OFFER };
+      refuse = false;
+      throw new RelayRpcError(RELAY_ERROR.rateLimited, 'too many requests');
+    });
+    let planned: Delivery[] = [];
+    const { clock, relay, errors, follow, initiates } = await offeringTheMicrophone(connection, () => planned);
+    const created = () => connection.paramsOf<CreateConsumerParams>('CREATE_CONSUMER');
+    await until(() => relay.canCarry(USER_STREAM_KEY), 'the relay carries the microphone');
+    await clock.advance(CONSUMER_AHEAD_AFTER_MS);
+    await until(() => created().length === 1, 'the consumer not made ahead');
+    await flushMicrotasks();
+
+    follow();
+    await clock.advance(CONSUMER_AHEAD_AFTER_MS);
+    await until(() => created().length === 2, 'another made ahead');
+    planned = [toBob];
+    follow();
+    await until(() => initiates().length === 1, 'the offer to Bob');
+    expect(initiates()[0]).toBe(created()[1]!.id);
+    expect(created()).toHaveLength(2);
+    expect(errors).toEqual([]);
+  });
+
+  it('Bob said he decodes a consumer dropped before it connected: the next one of that delivery waits for his word of its own', async () => {
+    const connection = new FakeRelayConnection(MICROPHONE_CONSUMER_OFFER);
+    let planned = [toBob];
+    const { manager, relay, clock, follow, initiates } = await offeringTheMicrophone(connection, () => planned);
+    await until(() => initiates().length === 1, 'the offer to Bob');
+    fromBob(manager, { action: 'session-info', sid: initiates()[0]!, info: { infoType: JINGLE_INFO_ACTIVE } });
+    await flushMicrotasks();
+    planned = [];
+    follow();
+    planned = [toBob];
+    follow();
+    await until(() => initiates().length === 2, 'the next offer to Bob');
+    connection.iceState(initiates()[1]!, 'connected');
+    await clock.advance(PATH_CHANGE.graceMs);
+    expect(relay.established(toBob.key)).toBe(false);
+    await clock.advance(PATH_CHANGE.decodeWaitMs - PATH_CHANGE.graceMs);
+    expect(relay.established(toBob.key)).toBe(true);
+  });
+
+  it('a claim refused while the offer to its receiver failed: both are read, nothing is left unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      const connection = new FakeRelayConnection(MICROPHONE_CONSUMER_OFFER);
+      connection.answers.set('CLAIM_CONSUMER', () => Promise.reject(new RelayRpcError(RELAY_ERROR.notFound, 'no such consumer')));
+      vi.spyOn(RelayJingleSession.prototype, 'offer').mockRejectedValue(new Error('not sent'));
+      let planned: Delivery[] = [];
+      const { clock, relay, errors, follow } = await offeringTheMicrophone(connection, () => planned);
+      await until(() => relay.canCarry(USER_STREAM_KEY), 'the relay carries the microphone');
+      await clock.advance(CONSUMER_AHEAD_AFTER_MS);
+      await until(() => connection.paramsOf('CREATE_CONSUMER').length === 1, 'the consumer made ahead');
+      planned = [toBob];
+      follow();
+      await until(() => errors.length > 0, 'the offer failed');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(errors).toEqual([expect.stringContaining('not sent')]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+  });
+});
+
+describe(`A receiver the relay refuses (limitExceeded) or fails ${RELAY_RECEIVER_FALLBACK.failures} times in a row gets the delivery over the mesh; the relay is tried for it again after RELAY_RECONNECT’s backoff, and takes it back once a consumer connects`, () => {
+  const onMeshOnly = (plan: PathPlan | undefined): boolean => plan !== undefined && plan.mesh.has(toBob.key) && !plan.relay.has(toBob.key);
+
+  it('CREATE_CONSUMER refused for the relay’s bound on consumers: the mesh carries Bob’s delivery at once, the relay is asked again later each time, and once it makes a consumer that connects the relay takes the delivery back', async () => {
+    const connection = new FakeRelayConnection(MICROPHONE_CONSUMER_OFFER);
+    let refusing = true;
+    connection.answers.set('CREATE_CONSUMER', async () => {
+      if (refusing) throw new RelayRpcError(RELAY_ERROR.limitExceeded, 'a connection has at most 64 consumers');
+      return { sdp: MICROPHONE_CONSUMER_OFFER };
+    });
+    const { relay, clock, plans, initiates } = await offeringTheMicrophone(connection);
+    // Bob's, not those made ahead for the next receiver.
+    const created = () => connection.paramsOf<CreateConsumerParams>('CREATE_CONSUMER').filter((params) => params.peerId !== undefined).length;
+    await until(() => created() === 1 && onMeshOnly(plans.at(-1)), 'the mesh carries it');
+    expect(relay.failedReceiver(toBob.key)).toBe(true);
+
+    await clock.advance(RELAY_RECONNECT.firstDelayMs - 1);
+    expect(created()).toBe(1);
+    await clock.advance(1);
+    await until(() => created() === 2 && onMeshOnly(plans.at(-1)), 'tried again, refused again');
+    await clock.advance(RELAY_RECONNECT.firstDelayMs * 2 - 1);
+    expect(created()).toBe(2);
+
+    refusing = false;
+    await clock.advance(1);
+    await until(() => initiates().length === 1, 'the offer to Bob');
+    // Made before broken: the mesh stays until the consumer is established.
+    expect(plans.at(-1)!.relay.has(toBob.key) && plans.at(-1)!.mesh.has(toBob.key)).toBe(true);
+    connection.iceState(initiates()[0]!, 'connected');
+    expect(relay.failedReceiver(toBob.key)).toBe(false);
+    await clock.advance(PATH_CHANGE.decodeWaitMs);
+    expect(relay.established(toBob.key)).toBe(true);
+    expect(clock.pendingDelays().every((delay) => delay > RELAY_RECONNECT.maxDelayMs)).toBe(true);
+  });
+
+  it(`a consumer whose ICE fails ${RELAY_RECEIVER_FALLBACK.failures} times in a row goes, and the mesh carries Bob’s delivery`, async () => {
+    const connection = new FakeRelayConnection(MICROPHONE_CONSUMER_OFFER);
+    const { relay, plans, initiates, terminates } = await offeringTheMicrophone(connection);
+    await until(() => initiates().length === 1, 'the offer to Bob');
+    connection.iceState(initiates()[0]!, 'failed');
+    await until(() => initiates().length === 2, 'made again');
+    expect(relay.failedReceiver(toBob.key)).toBe(false);
+    connection.iceState(initiates()[1]!, 'failed');
+    await until(() => onMeshOnly(plans.at(-1)), 'the mesh carries it');
+    expect(relay.failedReceiver(toBob.key)).toBe(true);
+    expect(relay.carries(toBob.key)).toBe(false);
+    expect(initiates()).toHaveLength(2);
+    expect(terminates()).toEqual([initiates()[1]]);
   });
 });

@@ -19,6 +19,7 @@ function input(overrides: Partial<PathPlanInput>): PathPlanInput {
     planned,
     relayReady: () => false,
     relayPending: () => false,
+    relayFailed: () => false,
     relayExists: () => false,
     relayEstablished: () => false,
     meshExists: () => true,
@@ -72,6 +73,16 @@ describe('planPaths (the relay switch without frozen video)', () => {
     const paths = planPaths(input({ planned: [planned[0]!], relayReady: () => true, relayEstablished: () => true, relayExists: () => true }));
     expect(sorted(paths.relay)).toEqual(['bob\nuser']);
     expect(paths.mesh.size).toBe(0);
+  });
+
+  it('a receiver the relay failed is the mesh’s though the relay can carry the stream, or is on its way to it; its consumer stays until the mesh session is established', () => {
+    const failed = (key: string) => key === 'bob\nuser';
+    const ready = planPaths(input({ relayReady: () => true, relayFailed: failed, meshExists: () => false, relayExists: () => true }));
+    expect(sorted(ready.mesh)).toEqual(['bob\nuser']);
+    expect(sorted(ready.relay)).toEqual(['bob\nuser', 'carol\nuser']);
+    const pending = planPaths(input({ relayPending: () => true, relayFailed: failed, meshExists: () => false, meshEstablished: () => true }));
+    expect(sorted(pending.mesh)).toEqual(['bob\nuser']);
+    expect(pending.relay.size).toBe(0);
   });
 
   it('only streams whose ingest is ready move', () => {
@@ -152,6 +163,16 @@ describe('PathHandover: the old path stops once the new one is connected for the
     handover.decoding('relay', 'k');
     await clock.advance(graceMs - 1);
     expect(handover.established('relay', 'k')).toBe(true);
+  });
+
+  it('a path that ended takes the receiver’s word with it, though it never connected: the next one of that key waits for its own', async () => {
+    const clock = new ManualClock();
+    const handover = new PathHandover(clock);
+    handover.decoding('relay', 'k');
+    handover.ended('relay', 'k');
+    handover.connected('relay', 'k');
+    await clock.advance(graceMs);
+    expect(handover.established('relay', 'k')).toBe(false);
   });
 
   it('losing the connection resets it, the receiver’s word included', async () => {

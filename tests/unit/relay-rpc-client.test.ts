@@ -397,6 +397,62 @@ describe('RelayRpcClient where the relay misbehaves', () => {
   });
 });
 
+describe('RelayRpcClient: a request unanswered in time on a resumable connection is a question about its socket: the socket is checked with a PING before the request fails', () => {
+  /** A client whose relay keeps a resumable session, over sockets the test opens one after another. */
+  async function resumable(clock: ManualClock): Promise<{ client: RelayRpcClient; sockets: SilentSocket[]; events: string[] }> {
+    const sockets = [new SilentSocket(), new SilentSocket()];
+    const unopened = [...sockets];
+    const connecting = RelayRpcClient.connect({ url: 'ws://relay.test/relay', token: 't', clock, createSocket: () => unopened.shift() as unknown as RelaySocket });
+    await until(() => sockets[0]!.sent.length > 0, 'AUTH');
+    sockets[0]!.answer({ user: 'alice', session: 'kept' });
+    const client = await connecting;
+    const events: string[] = [];
+    client.on('interrupted', (error) => events.push(`interrupted ${error.closeCode}`));
+    client.on('resumed', () => events.push('resumed'));
+    return { client, sockets, events };
+  }
+
+  it('the network silent: the request waits past its own timeout, the unanswered PING starts the resume, and the request is asked again on the new socket', async () => {
+    const clock = new ManualClock();
+    const { client, sockets, events } = await resumable(clock);
+    const [silent, next] = sockets;
+    let settled: unknown = 'unsettled';
+    const request = client.request('DISPOSE', { id: 'x' });
+    request.then(
+      (result) => (settled = result),
+      (error: unknown) => (settled = error),
+    );
+    const asked = silent!.sent.at(-1)!;
+    await clock.advance(RELAY_REQUEST_TIMEOUT_MS);
+    expect(settled).toBe('unsettled');
+    expect(events).toEqual([]);
+    // The heartbeat's PING went at 10 s: unanswered by 25 s, the socket is taken for dropped.
+    await clock.advance(RELAY_RESUME.heartbeatMs);
+    expect(events).toEqual(['interrupted 1006']);
+    await until(() => next!.sent.length > 0, 'AUTH resume');
+    next!.answer({ user: 'alice', session: 'kept' });
+    await until(() => next!.sent.length === 2, 'the request asked again');
+    expect(next!.sent[1]).toBe(asked);
+    next!.answer({ closed: true });
+    expect(await request).toEqual({ closed: true });
+    expect(events).toEqual(['interrupted 1006', 'resumed']);
+    client.close();
+  });
+
+  it('the socket answering its PING: the relay is there and did not answer the request, which fails', async () => {
+    const clock = new ManualClock();
+    const { client, sockets } = await resumable(clock);
+    const request = client.request('DISPOSE', { id: 'x' }).catch((error: unknown) => error);
+    await clock.advance(RELAY_REQUEST_TIMEOUT_MS);
+    const ping = JSON.parse(sockets[0]!.sent.at(-1)!) as { method: string };
+    expect(ping.method).toBe('PING');
+    sockets[0]!.answer({});
+    expect(await request).toBeInstanceOf(RelayTimeoutError);
+    expect(client.isOpen).toBe(true);
+    client.close();
+  });
+});
+
 describe('relayErrorFrom', () => {
   it('never throws: an error that is no object reads as an unreadable one', () => {
     expect(relayErrorFrom({ code: RELAY_ERROR.notFound, message: 'no such stream' })).toMatchObject({ rpcCode: RELAY_ERROR.notFound, message: 'no such stream' });

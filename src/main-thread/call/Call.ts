@@ -422,6 +422,7 @@ export class Call extends TypedEmitter<CallEvents> {
       planned: deliveries,
       relayReady: (streamKey) => relay.canCarry(streamKey),
       relayPending: (streamKey) => relay.pending(streamKey),
+      relayFailed: (key) => relay.failedReceiver(key),
       relayExists: (key) => relay.carries(key),
       relayEstablished: (key) => relay.established(key),
       meshExists: (key) => this.mesh.carries(key),

@@ -91,6 +91,16 @@ export class PathHandover extends TypedEmitter<PathHandoverEvents> {
     this.decoded.delete(id);
   }
 
+  /**
+   * The path to a key is gone (its session ended, its consumer dropped): everything is forgotten,
+   * the receiver's word included, which would otherwise pass to the next session of that key
+   * before it decodes anything.
+   */
+  ended(path: PathName, key: string): void {
+    this.lost(path, key);
+    this.decoded.delete(`${path}\n${key}`);
+  }
+
   established(path: PathName, key: string): boolean {
     const id = `${path}\n${key}`;
     const entry = this.connections.get(id);

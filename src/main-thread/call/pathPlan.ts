@@ -11,6 +11,8 @@ export interface PathPlanInput {
   readonly relayReady: (streamKey: string) => boolean;
   /** The relay is wanted and on its way to carrying this stream (connecting, ingesting), with no outage. */
   readonly relayPending: (streamKey: string) => boolean;
+  /** The relay failed this delivery's receiver lately (its consumer refused, or failing again and again): the mesh carries it until the relay is tried again. */
+  readonly relayFailed: (key: string) => boolean;
   /** A relay consumer exists for this key (made on a connection that may since have died). */
   readonly relayExists: (key: string) => boolean;
   readonly relayEstablished: (key: string) => boolean;
@@ -33,18 +35,19 @@ export interface PathPlan {
  *   established, and none is started for a delivery the relay can carry from the outset (a newcomer
  *   to a call on the relay would otherwise get every stream twice while joining), nor while the
  *   relay is still on its way to carrying the stream (a newcomer publishes straight to the relay);
- * - relay → mesh (switched off, or the relay is down): the mesh session is made; an existing
- *   consumer stays until the mesh session is established.
+ * - relay → mesh (switched off, the relay is down, or it failed this receiver): the mesh session
+ *   is made; an existing consumer stays until the mesh session is established.
  * Keys no longer planned are on neither path: their sessions and consumers end at once.
  */
 export function planPaths(input: PathPlanInput): PathPlan {
   const mesh = new Set<string>();
   const relay = new Set<string>();
   for (const { key, streamKey } of input.planned) {
-    if (input.relayReady(streamKey)) {
+    const relayServes = !input.relayFailed(key);
+    if (relayServes && input.relayReady(streamKey)) {
       relay.add(key);
       if (!input.relayEstablished(key) && input.meshExists(key)) mesh.add(key);
-    } else if (input.relayPending(streamKey) && !input.meshExists(key)) {
+    } else if (relayServes && input.relayPending(streamKey) && !input.meshExists(key)) {
       if (input.relayExists(key)) relay.add(key);
     } else {
       mesh.add(key);

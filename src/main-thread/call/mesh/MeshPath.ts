@@ -68,7 +68,7 @@ export class MeshPath implements MediaPath {
       sessions.on('ended', (call) => {
         if (!this.isOurs(call)) return;
         this.outgoing.delete(call.key);
-        handover.lost('mesh', call.key);
+        handover.ended('mesh', call.key);
       }),
       // The path change hands a delivery over once its new path is established (PathHandover).
       sessions.on('connectionState', (call, state) => {

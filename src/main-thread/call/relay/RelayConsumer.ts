@@ -10,7 +10,7 @@ import type { RelayRpcClient } from './RelayRpcClient';
  * One relay consumer as the sender tracks it: the CREATE_CONSUMER id (also its Jingle sid), the
  * Jingle session that carries the relay's offer to the receiver, the connection the consumer
  * lives on, and an ordered queue so that its steps (create, start, profile, restart, mute) never
- * interleave.
+ * interleave; a step the relay could not do just then (rate limited, timed out) is asked again later.
  */
 export class RelayConsumer {
   readonly queue = new OperationQueue();
@@ -23,6 +23,8 @@ export class RelayConsumer {
   ending = false;
   /** The session is being replaced after a failure (CREATE_CONSUMER again for the same id). */
   restarting = false;
+  /** Per step that failed while the consumer kept working (RelayPath.runKept): its failures in a row, and the timer that asks again. */
+  readonly retries = new Map<string, { readonly failures: number; readonly timer: unknown }>();
 
   constructor(
     readonly sid: string,

@@ -1,5 +1,4 @@
 import type { Device } from 'mediasoup-client';
-import { RELAY_RECONNECT } from '../../../protocol/clientDefaults';
 import { SESSION_TERMINATION } from '../../../protocol/constants';
 import type { SfuServerConfig } from '../../../protocol/config';
 import { relayUrlForRoom, type ConsumerIceStateParams } from '../../../protocol/relay';
@@ -9,6 +8,7 @@ import { OperationQueue } from '../../../common/OperationQueue';
 import { TypedEmitter } from '../../../common/TypedEmitter';
 import type { MediaItems, MediaKind } from '../../media';
 import type { ShareableMedia } from '../sessionPlan';
+import { relayRetryDelayMs } from './backoff';
 import { RelayIngest, type IngestTrack } from './RelayIngest';
 import { RelayRpcClient } from './RelayRpcClient';
 import { errorMessage } from '../../../common/errorMessage';
@@ -54,7 +54,11 @@ interface IngestEntry {
    */
   stalled: boolean;
   stallTimer: unknown;
+  /** Its last try failed: the mesh carries the stream until `retryTimer` tries again. */
   failed: boolean;
+  /** Tries failed in a row (RELAY_RECONNECT's backoff), until one connects. */
+  failures: number;
+  retryTimer: unknown;
 }
 
 /** An ingest is named after its stream: the camera's stream id (else the first item's), or the screen's. */
@@ -98,6 +102,11 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
     return this.outageNow;
   }
 
+  /** Some stream's ingest failed, and is waiting to be tried again (the mesh carries that stream meanwhile). */
+  get ingestFailed(): boolean {
+    return [...this.ingests.values()].some((entry) => entry.failed);
+  }
+
   /** Some stream goes through the relay now: SPEC §9 counts 1 peer, and the capture takes the relay tier. */
   get inUse(): boolean {
     return this.wantedNow && this.current !== undefined && [...this.ingests.values()].some((entry) => this.carrying(entry));
@@ -124,13 +133,14 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
   /**
    * The relay is wanted and still on its way to carrying this stream for the first time: connecting,
    * the ingest made but not yet connected, or connected with its first track while its first sync
-   * still produces the others — not in an outage, the ingest not failed. Meanwhile the call starts
-   * no mesh session for it (pathPlan); an outage or a failed ingest ends the wait.
+   * still produces the others — not in an outage, the ingest never failed. Meanwhile the call starts
+   * no mesh session for it (pathPlan); an outage or a failed ingest ends the wait (an ingest tried
+   * again after failing is not waited for: it may fail again).
    */
   pending(streamKey: string): boolean {
     if (!this.wantedNow || this.closed || this.outageNow || !this.options.sfuServer()) return false;
     const entry = this.ingests.get(streamKey);
-    return entry === undefined || (!entry.failed && !(entry.connectedOnce && entry.produced));
+    return entry === undefined || (entry.failures === 0 && !(entry.connectedOnce && entry.produced));
   }
 
   /** The senders of the video its ingests produce, over transports that are connected. */
@@ -260,8 +270,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
     else this.options.logger.error(`${reason}; the call continues over the mesh`);
     this.outageNow = true;
     if (!this.wantedNow || this.retryTimer !== undefined) return;
-    const { firstDelayMs, maxDelayMs, jitterMs } = RELAY_RECONNECT;
-    const delay = Math.min(firstDelayMs * 2 ** this.attempts, maxDelayMs) + Math.floor(this.options.clock.random() * jitterMs);
+    const delay = relayRetryDelayMs(this.attempts, this.options.clock);
     this.attempts += 1;
     this.retryTimer = this.options.clock.setTimeout(() => {
       this.retryTimer = undefined;
@@ -282,7 +291,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
   private ensureIngest(streamKey: string, items: readonly ShareableMedia[]): void {
     let entry = this.ingests.get(streamKey);
     if (!entry) {
-      entry = { id: streamIdOf(items), ingest: undefined, synced: '', produced: false, connectedOnce: false, stalled: false, stallTimer: undefined, failed: false };
+      entry = { id: streamIdOf(items), ingest: undefined, synced: '', produced: false, connectedOnce: false, stalled: false, stallTimer: undefined, failed: false, failures: 0, retryTimer: undefined };
       this.ingests.set(streamKey, entry);
     }
     const ids = items
@@ -315,15 +324,23 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
       this.emit('changed');
     }).catch((error: unknown) => {
       if (this.ingests.get(streamKey) !== target || this.current !== link) return;
-      // The mesh keeps carrying this stream; the ingest is tried again on the next connection. What
-      // it produced so far goes, here and on the relay: it would go on encoding and counting there.
-      target.failed = true;
-      const made = target.ingest !== undefined;
+      // The mesh carries this stream until the ingest is tried again, after a backoff. What it made
+      // so far goes, here and on the relay (it would go on encoding, and hold one of the user's
+      // ingests there): DISPOSE also when CREATE_INGEST_TRANSPORT failed, which the relay may have
+      // done all the same (it timed out), or done nothing (DISPOSE then finds nothing).
       this.closeIngest(target);
       target.ingest = undefined;
       target.produced = false;
+      target.failed = true;
+      target.synced = '';
       this.options.logger.error(errorMessage(error));
-      if (made) this.onLink('dispose', () => this.disposeOnRelay(link, target.id)).catch(() => undefined);
+      this.onLink('dispose', () => this.disposeOnRelay(link, target.id)).catch(() => undefined);
+      target.retryTimer = this.options.clock.setTimeout(() => {
+        target.retryTimer = undefined;
+        target.failed = false;
+        this.emit('changed');
+      }, relayRetryDelayMs(target.failures, this.options.clock));
+      target.failures += 1;
       this.emit('changed');
     });
   }
@@ -346,6 +363,7 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
     if (this.current !== link || entry.ingest === undefined) return;
     if (state === 'connected') {
       entry.connectedOnce = true;
+      entry.failures = 0;
       // An upload connected: the relay is usable, and the next outage backs off from the start.
       this.attempts = 0;
     }
@@ -378,6 +396,8 @@ export class RelayLink extends TypedEmitter<RelayLinkEvents> {
 
   private closeIngest(entry: IngestEntry): void {
     this.endStall(entry);
+    this.options.clock.clearTimeout(entry.retryTimer);
+    entry.retryTimer = undefined;
     entry.ingest?.close();
   }
 

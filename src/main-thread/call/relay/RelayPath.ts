@@ -2,8 +2,9 @@ import type { createStore } from 'jotai';
 import type { Stanzas } from 'stanza';
 import type { SessionManager, Session as BaseSession } from 'stanza/jingle';
 import { SESSION_TERMINATION } from '../../../protocol/constants';
-import type { ConsumerIceStateParams } from '../../../protocol/relay';
+import { RELAY_ERROR, RelayRpcError, type ConsumerIceStateParams } from '../../../protocol/relay';
 import { TypedEmitter } from '../../../common/TypedEmitter';
+import { QueueClosedError } from '../../../common/OperationQueue';
 import type { MediaItem } from '../../media';
 import { roomByAddressAtomFamily } from '../../sessionAtoms';
 import type { CallSignaling } from '../CallSignaling';
@@ -16,7 +17,10 @@ import type { ShareableMedia } from '../sessionPlan';
 import { terminationOutcome } from '../termination';
 import { SessionFailedError } from '../errors';
 import { CONSUMER_AHEAD_AFTER_MS } from '../../../protocol/clientDefaults';
+import { relayRetryDelayMs } from './backoff';
 import { ConsumerAhead, type ConsumerSource } from './ConsumerAhead';
+import { RelayClosedError } from './errors';
+import { ReceiverFallback } from './ReceiverFallback';
 import { relayStatusAtom, type RelayState } from './relayAtoms';
 import { RelayConsumer } from './RelayConsumer';
 import { RelayJingleSession } from './RelayJingleSession';
@@ -44,6 +48,11 @@ export interface RelayPathEvents {
   sessionFailed: [error: SessionFailedError];
 }
 
+/** The failure says the consumer is gone (its connection closed, the relay knows it no more), not that the relay could not do the step just then. */
+function consumerGone(error: unknown): boolean {
+  return error instanceof RelayClosedError || error instanceof QueueClosedError || (error instanceof RelayRpcError && error.rpcCode === RELAY_ERROR.notFound);
+}
+
 /** The media's kinds, or its items (as a ConsumerAhead tells them apart), in a comparable form. */
 function listOf(media: readonly ShareableMedia[], property: 'kind' | 'id'): string {
   return media
@@ -69,6 +78,8 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
   private aheadTimer: unknown;
   /** Plan keys held back after a consumer session failed (SPEC §4's recompute delays, as for the mesh). */
   private readonly held = new Map<string, unknown>();
+  /** Deliveries whose receiver the relay failed: the mesh carries them until the relay is tried again. */
+  private readonly fallback: ReceiverFallback;
   private streams: ReadonlyMap<string, readonly ShareableMedia[]> = new Map();
   private closed = false;
   private readonly unsubscribes: (() => void)[] = [];
@@ -76,6 +87,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
   constructor(private readonly options: RelayPathOptions) {
     super();
     this.link = new RelayLink(options);
+    this.fallback = new ReceiverFallback(options.clock, () => this.emit('changed'));
     const publish = (session: BaseSession): void => {
       const consumer = this.bySid(session.sid);
       if (consumer) this.publishConnection(consumer);
@@ -117,6 +129,11 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     return this.consumers.has(key);
   }
 
+  /** The relay failed this delivery's receiver lately (ReceiverFallback): the mesh carries it until the relay is tried again. */
+  failedReceiver(key: string): boolean {
+    return this.fallback.has(key);
+  }
+
   /** A consumer of ours goes to this person. */
   sendsTo(peerAddress: string): boolean {
     return [...this.consumers.values()].some((consumer) => consumer.delivery.peerAddress === peerAddress);
@@ -152,7 +169,8 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     if (item.kind === 'video') this.link.setVideoOff(item.id, muted);
     for (const consumer of this.consumers.values()) {
       if (!consumer.delivery.media.some((sent) => sent.id === item.id)) continue;
-      this.run(consumer, muted ? 'mute' : 'unmute', async () => {
+      // Named per item: a later mute or unmute of it replaces one still to be asked again.
+      this.runKept(consumer, `mute ${item.id}`, async () => {
         await consumer.session?.setMuted(item.kind, muted);
       });
     }
@@ -166,7 +184,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
         this.drop(consumer);
         continue;
       }
-      this.run(consumer, 'catch-up', async () => {
+      this.runKept(consumer, 'catch-up', async () => {
         await this.describe(consumer);
         await this.stateMute(consumer);
       });
@@ -183,6 +201,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     this.ahead.clear();
     for (const timer of this.held.values()) this.options.clock.clearTimeout(timer);
     this.held.clear();
+    this.fallback.clear();
     for (const consumer of [...this.consumers.values()]) this.drop(consumer);
     this.link.close();
     this.options.store.set(relayStatusAtom, (statuses) => {
@@ -197,7 +216,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     for (const consumer of this.consumers.values()) {
       if (consumer.rpc !== client) continue;
       consumer.dead = true;
-      this.options.handover.lost('relay', consumer.key);
+      this.options.handover.ended('relay', consumer.key);
     }
   }
 
@@ -210,7 +229,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       if (!remade) {
         const replaced = delivery.media.some((item) => !existing.delivery.media.some((other) => other.id === item.id));
         existing.delivery = delivery;
-        if (replaced) this.run(existing, 'describe', () => this.describe(existing));
+        if (replaced) this.runKept(existing, 'describe', () => this.describe(existing));
         return;
       }
       if (!delivery.startable) return;
@@ -271,7 +290,12 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       const current = this.ahead.get(streamKey);
       if (current?.fits(client, source, items)) continue;
       current?.discard();
-      this.ahead.set(streamKey, new ConsumerAhead(client, source, items, this.options.logger));
+      const ahead = new ConsumerAhead(client, source, items, this.options.logger);
+      this.ahead.set(streamKey, ahead);
+      // Not made: it would still fit, and stand in the way of one that is (the next plan change makes it).
+      void ahead.offer.then((offer) => {
+        if (!offer && this.ahead.get(streamKey) === ahead) this.ahead.delete(streamKey);
+      });
     }
   }
 
@@ -284,14 +308,24 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     const madeAhead = ahead ? await ahead.offer : undefined;
     // Not waited for before the offer goes: the relay has it before the receiver's START_CONSUMER.
     const claimed = madeAhead ? rpc.request('CLAIM_CONSUMER', { id: sid, peerId: delivery.peerId }) : undefined;
+    // Its failure is read once the offer has gone; should a step before that throw, it is read nowhere.
+    claimed?.catch(() => undefined);
     const jingle = madeAhead ?? relayOfferToJingle((await rpc.request('CREATE_CONSUMER', { id: sid, peerId: delivery.peerId, ...this.consumerSource(consumer.source, delivery.media) })).sdp);
-    if (this.consumers.get(consumer.key) !== consumer) {
+    if (!this.wanted(consumer)) {
+      // Dropped while CREATE_CONSUMER was on its way: the REMOVE_CONSUMER it sent came too soon.
       await claimed?.catch(() => undefined);
       await rpc.request('REMOVE_CONSUMER', { id: sid });
       return;
     }
     // Set before START_CONSUMER, the receiver's last request applies from the first frame.
-    if (consumer.profile !== undefined && consumer.profile !== 'high') await rpc.request('SET_CONSUMER_PROFILE', { id: sid, profile: consumer.profile });
+    if (consumer.profile !== undefined && consumer.profile !== 'high') {
+      await this.sendProfile(consumer).catch((error: unknown) => {
+        if (consumerGone(error)) throw error;
+        this.retryLater(consumer, 'set-profile', () => this.sendProfile(consumer), error);
+      });
+      // Dropped meanwhile (its REMOVE_CONSUMER sent): no session may start for it.
+      if (!this.wanted(consumer)) return;
+    }
     const session = new RelayJingleSession({
       parent: this.options.manager,
       sid,
@@ -353,9 +387,13 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     const profile = qualityRequestOf(descriptions);
     if (!consumer || profile === undefined) return;
     consumer.profile = profile;
-    this.run(consumer, 'set-profile', async () => {
-      if (!consumer.dead) await consumer.rpc.request('SET_CONSUMER_PROFILE', { id: consumer.sid, profile });
-    });
+    this.runKept(consumer, 'set-profile', () => this.sendProfile(consumer));
+  }
+
+  /** SET_CONSUMER_PROFILE with the receiver's last request (asked again later, it asks for the latest). */
+  private async sendProfile(consumer: RelayConsumer): Promise<void> {
+    const { profile } = consumer;
+    if (profile !== undefined && !consumer.dead) await consumer.rpc.request('SET_CONSUMER_PROFILE', { id: consumer.sid, profile });
   }
 
   private onIceState(client: RelayRpcClient, { id, iceConnectionState }: ConsumerIceStateParams): void {
@@ -371,18 +409,20 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       case 'connected':
       case 'completed':
         handover.connected('relay', consumer.key);
+        this.fallback.connected(consumer.key);
         this.publishStatus();
         break;
       case 'failed':
-        handover.lost('relay', consumer.key);
+        handover.ended('relay', consumer.key);
         // Its session is terminated as failed-transport and offered again (restart): the receiver is failing meanwhile.
         if (consumer.session) this.sessionFailed(consumer.session.sid, consumer.delivery.peerAddress, 'failed-transport', undefined);
-        this.restart(consumer);
+        // Failing again and again: the mesh serves the receiver for a while instead.
+        if (this.fallback.failed(consumer.key, false)) this.drop(consumer);
+        else this.restart(consumer);
         this.emit('changed');
         break;
       case 'closed':
         // Its source's media went away on the relay: made anew if still wanted.
-        handover.lost('relay', consumer.key);
         this.drop(consumer);
         this.emit('changed');
         break;
@@ -423,6 +463,7 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
       // The receiver refused or failed it: as on the mesh, that delivery is held back a while.
       this.options.logger.error(`relay session ${session.sid} with ${session.peerID} ended: ${reason?.condition ?? 'unknown'}`);
       this.sessionFailed(session.sid, consumer.delivery.peerAddress, reason?.condition ?? 'unknown', reason?.text);
+      this.fallback.failed(consumer.key, false);
       this.hold(consumer.key, outcome.recomputeAfterMs ?? SESSION_TERMINATION.recomputeAfterOtherErrorMs);
     }
     this.emit('changed');
@@ -446,7 +487,8 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
   private forget(consumer: RelayConsumer): void {
     if (this.consumers.get(consumer.key) === consumer) this.consumers.delete(consumer.key);
     consumer.queue.close();
-    this.options.handover.lost('relay', consumer.key);
+    for (const { timer } of consumer.retries.values()) this.options.clock.clearTimeout(timer);
+    this.options.handover.ended('relay', consumer.key);
     if (consumer.dead || !consumer.rpc.isOpen) return;
     consumer.rpc.request('REMOVE_CONSUMER', { id: consumer.sid }).catch((error: unknown) => this.options.logger.info(`REMOVE_CONSUMER ${consumer.sid}: ${errorMessage(error)}`));
   }
@@ -467,18 +509,52 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     return undefined;
   }
 
+  /** The consumer is still the one its delivery has (not dropped meanwhile). */
+  private wanted(consumer: RelayConsumer): boolean {
+    return this.consumers.get(consumer.key) === consumer;
+  }
+
   /** Runs a consumer step on its queue; a failure is logged and the consumer given up (the mesh carries its delivery). */
   private run(consumer: RelayConsumer, name: string, step: () => Promise<void>): void {
-    consumer.queue.push(name, step).catch((error: unknown) => {
-      if (this.consumers.get(consumer.key) !== consumer || this.closed) return;
-      // Its connection died under it: that outage is logged once already.
-      if (!consumer.dead) {
-        this.options.logger.error(`relay ${name} for ${consumer.delivery.peerAddress} failed: ${errorMessage(error)}`);
-        this.hold(consumer.key, SESSION_TERMINATION.recomputeAfterOtherErrorMs);
-      }
-      this.drop(consumer);
-      this.emit('changed');
-    });
+    consumer.queue.push(name, step).catch((error: unknown) => this.stepFailed(consumer, name, error));
+  }
+
+  private stepFailed(consumer: RelayConsumer, name: string, error: unknown): void {
+    if (!this.wanted(consumer) || this.closed) return;
+    // Its connection died under it: that outage is logged once already.
+    if (!consumer.dead) {
+      this.options.logger.error(`relay ${name} for ${consumer.delivery.peerAddress} failed: ${errorMessage(error)}`);
+      // Refused for one of the relay's bounds (a connection's consumers), the relay will not serve
+      // this receiver: the mesh does, until the fallback tries the relay again; else it is held back a while.
+      const refused = error instanceof RelayRpcError && error.rpcCode === RELAY_ERROR.limitExceeded;
+      if (!this.fallback.failed(consumer.key, refused)) this.hold(consumer.key, SESSION_TERMINATION.recomputeAfterOtherErrorMs);
+    }
+    this.drop(consumer);
+    this.emit('changed');
+  }
+
+  /**
+   * Runs a step of a working consumer (its profile, mute state, names) on its queue. The relay not
+   * doing it just then (rate limited, timed out) does not end the consumer, whose receiver would
+   * lose the sender's media for seconds: the step is logged and asked again later. Only a failure
+   * that says the consumer is gone ends it.
+   */
+  private runKept(consumer: RelayConsumer, name: string, step: () => Promise<void>): void {
+    const retry = consumer.retries.get(name);
+    this.options.clock.clearTimeout(retry?.timer);
+    consumer.queue.push(name, step).then(
+      () => consumer.retries.delete(name),
+      (error: unknown) => (consumerGone(error) ? this.stepFailed(consumer, name, error) : this.retryLater(consumer, name, step, error)),
+    );
+  }
+
+  /** Asks a step of a working consumer again, after RELAY_RECONNECT's backoff for its failures in a row. */
+  private retryLater(consumer: RelayConsumer, name: string, step: () => Promise<void>, error: unknown): void {
+    if (!this.wanted(consumer) || this.closed) return;
+    const failures = consumer.retries.get(name)?.failures ?? 0;
+    this.options.logger.info(`relay ${name} for ${consumer.delivery.peerAddress} not done, asked again: ${errorMessage(error)}`);
+    const timer = this.options.clock.setTimeout(() => this.runKept(consumer, name, step), relayRetryDelayMs(failures, this.options.clock));
+    consumer.retries.set(name, { failures: failures + 1, timer });
   }
 
   /** The consumer's session as a SPEC §3 Connection (it sends; the media never touches this tab). */
@@ -503,7 +579,8 @@ export class RelayPath extends TypedEmitter<RelayPathEvents> implements MediaPat
     const { link } = this;
     const relayed = [...this.consumers.values()].filter((consumer) => !consumer.dead && this.options.handover.established('relay', consumer.key)).length;
     let state: RelayState = 'mesh';
-    if (link.wanted) state = link.inUse ? 'relay' : link.outage ? 'unavailable' : 'connecting';
+    // A failed ingest is not "connecting": the mesh carries its stream until it is tried again.
+    if (link.wanted) state = link.inUse ? 'relay' : link.outage || link.ingestFailed ? 'unavailable' : 'connecting';
     const status = { roomAddress: this.options.roomAddress, wanted: link.wanted, state, relayedDeliveries: relayed };
     const current = this.options.store.get(relayStatusAtom)[this.options.roomAddress];
     if (current && current.wanted === status.wanted && current.state === status.state && current.relayedDeliveries === status.relayedDeliveries) return;

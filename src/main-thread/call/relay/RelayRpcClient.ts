@@ -141,6 +141,8 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
   /** Requests asked again after the last resume: a second answer to one (it was answered on both sockets) is no fault. */
   private readonly askedAgain = new Set<string>();
   private heartbeat: unknown;
+  /** The PING checking the socket now (the heartbeat's, or one for a request unanswered in time): whether it was answered. */
+  private check: Promise<boolean> | undefined;
   /** The user the token names, once AUTH succeeded. */
   user = '';
 
@@ -228,10 +230,7 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
 
   /** Sends a pending request on the socket, its timeout running from now. */
   private sendPending(id: string, pending: Pending, timeoutMs: number): void {
-    pending.timer = this.options.clock.setTimeout(() => {
-      this.pending.delete(id);
-      pending.reject(new RelayTimeoutError(pending.method, timeoutMs));
-    }, timeoutMs);
+    pending.timer = this.options.clock.setTimeout(() => this.timedOut(id, pending, timeoutMs), timeoutMs);
     try {
       this.socket.send(pending.message);
     } catch {
@@ -306,15 +305,52 @@ export class RelayRpcClient extends TypedEmitter<RelayRpcClientEvents> {
     this.finish(error);
   }
 
-  /** A PING unanswered in time: the socket is taken for dropped, as if it had closed so. */
-  private ping(): void {
-    if (this.resuming || this.closedWith) return;
-    const socket = this.socket;
-    this.transmit('PING', {}, this.timeoutMs).catch((error: unknown) => {
-      if (!(error instanceof RelayTimeoutError) || socket !== this.socket || this.resuming) return;
-      socket.close(SOCKET_ABANDONED, 'no answer to PING');
-      this.onSocketClose(socket, SOCKET_DROPPED, 'no answer to PING');
+  /**
+   * A request unanswered in time. On a resumable connection its socket may have gone silent (a
+   * network that drops everything closes nothing), before the heartbeat's PING could tell: the
+   * socket is checked with a PING first. Unanswered, the socket is taken for dropped and the request
+   * waits for the session's resume, to be asked again; answered, the relay is there and did not
+   * answer this request, which fails.
+   */
+  private timedOut(id: string, pending: Pending, timeoutMs: number): void {
+    const error = new RelayTimeoutError(pending.method, timeoutMs);
+    pending.timer = undefined;
+    if (this.session === undefined || this.resuming || pending.method === 'PING') {
+      this.pending.delete(id);
+      pending.reject(error);
+      return;
+    }
+    void this.socketAnswers().then((answers) => {
+      // Still waiting and not asked again on a resumed socket (which gave it a timer anew).
+      if (!answers || this.pending.get(id) !== pending || pending.timer !== undefined) return;
+      this.pending.delete(id);
+      pending.reject(error);
     });
+  }
+
+  private ping(): void {
+    if (!this.resuming && !this.closedWith) void this.socketAnswers();
+  }
+
+  /** One PING at a time checks the socket; unanswered in time, the socket is taken for dropped, as if it had closed so. */
+  private socketAnswers(): Promise<boolean> {
+    this.check ??= this.pingSocket().finally(() => (this.check = undefined));
+    return this.check;
+  }
+
+  private async pingSocket(): Promise<boolean> {
+    const socket = this.socket;
+    try {
+      await this.transmit('PING', {}, this.timeoutMs);
+      return true;
+    } catch (error) {
+      if (error instanceof RelayTimeoutError && socket === this.socket && !this.resuming) {
+        // Taken for dropped first: the abandoned socket's own close, however soon it comes, is then no longer this one's.
+        this.onSocketClose(socket, SOCKET_DROPPED, 'no answer to PING');
+        socket.close(SOCKET_ABANDONED, 'no answer to PING');
+      }
+      return false;
+    }
   }
 
   /**

@@ -5,7 +5,7 @@ import { atom } from 'jotai';
  * - mesh: the relay is not wanted (too few peers, or no sfuServer in the config);
  * - connecting: wanted, and the relay connection or an ingest is being set up (mesh meanwhile);
  * - relay: at least one shared stream is ingested and goes to peers through the relay;
- * - unavailable: wanted but the relay cannot be reached (mesh meanwhile, retrying).
+ * - unavailable: wanted but the relay cannot be reached, or did not take a stream we share (mesh meanwhile, retrying).
  */
 export type RelayState = 'mesh' | 'connecting' | 'relay' | 'unavailable';
 

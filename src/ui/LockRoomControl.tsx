@@ -9,25 +9,53 @@ export function LockRoomControl({ locked, roomAddress }: { locked: boolean; room
   const actions = useActions();
   const [dialogOpen, setDialogOpen] = useState(false);
   const [password, setPassword] = useState('');
+  const [locking, setLocking] = useState(false);
+  /**
+   * What the room refused last, said where the owner asked for it while the room's lock state is
+   * the one it was refused in (the button follows that state).
+   */
+  const [refused, setRefused] = useState<{ inLocked: boolean; words: string } | undefined>(undefined);
+  const refusal = refused?.inLocked === locked ? refused.words : undefined;
 
   function closeDialog() {
     setDialogOpen(false);
     setPassword('');
+    setRefused(undefined);
   }
 
-  function lock(event: FormEvent) {
+  async function lock(event: FormEvent) {
     event.preventDefault();
-    if (!password) return;
-    // Failures are logged by the session only (SPEC §8); the button follows the room's lock state.
-    void actions.rooms.lockRoom(roomAddress, password).catch(() => {});
-    closeDialog();
+    if (!password || locking) return;
+    setLocking(true);
+    setRefused(undefined);
+    try {
+      await actions.rooms.lockRoom(roomAddress, password);
+      closeDialog();
+    } catch {
+      // The dialog stays, with what was typed, so that trying again is one press.
+      setRefused({ inLocked: false, words: 'The room did not take the lock: it is still open. Try again.' });
+    } finally {
+      setLocking(false);
+    }
+  }
+
+  async function unlock() {
+    setRefused(undefined);
+    await actions.rooms.unlockRoom(roomAddress).catch(() => setRefused({ inLocked: true, words: 'The room did not take the unlock: it is still locked. Try again.' }));
   }
 
   if (locked) {
     return (
-      <button type="button" className="button" onClick={() => void actions.rooms.unlockRoom(roomAddress).catch(() => {})}>
-        <LockIcon /> Unlock room
-      </button>
+      <>
+        <button type="button" className="button" onClick={() => void unlock()}>
+          <LockIcon /> Unlock room
+        </button>
+        {refusal && (
+          <p className="form-error" role="alert">
+            {refusal}
+          </p>
+        )}
+      </>
     );
   }
   return (
@@ -36,7 +64,7 @@ export function LockRoomControl({ locked, roomAddress }: { locked: boolean; room
         Lock room
       </button>
       <Dialog title="Lock room" open={dialogOpen} onClose={closeDialog}>
-        <form method="dialog" onSubmit={lock} className="dialog-body">
+        <form method="dialog" onSubmit={(event) => void lock(event)} className="dialog-body">
           <p className="muted">People who join from now on must enter this password. Those already here stay.</p>
           <label className="field">
             <span>Room password</span>
@@ -50,11 +78,16 @@ export function LockRoomControl({ locked, roomAddress }: { locked: boolean; room
               maxLength={LIMITS.roomPasswordLength}
             />
           </label>
+          {refusal && (
+            <p className="form-error" role="alert">
+              {refusal}
+            </p>
+          )}
           <div className="dialog-actions">
             <button type="button" className="button" onClick={closeDialog}>
               Cancel
             </button>
-            <button type="submit" className="button primary" disabled={!password}>
+            <button type="submit" className="button primary" disabled={!password || locking}>
               Lock
             </button>
           </div>

@@ -1,6 +1,7 @@
 import type { Room } from '../../protocol/entities';
-import { ParleyError, RoomNotJoinedError } from '../../protocol/errors';
+import { ModerationRefusedError, ParleyError, RoomNotJoinedError } from '../../protocol/errors';
 import type { SessionContext } from '../SessionContext';
+import { refusalCondition } from './banList';
 import { expectPassword } from './commandInput';
 import { readLockStatus } from './lockStatus';
 import { lockForm, roomSecretOf } from './roomLockForm';
@@ -10,7 +11,9 @@ import type { RoomEventLog } from '../roomEvents/RoomEventLog';
 
 /**
  * SPEC §4 lock state and §5 / §6 rules: only an owner who has joined may lock, unlock or read the
- * password; anyone else is silently ignored (nothing is sent). Failures are logged only (SPEC §8).
+ * password; anyone else is silently ignored (nothing is sent). A lock or unlock the room does not
+ * take is logged (SPEC §8) and rejects with ModerationRefusedError, as the other moderation
+ * commands do, so that the owner can be told the lock stands as it was.
  */
 export class RoomLock {
   /** Per room, the last lock fact asked for (a check or our own change) and the last one applied. */
@@ -27,8 +30,8 @@ export class RoomLock {
     const secret = expectPassword(password);
     const room = this.ownedRoom(roomAddress);
     if (!room) return;
-    this.context.store.update('rooms', room.id, { providedPassword: secret });
-    await this.configure(room, secret, { password: secret, passwordRequired: true });
+    // The password a rejoin provides is recorded with the room's confirmation: a lock the room refuses leaves it as it was.
+    await this.configure(room, secret, { providedPassword: secret, password: secret, passwordRequired: true });
   }
 
   async unlock(roomAddress: unknown): Promise<void> {
@@ -77,7 +80,7 @@ export class RoomLock {
     return room && room.selfAffiliation === 'owner' && this.context.client ? room : undefined;
   }
 
-  /** PROTOCOL.md "Lock": the submitted room config form; the room's confirmation applies `confirmed`. */
+  /** PROTOCOL.md "Lock": the submitted room config form; the room's confirmation applies `confirmed`, its refusal rejects. */
   private async configure(room: AddressedRoom, secret: string, confirmed: Partial<Room>): Promise<void> {
     const client = this.context.client;
     if (!client) return;
@@ -85,7 +88,7 @@ export class RoomLock {
       await client.configureRoom(room.address, lockForm(secret));
     } catch (error) {
       this.context.log.error(`Could not ${secret ? 'lock' : 'unlock'} room ${room.address}: ${stanzaErrorText(error)}`);
-      return;
+      throw new ModerationRefusedError(secret ? 'be locked' : 'be unlocked', refusalCondition(error));
     }
     this.applyLock(room, confirmed, { announce: true, order: this.ask(room.id) });
   }

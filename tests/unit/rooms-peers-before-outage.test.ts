@@ -27,7 +27,7 @@ const BOB_STANDING = { joinedRoomAt: 100, joinedCallAt: 150, lastSpokeAt: 400 };
 
 describe('A person back after a lost connection keeps their arrival, last speech and, in the call, media facts (issue 13)', () => {
   it('back and still in the call: when he arrived, joined the call and last spoke, muted and the active media come back on the new record, once', () => {
-    const kept = new PeersBeforeOutage();
+    const kept = new PeersBeforeOutage(new ManualClock());
     kept.keep([BOB_BEFORE, peer('me', { isSelf: true, muted: true })]);
     kept.rejoined(ROOM, 1_000);
     expect(kept.restore(BOB_FROM_PRESENCE, 1_000 + REJOIN_GRACE_MS)).toEqual({ ...BOB_FROM_PRESENCE, ...BOB_STANDING, muted: true, hasActiveCamera: true, hasActiveMicrophone: true });
@@ -37,31 +37,31 @@ describe('A person back after a lost connection keeps their arrival, last speech
   });
 
   it('back after the grace, under another <user sid>, or after the room was left: the presence alone; back out of the call: no media facts', () => {
-    const late = new PeersBeforeOutage();
+    const late = new PeersBeforeOutage(new ManualClock());
     late.keep([BOB_BEFORE]);
     late.rejoined(ROOM, 1_000);
     expect(late.restore(BOB_FROM_PRESENCE, 1_001 + REJOIN_GRACE_MS)).toEqual(BOB_FROM_PRESENCE);
 
-    const outOfCall = new PeersBeforeOutage();
+    const outOfCall = new PeersBeforeOutage(new ManualClock());
     outOfCall.keep([BOB_BEFORE]);
     const bobOutOfCall = peer('bob', { joinedCall: false, requestingMedia: 'none', joinedCallAt: undefined });
     // Out of the call now: when he arrived and last spoke still hold, his media facts do not.
     expect(outOfCall.restore(bobOutOfCall, 0)).toEqual({ ...bobOutOfCall, joinedRoomAt: 100, lastSpokeAt: 400 });
 
-    const someoneElse = new PeersBeforeOutage();
+    const someoneElse = new PeersBeforeOutage(new ManualClock());
     someoneElse.keep([BOB_BEFORE]);
     // Another person under Bob's nick (another <user sid>) is not Bob.
     const newcomer = peer('bob', { id: 'another-sid', joinedRoomAt: 2_000 });
     expect(someoneElse.restore(newcomer, 0)).toEqual(newcomer);
 
-    const left = new PeersBeforeOutage();
+    const left = new PeersBeforeOutage(new ManualClock());
     left.keep([BOB_BEFORE]);
     left.forgetRoom(ROOM);
     expect(left.restore(BOB_FROM_PRESENCE, 0)).toEqual(BOB_FROM_PRESENCE);
   });
 
   it('someone of the room not in the call: their arrival and last speech come back, so the lists keep their order', () => {
-    const kept = new PeersBeforeOutage();
+    const kept = new PeersBeforeOutage(new ManualClock());
     const carol = peer('carol', { joinedCall: false, requestingMedia: 'none', joinedCallAt: undefined, joinedRoomAt: 50, lastSpokeAt: 300 });
     kept.keep([carol]);
     const back = peer('carol', { joinedCall: false, requestingMedia: 'none', joinedCallAt: undefined, joinedRoomAt: 2_000 });
@@ -71,19 +71,58 @@ describe('A person back after a lost connection keeps their arrival, last speech
 
 describe('Someone of the call back at the same address soon after their room said they left keeps the same (issue 13: their connection replaced, DepartureHold)', () => {
   it('back within DEPARTURE_HOLD.graceMs of the leave: muted, the active media and the standing come back; after it, the presence alone', () => {
-    const kept = new PeersBeforeOutage();
+    const kept = new PeersBeforeOutage(new ManualClock());
     kept.departed(BOB_BEFORE, 1_000);
     expect(kept.restore(BOB_FROM_PRESENCE, 1_000 + DEPARTURE_HOLD.graceMs)).toEqual({ ...BOB_FROM_PRESENCE, ...BOB_STANDING, muted: true, hasActiveCamera: true, hasActiveMicrophone: true });
 
-    const late = new PeersBeforeOutage();
+    const late = new PeersBeforeOutage(new ManualClock());
     late.departed(BOB_BEFORE, 1_000);
     expect(late.restore(BOB_FROM_PRESENCE, 1_001 + DEPARTURE_HOLD.graceMs)).toEqual(BOB_FROM_PRESENCE);
   });
 });
 
+describe('Someone remembered who is not back when their grace runs out is let go then, not kept until our next reconnect', () => {
+  it('someone of the call who left plainly: remembered for DEPARTURE_HOLD.graceMs after the leave, then gone', async () => {
+    const clock = new ManualClock();
+    const kept = new PeersBeforeOutage(clock);
+    kept.departed(BOB_BEFORE, clock.now());
+    await clock.advance(DEPARTURE_HOLD.graceMs - 1);
+    expect(kept.lastRecordOf(BOB_BEFORE.address)).toEqual(BOB_BEFORE);
+    await clock.advance(1);
+    expect(kept.lastRecordOf(BOB_BEFORE.address)).toBeUndefined();
+  });
+
+  it('someone of a room we lost: remembered however long the outage, then for REJOIN_GRACE_MS after our rejoin, then gone', async () => {
+    const clock = new ManualClock();
+    const kept = new PeersBeforeOutage(clock);
+    kept.keep([BOB_BEFORE]);
+    // The room awaits its rejoin (its host away, say) for ten minutes: Bob's call goes on meanwhile.
+    await clock.advance(600_000);
+    expect(kept.lastRecordOf(BOB_BEFORE.address)).toEqual(BOB_BEFORE);
+    kept.rejoined(ROOM, clock.now());
+    await clock.advance(REJOIN_GRACE_MS - 1);
+    expect(kept.lastRecordOf(BOB_BEFORE.address)).toEqual(BOB_BEFORE);
+    await clock.advance(1);
+    expect(kept.lastRecordOf(BOB_BEFORE.address)).toBeUndefined();
+  });
+
+  it('back and gone again: the new leave has a whole grace of its own, which the first one’s end does not cut short', async () => {
+    const clock = new ManualClock();
+    const kept = new PeersBeforeOutage(clock);
+    kept.departed(BOB_BEFORE, clock.now());
+    await clock.advance(DEPARTURE_HOLD.graceMs / 2);
+    kept.restore(BOB_FROM_PRESENCE, clock.now());
+    kept.departed(BOB_BEFORE, clock.now());
+    await clock.advance(DEPARTURE_HOLD.graceMs - 1);
+    expect(kept.lastRecordOf(BOB_BEFORE.address)).toEqual(BOB_BEFORE);
+    await clock.advance(1);
+    expect(kept.lastRecordOf(BOB_BEFORE.address)).toBeUndefined();
+  });
+});
+
 describe('A person back after a lost connection is heard at the volume you set for them (SPEC §3 Peer volumeLimit, issue 13)', () => {
   it('Bob turned down to 0.3 before the loss is at 0.3 on the record his presence makes after the rejoin, in the call or not', () => {
-    const kept = new PeersBeforeOutage();
+    const kept = new PeersBeforeOutage(new ManualClock());
     const carol = peer('carol', { joinedCall: false, requestingMedia: 'none', joinedCallAt: undefined, volumeLimit: 0.5 });
     kept.keep([{ ...BOB_BEFORE, volumeLimit: 0.3 }, carol]);
     kept.rejoined(ROOM, 1_000);
@@ -95,7 +134,7 @@ describe('A person back after a lost connection is heard at the volume you set f
   it('Bob turned down to 0.3 while the room did not list him (his tile kept by the call) is at 0.3 on the record he comes back with', async () => {
     const store = new StateStore();
     const context: SessionContext = { clock: new ManualClock(), log: { info: () => {}, error: () => {} }, fetch: () => Promise.reject(new Error('this test fetches nothing')), store, client: undefined, config: undefined, wantsConnection: true };
-    const kept = new PeersBeforeOutage();
+    const kept = new PeersBeforeOutage(context.clock);
     // Wired as createSession wires it: RoomsDomain hands CallsDomain what it remembers.
     const calls = new CallsDomain(
       context,

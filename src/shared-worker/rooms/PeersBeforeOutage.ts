@@ -1,10 +1,11 @@
 import type { PeerMediaFacts } from '../../protocol/commands';
 import type { Peer } from '../../protocol/entities';
 import { DEPARTURE_HOLD, REJOIN_GRACE_MS } from '../../protocol/clientDefaults';
+import type { Clock } from '../../common/clock';
 
 interface Kept {
   readonly peer: Peer;
-  /** After this the person is not coming back with what we knew: set once our rejoin of the room completed, or as they left. */
+  /** After this the person is not coming back with what we knew: set once our rejoin of the room completed, or as they left; the entry then goes. */
   until: number | undefined;
 }
 
@@ -21,31 +22,31 @@ interface Kept {
  */
 export class PeersBeforeOutage {
   private readonly kept = new Map<string, Kept>();
+  /** Per person whose grace runs, the timer that lets them go when it has run out: someone who does not come back is not kept until our next reconnect. */
+  private readonly expiries = new Map<string, unknown>();
 
-  /** The connection was lost: the others are remembered (added to any not back from an earlier loss). */
+  constructor(private readonly timers: Pick<Clock, 'setTimeout' | 'clearTimeout'>) {}
+
+  /** The connection was lost: the others are remembered (added to any not back from an earlier loss) until our rejoin starts their grace. */
   keep(peers: Iterable<Peer>): void {
-    for (const peer of peers) if (!peer.isSelf) this.kept.set(peer.address, { peer, until: undefined });
+    for (const peer of peers) if (!peer.isSelf) this.remember({ peer, until: undefined });
   }
 
   /** Someone of the call left the room, plainly: what we knew of them waits DEPARTURE_HOLD.graceMs for their return. */
   departed(peer: Peer, now: number): void {
-    this.kept.set(peer.address, { peer, until: now + DEPARTURE_HOLD.graceMs });
+    this.startGrace(this.remember({ peer, until: undefined }), now, DEPARTURE_HOLD.graceMs);
   }
 
-  /** Our rejoin of the room completed at `now`: its people not back yet have REJOIN_GRACE_MS to be; those of an earlier loss whose grace ran out are let go. */
+  /** Our rejoin of the room completed at `now`: its people not back yet have REJOIN_GRACE_MS to be (those of an earlier loss keep the grace they have). */
   rejoined(roomAddress: string, now: number): void {
-    for (const [address, kept] of this.kept) {
-      if (kept.peer.roomAddress !== roomAddress) continue;
-      if (kept.until === undefined) kept.until = now + REJOIN_GRACE_MS;
-      else if (now > kept.until) this.kept.delete(address);
-    }
+    for (const kept of this.kept.values()) if (kept.peer.roomAddress === roomAddress && kept.until === undefined) this.startGrace(kept, now, REJOIN_GRACE_MS);
   }
 
   /** A new record from a presence: the same person, back within the grace, takes back what we knew of them (once). */
   restore(peer: Peer, now: number): Peer {
     const kept = this.kept.get(peer.address);
     if (!kept) return peer;
-    this.kept.delete(peer.address);
+    this.forget(peer.address);
     if (kept.peer.id !== peer.id || (kept.until !== undefined && now > kept.until)) return peer;
     const { joinedRoomAt, lastSpokeAt, volumeLimit } = kept.peer;
     if (!peer.joinedCall || !kept.peer.joinedCall) return { ...peer, joinedRoomAt, lastSpokeAt, volumeLimit };
@@ -67,6 +68,25 @@ export class PeersBeforeOutage {
 
   /** The room was left or closed: nobody of it is coming back. */
   forgetRoom(roomAddress: string): void {
-    for (const [address, kept] of this.kept) if (kept.peer.roomAddress === roomAddress) this.kept.delete(address);
+    for (const [address, kept] of this.kept) if (kept.peer.roomAddress === roomAddress) this.forget(address);
+  }
+
+  private remember(kept: Kept): Kept {
+    this.forget(kept.peer.address);
+    this.kept.set(kept.peer.address, kept);
+    return kept;
+  }
+
+  private startGrace(kept: Kept, now: number, graceMs: number): void {
+    const { address } = kept.peer;
+    kept.until = now + graceMs;
+    this.expiries.set(address, this.timers.setTimeout(() => this.forget(address), graceMs));
+  }
+
+  private forget(address: string): void {
+    const expiry = this.expiries.get(address);
+    if (expiry !== undefined) this.timers.clearTimeout(expiry);
+    this.expiries.delete(address);
+    this.kept.delete(address);
   }
 }

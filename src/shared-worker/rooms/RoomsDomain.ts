@@ -42,7 +42,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   private readonly joins: JoinAttempts;
   private readonly presence = new PresenceSender();
   private readonly departing: DepartingOccupants;
-  private readonly beforeOutage = new PeersBeforeOutage();
+  private readonly beforeOutage: PeersBeforeOutage;
   private readonly lock: RoomLock;
   private readonly lookups: EarlyRoomLookups;
   private readonly calls: RoomCalls;
@@ -59,6 +59,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.records = new RoomRecords(context.store);
     this.joins = new JoinAttempts(context.clock);
     this.departing = new DepartingOccupants(context.clock, LIMITS.roomJoinTimeoutMs);
+    this.beforeOutage = new PeersBeforeOutage(context.clock);
     this.lock = new RoomLock(context, this.records, events);
     this.lookups = new EarlyRoomLookups(context, (roomId, response) => this.takeEarlyAddress(roomId, response.roomAddress));
     this.calls = new RoomCalls(context, this.records, (roomId) => this.syncPresence(roomId));

@@ -2,7 +2,7 @@
 // §5, §6, §8; PROTOCOL.md "Rooms") driven the way the SharedWorker drives it: sessions made by
 // createSession, against a real Prosody behind the real gateway.
 import { randomUUID } from 'node:crypto';
-import { JXT } from 'stanza';
+import { JXT, type Agent, type AgentConfig } from 'stanza';
 import { describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '../../src/protocol/constants';
 import type { ChatMessage, Peer, Room } from '../../src/protocol/entities';
@@ -11,6 +11,7 @@ import type { SessionState } from '../../src/protocol/session-state';
 import { NS_TALKY_CORE } from '../../src/protocol/stanzas/namespaces';
 import type { Clock } from '../../src/common/clock';
 import type { Fetch } from '../../src/shared-worker/ConfigClient';
+import { createParleyXmppClient } from '../../src/shared-worker/createParleyXmppClient';
 import { fetchThrough, useHeldWebsockets } from '../support/heldWebsocket';
 import { ManualClock } from '../support/ManualClock';
 import { useParley } from '../support/parley';
@@ -579,5 +580,38 @@ describe('Join timeout (DESIGN.md: StanzaJS joinRoom has no timeout): a join the
     expect(roomIn(alice.session.store.state, id)?.roomState).toBe('joining');
     await clock.advance(LIMITS.roomJoinTimeoutMs);
     expect(roomIn(alice.session.store.state, id)).toMatchObject({ roomState: 'failed', joined: false, error: expect.stringMatching(/did not answer the join/) });
+  });
+
+  it('a join retried at once after one the room never had is joined: the room’s answer to it is not taken for the abandoned stay’s', async () => {
+    const name = newRoomName();
+    // Bob is in the room, so it runs: a leave from someone it does not have goes unanswered (a room that does not run refuses it).
+    await joinedBy(person('Bob'), name);
+    const clock = new ManualClock();
+    // Alice's first join presence is lost on its way, so the room never has her: it says nothing to the leave that abandons that join.
+    let joinsLost = 0;
+    const losingTheFirstJoin = (config: AgentConfig): Agent => {
+      const client = createParleyXmppClient(config);
+      const send = client.sendPresence.bind(client);
+      client.sendPresence = (presence) => {
+        if (presence?.muc?.type === 'join' && joinsLost === 0) {
+          joinsLost += 1;
+          return presence.id ?? '';
+        }
+        return send(presence);
+      };
+      return client;
+    };
+    const alice = openSession({ server: parley(), displayName: 'Alice', clock, createXmppClient: losingTheFirstJoin });
+    const connecting = alice.session.connect();
+    await until(() => alice.session.connection.state === 'connected', 'the session to start');
+    await connecting;
+    const id = await alice.rooms.joinRoom(name);
+    await until(() => joinsLost === 1, 'the first join presence to be lost');
+    await clock.advance(LIMITS.roomJoinTimeoutMs);
+    expect(roomIn(alice.session.store.state, id)?.roomState).toBe('failed');
+
+    // Asked again at once (the page's Retry), well within the join timeout of the abandoned join.
+    expect(await alice.rooms.joinRoom(name)).toBe(id);
+    await joinedRoom(alice, id);
   });
 });

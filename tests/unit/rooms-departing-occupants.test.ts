@@ -9,18 +9,18 @@ describe('Leave, then Back: what a room sends about a stay we left is not the an
     const departing = new DepartingOccupants(new ManualClock(), 15_000);
     departing.add(OCCUPANT);
 
-    expect(departing.absorbs(OCCUPANT, undefined)).toBe(true);
-    expect(departing.absorbs(OCCUPANT, 'unavailable')).toBe(true);
-    expect(departing.absorbs(OCCUPANT, undefined)).toBe(false);
+    expect(departing.absorbs(OCCUPANT, undefined, false)).toBe(true);
+    expect(departing.absorbs(OCCUPANT, 'unavailable', false)).toBe(true);
+    expect(departing.absorbs(OCCUPANT, undefined, false)).toBe(false);
   });
 
   it('an error (a join the room never took) also ends the wait; other occupants are never absorbed', () => {
     const departing = new DepartingOccupants(new ManualClock(), 15_000);
     departing.add(OCCUPANT);
 
-    expect(departing.absorbs(`${OCCUPANT}-other`, undefined)).toBe(false);
-    expect(departing.absorbs(OCCUPANT, 'error')).toBe(true);
-    expect(departing.absorbs(OCCUPANT, undefined)).toBe(false);
+    expect(departing.absorbs(`${OCCUPANT}-other`, undefined, false)).toBe(false);
+    expect(departing.absorbs(OCCUPANT, 'error', false)).toBe(true);
+    expect(departing.absorbs(OCCUPANT, undefined, false)).toBe(false);
   });
 
   it('a room that never answers is forgotten after the join timeout, and a lost connection forgets every wait', async () => {
@@ -28,12 +28,31 @@ describe('Leave, then Back: what a room sends about a stay we left is not the an
     const departing = new DepartingOccupants(clock, 15_000);
     departing.add(OCCUPANT);
     await clock.advance(14_999);
-    expect(departing.absorbs(OCCUPANT, undefined)).toBe(true);
+    expect(departing.absorbs(OCCUPANT, undefined, false)).toBe(true);
     await clock.advance(1);
-    expect(departing.absorbs(OCCUPANT, undefined)).toBe(false);
+    expect(departing.absorbs(OCCUPANT, undefined, false)).toBe(false);
 
     departing.add(OCCUPANT);
     departing.clear();
-    expect(departing.absorbs(OCCUPANT, undefined)).toBe(false);
+    expect(departing.absorbs(OCCUPANT, undefined, false)).toBe(false);
+  });
+});
+
+describe('A join retried soon after a join timeout: the room’s answer to the new join (it carries that join’s id) is the new join’s, never the abandoned stay’s', () => {
+  it('is not absorbed, and ends the wait: what the occupant sends after it belongs to the new stay', () => {
+    const departing = new DepartingOccupants(new ManualClock(), 15_000);
+    // The abandoned join was never taken: the room has nothing to answer the leave with.
+    departing.add(OCCUPANT);
+
+    expect(departing.absorbs(OCCUPANT, undefined, true)).toBe(false);
+    expect(departing.absorbs(OCCUPANT, undefined, false)).toBe(false);
+  });
+
+  it('a refusal of the new join (an error with its id) is not absorbed either', () => {
+    const departing = new DepartingOccupants(new ManualClock(), 15_000);
+    departing.add(OCCUPANT);
+
+    expect(departing.absorbs(OCCUPANT, 'error', true)).toBe(false);
+    expect(departing.absorbs(OCCUPANT, undefined, false)).toBe(false);
   });
 });

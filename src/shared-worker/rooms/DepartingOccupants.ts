@@ -25,12 +25,16 @@ export class DepartingOccupants {
 
   /**
    * Whether a presence from `occupant` belongs to a stay we left: it is then to be ignored. The
-   * room's answer to the leave (unavailable, or an error to a join it never took) ends the wait.
+   * room's answer to the leave (unavailable, or an error to a join it never took) ends the wait. So
+   * does its answer to a join sent since (`answersNewJoin`: it carries that join's id), which is the
+   * new join's: the room answers our stanzas in order, so nothing of the old stay comes after it. A
+   * room that never had the old stay (its join timed out unanswered) sends nothing for the leave,
+   * and a join retried at once would otherwise have its answer taken for the old stay's.
    */
-  absorbs(occupant: string, type: string | undefined): boolean {
+  absorbs(occupant: string, type: string | undefined, answersNewJoin: boolean): boolean {
     if (!this.departing.has(occupant)) return false;
-    if (type === 'unavailable' || type === 'error') this.remove(occupant);
-    return true;
+    if (answersNewJoin || type === 'unavailable' || type === 'error') this.remove(occupant);
+    return !answersNewJoin;
   }
 
   /** The connection is gone: no answer will come. */

@@ -54,8 +54,13 @@ export class JoinAttempts {
    * of an earlier presence (say, a call update that crossed a kick) is not the join's answer.
    */
   answersJoin(roomId: string, stanzaId: string | undefined): boolean {
-    const attempt = this.attempts.get(roomId);
-    return attempt?.occupant !== undefined && (stanzaId === undefined || stanzaId === attempt.stanzaId);
+    return this.awaiting(roomId) !== undefined && (stanzaId === undefined || this.carriesJoinId(roomId, stanzaId));
+  }
+
+  /** Whether a presence carries the sent join's id: the room reflects it on its answer to that join, and on nothing else. */
+  carriesJoinId(roomId: string, stanzaId: string | undefined): boolean {
+    const joinId = this.attempts.get(roomId)?.stanzaId;
+    return joinId !== undefined && stanzaId === joinId;
   }
 
   end(roomId: string): void {

@@ -396,8 +396,9 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
 
   private onPresence(presence: Stanzas.ReceivedPresence): void {
     const occupant = parseOccupantAddress(presence.from);
-    if (occupant && this.departing.absorbs(occupant.full, presence.type)) return;
     const room = this.records.byAddress(occupant?.room ?? presence.from);
+    const answersJoin = room !== undefined && this.joins.carriesJoinId(room.id, presence.id);
+    if (occupant && this.departing.absorbs(occupant.full, presence.type, answersJoin)) return;
     if (!room) return;
     const awaiting = this.joins.awaiting(room.id);
     if (presence.type === 'error') {

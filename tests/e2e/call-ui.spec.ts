@@ -28,7 +28,6 @@ async function screenshot(page: Page, name: string): Promise<void> {
   await test.info().attach(name, { path, contentType: 'image/png' });
 }
 
-/** Your microphone and camera in a call another tab of yours runs (the pop-out's header, the "elsewhere" view). */
 /**
  * A fake, named as such: a camera another app holds (Chromium's NotReadableError), which its fake
  * devices cannot be made to do. Every request of the context's pages that asks for a camera fails as
@@ -50,6 +49,7 @@ async function letTheCameraGo(page: Page): Promise<void> {
   await page.evaluate(() => Object.assign(window, { parleyCameraHeld: false }));
 }
 
+/** Your microphone and camera in a call another tab of yours runs (the pop-out's header, the "elsewhere" view). */
 function ownMediaElsewhere(page: Page) {
   return page.getByRole('group', { name: 'Your call' });
 }
@@ -765,7 +765,13 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       expect(await boxesScrollingSideways(popout)).toEqual([]);
       expect(await rightEdge(popoutSays)).toBeLessThanOrEqual(390);
       await expect(popout.getByRole('heading', { level: 1 })).toBeInViewport({ ratio: 1 });
+      // Asked from the pop-out while the other app still holds the camera, the call's tab tries it and
+      // says why again. Waited for: an ask answered only after the camera is let go would start the
+      // camera while the next click is on its way, and that click would land on "Stop camera".
+      await callRegion(page).getByRole('alert').getByRole('button', { name: 'Dismiss' }).click();
+      await expect(callRegion(page).getByRole('alert')).toHaveCount(0);
       await ownMediaElsewhere(popout).getByRole('button', { name: 'Start camera', exact: true }).click();
+      await expect(callRegion(page).getByRole('alert')).toContainText(words);
       await expect(popoutSays).toHaveText(words);
       // The other app lets the camera go: asked again from the pop-out, it starts, and the words go everywhere.
       await letTheCameraGo(page);

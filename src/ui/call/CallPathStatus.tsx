@@ -6,7 +6,7 @@ const WORDS: Record<RelayState, string> = {
   mesh: 'Direct connections',
   connecting: 'Connecting to the media relay…',
   relay: 'Through the media relay',
-  unavailable: 'Media relay unreachable: direct connections',
+  unavailable: 'Media relay unavailable: direct connections for now',
 };
 
 /** Whether the call's media goes directly between the people (mesh) or through the relay (SPEC §4). */

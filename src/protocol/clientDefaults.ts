@@ -196,6 +196,15 @@ export const MICROPHONE_SILENT_AFTER_MS = 3_000;
 export const PREPARED_OFFER = { delayMs: 500, maxAgeMs: 30_000 } as const;
 
 /**
+ * An offer of ours refused `wait` (`resource-constraint`: its receiver's session worker holds
+ * LIMITS.jingleSessionsPerSender sessions of ours, JingleRouter) ends as `busy` and is made again
+ * after this long, not SPEC §4's 2 s: a place frees only as one of those sessions ends — one that
+ * is failing ends within SPEC §4's 5 s interrupted limit — and every offer costs a connection with
+ * its candidates gathered (TURN allocations included), which a retry every 2 s would repeat for nothing.
+ */
+export const BUSY_RECOMPUTE_AFTER_MS = 10_000;
+
+/**
  * Issue 14: someone who joins a call connects the sessions of those already in it before offering
  * its own to them (`call/ReceiveFirst.ts`), waiting at most `maxWaitMs` after entering the call for
  * a session that does not come (a person in the call who sends nothing). On this machine such a

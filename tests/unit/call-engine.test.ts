@@ -11,7 +11,7 @@ import { OperationQueue } from '../../src/common/OperationQueue';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { SESSION_TERMINATION, TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
 import type { CallRecord, Peer, RequestingMedia, Room, RoomEvent } from '../../src/protocol/entities';
-import { CAMERA_STOP, DEPARTURE_HOLD, MESH_VIDEO_SIZE, RECEIVE_FIRST, PREPARED_OFFER, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
+import { BUSY_RECOMPUTE_AFTER_MS, CAMERA_STOP, DEPARTURE_HOLD, MESH_VIDEO_SIZE, RECEIVE_FIRST, PREPARED_OFFER, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { initialSessionState } from '../../src/protocol/session-state';
 import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
@@ -551,6 +551,164 @@ describe('Call: session termination on fake time (SPEC §4)', () => {
     expect(remoteFrom(alice, bob)).toEqual([]);
     expect(remoteFrom(bob, alice)).toEqual([]);
     expect([...alice.errors, ...bob.errors]).toEqual([]);
+  });
+});
+
+/** How many session-initiates `from` has sent `to`. */
+function initiatesOf(w: World, from: Person, to: Person): number {
+  return w.network.actions(from.address, to.address).filter((action) => action === 'session-initiate').length;
+}
+
+/** `person` reports `peer` sessionFailed now (Peer.sessionFailed, SessionFailures). */
+function flags(person: Person, peer: Person): boolean {
+  return person.reports.findLast((report) => report.peerAddress === peer.address && report.change.sessionFailed !== undefined)?.change.sessionFailed === true;
+}
+
+/** The sessions `person` logged as ended with an error condition (SessionFailedError), not StanzaJS's own log lines. */
+function failures(person: Person): string[] {
+  return person.errors.filter((message) => / ended: /.test(message));
+}
+
+const isOffer = (from: Person) => (sender: string, jingle: Stanzas.Jingle) => sender === from.address && jingle.action === 'session-initiate';
+
+describe('Call: an offer refused or never answered ends on both sides and is made anew after SPEC §4’s hold, never left pending for good (PROTOCOL.md one-way sessions)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('Bob cannot apply Alice’s offer: he answers it with an error and ends it failed-application; she flags him, offers again after 2 s, and he receives her camera and voice', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    shareCamera(alice);
+    allInCall(w);
+    // Bob's connection cannot take the first offer (the first offer any connection here is given).
+    vi.spyOn(FakePeerConnection.prototype, 'setRemoteDescription').mockRejectedValueOnce(new Error('Failed to set remote offer sdp'));
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => flags(alice, bob), 'Alice flags Bob');
+    expect(w.network.log.filter((entry) => entry.from === bob.address).map((entry) => [entry.jingle.action, entry.jingle.reason?.condition])).toEqual([['session-terminate', 'failed-application']]);
+    expect(bob.pcs[0]?.signalingState).toBe('closed');
+    expect(connections(bob)).toEqual([]);
+    expect(connections(alice)).toEqual([]);
+    expect(failures(alice)).toEqual([expect.stringMatching(/ended: failed-application \(general-error\)$/)]);
+
+    await w.clock.advance(SESSION_TERMINATION.recomputeAfterOtherErrorMs - 1);
+    expect(initiatesOf(w, alice, bob)).toBe(1);
+    await w.clock.advance(1);
+    await until(() => initiatesOf(w, alice, bob) === 2 && remoteFrom(bob, alice).length === 2, 'offered again and received');
+    expect(connections(bob).map((record) => record.sessionState)).toEqual(['active']);
+  });
+
+  it('Alice’s offer refused wait/resource-constraint (Bob’s session worker holds as many of her sessions as it takes): she ends it and offers again only after BUSY_RECOMPUTE_AFTER_MS', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    shareCamera(alice);
+    allInCall(w);
+    w.network.refuse(isOffer(alice), { type: 'wait', condition: 'resource-constraint', text: 'at most 16 sessions with one person at once' });
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => flags(alice, bob), 'Alice flags Bob');
+    expect(failures(alice)).toEqual([expect.stringMatching(/ended: busy \(resource-constraint\)$/)]);
+    expect(connections(alice)).toEqual([]);
+
+    await w.clock.advance(BUSY_RECOMPUTE_AFTER_MS - 1);
+    expect(initiatesOf(w, alice, bob)).toBe(1);
+    await w.clock.advance(1);
+    await until(() => initiatesOf(w, alice, bob) === 2 && remoteFrom(bob, alice).length === 2, 'offered again and received');
+  });
+
+  it('Alice’s offer is lost on its way and her worker’s request times out: she ends it, saying so to Bob should he hold it, and offers again after 2 s', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    shareCamera(alice);
+    allInCall(w);
+    w.network.refuse(isOffer(alice), 'timeout');
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => flags(alice, bob), 'Alice flags Bob');
+    const [offer, terminate] = w.network.log.filter((entry) => entry.from === alice.address);
+    expect(terminate?.jingle).toMatchObject({ action: 'session-terminate', sid: offer?.jingle.sid, reason: { condition: 'timeout' } });
+    expect(connections(alice)).toEqual([]);
+
+    await w.clock.advance(SESSION_TERMINATION.recomputeAfterOtherErrorMs - 1);
+    expect(initiatesOf(w, alice, bob)).toBe(1);
+    await w.clock.advance(1);
+    await until(() => initiatesOf(w, alice, bob) === 2 && remoteFrom(bob, alice).length === 2, 'offered again and received');
+  });
+});
+
+describe('Call: our session whose ICE failed and is not brought back within 5 s ends as failed-transport and is offered anew (SPEC §4’s interrupted timeout, given to a failed initiator too)', () => {
+  it('Alice’s ICE to Bob fails and her restart goes unanswered (his answer, or his session-terminate, lost): 5 s after the failure she ends it failed-transport, and offers anew 500 ms later', async () => {
+    const w = newWorld();
+    const { alice, bob } = await aliceSendingToBob(w);
+    connectAll(w);
+    const pc = alice.pcs[0]!;
+    pc.setIceState('failed');
+    await until(() => w.network.actions(alice.address, bob.address).includes('transport-info'), 'ICE restart offered');
+    // The restart's checks begin, with no answer from Bob to check against.
+    pc.setIceState('checking');
+    await w.clock.advance(SESSION_TERMINATION.interruptedTimeoutMs - 1);
+    expect(w.network.actions(alice.address, bob.address)).not.toContain('session-terminate');
+    expect(connections(alice)).toEqual([expect.objectContaining({ connectionState: 'connecting', restarting: true })]);
+    await w.clock.advance(1);
+    expect(w.network.log.at(-1)).toMatchObject({ from: alice.address, jingle: { action: 'session-terminate', reason: { condition: 'failed-transport' } } });
+    expect(pc.signalingState).toBe('closed');
+    expect(failures(alice)).toEqual([expect.stringMatching(/ended: failed-transport$/)]);
+
+    await w.clock.advance(SESSION_TERMINATION.recomputeAfterFailedTransportMs - 1);
+    expect(initiatesOf(w, alice, bob)).toBe(1);
+    await w.clock.advance(1);
+    await until(() => initiatesOf(w, alice, bob) === 2 && remoteFrom(bob, alice).length === 2, 'offered anew and received');
+  });
+
+  it('one whose restart connects within the 5 s runs on', async () => {
+    const w = newWorld();
+    const { alice, bob } = await aliceSendingToBob(w);
+    connectAll(w);
+    const pc = alice.pcs[0]!;
+    pc.setIceState('failed');
+    await w.clock.advance(SESSION_TERMINATION.interruptedTimeoutMs - 1);
+    pc.setIceState('connected');
+    await w.clock.advance(10_000);
+    expect(w.network.actions(alice.address, bob.address)).not.toContain('session-terminate');
+    expect(sending(alice, bob).map((record) => record.connectionState)).toEqual(['connected']);
+  });
+});
+
+describe('Call: a session-initiate sent again under the sid of a session still pending takes its place, the old one ended here unsaid and its connection closed (a relay consumer made anew under its id)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('Bob’s offer reaches Alice again while she still applies it: her first connection is closed, the second session carries his camera and voice, and Bob hears nothing of the first', async () => {
+    const w = newWorld();
+    const alice = await join(w, 'alice');
+    const bob = await join(w, 'bob');
+    shareCamera(bob);
+    allInCall(w);
+    // Alice's first connection is still applying the offer when it comes again; closed, it fails that, as a browser's does.
+    vi.spyOn(FakePeerConnection.prototype, 'setRemoteDescription').mockImplementationOnce(function (this: FakePeerConnection) {
+      return new Promise((_resolve, reject) => {
+        const close = this.close.bind(this);
+        this.close = () => {
+          close();
+          reject(new Error('The RTCPeerConnection is closed'));
+        };
+      });
+    });
+    await Promise.all([alice.engine.start(), bob.engine.start()]);
+    await until(() => connections(alice)[0]?.sessionState === 'pending', 'Alice applies the offer');
+    const offer = w.network.log.find((entry) => entry.from === bob.address && entry.jingle.action === 'session-initiate')!;
+
+    void w.network.sendAgain(bob.address, alice.address, offer.jingle);
+    await until(() => remoteFrom(alice, bob).length === 2, 'Alice receives the second');
+    expect(alice.pcs[0]?.signalingState).toBe('closed');
+    expect(connections(alice).map((record) => [record.id, record.sessionState])).toEqual([[offer.jingle.sid, 'active']]);
+    expect(connections(bob).map((record) => [record.id, record.sessionState])).toEqual([[offer.jingle.sid, 'active']]);
+    // The first offer's answer is no error either, which would end the sid's new session at Bob.
+    await flushMicrotasks();
+    expect(w.network.actions(alice.address, bob.address)).toEqual(['session-accept']);
+    expect([...failures(alice), ...failures(bob)]).toEqual([]);
   });
 });
 

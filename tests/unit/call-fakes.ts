@@ -215,8 +215,11 @@ export class FakeJingleNetwork {
   /** Requests held back from delivery (a slow path for them), until released. */
   private holding: ((from: string, jingle: Stanzas.Jingle) => boolean) | undefined;
   private readonly held: Array<() => void> = [];
+  /** The next request that matches is not delivered but answered by the session worker (`refuse`). */
+  private refusal: { matches: (from: string, jingle: Stanzas.Jingle) => boolean; answer: Stanzas.StanzaError | 'timeout' } | undefined;
   /** Occupants whose signalling is down (their shared worker has no connection). */
   private readonly down = new Set<string>();
+  private resent = 0;
 
   /** From now on, requests that `matches` are delivered only on release(): what arrives after what. */
   holdBack(matches: (from: string, jingle: Stanzas.Jingle) => boolean): void {
@@ -226,6 +229,21 @@ export class FakeJingleNetwork {
   release(): void {
     this.holding = undefined;
     for (const deliver of this.held.splice(0)) deliver();
+  }
+
+  /**
+   * The next request that `matches` never reaches its addressee: the session worker answers it with
+   * `answer` (JingleRouter's refusal past a sender's limit), or — 'timeout' — the request is lost on
+   * its way and the sender's worker gives up on it, as StanzaJS's sendIQ does after its timeout.
+   */
+  refuse(matches: (from: string, jingle: Stanzas.Jingle) => boolean, answer: Stanzas.StanzaError | 'timeout'): void {
+    this.refusal = { matches, answer };
+  }
+
+  /** `from` sends `jingle` again as a new request (a relay consumer made anew under its id, a request the worker routes again). */
+  sendAgain(from: string, to: string, jingle: Stanzas.Jingle): Promise<Stanzas.IQ | undefined> {
+    this.resent += 1;
+    return this.send(from, { type: 'set', id: `again-${this.resent}`, to, jingle });
   }
 
   /** Signalling is down for these occupants: what they send fails as the worker's NotConnectedError does, what is sent to them bounces. */
@@ -268,6 +286,12 @@ export class FakeJingleNetwork {
     if (!iq.jingle) return Promise.reject(new Error('not a jingle request'));
     if (this.down.has(from)) return Promise.reject(new NotConnectedError());
     this.log.push({ from, to, jingle: iq.jingle });
+    const refusal = this.refusal?.matches(from, iq.jingle) ? this.refusal.answer : undefined;
+    if (refusal) {
+      this.refusal = undefined;
+      const error = refusal === 'timeout' ? { condition: 'timeout' as const, text: 'Request timed out after 15 seconds.' } : refusal;
+      return Promise.reject({ type: 'error', id: iq.id, ...(refusal === 'timeout' ? {} : { from: to }), error });
+    }
     const handler = this.down.has(to) ? undefined : this.handlers.get(to);
     if (!handler) return Promise.reject({ type: 'error', id: iq.id, from: to, error: { type: 'cancel', condition: 'service-unavailable' } });
     return new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
 import type { Stanzas } from 'stanza';
-import { SessionManager } from 'stanza/jingle';
+import { Session, SessionManager } from 'stanza/jingle';
 import { describe, expect, it, vi } from 'vitest';
 import type { CallSignaling } from '../../src/main-thread/call/CallSignaling';
 import { CallOwnership, callLockName, type CallLocks } from '../../src/main-thread/call/CallOwnership';
@@ -72,6 +72,72 @@ describe('JingleLink: the jingle plugin wiring, split across threads', () => {
     const incoming = { ...request, from: 'room@muc/b', to: 'me@host/res' };
     link.receive(incoming);
     expect(process).toHaveBeenCalledWith(incoming);
+  });
+});
+
+/** A session of ours whose session-initiate is on its way (StanzaJS's base session: what the link does is the same for every kind). */
+function offering(manager: SessionManager, sid: string): Session {
+  const session = manager.addSession(new Session({ parent: manager, sid, peerID: 'room@muc/b', initiator: true }));
+  session.state = 'pending';
+  session.send('session-initiate', { contents: [] });
+  return session;
+}
+
+/** Each session's end as the manager reports it: the session, its reason, and whether a session-terminate went. */
+function endsOf(manager: SessionManager, signaling: { sent: Stanzas.IQ[] }): Array<{ session: unknown; condition: string | undefined; text: string | undefined; said: boolean }> {
+  const ends: Array<{ session: unknown; condition: string | undefined; text: string | undefined; said: boolean }> = [];
+  manager.on('terminated', (session: Session, reason: Stanzas.JingleReason | undefined) => {
+    const said = signaling.sent.some((iq) => (iq as { jingle?: Stanzas.Jingle }).jingle?.action === 'session-terminate');
+    ends.push({ session, condition: reason?.condition, text: reason?.text, said });
+  });
+  return ends;
+}
+
+describe('JingleLink: an offer refused or never answered ends its session as a failure, said to the peer (SPEC §4’s hold, then offered anew), unless another session has taken its sid since', () => {
+  const refusal = (error: Stanzas.StanzaError, from?: string) => () => Promise.reject({ type: 'error', id: 'q', ...(from ? { from } : {}), error });
+
+  it('failed-application for an error answer, busy for one to wait, timeout for none', async () => {
+    const cases: Array<[Stanzas.StanzaError, string | undefined, { condition: string; text?: string }]> = [
+      [{ type: 'cancel', condition: 'service-unavailable' }, 'room@muc/b', { condition: 'failed-application', text: 'service-unavailable' }],
+      [{ type: 'wait', condition: 'resource-constraint' }, 'room@muc/b', { condition: 'busy', text: 'resource-constraint' }],
+      [{ condition: 'timeout' as Stanzas.StanzaError['condition'] }, undefined, { condition: 'timeout' }],
+    ];
+    for (const [error, from, reason] of cases) {
+      const manager = new SessionManager({});
+      const signaling = signalingAnswering(refusal(error, from));
+      const ends = endsOf(manager, signaling);
+      new JingleLink(manager, signaling, logger);
+      const session = offering(manager, 's1');
+      await flushMicrotasks();
+      expect(ends).toEqual([{ session, condition: reason.condition, text: reason.text, said: true }]);
+    }
+  });
+
+  it('a session made anew under the sid meanwhile (a relay consumer re-made under its id) is left alone when the old offer’s answer comes', async () => {
+    const manager = new SessionManager({});
+    const offers: Array<(answer: unknown) => void> = [];
+    const isOffer = (iq: Stanzas.IQ) => (iq as { jingle?: Stanzas.Jingle }).jingle?.action === 'session-initiate';
+    const signaling = signalingAnswering((iq) => (isOffer(iq) ? new Promise((_resolve, reject) => offers.push(reject)) : Promise.resolve(undefined)));
+    const ends = endsOf(manager, signaling);
+    new JingleLink(manager, signaling, logger);
+    const old = offering(manager, 's1');
+    old.end('failed-transport', true);
+    const renewed = offering(manager, 's1');
+    offers[0]?.({ type: 'error', id: 'q', from: 'room@muc/b', error: { type: 'cancel', condition: 'item-not-found' } });
+    await flushMicrotasks();
+    expect(ends.map((end) => end.session)).toEqual([old]);
+    expect(renewed.state).toBe('pending');
+  });
+
+  it('not after a lost connection (no answer at all): the catch-up after the outage offers anew what went unanswered', async () => {
+    const manager = new SessionManager({});
+    const signaling = signalingAnswering(() => Promise.reject(new Error('Not connected')));
+    const ends = endsOf(manager, signaling);
+    new JingleLink(manager, signaling, logger);
+    const session = offering(manager, 's1');
+    await flushMicrotasks();
+    expect(ends).toEqual([]);
+    expect(session.state).toBe('pending');
   });
 });
 

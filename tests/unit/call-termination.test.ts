@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BUSY_RECOMPUTE_AFTER_MS } from '../../src/protocol/clientDefaults';
 import { SESSION_TERMINATION } from '../../src/protocol/constants';
 import { SessionTimers } from '../../src/main-thread/call/SessionTimers';
 import { endsAtOnce, isInterrupted, terminationOutcome } from '../../src/main-thread/call/termination';
@@ -32,8 +33,15 @@ describe('session termination (SPEC §4)', () => {
     expect(endsAtOnce('interrupted', false)).toBe(false);
   });
 
-  it('disconnected and interrupted are the states that time out', () => {
-    expect(['disconnected', 'interrupted', 'connected', 'connecting', 'failed'].map(isInterrupted)).toEqual([true, true, false, false, false]);
+  it('disconnected, interrupted and failed are the states that time out, and checking an ICE restart the receiver has not answered', () => {
+    const states = ['disconnected', 'interrupted', 'failed', 'connected', 'connecting'];
+    expect(states.map((connectionState) => isInterrupted({ connectionState, restartingIce: false }))).toEqual([true, true, true, false, false]);
+    expect(states.map((connectionState) => isInterrupted({ connectionState, restartingIce: true }))).toEqual([true, true, true, false, true]);
+  });
+
+  it('an offer refused to wait (busy) is made again after BUSY_RECOMPUTE_AFTER_MS, not 2 s', () => {
+    expect(terminationOutcome({ condition: 'busy' })).toEqual({ failed: true, recomputeAfterMs: BUSY_RECOMPUTE_AFTER_MS });
+    expect(BUSY_RECOMPUTE_AFTER_MS).toBeGreaterThan(SESSION_TERMINATION.recomputeAfterOtherErrorMs);
   });
 });
 

@@ -37,7 +37,8 @@ export interface CallSessionsEvents {
 /**
  * The Jingle sessions (ParleyMediaSession) of the call, both ways, and their life by SPEC §4
  * Session termination: a responder whose ICE failed ends at once; one disconnected or interrupted
- * for 5 s ends as failed-transport; an end with an error condition is reported (`sessionFailed`:
+ * for 5 s ends as failed-transport, and so does an initiator whose ICE failed and whose restart has
+ * not brought it back by then (its receiver's session-terminate may be lost); an end with an error condition is reported (`sessionFailed`:
  * the Call flags the peer, SessionFailures) and holds the peer back from new sessions for the recompute delay. Each session's Connection record
  * follows it (ConnectionRecords). The mesh path makes the sessions we send, receive/ those we receive.
  */
@@ -53,7 +54,7 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
     const { manager } = options;
     const terminated = (session: BaseSession, reason: Stanzas.JingleReason | undefined): void => this.onTerminated(session, reason);
     const connectionState = (session: BaseSession): void => this.onConnectionState(session);
-    const sessionState = (session: BaseSession): void => this.publish(this.byId.get(session.sid));
+    const sessionState = (session: BaseSession): void => this.publish(this.get(session));
     const accepted = (session: BaseSession): void => this.onAccepted(session);
     manager.on('terminated', terminated);
     manager.on('accepted', accepted);
@@ -78,8 +79,10 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
     return call;
   }
 
-  get(sid: string): CallSession | undefined {
-    return this.byId.get(sid);
+  /** The CallSession of a StanzaJS session: none once it has ended, nor for one whose sid another has taken. */
+  get(session: BaseSession): CallSession | undefined {
+    const call = this.byId.get(session.sid);
+    return call?.session === session ? call : undefined;
   }
 
   /** The session is still this call's (not ended, not replaced). */
@@ -118,14 +121,14 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
   }
 
   private onConnectionState(session: BaseSession): void {
-    const call = this.byId.get(session.sid);
+    const call = this.get(session);
     if (!call) return;
     const state = session.connectionState;
     this.publish(call);
     this.emit('connectionState', call, state);
-    if (isInterrupted(state)) {
+    if (isInterrupted(call.session)) {
       this.timers.watchInterrupted(call.sid, () => {
-        if (this.isCurrent(call) && isInterrupted(call.session.connectionState)) this.end(call, 'failed-transport');
+        if (this.isCurrent(call) && isInterrupted(call.session)) this.end(call, 'failed-transport');
       });
     } else {
       this.timers.stopWatching(call.sid);
@@ -134,14 +137,14 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
   }
 
   private onAccepted(session: BaseSession): void {
-    const call = this.byId.get(session.sid);
+    const call = this.get(session);
     if (!call?.sending) return;
     call.answered = true;
     this.emit('accepted', call);
   }
 
   private onTerminated(session: BaseSession, reason: Stanzas.JingleReason | undefined): void {
-    const call = this.byId.get(session.sid);
+    const call = this.get(session);
     // StanzaJS may report an ended session twice (a failed start ends it again).
     if (!call) return;
     this.byId.delete(call.sid);

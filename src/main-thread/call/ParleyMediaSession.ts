@@ -1,6 +1,6 @@
 import SDPUtils from 'sdp';
 import type { Stanzas } from 'stanza';
-import { JINGLE_INFO_ACTIVE, JingleAction, JingleSessionRole } from 'stanza/Constants';
+import { JINGLE_INFO_ACTIVE, JingleAction, JingleReasonCondition, JingleSessionRole } from 'stanza/Constants';
 import { MediaSession } from 'stanza/jingle';
 import { importFromSDP } from 'stanza/jingle/sdp/Intermediate';
 import { convertCandidateToIntermediate, convertIntermediateToRequest } from 'stanza/jingle/sdp/Protocol';
@@ -258,6 +258,24 @@ export class ParleyMediaSession extends MediaSession {
     } catch (error) {
       this._log('error', 'Could not add ICE candidate', error);
     }
+  }
+
+  /**
+   * An offer this connection cannot take is answered with StanzaJS's error and the session ended
+   * failed-application, so that its sender flags it and offers anew after SPEC §4's hold: StanzaJS
+   * keeps such a session, its connection open, for good. One ended while its offer was applied (a
+   * session-initiate under its sid took its place, or the call closed) has said all there is: an
+   * error answer now would end its sid's new session at the sender.
+   */
+  protected override onSessionInitiate(changes: Stanzas.Jingle, cb: ActionCallback): Promise<void> {
+    return super.onSessionInitiate(changes, (error?: unknown) => {
+      if (this.state === 'ended') {
+        cb();
+        return;
+      }
+      cb(error);
+      if (error) this.end(JingleReasonCondition.FailedApplication);
+    });
   }
 
   /**

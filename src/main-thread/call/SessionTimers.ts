@@ -3,6 +3,7 @@ import type { Clock } from '../../common/clock';
 
 /**
  * The call's SPEC §4 timers on the injected clock: a session disconnected or interrupted for 5 s
+ * (or ours whose ICE failed and whose restart has not brought it back: termination.isInterrupted)
  * is ended, and a peer whose session failed is held back from new sessions until its recompute
  * delay has passed.
  */

@@ -1,4 +1,5 @@
 import type { Stanzas } from 'stanza';
+import { BUSY_RECOMPUTE_AFTER_MS } from '../../protocol/clientDefaults';
 import { SESSION_TERMINATION } from '../../protocol/constants';
 
 /** What a session's end means for its peer (SPEC §4 Session termination). */
@@ -22,14 +23,31 @@ export function terminationOutcome(reason: Pick<Stanzas.JingleReason, 'condition
   return { failed: true, recomputeAfterMs: recomputeDelayOf(condition) };
 }
 
-/** SPEC §4: how long after a session failed with `condition` its peer's sessions are recomputed. */
+/**
+ * SPEC §4: how long after a session failed with `condition` its peer's sessions are recomputed;
+ * `busy` (an offer its receiver refused to wait, JingleLink) longer: BUSY_RECOMPUTE_AFTER_MS.
+ */
 export function recomputeDelayOf(condition: string): number {
+  if (condition === 'busy') return BUSY_RECOMPUTE_AFTER_MS;
   return condition === 'failed-transport' ? SESSION_TERMINATION.recomputeAfterFailedTransportMs : SESSION_TERMINATION.recomputeAfterOtherErrorMs;
 }
 
-/** ICE states that end the session as failed-transport when they last 5 s (SPEC §4). */
-export function isInterrupted(connectionState: string): boolean {
-  return connectionState === 'disconnected' || connectionState === 'interrupted';
+/** The part of a session (StanzaJS's ICESession) that says whether its connection is down. */
+export interface ConnectionStanding {
+  readonly connectionState: string;
+  /** Our ICE restart (StanzaJS's restartIce) that the receiver has not answered yet. */
+  readonly restartingIce: boolean;
+}
+
+/**
+ * A session down that may yet come back, ended as failed-transport when it lasts 5 s: disconnected
+ * or interrupted (SPEC §4), and — given the same 5 s — ours whose ICE failed and is being restarted
+ * (`failed`, then checking an unanswered restart): its receiver's session-terminate may be lost, and
+ * nothing else would end it. A receiver's `failed` ends at once (endsAtOnce).
+ */
+export function isInterrupted(session: ConnectionStanding): boolean {
+  const { connectionState } = session;
+  return connectionState === 'disconnected' || connectionState === 'interrupted' || connectionState === 'failed' || (session.restartingIce && connectionState !== 'connected');
 }
 
 /** A responder whose ICE failed ends at once, so that the initiator (which alone restarts) starts again. */

@@ -58,7 +58,7 @@ export class MeshPath implements MediaPath {
     });
     // StanzaJS says `resumed` for a session-info `active`: our receiver decodes this session (PathChange).
     const decoding = (session: BaseSession): void => {
-      const call = sessions.get(session.sid);
+      const call = sessions.get(session);
       if (call?.sending && this.isOurs(call)) handover.decoding('mesh', call.key);
     };
     manager.on('resumed', decoding);
@@ -305,7 +305,7 @@ export class MeshPath implements MediaPath {
    * resumes it (a camera that is on), at the size the request asks for (meshVideoSize; a screen stays whole).
    */
   private onQualityRequest(session: ParleyMediaSession, descriptions: readonly MediaDescription[]): void {
-    const call = this.options.sessions.get(session.sid);
+    const call = this.options.sessions.get(session);
     const profile = qualityRequestOf(descriptions);
     if (!call || profile === undefined) return;
     this.asked.add(call);

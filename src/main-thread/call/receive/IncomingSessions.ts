@@ -91,6 +91,10 @@ export class IncomingSessions {
   /** StanzaJS's prepareSession: an RTP offer gets a ParleyMediaSession, anything else (file transfer, …) StanzaJS's base session, which can only be ended. */
   prepare(meta: IncomingSessionOptions, request: IncomingRequest): ParleyMediaSession | undefined {
     if (!meta.applicationTypes.includes(NS_JINGLE_RTP_1)) return undefined;
+    // StanzaJS lets a session-initiate under the sid of a session still pending take its place (a
+    // relay consumer made anew under its id): the old one ends here unsaid — its sender has moved on
+    // to the new one, which a session-terminate of that sid would end — and its connection closes.
+    if (meta.sid !== undefined) this.options.manager.sessions[meta.sid]?.end('success', true);
     const session = new ParleyMediaSession({ ...meta, onDescription: (from, descriptions) => this.onDescription(from, descriptions) });
     const call = this.options.sessions.register(session, undefined);
     // Issue 13: a person the room shows muted stays muted on their new session until it says unmute
@@ -138,7 +142,9 @@ export class IncomingSessions {
   /** PROTOCOL.md: a responder accepts when it is in the call and terminates otherwise. */
   private onIncoming(session: BaseSession): void {
     const { sessions } = this.options;
-    const call = sessions.get(session.sid);
+    // Ended while its offer was applied (another took its sid, the call closed): nothing to decide.
+    if (session.state === 'ended') return;
+    const call = sessions.get(session);
     if (!call) {
       session.end('unsupported-applications');
       return;
@@ -160,7 +166,7 @@ export class IncomingSessions {
 
   /** Tracks arrive while the offer is applied; they become media items once the session is accepted (and has taken over). */
   private onTrack(session: BaseSession, track: MediaStreamTrack, stream: MediaStream | undefined): void {
-    const call = this.options.sessions.get(session.sid);
+    const call = this.options.sessions.get(session);
     if (!call || call.sending) return;
     call.tracks.push({ track, stream });
     if (stream) call.streamIds.add(stream.id);
@@ -191,7 +197,7 @@ export class IncomingSessions {
   }
 
   private onTrackGone(session: BaseSession, track: MediaStreamTrack): void {
-    const call = this.options.sessions.get(session.sid);
+    const call = this.options.sessions.get(session);
     if (!call) return;
     for (const [kind, id] of call.received) {
       if (this.options.media.getTrack(id) !== track) continue;
@@ -201,7 +207,7 @@ export class IncomingSessions {
   }
 
   private onMute(session: BaseSession, info: Stanzas.JingleInfo, muted: boolean): void {
-    const call = this.options.sessions.get(session.sid);
+    const call = this.options.sessions.get(session);
     if (!call || call.sending) return;
     const name = info.name ?? '';
     try {
@@ -223,7 +229,7 @@ export class IncomingSessions {
    * later. A screen mark on the video makes the session's audio the screen's sound.
    */
   private onDescription(session: ParleyMediaSession, descriptions: readonly MediaDescription[]): void {
-    const call = this.options.sessions.get(session.sid);
+    const call = this.options.sessions.get(session);
     if (!call || call.sending) return;
     for (const description of descriptions) {
       const previous = call.described.get(description.kind);

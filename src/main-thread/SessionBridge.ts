@@ -92,19 +92,32 @@ export class SessionBridge {
       event: (event) => this.eventListeners.forEach((handle) => handle(event)),
       jingle: (roomAddress, iq) => this.jingleHandler?.(roomAddress, iq),
     };
-    const answered = this.holdTabLock().then(() => ({ answer: this.session.attach(this.tabId, Comlink.proxy(listener)) }));
-    const attached = answered.then(async ({ answer }) => {
-      await answer;
-      window.addEventListener('online', () => void this.session.online());
-      window.addEventListener('offline', () => void this.session.offline());
+    const answered = this.holdTabLock().then(() => {
+      const answer = this.session.attach(this.tabId, Comlink.proxy(listener));
+      this.followNetwork();
+      return { answer };
     });
+    const attached = answered.then(({ answer }) => answer);
     // A worker that closed as this tab connected (its session's code lost) never answers at all.
     const unanswered = setTimeout(() => this.setUnavailable('not-loaded'), SESSION_ATTACH_WITHIN_MS);
     void attached.then(() => {
       clearTimeout(unanswered);
-      this.setUnavailable(undefined);
+      // The answer takes back only a start that seemed lost: a worker gone since (its lock granted
+      // to this tab first, the answer read after) stays gone.
+      if (this.store.get(sessionUnavailableAtom) === 'not-loaded') this.setUnavailable(undefined);
     });
     return { attachSent: answered.then(() => undefined), attached };
+  }
+
+  /**
+   * Tells the session the browser's network events from the attach on (one port keeps the order), and
+   * whether it is offline now: a page opened offline, or gone offline before the attach, hears no
+   * `offline` event, and the session would count failed attempts instead of waiting for `online`.
+   */
+  private followNetwork(): void {
+    window.addEventListener('online', () => void this.session.online());
+    window.addEventListener('offline', () => void this.session.offline());
+    if (!navigator.onLine) void this.session.offline();
   }
 
   /**

@@ -110,12 +110,19 @@ export const DEPARTURE_HOLD = { graceMs: 10_000, stalledAfterMs: 1_000, checkInt
  * then on the session waits for the gateway to say the XMPP server is up (GET /api/xmpp-ready),
  * and tries `spreadAfterUpMs` (random) after it says so. A gateway that cannot say (unreachable,
  * or without that route) leaves the session on the spec's schedule capped at `maxDelayMs`, jitter
- * included.
+ * included. A chat server that refused the sign-in `refusedLoginsBeforeBackoff` times in a row is up
+ * but will not let the account in (a broken auth setup, a rotated secret): retried every few seconds,
+ * each client would cost it a config and a login at each; instead the next attempt waits
+ * `afterRefusedLoginsMs` plus up to `refusedLoginsJitterMs` (the clients refused together spread out),
+ * and the person is told, with "Retry now".
  */
 export const RECONNECT_POLICY = {
   specAttempts: 2,
   spreadAfterUpMs: 1_000,
   maxDelayMs: 4_000,
+  refusedLoginsBeforeBackoff: 3,
+  afterRefusedLoginsMs: 60_000,
+  refusedLoginsJitterMs: 30_000,
   /** A readiness question unanswered this long counts as "cannot say" (the gateway holds one 20 s). */
   readinessTimeoutMs: 30_000,
   /** Asked again at most this often after a "still down" (a gateway that answers at once is not asked in a loop). */
@@ -226,6 +233,14 @@ export const XMPP_SOCKET_AHEAD_UNCLAIMED_MS = 30_000;
  * later after all, the tab takes that back.
  */
 export const SESSION_ATTACH_WITHIN_MS = 10_000;
+
+/**
+ * A read of the stored guest identity (IndexedDB) not answered by then counts as failed: the config
+ * request goes without it, and the service issues a new identity. Every connect and config refresh
+ * waits for that read, and an IndexedDB that hangs never answers; a working one answers within
+ * 20–60 ms even in a fresh profile on a busy join (issue 14).
+ */
+export const IDENTITY_READ_WITHIN_MS = 3_000;
 
 /**
  * A sender on the relay makes the next receiver's consumer of each of its streams ahead (CLAIM_CONSUMER,

@@ -26,6 +26,10 @@ export interface ConnectionRecord {
   waitingForServer: boolean;
   /** Issue 13: the connection was given up because it stopped answering (a dead network without an offline event). */
   stoppedAnswering: boolean;
+  /** A session has started at least once: losing it is a lost connection, whereas before it the chat server was not reached yet. */
+  wasConnected: boolean;
+  /** The chat server refused the last attempt's sign-in (SASL failure): it is up, but does not let this account in. */
+  loginRefused: boolean;
   /** Log text of the last connection error, if any. */
   lastError: string | undefined;
   /** What the tab that runs a call needs from the provider's config, once fetched. */
@@ -65,6 +69,8 @@ export function initialSessionState(): SessionState {
       offline: false,
       waitingForServer: false,
       stoppedAnswering: false,
+      wasConnected: false,
+      loginRefused: false,
       lastError: undefined,
       callConfig: undefined,
     },

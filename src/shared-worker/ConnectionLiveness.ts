@@ -34,6 +34,16 @@ export class ConnectionLiveness {
     this.arm(settings.quietMs);
   }
 
+  /**
+   * Asks now rather than after the quiet time: the network path may have changed under the
+   * connection (an `online` event), leaving its socket dead. A ping already out is awaited as it is.
+   */
+  checkNow(): void {
+    if (this.stopped || this.askedAt !== undefined) return;
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.ask();
+  }
+
   stop(): void {
     this.stopped = true;
     this.client.off('raw:incoming', this.heard);
@@ -62,6 +72,10 @@ export class ConnectionLiveness {
       this.arm(this.settings.quietMs - quietFor);
       return;
     }
+    this.ask();
+  }
+
+  private ask(): void {
     // Any byte from the server answers: the ping's own promise may settle much later (its own timeout).
     this.askedAt = this.clock.now();
     this.client.ping().catch(() => undefined);

@@ -5,6 +5,8 @@ import { RECONNECT } from '../protocol/constants';
 export interface ReconnectContext {
   /** Attempts already made since the last session that started (0 for the first retry). */
   attemptsSoFar: number;
+  /** The chat server refused the sign-in of this many attempts in a row, the last one's included (0 when it did not refuse it). */
+  loginsRefusedInARow: number;
   /** A number in [0, 1) from the session's clock, for the jitter. */
   random: number;
 }
@@ -42,12 +44,15 @@ export const RECONNECT_DEFAULTS: ReconnectSettings = { stepMs: RECONNECT.stepMs,
  * `maxDelayMs` (jitter included) as the fallback when the gateway cannot say. Beyond the spec:
  * whatever the outage's length, the session tries within `spreadAfterUpMs` of the server accepting
  * connections again, and a server that is down meets no attempts meanwhile, only waiting questions.
+ * A server that keeps refusing the sign-in is up, and is tried again only after a long wait.
  */
 export class ServerAwareReconnectPolicy implements ReconnectPolicy {
   constructor(private readonly settings: ReconnectSettings = RECONNECT_DEFAULTS) {}
 
-  next({ attemptsSoFar, random }: ReconnectContext): ReconnectStep {
-    const { stepMs, maxJitterMs, maxDelayMs, specAttempts } = this.settings;
+  next({ attemptsSoFar, loginsRefusedInARow, random }: ReconnectContext): ReconnectStep {
+    const { stepMs, maxJitterMs, maxDelayMs, specAttempts, refusedLoginsBeforeBackoff, afterRefusedLoginsMs, refusedLoginsJitterMs } = this.settings;
+    // Up, the gateway would say so at once: waiting for it would not slow the refusals down.
+    if (loginsRefusedInARow >= refusedLoginsBeforeBackoff) return { delayMs: afterRefusedLoginsMs + random * refusedLoginsJitterMs, waitForServer: false };
     const spec = (attemptsSoFar + 1) * stepMs;
     if (attemptsSoFar < specAttempts) return { delayMs: spec + random * maxJitterMs, waitForServer: false };
     const jitter = Math.min(maxJitterMs, maxDelayMs / 2);

@@ -77,6 +77,8 @@ export class SignalingSession implements SessionContext {
   private serverWait: AbortController | undefined;
   /** The last attempt went because the gateway said the server was up: if it fails, the next one waits its delay first. */
   private triedOnServerUp = false;
+  /** Attempts in a row whose sign-in the chat server refused: the reconnect policy backs off after a run of them. */
+  private loginsRefusedInARow = 0;
   private liveness: ConnectionLiveness | undefined;
   /** A login not yet a session: given up after LIVENESS.startWithinMs. */
   private startTimer: unknown;
@@ -88,7 +90,7 @@ export class SignalingSession implements SessionContext {
   private readonly reconnectPolicy: ReconnectPolicy;
 
   constructor(private readonly deps: SignalingSessionDependencies) {
-    this.identity = new GuestIdentity(deps.identityStorage, deps.log);
+    this.identity = new GuestIdentity(deps.identityStorage, deps.log, deps.clock);
     this.reconnectPolicy = deps.reconnectPolicy ?? new ServerAwareReconnectPolicy();
     this.configRefresh = new ConfigRefresh(deps.clock, deps.log, async () => this.requestConfig(await this.identity.current()), (config) => this.refreshed(config));
   }
@@ -157,7 +159,8 @@ export class SignalingSession implements SessionContext {
       if (stale()) return;
       const coded = error instanceof ParleyError ? error : new ParleyError(String(error));
       this.deps.log.error(coded.message, coded.code ?? 'ESWRTC_001');
-      this.setConnection({ state: 'failed', lastError: coded.message, disconnectedSince: this.lostSince() });
+      this.loginsRefusedInARow = 0;
+      this.setConnection({ state: 'failed', lastError: coded.message, disconnectedSince: this.lostSince(), loginRefused: false });
       this.scheduleReconnect();
       return;
     }
@@ -199,14 +202,19 @@ export class SignalingSession implements SessionContext {
   disconnect(): void {
     this.wantConnected = false;
     this.endConnection();
-    this.setConnection({ disconnectedSince: undefined, stoppedAnswering: false });
+    this.setConnection({ disconnectedSince: undefined, stoppedAnswering: false, loginRefused: false });
     for (const domain of this.domains) domain.stopped?.();
   }
 
-  /** SPEC §7: online reconnects after up to 5 s (random) unless connected or connecting. */
+  /**
+   * SPEC §7: online reconnects after up to 5 s (random) unless connected or connecting. Connected, the
+   * connection is checked at once: a network that changed (back within the offline delay, or a new
+   * route with no offline before it) leaves the socket dead without a close.
+   */
   online(): void {
     this.clearNetworkTimers();
     if (this.connection.offline) this.setConnection({ offline: false });
+    if (this.connection.state === 'connected') this.liveness?.checkNow();
     this.onlineTimer = this.deps.clock.setTimeout(() => {
       this.onlineTimer = undefined;
       if (this.connection.state !== 'connected' && this.connection.state !== 'connecting') void this.connect();
@@ -279,6 +287,7 @@ export class SignalingSession implements SessionContext {
       this.clearStartTimer();
       this.sessionStarted = true;
       this.triedOnServerUp = false;
+      this.loginsRefusedInARow = 0;
       client.sendPresence();
       this.startKeepalive(client);
       this.configRefresh.plan(config, this.configAskedAt);
@@ -290,23 +299,30 @@ export class SignalingSession implements SessionContext {
         nextAttemptAt: undefined,
         lastError: undefined,
         stoppedAnswering: false,
+        wasConnected: true,
+        loginRefused: false,
         callConfig: callConfigOf(config),
       });
       for (const domain of this.domains) domain.connected?.();
     });
+    // StanzaJS closes the stream after a refused sign-in: its 'disconnected' follows.
+    let loginRefused = false;
     client.on('auth:failed', () => {
-      if (this.currentClient === client) this.setConnection({ lastError: 'authentication failed' });
+      if (this.currentClient !== client) return;
+      loginRefused = true;
+      this.setConnection({ lastError: 'authentication failed' });
     });
     client.on('disconnected', () => {
-      if (this.currentClient === client) this.onDropped();
+      if (this.currentClient === client) this.onDropped(loginRefused);
     });
     void client.connect();
   }
 
-  /** SPEC §4: an unexpected drop gives disconnected and schedules a reconnect. */
-  private onDropped(): void {
+  /** SPEC §4: an unexpected drop gives disconnected and schedules a reconnect; a refused sign-in ends the attempt the same way. */
+  private onDropped(loginRefused = false): void {
     const wasStarted = this.letConnectionGo();
-    this.setConnection({ state: 'disconnected', selfAddress: undefined, disconnectedSince: this.lostSince() });
+    this.loginsRefusedInARow = loginRefused ? this.loginsRefusedInARow + 1 : 0;
+    this.setConnection({ state: 'disconnected', selfAddress: undefined, disconnectedSince: this.lostSince(), loginRefused });
     this.scheduleReconnect();
     if (wasStarted) for (const domain of this.domains) domain.disconnected?.();
   }
@@ -316,7 +332,7 @@ export class SignalingSession implements SessionContext {
     this.clearReconnect();
     if (!this.wantConnected || this.connection.offline) return;
     const attemptsSoFar = this.connection.reconnectAttempts;
-    const step = this.reconnectPolicy.next({ attemptsSoFar, random: this.deps.clock.random() });
+    const step = this.reconnectPolicy.next({ attemptsSoFar, loginsRefusedInARow: this.loginsRefusedInARow, random: this.deps.clock.random() });
     this.setConnection({ reconnectAttempts: attemptsSoFar + 1 });
     const url = this.deps.serverReadyUrl;
     if (!step.waitForServer || url === undefined || this.triedOnServerUp) {

@@ -24,6 +24,11 @@ export function ConnectionNotice() {
         <button type="button" className="link-button" onClick={() => void actions.retryNow()}>
           Retry now
         </button>
+      )}{' '}
+      {loss.canReload && (
+        <button type="button" className="link-button" onClick={() => window.location.reload()}>
+          Reload
+        </button>
       )}
     </p>
   );

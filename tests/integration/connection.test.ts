@@ -159,7 +159,11 @@ describe('Browser network events (SPEC §7): offline disconnects after 5 s, onli
     await until(() => state(session) === 'connected', 'connected');
     session.offline();
     await clock.advance(NETWORK_EVENTS.offlineDisconnectDelayMs / 2);
+    // Back online, the session checks its connection at once (a ping): the server's answer keeps it.
+    let heard = false;
+    session.client?.on('raw:incoming', () => (heard = true));
     session.online();
+    await until(() => heard, 'the server’s answer to the check made on online');
     await clock.advance(NETWORK_EVENTS.offlineDisconnectDelayMs);
     expect(state(session)).toBe('connected');
   });

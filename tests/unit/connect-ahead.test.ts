@@ -4,12 +4,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { systemClock } from '../../src/common/clock';
 import { XMPP_SOCKET_AHEAD_UNCLAIMED_MS } from '../../src/protocol/clientDefaults';
+import { CONFIG_REQUEST } from '../../src/protocol/constants';
 import { XMPP_WEBSOCKET_PROTOCOL } from '../../src/protocol/endpoints';
 import { FetchAhead } from '../../src/shared-worker/ahead/FetchAhead';
 import { openXmppSocketAhead } from '../../src/shared-worker/ahead/xmppSocketAhead';
 import { fetchConfig } from '../../src/shared-worker/ConfigClient';
 import { configRequestInit } from '../../src/shared-worker/configRequestInit';
-import { ManualClock } from '../support/ManualClock';
+import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
 import { workerScope } from '../support/workerScope';
 
@@ -143,10 +144,14 @@ describe('The shared worker opens the XMPP websocket as it starts, before the co
   });
 });
 
-/** An HTTP server on loopback that answers every request after `hold` resolves and keeps the bodies it saw. */
+/**
+ * An HTTP server on loopback that answers every request after `hold` resolves and keeps the bodies it
+ * saw; the first `stalledBodies` answers send their headers and part of their body, and then nothing.
+ */
 class ConfigServer {
   readonly bodies: string[] = [];
   hold: Promise<void> = Promise.resolve();
+  stalledBodies = 0;
   private readonly server: Server;
 
   constructor(answer: (body: string) => unknown) {
@@ -157,7 +162,9 @@ class ConfigServer {
         this.bodies.push(body);
         void this.hold.then(() => {
           response.setHeader('content-type', 'application/json');
-          response.end(JSON.stringify(answer(body)));
+          const text = JSON.stringify(answer(body));
+          if (this.stalledBodies-- > 0) response.write(text.slice(0, 10));
+          else response.end(text);
         });
       });
     });
@@ -245,6 +252,23 @@ describe('The shared worker sends the session’s first config request as it sta
     release();
     const retried = await ahead.fetch(url, init);
     expect(((await retried.json()) as { id: string }).id).toBe('answer-stored.identity');
+    expect(server.bodies).toHaveLength(2);
+  });
+
+  it('the asker’s own timeout holds for the answer’s body too: one that stalls after its headers is given up, and the retry goes to the service', async () => {
+    server.stalledBodies = 1;
+    const clock = new ManualClock();
+    const ahead = new FetchAhead(network);
+    // Settled once the answer's headers have arrived.
+    await ahead.send(url, configRequestInit(undefined, 'stored.identity'));
+
+    const asked = fetchConfig(ahead.fetch, clock, url, undefined, 'stored.identity');
+    // The asker has the headers, and reads the body.
+    await flushMicrotasks();
+    await clock.advance(CONFIG_REQUEST.timeoutMs);
+    await until(() => clock.pendingDelays().includes(CONFIG_REQUEST.retryDelayMs), 'the retry after the stalled body');
+    await clock.advance(CONFIG_REQUEST.retryDelayMs);
+    expect((await asked).id).toBe('answer-stored.identity');
     expect(server.bodies).toHaveLength(2);
   });
 

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { IDENTITY_READ_WITHIN_MS } from '../../src/protocol/clientDefaults';
 import { LIMITS } from '../../src/protocol/constants';
 import { GuestIdentity } from '../../src/shared-worker/identity/GuestIdentity';
 import { MemoryIdentityStorage, ReadAheadIdentityStorage, type IdentityStorage } from '../../src/shared-worker/identity/IdentityStorage';
+import { flushMicrotasks, ManualClock } from '../support/ManualClock';
+
+const clock = new ManualClock();
 
 function logged(): { info: string[]; log: { info: (message: string) => void; error: (message: string) => void } } {
   const info: string[] = [];
@@ -17,7 +21,7 @@ const brokenStorage: IdentityStorage = {
 describe("the shared worker's stored identity: the credential a config carried is the one the next config request sends", () => {
   it('has none at first, keeps the renewed one, and keeps it when a config carries none (a product user)', async () => {
     const { info, log } = logged();
-    const identity = new GuestIdentity(new MemoryIdentityStorage(), log);
+    const identity = new GuestIdentity(new MemoryIdentityStorage(), log, clock);
     expect(await identity.current()).toBeUndefined();
     await identity.renew('first.identity.credential');
     expect(await identity.current()).toBe('first.identity.credential');
@@ -29,8 +33,8 @@ describe("the shared worker's stored identity: the credential a config carried i
 
   it('is the same browser for every session given the same storage (a reload)', async () => {
     const browser = new MemoryIdentityStorage();
-    await new GuestIdentity(browser, logged().log).renew('kept.identity.credential');
-    expect(await new GuestIdentity(browser, logged().log).current()).toBe('kept.identity.credential');
+    await new GuestIdentity(browser, logged().log, clock).renew('kept.identity.credential');
+    expect(await new GuestIdentity(browser, logged().log, clock).current()).toBe('kept.identity.credential');
   });
 
   it.each<[string, unknown]>([
@@ -41,13 +45,13 @@ describe("the shared worker's stored identity: the credential a config carried i
     const { info, log } = logged();
     const storage = new MemoryIdentityStorage();
     await storage.save(stored as string);
-    expect(await new GuestIdentity(storage, log).current()).toBeUndefined();
+    expect(await new GuestIdentity(storage, log, clock).current()).toBeUndefined();
     expect(info).toEqual(['the stored identity is not a credential; the config service will issue a new one']);
   });
 
   it('never fails a connect when the storage fails: it logs and goes on without', async () => {
     const { info, log } = logged();
-    const identity = new GuestIdentity(brokenStorage, log);
+    const identity = new GuestIdentity(brokenStorage, log, clock);
     expect(await identity.current()).toBeUndefined();
     await identity.renew('renewed.identity.credential');
     expect(info).toEqual([
@@ -92,9 +96,33 @@ describe('the shared worker reads the stored identity as it starts, before the s
 
   it('a failed read ahead reaches the session’s first connect, which goes on without (no rejection left unhandled)', async () => {
     const { info, log } = logged();
-    const identity = new GuestIdentity(new ReadAheadIdentityStorage(brokenStorage), log);
+    const identity = new GuestIdentity(new ReadAheadIdentityStorage(brokenStorage), log, clock);
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(await identity.current()).toBeUndefined();
     expect(info).toEqual(['could not read the stored identity: Error: The operation failed for reasons unrelated to the database itself']);
+  });
+});
+
+describe(`A stored-identity read that never answers (a hung IndexedDB) counts as failed after IDENTITY_READ_WITHIN_MS (${IDENTITY_READ_WITHIN_MS} ms): the connect goes on without it`, () => {
+  it('gives no identity once the read has gone unanswered that long, and logs it', async () => {
+    const { info, log } = logged();
+    const hungStorage: IdentityStorage = { load: () => new Promise(() => undefined), save: () => Promise.resolve() };
+    const fakeTime = new ManualClock();
+    let read: string | undefined | 'unsettled' = 'unsettled';
+    void new GuestIdentity(hungStorage, log, fakeTime).current().then((identity) => (read = identity));
+    await fakeTime.advance(IDENTITY_READ_WITHIN_MS - 1);
+    expect(read).toBe('unsettled');
+    await fakeTime.advance(1);
+    await flushMicrotasks();
+    expect(read).toBeUndefined();
+    expect(info).toEqual([`could not read the stored identity: Error: no answer within ${IDENTITY_READ_WITHIN_MS} ms`]);
+  });
+
+  it('a read that answers in time leaves no timer behind', async () => {
+    const fakeTime = new ManualClock();
+    const storage = new MemoryIdentityStorage();
+    await storage.save('stored.identity.credential');
+    expect(await new GuestIdentity(storage, logged().log, fakeTime).current()).toBe('stored.identity.credential');
+    expect(fakeTime.pendingDelays()).toEqual([]);
   });
 });

@@ -31,12 +31,26 @@ const joining = room({ roomState: 'joining', joined: false, joinedAt: undefined 
 describe('A room opened with no connection says why it waits, and offers "Retry now", instead of spinning with no word (issue 13: plain words)', () => {
   it('before the session has the room, and while it joins: the connection’s loss, its reconnect and "Retry now"', () => {
     for (const shown of [undefined, joining]) {
-      const status = statusWith({ state: 'failed', disconnectedSince: Date.UTC(2026, 0, 5, 9, 30), reconnectAttempts: 2, nextAttemptAt: Date.now() + 3_000 }, shown);
+      const status = statusWith({ state: 'failed', wasConnected: true, disconnectedSince: Date.UTC(2026, 0, 5, 9, 30), reconnectAttempts: 2, nextAttemptAt: Date.now() + 3_000 }, shown);
       expect(status).toContain('Connection lost at');
       expect(status).toContain('Reconnecting… (attempt 2)');
       expect(status).toContain('Retry now');
       expect(status).not.toContain('Joining the room…');
     }
+  });
+
+  it('with no session started yet: the chat server not reached, never a connection lost, and "Retry now"', () => {
+    const status = statusWith({ state: 'failed', disconnectedSince: Date.UTC(2026, 0, 5, 9, 30), reconnectAttempts: 2, nextAttemptAt: Date.now() + 3_000 }, undefined);
+    expect(status).toContain('Can’t reach the chat server. Trying again… (attempt 2)');
+    expect(status).not.toContain('Connection lost');
+    expect(status).toContain('Retry now');
+  });
+
+  it('a sign-in the chat server refuses: says so, with "Retry now" and "Reload"', () => {
+    const status = statusWith({ state: 'disconnected', loginRefused: true, disconnectedSince: Date.UTC(2026, 0, 5, 9, 30), reconnectAttempts: 4, nextAttemptAt: Date.now() + 60_000 }, joining);
+    expect(status).toContain('The chat server refuses to sign you in.');
+    expect(status).toContain('Retry now');
+    expect(status).toContain('Reload');
   });
 
   it('offline from the start: says so, with "Retry now"', () => {

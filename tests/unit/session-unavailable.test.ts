@@ -107,6 +107,24 @@ describe('A tab notices when the shared worker it attached to is gone (crashed, 
     sessionPort.close();
   });
 
+  it('a worker that dies just after answering the attach stays gone: the answer, read after the tab was granted the worker’s lock, does not take “stopped” back', async () => {
+    const locks = new FakeWebLocks();
+    const { sessionPort, attaches } = pageWithSession(locks);
+    const worker = runningWorker(locks, 'worker-1');
+    const store = createStore();
+    const { attached } = new SessionBridge(store).start();
+    sessionPort.postMessage(worker.held);
+    await until(() => attaches.length === 1 && locks.requested.filter((name) => name === worker.held.lock).length === 2, 'the attach and the tab’s request for the worker’s lock');
+
+    worker.end();
+    await until(() => store.get(sessionUnavailableAtom) === 'stopped', 'the tab to say its session stopped');
+    answerAttaches(sessionPort, attaches);
+    await attached;
+    await settle();
+    expect(store.get(sessionUnavailableAtom)).toBe('stopped');
+    sessionPort.close();
+  });
+
   it('two tabs attached to a living worker are told nothing; both say so once it ends', async () => {
     const locks = new FakeWebLocks();
     const { sessionPort, attaches } = pageWithSession(locks);

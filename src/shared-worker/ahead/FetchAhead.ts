@@ -5,15 +5,20 @@ function addressOf(url: string, init: RequestInit): string {
   return `${init.method ?? 'GET'} ${url}`;
 }
 
-/** `request`, or a rejection with the signal's reason once `signal` aborts. */
-function untilAborted(request: Promise<Response>, signal: AbortSignal | null | undefined): Promise<Response> {
-  if (!signal) return request;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
-    request.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
+/** A request sent ahead, and what aborts it once its asker's signal does. */
+interface RequestAhead {
+  request: Promise<Response>;
+  abort: AbortController;
+}
+
+/**
+ * The request sent ahead, under its asker's abort signal: a timeout holds for the answer's body as it
+ * does for the headers (a body that stalls after them would leave its reader waiting for ever).
+ */
+function underSignal({ request, abort }: RequestAhead, signal: AbortSignal | null | undefined): Promise<Response> {
+  if (signal?.aborted) abort.abort(signal.reason);
+  else signal?.addEventListener('abort', () => abort.abort(signal.reason), { once: true });
+  return request;
 }
 
 /**
@@ -25,7 +30,7 @@ function untilAborted(request: Promise<Response>, signal: AbortSignal | null | u
  */
 export class FetchAhead {
   /** By method and address, then by body. */
-  private readonly ahead = new Map<string, Map<string, Promise<Response>>>();
+  private readonly ahead = new Map<string, Map<string, RequestAhead>>();
 
   constructor(private readonly network: Fetch) {}
 
@@ -34,10 +39,11 @@ export class FetchAhead {
    * answer for the sender's own reading, or undefined when it failed (its asker sees the failure).
    */
   send(url: string, init: RequestInit & { body: string }): Promise<Response | undefined> {
-    const request = this.network(url, init);
+    const abort = new AbortController();
+    const request = this.network(url, { ...init, signal: abort.signal });
     const address = addressOf(url, init);
-    const sent = this.ahead.get(address) ?? new Map<string, Promise<Response>>();
-    this.ahead.set(address, sent.set(init.body, request));
+    const sent = this.ahead.get(address) ?? new Map<string, RequestAhead>();
+    this.ahead.set(address, sent.set(init.body, { request, abort }));
     // Copied before the asker can have read the body: this is the answer's first reader.
     return request.then(
       (response) => response.clone(),
@@ -49,7 +55,7 @@ export class FetchAhead {
     const address = addressOf(url, init);
     const sent = this.ahead.get(address);
     this.ahead.delete(address);
-    const request = typeof init.body === 'string' ? sent?.get(init.body) : undefined;
-    return request ? untilAborted(request, init.signal) : this.network(url, init);
+    const ahead = typeof init.body === 'string' ? sent?.get(init.body) : undefined;
+    return ahead ? underSignal(ahead, init.signal) : this.network(url, init);
   };
 }

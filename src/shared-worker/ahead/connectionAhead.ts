@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
 import { parseProviderConfig } from '../../protocol/config';
 import type { GatewayAddresses } from '../../protocol/endpoints';
@@ -25,16 +26,17 @@ export function startConnectionAhead<Socket extends AheadSocket & LoginSocket>(
   identityStorage: IdentityStorage,
   network: Fetch,
   log: Logger,
+  clock: Clock = systemClock,
 ): Fetch {
   // The socket first: its handshake (TCP, TLS, the upgrade) is the longest of what starts here.
   let settleLogin!: (login: XmppLogin | undefined) => void;
-  openXmppSocketAhead(scope, addresses.xmppWebsocket, { login: new Promise((resolve) => (settleLogin = resolve)), log });
+  openXmppSocketAhead(scope, addresses.xmppWebsocket, { login: new Promise((resolve) => (settleLogin = resolve)), log, clock });
   const requestsAhead = new FetchAhead(network);
   // A new visitor's config request goes now: in a fresh profile, creating the identity's database
   // took 20–60 ms of a busy join. A stored identity asks again with it, and the first answer, a
   // stateless new guest, goes unused.
   const newVisitorConfig = requestsAhead.send(addresses.config, configRequestInit());
-  const sessionConfig = new GuestIdentity(identityStorage, unlogged)
+  const sessionConfig = new GuestIdentity(identityStorage, unlogged, clock)
     .current()
     .then((identity) => (identity === undefined ? newVisitorConfig : requestsAhead.send(addresses.config, configRequestInit(undefined, identity))));
   // The account of the config the session will take; none when that request failed.

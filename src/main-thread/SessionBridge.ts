@@ -110,14 +110,14 @@ export class SessionBridge {
   }
 
   /**
-   * Tells the session the browser's network events from the attach on (one port keeps the order), and
-   * whether it is offline now: a page opened offline, or gone offline before the attach, hears no
-   * `offline` event, and the session would count failed attempts instead of waiting for `online`.
+   * Tells the session the browser's network events from the attach on (one port keeps the order),
+   * not only once its answer has come: going offline meanwhile reaches it too. `navigator.onLine`
+   * is not taken for the network's state: a browser with no network but loopback reads offline,
+   * though a Parley on the same machine is reachable; an attempt says so, an event changes it.
    */
   private followNetwork(): void {
     window.addEventListener('online', () => void this.session.online());
     window.addEventListener('offline', () => void this.session.offline());
-    if (!navigator.onLine) void this.session.offline();
   }
 
   /**

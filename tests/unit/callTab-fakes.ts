@@ -339,6 +339,8 @@ export interface HarnessOptions {
   readonly tileObservers?: TileObservers;
   /** Your own media as the call record keeps it (the tab that ran the call wrote it). */
   readonly ownMedia?: OwnCallMedia;
+  /** A page that may not capture (not a secure context: http on a LAN address): no navigator.mediaDevices. */
+  readonly noMediaDevices?: boolean;
 }
 
 /**
@@ -428,7 +430,7 @@ export function harness(options: HarnessOptions = {}) {
     roomAddress: ROOM,
     store,
     commands,
-    mediaDevices: mediaDevices as unknown as MediaDevicesApi,
+    mediaDevices: options.noMediaDevices ? undefined : (mediaDevices as unknown as MediaDevicesApi),
     capturePermissions: async () => {
       await options.permissionsAnswered;
       const state = options.refused ? 'denied' : (options.labelled ?? true) ? 'granted' : 'prompt';
@@ -504,6 +506,25 @@ export function startedHarnesses(): (options?: HarnessOptions) => ReturnType<typ
 /** Lets every pending promise chain run (the runtime's steps are chained on microtasks). */
 export async function settle(): Promise<void> {
   for (let round = 0; round < 20; round += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/**
+ * The started harness `h` in the call with nothing of yours running: joined, hung up, camera and
+ * microphone switched off in the preview, joined again — someone who only listens.
+ */
+export async function joinListeningOnly(h: ReturnType<typeof harness>): Promise<void> {
+  await settle();
+  await h.runtime.joinCall();
+  h.deliverCallRecord();
+  await settle();
+  await h.runtime.hangUp();
+  h.deliverCallRecord();
+  await settle();
+  await h.runtime.toggleCamera();
+  await h.runtime.toggleMicrophone();
+  await h.runtime.joinCall();
+  h.deliverCallRecord();
+  await settle();
 }
 
 /** The monitor of a media item, once it has started. */

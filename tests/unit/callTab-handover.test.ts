@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { handoverMessage, ownMediaChange } from '../../src/main-thread/callTab/callHandover';
 import type { MediaItem } from '../../src/main-thread/media';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
-import { BOB, harness, ROOM, settle, startedHarnesses } from './callTab-fakes';
+import { BOB, harness, joinListeningOnly, ROOM, settle, startedHarnesses } from './callTab-fakes';
 import { OWN_MEDIA_DEFAULTS } from '../../src/shared-worker/rooms/callRecord';
 
 /**
@@ -58,10 +58,11 @@ describe('the tab running the call keeps your own media on the call record', () 
     expect(h.ownMediaWrites).toEqual([{ microphoneMuted: true }, { cameraOff: true }, { cameraOff: false }]);
   });
 
-  it('what does not run yet is not written: a tab taking over does not wipe what it carries', () => {
+  it('what does not run is written as what you want of it: a tab taking over, wanting what it carries, does not wipe it', () => {
     const nothingRuns = { microphone: undefined, camera: undefined, screenIds: [] };
-    expect(ownMediaChange(MUTED_CAMERA_OFF, nothingRuns, {})).toBeUndefined();
-    expect(ownMediaChange({ ...MUTED_CAMERA_OFF, sharingScreen: true }, nothingRuns, {})).toEqual({ sharingScreen: false });
+    const wantsNeither = { microphone: false, camera: false };
+    expect(ownMediaChange(MUTED_CAMERA_OFF, nothingRuns, {}, wantsNeither)).toBeUndefined();
+    expect(ownMediaChange({ ...MUTED_CAMERA_OFF, sharingScreen: true }, nothingRuns, {}, wantsNeither)).toEqual({ sharingScreen: false });
   });
 
   it('why the camera did not start goes to the record, for your other tabs to say, and goes from it once the camera runs', async () => {
@@ -83,6 +84,39 @@ describe('the tab running the call keeps your own media on the call record', () 
     expect(h.runtime.media.local().some((item) => item.kind === 'video')).toBe(true);
     expect(ownMedia()).toMatchObject({ cameraTrouble: '' });
     expect(h.ownMediaWrites.filter((write) => 'cameraTrouble' in write)).toEqual([{ cameraTrouble: stopped }, { cameraTrouble: held }, { cameraTrouble: '' }]);
+  });
+});
+
+/** The tab running the call, joined with camera and microphone left off: nothing of yours runs. */
+async function inCallListeningOnly(): Promise<ReturnType<typeof harness>> {
+  const h = open();
+  await joinListeningOnly(h);
+  expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+  expect(h.runtime.media.local()).toEqual([]);
+  return h;
+}
+
+describe('a camera or microphone you left off when joining stays off when the call moves: the record says it is off, not its default', () => {
+  it('the record says muted and off, and the tab taking the call over never sends either live', async () => {
+    const before = await inCallListeningOnly();
+    const record = before.store.get(sessionStateAtom).calls[ROOM]!.ownMedia;
+    expect(record).toMatchObject({ microphoneMuted: true, cameraOff: true });
+    const { h, added } = await waitingTab({ ownMedia: record });
+    await takeOver(h);
+    expect(added.filter((item) => !item.localDisabled)).toEqual([]);
+    expect(h.runtime.media.local().filter((item) => !item.localDisabled)).toEqual([]);
+  });
+
+  it('the page reloaded in that call keeps them muted and off, and joins again so', async () => {
+    const before = await inCallListeningOnly();
+    const kept = before.runtime.ownMediaInCall();
+    expect(kept).toEqual({ microphoneMuted: true, cameraOff: true, sharingScreen: false });
+    const after = open();
+    await settle();
+    await after.runtime.rejoinAfterReload(kept!);
+    after.deliverCallRecord();
+    await settle();
+    expect(after.runtime.media.local().filter((item) => !item.localDisabled)).toEqual([]);
   });
 });
 

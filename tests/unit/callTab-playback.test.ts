@@ -46,6 +46,16 @@ describe('element playback', () => {
     playback.forget(audio as unknown as HTMLMediaElement);
     expect(changes).toEqual([true, false]);
   });
+
+  it('an element gone before autoplay refused it is not held back: nothing waits for a click that would play it', async () => {
+    const changes: boolean[] = [];
+    const playback = new ElementPlayback((blocked) => changes.push(blocked));
+    const audio = mediaElement();
+    playback.play(audio as unknown as HTMLMediaElement);
+    playback.forget(audio as unknown as HTMLMediaElement);
+    await settle();
+    expect(changes).toEqual([]);
+  });
 });
 
 describe('what each remote tile needs (PROTOCOL.md simulcast profile: the receiver asks by what the tile needs)', () => {

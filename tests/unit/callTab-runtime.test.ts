@@ -6,7 +6,7 @@ import { VIDEO_RESOLUTION_TIERS, VOLUME } from '../../src/protocol/constants';
 import { profileForTile } from '../../src/main-thread/call/receive/tileProfile';
 import { CAPTURE_TIER_SETTLE_MS, MICROPHONE_SILENT_AFTER_MS, VOICE_ANALYSIS_DELAY_MS, TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
 import type { VideoSendLoad } from '../../src/main-thread/media';
-import { BOB, FakeTileObservers, harness, keyEvent, monitorOf, peer, ROOM, settle, SELF } from './callTab-fakes';
+import { BOB, FakeTileObservers, harness, joinListeningOnly, keyEvent, monitorOf, peer, ROOM, settle, SELF } from './callTab-fakes';
 import { FakeStream, FakeTrack, receivedTrack } from './track-fakes';
 import { OWN_MEDIA_DEFAULTS } from '../../src/shared-worker/rooms/callRecord';
 
@@ -167,6 +167,41 @@ describe('The preview before the call: camera and microphone captured at once wh
   });
 });
 
+/** An <audio> element whose play() the autoplay policy refuses until `allowed` (Node has none). */
+function autoplayHeldAudio(): HTMLAudioElement & { allowed: boolean } {
+  const element = {
+    allowed: false,
+    volume: 1,
+    play: () => (element.allowed ? Promise.resolve() : Promise.reject(new DOMException('no gesture yet', 'NotAllowedError'))),
+  };
+  return element as unknown as HTMLAudioElement & { allowed: boolean };
+}
+
+describe('"Request Media" turns on only what you want on: on "waiting for a click before it plays the call" it plays the call, and turns on no camera or microphone you left off (SPEC §2 "Request Media")', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('someone who joined with camera and microphone off only listens: no notice offers their devices, and the click that lets the call play captures nothing', async () => {
+    // Node has no MediaStream: attachAudio only wraps the item's one track in one.
+    vi.stubGlobal('MediaStream', FakeStream);
+    const h = open();
+    await joinListeningOnly(h);
+    const offered = () => h.store.get(h.runtime.atoms.requestMediaOffered);
+    expect(offered(), 'nothing of theirs is wanted on').toBe(false);
+    const element = autoplayHeldAudio();
+    h.runtime.attachAudio(receivedTrack(h.runtime.media, 'bob-voice', 'audio', BOB, ROOM).id, element);
+    await settle();
+    expect(offered(), 'the browser waits for a click to play Bob').toBe(true);
+    const capturesBefore = h.mediaDevices.requests.length;
+    element.allowed = true;
+    await h.runtime.requestMedia();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.playbackBlocked)).toBe(false);
+    expect(h.mediaDevices.requests).toHaveLength(capturesBefore);
+    expect(h.runtime.media.local()).toEqual([]);
+    expect(offered()).toBe(false);
+  });
+});
+
 describe('A camera or microphone that did not start keeps why beside it until it runs, after its notice is dismissed (SPEC §8 capture errors in words for the person)', () => {
   it('a camera another app holds: the microphone starts, the camera keeps its words and what to do until a camera runs', async () => {
     const h = await openWithCameraHeld();
@@ -232,6 +267,17 @@ describe('A camera or microphone that did not start keeps why beside it until it
     h.runtime.dispose();
   });
 
+  it('on a page that may not capture (http on a LAN address), joining says to open Parley over https, not that no camera is plugged in', async () => {
+    const h = open({ noMediaDevices: true });
+    await settle();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    expect(h.store.get(h.runtime.atoms.problem)).toBe("This browser can't use a camera or microphone here. Use a current browser and open Parley over https.");
+    expect(h.store.get(h.runtime.atoms.deviceTroubles)).toMatchObject({ camera: { words: "This browser can't use a camera here" }, microphone: { words: "This browser can't use a microphone here" } });
+  });
+
   it('camera and microphone refused before the preview asked: each keeps that it is blocked, and one that runs later loses its words while the other keeps them', async () => {
     const h = open({ labelled: false, refused: true });
     await settle();
@@ -246,11 +292,12 @@ describe('A camera or microphone that did not start keeps why beside it until it
   });
 });
 
-describe('Picking a camera or microphone replaces the one running, muted or off as that one was (SPEC §4 Media: sharing a local item replaces the item it replaces); the one already running captures nothing; with none running, the pick is remembered', () => {
-  function cameraDevice(h: ReturnType<typeof harness>): string | undefined {
-    const camera = local(h).camera;
-    return camera && h.runtime.media.getTrack(camera.itemId)?.getSettings().deviceId;
+describe('Picking a camera or microphone replaces the one running, muted or off as that one was (SPEC §4 Media: sharing a local item replaces the item it replaces); the one already running captures nothing; one that cannot be used gives the working one back and is said; with none running, the pick starts the one you want on', () => {
+  function deviceOf(h: ReturnType<typeof harness>, running: { itemId: string } | undefined): string | undefined {
+    return running && h.runtime.media.getTrack(running.itemId)?.getSettings().deviceId;
   }
+  const cameraDevice = (h: ReturnType<typeof harness>) => deviceOf(h, local(h).camera);
+  const microphoneDevice = (h: ReturnType<typeof harness>) => deviceOf(h, local(h).microphone);
 
   it('keeps a new microphone muted, and a new camera off, when the one it replaces was', async () => {
     const h = open();
@@ -291,13 +338,43 @@ describe('Picking a camera or microphone replaces the one running, muted or off 
     expect(h.mediaDevices.requests).toHaveLength(1);
   });
 
-  it('picking a camera while none runs only remembers it', async () => {
+  it('a microphone picked that cannot be used gives the one that worked back, muted as it was, and says so with what to do', async () => {
+    const h = open();
+    await settle();
+    h.runtime.setMicrophoneMuted(true);
+    h.mediaDevices.failNextWith = 'NotReadableError';
+    await h.runtime.selectMicrophone('other-microphone');
+    await settle();
+    expect(local(h).microphone).toMatchObject({ muted: true });
+    expect(microphoneDevice(h)).toBe('audioinput-device');
+    expect(h.store.get(h.runtime.atoms.selectedDevices).microphone).toBe('audioinput-device');
+    expect(h.store.get(h.runtime.atoms.problem)).toBe(
+      "The microphone you picked couldn't be used, so your previous one is on again. Your microphone is in use by another app or can't be read. Close other apps that use it and try again.",
+    );
+    // The picker works on: another pick replaces it.
+    await h.runtime.selectMicrophone('third-microphone');
+    expect(microphoneDevice(h)).toBe('third-microphone');
+    expect(local(h).microphone).toMatchObject({ muted: true });
+  });
+
+  it('picking a camera or microphone while none runs starts the one you want on; after leaving the call it is only remembered for the next join', async () => {
     const h = open({ labelled: false, refused: true });
     await settle();
     await h.runtime.selectCamera('other-camera');
-    expect(h.mediaDevices.requests).toHaveLength(0);
-    await h.runtime.requestMedia();
     expect(h.mediaDevices.requests.map((request) => request.video)).toEqual([expect.objectContaining({ deviceId: { exact: 'other-camera' } })]);
+    expect(cameraDevice(h)).toBe('other-camera');
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await h.runtime.hangUp();
+    h.deliverCallRecord();
+    await settle();
+    const capturesBefore = h.mediaDevices.requests.length;
+    await h.runtime.selectMicrophone('other-microphone');
+    expect(h.mediaDevices.requests).toHaveLength(capturesBefore);
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    expect(microphoneDevice(h)).toBe('other-microphone');
   });
 });
 
@@ -382,6 +459,19 @@ describe('a camera or microphone that stops mid-call is said to the person, not 
     h.mediaDevices.plug('videoinput', true);
     await settle();
     expect(h.mediaDevices.requests).toHaveLength(requestsBefore + 2);
+  });
+
+  it('a camera whose device list without it was read before its track ended comes back too once plugged back in', async () => {
+    const h = await inTheCall();
+    h.mediaDevices.plug('videoinput', false);
+    await settle();
+    h.mediaDevices.captured[0]!.find((track) => track.kind === 'video')!.endFromSource();
+    await settle();
+    expect(local(h).camera).toBeUndefined();
+    h.mediaDevices.plug('videoinput', true);
+    await settle();
+    expect(local(h).camera).toMatchObject({ off: false });
+    expect(h.store.get(h.runtime.atoms.deviceTroubles)).toEqual({});
   });
 
   it('a camera unplugged before you left the call is not turned on by being plugged back in after', async () => {
@@ -557,6 +647,32 @@ describe('Joining and leaving the call (SPEC §4 Call: join sets joined, leave c
     const late = h.mediaDevices.captured.slice(capturesBefore).flat();
     expect(late.length).toBeGreaterThan(0);
     expect(late.every((track) => track.readyState === 'ended')).toBe(true);
+  });
+
+  it('the preview’s camera and microphone still starting as you join and hang up are let go as they arrive: after leaving, the light stays off, and the next join does as its toggles say', async () => {
+    current = harness();
+    const h = current;
+    let deliver!: () => void;
+    h.mediaDevices.starting = new Promise((resolve) => (deliver = resolve));
+    h.runtime.start();
+    await settle();
+    expect(h.mediaDevices.requests, 'the preview’s capture is on its way').toHaveLength(1);
+    void h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    await h.runtime.hangUp();
+    h.deliverCallRecord();
+    h.mediaDevices.starting = undefined;
+    deliver();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.leftCall)).toBe(true);
+    expect(h.runtime.media.local()).toEqual([]);
+    expect(h.mediaDevices.captured.flat().every((track) => track.readyState === 'ended')).toBe(true);
+    await h.runtime.toggleCamera();
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    expect(localItems(h)).toEqual([{ kind: 'audio', shared: true, localDisabled: false }]);
   });
 
   it('a screen picked after the call left this tab is let go at once: no screen runs, or waits to be sent, outside a call', async () => {

@@ -162,7 +162,7 @@ export class CallRuntime {
         setPhase: (phase) => this.setPhase(phase),
         setProblem: (problem) => this.setProblem(problem),
         removeLocalMedia: () => {
-          this.media.removeAllLocal();
+          this.local.letGo();
           this.options.store.set(this.atoms.leftCall, true);
         },
         resumeOwnMedia: () => this.resumeOwnMedia(),
@@ -182,6 +182,7 @@ export class CallRuntime {
       logger,
       local: () => this.local.state(),
       troubles: () => store.get(this.atoms.deviceTroubles),
+      wanted: () => store.get(this.atoms.joinWith),
       inCall: () => !this.disposed && this.phase === 'in-call',
     });
   }
@@ -217,7 +218,11 @@ export class CallRuntime {
         store.set(this.atoms.devices, state);
         this.elements.retryUnavailableOutputs();
       }),
-      store.sub(callAtomFamily(this.roomAddress), () => this.seat.follow()),
+      // The record may say joined only after the join's answer: what it keeps of your media is written then.
+      store.sub(callAtomFamily(this.roomAddress), () => {
+        this.seat.follow();
+        this.selfReports.follow();
+      }),
       store.sub(preferencesAtom, () => this.followPreferences()),
       store.sub(this.atoms.enlargedVideoItemId, () => this.elements.setEnlargedVideo(store.get(this.atoms.enlargedVideoItemId))),
       store.sub(this.atoms.tiles, () => this.followScreens()),
@@ -294,9 +299,10 @@ export class CallRuntime {
 
   /** Your own media while this tab runs the call, as the call record is to say it; undefined out of the call. */
   ownMediaInCall(): OwnMediaAtReload | undefined {
-    const record = this.options.store.get(callAtomFamily(this.roomAddress))?.ownMedia;
+    const { store } = this.options;
+    const record = store.get(callAtomFamily(this.roomAddress))?.ownMedia;
     if (this.disposed || this.phase !== 'in-call' || !record) return undefined;
-    const own = { ...record, ...ownMediaChange(record, this.local.state(), this.options.store.get(this.atoms.deviceTroubles)) };
+    const own = { ...record, ...ownMediaChange(record, this.local.state(), store.get(this.atoms.deviceTroubles), store.get(this.atoms.joinWith)) };
     return { microphoneMuted: own.microphoneMuted, cameraOff: own.cameraOff, sharingScreen: own.sharingScreen };
   }
 
@@ -311,12 +317,13 @@ export class CallRuntime {
   }
 
   /**
-   * SPEC §2 "Request Media", from a click: plays what autoplay held back, and captures camera and
-   * microphone when neither runs yet (a permission prompt needs the person's gesture).
+   * SPEC §2 "Request Media", from a click: plays what autoplay held back, and captures the camera
+   * and microphone the person wants on when neither runs yet (a permission prompt needs the person's
+   * gesture) — none they left off, for someone who only listens.
    */
   async requestMedia(): Promise<void> {
     this.elements.resumePlayback();
-    if (this.phase === 'preview' || this.phase === 'in-call') await this.local.requestCameraAndMicrophone();
+    if (this.phase === 'preview' || this.phase === 'in-call') await this.local.requestWantedDevices();
   }
 
   /** "Mute microphone" / "Unmute microphone"; with no microphone yet, starts one. */

@@ -5,21 +5,25 @@
  */
 export class ElementPlayback {
   private readonly blocked = new Set<HTMLMediaElement>();
+  /** Elements played and not forgotten: a refusal that comes after its element went is not held back. */
+  private readonly attached = new Set<HTMLMediaElement>();
 
   constructor(private readonly onBlockedChange: (blocked: boolean) => void) {}
 
   play(element: HTMLMediaElement): void {
+    this.attached.add(element);
     element.play().then(
       () => this.unblock(element),
       (error: unknown) => {
         // AbortError: the element got another source or none before playing; nothing to retry.
-        if (error instanceof DOMException && error.name === 'NotAllowedError') this.block(element);
+        if (error instanceof DOMException && error.name === 'NotAllowedError' && this.attached.has(element)) this.block(element);
       },
     );
   }
 
   /** The element is going away. */
   forget(element: HTMLMediaElement): void {
+    this.attached.delete(element);
     this.unblock(element);
   }
 

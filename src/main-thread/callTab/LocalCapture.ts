@@ -13,6 +13,7 @@ import {
   MediaCapture,
   NO_SEND_LOAD,
   previewKinds,
+  UserMediaUnsupportedError,
   type CaptureDevice,
   type CapturedMedia,
   type CaptureError,
@@ -80,6 +81,12 @@ export interface WantedDevices {
   readonly microphone: boolean;
 }
 
+/** A camera or microphone running now, as LocalMediaState says it. */
+interface RunningDevice {
+  readonly itemId: string;
+  readonly stopped: boolean;
+}
+
 interface CaptureKinds {
   readonly audio: boolean;
   readonly video: boolean;
@@ -115,7 +122,7 @@ export class LocalCapture {
   private troubles: DeviceTroubles = {};
   /**
    * A camera or microphone that ended at its source, until it runs again; `gone` once a device list
-   * without its device was read (it was unplugged): listed again after that, it comes back.
+   * without its device was read, before or after its end (it was unplugged): listed again after that, it comes back.
    */
   private readonly unplugged: Partial<Record<CaptureDevice, EndedCapture & { gone: boolean }>> = {};
   private readonly stopFollowingDevices: () => void;
@@ -123,6 +130,11 @@ export class LocalCapture {
   private quiet = false;
   private load: VideoSendLoad = NO_SEND_LOAD;
   private tierSettling: unknown;
+  /**
+   * How often the tab let its media go (the call left, or run by another tab): a capture asked for
+   * before that — the preview's still starting as you joined and hung up — is not kept after it.
+   */
+  private releases = 0;
   private closed = false;
 
   constructor(private readonly options: LocalCaptureOptions) {
@@ -154,7 +166,7 @@ export class LocalCapture {
   async openPreview(): Promise<void> {
     const { devices } = this.options;
     const [permissions] = await Promise.all([this.options.permissions(), devices.refresh()]);
-    if (this.closed || this.options.use() !== 'preview') return;
+    if (this.closed || this.options.use() !== 'preview' || this.options.released()) return;
     const kinds = previewKinds(permissions, devices.state);
     if (kinds.audio || kinds.video) await this.captureMedia(kinds, 'missing');
     else this.sayRefused();
@@ -171,9 +183,15 @@ export class LocalCapture {
     if (refused.length > 0) this.failed(new CapturePermissionError('camera and microphone refused before the preview asked', refused, 'denied'));
   }
 
-  /** A failure is said (unless a quiet retry met it again), and each device it names keeps why it is not on until it runs. */
+  /**
+   * A failure is said (unless a quiet retry met it again), and each device it names keeps why it is
+   * not on until it runs. One that ended is gone already when the device list read before its end
+   * no longer has it (the browser may say a device went before its track ends).
+   */
   private failed(error: CaptureError): void {
-    if (error instanceof CaptureEndedError) for (const device of error.devices) this.unplugged[device] = { ...error.ended, gone: false };
+    if (error instanceof CaptureEndedError) {
+      for (const device of error.devices) this.unplugged[device] = { ...error.ended, gone: !this.listed(this.options.devices.state, device, error.ended.deviceId) };
+    }
     const saidAlready = error.devices.every((device) => this.troubles[device]?.advice === error.troubleOf(device).advice);
     if (!(this.quiet && saidAlready)) this.options.onProblem(error.userMessage);
     if (error.devices.length === 0) return;
@@ -204,8 +222,7 @@ export class LocalCapture {
     for (const device of ['camera', 'microphone'] as const) {
       const ended = this.unplugged[device];
       if (!ended) continue;
-      const listed = state.list.some((info) => info.deviceId === ended.deviceId && info.kind === KINDS[device].listed);
-      if (!listed) ended.gone = true;
+      if (!this.listed(state, device, ended.deviceId)) ended.gone = true;
       else if (ended.gone) {
         ended.gone = false;
         back.push(device);
@@ -214,6 +231,11 @@ export class LocalCapture {
     if (back.length === 0 || this.closed || this.options.released() || this.options.use() === 'none') return;
     for (const device of back) this.startOff[device] = this.unplugged[device]?.off ?? false;
     void this.captureMedia(kindsOf(back), 'missing');
+  }
+
+  /** Whether the browser's device list `state` has the camera or microphone `deviceId`. */
+  private listed(state: DevicesState, device: CaptureDevice, deviceId: string | undefined): boolean {
+    return state.list.some((info) => info.deviceId === deviceId && info.kind === KINDS[device].listed);
   }
 
   private setTroubles(troubles: DeviceTroubles): void {
@@ -241,12 +263,15 @@ export class LocalCapture {
     if (camera) this.options.media.setLocalDisabled(camera.itemId, own.cameraOff);
   }
 
-  /** "Request Media": camera and microphone, when neither runs yet (from a click: a prompt may follow). */
-  async requestCameraAndMicrophone(): Promise<void> {
+  /**
+   * "Request Media": the camera and microphone the person wants on, when neither runs yet (from a
+   * click: a prompt may follow). One left off stays off: the click may have been only to let the
+   * call play; and after leaving the call nothing is captured.
+   */
+  async requestWantedDevices(): Promise<void> {
     const { microphone, camera } = this.state();
-    if (microphone || camera) return;
-    this.want({ microphone: true, camera: true });
-    await this.captureMedia({ audio: true, video: true }, 'missing');
+    if (microphone || camera || this.options.released()) return;
+    await this.captureMedia({ audio: this.wanted.microphone, video: this.wanted.camera }, 'missing');
   }
 
   async toggleMicrophone(): Promise<void> {
@@ -355,6 +380,12 @@ export class LocalCapture {
     this.options.onWanted(this.wanted);
   }
 
+  /** The call left this tab: its camera, microphone and screen go, and so does any capture still on its way. */
+  letGo(): void {
+    this.releases += 1;
+    this.options.media.removeAllLocal();
+  }
+
   /** No capture is kept from now on. */
   close(): void {
     this.closed = true;
@@ -367,32 +398,47 @@ export class LocalCapture {
   }
 
   private captureMedia(kinds: CaptureKinds, mode: CaptureMode, { quiet = false } = {}): Promise<void> {
-    const run = this.captures.then(() => this.runCapture(kinds, mode, quiet));
+    const askedAfter = this.releases;
+    const run = this.captures.then(() => this.runCapture(kinds, mode, quiet, askedAfter));
     this.captures = run.catch(() => undefined);
     return run;
   }
 
-  /** Whether a capture in `mode` takes this kind, given the item of that kind running now (if any). */
-  private takes(mode: CaptureMode, running: { readonly itemId: string; readonly stopped: boolean } | undefined, chosen: string | undefined): boolean {
+  /** Whether a capture in `mode` takes `device`, given the item of that kind running now (if any). */
+  private takes(mode: CaptureMode, device: CaptureDevice, running: RunningDevice | undefined): boolean {
     if (mode === 'missing') return running === undefined;
     if (mode === 'restart') return running?.stopped === true;
-    if (running === undefined) return false;
+    // None runs: a pick starts it if the person wants it on, but not after leaving the call, where toggles capture nothing.
+    if (running === undefined) return this.wanted[device] && !this.options.released();
     // The default was picked, or another device: which device "default" is, only the browser knows.
-    return chosen === undefined || this.options.media.getTrack(running.itemId)?.getSettings().deviceId !== chosen;
+    const chosen = this.chosen[device];
+    return chosen === undefined || this.deviceOf(running) !== chosen;
   }
 
-  private async runCapture(kinds: CaptureKinds, mode: CaptureMode, quiet: boolean): Promise<void> {
+  /** The device a running camera or microphone captures from. */
+  private deviceOf(running: RunningDevice): string | undefined {
+    return this.options.media.getTrack(running.itemId)?.getSettings().deviceId;
+  }
+
+  /** `askedAfter`: how often the tab had let its media go when this capture was asked for. */
+  private async runCapture(kinds: CaptureKinds, mode: CaptureMode, quiet: boolean, askedAfter: number): Promise<void> {
     const { devices, onProblem } = this.options;
-    if (this.closed || (!kinds.audio && !kinds.video)) return;
+    const letGoSince = () => this.releases !== askedAfter;
+    if (this.closed || letGoSince() || (!kinds.audio && !kinds.video)) return;
     if (!devices.state.hasCamera && !devices.state.hasMicrophone) await devices.refresh();
     const before = this.state();
     const known = devices.state;
     if (!known.hasCamera && !known.hasMicrophone) {
-      this.failed(new CaptureDeviceError('no camera or microphone is listed', ['camera', 'microphone'], 'NotFoundError'));
+      // Where the page may not capture at all, nothing is listed either: that is what to say, with its fix.
+      this.failed(
+        this.capture.userMediaSupported
+          ? new CaptureDeviceError('no camera or microphone is listed', ['camera', 'microphone'], 'NotFoundError')
+          : new UserMediaUnsupportedError('getUserMedia is not available', ['camera', 'microphone'], 'NotSupportedError'),
+      );
       return;
     }
-    const audio = kinds.audio && known.hasMicrophone && this.takes(mode, before.microphone, this.chosen.microphone);
-    const video = kinds.video && known.hasCamera && this.takes(mode, before.camera, this.chosen.camera);
+    const audio = kinds.audio && known.hasMicrophone && this.takes(mode, 'microphone', before.microphone);
+    const video = kinds.video && known.hasCamera && this.takes(mode, 'camera', before.camera);
     if (!audio && !video) return;
     if (!quiet) onProblem(undefined);
     const tier = captureResolutionTier(this.load, this.tiers());
@@ -407,7 +453,9 @@ export class LocalCapture {
       };
     };
     this.quiet = quiet;
-    const forCall = this.options.use() === 'call';
+    // Browsers free a microphone before asking for its successor (MediaCapture): should the one
+    // picked fail, the one that worked is asked for again.
+    const switchedFrom = mode === 'switch' && audio && before.microphone ? { deviceId: this.deviceOf(before.microphone), muted: before.microphone.muted } : undefined;
     const captured = await this.capture
       .captureUserMedia({
         audio: audio ? (this.chosen.microphone ? { deviceId: { exact: this.chosen.microphone } } : true) : false,
@@ -419,7 +467,7 @@ export class LocalCapture {
           : false,
         replaceAudio: audio ? before.microphone?.itemId : undefined,
         replaceVideo: video ? before.camera?.itemId : undefined,
-        share: forCall,
+        share: this.options.use() === 'call',
         startDisabled,
       })
       // A closed queue: the tab let go of its media meanwhile.
@@ -429,6 +477,7 @@ export class LocalCapture {
         if (audio) this.startOff.microphone = false;
         if (video) this.startOff.camera = false;
       });
+    if (switchedFrom && captured?.audio === undefined && !this.state().microphone) await this.bringBackMicrophone(switchedFrom, askedAfter);
     if (!captured) return;
     // What runs now is neither in trouble nor waiting to be plugged back in.
     const ran = (['camera', 'microphone'] as const).filter((device) => captured[KINDS[device].track] !== undefined);
@@ -437,13 +486,25 @@ export class LocalCapture {
     if (cleared.length > 0) this.setTroubles(Object.fromEntries(Object.entries(this.troubles).filter(([device]) => !cleared.includes(device as CaptureDevice))));
     // What a quiet retry brought back was the problem said: it holds no more.
     if (quiet && cleared.length > 0) onProblem(undefined);
-    // Asked for the call, which has ended since (hung up as the camera started): after leaving, the
-    // camera's light stays off.
-    if (this.closed || this.options.use() === 'none' || (forCall && this.options.use() !== 'call')) {
+    // Asked for before the tab let its media go (hung up as the camera started, for the call or the
+    // preview): after leaving, the camera's light stays off.
+    if (this.closed || this.options.use() === 'none' || letGoSince()) {
       this.drop(captured);
       return;
     }
     this.shareIfInCall();
+  }
+
+  /**
+   * The microphone that ran before a switch that failed is captured again, muted as it was, and the
+   * person told that the one they picked could not be used (with why, and what to do).
+   */
+  private async bringBackMicrophone(previous: { readonly deviceId: string | undefined; readonly muted: boolean }, askedAfter: number): Promise<void> {
+    const refused = this.troubles.microphone;
+    this.chosen.microphone = previous.deviceId;
+    this.startOff.microphone = previous.muted;
+    await this.runCapture({ audio: true, video: false }, 'missing', true, askedAfter);
+    if (refused && this.state().microphone) this.options.onProblem(`The microphone you picked couldn't be used, so your previous one is on again. ${refused.advice}`);
   }
 
   /** What a capture brought that nothing is to use: its items go, and their tracks stop. */

@@ -4,7 +4,7 @@ import type { OwnCallMedia, Peer } from '../../protocol/entities';
 import { callAtomFamily, peersAtom, roomByAddressAtomFamily } from '../sessionAtoms';
 import { ownMediaChange } from './callHandover';
 import type { LocalMediaState } from './localMediaState';
-import type { DeviceTroubles } from './LocalCapture';
+import type { DeviceTroubles, WantedDevices } from './LocalCapture';
 import { selfFactsChange, selfMediaFacts, type SelfMediaFacts } from './selfMediaFacts';
 import type { CallTabCommands } from './sessionCommands';
 import { errorMessage } from '../../common/errorMessage';
@@ -20,6 +20,8 @@ export interface SelfReportsOptions {
   readonly local: () => LocalMediaState;
   /** Why your camera or microphone did not start, as it stands now. */
   readonly troubles: () => DeviceTroubles;
+  /** The camera and microphone you want on: what the record says of one that does not run. */
+  readonly wanted: () => WantedDevices;
   /** This tab runs the call and you are in it. */
   readonly inCall: () => boolean;
 }
@@ -96,7 +98,7 @@ export class SelfReports {
     if (!call?.joined) return;
     // Compared with what is on its way: the record catches up only when the session's patch arrives.
     const known = this.sentOwnMedia ?? call.ownMedia;
-    const change = ownMediaChange(known, this.options.local(), this.options.troubles());
+    const change = ownMediaChange(known, this.options.local(), this.options.troubles(), this.options.wanted());
     if (!change) return;
     this.sentOwnMedia = { ...known, ...change };
     this.options.commands.calls.setOwnMedia(roomAddress, change).catch((error: unknown) => this.options.logger.error(`own media not kept: ${errorMessage(error)}`));

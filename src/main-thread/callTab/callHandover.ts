@@ -1,22 +1,26 @@
 import { listInWords } from '../../common/listInWords';
 import type { OwnCallMedia, Preferences } from '../../protocol/entities';
-import type { DeviceTroubles } from './LocalCapture';
+import type { DeviceTroubles, WantedDevices } from './LocalCapture';
 import type { LocalMediaState } from './localMediaState';
 
 /**
- * What the call record should say of your own media, from what runs in the tab that runs the call
- * and why a device did not start there; undefined when it says so already. A microphone or camera
- * that does not run (yet) changes nothing of its state: a tab that has just taken the call over must
- * not overwrite the state it carries before capturing.
+ * What the call record should say of your own media, from what runs in the tab that runs the call,
+ * what the person wants on of what does not run, and why a device did not start there; undefined
+ * when it says so already. A microphone or camera that does not run is muted / off unless the person
+ * wants it on: joined with both left off, a tab taking the call over (or the page after a reload)
+ * must not turn them on. A tab that has just taken the call over wants what the record carries, so
+ * it does not overwrite it before capturing.
  */
-export function ownMediaChange(known: OwnCallMedia, local: LocalMediaState, troubles: DeviceTroubles): Partial<OwnCallMedia> | undefined {
+export function ownMediaChange(known: OwnCallMedia, local: LocalMediaState, troubles: DeviceTroubles, wanted: WantedDevices): Partial<OwnCallMedia> | undefined {
   const next: Partial<OwnCallMedia> = {
     sharingScreen: local.screenIds.length > 0,
     cameraTrouble: troubles.camera?.advice ?? '',
     microphoneTrouble: troubles.microphone?.advice ?? '',
+    microphoneMuted: local.microphone ? local.microphone.muted : !wanted.microphone,
+    cameraOff: local.camera ? local.camera.off : !wanted.camera,
   };
-  if (local.microphone) Object.assign(next, { microphoneMuted: local.microphone.muted, microphoneStopped: local.microphone.stopped });
-  if (local.camera) Object.assign(next, { cameraOff: local.camera.off, cameraStopped: local.camera.stopped });
+  if (local.microphone) next.microphoneStopped = local.microphone.stopped;
+  if (local.camera) next.cameraStopped = local.camera.stopped;
   const changed = Object.entries(next).filter(([key, value]) => value !== known[key as keyof OwnCallMedia]);
   return changed.length > 0 ? (Object.fromEntries(changed) as Partial<OwnCallMedia>) : undefined;
 }

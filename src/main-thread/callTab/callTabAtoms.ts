@@ -166,14 +166,19 @@ export function createCallTabAtoms(roomAddress: string) {
     const microphone = get(local).microphone;
     return microphone !== undefined && microphone.silent && !microphone.muted && !microphone.stopped;
   });
-  /** SPEC §2 "Request Media": playback waits for a gesture, or no camera or microphone runs yet. */
+  /**
+   * SPEC §2 "Request Media": playback waits for a gesture, or no camera or microphone runs yet of
+   * those the person wants on (someone who joined with both off only listens: nothing to offer).
+   */
   const requestMediaOffered = atom((get) => {
     if (get(playbackBlocked)) return true;
     if (get(leftCall) || get(previewStarting)) return false;
     const now = get(phase);
     const { microphone, camera } = get(local);
     const known = get(devices);
-    return (now === 'preview' || now === 'in-call') && !microphone && !camera && !known.requestingCapture && (known.hasCamera || known.hasMicrophone);
+    const wanted = get(joinWith);
+    const wantedThere = (wanted.camera && known.hasCamera) || (wanted.microphone && known.hasMicrophone);
+    return (now === 'preview' || now === 'in-call') && !microphone && !camera && !known.requestingCapture && wantedThere;
   });
 
   return {

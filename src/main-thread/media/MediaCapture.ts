@@ -138,6 +138,11 @@ export class MediaCapture {
     return typeof this.options.mediaDevices?.getDisplayMedia === 'function';
   }
 
+  /** Camera and microphone can be asked for: not on a page that is not a secure context (no navigator.mediaDevices), nor in an old browser. */
+  get userMediaSupported(): boolean {
+    return typeof this.options.mediaDevices?.getUserMedia === 'function';
+  }
+
   /** The audio constraints a request starts from: processing on unless turned off (SPEC §5). */
   audioProcessingConstraints(request: Pick<UserMediaRequest, 'audioProcessing' | 'audioHint'>): MediaTrackConstraints {
     const supported = this.options.mediaDevices?.getSupportedConstraints() ?? {};

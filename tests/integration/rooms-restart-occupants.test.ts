@@ -3,6 +3,8 @@
 // before is still an occupant then: its session is parked for stream resumption (XEP-0198). Such an
 // occupant came back with the room on the next start, a phantom owner that kept the room from ever
 // emptying and counted against its limit. Seen through plain XMPP clients, as any client would.
+// The same module must not take for a phantom someone whose room Prosody merely swapped out of
+// memory (it keeps `muc_room_cache_size` rooms, 100 by default) and who leaves meanwhile.
 import { randomUUID } from 'node:crypto';
 import type { ReceivedMUCPresence } from 'stanza/protocol';
 import { describe, expect, it } from 'vitest';
@@ -67,5 +69,39 @@ describe('A restarted server brings back rooms, not the people who were in them'
     const port = Number(new URL(running.url).port);
     await parley.stop();
     await restartAndJoinAlone(port, rooms);
+  }, 60_000);
+});
+
+/** Prosody's `muc_room_cache_size` default: rooms kept in memory, the least recently used swapped out beyond it. */
+const ROOMS_IN_MEMORY = 100;
+
+describe('A room swapped out of memory keeps its people: one who leaves meanwhile is seen to leave', () => {
+  it('the others are told of a leave that brings the room back from storage', async () => {
+    const running = await parley.start();
+    const room = `swapped-${randomUUID().slice(0, 8)}@${running.settings.mucDomain}`;
+    const [alice, bob] = await Promise.all(
+      ['Alice', 'Bob'].map(async (nick) => {
+        const config = await providerConfig(running);
+        const client = track(clientFor(config));
+        await login(client);
+        await withTimeout(client.joinRoom(room, config.id, { nick }), WAIT_MS, `${nick} joining`);
+        return { client, nick: config.id };
+      }),
+    );
+    const aliceLeft = new Promise<void>((resolve) => {
+      bob!.client.on('muc:unavailable', (presence: ReceivedMUCPresence) => {
+        if (presence.from === `${room}/${alice!.nick}`) resolve();
+      });
+    });
+    // Someone else busy in more rooms than Prosody keeps in memory: the quiet room is swapped out.
+    const busyConfig = await providerConfig(running);
+    const busy = track(clientFor(busyConfig));
+    await login(busy);
+    for (let index = 0; index <= ROOMS_IN_MEMORY; index++) {
+      await withTimeout(busy.joinRoom(`busy-${index}-${randomUUID().slice(0, 8)}@${running.settings.mucDomain}`, busyConfig.id), WAIT_MS, 'joining a busy room');
+    }
+    await alice!.client.disconnect();
+    await withTimeout(aliceLeft, WAIT_MS, 'Bob hearing that Alice left');
+    expect((await running.xmpp.stats()).rooms[room]?.occupants).toBe(1);
   }, 60_000);
 });

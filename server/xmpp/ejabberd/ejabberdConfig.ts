@@ -57,7 +57,9 @@ export function renderEjabberdConfig(settings: EjabberdConfigSettings): string {
         db_type: 'parley',
         access: 'all',
         access_create: 'all',
-        access_persistent: 'all',
+        // Every room is stored, as on Prosody (muc_room_allow_persistent = false): an owner's form making
+        // it temporary is refused, since a temporary room loses its owner, lock and bans once empty.
+        access_persistent: 'none',
         access_admin: 'none',
         max_users: EJABBERD_MAX_USERS,
         default_room_options: { persistent: true, anonymous: true, max_users: EJABBERD_MAX_USERS, mam: false },

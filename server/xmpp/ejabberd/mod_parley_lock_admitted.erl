@@ -28,13 +28,10 @@
 %%   and the admin commands' process_item_change), its options listing the outcasts;
 %% - a kick (role none): the unavailable self-presence with status 307 the room sends the kicked
 %%   person (filter_packet). mod_muc_room sends 307 only for a role set to none by a moderator or an
-%%   admin (process_item_change); a vanished session, or the room shutting down (332), never says 307;
-%% - in a room its owner made temporary, which mod_muc_room no longer stores (change_config stores
-%%   only persistent rooms, and runs no hook with the new config): the config change's message with
-%%   status 104, which the room sends each occupant once the change is accepted (filter_packet),
-%%   marks who is in the room at that change; the first join after it finds the list's password
-%%   differing from the room's and takes them as admitted (admitted/2). A ban sends the banned
-%%   person status 301, taken as a kick's 307.
+%%   admin (process_item_change); a vanished session, or the room shutting down (332), never says 307.
+%%   A ban sends the banned person status 301, taken as a kick's 307.
+%% Every room is stored (ejabberdConfig.ts: access_persistent none, so no owner makes one temporary),
+%% so every change is seen.
 %% A new password admits only the people in the room then; unlocking forgets everyone; a ban or a
 %% kick takes the person off for good.
 -module(mod_parley_lock_admitted).
@@ -54,8 +51,6 @@
 
 %% The occupants' full JIDs, in the room's process dictionary (join_room / leave_room).
 -define(OCCUPANTS, {?MODULE, occupants}).
-%% The occupants at the room's last config change (status 104), in its process dictionary.
--define(AT_LAST_CHANGE, {?MODULE, occupants_at_last_change}).
 
 %% mod_muc_parley:init creates it too: rooms may be stored before this module has started.
 create_table() ->
@@ -120,9 +115,7 @@ password_of(#config{password_protected = true, password = Password}) -> Password
 password_of(#config{}) -> undefined.
 
 %% Who the room admits under Password. The list is written whenever the room is stored, so it
-%% agrees with the room's password; should it not, the password was set without the room being
-%% stored — in a room its owner made temporary — and the list starts again with those in the room
-%% at its last config change (filter_packet), or empty for a room locked before this module ran.
+%% agrees with the room's password; should it not (a room locked before this module ran), nobody.
 admitted(Room, Password) ->
     case {mnesia:dirty_read(parley_lock_admitted, Room), Password} of
         {[#parley_lock_admitted{password = Password, admitted = Admitted}], _} ->
@@ -133,9 +126,7 @@ admitted(Room, Password) ->
             forget_room(Room),
             [];
         {_, _} ->
-            Admitted = lists:usort([bare(LJID) || LJID <- at_last_change()]),
-            write(#parley_lock_admitted{room = Room, password = Password, admitted = Admitted}),
-            Admitted
+            []
     end.
 
 %% Both run in the room's process, for one occupant: join_room only once the join has passed
@@ -157,13 +148,9 @@ leave_room(_ServerHost, _Name, _MucHost, JID) ->
     put(?OCCUPANTS, lists:delete(jid:tolower(JID), occupants())),
     ok.
 
-occupants() -> occupants(?OCCUPANTS).
-
-at_last_change() -> occupants(?AT_LAST_CHANGE).
-
-%% A list of occupants kept in the room's process dictionary under Key, none until it is kept.
-occupants(Key) ->
-    case get(Key) of
+%% The occupants kept in the room's process dictionary, none until it is kept.
+occupants() ->
+    case get(?OCCUPANTS) of
         undefined -> [];
         Occupants -> Occupants
     end.
@@ -202,7 +189,7 @@ is_outcast(outcast) -> true;
 is_outcast({outcast, _Reason}) -> true;
 is_outcast(_) -> false.
 
-%%% Kicks, bans and config changes, as the room's own messages on their way out
+%%% Kicks and bans, as the room's own messages on their way out
 
 %% The kicked or banned person's own unavailable presence (110 with 307 or 301) on its way from the room.
 filter_packet(#presence{type = unavailable, from = #jid{luser = Name, lserver = MucHost}, to = #jid{} = To} = Presence)
@@ -217,21 +204,6 @@ filter_packet(#presence{type = unavailable, from = #jid{luser = Name, lserver = 
             ok
     end,
     Presence;
-%% A config change's notice (104), sent from the room's bare JID in the room's process: who is in
-%% the room now is who a password set by this change admits (admitted/2). Only there: the process
-%% that tracks the room's occupants (the same notice may pass another process's router on its way).
-filter_packet(#message{type = groupchat, from = #jid{luser = Name, lserver = MucHost, lresource = <<>>}} = Message)
-  when Name /= <<>> ->
-    case room_statuses(Message, MucHost) of
-        Codes when is_list(Codes) ->
-            case lists:member(104, Codes) andalso get(?OCCUPANTS) /= undefined of
-                true -> put(?AT_LAST_CHANGE, occupants());
-                false -> ok
-            end;
-        _ ->
-            ok
-    end,
-    Message;
 filter_packet(Packet) ->
     Packet.
 

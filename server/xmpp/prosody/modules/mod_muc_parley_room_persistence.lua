@@ -4,10 +4,13 @@
 --  * a new room is stored at once: Prosody first saves a room on a configuration or affiliation
 --    change, so a crash before then would forget who owns it (and the next joiner would own it);
 --  * a room nobody has been in for `parley_room_idle_expiry` seconds is destroyed (with its bans);
---  * a room restored from storage keeps only occupants whose sessions are still here: Prosody saves
---    a room's occupants with it when it stops (and when it swaps a room out of memory), and a
---    session parked for stream resumption at that moment is saved too, so a restart would bring
---    back someone who is gone (their room never empties, and they count against its limit).
+--  * a room restored from storage after a restart keeps only occupants whose sessions are still
+--    here: Prosody saves a room's occupants with it when it stops, and a session parked for stream
+--    resumption at that moment is saved too, so a restart would bring back someone who is gone
+--    (their room never empties, and they count against its limit). A room Prosody swapped out of
+--    memory (`muc_room_cache_size`) and restores in the same run keeps them all: a session that
+--    ended meanwhile has its leave on the way, which is what restores the room, and only that
+--    leave tells the others and fires muc-occupant-left.
 
 local os_time = os.time;
 local jid_node = require "util.jid".node;
@@ -16,6 +19,11 @@ local full_sessions = prosody.full_sessions;
 local idle_expiry = module:get_option_number("parley_room_idle_expiry", 30 * 86400);
 -- Often enough that a room goes soon after its time; never more than once a second.
 local sweep_interval = math.max(1, math.min(idle_expiry, 60));
+
+-- This Prosody run's id, saved in every room's data (a room in memory always carries it), so that a
+-- restored room tells a swap within this run from a restart. Shared data outlives a module reload.
+local this_run = module:shared("run");
+this_run.id = this_run.id or require "util.uuid".generate();
 
 local muc = module:depends("muc");
 local stored_rooms = module:open_store("persistent"); -- mod_muc's list of stored rooms: { [room jid] = true }
@@ -40,11 +48,15 @@ local function mark_empty(room)
 end
 
 module:hook("muc-room-created", function(event)
+	event.room._data.parley_run = this_run.id;
 	event.room:save(true);
 end);
 
 module:hook("muc-room-restored", function(event)
 	local room = event.room;
+	local saved_by_this_run = room._data.parley_run == this_run.id;
+	room._data.parley_run = this_run.id;
+	if saved_by_this_run then return; end
 	local had_occupants = room:has_occupant();
 	local dropped = {};
 	for nick, occupant in room:each_occupant() do

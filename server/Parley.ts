@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { RELAY_ROOM_PARAMETER } from '../src/protocol/relay';
 import { createGateway } from './gateway/Gateway';
-import { RelayRegistry } from './gateway/RelayRegistry';
+import { RelayRegistry, relayRoomFault } from './gateway/RelayRegistry';
 import { CLIENT_ADDRESS_HEADER, clientAddressToken } from './relay/host/clientAddress';
-import { WebsocketProxy, type WebsocketProxyStats } from './gateway/websocketProxy';
+import { handshakeFault, refuse, WebsocketProxy, type WebsocketProxyStats } from './gateway/websocketProxy';
 import { closeAsUnavailable } from './relay/unavailableUpgrade';
 import { RelayServer, type RelayServerOptions } from './relay/RelayServer';
 import { relayServerOptions } from './relay/relayServerOptions';
@@ -78,6 +78,13 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
    */
   const routeRelay = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const room = new URL(request.url ?? '/', 'http://gateway').searchParams.get(RELAY_ROOM_PARAMETER) ?? undefined;
+    // Placing a room counts against its host's load: a request that is no handshake, or names no
+    // room the relay could take, is refused before it places anything.
+    const fault = handshakeFault(request) ?? relayRoomFault(room);
+    if (fault) {
+      refuse(socket, fault);
+      return;
+    }
     const route = relayRegistry?.route(room);
     if (route) {
       // The relay host counts connections per client address: the gateway vouches for the one it sees.

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { parseRoomAddress } from '../../src/protocol/addresses';
+import { RELAY_LIMITS } from '../../src/protocol/relay';
 import type { RelayAnnouncement } from '../relay/host/announcement';
 
 /** Where a relay connection goes. */
@@ -19,6 +21,26 @@ interface KnownRelay {
 const MISSED_HEARTBEATS = 3;
 
 /**
+ * Rooms placed at most, the oldest placement forgotten first: a room is named by whoever connects,
+ * before the relay authenticates them. A forgotten room that is running stays on its host all the
+ * same, since the host's announcements list it.
+ */
+export const MAX_PLACEMENTS = 10_000;
+
+/**
+ * Why `roomAddress`, from a relay connection's `?room=`, cannot name a room's placement; undefined
+ * when it can (or is absent: the 1.30.3 client names none). The relay takes room ids of at most
+ * RELAY_LIMITS.idLength characters, so a longer one could never be used there.
+ */
+export function relayRoomFault(roomAddress: string | undefined): string | undefined {
+  if (roomAddress === undefined) return undefined;
+  if (roomAddress.length > RELAY_LIMITS.idLength || parseRoomAddress(roomAddress) === undefined) {
+    return `room must be a room address (room@service) of at most ${RELAY_LIMITS.idLength} characters`;
+  }
+  return undefined;
+}
+
+/**
  * The relay hosts that announce themselves to this gateway, and which host carries each room's
  * media (README "How it scales out"). A room is placed when its media first needs the relay (the
  * first connection naming it): on the host that already carries it (its announcement says so:
@@ -34,6 +56,7 @@ export class RelayRegistry {
   constructor(
     private readonly nowMs: () => number,
     private readonly log: (line: string) => void,
+    private readonly maxPlacements = MAX_PLACEMENTS,
   ) {}
 
   announce(announcement: RelayAnnouncement): void {
@@ -49,7 +72,11 @@ export class RelayRegistry {
     this.relays.set(announcement.id, { announcement, rooms, lastSeenMs: now, placedSince: 0 });
   }
 
-  /** The host for a connection naming `roomAddress` (or none: the 1.30.3 client's), or undefined when no host is live. */
+  /**
+   * The host for a connection naming `roomAddress` (or none: the 1.30.3 client's), or undefined
+   * when no host is live. Only for a websocket handshake whose room passed `relayRoomFault`: each
+   * call counts as a connection placed.
+   */
   route(roomAddress: string | undefined): RelayRoute | undefined {
     const live = this.liveRelays();
     if (live.length === 0) return undefined;
@@ -58,6 +85,7 @@ export class RelayRegistry {
     const sticky = placed && live.find((relay) => relay.announcement.id === placed.relayId);
     if (sticky) return routeOf(sticky);
     const chosen = live.find((relay) => relay.rooms.has(roomAddress)) ?? leastLoaded(live, roomAddress);
+    if (this.placements.size >= this.maxPlacements) this.placements.delete(this.placements.keys().next().value!);
     this.placements.set(roomAddress, { relayId: chosen.announcement.id, atMs: this.nowMs() });
     return this.placeOn(chosen);
   }

@@ -25,7 +25,8 @@ interface ConfigIdentity {
 /**
  * Issues configs and room addresses (SPEC §7, PROTOCOL.md "HTTP"). A config is for a stable user: the
  * one a product token names, else the guest a browser's identity credential names (renewed with each
- * config; the body's, else the one the gateway kept for the browser), else a new guest.
+ * config; the body's, else, when it presents none or one refused, the one the gateway kept for the
+ * browser), else a new guest.
  */
 export class ConfigService {
   constructor(
@@ -33,7 +34,7 @@ export class ConfigService {
     private readonly log: (line: string) => void = () => {},
   ) {}
 
-  /** `keptIdentity`: the guest identity credential the gateway kept for this browser (identityCookie.ts), used when the body presents none. */
+  /** `keptIdentity`: the guest identity credential the gateway kept for this browser (identityCookie.ts), used when the body presents none or one refused. */
   issueConfig(rawBody: string, origin: PublicOrigin, keptIdentity?: string, nowSeconds = Math.floor(Date.now() / 1000)): ProviderConfig {
     const body = expectRecord(parseJson(rawBody, 'request body', LIMITS.httpBodyBytes), 'request body');
     expectString(body.clientVersion, 'clientVersion', 64);
@@ -41,7 +42,7 @@ export class ConfigService {
     const user = this.userClaims(userToken, nowSeconds);
     const { localpart, identity } = user
       ? { localpart: userLocalpart(this.settings.tokenSecret, user.subject), identity: undefined }
-      : this.guestIdentity(body.identity ?? keptIdentity, nowSeconds);
+      : this.guestIdentity([body.identity, keptIdentity], nowSeconds);
     const id = this.resumedId(body.resume, localpart, nowSeconds) ?? randomUUID();
     const customerData = user?.customerData;
     const displayName = typeof user?.displayName === 'string' ? user.displayName.slice(0, LIMITS.displayNameLength) : undefined;
@@ -91,14 +92,22 @@ export class ConfigService {
     }
   }
 
-  /** The guest a presented identity credential names, or a new guest when there is none or it is no good (never an error: the person gets in). */
-  private guestIdentity(presented: unknown, nowSeconds: number): ConfigIdentity {
+  /**
+   * The guest the first good one of the presented identity credentials names (the body's, then the
+   * gateway's cookie: a stale credential a client kept must not make a new user of a browser whose
+   * cookie still names it, its ownerships, admissions and bans), or a new guest when none is good
+   * (never an error: the person gets in).
+   */
+  private guestIdentity(presented: readonly unknown[], nowSeconds: number): ConfigIdentity {
+    const candidates = presented.filter((credential) => credential !== undefined);
     let localpart: string | undefined;
-    if (presented !== undefined) {
+    for (const [index, credential] of candidates.entries()) {
       try {
-        localpart = guestLocalpartOf(this.settings.tokenSecret, presented, nowSeconds);
+        localpart = guestLocalpartOf(this.settings.tokenSecret, credential, nowSeconds);
+        break;
       } catch (error) {
-        this.log(`config request: guest identity refused (${(error as Error).message}); issuing a new one`);
+        const next = index + 1 < candidates.length ? 'trying the one the gateway kept' : 'issuing a new one';
+        this.log(`config request: guest identity refused (${(error as Error).message}); ${next}`);
       }
     }
     localpart ??= newGuestLocalpart();

@@ -19,6 +19,9 @@ export interface ForwardTarget {
   headers?: Record<string, string>;
 }
 
+/** Headers by which a client would claim an address or scheme of its own (lower-case, as Node gives them): never passed on. */
+const CLIENT_ADDRESS_CLAIMS = /^(forwarded|x-forwarded-.*|x-real-ip)$/;
+
 /**
  * Forwards websocket upgrades byte for byte to a backend on loopback, so XMPP framing, pings and
  * close codes pass through untouched and the gateway adds no per-message work.
@@ -28,6 +31,10 @@ export interface ForwardTarget {
  * client pipelines behind one, would reach its HTTP handlers as requests of the gateway's own. So
  * only a handshake is forwarded (anything else is answered 400 here), and nothing the client sends
  * after it goes on until the backend has answered 101; any other answer ends the connection.
+ *
+ * The backend hears the client's address from the gateway alone: X-Forwarded-For is set to the
+ * client socket's address, and whatever Forwarded, X-Forwarded-* or X-Real-IP the client sent is
+ * dropped.
  *
  * What it holds per connection is bounded by `maxBufferedBytes` in each direction. Towards the
  * client, a client that has let that much pile up has stopped reading: both sides are closed, and
@@ -93,8 +100,12 @@ export class WebsocketProxy {
     upstream.once('close', closeBoth);
     client.once('close', closeBoth);
     upstream.once('connect', () => {
-      const added = target?.headers ?? {};
-      const headers = [...Object.entries(request.headers).filter(([name]) => name !== 'host' && !(name in added)), ...Object.entries(added)].flatMap(([name, value]) =>
+      // The backend trusts a loopback proxy's word for the client's address (Prosody's trusted_proxies):
+      // only the gateway's own, from the socket, goes on.
+      const clientAddress = request.socket.remoteAddress;
+      const added = { ...(clientAddress ? { 'x-forwarded-for': clientAddress } : {}), ...target?.headers };
+      const passedOn = Object.entries(request.headers).filter(([name]) => name !== 'host' && !CLIENT_ADDRESS_CLAIMS.test(name) && !(name in added));
+      const headers = [...passedOn, ...Object.entries(added)].flatMap(([name, value]) =>
         Array.isArray(value) ? value.map((v) => `${name}: ${v}`) : [`${name}: ${value ?? ''}`],
       );
       const requestHead = [`GET ${backend.pathname}${backend.search} HTTP/1.1`, `host: ${backend.host}`, ...headers, '', ''].join('\r\n');
@@ -157,7 +168,7 @@ const SWITCHING_PROTOCOLS = Buffer.from('HTTP/1.1 101 ');
 const WEBSOCKET_KEY = /^[A-Za-z0-9+/]{22}==$/;
 
 /** Why `request` is not a websocket handshake (RFC 6455 §4.2.1); undefined when it is one. */
-function handshakeFault({ method, headers }: IncomingMessage): string | undefined {
+export function handshakeFault({ method, headers }: IncomingMessage): string | undefined {
   if (method !== 'GET') return 'a websocket upgrade is a GET';
   if (headers.upgrade?.toLowerCase() !== 'websocket') return 'Upgrade must be websocket';
   const connection = (headers.connection ?? '').split(',').map((token) => token.trim().toLowerCase());
@@ -172,7 +183,7 @@ function handshakeFault({ method, headers }: IncomingMessage): string | undefine
  * from a socket handed to `upgrade`, so one is added: a client resetting meanwhile would otherwise
  * throw out of the process.
  */
-function refuse(client: Duplex, reason: string): void {
+export function refuse(client: Duplex, reason: string): void {
   client.on('error', () => client.destroy());
   client.once('finish', () => client.destroy());
   client.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);

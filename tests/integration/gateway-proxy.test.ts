@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
+import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { WebsocketProxy } from '../../server/gateway/websocketProxy';
 import { providerConfig, useParley } from '../support/parley';
 import { rawXmppClientIn } from '../support/rawXmppClient';
 
@@ -150,5 +152,55 @@ describe('The gateway passes on only websocket upgrades, and nothing before the 
     expect(received).toMatch(/^HTTP\/1\.1 101 /);
     expect(received).toMatch(/<open [^>]*from=/);
     expect(received).toContain('features');
+  });
+});
+
+/** Where a server listening on loopback port 0 ended up. */
+async function listening(server: { listen(port: number, host: string, done: () => void): unknown; address(): AddressInfo | string | null }): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/**
+ * Prosody trusts a loopback proxy's X-Forwarded-For for a session's address (its trusted_proxies,
+ * which its logs and limits use), so what the gateway forwards must be its own word. A fake backend
+ * (Prosody keeps the address to itself) records the handshake the proxy passes on.
+ */
+describe('The gateway tells the XMPP server the client’s address itself: no Forwarded, X-Forwarded-* or X-Real-IP of the client’s goes on', () => {
+  it('replaces the client’s X-Forwarded-For with its socket’s address and drops the client’s other address claims', async () => {
+    const forwarded: string[] = [];
+    const backend = createTcpServer((socket) => {
+      let head = '';
+      socket.on('data', (chunk: Buffer) => {
+        head += chunk.toString('latin1');
+        if (!head.includes('\r\n\r\n')) return;
+        forwarded.push(head);
+        socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n');
+      });
+    });
+    const proxy = new WebsocketProxy(new URL(`http://127.0.0.1:${await listening(backend)}/xmpp-websocket`), 64 * 1024);
+    const gateway = createHttpServer((_request, response) => response.writeHead(404).end());
+    gateway.on('upgrade', (request, socket, head: Buffer) => proxy.upgrade(request, socket, head));
+    const port = await listening(gateway);
+    try {
+      const claims = { 'X-Forwarded-For': '203.0.113.7', Forwarded: 'for=203.0.113.7;proto=https', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'elsewhere', 'X-Real-IP': '203.0.113.7' };
+      const answer = await new Promise<string>((resolve) => {
+        let received = '';
+        const socket = connect(port, '127.0.0.1', () => socket.write(upgradeRequest(claims)));
+        socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+        socket.on('close', () => resolve(received));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+      const headers: IncomingHttpHeaders = Object.fromEntries(
+        forwarded[0]!.split('\r\n').slice(1).filter(Boolean).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
+      expect(headers).toMatchObject({ 'x-forwarded-for': '127.0.0.1', upgrade: 'websocket', 'sec-websocket-protocol': 'xmpp' });
+      expect(Object.keys(headers).filter((name) => /^(forwarded|x-forwarded-(?!for$).*|x-real-ip)$/.test(name))).toEqual([]);
+      expect(forwarded[0]).not.toContain('203.0.113.7');
+    } finally {
+      proxy.close();
+      gateway.close();
+      backend.close();
+    }
   });
 });

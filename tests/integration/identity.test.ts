@@ -108,6 +108,17 @@ describe('guest identity kept by the gateway for a browser that keeps none (Simp
     expect(config.userId).toBe(presented.config.userId);
   });
 
+  it('takes the cookie’s credential when the body’s is refused (stale, forged), so that the person stays the user their bans and admissions name, and logs the refusal', async () => {
+    const kept = await configWithCookies(undefined);
+    const stale = issueGuestIdentity(parley().settings.tokenSecret, (await providerConfig(parley())).userId.split('@')[0]!, nowSeconds() - 700, 600);
+    for (const identity of [stale, 'forged.identity.credential']) {
+      gatewayLog.length = 0;
+      const { config } = await configWithCookies(`parley_identity=${kept.config.identity}`, { identity });
+      expect(config.userId).toBe(kept.config.userId);
+      expect(gatewayLog).toEqual([expect.stringMatching(/^config request: guest identity refused \(.+\); trying the one the gateway kept$/)]);
+    }
+  });
+
   it('gives a new guest for a cookie that is no good, never an error, and logs it', async () => {
     const someone = await configWithCookies(undefined);
     gatewayLog.length = 0;

@@ -4,7 +4,8 @@
 // its rooms' next connections go to a live host. The clients here are bare JSON-RPC clients that
 // connect as Parley's RelayLink does (sfuServer.url with ?room=, src/protocol/relay.ts) and, like it,
 // connect again when their connection drops.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProviderConfig } from '../../src/protocol/config';
 import { announcementToken, RELAY_ANNOUNCEMENT_LIMITS, type RelayAnnouncement } from '../../server/relay/host/announcement';
@@ -69,6 +70,57 @@ function carriers(): Record<string, string[]> {
   }
   return byRoom;
 }
+
+/** The status a `/relay` upgrade request gets from the gateway, a whole websocket handshake or one without its key, and the plain-text reason of a refusal. */
+function relayRequest(url: string, handshake: 'whole' | 'keyless'): Promise<{ status: number; reason: string }> {
+  const key = handshake === 'whole' ? { 'Sec-WebSocket-Key': randomBytes(16).toString('base64') } : {};
+  const headers = { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', ...key };
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url.replace(/^ws/, 'http'), { headers });
+    request.on('response', (response) => {
+      let reason = '';
+      response.on('data', (chunk: Buffer) => (reason += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, reason }));
+    });
+    request.on('upgrade', (response, socket) => {
+      socket.destroy();
+      resolve({ status: response.statusCode ?? 0, reason: '' });
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+describe('A relay connection places its room only once it is a websocket handshake naming a room address the relay could take', () => {
+  it('places nothing for an upgrade that is no websocket handshake: the room’s people, coming later, go to the least loaded host', async () => {
+    const room = `relay-hosts-early-${randomUUID().slice(0, 8)}@${parley().settings.mucDomain}`;
+    const config = await providerConfig(parley());
+    const url = relayUrlForRoom(config.sfuServer!.url, room);
+    // The only hosts yet, nothing listening at their addresses: the one the gateway dials is dropped, and the log says which.
+    const idle = (id: string, load: number): RelayAnnouncement => ({ id, url: `ws://127.0.0.11:9/${id}`, heartbeatMs: WAIT_MS, load, rooms: [] });
+    try {
+      expect((await announce(idle('idle-first', 0))).status).toBe(200);
+      expect((await announce(idle('idle-then', 1))).status).toBe(200);
+      expect(await relayRequest(url, 'keyless')).toEqual({ status: 400, reason: 'Sec-WebSocket-Key must be 16 bytes in base64' });
+      // The first idle host got busy since; a placement made by the refused request would still send the room there.
+      expect((await announce(idle('idle-first', 1_000))).status).toBe(200);
+      const connection = await connectRelay(url);
+      expect(await connection.closed).toEqual({ code: RELAY_UNAVAILABLE, reason: 'media relay unavailable' });
+      expect(gatewayLog.filter((line) => line.includes('idle-'))).toEqual([expect.stringMatching(/relay host idle-then .* is unreachable/)]);
+    } finally {
+      // Gone before the real hosts start.
+      for (const id of ['idle-first', 'idle-then']) parley().relayRegistry!.unreachable(id, new Error('the test is over'));
+    }
+  });
+
+  it('answers 400, placing nothing, for a room that is longer than the relay takes or no room address', async () => {
+    const config = await providerConfig(parley());
+    const reason = 'room must be a room address (room@service) of at most 256 characters';
+    for (const room of [`${'r'.repeat(8192)}@${parley().settings.mucDomain}`, 'not a room']) {
+      expect(await relayRequest(relayUrlForRoom(config.sfuServer!.url, room), 'whole')).toEqual({ status: 400, reason });
+    }
+  });
+});
 
 describe('Relays on several hosts: rooms land on both, and a host that dies loses its rooms to the other', () => {
   it('places rooms on two relay hosts on 127.0.0.2 and 127.0.0.3; killing one moves its rooms to the other', async () => {
@@ -155,3 +207,4 @@ describe("A relay host's URL without a port is dialled at its scheme's default p
     expect(gatewayLog.filter((line) => line.includes('portless'))).toEqual([expect.stringMatching(/unreachable.*127\.0\.0\.10:80\b/)]);
   });
 });
+

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RelayRegistry } from '../../server/gateway/RelayRegistry';
+import { MAX_PLACEMENTS, RelayRegistry, relayRoomFault } from '../../server/gateway/RelayRegistry';
 import { parseRelayAnnouncement, RELAY_ANNOUNCEMENT_LIMITS, type RelayAnnouncement } from '../../server/relay/host/announcement';
-import { relayUrlForRoom } from '../../src/protocol/relay';
+import { RELAY_LIMITS, relayUrlForRoom } from '../../src/protocol/relay';
 
 const HEARTBEAT_MS = 1_000;
 
@@ -98,6 +98,39 @@ describe('A relay host that dies loses its rooms to the others', () => {
     advance(HEARTBEAT_MS);
     relays.announce(host('a', 5));
     expect(relays.route('one@rooms')?.id).toBe('b');
+  });
+});
+
+describe('A relay connection places its room only when it names one the relay could take, and the placements kept are bounded', () => {
+  it('takes a room address of at most RELAY_LIMITS.idLength characters, or none, and refuses anything else with a clear reason', () => {
+    const reason = `room must be a room address (room@service) of at most ${RELAY_LIMITS.idLength} characters`;
+    const longest = `${'r'.repeat(RELAY_LIMITS.idLength - '@rooms'.length)}@rooms`;
+    expect(relayRoomFault(undefined)).toBeUndefined();
+    expect(relayRoomFault('one@rooms.parley.example')).toBeUndefined();
+    expect(relayRoomFault(longest)).toBeUndefined();
+    for (const bad of [`r${longest}`, 'x'.repeat(8192), '', 'no-service', '@rooms', 'one@rooms/nick']) expect(relayRoomFault(bad)).toBe(reason);
+  });
+
+  it(`keeps at most MAX_PLACEMENTS (${MAX_PLACEMENTS}) placements, forgetting the oldest, whose room a host that carries it still gets`, () => {
+    let now = 0;
+    const relays = new RelayRegistry(() => now, () => {}, 2);
+    relays.announce(host('a', 0));
+    relays.announce(host('b', 0));
+    const first = relays.route('one@rooms')!.id;
+    const other = first === 'a' ? 'b' : 'a';
+    relays.route('two@rooms');
+    relays.route('three@rooms');
+    // one@rooms was forgotten: with its host now the loaded one, it is placed afresh by load…
+    now += 1;
+    relays.announce(host(first, 100));
+    relays.announce(host(other, 0));
+    expect(relays.route('one@rooms')?.id).toBe(other);
+    // …unless its host says it carries it.
+    relays.route('four@rooms');
+    relays.route('five@rooms');
+    relays.announce(host(other, 100, ['one@rooms']));
+    relays.announce(host(first, 0));
+    expect(relays.route('one@rooms')?.id).toBe(other);
   });
 });
 

@@ -4,8 +4,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 const TOKEN_SECRET_FILE = 'token-secret';
-/** 32 random bytes, base64url: anything much shorter in the file is not one we made. */
-const MIN_SECRET_LENGTH = 32;
+/** 32 random bytes, base64url: anything much shorter in the file is not one we made, nor a secret to sign with. */
+export const MIN_SECRET_LENGTH = 32;
 
 /** `$XDG_DATA_HOME/parley`, else `~/.local/share/parley`: where a user's programs keep their data. */
 export function defaultDataDir(env: NodeJS.ProcessEnv): string {

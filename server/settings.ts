@@ -4,7 +4,7 @@ import { MEDIA_RELAY, type VideoResolutionTier } from '../src/protocol/constants
 import { RELAY_LIMITS, type RelayLimits } from '../src/protocol/relay';
 import { XMPP_SERVERS, type XmppClusterOptions, type XmppServerName } from './xmpp/XmppServer';
 import { XMPP_READINESS_DEFAULTS } from './supervision/XmppReadiness';
-import { defaultDataDir, storedTokenSecret } from './dataDir';
+import { defaultDataDir, MIN_SECRET_LENGTH, storedTokenSecret } from './dataDir';
 import { errorMessage } from '../src/common/errorMessage';
 
 /** Every setting of the servers, read from the environment in one place (README "Configuration"). */
@@ -160,9 +160,18 @@ function resolutionTiers(name: string, value: string | undefined): Record<number
   }
 }
 
-/** A relay host's port: 0 picks a free one (its announcements say which). */
-function relayHostPort(value: string | undefined): number {
-  return value === '0' ? 0 : port('PARLEY_RELAY_PORT', value, 8090);
+/** A port to listen on: 0 picks a free one. */
+function listeningPort(name: string, value: string | undefined, fallback: number): number {
+  return value === '0' ? 0 : port(name, value, fallback);
+}
+
+/** PARLEY_TOKEN_SECRET signs every credential Parley issues: none weaker than the one it makes for itself. */
+function givenTokenSecret(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < MIN_SECRET_LENGTH) {
+    throw new Error(`PARLEY_TOKEN_SECRET must be at least ${MIN_SECRET_LENGTH} characters (e.g. openssl rand -base64 32), got ${value.length}`);
+  }
+  return value;
 }
 
 function positiveInteger(name: string, value: string | undefined, fallback: number): number {
@@ -184,9 +193,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
   if (relayRtcMinPort > relayRtcMaxPort) throw new Error('PARLEY_RELAY_RTC_MIN_PORT must not be above PARLEY_RELAY_RTC_MAX_PORT');
   return {
     host: env.HOST || '127.0.0.1',
-    port: integer('PORT', env.PORT, 8080) ?? 8080,
+    port: listeningPort('PORT', env.PORT, 8080),
     publicUrl: httpUrl('PARLEY_PUBLIC_URL', env.PARLEY_PUBLIC_URL),
-    tokenSecret: env.PARLEY_TOKEN_SECRET || undefined,
+    tokenSecret: givenTokenSecret(env.PARLEY_TOKEN_SECRET),
     userTokenSecret: env.PARLEY_USER_TOKEN_SECRET || undefined,
     // 0 would issue credentials already expired.
     credentialTtlSeconds: positiveInteger('PARLEY_CREDENTIAL_TTL_SECONDS', env.PARLEY_CREDENTIAL_TTL_SECONDS, 12 * 3600),
@@ -212,7 +221,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     relaySpillLoad: integer('PARLEY_RELAY_SPILL_LOAD', env.PARLEY_RELAY_SPILL_LOAD, 500) ?? 500,
     remoteRelays: env.PARLEY_REMOTE_RELAYS === 'true',
     relayGateways: (env.PARLEY_RELAY_GATEWAYS ?? '').split(',').map((gateway) => gateway.trim()).filter((gateway) => gateway !== ''),
-    relayHostPort: relayHostPort(env.PARLEY_RELAY_PORT),
+    relayHostPort: listeningPort('PARLEY_RELAY_PORT', env.PARLEY_RELAY_PORT, 8090),
     relayPublicUrl: env.PARLEY_RELAY_PUBLIC_URL || undefined,
     relayHeartbeatMs: atLeastOne('PARLEY_RELAY_HEARTBEAT_MS', env.PARLEY_RELAY_HEARTBEAT_MS, 2_000),
     xmppReconnectsPerSecond: atLeastOne('PARLEY_XMPP_RECONNECTS_PER_SECOND', env.PARLEY_XMPP_RECONNECTS_PER_SECOND, XMPP_READINESS_DEFAULTS.releasesPerSecond),
@@ -231,5 +240,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
 
 /** The settings with their token secret: PARLEY_TOKEN_SECRET's, else the one kept in the data folder (made on first start). */
 export async function resolveSettings(configured: ConfiguredSettings): Promise<ParleySettings> {
-  return { ...configured, tokenSecret: configured.tokenSecret ?? (await storedTokenSecret(configured.dataDir)) };
+  const tokenSecret = configured.tokenSecret ?? (await storedTokenSecret(configured.dataDir));
+  // The product's tokens are checked with this one: Parley's own credentials must not pass as theirs.
+  if (configured.userTokenSecret === tokenSecret) {
+    throw new Error('PARLEY_USER_TOKEN_SECRET must differ from the token secret (PARLEY_TOKEN_SECRET, or the one in the data folder): Parley’s own credentials would pass as product users’ tokens');
+  }
+  return { ...configured, tokenSecret };
 }

@@ -17,6 +17,15 @@ function killChildrenOnExit(child: ChildProcess): void {
   });
 }
 
+/**
+ * The environment without Parley's own settings, PARLEY_TOKEN_SECRET and PARLEY_USER_TOKEN_SECRET
+ * among them: the server gets what it needs in its config file, and its environment is readable by
+ * whatever it runs (/proc/<pid>/environ, a crash dump).
+ */
+function withoutParleySettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('PARLEY_')));
+}
+
 export interface ServerProcessOptions {
   cwd: string;
   env?: NodeJS.ProcessEnv;
@@ -36,7 +45,7 @@ export class ServerProcess {
   private readonly recentOutput: string[] = [];
 
   constructor(binary: string, args: string[], options: ServerProcessOptions) {
-    this.child = spawn(binary, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: [options.stdinPipe ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    this.child = spawn(binary, args, { cwd: options.cwd, env: withoutParleySettings(options.env ?? process.env), stdio: [options.stdinPipe ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     killChildrenOnExit(this.child);
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {

@@ -66,10 +66,13 @@ describe('the token secret kept in the data folder when PARLEY_TOKEN_SECRET is u
   });
 });
 
+/** A secret as long as the shortest PARLEY_TOKEN_SECRET taken (settings.test.ts). */
+const GIVEN_SECRET = 'given'.padEnd(32, '-');
+
 describe('PARLEY_TOKEN_SECRET: given, it is the secret; unset, the data folder keeps one', () => {
   it('uses the given secret and writes nothing, and otherwise the stored one', async () => {
     const dir = await freshDataDir();
-    expect((await resolveSettings(readSettings({ PARLEY_TOKEN_SECRET: 'given', PARLEY_DATA_DIR: dir }))).tokenSecret).toBe('given');
+    expect((await resolveSettings(readSettings({ PARLEY_TOKEN_SECRET: GIVEN_SECRET, PARLEY_DATA_DIR: dir }))).tokenSecret).toBe(GIVEN_SECRET);
     await expect(stat(join(dir, 'token-secret'))).rejects.toThrow(/ENOENT/);
     const stored = (await resolveSettings(readSettings({ PARLEY_DATA_DIR: dir }))).tokenSecret;
     expect(stored).toBe(await storedTokenSecret(dir));

@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSettings } from '../../server/settings';
+import { readSettings, resolveSettings } from '../../server/settings';
+import { ServerProcess } from '../../server/xmpp/ServerProcess';
 import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
 import { RELAY_LIMITS } from '../../src/protocol/relay';
 
@@ -125,5 +129,50 @@ describe('PARLEY_PUBLIC_URL: the origin the config’s addresses point at, an ht
 describe('PARLEY_CREDENTIAL_TTL_SECONDS: how long an issued credential stays valid', () => {
   it('refuses 0, which would issue credentials already expired', () => {
     expect(() => readSettings({ PARLEY_CREDENTIAL_TTL_SECONDS: '0' })).toThrow('PARLEY_CREDENTIAL_TTL_SECONDS must be a positive integer, got "0"');
+  });
+});
+
+/** A token secret of the shortest length taken. */
+const SECRET = 's'.repeat(32);
+
+describe('PARLEY_TOKEN_SECRET: at least 32 characters, as strong as the one Parley makes for itself', () => {
+  it('takes 32 characters and refuses 31, saying how long it must be', () => {
+    expect(readSettings({ PARLEY_TOKEN_SECRET: SECRET }).tokenSecret).toBe(SECRET);
+    expect(() => readSettings({ PARLEY_TOKEN_SECRET: SECRET.slice(1) })).toThrow('PARLEY_TOKEN_SECRET must be at least 32 characters (e.g. openssl rand -base64 32), got 31');
+  });
+});
+
+describe('PARLEY_USER_TOKEN_SECRET: never the token secret, so that Parley’s own credentials never pass as a product user’s token', () => {
+  it('refuses a user token secret equal to PARLEY_TOKEN_SECRET, and takes another', async () => {
+    await expect(resolveSettings(readSettings({ PARLEY_TOKEN_SECRET: SECRET, PARLEY_USER_TOKEN_SECRET: SECRET }))).rejects.toThrow(
+      /^PARLEY_USER_TOKEN_SECRET must differ from the token secret/,
+    );
+    expect((await resolveSettings(readSettings({ PARLEY_TOKEN_SECRET: SECRET, PARLEY_USER_TOKEN_SECRET: 'product-backend-secret' }))).userTokenSecret).toBe(
+      'product-backend-secret',
+    );
+  });
+});
+
+describe('PORT: the gateway’s port, 0 for a free one', () => {
+  it('takes 0 and 65535 and refuses what is no port, naming the variable', () => {
+    expect(readSettings({ PORT: '0' }).port).toBe(0);
+    expect(readSettings({ PORT: '65535' }).port).toBe(65535);
+    for (const value of ['65536', '99999']) expect(() => readSettings({ PORT: value })).toThrow(`PORT must be a port number (1-65535), got "${value}"`);
+  });
+});
+
+describe('The XMPP server’s process gets the environment without Parley’s settings: no PARLEY_TOKEN_SECRET or PARLEY_USER_TOKEN_SECRET', () => {
+  it('starts the server with every variable but the PARLEY_ ones', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'parley-server-env-'));
+    try {
+      const printed: string[] = [];
+      const env = { ...process.env, PARLEY_TOKEN_SECRET: SECRET, PARLEY_USER_TOKEN_SECRET: 'product-backend-secret', KEPT: 'yes' };
+      const child = new ServerProcess('/usr/bin/env', [], { cwd, env, log: (line) => printed.push(line) });
+      await child.exited;
+      expect(printed).toContain('KEPT=yes');
+      expect(printed.filter((line) => line.startsWith('PARLEY_'))).toEqual([]);
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
   });
 });

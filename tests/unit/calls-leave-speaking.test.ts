@@ -4,7 +4,6 @@
 import type { Agent } from 'stanza';
 import { describe, expect, it } from 'vitest';
 import type { Peer } from '../../src/protocol/entities';
-import type { SessionContext } from '../../src/shared-worker/SessionContext';
 import { StateStore } from '../../src/shared-worker/StateStore';
 import { newCallRecord } from '../../src/shared-worker/rooms/callRecord';
 import { RoomCalls } from '../../src/shared-worker/rooms/RoomCalls';
@@ -12,6 +11,7 @@ import { RoomRecords } from '../../src/shared-worker/rooms/RoomRecords';
 import { newRoomRecord } from '../../src/shared-worker/rooms/roomRecord';
 import { ManualClock } from '../support/ManualClock';
 import { PEER_DEFAULTS } from '../support/peers';
+import { testSessionContext } from '../support/testSessionContext';
 
 const ROOM = 'room@rooms.example';
 const SELF = `${ROOM}/alice`;
@@ -42,15 +42,7 @@ function inACall(self: Partial<Peer>) {
   /** What the session sent to the room (a fake of the XMPP client's sendMessage). */
   const sent: unknown[] = [];
   const fakeClient = { sendMessage: (message: unknown) => sent.push(message) } as unknown as Agent;
-  const context: SessionContext = {
-    clock: new ManualClock(),
-    log: { info: () => {}, error: () => {} },
-    fetch: () => Promise.reject(new Error('this test fetches nothing')),
-    store,
-    client: fakeClient,
-    config: undefined,
-    wantsConnection: true,
-  };
+  const context = testSessionContext({ store, clock: new ManualClock(), client: fakeClient });
   store.upsert('rooms', 'r', { ...newRoomRecord('r', 'Room', { address: ROOM }), roomState: 'joined', joined: true, joinedAt: 1, selfAddress: SELF });
   store.upsert('calls', ROOM, { ...newCallRecord(ROOM), joined: true, joinedAt: 1, requestingMedia: 'audio' });
   store.upsert('peers', SELF, selfPeer(self));

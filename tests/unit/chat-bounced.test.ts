@@ -8,10 +8,10 @@ import type { ChatMessage } from '../../src/protocol/entities';
 import { roomRefusal } from '../../src/shared-worker/chat/bounceReasons';
 import { ChatDomain } from '../../src/shared-worker/chat/ChatDomain';
 import { RoomEventLog } from '../../src/shared-worker/roomEvents/RoomEventLog';
-import type { SessionContext } from '../../src/shared-worker/SessionContext';
 import { StateStore } from '../../src/shared-worker/StateStore';
 import { newRoomRecord } from '../../src/shared-worker/rooms/roomRecord';
 import { ManualClock } from '../support/ManualClock';
+import { testSessionContext } from '../support/testSessionContext';
 
 const ROOM = 'room@rooms.example';
 const OTHER_ROOM = 'other@rooms.example';
@@ -30,15 +30,7 @@ function aliceInARoom() {
     },
     sendMessage: (message: Stanzas.Message) => sent.push(message),
   } as unknown as Agent;
-  const context: SessionContext = {
-    clock,
-    log: { info: () => {}, error: () => {} },
-    fetch: () => Promise.reject(new Error('this test fetches nothing')),
-    store,
-    client,
-    config: undefined,
-    wantsConnection: true,
-  };
+  const context = testSessionContext({ store, clock, client });
   const chat = new ChatDomain(context, () => {}, new RoomEventLog(store, clock));
   chat.attachClient(client);
   store.upsert('rooms', 'r', { ...newRoomRecord('r', 'Room', { address: ROOM }), roomState: 'joined', joined: true, joinedAt: 1, selfAddress: SELF });

@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, Room } from '../../src/protocol/entities';
 import { ChatOutbox } from '../../src/shared-worker/chat/ChatOutbox';
-import type { SessionContext } from '../../src/shared-worker/SessionContext';
 import { StateStore } from '../../src/shared-worker/StateStore';
 import { newRoomRecord } from '../../src/shared-worker/rooms/roomRecord';
 import { ManualClock } from '../support/ManualClock';
+import { testSessionContext } from '../support/testSessionContext';
 
 const ROOM = 'room@rooms.example';
 
@@ -35,15 +35,7 @@ function delivered(): Promise<void> {
 
 function outboxInARoom() {
   const store = new StateStore();
-  const context: SessionContext = {
-    clock: new ManualClock(),
-    log: { info: () => {}, error: () => {} },
-    fetch: () => Promise.reject(new Error('this test fetches nothing')),
-    store,
-    client: undefined,
-    config: undefined,
-    wantsConnection: true,
-  };
+  const context = testSessionContext({ store, clock: new ManualClock() });
   const transmitted: string[] = [];
   const outbox = new ChatOutbox(context, (sent) => transmitted.push(sent.id), () => store.state.rooms.r?.roomState === 'joined');
   const setRoom = (change: Partial<Room>): void => store.upsert('rooms', 'r', { ...newRoomRecord('r', 'Room', { address: ROOM }), joinedAt: 1, ...change });

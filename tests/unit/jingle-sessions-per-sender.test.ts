@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 import type { JingleIq } from '../../src/protocol/commands';
 import { LIMITS, UNCLAIMED_CALL_HOLD } from '../../src/protocol/constants';
 import { JingleRouter } from '../../src/shared-worker/jingle/JingleRouter';
-import type { SessionContext } from '../../src/shared-worker/SessionContext';
 import { StateStore } from '../../src/shared-worker/StateStore';
 import { newCallRecord } from '../../src/shared-worker/rooms/callRecord';
 import { ManualClock } from '../support/ManualClock';
 import { BOB, peer, room, ROOM, SELF } from './callTab-fakes';
+import { testSessionContext } from '../support/testSessionContext';
 
 const MALLORY = `${ROOM}/mallory`;
 const TAB = 'tab-1';
@@ -47,15 +47,7 @@ function aliceInACall({ claimed }: { claimed: boolean }) {
       return { type: 'result' };
     },
   } as unknown as Agent;
-  const context: SessionContext = {
-    clock,
-    log: { info: () => {}, error: () => {} },
-    fetch: () => Promise.reject(new Error('this test fetches nothing')),
-    store,
-    client,
-    config: undefined,
-    wantsConnection: true,
-  };
+  const context = testSessionContext({ store, clock, client });
   /** The requests the call's tab was handed. */
   const delivered: JingleIq[] = [];
   const router = new JingleRouter(context, (_tabId, _roomAddress, iq) => {

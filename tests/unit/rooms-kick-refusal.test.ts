@@ -8,6 +8,7 @@ import { RoomModeration } from '../../src/shared-worker/rooms/RoomModeration';
 import { RoomRecords } from '../../src/shared-worker/rooms/RoomRecords';
 import { StateStore } from '../../src/shared-worker/StateStore';
 import { BOB, peer, room } from './callTab-fakes';
+import { testSessionContext } from '../support/testSessionContext';
 
 /** Alice's session, owner of a joined room Bob is in, on a client whose room answers an affiliation change with `answer`. */
 function moderationOf(answer: () => Promise<unknown>): { moderation: RoomModeration; logged: string[] } {
@@ -16,7 +17,7 @@ function moderationOf(answer: () => Promise<unknown>): { moderation: RoomModerat
   store.upsert('peers', BOB, peer(BOB, { displayName: 'Bob', userAddress: 'bob@parley.test/phone' }));
   const logged: string[] = [];
   const client = { setRoomAffiliation: answer, getRoomMembers: async () => ({ muc: { users: [] } }) } as unknown as Agent;
-  const context = { clock: systemClock, log: { info: () => {}, error: (message: string) => logged.push(message) }, fetch, store, client, config: undefined, wantsConnection: true };
+  const context = testSessionContext({ store, clock: systemClock, client, log: { info: () => {}, error: (message: string) => logged.push(message) } });
   return { moderation: new RoomModeration(context, new RoomRecords(store)), logged };
 }
 

@@ -11,6 +11,7 @@ import { RoomRecords } from '../../src/shared-worker/rooms/RoomRecords';
 import { StateStore } from '../../src/shared-worker/StateStore';
 import { ManualClock } from '../support/ManualClock';
 import { ROOM, room } from './callTab-fakes';
+import { testSessionContext } from '../support/testSessionContext';
 
 const FORBIDDEN = { type: 'error', error: { type: 'auth', condition: 'forbidden' } };
 
@@ -21,7 +22,7 @@ function ownerOf(lockState: Partial<Room>, answer: () => Promise<unknown>) {
   const logged: string[] = [];
   const client = { configureRoom: answer } as unknown as Agent;
   const clock = new ManualClock();
-  const context = { clock, log: { info: () => {}, error: (message: string) => logged.push(message) }, fetch, store, client, config: undefined, wantsConnection: true };
+  const context = testSessionContext({ store, clock, client, log: { info: () => {}, error: (message: string) => logged.push(message) } });
   const lock = new RoomLock(context, new RoomRecords(store), new RoomEventLog(store, clock));
   /** What a rejoin of the room would provide (RoomsDomain.runJoin), and what the record says of the lock. */
   const lockRecord = () => {

@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import type { Peer } from '../../src/protocol/entities';
 import { DEPARTURE_HOLD, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
 import { CallsDomain } from '../../src/shared-worker/calls/CallsDomain';
-import type { SessionContext } from '../../src/shared-worker/SessionContext';
 import { StateStore } from '../../src/shared-worker/StateStore';
 import { PeersBeforeOutage } from '../../src/shared-worker/rooms/PeersBeforeOutage';
 import { ManualClock } from '../support/ManualClock';
 import { PEER_DEFAULTS } from '../support/peers';
+import { testSessionContext } from '../support/testSessionContext';
 
 const ROOM = 'room@rooms.example';
 
@@ -133,7 +133,7 @@ describe('A person back after a lost connection is heard at the volume you set f
 
   it('Bob turned down to 0.3 while the room did not list him (his tile kept by the call) is at 0.3 on the record he comes back with', async () => {
     const store = new StateStore();
-    const context: SessionContext = { clock: new ManualClock(), log: { info: () => {}, error: () => {} }, fetch: () => Promise.reject(new Error('this test fetches nothing')), store, client: undefined, config: undefined, wantsConnection: true };
+    const context = testSessionContext({ store, clock: new ManualClock() });
     const kept = new PeersBeforeOutage(context.clock);
     // Wired as createSession wires it: RoomsDomain hands CallsDomain what it remembers.
     const calls = new CallsDomain(

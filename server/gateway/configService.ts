@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ProviderConfig, RoomConfigResponse, SfuServerConfig } from '../../src/protocol/config';
 import { LIMITS } from '../../src/protocol/constants';
+import { customerDataTooLarge } from '../../src/protocol/customerData';
+import { displayNameFrom } from '../../src/protocol/displayName';
 import { GATEWAY_PATHS, gatewayAddresses, type PublicOrigin } from '../../src/protocol/endpoints';
 import { RELAY_TOKEN_AUDIENCE } from '../../src/protocol/relay';
 import { ValidationError } from '../../src/protocol/errors';
@@ -45,7 +47,7 @@ export class ConfigService {
       : this.guestIdentity([body.identity, keptIdentity], nowSeconds);
     const id = this.resumedId(body.resume, localpart, nowSeconds) ?? randomUUID();
     const customerData = user?.customerData;
-    const displayName = typeof user?.displayName === 'string' ? user.displayName.slice(0, LIMITS.displayNameLength) : undefined;
+    const displayName = displayNameFrom(user?.displayName);
     const credential = signToken(this.settings.tokenSecret, {
       sub: localpart,
       jid: `${localpart}@${this.settings.xmppDomain}`,
@@ -78,7 +80,8 @@ export class ConfigService {
   /**
    * Issue 13: a reconnecting session presents its previous credential (`resume`) and gets the same
    * id — resource and room nickname — back, if the credential is ours, still valid and for this same
-   * user (nobody can take another person's nickname this way). Anything else: a new id, no error.
+   * user (nobody can take another person's nickname this way). A credential that is not, or no
+   * longer, good for that: a new id, no error; a `resume` that is no string is a malformed request.
    */
   private resumedId(presented: unknown, localpart: string, nowSeconds: number): string | undefined {
     const credential = optionalString(presented, 'resume', 8192);
@@ -158,7 +161,7 @@ export class ConfigService {
     }
     if (typeof claims.sub !== 'string' || claims.sub === '') throw new HttpError(401, 'user token refused: it names no user (no "sub")');
     const customerData = claims.customerData === undefined ? undefined : expectRecord(claims.customerData, 'token customerData');
-    if (customerData && JSON.stringify(customerData).length > LIMITS.customerDataBytes) {
+    if (customerData && customerDataTooLarge(JSON.stringify(customerData))) {
       throw new ValidationError(`token customerData is larger than ${LIMITS.customerDataBytes} bytes`);
     }
     return { subject: claims.sub, customerData, displayName: claims.displayName };

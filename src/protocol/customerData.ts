@@ -8,12 +8,21 @@ export interface ParsedCustomerData {
 }
 
 /**
+ * Whether customerData's JSON text is above LIMITS.customerDataBytes in UTF-8, as it goes on the
+ * wire (a string's length counts UTF-16 units: a third of the bytes for most non-Latin text).
+ */
+export function customerDataTooLarge(json: string): boolean {
+  // A UTF-8 text never has fewer bytes than UTF-16 units: a longer one is too large uncounted.
+  return json.length > LIMITS.customerDataBytes || new TextEncoder().encode(json).length > LIMITS.customerDataBytes;
+}
+
+/**
  * The `<user>` element's text (PROTOCOL.md): the peer's customerData as JSON. Untrusted: bounded in
  * size, and anything but a JSON object becomes {}.
  */
 export function parseCustomerData(text: string | undefined): ParsedCustomerData {
   if (text === undefined || text.trim() === '') return { value: {}, problem: undefined };
-  if (text.length > LIMITS.customerDataBytes) {
+  if (customerDataTooLarge(text)) {
     return { value: {}, problem: `customerData is larger than ${LIMITS.customerDataBytes} bytes` };
   }
   let parsed: unknown;

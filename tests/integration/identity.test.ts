@@ -5,6 +5,7 @@ import { rm, stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { issueGuestIdentity } from '../../server/auth/identity';
 import { signToken } from '../../server/auth/jwt';
+import { LIMITS } from '../../src/protocol/constants';
 import { MemoryIdentityStorage } from '../../src/shared-worker/identity/IdentityStorage';
 import { providerConfig, useParley } from '../support/parley';
 import { connected, useSessions, waitFor } from '../support/sessions';
@@ -147,6 +148,18 @@ describe('product users: a user with a product token is always the user the toke
     expect(two.userId).not.toBe(guest.userId);
     expect(one.identity).toBeUndefined();
     await login(track(clientFor(two)));
+  });
+
+  it('bounds a product token’s customerData in UTF-8 bytes, as it goes on the wire, and cuts its displayName at whole characters', async () => {
+    const response = await fetch(new URL('/api/config', parley().url), {
+      method: 'POST',
+      body: JSON.stringify({ clientVersion: '1.30.3', token: userToken('customer-46', { customerData: { note: '語'.repeat(LIMITS.customerDataBytes / 3 + 100) } }) }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { status: 400, message: `token customerData is larger than ${LIMITS.customerDataBytes} bytes` } });
+
+    const named = await providerConfig(parley(), { token: userToken('customer-47', { displayName: '😀'.repeat(LIMITS.displayNameLength + 1) }) });
+    expect(named.displayName).toBe('😀'.repeat(LIMITS.displayNameLength));
   });
 
   it('refuses a product token that names no user (no sub) with 401', async () => {

@@ -101,6 +101,8 @@ describe('SPEC §3 Peer from an occupant presence', () => {
       ['{not json', 'customerData is not valid JSON'],
       ['[1,2]', 'customerData is not a JSON object'],
       [JSON.stringify({ blob: 'x'.repeat(LIMITS.customerDataBytes) }), `customerData is larger than ${LIMITS.customerDataBytes} bytes`],
+      // Counted in UTF-8, as it goes on the wire: fewer characters than the bound, three times the bytes.
+      [JSON.stringify({ blob: '語'.repeat(LIMITS.customerDataBytes / 2) }), `customerData is larger than ${LIMITS.customerDataBytes} bytes`],
     ];
     for (const [text, problem] of cases) {
       const { peer, problems } = peerFromPresence(occupantPresence({ user: `<user xmlns='https://talky.io/ns/core' sid='${NICK}'>${text}</user>` }), context());

@@ -54,10 +54,18 @@ export class FakeMediaDevices extends EventTarget {
   /** The kinds of device unplugged now (`plug`): not listed. */
   private readonly unplugged = new Set<MediaDeviceKind>();
 
+  /** Devices listed after the default ones (a second microphone to pick, say), by id and label. */
+  readonly alsoListed: Array<{ readonly kind: MediaDeviceKind; readonly deviceId: string; readonly label: string }> = [];
+
   async enumerateDevices(): Promise<MediaDeviceInfo[]> {
-    const device = (kind: MediaDeviceKind, label: string) =>
-      ({ deviceId: this.labelled ? defaultDeviceOf(kind) : '', groupId: '', kind, label: this.labelled ? label : '', toJSON: () => ({}) }) as MediaDeviceInfo;
-    return [device('audioinput', 'Microphone'), device('videoinput', 'Camera'), device('audiooutput', 'Speaker')].filter((info) => !this.unplugged.has(info.kind));
+    const device = (kind: MediaDeviceKind, label: string, deviceId = defaultDeviceOf(kind)) =>
+      ({ deviceId: this.labelled ? deviceId : '', groupId: '', kind, label: this.labelled ? label : '', toJSON: () => ({}) }) as MediaDeviceInfo;
+    return [
+      device('audioinput', 'Microphone'),
+      device('videoinput', 'Camera'),
+      device('audiooutput', 'Speaker'),
+      ...this.alsoListed.map(({ kind, label, deviceId }) => device(kind, label, deviceId)),
+    ].filter((info) => !this.unplugged.has(info.kind));
   }
 
   /** The fake's default camera or microphone unplugged (false) or plugged back in (true), as the browser says it: `devicechange`. */

@@ -314,6 +314,29 @@ describe('Picking a camera or microphone replaces the one running, muted or off 
     expect(h.runtime.media.local()).toHaveLength(2);
   });
 
+  it('a microphone picked is asked for with the old one closed, its voice analysis’s clone too: a browser that allows one live microphone opens the new one', async () => {
+    const h = open();
+    await settle();
+    const before = local(h).microphone!.itemId;
+    const analysed = monitorOf(h.monitors, before);
+    expect(analysed.track.readyState).toBe('live');
+    let answer!: () => void;
+    h.mediaDevices.starting = new Promise((resolve) => (answer = resolve));
+    const picked = h.runtime.selectMicrophone('other-microphone');
+    await settle();
+    expect(h.mediaDevices.requests).toHaveLength(2);
+    // Asked for now: nothing of the old microphone is open, not even the clone its analysis hears through.
+    expect(h.runtime.media.getTrack(before)?.readyState).toBe('ended');
+    expect(analysed.track.readyState).toBe('ended');
+    expect(analysed.stopped).toBe(true);
+    h.mediaDevices.starting = undefined;
+    answer();
+    await picked;
+    await settle();
+    expect(microphoneDevice(h)).toBe('other-microphone');
+    expect(monitorOf(h.monitors, local(h).microphone!.itemId).track.readyState).toBe('live');
+  });
+
   it('a camera picked while the preview’s camera is still starting replaces it once it runs', async () => {
     current = harness();
     const h = current;
@@ -810,6 +833,21 @@ describe('the camera follows SPEC §9’s tier of what we send, once it has sett
     await h.clock.advance(CAPTURE_TIER_SETTLE_MS);
     await settle();
     expect(appliedWidths(h)).not.toContainEqual({ ideal: VIDEO_RESOLUTION_TIERS[1]!.width });
+  });
+
+  it('a call left behind leaves no size: the next join’s camera starts at the top tier, not at the last call’s', async () => {
+    const h = await inCall();
+    h.engines[0]!.sendLoad(load(2));
+    await h.clock.advance(CAPTURE_TIER_SETTLE_MS);
+    await settle();
+    expect(appliedWidths(h)).toEqual([{ ideal: VIDEO_RESOLUTION_TIERS[2]!.width }]);
+    await h.runtime.hangUp();
+    h.deliverCallRecord();
+    await settle();
+    const capturesBefore = h.mediaDevices.requests.length;
+    await h.runtime.joinCall();
+    await settle();
+    expect(h.mediaDevices.requests.slice(capturesBefore).map((request) => request.video)).toEqual([expect.objectContaining({ width: { ideal: VIDEO_RESOLUTION_TIERS[0]!.width } })]);
   });
 });
 

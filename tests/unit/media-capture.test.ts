@@ -7,8 +7,10 @@ import {
   CaptureDeviceError,
   CaptureEndedError,
   CapturePermissionError,
+  CapturePromptDismissedError,
   CaptureTrackMissingError,
   DisplayMediaUnsupportedError,
+  PROMPT_DISMISSED,
   REFUSED_BY_SYSTEM,
   UserMediaUnsupportedError,
   type CaptureError,
@@ -232,6 +234,24 @@ describe('capture refusals (SPEC §8)', () => {
     const { capture, errors } = setup({ browserHasMediaDevices: false });
     expect(await capture.captureUserMedia({ audio: true })).toBeUndefined();
     expect(errors[0]).toBeInstanceOf(UserMediaUnsupportedError);
+  });
+});
+
+describe('a permission prompt closed unanswered (Chromium: "Permission dismissed") is marked denied as SPEC §8 says, but said as closed, with the button that asks again, not as blocked in the site’s settings', () => {
+  it('says the question was closed and which button asks again, marks both permissions denied, and does not ask again device by device', async () => {
+    const { fake, capture, devices, errors } = setup();
+    fake.outcomes.push({ error: 'NotAllowedError', message: 'Permission dismissed' });
+    expect(await capture.captureUserMedia({ audio: true, video: true })).toBeUndefined();
+    expect(fake.requests).toHaveLength(1);
+    expect(devices.state).toMatchObject({ cameraPermissionDenied: true, microphonePermissionDenied: true });
+    expect(errors.map((error) => [error.constructor, error.reason, error.userMessage])).toEqual([
+      [CapturePromptDismissedError, PROMPT_DISMISSED, `The browser's question about your camera and microphone was closed unanswered. Press "Start camera" or "Unmute microphone" to be asked again.`],
+    ]);
+    expect(errors[0]?.troubleOf('microphone')).toEqual({
+      words: "Your microphone wasn't allowed yet",
+      advice: `The browser's question about your microphone was closed unanswered. Press "Unmute microphone" to be asked again.`,
+      held: false,
+    });
   });
 });
 

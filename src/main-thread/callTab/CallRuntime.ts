@@ -134,6 +134,7 @@ export class CallRuntime {
       onTroubles: (troubles) => store.set(this.atoms.deviceTroubles, troubles),
       released: () => store.get(this.atoms.leftCall),
       onWanted: (wanted) => store.set(this.atoms.joinWith, wanted),
+      onPicked: (picked) => store.set(this.atoms.pickedDevices, picked),
     });
     this.elements = new MediaElements({
       media: this.media,

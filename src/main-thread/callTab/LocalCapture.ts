@@ -27,6 +27,7 @@ import {
   type VideoResolutionTiers,
   type VideoSendLoad,
 } from '../media';
+import type { SelectedDevices } from './callTabAtoms';
 import { localMediaState, type LocalMediaState } from './localMediaState';
 
 /** What media captured now is for. */
@@ -64,6 +65,8 @@ export interface LocalCaptureOptions {
   readonly released: () => boolean;
   /** What the person wants on changed: what a join turns on of what does not run. */
   readonly onWanted: (wanted: WantedDevices) => void;
+  /** The devices picked changed: remembered, and asked for by the next capture, whether or not one runs. */
+  readonly onPicked: (picked: SelectedDevices) => void;
 }
 
 /** Each capture device's track kind, and the kind of device the browser lists it as. */
@@ -117,7 +120,7 @@ export class LocalCapture {
   /** A takeover's carried mute / camera-off (issue 13): the next microphone or camera captured starts so. */
   private readonly startOff = { camera: false, microphone: false };
   /** Devices picked in the pickers; undefined is the browser's default. */
-  private readonly chosen: { camera: string | undefined; microphone: string | undefined } = { camera: undefined, microphone: undefined };
+  private chosen: SelectedDevices = { camera: undefined, microphone: undefined };
   private captures: Promise<void> = Promise.resolve();
   private troubles: DeviceTroubles = {};
   /**
@@ -320,13 +323,18 @@ export class LocalCapture {
    * flight: a camera picked while the preview's is still starting replaces it once it runs.
    */
   async selectCamera(deviceId: string): Promise<void> {
-    this.chosen.camera = deviceId || undefined;
+    this.pick({ camera: deviceId || undefined });
     await this.captureMedia({ audio: false, video: true }, 'switch');
   }
 
   async selectMicrophone(deviceId: string): Promise<void> {
-    this.chosen.microphone = deviceId || undefined;
+    this.pick({ microphone: deviceId || undefined });
     await this.captureMedia({ audio: true, video: false }, 'switch');
+  }
+
+  private pick(change: Partial<SelectedDevices>): void {
+    this.chosen = { ...this.chosen, ...change };
+    this.options.onPicked(this.chosen);
   }
 
   /**
@@ -380,9 +388,15 @@ export class LocalCapture {
     this.options.onWanted(this.wanted);
   }
 
-  /** The call left this tab: its camera, microphone and screen go, and so does any capture still on its way. */
+  /**
+   * The call left this tab: its camera, microphone and screen go, and so does any capture still on
+   * its way. What it sent goes with it, so that the next join's camera starts at the size of a call
+   * nobody receives yet, not at this call's until the next one's load has settled.
+   */
   letGo(): void {
     this.releases += 1;
+    this.options.clock.clearTimeout(this.tierSettling);
+    this.load = NO_SEND_LOAD;
     this.options.media.removeAllLocal();
   }
 
@@ -501,7 +515,7 @@ export class LocalCapture {
    */
   private async bringBackMicrophone(previous: { readonly deviceId: string | undefined; readonly muted: boolean }, askedAfter: number): Promise<void> {
     const refused = this.troubles.microphone;
-    this.chosen.microphone = previous.deviceId;
+    this.pick({ microphone: previous.deviceId });
     this.startOff.microphone = previous.muted;
     await this.runCapture({ audio: true, video: false }, 'missing', true, askedAfter);
     if (refused && this.state().microphone) this.options.onProblem(`The microphone you picked couldn't be used, so your previous one is on again. ${refused.advice}`);

@@ -72,6 +72,9 @@ export class VoiceMonitors {
       media.on('added', (item) => this.add(item)),
       media.on('updated', (item, previous) => this.followSource(item, previous)),
       media.on('removed', (item) => this.remove(item.id)),
+      // A microphone let go before its successor is asked for: its enabled clone would keep the device
+      // open, and a browser that allows one live microphone would refuse the new one.
+      media.on('trackStopped', (item) => this.remove(item.id)),
     );
     for (const item of media.all()) this.add(item);
   }

@@ -20,7 +20,7 @@ import type { DeviceTroubles, WantedDevices } from './LocalCapture';
  */
 export type CallPhase = 'preview' | 'joining' | 'in-call' | 'elsewhere' | 'unsupported';
 
-/** The devices the current camera and microphone capture from (their settings' deviceId). */
+/** A camera and a microphone device by id (a track's settings' deviceId, or a pick); undefined is none, or the browser's default. */
 export interface SelectedDevices {
   readonly camera: string | undefined;
   readonly microphone: string | undefined;
@@ -51,6 +51,8 @@ export function createCallTabAtoms(roomAddress: string) {
   const volumes = atom<Readonly<Record<string, number>>>({});
   const devices = atom<DevicesState>(initialDevicesState);
   const selectedDevices = atom<SelectedDevices>({ camera: undefined, microphone: undefined });
+  /** The devices picked in the pickers (LocalCapture), kept while none runs: what the next capture asks for. */
+  const pickedDevices = atom<SelectedDevices>({ camera: undefined, microphone: undefined });
   /** A capture or call failure in words for the person (CaptureError.userMessage and the like). */
   const problem = atom<string | undefined>(undefined);
   /** Why the camera or microphone did not start, each until it runs (LocalCapture): the preview and its toggle say it. */
@@ -187,6 +189,7 @@ export function createCallTabAtoms(roomAddress: string) {
     volumes,
     devices,
     selectedDevices,
+    pickedDevices,
     problem,
     deviceTroubles,
     playbackBlocked,

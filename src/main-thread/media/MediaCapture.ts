@@ -7,9 +7,11 @@ import {
   CaptureDeviceError,
   CaptureEndedError,
   CapturePermissionError,
+  CapturePromptDismissedError,
   CaptureTrackMissingError,
   DisplayMediaUnsupportedError,
   ScreenCaptureError,
+  PROMPT_DISMISSED,
   REFUSED_BY_SYSTEM,
   UserMediaUnsupportedError,
   type CaptureDevice,
@@ -94,20 +96,23 @@ function errorName(error: unknown): string {
 }
 
 /**
- * A capture error's name, or REFUSED_BY_SYSTEM for a NotAllowedError the operating system made:
- * Chromium says "Permission denied by system" there, and "Permission denied" where the person (or
- * the site's settings) refused, or closed the screen picker.
+ * A capture error's name; for a NotAllowedError the operating system made, REFUSED_BY_SYSTEM
+ * (Chromium says "Permission denied by system"), and for a permission prompt the person closed
+ * unanswered, PROMPT_DISMISSED ("Permission dismissed"). Chromium says "Permission denied" where
+ * the person (or the site's settings) refused, or closed the screen picker.
  */
 function refusalReason(error: unknown): string {
   const name = errorName(error);
+  if (name !== 'NotAllowedError') return name;
   const message = error instanceof Error || error instanceof DOMException ? error.message : '';
-  return name === 'NotAllowedError' && /by system/i.test(message) ? REFUSED_BY_SYSTEM : name;
+  if (/by system/i.test(message)) return REFUSED_BY_SYSTEM;
+  return /dismissed/i.test(message) ? PROMPT_DISMISSED : name;
 }
 
 /** A refusal by the person (or the site's settings) rather than by the system: asking again would ask them again. */
 function isRefusalByThePerson(error: unknown): boolean {
   const reason = refusalReason(error);
-  return reason === 'NotAllowedError' || reason === 'SecurityError';
+  return reason === 'NotAllowedError' || reason === 'SecurityError' || reason === PROMPT_DISMISSED;
 }
 
 function errorText(error: unknown): string {
@@ -203,13 +208,14 @@ export class MediaCapture {
   /**
    * Browsers may refuse a second microphone while one is live, and a just-stopped one can raise
    * AbortError: ours are released first (SimpleWebRTC does the same). The one being replaced only
-   * has its track stopped: its item stays until the new one is shared in its place, so the running
-   * sessions swap the track instead of being renegotiated without a microphone meanwhile.
+   * has its track stopped (MediaItems.stopTrack, which tells the voice analysis to stop its clone):
+   * its item stays until the new one is shared in its place, so the running sessions swap the track
+   * instead of being renegotiated without a microphone meanwhile.
    */
   private releaseMicrophones(replaced: string | undefined): void {
     const { media } = this.options;
     for (const item of media.local().filter(isVoice)) {
-      if (item.id === replaced) media.getTrack(item.id)?.stop();
+      if (item.id === replaced) media.stopTrack(item.id);
       else media.remove(item.id);
     }
   }
@@ -272,8 +278,12 @@ export class MediaCapture {
     const name = errorName(error);
     const log = `getUserMedia failed (${devices.join(' and ')}): ${errorText(error)}`;
     if (name === 'NotAllowedError' || name === 'SecurityError') {
+      // SPEC §8: a NotAllowedError marks the permission denied, a prompt closed unanswered too (the
+      // preview then asks no more by itself); but that blocks nothing, so it is said as such: the
+      // button asks again.
       for (const device of devices) this.options.devices.markPermissionDenied(device);
-      this.fail(new CapturePermissionError(log, devices, refusalReason(error)));
+      const reason = refusalReason(error);
+      this.fail(reason === PROMPT_DISMISSED ? new CapturePromptDismissedError(log, devices, reason) : new CapturePermissionError(log, devices, reason));
     } else if (name === 'AbortError') {
       this.fail(new CaptureAbortedError(`${log} (after ${CAPTURE_ABORT_RETRIES} retries)`, devices, name));
     } else {
@@ -352,7 +362,7 @@ export class MediaCapture {
     } catch (error) {
       const reason = refusalReason(error);
       // Closing the browser's picker (a refusal not the system's) is the person's choice, not a problem to show them.
-      if (reason === 'NotAllowedError') {
+      if (reason === 'NotAllowedError' || reason === PROMPT_DISMISSED) {
         this.options.logger.info(`screen sharing cancelled in the browser's picker (${errorText(error)})`);
         return undefined;
       }

@@ -14,6 +14,11 @@ export interface MediaItemsEvents {
    * session that sends it (Jingle mute / unmute, SPEC §4).
    */
   localMuteChanged: [item: MediaItem, muted: boolean];
+  /**
+   * A local item's track was stopped while its item stays (a microphone let go before its successor
+   * is asked for): whatever else holds that device open — a clone — is to let it go too.
+   */
+  trackStopped: [item: MediaItem];
 }
 
 export interface MediaItemsOptions {
@@ -243,6 +248,15 @@ export class MediaItems extends TypedEmitter<MediaItemsEvents> {
     const item = this.write(id, { shared: false });
     for (const replacement of this.local().filter((candidate) => candidate.replaces === id)) this.remove(replacement.id);
     return item;
+  }
+
+  /** Stops the track of item `id` and keeps the item (until its successor takes its place); its followers are told (`trackStopped`). */
+  stopTrack(id: string): void {
+    const item = this.items.get(id);
+    const live = this.live.get(id);
+    if (!item || !live) return;
+    live.track.stop();
+    this.emit('trackStopped', item);
   }
 
   /**

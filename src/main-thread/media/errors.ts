@@ -81,6 +81,24 @@ export abstract class CaptureError extends ParleyError {
  */
 export const REFUSED_BY_SYSTEM = 'refused by the system';
 
+/**
+ * A capture's `reason` when the person closed the browser's permission prompt without answering it
+ * (Chromium's NotAllowedError "Permission dismissed"): nothing is blocked, and the next request asks again.
+ */
+export const PROMPT_DISMISSED = 'prompt dismissed';
+
+/** The person closed the browser's question about camera or microphone: nothing to unblock, only to ask again. */
+export class CapturePromptDismissedError extends CaptureError {
+  override readonly name = 'CapturePromptDismissedError';
+  protected describe(devices: readonly CaptureDevice[]): string {
+    const buttons = [...(devices.includes('camera') ? ['"Start camera"'] : []), ...(devices.includes('microphone') ? ['"Unmute microphone"'] : [])].join(' or ');
+    return `The browser's question about your ${deviceWords(devices)} was closed unanswered. Press ${buttons} to be asked again.`;
+  }
+  protected override troubleWords(device: CaptureDevice): string {
+    return `Your ${device} wasn't allowed yet`;
+  }
+}
+
 /** NotAllowedError / SecurityError: the person, the browser or the system refused access. */
 export class CapturePermissionError extends CaptureError {
   override readonly name = 'CapturePermissionError';

@@ -31,29 +31,34 @@ function DevicePicker({ label, devices, value, defaultLabel, starting, onChange 
   );
 }
 
-/** The devices of a kind the call tab knows, and whether the preview's first capture is under way. */
+/**
+ * The devices of a kind the call tab knows, whether the preview's first capture is under way, and
+ * the device each picker shows: the one running, else the one picked (kept after leaving the call,
+ * or with the device left off, for the next capture to ask for).
+ */
 function useDevices() {
   const runtime = useCallRuntime();
   const devices = useAtomValue(runtime.atoms.devices);
   const starting = useAtomValue(runtime.atoms.previewStarting);
-  return { runtime, starting, ofKind: (kind: MediaDeviceKind) => devices.list.filter((device) => device.kind === kind) };
+  const running = useAtomValue(runtime.atoms.selectedDevices);
+  const picked = useAtomValue(runtime.atoms.pickedDevices);
+  const shown = { camera: running.camera ?? picked.camera ?? '', microphone: running.microphone ?? picked.microphone ?? '' };
+  return { runtime, starting, shown, ofKind: (kind: MediaDeviceKind) => devices.list.filter((device) => device.kind === kind) };
 }
 
 /** The microphone picker; `label` names it where it stands (beside the others, or in a notice about the microphone). */
 export function MicrophonePicker({ label }: { label: string }) {
-  const { runtime, starting, ofKind } = useDevices();
-  const selected = useAtomValue(runtime.atoms.selectedDevices);
-  return <DevicePicker label={label} devices={ofKind('audioinput')} value={selected.microphone ?? ''} defaultLabel="Default microphone" starting={starting} onChange={(id) => void runtime.selectMicrophone(id)} />;
+  const { runtime, starting, shown, ofKind } = useDevices();
+  return <DevicePicker label={label} devices={ofKind('audioinput')} value={shown.microphone} defaultLabel="Default microphone" starting={starting} onChange={(id) => void runtime.selectMicrophone(id)} />;
 }
 
 /** Camera, microphone and — where the browser can route audio — speaker. Names show once access is granted. */
 export function DevicePickers() {
-  const { runtime, starting, ofKind } = useDevices();
-  const selected = useAtomValue(runtime.atoms.selectedDevices);
+  const { runtime, starting, shown, ofKind } = useDevices();
   const { audioOutputDeviceId } = useAtomValue(preferencesAtom);
   return (
     <div className="device-pickers">
-      <DevicePicker label="Camera" devices={ofKind('videoinput')} value={selected.camera ?? ''} defaultLabel="Default camera" starting={starting} onChange={(id) => void runtime.selectCamera(id)} />
+      <DevicePicker label="Camera" devices={ofKind('videoinput')} value={shown.camera} defaultLabel="Default camera" starting={starting} onChange={(id) => void runtime.selectCamera(id)} />
       <MicrophonePicker label="Microphone" />
       {runtime.audioOutputSelectable && (
         <DevicePicker label="Speaker" devices={ofKind('audiooutput')} value={audioOutputDeviceId} defaultLabel="System default" starting={starting} onChange={(id) => runtime.selectSpeaker(id)} />

@@ -25,12 +25,14 @@ export interface RunningParley {
   readonly xmpp: XmppServer;
   /** Fault injection: kills the XMPP server at once, as a crash would, and keeps it down until `restartXmpp`. */
   killXmpp(): Promise<void>;
-  /** Starts the XMPP server again on the same port; the gateway keeps proxying to it. */
+  /** Starts the XMPP server again (on the same port unless it was taken meanwhile); the gateway proxies to it. */
   restartXmpp(): Promise<void>;
   /** What `GET /api/health` answers: which part is up. */
   health(): Promise<HealthReport>;
   /** When the XMPP server now running began accepting connections ("reachable again" after a restart); undefined while down. */
   readonly xmppUpSince: number | undefined;
+  /** Questions `GET /api/xmpp-ready` holds now, waiting for the XMPP server. */
+  readonly xmppWaiting: number;
   /** Fault injection: the gateway goes away (its websockets cut) and a new one, same settings, listens on the same port. */
   restartGateway(): Promise<void>;
   /** The media relay now running (a new instance after `restartRelay`); undefined when `relayWorkers` is 0. */
@@ -100,21 +102,26 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
     else closeAsUnavailable(request, socket, head);
   };
   const firstXmpp = await startXmppServer(xmppOptions);
-  const readiness = new XmppReadiness(systemClock, { ...XMPP_READINESS_DEFAULTS, releasesPerSecond: settings.xmppReconnectsPerSecond });
-  const xmpp = new XmppSupervisor(firstXmpp, () => startXmppServer({ ...xmppOptions, httpPort: firstXmpp.httpPort }), log, undefined, readiness);
+  const readiness = new XmppReadiness(systemClock, {
+    ...XMPP_READINESS_DEFAULTS,
+    releasesPerSecond: settings.xmppReconnectsPerSecond,
+    maxWaitersPerAddress: settings.xmppReadyWaitersPerAddress,
+  });
+  // A restart starts where the last server was, unless something took that port while it was down.
+  const xmpp: XmppSupervisor = new XmppSupervisor(firstXmpp, () => startXmppServer({ ...xmppOptions, preferredHttpPort: xmpp.server.httpPort }), log, undefined, readiness);
   let relay: RelayServer | undefined;
   const health = (): Promise<HealthReport> => checkHealth(xmpp.server, relayOptions ? relay : 'off');
   try {
     relay = relayOptions && (await RelayServer.start(relayOptions));
     const openGateway = async (listenPort: number): Promise<OpenGateway> => {
-      // The supervisor restarts the XMPP server on the same port, so the proxy's backend stays the same.
-      const xmppProxy = new WebsocketProxy(new URL(firstXmpp.websocketUrl), settings.gatewayBufferBytes);
+      // Looked up per upgrade: a restarted XMPP server may listen on another port than the last one.
+      const xmppProxy = new WebsocketProxy(() => new URL(xmpp.server.websocketUrl), settings.gatewayBufferBytes);
       const gateway = await createGateway({
         settings,
         xmppProxy,
         log,
         health,
-        xmppReady: (gone) => readiness.whenUp(gone),
+        xmppReady: (clientAddress, gone) => readiness.whenUp(clientAddress, gone),
         ...(relayOptions || relayRegistry ? { relayUpgrade: routeRelay } : {}),
         ...(relayRegistry ? { relayRegistry } : {}),
       });
@@ -139,6 +146,9 @@ export async function startParley(overrides: Partial<ParleySettings> = {}, log: 
       health,
       get xmppUpSince() {
         return readiness.upSince;
+      },
+      get xmppWaiting() {
+        return readiness.waiting;
       },
       get relay() {
         return relay;

@@ -30,10 +30,10 @@ export interface GatewayOptions {
   health?: () => Promise<HealthReport>;
   /**
    * Answers `GET /api/xmpp-ready` (XmppReadiness.whenUp): true once the XMPP server is up, false
-   * when it stayed down for the wait; `gone` is given a callback for a client that went away.
-   * Absent, the route is not served.
+   * when it stayed down for the wait (or too many wait, from everywhere or from `clientAddress`);
+   * `gone` is given a callback for a client that went away. Absent, the route is not served.
    */
-  xmppReady?: (gone: (stop: () => void) => void) => Promise<boolean>;
+  xmppReady?: (clientAddress: string, gone: (stop: () => void) => void) => Promise<boolean>;
   /** Takes relay hosts' announcements (`POST /api/relays`); absent, the route is not served. */
   relayRegistry?: RelayRegistry;
 }
@@ -113,8 +113,9 @@ export async function createGateway({ settings, xmppProxy, relayUpgrade, log, he
 
   if (xmppReady) {
     // Issue 13: a tab waiting to reconnect asks here instead of guessing; held until the XMPP server is up.
-    app.get(GATEWAY_PATHS.xmppReady, async (_request, reply) => {
-      const up = await xmppReady((stop) => reply.raw.once('close', stop));
+    app.get(GATEWAY_PATHS.xmppReady, async (request, reply) => {
+      // The connection's peer, not a forwarded header: the route needs no login, and a header is the client's to write.
+      const up = await xmppReady(request.socket.remoteAddress ?? 'unknown', (stop) => reply.raw.once('close', stop));
       return reply.status(up ? 200 : 503).header('cache-control', 'no-store').send({ xmpp: up ? 'up' : 'down' });
     });
   }

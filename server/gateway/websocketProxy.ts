@@ -46,9 +46,9 @@ export class WebsocketProxy {
   private peakBufferedBytes = 0;
   private closed = false;
 
-  /** `backend` undefined: every upgrade names its own target. */
+  /** `backend` is asked on each upgrade (the server behind it may move); undefined: every upgrade names its own target. */
   constructor(
-    private readonly backend: URL | undefined,
+    private readonly backend: (() => URL) | undefined,
     private readonly maxBufferedBytes: number,
   ) {}
 
@@ -62,7 +62,7 @@ export class WebsocketProxy {
       client.destroy();
       return;
     }
-    const backend = target?.backend ?? this.backend;
+    const backend = target?.backend ?? this.backend?.();
     if (!backend) {
       client.destroy();
       return;

@@ -4,8 +4,8 @@ import { RestartBackoff } from './RestartBackoff';
 import { XMPP_READINESS_DEFAULTS, XmppReadiness } from './XmppReadiness';
 
 /**
- * Keeps the XMPP server running for `npm start`'s process: when it dies, it is started again on
- * the same port (the gateway keeps proxying there), after a bounded backoff, with one log line per
+ * Keeps the XMPP server running for `npm start`'s process: when it dies, it is started again (on
+ * the same port unless that was taken meanwhile; the gateway proxies to `server`), after a bounded backoff, with one log line per
  * restart. Fault injection can hold it down (`holdDown`) until `restart`. It says when the server is
  * up (`readiness`): from the moment a new one accepts connections until the current one exits.
  */
@@ -23,7 +23,7 @@ export class XmppSupervisor {
 
   constructor(
     first: XmppServer,
-    /** Starts a new server on the same port. */
+    /** Starts a new server, where the last one was if it can. */
     private readonly startServer: () => Promise<XmppServer>,
     private readonly log: (line: string) => void,
     private readonly backoff = new RestartBackoff(),

@@ -14,8 +14,13 @@ export interface XmppServerOptions {
   mucDomain: string;
   /** HS256 secret shared with the config service; logins present tokens signed with it. */
   tokenSecret: string;
-  /** Fixed port (to start again on the same port); default: a free port on 127.0.0.1. */
+  /** Fixed port: a start that finds it taken fails; default: a free port on 127.0.0.1. */
   httpPort?: number;
+  /**
+   * Tried first when `httpPort` is not set: a restart starts where the last server was. Taken by
+   * something else meanwhile, a free port on 127.0.0.1 is used instead, not waited for.
+   */
+  preferredHttpPort?: number;
   /** Default: a fresh temporary folder, removed on stop. */
   runtimeDir?: string;
   /** Where rooms (with owners, locks, bans) are stored to outlive this server — Prosody's SQLite file, ejabberd's Mnesia; default: inside the runtime folder (gone on stop). */

@@ -61,7 +61,8 @@ export async function findBinary(name: string, product: string, installCommand: 
 
 /**
  * Runs `launch` in the runtime folder (a fresh temporary one unless the options name one) on the
- * options' port or a free one, trying another free port when the picked one was taken meanwhile.
+ * options' fixed port, else on their preferred port or a free one, trying another free port when
+ * the picked one was taken meanwhile.
  */
 export async function launchOnFreePort(
   options: XmppServerOptions,
@@ -72,7 +73,7 @@ export async function launchOnFreePort(
   const runtimeDir = options.runtimeDir ?? (await mkdtemp(join(tmpdir(), runtimeDirPrefix)));
   try {
     for (let attempt = 1; ; attempt += 1) {
-      const httpPort = options.httpPort ?? (await freeLoopbackPort());
+      const httpPort = options.httpPort ?? (attempt === 1 ? options.preferredHttpPort : undefined) ?? (await freeLoopbackPort());
       try {
         return await launch(runtimeDir, ownsRuntimeDir, httpPort);
       } catch (error) {

@@ -178,7 +178,8 @@ describe('The gateway tells the XMPP server the client’s address itself: no Fo
         socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n');
       });
     });
-    const proxy = new WebsocketProxy(new URL(`http://127.0.0.1:${await listening(backend)}/xmpp-websocket`), 64 * 1024);
+    const backendUrl = new URL(`http://127.0.0.1:${await listening(backend)}/xmpp-websocket`);
+    const proxy = new WebsocketProxy(() => backendUrl, 64 * 1024);
     const gateway = createHttpServer((_request, response) => response.writeHead(404).end());
     gateway.on('upgrade', (request, socket, head: Buffer) => proxy.upgrade(request, socket, head));
     const port = await listening(gateway);

@@ -166,7 +166,7 @@ describe('The gateway serves the built app: content-hashed assets are cached for
     writeFileSync(join(root, 'assets', 'session-Co4aATGp.js.gz'), gzipSync(SCRIPT));
     writeFileSync(join(root, 'robots.txt'), 'User-agent: *');
     const { settings, xmpp } = parley();
-    proxy = new WebsocketProxy(new URL(xmpp.websocketUrl), settings.gatewayBufferBytes);
+    proxy = new WebsocketProxy(() => new URL(xmpp.websocketUrl), settings.gatewayBufferBytes);
     gateway = await createGateway({ settings: { ...settings, staticRoot: root }, xmppProxy: proxy });
     await gateway.listen({ host: '127.0.0.1', port: 0 });
     url = `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}/`;
@@ -210,7 +210,7 @@ describe('The gateway serves the built app: content-hashed assets are cached for
 describe('The gateway logs what it answers with a 5xx through its own log (its Fastify logs nothing)', () => {
   it('answers a failing route with a bare 500 and logs the error behind it', async () => {
     const lines: string[] = [];
-    const proxy = new WebsocketProxy(new URL(parley().xmpp.websocketUrl), parley().settings.gatewayBufferBytes);
+    const proxy = new WebsocketProxy(() => new URL(parley().xmpp.websocketUrl), parley().settings.gatewayBufferBytes);
     // A health check that throws: nothing real on this machine fails so on cue.
     const failingHealth = (): Promise<never> => Promise.reject(new Error('health check broke'));
     const gateway = await createGateway({ settings: parley().settings, xmppProxy: proxy, log: (line) => lines.push(line), health: failingHealth });

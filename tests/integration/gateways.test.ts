@@ -22,7 +22,7 @@ let second: { gateway: FastifyInstance; proxy: WebsocketProxy; url: string };
 
 beforeAll(async () => {
   const { settings, xmpp } = parley();
-  const proxy = new WebsocketProxy(new URL(xmpp.websocketUrl), settings.gatewayBufferBytes);
+  const proxy = new WebsocketProxy(() => new URL(xmpp.websocketUrl), settings.gatewayBufferBytes);
   const gateway = await createGateway({ settings, xmppProxy: proxy });
   await gateway.listen({ host: SECOND_GATEWAY_ADDRESS, port: 0 });
   const { port } = gateway.server.address() as AddressInfo;

@@ -2,8 +2,11 @@
 // Prosody when it dies, keeps serving meanwhile, says which part is down at GET /api/health, and a
 // restarted gateway is transparent to open sessions. Real Prosody, real relay worker, real gateway.
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningParley } from '../../server/Parley';
+import { XMPP_READINESS_DEFAULTS } from '../../server/supervision/XmppReadiness';
 import { startTestParley } from '../support/testParley';
 import { joinedBy, joinedRoom, useSessions, waitFor, WAIT_MS, type TestSession } from '../support/sessions';
 
@@ -62,6 +65,30 @@ describe('Supervision: a Prosody that dies is restarted on the same port, with o
   });
 });
 
+describe('Supervision: a Prosody whose port was taken while it was down starts again on a free port, and the gateway’s proxy follows it', () => {
+  it('restarts Prosody on another port when something listens on its old one, and a session joins a room through the gateway', async () => {
+    const before = server().xmpp.httpPort;
+    await server().killXmpp();
+    const squatter = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => {
+      squatter.once('error', reject);
+      squatter.listen(before, '127.0.0.1', resolve);
+    });
+    try {
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`Prosody did not start again within ${WAIT_MS} ms while its port was taken`)), WAIT_MS);
+      });
+      await Promise.race([server().restartXmpp(), gaveUp]).finally(() => clearTimeout(timer));
+    } finally {
+      // Freed either way: a supervisor still retrying that port gets it, for the tests after this one.
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+    expect(server().xmpp.httpPort).not.toBe(before);
+    await inRoom('Alice', `moved-${randomUUID().slice(0, 8)}`);
+  });
+});
+
 describe('GET /api/health names the part that is down (503), and says up once it is back (200)', () => {
   it('is 200 with everything up, 503 xmpp down while Prosody is down, 200 again after', async () => {
     expect(await health()).toEqual({ status: 200, body: { xmpp: 'up', relay: 'up' } });
@@ -94,6 +121,42 @@ describe('GET /api/xmpp-ready: the gateway holds a waiting client until the rest
     const answer = await held;
     expect(answer).toMatchObject({ status: 200, body: { xmpp: 'up' } });
     expect(answer.at).toBeGreaterThanOrEqual(server().xmppUpSince!);
+  });
+});
+
+/** GET /api/xmpp-ready from `localAddress` (any of 127.0.0.0/8 on Linux's loopback); resolves its status once answered. */
+function readyFrom(localAddress: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const asked = request(new URL('/api/xmpp-ready', server().url), { localAddress, agent: false }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    asked.once('error', reject);
+    asked.end();
+  });
+}
+
+describe('GET /api/xmpp-ready holds at most maxWaitersPerAddress questions from one client address, so one address cannot leave everyone else "down"', () => {
+  it('answers one more from a full address 503 at once, holds another address’s question, and answers all held 200 once the server is back', async () => {
+    const { maxWaitersPerAddress } = XMPP_READINESS_DEFAULTS;
+    await server().killXmpp();
+    const held: Array<Promise<number>> = [];
+    try {
+      held.push(...Array.from({ length: maxWaitersPerAddress }, () => readyFrom('127.0.0.2')));
+      // Each is on its own connection: the gateway holds them all before the next question is asked.
+      await vi.waitFor(() => expect(server().xmppWaiting).toBe(maxWaitersPerAddress), { timeout: WAIT_MS, interval: 20 });
+      let refused: number | undefined;
+      void readyFrom('127.0.0.2').then((status) => (refused = status));
+      await vi.waitFor(() => expect(refused).toBe(503), { timeout: WAIT_MS, interval: 20 });
+      let otherAnswered = false;
+      held.push(readyFrom('127.0.0.3').finally(() => (otherAnswered = true)));
+      await vi.waitFor(() => expect(server().xmppWaiting).toBe(maxWaitersPerAddress + 1), { timeout: WAIT_MS, interval: 20 });
+      expect(otherAnswered).toBe(false);
+    } finally {
+      // Up again even when an expectation failed, so the tests after this one meet a running server.
+      await server().restartXmpp();
+    }
+    expect(await Promise.all(held)).toEqual(Array.from({ length: maxWaitersPerAddress + 1 }, () => 200));
   });
 });
 

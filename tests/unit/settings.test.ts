@@ -91,6 +91,14 @@ describe('PARLEY_XMPP_RECONNECTS_PER_SECOND: how fast the gateway tells waiting 
   });
 });
 
+describe('PARLEY_XMPP_READY_WAITERS_PER_ADDRESS: questions to GET /api/xmpp-ready held from one client address (raised behind a load balancer, whose address every client shares)', () => {
+  it('is 32 by default, takes a positive integer, and refuses 0', () => {
+    expect(readSettings({}).xmppReadyWaitersPerAddress).toBe(32);
+    expect(readSettings({ PARLEY_XMPP_READY_WAITERS_PER_ADDRESS: '20000' }).xmppReadyWaitersPerAddress).toBe(20000);
+    expect(() => readSettings({ PARLEY_XMPP_READY_WAITERS_PER_ADDRESS: '0' })).toThrow(/at least 1/);
+  });
+});
+
 describe('PARLEY_GATEWAY_BUFFER_BYTES: what the websocket proxy holds per connection and direction', () => {
   it('defaults to 1 MiB and is read from the environment', () => {
     expect(readSettings({}).gatewayBufferBytes).toBe(1024 * 1024);

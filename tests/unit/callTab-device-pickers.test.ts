@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DevicePickers } from '../../src/ui/call/DevicePickers';
 import { CallRuntimeContext } from '../../src/ui/call/callRuntimeContext';
-import { harness, settle } from './callTab-fakes';
+import { harness, joinAndLeave, settle } from './callTab-fakes';
 
 let current: ReturnType<typeof harness> | undefined;
 afterEach(() => {
@@ -48,12 +48,7 @@ describe('The device pickers show the device picked while none runs (after leavi
 
   it('a microphone picked after leaving, with none running, is shown as picked and captured by the next join', async () => {
     const h = await previewWithSecondDevices();
-    await h.runtime.joinCall();
-    h.deliverCallRecord();
-    await settle();
-    await h.runtime.hangUp();
-    h.deliverCallRecord();
-    await settle();
+    await joinAndLeave(h);
     await h.runtime.selectMicrophone('headset-microphone');
     expect(shownPicks(h)).toMatchObject({ Camera: 'Default camera', Microphone: 'Headset microphone' });
     await h.runtime.joinCall();

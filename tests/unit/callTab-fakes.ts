@@ -516,18 +516,23 @@ export async function settle(): Promise<void> {
   for (let round = 0; round < 20; round += 1) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
-/**
- * The started harness `h` in the call with nothing of yours running: joined, hung up, camera and
- * microphone switched off in the preview, joined again — someone who only listens.
- */
-export async function joinListeningOnly(h: ReturnType<typeof harness>): Promise<void> {
-  await settle();
+/** The started harness `h` has joined the call and left it, the session's record following each. */
+export async function joinAndLeave(h: ReturnType<typeof harness>): Promise<void> {
   await h.runtime.joinCall();
   h.deliverCallRecord();
   await settle();
   await h.runtime.hangUp();
   h.deliverCallRecord();
   await settle();
+}
+
+/**
+ * The started harness `h` in the call with nothing of yours running: joined, hung up, camera and
+ * microphone switched off in the preview, joined again — someone who only listens.
+ */
+export async function joinListeningOnly(h: ReturnType<typeof harness>): Promise<void> {
+  await settle();
+  await joinAndLeave(h);
   await h.runtime.toggleCamera();
   await h.runtime.toggleMicrophone();
   await h.runtime.joinCall();

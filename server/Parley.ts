@@ -55,8 +55,12 @@ interface OpenGateway {
   sockets: Set<Duplex>;
 }
 
-export async function startParley(overrides: Partial<ParleySettings> = {}, log: (line: string) => void = () => {}): Promise<RunningParley> {
-  const settings = await resolveSettings(readSettings(process.env, overrides));
+export async function startParley(
+  overrides: Partial<ParleySettings> = {},
+  log: (line: string) => void = () => {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningParley> {
+  const settings = await resolveSettings(readSettings(env, overrides));
   const xmppOptions: XmppServerOptions = {
     implementation: settings.xmppServer,
     cluster: settings.xmppCluster,

@@ -1,7 +1,8 @@
 import { startParley } from './Parley';
+import { takeParleySecrets } from './settings';
 
 /** `npm start`'s server process: runs until SIGINT/SIGTERM/SIGHUP (its terminal closed), then stops every child. */
-const parley = await startParley({}, (line) => process.stderr.write(`${line}\n`));
+const parley = await startParley({}, (line) => process.stderr.write(`${line}\n`), takeParleySecrets());
 console.log(`Parley ready at ${parley.url}`);
 
 let stopping = false;

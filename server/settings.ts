@@ -187,6 +187,29 @@ export type ConfiguredSettings = Omit<ParleySettings, 'tokenSecret'> & { tokenSe
 
 const DAY_SECONDS = 24 * 3600;
 
+/**
+ * The environment without Parley's own settings, PARLEY_TOKEN_SECRET and PARLEY_USER_TOKEN_SECRET
+ * among them: what a child process gets, since its environment is readable by whatever it runs
+ * (/proc/<pid>/environ, a crash dump).
+ */
+export function withoutParleySettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('PARLEY_')));
+}
+
+/** The settings that are secrets: what no child process may inherit. */
+const SECRET_SETTINGS = ['PARLEY_TOKEN_SECRET', 'PARLEY_USER_TOKEN_SECRET'] as const;
+
+/**
+ * A server entry's first step: returns the whole environment to read the settings from and takes
+ * the secrets out of `env` itself, because mediasoup spawns its workers with this process's
+ * environment and has no option to give them another.
+ */
+export function takeParleySecrets(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const whole = { ...env };
+  for (const name of SECRET_SETTINGS) delete env[name];
+  return whole;
+}
+
 export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ParleySettings> = {}): ConfiguredSettings {
   const xmppDomain = env.PARLEY_XMPP_DOMAIN || 'parley.localhost';
   const xmppServer = xmppServerName(env.PARLEY_XMPP_SERVER);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { withoutParleySettings } from '../settings';
 
 const LOG_TAIL_LINES = 40;
 
@@ -15,15 +16,6 @@ function killChildrenOnExit(child: ChildProcess): void {
   process.once('exit', () => {
     for (const running of runningChildren) running.kill('SIGKILL');
   });
-}
-
-/**
- * The environment without Parley's own settings, PARLEY_TOKEN_SECRET and PARLEY_USER_TOKEN_SECRET
- * among them: the server gets what it needs in its config file, and its environment is readable by
- * whatever it runs (/proc/<pid>/environ, a crash dump).
- */
-function withoutParleySettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('PARLEY_')));
 }
 
 export interface ServerProcessOptions {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -91,15 +91,15 @@ describe('Ctrl-C stops npm start whatever the clients do (issue 12, item 5)', ()
 });
 
 /** The processes of a process group (Linux's /proc), with their command lines. */
-async function processGroup(pgid: number): Promise<string[]> {
-  const members: string[] = [];
+async function processGroup(pgid: number): Promise<{ pid: string; command: string }[]> {
+  const members: { pid: string; command: string }[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
       // pid (comm) state ppid pgrp ...: comm may hold spaces, so read after its closing parenthesis.
       const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      if (group === pgid) members.push((await readFile(`/proc/${entry}/cmdline`, 'utf8')).replaceAll('\0', ' ').trim());
+      if (group === pgid) members.push({ pid: entry, command: (await readFile(`/proc/${entry}/cmdline`, 'utf8')).replaceAll('\0', ' ').trim() });
     } catch {
       // Gone meanwhile.
     }
@@ -107,24 +107,45 @@ async function processGroup(pgid: number): Promise<string[]> {
   return members;
 }
 
+/** Starts `npm start`'s script in a process group of its own, as a terminal's job is, and waits for its ready line. */
+async function startInGroup(env: NodeJS.ProcessEnv): Promise<{ start: ChildProcess; pgid: number }> {
+  const start = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  start.stderr!.resume();
+  const ready = new Promise<void>((resolve, reject) => {
+    start.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/^Parley ready at /m.test(output)) resolve();
+    });
+    start.once('exit', (code) => reject(new Error(`npm start exited (${code}) before ready:\n${output}`)));
+  });
+  // Bounded below the tests' own timeouts, so that a start that hangs leaves no servers behind.
+  const startTimeout = AbortSignal.timeout(45_000);
+  try {
+    await Promise.race([ready, new Promise((_, reject) => startTimeout.addEventListener('abort', () => reject(new Error(`npm start not ready in 45 s:\n${output}`))))]);
+  } catch (error) {
+    killGroup(start.pid!);
+    throw error;
+  }
+  return { start, pgid: start.pid! };
+}
+
+/** Ends a process group that a failed run may have left. */
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // The group is gone already.
+  }
+}
+
 describe('Closing the terminal (SIGHUP) stops npm start and every server it started', () => {
   it('leaves no process of its group behind, Prosody included, after SIGHUP to the group', async () => {
     const dataDir = await temporaryDataDir();
-    // Its own process group, as a terminal's job is: the hangup goes to the whole group.
-    const start = spawn(process.execPath, ['scripts/start.mjs'], { env: { ...process.env, PORT: '0', PARLEY_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const pgid = start.pid!;
+    // The hangup goes to the whole group, as a terminal's does.
+    const { start, pgid } = await startInGroup({ ...process.env, PORT: '0', PARLEY_DATA_DIR: dataDir });
     try {
-      let output = '';
-      const ready = new Promise<void>((resolve, reject) => {
-        start.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          if (/^Parley ready at /m.test(output)) resolve();
-        });
-        start.once('exit', (code) => reject(new Error(`npm start exited (${code}) before ready:\n${output}`)));
-      });
-      start.stderr.resume();
-      await ready;
-      expect((await processGroup(pgid)).filter((command) => command.includes('prosody'))).toHaveLength(1);
+      expect((await processGroup(pgid)).filter(({ command }) => command.includes('prosody'))).toHaveLength(1);
 
       const exited = once(start, 'exit');
       process.kill(-pgid, 'SIGHUP');
@@ -132,12 +153,39 @@ describe('Closing the terminal (SIGHUP) stops npm start and every server it star
       // Prosody, reloading on its own SIGHUP, stays unless stopped: nothing of the group may be left.
       await expect.poll(() => processGroup(pgid), { timeout: 15_000, interval: 100 }).toEqual([]);
     } finally {
-      // A failed run must not leave the servers behind.
-      try {
-        process.kill(-pgid, 'SIGKILL');
-      } catch {
-        // The group is gone already.
+      killGroup(pgid);
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('No process npm start runs but its own holds the token secrets in its environment', () => {
+  it('gives neither the relay’s mediasoup workers nor Prosody PARLEY_TOKEN_SECRET or PARLEY_USER_TOKEN_SECRET', async () => {
+    const dataDir = await temporaryDataDir();
+    const tokenSecret = `token-secret-${'t'.repeat(32)}`;
+    const userTokenSecret = `user-token-secret-${'u'.repeat(32)}`;
+    const { start, pgid } = await startInGroup({
+      ...process.env,
+      PORT: '0',
+      PARLEY_DATA_DIR: dataDir,
+      PARLEY_TOKEN_SECRET: tokenSecret,
+      PARLEY_USER_TOKEN_SECRET: userTokenSecret,
+    });
+    try {
+      const children = (await processGroup(pgid)).filter(({ command }) => command.includes('mediasoup-worker') || command.includes('prosody'));
+      expect(children.filter(({ command }) => command.includes('mediasoup-worker')).length).toBeGreaterThan(0);
+      expect(children.filter(({ command }) => command.includes('prosody'))).toHaveLength(1);
+      for (const { pid, command } of children) {
+        const environment = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
+        expect(environment.filter((entry) => entry.includes(tokenSecret) || entry.includes(userTokenSecret))).toEqual([]);
+        // A mediasoup worker has the rest of the server's environment (so this reads the right one); Prosody none of Parley's settings.
+        if (command.includes('mediasoup-worker')) expect(environment).toContain(`PARLEY_DATA_DIR=${dataDir}`);
       }
+      const exited = once(start, 'exit');
+      start.kill('SIGINT');
+      expect((await exited)[0]).toBe(0);
+    } finally {
+      killGroup(pgid);
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 60_000);

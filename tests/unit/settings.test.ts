@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSettings, resolveSettings } from '../../server/settings';
+import { readSettings, resolveSettings, takeParleySecrets } from '../../server/settings';
 import { ServerProcess } from '../../server/xmpp/ServerProcess';
 import { VIDEO_RESOLUTION_TIERS } from '../../src/protocol/constants';
 import { RELAY_LIMITS } from '../../src/protocol/relay';
@@ -182,5 +182,15 @@ describe('The XMPP server’s process gets the environment without Parley’s se
     } finally {
       await rm(cwd, { recursive: true, force: true });
     }
+  });
+});
+
+describe('A server entry takes the token secrets out of its own environment, for mediasoup’s workers inherit it', () => {
+  it('returns the whole environment to read and leaves the environment without the two secrets but with every other setting', () => {
+    const env: NodeJS.ProcessEnv = { PARLEY_TOKEN_SECRET: SECRET, PARLEY_USER_TOKEN_SECRET: 'product-backend-secret', PARLEY_DATA_DIR: '/data', PATH: '/usr/bin' };
+    const whole = takeParleySecrets(env);
+    expect(readSettings(whole).tokenSecret).toBe(SECRET);
+    expect(readSettings(whole).userTokenSecret).toBe('product-backend-secret');
+    expect(env).toEqual({ PARLEY_DATA_DIR: '/data', PATH: '/usr/bin' });
   });
 });

@@ -1,5 +1,5 @@
 import { errorMessage } from '../../../src/common/errorMessage';
-import { readSettings } from '../../settings';
+import { readSettings, takeParleySecrets } from '../../settings';
 import { relayServerOptions } from '../relayServerOptions';
 import { relayWorkerBinary } from '../workerBinary';
 import { RelayHost } from './RelayHost';
@@ -11,7 +11,7 @@ import { RelayHost } from './RelayHost';
  */
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 try {
-  const settings = readSettings(process.env);
+  const settings = readSettings(takeParleySecrets());
   if (!settings.tokenSecret) throw new Error('PARLEY_TOKEN_SECRET must be set: the gateways verify announcements, and the relay verifies clients, with it');
   if (settings.relayGateways.length === 0) throw new Error('PARLEY_RELAY_GATEWAYS must name at least one gateway (http://host:port)');
   if (settings.relayWorkers < 1) throw new Error('PARLEY_RELAY_WORKERS must be at least 1 on a relay host');

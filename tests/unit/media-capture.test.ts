@@ -37,6 +37,12 @@ class FakeMediaDevices extends EventTarget {
   readonly displayRequests: DisplayMediaStreamOptions[] = [];
   /** What the next getDisplayMedia calls throw, in turn (the picker closed, the system's refusal). */
   readonly displayErrors: DOMException[] = [];
+  /** Set: getUserMedia answers only once it resolves (a camera slow to start). */
+  userMediaHeld: Promise<void> | undefined;
+  /** Set: getDisplayMedia answers only once it resolves (the person still in the picker). */
+  displayHeld: Promise<void> | undefined;
+  /** The streams getDisplayMedia answered with. */
+  readonly displayStreams: FakeStream[] = [];
   /**
    * Absent unless the fake's browser can share a screen (`withScreen`): then each call is kept and
    * answered with a video track, and an audio track when audio was asked for (the picker's "share
@@ -49,9 +55,12 @@ class FakeMediaDevices extends EventTarget {
     this.getDisplayMedia = withScreen
       ? async (options) => {
           this.displayRequests.push(options);
+          await this.displayHeld;
           const error = this.displayErrors.shift();
           if (error) throw error;
-          return new FakeStream([new FakeTrack('video'), ...(options.audio ? [new FakeTrack('audio')] : [])]) as unknown as MediaStream;
+          const stream = new FakeStream([new FakeTrack('video'), ...(options.audio ? [new FakeTrack('audio')] : [])]);
+          this.displayStreams.push(stream);
+          return stream as unknown as MediaStream;
         }
       : undefined;
   }
@@ -67,6 +76,7 @@ class FakeMediaDevices extends EventTarget {
 
   async getUserMedia(constraints: MediaStreamConstraints): Promise<MediaStream> {
     this.requests.push(constraints);
+    await this.userMediaHeld;
     const outcome = this.outcomes.shift() ?? {
       kinds: [...(constraints.audio ? ['audio' as const] : []), ...(constraints.video ? ['video' as const] : [])],
     };
@@ -88,16 +98,17 @@ function setup({ browserHasMediaDevices = true, withScreen = false } = {}) {
   const devices = new DeviceManager({ mediaDevices: api, clock, logger });
   const media = new MediaItems({ clock });
   const errors: CaptureError[] = [];
+  const queue = new OperationQueue();
   const capture = new MediaCapture({
     mediaDevices: browserHasMediaDevices ? api : undefined,
     devices,
     media,
-    queue: new OperationQueue(),
+    queue,
     clock,
     logger,
     onError: (error) => errors.push(error),
   });
-  return { clock, fake, devices, media, capture, errors, logged };
+  return { clock, fake, devices, media, capture, errors, logged, queue };
 }
 
 const abortErrors = (count: number): Outcome[] => Array.from({ length: count }, () => ({ error: 'AbortError' }));
@@ -443,6 +454,36 @@ describe('SPEC §5 "Screen capture needs display-media support; otherwise an err
     const picked = await capture.captureUserMedia({ audio: true, replaceAudio: microphone?.audio });
     expect(media.local('audio').map((item) => item.id)).toEqual([sound?.id, picked?.audio]);
     expect(media.get(microphone?.audio ?? '')).toBeUndefined();
+  });
+
+  it('opens the browser’s picker at once while a camera is still slow to start ahead of it, for the click’s activation may not outlast that start; the screen is added after the camera', async () => {
+    const { capture, fake, media } = setup({ withScreen: true });
+    let cameraStarts = (): void => {};
+    fake.userMediaHeld = new Promise<void>((resolve) => (cameraStarts = resolve));
+    const camera = capture.captureUserMedia({ video: true });
+    const screen = capture.captureDisplay();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.displayRequests).toHaveLength(1);
+    expect(media.local()).toEqual([]);
+    cameraStarts();
+    const [cameraCaptured, screenCaptured] = await Promise.all([camera, screen]);
+    expect(media.local('video').map((item) => item.id)).toEqual([cameraCaptured?.video, screenCaptured?.video]);
+  });
+
+  it('a screen picked after the tab let its media go (the capture queue closed meanwhile) is stopped, not kept', async () => {
+    const { capture, fake, media, queue } = setup({ withScreen: true });
+    let picked = (): void => {};
+    fake.displayHeld = new Promise<void>((resolve) => (picked = resolve));
+    fake.userMediaHeld = new Promise<void>(() => {});
+    void capture.captureUserMedia({ video: true });
+    const screen = capture.captureDisplay({ audio: true });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    queue.close();
+    picked();
+    await expect(screen).rejects.toThrow('captureDisplay was not run: the queue is closed');
+    expect(fake.displayStreams[0]?.getTracks().map((track) => track.readyState)).toEqual(['ended', 'ended']);
+    expect(media.local()).toEqual([]);
   });
 
   it('the person closing the browser’s picker is their choice: nothing is reported, nothing captured', async () => {

@@ -134,7 +134,8 @@ interface DisplayCaptureOptions extends DisplayMediaStreamOptions {
 
 /**
  * Camera, microphone and screen capture into local media items (SPEC §4, §5, §8). Each request
- * runs as one operation of the capture queue, its AbortError retries included.
+ * runs as one operation of the capture queue, its AbortError retries included; only a screen's
+ * picker opens ahead of its turn (captureDisplay).
  */
 export class MediaCapture {
   constructor(private readonly options: MediaCaptureOptions) {}
@@ -177,9 +178,23 @@ export class MediaCapture {
     return this.options.queue.push('captureUserMedia', () => this.runUserMediaCapture(request));
   }
 
-  /** Captures a screen, window or tab (SPEC §5). Unsupported: logged, reported, undefined. */
+  /**
+   * Captures a screen, window or tab (SPEC §5). Unsupported: logged, reported, undefined. The
+   * browser's picker opens at once, not in its turn in the capture queue: it needs the click's
+   * activation, which a slow camera start ahead of it could outlast (Chrome's lasts 5 s). What is
+   * picked is added in its turn, and stopped if the queue closes first (the tab let its media go).
+   */
   captureDisplay(request: DisplayMediaRequest = {}): Promise<CapturedMedia | undefined> {
-    return this.options.queue.push('captureDisplay', () => this.runDisplayCapture(request));
+    const picked = this.pickDisplay(request);
+    return this.options.queue
+      .push('captureDisplay', async () => {
+        const stream = await picked;
+        return stream && this.addDisplay(stream, request);
+      })
+      .catch(async (error: unknown) => {
+        for (const track of (await picked)?.getTracks() ?? []) track.stop();
+        throw error;
+      });
   }
 
   private async runUserMediaCapture(request: UserMediaRequest): Promise<CapturedMedia | undefined> {
@@ -349,16 +364,16 @@ export class MediaCapture {
     track.addEventListener('ended', () => this.fail(new CaptureEndedError(`the ${device} (track ${track.id}) ended at its source`, [device], { deviceId, off: !track.enabled })), { once: true });
   }
 
-  private async runDisplayCapture(request: DisplayMediaRequest): Promise<CapturedMedia | undefined> {
-    const { media, mediaDevices } = this.options;
+  /** The browser's picker: the stream picked, or undefined (closed, refused, unsupported: said as SPEC §8 says). */
+  private async pickDisplay(request: DisplayMediaRequest): Promise<MediaStream | undefined> {
+    const { mediaDevices } = this.options;
     if (typeof mediaDevices?.getDisplayMedia !== 'function') {
       this.fail(new DisplayMediaUnsupportedError());
       return undefined;
     }
-    let stream: MediaStream;
     try {
       const options: DisplayCaptureOptions = { video: true, audio: request.audio ? this.displayAudioConstraints(request) : false, selfBrowserSurface: 'exclude', surfaceSwitching: 'include' };
-      stream = await mediaDevices.getDisplayMedia(options);
+      return await mediaDevices.getDisplayMedia(options);
     } catch (error) {
       const reason = refusalReason(error);
       // Closing the browser's picker (a refusal not the system's) is the person's choice, not a problem to show them.
@@ -369,6 +384,10 @@ export class MediaCapture {
       this.fail(new ScreenCaptureError(`getDisplayMedia failed: ${errorText(error)}`, [], reason));
       return undefined;
     }
+  }
+
+  private addDisplay(stream: MediaStream, request: DisplayMediaRequest): CapturedMedia {
+    const { media } = this.options;
     const share = request.share !== false;
     const videoTrack = stream.getVideoTracks()[0];
     const audioTrack = stream.getAudioTracks()[0];

@@ -28,7 +28,7 @@ export interface VoiceActivitySample {
   readonly index: number;
   /** Audio time at which the sample was taken, ms from the first pushed frame. */
   readonly streamTimeMs: number;
-  /** Loudest bin within 85–300 Hz, in dB as AnalyserNode reports it (−Infinity for digital silence). */
+  /** The mean of the bins within 85–300 Hz, in dB as AnalyserNode reports them (−Infinity for digital silence). */
   readonly levelDb: number;
   readonly aboveThreshold: boolean;
   /** On once ≥ 5 of the last 10 samples were above the threshold; off once none are. */
@@ -109,9 +109,13 @@ export class VoiceActivityDetector {
 
   private useSampleRate(sampleRate: number): void {
     const { fftSize, minFrequencyHz, maxFrequencyHz } = VOICE_ACTIVITY;
-    const first = Math.ceil((minFrequencyHz * fftSize) / sampleRate);
-    const last = Math.min(Math.floor((maxFrequencyHz * fftSize) / sampleRate), fftSize / 2 - 1);
-    if (first > last) {
+    // The band's bins as SimpleWebRTC 1.30.3's Hark picks them (from round(min / spread) up to,
+    // not including, round(max / spread)), so that both clients judge the same voice alike.
+    const binSpreadHz = sampleRate / fftSize;
+    const first = Math.round(minFrequencyHz / binSpreadHz);
+    const last = Math.min(Math.round(maxFrequencyHz / binSpreadHz) - 1, fftSize / 2 - 1);
+    // Bin 0 is the signal's offset, no frequency of a voice.
+    if (first < 1 || first > last) {
       throw new RangeError(`at ${sampleRate} Hz no ${fftSize}-point FFT bin falls within ${minFrequencyHz}–${maxFrequencyHz} Hz`);
     }
     this.sampleRate = sampleRate;
@@ -155,8 +159,9 @@ export class VoiceActivityDetector {
     this.timeDomain.set(this.ring.subarray(this.ringWrite));
     this.timeDomain.set(this.ring.subarray(0, this.ringWrite), this.ring.length - this.ringWrite);
     this.spectrum.getFloatFrequencyData(this.timeDomain, this.decibels);
-    let levelDb = -Infinity;
-    for (let bin = this.voiceBins.first; bin <= this.voiceBins.last; bin++) levelDb = Math.max(levelDb, this.decibels[bin]!);
+    let sumDb = 0;
+    for (let bin = this.voiceBins.first; bin <= this.voiceBins.last; bin++) sumDb += this.decibels[bin]!;
+    const levelDb = sumDb / (this.voiceBins.last - this.voiceBins.first + 1);
 
     const aboveThreshold = levelDb > this.thresholdDb;
     this.aboveHistory.push(aboveThreshold);

@@ -234,15 +234,15 @@ describe('VoiceAnalysisService: AudioData frames from a transferred MediaStreamT
 });
 
 describe('VoiceAnalysisService: mono frames an AudioWorklet posts on a transferred port', () => {
-  it('analyses 16 kHz frames from the port and resolves on stop', async () => {
+  it('analyses 44.1 kHz frames from the port and resolves on stop', async () => {
     const service = new VoiceAnalysisService(() => 0);
     const channel = new MessageChannel();
     const reports: VoiceActivityReport[] = [];
     const analysis = service.analyseFramePort('remote', channel.port2, {}, (report) => reports.push(report));
-    for (const frame of frames(16_000, 1, TONE)) {
+    for (const frame of frames(44_100, 1, TONE)) {
       const samples = new Float32Array(frame.numberOfFrames);
       frame.copyTo(samples, { planeIndex: 0, format: 'f32-planar' });
-      channel.port1.postMessage({ sampleRate: 16_000, samples }, [samples.buffer]);
+      channel.port1.postMessage({ sampleRate: 44_100, samples }, [samples.buffer]);
     }
     await until(() => reports.some((report) => report.speaking));
     service.stop('remote');

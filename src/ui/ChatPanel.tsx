@@ -3,6 +3,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { heldLeaveIdsAtomFamily, lastOwnMessageAtomFamily, preferencesAtom, roomEventsAtomFamily, occupantPresentAtomFamily, privateMessageReadersAtomFamily, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
 import { askForNotificationsOnce } from '../main-thread/alerts/desktopNotifications';
 import type { ChatMessage, Room } from '../protocol/entities';
+import { LIMITS } from '../protocol/constants';
 import { awaitingRejoin } from '../protocol/awaitingRejoin';
 import { useActions } from './tabContext';
 import { ChatClosed } from './ChatClosed';
@@ -143,8 +144,11 @@ export const ChatPanel = memo(function ChatPanel({ room, roomAddress: shownAddre
    */
   function showDraft(text: string) {
     if (privateToNow.current && text !== '') return;
-    shownDraft.current = text;
-    void actions.chat.updateRealTimeText(roomAddress, text).catch(() => {});
+    // One too long to send (the composer says so) is not shown either: the session would refuse
+    // it and the room would go on seeing the text typed before it.
+    const shown = text.length > LIMITS.chatBodyLength ? '' : text;
+    shownDraft.current = shown;
+    void actions.chat.updateRealTimeText(roomAddress, shown).catch(() => {});
   }
 
   function editLast() {

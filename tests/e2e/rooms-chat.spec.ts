@@ -800,6 +800,14 @@ test.describe('Chat state and real-time text: the others see who is typing and t
     await expect(typing).toBeHidden();
   });
 
+  test('a paste too long to send is not shown being typed: the others stop seeing the text typed before it', async ({ people }) => {
+    const { input, typing } = await aliceWritesToBob(people, 'typing-too-long');
+    await input.pressSequentially('see log: ');
+    await expect(typing).toContainText('see log:');
+    await input.fill(`see log: ${'x'.repeat(LIMITS.chatBodyLength)}`);
+    await expect(typing).toBeHidden();
+  });
+
   test('a draft typed in a pop-out chat goes from the others’ screens when the pop-out closes, though the room stays open in another tab', async ({ people }) => {
     const { alice, typing } = await aliceWritesToBob(people, 'typing-popout');
     const [popout] = await Promise.all([alice.context.waitForEvent('page'), alice.page.getByRole('button', { name: 'Pop out chat' }).click()]);

@@ -70,7 +70,9 @@ export function correctionFolder(): (records: readonly ChatMessage[]) => ChatMes
       if (target !== undefined && original) {
         const previous = folds.get(original);
         const folded =
-          previous?.correction === record ? previous.folded : { ...original, body: record.body, editedTime: record.time, customerData: record.customerData };
+          previous?.correction === record
+            ? previous.folded
+            : { ...original, body: record.body, charactersCut: record.charactersCut, editedTime: record.time, customerData: record.customerData };
         nextFolds.set(original, { correction: record, folded });
         shown[target] = folded;
         indexByWireId.set(wireKey(record.senderAddress, record.stanzaId), target);

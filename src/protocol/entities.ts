@@ -152,6 +152,11 @@ export interface ChatMessage {
   reactions?: Record<string, MessageReactions>;
   /** Its sender took it back (XEP-0424: you, or someone on Parley or an XMPP app): its text is gone. */
   retracted?: true;
+  /**
+   * How many characters of its body (as LIMITS.chatBodyLength counts them) were cut off: an XMPP app
+   * sent more than that; `body` is what was kept (beyond the spec).
+   */
+  charactersCut?: number;
   /** Ours only, when private: the occupant it goes to, and their name as it was sent. */
   recipientAddress?: string;
   recipientName?: string;

@@ -62,8 +62,9 @@ interface ChatMessageItemProps {
 }
 
 /**
- * One message: its text (marked when it names you), its delivery while it is ours and unconfirmed,
- * Edit, React and (ours) Delete, and its reactions under it.
+ * One message: its text (marked when it names you), how much was cut off it when it came too long,
+ * its delivery while it is ours and unconfirmed, Edit, React and (ours) Delete, and its reactions
+ * under it.
  */
 const ChatMessageItem = memo(function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }: ChatMessageItemProps) {
   const actions = useActions();
@@ -87,6 +88,7 @@ const ChatMessageItem = memo(function ChatMessageItem({ message, editable, onEdi
           )}
           {mentioned && <span className="visually-hidden"> (mentions you)</span>}
         </MessageText>
+        {message.charactersCut !== undefined && <p className="message-cut">Message cut: {message.charactersCut.toLocaleString()} more characters not shown.</p>}
         {!settled && (
           <p className="message-delivery" role="status">
             {message.sendError ? (

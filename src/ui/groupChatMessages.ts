@@ -17,18 +17,25 @@ export interface ChatMessageGroup {
 }
 
 /**
- * SPEC §9 chat grouping: consecutive messages from one sender, each within the window of the one
- * before it, share one header; a private message starts a group of its own, as a room message after
- * it does, and a private one to someone else. Messages must be in time order.
+ * SPEC §9 chat grouping, as SimpleWebRTC 1.30.3 groups (getGroupedChatsForRoom): consecutive
+ * messages from one sender under one name share one header while each is within the window of the
+ * group's first message, so a header never stands for longer than the window; a new name (the
+ * sender renamed) starts a group, as does a private message, a room message after it, and a private
+ * one to someone else. Messages must be in time order.
  */
 export function groupChatMessages(messages: readonly ChatMessage[], windowMs: number = CHAT.groupingWindowMs): ChatMessageGroup[] {
   const groups: ChatMessageGroup[] = [];
   let last: ChatMessageGroup | undefined;
-  let lastTime = 0;
   for (const message of messages) {
     const privately = message.privately === true;
-    const sameThread = last && last.senderAddress === message.senderAddress && last.direction === message.direction && last.privately === privately && last.recipientAddress === message.recipientAddress;
-    if (last && sameThread && message.time - lastTime <= windowMs) {
+    const sameThread =
+      last &&
+      last.senderAddress === message.senderAddress &&
+      last.displayName === message.displayName &&
+      last.direction === message.direction &&
+      last.privately === privately &&
+      last.recipientAddress === message.recipientAddress;
+    if (last && sameThread && message.time <= last.startTime + windowMs) {
       last.messages.push(message);
     } else {
       last = {
@@ -44,7 +51,6 @@ export function groupChatMessages(messages: readonly ChatMessage[], windowMs: nu
       };
       groups.push(last);
     }
-    lastTime = message.time;
   }
   return groups;
 }

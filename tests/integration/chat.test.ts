@@ -478,6 +478,13 @@ describe('Interop with a plain XMPP client (StanzaJS, not Parley): standard stan
     }
   });
 
+  it('shows its message longer than LIMITS.chatBodyLength, which the room passes on, cut to the limit and saying how much more there was', async () => {
+    const { who: [alice], roomAddress, plain } = await togetherWithDave(['Alice']);
+    plain.client.sendMessage({ to: roomAddress, type: 'groupchat', id: 'paste', body: `${'x'.repeat(LIMITS.chatBodyLength)}${'y'.repeat(3_616)}` });
+    const paste = await waitFor(alice!, 'Dave’s long paste', (state) => state.messages[`${plain.occupant}:paste`]);
+    expect(paste).toMatchObject({ body: 'x'.repeat(LIMITS.chatBodyLength), charactersCut: 3_616, displayName: 'dave_on_gajim' });
+  });
+
   it('stores its XEP-0308 correction as a new message naming the original (SPEC §5: the original was not outgoing)', async () => {
     const { who: [alice], roomAddress } = await together('Alice');
     const plain = await plainClientIn(roomAddress, 'Pat');

@@ -280,12 +280,21 @@ describe('SPEC §9 chat grouping window: "Chat grouping window 300 s by default"
   /** The ids of each group's messages, group by group, at the default window. */
   const grouped = (messages: readonly ChatMessage[]): string[][] => groupChatMessages(messages).map((group) => group.messages.map(({ id }) => id));
 
-  it('one sender 299.999 s after their last message stays in its group', () => {
+  it('one sender 299.999 s after the group’s first message stays in its group', () => {
     expect(grouped([message('first', 1_000), message('second', 1_000 + 299_999)])).toEqual([['first', 'second']]);
   });
 
-  it('one sender 300.001 s after their last message starts a new group', () => {
+  it('one sender 300.001 s after the group’s first message starts a new group', () => {
     expect(grouped([message('first', 1_000), message('second', 1_000 + 300_001)])).toEqual([['first'], ['second']]);
+  });
+
+  it('the window runs from the group’s first message, not from the one before: messages every 200 s start a new group at 400 s', () => {
+    expect(grouped([message('a', 0), message('b', 200_000), message('c', 400_000)])).toEqual([['a', 'b'], ['c']]);
+  });
+
+  it('one sender under a new name (renamed) starts a new group, as SimpleWebRTC 1.30.3 groups', () => {
+    const renamed = { ...message('second', 2_000), displayName: 'Annie' };
+    expect(grouped([message('first', 1_000), renamed])).toEqual([['first'], ['second']]);
   });
 });
 

@@ -151,6 +151,15 @@ describe('Retractions (XEP-0424): a message its sender took back says so in its 
   });
 });
 
+describe(`Long messages: one an XMPP app sent past LIMITS.chatBodyLength (${LIMITS.chatBodyLength}) characters says under its text how much more there was (beyond the spec)`, () => {
+  it('reads "Message cut: 3,616 more characters not shown." under what was kept; a whole message says nothing of it', () => {
+    const cut = rendered([message('m1', 'the start of it', 'dave_on_gajim', { charactersCut: 3_616 })]);
+    expect(cut).toContain('the start of it');
+    expect(cut).toContain(`<p class="message-cut">Message cut: ${(3_616).toLocaleString()} more characters not shown.</p>`);
+    expect(rendered([message('m1', 'all of it')])).not.toContain('Message cut');
+  });
+});
+
 describe('Reactions (XEP-0444): each emoji once under its message, with who gave it and whether you did; a set is bounded and emoji-shaped (beyond the spec)', () => {
   const reacted = message('m1', 'lunch?', 'dave_on_gajim', {
     reactions: {

@@ -9,7 +9,7 @@ import type { SessionContext, SessionDomain } from '../SessionContext';
 import { AttentionFlags } from './AttentionFlags';
 import { privateRefusal, roomRefusal } from './bounceReasons';
 import { displayNameOrDefault, occupantName } from '../../protocol/displayName';
-import { messageTime, reactionSet, stanzaIdFrom } from './bounded';
+import { boundedBody, messageTime, reactionSet, stanzaIdFrom } from './bounded';
 import { ChatMessages, type OutgoingStanza } from './ChatMessages';
 import { ChatOutbox } from './ChatOutbox';
 import { ChatRooms } from './ChatRooms';
@@ -319,12 +319,13 @@ export class ChatDomain implements SessionDomain, TabsChat {
   /**
    * What we were writing in a room we are out of goes: a next join starts with no draft, a chat
    * state the room is told again, and a new real-time message. Nothing is sent: the room's people
-   * dropped our text with our occupant as we left.
+   * dropped our text with our occupant as we left. The next join's history is history again.
    */
   private forgetRoom(roomAddress: string): void {
     this.drafts.delete(roomAddress);
     this.chatStates.forget(roomAddress);
     this.rttSender.reset(roomAddress);
+    this.outbox.leftRoom(roomAddress);
   }
 
   // ---- sending ----
@@ -494,16 +495,14 @@ export class ChatDomain implements SessionDomain, TabsChat {
   }
 
   private onBody(message: Stanzas.ReceivedMessage, sender: string, roomAddress: string, { isSelf, privately }: { isSelf: boolean; privately: boolean }): void {
-    const body = message.body as string;
-    const problem = body.trim() === ''
-      ? 'empty body'
-      : body.length > LIMITS.chatBodyLength
-        ? `body longer than ${LIMITS.chatBodyLength} characters`
-        : undefined;
-    if (problem) {
-      this.context.log.info(`chat message from ${sender} ignored: ${problem}`);
+    const received = message.body as string;
+    if (received.trim() === '') {
+      this.context.log.info(`chat message from ${sender} ignored: empty body`);
       return;
     }
+    // XMPP apps send longer messages than Parley does, and the room passes them on: shown cut, and said to be.
+    const { body, charactersCut } = boundedBody(received);
+    if (charactersCut !== undefined) this.context.log.info(`chat message from ${sender} cut: ${charactersCut} characters past ${LIMITS.chatBodyLength}`);
     const wireId = stanzaIdFrom(message.id, LIMITS.stanzaIdLength);
     const replace = stanzaIdFrom(message.replace, LIMITS.stanzaIdLength);
     const now = this.context.clock.now();
@@ -521,7 +520,7 @@ export class ChatDomain implements SessionDomain, TabsChat {
     if (isSelf) {
       if (this.messages.outdone(roomAddress, stanzaId, replace)) return;
       // Ours, but not sent by this connection (e.g. room history): kept as an acknowledged outgoing message.
-      this.messages.addOutgoing({ stanzaId, roomAddress, body, replace, displayName, senderAddress: sender, customerData, time, acked: true });
+      this.messages.addOutgoing({ stanzaId, roomAddress, body, replace, displayName, senderAddress: sender, customerData, time, acked: true, charactersCut });
       return;
     }
     // A room message ends the draft its writer showed the room; a private one is not that draft.
@@ -529,9 +528,10 @@ export class ChatDomain implements SessionDomain, TabsChat {
       this.rttReceiver.endStream(sender);
       this.rooms.updatePeer(sender, { realTimeText: '' });
     }
-    if (this.messages.addIncoming({ stanzaId, roomAddress, body, replace, displayName, senderAddress: sender, customerData, time, privately })) {
-      this.rooms.incrementUnread(roomAddress);
-    }
+    const incoming = { stanzaId, roomAddress, body, replace, displayName, senderAddress: sender, customerData, time, privately, charactersCut };
+    // A correction of a message held reads as its edit, not as one more message: read or not, that one is counted already.
+    const news = !this.messages.correctsHeld(incoming);
+    if (this.messages.addIncoming(incoming) && news) this.rooms.incrementUnread(roomAddress);
   }
 
   private onRealTimeText(sender: string, rtt: Stanzas.RTT): void {

@@ -14,6 +14,8 @@ interface RoomMessage {
   senderAddress: string;
   customerData: Record<string, unknown> | undefined;
   time: number;
+  /** Characters cut off a body longer than LIMITS.chatBodyLength (ChatMessage.charactersCut); none when absent. */
+  charactersCut?: number;
 }
 
 /** What the domain knows of a message we send. */
@@ -77,7 +79,7 @@ export class ChatMessages {
     if (original) {
       this.pendingCorrections.set(original.id, message.stanzaId);
       if (message.acked) this.pendingCorrections.delete(original.id);
-      this.store.update('messages', original.id, { body: message.body, editedTime: message.time, acked: message.acked });
+      this.store.update('messages', original.id, { body: message.body, charactersCut: message.charactersCut, editedTime: message.time, acked: message.acked });
       return original.id;
     }
     const recipient = message.recipient ? { privately: true as const, recipientAddress: message.recipient.address, recipientName: message.recipient.name } : {};
@@ -156,6 +158,14 @@ export class ChatMessages {
     return true;
   }
 
+  /**
+   * Whether this message from someone else corrects one of theirs held here (XEP-0308: only its
+   * sender corrects), which it is read as an edit of (correctionFolder): no new message to read.
+   */
+  correctsHeld(message: Pick<IncomingMessage, 'senderAddress' | 'replace'>): boolean {
+    return message.replace !== undefined && this.get(incomingKey(message.senderAddress, message.replace)) !== undefined;
+  }
+
   /** The room's message (anyone's, not taken back) whose stanza id the wire names: what a reaction is to. */
   byStanzaId(roomAddress: string, stanzaId: string): ChatMessage | undefined {
     return Object.values(this.store.state.messages).find((message) => message.roomAddress === roomAddress && message.stanzaId === stanzaId && !message.retracted);
@@ -193,7 +203,7 @@ export class ChatMessages {
   }
 
   private takeBack(message: ChatMessage): void {
-    this.store.update('messages', message.id, { body: '', retracted: true, reactions: undefined });
+    this.store.update('messages', message.id, { body: '', charactersCut: undefined, retracted: true, reactions: undefined });
   }
 
   /**
@@ -223,6 +233,7 @@ function contentKey(message: Pick<ChatMessage, 'roomAddress' | 'stanzaId' | 'bod
 
 /** The store's record of a message as first stored under `id`: not edited yet. */
 function newRecord(id: string, message: RoomMessage, direction: ChatMessage['direction'], acked: boolean): ChatMessage {
-  const { stanzaId, body, displayName, senderAddress, roomAddress, time, replace, customerData } = message;
-  return { id, stanzaId, body, direction, displayName, senderAddress, roomAddress, time, editedTime: undefined, replace, acked, customerData };
+  const { stanzaId, body, displayName, senderAddress, roomAddress, time, replace, customerData, charactersCut } = message;
+  const cut = charactersCut === undefined ? {} : { charactersCut };
+  return { id, stanzaId, body, direction, displayName, senderAddress, roomAddress, time, editedTime: undefined, replace, acked, customerData, ...cut };
 }

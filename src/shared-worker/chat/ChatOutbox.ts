@@ -81,6 +81,14 @@ export class ChatOutbox {
     for (const message of this.unsent(roomAddress)) this.send(message);
   }
 
+  /**
+   * We are out of the room (left, put out, refused, or rejoining it) while the connection stays:
+   * the next join's history is history again, placed at its <delay> stamps.
+   */
+  leftRoom(roomAddress: string): void {
+    this.historyEnded.delete(roomAddress);
+  }
+
   /** The connection is gone: nothing is on a live wire any more. */
   disconnected(): void {
     this.transmitted.clear();
@@ -93,7 +101,7 @@ export class ChatOutbox {
    * and goes again after the rejoin's history, as after a lost connection.
    */
   private roomWireLost(roomAddress: string): void {
-    this.historyEnded.delete(roomAddress);
+    this.leftRoom(roomAddress);
     for (const message of this.pending()) if (message.roomAddress === roomAddress) this.transmitted.delete(message.id);
   }
 

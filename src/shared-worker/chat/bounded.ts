@@ -14,6 +14,18 @@ export function messageTime(delayStamp: unknown, now: number): number {
   return Number.isFinite(stamp) && stamp <= now ? stamp : now;
 }
 
+/**
+ * A chat body from the wire, shown rather than refused when too long: its first
+ * LIMITS.chatBodyLength characters (UTF-16 code units, as the limit counts everywhere), one fewer
+ * rather than half an emoji, and how many were cut off (none: undefined).
+ */
+export function boundedBody(body: string): { body: string; charactersCut: number | undefined } {
+  if (body.length <= LIMITS.chatBodyLength) return { body, charactersCut: undefined };
+  let kept = body.slice(0, LIMITS.chatBodyLength);
+  if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
+  return { body: kept, charactersCut: body.length - kept.length };
+}
+
 /** No spaces, no control characters: one emoji, or a short word an XMPP app sent as one. */
 const REACTION = /^[^\s\p{Cc}]+$/u;
 

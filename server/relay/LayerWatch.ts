@@ -30,6 +30,8 @@ export class LayerWatch extends EventEmitter<LayerWatchEvents> {
     private readonly settings: typeof LAYER_WATCH = LAYER_WATCH,
   ) {
     super();
+    // One 'change' listener per consumer of the video: a room's receivers, not a leak.
+    this.setMaxListeners(0);
     this.timer = setInterval(() => void this.read(), settings.pollIntervalMs);
     this.timer.unref();
     producer.observer.once('close', () => clearInterval(this.timer));

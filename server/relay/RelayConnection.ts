@@ -23,7 +23,8 @@ import { TokenBucket } from './TokenBucket';
 
 export interface RelayConnectionOptions {
   limits: RelayLimits;
-  now: () => number;
+  /** Milliseconds clock for the request-rate bucket; monotonic by default (TokenBucket). */
+  now?: () => number;
   /** Verifies an AUTH token; returns the user it is bound to or throws NotAuthenticatedError. */
   authenticate: (token: string) => string;
   /** Makes the connection's session once AUTH succeeds (throws LimitExceededError when the user holds all their connection slots). */
@@ -37,17 +38,19 @@ export interface RelayConnectionOptions {
 
 /**
  * One relay websocket speaking JSON-RPC 2.0 (PROTOCOL.md "Media relay"): bounds each message, the
- * request rate and what waits unsent for it (SEND_BUFFER_BYTES), answers every malformed or
- * unauthorised request with a JSON-RPC error, and runs the rest one at a time, in order, on its
- * RelaySession. Closing the socket closes the session and so everything the connection made —
- * unless the session is resumable and the socket dropped, when it waits for a new socket
- * (ResumableSessions).
+ * request rate, the requests waiting to run (requestBurst) and what waits unsent for it
+ * (SEND_BUFFER_BYTES), answers every malformed or unauthorised request with a JSON-RPC error, and
+ * runs the rest one at a time, in order, on its RelaySession. Closing the socket closes the
+ * session and so everything the connection made — unless the session is resumable and the socket
+ * dropped, when it waits for a new socket (ResumableSessions).
  */
 export class RelayConnection implements SessionHolder {
   private readonly bucket: TokenBucket;
   private user: string | undefined;
   private session: RelaySession | undefined;
   private queue: Promise<void> = Promise.resolve();
+  /** Requests queued or running: at most requestBurst, since each holds up to messageBytes while it waits. */
+  private waiting = 0;
   /**
    * The payload of the keepalive ping not answered yet. ws takes any pong, asked for or not: only
    * one that echoes this (unguessable) payload shows that the peer reads what the relay sends.
@@ -123,7 +126,16 @@ export class RelayConnection implements SessionHolder {
       this.replyError(request.id, new RateLimitedError(`too many requests: at most ${requestBurst} at once and ${requestsPerSecond} a second`));
       return;
     }
-    this.queue = this.queue.then(() => this.execute(request));
+    if (this.waiting >= this.options.limits.requestBurst) {
+      this.replyError(request.id, new RateLimitedError(`too many requests waiting for their answers: at most ${this.options.limits.requestBurst}`));
+      return;
+    }
+    this.waiting += 1;
+    this.queue = this.queue
+      .then(() => this.execute(request))
+      .finally(() => {
+        this.waiting -= 1;
+      });
   }
 
   private async execute(request: ParsedRelayRequest): Promise<void> {

@@ -14,6 +14,7 @@ import { Quota } from './Quota';
 import { closeAsUnavailable } from './unavailableUpgrade';
 import { RelaySession } from './RelaySession';
 import { ResumableSessions } from './ResumableSessions';
+import { RoomBindings } from './RoomBindings';
 import { RoomDirectory, type RoomSummary } from './RoomDirectory';
 import { WorkerPool } from './WorkerPool';
 
@@ -30,7 +31,7 @@ export interface RelayServerOptions {
   spillLoad: number;
   limits: RelayLimits;
   log: (line: string) => void;
-  /** Milliseconds clock for the request-rate buckets. */
+  /** Milliseconds clock for the request-rate buckets; monotonic by default (TokenBucket). */
   now?: () => number;
 }
 
@@ -70,6 +71,7 @@ export class RelayServer {
   private readonly ingestsByUser: Quota;
   private readonly transportsByAddress: Quota;
   private readonly resumable: ResumableSessions;
+  private readonly roomBindings: RoomBindings;
   private connectionNumber = 0;
   private stopped = false;
 
@@ -102,6 +104,7 @@ export class RelayServer {
     this.ingestsByUser = new Quota(options.limits.ingestsPerUser, 'streams ingested by this user');
     this.transportsByAddress = new Quota(options.limits.transportsPerAddress, 'media transports from this address');
     this.resumable = new ResumableSessions(options.limits.resumeGraceMs);
+    this.roomBindings = new RoomBindings(options.limits.roomsPerRelay);
   }
 
   static async start(options: RelayServerOptions): Promise<RelayServer> {
@@ -131,7 +134,7 @@ export class RelayServer {
       }
       const connection = new RelayConnection(websocket, {
         limits: this.options.limits,
-        now: this.options.now ?? Date.now,
+        now: this.options.now,
         authenticate: (token) => this.authenticate(token),
         openSession: (user, hooks, resumable, holder) => {
           // The user's connection slot is the session's, not the socket's: a socket whose AUTH
@@ -149,6 +152,7 @@ export class RelayServer {
             takeIngestSlot: () => this.ingestsByUser.take(user),
             // The address that opened the session: a session resumed from another keeps counting there.
             takeTransportSlot: () => this.transportsByAddress.take(address),
+            bindRoom: (roomAddress) => this.roomBindings.bind(roomAddress),
             releaseConnectionSlot,
           });
           this.resumable.add(session, user, holder);
@@ -198,10 +202,9 @@ export class RelayServer {
     };
   }
 
-  /** The rooms its connections are bound to (a connection names its room before any router is made for it). */
+  /** The rooms its connections are bound to (a connection names its room before any router is made for it): at most roomsPerRelay. */
   roomAddresses(): string[] {
-    const rooms = this.sessions().flatMap((session) => session.stats().room ?? []);
-    return [...new Set(rooms)];
+    return this.roomBindings.roomAddresses();
   }
 
   async dump(): Promise<RelayDump> {

@@ -39,6 +39,8 @@ export interface RelaySessionOptions {
   takeIngestSlot: () => () => void;
   /** Takes one of the address's transport slots (throws LimitExceededError when it holds all); returns its release. */
   takeTransportSlot: () => () => void;
+  /** Counts the session in its room (throws LimitExceededError when the relay serves all the rooms it may); returns its release. */
+  bindRoom: (roomAddress: string) => () => void;
   /** Gives back the user's connection slot, which the session holds for as long as it lives, whichever socket holds it. */
   releaseConnectionSlot: () => void;
 }
@@ -66,6 +68,7 @@ export class RelaySession {
   /** The spatial layer last sent in LAYERS_WANTED, per ingest. */
   private readonly layersWanted = new Map<Ingest, number>();
   private roomAddress: string | undefined;
+  private releaseRoom: (() => void) | undefined;
   private room: RoomKey;
   private closed = false;
   /** The socket holding it; none while a resumable session waits for its client. */
@@ -206,6 +209,7 @@ export class RelaySession {
     for (const ingest of this.ingests.values()) ingest.close();
     this.consumers.clear();
     this.ingests.clear();
+    this.releaseRoom?.();
     this.options.releaseConnectionSlot();
   }
 
@@ -234,6 +238,7 @@ export class RelaySession {
     if (this.roomAddress !== undefined) {
       throw new ConflictError(`this connection serves room "${this.roomAddress}"; use another connection for "${roomAddress}"`);
     }
+    this.releaseRoom = this.options.bindRoom(roomAddress);
     const named: RoomKey = `room:${roomAddress}`;
     this.options.rooms.merge(this.room, named);
     this.room = named;

@@ -138,7 +138,7 @@ export const RELAY_ERROR = {
   notFound: -32002,
   /** The id is in use, or the connection is bound to another room. */
   conflict: -32003,
-  /** A bound (per connection: consumers, ingests, media sections; per user or address: connections, ingests, transports) would be exceeded. */
+  /** A bound (per connection: consumers, ingests, media sections; per user or address: connections, ingests, transports; per relay: rooms) would be exceeded. */
   limitExceeded: -32004,
   /** The connection's request rate is above its token bucket. */
   rateLimited: -32005,
@@ -161,6 +161,11 @@ export const RELAY_LIMITS = {
   ingestsPerConnection: 8,
   /** Media sections (m-lines) in an INGEST offer, and PRODUCE calls per ingest. */
   producersPerIngest: 4,
+  /**
+   * `a=` lines in one section of an SDP (and at session level): room for every one of RTP's 128
+   * payload types with its rtpmap, fmtp and six rtcp-fb lines; Chromium's camera section has ~120.
+   */
+  sdpAttributesPerSection: 1_024,
   /** Ids, room addresses, peer ids. */
   idLength: 256,
   /** PRODUCE appData, as JSON. */
@@ -192,6 +197,12 @@ export const RELAY_LIMITS = {
    * without it one address could hold connectionsPerAddress × (ingests + consumers) ports.
    */
   transportsPerAddress: 1_024,
+  /**
+   * Distinct rooms the relay's connections are bound to at once; a connection naming one more is
+   * refused. A relay host announces its rooms to the gateways, which take at most this many
+   * (RELAY_ANNOUNCEMENT_LIMITS.rooms is this bound): past it, no announcement would pass.
+   */
+  roomsPerRelay: 10_000,
 } as const;
 export type RelayLimits = { readonly [K in keyof typeof RELAY_LIMITS]: number };
 

@@ -16,7 +16,7 @@ export interface RelayAnnouncement {
   heartbeatMs: number;
   /** mediasoup objects per worker (its workers' loads, averaged): hosts with more cores take more. */
   load: number;
-  /** Addresses of the rooms it has routers for. */
+  /** Addresses of the rooms its connections are bound to, routers made for them or not yet: the gateways keep those rooms' placements on it. */
   rooms: string[];
 }
 
@@ -29,9 +29,9 @@ const URL_LENGTH = 3072;
 /**
  * Rooms one host carries at once, more than one reaches: a room on it has someone sending media,
  * who holds one of its UDP ports (PARLEY_RELAY_RTC_MIN_PORT to _MAX_PORT, 10,000 by default), and
- * each of its workers carries a few hundred people.
+ * each of its workers carries a few hundred people. The relay binds its connections to no more.
  */
-const ROOMS = 10_000;
+const ROOMS = RELAY_LIMITS.roomsPerRelay;
 /** The relay binds a connection to a room address of at most this length (its JSON-RPC ids' bound). */
 const ROOM_ADDRESS_LENGTH = RELAY_LIMITS.idLength;
 /** A character JSON.stringify escapes (a control character, a lone surrogate) takes six bytes, `\u001f`; none takes more. */

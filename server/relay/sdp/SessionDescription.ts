@@ -1,9 +1,11 @@
+import { RELAY_LIMITS } from '../../../src/protocol/relay';
 import { SdpError } from '../errors';
 
 /**
  * The few parts of an SDP (RFC 8866) the relay reads: session and media attributes, media lines
  * and connection lines. Other lines (o=, s=, t=, b=, …) are accepted and ignored. Size is bounded
- * by the JSON-RPC message limit before this runs.
+ * by the JSON-RPC message limit before this runs; within it, payload types and attributes per
+ * section are bounded too, so that what reads a section per payload type stays cheap.
  */
 
 export interface SdpAttribute {
@@ -28,6 +30,9 @@ export interface SessionDescription {
 
 const LINE = /^([a-z])=(.*)$/;
 const MEDIA_LINE = /^(\w+) (\d+)(?:\/\d+)? (\S+)((?: \S+)*)$/;
+/** RTP payload types are 7-bit (RFC 3550 §5.1): a media line can list no more than these. */
+const RTP_PAYLOAD_TYPES = 128;
+const ATTRIBUTES = RELAY_LIMITS.sdpAttributesPerSection;
 
 export function parseSessionDescription(text: string): SessionDescription {
   const lines = text.split(/\r?\n/).filter((line) => line.length > 0);
@@ -42,14 +47,35 @@ export function parseSessionDescription(text: string): SessionDescription {
       const mediaLine = MEDIA_LINE.exec(value);
       if (!mediaLine) throw new SdpError(`malformed media line "m=${value.slice(0, 80)}"`);
       const [, kind = '', port = '', protocol = '', formats = ''] = mediaLine;
-      media.push({ kind, port: Number(port), protocol, formats: formats.trim().split(' ').filter(Boolean), attributes: [] });
+      media.push({ kind, port: Number(port), protocol, formats: mediaFormats(kind, formats), attributes: [] });
     } else if (type === 'a') {
       const colon = value.indexOf(':');
       const attribute = colon < 0 ? { name: value, value: undefined } : { name: value.slice(0, colon), value: value.slice(colon + 1) };
-      (media.at(-1)?.attributes ?? session).push(attribute);
+      const section = media.at(-1);
+      const attributes = section?.attributes ?? session;
+      if (attributes.length >= ATTRIBUTES) {
+        throw new SdpError(`${section ? mediaLineName(section.kind) : 'the session level'} has more than ${ATTRIBUTES} a= lines`);
+      }
+      attributes.push(attribute);
     }
   }
   return { attributes: session, media };
+}
+
+/** A media line's formats (payload types, for RTP), at most RTP_PAYLOAD_TYPES and none twice. */
+function mediaFormats(kind: string, text: string): string[] {
+  const formats = text.trim().split(' ').filter(Boolean);
+  if (formats.length > RTP_PAYLOAD_TYPES) throw new SdpError(`${mediaLineName(kind)} lists more than ${RTP_PAYLOAD_TYPES} payload types`);
+  const seen = new Set<string>();
+  for (const format of formats) {
+    if (seen.has(format)) throw new SdpError(`${mediaLineName(kind)} lists payload type ${format.slice(0, 20)} twice`);
+    seen.add(format);
+  }
+  return formats;
+}
+
+function mediaLineName(kind: string): string {
+  return `media line "m=${kind.slice(0, 20)}"`;
 }
 
 export function attributeValues(attributes: readonly SdpAttribute[], name: string): string[] {

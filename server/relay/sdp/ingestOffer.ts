@@ -182,9 +182,10 @@ function planSection(
   const streamId = msid[0] && msid[0] !== '-' ? msid[0] : defaultStreamId;
   const trackId = msid[1] ?? `${kind}-${mid}`;
 
+  const rtxFor = repairCodecs(codecs);
   for (const codec of codecs) {
     if (NOT_MEDIA_CODECS.has(codec.name.toLowerCase())) continue;
-    const rtx = codecs.find((candidate) => candidate.name.toLowerCase() === 'rtx' && candidate.parameters.apt === codec.payloadType);
+    const rtx = rtxFor.get(codec.payloadType);
     const rtpParameters: types.RtpParameters = {
       mid,
       codecs: [codec, ...(rtx ? [rtx] : [])].map((c) => ({
@@ -208,6 +209,16 @@ function planSection(
   throw new SdpError(`media "${mid}" offers no ${kind} codec the relay forwards (${kindCodecNames(capabilities, kind)})`);
 }
 
+/** The first rtx codec offered for each payload type (its `apt`). */
+function repairCodecs(codecs: readonly OfferedCodec[]): Map<string | number, OfferedCodec> {
+  const rtxFor = new Map<string | number, OfferedCodec>();
+  for (const codec of codecs) {
+    const apt = codec.parameters.apt;
+    if (codec.name.toLowerCase() === 'rtx' && apt !== undefined && !rtxFor.has(apt)) rtxFor.set(apt, codec);
+  }
+  return rtxFor;
+}
+
 /** mediasoup's own matching (H264 profiles included) decides whether a router can take these parameters. */
 function forwardable(rtpParameters: types.RtpParameters, capabilities: types.RtpCapabilities): boolean {
   try {
@@ -226,19 +237,14 @@ function kindCodecNames(capabilities: types.RtpCapabilities, kind: types.MediaKi
 }
 
 function offeredCodecs(section: MediaSection): OfferedCodec[] {
-  const wildcardFeedback = attributeValues(section.attributes, 'rtcp-fb')
-    .filter((value) => value.startsWith('* '))
-    .map((value) => value.slice(2));
+  const lines = codecAttributesByPayloadType(section);
+  const wildcardFeedback = lines.get('*')?.rtcpFeedback ?? [];
   return section.formats.flatMap((format) => {
     const payloadType = Number(format);
-    const ownValues = (name: string): string[] =>
-      attributeValues(section.attributes, name)
-        .filter((value) => value.split(' ')[0] === format)
-        .map((value) => value.slice(format.length + 1));
-    const rtpmap = ownValues('rtpmap')[0];
-    const [name, clockRate, channels] = (rtpmap ?? '').split('/');
+    const own = lines.get(format);
+    const [name, clockRate, channels] = (own?.rtpmap ?? '').split('/');
     if (!Number.isInteger(payloadType) || !name || !clockRate || !Number.isInteger(Number(clockRate))) return [];
-    const rtcpFeedback = [...ownValues('rtcp-fb'), ...wildcardFeedback]
+    const rtcpFeedback = [...(own?.rtcpFeedback ?? []), ...wildcardFeedback]
       .filter((value) => FEEDBACK.has(value))
       .map((value) => {
         const [type = '', parameter] = value.split(' ');
@@ -250,11 +256,39 @@ function offeredCodecs(section: MediaSection): OfferedCodec[] {
         name,
         clockRate: Number(clockRate),
         channels: channels ? Number(channels) : section.kind === 'audio' ? 1 : undefined,
-        parameters: parseFormatParameters(ownValues('fmtp')[0] ?? ''),
+        parameters: parseFormatParameters(own?.fmtp ?? ''),
         rtcpFeedback,
       },
     ];
   });
+}
+
+interface CodecAttributes {
+  rtpmap: string | undefined;
+  fmtp: string | undefined;
+  rtcpFeedback: string[];
+}
+
+/**
+ * A section's rtpmap, fmtp and rtcp-fb values (the text after the payload type) by payload type,
+ * read in one pass: the first rtpmap and fmtp of each count. `*` holds rtcp-fb for every codec.
+ */
+function codecAttributesByPayloadType(section: MediaSection): Map<string, CodecAttributes> {
+  const byPayloadType = new Map<string, CodecAttributes>();
+  for (const { name, value } of section.attributes) {
+    if (value === undefined || (name !== 'rtpmap' && name !== 'fmtp' && name !== 'rtcp-fb')) continue;
+    const space = value.indexOf(' ');
+    const payloadType = space < 0 ? value : value.slice(0, space);
+    const rest = space < 0 ? '' : value.slice(space + 1);
+    let codec = byPayloadType.get(payloadType);
+    if (!codec) {
+      codec = { rtpmap: undefined, fmtp: undefined, rtcpFeedback: [] };
+      byPayloadType.set(payloadType, codec);
+    }
+    if (name === 'rtcp-fb') codec.rtcpFeedback.push(rest);
+    else codec[name] ??= rest;
+  }
+  return byPayloadType;
 }
 
 function offeredExtensions(section: MediaSection, kind: types.MediaKind, capabilities: types.RtpCapabilities): { id: number; uri: string }[] {

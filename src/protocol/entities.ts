@@ -14,10 +14,10 @@ export type RoomAffiliation = 'owner' | 'admin' | 'member' | 'outcast' | 'none';
 
 /** Why the room put us out after we had joined it (SPEC §4 destroyed room, §6 kick): what the room's screen says. */
 export type RoomRemoval =
-  /** Status 301: the owner kicked (banned) us. */
-  | { kind: 'banned' }
-  /** Status 307: our role became none, without a ban. */
-  | { kind: 'kicked' }
+  /** Status 301: the owner kicked (banned) us; `reason`: the one they gave, if any (Parley's kick gives none). */
+  | { kind: 'banned'; reason: string | undefined }
+  /** Status 307: our role became none, without a ban; `reason` as for a ban. */
+  | { kind: 'kicked'; reason: string | undefined }
   /** The owner destroyed the room without naming another; `byYou`: this session did. */
   | { kind: 'destroyed'; reason: string | undefined; byYou: boolean }
   /** Anything else the room did to us (shutdown, membership lost, …). */
@@ -241,6 +241,8 @@ export interface RoomEvent {
   formerName?: string;
   /** 'renamed': the occupant address they had before (a private reply to them follows them: src/ui/privateRecipient.ts). */
   formerAddress?: string;
+  /** 'kicked', 'banned': the reason the moderator gave, if any (an XMPP app's moderator may; Parley's kick gives none). */
+  reason?: string;
   /** Their occupant address, for the call (DepartureHold: a plain leave); undefined for the room's own changes. */
   peerAddress: string | undefined;
   time: number;

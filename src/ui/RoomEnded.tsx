@@ -6,7 +6,7 @@ function wordsFor(end: RoomEnd): { title: string; text: string } {
   switch (end.kind) {
     case 'banned':
       return end.whileIn
-        ? { title: 'You were removed from this room', text: 'The room’s owner removed you and banned you from it. You cannot come back unless the owner lifts the ban.' }
+        ? { title: 'You were removed from this room', text: `The room’s owner removed you and banned you from it.${reasonGiven(end.reason)} You cannot come back unless the owner lifts the ban.` }
         : { title: 'You cannot join this room', text: 'The room’s owner has banned you from it. You cannot join unless the owner lifts the ban.' };
     case 'destroyed':
       return {
@@ -14,10 +14,15 @@ function wordsFor(end: RoomEnd): { title: string; text: string } {
         text: end.reason ? `Everyone had to leave. ${end.byYou ? 'You' : 'The owner'} said: “${end.reason}”` : 'Everyone had to leave, and the room is gone.',
       };
     case 'removed':
-      return { title: 'You are no longer in this room', text: 'The room put you out. You can try to join it again from the home page.' };
+      return { title: 'You are no longer in this room', text: `The room put you out.${reasonGiven(end.reason)} You can try to join it again from the home page.` };
     case 'left':
       return { title: 'You left this room', text: 'You chose Leave in another tab, so you are out of the room in this one too.' };
   }
+}
+
+/** The reason a moderator gave for removing you, as a sentence of its own (none: nothing). */
+function reasonGiven(reason: string | undefined): string {
+  return reason ? ` The reason given: “${reason}”.` : '';
 }
 
 /**

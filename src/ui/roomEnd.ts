@@ -3,24 +3,28 @@ import { roomHasEnded } from '../protocol/roomEnded';
 
 /** How a room ended for us, when it did: the room's screen then says so and offers the way home, and the call is gone. */
 export type RoomEnd =
-  /** Banned: removed by the owner's kick while in the room, or refused on joining. */
-  | { kind: 'banned'; whileIn: boolean }
+  /** Banned: removed by the owner's kick while in the room (`reason`: theirs, if they gave one), or refused on joining. */
+  | { kind: 'banned'; whileIn: boolean; reason: string | undefined }
   | { kind: 'destroyed'; reason: string | undefined; byYou: boolean }
-  /** Put out of the room without a ban (role none, a server shutdown, …). */
-  | { kind: 'removed' }
+  /** Put out of the room without a ban (role none, a server shutdown, …); `reason`: a moderator's, if they gave one. */
+  | { kind: 'removed'; reason: string | undefined }
   /** "Leave", in another tab of yours: the session is out of the room for every tab. */
   | { kind: 'left' };
 
 export function roomEndOf(room: Room | undefined): RoomEnd | undefined {
   if (!room || !roomHasEnded(room)) return undefined;
-  if (room.roomState === 'banned' || !room.removal) return { kind: 'banned', whileIn: room.removal?.kind === 'banned' };
+  if (room.roomState === 'banned' || !room.removal) {
+    const ban = room.removal?.kind === 'banned' ? room.removal : undefined;
+    return { kind: 'banned', whileIn: ban !== undefined, reason: ban?.reason };
+  }
   switch (room.removal.kind) {
     case 'banned':
-      return { kind: 'banned', whileIn: true };
+      return { kind: 'banned', whileIn: true, reason: room.removal.reason };
     case 'destroyed':
       return { kind: 'destroyed', reason: room.removal.reason, byYou: room.removal.byYou };
     case 'kicked':
+      return { kind: 'removed', reason: room.removal.reason };
     case 'removed':
-      return { kind: 'removed' };
+      return { kind: 'removed', reason: undefined };
   }
 }

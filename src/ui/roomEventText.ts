@@ -2,6 +2,9 @@ import type { RoomEvent } from '../protocol/entities';
 
 const whoOf = (event: RoomEvent) => event.displayName ?? 'Someone';
 
+/** A removal's reason, when the moderator gave one, as a destroyed room's is said (RoomStatus). */
+const reasonOf = (event: RoomEvent) => (event.reason ? ` (“${event.reason}”)` : '');
+
 /** What an event line says, in the chat log and to a screen reader (RoomAnnouncer). */
 export function roomEventText(event: RoomEvent): string {
   const who = whoOf(event);
@@ -15,9 +18,9 @@ export function roomEventText(event: RoomEvent): string {
     case 'renamed':
       return `${event.formerName ?? 'Someone'} is now known as ${who}`;
     case 'kicked':
-      return `${who} was removed from the room`;
+      return `${who} was removed from the room${reasonOf(event)}`;
     case 'banned':
-      return `${who} was removed and banned from the room`;
+      return `${who} was removed and banned from the room${reasonOf(event)}`;
     case 'locked':
       return 'The room was locked with a password';
     case 'unlocked':

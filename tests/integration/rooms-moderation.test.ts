@@ -27,14 +27,20 @@ async function comeBack(who: TestSession, roomId: string, name: string): Promise
   return who.rooms.joinRoom(name);
 }
 
-/** Alice owns a room Bob is in; she kicks him. Resolves with both rooms and Bob's bare real address. */
-async function aliceKicksBob() {
+/** Alice owns a new room and Bob is in it: both rooms, and Bob as Alice sees him. */
+async function aliceWithBob() {
   const alice = person('Alice');
   const bob = person('Bob');
   const name = newRoomName();
   const room = await joinedBy(alice, name);
   const bobRoom = await joinedBy(bob, name);
   const bobPeer = await peerNamed(alice, room.address, 'Bob');
+  return { alice, bob, name, room, bobRoom, bobPeer };
+}
+
+/** Alice owns a room Bob is in; she kicks him. Resolves with both rooms and Bob's bare real address. */
+async function aliceKicksBob() {
+  const { alice, bob, name, room, bobRoom, bobPeer } = await aliceWithBob();
   const bobAddress = JID.toBare(bobPeer.userAddress ?? '');
   await alice.rooms.kickPeer(bobPeer.address);
   await roomInState(bob, bobRoom.id, 'banned');
@@ -135,6 +141,16 @@ describe('SPEC §4 removal: the Room says why we are out, so every tab can show 
     await alice.rooms.destroyRoom(room.address, { reason: 'Meeting over' });
     const closed = await roomInState(alice, room.id, 'failed');
     expect(closed).toMatchObject({ joined: false, removal: { kind: 'destroyed', reason: 'Meeting over', byYou: true }, bans: undefined });
+  });
+
+  it('keeps a moderator’s kick reason, as a plain XMPP app’s kick (role none, status 307) gives it', async () => {
+    const { alice, bob, room, bobRoom, bobPeer } = await aliceWithBob();
+    await withTimeout(alice.session.client!.kick(room.address, JID.getResource(bobPeer.address)!, 'spamming links'), 10_000, 'the kick');
+    const kicked = await roomInState(bob, bobRoom.id, 'failed');
+    expect(kicked).toMatchObject({ joined: false, removal: { kind: 'kicked', reason: 'spamming links' }, error: 'Kicked from the room: spamming links' });
+    // The others' event line says why, too.
+    const line = await waitFor(alice, 'the kick’s event line', (state) => Object.values(state.roomEvents).find((event) => event.kind === 'kicked'));
+    expect(line).toMatchObject({ displayName: 'Bob', reason: 'spamming links' });
   });
 
   it('says the destroy was yours only in the session that destroyed the room, not after a destroy the room refused', async () => {

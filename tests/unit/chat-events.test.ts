@@ -175,6 +175,12 @@ describe('RoomEventLog: someone whose connection was replaced, back at the same 
     expect(arrivals.look([], [event('e2', 2, 'reconnected')])).toEqual({ tone: undefined, departures: [], notices: [] });
     expect(unannouncedEvents(new Set(['e1']), [event('e2', 2, 'reconnected')]).map(roomEventText)).toEqual(['Bob reconnected']);
   });
+
+  it('a removal says the reason its moderator gave, and reads as before with none (Parley’s kick gives none)', () => {
+    expect(roomEventText({ ...event('e1', 1, 'kicked'), reason: 'spamming links' })).toBe('Bob was removed from the room (“spamming links”)');
+    expect(roomEventText({ ...event('e2', 2, 'banned'), reason: 'spamming links' })).toBe('Bob was removed and banned from the room (“spamming links”)');
+    expect(roomEventText(event('e3', 3, 'kicked'))).toBe('Bob was removed from the room');
+  });
 });
 
 function message(id: string, time: number, sender = 'Ann', direction: ChatMessage['direction'] = 'incoming'): ChatMessage {

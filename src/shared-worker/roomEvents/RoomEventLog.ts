@@ -2,7 +2,7 @@ import type { Clock } from '../../common/clock';
 import { bareAddress } from '../../protocol/addresses';
 import { DEPARTURE_HOLD, NICKNAME_CHANGE_WITHIN_MS } from '../../protocol/clientDefaults';
 import { LIMITS } from '../../protocol/constants';
-import type { Peer, RoomEventKind } from '../../protocol/entities';
+import type { Peer, RoomEvent, RoomEventKind } from '../../protocol/entities';
 import type { StateStore } from '../StateStore';
 import { rejoinEvents, type Roster } from './rosterEvents';
 
@@ -30,11 +30,15 @@ export class RoomEventLog {
     private readonly clock: Clock,
   ) {}
 
-  /** A line about `about` (undefined: about the room itself); returns its id. */
-  add(roomAddress: string, kind: RoomEventKind, about: Pick<Peer, 'address' | 'displayName'> | undefined, former?: { name: string; address: string }): string {
+  /** A line about `about` (undefined: about the room itself), with what only some kinds say (`details`); returns its id. */
+  add(
+    roomAddress: string,
+    kind: RoomEventKind,
+    about: Pick<Peer, 'address' | 'displayName'> | undefined,
+    details: Pick<RoomEvent, 'formerName' | 'formerAddress' | 'reason'> = {},
+  ): string {
     const id = `event-${this.next++}`;
-    const line = { id, roomAddress, kind, displayName: about?.displayName, peerAddress: about?.address, time: this.clock.now() };
-    this.store.upsert('roomEvents', id, former === undefined ? line : { ...line, formerName: former.name, formerAddress: former.address });
+    this.store.upsert('roomEvents', id, { id, roomAddress, kind, displayName: about?.displayName, peerAddress: about?.address, time: this.clock.now(), ...details });
     const ofRoom = Object.values(this.store.state.roomEvents).filter((event) => event.roomAddress === roomAddress);
     // Records keep their insertion order (ids are not integers): the first are the oldest.
     for (const old of ofRoom.slice(0, Math.max(0, ofRoom.length - LIMITS.roomEventsPerRoom))) this.store.remove('roomEvents', old.id);
@@ -63,7 +67,7 @@ export class RoomEventLog {
     const rename = this.renames.get(peer.address);
     this.renames.delete(peer.address);
     if (rename !== undefined && this.clock.now() <= rename.until) {
-      if (rename.former.name !== peer.displayName) this.add(roomAddress, 'renamed', peer, rename.former);
+      if (rename.former.name !== peer.displayName) this.add(roomAddress, 'renamed', peer, { formerName: rename.former.name, formerAddress: rename.former.address });
       return;
     }
     const leave = this.leaves.get(peer.address);

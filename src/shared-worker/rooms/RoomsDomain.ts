@@ -11,7 +11,7 @@ import { expectPassword, optionalPassword } from './commandInput';
 import { DepartingOccupants } from './DepartingOccupants';
 import { EarlyRoomLookups } from './EarlyRoomLookups';
 import { JoinAttempts } from './JoinAttempts';
-import { joinErrorChange } from './joinError';
+import { joinErrorChange, joinFailure } from './joinError';
 import { readMucItem } from './mucItem';
 import { hasStatus, MUC_STATUS, mucInfoOf } from './mucStatus';
 import { peerFromPresence } from './peerFromPresence';
@@ -25,7 +25,7 @@ import { RoomRecords, type AddressedRoom } from './RoomRecords';
 import { RoomStartRetries } from './RoomStartRetries';
 import { newRoomRecord, OUT_OF_ROOM } from './roomRecord';
 import { roomHasEnded } from '../../protocol/roomEnded';
-import { selfRemovalChange, selfRemovalOf, type SelfRemoval } from './selfRemoval';
+import { moderatorReason, selfRemovalChange, selfRemovalOf, type SelfRemoval } from './selfRemoval';
 import { stanzaErrorText } from './stanzaErrorText';
 import { errorMessage } from '../../common/errorMessage';
 import type { RoomEventLog } from '../roomEvents/RoomEventLog';
@@ -305,7 +305,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       this.joins.end(room.id);
       log.error(errorMessage(error), 'ESWRTC_002');
       log.error('Could not fetch room config');
-      store.update('rooms', room.id, { roomState: 'failed', joined: false, address: undefined, error: 'Could not fetch room config' });
+      store.update('rooms', room.id, { ...joinFailure('failed', 'Could not fetch room config'), address: undefined });
       return undefined;
     }
     if (!this.joins.isCurrent(room.id, token)) return undefined;
@@ -313,7 +313,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     if ('error' in looked) {
       this.joins.end(room.id);
       log.error(looked.error);
-      store.update('rooms', room.id, { roomState: 'failed', joined: false, error: looked.error });
+      store.update('rooms', room.id, joinFailure('failed', looked.error));
       return undefined;
     }
     store.update('rooms', room.id, { address: looked.address });
@@ -349,7 +349,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.removePeople(address);
     const error = `Room ${address} did not answer the join within ${LIMITS.roomJoinTimeoutMs / 1000} s`;
     this.context.log.error(error);
-    this.context.store.update('rooms', roomId, { roomState: 'failed', joined: false, error });
+    this.context.store.update('rooms', roomId, joinFailure('failed', error));
   }
 
   /** The self-presence (status 110) completes the join (PROTOCOL.md "Rooms"); `rid` is its `<user rid>`. */
@@ -418,7 +418,10 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       const departure = departureOf(info);
       if (!isSelf && previous && departure && room.roomState === 'joined') {
         if (departure === 'left') this.events.left(room.address, previous);
-        else this.events.add(room.address, departure, previous);
+        else {
+          const reason = moderatorReason(info);
+          this.events.add(room.address, departure, previous, reason === undefined ? {} : { reason });
+        }
       }
       // A nickname change names the new nickname; their presence there is no arrival.
       const renamedTo = departure === undefined && typeof info.nick === 'string' ? parseOccupantAddress(`${room.address}/${info.nick}`) : undefined;

@@ -9,10 +9,10 @@ import { OUT_OF_ROOM } from './roomRecord';
 export type SelfRemoval =
   /** PROTOCOL.md destroy: with an alternate venue (validated bare room address) and its password. */
   | { kind: 'destroyed'; alternate: string | undefined; password: string | undefined; reason: string | undefined; byYou: boolean }
-  /** Status 301: our affiliation became outcast (SPEC §6 kick). */
-  | { kind: 'banned' }
-  /** Status 307: our role became none. */
-  | { kind: 'kicked' }
+  /** Status 301: our affiliation became outcast (SPEC §6 kick); `reason`: the moderator's `<item><reason>`, if they gave one. */
+  | { kind: 'banned'; reason: string | undefined }
+  /** Status 307: our role became none; `reason` as for a ban. */
+  | { kind: 'kicked'; reason: string | undefined }
   /** Status 303: not a removal; our nick changed and the new one follows in an available presence. */
   | { kind: 'renamed' }
   /** Status 332: not about us; the room stopped running where it ran, and a join starts it again (issue 16). */
@@ -24,6 +24,11 @@ function bounded(value: unknown, max: number): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value.slice(0, max) : undefined;
 }
 
+/** The reason a moderator gave for a kick or ban (XEP-0045 `<item><reason>`), bounded as a destroy's is. */
+export function moderatorReason(info: Stanzas.MUCInfo | undefined): string | undefined {
+  return bounded(info?.reason, LIMITS.reasonLength);
+}
+
 export function selfRemovalOf(info: Stanzas.MUCInfo | undefined): SelfRemoval {
   const destroy = info?.destroy;
   if (destroy) {
@@ -33,8 +38,8 @@ export function selfRemovalOf(info: Stanzas.MUCInfo | undefined): SelfRemoval {
   }
   if (hasStatus(info, MUC_STATUS.nickChanged)) return { kind: 'renamed' };
   if (hasStatus(info, MUC_STATUS.serviceShutdown)) return { kind: 'serviceShutdown' };
-  if (hasStatus(info, MUC_STATUS.banned)) return { kind: 'banned' };
-  if (hasStatus(info, MUC_STATUS.kicked)) return { kind: 'kicked' };
+  if (hasStatus(info, MUC_STATUS.banned)) return { kind: 'banned', reason: moderatorReason(info) };
+  if (hasStatus(info, MUC_STATUS.kicked)) return { kind: 'kicked', reason: moderatorReason(info) };
   const codes = (Array.isArray(info?.statusCodes) ? info.statusCodes : []).filter((code): code is string => typeof code === 'string').slice(0, 8);
   return { kind: 'removed', codes: codes.map((code) => code.slice(0, 8)) };
 }
@@ -50,14 +55,14 @@ export function selfRemovalChange(
   const out = { ...OUT_OF_ROOM, bans: undefined };
   switch (removal.kind) {
     case 'banned':
-      return { ...out, roomState: 'banned', banned: true, error: 'Banned from the room', removal: { kind: 'banned' } };
+      return { ...out, roomState: 'banned', banned: true, error: `Banned from the room${givenReason(removal.reason)}`, removal: { kind: 'banned', reason: removal.reason } };
     case 'kicked':
-      return { ...out, roomState: 'failed', error: 'Kicked from the room', removal: { kind: 'kicked' } };
+      return { ...out, roomState: 'failed', error: `Kicked from the room${givenReason(removal.reason)}`, removal: { kind: 'kicked', reason: removal.reason } };
     case 'destroyed':
       return {
         ...out,
         roomState: 'failed',
-        error: `The room was destroyed${removal.reason ? `: ${removal.reason}` : ''}`,
+        error: `The room was destroyed${givenReason(removal.reason)}`,
         removal: { kind: 'destroyed', reason: removal.reason, byYou: removal.byYou },
       };
     case 'serviceShutdown':
@@ -65,4 +70,9 @@ export function selfRemovalChange(
     case 'removed':
       return { ...out, roomState: 'failed', error: `Removed from the room (status ${removal.codes.join(', ') || 'none'})`, removal: { kind: 'removed' } };
   }
+}
+
+/** The moderator's reason, when they gave one, after the words for what they did. */
+function givenReason(reason: string | undefined): string {
+  return reason ? `: ${reason}` : '';
 }

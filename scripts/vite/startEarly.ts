@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Plugin, Rollup } from 'vite';
 import { EARLY_TAB_LOCK, TAB_LOCK_PREFIX } from '../../src/protocol/tabs.ts';
 
@@ -45,11 +48,17 @@ function chunksOf(bundle: OutputBundle, entry: OutputChunk, modules: readonly st
  * normal priority, on a bare page with this script alone, they held the worker's start back by about
  * 40 ms (the browser fetches the worker's script on the same connections, after them).
  * Which page is a room's follows src/ui/route.ts `parseRoute`: any path but `/`, unless `?view=chat`.
+ * The worker starts beside another build's too (after an update, its script has another address):
+ * its first script joins no room, and the page's session bridge sends it nothing while another
+ * build's session runs (src/protocol/tabs.ts `sessionOfAnotherBuild`). So the plugin also names the
+ * build, for the page's modules and the worker's alike (`PARLEY_BUILD`): a digest of what it is
+ * built from, so that the same code built again is the same build, as its worker is the same.
  */
 export function startEarly(): Plugin {
   return {
     name: 'parley:start-early',
     apply: 'build',
+    config: (config) => ({ define: { __PARLEY_BUILD__: JSON.stringify(buildDigest(config.root ?? process.cwd())) } }),
     transformIndexHtml: {
       order: 'post',
       handler(html, { bundle, chunk }) {
@@ -91,4 +100,16 @@ export function startEarly(): Plugin {
       },
     },
   };
+}
+
+/** A digest of the app's sources and locked dependencies: the same for the same code, built again or elsewhere. */
+function buildDigest(root: string): string {
+  const hash = createHash('sha256');
+  const files = [...readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).map((file) => join('src', file)), 'package-lock.json', 'vite.config.ts'].sort();
+  for (const file of files) {
+    const path = join(root, file);
+    if (!statSync(path).isFile()) continue;
+    hash.update(file).update('\0').update(readFileSync(path)).update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
 }

@@ -13,7 +13,15 @@ import type {
   TabListener,
 } from '../protocol/commands';
 import { applyPatches, type StateMessage } from '../protocol/session-state';
-import { EARLY_TAB_LOCK, SESSION_LOCK_HELD, SESSION_UNAVAILABLE, tabLockName, type EarlyTabLock, type SessionLockHeld } from '../protocol/tabs';
+import {
+  EARLY_TAB_LOCK,
+  SESSION_LOCK_HELD,
+  SESSION_UNAVAILABLE,
+  sessionOfAnotherBuild,
+  tabLockName,
+  type EarlyTabLock,
+  type SessionLockHeld,
+} from '../protocol/tabs';
 import { SESSION_ATTACH_WITHIN_MS } from '../protocol/clientDefaults';
 import { sessionStateAtom, sessionUnavailableAtom, type SessionUnavailability } from './sessionAtoms';
 
@@ -40,10 +48,50 @@ export interface TabActions {
 }
 
 /**
+ * The session's end of Comlink, which sends nothing until `release`: what is posted meanwhile
+ * waits, in order. What the worker sends passes at once.
+ */
+class PortHeldUntilReleased extends EventTarget implements Comlink.Endpoint {
+  private released = false;
+  private readonly waiting: { message: unknown; transfer: Transferable[] }[] = [];
+
+  constructor(private readonly port: MessagePort) {
+    super();
+    port.addEventListener('message', (event: MessageEvent) => this.dispatchEvent(new MessageEvent('message', { data: event.data })));
+    port.start();
+  }
+
+  postMessage(message: unknown, transfer: Transferable[] = []): void {
+    if (this.released) this.port.postMessage(message, transfer);
+    else this.waiting.push({ message, transfer });
+  }
+
+  release(): void {
+    this.released = true;
+    for (const { message, transfer } of this.waiting.splice(0)) this.port.postMessage(message, transfer);
+  }
+}
+
+/**
+ * Resolves once no shared worker of another build of Parley runs in this browser (the locks they
+ * hold say so: `sessionOfAnotherBuild`); `whileWaiting` is told before it waits. Queued behind such
+ * a worker, a request for its lock is granted once it has ended, and is let go at once.
+ */
+async function anotherBuildsSessionsGone(locks: LockManager, whileWaiting: () => void): Promise<void> {
+  for (;;) {
+    const { held = [] } = await locks.query();
+    const others = held.flatMap(({ name }) => (name !== undefined && sessionOfAnotherBuild(name) ? [name] : []));
+    if (others.length === 0) return;
+    whileWaiting();
+    await Promise.all(others.map((name) => locks.request(name, () => undefined)));
+  }
+}
+
+/**
  * Connects this tab to the shared signalling session: holds the tab's liveness lock, subscribes
  * once, mirrors snapshot + patches into the Jotai store, forwards the browser's network events,
- * and hands session events to whoever listens. Says when the session could not start at all, or
- * its worker is gone (`sessionUnavailableAtom`).
+ * and hands session events to whoever listens. Says when the session could not start at all, waits
+ * for another build's tabs to go, or its worker is gone (`sessionUnavailableAtom`).
  */
 export class SessionBridge {
   readonly tabId: string;
@@ -51,6 +99,8 @@ export class SessionBridge {
   /** The liveness lock the page's HTML asked for, when it did (issue 14: held before the entry runs, the attach need not wait for it). */
   private readonly earlyTabLock: EarlyTabLock | undefined;
   private readonly session: Comlink.Remote<SessionApi>;
+  /** Settles once what the tab sends goes to its session (no other build's session runs). */
+  private readonly sessionReleased: Promise<void>;
   private readonly eventListeners = new Set<(event: SessionEvent) => void>();
   /** The call engine of this tab, once it owns a call: it processes the Jingle requests routed here, by the room they come from. */
   jingleHandler: ((roomAddress: string, iq: JingleIq) => void) | undefined;
@@ -58,15 +108,18 @@ export class SessionBridge {
   constructor(private readonly store: JotaiStore) {
     this.earlyTabLock = (window as Window & { [EARLY_TAB_LOCK]?: EarlyTabLock })[EARLY_TAB_LOCK];
     this.tabId = this.earlyTabLock?.tabId ?? crypto.randomUUID();
+    // Started at once (issue 14, the join path): its first script's login ahead joins no room.
     const worker = new SharedWorker(new URL('../shared-worker/entry.ts', import.meta.url), { type: 'module', name: 'parley-session' });
-    const session = Comlink.wrap<SessionApi>(worker.port);
-    this.session = session;
     // The worker's script, or the session's code it loads, did not arrive: the tab can only be reloaded.
     worker.addEventListener('error', () => this.setUnavailable('not-loaded'));
     worker.port.addEventListener('message', (event: MessageEvent) => {
       if (event.data === SESSION_UNAVAILABLE) this.setUnavailable('not-loaded');
       else if ((event.data as Partial<SessionLockHeld> | null)?.type === SESSION_LOCK_HELD) this.watchWorker((event.data as SessionLockHeld).lock);
     });
+    const port = new PortHeldUntilReleased(worker.port);
+    const session = Comlink.wrap<SessionApi>(port);
+    this.session = session;
+    this.sessionReleased = this.releaseWhenAlone(port);
     this.actions = {
       rooms: session.rooms,
       chat: session.chat,
@@ -78,6 +131,18 @@ export class SessionBridge {
       leaveRoom: (roomId) => session.leaveRoom(roomId),
       retryNow: () => session.connect(),
     };
+  }
+
+  /**
+   * Lets the tab's session hear from it (its attach first) once no other build's session runs in
+   * this browser: a page loaded after an update has a worker of its own build, and would else be
+   * you once more in every room, logged in anew, beside the tabs of the build before. Meanwhile the
+   * tab says why it waits.
+   */
+  private async releaseWhenAlone(port: PortHeldUntilReleased): Promise<void> {
+    await anotherBuildsSessionsGone(navigator.locks, () => this.setUnavailable('another-build'));
+    if (this.store.get(sessionUnavailableAtom) === 'another-build') this.setUnavailable(undefined);
+    port.release();
   }
 
   /**
@@ -99,9 +164,12 @@ export class SessionBridge {
     });
     const attached = answered.then(({ answer }) => answer);
     // A worker that closed as this tab connected (its session's code lost) never answers at all.
-    const unanswered = setTimeout(() => this.setUnavailable('not-loaded'), SESSION_ATTACH_WITHIN_MS);
+    // Counted from the attach's going: waiting for another build's tabs to go is no lost start.
+    void this.sessionReleased.then(() => {
+      const unanswered = setTimeout(() => this.setUnavailable('not-loaded'), SESSION_ATTACH_WITHIN_MS);
+      void attached.then(() => clearTimeout(unanswered));
+    });
     void attached.then(() => {
-      clearTimeout(unanswered);
       // The answer takes back only a start that seemed lost: a worker gone since (its lock granted
       // to this tab first, the answer read after) stays gone.
       if (this.store.get(sessionUnavailableAtom) === 'not-loaded') this.setUnavailable(undefined);

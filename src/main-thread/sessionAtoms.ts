@@ -20,11 +20,13 @@ function stateBeforeFirstSnapshot(): SessionState {
 }
 
 /**
- * Why the shared session does not work in this tab, which only a reload mends: its worker's code did
- * not load (`not-loaded`), or the worker ended after the tab attached (`stopped`: crashed, out of
- * memory, ended by the browser). Undefined while it works. Set by the tab (SessionBridge), not mirrored.
+ * Why the shared session does not work in this tab: its worker's code did not load (`not-loaded`),
+ * or the worker ended after the tab attached (`stopped`: crashed, out of memory, ended by the
+ * browser), which only a reload mends; or Parley was updated while tabs of the build before run in
+ * this browser (`another-build`), which passes once they are reloaded or closed. Undefined while it
+ * works. Set by the tab (SessionBridge), not mirrored.
  */
-export type SessionUnavailability = 'not-loaded' | 'stopped';
+export type SessionUnavailability = 'not-loaded' | 'stopped' | 'another-build';
 export const sessionUnavailableAtom = atom<SessionUnavailability | undefined>(undefined);
 
 export const connectionAtom = atom((get) => get(sessionStateAtom).connection);

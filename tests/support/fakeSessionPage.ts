@@ -17,7 +17,7 @@ export function fakeSessionPage(locks: FakeWebLocks = new FakeWebLocks()): Messa
       readonly port = pagePort;
     },
   );
-  vi.stubGlobal('navigator', { locks: { request: locks.request }, onLine: true });
+  vi.stubGlobal('navigator', { locks: { request: locks.request, query: locks.query }, onLine: true });
   // The page's own events (online, offline) are the test's to dispatch.
   vi.stubGlobal('window', new EventTarget());
   return sessionPort;

@@ -1,7 +1,8 @@
 /**
  * Web Locks as a browser grants them, in this process's memory, for code that calls
  * `navigator.locks.request(name, [options,] callback)`: exclusive, each name granted to its requests
- * in the order they came, held until the callback's promise settles. Options are ignored.
+ * in the order they came, held until the callback's promise settles. Options are ignored. And
+ * `navigator.locks.query()`, as far as the locks held go.
  */
 export class FakeWebLocks {
   private readonly held = new Set<string>();
@@ -24,6 +25,9 @@ export class FakeWebLocks {
       else grant();
     });
   };
+
+  /** What `navigator.locks.query()` answers: the locks held now (the requests waiting for them are not listed). */
+  readonly query = async (): Promise<{ held: { name: string; mode: 'exclusive' }[] }> => ({ held: [...this.held].map((name) => ({ name, mode: 'exclusive' as const })) });
 
   isHeld(name: string): boolean {
     return this.held.has(name);

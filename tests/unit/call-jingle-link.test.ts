@@ -168,7 +168,7 @@ class FakeLocks implements CallLocks {
 }
 
 describe('CallOwnership: one tab per room runs the call', () => {
-  it('holds parley:call:<room> until released; a second tab waits, then takes over', async () => {
+  it('holds parley:call:<build>:<room> until released; a second tab waits, then takes over', async () => {
     const locks = new FakeLocks();
     const first = new CallOwnership('room@muc', locks);
     const second = new CallOwnership('room@muc', locks);
@@ -180,7 +180,7 @@ describe('CallOwnership: one tab per room runs the call', () => {
     first.release();
     await secondAcquired;
     expect(secondHeld).toBe(true);
-    expect(locks.requests.map((request) => request.name)).toEqual([callLockName('room@muc'), 'parley:call:room@muc', 'parley:call:room@muc']);
+    expect(locks.requests.map((request) => request.name)).toEqual([callLockName('room@muc'), callLockName('room@muc'), callLockName('room@muc')]);
   });
 
   it('a free lock takes one request, asked only if available (issue 14: one lock round trip after the click); a held one is said so, then waited for', async () => {

@@ -12,7 +12,7 @@ afterEach(() => vi.unstubAllGlobals());
 function pageWithSession(onLine: boolean): { sessionPort: MessagePort; asked: string[]; attachIds: string[] } {
   const locks = new FakeWebLocks();
   const sessionPort = fakeSessionPage(locks);
-  vi.stubGlobal('navigator', { locks: { request: locks.request }, onLine });
+  vi.stubGlobal('navigator', { locks: { request: locks.request, query: locks.query }, onLine });
   const asked: string[] = [];
   const attachIds: string[] = [];
   sessionPort.on('message', (message: { id: string; path?: string[] }) => {

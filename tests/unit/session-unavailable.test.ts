@@ -1,13 +1,19 @@
 import { createStore } from 'jotai';
 import type { MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Call } from '../../src/main-thread/call/Call';
+import { callLockName } from '../../src/main-thread/call/CallOwnership';
+import { MediaItems } from '../../src/main-thread/media';
 import { sessionUnavailableAtom } from '../../src/main-thread/sessionAtoms';
 import { SessionBridge } from '../../src/main-thread/SessionBridge';
 import { SESSION_ATTACH_WITHIN_MS } from '../../src/protocol/clientDefaults';
 import { SESSION_LOCK_HELD, SESSION_UNAVAILABLE, sessionLockName, type SessionLockHeld } from '../../src/protocol/tabs';
 import { fakeSessionPage } from '../support/fakeSessionPage';
 import { FakeWebLocks } from '../support/fakeWebLocks';
+import { ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
+import { FakePeerConnection } from './call-fakes';
+import { harness, ROOM } from './callTab-fakes';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -165,5 +171,62 @@ describe('A tab notices when the shared worker it attached to is gone (crashed, 
     after.end();
     await until(() => store.get(sessionUnavailableAtom) === 'stopped', 'the tab to say so once its own worker ends');
     sessionPort.close();
+  });
+});
+
+describe('The tab that runs a call lets go of it when the shared worker is gone: nothing of the session answers any more, so nothing of the call should run on', () => {
+  it('in the call, the worker ends: the camera and microphone stop and the call closes (its connections, relay link and lock) without leaving through the session; a reload joins it again as you were', async () => {
+    const locks = new FakeWebLocks();
+    const { sessionPort, attaches } = pageWithSession(locks);
+    const worker = runningWorker(locks, 'worker-1');
+    const call = harness();
+    const { attached } = new SessionBridge(call.store).start();
+    sessionPort.postMessage(worker.held);
+    await until(() => attaches.length === 1, 'the attach at the session');
+    answerAttaches(sessionPort, attaches);
+    await attached;
+    call.runtime.start();
+    await settle();
+    await call.runtime.joinCall();
+    call.deliverCallRecord();
+    await settle();
+    expect(call.store.get(call.runtime.atoms.phase)).toBe('in-call');
+    const tracks = call.mediaDevices.captured.flat();
+    expect(tracks.filter((track) => track.readyState === 'live').map((track) => track.kind)).toEqual(['audio', 'video']);
+
+    worker.end();
+    await until(() => call.store.get(sessionUnavailableAtom) === 'stopped', 'the tab to say its session stopped');
+    await settle();
+    expect(tracks.filter((track) => track.readyState === 'live')).toEqual([]);
+    expect(call.engines.map((engine) => engine.closed)).toEqual([true]);
+    expect(call.log).not.toContain('leaveCall');
+    expect(call.runtime.ownMediaInCall()).toEqual({ microphoneMuted: false, cameraOff: false, sharingScreen: false });
+    call.runtime.dispose();
+    expect(call.log).not.toContain('leaveCall');
+    sessionPort.close();
+  });
+
+  it('a call closed once its session answers nothing lets go of its lock all the same: another tab of yours, or the page after the reload, can run it', async () => {
+    const locks = new FakeWebLocks();
+    const unanswered = (): Promise<never> => new Promise(() => {});
+    const clock = new ManualClock();
+    const call = new Call({
+      roomAddress: ROOM,
+      store: createStore(),
+      signaling: { send: unanswered, claimCall: unanswered, releaseCall: unanswered },
+      media: new MediaItems({ clock }),
+      iceServers: [],
+      clock,
+      logger: { info: () => undefined, error: () => undefined },
+      locks,
+      reportPeerMedia: unanswered,
+      createPeerConnection: () => new FakePeerConnection() as unknown as RTCPeerConnection,
+    });
+    await call.start();
+    expect(locks.isHeld(callLockName(ROOM))).toBe(true);
+
+    void call.close();
+    await settle();
+    expect(locks.isHeld(callLockName(ROOM))).toBe(false);
   });
 });

@@ -1,7 +1,17 @@
+import { PARLEY_BUILD } from '../../protocol/tabs';
+
 /** Whether this tab is the one that plays a room's tones and shows its notifications. */
 export interface RoomAlertSeat {
   readonly held: boolean;
   release(): void;
+}
+
+/**
+ * The Web Lock of the tab that alerts for a room. Named with the build, as the call's lock is
+ * (call/CallOwnership): a tab of another build has a session of its own, whose room alerts apart.
+ */
+export function roomAlertsLockName(roomAddress: string, build: string = PARLEY_BUILD): string {
+  return `parley-alerts:${build}:${roomAddress}`;
 }
 
 /**
@@ -14,7 +24,7 @@ export function holdRoomAlerts(roomAddress: string): RoomAlertSeat {
   let held = false;
   let release = () => {};
   navigator.locks
-    .request(`parley-alerts:${roomAddress}`, { signal: abort.signal }, () => {
+    .request(roomAlertsLockName(roomAddress), { signal: abort.signal }, () => {
       held = true;
       return new Promise<void>((resolve) => {
         release = resolve;

@@ -1,3 +1,5 @@
+import { PARLEY_BUILD } from '../../protocol/tabs';
+
 /** The part of Web Locks the call needs (navigator.locks in a tab). */
 export interface CallLocks {
   request(name: string, options: LockRequestOptions, granted: (lock: unknown) => Promise<void> | undefined): Promise<unknown>;
@@ -9,9 +11,13 @@ interface LockRequestOptions {
   steal?: boolean;
 }
 
-/** The Web Lock a tab holds while it runs a room's call (DESIGN: exactly one tab per room runs it). */
-export function callLockName(roomAddress: string): string {
-  return `parley:call:${roomAddress}`;
+/**
+ * The Web Lock a tab holds while it runs a room's call (DESIGN: exactly one tab per room runs it).
+ * Named with the build: a tab of another build has a session of its own, whose call this one's
+ * lock must neither wait for nor take.
+ */
+export function callLockName(roomAddress: string, build: string = PARLEY_BUILD): string {
+  return `parley:call:${build}:${roomAddress}`;
 }
 
 /**

@@ -18,7 +18,7 @@ import {
 } from '../media';
 import type { TileNeed } from '../call/receive/tileProfile';
 import { connectionsAtom, heldPeersAtom } from '../call/callAtoms';
-import { callAtomFamily, connectionAtom, peersAtom, preferencesAtom, roomPeersAtomFamily } from '../sessionAtoms';
+import { callAtomFamily, connectionAtom, peersAtom, preferencesAtom, roomPeersAtomFamily, sessionUnavailableAtom } from '../sessionAtoms';
 import { createCallTabAtoms, type CallPhase, type CallTabAtoms, type SelectedDevices } from './callTabAtoms';
 import { LocalCapture, type CaptureUse } from './LocalCapture';
 import { MediaElements } from './MediaElements';
@@ -112,6 +112,8 @@ export class CallRuntime {
   private readonly screenStage = new ScreenStage();
   private threshold: number | undefined;
   private disposed = false;
+  /** Your own media in the call as its session's worker ended (`letGoWithSession`): what a reload joins the call again with. */
+  private ownMediaAtSessionEnd: OwnMediaAtReload | undefined;
 
   constructor(private readonly options: CallRuntimeOptions) {
     const { clock, logger, store } = options;
@@ -242,6 +244,9 @@ export class CallRuntime {
       }),
       () => this.troubles.clear(),
       this.options.ownMediaRequests?.((change) => this.applyOwnMediaRequest(change)) ?? (() => undefined),
+      store.sub(sessionUnavailableAtom, () => {
+        if (store.get(sessionUnavailableAtom) === 'stopped') this.letGoWithSession();
+      }),
     );
     this.voice.start();
     this.devices.start();
@@ -262,6 +267,21 @@ export class CallRuntime {
     if (this.phase === 'in-call') {
       this.options.commands.rooms.leaveCall(this.roomAddress).catch((error: unknown) => this.options.logger.error(`leaving the call failed: ${errorMessage(error)}`));
     }
+    this.letGo();
+  }
+
+  /**
+   * The session's worker is gone (SessionBridge): everything is let go as when the view goes — the
+   * camera and microphone, the call's connections and relay link, its lock — but the call is not
+   * left through the session, which is no more. Your media in it are kept for the page's reload,
+   * which joins the call again as you were (useRoomCallRuntime, callAfterReload).
+   */
+  private letGoWithSession(): void {
+    this.ownMediaAtSessionEnd = this.ownMediaInCall();
+    this.letGo();
+  }
+
+  private letGo(): void {
     this.setPhase('preview');
     this.disposed = true;
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
@@ -298,11 +318,12 @@ export class CallRuntime {
     await this.seat.join();
   }
 
-  /** Your own media while this tab runs the call, as the call record is to say it; undefined out of the call. */
+  /** Your own media while this tab runs the call, as the call record is to say it (as it was when its session ended); undefined out of the call. */
   ownMediaInCall(): OwnMediaAtReload | undefined {
+    if (this.disposed) return this.ownMediaAtSessionEnd;
     const { store } = this.options;
     const record = store.get(callAtomFamily(this.roomAddress))?.ownMedia;
-    if (this.disposed || this.phase !== 'in-call' || !record) return undefined;
+    if (this.phase !== 'in-call' || !record) return undefined;
     const own = { ...record, ...ownMediaChange(record, this.local.state(), store.get(this.atoms.deviceTroubles), store.get(this.atoms.joinWith)) };
     return { microphoneMuted: own.microphoneMuted, cameraOff: own.cameraOff, sharingScreen: own.sharingScreen };
   }

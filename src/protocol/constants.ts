@@ -59,11 +59,15 @@ export const CALL_UNREACHABLE_AFTER_MS = 2 * SESSION_TERMINATION.interruptedTime
 
 /**
  * A Jingle request for a call this session has joined but no tab runs yet (the tab that joined
- * claims it a moment later): it waits for the claim this long, at most this many per room, and is
- * then answered as by a session not in the call. A call whose tab went waits as long for another
- * tab to take it over before it is left (TabsApi).
+ * claims it a moment later): it waits for the claim this long, and is then answered as by a session
+ * not in the call. A room holds the requests of at most `sessionsPerRoom` sessions (a sender's are
+ * bounded by LIMITS.jingleSessionsPerSender already), each at most `requestsPerSession` (its offer
+ * and what follows it: SimpleWebRTC 1.30.3 trickles every candidate in a transport-info of its own,
+ * 6 to 9 of them); one past either bound is refused with `wait`/`resource-constraint`, never
+ * acknowledged and dropped. A call no tab runs any more (its tab went, let it go, or closed its
+ * room) waits as long for a tab to claim it before it is left (TabsApi).
  */
-export const UNCLAIMED_CALL_HOLD = { timeoutMs: 5_000, requestsPerRoom: 32 } as const;
+export const UNCLAIMED_CALL_HOLD = { timeoutMs: 5_000, sessionsPerRoom: 32, requestsPerSession: 32 } as const;
 
 /** SPEC §4 / §9: media relay switch. */
 export const MEDIA_RELAY = { defaultMinimumPeers: 2, shutdownDelayMs: 5_000 } as const;

@@ -14,13 +14,14 @@ import { errorMessage } from '../common/errorMessage';
 import { UNCLAIMED_CALL_HOLD } from '../protocol/constants';
 import type { TabsChat } from './chat/ChatDomain';
 import type { JingleRouter } from './jingle/JingleRouter';
+import type { RoomsDomain } from './rooms/RoomsDomain';
 import type { SignalingSession } from './SignalingSession';
 
 /** Resolves when the tab is gone: the SharedWorker waits on the tab's Web Lock, Node tests on a promise. */
 export type TabGone = (tabId: string) => Promise<void>;
 
 export interface SessionDomains {
-  rooms: RoomsCommands;
+  rooms: RoomsCommands & Pick<RoomsDomain, 'leaveUnheldRoom'>;
   chat: TabsChat;
   preferences: PreferencesCommands;
   jingle: JingleRouter;
@@ -39,7 +40,11 @@ interface AttachedTab {
  */
 export class TabsApi implements SessionApi {
   private readonly tabs = new Map<string, AttachedTab>();
+  /** Calls no tab runs, each with the latest wait for a claim begun for it: only that one may leave the call. */
+  private readonly awaitingClaim = new Map<string, object>();
   readonly rooms: RoomsCommands & Comlink.ProxyMarked;
+  /** What no tab asks for: leaving a room none holds, with what none can show. */
+  private readonly unheldRooms: Pick<RoomsDomain, 'leaveUnheldRoom'>;
   readonly chat: TabsChat & Comlink.ProxyMarked;
   readonly preferences: PreferencesCommands & Comlink.ProxyMarked;
   readonly jingle: JingleRouter & Comlink.ProxyMarked;
@@ -51,10 +56,12 @@ export class TabsApi implements SessionApi {
     private readonly tabGone: TabGone,
   ) {
     this.rooms = Comlink.proxy(domains.rooms);
+    this.unheldRooms = domains.rooms;
     this.chat = Comlink.proxy(domains.chat);
     this.preferences = Comlink.proxy(domains.preferences);
     this.jingle = Comlink.proxy(domains.jingle);
     this.calls = Comlink.proxy(domains.calls);
+    domains.jingle.onCallLetGo = (roomAddress) => this.leaveCallUnlessClaimed(roomAddress);
   }
 
   get tabCount(): number {
@@ -121,6 +128,7 @@ export class TabsApi implements SessionApi {
 
   async closeRoom(tabId: string, roomId: string): Promise<void> {
     this.tabs.get(tabId)?.rooms.delete(roomId);
+    this.leaveUnclaimedCallOf(roomId);
     await this.leaveIfUnused(roomId);
   }
 
@@ -140,31 +148,42 @@ export class TabsApi implements SessionApi {
     for (const roomAddress of callsItRan) {
       // Whom its call kept, nobody keeps now: a tab that takes the call over reports its own.
       void this.calls.setHeldPeers(roomAddress, []);
-      void this.leaveCallUnlessTakenOver(roomAddress);
+      this.leaveCallUnlessClaimed(roomAddress);
     }
-    // A call of its rooms that no tab runs yet: it may have joined it and gone before claiming it.
-    for (const roomId of tab.rooms) {
-      const roomAddress = this.session.store.get('rooms', roomId)?.address;
-      if (roomAddress === undefined || callsItRan.includes(roomAddress) || this.jingle.ownerOf(roomAddress) !== undefined) continue;
-      void this.leaveCallUnlessTakenOver(roomAddress);
-    }
+    for (const roomId of tab.rooms) this.leaveUnclaimedCallOf(roomId);
     for (const roomId of tab.rooms) await this.leaveIfUnused(roomId);
   }
 
-  /**
-   * The tab that ran the room's call, or may have been about to, went: another tab of the room may take the call over (its
-   * Web Lock came free), as soon as an offer waiting for a claim would be declined
-   * (UNCLAIMED_CALL_HOLD). Otherwise nobody runs it, and it is left: the room would go on saying
-   * you are in it (a pop-out chat keeping the room), and its people would offer you calls forever.
-   */
-  private async leaveCallUnlessTakenOver(roomAddress: string): Promise<void> {
-    await sleep(this.session.clock, UNCLAIMED_CALL_HOLD.timeoutMs);
-    if (this.jingle.ownerOf(roomAddress) !== undefined || this.session.store.get('calls', roomAddress)?.joined !== true) return;
-    await this.rooms.leaveCall(roomAddress).catch((error: unknown) => this.session.log.error(`leaving a call no tab runs failed: ${errorMessage(error)}`));
+  /** A tab let the room go (closed it, or went): it may have joined its call and gone before claiming it. */
+  private leaveUnclaimedCallOf(roomId: string): void {
+    const roomAddress = this.session.store.get('rooms', roomId)?.address;
+    if (roomAddress === undefined || this.jingle.ownerOf(roomAddress) !== undefined || this.session.store.get('calls', roomAddress)?.joined !== true) return;
+    this.leaveCallUnlessClaimed(roomAddress);
   }
 
+  /**
+   * No tab runs the room's call now (its tab let it go, went, or closed the room, maybe before it
+   * claimed it): another tab of the room may take the call over (its Web Lock came free), as soon as
+   * an offer waiting for a claim would be declined (UNCLAIMED_CALL_HOLD). Otherwise nobody runs it,
+   * and it is left: the room would go on saying you are in it (a pop-out chat keeping the room), and
+   * its people would offer you calls forever. A hang-up has left it already.
+   */
+  private leaveCallUnlessClaimed(roomAddress: string): void {
+    const wait = {};
+    this.awaitingClaim.set(roomAddress, wait);
+    void sleep(this.session.clock, UNCLAIMED_CALL_HOLD.timeoutMs).then(async () => {
+      if (this.awaitingClaim.get(roomAddress) !== wait) return;
+      this.awaitingClaim.delete(roomAddress);
+      if (this.jingle.ownerOf(roomAddress) !== undefined || this.session.store.get('calls', roomAddress)?.joined !== true) return;
+      await this.rooms.leaveCall(roomAddress).catch((error: unknown) => this.session.log.error(`leaving a call no tab runs failed: ${errorMessage(error)}`));
+    });
+  }
+
+  /** A room no tab holds is left, with what no tab can show any more: its event lines (`leaveUnheldRoom`) and messages. */
   private async leaveIfUnused(roomId: string): Promise<void> {
     for (const tab of this.tabs.values()) if (tab.rooms.has(roomId)) return;
-    await this.rooms.leaveRoom(roomId);
+    const roomAddress = this.session.store.get('rooms', roomId)?.address;
+    await this.unheldRooms.leaveUnheldRoom(roomId);
+    if (roomAddress !== undefined) this.chat.forgetRoomMessages(roomAddress);
   }
 }

@@ -335,27 +335,60 @@ describe('Jingle routing: a request for a call this session is in waits for the 
     expect(alice.person.session.store.state.rooms[alice.room.id]?.joined).toBe(true);
   });
 
-  it('a tab that joined the call and went before claiming it, while another tab keeps the room (a pop-out chat): the call is left once nobody took it within the hold', async () => {
+  /** Alice, on fake time, has the room in a pop-out chat and joined its call from her room tab, which has not claimed it; Bob sees her in the call. */
+  async function aliceJoinedFromARoomTabBesideAPopout(roomName: string) {
     const alice = openSession({ server: server(), ...onManualClock() });
     await connected(alice);
     const popout = `${alice.tabId}-popout`;
     alice.tabs.attach(popout, { state: () => {}, event: () => {}, jingle: () => {} });
-    const roomName = 'jingle-joined-unclaimed';
     await alice.tabs.openRoom(popout, roomName);
     const roomId = await alice.tabs.openRoom(alice.tabId, roomName, { autoJoinCall: true });
     const room = await joinedRoom(alice, roomId);
     await waitFor(alice, 'in the call', (state) => state.calls[room.address]?.joined);
     const bob = await tabIn(openSession({ server: server() }), roomName);
     await seen(bob.person, room.selfAddress, 'Bob sees Alice in the call', (p) => p.joinedCall);
+    /** Nobody claims the call for the whole hold: only then is it left, and the room stays joined for the pop-out. */
+    const leftOnceTheHoldIsOver = async () => {
+      await flushed(alice);
+      await alice.clock.advance(UNCLAIMED_CALL_HOLD.timeoutMs - 1);
+      await flushed(alice);
+      expect(alice.session.store.state.calls[room.address]?.joined).toBe(true);
+      await alice.clock.advance(1);
+      await seen(bob.person, room.selfAddress, 'Bob sees Alice leave the call', (p) => !p.joinedCall);
+      expect(alice.session.store.state.rooms[roomId]?.joined).toBe(true);
+    };
+    return { alice, roomId, room, leftOnceTheHoldIsOver };
+  }
 
+  it('a tab that joined the call and went before claiming it, while another tab keeps the room (a pop-out chat): the call is left once nobody took it within the hold', async () => {
+    const { alice, leftOnceTheHoldIsOver } = await aliceJoinedFromARoomTabBesideAPopout('jingle-joined-unclaimed');
     alice.tabGoes(alice.tabId);
-    await flushed(alice);
-    await alice.clock.advance(UNCLAIMED_CALL_HOLD.timeoutMs - 1);
+    await leftOnceTheHoldIsOver();
+  });
+
+  it('a tab that joined the call and closed the room before claiming it (its view went home while the call’s code loaded), still open, while a pop-out keeps the room: the call is left once nobody took it within the hold', async () => {
+    const { alice, roomId, leftOnceTheHoldIsOver } = await aliceJoinedFromARoomTabBesideAPopout('jingle-joined-closed-unclaimed');
+    await alice.tabs.closeRoom(alice.tabId, roomId);
+    await leftOnceTheHoldIsOver();
+  });
+
+  it('a tab that lets the call go without leaving it (its view went with the call claimed ahead), still open, while a pop-out keeps the room: the call is left once nobody claimed it within the hold', async () => {
+    const { alice, room, leftOnceTheHoldIsOver } = await aliceJoinedFromARoomTabBesideAPopout('jingle-joined-released');
+    await alice.jingle.claimCall(alice.tabId, room.address);
+    await alice.jingle.releaseCall(alice.tabId, room.address);
+    await leftOnceTheHoldIsOver();
+  });
+
+  it('a tab that lets the call go without leaving it and another tab claims it within the hold (a handover): the call stays', async () => {
+    const { alice, room } = await aliceJoinedFromARoomTabBesideAPopout('jingle-released-handed-over');
+    const otherTab = `${alice.tabId}-other`;
+    alice.tabs.attach(otherTab, { state: () => {}, event: () => {}, jingle: () => {} });
+    await alice.jingle.claimCall(alice.tabId, room.address);
+    await alice.jingle.releaseCall(alice.tabId, room.address);
+    await alice.jingle.claimCall(otherTab, room.address);
+    await alice.clock.advance(UNCLAIMED_CALL_HOLD.timeoutMs);
     await flushed(alice);
     expect(alice.session.store.state.calls[room.address]?.joined).toBe(true);
-    await alice.clock.advance(1);
-    await seen(bob.person, room.selfAddress, 'Bob sees Alice leave the call', (p) => !p.joinedCall);
-    expect(alice.session.store.state.rooms[roomId]?.joined).toBe(true);
   });
 
   it('a call tab that goes and another tab of the room takes the call over within the hold (a handover): the call stays', async () => {

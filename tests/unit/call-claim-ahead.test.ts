@@ -1,5 +1,7 @@
+import type { Stanzas } from 'stanza';
 import { describe, expect, it, vi } from 'vitest';
 import type { JingleIq } from '../../src/protocol/commands';
+import { UNCLAIMED_CALL_HOLD } from '../../src/protocol/constants';
 import { BridgeCallSignaling } from '../../src/main-thread/call/BridgeCallSignaling';
 import { CallLocksAhead } from '../../src/main-thread/call/CallLocksAhead';
 import { callLockName, CallOwnership, type CallLocks } from '../../src/main-thread/call/CallOwnership';
@@ -151,6 +153,8 @@ describe('"Move call here": a tab waiting for the call lock takes it from the ta
 function tabBridge() {
   const claims: string[] = [];
   const returned: string[] = [];
+  /** What the tab's sessions sent through the session. */
+  const sent: Stanzas.IQ[] = [];
   const bridge = {
     tabId: 'tab-1',
     jingleHandler: undefined as ((roomAddress: string, iq: JingleIq) => void) | undefined,
@@ -158,13 +162,13 @@ function tabBridge() {
       jingle: {
         claimCall: async (tabId: string, roomAddress: string) => void claims.push(`${tabId} ${roomAddress}`),
         releaseCall: async () => undefined,
-        send: async () => undefined,
+        send: async (iq: Stanzas.IQ) => void sent.push(iq),
         returnRequest: async (tabId: string, roomAddress: string, iq: JingleIq) => void returned.push(`${tabId} ${roomAddress} ${iq.jingle.action} ${iq.jingle.sid}`),
       },
     },
   };
   const signaling = new BridgeCallSignaling(bridge as unknown as ConstructorParameters<typeof BridgeCallSignaling>[0]);
-  return { bridge, signaling, claims, returned };
+  return { bridge, signaling, claims, returned, sent };
 }
 
 describe('A call claimed ahead keeps the Jingle requests that come for it until its Call claims it, then hands them over in order (issue 14, the join path)', () => {
@@ -186,6 +190,38 @@ describe('A call claimed ahead keeps the Jingle requests that come for it until 
     expect(signaling.claimedAhead(ROOM)).toBe(false);
     bridge.jingleHandler?.(ROOM, request('s3'));
     expect(received).toEqual(['s1', 's2', 's3']);
+  });
+
+  /** `count` requests from `sender`: the offer of session `sid`, then the candidates trickled one transport-info each (SimpleWebRTC 1.30.3). */
+  const offerWithCandidates = (sender: string, sid: string, count: number) =>
+    Array.from({ length: count }, (_, index) => ({ type: 'set', id: `${sid}-${index}`, from: `${ROOM}/${sender}`, jingle: { action: index === 0 ? 'session-initiate' : 'transport-info', sid } }) as unknown as JingleIq);
+
+  it('joining a call of five, some trickling every candidate: all 40 requests that came before the Call reach it, in order, none dropped', async () => {
+    const { bridge, signaling, sent } = tabBridge();
+    const requests = ['bob', 'carol', 'dave', 'erin'].flatMap((sender) => offerWithCandidates(sender, `${sender}-camera`, 10));
+    expect(requests).toHaveLength(40);
+
+    await signaling.claimAhead(ROOM);
+    for (const iq of requests) bridge.jingleHandler?.(ROOM, iq);
+    const received: string[] = [];
+    await signaling.claimCall(ROOM, (iq) => received.push(iq.id ?? ''));
+    expect(received).toEqual(requests.map((iq) => iq.id));
+    expect(sent).toEqual([]);
+  });
+
+  it('past what the session holds for a room, a request is answered with a wait / resource-constraint error, not dropped unanswered', async () => {
+    const { bridge, signaling, sent } = tabBridge();
+    const held = UNCLAIMED_CALL_HOLD.sessionsPerRoom * UNCLAIMED_CALL_HOLD.requestsPerSession;
+    const requests = offerWithCandidates('mallory', 'flood', held + 1);
+
+    await signaling.claimAhead(ROOM);
+    for (const iq of requests) bridge.jingleHandler?.(ROOM, iq);
+    await settle();
+    const past = requests[held]!;
+    expect(sent).toEqual([{ type: 'error', id: past.id, to: past.from, error: expect.objectContaining({ type: 'wait', condition: 'resource-constraint' }) }]);
+    const received: string[] = [];
+    await signaling.claimCall(ROOM, (iq) => received.push(iq.id ?? ''));
+    expect(received).toEqual(requests.slice(0, held).map((iq) => iq.id));
   });
 });
 

@@ -117,7 +117,7 @@ describe(`No sender begins more than LIMITS.jingleSessionsPerSender (${LIMIT}) J
 
   it('requests held for the tab that will claim the call count too, and those declined when none did free their places', async () => {
     const { clock, initiates, deliveredSids, errors, terminates } = aliceInACall({ claimed: false });
-    expect(UNCLAIMED_CALL_HOLD.requestsPerRoom).toBeGreaterThan(LIMIT);
+    expect(UNCLAIMED_CALL_HOLD.sessionsPerRoom).toBeGreaterThan(LIMIT);
     initiates(MALLORY, 'held', LIMIT + 1);
     expect(errors).toHaveLength(1);
     expect(errors[0]?.error).toMatchObject(RESOURCE_CONSTRAINT);
@@ -127,5 +127,53 @@ describe(`No sender begins more than LIMITS.jingleSessionsPerSender (${LIMIT}) J
     initiates(MALLORY, 'anew', 1);
     expect(errors).toHaveLength(1);
     expect(deliveredSids(MALLORY)).toEqual([]);
+  });
+});
+
+describe(`Requests for a call no tab has claimed yet wait for the claim by session: ${UNCLAIMED_CALL_HOLD.sessionsPerRoom} sessions per room, ${UNCLAIMED_CALL_HOLD.requestsPerSession} requests each; past either they are refused with resource-constraint, never acknowledged and dropped`, () => {
+  /** A session's offer and the candidates its sender trickles after it, one transport-info each (SimpleWebRTC 1.30.3). */
+  function offerWithCandidates(receive: (iq: JingleIq) => void, from: string, sid: string, candidates: number): JingleIq[] {
+    const requests = [request(from, 'session-initiate', sid), ...Array.from({ length: candidates }, () => request(from, 'transport-info', sid))];
+    requests.forEach(receive);
+    return requests;
+  }
+
+  it('five people’s offers with their trickled candidates, more than 32 requests in all, all reach the tab that claims the call, in the order they came', async () => {
+    const { router, receive, delivered, results, errors } = aliceInACall({ claimed: false });
+    const sent = [1, 2, 3, 4, 5].flatMap((person) => offerWithCandidates(receive, `${ROOM}/person-${person}`, `camera-${person}`, 8));
+    expect(sent.length).toBeGreaterThan(32);
+
+    await router.claimCall(TAB, ROOM);
+    expect(delivered.map((iq) => iq.id)).toEqual(sent.map((iq) => iq.id));
+    expect(results).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('a session’s requests past its bound are refused with a wait / resource-constraint error, never answered with a result; the ones held reach the tab in order', async () => {
+    const { router, receive, delivered, results, errors } = aliceInACall({ claimed: false });
+    const sent = offerWithCandidates(receive, MALLORY, 'chatty', UNCLAIMED_CALL_HOLD.requestsPerSession);
+    const held = sent.slice(0, UNCLAIMED_CALL_HOLD.requestsPerSession);
+    const past = sent.slice(UNCLAIMED_CALL_HOLD.requestsPerSession);
+
+    await router.claimCall(TAB, ROOM);
+    expect(delivered.map((iq) => iq.id)).toEqual(held.map((iq) => iq.id));
+    expect(errors).toEqual(past.map((iq) => ({ id: iq.id, error: expect.objectContaining(RESOURCE_CONSTRAINT) })));
+    expect(results).toEqual([]);
+  });
+
+  it('an offer of a session past the room’s bound is refused with resource-constraint and frees its sender’s place; the sessions held are delivered', async () => {
+    const { router, receive, initiates, delivered, deliveredSids, results, errors } = aliceInACall({ claimed: false });
+    const senders = Array.from({ length: UNCLAIMED_CALL_HOLD.sessionsPerRoom }, (_, index) => `${ROOM}/person-${index}`);
+    const held = senders.flatMap((sender) => offerWithCandidates(receive, sender, 'camera', 1));
+    const [past] = offerWithCandidates(receive, MALLORY, 'one-too-many', 0);
+    expect(errors).toEqual([{ id: past?.id, error: expect.objectContaining(RESOURCE_CONSTRAINT) }]);
+
+    await router.claimCall(TAB, ROOM);
+    expect(delivered.map((iq) => iq.id)).toEqual(held.map((iq) => iq.id));
+    expect(results).toEqual([]);
+    // Refused, it is no session of Mallory’s: all their places are free.
+    initiates(MALLORY, 'again', LIMIT);
+    expect(deliveredSids(MALLORY)).toHaveLength(LIMIT);
+    expect(errors).toHaveLength(1);
   });
 });

@@ -4,12 +4,16 @@ import { UNCLAIMED_CALL_HOLD } from '../../protocol/constants';
 import type { SessionBridge } from '../SessionBridge';
 import type { CallSignaling } from './CallSignaling';
 
+/** The most requests the session holds for a room whose call no tab has claimed (UNCLAIMED_CALL_HOLD). */
+const HELD_PER_ROOM = UNCLAIMED_CALL_HOLD.sessionsPerRoom * UNCLAIMED_CALL_HOLD.requestsPerSession;
+
 /**
  * CallSignaling over this tab's SessionBridge: one per tab, whose Jingle handler it sets. Requests
  * are dispatched to the Call of the room they come from (a tab could run several rooms' calls). A
  * call claimed ahead (`claimAhead`, while the Call that runs it is being made) keeps the requests
- * that come for it until that Call claims it, at most UNCLAIMED_CALL_HOLD.requestsPerRoom of them,
- * as the session would. A request for a call this tab has let go goes back to the session.
+ * that come for it until that Call claims it, at most as many as the session holds for a room
+ * (`HELD_PER_ROOM`); one past that is refused, as the session refuses it, never dropped unanswered.
+ * A request for a call this tab has let go goes back to the session.
  */
 export class BridgeCallSignaling implements CallSignaling {
   private readonly handlers = new Map<string, (iq: JingleIq) => void>();
@@ -36,7 +40,8 @@ export class BridgeCallSignaling implements CallSignaling {
     if (this.handlers.has(roomAddress)) return;
     const waiting: JingleIq[] = [];
     this.handlers.set(roomAddress, (iq) => {
-      if (waiting.length < UNCLAIMED_CALL_HOLD.requestsPerRoom) waiting.push(iq);
+      if (waiting.length < HELD_PER_ROOM) waiting.push(iq);
+      else void this.refuseForNow(iq);
     });
     this.waiting.set(roomAddress, waiting);
     await this.jingle.claimCall(this.bridge.tabId, roomAddress);
@@ -55,6 +60,12 @@ export class BridgeCallSignaling implements CallSignaling {
     this.handlers.delete(roomAddress);
     this.waiting.delete(roomAddress);
     await this.jingle.releaseCall(this.bridge.tabId, roomAddress);
+  }
+
+  /** RFC 6120 resource-constraint, a `wait` error: its sender knows it was not taken, and may send it again. */
+  private async refuseForNow(iq: JingleIq): Promise<void> {
+    const error = { type: 'wait', condition: 'resource-constraint', text: `at most ${HELD_PER_ROOM} requests wait for the call being started` } as const;
+    await this.jingle.send({ type: 'error', id: iq.id, to: iq.from, error }).catch(() => undefined);
   }
 
   /** The call was claimed ahead and no Call has claimed it since. */

@@ -61,6 +61,8 @@ export interface TabsChat extends ChatCommands {
   ofTab(tabId: string): ChatCommands;
   /** The tab is gone — closed, reloaded, crashed or killed — as its liveness lock says: every draft it wrote is withdrawn. */
   tabGone(tabId: string): void;
+  /** Every tab let the room go: its messages go too, but those still to be sent. */
+  forgetRoomMessages(roomAddress: string): void;
 }
 
 /**
@@ -239,6 +241,10 @@ export class ChatDomain implements SessionDomain, TabsChat {
    * when the tab could say nothing as it went (its renderer crashed or was killed: no pagehide, no
    * unmount). A draft another tab wrote since is that tab's, and stays.
    */
+  forgetRoomMessages(roomAddress: string): void {
+    this.messages.forgetRoom(roomAddress);
+  }
+
   tabGone(tabId: string): void {
     const written = [...this.drafts].filter(([, draft]) => draft.writer === tabId);
     for (const [room, draft] of written) {

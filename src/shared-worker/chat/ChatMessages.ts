@@ -210,19 +210,34 @@ export class ChatMessages {
    * A room's chat keeps LIMITS.chatMessagesPerRoom messages in every tab, however long it runs or
    * whoever floods it: the oldest go first, never one of ours still to be sent or confirmed.
    */
+  /**
+   * Forgets the room's messages but those still to be sent, which go at its next join: every tab
+   * let the room go, and none can show them any more (TabsApi).
+   */
+  forgetRoom(roomAddress: string): void {
+    for (const message of this.settledOf(roomAddress)) this.forget(message);
+  }
+
   private keepWithinLimit(roomAddress: string): void {
     const ofRoom = Object.values(this.store.state.messages).filter((message) => message.roomAddress === roomAddress);
     const excess = ofRoom.length - LIMITS.chatMessagesPerRoom;
     if (excess <= 0) return;
-    const oldest = ofRoom.filter((message) => message.direction === 'incoming' || message.acked).sort((a, b) => a.time - b.time);
-    for (const message of oldest.slice(0, excess)) {
-      this.store.remove('messages', message.id);
-      const content = this.contentKeys.get(message.id);
-      if (content !== undefined) this.incomingContent.delete(content);
-      this.contentKeys.delete(message.id);
-      this.pendingCorrections.delete(message.id);
-      this.sentOnce.delete(message.id);
-    }
+    const oldest = this.settledOf(roomAddress).sort((a, b) => a.time - b.time);
+    for (const message of oldest.slice(0, excess)) this.forget(message);
+  }
+
+  /** The room's messages that wait for nothing: others', and ours the room has acknowledged. */
+  private settledOf(roomAddress: string): ChatMessage[] {
+    return Object.values(this.store.state.messages).filter((message) => message.roomAddress === roomAddress && (message.direction === 'incoming' || message.acked));
+  }
+
+  private forget(message: ChatMessage): void {
+    this.store.remove('messages', message.id);
+    const content = this.contentKeys.get(message.id);
+    if (content !== undefined) this.incomingContent.delete(content);
+    this.contentKeys.delete(message.id);
+    this.pendingCorrections.delete(message.id);
+    this.sentOnce.delete(message.id);
   }
 }
 

@@ -1,7 +1,7 @@
 import { JID, type Agent, type Stanzas } from 'stanza';
 import type { JingleCommands, JingleIq } from '../../protocol/commands';
 import { NotConnectedError } from '../../protocol/errors';
-import { LIMITS } from '../../protocol/constants';
+import { LIMITS, UNCLAIMED_CALL_HOLD } from '../../protocol/constants';
 import type { SessionContext, SessionDomain } from '../SessionContext';
 import { SessionsPerSender } from './SessionsPerSender';
 import { TabSessions } from './TabSessions';
@@ -23,6 +23,8 @@ export class JingleRouter implements SessionDomain, JingleCommands {
   private readonly unclaimed: UnclaimedCallRequests;
   private readonly tabSessions = new TabSessions();
   private readonly sessionsPerSender = new SessionsPerSender();
+  /** Told when the tab that ran a room's call lets it go (TabsApi, which leaves a call no tab claims). */
+  onCallLetGo: (roomAddress: string) => void = () => {};
 
   constructor(
     private readonly context: SessionContext,
@@ -54,7 +56,7 @@ export class JingleRouter implements SessionDomain, JingleCommands {
   }
 
   async releaseCall(tabId: string, roomAddress: string): Promise<void> {
-    if (this.owners.get(roomAddress) === tabId) this.owners.delete(roomAddress);
+    this.letGo(tabId, roomAddress);
   }
 
   disconnected(): void {
@@ -83,7 +85,7 @@ export class JingleRouter implements SessionDomain, JingleCommands {
   }
 
   async returnRequest(tabId: string, roomAddress: string, iq: JingleIq): Promise<void> {
-    if (this.owners.get(roomAddress) === tabId) this.owners.delete(roomAddress);
+    this.letGo(tabId, roomAddress);
     if (iq.from) this.tabSessions.forget(tabId, iq.from, iq.jingle.sid);
     const client = this.context.client;
     if (client) this.route(client, iq);
@@ -114,7 +116,7 @@ export class JingleRouter implements SessionDomain, JingleCommands {
   private route(client: Agent, iq: JingleIq): void {
     if (!iq.from) return;
     if (!this.sessionsPerSender.admit(iq.from, iq.jingle)) {
-      this.refuseOverLimit(client, iq);
+      this.refuseForNow(client, iq, `at most ${LIMITS.jingleSessionsPerSender} sessions with one person at once`);
       return;
     }
     const roomAddress = JID.toBare(iq.from);
@@ -123,8 +125,17 @@ export class JingleRouter implements SessionDomain, JingleCommands {
       this.followDelivered(owner, iq);
       return;
     }
-    if (this.context.store.get('calls', roomAddress)?.joined === true && this.unclaimed.hold(roomAddress, iq)) return;
-    this.refuse(client, iq);
+    if (this.context.store.get('calls', roomAddress)?.joined !== true) this.refuse(client, iq);
+    else if (!this.unclaimed.hold(roomAddress, iq)) {
+      this.refuseForNow(client, iq, `at most ${UNCLAIMED_CALL_HOLD.sessionsPerRoom} sessions of ${UNCLAIMED_CALL_HOLD.requestsPerSession} requests each wait for the tab that runs the call`);
+    }
+  }
+
+  /** Whatever the tab's reason (hung up, handing the call over, or going before it ran the call), a joined call it ran has no owner now. */
+  private letGo(tabId: string, roomAddress: string): void {
+    if (this.owners.get(roomAddress) !== tabId) return;
+    this.owners.delete(roomAddress);
+    this.onCallLetGo(roomAddress);
   }
 
   private followDelivered(tabId: string, iq: JingleIq): void {
@@ -143,14 +154,15 @@ export class JingleRouter implements SessionDomain, JingleCommands {
   }
 
   /**
-   * A session-initiate from a sender who already has LIMITS.jingleSessionsPerSender sessions with us
-   * (more than any client has: a flood) is refused before it costs the tab a connection. RFC 6120
-   * resource-constraint is a `wait` error: a sender that ends one of its sessions may offer again.
+   * A request past a bound: a session-initiate from a sender who already has
+   * LIMITS.jingleSessionsPerSender sessions with us (more than any client has: a flood), refused
+   * before it costs the tab a connection, or one past what waits for the tab that claims the call
+   * (UNCLAIMED_CALL_HOLD). Never acknowledged and dropped: the sender would count on a candidate or
+   * an offer nobody took. RFC 6120 resource-constraint is a `wait` error: a sender may try again.
    */
-  private refuseOverLimit(client: Agent, iq: JingleIq): void {
-    this.context.log.info(`session-initiate ${iq.jingle.sid} from ${iq.from} refused: it already has ${LIMITS.jingleSessionsPerSender} sessions with us`);
-    client.sendIQError(iq, {
-      error: { type: 'wait', condition: 'resource-constraint', text: `at most ${LIMITS.jingleSessionsPerSender} sessions with one person at once` },
-    });
+  private refuseForNow(client: Agent, iq: JingleIq, bound: string): void {
+    this.context.log.info(`${iq.jingle.action} ${iq.jingle.sid} from ${iq.from} refused: ${bound}`);
+    if (iq.from && iq.jingle.action === 'session-initiate') this.sessionsPerSender.ended(iq.from, iq.jingle.sid);
+    client.sendIQError(iq, { error: { type: 'wait', condition: 'resource-constraint', text: bound } });
   }
 }

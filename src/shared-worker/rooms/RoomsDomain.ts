@@ -174,7 +174,10 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.startJoin(room.id);
   }
 
-  /** Leaving removes the room, its peers and its call record (chat messages stay). */
+  /**
+   * Leaving removes the room, its peers and its call record. Its chat messages and event lines stay:
+   * a tab that had the room open shows them after "Leave" ("You left this room").
+   */
   async leaveRoom(roomId: string): Promise<void> {
     const room = this.records.room(roomId);
     if (!room) return;
@@ -187,6 +190,14 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
       this.context.store.remove('calls', room.address);
     }
     this.context.store.remove('rooms', room.id);
+  }
+
+  /** Leaves a room no tab holds any more (TabsApi): no tab shows its event lines, so they go with it. */
+  async leaveUnheldRoom(roomId: string): Promise<void> {
+    const address = this.records.room(roomId)?.address;
+    await this.leaveRoom(roomId);
+    if (address === undefined) return;
+    for (const line of Object.values(this.context.store.state.roomEvents)) if (line.roomAddress === address) this.context.store.remove('roomEvents', line.id);
   }
 
   lockRoom(roomAddress: string, password: string): Promise<void> {

@@ -30,25 +30,34 @@ export interface BenchClient {
 }
 
 /**
- * Parley's "Join call", clicked by the page itself the moment the preview offers it: a mutation
- * observer installed before the page's own scripts clicks in the very task that enables the
- * button. The harness's round trips are no part of the join: a click through Playwright's locator
- * (finding, scrolling, a mouse's events over the DevTools protocol) took about 200 ms more on this
- * machine, and looking only once the page had fired its load event up to 250 ms more.
+ * Parley's "Join call", clicked by the page itself as soon as the preview shows it: a mutation
+ * observer installed before the page's own scripts sees the button enabled, and the click comes
+ * right after the next frame has been painted (a person clicks what they have seen; clicking in the
+ * very task that enables it, as the harness did until 2026-12-07, came before the page's first
+ * paint). No reaction time is added. The harness's round trips are no part of the join: a click
+ * through Playwright's locator (finding, scrolling, a mouse's events over the DevTools protocol)
+ * took about 200 ms more on this machine, and looking only once the page had fired its load event
+ * up to 250 ms more.
  */
 const CLICK_JOIN_CALL_WHEN_OFFERED = `(() => {
-  const clickOffered = () => {
+  const offered = () => {
     const button = document.querySelector('button.join-call:enabled');
-    if (button?.textContent !== 'Join call') return false;
-    button.click();
-    return true;
+    return button?.textContent === 'Join call' ? button : undefined;
   };
-  const observer = new MutationObserver(() => {
-    if (!clickOffered()) return;
-    observer.disconnect();
+  const watch = { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] };
+  // A frame's callbacks run before its paint; a task queued from one runs after it.
+  const clickOnceShown = () => requestAnimationFrame(() => setTimeout(() => {
+    const button = offered();
+    if (!button) return observer.observe(document, watch);
+    button.click();
     window.__benchJoinCallClicked = true;
+  }, 0));
+  const observer = new MutationObserver(() => {
+    if (!offered()) return;
+    observer.disconnect();
+    clickOnceShown();
   });
-  observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] });
+  observer.observe(document, watch);
 })()`;
 
 /** Has `page` click "Join call" as soon as it is offered, from its next navigation on (CLICK_JOIN_CALL_WHEN_OFFERED). */

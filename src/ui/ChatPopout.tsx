@@ -2,6 +2,7 @@ import { Suspense, useEffect } from 'react';
 import { OwnMediaElsewhere } from './call/OwnMediaElsewhere';
 import { ChatPanel } from './ChatPanel';
 import { ConnectionStatus } from './ConnectionStatus';
+import { LockedRoomPrompt } from './LockedRoomPrompt';
 import { AttentionAlertsLater, RoomAlertsLater } from './RoomAlertsLater';
 import { RoomEnded } from './RoomEnded';
 import { RoomStatus } from './RoomStatus';
@@ -32,6 +33,12 @@ export function ChatPopout({ roomName }: { roomName: string }) {
         {room?.address && <OwnMediaElsewhere roomAddress={room.address} offerHangUp />}
       </header>
       <RoomStatus roomName={roomName} room={room} openError={openError} ended={Boolean(end)} />
+      {/* A locked room we were never in: RoomStatus leaves its prompt to the call's place, which this tab has not; it is here, above the chat. */}
+      {room?.roomState === 'password-required' && room.joinedAt === undefined && (
+        <div role="status" aria-label="Room state" className="banner banner-warning">
+          <LockedRoomPrompt room={room} />
+        </div>
+      )}
       {/* Kicked, banned, the room destroyed or left: the same screen as the room's tab says why, above what was said. */}
       {end && <RoomEnded end={end} onRejoin={rejoin} />}
       <Suspense fallback={null}>

@@ -12,17 +12,21 @@ export function DestroyRoomControl({ roomAddress }: { roomAddress: string }) {
   const [alternatePassword, setAlternatePassword] = useState('');
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
+  const [destroying, setDestroying] = useState(false);
 
-  function closeDialog() {
-    setDialogOpen(false);
+  // Emptied as it opens, not as it closes: a destroy refused after the dialog was closed opens it
+  // again with what was typed.
+  function openDialog() {
     setAlternate('');
     setAlternatePassword('');
     setReason('');
     setError(undefined);
+    setDialogOpen(true);
   }
 
-  function destroy(event: FormEvent) {
+  async function destroy(event: FormEvent) {
     event.preventDefault();
+    if (destroying) return;
     const typed = alternate.trim();
     const said = reason.trim();
     let options: { roomAddress?: string; password?: string; reason?: string } | undefined = said ? { reason: said } : undefined;
@@ -32,17 +36,27 @@ export function DestroyRoomControl({ roomAddress }: { roomAddress: string }) {
       if ('refusal' in alternateRoom) return setError(alternateRoom.refusal);
       options = { ...options, roomAddress: alternateRoom.address, ...(alternatePassword ? { password: alternatePassword } : {}) };
     }
-    void actions.rooms.destroyRoom(roomAddress, options).catch(() => {});
-    closeDialog();
+    setError(undefined);
+    setDestroying(true);
+    try {
+      await actions.rooms.destroyRoom(roomAddress, options);
+      setDialogOpen(false);
+    } catch {
+      // The room stands: said in the dialog, with what was typed, so that trying again is one press.
+      setError('The room was not destroyed. Try again.');
+      setDialogOpen(true);
+    } finally {
+      setDestroying(false);
+    }
   }
 
   return (
     <>
-      <button type="button" className="button danger-outline" onClick={() => setDialogOpen(true)}>
+      <button type="button" className="button danger-outline" onClick={openDialog}>
         Destroy room
       </button>
-      <Dialog title="Destroy room" open={dialogOpen} onClose={closeDialog}>
-        <form method="dialog" onSubmit={destroy} className="dialog-body">
+      <Dialog title="Destroy room" open={dialogOpen} onClose={() => setDialogOpen(false)}>
+        <form method="dialog" onSubmit={(event) => void destroy(event)} className="dialog-body">
           <p className="muted">Everyone leaves the room and it is gone. You can send them to another room instead.</p>
           <label className="field">
             <span>Alternate room (optional)</span>
@@ -69,11 +83,12 @@ export function DestroyRoomControl({ roomAddress }: { roomAddress: string }) {
             </p>
           )}
           <div className="dialog-actions">
-            <button type="button" className="button" onClick={closeDialog}>
+            <button type="button" className="button" onClick={() => setDialogOpen(false)}>
               Cancel
             </button>
-            <button type="submit" className="button danger">
-              Destroy
+            {/* aria-disabled, not disabled, while the room answers: a disabled button would drop the focus out of the dialog. */}
+            <button type="submit" className="button danger" aria-disabled={destroying}>
+              {destroying ? 'Destroying…' : 'Destroy'}
             </button>
           </div>
         </form>

@@ -1,10 +1,18 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { roomPath } from './route';
 
 /** How long "Link copied" stays beside the button. */
 const COPIED_NOTICE_MS = 4000;
 
 type CopyState = 'idle' | 'copied' | 'failed';
+
+/**
+ * How long the notice of `state` stays, when it goes by itself: "Link copied" goes; the address to
+ * copy by hand stays until the next press, however long copying takes (WCAG 2.2.1 Timing Adjustable).
+ */
+export function noticeLastsMs(state: CopyState): number | undefined {
+  return state === 'copied' ? COPIED_NOTICE_MS : undefined;
+}
 
 /** "Copy link" (and the system's share sheet where the browser has one) for the room's address. */
 export function InviteButtons({ roomName }: { roomName: string }) {
@@ -13,8 +21,9 @@ export function InviteButtons({ roomName }: { roomName: string }) {
   const canShare = typeof navigator.share === 'function';
 
   useEffect(() => {
-    if (copyState === 'idle') return;
-    const timer = window.setTimeout(() => setCopyState('idle'), COPIED_NOTICE_MS);
+    const lasts = noticeLastsMs(copyState);
+    if (lasts === undefined) return;
+    const timer = window.setTimeout(() => setCopyState('idle'), lasts);
     return () => window.clearTimeout(timer);
   }, [copyState]);
 
@@ -23,6 +32,7 @@ export function InviteButtons({ roomName }: { roomName: string }) {
       await navigator.clipboard.writeText(address);
       setCopyState('copied');
     } catch {
+      // No clipboard (a page on plain http), or the browser refused it.
       setCopyState('failed');
     }
   }
@@ -47,8 +57,20 @@ export function InviteButtons({ roomName }: { roomName: string }) {
       )}
       <span role="status" className="invite-notice">
         {copyState === 'copied' && 'Link copied'}
-        {copyState === 'failed' && `Copy this address: ${address}`}
+        {copyState === 'failed' && 'The link was not copied. Copy this address:'}
       </span>
+      {copyState === 'failed' && <AddressToCopy address={address} />}
     </span>
   );
+}
+
+/** The room's address, where the browser did not copy it, to copy by hand. */
+export function AddressToCopy({ address }: { address: string }) {
+  const field = useRef<HTMLInputElement>(null);
+  // Focused and selected as it appears, and selected whenever focused: copying is then one shortcut.
+  useEffect(() => {
+    field.current?.focus();
+    field.current?.select();
+  }, []);
+  return <input ref={field} type="text" readOnly value={address} aria-label="Room address" onFocus={(event) => event.currentTarget.select()} />;
 }

@@ -1,12 +1,15 @@
 import { useAtomValue } from 'jotai';
-import { Suspense, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { connectionAtom } from '../main-thread/sessionAtoms';
 import type { Room, RoomMove } from '../protocol/entities';
+import { rejoinRetried } from '../protocol/roomEnded';
 import { ConnectionNotice } from './ConnectionNotice';
 import { connectionDown } from './connectionLoss';
+import { focusLost } from './focusLost';
 import { LockedRoomPrompt } from './LockedRoomPrompt';
 import { lazyComponent } from './lazyComponent';
 import { Spinner } from './Spinner';
+import { useActions } from './tabContext';
 
 // The room-name rules (their StringPrep tables) load only for a room that could not be opened.
 const RoomOpenFailure = lazyComponent(() => import('./RoomOpenFailure'), 'RoomOpenFailure');
@@ -56,24 +59,29 @@ function describe(roomName: string, room: Room | undefined, openError: string | 
   }
   if (ended) return undefined;
   if (!room) return disconnected ? { tone: 'warning', body: <ConnectionNotice /> } : { tone: 'info', body: pending('Joining the room…') };
+  const state = describeState(room, disconnected);
+  // Moved here by a destroy: whatever this room's state, the banner first says why you are in it (a
+  // locked room's prompt says so itself).
+  if (!room.movedFrom || room.roomState === 'password-required') return state;
+  const moved = <p>{movedText(room.movedFrom, room.providedName)}</p>;
+  if (!state) return { tone: 'info', label: 'Room moved', body: moved };
+  return {
+    ...state,
+    body: (
+      <>
+        {moved}
+        {state.body}
+      </>
+    ),
+  };
+}
+
+function describeState(room: Room, disconnected: boolean): { tone: Tone; body: ReactNode } | undefined {
   switch (room.roomState) {
     case 'joined':
-      return room.movedFrom ? { tone: 'info', label: 'Room moved', body: <p>{movedText(room.movedFrom, room.providedName)}</p> } : undefined;
-    case 'joining': {
-      const moved = room.movedFrom && movedText(room.movedFrom, room.providedName);
-      if (disconnected) {
-        return {
-          tone: 'warning',
-          body: (
-            <>
-              {moved && <p>{moved}</p>}
-              <ConnectionNotice />
-            </>
-          ),
-        };
-      }
-      return { tone: 'info', body: pending(moved ? `${moved} Joining it…` : 'Joining the room…') };
-    }
+      return undefined;
+    case 'joining':
+      return disconnected ? { tone: 'warning', body: <ConnectionNotice /> } : { tone: 'info', body: pending('Joining the room…') };
     case 'password-required':
       // Before we were ever in, the prompt is the page's next step: it stands in the call's place (RoomView).
       return room.joinedAt === undefined ? undefined : { tone: 'warning', body: <LockedRoomPrompt room={room} /> };
@@ -83,13 +91,7 @@ function describe(roomName: string, room: Room | undefined, openError: string | 
       // Ended (above).
       return undefined;
     case 'failed':
-      return room.roomFull
-        ? { tone: 'error', body: <p>The room is full. Try again later.</p> }
-        : {
-            tone: 'error',
-            // Log text stays a detail; the words are ours (DESIGN "Conventions").
-            body: failure(room.joinedAt === undefined ? 'Could not join the room.' : 'You are no longer in the room.', room.error),
-          };
+      return { tone: 'error', body: <JoinFailed room={room} /> };
     case 'interrupted':
       return { tone: 'warning', body: <ConnectionNotice /> };
   }
@@ -109,11 +111,38 @@ function pending(text: string): ReactNode {
   );
 }
 
-function failure(message: string, detail: string | undefined): ReactNode {
+/**
+ * A failed join in plain words, and the way on: a first join is the person's to try again; a rejoin
+ * the session tries again by itself (`rejoinRetried`), and the button need not wait for it. Focus
+ * lost with what held it (the preview's "Join call", gone with the call) comes to the button.
+ */
+function JoinFailed({ room }: { room: Room }) {
+  const actions = useActions();
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (focusLost()) button.current?.focus();
+  }, []);
+  const retried = rejoinRetried(room);
+  const words = room.roomFull
+    ? retried
+      ? 'The room is full, so you are out of it for now. Trying again…'
+      : 'The room is full. Try again in a while.'
+    : retried
+      ? 'You are out of the room for now. Trying to get back in…'
+      : 'Could not join the room. Check your connection and try again.';
   return (
     <p>
-      {message}
-      {detail && <span className="detail"> ({detail})</span>}
+      {retried && (
+        <>
+          <Spinner />{' '}
+        </>
+      )}
+      {words}
+      {/* Log text stays a detail; the words are ours (DESIGN "Conventions"). */}
+      {!room.roomFull && room.error && <span className="detail"> ({room.error})</span>}{' '}
+      <button type="button" className="link-button" ref={button} onClick={() => void actions.openRoom(room.providedName)}>
+        {retried ? 'Try again now' : 'Try again'}
+      </button>
     </p>
   );
 }

@@ -10,6 +10,7 @@ import { ParticipantsList } from './ParticipantsList';
 import { useRoomLayout } from './roomLayout';
 import { LockedRoomPrompt } from './LockedRoomPrompt';
 import { RoomEnded } from './RoomEnded';
+import { notInRoom } from './roomEnd';
 import { RoomHeader } from './RoomHeader';
 import { AttentionAlertsLater, RoomAlertsLater } from './RoomAlertsLater';
 import { RoomAnnouncer } from './RoomAnnouncer';
@@ -44,13 +45,10 @@ export function RoomView({ roomName }: { roomName: string }) {
   // The room tab runs the call from the moment the room's address is known, before the room is joined
   // (issue 14, the join path: the preview and "Join call" need not wait for the room's answer, and a
   // call joined meanwhile goes out with the join), and keeps it through reconnects. A room that could
-  // not be opened (a name that cannot name a room) or joined, or asks for its password before we were
-  // ever in (the prompt is the next step; nor while a password given there is tried: the camera is
-  // not for a room that has not let us in), or has ended for us (kicked, banned, destroyed, left from
-  // another tab), has no call: its media and connections go.
-  // (A join the room refused for its password sets passwordRequired with the 'password-required' state.)
-  const notIn = room?.joinedAt === undefined && (room?.roomState === 'failed' || (room?.passwordRequired === true && room.roomState !== 'joined'));
-  const callPossible = !openError && !end && !notIn;
+  // not be opened (a name that cannot name a room), that we are not in (`notInRoom`), or that has
+  // ended for us (kicked, banned, destroyed, left from another tab), has no call: its media and
+  // connections go.
+  const callPossible = !openError && !end && !notInRoom(room);
   // By the room's name now: moved to an alternate room, the call, its "Join call" and what a reload
   // brings back are the new room's (the address bar names it too).
   const { runtime: callRuntime, joinAsked, askToJoin, loadFailed: callLoadFailed } = useRoomCallRuntime(callPossible ? roomAddress : undefined, shownName);

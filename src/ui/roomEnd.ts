@@ -6,7 +6,7 @@ export type RoomEnd =
   /** Banned: removed by the owner's kick while in the room (`reason`: theirs, if they gave one), or refused on joining. */
   | { kind: 'banned'; whileIn: boolean; reason: string | undefined }
   | { kind: 'destroyed'; reason: string | undefined; byYou: boolean }
-  /** Put out of the room without a ban (role none, a server shutdown, …); `reason`: a moderator's, if they gave one. */
+  /** Put out of the room without a ban (role none, membership lost, …); `reason`: a moderator's, if they gave one. */
   | { kind: 'removed'; reason: string | undefined }
   /** "Leave", in another tab of yours: the session is out of the room for every tab. */
   | { kind: 'left' };
@@ -27,4 +27,15 @@ export function roomEndOf(room: Room | undefined): RoomEnd | undefined {
     case 'removed':
       return { kind: 'removed', reason: undefined };
   }
+}
+
+/**
+ * The room page holds no call for the room: its join or rejoin failed (a call alone, with no room and
+ * the camera live, is no call; the session ends its record too), or it asks for its password before
+ * we were ever in (the prompt is the next step; nor while a password given there is tried: the camera
+ * is not for a room that has not let us in). A join refused for its password sets passwordRequired
+ * with the 'password-required' state.
+ */
+export function notInRoom(room: Room | undefined): boolean {
+  return room?.roomState === 'failed' || (room?.joinedAt === undefined && room?.passwordRequired === true && room.roomState !== 'joined');
 }

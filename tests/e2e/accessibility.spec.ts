@@ -586,6 +586,26 @@ test.describe('Invite: "Copy link" writes the room\'s address; a person arriving
     await expect.poll(readClipboard).toBe(roomAddress(appUrl, room));
   });
 
+  test('a copy the browser refuses leaves the room\'s address selected, to copy by hand, for as long as that takes (WCAG 2.2.1)', async ({ people, appUrl }) => {
+    const room = uniqueRoomName('copy refused');
+    const alice = await people.join(room, 'Alice');
+    await alice.page.evaluate(() =>
+      Object.defineProperty(navigator.clipboard, 'writeText', { value: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')) }),
+    );
+    const controls = alice.page.getByRole('navigation', { name: 'Room controls' });
+
+    await controls.getByRole('button', { name: 'Copy link' }).click();
+    await expect(controls.getByRole('status')).toHaveText('The link was not copied. Copy this address:');
+    const address = controls.getByRole('textbox', { name: 'Room address' });
+    await expect(address).toHaveValue(roomAddress(appUrl, room));
+    await expect(address).toBeFocused();
+    expect(await address.evaluate((field: HTMLInputElement) => field.value.slice(field.selectionStart ?? 0, field.selectionEnd ?? 0))).toBe(roomAddress(appUrl, room));
+    // Longer than "Link copied" stays (4 s): the address is still there to copy.
+    await alice.page.waitForTimeout(5_000);
+    await expect(address).toHaveValue(roomAddress(appUrl, room));
+    await expect(controls.getByRole('status')).toHaveText('The link was not copied. Copy this address:');
+  });
+
   test('a joiner by link with no name gives one in the preview and appears under it in the others\' Participants list', async ({ people, appUrl, browser }) => {
     const room = uniqueRoomName('by link');
     const alice = await people.join(room, 'Alice');

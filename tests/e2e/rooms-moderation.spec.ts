@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
-import { chatLog, expect, expectChatClosed, expectJoined, kickAndBan, messageBox, openPanel, participantEntry, participants, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
+import { chatLog, enterPassword, expect, expectChatClosed, expectJoined, kickAndBan, lockRoom, messageBox, openPanel, participantEntry, participants, say, setBrowserOnline, test, uniqueRoomName } from './rooms-people';
 import { attachSessionWorker } from '../support/attachedWorker';
 import { callButton, joinCall, LIGHT_DIRECT_SERVERS } from './call-ui-people';
 
@@ -281,5 +281,22 @@ test.describe('Destroyed room: one screen says the owner closed it, or where eve
     await expect(participants(bob.page).getByRole('listitem')).toHaveCount(2);
     await openPanel(bob.page, 'Chat');
     await expect(chatLog(bob.page)).toContainText('made it');
+  });
+});
+
+test.describe('A locked room’s pop-out chat asks for its password, as the room’s tab does (SPEC §4 password-required)', () => {
+  test('Bob, at a locked room he was never in, opens its pop-out chat: it says the room is locked and asks for the password, which lets him in', async ({ people }) => {
+    const room = uniqueRoomName('locked-popout');
+    const alice = await people.join(room, 'Alice');
+    await lockRoom(alice.page, 'open sesame');
+    const bob = await people.arrive(room, 'Bob');
+    await expect(bob.page.getByRole('textbox', { name: 'Room password' })).toBeVisible();
+
+    const bobsPopout = await bob.context.newPage();
+    await bobsPopout.goto(`${bob.page.url()}?view=chat`);
+    await expect(roomState(bobsPopout).getByText('This room is locked.')).toBeVisible();
+    await expect(roomState(bobsPopout).getByText('Enter the room password to join.')).toBeVisible();
+    await enterPassword(bobsPopout, 'open sesame');
+    await expectJoined(bobsPopout);
   });
 });

@@ -160,7 +160,7 @@ describe('SPEC §4 removal: the Room says why we are out, so every tab can show 
     const room = await joinedBy(alice, name);
     const bobRoom = await joinedBy(bob, name);
     // Bob is no owner: the room refuses his destroy, and he stays.
-    await bob.rooms.destroyRoom(bobRoom.address, { reason: 'Not mine to close' });
+    await expect(bob.rooms.destroyRoom(bobRoom.address, { reason: 'Not mine to close' })).rejects.toThrow(ModerationRefusedError);
     expect(bob.session.store.state.rooms[bobRoom.id]).toMatchObject({ roomState: 'joined' });
 
     await alice.rooms.destroyRoom(room.address, { reason: 'Meeting over' });

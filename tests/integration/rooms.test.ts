@@ -346,6 +346,25 @@ describe('SPEC §8 join failures: service-unavailable means room full', () => {
   });
 });
 
+describe('A rejoin refused as full (someone took the seat while we were away) leaves the call, and is asked again by itself until there is room (SPEC §4 failed; issue 13: it comes back by itself)', () => {
+  it('Bob’s call record is left when his rejoin is refused as full, and he is back in the room once Carol leaves, with nothing asked of him', async () => {
+    const [alice, bob, carol] = ['Alice', 'Bob', 'Carol'].map((displayName) => person(displayName, { server: smallRooms }));
+    const name = newRoomName();
+    await joinedBy(alice!, name);
+    const bobRoom = await joinedBy(bob!, name);
+    await waitFor(bob!, 'Bob in the call', (state) => state.calls[bobRoom.address]?.joined);
+
+    bob!.session.disconnect();
+    const carolRoom = await joinedBy(carol!, name);
+    await bob!.session.connect();
+    expect(await roomInState(bob!, bobRoom.id, 'failed')).toMatchObject({ roomFull: true, joined: false });
+    expect(bob!.session.store.state.calls[bobRoom.address]).toMatchObject({ joined: false });
+
+    await carol!.rooms.leaveRoom(carolRoom.id);
+    expect(await joinedRoom(bob!, bobRoom.id)).toMatchObject({ roomState: 'joined', roomFull: false });
+  });
+});
+
 describe('SPEC §4 destroyed room: the alternate venue is joined with its password', () => {
   it('moves the other occupant (and the owner) into the alternate room, which the password then guards', async () => {
     const alice = person('Alice');

@@ -71,3 +71,51 @@ describe('A locked room’s prompt keeps what was typed through a reconnect, for
     expect(mountPrompt(locked('retro'))).not.toContain('correct horse');
   });
 });
+
+/**
+ * The owner destroyed standup naming retro, locked, with no password or a wrong one: the session
+ * joined retro with the password it had (the destroy's, or standup's), and the room refused it.
+ * Each case its own room, as what the prompt was given is kept for the page's life.
+ */
+const movedInto = (address: string, byYou: boolean): Room =>
+  room({
+    id: 'room-1',
+    address,
+    providedName: 'retro',
+    roomState: 'password-required',
+    joined: false,
+    joinedAt: undefined,
+    passwordRequired: true,
+    providedPassword: 'old',
+    movedFrom: { fromAddress: 'standup@muc.parley.test', fromName: 'standup', reason: undefined, byYou },
+  });
+
+describe('Moved to a locked room by a destroy, the prompt says the move and whom to ask, never that a password you did not type was wrong (SPEC §4 destroyed room, password-required)', () => {
+  it('moved by the owner: says where everyone went and to ask the owner for its password', () => {
+    const shown = mountPrompt(movedInto('retro-1@muc.parley.test', false));
+    expect(shown).not.toContain('That password did not open the room');
+    expect(shown).not.toContain('aria-invalid');
+    expect(shown).toContain('The owner closed standup and moved everyone to retro, which is locked. Ask the owner for its password.');
+  });
+
+  it('moved by your own destroy: says where you sent everyone, and to enter its password', () => {
+    const shown = mountPrompt(movedInto('retro-2@muc.parley.test', true));
+    expect(shown).not.toContain('That password did not open the room');
+    expect(shown).toContain('You closed standup and moved everyone to retro, which is locked. Enter its password to join.');
+  });
+
+  it('once in the room moved to, a rejoin refused for want of its password: the room was locked while you were away', () => {
+    const shown = mountPrompt({ ...movedInto('retro-4@muc.parley.test', false), joinedAt: 1_000, providedPassword: undefined });
+    expect(shown).toContain('The room was locked while you were away — ask the owner for the password.');
+    expect(shown).not.toContain('moved everyone');
+  });
+
+  it('a password typed in the prompt and refused: check it and try again', async () => {
+    const moved = movedInto('retro-3@muc.parley.test', false);
+    mountPrompt(moved);
+    (caught.field?.onChange as (event: unknown) => void)({ target: { value: 'wrong horse' } });
+    mountPrompt(moved);
+    await (caught.form?.onSubmit as (event: unknown) => Promise<void>)({ preventDefault: () => undefined });
+    expect(mountPrompt({ ...moved, providedPassword: 'wrong horse' })).toContain('That password did not open the room. Check it and try again.');
+  });
+});

@@ -99,3 +99,50 @@ describe('A rejoin refused for want of a password says the room was locked while
     expect(prompt(room({ ...refused, joinedAt: undefined, providedPassword: 'wrong' }))).toContain('That password did not open the room.');
   });
 });
+
+describe('A failed join says in plain words what to do, with "Try again" (SPEC §4 failed; issue 12: plain words)', () => {
+  const failed = { roomState: 'failed', joined: false, joinedAt: undefined } as const;
+
+  it('a first join refused as full: try again in a while, and "Try again"', () => {
+    const status = statusWith({ state: 'connected' }, room({ ...failed, roomFull: true, error: 'join refused: service-unavailable' }));
+    expect(status).toContain('The room is full. Try again in a while.');
+    expect(status).toContain('Try again</button>');
+  });
+
+  it('a first join refused otherwise: check the connection and try again, and "Try again"', () => {
+    const status = statusWith({ state: 'connected' }, room({ ...failed, error: 'join refused: not-allowed' }));
+    expect(status).toContain('Could not join the room. Check your connection and try again.');
+    expect(status).toContain('Try again</button>');
+  });
+
+  it('a rejoin of a room we were in that failed: the session is trying again by itself, and "Try again now" need not wait', () => {
+    const full = statusWith({ state: 'connected' }, room({ ...failed, joinedAt: 1_000, roomFull: true }));
+    expect(full).toContain('The room is full, so you are out of it for now. Trying again…');
+    expect(full).toContain('Try again now</button>');
+    const unanswered = statusWith({ state: 'connected' }, room({ ...failed, joinedAt: 1_000, error: 'Room room@rooms.example did not answer the join within 15 s' }));
+    expect(unanswered).toContain('You are out of the room for now. Trying to get back in…');
+    expect(unanswered).toContain('Try again now</button>');
+  });
+});
+
+describe('Moved to another room by a destroy, the banner says why you are in it whatever that room’s state (SPEC §4 destroyed room)', () => {
+  const movedFrom = { fromAddress: 'standup@rooms.example', fromName: 'standup', reason: undefined, byYou: false };
+
+  it('refused there (failed), waiting for its start, or waiting for the connection: the owner closed the room you were in', () => {
+    for (const shown of [
+      room({ roomState: 'failed', joined: false, joinedAt: undefined, movedFrom }),
+      room({ roomState: 'failed', joined: false, joinedAt: undefined, roomFull: true, movedFrom }),
+      room({ roomState: 'waiting', joined: false, joinedAt: undefined, roomNotStarted: true, movedFrom }),
+      room({ roomState: 'interrupted', joined: false, joinedAt: undefined, movedFrom }),
+    ]) {
+      expect(statusWith({ state: 'connected' }, shown)).toContain('The owner closed standup');
+    }
+  });
+
+  it('joined or joining there: says so once', () => {
+    for (const roomState of ['joined', 'joining'] as const) {
+      const status = statusWith({ state: 'connected' }, room({ roomState, joined: roomState === 'joined', movedFrom }));
+      expect(status.split('The owner closed standup').length).toBe(2);
+    }
+  });
+});

@@ -81,10 +81,6 @@ describe('Self-unavailable: why the room removed us', () => {
     expect(selfRemovalOf(info)).toEqual({ kind: 'serviceShutdown' });
   });
 
-  it('a 332 that comes before our rejoin completed leaves the room failed, saying so', () => {
-    expect(selfRemovalChange({ kind: 'serviceShutdown' })).toMatchObject({ roomState: 'failed', joined: false, error: 'The room stopped on its server before you were back in' });
-  });
-
   it('anything else (e.g. 321, membership lost) is a removal with its codes', () => {
     expect(selfRemovalOf(selfUnavailable(`<status code='321'/>`))).toEqual({ kind: 'removed', codes: ['321', '110'] });
   });

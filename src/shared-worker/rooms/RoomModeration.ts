@@ -10,8 +10,8 @@ import { stanzaErrorText } from './stanzaErrorText';
 
 /**
  * SPEC §6 kick, ban list and destroy (PROTOCOL.md "Kick", "Destroy"). The room enforces who may:
- * destroy failures are logged; a kick and the ban list commands the room refuses reject with
- * ModerationRefusedError (logged too), so that the owner is told the person stays.
+ * a command the room refuses rejects with ModerationRefusedError (and is logged, SPEC §8), so that the
+ * owner is told the person stays, or the room does.
  */
 export class RoomModeration {
   /** Display names of the people kicked in this session, for the ban list (the server keeps only addresses). */
@@ -77,12 +77,13 @@ export class RoomModeration {
     return this.listBans(room.address);
   }
 
-  /** Destroys the room, optionally naming an alternate venue and its password. */
+  /**
+   * Destroys the room, optionally naming an alternate venue and its password. A refusal of the room's
+   * rejects (ModerationRefusedError); so does a room not joined, or no connection (RoomNotJoinedError).
+   */
   async destroy(roomAddress: unknown, alternate: unknown): Promise<void> {
     const venue = optionalAlternate(alternate);
-    const room = this.records.joined(roomAddress);
-    const client = this.context.client;
-    if (!room || !client) return;
+    const { room, client } = this.joinedRoom(roomAddress);
     if (venue.jid === room.address) throw new ValidationError('alternate roomAddress must be another room than the one destroyed');
     // Marked before asking: the room sends our own removal before it answers the request.
     this.destroyAsked.add(room.address);
@@ -90,7 +91,7 @@ export class RoomModeration {
       await client.destroyRoom(room.address, venue);
     } catch (error) {
       this.destroyAsked.delete(room.address);
-      this.context.log.error(`Could not destroy room ${room.address}: ${stanzaErrorText(error)}`);
+      throw this.refused('be destroyed', room, error);
     }
   }
 

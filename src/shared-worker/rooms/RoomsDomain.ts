@@ -22,9 +22,9 @@ import { RoomLock } from './RoomLock';
 import { roomByAddress } from '../../protocol/roomLookup';
 import { RoomModeration } from './RoomModeration';
 import { RoomRecords, type AddressedRoom } from './RoomRecords';
-import { RoomStartRetries } from './RoomStartRetries';
+import { RoomJoinRetries } from './RoomJoinRetries';
 import { newRoomRecord, OUT_OF_ROOM } from './roomRecord';
-import { roomHasEnded } from '../../protocol/roomEnded';
+import { rejoinRetried, roomHasEnded } from '../../protocol/roomEnded';
 import { moderatorReason, selfRemovalChange, selfRemovalOf, type SelfRemoval } from './selfRemoval';
 import { stanzaErrorText } from './stanzaErrorText';
 import { errorMessage } from '../../common/errorMessage';
@@ -47,7 +47,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
   private readonly lookups: EarlyRoomLookups;
   private readonly calls: RoomCalls;
   private readonly moderation: RoomModeration;
-  private readonly startRetries: RoomStartRetries;
+  private readonly joinRetries: RoomJoinRetries;
   private attachedClient: Agent | undefined;
   /** The display name the rooms were last told about. */
   private announcedName: string;
@@ -64,7 +64,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.lookups = new EarlyRoomLookups(context, (roomId, response) => this.takeEarlyAddress(roomId, response.roomAddress));
     this.calls = new RoomCalls(context, this.records, (roomId) => this.syncPresence(roomId));
     this.moderation = new RoomModeration(context, this.records);
-    this.startRetries = new RoomStartRetries(context.clock, (roomId) => this.retryStart(roomId));
+    this.joinRetries = new RoomJoinRetries(context.clock, (roomId) => this.retryJoin(roomId));
     this.announcedName = this.displayName;
     // The `<nick>` follows the display name preference into every joined room.
     context.store.subscribe((message) => {
@@ -105,7 +105,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
    */
   disconnected(): void {
     this.joins.endAll();
-    this.startRetries.clear();
+    this.joinRetries.clear();
     this.lookups.clear();
     this.presence.forget();
     this.departing.clear();
@@ -183,7 +183,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     if (!room) return;
     this.leave(room.id, room.selfAddress ?? this.joins.awaiting(room.id));
     this.joins.end(room.id);
-    this.startRetries.forget(room.id);
+    this.joinRetries.forget(room.id);
     this.calls.forget(room.id);
     if (room.address) {
       this.removePeople(room.address);
@@ -276,15 +276,20 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     void this.runJoin(roomId, this.joins.begin(roomId), client, config.id);
   }
 
-  /** A room waiting for its start sends its join again (ROOM_START_RETRY); it says `waiting` meanwhile, not `joining`. */
-  private retryStart(roomId: string): void {
+  /**
+   * A room waiting for its start, or a failed rejoin, sends its join again (RoomJoinRetries); it keeps
+   * saying `waiting` or `failed` meanwhile, not `joining`, so the page's words do not flicker.
+   */
+  private retryJoin(roomId: string): void {
     const client = this.context.client;
     const config = this.context.config;
-    if (this.records.room(roomId)?.roomState !== 'waiting' || !client || !config) return;
-    void this.runJoin(roomId, this.joins.begin(roomId), client, config.id, 'waiting');
+    const room = this.records.room(roomId);
+    const shownState = room?.roomState === 'waiting' ? 'waiting' : room && rejoinRetried(room) ? 'failed' : undefined;
+    if (!shownState || !client || !config) return;
+    void this.runJoin(roomId, this.joins.begin(roomId), client, config.id, shownState);
   }
 
-  private async runJoin(roomId: string, token: number, client: Agent, nick: string, roomState: 'joining' | 'waiting' = 'joining'): Promise<void> {
+  private async runJoin(roomId: string, token: number, client: Agent, nick: string, roomState: 'joining' | 'waiting' | 'failed' = 'joining'): Promise<void> {
     const { store } = this.context;
     const room = store.update('rooms', roomId, { roomState, joined: false });
     if (!room) return;
@@ -361,12 +366,27 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     const error = `Room ${address} did not answer the join within ${LIMITS.roomJoinTimeoutMs / 1000} s`;
     this.context.log.error(error);
     this.context.store.update('rooms', roomId, joinFailure('failed', error));
+    this.afterJoinFailure(roomId, address);
+  }
+
+  /**
+   * A join failed. A room we had been in leaves its call: the tab must not stay in a call with no
+   * room (it shows the preview, or the room's state); one that waits for its start keeps it, as an
+   * interrupted room does (awaitingRejoin). A room waiting for its start, or a failed rejoin
+   * (`rejoinRetried`), is asked again by itself, while this connection lasts.
+   */
+  private afterJoinFailure(roomId: string, address: string): void {
+    const room = this.records.room(roomId);
+    if (!room) return;
+    if (room.joinedAt !== undefined && room.roomState !== 'waiting') this.calls.end(address);
+    if (room.roomState === 'waiting' || rejoinRetried(room)) this.joinRetries.schedule(roomId);
+    else this.joinRetries.forget(roomId);
   }
 
   /** The self-presence (status 110) completes the join (PROTOCOL.md "Rooms"); `rid` is its `<user rid>`. */
   private completeJoin(room: AddressedRoom, selfAddress: string, presence: Stanzas.Presence, rid: string | undefined): void {
     this.joins.end(room.id);
-    this.startRetries.forget(room.id);
+    this.joinRetries.forget(room.id);
     const item = readMucItem(mucInfoOf(presence));
     this.context.store.update('rooms', room.id, {
       roomState: 'joined',
@@ -479,9 +499,7 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     const change = joinErrorChange(presence);
     this.context.log.info(`room ${room.address}: ${change.error}`);
     this.context.store.update('rooms', room.id, { ...change, ...OUT_OF_ROOM });
-    // Not started: asked again until it is (ROOM_START_RETRY), while this connection lasts.
-    if (change.roomState === 'waiting') this.startRetries.schedule(room.id);
-    else this.startRetries.forget(room.id);
+    this.afterJoinFailure(room.id, room.address);
   }
 
   /**
@@ -499,12 +517,8 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
         : removedBy;
     this.joins.end(room.id);
     this.presence.forget(room.id);
-    // Only a room we were in is rejoined at once: one that stops again before our join completes
-    // fails, rather than be joined over and over.
-    if (removal.kind === 'serviceShutdown' && room.roomState === 'joined') {
-      log.info(`room ${room.address} stopped running on its server; rejoining`);
-      this.interrupt(room);
-      this.startJoin(room.id);
+    if (removal.kind === 'serviceShutdown') {
+      this.serviceShutdown(room);
       return;
     }
     this.removePeople(room.address);
@@ -517,6 +531,26 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     const change = selfRemovalChange(removal);
     log.info(`room ${room.address}: ${change.error}`);
     store.update('rooms', room.id, change);
+  }
+
+  /**
+   * The room stopped on its server (332): no end of ours. Only a room we were in is rejoined at once;
+   * one that stops again before our join completes is a failed join, asked again on the retry
+   * schedule (afterJoinFailure), rather than joined over and over.
+   */
+  private serviceShutdown(room: AddressedRoom): void {
+    const { store, log } = this.context;
+    if (room.roomState === 'joined') {
+      log.info(`room ${room.address} stopped running on its server; rejoining`);
+      this.interrupt(room);
+      this.startJoin(room.id);
+      return;
+    }
+    this.removePeople(room.address);
+    const error = 'The room stopped on its server before you were back in';
+    log.info(`room ${room.address}: ${error}`);
+    store.update('rooms', room.id, { ...joinFailure('failed', error), ...OUT_OF_ROOM });
+    this.afterJoinFailure(room.id, room.address);
   }
 
   /**

@@ -46,10 +46,10 @@ export function selfRemovalOf(info: Stanzas.MUCInfo | undefined): SelfRemoval {
 
 /**
  * SPEC §4 room state after a removal other than a destroy with an alternate venue (which is
- * followed instead), or a room that stopped on its server again before our rejoin of it completed.
+ * followed instead). A room that stopped on its server (332) put nobody out: it is joined again.
  */
 export function selfRemovalChange(
-  removal: Exclude<SelfRemoval, { kind: 'renamed' }>,
+  removal: Exclude<SelfRemoval, { kind: 'renamed' | 'serviceShutdown' }>,
 ): Pick<Room, 'roomState' | 'joined' | 'selfAddress' | 'rid' | 'error' | 'removal' | 'bans'> & Partial<Pick<Room, 'banned'>> {
   // Out of the room, an owner's ban list is no longer theirs to see.
   const out = { ...OUT_OF_ROOM, bans: undefined };
@@ -65,8 +65,6 @@ export function selfRemovalChange(
         error: `The room was destroyed${givenReason(removal.reason)}`,
         removal: { kind: 'destroyed', reason: removal.reason, byYou: removal.byYou },
       };
-    case 'serviceShutdown':
-      return { ...out, roomState: 'failed', error: 'The room stopped on its server before you were back in', removal: { kind: 'removed' } };
     case 'removed':
       return { ...out, roomState: 'failed', error: `Removed from the room (status ${removal.codes.join(', ') || 'none'})`, removal: { kind: 'removed' } };
   }

@@ -2,20 +2,21 @@ import type { Clock } from '../../common/clock';
 import { ROOM_START_RETRY } from '../../protocol/constants';
 
 /**
- * The rooms waiting for their start (SPEC §4 waiting), each with its next join attempt on
- * ROOM_START_RETRY's schedule: the delays grow to the schedule's last and stay there until the room
- * is joined, left or the connection goes (`forget`, `clear`).
+ * The rooms the session joins again by itself, each with its next join attempt on ROOM_START_RETRY's
+ * schedule: one waiting for its start (SPEC §4 waiting), and one we had been in whose rejoin failed
+ * (`rejoinRetried`). The delays grow to the schedule's last and stay there until the room is joined,
+ * left or the connection goes (`forget`, `clear`).
  */
-export class RoomStartRetries {
+export class RoomJoinRetries {
   private readonly rooms = new Map<string, { attempts: number; timer: unknown }>();
 
   constructor(
     private readonly clock: Clock,
-    /** The delay is over: send the room's join again (it may have left `waiting` meanwhile). */
+    /** The delay is over: send the room's join again (it may have been joined or left meanwhile). */
     private readonly retry: (roomId: string) => void,
   ) {}
 
-  /** The room was refused as not started (again): its next attempt goes after the schedule's next delay. */
+  /** The room's join was refused or unanswered (again): its next attempt goes after the schedule's next delay. */
   schedule(roomId: string): void {
     const attempts = this.rooms.get(roomId)?.attempts ?? 0;
     this.forget(roomId);
@@ -30,7 +31,7 @@ export class RoomStartRetries {
     this.rooms.set(roomId, { attempts: attempts + 1, timer });
   }
 
-  /** The room no longer waits for its start (joined, left, refused otherwise): no attempt, and the schedule starts over. */
+  /** The room is not to be joined again by itself (joined, left, refused for good): no attempt, and the schedule starts over. */
   forget(roomId: string): void {
     const entry = this.rooms.get(roomId);
     if (entry?.timer !== undefined) this.clock.clearTimeout(entry.timer);

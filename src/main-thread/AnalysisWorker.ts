@@ -1,14 +1,47 @@
 import * as Comlink from 'comlink';
 import { consoleLogger, type Logger } from '../common/logger';
 import type { AnalysisWorkerApi } from '../protocol/analysisWorker';
+import { ANALYSIS_WORKER_RESTARTS } from '../protocol/clientDefaults';
 
 /** What the tab uses of the analysis Worker: Comlink's endpoint, its `error` and `messageerror` events, and terminate. */
 export type AnalysisWorkerEndpoint = Comlink.Endpoint & Pick<Worker, 'terminate'>;
 
-/** Starts this tab's dedicated analysis worker. */
+/** Starts this tab's dedicated analysis worker, and a fresh one after it failed (keepAnalysisWorker). */
 export function startAnalysisWorker(logger: Logger = consoleLogger('[parley analysis]')): Comlink.Remote<AnalysisWorkerApi> {
-  const worker = new Worker(new URL('../worker/entry.ts', import.meta.url), { type: 'module', name: 'parley-analysis' });
-  return linkAnalysisWorker(worker, logger);
+  return keepAnalysisWorker(() => new Worker(new URL('../worker/entry.ts', import.meta.url), { type: 'module', name: 'parley-analysis' }), logger);
+}
+
+/**
+ * The tab's analysis worker as one that lasts: each call goes to the worker of the moment, and a call
+ * after it failed starts a fresh one, at most ANALYSIS_WORKER_RESTARTS times in the tab's life (a
+ * failure each time is a worker that cannot run here, whose calls then keep rejecting). The voices'
+ * analyses that ended with the failed one start again (VoiceMonitors); the speaking threshold last
+ * set is given to the fresh one.
+ */
+export function keepAnalysisWorker(startWorker: () => AnalysisWorkerEndpoint, logger: Logger): Comlink.Remote<AnalysisWorkerApi> {
+  let current: Comlink.Remote<AnalysisWorkerApi> | undefined;
+  let failed = false;
+  let restartsLeft = ANALYSIS_WORKER_RESTARTS;
+  let thresholdDb: number | undefined;
+  const worker = (): Comlink.Remote<AnalysisWorkerApi> => {
+    if (current !== undefined && !(failed && restartsLeft > 0)) return current;
+    if (current !== undefined) restartsLeft -= 1;
+    failed = false;
+    const started = linkAnalysisWorker(startWorker(), logger, () => (failed = true));
+    if (thresholdDb !== undefined) void started.setThreshold(thresholdDb).catch(() => undefined);
+    current = started;
+    return started;
+  };
+  const setThreshold = (threshold: number): Promise<void> => {
+    thresholdDb = threshold;
+    return worker().setThreshold(threshold);
+  };
+  // The first worker is the target for its type only: every member read is the current worker's.
+  return new Proxy(worker(), {
+    get(_target, property) {
+      return property === 'setThreshold' ? setThreshold : Reflect.get(worker(), property);
+    },
+  });
 }
 
 /**
@@ -17,9 +50,9 @@ export function startAnalysisWorker(logger: Logger = consoleLogger('[parley anal
  * would wait for ever), so on its `error` or `messageerror` the failure is logged once, the worker
  * is ended, and every call pending or made later rejects with that error: ready(), which each voice
  * monitor waits for before it starts, and the running analyses, whose monitors end with it. The
- * call goes on without voice activity.
+ * call goes on without voice activity until a fresh worker takes over (keepAnalysisWorker), told by `onFailed`.
  */
-export function linkAnalysisWorker(worker: AnalysisWorkerEndpoint, logger: Logger): Comlink.Remote<AnalysisWorkerApi> {
+export function linkAnalysisWorker(worker: AnalysisWorkerEndpoint, logger: Logger, onFailed: () => void = () => undefined): Comlink.Remote<AnalysisWorkerApi> {
   const remote = Comlink.wrap<AnalysisWorkerApi>(worker);
   let fail: (error: Error) => void = () => undefined;
   const failed = new Promise<never>((_resolve, reject) => (fail = reject));
@@ -34,6 +67,7 @@ export function linkAnalysisWorker(worker: AnalysisWorkerEndpoint, logger: Logge
     logger.error(`${failure.message}; the call goes on without voice activity (speaking, input level, "you are muted")`);
     worker.terminate();
     fail(failure);
+    onFailed();
   };
   worker.addEventListener('error', onFailure);
   worker.addEventListener('messageerror', onFailure);

@@ -186,6 +186,13 @@ export const CAPTURE_TIER_SETTLE_MS = 2_000;
 export const VOICE_ANALYSIS_DELAY_MS = 1_000;
 
 /**
+ * How many times the tab's analysis worker is started afresh after it failed (its module did not
+ * load, it crashed), and so how many times a voice's analysis that ended with it starts again: a
+ * crash now and then is survived, a worker that cannot run stops being tried.
+ */
+export const ANALYSIS_WORKER_RESTARTS = 2;
+
+/**
  * Your microphone whose voice analysis has heard no sound at all this long after it started (only
  * digital silence, which no live microphone delivers: worker/VoiceActivityDetector.ts) delivers
  * none — muted on the device itself, an input with nothing plugged in — and has lost its input
@@ -265,6 +272,13 @@ export const SPINNER_DELAY_MS = 1_000;
  * a message nobody sees is still prompt.
  */
 export const MESSAGE_NOTICE_HOLD_MS = 400;
+
+/**
+ * A tone asked for while its audio context is not running (`alerts/tones.ts`) plays if the context
+ * runs within this long: one just made starts a moment later in some browsers. Later, the tone is
+ * stale (a context the browser suspended runs again only after a click, maybe much later) and is dropped.
+ */
+export const TONE_START_WAIT_MS = 300;
 
 /**
  * A plain leave's tone and its words to a screen reader wait this long, and happen only if its event

@@ -692,6 +692,46 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     await expect(callRegion(alice.page).locator('.call-devices').getByRole('checkbox')).toBeHidden();
   });
 
+  test('push-to-talk leaves Space to a focused checkbox: one who tabbed to “Push to talk” unticks it with Space, and the microphone stays shut', async ({ people }) => {
+    const { alice, bob } = await aliceAndBobInACall(people, 'call-push-to-talk-checkbox');
+    const alicesMute = tile(bob.page, 'Alice').locator('.tile-muted');
+    const setting = callRegion(alice.page).getByRole('checkbox', { name: 'Push to talk' });
+    await setting.check();
+    await expect(alicesMute).toHaveCount(1);
+    // Reached with the keyboard, as one who tabs there does: away and back. (Just ticked with the mouse, Space talks: accessibility.spec.)
+    await alice.page.keyboard.press('Tab');
+    await alice.page.keyboard.press('Shift+Tab');
+    await expect(setting).toBeFocused();
+    await alice.page.keyboard.down('Space');
+    await expect(alicesMute).toHaveCount(1);
+    await alice.page.keyboard.up('Space');
+    await expect(setting).not.toBeChecked();
+    await expect(callButton(alice.page, 'Mute microphone')).toBeEnabled();
+  });
+
+  test('notifications are asked for in the click on “Join call”, by its tab: never by the pop-out chat open beside it', async ({ people }) => {
+    const alice = await people.join(uniqueRoomName('call-notifications-asked'), 'Alice');
+    // A named fake: the browser's question, counted with whether a click was still counting when it was put.
+    await alice.context.addInitScript(() => {
+      const asks: boolean[] = [];
+      Object.assign(window, { notificationAsks: asks });
+      Object.defineProperty(Notification, 'permission', { get: () => 'default' });
+      Notification.requestPermission = async () => {
+        asks.push(navigator.userActivation.isActive);
+        return 'default';
+      };
+    });
+    await alice.page.reload();
+    await expectJoined(alice.page);
+    const [popout] = await Promise.all([alice.context.waitForEvent('page'), alice.page.getByRole('button', { name: 'Pop out chat' }).click()]);
+    await expectJoined(popout);
+    const asks = (page: Page) => page.evaluate(() => Reflect.get(window, 'notificationAsks') as boolean[]);
+    await joinCall(alice.page);
+    await expect(ownMediaElsewhere(popout)).toBeVisible();
+    expect(await asks(alice.page)).toEqual([true]);
+    expect(await asks(popout)).toEqual([]);
+  });
+
   test('a camera another app held starts in the preview by itself when you come back to the page once that app let it go', async ({ browser, appUrl }) => {
     const context = await browser.newContext();
     try {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { DesktopNotice } from '../../src/main-thread/alerts/desktopNotifications';
 import { MessageNoticeHold } from '../../src/main-thread/alerts/MessageNoticeHold';
 import { MESSAGE_NOTICE_HOLD_MS } from '../../src/protocol/clientDefaults';
@@ -6,12 +6,20 @@ import { ManualClock } from '../support/ManualClock';
 
 const notice: DesktopNotice = { title: 'Bob in standup', body: 'are you there?', tag: 'parley-message:standup@muc.localhost' };
 
-function held(): { hold: MessageNoticeHold; clock: ManualClock; shown: DesktopNotice[]; room: { unreadCount: number } } {
+function held() {
   const clock = new ManualClock();
   const shown: DesktopNotice[] = [];
+  const close = vi.fn();
   const room = { unreadCount: 0 };
-  const hold = new MessageNoticeHold({ clock, unreadCount: () => room.unreadCount, show: (shownNotice) => shown.push(shownNotice) });
-  return { hold, clock, shown, room };
+  const hold = new MessageNoticeHold({
+    clock,
+    unreadCount: () => room.unreadCount,
+    show: (shownNotice) => {
+      shown.push(shownNotice);
+      return { close };
+    },
+  });
+  return { hold, clock, shown, close, room };
 }
 
 describe(`A message's desktop notification waits ${MESSAGE_NOTICE_HOLD_MS} ms and is dropped if a visible chat (the pop-out) read it meanwhile (issue 15)`, () => {
@@ -60,5 +68,27 @@ describe(`A message's desktop notification waits ${MESSAGE_NOTICE_HOLD_MS} ms an
     hold.dispose();
     await clock.advance(MESSAGE_NOTICE_HOLD_MS);
     expect(shown).toEqual([]);
+  });
+
+  it('a notice shown is closed once the room is read: it would only say what the person has seen', async () => {
+    const { hold, clock, shown, close, room } = held();
+    room.unreadCount = 1;
+    hold.hold(notice);
+    await clock.advance(MESSAGE_NOTICE_HOLD_MS);
+    expect(shown).toEqual([notice]);
+    expect(close).not.toHaveBeenCalled();
+    room.unreadCount = 0;
+    hold.read();
+    hold.read();
+    expect(close).toHaveBeenCalledTimes(1);
+  });
+
+  it('a notice shown is closed when the tab lets the room’s alerts go', async () => {
+    const { hold, clock, close, room } = held();
+    room.unreadCount = 1;
+    hold.hold(notice);
+    await clock.advance(MESSAGE_NOTICE_HOLD_MS);
+    hold.dispose();
+    expect(close).toHaveBeenCalledTimes(1);
   });
 });

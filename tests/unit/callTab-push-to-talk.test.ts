@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PushToTalk } from '../../src/main-thread/callTab/PushToTalk';
+import { PushToTalk, spaceBelongsToTarget } from '../../src/main-thread/callTab/PushToTalk';
 import { PushToTalkMicrophone } from '../../src/main-thread/callTab/PushToTalkMicrophone';
 import { isVoice, MediaItems } from '../../src/main-thread/media';
 import { ManualClock } from '../support/ManualClock';
@@ -9,7 +9,7 @@ import { FakeStream, FakeTrack } from './track-fakes';
 function setUp(typing = false) {
   const target = new EventTarget();
   const held: boolean[] = [];
-  const pushToTalk = new PushToTalk({ target, onHeldChange: (value) => held.push(value), isTyping: () => typing });
+  const pushToTalk = new PushToTalk({ target, onHeldChange: (value) => held.push(value), spaceBelongsTo: () => typing });
   return { target, held, pushToTalk };
 }
 
@@ -35,6 +35,54 @@ describe('push-to-talk', () => {
     target.dispatchEvent(keyEvent('keydown', 'KeyT'));
     expect(typed.defaultPrevented).toBe(false);
     expect(held).toEqual([]);
+  });
+
+  it('leaves Space to a checkbox, radio button or select reached with the keyboard, where it ticks or opens: one who tabbed to “Push to talk” can untick it; and to text', () => {
+    // Heard where the key is pressed: the focused checkbox (a stand-in for the DOM's element), tabbed to.
+    const checkbox = Object.assign(new EventTarget(), { tagName: 'INPUT', type: 'checkbox' });
+    const held: boolean[] = [];
+    const pushToTalk = new PushToTalk({ target: checkbox, onHeldChange: (value) => held.push(value) });
+    pushToTalk.setEnabled(true);
+    const down = keyEvent('keydown', 'Space');
+    checkbox.dispatchEvent(down);
+    const up = keyEvent('keyup', 'Space');
+    checkbox.dispatchEvent(up);
+    expect([down.defaultPrevented, up.defaultPrevented]).toEqual([false, false]);
+    expect(held).toEqual([]);
+    const element = (tagName: string, type?: string) => Object.assign(new EventTarget(), { tagName, type });
+    expect(spaceBelongsToTarget(element('INPUT', 'radio'))).toBe(true);
+    expect(spaceBelongsToTarget(element('SELECT'))).toBe(true);
+    expect(spaceBelongsToTarget(element('INPUT', 'text'))).toBe(true);
+    expect(spaceBelongsToTarget(element('TEXTAREA'))).toBe(true);
+    expect(spaceBelongsToTarget(Object.assign(element('DIV'), { isContentEditable: true }))).toBe(true);
+  });
+
+  it('takes Space on a checkbox the mouse just ticked (“Push to talk” itself, or its label), though push-to-talk was off as it was pressed; once another key moves on, Space is the checkbox’s again', () => {
+    const checkbox = Object.assign(new EventTarget(), { tagName: 'INPUT', type: 'checkbox' });
+    const label = Object.assign(new EventTarget(), { tagName: 'LABEL', contains: (other: unknown) => other === checkbox });
+    const held: boolean[] = [];
+    const pushToTalk = new PushToTalk({ target: checkbox, onHeldChange: (value) => held.push(value) });
+    checkbox.dispatchEvent(new Event('pointerdown'));
+    pushToTalk.setEnabled(true);
+    checkbox.dispatchEvent(keyEvent('keydown', 'Space'));
+    checkbox.dispatchEvent(keyEvent('keyup', 'Space'));
+    expect(held).toEqual([true, false]);
+    checkbox.dispatchEvent(keyEvent('keydown', 'Tab'));
+    checkbox.dispatchEvent(keyEvent('keydown', 'Space'));
+    expect(held).toEqual([true, false]);
+    pushToTalk.dispose();
+    // Pressed on its label, which holds it or names it.
+    expect(spaceBelongsToTarget(checkbox, label)).toBe(false);
+    expect(spaceBelongsToTarget(checkbox, Object.assign(new EventTarget(), { control: checkbox }))).toBe(false);
+  });
+
+  it('takes Space on a focused button (a clicked call control, “Hold to talk”) and elsewhere on the page: it talks there', () => {
+    const element = (tagName: string, type?: string) => Object.assign(new EventTarget(), { tagName, type });
+    expect(spaceBelongsToTarget(element('BUTTON', 'button'))).toBe(false);
+    expect(spaceBelongsToTarget(element('INPUT', 'range'))).toBe(false);
+    expect(spaceBelongsToTarget(element('BODY'))).toBe(false);
+    expect(spaceBelongsToTarget(new EventTarget())).toBe(false);
+    expect(spaceBelongsToTarget(null)).toBe(false);
   });
 
   it('lets go when the window loses focus or push-to-talk is turned off, and hears nothing while off', () => {

@@ -4,7 +4,7 @@ import { CapturePermissionError } from '../../src/main-thread/media';
 import { callAtomFamily, sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { VIDEO_RESOLUTION_TIERS, VOLUME } from '../../src/protocol/constants';
 import { profileForTile } from '../../src/main-thread/call/receive/tileProfile';
-import { CAPTURE_TIER_SETTLE_MS, MICROPHONE_SILENT_AFTER_MS, VOICE_ANALYSIS_DELAY_MS, TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
+import { ANALYSIS_WORKER_RESTARTS, CAPTURE_TIER_SETTLE_MS, MICROPHONE_SILENT_AFTER_MS, VOICE_ANALYSIS_DELAY_MS, TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
 import type { VideoSendLoad } from '../../src/main-thread/media';
 import { BOB, FakeTileObservers, harness, joinListeningOnly, keyEvent, monitorOf, peer, ROOM, settle, SELF } from './callTab-fakes';
 import { FakeStream, FakeTrack, receivedTrack } from './track-fakes';
@@ -923,6 +923,18 @@ describe('what the call tells the others', () => {
     expect(h.runtime.media.get(microphone)).toMatchObject({ speaking: false, lastSpokeAt: 1_000, inputDetected: true, volume: -90 });
   });
 
+  it('under push-to-talk, speaking without holding the key shows no “you are muted” hint: the microphone is muted between turns on purpose', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.setPreferences({ pushToTalk: true });
+    const microphone = local(h).microphone!.itemId;
+    expect(local(h).microphone?.muted).toBe(true);
+    monitorOf(h.monitors, microphone).report(true);
+    expect(h.runtime.media.get(microphone)?.speaking).toBe(true);
+    expect(h.store.get(h.runtime.atoms.mutedWhileSpeaking)).toBe(false);
+  });
+
   it('after a lost connection, your speaking is said again once the room is rejoined: the room’s new record of you is what it knows, not what this tab last sent', async () => {
     const h = open();
     await settle();
@@ -997,10 +1009,13 @@ describe('what the call tells the others', () => {
     expect(h.store.get(h.runtime.atoms.microphoneSilent)).toBe(false);
   });
 
-  it('a microphone whose analysis failed is not said to send no sound: what it did not hear is unknown', async () => {
+  it('a microphone whose analysis failed for good (started again ANALYSIS_WORKER_RESTARTS times) is not said to send no sound: what it did not hear is unknown', async () => {
     const h = open();
     await settle();
-    monitorOf(h.monitors, local(h).microphone!.itemId).end(new Error('the worker stopped'));
+    for (let failure = 0; failure <= ANALYSIS_WORKER_RESTARTS; failure += 1) {
+      monitorOf(h.monitors, local(h).microphone!.itemId).end(new Error('the worker stopped'));
+      await settle();
+    }
     await h.clock.advance(2 * MICROPHONE_SILENT_AFTER_MS);
     expect(h.store.get(h.runtime.atoms.microphoneSilent)).toBe(false);
   });

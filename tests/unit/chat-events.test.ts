@@ -321,6 +321,23 @@ describe('Room arrivals: what plays a tone or notifies is what others did since 
     ]);
   });
 
+  it('entering a room is not news: the history its join brings after the first look neither chimes nor notifies', () => {
+    const arrivals = new RoomArrivals('standup');
+    // First looked at while the room is still joining, before it has any message.
+    arrivals.look([], []);
+    // Joined at 1 000; the room's history, said before, follows.
+    expect(arrivals.look([message('h1', 100), message('h2', 200, 'Cy')], [], 1_000)).toEqual({ tone: undefined, departures: [], notices: [] });
+    expect(arrivals.look([message('h1', 100), message('h2', 200, 'Cy'), message('m1', 1_500)], [], 1_000)).toMatchObject({ tone: 'message', notices: [{ title: 'Ann in standup' }] });
+  });
+
+  it('a rejoin after a lost connection chimes for what was said meanwhile, not for the older history it replays', () => {
+    const arrivals = new RoomArrivals('standup');
+    arrivals.look([message('m1', 1_500)], [], 1_000);
+    // Rejoined at 9 000: the history from before the first join, and a message said during the outage.
+    const rejoined = arrivals.look([message('h0', 500), message('m1', 1_500), message('away', 5_000, 'Cy')], [], 9_000);
+    expect(rejoined).toMatchObject({ tone: 'message', notices: [{ title: 'Cy in standup', body: 'text away' }] });
+  });
+
   it('your own messages and lock changes neither chime nor notify', () => {
     const arrivals = new RoomArrivals('standup');
     arrivals.look([], []);

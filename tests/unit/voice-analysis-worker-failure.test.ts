@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { linkAnalysisWorker } from '../../src/main-thread/AnalysisWorker';
+import { keepAnalysisWorker, linkAnalysisWorker } from '../../src/main-thread/AnalysisWorker';
+import { ANALYSIS_WORKER_RESTARTS } from '../../src/protocol/clientDefaults';
 import { VoiceActivityMonitor } from '../../src/main-thread/voice/VoiceActivityMonitor';
 import { monitorOf, settle, startedHarnesses } from './callTab-fakes';
 
@@ -102,5 +103,53 @@ describe('A failed analysis worker (its module did not load, it crashed) is noti
     expect(h.errors).toEqual([]);
     monitorOf(h.monitors, microphone).end(new Error('voice analysis is unavailable: the analysis worker did not load or crashed'));
     expect(h.errors).toEqual([`voice activity of ${microphone} no longer analysed: voice analysis is unavailable: the analysis worker did not load or crashed`]);
+  });
+});
+
+describe(`A failed analysis worker is started afresh on the next call, at most ANALYSIS_WORKER_RESTARTS (${ANALYSIS_WORKER_RESTARTS}) times in the tab’s life; the voices’ analyses start again in it`, () => {
+  it('after a failure, the next call starts a fresh worker that answers, and is given the speaking threshold last set', async () => {
+    const workers: FakeAnalysisWorker[] = [];
+    const { logger } = logged();
+    const analysis = keepAnalysisWorker(() => {
+      const worker = new FakeAnalysisWorker(true);
+      workers.push(worker);
+      return worker;
+    }, logger);
+    expect(await analysis.ready()).toBe(true);
+    void analysis.setThreshold(-55).catch(() => undefined);
+    workers[0]!.fail();
+    expect(await analysis.ready()).toBe(true);
+    expect(workers).toHaveLength(2);
+    expect(workers[1]!.calls).toEqual(['setThreshold', 'ready']);
+  });
+
+  it('a worker that keeps failing stops being started: its calls keep rejecting', async () => {
+    const workers: FakeAnalysisWorker[] = [];
+    const { logger } = logged();
+    const analysis = keepAnalysisWorker(() => {
+      const worker = new FakeAnalysisWorker(false);
+      workers.push(worker);
+      queueMicrotask(() => worker.fail());
+      return worker;
+    }, logger);
+    for (let attempt = 0; attempt <= ANALYSIS_WORKER_RESTARTS + 1; attempt += 1) await expect(analysis.ready()).rejects.toThrow(/voice analysis is unavailable/);
+    expect(workers).toHaveLength(1 + ANALYSIS_WORKER_RESTARTS);
+  });
+
+  const open = startedHarnesses();
+  it('a voice whose analysis ended with its worker’s failure is analysed again at once, as many times as the worker is started again', async () => {
+    const h = open();
+    await settle();
+    const microphone = h.store.get(h.runtime.atoms.local).microphone!.itemId;
+    const analysesOf = () => h.monitors.filter((monitor) => monitor.itemId === microphone).length;
+    expect(analysesOf()).toBe(1);
+    for (let restart = 1; restart <= ANALYSIS_WORKER_RESTARTS; restart += 1) {
+      monitorOf(h.monitors, microphone).end(new Error('voice analysis is unavailable: the analysis worker did not load or crashed'));
+      await settle();
+      expect(analysesOf()).toBe(1 + restart);
+    }
+    monitorOf(h.monitors, microphone).end(new Error('voice analysis is unavailable: the analysis worker did not load or crashed'));
+    await settle();
+    expect(analysesOf()).toBe(1 + ANALYSIS_WORKER_RESTARTS);
   });
 });

@@ -47,19 +47,27 @@ function noticeText(message: ChatMessage, titleNamesSender: boolean): string {
 
 /**
  * What is new in a room's chat since the last look (issue 15: sounds, desktop notifications). The
- * first look only learns what is there: opening a room (or a reload) is not news. Only others'
- * messages and events count; several messages at once (a rejoin's history) make one notification.
+ * first look only learns what is there: opening a room (or a reload) is not news. Nor is the history
+ * a join brings, which comes after the first look of a room still joining: a message counts only if
+ * it is no older than the room's join as this view first saw it, so that a rejoin's history after a
+ * lost connection chimes only for what was said meanwhile. Only others' messages and events count;
+ * several messages at once (a rejoin's history) make one notification.
  */
 export class RoomArrivals {
   private seen: Set<string> | undefined;
+  /** When the room was joined as this view first saw it joined (Room.joinedAt): older messages are history. */
+  private newsSince: number | undefined;
 
   constructor(private readonly roomName: string) {}
 
-  look(messages: readonly ChatMessage[], events: readonly RoomEvent[]): Alerts {
+  /** `joinedAt`: the room's Room.joinedAt while it is joined (undefined while it is not). */
+  look(messages: readonly ChatMessage[], events: readonly RoomEvent[], joinedAt?: number): Alerts {
+    this.newsSince ??= joinedAt;
+    const { newsSince } = this;
     const seen = this.seen;
     this.seen = new Set([...messages.map((message) => message.id), ...events.map((event) => event.id)]);
     if (!seen) return { tone: undefined, departures: [], notices: [] };
-    const newMessages = messages.filter((message) => message.direction === 'incoming' && !seen.has(message.id));
+    const newMessages = messages.filter((message) => message.direction === 'incoming' && !seen.has(message.id) && message.time >= (newsSince ?? 0));
     const newEvents = events.filter((event) => !seen.has(event.id));
     const tones = new Set([...newEvents.map(toneOf), ...(newMessages.length > 0 ? ['message' as const] : [])]);
     const notices: DesktopNotice[] = [];

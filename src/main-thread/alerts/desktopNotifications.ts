@@ -10,7 +10,8 @@ export interface DesktopNotice {
 
 /**
  * Asks for permission to notify, once per browser, and only when the person has just taken part
- * (sent a message, joined the call): never on page load, where the question would come out of nowhere.
+ * (sent a message, clicked "Join call"), in that gesture: never on page load, where the question would
+ * come out of nowhere, nor from another tab (the pop-out chat), which the browser may refuse to ask from.
  */
 export function askForNotificationsOnce(): void {
   if (typeof Notification === 'undefined' || Notification.permission !== 'default') return;
@@ -23,12 +24,18 @@ export function askForNotificationsOnce(): void {
   void Notification.requestPermission().catch(() => {});
 }
 
+/** A notification on the screen, to close once what it says is known (read, seen, over). */
+export interface ShownNotice {
+  close(): void;
+}
+
 /** Shows a notification when the person allowed them; clicking it brings this tab forward. */
-export function showDesktopNotice(notice: DesktopNotice): void {
-  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+export function showDesktopNotice(notice: DesktopNotice): ShownNotice | undefined {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return undefined;
   const notification = new Notification(notice.title, { body: notice.body, tag: notice.tag });
   notification.onclick = () => {
     window.focus();
     notification.close();
   };
+  return notification;
 }

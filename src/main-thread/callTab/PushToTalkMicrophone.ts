@@ -54,7 +54,7 @@ export class PushToTalkMicrophone {
 
   /** Stops hearing the key (the view is gone); a held key counts as released. */
   dispose(): void {
-    this.key.setEnabled(false);
+    this.key.dispose();
     this.stopFollowingMicrophones();
   }
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
-import { MICROPHONE_SILENT_AFTER_MS, VOICE_ANALYSIS_DELAY_MS } from '../../protocol/clientDefaults';
+import { ANALYSIS_WORKER_RESTARTS, MICROPHONE_SILENT_AFTER_MS, VOICE_ANALYSIS_DELAY_MS } from '../../protocol/clientDefaults';
 import type { VoiceActivityReport, VoiceAnalysisOptions } from '../../protocol/analysisWorker';
 import { isVoice, type MediaItem, type MediaItems } from '../media';
 import { errorMessage } from '../../common/errorMessage';
@@ -37,6 +37,8 @@ interface Analysis {
   silenceCheck: unknown;
   /** It has reported: its analysis holds what it heard, which a muting by the source makes stale. */
   reported: boolean;
+  /** How many more times it starts again should it end with an error (its worker failed: a fresh one takes over). */
+  readonly restartsLeft: number;
 }
 
 /**
@@ -55,6 +57,9 @@ interface Analysis {
  * no input: with MediaStreamTrackProcessor it delivers no frames, so its analysis would never hear
  * the silence it goes by, and would keep what it said before. Its reports are ignored while it is
  * muted, and its analysis starts afresh, at once, when it is back.
+ *
+ * An analysis that ends with an error (the analysis worker failed) starts again at once, in the fresh
+ * worker that takes over (AnalysisWorker's keepAnalysisWorker), at most ANALYSIS_WORKER_RESTARTS times.
  *
  * Only a local microphone's level is shown (the preview's meter), so only its volume is reported on
  * its own, four times a second; a remote voice's volume comes with its state changes. Reported alone,
@@ -85,7 +90,7 @@ export class VoiceMonitors {
   }
 
   /** `atOnce`: analysed without VOICE_ANALYSIS_DELAY_MS (not on a join's first frames). */
-  private add(item: MediaItem, atOnce = false): void {
+  private add(item: MediaItem, atOnce = false, restartsLeft = ANALYSIS_WORKER_RESTARTS): void {
     // A shared screen's sound is nobody's voice: nothing to analyse.
     if (!isVoice(item)) return;
     // An item added again under its id (a re-added track) starts a fresh analysis.
@@ -95,7 +100,7 @@ export class VoiceMonitors {
     const local = item.source === 'local';
     const track = local ? original.clone() : original;
     if (local) track.enabled = true;
-    const analysis: Analysis = { track, ownsTrack: local, monitor: undefined, stopped: false, waiting: undefined, silenceCheck: undefined, reported: false };
+    const analysis: Analysis = { track, ownsTrack: local, monitor: undefined, stopped: false, waiting: undefined, silenceCheck: undefined, reported: false, restartsLeft };
     this.analyses.set(item.id, analysis);
     if (atOnce || (local && this.options.previewShowsLevel())) this.analyse(item.id, analysis, local);
     else analysis.waiting = this.options.clock.setTimeout(() => this.analyse(item.id, analysis, local), VOICE_ANALYSIS_DELAY_MS);
@@ -115,11 +120,19 @@ export class VoiceMonitors {
         monitor.on('ended', ({ error }) => {
           // What it did not hear is then unknown, not silence.
           this.options.clock.clearTimeout(analysis.silenceCheck);
-          if (error !== undefined) this.options.logger.error(`voice activity of ${itemId} no longer analysed: ${errorMessage(error)}`);
+          if (error === undefined) return;
+          this.options.logger.error(`voice activity of ${itemId} no longer analysed: ${errorMessage(error)}`);
+          this.restart(itemId, analysis);
         });
       },
       (error: unknown) => this.options.logger.error(`voice activity of ${itemId} not analysed: ${errorMessage(error)}`),
     );
+  }
+
+  /** An analysis that ended with an error, still the item's: started again while it has restarts left. */
+  private restart(itemId: string, analysis: Analysis): void {
+    const item = this.options.media.get(itemId);
+    if (item && this.analyses.get(itemId) === analysis && analysis.restartsLeft > 0) this.add(item, true, analysis.restartsLeft - 1);
   }
 
   private remove(itemId: string): void {

@@ -147,10 +147,14 @@ export function createCallTabAtoms(roomAddress: string) {
     const people = room?.joined === true ? get(roomPeersAtomFamily(roomAddress)) : room && peopleThroughOutage(room);
     return people?.filter((peer) => !peer.isSelf && peer.joinedCall).map((peer) => peer.displayName);
   });
-  /** Issue 6: "you are muted" while you speak into a muted microphone in the call. */
+  /**
+   * Issue 6: "you are muted" while you speak into a muted microphone in the call. Not under
+   * push-to-talk: there the microphone is muted on purpose between turns, and speaking stays on a
+   * moment after each release, so the hint would come after every turn and its button is disabled.
+   */
   const mutedWhileSpeaking = atom((get) => {
     const microphone = get(local).microphone;
-    return get(phase) === 'in-call' && microphone !== undefined && microphone.muted && microphone.speaking;
+    return get(phase) === 'in-call' && !get(preferencesAtom).pushToTalk && microphone !== undefined && microphone.muted && microphone.speaking;
   });
   /**
    * The camera or microphone the person has on that the system stopped (another app took it, a

@@ -1,5 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, type ReactNode } from 'react';
+import { askForNotificationsOnce } from '../../main-thread/alerts/desktopNotifications';
 import type { DeviceTrouble } from '../../main-thread/media';
 import { focusLost } from '../focusLost';
 import { InviteButtons } from '../InviteButtons';
@@ -44,8 +45,12 @@ function OtherCallsNote({ otherCalls }: { otherCalls: OtherCalls }) {
   );
 }
 
-/** Joins at once, or once the other calls you are in are left (one call at a time). */
+/**
+ * Joins at once, or once the other calls you are in are left (one call at a time). Called by the
+ * click on "Join call": the moment to ask for notifications, while the browser counts the click.
+ */
 function joinLeaving(otherCalls: OtherCalls, join: () => void): void {
+  askForNotificationsOnce();
   if (otherCalls.roomNames.length === 0) join();
   else void otherCalls.leave().then(join);
 }

@@ -45,8 +45,38 @@ function workerStanzaModules(): Plugin {
   };
 }
 
+/**
+ * The page build leaves out of mediasoup-client, which a relay newcomer loads before its first
+ * frame (issue 14, the bundles), what no browser of Parley's runs: React Native's handler, the fake
+ * handler and fake parameters of its tests (`src/main-thread/call/relay/clientLeftOut/leftOutHandlers.ts`),
+ * and the `debug` package's output, off unless turned on in the browser's storage (`quietDebug.ts`);
+ * and its `events-alias`, the very `events` 3.3.0 the page has already for StanzaJS, is that one.
+ */
+function relayClientTrim(): Plugin {
+  const leftOut = (name: string) => fileURLToPath(new URL(`./src/main-thread/call/relay/clientLeftOut/${name}.ts`, import.meta.url));
+  const replaced: Record<string, string> = {
+    './handlers/ReactNative106': leftOut('leftOutHandlers'),
+    './handlers/FakeHandler': leftOut('leftOutHandlers'),
+    './test/fakeParameters': leftOut('leftOutHandlers'),
+  };
+  const clientModule = /[\\/]node_modules[\\/]mediasoup-client[\\/]lib[\\/](index|Device)\.js$/;
+  const clientEvents = /[\\/]node_modules[\\/]mediasoup-client[\\/]lib[\\/]enhancedEvents\.js$/;
+  const usesDebug = /[\\/]node_modules[\\/](mediasoup-client|awaitqueue|h264-profile-level-id)[\\/]lib[\\/][^\\/]+\.js$/;
+  return {
+    name: 'parley:relay-client-trim',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (!importer) return undefined;
+      if (source === 'debug' && usesDebug.test(importer)) return leftOut('quietDebug');
+      if (source === 'events-alias' && clientEvents.test(importer)) return this.resolve('events', importer, { skipSelf: true });
+      return clientModule.test(importer) ? replaced[source] : undefined;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [tabStanzaPlatform(), startEarly(), compileHints(), precompress()],
+  plugins: [tabStanzaPlatform(), relayClientTrim(), startEarly(), compileHints(), precompress()],
   // StanzaJS 12 expects Node's `global` and the `events` package (installed) in the browser.
   define: { global: 'globalThis' },
   worker: { format: 'es', plugins: () => [workerStanzaModules()] },

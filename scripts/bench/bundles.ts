@@ -7,14 +7,18 @@ import { gzipSync } from 'node:zlib';
 /** The targets (issue "See everyone fast", item 5), gzip KB: the bench prints each beside it. */
 export const BUNDLE_TARGETS_KB = { callPage: 150, sharedWorker: 120, chatPopout: 80 } as const;
 
+/** A room: its view and the call's code, which the page starts loading at page load (src/ui/main.tsx: TabCalls.loadCallCode). */
+const CALL_PAGE = ['index.html', 'src/ui/RoomView.tsx', 'src/main-thread/TabCalls.ts', 'src/main-thread/callTab/createTabCallRuntime.ts'] as const;
+
 /**
  * The modules (manifest keys) each page imports before its first frame; each counts with everything
- * it imports statically. Dynamic imports that wait for something later — mediasoup-client (the relay),
- * the owner's moderation dialogs — do not count.
+ * it imports statically. Dynamic imports that wait for something later — the owner's moderation
+ * dialogs — do not count. mediasoup-client does for a newcomer to a call on the relay, whose page
+ * loads it as the relay connection opens (call/relay/RelayLink.ts), before its first remote frame.
  */
 export const FIRST_FRAME_MODULES = {
-  /** A room: its view and the call's code, which the page starts loading at page load (src/ui/main.tsx: TabCalls.loadCallCode). */
-  callPage: ['index.html', 'src/ui/RoomView.tsx', 'src/main-thread/TabCalls.ts', 'src/main-thread/callTab/createTabCallRuntime.ts'],
+  callPage: CALL_PAGE,
+  callPageOnRelay: [...CALL_PAGE, 'node_modules/mediasoup-client/lib/index.js'],
   chatPopout: ['index.html', 'src/ui/ChatPopout.tsx'],
 } as const;
 
@@ -29,6 +33,8 @@ interface ManifestChunk {
 export interface BundleSizes {
   /** Each page's scripts before its first frame, gzip KB. */
   callPage: number;
+  /** The call page of a newcomer to a call on the relay: with mediasoup-client. */
+  callPageOnRelay: number;
   sharedWorker: number;
   chatPopout: number;
   /** The files counted for each, so that a budget failure says what is in it. */
@@ -37,7 +43,7 @@ export interface BundleSizes {
   modules: Record<Exclude<Page, 'sharedWorker'>, string[]>;
 }
 
-type Page = 'callPage' | 'sharedWorker' | 'chatPopout';
+type Page = 'callPage' | 'callPageOnRelay' | 'sharedWorker' | 'chatPopout';
 
 /** Reads `<outDir>/.vite/manifest.json` (the build needs `build.manifest`) and the emitted scripts. */
 export function measureBundles(outDir: string): BundleSizes {
@@ -70,12 +76,24 @@ export function measureBundles(outDir: string): BundleSizes {
     for (const [, imported] of code.matchAll(/(?:\bfrom|\bimport\(?)\s*[`"']\.\/([^`"']+\.js)[`"']/g)) visitWorkerScript(imported!);
   };
   visitWorkerScript(workerFile.replace(/\.map$/, ''));
-  const modules = { callPage: staticClosure(FIRST_FRAME_MODULES.callPage), chatPopout: staticClosure(FIRST_FRAME_MODULES.chatPopout) };
+  const modules = {
+    callPage: staticClosure(FIRST_FRAME_MODULES.callPage),
+    callPageOnRelay: staticClosure(FIRST_FRAME_MODULES.callPageOnRelay),
+    chatPopout: staticClosure(FIRST_FRAME_MODULES.chatPopout),
+  };
   const files = {
     callPage: scriptsOf(modules.callPage),
+    callPageOnRelay: scriptsOf(modules.callPageOnRelay),
     sharedWorker: [...workerScripts].map((file) => join('assets', file)),
     chatPopout: scriptsOf(modules.chatPopout),
   };
   const total = (list: string[]) => list.reduce((sum, file) => sum + gzipKb(file), 0);
-  return { callPage: total(files.callPage), sharedWorker: total(files.sharedWorker), chatPopout: total(files.chatPopout), files, modules };
+  return {
+    callPage: total(files.callPage),
+    callPageOnRelay: total(files.callPageOnRelay),
+    sharedWorker: total(files.sharedWorker),
+    chatPopout: total(files.chatPopout),
+    files,
+    modules,
+  };
 }

@@ -28,7 +28,7 @@ interface JoinProbe {
   /** When this tab first navigated to the server's origin (kept across the app's own navigations). */
   navigatedAt: number;
   /** Each remote video track shown in a <video> that has presented a frame: when first seen so, and its path. */
-  firstFrames: Map<string, { at: number; path: MediaPath }>;
+  firstFrames: Map<string, { at: number; path: MediaPath; height: number }>;
   longTaskStarts: number[];
   connections: Set<RTCPeerConnection>;
   /** Stops looking at videos on every frame (a steady call's costs are measured without it). */
@@ -81,7 +81,7 @@ const JOIN_PROBE = `(() => {
       const track = video.srcObject?.getVideoTracks?.()[0];
       if (!track || probe.firstFrames.has(track.id) || !remote.has(track.id)) continue;
       if (video.getVideoPlaybackQuality().totalVideoFrames > 0) {
-        probe.firstFrames.set(track.id, { at: performance.timeOrigin + performance.now(), path: remote.get(track.id) });
+        probe.firstFrames.set(track.id, { at: performance.timeOrigin + performance.now(), path: remote.get(track.id), height: video.videoHeight });
         window.${FRAMES_SEEN}?.(probe.firstFrames.size);
       }
     }
@@ -182,6 +182,8 @@ export interface JoinTiming {
    * navigation until the harness saw every remote video decoded: the work the join took.
    */
   browserCpuMs: number;
+  /** The height of the tallest of the first frames counted: how large a picture the senders sent first. */
+  firstFrameHeight: number;
 }
 
 /** What one kind of join is: who, how many, which path, on which servers, and how the newcomer arrives. */
@@ -220,7 +222,12 @@ export async function timeJoin({ client, newcomer = client, people, path, parley
     const other = counted.find((frame) => frame.path !== path);
     if (other) throw new Error(`${newcomer.name}, ${people} people: a remote video came over the ${other.path}, not the ${path}`);
     const everyVideoAt = counted.at(-1)!.at;
-    return { ms: everyVideoAt - navigatedAt, longTasks: longTaskStarts.filter((start) => start < everyVideoAt).length, browserCpuMs };
+    return {
+      ms: everyVideoAt - navigatedAt,
+      longTasks: longTaskStarts.filter((start) => start < everyVideoAt).length,
+      browserCpuMs,
+      firstFrameHeight: Math.max(...counted.map((frame) => frame.height)),
+    };
   } finally {
     await browser.close();
   }

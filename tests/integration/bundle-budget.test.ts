@@ -39,6 +39,14 @@ describe('What a page loads before its first frame stays within its gzip budget'
     expect(sizes.modules.callPage.filter((key) => /mediasoup-client|LockRoomControl|DestroyRoomControl/.test(key))).toEqual([]);
   });
 
+  it('the call page of a newcomer to a call on the relay loads mediasoup-client without what no browser of Parley’s runs: React Native’s handler, its tests’ fakes, `debug`, a second `events`', () => {
+    const relayClient = sizes.files.callPageOnRelay.filter((file) => !sizes.files.callPage.includes(file));
+    expect(relayClient.length).toBeGreaterThan(0);
+    const sources = relayClient.flatMap((file) => (JSON.parse(readFileSync(join(outDir, `${file}.map`), 'utf8')) as { sources: string[] }).sources);
+    expect(sources.some((source) => source.includes('mediasoup-client/lib/Device.js'))).toBe(true);
+    expect(sources.filter((source) => /ReactNative106|FakeHandler|fakeParameters|fake-mediastreamtrack|node_modules\/(debug|ms|events-alias)\//.test(source))).toEqual([]);
+  });
+
   it('the shared worker', () => {
     expect(sizes.sharedWorker).toBeLessThanOrEqual(BUNDLE_TARGETS_KB.sharedWorker);
   });

@@ -57,7 +57,7 @@ const STEPS = [
   ['room joined', 'the page stops saying “Joining the room…”'],
   ['camera asked', 'getUserMedia for the preview'],
   ['camera captured', ''],
-  ['“Join call” clicked', 'by the page itself, in the task that offers it (scripts/bench/clients.ts)'],
+  ['“Join call” clicked', 'by the page itself, right after the frame that shows it (scripts/bench/clients.ts)'],
   ['other side: offer leaves its page', 'their page hands the session-initiate to its worker'],
   ['other side: consumer claimed', 'relay: their page asks the relay for the consumer made ahead (CLAIM_CONSUMER)'],
   ['others, last: consumer claimed', 'relay: the last of the people in the call to do so'],

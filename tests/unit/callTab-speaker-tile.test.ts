@@ -39,3 +39,24 @@ describe('Speaker view: the person speaking is shown large (SPEC §3 speaking, l
     expect(speakerTileKey([bobsScreen, tile('bob'), tile('carol'), self], new Set(['room@muc/bob']))).toBe('bob');
   });
 });
+
+describe('Speaker view: the person shown keeps the stage while still speaking, so that another’s brief word does not flip it there and back (beyond SPEC §3)', () => {
+  it('Alice speaking, shown; Bob says “yeah” meanwhile (the latest to start): Alice stays', () => {
+    const alice = tile('alice', { speaking: true, lastSpokeAt: 1 });
+    expect(speakerTileKey([alice, tile('bob'), self], new Set(), undefined)).toBe('alice');
+    expect(speakerTileKey([alice, tile('bob', { speaking: true, lastSpokeAt: 4 }), self], new Set(), 'alice')).toBe('alice');
+    // Without what was shown, the latest to start would have taken it.
+    expect(speakerTileKey([alice, tile('bob', { speaking: true, lastSpokeAt: 4 }), self], new Set())).toBe('bob');
+  });
+
+  it('once Alice is silent, the one speaking takes the stage; with nobody speaking, the one shown stays', () => {
+    expect(speakerTileKey([tile('alice', { lastSpokeAt: 1 }), tile('bob', { speaking: true, lastSpokeAt: 4 }), self], new Set(), 'alice')).toBe('bob');
+    expect(speakerTileKey([tile('alice', { lastSpokeAt: 6 }), tile('bob', { lastSpokeAt: 4 }), self], new Set(), 'bob')).toBe('bob');
+  });
+
+  it('a shared screen still comes first; one who left is no longer shown', () => {
+    const alice = tile('alice', { speaking: true, lastSpokeAt: 1 });
+    expect(speakerTileKey([tile('screen:bob', { kind: 'screen' }), alice, self], new Set(), 'alice')).toBe('screen:bob');
+    expect(speakerTileKey([tile('carol', { lastSpokeAt: 2 }), self], new Set(), 'alice')).toBe('carol');
+  });
+});

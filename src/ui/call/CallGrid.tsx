@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import type { CSSProperties } from 'react';
+import { useRef, type CSSProperties } from 'react';
 import { peerGridLayout, spotlightGridLayout } from '../../main-thread/media';
 import { speakerTileKey } from '../../main-thread/callTab/speakerTile';
 import { useRoomLayout } from '../roomLayout';
@@ -21,7 +21,11 @@ export function CallGrid() {
   const enlarged = useAtomValue(runtime.atoms.enlargedTile);
   const screensPutBack = useAtomValue(runtime.atoms.screensPutBack);
   const { view } = useRoomLayout();
-  const featured = enlarged ?? (view === 'speaker' ? speakerTileKey(tiles, screensPutBack) : undefined);
+  // The speaker shown until now keeps the stage while still speaking (speakerTileKey).
+  const speakerBefore = useRef<string | undefined>(undefined);
+  const speaker = view === 'speaker' ? speakerTileKey(tiles, screensPutBack, speakerBefore.current) : undefined;
+  speakerBefore.current = speaker;
+  const featured = enlarged ?? speaker;
   const featuredIndex = tiles.findIndex((tile) => tile.key === featured);
   const layout = featuredIndex >= 0 ? spotlightGridLayout(tiles.length, featuredIndex) : peerGridLayout(tiles.length);
   const style = {

@@ -322,3 +322,18 @@ export const RECENT_ROOM_DELAY_MS = 3_000;
  * its page is back within this long; later, it shows the preview as any new page does.
  */
 export const CALL_AFTER_RELOAD_WITHIN_MS = 30_000;
+
+/**
+ * A read of the stored preferences (IndexedDB) not answered by then counts as none: the session
+ * goes on with the defaults, and a record that arrives later is taken under what the person chose
+ * meanwhile. The home page's Join waits for that read (its name goes into the preferences first);
+ * a working IndexedDB answers within 20–60 ms (IDENTITY_READ_WITHIN_MS).
+ */
+export const PREFERENCES_READ_WITHIN_MS = 3_000;
+
+/**
+ * The stored preferences this build does not know (another build's, kept through a rollback) are
+ * saved again with the record up to this many characters of them as JSON, so the record stays
+ * bounded: the fields this build knows take about 1,700 at most.
+ */
+export const STORED_PREFERENCES_OTHER_FIELDS_MAX_CHARS = 4_096;

@@ -46,11 +46,17 @@ export interface CallConfig {
 export interface SessionState extends EntityCollections {
   connection: ConnectionRecord;
   preferences: Preferences;
+  /**
+   * The browser refused the last save of the preferences (a private window, site data blocked, a
+   * full quota): they hold only until the session ends. False again once a save goes through.
+   */
+  preferencesNotKept: boolean;
 }
 
 export type Patch =
   | { kind: 'connection'; value: ConnectionRecord }
   | { kind: 'preferences'; value: Preferences }
+  | { kind: 'preferencesNotKept'; value: boolean }
   | { [C in CollectionName]: { kind: 'upsert'; collection: C; id: string; value: EntityOf<C> } }[CollectionName]
   | { kind: 'remove'; collection: CollectionName; id: string };
 
@@ -75,6 +81,7 @@ export function initialSessionState(): SessionState {
       callConfig: undefined,
     },
     preferences: { ...DEFAULT_PREFERENCES },
+    preferencesNotKept: false,
     rooms: {},
     peers: {},
     messages: {},
@@ -105,6 +112,9 @@ export function applyPatches(state: SessionState, patches: readonly Patch[]): Se
         break;
       case 'preferences':
         next.preferences = patch.value;
+        break;
+      case 'preferencesNotKept':
+        next.preferencesNotKept = patch.value;
         break;
       case 'upsert':
         writable(patch.collection)[patch.id] = patch.value;

@@ -1,7 +1,30 @@
+import type { Clock } from '../common/clock';
+
 function request<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+  });
+}
+
+/** Resolves once the transaction is committed: a put's success comes before, and a commit can still fail (quota). */
+function committed(transaction: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    transaction.oncomplete = () => resolve();
+    transaction.onerror = () => reject(transaction.error ?? new Error('IndexedDB transaction failed'));
+    transaction.onabort = () => reject(transaction.error ?? new Error('IndexedDB transaction aborted'));
+  });
+}
+
+/**
+ * A stored record's read, or a rejection once it has gone unanswered for `withinMs`: an IndexedDB
+ * can hang (a browser's bug, a database held by a page that does not let go), and what waits for
+ * the read must not wait for ever.
+ */
+export function readWithin<T>(read: Promise<T>, clock: Clock, withinMs: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = clock.setTimeout(() => reject(new Error(`no answer within ${withinMs} ms`)), withinMs);
+    read.then(resolve, reject).finally(() => clock.clearTimeout(timer));
   });
 }
 
@@ -23,21 +46,37 @@ export class IndexedDbRecords {
     return request(db.transaction(this.storeName, 'readonly').objectStore(this.storeName).get(key));
   }
 
+  /** Resolves once the value is committed, and rejects with what refused it (a full quota, an abort). */
   async write(key: string, value: unknown): Promise<void> {
     const db = await this.open();
-    await request(db.transaction(this.storeName, 'readwrite').objectStore(this.storeName).put(value, key));
+    const transaction = db.transaction(this.storeName, 'readwrite');
+    transaction.objectStore(this.storeName).put(value, key);
+    await committed(transaction);
   }
 
   private open(): Promise<IDBDatabase> {
-    this.database ??= new Promise<IDBDatabase>((resolve, reject) => {
+    if (this.database) return this.database;
+    const database: Promise<IDBDatabase> = new Promise<IDBDatabase>((resolve, reject) => {
       const opening = indexedDB.open(this.databaseName, 1);
       opening.onupgradeneeded = () => opening.result.createObjectStore(this.storeName);
-      opening.onsuccess = () => resolve(opening.result);
+      opening.onsuccess = () => {
+        const db = opening.result;
+        // The browser closes the connection when the site's data is cleared, and a page deleting the
+        // database asks it to close (its delete waits for that): the next use opens afresh.
+        const forget = (): void => {
+          db.close();
+          if (this.database === database) this.database = undefined;
+        };
+        db.onclose = forget;
+        db.onversionchange = forget;
+        resolve(db);
+      };
       opening.onerror = () => reject(opening.error ?? new Error('IndexedDB open failed'));
     }).catch((error: unknown) => {
-      this.database = undefined;
+      if (this.database === database) this.database = undefined;
       throw error;
     });
-    return this.database;
+    this.database = database;
+    return database;
   }
 }

@@ -1,6 +1,6 @@
-import { useAtomValue } from 'jotai';
+import { atom, useAtomValue } from 'jotai';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { preferencesAtom } from '../main-thread/sessionAtoms';
+import { preferencesAtom, sessionStateAtom } from '../main-thread/sessionAtoms';
 import { DEFAULT_PREFERENCES, LIMITS } from '../protocol/constants';
 import { roomNameError } from '../protocol/rooms';
 import { roomNameRefusalText } from './roomNameRefusal';
@@ -11,6 +11,9 @@ import { ConnectionStatus } from './ConnectionStatus';
 import { newRoomName } from './newRoomName';
 import { RecentRooms } from './RecentRooms';
 import { navigate, roomPath } from './route';
+
+/** The browser refused to save the preferences: they last only as long as the session. */
+const preferencesNotKeptAtom = atom((get) => get(sessionStateAtom).preferencesNotKept);
 
 /**
  * The room the person just left by "Leave", if this history entry says so (`navigate`'s state; history
@@ -30,13 +33,16 @@ function leftRoomOfHistory(): string | undefined {
 export function Home() {
   const actions = useActions();
   const preferences = useAtomValue(preferencesAtom);
+  const preferencesNotKept = useAtomValue(preferencesNotKeptAtom);
   const [leftRoom] = useState(leftRoomOfHistory);
   const [roomName, setRoomName] = useState(leftRoom ?? '');
   // Undefined until edited: the field shows the saved name, which arrives with the session's snapshot;
   // a person who has none (the default, "Anonymous") gets an empty field to type theirs into.
   const [displayName, setDisplayName] = useState<string | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  // The room to open once the session has taken the name typed (`enter`).
+  const [entering, setEntering] = useState<{ roomName: string; displayName: string; settled: boolean } | undefined>(undefined);
+  const busy = entering !== undefined;
   const errorId = useId();
   const hasNoName = useHasNoName();
   const pendingRooms = usePendingRecentRooms();
@@ -55,23 +61,27 @@ export function Home() {
     if (!name) return setError('Enter the name of a room to join, or start a new room.');
     const refused = roomNameError(name);
     if (refused) return setError(roomNameRefusalText(refused));
-    void enter(name);
+    enter(name);
   }
 
-  /** Saves the display name typed, then opens the room. */
-  async function enter(name: string) {
+  /**
+   * Saves the display name typed, then opens the room once the session shows the name (what the
+   * room's join reads), not waiting for its storage to finish: a storage that hangs would hold Join
+   * for ever.
+   */
+  function enter(name: string) {
     setError(undefined);
     const chosenName = shownDisplayName.trim();
-    setBusy(true);
-    try {
-      if (chosenName && chosenName !== preferences.displayName) await actions.preferences.setPreferences({ displayName: chosenName });
-    } catch {
-      // The name is a preference: joining still works with the saved one.
-    } finally {
-      setBusy(false);
-    }
-    navigate(roomPath(name));
+    if (!chosenName || chosenName === preferences.displayName) return navigate(roomPath(name));
+    setEntering({ roomName: name, displayName: chosenName, settled: false });
+    // Refused, the name is a preference: joining still works with the saved one.
+    const settled = (): void => setEntering((current) => current && { ...current, settled: true });
+    actions.preferences.setPreferences({ displayName: chosenName }).then(settled, settled);
   }
+
+  useEffect(() => {
+    if (entering && (entering.settled || preferences.displayName === entering.displayName)) navigate(roomPath(entering.roomName));
+  }, [entering, preferences.displayName]);
 
   return (
     <main className="home">
@@ -82,6 +92,11 @@ export function Home() {
       {leftRoom && (
         <p role="status" className="banner banner-info home-left">
           You left {leftRoom}. Join it again below, or pick another room.
+        </p>
+      )}
+      {preferencesNotKept && (
+        <p role="status" className="banner banner-warning">
+          This browser isn’t keeping Parley’s data (a private window or a site-data setting): your name and recent rooms will be forgotten when you close Parley.
         </p>
       )}
       <form className="card home-form" onSubmit={join} noValidate>
@@ -120,7 +135,7 @@ export function Home() {
           Join
         </button>
         <p className="home-or">or</p>
-        <button type="button" className="button" disabled={busy} onClick={() => void enter(newRoomName())}>
+        <button type="button" className="button" disabled={busy} onClick={() => enter(newRoomName())}>
           Start a new room
         </button>
       </form>

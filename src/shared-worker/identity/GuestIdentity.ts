@@ -2,6 +2,7 @@ import { LIMITS } from '../../protocol/constants';
 import { IDENTITY_READ_WITHIN_MS } from '../../protocol/clientDefaults';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/logger';
+import { readWithin } from '../indexedDb';
 import type { IdentityStorage } from './IdentityStorage';
 
 /**
@@ -22,7 +23,7 @@ export class GuestIdentity {
   async current(): Promise<string | undefined> {
     let stored: unknown;
     try {
-      stored = await this.loadWithin();
+      stored = await readWithin(this.storage.load(), this.clock, IDENTITY_READ_WITHIN_MS);
     } catch (error) {
       this.log.info(`could not read the stored identity: ${String(error)}`);
       return undefined;
@@ -31,17 +32,6 @@ export class GuestIdentity {
     if (typeof stored === 'string' && stored.length > 0 && stored.length <= LIMITS.identityCredentialLength) return stored;
     this.log.info('the stored identity is not a credential; the config service will issue a new one');
     return undefined;
-  }
-
-  /** The storage's read, or a rejection once it has gone unanswered for IDENTITY_READ_WITHIN_MS. */
-  private loadWithin(): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      const timer = this.clock.setTimeout(() => reject(new Error(`no answer within ${IDENTITY_READ_WITHIN_MS} ms`)), IDENTITY_READ_WITHIN_MS);
-      this.storage
-        .load()
-        .then(resolve, reject)
-        .finally(() => this.clock.clearTimeout(timer));
-    });
   }
 
   /** Keeps the renewed credential from a config (none: a product user, whose token names them). */

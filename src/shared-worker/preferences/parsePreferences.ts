@@ -1,3 +1,4 @@
+import { STORED_PREFERENCES_OTHER_FIELDS_MAX_CHARS } from '../../protocol/clientDefaults';
 import { DEFAULT_PREFERENCES, LIMITS } from '../../protocol/constants';
 import type { Preferences, RequestingMedia } from '../../protocol/entities';
 import { ValidationError } from '../../protocol/errors';
@@ -62,13 +63,94 @@ const FIELDS: { [K in keyof Preferences]: (value: unknown) => Preferences[K] } =
   },
 };
 
+/** The check of a preference this build knows (an own field of FIELDS: not `toString` and the like). */
+function fieldCheck(name: string): ((value: unknown) => unknown) | undefined {
+  return Object.hasOwn(FIELDS, name) ? FIELDS[name as keyof Preferences] : undefined;
+}
+
 export function parsePreferencesChange(change: unknown): Partial<Preferences> {
   const record = expectRecord(change, 'preferences');
   const parsed: Partial<Record<keyof Preferences, unknown>> = {};
   for (const [name, value] of Object.entries(record)) {
-    const field = FIELDS[name as keyof Preferences];
-    if (!field) throw new ValidationError(`unknown preference ${name}`);
-    parsed[name as keyof Preferences] = field(value);
+    const check = fieldCheck(name);
+    if (!check) throw new ValidationError(`unknown preference ${name}`);
+    parsed[name as keyof Preferences] = check(value);
   }
   return parsed as Partial<Preferences>;
+}
+
+/** The stored record read field by field (parseStoredPreferences). */
+export interface StoredPreferences {
+  /** The fields this build knows that pass their check. */
+  chosen: Partial<Preferences>;
+  /**
+   * The fields this build does not know: another build's (a newer one's, before a rollback), kept
+   * as they are and saved again with the record, so that this build does not delete them.
+   */
+  otherFields: Record<string, unknown>;
+  /** Why each field left out was left out, for the log. */
+  dropped: string[];
+}
+
+/** The JSON length of a value, or undefined for one JSON cannot hold (a cycle, a bigint). */
+function jsonLength(value: unknown): number | undefined {
+  try {
+    return JSON.stringify(value)?.length;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The good names of a stored list of recent rooms, its first LIMITS.recentRooms rooms; the bad ones are counted in `dropped`. */
+function storedRecentRooms(stored: readonly unknown[], dropped: string[]): string[] {
+  const names: string[] = [];
+  let refused = 0;
+  for (const entry of stored) {
+    try {
+      names.push(recentRoomName(entry));
+    } catch {
+      refused += 1;
+    }
+    if (recentRoomsOf(names).length === LIMITS.recentRooms) break;
+  }
+  if (refused > 0) dropped.push(`${refused} recent room${refused === 1 ? '' : 's'} naming no room`);
+  return recentRoomsOf(names);
+}
+
+/**
+ * What was stored, read leniently: unlike a change from a tab, one bad or unknown field does not
+ * cost the others (a record written by another build, a room name a newer rule refuses), since the
+ * next save would make that loss permanent. Each known field that passes its check is kept, a list
+ * of recent rooms keeps its good names, and other builds' fields are carried through, at most
+ * STORED_PREFERENCES_OTHER_FIELDS_MAX_CHARS of them (as JSON), so the record stays bounded.
+ */
+export function parseStoredPreferences(stored: unknown): StoredPreferences {
+  const record = expectRecord(stored, 'stored preferences');
+  const chosen: Partial<Record<keyof Preferences, unknown>> = {};
+  const otherFields = new Map<string, unknown>();
+  const dropped: string[] = [];
+  let otherFieldsLength = 0;
+  let otherFieldsNotKept = 0;
+  for (const [name, value] of Object.entries(record)) {
+    const check = fieldCheck(name);
+    if (name === 'recentRooms' && Array.isArray(value)) {
+      chosen.recentRooms = storedRecentRooms(value, dropped);
+    } else if (check) {
+      try {
+        chosen[name as keyof Preferences] = check(value);
+      } catch (error) {
+        dropped.push(String(error));
+      }
+    } else {
+      const length = jsonLength(value);
+      if (length !== undefined && otherFieldsLength + name.length + length <= STORED_PREFERENCES_OTHER_FIELDS_MAX_CHARS) {
+        otherFieldsLength += name.length + length;
+        otherFields.set(name, value);
+      } else {
+        otherFieldsNotKept += 1;
+      }
+    }
+  }
+  if (otherFieldsNotKept > 0) dropped.push(`${otherFieldsNotKept} fields of another build (beyond ${STORED_PREFERENCES_OTHER_FIELDS_MAX_CHARS} characters of them, or not plain data)`);
+  return { chosen: chosen as Partial<Preferences>, otherFields: Object.fromEntries(otherFields), dropped };
 }

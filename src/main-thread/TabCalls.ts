@@ -10,7 +10,7 @@ import { callLockName } from './call/CallOwnership';
 import type { CallRuntime } from './callTab/CallRuntime';
 import { EarlyPreviewCapture, type PreviewCapture } from './media/PreviewCapture';
 import type { SessionBridge } from './SessionBridge';
-import { callAtomFamily, roomByNameAtomFamily } from './sessionAtoms';
+import { callAtomFamily, roomByNameAtomFamily, sessionUnavailableAtom } from './sessionAtoms';
 
 export interface TabCallsOptions {
   readonly bridge: SessionBridge;
@@ -43,6 +43,13 @@ export class TabCalls {
   constructor(private readonly options: TabCallsOptions) {
     this.signaling = new BridgeCallSignaling(options.bridge);
     this.locks = new CallLocksAhead(navigator.locks);
+    // The worker is gone (before this chunk loaded, too): no call runtime may take the page load's
+    // capture, and the room's view, waiting on the session, may never let it go.
+    const releaseOnceStopped = (): void => {
+      if (options.store.get(sessionUnavailableAtom) === 'stopped') this.releasePreviewCapture();
+    };
+    releaseOnceStopped();
+    options.store.sub(sessionUnavailableAtom, releaseOnceStopped);
   }
 
   /**
@@ -100,8 +107,9 @@ export class TabCalls {
 
   /**
    * The room's view went, or its room cannot have a call (a name that cannot name a room, a lookup or
-   * join that failed, the room ended for us), and no call runtime took the page load's capture: the
-   * camera and microphone go off, and are not asked for should the ask still wait for the session.
+   * join that failed, the room ended for us, the session's worker gone), and no call runtime took
+   * the page load's capture: the camera and microphone go off, and are not asked for should the ask
+   * still wait for the session.
    */
   releasePreviewCapture(): void {
     this.previewCaptureSettled = true;

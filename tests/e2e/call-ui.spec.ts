@@ -133,8 +133,11 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
 
     await test.step('a person’s volume slider and deafen set what their audio plays at', async () => {
       expect(await playbackVolume(bob.page, 'Alice')).toBeCloseTo(VOLUME.peerLimitDefault);
-      await tile(bob.page, 'Alice').getByRole('slider', { name: 'Volume of Alice' }).fill('0.5');
+      const aliceVolume = tile(bob.page, 'Alice').getByRole('slider', { name: 'Volume of Alice' });
+      await aliceVolume.fill('0.5');
       await expect.poll(() => playbackVolume(bob.page, 'Alice')).toBeCloseTo(0.5);
+      // Read out as a percentage, not as the fraction.
+      await expect(aliceVolume).toHaveAttribute('aria-valuetext', '50%');
       await callButton(bob.page, 'Deafen').click();
       await expect.poll(() => playbackVolume(bob.page, 'Alice')).toBe(0);
       await callButton(bob.page, 'Undeafen').click();
@@ -209,6 +212,17 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await expect(tile(bob.page, 'Alice').locator('video')).toHaveCount(0);
       await expect(participantEntry(bob.page, 'Alice')).not.toContainText('muted');
     });
+  });
+
+  test('"Start camera" pressed from the keyboard keeps the focus while the camera starts, and hands it to "Stop camera": never to the page', async ({ people }) => {
+    const alice = await people.join(uniqueRoomName('call-camera-focus'), 'Alice');
+    await callButton(alice.page, 'Stop camera').click();
+    await joinCall(alice.page);
+    await callButton(alice.page, 'Start camera').focus();
+    await alice.page.keyboard.press('Enter');
+    // The same button, named for what it does once the camera runs; held (aria-disabled, not disabled) while it starts: tests/unit/callTab-device-toggle.test.ts.
+    await expect(tile(alice.page, 'Alice (you)').locator('video')).toHaveCount(1);
+    await expect(callButton(alice.page, 'Stop camera')).toBeFocused();
   });
 
   test('three people: everyone sees and hears everyone, a screen share as a tile of its own that takes the others’ stage and that the sharer’s own tile names, leaving', CROWDED_CALL, async ({ people }) => {

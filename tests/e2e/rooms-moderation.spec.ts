@@ -253,6 +253,10 @@ test.describe('Destroyed room: one screen says the owner closed it, or where eve
     const bob = await people.join(room, 'Bob');
     await expect(bob.page.getByRole('button', { name: 'Destroy room' })).toHaveCount(0);
     await joinCall(bob.page);
+    // Muted with his camera off, he is so in the alternate room's call too: the move does not turn them on.
+    await callButton(bob.page, 'Mute microphone').click();
+    await callButton(bob.page, 'Stop camera').click();
+    await expect(callButton(bob.page, 'Start camera')).toBeVisible();
 
     await alice.page.getByRole('button', { name: 'Destroy room' }).click();
     const dialog = alice.page.getByRole('dialog', { name: 'Destroy room' });
@@ -271,12 +275,15 @@ test.describe('Destroyed room: one screen says the owner closed it, or where eve
     await expect(chatLog(alice.page)).toContainText('made it');
 
     // The address bar named the room they are in: a reload takes Bob back there, not to the destroyed
-    // one, and into its call, which the move carried him into.
+    // one, and into its call, which the move carried him into as he was.
     await expect(callButton(bob.page, 'Hang up')).toBeVisible();
+    await expect(callButton(bob.page, 'Unmute microphone')).toBeVisible();
+    await expect(callButton(bob.page, 'Start camera')).toBeVisible();
     await bob.page.reload();
     await expect(bob.page.getByRole('heading', { level: 1 })).toHaveText(alternate);
     await expectJoined(bob.page);
     await expect(callButton(bob.page, 'Hang up')).toBeVisible();
+    await expect(callButton(bob.page, 'Unmute microphone')).toBeVisible();
     await openPanel(bob.page, 'People');
     await expect(participants(bob.page).getByRole('listitem')).toHaveCount(2);
     await openPanel(bob.page, 'Chat');

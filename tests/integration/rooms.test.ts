@@ -366,7 +366,7 @@ describe('A rejoin refused as full (someone took the seat while we were away) le
 });
 
 describe('SPEC §4 destroyed room: the alternate venue is joined with its password', () => {
-  it('moves the other occupant (and the owner) into the alternate room, which the password then guards', async () => {
+  it('moves the other occupant (and the owner) into the alternate room, which the password then guards, and into its call as they were', async () => {
     const alice = person('Alice');
     const bob = person('Bob');
     const carol = person('Carol');
@@ -375,6 +375,8 @@ describe('SPEC §4 destroyed room: the alternate venue is joined with its passwo
     const room = await joinedBy(alice, name);
     const bobRoom = await joinedBy(bob, name);
     await peerNamed(bob, room.address, 'Alice');
+    await waitFor(bob, 'Bob in the call', (state) => state.calls[bobRoom.address]?.joined);
+    await bob.calls.setOwnMedia(room.address, { microphoneMuted: true, cameraOff: true });
     const alternate = `${alternateName.toLowerCase().replace(' ', '-')}@${parley().settings.mucDomain}`;
 
     await alice.rooms.destroyRoom(room.address, { roomAddress: alternate, password: 'moved', reason: 'moving' });
@@ -385,7 +387,7 @@ describe('SPEC §4 destroyed room: the alternate venue is joined with its passwo
     expect(moved).toMatchObject({ providedPassword: 'moved', autoJoinCall: true, joined: true });
     expect(peersIn(bob, room.address)).toEqual([]);
     expect(bob.session.store.state.calls[room.address]).toBeUndefined();
-    expect(bob.session.store.state.calls[alternate]).toMatchObject({ joined: true });
+    expect(bob.session.store.state.calls[alternate]).toMatchObject({ joined: true, ownMedia: { microphoneMuted: true, cameraOff: true } });
     await waitFor(alice, 'Alice in the alternate room', (state) => roomIn(state, room.id)?.address === alternate && roomIn(state, room.id)?.roomState === 'joined');
     await peerNamed(bob, alternate, 'Alice', (peer) => peer.joinedCall);
     expect((await parley().xmpp.stats()).rooms[room.address]).toBeUndefined();

@@ -128,6 +128,21 @@ describe('a connection that keeps failing is put into words on the person’s ti
     expect(hint()).toBe('unreachable');
   });
 
+  it('your session to them, connected, does not keep them out of trouble while theirs, bringing their media, keeps failing: after CALL_UNREACHABLE_AFTER_MS their tile says it cannot connect', async () => {
+    const { h, hint, setRecords, fail } = await inCall();
+    const yoursToThem = { ...record('mine', 'connected'), sendingVideoMediaId: 'camera' };
+    const theirs = { ...record('theirs', 'connecting'), receivingVideoMediaId: 'their-camera' };
+    setRecords(yoursToThem, theirs);
+    fail('theirs');
+    setRecords(yoursToThem, theirs);
+    expect(hint()).toBe('reconnecting');
+    await h.clock.advance(CALL_UNREACHABLE_AFTER_MS);
+    expect(hint()).toBe('unreachable');
+    // Theirs connects: the words go.
+    setRecords(yoursToThem, { ...theirs, connectionState: 'connected' });
+    expect(hint()).toBeUndefined();
+  });
+
   it('leaving the call lets the trouble go', async () => {
     const { h, hint, fail } = await inCall();
     fail('s1');

@@ -6,6 +6,7 @@ import { VIDEO_RESOLUTION_TIERS, VOLUME } from '../../src/protocol/constants';
 import { profileForTile } from '../../src/main-thread/call/receive/tileProfile';
 import { ANALYSIS_WORKER_RESTARTS, CAPTURE_TIER_SETTLE_MS, MICROPHONE_SILENT_AFTER_MS, VOICE_ANALYSIS_DELAY_MS, TILE_SHRINK_REPORT_DELAY_MS } from '../../src/protocol/clientDefaults';
 import type { VideoSendLoad } from '../../src/main-thread/media';
+import type { CallTabCommands } from '../../src/main-thread/callTab/sessionCommands';
 import { BOB, FakeTileObservers, harness, joinListeningOnly, keyEvent, monitorOf, peer, ROOM, settle, SELF } from './callTab-fakes';
 import { FakeStream, FakeTrack, receivedTrack } from './track-fakes';
 import { OWN_MEDIA_DEFAULTS } from '../../src/shared-worker/rooms/callRecord';
@@ -45,6 +46,11 @@ async function inTheCall(): Promise<ReturnType<typeof harness>> {
   h.deliverCallRecord();
   await settle();
   return h;
+}
+
+/** The session's commands the harness gave the runtime: a test makes one fail. */
+function sessionCommandsOf(h: ReturnType<typeof harness>): CallTabCommands {
+  return (h.runtime as unknown as { readonly options: { readonly commands: CallTabCommands } }).options.commands;
 }
 
 function localItems(h: ReturnType<typeof harness>) {
@@ -740,6 +746,18 @@ describe('Joining and leaving the call (SPEC §4 Call: join sets joined, leave c
     await settle();
     expect(h.engines).toHaveLength(1);
     expect(h.store.get(h.runtime.atoms.phase)).toBe('preview');
+  });
+
+  it('a hang-up the session could not do is said: you are still in the call, and Hang up again leaves it', async () => {
+    const h = await inTheCall();
+    vi.spyOn(sessionCommandsOf(h).rooms, 'leaveCall').mockRejectedValueOnce(new Error('not connected'));
+    await h.runtime.hangUp();
+    await settle();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('in-call');
+    expect(h.store.get(h.runtime.atoms.problem)).toBe('You are still in the call: leaving failed. Check your connection and press Hang up again.');
+    await h.runtime.hangUp();
+    expect(h.store.get(h.runtime.atoms.phase)).toBe('preview');
+    expect(h.store.get(h.runtime.atoms.problem)).toBeUndefined();
   });
 
   it('a call another tab runs: this tab says so, keeps no camera, and takes the call over when the lock comes', async () => {

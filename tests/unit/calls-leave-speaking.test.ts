@@ -1,11 +1,12 @@
 // Leaving the call ends your speaking in it (SPEC §3 Peer speaking, PROTOCOL.md `<state speaking='1|0'/>`):
 // the session's leave, which also runs when no tab runs the call any more (TabsApi, UNCLAIMED_CALL_HOLD),
-// on a real StateStore with a recording stand-in for the XMPP client.
+// on a real StateStore with a recording stand-in for the XMPP client. And a destroyed room's call,
+// carried to its alternate venue, keeps your own media.
 import type { Agent } from 'stanza';
 import { describe, expect, it } from 'vitest';
 import type { Peer } from '../../src/protocol/entities';
 import { StateStore } from '../../src/shared-worker/StateStore';
-import { newCallRecord } from '../../src/shared-worker/rooms/callRecord';
+import { newCallRecord, OWN_MEDIA_DEFAULTS } from '../../src/shared-worker/rooms/callRecord';
 import { RoomCalls } from '../../src/shared-worker/rooms/RoomCalls';
 import { RoomRecords } from '../../src/shared-worker/rooms/RoomRecords';
 import { newRoomRecord } from '../../src/shared-worker/rooms/roomRecord';
@@ -63,5 +64,16 @@ describe('Leaving the call ends your speaking in it (SPEC §3 Peer speaking; the
     const { sent, calls } = inACall({ speaking: false });
     calls.leave(ROOM);
     expect(sent).toEqual([]);
+  });
+});
+
+describe('A destroyed room’s call carries over to its alternate venue as you were in it (SPEC §4 destroyed room; issue 13)', () => {
+  it('muted with your camera off and sharing your screen in the destroyed room, the alternate room’s call record says so', () => {
+    const { store, calls } = inACall({});
+    const ALTERNATE = 'new-home@rooms.example';
+    calls.join(ROOM, undefined);
+    store.upsert('calls', ROOM, { ...store.state.calls[ROOM]!, ownMedia: { ...OWN_MEDIA_DEFAULTS, microphoneMuted: true, cameraOff: true, sharingScreen: true } });
+    calls.carry(store.state.calls[ROOM], ALTERNATE);
+    expect(store.state.calls[ALTERNATE]).toMatchObject({ joined: true, requestingMedia: 'audio', ownMedia: { microphoneMuted: true, cameraOff: true, sharingScreen: true } });
   });
 });

@@ -1,4 +1,5 @@
 import { createStore } from 'jotai';
+import type { Remote } from 'comlink';
 import type { MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Call } from '../../src/main-thread/call/Call';
@@ -6,14 +7,16 @@ import { callLockName } from '../../src/main-thread/call/CallOwnership';
 import { MediaItems } from '../../src/main-thread/media';
 import { sessionUnavailableAtom } from '../../src/main-thread/sessionAtoms';
 import { SessionBridge } from '../../src/main-thread/SessionBridge';
+import { TabCalls } from '../../src/main-thread/TabCalls';
 import { SESSION_ATTACH_WITHIN_MS } from '../../src/protocol/clientDefaults';
+import type { AnalysisWorkerApi } from '../../src/protocol/analysisWorker';
 import { SESSION_LOCK_HELD, SESSION_UNAVAILABLE, sessionLockName, type SessionLockHeld } from '../../src/protocol/tabs';
 import { fakeSessionPage } from '../support/fakeSessionPage';
 import { FakeWebLocks } from '../support/fakeWebLocks';
 import { ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
 import { FakePeerConnection } from './call-fakes';
-import { harness, ROOM } from './callTab-fakes';
+import { FakeMediaDevices, harness, ROOM } from './callTab-fakes';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -206,6 +209,22 @@ describe('The tab that runs a call lets go of it when the shared worker is gone:
     sessionPort.close();
   });
 
+  it('a runtime started once the worker was found gone opens nothing: no camera or microphone under "Parley stopped working", and a join asked for with it takes no lock and never waits on the dead session', async () => {
+    const released: string[] = [];
+    const call = harness({ previewCapture: { take: async () => undefined, release: () => released.push('page-load capture') } });
+    call.store.set(sessionUnavailableAtom, 'stopped');
+
+    await call.runtime.start({ joinCall: true });
+    await settle();
+    expect(call.runtime.media.local()).toEqual([]);
+    expect(call.mediaDevices.captured.flat().filter((track) => track.readyState === 'live')).toEqual([]);
+    expect(call.engines.filter((engine) => !engine.closed)).toEqual([]);
+    expect(call.log).not.toContain('joinCall');
+    expect(released).toEqual(['page-load capture']);
+    expect(call.store.get(call.runtime.atoms.deviceToggles).camera.starting).toBe(false);
+    call.runtime.dispose();
+  });
+
   it('a call closed once its session answers nothing lets go of its lock all the same: another tab of yours, or the page after the reload, can run it', async () => {
     const locks = new FakeWebLocks();
     const unanswered = (): Promise<never> => new Promise(() => {});
@@ -228,5 +247,50 @@ describe('The tab that runs a call lets go of it when the shared worker is gone:
     void call.close();
     await settle();
     expect(locks.isHeld(callLockName(ROOM))).toBe(false);
+  });
+});
+
+describe('A room page lets go of the camera and microphone it asked for as it loaded once the shared worker is gone: no call runtime can take them any more', () => {
+  /**
+   * A room page's calls in a browser with a camera and a microphone: `attached` settles once the tab
+   * has the session; `stoppedBefore`, the worker was found gone before the page's calls loaded.
+   */
+  function roomPageCalls({ attached = Promise.resolve(), stoppedBefore = false }: { attached?: Promise<void>; stoppedBefore?: boolean } = {}) {
+    const mediaDevices = new FakeMediaDevices();
+    vi.stubGlobal('navigator', { locks: new FakeWebLocks(), mediaDevices });
+    const store = createStore();
+    if (stoppedBefore) store.set(sessionUnavailableAtom, 'stopped');
+    const bridge = { tabId: 'tab-1', actions: { jingle: {} } } as unknown as SessionBridge;
+    const calls = new TabCalls({ bridge, store, attached, analysis: () => ({}) as Remote<AnalysisWorkerApi> });
+    const live = () => mediaDevices.captured.flat().filter((track) => track.readyState === 'live');
+    return { store, calls, live, asked: () => mediaDevices.requests };
+  }
+
+  it('the worker ends before a call runtime took the page load’s capture: the camera and microphone go off', async () => {
+    const { store, calls, live } = roomPageCalls();
+    calls.startPreviewCapture('standup');
+    await settle();
+    expect(live().map((track) => track.kind)).toEqual(['audio', 'video']);
+
+    store.set(sessionUnavailableAtom, 'stopped');
+    await settle();
+    expect(live()).toEqual([]);
+  });
+
+  it('the worker found gone while the page load’s ask waits for the session: nothing is asked for', async () => {
+    let attach = (): void => undefined;
+    const { store, calls, asked } = roomPageCalls({ attached: new Promise<void>((resolve) => (attach = resolve)) });
+    calls.startPreviewCapture('standup');
+    store.set(sessionUnavailableAtom, 'stopped');
+    attach();
+    await settle();
+    expect(asked()).toEqual([]);
+  });
+
+  it('the worker found gone before the page’s calls loaded: nothing is asked for', async () => {
+    const { calls, asked } = roomPageCalls({ stoppedBefore: true });
+    calls.startPreviewCapture('standup');
+    await settle();
+    expect(asked()).toEqual([]);
   });
 });

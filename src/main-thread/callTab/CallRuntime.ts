@@ -212,6 +212,13 @@ export class CallRuntime {
    */
   start({ joinCall = false }: { joinCall?: boolean } = {}): Promise<void> {
     const { store } = this.options;
+    // The worker was found gone before: the subscription below would never fire, and a preview or a
+    // join would run on, the camera on and the call's lock held, for a session that answers nothing.
+    if (store.get(sessionUnavailableAtom) === 'stopped') {
+      store.set(this.atoms.previewStarting, false);
+      this.letGoWithSession();
+      return Promise.resolve();
+    }
     const itemsChanged = (): void => this.onItemsChanged();
     this.unsubscribes.push(
       this.media.on('added', itemsChanged),

@@ -107,14 +107,20 @@ export class CallSeat {
     await this.enter(call);
   }
 
-  /** Leaves the call (this tab's, or the one another tab runs): every tab lets go of it. */
+  /**
+   * Leaves the call (this tab's, or the one another tab runs): every tab lets go of it. A leave the
+   * session could not send is said, as the pop-out's Hang up says it: you are still in the call.
+   */
   async hangUp(): Promise<void> {
     if (this.disposed || !this.call) return;
+    const { host } = this.options;
+    host.setProblem(undefined);
     this.expectedJoined = false;
     // The room hears that you left before your sessions end: a peer that saw them end while you
     // were still in the call would offer you a new one, which you would decline.
     if (!(await this.sendLeave())) {
       this.expectedJoined = undefined;
+      host.setProblem('You are still in the call: leaving failed. Check your connection and press Hang up again.');
       this.follow();
       return;
     }

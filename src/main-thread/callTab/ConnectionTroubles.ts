@@ -2,6 +2,7 @@ import type { createStore, PrimitiveAtom } from 'jotai';
 import type { Clock } from '../../common/clock';
 import { CALL_UNREACHABLE_AFTER_MS } from '../../protocol/constants';
 import { connectionsAtom } from '../call/callAtoms';
+import { connectedWith } from './connectionHint';
 
 type JotaiStore = ReturnType<typeof createStore>;
 
@@ -24,8 +25,8 @@ export interface ConnectionTroublesOptions {
  * so that their tile can say so: "Reconnecting…" while the call starts their sessions anew, and
  * in plain words that it cannot connect once it has failed for CALL_UNREACHABLE_AFTER_MS. A failure
  * is a session that ended with an error (the Call's `sessionFailed`) or one whose ICE failed (its
- * initiator restarts ICE: its Connection record says `failed`). Any session with them connected
- * ends the trouble; the Call keeps trying meanwhile.
+ * initiator restarts ICE: its Connection record says `failed`). Being connected with them
+ * (connectedWith, as their tile reads it) ends the trouble; the Call keeps trying meanwhile.
  */
 export class ConnectionTroubles {
   /** People in trouble, with the timer that makes them unreachable (fired or not). */
@@ -44,13 +45,16 @@ export class ConnectionTroubles {
   }
 
   /**
-   * The Connection records changed: a person with a connected session is out of trouble, one whose
-   * session's ICE failed is in it. `present`: the people the call follows; the others' trouble goes.
+   * The Connection records changed: a person is out of trouble once connected as their tile reads
+   * it (connectedWith: yours to them, connected, does not count while theirs bring their media),
+   * and in it when a session's ICE failed otherwise. `present`: the people the call follows; the
+   * others' trouble goes.
    */
   follow(present: ReadonlySet<string>): void {
     const { store, roomAddress } = this.options;
     const records = Object.values(store.get(connectionsAtom)).filter((record) => record.roomAddress === roomAddress);
-    const connected = new Set(records.filter((record) => record.connectionState === 'connected').map((record) => record.peerAddress));
+    const people = new Set(records.map((record) => record.peerAddress));
+    const connected = new Set([...people].filter((address) => connectedWith(records.filter((record) => record.peerAddress === address))));
     for (const address of [...this.timers.keys()]) if (connected.has(address) || !present.has(address)) this.forget(address);
     for (const record of records) if (record.connectionState === 'failed' && !connected.has(record.peerAddress)) this.failed(record.peerAddress);
   }

@@ -33,9 +33,12 @@ export function keepCallForReload(storage: () => Storage, roomName: string, own:
 /**
  * The call this tab ran before its page was reloaded, if it was in `roomName` and went no longer
  * than CALL_AFTER_RELOAD_WITHIN_MS ago: taken (once), for the page to join the call again as you
- * were. Whatever else is stored there — another room, an old one, something that is not ours — is dropped.
+ * were. Only when this page is a reload (`navigation`, its PerformanceNavigationTiming type):
+ * sessionStorage survives a closed tab reopened and Back too, which must not put you back in the
+ * call, microphone on, unasked. Whatever else is stored there — another room, an old one,
+ * something that is not ours, one kept for another kind of page — is dropped.
  */
-export function takeCallAfterReload(storage: () => Storage, roomName: string, now: number): OwnMediaAtReload | undefined {
+export function takeCallAfterReload(storage: () => Storage, roomName: string, now: number, navigation: NavigationTimingType | undefined): OwnMediaAtReload | undefined {
   let stored: string | null;
   try {
     const tabStorage = storage();
@@ -45,7 +48,7 @@ export function takeCallAfterReload(storage: () => Storage, roomName: string, no
     return undefined;
   }
   const kept = parseKept(stored);
-  if (!kept || kept.roomName !== roomName || !(now - kept.at >= 0 && now - kept.at <= CALL_AFTER_RELOAD_WITHIN_MS)) return undefined;
+  if (navigation !== 'reload' || !kept || kept.roomName !== roomName || !(now - kept.at >= 0 && now - kept.at <= CALL_AFTER_RELOAD_WITHIN_MS)) return undefined;
   return { microphoneMuted: kept.microphoneMuted, cameraOff: kept.cameraOff, sharingScreen: kept.sharingScreen };
 }
 

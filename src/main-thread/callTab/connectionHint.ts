@@ -15,12 +15,25 @@ export type ConnectionHint = 'connecting' | 'reconnecting' | 'unreachable' | und
  * failure; `connecting` while sessions are still being set up.
  */
 export function connectionHint(withPerson: readonly Connection[], trouble?: ConnectionTrouble): ConnectionHint {
-  const bringing = withPerson.filter((record) => record.receivingAudioMediaId !== undefined || record.receivingVideoMediaId !== undefined);
-  const records = bringing.length > 0 ? bringing : withPerson;
-  if (records.some((record) => record.connectionState === 'connected')) return undefined;
+  if (connectedWith(withPerson)) return undefined;
+  const records = sessionsSpeakingFor(withPerson);
   if (trouble === 'unreachable') return 'unreachable';
   if (trouble === 'failing') return 'reconnecting';
   if (records.some((record) => ['interrupted', 'disconnected', 'failed'].includes(record.connectionState) || record.restarting)) return 'reconnecting';
   if (records.some((record) => record.connectionState === 'starting' || record.connectionState === 'connecting')) return 'connecting';
   return undefined;
+}
+
+/**
+ * Whether your connection with one person is up, for their tile and their trouble (ConnectionTroubles):
+ * one of the sessions speaking for them is connected.
+ */
+export function connectedWith(withPerson: readonly Connection[]): boolean {
+  return sessionsSpeakingFor(withPerson).some((record) => record.connectionState === 'connected');
+}
+
+/** The sessions bringing their media to you whenever there are any; else (they send nothing) all of them. */
+function sessionsSpeakingFor(withPerson: readonly Connection[]): readonly Connection[] {
+  const bringing = withPerson.filter((record) => record.receivingAudioMediaId !== undefined || record.receivingVideoMediaId !== undefined);
+  return bringing.length > 0 ? bringing : withPerson;
 }

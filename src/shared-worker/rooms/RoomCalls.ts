@@ -63,10 +63,14 @@ export class RoomCalls {
     if (call) this.context.store.upsert('calls', roomAddress, { ...call, joined: false, joinedAt: undefined, requestingMedia: 'none', ownMedia: OWN_MEDIA_DEFAULTS, heldPeers: [] });
   }
 
-  /** A destroyed room's call carries over to its alternate venue. */
+  /**
+   * A destroyed room's call carries over to its alternate venue with your own media, as a handover
+   * does: the tab that takes it there starts your microphone and camera as they were (a muted one
+   * stays muted) and offers to share your screen again.
+   */
   carry(from: CallRecord | undefined, toAddress: string): void {
     if (!from?.joined) return;
-    this.context.store.upsert('calls', toAddress, { ...newCallRecord(toAddress), joined: true, joinedAt: this.context.clock.now(), requestingMedia: from.requestingMedia });
+    this.context.store.upsert('calls', toAddress, { ...newCallRecord(toAddress), joined: true, joinedAt: this.context.clock.now(), requestingMedia: from.requestingMedia, ownMedia: from.ownMedia });
   }
 
   forget(roomId: string): void {

@@ -16,6 +16,7 @@ export interface DeviceToggleProps {
   readonly on: boolean;
   /** The device is on its way: neither shown off nor toggled, since a click then would start it, not stop it. */
   readonly starting: boolean;
+  /** A press does nothing now: while its device starts the button stays focusable (aria-disabled), else it is disabled. */
   readonly disabled: boolean;
   /** The tooltip when it is not the label with its shortcut. */
   readonly title?: string;
@@ -46,6 +47,9 @@ export function DeviceToggle({ device, on, starting, disabled, title, onToggle, 
   }, [takeFocus, disabled]);
   const names = shortcutNames(shortcut);
   const label = labels[on ? 0 : 1];
+  // Not disabled while its device starts: the browser would drop the focus of the button just
+  // pressed to the page. A lasting reason (no such device, push-to-talk) disables it.
+  const held = disabled && starting;
   return (
     <>
       <button
@@ -56,8 +60,11 @@ export function DeviceToggle({ device, on, starting, disabled, title, onToggle, 
         aria-keyshortcuts={names.aria}
         aria-describedby={troubleShown ? troubleId : undefined}
         title={title ?? (troubleShown ? `${trouble.words === undefined ? '' : `${trouble.words}. `}${label} to try again (${names.shown})` : `${label} (${names.shown})`)}
-        disabled={disabled}
-        onClick={onToggle}
+        disabled={disabled && !held}
+        aria-disabled={held ? true : undefined}
+        onClick={() => {
+          if (!disabled) onToggle();
+        }}
       >
         <Icon off={!on && !starting} />
       </button>

@@ -17,8 +17,9 @@ export function PeerVolumeSlider({ peerAddress, displayName, volumeLimit }: Peer
     if (choice === volumeLimit) setChoice(undefined);
   }, [choice, volumeLimit]);
   const value = choice ?? volumeLimit;
+  const percent = `${Math.round(value * 100)}%`;
   return (
-    <label className="tile-volume" title={`Volume of ${displayName}: ${Math.round(value * 100)}%`}>
+    <label className="tile-volume" title={`Volume of ${displayName}: ${percent}`}>
       <span className="visually-hidden">Volume of {displayName}</span>
       <input
         type="range"
@@ -26,6 +27,8 @@ export function PeerVolumeSlider({ peerAddress, displayName, volumeLimit }: Peer
         max={1}
         step={0.05}
         value={value}
+        // Read out as a percentage, as the title shows it, not as the fraction the value is.
+        aria-valuetext={percent}
         onChange={(event) => {
           const next = Number(event.target.value);
           setChoice(next);

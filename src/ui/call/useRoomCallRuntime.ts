@@ -118,10 +118,11 @@ export function useRoomCallRuntime(roomAddress: string | undefined, roomName: st
 
 /**
  * A reload of the page in the call comes back into it: as the page goes while this tab runs the
- * call, what you were in is kept for this tab (callAfterReload); the page after it, once its room is
- * joined again and its runtime is up, joins the call as you left it — unless a tab of yours still
- * runs it (a pop-out kept the session), which this one takes over as ever (CallSeat), or you joined
- * another room's call meanwhile: the page then shows its preview, which says so.
+ * call, what you were in is kept for this tab (callAfterReload); the page after it, if a reload (not
+ * a closed tab reopened, nor Back), once its room is joined again and its runtime is up, joins the
+ * call as you left it — unless a tab of yours still runs it (a pop-out kept the session), which this
+ * one takes over as ever (CallSeat), or you joined another room's call meanwhile: the page then shows
+ * its preview, which says so.
  */
 function useCallAcrossReload(runtime: CallRuntime | undefined, roomName: string): void {
   const store = useStore();
@@ -135,7 +136,7 @@ function useCallAcrossReload(runtime: CallRuntime | undefined, roomName: string)
       if (!joined?.joined || joined.address !== runtime.roomAddress) return;
       lookedAt.current = true;
       unsubscribe();
-      const own = takeCallAfterReload(() => window.sessionStorage, roomName, Date.now());
+      const own = takeCallAfterReload(() => window.sessionStorage, roomName, Date.now(), pageNavigation());
       // A call joined in another room meanwhile is the one you chose last: one call at a time.
       const elsewhere = store.get(otherJoinedCallsAtomFamily(roomName)).length > 0;
       if (own && !elsewhere && store.get(callAtomFamily(joined.address))?.joined !== true) void runtime.rejoinAfterReload(own);
@@ -153,4 +154,10 @@ function useCallAcrossReload(runtime: CallRuntime | undefined, roomName: string)
     window.addEventListener('pagehide', keep);
     return () => window.removeEventListener('pagehide', keep);
   }, [runtime, roomName]);
+}
+
+/** How this page was reached: 'reload', or a closed tab reopened or Back ('back_forward'), a link ('navigate')… */
+function pageNavigation(): NavigationTimingType | undefined {
+  const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  return entry?.type;
 }

@@ -44,9 +44,12 @@ export class TabCalls {
     this.signaling = new BridgeCallSignaling(options.bridge);
     this.locks = new CallLocksAhead(navigator.locks);
     // The worker is gone (before this chunk loaded, too): no call runtime may take the page load's
-    // capture, and the room's view, waiting on the session, may never let it go.
+    // capture or a call's lock taken ahead, and the room's view, waiting on the session, may never
+    // let them go.
     const releaseOnceStopped = (): void => {
-      if (options.store.get(sessionUnavailableAtom) === 'stopped') this.releasePreviewCapture();
+      if (options.store.get(sessionUnavailableAtom) !== 'stopped') return;
+      this.releasePreviewCapture();
+      this.locks.giveUpAll();
     };
     releaseOnceStopped();
     options.store.sub(sessionUnavailableAtom, releaseOnceStopped);

@@ -257,13 +257,14 @@ describe('A room page lets go of the camera and microphone it asked for as it lo
    */
   function roomPageCalls({ attached = Promise.resolve(), stoppedBefore = false }: { attached?: Promise<void>; stoppedBefore?: boolean } = {}) {
     const mediaDevices = new FakeMediaDevices();
-    vi.stubGlobal('navigator', { locks: new FakeWebLocks(), mediaDevices });
+    const locks = new FakeWebLocks();
+    vi.stubGlobal('navigator', { locks, mediaDevices });
     const store = createStore();
     if (stoppedBefore) store.set(sessionUnavailableAtom, 'stopped');
     const bridge = { tabId: 'tab-1', actions: { jingle: {} } } as unknown as SessionBridge;
     const calls = new TabCalls({ bridge, store, attached, analysis: () => ({}) as Remote<AnalysisWorkerApi> });
     const live = () => mediaDevices.captured.flat().filter((track) => track.readyState === 'live');
-    return { store, calls, live, asked: () => mediaDevices.requests };
+    return { store, calls, live, asked: () => mediaDevices.requests, locks };
   }
 
   it('the worker ends before a call runtime took the page load’s capture: the camera and microphone go off', async () => {
@@ -285,6 +286,17 @@ describe('A room page lets go of the camera and microphone it asked for as it lo
     attach();
     await settle();
     expect(asked()).toEqual([]);
+  });
+
+  it('the worker ends after “Join call” took the call’s lock ahead, before a call runtime took it: the lock goes, for another tab of yours or the page after the reload', async () => {
+    const { store, calls, locks } = roomPageCalls();
+    calls.claimCallAhead(ROOM);
+    await settle();
+    expect(locks.isHeld(callLockName(ROOM))).toBe(true);
+
+    store.set(sessionUnavailableAtom, 'stopped');
+    await settle();
+    expect(locks.isHeld(callLockName(ROOM))).toBe(false);
   });
 
   it('the worker found gone before the page’s calls loaded: nothing is asked for', async () => {

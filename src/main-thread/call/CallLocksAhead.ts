@@ -60,6 +60,11 @@ export class CallLocksAhead implements CallLocks {
     void taken?.then((held) => held?.giveUp());
   }
 
+  /** Lets go of every lock taken ahead that no request has taken over (the session's worker is gone). */
+  giveUpAll(): void {
+    for (const name of [...this.ahead.keys()]) this.giveUpAhead(name);
+  }
+
   request(name: string, options: Parameters<CallLocks['request']>[1], granted: (lock: unknown) => Promise<void> | undefined): Promise<unknown> {
     const taken = this.ahead.get(name);
     if (!taken || !options.ifAvailable) return this.locks.request(name, options, granted);

@@ -22,6 +22,8 @@ const API_VERSION = '1';
 interface ConfigIdentity {
   localpart: string;
   identity: string | undefined;
+  /** A presented identity credential was refused and a new guest made: the browser lost who it was. */
+  replaced: boolean;
 }
 
 /**
@@ -42,8 +44,8 @@ export class ConfigService {
     expectString(body.clientVersion, 'clientVersion', 64);
     const userToken = optionalString(body.token, 'token', 8192);
     const user = this.userClaims(userToken, nowSeconds);
-    const { localpart, identity } = user
-      ? { localpart: userLocalpart(this.settings.tokenSecret, user.subject), identity: undefined }
+    const { localpart, identity, replaced } = user
+      ? { localpart: userLocalpart(this.settings.tokenSecret, user.subject), identity: undefined, replaced: false }
       : this.guestIdentity([body.identity, keptIdentity], nowSeconds);
     const id = this.resumedId(body.resume, localpart, nowSeconds) ?? randomUUID();
     const customerData = user?.customerData;
@@ -74,6 +76,7 @@ export class ConfigService {
       displayName,
       videoResolutionTiers: { ...this.settings.videoResolutionTiers },
       identity,
+      identityReplaced: replaced,
     };
   }
 
@@ -99,7 +102,7 @@ export class ConfigService {
    * The guest the first good one of the presented identity credentials names (the body's, then the
    * gateway's cookie: a stale credential a client kept must not make a new user of a browser whose
    * cookie still names it, its ownerships, admissions and bans), or a new guest when none is good
-   * (never an error: the person gets in).
+   * (never an error: the person gets in; `replaced` says so, unless none was presented: a first visit).
    */
   private guestIdentity(presented: readonly unknown[], nowSeconds: number): ConfigIdentity {
     const candidates = presented.filter((credential) => credential !== undefined);
@@ -113,8 +116,9 @@ export class ConfigService {
         this.log(`config request: guest identity refused (${(error as Error).message}); ${next}`);
       }
     }
+    const replaced = localpart === undefined && candidates.length > 0;
     localpart ??= newGuestLocalpart();
-    return { localpart, identity: issueGuestIdentity(this.settings.tokenSecret, localpart, nowSeconds, this.settings.identityTtlSeconds) };
+    return { localpart, identity: issueGuestIdentity(this.settings.tokenSecret, localpart, nowSeconds, this.settings.identityTtlSeconds), replaced };
   }
 
   /** The relay's address and AUTH token: bound to the user (`sub`) and an expiry, and only good for the relay (`aud`). */

@@ -23,7 +23,7 @@ import {
   type SessionLockHeld,
 } from '../protocol/tabs';
 import { SESSION_ATTACH_WITHIN_MS } from '../protocol/clientDefaults';
-import { sessionStateAtom, sessionUnavailableAtom, type SessionUnavailability } from './sessionAtoms';
+import { sessionStateAtom, sessionUnavailableAtom, workerNotStartedBecause, type SessionUnavailability } from './sessionAtoms';
 
 type JotaiStore = ReturnType<typeof createStore>;
 
@@ -110,8 +110,9 @@ export class SessionBridge {
     this.tabId = this.earlyTabLock?.tabId ?? crypto.randomUUID();
     // Started at once (issue 14, the join path): its first script's login ahead joins no room.
     const worker = new SharedWorker(new URL('../shared-worker/entry.ts', import.meta.url), { type: 'module', name: 'parley-session' });
-    // The worker's script, or the session's code it loads, did not arrive: the tab can only be reloaded.
-    worker.addEventListener('error', () => this.setUnavailable('not-loaded'));
+    // The worker's script, or the session's code it loads, did not arrive, or the browser refused the
+    // worker to a site it lets keep no data: the tab can only be reloaded, after a change of settings in the latter.
+    worker.addEventListener('error', () => this.setUnavailable(workerNotStartedBecause()));
     worker.port.addEventListener('message', (event: MessageEvent) => {
       if (event.data === SESSION_UNAVAILABLE) this.setUnavailable('not-loaded');
       else if ((event.data as Partial<SessionLockHeld> | null)?.type === SESSION_LOCK_HELD) this.watchWorker((event.data as SessionLockHeld).lock);

@@ -21,13 +21,33 @@ function stateBeforeFirstSnapshot(): SessionState {
 
 /**
  * Why the shared session does not work in this tab: its worker's code did not load (`not-loaded`),
- * or the worker ended after the tab attached (`stopped`: crashed, out of memory, ended by the
- * browser), which only a reload mends; or Parley was updated while tabs of the build before run in
- * this browser (`another-build`), which passes once they are reloaded or closed. Undefined while it
- * works. Set by the tab (SessionBridge), not mirrored.
+ * or the browser refused the worker because the site may not keep data (`storage-blocked`), or the
+ * worker ended after the tab attached (`stopped`: crashed, out of memory, ended by the browser),
+ * which only a reload mends; or Parley was updated while tabs of the build before run in this
+ * browser (`another-build`), which passes once they are reloaded or closed. Undefined while it
+ * works. Set by the tab (SessionBridge, main.tsx), not mirrored.
  */
-export type SessionUnavailability = 'not-loaded' | 'stopped' | 'another-build';
+export type SessionUnavailability = 'not-loaded' | 'storage-blocked' | 'stopped' | 'another-build';
 export const sessionUnavailableAtom = atom<SessionUnavailability | undefined>(undefined);
+
+/**
+ * Why the shared worker did not start (its error event, or its constructor's throw): Chrome refuses
+ * a SharedWorker to a site blocked from keeping data, which only the person's settings mend, so that
+ * is told apart from a part that did not load.
+ */
+export function workerNotStartedBecause(): 'storage-blocked' | 'not-loaded' {
+  return siteDataBlocked() ? 'storage-blocked' : 'not-loaded';
+}
+
+function siteDataBlocked(): boolean {
+  if (navigator.cookieEnabled === false) return true;
+  try {
+    void window.localStorage;
+    return false;
+  } catch (error) {
+    return error instanceof DOMException && error.name === 'SecurityError';
+  }
+}
 
 export const connectionAtom = atom((get) => get(sessionStateAtom).connection);
 export const preferencesAtom = atom((get) => get(sessionStateAtom).preferences);

@@ -266,7 +266,7 @@ export const SPINNER_DELAY_MS = 1_000;
 
 /**
  * A message's desktop notification waits this long, and is dropped if the room's unread count is
- * back to 0 by then (`alerts/MessageNoticeHold.ts`): only the tab holding the room's alert lock
+ * back to 0 by then (`alerts/NoticeHold.ts`): only the tab holding the room's alert lock
  * notifies, usually the room's tab hidden behind its pop-out chat, and the pop-out, visible, marks
  * the message read within a round trip to the session (a few ms). Short enough that a notice for
  * a message nobody sees is still prompt.

@@ -32,6 +32,11 @@ export interface ProviderConfig {
   videoResolutionTiers: Record<number, VideoResolutionTier>;
   /** Parley's addition: the browser's guest identity credential, renewed; absent for a user with a product token. */
   identity: string | undefined;
+  /**
+   * Parley's addition: the identity credential presented was refused (expired, another secret) and a
+   * new guest made, so rooms this browser created no longer know it. Absent on the wire means false.
+   */
+  identityReplaced: boolean;
 }
 
 /**
@@ -98,6 +103,12 @@ export function parseVideoResolutionTiers(value: unknown): Record<number, VideoR
   return tiers;
 }
 
+function optionalBoolean(value: unknown, what: string): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw new ValidationError(`${what} must be a boolean`);
+  return value;
+}
+
 function parseSfuServer(value: unknown): SfuServerConfig | undefined {
   const sfu = optionalRecord(value, 'sfuServer');
   if (!sfu) return undefined;
@@ -131,6 +142,7 @@ export function parseProviderConfig(value: unknown): ProviderConfig {
     displayName: optionalString(config.displayName, 'displayName', ID_MAX),
     videoResolutionTiers: parseVideoResolutionTiers(config.videoResolutionTiers),
     identity: optionalString(config.identity, 'identity', LIMITS.identityCredentialLength),
+    identityReplaced: optionalBoolean(config.identityReplaced, 'identityReplaced') ?? false,
   };
 }
 

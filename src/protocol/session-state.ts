@@ -30,6 +30,11 @@ export interface ConnectionRecord {
   wasConnected: boolean;
   /** The chat server refused the last attempt's sign-in (SASL failure): it is up, but does not let this account in. */
   loginRefused: boolean;
+  /**
+   * The gateway refused the identity credential this browser presented and made it a new guest (its
+   * saved data lost or cleared): rooms it created no longer know it as their owner. Stays true for the session.
+   */
+  identityReplaced: boolean;
   /** Log text of the last connection error, if any. */
   lastError: string | undefined;
   /** What the tab that runs a call needs from the provider's config, once fetched. */
@@ -77,6 +82,7 @@ export function initialSessionState(): SessionState {
       stoppedAnswering: false,
       wasConnected: false,
       loginRefused: false,
+      identityReplaced: false,
       lastError: undefined,
       callConfig: undefined,
     },

@@ -168,6 +168,7 @@ export class SignalingSession implements SessionContext {
     if (stale()) return;
     this.currentConfig = config;
     this.configAskedAt = askedAt;
+    if (config.identityReplaced) this.setConnection({ identityReplaced: true });
     if (this.deps.userToken && config.customerData === undefined) this.deps.log.error('The config carries no customerData for the user token sent', 'ESWRTC_003');
     for (const domain of this.domains) domain.configured?.();
     this.startClient(client, config);

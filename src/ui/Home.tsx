@@ -1,4 +1,4 @@
-import { atom, useAtomValue } from 'jotai';
+import { atom, useAtomValue, useStore } from 'jotai';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { preferencesAtom, sessionStateAtom } from '../main-thread/sessionAtoms';
 import { DEFAULT_PREFERENCES, LIMITS } from '../protocol/constants';
@@ -11,9 +11,12 @@ import { ConnectionStatus } from './ConnectionStatus';
 import { newRoomName } from './newRoomName';
 import { RecentRooms } from './RecentRooms';
 import { navigate, roomPath } from './route';
+import { saveDisplayName } from './saveDisplayName';
 
 /** The browser refused to save the preferences: they last only as long as the session. */
 const preferencesNotKeptAtom = atom((get) => get(sessionStateAtom).preferencesNotKept);
+/** The gateway no longer knew this browser and made it a new guest: said, since the rooms it locked will ask it for their password. */
+const identityReplacedAtom = atom((get) => get(sessionStateAtom).connection.identityReplaced);
 
 /**
  * The room the person just left by "Leave", if this history entry says so (`navigate`'s state; history
@@ -32,17 +35,18 @@ function leftRoomOfHistory(): string | undefined {
  */
 export function Home() {
   const actions = useActions();
+  const store = useStore();
   const preferences = useAtomValue(preferencesAtom);
   const preferencesNotKept = useAtomValue(preferencesNotKeptAtom);
+  const identityReplaced = useAtomValue(identityReplacedAtom);
   const [leftRoom] = useState(leftRoomOfHistory);
   const [roomName, setRoomName] = useState(leftRoom ?? '');
   // Undefined until edited: the field shows the saved name, which arrives with the session's snapshot;
   // a person who has none (the default, "Anonymous") gets an empty field to type theirs into.
   const [displayName, setDisplayName] = useState<string | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
-  // The room to open once the session has taken the name typed (`enter`).
-  const [entering, setEntering] = useState<{ roomName: string; displayName: string; settled: boolean } | undefined>(undefined);
-  const busy = entering !== undefined;
+  // Opening a room once the session has taken the name typed (`enter`).
+  const [busy, setBusy] = useState(false);
   const errorId = useId();
   const hasNoName = useHasNoName();
   const pendingRooms = usePendingRecentRooms();
@@ -73,15 +77,11 @@ export function Home() {
     setError(undefined);
     const chosenName = shownDisplayName.trim();
     if (!chosenName || chosenName === preferences.displayName) return navigate(roomPath(name));
-    setEntering({ roomName: name, displayName: chosenName, settled: false });
+    setBusy(true);
     // Refused, the name is a preference: joining still works with the saved one.
-    const settled = (): void => setEntering((current) => current && { ...current, settled: true });
-    actions.preferences.setPreferences({ displayName: chosenName }).then(settled, settled);
+    const open = (): void => navigate(roomPath(name));
+    saveDisplayName(store, actions.preferences, chosenName).then(open, open);
   }
-
-  useEffect(() => {
-    if (entering && (entering.settled || preferences.displayName === entering.displayName)) navigate(roomPath(entering.roomName));
-  }, [entering, preferences.displayName]);
 
   return (
     <main className="home">
@@ -97,6 +97,11 @@ export function Home() {
       {preferencesNotKept && (
         <p role="status" className="banner banner-warning">
           This browser isn’t keeping Parley’s data (a private window or a site-data setting): your name and recent rooms will be forgotten when you close Parley.
+        </p>
+      )}
+      {identityReplaced && (
+        <p role="status" className="banner banner-warning">
+          Parley no longer recognises this browser (its saved sign-in had expired or was reset): rooms you created before no longer know you as their owner.
         </p>
       )}
       <form className="card home-form" onSubmit={join} noValidate>

@@ -1,82 +1,88 @@
 import { useAtomValue, useStore } from 'jotai';
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef } from 'react';
 import { systemClock } from '../common/clock';
-import { showDesktopNotice, type ShownNotice } from '../main-thread/alerts/desktopNotifications';
+import { showDesktopNotice } from '../main-thread/alerts/desktopNotifications';
 import { holdRoomAlerts, type RoomAlertSeat } from '../main-thread/alerts/roomAlertSeat';
-import { MessageNoticeHold } from '../main-thread/alerts/MessageNoticeHold';
+import { NoticeHold } from '../main-thread/alerts/NoticeHold';
 import { LeaveHold } from '../main-thread/alerts/LeaveHold';
 import { isMessageNotice, RoomArrivals } from '../main-thread/alerts/RoomArrivals';
+import { roomSeen, showRoomSeen } from '../main-thread/alerts/roomSeen';
 import { playTone } from '../main-thread/alerts/tones';
+import { MESSAGE_NOTICE_HOLD_MS } from '../protocol/clientDefaults';
 import { attentionPeersAtomFamily, preferencesAtom, roomByAddressAtomFamily, roomEventsAtomFamily, roomLeaveStillHeld, roomEventStillShown, roomMessagesAtomFamily } from '../main-thread/sessionAtoms';
-
-function closeNotice(notice: RefObject<ShownNotice | undefined>): void {
-  notice.current?.close();
-  notice.current = undefined;
-}
 
 /**
  * A room's tones (the preference sounds, off by default) and desktop notifications (for a message
- * or an attention request while this tab is hidden), from one tab per room; a message's waits a
- * moment, and goes if a visible chat (the pop-out) read it meanwhile; so does a plain leave's tone,
- * which goes if the leave turned out to be a reconnection (LeaveHold). A notification shown is closed
- * once it says nothing new: a message's when the room is read, an attention request's when it is over
- * or this tab is seen, every one when the room's view or the page goes. Notifications are asked for
- * where the person takes part: sending a message (ChatPanel), clicking "Join call" (CallPreview).
+ * or an attention request while this tab is hidden), from one tab per room; a notification is not
+ * shown while another tab of the room is seen (the pop-out chat, which shows the message or the
+ * attention banner), and a message's waits a moment, and goes if a visible chat read it meanwhile
+ * (NoticeHold); so does a plain leave's tone, which goes if the leave turned out to be a
+ * reconnection (LeaveHold). A notification shown is closed once it says nothing new: a message's
+ * when the room is read, an attention request's when it is over or this tab is seen, every one when
+ * the room's view or the page goes. Notifications are asked for where the person takes part: sending
+ * a message (ChatPanel), clicking "Join call" (CallPreview).
  */
 export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roomName: string }) {
   const messages = useAtomValue(roomMessagesAtomFamily(roomAddress));
   const events = useAtomValue(roomEventsAtomFamily(roomAddress));
   const roomRecord = useAtomValue(roomByAddressAtomFamily(roomAddress));
   const joinedAt = roomRecord?.joined === true ? roomRecord.joinedAt : undefined;
-  const attentionAsked = useAtomValue(attentionPeersAtomFamily(roomAddress)).length > 0;
   const sounds = useAtomValue(preferencesAtom).sounds;
   const soundsOn = useRef(sounds);
   soundsOn.current = sounds;
   const arrivals = useRef<RoomArrivals | undefined>(undefined);
   const seat = useRef<RoomAlertSeat | undefined>(undefined);
   const store = useStore();
-  const messageNotices = useRef<MessageNoticeHold | undefined>(undefined);
-  const attentionNotice = useRef<ShownNotice | undefined>(undefined);
+  const messageNotices = useRef<NoticeHold | undefined>(undefined);
+  const attentionNotices = useRef<NoticeHold | undefined>(undefined);
   const leaveTones = useRef<LeaveHold | undefined>(undefined);
 
   useEffect(() => {
     const held = holdRoomAlerts(roomAddress);
     seat.current = held;
     arrivals.current = undefined;
+    const stopShowingSeen = showRoomSeen(roomAddress);
+    const seen = () => roomSeen(roomAddress);
     const room = roomByAddressAtomFamily(roomAddress);
     const unreadCount = () => store.get(room)?.unreadCount ?? 0;
-    const notices = new MessageNoticeHold({ clock: systemClock, unreadCount, show: showDesktopNotice });
-    messageNotices.current = notices;
+    const messageHold = new NoticeHold({ clock: systemClock, waitMs: MESSAGE_NOTICE_HOLD_MS, stillNews: () => unreadCount() > 0, roomSeen: seen, show: showDesktopNotice });
+    messageNotices.current = messageHold;
+    const attention = attentionPeersAtomFamily(roomAddress);
+    const attentionAsked = () => store.get(attention).length > 0;
+    // The attention banner shows at once wherever the room is seen: nothing to wait for.
+    const attentionHold = new NoticeHold({ clock: systemClock, waitMs: 0, stillNews: attentionAsked, roomSeen: seen, show: showDesktopNotice });
+    attentionNotices.current = attentionHold;
     const leaves = new LeaveHold({ clock: systemClock, stillShown: roomEventStillShown(store, roomAddress), stillHeld: roomLeaveStillHeld(store, roomAddress) });
     leaveTones.current = leaves;
     // Heard as the state changes, not in an effect: a hidden tab runs its effects late.
-    const unsubscribe = store.sub(room, () => {
-      if (unreadCount() === 0) notices.read();
-    });
+    const unsubscribes = [
+      store.sub(room, () => {
+        if (unreadCount() === 0) messageHold.over();
+      }),
+      store.sub(attention, () => {
+        if (!attentionAsked()) attentionHold.over();
+      }),
+    ];
     const closeNotices = () => {
-      notices.dispose();
-      closeNotice(attentionNotice);
+      messageHold.dispose();
+      attentionHold.dispose();
     };
     const onVisibilityChange = () => {
-      if (document.visibilityState === 'visible') closeNotice(attentionNotice);
+      if (document.visibilityState === 'visible') attentionHold.over();
     };
     // A closed tab's notifications would stay, and bring forward a tab that is gone.
     window.addEventListener('pagehide', closeNotices);
     document.addEventListener('visibilitychange', onVisibilityChange);
     return () => {
       held.release();
-      unsubscribe();
+      stopShowingSeen();
+      for (const unsubscribe of unsubscribes) unsubscribe();
       leaves.dispose();
       closeNotices();
       window.removeEventListener('pagehide', closeNotices);
       document.removeEventListener('visibilitychange', onVisibilityChange);
     };
   }, [roomAddress, store]);
-
-  // Before the arrivals: a request already over when a late effect shows its notice leaves it shown.
-  useEffect(() => {
-    if (!attentionAsked) closeNotice(attentionNotice);
-  }, [attentionAsked]);
 
   useEffect(() => {
     arrivals.current ??= new RoomArrivals(roomName);
@@ -89,10 +95,7 @@ export function RoomAlerts({ roomAddress, roomName }: { roomAddress: string; roo
       });
     }
     if (document.visibilityState !== 'hidden') return;
-    for (const notice of alerts.notices) {
-      if (isMessageNotice(notice)) messageNotices.current?.hold(notice);
-      else attentionNotice.current = showDesktopNotice(notice) ?? attentionNotice.current;
-    }
+    for (const notice of alerts.notices) (isMessageNotice(notice) ? messageNotices : attentionNotices).current?.hold(notice);
   }, [messages, events, roomName, joinedAt]);
 
   return null;

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { missingBrowserFeatures } from '../main-thread/browserSupport';
 import { ParleyTab } from '../main-thread/ParleyTab';
+import { sessionUnavailableAtom, workerNotStartedBecause } from '../main-thread/sessionAtoms';
 import { BrowserUnsupported } from './BrowserUnsupported';
 import { App, preloadPage } from './App';
 import { TabContext } from './tabContext';
@@ -22,7 +23,19 @@ else start(root);
 function start(root: HTMLElement): void {
   renderInTasksOfTheirOwn();
   const store = createStore();
-  const tab = new ParleyTab(store);
+  let tab: ParleyTab;
+  try {
+    tab = new ParleyTab(store);
+  } catch {
+    // The browser refused the shared worker outright (an opaque origin: site data blocked, a sandboxed frame).
+    store.set(sessionUnavailableAtom, workerNotStartedBecause());
+    createRoot(root).render(
+      <Provider store={store}>
+        <SessionUnavailable />
+      </Provider>,
+    );
+    return;
+  }
   const route = parseRoute(window.location);
   const view = route.view;
   if (route.view === 'room') {

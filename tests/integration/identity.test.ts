@@ -79,14 +79,14 @@ describe('guest identity: a credential that is no good gives a new guest, never 
 });
 
 /** A config request as SimpleWebRTC 1.30.3 sends it (no credential in the body), with the browser's cookies; the answer and the cookie it sets. */
-async function configWithCookies(cookie: string | undefined, body: Record<string, unknown> = {}): Promise<{ config: { userId: string; id: string; identity?: string }; setCookie: string | null }> {
+async function configWithCookies(cookie: string | undefined, body: Record<string, unknown> = {}): Promise<{ config: { userId: string; id: string; identity?: string; identityReplaced?: unknown }; setCookie: string | null }> {
   const response = await fetch(new URL('/api/config', parley().url), {
     method: 'POST',
     headers: cookie === undefined ? {} : { cookie },
     body: JSON.stringify({ clientVersion: '1.30.3', ...body }),
   });
   expect(response.status).toBe(200);
-  return { config: (await response.json()) as { userId: string; id: string; identity?: string }, setCookie: response.headers.get('set-cookie') };
+  return { config: (await response.json()) as { userId: string; id: string; identity?: string; identityReplaced?: unknown }, setCookie: response.headers.get('set-cookie') };
 }
 
 describe('guest identity kept by the gateway for a browser that keeps none (SimpleWebRTC 1.30.3): a cookie only the config request carries, so that a reload does not undo a ban', () => {
@@ -132,6 +132,25 @@ describe('guest identity kept by the gateway for a browser that keeps none (Simp
     const { config, setCookie } = await configWithCookies(undefined, { token: userToken('customer-44') });
     expect(config.identity).toBeUndefined();
     expect(setCookie).toBeNull();
+  });
+});
+
+describe('guest identity lost: the config says when a presented identity credential was refused and a new guest made, so the person can be told why rooms they created no longer know them', () => {
+  it('says identityReplaced for an expired or forged credential and no cookie', async () => {
+    const expired = issueGuestIdentity(parley().settings.tokenSecret, (await providerConfig(parley())).userId.split('@')[0]!, nowSeconds() - 700, 600);
+    for (const identity of [expired, 'forged.identity.credential']) {
+      const { config } = await configWithCookies(undefined, { identity });
+      expect(config.identityReplaced).toBe(true);
+    }
+  });
+
+  it('says nothing was replaced on a first visit (no credential presented), nor when the cookie’s credential stands in for a refused one', async () => {
+    const firstVisit = await configWithCookies(undefined);
+    expect(firstVisit.config.identityReplaced).not.toBe(true);
+    const kept = await configWithCookies(undefined, { identity: firstVisit.config.identity });
+    expect(kept.config.identityReplaced).not.toBe(true);
+    const rescued = await configWithCookies(`parley_identity=${firstVisit.config.identity}`, { identity: 'forged.identity.credential' });
+    expect(rescued.config.identityReplaced).not.toBe(true);
   });
 });
 

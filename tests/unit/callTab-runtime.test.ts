@@ -941,6 +941,23 @@ describe('what the call tells the others', () => {
     expect(h.runtime.media.get(microphone)).toMatchObject({ speaking: false, lastSpokeAt: 1_000, inputDetected: true, volume: -90 });
   });
 
+  it('a microphone switched while you speak stops speaking for the room as the old one closes, not once the new one has started', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    monitorOf(h.monitors, local(h).microphone!.itemId).report(true);
+    expect(h.spoken).toEqual([true]);
+    let answer!: () => void;
+    h.mediaDevices.starting = new Promise((resolve) => (answer = resolve));
+    const picked = h.runtime.selectMicrophone('other-microphone');
+    await settle();
+    expect(h.spoken).toEqual([true, false]);
+    expect(h.self().speaking).toBe(false);
+    h.mediaDevices.starting = undefined;
+    answer();
+    await picked;
+  });
+
   it('under push-to-talk, speaking without holding the key shows no “you are muted” hint: the microphone is muted between turns on purpose', async () => {
     const h = open();
     await settle();

@@ -1,4 +1,6 @@
-import { createStore } from 'jotai';
+import { createStore, Provider } from 'jotai';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import type { Remote } from 'comlink';
 import type { MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -7,6 +9,7 @@ import { callLockName } from '../../src/main-thread/call/CallOwnership';
 import { MediaItems } from '../../src/main-thread/media';
 import { sessionUnavailableAtom } from '../../src/main-thread/sessionAtoms';
 import { SessionBridge } from '../../src/main-thread/SessionBridge';
+import { SessionUnavailable } from '../../src/ui/SessionUnavailable';
 import { TabCalls } from '../../src/main-thread/TabCalls';
 import { SESSION_ATTACH_WITHIN_MS } from '../../src/protocol/clientDefaults';
 import type { AnalysisWorkerApi } from '../../src/protocol/analysisWorker';
@@ -72,6 +75,56 @@ describe('A tab says when the shared session could not start, and takes it back 
     vi.advanceTimersByTime(SESSION_ATTACH_WITHIN_MS);
     expect(store.get(sessionUnavailableAtom)).toBeUndefined();
     sessionPort.close();
+  });
+});
+
+describe('A browser set not to let the site keep data refuses Parley’s shared worker: the tab says so in plain words and what to change, not that part of Parley did not load', () => {
+  /** The page's SharedWorker (fakeSessionPage's), each one made kept for the test to fire its error. */
+  function workersMade(): EventTarget[] {
+    const workers: EventTarget[] = [];
+    const PageWorker = globalThis.SharedWorker as unknown as new (...args: unknown[]) => EventTarget;
+    vi.stubGlobal(
+      'SharedWorker',
+      class extends PageWorker {
+        constructor(...args: unknown[]) {
+          super(...args);
+          workers.push(this);
+        }
+      },
+    );
+    return workers;
+  }
+
+  it('cookies off (navigator.cookieEnabled false) and the worker’s error: the session is unavailable as storage-blocked', () => {
+    const sessionPort = fakeSessionPage();
+    vi.stubGlobal('navigator', { ...navigator, cookieEnabled: false });
+    const workers = workersMade();
+    const store = createStore();
+    new SessionBridge(store).start();
+    workers[0]!.dispatchEvent(new Event('error'));
+    expect(store.get(sessionUnavailableAtom)).toBe('storage-blocked');
+    sessionPort.close();
+  });
+
+  it('cookies on and the worker’s error: part of Parley did not load, as before', () => {
+    const sessionPort = fakeSessionPage();
+    vi.stubGlobal('navigator', { ...navigator, cookieEnabled: true });
+    const workers = workersMade();
+    const store = createStore();
+    new SessionBridge(store).start();
+    workers[0]!.dispatchEvent(new Event('error'));
+    expect(store.get(sessionUnavailableAtom)).toBe('not-loaded');
+    sessionPort.close();
+  });
+
+  it('says what to change, and offers Reload', () => {
+    const store = createStore();
+    store.set(sessionUnavailableAtom, 'storage-blocked');
+    const markup = renderToStaticMarkup(createElement(Provider, { store }, createElement(SessionUnavailable)));
+    expect(markup).toContain(
+      'Your browser is set not to let this site keep data, which Parley needs. <span class="detail">Allow site data for this site in your browser’s settings, then reload.</span>',
+    );
+    expect(markup).toContain('>Reload</button>');
   });
 });
 

@@ -19,7 +19,7 @@ const TONE_ORDER: readonly ToneKind[] = ['attention', 'message', 'joined', 'left
 const NOTICE_BODY_LENGTH = 200;
 const MESSAGE_TAG = 'parley-message:';
 
-/** A notice of new messages (not of an attention request): one a visible chat may read meanwhile (MessageNoticeHold). */
+/** A notice of new messages (not of an attention request): one a visible chat may read meanwhile (NoticeHold). */
 export function isMessageNotice(notice: DesktopNotice): boolean {
   return notice.tag.startsWith(MESSAGE_TAG);
 }

@@ -45,8 +45,8 @@ interface Analysis {
  * Voice activity of every voice of the tab (issue 6; a shared screen's sound is none): one monitor
  * per audio item, local microphones and remote tracks alike, started VOICE_ANALYSIS_DELAY_MS after
  * the item arrives (off the first frames of the join that brought it) — at once for your microphone
- * while the preview shows its level — and stopped as it goes. Each report becomes the item's speaking, inputDetected,
- * inputLost, volume and lastSpokeAt. Your microphone not heard at all MICROPHONE_SILENT_AFTER_MS into
+ * while the preview shows its level — and stopped, no longer speaking, as it goes or its track stops.
+ * Each report becomes the item's speaking, inputDetected, inputLost, volume and lastSpokeAt. Your microphone not heard at all MICROPHONE_SILENT_AFTER_MS into
  * its analysis has lost its input too, as one that falls silent does.
  *
  * A local microphone is analysed through an enabled clone of its track: muting disables the track
@@ -140,6 +140,8 @@ export class VoiceMonitors {
     if (!analysis) return;
     this.analyses.delete(itemId);
     analysis.stopped = true;
+    // Its final report of silence is ignored from here: said now, or a stopped microphone speaks on until its successor comes.
+    if (this.options.media.get(itemId)?.speaking) this.options.media.update(itemId, { speaking: false });
     this.options.clock.clearTimeout(analysis.waiting);
     this.options.clock.clearTimeout(analysis.silenceCheck);
     void analysis.monitor?.stop().catch(() => undefined);

@@ -1,15 +1,19 @@
+import { useStore } from 'jotai';
 import { useId, useState, type FormEvent } from 'react';
 import { LIMITS } from '../../protocol/constants';
+import { saveDisplayName } from '../saveDisplayName';
 import { useActions } from '../tabContext';
 
 /**
  * Asks a person who arrived by a link for the name others will see; saved in the preferences
  * (every tab, every room, next visit too), which renames them in the room at once. "Save name"
- * saves it; so does "Join call" beside it (`onTyped` tells the preview what is typed), since a
- * person who typed their name and joined expects to be seen under it.
+ * saves it, done once the session shows it (a storage that hangs does not hold it); so does
+ * "Join call" beside it (`onTyped` tells the preview what is typed), since a person who typed
+ * their name and joined expects to be seen under it.
  */
 export function NamePrompt({ onSaved, onTyped }: { onSaved: () => void; onTyped: (name: string) => void }) {
   const actions = useActions();
+  const store = useStore();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
   const errorId = useId();
@@ -19,7 +23,7 @@ export function NamePrompt({ onSaved, onTyped }: { onSaved: () => void; onTyped:
     const chosen = name.trim();
     if (!chosen) return setError('Enter the name others will see.');
     try {
-      await actions.preferences.setPreferences({ displayName: chosen });
+      await saveDisplayName(store, actions.preferences, chosen);
       onSaved();
     } catch {
       setError('Your name could not be saved. Try again.');

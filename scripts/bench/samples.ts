@@ -17,20 +17,37 @@ export class Samples<T> {
     }
   }
 
-  /** `median unit (min–max)`, with the failed runs counted; `scale` turns a value into the unit. */
-  summary(pick: (value: T) => number, unit: string, digits: number, scale = 1): string {
+  /**
+   * `median unit (min–max)`, with the failed runs counted; `scale` turns a value into the unit. With
+   * `failedAsSlowest` (a time: lower is better) a failed run counts in the median as slower than any
+   * that finished, so a client whose runs fail cannot look faster for it.
+   */
+  summary(pick: (value: T) => number, unit: string, digits: number, scale = 1, failedAsSlowest = false): string {
     const numbers = this.values.map((value) => pick(value) * scale);
     const failed = this.failures.length ? `, ${this.failures.length} of ${this.failures.length + numbers.length} runs failed` : '';
     if (numbers.length === 0) return `no run finished${failed}`;
     const spread = numbers.length > 1 ? ` (${Math.min(...numbers).toFixed(digits)}–${Math.max(...numbers).toFixed(digits)})` : '';
-    return `${median(numbers).toFixed(digits)} ${unit}${spread}${failed}`;
+    const middle = this.median(numbers, failedAsSlowest);
+    if (middle === Infinity) return `most runs failed${failed}`;
+    return `${middle.toFixed(digits)} ${unit}${spread}${failed}`;
+  }
+
+  /** The median of `numbers`, and of this side's failed runs as +∞ when `failedAsSlowest`. */
+  median(numbers: readonly number[], failedAsSlowest: boolean): number {
+    return median(failedAsSlowest ? [...numbers, ...this.failures.map(() => Infinity)] : numbers);
   }
 }
 
-/** The median of `side` over the median of `base`, or — when either has no value. */
-export function ratio<T>(side: Samples<T>, base: Samples<T>, pick: (value: T) => number): string {
+/**
+ * The median of `side` over the median of `base`, or — when either has no value (or, with
+ * `failedAsSlowest`, when most of either's runs failed).
+ */
+export function ratio<T>(side: Samples<T>, base: Samples<T>, pick: (value: T) => number, failedAsSlowest = false): string {
   if (side.values.length === 0 || base.values.length === 0) return '—';
-  return (median(side.values.map(pick)) / median(base.values.map(pick))).toFixed(2);
+  const sideMedian = side.median(side.values.map(pick), failedAsSlowest);
+  const baseMedian = base.median(base.values.map(pick), failedAsSlowest);
+  if (!Number.isFinite(sideMedian) || !Number.isFinite(baseMedian)) return '—';
+  return (sideMedian / baseMedian).toFixed(2);
 }
 
 /** Runs both sides' measurements, the first side first on even runs and the second first on odd ones, so the machine's drift touches both alike. */

@@ -6,18 +6,20 @@ import { startEarly } from './scripts/vite/startEarly.ts';
 
 /**
  * The page build resolves StanzaJS's Jingle imports of its platform module to the tab's own
- * (`src/main-thread/call/stanzaPlatform.ts`, which says why). Top-level plugins do not reach the
- * worker bundles in a build (`worker.plugins` does), so the shared worker keeps StanzaJS's.
+ * (`src/main-thread/call/stanzaPlatform.ts`, which says why), and of its file-transfer session to a
+ * stand-in (`src/main-thread/call/stanzaFileTransfer.ts`, which says why). Top-level plugins do not
+ * reach the worker bundles in a build (`worker.plugins` does), so the shared worker keeps StanzaJS's.
  */
-function tabStanzaPlatform(): Plugin {
-  const tabPlatform = fileURLToPath(new URL('./src/main-thread/call/stanzaPlatform.ts', import.meta.url));
+function tabStanzaModules(): Plugin {
+  const tabModule = (name: string) => fileURLToPath(new URL(`./src/main-thread/call/${name}.ts`, import.meta.url));
+  const replaced: Record<string, string> = { '../platform': tabModule('stanzaPlatform'), './platform': tabModule('stanzaPlatform'), './FileTransferSession': tabModule('stanzaFileTransfer') };
   const jingleModule = /[\\/]node_modules[\\/]stanza[\\/](jingle[\\/][^\\/]+|Utils)\.js$/;
   return {
-    name: 'parley:tab-stanza-platform',
+    name: 'parley:tab-stanza-modules',
     apply: 'build',
     enforce: 'pre',
     resolveId(source, importer) {
-      return importer && jingleModule.test(importer) && /^\.\.?\/platform$/.test(source) ? tabPlatform : undefined;
+      return importer && jingleModule.test(importer) ? replaced[source] : undefined;
     },
   };
 }
@@ -76,7 +78,7 @@ function relayClientTrim(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [tabStanzaPlatform(), relayClientTrim(), startEarly(), compileHints(), precompress()],
+  plugins: [tabStanzaModules(), relayClientTrim(), startEarly(), compileHints(), precompress()],
   // StanzaJS 12 expects Node's `global` and the `events` package (installed) in the browser.
   define: { global: 'globalThis' },
   worker: { format: 'es', plugins: () => [workerStanzaModules()] },

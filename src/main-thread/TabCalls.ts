@@ -1,7 +1,7 @@
 import type { Remote } from 'comlink';
 import type { createStore } from 'jotai';
 import type { AnalysisWorkerApi } from '../protocol/analysisWorker';
-import { roomNameError } from '../protocol/rooms';
+import { mapRoomName, needsLocalpartRules, RoomNameError } from '../protocol/roomLocalpart';
 import { errorMessage } from '../common/errorMessage';
 import { consoleLogger } from '../common/logger';
 import { BridgeCallSignaling } from './call/BridgeCallSignaling';
@@ -70,11 +70,24 @@ export class TabCalls {
    * is not asked for (`previewKinds`). Once the tab has the session's state: when you are in this
    * room's call already (another tab runs it, or this tab takes it over with your mute and camera
    * as they were), this tab captures nothing of its own accord. A name that cannot name a room has
-   * no call: its page asks for nothing (its view says why). The page starts this once the call's
-   * code is on its way, so the name's stringprep check is not ahead of that request.
+   * no call: its page asks for nothing (its view says why). Most names are read here at once; one
+   * the XMPP localpart rules could refuse loads them first (`roomLocalpart.ts` says why).
    */
   startPreviewCapture(roomName: string): void {
-    if (roomNameError(roomName)) return;
+    let localpart: string;
+    try {
+      localpart = mapRoomName(roomName);
+    } catch (error) {
+      if (error instanceof RoomNameError) return;
+      throw error;
+    }
+    if (!needsLocalpartRules(localpart)) return this.capturePreview(roomName);
+    import('../protocol/rooms')
+      .then(({ roomNameError }) => (roomNameError(roomName) ? undefined : this.capturePreview(roomName)))
+      .catch((error: unknown) => callLog.error(`the room name's rules did not load: ${errorMessage(error)}`));
+  }
+
+  private capturePreview(roomName: string): void {
     // Undefined on a page that may not capture (not a secure context), whatever the typings say.
     const mediaDevices = navigator.mediaDevices as MediaDevices | undefined;
     if (!mediaDevices) return;

@@ -1,4 +1,4 @@
-import { JID } from 'stanza';
+import * as JID from 'stanza/JID.js';
 import { LIMITS } from './constants';
 import { ValidationError } from './errors';
 

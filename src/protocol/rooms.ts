@@ -1,23 +1,7 @@
 import { nodeprep } from 'stanza/lib/stringprep/index.js';
-import { LIMITS } from './constants';
 import type { Room } from './entities';
 import { ValidationError } from './errors';
-
-/** Characters RFC 7622 forbids in a localpart, plus white space and controls. */
-// eslint-disable-next-line no-control-regex
-const NOT_IN_LOCALPART = /[\s"&'/:<>@\u0000-\u001f\u007f]+/gu;
-/** A MUC localpart longer than this many characters is not useful as a room name (and fits 1023 bytes). */
-export const MAX_ROOM_LOCALPART_LENGTH = 128;
-
-/** Why a room name cannot name a room; `kind` lets a page word it for its own context. */
-export class RoomNameError extends ValidationError {
-  constructor(
-    readonly kind: 'empty' | 'too-long' | 'not-addressable',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { mapRoomName, RoomNameError } from './roomLocalpart';
 
 /** How a character that room addresses cannot hold is described to a person. */
 function describeRefused(character: string, refusal: string): string {
@@ -48,29 +32,13 @@ function expectAddressable(localpart: string): void {
   }
 }
 
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-
 /**
- * Turns a room name a person typed ("Team Sync!") into a valid, stable MUC localpart ("team-sync!"),
- * counting and cutting in characters (code points), never inside one. The home page, the client
- * and the server's room config all decide with this. Throws RoomNameError when the name cannot
- * name a room, saying why.
+ * Turns a room name a person typed ("Team Sync!") into a valid, stable MUC localpart ("team-sync!"):
+ * `mapRoomName`, then the XMPP localpart rules. The home page, the client and the server's room
+ * config all decide with this. Throws RoomNameError when the name cannot name a room, saying why.
  */
 export function roomNameToLocalpart(name: string): string {
-  const length = Array.from(name).length;
-  if (length > LIMITS.roomNameLength) {
-    throw new RoomNameError('too-long', `A room name has at most ${LIMITS.roomNameLength} characters; this one has ${length}.`);
-  }
-  const mapped = name
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(NOT_IN_LOCALPART, '-')
-    .replace(/-{2,}/g, '-')
-    .replace(/^-+|-+$/g, '');
-  const localpart = Array.from(mapped).slice(0, MAX_ROOM_LOCALPART_LENGTH).join('').replace(/-+$/, '');
-  if (!localpart) throw new RoomNameError('empty', 'room name is empty');
-  // "!!!" is a valid address, but names nothing a person could tell apart or say.
-  if (!LETTER_OR_DIGIT.test(localpart)) throw new RoomNameError('empty', 'room name has no letters or digits');
+  const localpart = mapRoomName(name);
   expectAddressable(localpart);
   return localpart;
 }

@@ -1,5 +1,6 @@
 import { parseRoomAddress } from '../protocol/addresses';
-import { RoomNameError, roomNameToLocalpart } from '../protocol/rooms';
+import { RoomNameError } from '../protocol/roomLocalpart';
+import { roomNameToLocalpart } from '../protocol/rooms';
 import { roomNameRefusalText } from './roomNameRefusal';
 
 /** The service part of a room address (`room@service`). */

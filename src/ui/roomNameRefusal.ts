@@ -1,4 +1,4 @@
-import type { RoomNameError } from '../protocol/rooms';
+import type { RoomNameError } from '../protocol/roomLocalpart';
 
 /**
  * Why a name cannot name a room, in the words a person reads wherever they gave it (the home page,

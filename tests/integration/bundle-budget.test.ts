@@ -33,13 +33,38 @@ describe('What a page loads before its first frame stays within its gzip budget'
 
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-  it('the call page: the room view and the call code, without mediasoup-client or the owner dialogs', () => {
+  /** The sources of these scripts; rolldown's small runtime helper has no source map. */
+  const sourcesOf = (scripts: string[]) =>
+    scripts.filter((script) => existsSync(join(outDir, `${script}.map`))).flatMap((script) => (JSON.parse(readFileSync(join(outDir, `${script}.map`), 'utf8')) as { sources: string[] }).sources);
+
+  it('the call page: the room view and the call code, without mediasoup-client, the owner dialogs, the room names\' stringprep or StanzaJS\'s file transfer', () => {
     expect(sizes.callPage, sizes.files.callPage.join(', ')).toBeLessThanOrEqual(BUNDLE_TARGETS_KB.callPage);
     // The relay's client library loads only when a call goes to the relay; the owner's dialogs when shown.
     expect(sizes.modules.callPage.filter((key) => /mediasoup-client|LockRoomControl|DestroyRoomControl/.test(key))).toEqual([]);
+    // The page reads its own room name without the XMPP localpart rules (10 KB gzip) unless the name needs them (protocol/roomLocalpart.ts).
+    const sources = sourcesOf(sizes.files.callPage);
+    expect(sources.some((source) => source.includes('node_modules/stanza/jingle/SessionManager.js'))).toBe(true);
+    expect(sources.filter((source) => /stringprep|punycode|src\/protocol\/rooms\.ts$|stanza\/jingle\/FileTransferSession/.test(source))).toEqual([]);
   });
 
-  it('the call page of a newcomer to a call on the relay loads mediasoup-client without what no browser of Parley’s runs: React Native’s handler, its tests’ fakes, `debug`, a second `events`', () => {
+  it('the owner’s destroy dialog parses room addresses with StanzaJS’s JID module, not its whole client', () => {
+    const manifest = JSON.parse(readFileSync(join(outDir, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string; imports?: string[] }>;
+    const dialog = Object.keys(manifest).find((key) => key.endsWith('src/ui/DestroyRoomControl.tsx'));
+    expect(dialog).toBeDefined();
+    const closure = new Set<string>();
+    const visit = (key: string): void => {
+      if (closure.has(key)) return;
+      closure.add(key);
+      for (const imported of manifest[key]!.imports ?? []) visit(imported);
+    };
+    visit(dialog!);
+    const sources = sourcesOf([...closure].map((key) => manifest[key]!.file).filter((file) => file.endsWith('.js')));
+    expect(sources.some((source) => source.endsWith('node_modules/stanza/JID.js'))).toBe(true);
+    expect(sources.filter((source) => /node_modules\/stanza\/(Client|index)\.js$/.test(source))).toEqual([]);
+  });
+
+  it('the call page of a newcomer to a call on the relay, within the call page’s budget, loads mediasoup-client without what no browser of Parley’s runs: React Native’s handler, its tests’ fakes, `debug`, a second `events`', () => {
+    expect(sizes.callPageOnRelay, sizes.files.callPageOnRelay.join(', ')).toBeLessThanOrEqual(BUNDLE_TARGETS_KB.callPage);
     const relayClient = sizes.files.callPageOnRelay.filter((file) => !sizes.files.callPage.includes(file));
     expect(relayClient.length).toBeGreaterThan(0);
     const sources = relayClient.flatMap((file) => (JSON.parse(readFileSync(join(outDir, `${file}.map`), 'utf8')) as { sources: string[] }).sources);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/protocol/constants';
-import { MAX_ROOM_LOCALPART_LENGTH, RoomNameError, roomNameError, roomNameToLocalpart } from '../../src/protocol/rooms';
+import { MAX_ROOM_LOCALPART_LENGTH, mapRoomName, needsLocalpartRules, RoomNameError } from '../../src/protocol/roomLocalpart';
+import { roomNameError, roomNameToLocalpart } from '../../src/protocol/rooms';
 
 /** U+20000, a CJK ideograph outside the BMP (two UTF-16 units) that room addresses know. */
 const ASTRAL = '\u{20000}';
@@ -50,5 +51,22 @@ describe('A room name that cannot become an address is refused, saying why', () 
   it('says a name with nothing usable in it is empty', () => {
     expect(roomNameError(' @@ ')).toMatchObject({ kind: 'empty' });
     expect(roomNameError('!!!')).toMatchObject({ kind: 'empty', message: 'room name has no letters or digits' });
+  });
+});
+
+describe('A room page reads its own name without the XMPP localpart rules unless the name needs them (issue 14, the bundles)', () => {
+  it('every ASCII character, alone or in a name, maps to a localpart the rules never refuse or change', () => {
+    for (let codePoint = 0; codePoint < 0x80; codePoint += 1) {
+      const name = `room${String.fromCharCode(codePoint)}name`;
+      const localpart = mapRoomName(name);
+      expect(needsLocalpartRules(localpart), name).toBe(false);
+      expect(roomNameToLocalpart(name), name).toBe(localpart);
+    }
+  });
+
+  it('a name with any other character is left to the rules, which may refuse it', () => {
+    expect(needsLocalpartRules(mapRoomName('café'))).toBe(true);
+    expect(needsLocalpartRules(mapRoomName('standup 🎉'))).toBe(true);
+    expect(roomNameError('standup 🎉')).toMatchObject({ kind: 'not-addressable' });
   });
 });

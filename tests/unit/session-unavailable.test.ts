@@ -303,23 +303,23 @@ describe('The tab that runs a call lets go of it when the shared worker is gone:
   });
 });
 
-describe('A room page lets go of the camera and microphone it asked for as it loaded once the shared worker is gone: no call runtime can take them any more', () => {
-  /**
-   * A room page's calls in a browser with a camera and a microphone: `attached` settles once the tab
-   * has the session; `stoppedBefore`, the worker was found gone before the page's calls loaded.
-   */
-  function roomPageCalls({ attached = Promise.resolve(), stoppedBefore = false }: { attached?: Promise<void>; stoppedBefore?: boolean } = {}) {
-    const mediaDevices = new FakeMediaDevices();
-    const locks = new FakeWebLocks();
-    vi.stubGlobal('navigator', { locks, mediaDevices });
-    const store = createStore();
-    if (stoppedBefore) store.set(sessionUnavailableAtom, 'stopped');
-    const bridge = { tabId: 'tab-1', actions: { jingle: {} } } as unknown as SessionBridge;
-    const calls = new TabCalls({ bridge, store, attached, analysis: () => ({}) as Remote<AnalysisWorkerApi> });
-    const live = () => mediaDevices.captured.flat().filter((track) => track.readyState === 'live');
-    return { store, calls, live, asked: () => mediaDevices.requests, locks };
-  }
+/**
+ * A room page's calls in a browser with a camera and a microphone: `attached` settles once the tab
+ * has the session; `stoppedBefore`, the worker was found gone before the page's calls loaded.
+ */
+function roomPageCalls({ attached = Promise.resolve(), stoppedBefore = false }: { attached?: Promise<void>; stoppedBefore?: boolean } = {}) {
+  const mediaDevices = new FakeMediaDevices();
+  const locks = new FakeWebLocks();
+  vi.stubGlobal('navigator', { locks, mediaDevices });
+  const store = createStore();
+  if (stoppedBefore) store.set(sessionUnavailableAtom, 'stopped');
+  const bridge = { tabId: 'tab-1', actions: { jingle: {} } } as unknown as SessionBridge;
+  const calls = new TabCalls({ bridge, store, attached, analysis: () => ({}) as Remote<AnalysisWorkerApi> });
+  const live = () => mediaDevices.captured.flat().filter((track) => track.readyState === 'live');
+  return { store, calls, live, asked: () => mediaDevices.requests, locks };
+}
 
+describe('A room page lets go of the camera and microphone it asked for as it loaded once the shared worker is gone: no call runtime can take them any more', () => {
   it('the worker ends before a call runtime took the page load’s capture: the camera and microphone go off', async () => {
     const { store, calls, live } = roomPageCalls();
     calls.startPreviewCapture('standup');
@@ -357,5 +357,23 @@ describe('A room page lets go of the camera and microphone it asked for as it lo
     calls.startPreviewCapture('standup');
     await settle();
     expect(asked()).toEqual([]);
+  });
+});
+
+describe('A room page whose name the XMPP localpart rules refuse asks for no camera or microphone, though it reads most names without loading those rules (issue 14, the bundles)', () => {
+  it('a name with a character room addresses cannot hold: nothing is asked for', async () => {
+    const { calls, asked } = roomPageCalls();
+    calls.startPreviewCapture('standup 🎉');
+    // The rules the page loads for that name, loaded here too: the page's check has run once they are.
+    await import('../../src/protocol/rooms');
+    await settle();
+    expect(asked()).toEqual([]);
+  });
+
+  it('a name with characters beyond ASCII that room addresses know: the camera and microphone are asked for', async () => {
+    const { calls, live } = roomPageCalls();
+    calls.startPreviewCapture('café');
+    await until(() => live().length === 2);
+    expect(live().map((track) => track.kind)).toEqual(['audio', 'video']);
   });
 });

@@ -3,7 +3,7 @@
  * Buffer, Node-style streams and hashes — what the shared worker's XMPP client needs, about 19 KB
  * of gzip on the call page's way to its first frame — while the tab's Jingle (SessionManager,
  * Session, file transfer never started) touches only the three names below. `vite.config.ts`
- * (`tabStanzaPlatform`) resolves StanzaJS's Jingle imports of its platform to this module in the
+ * (`tabStanzaModules`) resolves StanzaJS's Jingle imports of its platform to this module in the
  * page build; the shared worker keeps StanzaJS's own.
  */
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * ARCHITECTURE.md "Where each SPEC rule lives" sends a newcomer from a spec rule to the one file
- * that implements it and the test named after it: every path there must exist, and every named
+ * that implements it and the tests named after it: every path there must exist, and every named
  * describe block must be in its test file.
  */
 const repository = fileURLToPath(new URL('../..', import.meta.url));
@@ -13,9 +13,9 @@ const architecture = readFileSync(join(repository, 'ARCHITECTURE.md'), 'utf8');
 
 interface RuleRow {
   readonly rule: string;
-  readonly file: string;
-  readonly testFile: string;
-  readonly describeBlock: string;
+  readonly files: string[];
+  /** Each test the row cites: its file and the title of a describe block in it. */
+  readonly tests: { readonly testFile: string; readonly describeBlock: string }[];
 }
 
 function ruleRows(): RuleRow[] {
@@ -26,9 +26,9 @@ function ruleRows(): RuleRow[] {
     .filter((line) => line.startsWith('| ') && !line.startsWith('| SPEC rule |'))
     .map((line) => {
       const [rule = '', file = '', test = ''] = line.split('|').slice(1).map((cell) => cell.trim());
-      const quoted = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? '');
-      const [testFile = '', describeBlock = ''] = quoted(test);
-      return { rule, file: quoted(file)[0] ?? '', testFile, describeBlock };
+      const files = [...file.matchAll(/`([^`(]+\.[a-z]+)`/g)].map((match) => match[1] ?? '');
+      const tests = [...test.matchAll(/`([^`]+)` › `([^`]+)`/g)].map((match) => ({ testFile: match[1] ?? '', describeBlock: match[2] ?? '' }));
+      return { rule, files, tests };
     });
 }
 
@@ -46,8 +46,10 @@ describe('ARCHITECTURE.md maps every SPEC section §3–§9 to a file and a test
     expect([...sections].sort()).toEqual(expect.arrayContaining([3, 4, 5, 6, 7, 8, 9]));
   });
 
-  it.each(rows.map((row) => [row.rule, row] as const))('%s: the file exists and the test is a real describe block', (_rule, row) => {
-    expect(existsSync(join(repository, row.file)), row.file).toBe(true);
-    expect(describeTitles(row.testFile)).toContain(row.describeBlock);
+  it.each(rows.map((row) => [row.rule, row] as const))('%s: every file exists and every test is a real describe block', (_rule, row) => {
+    expect(row.files.length).toBeGreaterThan(0);
+    expect(row.tests.length).toBeGreaterThan(0);
+    for (const file of row.files) expect(existsSync(join(repository, file)), file).toBe(true);
+    for (const { testFile, describeBlock } of row.tests) expect(describeTitles(testFile), testFile).toContain(describeBlock);
   });
 });

@@ -401,8 +401,8 @@ describe('lifecycle: stop() frees the port for a new server, kill() drops client
   });
 });
 
-// Prosody keeps rooms in memory here (its durable storage is another change); ejabberd keeps them in Mnesia.
-describe.runIf(TESTED_XMPP_SERVER === 'ejabberd')('ejabberd: rooms persist in the data folder, their owner, lock and bans surviving a restart', () => {
+// Prosody keeps the rooms in SQLite, ejabberd in Mnesia, each in the data folder.
+describe('Rooms persist in the data folder, their owner, lock and bans surviving a restart of the XMPP server', () => {
   const ownServers: XmppServer[] = [];
   let dataDir: string;
 

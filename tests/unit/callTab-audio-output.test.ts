@@ -14,7 +14,7 @@ describe('playback volume (SPEC §3 / §9)', () => {
   });
 });
 
-describe('audio outputs', () => {
+describe('Each person is heard at their volume limit times the global one, and follows changes of either (SPEC §3 / §9 volume; AudioOutputs)', () => {
   it('play each person at their limit times the global one, and follow changes of either', () => {
     let settings: AudioOutputSettings = { peers: { [BOB]: peer(BOB) }, preferences: { globalVolumeLimit: 1, audioOutputDeviceId: '' } };
     const outputs = new AudioOutputs(() => settings, { info: () => undefined, error: () => undefined });

@@ -19,7 +19,7 @@ function mediaElement() {
   return element;
 }
 
-describe('element playback', () => {
+describe('Media the browser’s autoplay held back plays on the person’s next click (SPEC §3 autoplay; ElementPlayback)', () => {
   it('remembers what autoplay held back and plays it again on request', async () => {
     const changes: boolean[] = [];
     const playback = new ElementPlayback((blocked) => changes.push(blocked));

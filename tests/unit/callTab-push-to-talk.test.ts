@@ -13,7 +13,7 @@ function setUp(typing = false) {
   return { target, held, pushToTalk };
 }
 
-describe('push-to-talk', () => {
+describe('Push-to-talk: you talk while Space or “Hold to talk” is held, and Space stays the page’s where it ticks, opens or types (beyond the spec)', () => {
   it('holds while Space is down, once however long it repeats, and takes the key from the page', () => {
     const { target, held, pushToTalk } = setUp();
     pushToTalk.setEnabled(true);

@@ -4,7 +4,7 @@ import { peer, SELF } from './callTab-fakes';
 
 const on = { microphone: { itemId: 'mic', muted: false, stopped: false, offForOthers: false, silent: false, speaking: false }, camera: { itemId: 'cam', off: false, stopped: false, offForOthers: false, mirrored: true }, screenIds: ['screen'] };
 
-describe('your own media facts', () => {
+describe('Your own media facts are what you send while in the call, as the others are told (SPEC §3 Media item)', () => {
   it('are what you send while in the call, and nothing outside it', () => {
     expect(selfMediaFacts(on, true)).toEqual({ muted: false, hasActiveMicrophone: true, hasActiveCamera: true, hasActiveScreenCapture: true });
     expect(selfMediaFacts({ ...on, microphone: { ...on.microphone, muted: true, offForOthers: true } }, true)).toMatchObject({ muted: true, hasActiveMicrophone: false });

@@ -9,7 +9,7 @@ function gate<T = void>() {
   return { promise, open };
 }
 
-describe('OperationQueue', () => {
+describe('Media operations run one at a time, in the order they were asked for (OperationQueue, as mediasoup-client’s AwaitQueue)', () => {
   it('runs operations one at a time in push order, each settling with its own result', async () => {
     const queue = new OperationQueue();
     const log: string[] = [];

@@ -32,7 +32,7 @@ function sorted(set: ReadonlySet<string>): string[] {
   return [...set].sort();
 }
 
-describe('planPaths (the relay switch without frozen video)', () => {
+describe('SPEC §4 relay switch without frozen video: each delivery stays on its old path until the new one carries it (planPaths)', () => {
   it('relay not ready: everything on the mesh', () => {
     const paths = planPaths(input({}));
     expect(sorted(paths.mesh)).toEqual(['bob\nuser', 'carol\nuser']);

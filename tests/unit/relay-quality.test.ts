@@ -6,7 +6,7 @@ import { cameraEncodings, screenEncodings } from '../../src/main-thread/call/rel
 import { DEFAULT_SENDER_WIDTH, profileForTile, relaySenderWidth } from '../../src/main-thread/call/receive/tileProfile';
 import { SIMULCAST_LAYERS, TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
 
-describe('profileForTile (receiver quality by what the tile needs)', () => {
+describe('PROTOCOL.md simulcast profile: a receiver asks for the layer its tile needs (profileForTile)', () => {
   it('hidden or empty tiles ask for off; full screen for high', () => {
     expect(profileForTile({ visible: false, width: 1280, height: 720 })).toBe('off');
     expect(profileForTile({ visible: true, width: 0, height: 0 })).toBe('off');

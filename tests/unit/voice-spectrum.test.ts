@@ -16,7 +16,7 @@ function naiveDft(input: Float64Array): { real: Float64Array; imag: Float64Array
   return { real, imag };
 }
 
-describe('RadixTwoFft', () => {
+describe('The voice analysis’s FFT matches the direct DFT it stands for (RadixTwoFft)', () => {
   it('matches the direct DFT on arbitrary input, for several sizes', () => {
     for (const size of [2, 8, 64, 512]) {
       const input = Float64Array.from({ length: size }, (_, n) => Math.sin(n * 1.7) + 0.3 * Math.cos(n * n * 0.01) - 0.2);

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { JXT, Namespaces, RTT, type Agent, type Stanzas } from 'stanza';
 import * as EntityCaps from 'stanza/helpers/LegacyEntityCapabilities.js';
 import { describe, expect, it, vi } from 'vitest';
+import { sleep, systemClock } from '../../src/common/clock';
 import type { SessionEvent } from '../../src/protocol/commands';
 import { LIMITS } from '../../src/protocol/constants';
 import { reactionDefinitions } from '../../src/protocol/stanzas/reactions';
@@ -178,11 +179,18 @@ describe('SPEC §3 chat message: room history (delayed) is stored once, also acr
     const { who: [alice], at: [a], roomAddress } = await together('Alice');
     const first = await alice!.chat.sendChat(roomAddress, 'before you came');
     await waitFor(alice!, 'the echo', (state) => state.messages[first]?.acked);
+    // Bob comes 2 s later, so the time he arrived at is not the message's time.
+    await sleep(systemClock, 2_000);
+    const bobJoins = Date.now();
     const bob = person('Bob');
     const b = await join(bob, roomAddress.split('@')[0]!);
     const seen = await waitFor(bob, 'the history', (state) => state.messages[`${a!.occupant}:${first}`]);
     expect(seen).toMatchObject({ body: 'before you came', displayName: 'Alice', direction: 'incoming' });
-    expect(seen.time).toBeLessThanOrEqual(alice!.session.store.state.messages[first]!.time + 1_000);
+    // Prosody's <delay> stamp has whole seconds: up to 1 s before Alice sent it.
+    const sentAt = alice!.session.store.state.messages[first]!.time;
+    expect(seen.time).toBeGreaterThanOrEqual(sentAt - 1_000);
+    expect(seen.time).toBeLessThanOrEqual(sentAt + 1_000);
+    expect(seen.time).toBeLessThanOrEqual(bobJoins - 1_000);
     expect(bob.session.store.state.rooms[b.roomId]?.unreadCount).toBe(1);
   });
 

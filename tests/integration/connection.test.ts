@@ -378,13 +378,20 @@ describe('Back within the target whatever the outage’s length: past the spec�
     network.down = true;
     await parley().restartGateway();
     await until(() => state(session) !== 'connected', 'dropped with the gateway');
+    const delays: number[] = [];
     for (let attempt = 1; attempt <= RECONNECT_POLICY.specAttempts + 3; attempt += 1) {
       await until(() => session.connection.nextAttemptAt !== undefined, `attempt ${attempt} scheduled`);
       const [delay] = clock.pendingDelays();
-      if (attempt > RECONNECT_POLICY.specAttempts) expect(delay).toBeLessThan(RECONNECT_POLICY.maxDelayMs);
+      delays.push(delay!);
       await clock.advance(delay!);
       await exhaustConfigAttempts(session, clock);
     }
+    // The spec's attempt × step plus 0.999 of its jitter; past the spec's attempts, that schedule
+    // capped: the jitter (here the spec's whole jitter) taken off maxDelayMs, 0.999 of it added back.
+    const jitter = 0.999 * RECONNECT.maxJitterMs;
+    const capped = RECONNECT_POLICY.maxDelayMs - RECONNECT.maxJitterMs + jitter;
+    expect(delays).toEqual([1 * RECONNECT.stepMs + jitter, 2 * RECONNECT.stepMs + jitter, capped, capped, capped]);
+    expect(Math.max(...delays.slice(RECONNECT_POLICY.specAttempts))).toBeLessThanOrEqual(RECONNECT_POLICY.maxDelayMs);
     network.down = false;
     await until(() => session.connection.nextAttemptAt !== undefined, 'next attempt scheduled');
     await clock.advance(clock.pendingDelays()[0]!);

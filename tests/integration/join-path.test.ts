@@ -1,5 +1,8 @@
 // Issue 14 "A join path with nothing on it that need not be there": the structural wins, held here.
+import type { Agent, AgentConfig } from 'stanza';
+import StanzaTransportModule from 'stanza/transports/websocket.js';
 import { describe, expect, it, vi } from 'vitest';
+import { commonJsDefault } from '../../src/protocol/commonJsDefault';
 import { createParleyXmppClient } from '../../src/shared-worker/createParleyXmppClient';
 import { fetchThrough, useHeldWebsockets, type HeldWebsocket } from '../support/heldWebsocket';
 import { useParley } from '../support/parley';
@@ -183,6 +186,13 @@ describe('Join path: a call joined while the join presence awaits the room’s a
   });
 });
 
+/** Parley's XMPP client, but with StanzaJS's own websocket transport in place of Parley's. */
+function withStanzaJsTransport(config: AgentConfig): Agent {
+  const client = createParleyXmppClient(config);
+  client.transports.websocket = commonJsDefault(StanzaTransportModule) as unknown as Agent['transports'][string];
+  return client;
+}
+
 describe('Join path: the session’s XMPP frames go between its websocket and its XML parser as the strings they are, not through UTF-8 bytes and back (issue 14)', () => {
   it('two people in a room exchange a message with accents, an emoji and CJK text, and StanzaJS’s transport turns no frame into bytes', async () => {
     // In a browser that Buffer is StanzaJS's pure-JavaScript one; here it is Node's, which `ws` also uses to send.
@@ -208,6 +218,11 @@ describe('Join path: the session’s XMPP frames go between its websocket and it
       await waitFor(bob, 'the message', (state) => Object.values(state.messages).find((message) => message.body === body));
 
       expect(framesThroughBytes).toEqual([]);
+
+      // The control: a session with StanzaJS's own transport is caught at it, both ways.
+      const carol = openSession({ server: server(), displayName: 'Carol', createXmppClient: withStanzaJsTransport });
+      await connected(carol);
+      expect(framesThroughBytes).toEqual(expect.arrayContaining([expect.stringMatching(/^<open [^>]*\bto=/), expect.stringMatching(/^<open [^>]*\bfrom=/)]));
     } finally {
       fromValue.mockRestore();
     }

@@ -58,6 +58,10 @@ describe('Supervision: a Prosody that dies is restarted on the same port, with o
 
   it('keeps serving the app and the config API while Prosody is down', async () => {
     await server().killXmpp();
+    const app = await fetch(new URL('/', server().url));
+    expect(app.status).toBe(200);
+    expect(app.headers.get('content-type')).toMatch(/^text\/html\b/);
+    expect(await app.text()).toContain('<div id="root"></div>');
     const config = await fetch(new URL('/api/config', server().url), { method: 'POST', body: '{"clientVersion":"1.30.3"}' });
     expect(config.status).toBe(200);
     await config.body?.cancel();

@@ -1437,6 +1437,10 @@ describe('Call: sharing a new microphone replaces the one it replaces on the run
 });
 
 describe('Call: a camera switched on the mesh keeps its stream, so the relay takes it over as the same stream (what a receiver sees: one tile per stream across a path change)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   it('Alice picks another camera while the mesh carries her call; the relay then switched on names its ingest after the stream her session to Bob signals: the id Bob’s receiver finds the relay session’s predecessor by', async () => {
     const w = newWorld();
     const { alice, bob } = await aliceAndBobInCall(w, false);
@@ -1448,14 +1452,16 @@ describe('Call: a camera switched on the mesh keeps its stream, so the relay tak
     const videoSection = alice.pcs[0]!.localDescription?.sdp?.split('m=video')[1] ?? '';
     const signalled = /a=msid:(\S+) /.exec(videoSection)?.[1];
 
-    // The relay: its connection answers what the ingest needs; the ingest itself is not under test.
+    // The relay, faked: its connection answers what the ingest needs; the ingest itself is not under
+    // test, a fake RelayIngest.create only notes the id it is made under.
     const ingestNames: string[] = [];
-    vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue({
+    const fakeRelayConnection = {
       on: () => () => undefined,
       request: async () => ({ rtpCapabilities: { codecs: [], headerExtensions: [] } }),
       isOpen: true,
       close: () => undefined,
-    } as unknown as RelayRpcClient);
+    } as unknown as RelayRpcClient;
+    vi.spyOn(RelayRpcClient, 'connect').mockResolvedValue(fakeRelayConnection);
     vi.spyOn(RelayIngest, 'create').mockImplementation(({ id }) => {
       ingestNames.push(id);
       return new Promise(() => undefined);
@@ -1468,7 +1474,6 @@ describe('Call: a camera switched on the mesh keeps its stream, so the relay tak
     expect(signalled).toBeDefined();
     expect(ingestNames).toEqual([signalled]);
     expect(alice.errors).toEqual([]);
-    vi.restoreAllMocks();
   });
 });
 
@@ -1506,6 +1511,10 @@ async function bobJoins(w: World, alice: Person): Promise<void> {
 }
 
 describe('Call: the session to whoever joins next starts from an offer made ahead (issue 14, the join path)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   it('alone in the call, an offer is made after PREPARED_OFFER.delayMs; a newcomer gets it with no connection or offer made for them, nor that offer converted into Jingle then', async () => {
     const w = newWorld();
     const { alice } = await aliceAloneInCall(w);
@@ -1535,7 +1544,6 @@ describe('Call: the session to whoever joins next starts from an offer made ahea
     // The next one, once the join is over.
     await w.clock.advance(PREPARED_OFFER.delayMs);
     await until(() => alice.pcs.length === 2 && alice.pcs[1]!.signalingState === 'have-local-offer', 'the next offer made ahead');
-    vi.restoreAllMocks();
   });
 
   it('an offer whose candidates are still gathering is not handed out: the newcomer’s session makes its own', async () => {
@@ -1553,7 +1561,6 @@ describe('Call: the session to whoever joins next starts from an offer made ahea
     expect(alice.pcs).toHaveLength(2);
     expect(alice.pcs[0]!.signalingState).toBe('have-local-offer');
     expect(alice.pcs[1]!.signalingState).toBe('stable');
-    vi.restoreAllMocks();
   });
 
   it('a new camera track makes the offer anew; leaving the call closes it', async () => {

@@ -68,5 +68,9 @@ export async function killRenderer(page: Page): Promise<void> {
   const inTime = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000));
   expect(await Promise.race([crashed, inTime]), 'the tab’s renderer was killed').toBe(true);
   killed.add(page);
-  for (const other of others) expect(await other.evaluate(() => true), 'the other tabs of the browser still run').toBe(true);
+  // Each other tab still runs its page: it answers, and reads its own document.
+  for (const other of others) {
+    expect(other.isClosed(), 'another tab of the browser was closed').toBe(false);
+    expect(await other.evaluate(() => document.readyState), 'the other tabs of the browser still run').toBe('complete');
+  }
 }

@@ -1,21 +1,29 @@
 import { EventEmitter } from 'node:events';
 import type { types } from 'mediasoup';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { KeyFrameSpacing, SENDER_KEYFRAME_INTERVAL_MS } from '../../server/relay/KeyFrameSpacing';
+import { KEYFRAME_REQUEST_JITTER_MS, KeyFrameSpacing, SENDER_KEYFRAME_INTERVAL_MS } from '../../server/relay/KeyFrameSpacing';
 
 /**
- * A stand-in for a mediasoup producer's `keyframe` trace events, emitted at chosen moments: a real
- * sender cannot be made to send a keyframe at a given millisecond (relay-media.test.ts has the real one).
+ * A stand-in for a mediasoup producer's trace events — its keyframe requests going to the sender and
+ * the keyframes coming from it — emitted at chosen moments: a real sender cannot be made to answer
+ * at a given millisecond (relay-media.test.ts has the real one).
  */
-class KeyFrameTraces extends EventEmitter {
+class ProducerTraces extends EventEmitter {
   enableTraceEvent(): Promise<void> {
     return Promise.resolve();
+  }
+
+  requestSent(type: 'pli' | 'fir' = 'pli'): void {
+    this.emit('trace', { type, direction: 'out', timestamp: 0, info: { ssrc: 1 } });
   }
 
   keyFrame(): void {
     this.emit('trace', { type: 'keyframe', direction: 'in', timestamp: 0, info: {} });
   }
 }
+
+/** How long after a request the sender heard a move asks for its keyframe. */
+const HEARD_AGAIN_MS = SENDER_KEYFRAME_INTERVAL_MS + KEYFRAME_REQUEST_JITTER_MS;
 
 /** `heard` runs `ms` from now, and not a millisecond sooner. */
 function expectHeardIn(heard: () => void, ms: number): void {
@@ -25,13 +33,13 @@ function expectHeardIn(heard: () => void, ms: number): void {
   expect(heard).toHaveBeenCalledTimes(1);
 }
 
-describe("A layer move waits until the sender would honour its keyframe request (KeyFrameSpacing), however many keyframes come meanwhile", () => {
-  let traces: KeyFrameTraces;
+describe('A layer move waits until the sender would honour its keyframe request (KeyFrameSpacing): the interval runs from the request the sender heard, not from the keyframes that come', () => {
+  let traces: ProducerTraces;
   let spacing: KeyFrameSpacing;
 
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    traces = new KeyFrameTraces();
+    traces = new ProducerTraces();
     spacing = new KeyFrameSpacing(traces as unknown as types.Producer);
   });
 
@@ -39,7 +47,7 @@ describe("A layer move waits until the sender would honour its keyframe request 
     vi.useRealTimers();
   });
 
-  it('is heard at once when no keyframe came within the interval', () => {
+  it('is heard at once when no request went to the sender within the interval', () => {
     const heard = vi.fn();
     spacing.whenHeard(heard);
     expect(spacing.msUntilHeard()).toBe(0);
@@ -47,29 +55,43 @@ describe("A layer move waits until the sender would honour its keyframe request 
     expect(heard).toHaveBeenCalledTimes(1);
   });
 
-  it('waits out the interval after a keyframe', () => {
+  it('waits out the interval from the request the sender heard, however late its keyframes come', () => {
+    traces.requestSent();
+    vi.advanceTimersByTime(80);
     traces.keyFrame();
     const heard = vi.fn();
     spacing.whenHeard(heard);
-    expectHeardIn(heard, SENDER_KEYFRAME_INTERVAL_MS);
+    expectHeardIn(heard, HEARD_AGAIN_MS - 80);
   });
 
-  it('waits out the interval again when a keyframe comes while it waits', () => {
+  it('a keyframe the sender made of its own accord (no request) holds nothing', () => {
     traces.keyFrame();
+    expect(spacing.msUntilHeard()).toBe(0);
+  });
+
+  it('a request sent within the interval, which the sender ignores, does not start it again; an FIR counts as a PLI does', () => {
+    traces.requestSent('fir');
+    vi.advanceTimersByTime(100);
+    traces.requestSent();
+    expect(spacing.msUntilHeard()).toBe(HEARD_AGAIN_MS - 100);
+  });
+
+  it('a request sent so near the interval’s end that the sender may have heard it starts the interval again, which a waiting move waits out too', () => {
+    traces.requestSent();
     const heard = vi.fn();
     spacing.whenHeard(heard);
-    vi.advanceTimersByTime(200);
-    traces.keyFrame();
-    expectHeardIn(heard, SENDER_KEYFRAME_INTERVAL_MS);
+    vi.advanceTimersByTime(SENDER_KEYFRAME_INTERVAL_MS - KEYFRAME_REQUEST_JITTER_MS);
+    traces.requestSent();
+    expectHeardIn(heard, HEARD_AGAIN_MS);
   });
 
   it('runs nothing once cancelled', () => {
-    traces.keyFrame();
+    traces.requestSent();
     const heard = vi.fn();
     const cancel = spacing.whenHeard(heard);
     vi.advanceTimersByTime(100);
     cancel();
-    vi.advanceTimersByTime(SENDER_KEYFRAME_INTERVAL_MS);
+    vi.advanceTimersByTime(HEARD_AGAIN_MS);
     expect(heard).not.toHaveBeenCalled();
   });
 });

@@ -16,27 +16,27 @@ function partition<Item>(items: Item[], test: (item: Item) => boolean): [Item[],
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-// A size budget, not a timing: the same build always weighs the same.
+// One build for every case below; sizes, not timings: the same build always weighs the same.
+let outDir: string;
+let sizes: BundleSizes;
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), 'parley-bundles-'));
+  // `npm run build` as it is, in a process of its own: inside vitest NODE_ENV is "test", which would build the libraries' development code.
+  await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  sizes = measureBundles(outDir);
+}, 180_000);
+
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+/** The sources of these scripts; rolldown's small runtime helper has no source map. */
+const sourcesOf = (scripts: string[]) =>
+  scripts.filter((script) => existsSync(join(outDir, `${script}.map`))).flatMap((script) => (JSON.parse(readFileSync(join(outDir, `${script}.map`), 'utf8')) as { sources: string[] }).sources);
+
 describe('What a page loads before its first frame stays within its gzip budget', () => {
-  let outDir: string;
-  let sizes: BundleSizes;
-
-  beforeAll(async () => {
-    outDir = mkdtempSync(join(tmpdir(), 'parley-bundles-'));
-    // `npm run build` as it is, in a process of its own: inside vitest NODE_ENV is "test", which would build the libraries' development code.
-    await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
-    sizes = measureBundles(outDir);
-  }, 180_000);
-
-  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
-
-  /** The sources of these scripts; rolldown's small runtime helper has no source map. */
-  const sourcesOf = (scripts: string[]) =>
-    scripts.filter((script) => existsSync(join(outDir, `${script}.map`))).flatMap((script) => (JSON.parse(readFileSync(join(outDir, `${script}.map`), 'utf8')) as { sources: string[] }).sources);
-
   it('the call page: the room view and the call code, without mediasoup-client, the owner dialogs, the room names\' stringprep or StanzaJS\'s file transfer', () => {
     expect(sizes.callPage, sizes.files.callPage.join(', ')).toBeLessThanOrEqual(BUNDLE_TARGETS_KB.callPage);
     // The relay's client library loads only when a call goes to the relay; the owner's dialogs when shown.
@@ -76,6 +76,17 @@ describe('What a page loads before its first frame stays within its gzip budget'
     expect(sizes.sharedWorker).toBeLessThanOrEqual(BUNDLE_TARGETS_KB.sharedWorker);
   });
 
+  it('the pop-out chat, which never loads the call code, nor the room names\' stringprep (its entry chunk is every page\'s)', () => {
+    expect(sizes.chatPopout, sizes.files.chatPopout.join(', ')).toBeLessThanOrEqual(BUNDLE_TARGETS_KB.chatPopout);
+    expect(sizes.modules.chatPopout).not.toContain('src/main-thread/callTab/createTabCallRuntime.ts');
+    // StanzaJS's stringprep tables (about 12 KB gzip) came into the entry chunk with protocol/rooms.ts,
+    // reached from the tab's atoms through protocol/roomLookup.ts.
+    const sources = sizes.files.chatPopout.flatMap((script) => (JSON.parse(readFileSync(join(outDir, `${script}.map`), 'utf8')) as { sources: string[] }).sources);
+    expect(sources.filter((source) => /stringprep|punycode|src\/protocol\/rooms\.ts$/.test(source))).toEqual([]);
+  });
+});
+
+describe('The shared worker’s first script starts what the join needs, and its session carries only what it uses (issue 14, the join path)', () => {
   it('the shared worker’s first script starts the stored identity’s read and then loads the session; StanzaJS is not in it (issue 14, the join path)', () => {
     const [first, ...loaded] = sizes.files.sharedWorker;
     const code = readFileSync(join(outDir, first!), 'utf8');
@@ -95,7 +106,9 @@ describe('What a page loads before its first frame stays within its gzip budget'
     expect(stanzaModules.length).toBeGreaterThan(0);
     expect(stanzaModules.filter((source) => /\/stanza\/(jingle\/|plugins\/(?!(bind|connection|disco|entity|features|hostmeta|messaging|muc|sasl)\.js))/.test(source))).toEqual([]);
   });
+});
 
+describe('A page’s scripts arrive early and ready: started before the entry, served compressed, compiled as they stream in (issue 14, the join path)', () => {
   it('the page starts, before its entry script has arrived, the session worker the entry starts (the same script and name) and, on a room’s page, the room view and the call code at low priority (issue 14, the join path)', () => {
     const html = readFileSync(join(outDir, 'index.html'), 'utf8');
     const early = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
@@ -134,14 +147,5 @@ describe('What a page loads before its first frame stays within its gzip budget'
     const column = at - (code.lastIndexOf('\n', at - 1) + 1);
     const mapped = new SourceMap(JSON.parse(read(`${entry}.map`)) as ConstructorParameters<typeof SourceMap>[0]).findEntry(line, column);
     expect('originalSource' in mapped ? mapped.originalSource : undefined).toMatch(/src\/main-thread\/SessionBridge\.ts$/);
-  });
-
-  it('the pop-out chat, which never loads the call code, nor the room names\' stringprep (its entry chunk is every page\'s)', () => {
-    expect(sizes.chatPopout, sizes.files.chatPopout.join(', ')).toBeLessThanOrEqual(BUNDLE_TARGETS_KB.chatPopout);
-    expect(sizes.modules.chatPopout).not.toContain('src/main-thread/callTab/createTabCallRuntime.ts');
-    // StanzaJS's stringprep tables (about 12 KB gzip) came into the entry chunk with protocol/rooms.ts,
-    // reached from the tab's atoms through protocol/roomLookup.ts.
-    const sources = sizes.files.chatPopout.flatMap((script) => (JSON.parse(readFileSync(join(outDir, `${script}.map`), 'utf8')) as { sources: string[] }).sources);
-    expect(sources.filter((source) => /stringprep|punycode|src\/protocol\/rooms\.ts$/.test(source))).toEqual([]);
   });
 });

@@ -922,7 +922,7 @@ describe('voice analysis starts VOICE_ANALYSIS_DELAY_MS after a voice arrives, a
   });
 });
 
-describe('what the call tells the others', () => {
+describe('SPEC §3 Peer speaking, yours: what the room is told of your voice follows the call, your mute, push-to-talk and the microphone that runs, and is said again where the room’s record differs', () => {
   it('speaking goes to the room only in the call and unmuted; speaking muted shows the hint instead', async () => {
     const h = open();
     await settle();
@@ -1010,6 +1010,32 @@ describe('what the call tells the others', () => {
     expect(h.self().speaking).toBe(false);
   });
 
+  it('push-to-talk mutes the microphone except while Space or "Hold to talk" is held, and gives the old state back when turned off', async () => {
+    const h = open();
+    await settle();
+    await h.runtime.joinCall();
+    h.setPreferences({ pushToTalk: true });
+    expect(local(h).microphone?.muted).toBe(true);
+    const down = keyEvent('keydown', 'Space');
+    h.pageWindow.dispatchEvent(down);
+    expect(down.defaultPrevented).toBe(true);
+    expect(local(h).microphone?.muted).toBe(false);
+    expect(h.store.get(h.runtime.atoms.talkHeld)).toBe(true);
+    h.pageWindow.dispatchEvent(keyEvent('keyup', 'Space'));
+    expect(local(h).microphone?.muted).toBe(true);
+    h.pageWindow.dispatchEvent(keyEvent('keydown', 'KeyA'));
+    expect(local(h).microphone?.muted).toBe(true);
+    h.runtime.holdToTalk(true);
+    expect(local(h).microphone?.muted).toBe(false);
+    expect(h.store.get(h.runtime.atoms.talkHeld)).toBe(true);
+    h.runtime.holdToTalk(false);
+    expect(local(h).microphone?.muted).toBe(true);
+    h.setPreferences({ pushToTalk: false });
+    expect(local(h).microphone?.muted).toBe(false);
+  });
+});
+
+describe('SPEC §3 Media item inputLost: a microphone that sends no sound is said while it is on and matters, never guessed from what was not heard', () => {
   it('your microphone that delivers no sound at all is said as such while it is on (the others hear nothing of you), until it delivers some; muted, it is not', async () => {
     const h = open();
     await settle();
@@ -1086,7 +1112,9 @@ describe('what the call tells the others', () => {
     expect(h.spoken).toEqual([true, false, true]);
     expect(selfTile()).toMatchObject({ speaking: true });
   });
+});
 
+describe('Issue 14 a steady call that costs little: volume reports reach the level meter alone, and only your own microphone’s come on their own', () => {
   it('a volume report alone reaches the level meter without re-deriving the items and tiles (issue 14: the steady call’s scripting)', async () => {
     const h = open();
     await settle();
@@ -1115,7 +1143,9 @@ describe('what the call tells the others', () => {
     monitorOf(h.monitors, bobVoice.id).report(true, 1_000, -42);
     expect(h.runtime.media.get(bobVoice.id)).toMatchObject({ speaking: true, volume: -42 });
   });
+});
 
+describe('SPEC §3 Peer: your muted, camera and screen facts, deafen, per-person volume and the voice threshold reach the session', () => {
   it('your muted, camera and screen facts reach your own peer record while you are in the call, and clear when you leave', async () => {
     const h = open();
     await settle();
@@ -1127,30 +1157,6 @@ describe('what the call tells the others', () => {
     await h.runtime.hangUp();
     expect(h.self()).toMatchObject({ muted: false, hasActiveMicrophone: false, hasActiveCamera: false });
     expect(h.reports.every((report) => report.peerAddress === SELF)).toBe(true);
-  });
-
-  it('push-to-talk mutes the microphone except while Space or "Hold to talk" is held, and gives the old state back when turned off', async () => {
-    const h = open();
-    await settle();
-    await h.runtime.joinCall();
-    h.setPreferences({ pushToTalk: true });
-    expect(local(h).microphone?.muted).toBe(true);
-    const down = keyEvent('keydown', 'Space');
-    h.pageWindow.dispatchEvent(down);
-    expect(down.defaultPrevented).toBe(true);
-    expect(local(h).microphone?.muted).toBe(false);
-    expect(h.store.get(h.runtime.atoms.talkHeld)).toBe(true);
-    h.pageWindow.dispatchEvent(keyEvent('keyup', 'Space'));
-    expect(local(h).microphone?.muted).toBe(true);
-    h.pageWindow.dispatchEvent(keyEvent('keydown', 'KeyA'));
-    expect(local(h).microphone?.muted).toBe(true);
-    h.runtime.holdToTalk(true);
-    expect(local(h).microphone?.muted).toBe(false);
-    expect(h.store.get(h.runtime.atoms.talkHeld)).toBe(true);
-    h.runtime.holdToTalk(false);
-    expect(local(h).microphone?.muted).toBe(true);
-    h.setPreferences({ pushToTalk: false });
-    expect(local(h).microphone?.muted).toBe(false);
   });
 
   it('deafen and per-person volume go to the session; the voice threshold follows its preference', async () => {

@@ -65,7 +65,7 @@ async function aliceAndBobInACall(people: People, label: string): Promise<{ alic
   return { alice, bob };
 }
 
-test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
+test.describe('SPEC §4 Call in the app: two people join, see and hear each other, use the controls by button and keyboard, and hang up', () => {
   test('two people: preview, join, see and hear each other, volume, deafen, mute and camera by button and shortcut, hang up, and join again with the camera left off', async ({ people }) => {
     const room = uniqueRoomName('call-two');
     const alice = await people.join(room, 'Alice');
@@ -224,7 +224,9 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     await expect(tile(alice.page, 'Alice (you)').locator('video')).toHaveCount(1);
     await expect(callButton(alice.page, 'Stop camera')).toBeFocused();
   });
+});
 
+test.describe('SPEC §9 Peer grid in the app: three people see and hear everyone, and a shared screen takes the stage', () => {
   test('three people: everyone sees and hears everyone, a screen share as a tile of its own that takes the others’ stage and that the sharer’s own tile names, leaving', CROWDED_CALL, async ({ people }) => {
     test.setTimeout(300_000);
     const room = uniqueRoomName('call-three');
@@ -308,7 +310,9 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
       await expectAll([expectDecodingVideo(alice.page, 'Bob'), expectHearing(bob.page, 'Alice')]);
     });
   });
+});
 
+test.describe('SPEC §2 Request Media in the app: the preview says only what it knows, and a tile shows the person’s initial until its first frame', () => {
   test('the preview says only what it knows from its first paint: the camera starting, never off, its toggles held meanwhile; who is in the call once the room is joined, never "nobody" before; no "Request Media" for a capture on its way', async ({ people, browser, appUrl }) => {
     const room = uniqueRoomName('call-preview-paint');
     const alice = await people.join(room, 'Alice');
@@ -402,7 +406,9 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     await expectDecodingVideo(bob.page, 'Alice');
     for (const [page, name] of [[bob.page, 'Alice'], [alice.page, 'Alice (you)']] as const) await expect(aliceAt(page, name).initial).toHaveCount(0);
   });
+});
 
+test.describe('SPEC §4 one call at a time in the app: across tabs, a pop-out chat and a reload', () => {
   test('a chat-only pop-out tab never opens a camera, yet mutes you, stops your camera and hangs up in the call’s tab, by button and shortcut; a second room tab shows the call runs elsewhere, with the same controls, then takes it over', async ({ people }) => {
     const { alice, bob } = await aliceAndBobInACall(people, 'call-tabs');
 
@@ -558,7 +564,9 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     await expectJoined(alice.page);
     await expect(tile(bob.page, 'Alice'), 'out of the call she stays out of it').toHaveCount(0);
   });
+});
 
+test.describe('SPEC §3 Media item speaking and inputLost in the app: real speech, a silent microphone, push-to-talk', () => {
   test('real speech: the other person sees the speaker speaking, then not; speaking muted shows "You are muted"', async ({ people, appUrl }) => {
     const recording = recordSpeech(
       'Parley shows who is speaking while the call goes on, so everyone knows who has the floor.',
@@ -722,7 +730,9 @@ test.describe('The call UI: preview, join, the grid, controls, leaving', () => {
     await expect(setting).not.toBeChecked();
     await expect(callButton(alice.page, 'Mute microphone')).toBeEnabled();
   });
+});
 
+test.describe('SPEC §8 Capture in the app: notifications asked in the click, a camera another app holds', () => {
   test('notifications are asked for in the click on “Join call”, by its tab: never by the pop-out chat open beside it', async ({ people }) => {
     const alice = await people.join(uniqueRoomName('call-notifications-asked'), 'Alice');
     // A named fake: the browser's question, counted with whether a click was still counting when it was put.

@@ -271,6 +271,9 @@ test.describe('WCAG 2.1 AA: every page state passes axe-core with no violation a
       await expect(chatLog(alice.page)).toContainText('dave is now known as david');
       await expect(chatLog(alice.page)).toContainText('This message was deleted.');
       await expect(chatLog(alice.page)).toContainText('Hello Alice (edited)');
+      // Bob goes on writing: on a loaded machine the steps since his last keystroke can outlast
+      // CHAT.pausedAfterMs, after which he reads as paused, as he should.
+      await bobsInput.press('Space');
       await expect(typingIndicator(alice.page)).toContainText('Bob is typing…');
       await expectAccessible(alice.page, 'chat-correction-and-typing', ['Chat']);
       // Alice answers Dave alone.

@@ -32,14 +32,17 @@ export function recentRoomName(value: unknown): string {
   return name;
 }
 
-/** Each room once (by its address: "Team Sync" and "team-sync" are one room), the first kept, at most LIMITS.recentRooms. */
+/** Adds a room to `byAddress` once (by its address: "Team Sync" and "team-sync" are one room), the first name kept, while it holds fewer than LIMITS.recentRooms. */
+function addRecentRoom(byAddress: Map<string, string>, name: string): void {
+  const localpart = roomNameToLocalpart(name);
+  if (!byAddress.has(localpart) && byAddress.size < LIMITS.recentRooms) byAddress.set(localpart, name);
+}
+
+/** Each room once (by its address), the first kept, at most LIMITS.recentRooms. */
 export function recentRoomsOf(names: readonly string[]): string[] {
   const byAddress = new Map<string, string>();
-  for (const name of names) {
-    const localpart = roomNameToLocalpart(name);
-    if (!byAddress.has(localpart)) byAddress.set(localpart, name);
-  }
-  return [...byAddress.values()].slice(0, LIMITS.recentRooms);
+  for (const name of names) addRecentRoom(byAddress, name);
+  return [...byAddress.values()];
 }
 
 /** Validates each field a change carries; unknown fields are refused rather than stored. */
@@ -103,18 +106,18 @@ function jsonLength(value: unknown): number | undefined {
 
 /** The good names of a stored list of recent rooms, its first LIMITS.recentRooms rooms; the bad ones are counted in `dropped`. */
 function storedRecentRooms(stored: readonly unknown[], dropped: string[]): string[] {
-  const names: string[] = [];
+  const byAddress = new Map<string, string>();
   let refused = 0;
   for (const entry of stored) {
+    if (byAddress.size === LIMITS.recentRooms) break;
     try {
-      names.push(recentRoomName(entry));
+      addRecentRoom(byAddress, recentRoomName(entry));
     } catch {
       refused += 1;
     }
-    if (recentRoomsOf(names).length === LIMITS.recentRooms) break;
   }
   if (refused > 0) dropped.push(`${refused} recent room${refused === 1 ? '' : 's'} naming no room`);
-  return recentRoomsOf(names);
+  return [...byAddress.values()];
 }
 
 /**

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Call } from '../../src/main-thread/call/Call';
 import { callLockName } from '../../src/main-thread/call/CallOwnership';
 import { MediaItems } from '../../src/main-thread/media';
-import { sessionUnavailableAtom } from '../../src/main-thread/sessionAtoms';
+import { sessionUnavailableAtom, type SessionUnavailability } from '../../src/main-thread/sessionAtoms';
 import { SessionBridge } from '../../src/main-thread/SessionBridge';
 import { SessionUnavailable } from '../../src/ui/SessionUnavailable';
 import { TabCalls } from '../../src/main-thread/TabCalls';
@@ -95,26 +95,24 @@ describe('A browser set not to let the site keep data refuses Parley’s shared 
     return workers;
   }
 
-  it('cookies off (navigator.cookieEnabled false) and the worker’s error: the session is unavailable as storage-blocked', () => {
+  /** Why the session is unavailable once the tab's shared worker errs, with cookies on or off. */
+  function unavailableAfterWorkerError(cookieEnabled: boolean): SessionUnavailability | undefined {
     const sessionPort = fakeSessionPage();
-    vi.stubGlobal('navigator', { ...navigator, cookieEnabled: false });
+    vi.stubGlobal('navigator', { ...navigator, cookieEnabled });
     const workers = workersMade();
     const store = createStore();
     new SessionBridge(store).start();
     workers[0]!.dispatchEvent(new Event('error'));
-    expect(store.get(sessionUnavailableAtom)).toBe('storage-blocked');
     sessionPort.close();
+    return store.get(sessionUnavailableAtom);
+  }
+
+  it('cookies off (navigator.cookieEnabled false) and the worker’s error: the session is unavailable as storage-blocked', () => {
+    expect(unavailableAfterWorkerError(false)).toBe('storage-blocked');
   });
 
   it('cookies on and the worker’s error: part of Parley did not load, as before', () => {
-    const sessionPort = fakeSessionPage();
-    vi.stubGlobal('navigator', { ...navigator, cookieEnabled: true });
-    const workers = workersMade();
-    const store = createStore();
-    new SessionBridge(store).start();
-    workers[0]!.dispatchEvent(new Event('error'));
-    expect(store.get(sessionUnavailableAtom)).toBe('not-loaded');
-    sessionPort.close();
+    expect(unavailableAfterWorkerError(true)).toBe('not-loaded');
   });
 
   it('says what to change, and offers Reload', () => {

@@ -18,7 +18,9 @@ const MAX_MESSAGE_BYTES = 64 * 1024;
 const BARE_PAGE = `<!doctype html><meta charset="utf-8"><title>bare join</title><video autoplay muted playsinline></video><script>
 const me = location.hash.slice(1);
 const other = me === 'sender' ? 'newcomer' : 'sender';
-const send = (message) => fetch('/send/' + other, { method: 'POST', body: JSON.stringify(message) });
+// One after another: posted side by side, a candidate could overtake the description it belongs to.
+let sent = Promise.resolve();
+const send = (message) => (sent = sent.then(() => fetch('/send/' + other, { method: 'POST', body: JSON.stringify(message) })));
 const receive = async () => JSON.parse(await (await fetch('/receive/' + me)).text());
 const pc = new RTCPeerConnection();
 pc.onicecandidate = ({ candidate }) => candidate && send({ candidate });

@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { FAKE_CAMERAS } from '../../playwright.config';
 import type { ParleySettings } from '../../server/settings';
 import { SCREEN_SOUND_BITRATE_BPS } from '../../src/protocol/clientDefaults';
@@ -81,6 +81,30 @@ export async function joinCallWithCamera(page: Page, camera: number): Promise<vo
   await expect(picker.locator('option:checked')).toHaveText(FAKE_CAMERAS[camera]!);
   await joinCall(page);
   await openCallDetails(page);
+}
+
+/**
+ * Keeps each camera track the context's pages get from getUserMedia, so that a test can tell whether
+ * a page still holds its camera — whether the camera's light is on. Installed before the page loads
+ * (its HTML asks for the camera as it loads).
+ */
+export async function watchCameraCaptures(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const devices = navigator.mediaDevices;
+    const getUserMedia = devices.getUserMedia.bind(devices);
+    const captured: MediaStreamTrack[] = [];
+    Object.assign(window, { parleyCameraTracks: captured });
+    devices.getUserMedia = async (constraints) => {
+      const stream = await getUserMedia(constraints);
+      captured.push(...stream.getVideoTracks());
+      return stream;
+    };
+  });
+}
+
+/** How many cameras the page holds open now (watchCameraCaptures): those it captured that have not ended. */
+export function camerasHeld(page: Page): Promise<number> {
+  return page.evaluate(() => (Reflect.get(window, 'parleyCameraTracks') as MediaStreamTrack[]).filter((track) => track.readyState === 'live').length);
 }
 
 /** How long one look at a tile's video watches its frame count. */

@@ -229,6 +229,16 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       for (const viewer of [bob, carol]) await expect(tile(viewer.page, "Alice's screen")).toHaveCount(0);
     });
 
+    await test.step('Carol turns her camera off, which lets it go: Alice and Bob see her without video; on again, it is opened anew in the stand-in’s place, and they see its video through the relay', async () => {
+      await callButton(carol.page, 'Stop camera').click();
+      for (const viewer of [alice, bob]) await expect(tile(viewer.page, 'Carol').locator('video')).toHaveCount(0);
+      await callButton(carol.page, 'Start camera').click();
+      for (const viewer of [alice, bob]) {
+        await expectDecodingVideo(viewer.page, 'Carol');
+        await expect(tilePath(viewer.page, 'Carol')).toHaveText(/^Relay · (low|medium|high)$/, { timeout: 30_000 });
+      }
+    });
+
     await test.step('Carol leaves: 5 s later Alice and Bob are on direct connections, and their videos never stopped', async () => {
       const toDirectFrom = Date.now();
       await callButton(carol.page, 'Hang up').click();

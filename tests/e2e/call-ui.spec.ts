@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { VOLUME } from '../../src/protocol/constants';
 import { MICROPHONE_SILENT_AFTER_MS } from '../../src/protocol/clientDefaults';
-import { areaOf, callButton, callRegion, expectDecodingVideo, expectVideoPlays, expectEveryoneSeesAndHearsEveryone, expectHearing, expectScreenSoundApartFromVoice, expectScreenSoundInStereo, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile } from './call-ui-people';
+import { areaOf, callButton, callRegion, camerasHeld, expectDecodingVideo, expectVideoPlays, expectEveryoneSeesAndHearsEveryone, expectHearing, expectScreenSoundApartFromVoice, expectScreenSoundInStereo, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile, watchCameraCaptures } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { expectAll } from './expect-all';
@@ -223,6 +223,46 @@ test.describe('SPEC §4 Call in the app: two people join, see and hear each othe
     // The same button, named for what it does once the camera runs; held (aria-disabled, not disabled) while it starts: tests/unit/callTab-device-toggle.test.ts.
     await expect(tile(alice.page, 'Alice (you)').locator('video')).toHaveCount(1);
     await expect(callButton(alice.page, 'Stop camera')).toBeFocused();
+  });
+});
+
+test.describe('A camera turned off lets its device go — its light goes out — and is opened again when turned on (beyond the spec)', () => {
+  test('in the preview and in the call; Bob sees Alice without video, then her video', async ({ people }) => {
+    const room = uniqueRoomName('call-camera-light');
+    const alice = await people.join(room, 'Alice');
+    await watchCameraCaptures(alice.context);
+    await alice.page.reload();
+    await expectJoined(alice.page);
+    const bob = await people.join(room, 'Bob');
+    await expect.poll(() => camerasHeld(alice.page), { message: 'the preview holds her camera' }).toBe(1);
+
+    await test.step('turned off in the preview, the camera is let go; joining with it off opens none, and Bob sees Alice without video', async () => {
+      await callButton(alice.page, 'Stop camera').click();
+      await expect(callRegion(alice.page)).toContainText('Your camera is off');
+      await expect.poll(() => camerasHeld(alice.page), { message: 'her camera let go' }).toBe(0);
+      await joinCall(alice.page);
+      await joinCall(bob.page);
+      await expect(tile(bob.page, 'Alice')).toBeVisible();
+      await expect(tile(bob.page, 'Alice').locator('video')).toHaveCount(0);
+      await expectDecodingVideo(alice.page, 'Bob');
+      expect(await camerasHeld(alice.page), 'no camera opened by the join').toBe(0);
+    });
+
+    await test.step('turned on in the call, the camera is opened again and Bob sees her video', async () => {
+      await callButton(alice.page, 'Start camera').click();
+      await expect(callButton(alice.page, 'Stop camera')).toBeVisible();
+      await expect.poll(() => camerasHeld(alice.page)).toBe(1);
+      await expectDecodingVideo(bob.page, 'Alice');
+    });
+
+    await test.step('off and on again in the call: let go, Bob sees her without video; opened again, he sees her video', async () => {
+      await callButton(alice.page, 'Stop camera').click();
+      await expect.poll(() => camerasHeld(alice.page)).toBe(0);
+      await expect(tile(bob.page, 'Alice').locator('video')).toHaveCount(0);
+      await callButton(alice.page, 'Start camera').click();
+      await expect.poll(() => camerasHeld(alice.page)).toBe(1);
+      await expectDecodingVideo(bob.page, 'Alice');
+    });
   });
 });
 

@@ -21,7 +21,7 @@ import { RelayRpcClient } from '../../src/main-thread/call/relay/RelayRpcClient'
 import { FakeJingleNetwork, FakePeerConnection, grantingLocks, type FakeReceiver } from './call-fakes';
 import { FakeMediaDevices, settle } from './callTab-fakes';
 import { FakeIngest, FakeRelayConnection, MICROPHONE_CONSUMER_OFFER } from './relay-fakes';
-import { FakeStream, FakeTrack } from './track-fakes';
+import { fakeStandInCamera, FakeStream, FakeTrack } from './track-fakes';
 
 vi.mock('mediasoup-client', () => ({
   Device: class {
@@ -1406,6 +1406,7 @@ function captureOf(w: World, person: Person): { capture: MediaCapture; mediaDevi
     clock: w.clock,
     logger,
     onError: (error) => person.errors.push(error.message),
+    standInCamera: fakeStandInCamera,
   });
   return { capture, mediaDevices };
 }

@@ -16,7 +16,7 @@ import type { CallRecord, OwnCallMedia, Peer, Preferences, Room } from '../../sr
 import { initialSessionState } from '../../src/protocol/session-state';
 import type { VoiceActivityReport, VoiceAnalysisOptions } from '../../src/protocol/analysisWorker';
 import { ManualClock } from '../support/ManualClock';
-import { FakeStream, FakeTrack } from './track-fakes';
+import { fakeStandInCamera, FakeStream, FakeTrack } from './track-fakes';
 import { PEER_DEFAULTS } from '../support/peers';
 import { OWN_MEDIA_DEFAULTS } from '../../src/shared-worker/rooms/callRecord';
 
@@ -464,6 +464,7 @@ export function harness(options: HarnessOptions = {}) {
       ownMediaRequestFollowers.add(apply);
       return () => ownMediaRequestFollowers.delete(apply);
     },
+    standInCamera: fakeStandInCamera,
   });
   return {
     runtime,

@@ -121,17 +121,20 @@ describe('a camera or microphone you left off when joining stays off when the ca
 });
 
 describe('a tab taking the call over starts as you left it', () => {
-  it('the microphone starts muted and the camera off: neither track is ever enabled', async () => {
+  it('the microphone starts muted and the camera off: neither track is ever enabled, and the camera is never opened (its light stays out)', async () => {
     const { h, added } = await waitingTab({ ownMedia: MUTED_CAMERA_OFF });
     await takeOver(h);
     expect(added.map(({ kind, localDisabled }) => ({ kind, localDisabled }))).toEqual([
-      { kind: 'audio', localDisabled: true },
       { kind: 'video', localDisabled: true },
+      { kind: 'audio', localDisabled: true },
     ]);
     expect(h.runtime.media.local().map(({ shared, localDisabled }) => ({ shared, localDisabled }))).toEqual([
       { shared: true, localDisabled: true },
       { shared: true, localDisabled: true },
     ]);
+    expect(h.mediaDevices.requests.map((request) => Boolean(request.video))).toEqual([false]);
+    const camera = h.store.get(h.runtime.atoms.local).camera;
+    expect(camera && h.runtime.media.getTrack(camera.itemId)?.getSettings().deviceId).toBe('stand-in');
     expect(h.store.get(h.runtime.atoms.local)).toMatchObject({ microphone: { muted: true }, camera: { off: true } });
     // What the record carries stays: the new tab confirms it, it does not overwrite it.
     expect(h.store.get(sessionStateAtom).calls[ROOM]?.ownMedia).toEqual(MUTED_CAMERA_OFF);

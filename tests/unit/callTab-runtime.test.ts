@@ -298,6 +298,70 @@ describe('A camera or microphone that did not start keeps why beside it until it
   });
 });
 
+describe('A camera turned off lets its device go — its light goes out — and is opened again when turned on (beyond the spec)', () => {
+  const deviceOfItem = (h: ReturnType<typeof harness>, itemId: string) => h.runtime.media.getTrack(itemId)?.getSettings().deviceId;
+
+  it('in the call: off, its track stops and a stand-in holding no device takes its place, off and shared, the others told once; on, it is captured anew in that place, and the others are told it is on only once it runs', async () => {
+    const h = await inTheCall();
+    const camera = h.mediaDevices.captured[0]!.find((track) => track.kind === 'video')!;
+    const told: Array<{ off: boolean; device: string | undefined }> = [];
+    h.runtime.media.on('localMuteChanged', (item, off) => {
+      if (item.kind === 'video') told.push({ off, device: deviceOfItem(h, item.id) });
+    });
+    const requestsBefore = h.mediaDevices.requests.length;
+
+    await h.runtime.toggleCamera();
+    expect(camera.readyState).toBe('ended');
+    const standIn = local(h).camera!;
+    expect(standIn).toMatchObject({ off: true });
+    expect(deviceOfItem(h, standIn.itemId)).toBe('stand-in');
+    expect(h.runtime.media.local('video').map(({ shared, localDisabled }) => ({ shared, localDisabled }))).toEqual([{ shared: true, localDisabled: true }]);
+    expect(h.mediaDevices.requests).toHaveLength(requestsBefore);
+    expect(told).toEqual([{ off: true, device: 'videoinput-device' }]);
+
+    await h.runtime.toggleCamera();
+    expect(h.mediaDevices.requests.slice(requestsBefore).map((request) => [Boolean(request.audio), Boolean(request.video)])).toEqual([[false, true]]);
+    const relit = local(h).camera!;
+    expect(relit).toMatchObject({ off: false });
+    expect(deviceOfItem(h, relit.itemId)).toBe('videoinput-device');
+    expect(h.runtime.media.getTrack(relit.itemId)?.readyState).toBe('live');
+    expect(h.runtime.media.local('video').map(({ shared, localDisabled }) => ({ shared, localDisabled }))).toEqual([{ shared: true, localDisabled: false }]);
+    expect(told).toEqual([
+      { off: true, device: 'videoinput-device' },
+      { off: false, device: 'videoinput-device' },
+    ]);
+  });
+
+  it('turned on while another app holds the camera: the stand-in stays, off, and the person is told why', async () => {
+    const h = await inTheCall();
+    await h.runtime.toggleCamera();
+    h.mediaDevices.cameraFailsWith = 'NotReadableError';
+    await h.runtime.toggleCamera();
+    const camera = local(h).camera!;
+    expect(camera).toMatchObject({ off: true });
+    expect(deviceOfItem(h, camera.itemId)).toBe('stand-in');
+    expect(h.store.get(h.runtime.atoms.problem)).toMatch(/camera/i);
+    expect(h.store.get(h.runtime.atoms.deviceTroubles).camera).toBeDefined();
+  });
+
+  it('in the preview: off lets the camera go, and joining with it off opens none: the stand-in is what the call is sent', async () => {
+    const h = open();
+    await settle();
+    const camera = h.mediaDevices.captured[0]!.find((track) => track.kind === 'video')!;
+    await h.runtime.toggleCamera();
+    expect(camera.readyState).toBe('ended');
+    const requestsBefore = h.mediaDevices.requests.length;
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    expect(h.mediaDevices.requests.slice(requestsBefore).some((request) => Boolean(request.video))).toBe(false);
+    const joinedWith = local(h).camera!;
+    expect(joinedWith).toMatchObject({ off: true });
+    expect(deviceOfItem(h, joinedWith.itemId)).toBe('stand-in');
+    expect(h.runtime.media.local('video').map(({ shared }) => shared)).toEqual([true]);
+  });
+});
+
 describe('Picking a camera or microphone replaces the one running, muted or off as that one was (SPEC §4 Media: sharing a local item replaces the item it replaces); the one already running captures nothing; one that cannot be used gives the working one back and is said; with none running, the pick starts the one you want on', () => {
   function deviceOf(h: ReturnType<typeof harness>, running: { itemId: string } | undefined): string | undefined {
     return running && h.runtime.media.getTrack(running.itemId)?.getSettings().deviceId;
@@ -305,19 +369,20 @@ describe('Picking a camera or microphone replaces the one running, muted or off 
   const cameraDevice = (h: ReturnType<typeof harness>) => deviceOf(h, local(h).camera);
   const microphoneDevice = (h: ReturnType<typeof harness>) => deviceOf(h, local(h).microphone);
 
-  it('keeps a new microphone muted, and a new camera off, when the one it replaces was', async () => {
+  it('keeps a new microphone muted when the one it replaces was; a camera picked while off is not opened until it is turned on', async () => {
     const h = open();
     await settle();
     h.runtime.setMicrophoneMuted(true);
     await h.runtime.toggleCamera();
     await h.runtime.selectMicrophone('other-microphone');
     await h.runtime.selectCamera('other-camera');
-    expect(h.mediaDevices.requests.slice(1).map((request) => [request.audio, request.video])).toEqual([
-      [{ deviceId: { exact: 'other-microphone' } }, false],
-      [false, expect.objectContaining({ deviceId: { exact: 'other-camera' } })],
-    ]);
+    expect(h.mediaDevices.requests.slice(1).map((request) => [request.audio, request.video])).toEqual([[{ deviceId: { exact: 'other-microphone' } }, false]]);
     expect(local(h)).toMatchObject({ microphone: { muted: true }, camera: { off: true } });
     expect(h.runtime.media.local()).toHaveLength(2);
+    await h.runtime.toggleCamera();
+    expect(h.mediaDevices.requests.slice(2).map((request) => [request.audio, request.video])).toEqual([[false, expect.objectContaining({ deviceId: { exact: 'other-camera' } })]]);
+    expect(local(h)).toMatchObject({ camera: { off: false } });
+    expect(cameraDevice(h)).toBe('other-camera');
   });
 
   it('a microphone picked is asked for with the old one closed, its voice analysis’s clone too: a browser that allows one live microphone opens the new one', async () => {
@@ -456,27 +521,26 @@ describe('a camera or microphone that stops mid-call is said to the person, not 
     expect(h.mediaDevices.requests).toHaveLength(requestsBefore + 1);
   });
 
-  it('a camera and a microphone unplugged in the call come back by themselves once the browser lists them again, off and muted as they were, and what was said of them goes', async () => {
+  it('a microphone unplugged in the call comes back by itself once the browser lists it again, muted as it was, and what was said of it goes; a camera turned off holds no device, so its unplugging says and captures nothing', async () => {
     const h = await inTheCall();
+    const [microphone, camera] = (['audio', 'video'] as const).map((kind) => h.mediaDevices.captured[0]!.find((track) => track.kind === kind)!);
     await h.runtime.toggleCamera();
     h.runtime.setMicrophoneMuted(true);
-    const [microphone, camera] = (['audio', 'video'] as const).map((kind) => h.mediaDevices.captured[0]!.find((track) => track.kind === kind)!);
+    expect(camera!.readyState).toBe('ended');
     h.mediaDevices.plug('videoinput', false);
     h.mediaDevices.plug('audioinput', false);
-    camera!.endFromSource();
     microphone!.endFromSource();
     await settle();
-    expect(local(h)).toMatchObject({ camera: undefined, microphone: undefined });
-    expect(h.store.get(h.runtime.atoms.deviceTroubles)).toMatchObject({ camera: { words: 'Your camera stopped' }, microphone: { words: 'Your microphone stopped' } });
+    expect(local(h)).toMatchObject({ camera: { off: true }, microphone: undefined });
+    expect(h.store.get(h.runtime.atoms.deviceTroubles)).toEqual({ microphone: expect.objectContaining({ words: 'Your microphone stopped' }) });
     const requestsBefore = h.mediaDevices.requests.length;
 
     h.mediaDevices.plug('videoinput', true);
     await settle();
-    expect(h.mediaDevices.requests.slice(requestsBefore).map((request) => [Boolean(request.audio), Boolean(request.video)])).toEqual([[false, true]]);
-    expect(local(h).camera).toMatchObject({ off: true });
-    expect(h.store.get(h.runtime.atoms.deviceTroubles)).toEqual({ microphone: expect.objectContaining({ words: 'Your microphone stopped' }) });
+    expect(h.mediaDevices.requests).toHaveLength(requestsBefore);
     h.mediaDevices.plug('audioinput', true);
     await settle();
+    expect(h.mediaDevices.requests.slice(requestsBefore).map((request) => [Boolean(request.audio), Boolean(request.video)])).toEqual([[true, false]]);
     expect(local(h).microphone).toMatchObject({ muted: true });
     expect(localItems(h)).toEqual([
       { kind: 'video', shared: true, localDisabled: true },
@@ -484,10 +548,10 @@ describe('a camera or microphone that stops mid-call is said to the person, not 
     ]);
     expect(h.store.get(h.runtime.atoms.deviceTroubles)).toEqual({});
     expect(h.store.get(h.runtime.atoms.problem)).toBeUndefined();
-    // Back once: listing them again later captures nothing more.
-    h.mediaDevices.plug('videoinput', true);
+    // Back once: listing it again later captures nothing more.
+    h.mediaDevices.plug('audioinput', true);
     await settle();
-    expect(h.mediaDevices.requests).toHaveLength(requestsBefore + 2);
+    expect(h.mediaDevices.requests).toHaveLength(requestsBefore + 1);
   });
 
   it('a camera whose device list without it was read before its track ended comes back too once plugged back in', async () => {

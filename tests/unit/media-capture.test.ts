@@ -20,7 +20,7 @@ import type { MediaDevicesApi } from '../../src/main-thread/media/MediaDevicesAp
 import { MediaItems } from '../../src/main-thread/media/MediaItems';
 import { OperationQueue } from '../../src/common/OperationQueue';
 import { ManualClock } from '../support/ManualClock';
-import { FakeStream, FakeTrack } from './track-fakes';
+import { fakeStandInCamera, FakeStream, FakeTrack } from './track-fakes';
 
 /** What the fake getUserMedia does on one call: fail with a named error (and its browser's words), or return these kinds. */
 type Outcome = { error: string; message?: string } | { kinds: Array<'audio' | 'video'> };
@@ -107,6 +107,7 @@ function setup({ browserHasMediaDevices = true, withScreen = false } = {}) {
     clock,
     logger,
     onError: (error) => errors.push(error),
+    standInCamera: fakeStandInCamera,
   });
   return { clock, fake, devices, media, capture, errors, logged, queue };
 }

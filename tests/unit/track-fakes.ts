@@ -93,3 +93,8 @@ export function receivedTrack(
   });
   return { id: item.id, track };
 }
+
+/** What stands in for a camera turned off (standInCameraStream in a tab): a live video track of no device. */
+export function fakeStandInCamera(): MediaStream {
+  return new FakeStream([new FakeTrack('video', 'stand-in')]) as unknown as MediaStream;
+}

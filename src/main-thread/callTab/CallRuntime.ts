@@ -69,6 +69,8 @@ export interface CallRuntimeOptions {
   readonly tileObservers?: TileObservers;
   /** Follows what other tabs of yours ask of this call (the pop-out chat's microphone and camera); returns the unfollow. */
   readonly ownMediaRequests?: (apply: (change: OwnMediaRequest) => void) => () => void;
+  /** A live video track that holds no device, for a camera turned off (standInCameraStream in a tab). */
+  readonly standInCamera: () => MediaStream;
 }
 
 /** Where the page may not capture, the device list is simply empty. */
@@ -137,6 +139,7 @@ export class CallRuntime {
       released: () => store.get(this.atoms.leftCall),
       onWanted: (wanted) => store.set(this.atoms.joinWith, wanted),
       onPicked: (picked) => store.set(this.atoms.pickedDevices, picked),
+      standInCamera: options.standInCamera,
     });
     this.elements = new MediaElements({
       media: this.media,

@@ -67,6 +67,8 @@ export interface LocalCaptureOptions {
   readonly onWanted: (wanted: WantedDevices) => void;
   /** The devices picked changed: remembered, and asked for by the next capture, whether or not one runs. */
   readonly onPicked: (picked: SelectedDevices) => void;
+  /** A live video track that holds no device, for a camera turned off (standInCameraStream in a tab). */
+  readonly standInCamera: () => MediaStream;
 }
 
 /** Each capture device's track kind, and the kind of device the browser lists it as. */
@@ -103,15 +105,17 @@ function kindsOf(devices: readonly CaptureDevice[]): CaptureKinds {
 /**
  * What a capture does with each kind when its turn comes: `missing` captures a kind that does not
  * run; `switch` replaces a running one that is not on the picked device; `restart` replaces a
- * running one the system stopped.
+ * running one the system stopped; `relight` replaces a camera turned off, which let its device go.
  */
-type CaptureMode = 'missing' | 'switch' | 'restart';
+type CaptureMode = 'missing' | 'switch' | 'restart' | 'relight';
 
 /**
  * This tab's camera, microphone and screen: what runs, what the person wants on, the devices they
  * picked. Captures run one after another, each deciding what to capture when its turn comes, so
  * the preview's capture and a join racing it never open the camera twice; a replacement keeps the
- * mute or camera-off of what it replaces. The camera's resolution follows what the call sends.
+ * mute or camera-off of what it replaces. A camera off holds no device, so its light is out: a
+ * stand-in track takes its place (`letCameraGo`), and turning it on captures it anew. The camera's
+ * resolution follows what the call sends.
  */
 export class LocalCapture {
   private readonly capture: MediaCapture;
@@ -138,6 +142,9 @@ export class LocalCapture {
    * before that — the preview's still starting as you joined and hung up — is not kept after it.
    */
   private releases = 0;
+  /** Camera items standing in for a camera turned off (MediaCapture.standInCamera). */
+  private readonly standIns = new Set<string>();
+  private readonly stopFollowingItems: () => void;
   private closed = false;
 
   constructor(private readonly options: LocalCaptureOptions) {
@@ -149,8 +156,10 @@ export class LocalCapture {
       clock: options.clock,
       logger: options.logger,
       onError: (error) => this.failed(error),
+      standInCamera: options.standInCamera,
     });
     this.stopFollowingDevices = options.devices.on('change', (state) => this.bringBackReplugged(state));
+    this.stopFollowingItems = options.media.on('removed', (item) => this.standIns.delete(item.id));
   }
 
   get screenShareSupported(): boolean {
@@ -264,6 +273,7 @@ export class LocalCapture {
     this.want({ microphone: !own.microphoneMuted, camera: !own.cameraOff });
     if (microphone) this.options.media.setLocalDisabled(microphone.itemId, own.microphoneMuted);
     if (camera) this.options.media.setLocalDisabled(camera.itemId, own.cameraOff);
+    if (camera && own.cameraOff) void this.letCameraGo();
   }
 
   /**
@@ -296,17 +306,52 @@ export class LocalCapture {
     this.options.media.setLocalDisabled(microphone.itemId, muted);
   }
 
-  /** The camera's track is disabled (peers see it off) or enabled, or a camera starts. */
+  /**
+   * Off: the others see the camera off (SPEC §4: its track disabled, Jingle mute) and it lets its
+   * device go. On: a camera let go is captured anew in its stand-in's place, still off, and turned on
+   * once it runs — so the others hear the unmute when there are frames to see; or a camera starts.
+   */
   async toggleCamera(): Promise<void> {
     const camera = this.state().camera;
-    if (camera) {
-      this.want({ camera: camera.off });
-      this.options.media.setLocalDisabled(camera.itemId, !camera.off);
+    if (camera && !camera.off) {
+      this.want({ camera: false });
+      this.options.media.setLocalDisabled(camera.itemId, true);
+      await this.letCameraGo();
+      return;
+    }
+    if (camera && !this.standIns.has(camera.itemId)) {
+      // Turned off a moment ago, and its device not let go yet: on again, as it is.
+      this.want({ camera: true });
+      this.options.media.setLocalDisabled(camera.itemId, false);
       return;
     }
     if (this.options.released()) return this.want({ camera: !this.wanted.camera });
     this.want({ camera: true });
-    await this.captureMedia({ audio: false, video: true }, 'missing');
+    await this.captureMedia({ audio: false, video: true }, camera ? 'relight' : 'missing');
+    const relit = this.state().camera;
+    if (relit?.off && !this.standIns.has(relit.itemId) && this.wanted.camera) this.options.media.setLocalDisabled(relit.itemId, false);
+  }
+
+  /** A camera turned off lets its device go, in its turn behind any capture: a stand-in takes its place (MediaCapture.standInCamera). */
+  private letCameraGo(): Promise<void> {
+    const askedAfter = this.releases;
+    const run = this.captures.then(async () => {
+      const camera = this.state().camera;
+      if (this.closed || this.releases !== askedAfter || !camera?.off || this.standIns.has(camera.itemId)) return;
+      await this.standInCamera(camera.itemId);
+    });
+    this.captures = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A stand-in, off, in the place of camera `replaced` (or as the camera, when none runs). */
+  private async standInCamera(replaced: string | undefined): Promise<void> {
+    const mirrored = this.state().camera?.mirrored;
+    const id = await this.capture
+      .standInCamera({ replaceVideo: replaced, share: this.options.use() === 'call', ...(mirrored === undefined ? {} : { mirrored }) })
+      // A closed queue: the tab let go of its media meanwhile.
+      .catch(() => undefined);
+    if (id !== undefined) this.standIns.add(id);
   }
 
   /**
@@ -377,7 +422,7 @@ export class LocalCapture {
     const { load } = this;
     const tier = captureResolutionTier(load, this.tiers());
     const camera = this.state().camera;
-    const track = camera && this.options.media.getTrack(camera.itemId);
+    const track = camera && !this.standIns.has(camera.itemId) ? this.options.media.getTrack(camera.itemId) : undefined;
     if (!tier || !track) return;
     const supported = this.options.mediaDevices?.getSupportedConstraints() ?? {};
     this.options.queue.push('adjust-resolution', () => adjustVideoCaptureResolution([track], tier, supported, this.options.logger)).catch(() => undefined);
@@ -404,6 +449,7 @@ export class LocalCapture {
   close(): void {
     this.closed = true;
     this.stopFollowingDevices();
+    this.stopFollowingItems();
     this.options.clock.clearTimeout(this.tierSettling);
   }
 
@@ -422,6 +468,7 @@ export class LocalCapture {
   private takes(mode: CaptureMode, device: CaptureDevice, running: RunningDevice | undefined): boolean {
     if (mode === 'missing') return running === undefined;
     if (mode === 'restart') return running?.stopped === true;
+    if (mode === 'relight') return running !== undefined && this.standIns.has(running.itemId);
     // None runs: a pick starts it if the person wants it on, but not after leaving the call, where toggles capture nothing.
     if (running === undefined) return this.wanted[device] && !this.options.released();
     // The default was picked, or another device: which device "default" is, only the browser knows.
@@ -452,7 +499,15 @@ export class LocalCapture {
       return;
     }
     const audio = kinds.audio && known.hasMicrophone && this.takes(mode, 'microphone', before.microphone);
-    const video = kinds.video && known.hasCamera && this.takes(mode, 'camera', before.camera);
+    const taken = kinds.video && known.hasCamera && this.takes(mode, 'camera', before.camera);
+    // A camera that would start off is not opened (its light stays out): a stand-in is its place.
+    const cameraOff = taken && mode !== 'relight' && (before.camera?.off ?? this.startOff.camera);
+    const video = taken && !cameraOff;
+    if (cameraOff) {
+      this.startOff.camera = false;
+      const standingIn = before.camera !== undefined && this.standIns.has(before.camera.itemId);
+      if (!standingIn && this.options.use() !== 'none') await this.standInCamera(before.camera?.itemId);
+    }
     if (!audio && !video) return;
     if (!quiet) onProblem(undefined);
     const tier = captureResolutionTier(this.load, this.tiers());

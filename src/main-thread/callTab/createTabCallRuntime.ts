@@ -7,7 +7,7 @@ import type { BridgeCallSignaling } from '../call/BridgeCallSignaling';
 import { Call } from '../call/Call';
 import type { CallLocks } from '../call/CallOwnership';
 import { keepSdpLines } from '../call/sdpLines';
-import { probeMediaLoaded, readCapturePermissions, type PreviewCapture } from '../media';
+import { probeMediaLoaded, readCapturePermissions, standInCameraStream, type PreviewCapture } from '../media';
 import type { SessionBridge } from '../SessionBridge';
 import { VoiceActivityMonitor } from '../voice/VoiceActivityMonitor';
 import { CallRuntime } from './CallRuntime';
@@ -74,6 +74,7 @@ export function createTabCallRuntime({ roomAddress, bridge, store, analysis, pre
     pageWindow: window,
     probeLoaded: (item, stream) => probeMediaLoaded(item.kind, stream, systemClock),
     tileObservers: browserTileObservers(),
+    standInCamera: standInCameraStream,
     ownMediaRequests: (apply) =>
       bridge.onEvent((event) => {
         if (event.type === 'own-media-request' && event.roomAddress === roomAddress) apply(event.change);

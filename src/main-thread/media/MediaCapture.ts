@@ -78,6 +78,8 @@ export interface MediaCaptureOptions {
   readonly logger: Logger;
   /** SPEC §8 error callback: every capture failure, with words for the person in `userMessage`. */
   readonly onError: (error: CaptureError) => void;
+  /** A live video track that holds no device, for a camera turned off (standInCameraStream in a tab). */
+  readonly standInCamera: () => MediaStream;
 }
 
 const AUDIO_PROCESSING_CONSTRAINTS = ['autoGainControl', 'echoCancellation', 'noiseSuppression'] as const;
@@ -362,6 +364,24 @@ export class MediaCapture {
   private reportEnd(track: MediaStreamTrack, device: CaptureDevice): void {
     const { deviceId } = track.getSettings();
     track.addEventListener('ended', () => this.fail(new CaptureEndedError(`the ${device} (track ${track.id}) ended at its source`, [device], { deviceId, off: !track.enabled })), { once: true });
+  }
+
+  /**
+   * A camera turned off lets its device go (its light goes out): a track that holds none, off, takes
+   * its item's place — swapped into what sends it, as a new camera would be — or is the camera of
+   * someone who joins with theirs off. Returns the stand-in's item id.
+   */
+  standInCamera(request: { readonly replaceVideo: string | undefined; readonly share: boolean; readonly mirrored?: boolean }): Promise<string> {
+    return this.options.queue.push('standInCamera', async () => {
+      const { media } = this.options;
+      const standIn = this.options.standInCamera();
+      const [track] = standIn.getVideoTracks();
+      if (!track) throw new Error('the stand-in camera has no video track');
+      track.enabled = false;
+      media.addLocalVideo(track, this.streamFor(track, request.replaceVideo, standIn), { replaces: request.replaceVideo, mirrored: request.mirrored });
+      if (request.share) media.share(track.id);
+      return track.id;
+    });
   }
 
   /** The browser's picker: the stream picked, or undefined (closed, refused, unsupported: said as SPEC §8 says). */

@@ -34,6 +34,7 @@ export {
   type RemoteMediaDescription,
 } from './MediaItems';
 export { probeMediaLoaded, type MediaLoadedInfo } from './mediaLoaded';
+export { standInCameraStream } from './standInCamera';
 export { peerGridLayout, spotlightGridLayout, type GridTilePlacement, type PeerGridLayout } from './peerGridLayout';
 export { maxBitratePerVideo } from './videoBitrate';
 export {

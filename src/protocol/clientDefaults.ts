@@ -219,6 +219,16 @@ export const PREPARED_OFFER = { delayMs: 500, maxAgeMs: 30_000 } as const;
 export const BUSY_RECOMPUTE_AFTER_MS = 10_000;
 
 /**
+ * Beyond SPEC §4: a session not connected this long after it was made is ended as failed-transport,
+ * so that it starts anew. Its ICE may never begin: when the candidates it needs come in transport-info
+ * IQs that are lost (timed out on a machine too busy to answer, or refused as unknown-session by a
+ * peer that had not registered the session yet), the connection stays `new`, which no other limit
+ * ends. As long as an ICE agent's own wait for failure (about 30 s in Chromium), so that a slow one
+ * is not cut short.
+ */
+export const SESSION_CONNECT_LIMIT_MS = 30_000;
+
+/**
  * Issue 14: someone who joins a call connects the sessions of those already in it before offering
  * its own to them (`call/ReceiveFirst.ts`), waiting at most `maxWaitMs` after entering the call for
  * a session that does not come (a person in the call who sends nothing). On this machine such a

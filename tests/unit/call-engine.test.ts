@@ -11,7 +11,7 @@ import { OperationQueue } from '../../src/common/OperationQueue';
 import { sessionStateAtom } from '../../src/main-thread/sessionAtoms';
 import { SESSION_TERMINATION, TOTAL_VIDEO_BITRATE_BPS } from '../../src/protocol/constants';
 import type { CallRecord, Peer, RequestingMedia, Room, RoomEvent } from '../../src/protocol/entities';
-import { BUSY_RECOMPUTE_AFTER_MS, CAMERA_STOP, DEPARTURE_HOLD, MESH_VIDEO_SIZE, RECEIVE_FIRST, PREPARED_OFFER, REJOIN_GRACE_MS } from '../../src/protocol/clientDefaults';
+import { BUSY_RECOMPUTE_AFTER_MS, CAMERA_STOP, DEPARTURE_HOLD, MESH_VIDEO_SIZE, RECEIVE_FIRST, PREPARED_OFFER, REJOIN_GRACE_MS, SESSION_CONNECT_LIMIT_MS } from '../../src/protocol/clientDefaults';
 import { initialSessionState } from '../../src/protocol/session-state';
 import { flushMicrotasks, ManualClock } from '../support/ManualClock';
 import { until } from '../support/until';
@@ -671,6 +671,34 @@ describe('Call: our session whose ICE failed and is not brought back within 5 s 
     pc.setIceState('connected');
     await w.clock.advance(10_000);
     expect(w.network.actions(alice.address, bob.address)).not.toContain('session-terminate');
+    expect(sending(alice, bob).map((record) => record.connectionState)).toEqual(['connected']);
+  });
+});
+
+describe('Call: a session not connected SESSION_CONNECT_LIMIT_MS after it was made ends as failed-transport and is made anew — its ICE may never begin when the candidates it needs are lost (beyond the spec)', () => {
+  it('Alice’s session to Bob stays new, no candidate ever reaching it: at the limit it ends failed-transport on both sides, and she offers anew 500 ms later, which connects', async () => {
+    const w = newWorld();
+    const { alice, bob } = await aliceSendingToBob(w);
+    expect(alice.pcs[0]!.iceConnectionState).toBe('new');
+    await w.clock.advance(SESSION_CONNECT_LIMIT_MS - 1);
+    expect(w.network.actions(alice.address, bob.address)).not.toContain('session-terminate');
+    await w.clock.advance(1);
+    await until(() => alice.pcs[0]!.signalingState === 'closed' && bob.pcs[0]!.signalingState === 'closed', 'ended on both sides');
+    expect(failures(alice)).toEqual([expect.stringMatching(/failed-transport$/)]);
+    await w.clock.advance(SESSION_TERMINATION.recomputeAfterFailedTransportMs);
+    await until(() => initiatesOf(w, alice, bob) === 2 && remoteFrom(bob, alice).length === 2, 'offered anew and received');
+    connectAll(w);
+    await until(() => sending(alice, bob).map((record) => record.connectionState).join() === 'connected', 'the new session connected');
+  });
+
+  it('one that connects within the limit runs on', async () => {
+    const w = newWorld();
+    const { alice, bob } = await aliceSendingToBob(w);
+    await w.clock.advance(SESSION_CONNECT_LIMIT_MS - 1);
+    connectAll(w);
+    await w.clock.advance(2 * SESSION_CONNECT_LIMIT_MS);
+    expect(w.network.actions(alice.address, bob.address)).not.toContain('session-terminate');
+    expect(w.network.actions(bob.address, alice.address)).not.toContain('session-terminate');
     expect(sending(alice, bob).map((record) => record.connectionState)).toEqual(['connected']);
   });
 });

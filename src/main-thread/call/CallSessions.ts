@@ -7,6 +7,7 @@ import { TypedEmitter } from '../../common/TypedEmitter';
 import { CallSession } from './CallSession';
 import type { ConnectionRecords } from './ConnectionRecords';
 import { SessionFailedError } from './errors';
+import { SESSION_CONNECT_LIMIT_MS } from '../../protocol/clientDefaults';
 import type { ParleyMediaSession } from './ParleyMediaSession';
 import { SessionTimers } from './SessionTimers';
 import { endsAtOnce, isInterrupted, terminationOutcome } from './termination';
@@ -38,7 +39,8 @@ export interface CallSessionsEvents {
  * The Jingle sessions (ParleyMediaSession) of the call, both ways, and their life by SPEC §4
  * Session termination: a responder whose ICE failed ends at once; one disconnected or interrupted
  * for 5 s ends as failed-transport, and so does an initiator whose ICE failed and whose restart has
- * not brought it back by then (its receiver's session-terminate may be lost); an end with an error condition is reported (`sessionFailed`:
+ * not brought it back by then (its receiver's session-terminate may be lost), and — beyond the spec — one not connected
+ * SESSION_CONNECT_LIMIT_MS after it was made; an end with an error condition is reported (`sessionFailed`:
  * the Call flags the peer, SessionFailures) and holds the peer back from new sessions for the recompute delay. Each session's Connection record
  * follows it (ConnectionRecords). The mesh path makes the sessions we send, receive/ those we receive.
  */
@@ -76,6 +78,11 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
   register(session: ParleyMediaSession, key: string | undefined): CallSession {
     const call = new CallSession(session, key);
     this.byId.set(session.sid, call);
+    this.timers.watchConnecting(call.sid, () => {
+      if (!this.isCurrent(call) || call.session.connectionState === 'connected') return;
+      this.options.logger.error(`session ${call.sid} with ${call.peerAddress} not connected ${SESSION_CONNECT_LIMIT_MS / 1_000} s after it was made (${call.session.connectionState}): started anew`);
+      this.end(call, 'failed-transport');
+    });
     return call;
   }
 
@@ -126,6 +133,7 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
     const state = session.connectionState;
     this.publish(call);
     this.emit('connectionState', call, state);
+    if (state === 'connected') this.timers.stopConnecting(call.sid);
     if (isInterrupted(call.session)) {
       this.timers.watchInterrupted(call.sid, () => {
         if (this.isCurrent(call) && isInterrupted(call.session)) this.end(call, 'failed-transport');
@@ -150,6 +158,7 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
     this.byId.delete(call.sid);
     call.queue.close();
     this.timers.stopWatching(call.sid);
+    this.timers.stopConnecting(call.sid);
     this.options.records.remove(call.sid);
     this.emit('ended', call);
     const outcome = terminationOutcome(reason, call.sending && !call.answered);

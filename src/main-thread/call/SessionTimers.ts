@@ -1,3 +1,4 @@
+import { SESSION_CONNECT_LIMIT_MS } from '../../protocol/clientDefaults';
 import { SESSION_TERMINATION } from '../../protocol/constants';
 import type { Clock } from '../../common/clock';
 
@@ -5,10 +6,12 @@ import type { Clock } from '../../common/clock';
  * The call's SPEC §4 timers on the injected clock: a session disconnected or interrupted for 5 s
  * (or ours whose ICE failed and whose restart has not brought it back: termination.isInterrupted)
  * is ended, and a peer whose session failed is held back from new sessions until its recompute
- * delay has passed.
+ * delay has passed. Beyond the spec, a session that has not connected SESSION_CONNECT_LIMIT_MS after
+ * it was made is ended too.
  */
 export class SessionTimers {
   private readonly interrupted = new Map<string, unknown>();
+  private readonly connecting = new Map<string, unknown>();
   private readonly holds = new Map<string, unknown>();
 
   constructor(private readonly clock: Clock) {}
@@ -33,6 +36,21 @@ export class SessionTimers {
     this.interrupted.delete(sid);
   }
 
+  /** Starts the limit for a new session to connect (SESSION_CONNECT_LIMIT_MS). */
+  watchConnecting(sid: string, expired: () => void): void {
+    const handle = this.clock.setTimeout(() => {
+      this.connecting.delete(sid);
+      expired();
+    }, SESSION_CONNECT_LIMIT_MS);
+    this.connecting.set(sid, handle);
+  }
+
+  /** The session connected, or ended. */
+  stopConnecting(sid: string): void {
+    this.clock.clearTimeout(this.connecting.get(sid));
+    this.connecting.delete(sid);
+  }
+
   /** Holds a peer for `delayMs`, then calls `released` (a later failure restarts the delay). */
   hold(peerAddress: string, delayMs: number, released: () => void): void {
     this.clock.clearTimeout(this.holds.get(peerAddress));
@@ -44,8 +62,9 @@ export class SessionTimers {
   }
 
   clear(): void {
-    for (const handle of [...this.interrupted.values(), ...this.holds.values()]) this.clock.clearTimeout(handle);
+    for (const handle of [...this.interrupted.values(), ...this.connecting.values(), ...this.holds.values()]) this.clock.clearTimeout(handle);
     this.interrupted.clear();
+    this.connecting.clear();
     this.holds.clear();
   }
 }

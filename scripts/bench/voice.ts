@@ -20,8 +20,13 @@ const ANALYSIS_SOURCES = fileURLToPath(new URL('../../src/worker/', import.meta.
 const TRACE_SECONDS = 20;
 /** People in the profiled call: each tab analyses its own microphone and everyone else's audio. */
 const CALL_SIZES = [2, 6];
-/** How long the profiled tab may take to hear everyone once the last person has clicked "Join call". */
-const HEARING_EVERYONE_MS = 120_000;
+/**
+ * How long the profiled tab may take to hear everyone once the last person has clicked "Join call".
+ * Six browsers on two cores in a slow hour take minutes (2026-12-07: the sixth person's click came
+ * 40–50 s after the first's and the mesh's Jingle IQs timed out; one call had everyone heard about
+ * three minutes in, four others still missed one or two people after five).
+ */
+const HEARING_EVERYONE_MS = 300_000;
 
 /**
  * Whether a profiled function is voice-analysis code, i.e. was written in a module under
@@ -78,18 +83,21 @@ async function joinCall(browser: Browser, url: string): Promise<Page> {
 interface HeardCall {
   readonly tiles: number;
   readonly heard: number;
+  /** Each other tile not heard: its name and what its audio is (no track, ended, muted). */
+  readonly unheard: readonly string[];
   readonly spokeItself: boolean;
 }
 
 function heardCall(): HeardCall {
-  const tiles = [...document.querySelectorAll('figure[aria-label]')];
   // No named helper functions in here: tsx would wrap them in its __name(), which the page lacks.
-  const heard = tiles.filter((tile) =>
-    [...tile.querySelectorAll('audio')].some(
-      (audio) => audio.srcObject instanceof MediaStream && audio.srcObject.getAudioTracks().some((track) => track.readyState === 'live' && !track.muted),
-    ),
-  );
-  return { tiles: tiles.length, heard: heard.length, spokeItself: document.querySelector('figure.is-speaking[aria-label$="(you)"]') !== null };
+  const tiles = [...document.querySelectorAll('figure[aria-label]')].map((tile) => {
+    const tracks = [...tile.querySelectorAll('audio')].flatMap((audio) => (audio.srcObject instanceof MediaStream ? audio.srcObject.getAudioTracks() : []));
+    return { label: tile.getAttribute('aria-label') ?? '', tracks, heard: tracks.some((track) => track.readyState === 'live' && !track.muted) };
+  });
+  const unheard = tiles
+    .filter((tile) => !tile.heard && !tile.label.endsWith('(you)'))
+    .map(({ label, tracks }) => `${label}: ${tracks.length === 0 ? 'no audio track' : tracks.map((track) => (track.readyState === 'live' ? 'muted' : track.readyState)).join(', ')}`);
+  return { tiles: tiles.length, heard: tiles.filter((tile) => tile.heard).length, unheard, spokeItself: document.querySelector('figure.is-speaking[aria-label$="(you)"]') !== null };
 }
 
 /**
@@ -105,7 +113,7 @@ async function waitUntilHearingEveryone(page: Page, people: number): Promise<voi
     const call = await page.evaluate(heardCall);
     if (call.tiles === people && call.heard === people - 1 && call.spokeItself) return;
     if (Date.now() > deadline) {
-      throw new Error(`${people} people: after ${HEARING_EVERYONE_MS / 1_000} s the first tab showed ${call.tiles} tiles, heard ${call.heard} of ${people - 1} others, and ${call.spokeItself ? 'had' : 'had not'} shown itself speaking`);
+      throw new Error(`${people} people: after ${HEARING_EVERYONE_MS / 1_000} s the first tab showed ${call.tiles} tiles, heard ${call.heard} of ${people - 1} others (${call.unheard.join('; ') || 'none missing'}), and ${call.spokeItself ? 'had' : 'had not'} shown itself speaking`);
     }
     // Your own tile shows you speaking only while you speak: look often enough to catch it.
     await sleep(100);

@@ -23,42 +23,43 @@ export class SessionTimers {
 
   /** Starts the 5 s limit for a session (kept if already running). */
   watchInterrupted(sid: string, expired: () => void): void {
-    if (this.interrupted.has(sid)) return;
-    const handle = this.clock.setTimeout(() => {
-      this.interrupted.delete(sid);
-      expired();
-    }, SESSION_TERMINATION.interruptedTimeoutMs);
-    this.interrupted.set(sid, handle);
+    if (!this.interrupted.has(sid)) this.arm(this.interrupted, sid, SESSION_TERMINATION.interruptedTimeoutMs, expired);
   }
 
   stopWatching(sid: string): void {
-    this.clock.clearTimeout(this.interrupted.get(sid));
-    this.interrupted.delete(sid);
+    this.disarm(this.interrupted, sid);
   }
 
   /** Starts the limit for a new session to connect (SESSION_CONNECT_LIMIT_MS). */
   watchConnecting(sid: string, expired: () => void): void {
-    const handle = this.clock.setTimeout(() => {
-      this.connecting.delete(sid);
-      expired();
-    }, SESSION_CONNECT_LIMIT_MS);
-    this.connecting.set(sid, handle);
+    this.arm(this.connecting, sid, SESSION_CONNECT_LIMIT_MS, expired);
   }
 
   /** The session connected, or ended. */
   stopConnecting(sid: string): void {
-    this.clock.clearTimeout(this.connecting.get(sid));
-    this.connecting.delete(sid);
+    this.disarm(this.connecting, sid);
   }
 
   /** Holds a peer for `delayMs`, then calls `released` (a later failure restarts the delay). */
   hold(peerAddress: string, delayMs: number, released: () => void): void {
-    this.clock.clearTimeout(this.holds.get(peerAddress));
-    const handle = this.clock.setTimeout(() => {
-      this.holds.delete(peerAddress);
-      released();
-    }, delayMs);
-    this.holds.set(peerAddress, handle);
+    this.arm(this.holds, peerAddress, delayMs, released);
+  }
+
+  /** One timer per key of `timers`: started anew (any running one cleared), forgotten as it fires. */
+  private arm(timers: Map<string, unknown>, key: string, delayMs: number, expired: () => void): void {
+    this.disarm(timers, key);
+    timers.set(
+      key,
+      this.clock.setTimeout(() => {
+        timers.delete(key);
+        expired();
+      }, delayMs),
+    );
+  }
+
+  private disarm(timers: Map<string, unknown>, key: string): void {
+    this.clock.clearTimeout(timers.get(key));
+    timers.delete(key);
   }
 
   clear(): void {

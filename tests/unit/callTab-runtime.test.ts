@@ -53,6 +53,11 @@ function sessionCommandsOf(h: ReturnType<typeof harness>): CallTabCommands {
   return (h.runtime as unknown as { readonly options: { readonly commands: CallTabCommands } }).options.commands;
 }
 
+/** The device the track of a local item (a running camera or microphone) captures from: 'stand-in' for a camera let go. */
+function deviceOf(h: ReturnType<typeof harness>, running: { itemId: string } | undefined): string | undefined {
+  return running && h.runtime.media.getTrack(running.itemId)?.getSettings().deviceId;
+}
+
 function localItems(h: ReturnType<typeof harness>) {
   return h.runtime.media.local().map(({ kind, shared, localDisabled }) => ({ kind, shared, localDisabled }));
 }
@@ -299,14 +304,12 @@ describe('A camera or microphone that did not start keeps why beside it until it
 });
 
 describe('A camera turned off lets its device go — its light goes out — and is opened again when turned on (beyond the spec)', () => {
-  const deviceOfItem = (h: ReturnType<typeof harness>, itemId: string) => h.runtime.media.getTrack(itemId)?.getSettings().deviceId;
-
   it('in the call: off, its track stops and a stand-in holding no device takes its place, off and shared, the others told once; on, it is captured anew in that place, and the others are told it is on only once it runs', async () => {
     const h = await inTheCall();
     const camera = h.mediaDevices.captured[0]!.find((track) => track.kind === 'video')!;
     const told: Array<{ off: boolean; device: string | undefined }> = [];
     h.runtime.media.on('localMuteChanged', (item, off) => {
-      if (item.kind === 'video') told.push({ off, device: deviceOfItem(h, item.id) });
+      if (item.kind === 'video') told.push({ off, device: deviceOf(h, { itemId: item.id }) });
     });
     const requestsBefore = h.mediaDevices.requests.length;
 
@@ -314,7 +317,7 @@ describe('A camera turned off lets its device go — its light goes out — and 
     expect(camera.readyState).toBe('ended');
     const standIn = local(h).camera!;
     expect(standIn).toMatchObject({ off: true });
-    expect(deviceOfItem(h, standIn.itemId)).toBe('stand-in');
+    expect(deviceOf(h, standIn)).toBe('stand-in');
     expect(h.runtime.media.local('video').map(({ shared, localDisabled }) => ({ shared, localDisabled }))).toEqual([{ shared: true, localDisabled: true }]);
     expect(h.mediaDevices.requests).toHaveLength(requestsBefore);
     expect(told).toEqual([{ off: true, device: 'videoinput-device' }]);
@@ -323,7 +326,7 @@ describe('A camera turned off lets its device go — its light goes out — and 
     expect(h.mediaDevices.requests.slice(requestsBefore).map((request) => [Boolean(request.audio), Boolean(request.video)])).toEqual([[false, true]]);
     const relit = local(h).camera!;
     expect(relit).toMatchObject({ off: false });
-    expect(deviceOfItem(h, relit.itemId)).toBe('videoinput-device');
+    expect(deviceOf(h, relit)).toBe('videoinput-device');
     expect(h.runtime.media.getTrack(relit.itemId)?.readyState).toBe('live');
     expect(h.runtime.media.local('video').map(({ shared, localDisabled }) => ({ shared, localDisabled }))).toEqual([{ shared: true, localDisabled: false }]);
     expect(told).toEqual([
@@ -339,7 +342,7 @@ describe('A camera turned off lets its device go — its light goes out — and 
     await h.runtime.toggleCamera();
     const camera = local(h).camera!;
     expect(camera).toMatchObject({ off: true });
-    expect(deviceOfItem(h, camera.itemId)).toBe('stand-in');
+    expect(deviceOf(h, camera)).toBe('stand-in');
     expect(h.store.get(h.runtime.atoms.problem)).toMatch(/camera/i);
     expect(h.store.get(h.runtime.atoms.deviceTroubles).camera).toBeDefined();
   });
@@ -357,15 +360,12 @@ describe('A camera turned off lets its device go — its light goes out — and 
     expect(h.mediaDevices.requests.slice(requestsBefore).some((request) => Boolean(request.video))).toBe(false);
     const joinedWith = local(h).camera!;
     expect(joinedWith).toMatchObject({ off: true });
-    expect(deviceOfItem(h, joinedWith.itemId)).toBe('stand-in');
+    expect(deviceOf(h, joinedWith)).toBe('stand-in');
     expect(h.runtime.media.local('video').map(({ shared }) => shared)).toEqual([true]);
   });
 });
 
 describe('Picking a camera or microphone replaces the one running, muted or off as that one was (SPEC §4 Media: sharing a local item replaces the item it replaces); the one already running captures nothing; one that cannot be used gives the working one back and is said; with none running, the pick starts the one you want on', () => {
-  function deviceOf(h: ReturnType<typeof harness>, running: { itemId: string } | undefined): string | undefined {
-    return running && h.runtime.media.getTrack(running.itemId)?.getSettings().deviceId;
-  }
   const cameraDevice = (h: ReturnType<typeof harness>) => deviceOf(h, local(h).camera);
   const microphoneDevice = (h: ReturnType<typeof harness>) => deviceOf(h, local(h).microphone);
 

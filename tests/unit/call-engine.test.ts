@@ -461,11 +461,20 @@ describe('Call: session termination on fake time (SPEC §4)', () => {
     await until(() => remoteFrom(bob, alice).length === 2, 'received');
     const initiates = () => w.network.actions(alice.address, bob.address).filter((action) => action === 'session-initiate').length;
 
+    const failed: Array<{ by: string; bringingTheirMedia: boolean }> = [];
+    for (const person of [alice, bob]) person.engine.on('sessionFailed', (error) => failed.push({ by: person.address, bringingTheirMedia: error.bringingTheirMedia }));
     bob.pcs[0]?.setIceState('failed');
     expect(w.network.log.at(-1)).toMatchObject({ from: bob.address, jingle: { action: 'session-terminate', reason: { condition: 'failed-transport' } } });
     expect(remoteFrom(bob, alice)).toEqual([]);
     await until(() => alice.errors.length === 1, 'initiator saw the failure');
     expect(alice.errors[0]).toMatch(/ended: failed-transport$/);
+    // Each side says whose media the failed session brought: Bob's tile of Alice waits for hers again.
+    expect(failed).toEqual(
+      expect.arrayContaining([
+        { by: bob.address, bringingTheirMedia: true },
+        { by: alice.address, bringingTheirMedia: false },
+      ]),
+    );
     await w.clock.advance(499);
     expect(initiates()).toBe(1);
     await w.clock.advance(1);

@@ -27,7 +27,6 @@ describe("a person's connection hint (their tile reads the SPEC §3 Connection r
     expect(connectionHint([record('a', 'connected')])).toBeUndefined();
     // A path change: the new session connects beside the running one.
     expect(connectionHint([record('a', 'connected'), record('b', 'connecting'), record('c', 'interrupted')])).toBeUndefined();
-    expect(connectionHint([record('a', 'connected')], 'unreachable')).toBeUndefined();
   });
 
   it('says connecting while sessions are being set up', () => {
@@ -54,8 +53,11 @@ describe("a person's connection hint (their tile reads the SPEC §3 Connection r
     expect(connectionHint([yoursToThem, record('theirs', 'connecting')])).toBeUndefined();
   });
 
-  it('after a failure says reconnecting while sessions start anew (or none runs yet), and that it cannot connect once it has failed on', () => {
+  it('after a failure says reconnecting while sessions start anew (or none runs yet), and that it cannot connect once it has failed on, until ConnectionTroubles ends the trouble', () => {
     expect(connectionHint([], 'failing')).toBe('reconnecting');
+    // Yours to them may be connected while theirs is made anew: the trouble speaks while it lasts.
+    expect(connectionHint([record('a', 'connected')], 'failing')).toBe('reconnecting');
+    expect(connectionHint([record('a', 'connected')], 'unreachable')).toBe('unreachable');
     expect(connectionHint([record('a', 'connecting')], 'failing')).toBe('reconnecting');
     expect(connectionHint([], 'unreachable')).toBe('unreachable');
     expect(connectionHint([record('a', 'connecting')], 'unreachable')).toBe('unreachable');
@@ -74,7 +76,7 @@ describe('a connection that keeps failing is put into words on the person’s ti
     const engine = h.engines[0]!;
     const hint = () => h.store.get(h.runtime.atoms.peerConnection(BOB));
     const setRecords = (...records: Connection[]) => h.store.set(connectionsAtom, Object.fromEntries(records.map((entry) => [entry.id, entry])));
-    const fail = (sid: string) => engine.sessionFailed(new SessionFailedError(sid, BOB, 'failed-transport', undefined));
+    const fail = (sid: string, bringingTheirMedia = false) => engine.sessionFailed(new SessionFailedError(sid, BOB, 'failed-transport', undefined, bringingTheirMedia));
     return { h, hint, setRecords, fail };
   }
 
@@ -140,6 +142,30 @@ describe('a connection that keeps failing is put into words on the person’s ti
     expect(hint()).toBe('unreachable');
     // Theirs connects: the words go.
     setRecords(yoursToThem, { ...theirs, connectionState: 'connected' });
+    expect(hint()).toBeUndefined();
+  });
+
+  it('theirs, bringing their media, failed and is being made anew: yours to them, connected, does not end the trouble — only theirs connected again does', async () => {
+    const { h, hint, setRecords, fail } = await inCall();
+    const yoursToThem = { ...record('mine', 'connected'), sendingVideoMediaId: 'camera' };
+    setRecords(yoursToThem, { ...record('theirs', 'connected'), receivingAudioMediaId: 'their-microphone' });
+    expect(hint()).toBeUndefined();
+    // Theirs ends with an error: until they start it anew, only yours to them is left.
+    setRecords(yoursToThem);
+    fail('theirs', true);
+    expect(hint()).toBe('reconnecting');
+    await h.clock.advance(CALL_UNREACHABLE_AFTER_MS);
+    expect(hint()).toBe('unreachable');
+    // Their new offer, not yet accepted, brings nothing yet.
+    setRecords(yoursToThem, record('theirs-again', 'connecting'));
+    expect(hint()).toBe('unreachable');
+    setRecords(yoursToThem, { ...record('theirs-again', 'connected'), receivingAudioMediaId: 'their-microphone' });
+    expect(hint()).toBeUndefined();
+    // A later failure of yours to them while theirs runs: you still hear them, nothing to say (their tile of you says it).
+    setRecords({ ...record('theirs-again', 'connected'), receivingAudioMediaId: 'their-microphone' });
+    fail('mine');
+    expect(hint()).toBeUndefined();
+    await h.clock.advance(CALL_UNREACHABLE_AFTER_MS);
     expect(hint()).toBeUndefined();
   });
 

@@ -164,7 +164,7 @@ export class CallSessions extends TypedEmitter<CallSessionsEvents> {
     const outcome = terminationOutcome(reason, call.sending && !call.answered);
     // Our own decline is no failure of the peer's.
     if (outcome.failed && outcome.recomputeAfterMs !== undefined && !this.closed && !call.declined) {
-      const error = new SessionFailedError(call.sid, call.peerAddress, reason?.condition ?? 'unknown', reason?.text);
+      const error = new SessionFailedError(call.sid, call.peerAddress, reason?.condition ?? 'unknown', reason?.text, !call.sending);
       this.options.logger.error(error.message);
       this.timers.hold(call.peerAddress, outcome.recomputeAfterMs, () => this.emit('changed'));
       this.emit('sessionFailed', error);

@@ -8,6 +8,8 @@ export class SessionFailedError extends ParleyError {
     readonly peerAddress: string,
     readonly condition: string,
     readonly text: string | undefined,
+    /** The session brought the peer's media to us (they started it): only one that does can show they are back. */
+    readonly bringingTheirMedia = false,
   ) {
     super(`Jingle session ${sid} with ${peerAddress} ended: ${condition}${text ? ` (${text})` : ''}`);
   }

@@ -175,7 +175,7 @@ export class CallRuntime {
         startLocalMedia: () => this.local.startForCall(),
         followSendLoad: (load) => this.local.followSendLoad(load),
         setReporting: (reporting) => this.selfReports.setReporting(reporting),
-        sessionFailed: (peerAddress) => this.troubles.failed(peerAddress),
+        sessionFailed: (peerAddress, bringingTheirMedia) => this.troubles.failed(peerAddress, bringingTheirMedia),
         setSendingPoorly: (losing) => store.set(this.atoms.sendingPoorly, losing),
       },
     });

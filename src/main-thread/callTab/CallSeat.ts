@@ -27,8 +27,8 @@ export interface CallSeatHost {
   followSendLoad(load: VideoSendLoad): void;
   /** This tab runs the call (or no longer does): it tells the room your own media facts. */
   setReporting(reporting: boolean): void;
-  /** A session with this person ended with an error (the Call's `sessionFailed`). */
-  sessionFailed(peerAddress: string): void;
+  /** A session with this person ended with an error (the Call's `sessionFailed`); `bringingTheirMedia`: one they started. */
+  sessionFailed(peerAddress: string, bringingTheirMedia: boolean): void;
   /** The video we send loses much on its way (the Call's `sendLoss`), or no longer does; false once this tab no longer runs the call. */
   setSendingPoorly(losing: boolean): void;
 }
@@ -189,7 +189,7 @@ export class CallSeat {
     });
     call.on('takenElsewhere', () => void this.takenElsewhere(call));
     call.on('sessionFailed', (error) => {
-      if (this.call === call) this.options.host.sessionFailed(error.peerAddress);
+      if (this.call === call) this.options.host.sessionFailed(error.peerAddress, error.bringingTheirMedia);
     });
     call.on('sendLoss', (losing) => {
       if (this.call === call) this.options.host.setSendingPoorly(losing);

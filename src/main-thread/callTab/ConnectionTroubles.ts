@@ -2,13 +2,15 @@ import type { createStore, PrimitiveAtom } from 'jotai';
 import type { Clock } from '../../common/clock';
 import { CALL_UNREACHABLE_AFTER_MS } from '../../protocol/constants';
 import { connectionsAtom } from '../call/callAtoms';
-import { connectedWith } from './connectionHint';
+import type { Connection } from '../call/Connection';
+import { bringsTheirMedia, connectedWith } from './connectionHint';
 
 type JotaiStore = ReturnType<typeof createStore>;
 
 /**
- * Your connection with one person after a failure: `failing` from the first failure while none of
- * your sessions with them has connected since; `unreachable` once that has lasted CALL_UNREACHABLE_AFTER_MS.
+ * Your connection with one person after a failure: `failing` from the first failure until you are
+ * connected with them again (ConnectionTroubles says when); `unreachable` once that has lasted
+ * CALL_UNREACHABLE_AFTER_MS.
  */
 export type ConnectionTrouble = 'failing' | 'unreachable';
 
@@ -26,17 +28,30 @@ export interface ConnectionTroublesOptions {
  * in plain words that it cannot connect once it has failed for CALL_UNREACHABLE_AFTER_MS. A failure
  * is a session that ended with an error (the Call's `sessionFailed`) or one whose ICE failed (its
  * initiator restarts ICE: its Connection record says `failed`). Being connected with them
- * (connectedWith, as their tile reads it) ends the trouble; the Call keeps trying meanwhile.
+ * (connectedWith, as their tile reads it) ends the trouble; once a session bringing their media
+ * failed, only one bringing it again does: until theirs is made anew, yours to them may be connected
+ * while you hear and see nothing of them. The Call keeps trying meanwhile.
  */
 export class ConnectionTroubles {
   /** People in trouble, with the timer that makes them unreachable (fired or not). */
   private readonly timers = new Map<string, unknown>();
+  /** People in trouble whose failed session brought their media: only such a session ends it. */
+  private readonly awaitingTheirMedia = new Set<string>();
 
   constructor(private readonly options: ConnectionTroublesOptions) {}
 
-  /** A session with this person failed: in trouble from now, unless already. */
-  failed(peerAddress: string): void {
-    if (this.timers.has(peerAddress)) return;
+  /**
+   * A session with this person failed (`bringingTheirMedia`: one they started): in trouble from now,
+   * unless already, or still connected with them another way (a path change, yours to them while
+   * theirs runs).
+   */
+  failed(peerAddress: string, bringingTheirMedia: boolean): void {
+    if (this.timers.has(peerAddress)) {
+      if (bringingTheirMedia) this.awaitingTheirMedia.add(peerAddress);
+      return;
+    }
+    if (connectedWith(this.recordsWith(peerAddress), bringingTheirMedia)) return;
+    if (bringingTheirMedia) this.awaitingTheirMedia.add(peerAddress);
     this.write(peerAddress, 'failing');
     this.timers.set(
       peerAddress,
@@ -46,17 +61,14 @@ export class ConnectionTroubles {
 
   /**
    * The Connection records changed: a person is out of trouble once connected as their tile reads
-   * it (connectedWith: yours to them, connected, does not count while theirs bring their media),
-   * and in it when a session's ICE failed otherwise. `present`: the people the call follows; the
-   * others' trouble goes.
+   * it (connectedWith: yours to them, connected, does not count while theirs bring their media, or
+   * after theirs failed), and in it when a session's ICE failed otherwise. `present`: the people the
+   * call follows; the others' trouble goes.
    */
   follow(present: ReadonlySet<string>): void {
-    const { store, roomAddress } = this.options;
-    const records = Object.values(store.get(connectionsAtom)).filter((record) => record.roomAddress === roomAddress);
-    const people = new Set(records.map((record) => record.peerAddress));
-    const connected = new Set([...people].filter((address) => connectedWith(records.filter((record) => record.peerAddress === address))));
-    for (const address of [...this.timers.keys()]) if (connected.has(address) || !present.has(address)) this.forget(address);
-    for (const record of records) if (record.connectionState === 'failed' && !connected.has(record.peerAddress)) this.failed(record.peerAddress);
+    const connected = (address: string) => connectedWith(this.recordsWith(address), this.awaitingTheirMedia.has(address));
+    for (const address of [...this.timers.keys()]) if (connected(address) || !present.has(address)) this.forget(address);
+    for (const record of this.recordsWith()) if (record.connectionState === 'failed' && !connected(record.peerAddress)) this.failed(record.peerAddress, bringsTheirMedia(record));
   }
 
   /** Nobody is in trouble any more (the call ended here). */
@@ -64,9 +76,18 @@ export class ConnectionTroubles {
     for (const address of [...this.timers.keys()]) this.forget(address);
   }
 
+  /** The room's Connection records, with one person or everyone. */
+  private recordsWith(peerAddress?: string): Connection[] {
+    const { store, roomAddress } = this.options;
+    return Object.values(store.get(connectionsAtom)).filter(
+      (record) => record.roomAddress === roomAddress && (peerAddress === undefined || record.peerAddress === peerAddress),
+    );
+  }
+
   private forget(peerAddress: string): void {
     this.options.clock.clearTimeout(this.timers.get(peerAddress));
     this.timers.delete(peerAddress);
+    this.awaitingTheirMedia.delete(peerAddress);
     this.options.store.set(this.options.troubles, (troubles) => {
       const rest = { ...troubles };
       delete rest[peerAddress];

@@ -4,18 +4,22 @@ import { PROFILE_SPATIAL_LAYER } from '../../src/protocol/relay';
 import {
   callButton,
   callRegion,
+  camerasHeld,
   expectDecodingVideo,
   expectEveryoneSeesAndHearsEveryone,
   expectScreenSoundApartFromVoice,
   expectScreenSoundInStereo,
+  joinCall,
   joinCallWithCamera,
   LIGHT_VIDEO_TIERS,
   mediaPath,
+  openCallDetails,
   shownWidth,
   tile,
+  watchCameraCaptures,
 } from './call-ui-people';
 import { watchConnections } from './call-watch';
-import { expect, roomJid, test, uniqueRoomName, type Person } from './rooms-people';
+import { expect, expectJoined, roomJid, test, uniqueRoomName, type Person } from './rooms-people';
 import { iceConnected, relayRoomStats, waitsForReceiver } from './relay-people';
 import { expectNeverStopped, reportContinuity, tileSamples, watchTile, type ShownSample } from './video-continuity';
 
@@ -249,6 +253,47 @@ test.describe('Calls through the media relay in the app (SPEC §4 relay switch; 
       await expect(tilePath(bob.page, 'Alice')).toHaveText('Direct');
       await expectTilesNeverStopped('relay → direct', pairs, toDirectFrom);
       await expectEveryoneSeesAndHearsEveryone([alice, bob]);
+    });
+  });
+
+  test('a person who joins a call on the relay with the camera off opens no camera: the others see them without video; turned on, the camera is opened and its video comes through the relay', async ({
+    people,
+  }) => {
+    test.setTimeout(300_000);
+    const roomName = uniqueRoomName('ui-relay-camera-off');
+    const three = [await people.join(roomName, 'Alice'), await people.join(roomName, 'Bob'), await people.join(roomName, 'Carol')];
+    for (const [camera, person] of three.entries()) await joinCallWithCamera(person.page, camera);
+    for (const person of three) await expect(mediaPath(person.page)).toHaveText('Through the media relay', { timeout: 30_000 });
+    const dave = await people.join(roomName, 'Dave');
+    await watchCameraCaptures(dave.context);
+    await dave.page.reload();
+    await expectJoined(dave.page);
+    await expect.poll(() => camerasHeld(dave.page), { message: 'the preview holds his camera' }).toBe(1);
+
+    await test.step('Dave turns his camera off in the preview and joins: he sees the three through the relay, they see him without video, and no camera is open in his page', async () => {
+      await callButton(dave.page, 'Stop camera').click();
+      await expect.poll(() => camerasHeld(dave.page), { message: 'his camera let go' }).toBe(0);
+      await joinCall(dave.page);
+      await openCallDetails(dave.page);
+      await expect(mediaPath(dave.page)).toHaveText('Through the media relay', { timeout: 30_000 });
+      for (const other of three) {
+        await expectDecodingVideo(dave.page, other.displayName);
+        await expect(tilePath(dave.page, other.displayName)).toHaveText(/^Relay · (low|medium|high)$/, { timeout: 30_000 });
+      }
+      for (const viewer of three) {
+        await expect(tile(viewer.page, 'Dave')).toBeVisible();
+        await expect(tile(viewer.page, 'Dave').locator('video')).toHaveCount(0);
+      }
+      expect(await camerasHeld(dave.page), 'no camera opened by the join').toBe(0);
+    });
+
+    await test.step('Dave turns his camera on: it is opened, and the three decode its video through the relay', async () => {
+      await callButton(dave.page, 'Start camera').click();
+      await expect.poll(() => camerasHeld(dave.page)).toBe(1);
+      for (const viewer of three) {
+        await expectDecodingVideo(viewer.page, 'Dave');
+        await expect(tilePath(viewer.page, 'Dave')).toHaveText(/^Relay · (low|medium|high)$/, { timeout: 30_000 });
+      }
     });
   });
 });

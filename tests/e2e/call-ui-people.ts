@@ -86,25 +86,41 @@ export async function joinCallWithCamera(page: Page, camera: number): Promise<vo
 /**
  * Keeps each camera track the context's pages get from getUserMedia, so that a test can tell whether
  * a page still holds its camera — whether the camera's light is on. Installed before the page loads
- * (its HTML asks for the camera as it loads).
+ * (its HTML asks for the camera as it loads). `answerLateByMs`: a named fake of a slow camera — the
+ * device is open (its track kept here) that long before the page hears of it, as a real one may take.
  */
-export async function watchCameraCaptures(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
+export async function watchCameraCaptures(context: BrowserContext, { answerLateByMs = 0 } = {}): Promise<void> {
+  await context.addInitScript((lateByMs) => {
     const devices = navigator.mediaDevices;
     const getUserMedia = devices.getUserMedia.bind(devices);
     const captured: MediaStreamTrack[] = [];
-    Object.assign(window, { parleyCameraTracks: captured });
+    const captures = { asked: 0, answered: 0 };
+    Object.assign(window, { parleyCameraTracks: captured, parleyCaptures: captures });
     devices.getUserMedia = async (constraints) => {
-      const stream = await getUserMedia(constraints);
-      captured.push(...stream.getVideoTracks());
-      return stream;
+      captures.asked += 1;
+      try {
+        const stream = await getUserMedia(constraints);
+        captured.push(...stream.getVideoTracks());
+        if (lateByMs > 0) await new Promise((resolve) => setTimeout(resolve, lateByMs));
+        return stream;
+      } finally {
+        captures.answered += 1;
+      }
     };
-  });
+  }, answerLateByMs);
 }
 
 /** How many cameras the page holds open now (watchCameraCaptures): those it captured that have not ended. */
 export function camerasHeld(page: Page): Promise<number> {
   return page.evaluate(() => (Reflect.get(window, 'parleyCameraTracks') as MediaStreamTrack[]).filter((track) => track.readyState === 'live').length);
+}
+
+/** Whether every capture the page asked for has been answered to it (watchCameraCaptures), and at least `atLeast` were asked. */
+export function capturesAnswered(page: Page, atLeast: number): Promise<boolean> {
+  return page.evaluate((least) => {
+    const { asked, answered } = Reflect.get(window, 'parleyCaptures') as { asked: number; answered: number };
+    return asked >= least && answered === asked;
+  }, atLeast);
 }
 
 /** How long one look at a tile's video watches its frame count. */

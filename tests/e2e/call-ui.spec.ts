@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { VOLUME } from '../../src/protocol/constants';
 import { MICROPHONE_SILENT_AFTER_MS } from '../../src/protocol/clientDefaults';
-import { areaOf, callButton, callRegion, camerasHeld, expectDecodingVideo, expectVideoPlays, expectEveryoneSeesAndHearsEveryone, expectHearing, expectScreenSoundApartFromVoice, expectScreenSoundInStereo, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile, watchCameraCaptures } from './call-ui-people';
+import { areaOf, callButton, callRegion, camerasHeld, capturesAnswered, expectDecodingVideo, expectVideoPlays, expectEveryoneSeesAndHearsEveryone, expectHearing, expectScreenSoundApartFromVoice, expectScreenSoundInStereo, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile, watchCameraCaptures } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { expectAll } from './expect-all';
@@ -262,6 +262,31 @@ test.describe('A camera turned off lets its device go — its light goes out —
       await callButton(alice.page, 'Start camera').click();
       await expect.poll(() => camerasHeld(alice.page)).toBe(1);
       await expectDecodingVideo(bob.page, 'Alice');
+    });
+  });
+});
+
+test.describe('Hang up lets the camera go, also one still starting as you join and hang up: it is let go as it arrives, its light off, and the next join opens it again (beyond the spec)', () => {
+  test('a slow camera (its capture answered 3 s late): Join call, then Hang up before it arrives', async ({ people }) => {
+    const room = uniqueRoomName('call-camera-slow-hang-up');
+    const alice = await people.join(room, 'Alice');
+    await watchCameraCaptures(alice.context, { answerLateByMs: 3_000 });
+    await alice.page.reload();
+    await expectJoined(alice.page);
+
+    await test.step('joined and hung up while the page waits for its camera: once the capture arrives, no camera is held', async () => {
+      await joinCall(alice.page);
+      expect(await capturesAnswered(alice.page, 1), 'the camera is still starting as she hangs up').toBe(false);
+      await callButton(alice.page, 'Hang up').click();
+      await expect(callButton(alice.page, 'Join call')).toBeVisible();
+      await expect.poll(() => capturesAnswered(alice.page, 1), { message: 'every capture answered to the page', timeout: 30_000 }).toBe(true);
+      await expect.poll(() => camerasHeld(alice.page), { message: 'the camera that arrived let go' }).toBe(0);
+    });
+
+    await test.step('joining again opens the camera', async () => {
+      await joinCall(alice.page);
+      await expect.poll(() => camerasHeld(alice.page), { timeout: 30_000 }).toBe(1);
+      await expectVideoPlays(tile(alice.page, 'Alice (you)').locator('video'), 'her own');
     });
   });
 });

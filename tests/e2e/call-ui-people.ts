@@ -115,12 +115,15 @@ export function camerasHeld(page: Page): Promise<number> {
   return page.evaluate(() => (Reflect.get(window, 'parleyCameraTracks') as MediaStreamTrack[]).filter((track) => track.readyState === 'live').length);
 }
 
-/** Whether every capture the page asked for has been answered to it (watchCameraCaptures), and at least `atLeast` were asked. */
-export function capturesAnswered(page: Page, atLeast: number): Promise<boolean> {
-  return page.evaluate((least) => {
-    const { asked, answered } = Reflect.get(window, 'parleyCaptures') as { asked: number; answered: number };
-    return asked >= least && answered === asked;
-  }, atLeast);
+/** How many captures the page has asked for, and how many of them it has heard back from (watchCameraCaptures). */
+export function captureCounts(page: Page): Promise<{ asked: number; answered: number }> {
+  return page.evaluate(() => ({ ...(Reflect.get(window, 'parleyCaptures') as { asked: number; answered: number }) }));
+}
+
+/** Every capture the page asked for has been answered to it. */
+export async function capturesSettled(page: Page): Promise<boolean> {
+  const { asked, answered } = await captureCounts(page);
+  return answered === asked;
 }
 
 /** How long one look at a tile's video watches its frame count. */

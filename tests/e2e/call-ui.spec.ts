@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { VOLUME } from '../../src/protocol/constants';
 import { MICROPHONE_SILENT_AFTER_MS } from '../../src/protocol/clientDefaults';
-import { areaOf, callButton, callRegion, camerasHeld, capturesAnswered, expectDecodingVideo, expectVideoPlays, expectEveryoneSeesAndHearsEveryone, expectHearing, expectScreenSoundApartFromVoice, expectScreenSoundInStereo, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile, watchCameraCaptures } from './call-ui-people';
+import { areaOf, callButton, callRegion, camerasHeld, captureCounts, capturesSettled, expectDecodingVideo, expectVideoPlays, expectEveryoneSeesAndHearsEveryone, expectHearing, expectScreenSoundApartFromVoice, expectScreenSoundInStereo, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile, watchCameraCaptures } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { expectAll } from './expect-all';
@@ -216,11 +216,22 @@ test.describe('SPEC §4 Call in the app: two people join, see and hear each othe
 
   test('"Start camera" pressed from the keyboard keeps the focus while the camera starts, and hands it to "Stop camera": never to the page', async ({ people }) => {
     const alice = await people.join(uniqueRoomName('call-camera-focus'), 'Alice');
+    // A slow camera (a named fake: its captures answered 2 s late), so that its start can be seen.
+    await watchCameraCaptures(alice.context, { answerLateByMs: 2_000 });
+    await alice.page.reload();
+    await expectJoined(alice.page);
     await callButton(alice.page, 'Stop camera').click();
     await joinCall(alice.page);
+    await expect.poll(() => capturesSettled(alice.page), { timeout: 30_000 }).toBe(true);
+    const { asked } = await captureCounts(alice.page);
     await callButton(alice.page, 'Start camera').focus();
     await alice.page.keyboard.press('Enter');
-    // The same button, named for what it does once the camera runs; held (aria-disabled, not disabled) while it starts: tests/unit/callTab-device-toggle.test.ts.
+    // While it starts: the same button, held (aria-disabled, not disabled, which would drop the focus to the page).
+    const toggle = callButton(alice.page, 'Start camera');
+    await expect(toggle).toHaveAttribute('aria-disabled', 'true');
+    await expect(toggle).toBeFocused();
+    expect(await captureCounts(alice.page), 'the camera asked for and still starting').toEqual({ asked: asked + 1, answered: asked });
+    // Named for what it does once the camera runs.
     await expect(tile(alice.page, 'Alice (you)').locator('video')).toHaveCount(1);
     await expect(callButton(alice.page, 'Stop camera')).toBeFocused();
   });
@@ -276,10 +287,10 @@ test.describe('Hang up lets the camera go, also one still starting as you join a
 
     await test.step('joined and hung up while the page waits for its camera: once the capture arrives, no camera is held', async () => {
       await joinCall(alice.page);
-      expect(await capturesAnswered(alice.page, 1), 'the camera is still starting as she hangs up').toBe(false);
+      expect(await capturesSettled(alice.page), 'the camera is still starting as she hangs up').toBe(false);
       await callButton(alice.page, 'Hang up').click();
       await expect(callButton(alice.page, 'Join call')).toBeVisible();
-      await expect.poll(() => capturesAnswered(alice.page, 1), { message: 'every capture answered to the page', timeout: 30_000 }).toBe(true);
+      await expect.poll(() => capturesSettled(alice.page), { message: 'every capture answered to the page', timeout: 30_000 }).toBe(true);
       await expect.poll(() => camerasHeld(alice.page), { message: 'the camera that arrived let go' }).toBe(0);
     });
 

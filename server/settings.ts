@@ -233,7 +233,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     mucDomain: env.PARLEY_MUC_DOMAIN || `rooms.${xmppDomain}`,
     iceServers: iceServers('PARLEY_ICE_SERVERS', env.PARLEY_ICE_SERVERS),
     videoResolutionTiers: resolutionTiers('PARLEY_VIDEO_RESOLUTION_TIERS', env.PARLEY_VIDEO_RESOLUTION_TIERS),
-    maxOccupants: integer('PARLEY_MAX_OCCUPANTS', env.PARLEY_MAX_OCCUPANTS, undefined),
+    // 0 would refuse every join.
+    maxOccupants: env.PARLEY_MAX_OCCUPANTS ? atLeastOne('PARLEY_MAX_OCCUPANTS', env.PARLEY_MAX_OCCUPANTS, 1) : undefined,
     roomsNeedHost: env.PARLEY_ROOMS_NEED_HOST === 'true',
     staticRoot: env.PARLEY_STATIC_ROOT || new URL('../dist/', import.meta.url).pathname,
     relayWorkers: integer('PARLEY_RELAY_WORKERS', env.PARLEY_RELAY_WORKERS, availableParallelism()) ?? availableParallelism(),

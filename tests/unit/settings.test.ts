@@ -99,6 +99,14 @@ describe('PARLEY_XMPP_READY_WAITERS_PER_ADDRESS: questions to GET /api/xmpp-read
   });
 });
 
+describe('PARLEY_MAX_OCCUPANTS: the occupant limit per room, none by default', () => {
+  it('is unlimited unless set, takes a positive integer, and refuses 0, which would refuse every join', () => {
+    expect(readSettings({}).maxOccupants).toBeUndefined();
+    expect(readSettings({ PARLEY_MAX_OCCUPANTS: '12' }).maxOccupants).toBe(12);
+    expect(() => readSettings({ PARLEY_MAX_OCCUPANTS: '0' })).toThrow('PARLEY_MAX_OCCUPANTS must be at least 1, got "0"');
+  });
+});
+
 describe('PARLEY_GATEWAY_BUFFER_BYTES: what the websocket proxy holds per connection and direction', () => {
   it('defaults to 1 MiB and is read from the environment', () => {
     expect(readSettings({}).gatewayBufferBytes).toBe(1024 * 1024);

@@ -1,4 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
+import { CHROMIUM_EXECUTABLE, TEST_CHROMIUM_ARGS } from '../../playwright.config';
 import type { RunningParley } from '../../server/Parley';
 import { startTestParley } from '../support/testParley';
 import { SESSION_LOCK_PREFIX } from '../../src/protocol/tabs';
@@ -97,6 +101,36 @@ test.describe('The connection badge says what the session does from the page\'s 
     expect(withoutFirstConnecting(await shownTexts(first))).toEqual(['Connected']);
     expect(withoutFirstConnecting(await shownTexts(second))).toEqual(['Connected']);
     await context.close();
+  });
+});
+
+test.describe('A browser set not to let the site keep data refuses Parley’s shared worker: the page says so in plain words and what to change, not that part of Parley did not load', () => {
+  test('Chromium whose own setting blocks site data (written into a fresh profile as its settings page would)', async ({ playwright, ownParley }) => {
+    const profile = mkdtempSync(join(tmpdir(), 'parley-site-data-blocked-'));
+    mkdirSync(join(profile, 'Default'));
+    // Settings › Privacy › Site data: "Don't allow sites to save data on your device".
+    writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify({ profile: { default_content_setting_values: { cookies: 2 } } }));
+    const context = await playwright.chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_EXECUTABLE, args: TEST_CHROMIUM_ARGS });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(new URL('blocked-room', ownParley.url).href);
+      const storage = await page.evaluate(() => {
+        try {
+          void window.localStorage;
+          return 'allowed';
+        } catch (error) {
+          return error instanceof DOMException ? error.name : String(error);
+        }
+      });
+      expect(storage, 'the browser blocks site data').toBe('SecurityError');
+      await expect(page.getByRole('alert').filter({ hasText: 'keep data' })).toHaveText(
+        'Your browser is set not to let this site keep data, which Parley needs. Allow site data for this site in your browser’s settings, then reload.Reload',
+      );
+      await expect(page.getByText('part of it did not load')).toHaveCount(0);
+    } finally {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
   });
 });
 

@@ -113,18 +113,24 @@ async function ownChromium(): Promise<{ browser: Browser; close: () => Promise<v
 }
 
 /**
- * Records every notification the page constructs (RecordingNotification, a named stand-in around the
- * real constructor: headless Chromium draws no notification a test could see, so the page's own call
- * is what is observed; the real Notification is still created).
+ * Records every notification the page constructs, and the tags of those it closes (RecordingNotification,
+ * a named stand-in around the real constructor: headless Chromium draws no notification a test could
+ * see, so the page's own calls are what is observed; the real Notification is still created and closed).
  */
 function recordNotifications(): void {
   const Real = window.Notification;
   const shown: Array<{ title: string; body: string; tag: string }> = [];
-  (window as unknown as { shownNotifications: typeof shown }).shownNotifications = shown;
+  const closed: string[] = [];
+  Object.assign(window, { shownNotifications: shown, closedNotifications: closed });
   class RecordingNotification extends Real {
     constructor(title: string, options?: NotificationOptions) {
       super(title, options);
       shown.push({ title, body: options?.body ?? '', tag: options?.tag ?? '' });
+    }
+
+    override close(): void {
+      closed.push(this.tag);
+      super.close();
     }
   }
   window.Notification = RecordingNotification;
@@ -143,9 +149,10 @@ async function aliceWithNotifications(browser: Browser, appUrl: string, room: st
 }
 
 const shownNotifications = (page: Page) => page.evaluate(() => (window as unknown as { shownNotifications: unknown[] }).shownNotifications);
+const closedNotifications = (page: Page) => page.evaluate(() => (window as unknown as { closedNotifications: string[] }).closedNotifications);
 
 test.describe('Desktop notification: a message or an attention request while the tab is hidden notifies; while it is looked at, nothing (issue 15)', () => {
-  test('Alice, her room tab in the background, is notified of Bob\'s message and of his attention request', async ({ people, appUrl }) => {
+  test('Alice, her room tab in the background, is notified of Bob\'s message and of his attention request; back in her room\'s tab, both notifications are closed', async ({ people, appUrl }) => {
     const room = uniqueRoomName('notify');
     const own = await ownChromium();
     try {
@@ -167,6 +174,14 @@ test.describe('Desktop notification: a message or an attention request while the
 
       await participantEntry(bob.page, 'Alice').getByRole('button', { name: 'Request attention from Alice' }).click();
       await expect.poll(() => shownNotifications(alicePage)).toContainEqual({ title: 'Bob asks for your attention', body: `in ${room}`, tag: expect.stringMatching(/^parley-attention:/) });
+      expect(await closedNotifications(alicePage)).toEqual([]);
+
+      // Back in her room's tab she sees the request and the message: neither notification is news any more.
+      await alicePage.bringToFront();
+      await expect.poll(() => alicePage.evaluate(() => document.visibilityState)).toBe('visible');
+      await expect
+        .poll(async () => (await closedNotifications(alicePage)).map((tag) => tag.split(':')[0]).sort())
+        .toEqual(['parley-attention', 'parley-message']);
     } finally {
       await own.close();
     }

@@ -86,28 +86,31 @@ export async function joinCallWithCamera(page: Page, camera: number): Promise<vo
 /**
  * Keeps each camera track the context's pages get from getUserMedia, so that a test can tell whether
  * a page still holds its camera — whether the camera's light is on. Installed before the page loads
- * (its HTML asks for the camera as it loads). `answerLateByMs`: a named fake of a slow camera — the
- * device is open (its track kept here) that long before the page hears of it, as a real one may take.
+ * (its HTML asks for the camera as it loads). `holdAnswers`: a named fake of a slow camera — the
+ * device is open (its track kept here) but the page hears of it only when the test lets it
+ * (`letCapturesArrive`), as a real camera may take seconds to start.
  */
-export async function watchCameraCaptures(context: BrowserContext, { answerLateByMs = 0 } = {}): Promise<void> {
-  await context.addInitScript((lateByMs) => {
+export async function watchCameraCaptures(context: BrowserContext, { holdAnswers = false } = {}): Promise<void> {
+  await context.addInitScript((hold) => {
     const devices = navigator.mediaDevices;
     const getUserMedia = devices.getUserMedia.bind(devices);
     const captured: MediaStreamTrack[] = [];
     const captures = { asked: 0, answered: 0 };
-    Object.assign(window, { parleyCameraTracks: captured, parleyCaptures: captures });
+    const held: Array<() => void> = [];
+    const releaseCaptures = () => held.splice(0).forEach((release) => release());
+    Object.assign(window, { parleyCameraTracks: captured, parleyCaptures: captures, parleyReleaseCaptures: releaseCaptures });
     devices.getUserMedia = async (constraints) => {
       captures.asked += 1;
       try {
         const stream = await getUserMedia(constraints);
         captured.push(...stream.getVideoTracks());
-        if (lateByMs > 0) await new Promise((resolve) => setTimeout(resolve, lateByMs));
+        if (hold) await new Promise<void>((resolve) => held.push(resolve));
         return stream;
       } finally {
         captures.answered += 1;
       }
     };
-  }, answerLateByMs);
+  }, holdAnswers);
 }
 
 /** How many cameras the page holds open now (watchCameraCaptures): those it captured that have not ended. */
@@ -124,6 +127,19 @@ export function captureCounts(page: Page): Promise<{ asked: number; answered: nu
 export async function capturesSettled(page: Page): Promise<boolean> {
   const { asked, answered } = await captureCounts(page);
   return answered === asked;
+}
+
+/** The captures held back (watchCameraCaptures `holdAnswers`) reach the page, as do any asked for meanwhile, until none waits. */
+export async function letCapturesArrive(page: Page): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.evaluate(() => (Reflect.get(window, 'parleyReleaseCaptures') as () => void)());
+        return capturesSettled(page);
+      },
+      { message: 'every capture answered to the page', timeout: 30_000 },
+    )
+    .toBe(true);
 }
 
 /** How long one look at a tile's video watches its frame count. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { VOLUME } from '../../src/protocol/constants';
 import { MICROPHONE_SILENT_AFTER_MS } from '../../src/protocol/clientDefaults';
-import { areaOf, callButton, callRegion, camerasHeld, captureCounts, capturesSettled, expectDecodingVideo, expectVideoPlays, expectEveryoneSeesAndHearsEveryone, expectHearing, expectScreenSoundApartFromVoice, expectScreenSoundInStereo, joinCall, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile, watchCameraCaptures } from './call-ui-people';
+import { areaOf, callButton, callRegion, camerasHeld, captureCounts, capturesSettled, expectDecodingVideo, expectVideoPlays, expectEveryoneSeesAndHearsEveryone, expectHearing, expectScreenSoundApartFromVoice, expectScreenSoundInStereo, joinCall, letCapturesArrive, LIGHT_DIRECT_SERVERS, LIGHT_VIDEO_TIERS, playbackVolume, shownWidth, tile, watchCameraCaptures } from './call-ui-people';
 import { launchSpeakingBrowser, recordSpeech } from './call-ui-speech';
 import { sentVideo, watchConnections } from './call-watch';
 import { expectAll } from './expect-all';
@@ -216,21 +216,23 @@ test.describe('SPEC §4 Call in the app: two people join, see and hear each othe
 
   test('"Start camera" pressed from the keyboard keeps the focus while the camera starts, and hands it to "Stop camera": never to the page', async ({ people }) => {
     const alice = await people.join(uniqueRoomName('call-camera-focus'), 'Alice');
-    // A slow camera (a named fake: its captures answered 2 s late), so that its start can be seen.
-    await watchCameraCaptures(alice.context, { answerLateByMs: 2_000 });
+    // A slow camera (a named fake: its captures reach the page when the test lets them), so that its start can be seen.
+    await watchCameraCaptures(alice.context, { holdAnswers: true });
     await alice.page.reload();
     await expectJoined(alice.page);
+    await letCapturesArrive(alice.page);
     await callButton(alice.page, 'Stop camera').click();
     await joinCall(alice.page);
-    await expect.poll(() => capturesSettled(alice.page), { timeout: 30_000 }).toBe(true);
+    await letCapturesArrive(alice.page);
     const { asked } = await captureCounts(alice.page);
     await callButton(alice.page, 'Start camera').focus();
     await alice.page.keyboard.press('Enter');
+    await expect.poll(() => captureCounts(alice.page), { message: 'the camera asked for and still starting' }).toEqual({ asked: asked + 1, answered: asked });
     // While it starts: the same button, held (aria-disabled, not disabled, which would drop the focus to the page).
     const toggle = callButton(alice.page, 'Start camera');
     await expect(toggle).toHaveAttribute('aria-disabled', 'true');
     await expect(toggle).toBeFocused();
-    expect(await captureCounts(alice.page), 'the camera asked for and still starting').toEqual({ asked: asked + 1, answered: asked });
+    await letCapturesArrive(alice.page);
     // Named for what it does once the camera runs.
     await expect(tile(alice.page, 'Alice (you)').locator('video')).toHaveCount(1);
     await expect(callButton(alice.page, 'Stop camera')).toBeFocused();
@@ -278,10 +280,10 @@ test.describe('A camera turned off lets its device go — its light goes out —
 });
 
 test.describe('Hang up lets the camera go, also one still starting as you join and hang up: it is let go as it arrives, its light off, and the next join opens it again (beyond the spec)', () => {
-  test('a slow camera (its capture answered 3 s late): Join call, then Hang up before it arrives', async ({ people }) => {
+  test('a slow camera (its capture held back until the test lets it arrive): Join call, then Hang up before it arrives', async ({ people }) => {
     const room = uniqueRoomName('call-camera-slow-hang-up');
     const alice = await people.join(room, 'Alice');
-    await watchCameraCaptures(alice.context, { answerLateByMs: 3_000 });
+    await watchCameraCaptures(alice.context, { holdAnswers: true });
     await alice.page.reload();
     await expectJoined(alice.page);
 
@@ -290,12 +292,13 @@ test.describe('Hang up lets the camera go, also one still starting as you join a
       expect(await capturesSettled(alice.page), 'the camera is still starting as she hangs up').toBe(false);
       await callButton(alice.page, 'Hang up').click();
       await expect(callButton(alice.page, 'Join call')).toBeVisible();
-      await expect.poll(() => capturesSettled(alice.page), { message: 'every capture answered to the page', timeout: 30_000 }).toBe(true);
+      await letCapturesArrive(alice.page);
       await expect.poll(() => camerasHeld(alice.page), { message: 'the camera that arrived let go' }).toBe(0);
     });
 
     await test.step('joining again opens the camera', async () => {
       await joinCall(alice.page);
+      await letCapturesArrive(alice.page);
       await expect.poll(() => camerasHeld(alice.page), { timeout: 30_000 }).toBe(1);
       await expectVideoPlays(tile(alice.page, 'Alice (you)').locator('video'), 'her own');
     });

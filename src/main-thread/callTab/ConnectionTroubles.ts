@@ -46,12 +46,10 @@ export class ConnectionTroubles {
    * theirs runs).
    */
   failed(peerAddress: string, bringingTheirMedia: boolean): void {
-    if (this.timers.has(peerAddress)) {
-      if (bringingTheirMedia) this.awaitingTheirMedia.add(peerAddress);
-      return;
-    }
-    if (connectedWith(this.recordsWith(peerAddress), bringingTheirMedia)) return;
+    const inTrouble = this.timers.has(peerAddress);
+    if (!inTrouble && connectedWith(this.recordsWith(peerAddress), bringingTheirMedia)) return;
     if (bringingTheirMedia) this.awaitingTheirMedia.add(peerAddress);
+    if (inTrouble) return;
     this.write(peerAddress, 'failing');
     this.timers.set(
       peerAddress,

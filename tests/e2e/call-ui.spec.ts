@@ -413,25 +413,24 @@ test.describe('SPEC §2 Request Media in the app: the preview says only what it 
       await bob.reload();
       await expectTruthfulPreview();
 
-      // A named fake: a slow camera (getUserMedia answers 2 s late, as a real one may). While it
-      // starts, its toggles are neither shown off nor clickable (a click would start, not stop, it).
-      await bob.addInitScript(() => {
-        const devices = navigator.mediaDevices;
-        const getUserMedia = devices.getUserMedia.bind(devices);
-        devices.getUserMedia = (constraints) => new Promise((resolve) => setTimeout(resolve, 2_000)).then(() => getUserMedia(constraints));
-      });
+      // A slow camera (watchCameraCaptures' named fake: its captures reach the page when the test lets
+      // them, as a real one may take seconds). While it starts, its toggles are neither shown off nor
+      // clickable (a click would start, not stop, it).
+      await watchCameraCaptures(context, { holdAnswers: true });
       await bob.reload();
       await expect(callRegion(bob)).toContainText('Starting your camera…');
       for (const name of ['Start camera', 'Unmute microphone']) {
         await expect(callButton(bob, name)).toBeDisabled();
         await expect(callButton(bob, name)).not.toHaveClass(/is-off/);
       }
+      await letCapturesArrive(bob);
       await expectTruthfulPreview();
       await expect(callButton(bob, 'Stop camera')).toBeEnabled();
 
       // Joined the moment "Join call" is offered after a reload: in the call, Bob never reads that he is alone in it.
       await bob.reload();
       await callButton(bob, 'Join call').click();
+      await letCapturesArrive(bob);
       await expect(tile(bob, 'Alice')).toBeVisible();
       await expect(tile(bob, 'Bob (you)')).toBeVisible();
       expect((await shownTexts(bob)).join('\n')).not.toContain('Nobody else is in the call yet.');

@@ -1,4 +1,5 @@
-import { memo, useId, type ReactNode } from 'react';
+import { memo, useId, useRef, useState, type ReactNode } from 'react';
+import { errorMessage } from '../common/errorMessage';
 import type { ChatMessage } from '../protocol/entities';
 import { meAction } from '../protocol/meCommand';
 import { useActions } from './tabContext';
@@ -8,6 +9,7 @@ import { Icon } from './Icon';
 import { MessageBody } from './MessageBody';
 import { MessageReactions } from './MessageReactions';
 import { useMenu } from './useMenu';
+import { useLogFocusOnceGone } from './useLogFocusOnceGone';
 import type { ChatMessageGroup as Group } from './groupChatMessages';
 import type { PrivateRecipient } from './privateRecipient';
 
@@ -53,6 +55,36 @@ function MessageText({ message, id, children }: { message: ChatMessage; id: stri
   );
 }
 
+/**
+ * Retry on a message that was not sent. Pressed, it goes as the message is sent again, and the focus
+ * to the chat's log (as after a delete); refused (you left the room as you pressed it), it says why.
+ */
+function RetrySending({ messageId }: { messageId: string }) {
+  const actions = useActions();
+  const [refusal, setRefusal] = useState<string | undefined>(undefined);
+  const button = useRef<HTMLButtonElement>(null);
+  const logFocus = useLogFocusOnceGone();
+
+  function retry() {
+    setRefusal(undefined);
+    logFocus.pressed(button.current);
+    actions.chat.retryChat(messageId).catch((error: unknown) => {
+      logFocus.cancel();
+      setRefusal(errorMessage(error));
+    });
+  }
+
+  return (
+    <>
+      {' '}
+      <button ref={button} type="button" className="link-button" onClick={retry}>
+        Retry
+      </button>
+      {refusal !== undefined && <> Not sent again ({refusal}).</>}
+    </>
+  );
+}
+
 interface ChatMessageItemProps {
   message: ChatMessage;
   editable: boolean;
@@ -67,7 +99,6 @@ interface ChatMessageItemProps {
  * under it.
  */
 const ChatMessageItem = memo(function ChatMessageItem({ message, editable, onEdit, selfAddress, mentionsYou }: ChatMessageItemProps) {
-  const actions = useActions();
   const settled = message.direction === 'incoming' || message.acked;
   // Not once deleted, nor while you are out of the room (the session would refuse the reaction).
   const reactable = settled && !message.retracted && selfAddress !== undefined;
@@ -93,10 +124,9 @@ const ChatMessageItem = memo(function ChatMessageItem({ message, editable, onEdi
           <p className="message-delivery" role="status">
             {message.sendError ? (
               <>
-                Not sent ({message.sendError}).{' '}
-                <button type="button" className="link-button" onClick={() => void actions.chat.retryChat(message.id).catch(() => {})}>
-                  Retry
-                </button>
+                Not sent ({message.sendError}).
+                {/* Only while you are in the room: the session refuses a retry from outside it. */}
+                {selfAddress !== undefined && <RetrySending messageId={message.id} />}
               </>
             ) : (
               'Sending…'

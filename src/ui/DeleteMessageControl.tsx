@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ChatMessage } from '../protocol/entities';
 import { DangerConfirmActions } from './DangerConfirmActions';
 import { Dialog } from './Dialog';
 import { Icon } from './Icon';
 import { useActions } from './tabContext';
+import { useLogFocusOnceGone } from './useLogFocusOnceGone';
 
 /**
  * Delete, on a message of yours the room has (XEP-0424): asks first, and says what the others see.
@@ -16,22 +17,13 @@ export function DeleteMessageControl({ message, describedBy }: { message: ChatMe
   // yours would be hundreds of dialogs in a long chat.
   const [asked, setAsked] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
-  // The log that takes focus once the message is deleted.
-  const log = useRef<HTMLElement | null>(null);
-
   // The message may be deleted, and this control gone, before the dialog's close event.
-  useEffect(
-    () => () => {
-      log.current?.focus({ preventScroll: true });
-    },
-    [],
-  );
+  const logFocus = useLogFocusOnceGone();
 
   // The dialog's close event comes after the browser has put focus back on the button.
   function dialogClosed() {
     setDialogOpen(false);
-    log.current?.focus({ preventScroll: true });
-    log.current = null;
+    logFocus.focusNow();
   }
 
   function ask() {
@@ -40,7 +32,7 @@ export function DeleteMessageControl({ message, describedBy }: { message: ChatMe
   }
 
   function remove() {
-    log.current = button.current?.closest<HTMLElement>('[role="log"]') ?? null;
+    logFocus.pressed(button.current);
     void actions.chat.retractChat(message.id).catch(() => {});
     setDialogOpen(false);
   }

@@ -1,5 +1,7 @@
+import type { Locator } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
-import { withTimeout } from '../support/plainXmpp';
+import { JID } from 'stanza';
+import { MODERATED_ROOM, withTimeout } from '../support/plainXmpp';
 import { retractionDefinitions } from '../../src/protocol/stanzas/retraction';
 import { plainClientIn } from './plain-client';
 import { chatLog, chatOption, enterPassword, expect, expectChatClosed, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, participants, pauseSessionWorker, rightEdge, roomJid, say, test, type People, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
@@ -339,6 +341,51 @@ test.describe('Deleting a message of yours (XEP-0424): asked first; then it read
     await input.press('ArrowUp');
     await expect(alice.page.getByText('Editing your message')).toBeVisible();
     await expect(input).toHaveValue('first thought');
+  });
+});
+
+test.describe('A message the room sends back reads "Not sent", with why; Retry sends it again while you are in the room (beyond the spec)', () => {
+  test('Dave, the owner on a plain client, takes Alice’s voice: her message reads not sent with the room’s reason; her voice back, Retry from the keyboard sends it once and leaves the focus on her chat’s log; put out of the room with another unsent, she is offered no Retry', async ({ people, appUrl, parley }) => {
+    const room = uniqueRoomName('retry');
+    const roomAddress = roomJid(room, parley.settings.mucDomain);
+    // The first in the room owns it: Dave, on a plain client, moderates Alice's voice.
+    const plain = await plainClientIn(appUrl, roomAddress, 'dave_on_gajim');
+    const dave = plain.client;
+    try {
+      const heard: string[] = [];
+      dave.on('groupchat', (message) => {
+        if (typeof message.body === 'string') heard.push(message.body);
+      });
+      const alice = await people.join(room, 'Alice');
+      await expect.poll(() => plain.addressOf('Alice').then(() => true, () => false)).toBe(true);
+      const aliceNick = JID.getResource(await plain.addressOf('Alice'))!;
+      await withTimeout(dave.configureRoom(roomAddress, MODERATED_ROOM), 10_000, 'making the room moderated');
+      const setVoice = (role: 'visitor' | 'participant') => withTimeout(dave.setRoomRole(roomAddress, aliceNick, role), 10_000, `Alice made ${role}`);
+      const log = chatLog(alice.page);
+      const retry = log.getByRole('button', { name: 'Retry' });
+
+      await setVoice('visitor');
+      await say(alice.page, 'may I speak?');
+      await expect(log.getByRole('status').filter({ hasText: 'Not sent' })).toHaveText('Not sent (you have no voice in this room: ask a moderator to give you voice, then retry). Retry');
+      await setVoice('participant');
+      await retry.focus();
+      await alice.page.keyboard.press('Enter');
+      await expect(log.getByText('Not sent')).toHaveCount(0);
+      await expect(retry).toHaveCount(0);
+      await expect.poll(() => heard.filter((body) => body === 'may I speak?').length).toBe(1);
+      // The button went with the failure: the log, not the page, has the focus.
+      await expect(log).toBeFocused();
+
+      await setVoice('visitor');
+      await say(alice.page, 'one more thing');
+      await expect(retry).toHaveCount(1);
+      await withTimeout(dave.kick(roomAddress, aliceNick), 10_000, 'Alice put out of the room');
+      await expect(alice.page.getByRole('region', { name: 'Chat' })).toContainText('You can no longer write in this room.');
+      await expect(log.getByRole('status').filter({ hasText: 'Not sent' })).toHaveText('Not sent (you have no voice in this room: ask a moderator to give you voice, then retry).');
+      await expect(retry).toHaveCount(0);
+    } finally {
+      dave.disconnect();
+    }
   });
 });
 
@@ -806,6 +853,42 @@ test.describe('Chat state and real-time text: the others see who is typing and t
     await expect(typing).toContainText('see log:');
     await input.fill(`see log: ${'x'.repeat(LIMITS.chatBodyLength)}`);
     await expect(typing).toBeHidden();
+  });
+
+  test('a long draft shows its last lines only: the one reading it keeps their message box, Send and their chat log on screen (beyond the spec)', async ({ people }) => {
+    const { bob, input, typing } = await aliceWritesToBob(people, 'typing-long-draft');
+    const lines = Array.from({ length: 60 }, (_, index) => `line ${index + 1} of the log Alice pastes`);
+    await input.fill(lines.join('\n'));
+    await expect(typing).toContainText(lines.at(-1)!);
+    const draft = typing.locator('.typing-draft');
+    const bottomOf = async (locator: Locator) => {
+      const box = await locator.boundingBox();
+      if (!box) throw new Error(`${locator.toString()} has no box on screen`);
+      return box.y + box.height;
+    };
+    // The newest line shows at the draft's foot; the first is cut off above it.
+    const { shown, first, last } = await draft.evaluate((element, [firstLine, lastLine]) => {
+      const text = element.firstChild as Text;
+      const lineBox = (start: number, length: number) => {
+        const range = document.createRange();
+        range.setStart(text, start);
+        range.setEnd(text, start + length);
+        const { top, bottom } = range.getBoundingClientRect();
+        return { top, bottom };
+      };
+      const { top, bottom } = element.getBoundingClientRect();
+      return { shown: { top, bottom }, first: lineBox(0, firstLine.length), last: lineBox(text.length - lastLine.length, lastLine.length) };
+    }, [lines[0]!, lines.at(-1)!] as const);
+    expect(last.top).toBeGreaterThanOrEqual(shown.top);
+    expect(last.bottom).toBeLessThanOrEqual(shown.bottom);
+    expect(first.bottom).toBeLessThanOrEqual(shown.top);
+    expect(shown.bottom - shown.top).toBeLessThan(100);
+    const windowHeight = bob.page.viewportSize()!.height;
+    const panel = await bottomOf(bob.page.getByRole('region', { name: 'Chat' }));
+    for (const control of [messageBox(bob.page), bob.page.getByRole('button', { name: 'Send' })]) {
+      expect(await bottomOf(control)).toBeLessThanOrEqual(Math.min(panel, windowHeight));
+    }
+    expect((await chatLog(bob.page).boundingBox())!.height).toBeGreaterThanOrEqual(120);
   });
 
   test('a draft typed in a pop-out chat goes from the others’ screens when the pop-out closes, though the room stays open in another tab', async ({ people }) => {

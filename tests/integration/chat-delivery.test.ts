@@ -3,7 +3,7 @@
 // the room's history and merged without duplicates. Sessions made by createSession, against a real
 // Prosody behind the real gateway; the server is killed and restarted as a crash would.
 import { randomUUID } from 'node:crypto';
-import { JID, type Agent, type Stanzas } from 'stanza';
+import { JID, type Agent } from 'stanza';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/protocol/entities';
 import { RoomNotJoinedError } from '../../src/protocol/errors';
@@ -11,7 +11,7 @@ import { roomNameToLocalpart } from '../../src/protocol/rooms';
 import { providerConfig, useParley } from '../support/parley';
 import { joinedBy, joinedRoom, useSessions, WAIT_MS, waitFor, type JoinedRoom, type TestSession } from '../support/sessions';
 import { until } from '../support/until';
-import { clientFor, login, usePlainClients, withTimeout } from '../support/xmppClient';
+import { clientFor, login, MODERATED_ROOM, usePlainClients, withTimeout } from '../support/xmppClient';
 
 const parley = useParley();
 const openSession = useSessions();
@@ -234,15 +234,6 @@ describe('No chat lost: a message that can no longer be sent is marked with why,
     await parley().restartXmpp();
   });
 });
-
-/** The room config form that makes a room moderated: only moderators and participants (people with voice) speak. */
-const MODERATED_ROOM: Stanzas.DataForm = {
-  type: 'submit',
-  fields: [
-    { name: 'FORM_TYPE', type: 'hidden', value: 'http://jabber.org/protocol/muc#roomconfig' },
-    { name: 'muc#roomconfig_moderatedroom', type: 'boolean', value: true },
-  ],
-};
 
 /** A plain XMPP client that creates the room `name` stands for, and so owns it; with the room messages it hears. */
 async function ownerOf(name: string): Promise<{ owner: Agent; roomAddress: string; heard: string[] }> {

@@ -1,4 +1,4 @@
-import { createClient, type Agent } from 'stanza';
+import { createClient, type Agent, type Stanzas } from 'stanza';
 import type { ProviderConfig } from '../../src/protocol/config';
 import { parleyStanzas } from '../../src/protocol/stanzas';
 
@@ -70,3 +70,12 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
   const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out`)), ms)));
   return Promise.race([promise, timedOut]).finally(() => clearTimeout(timer));
 }
+
+/** The room config form that makes a room moderated: only moderators and participants (people with voice) speak. */
+export const MODERATED_ROOM: Stanzas.DataForm = {
+  type: 'submit',
+  fields: [
+    { name: 'FORM_TYPE', type: 'hidden', value: 'http://jabber.org/protocol/muc#roomconfig' },
+    { name: 'muc#roomconfig_moderatedroom', type: 'boolean', value: true },
+  ],
+};

@@ -1,7 +1,7 @@
 import type { Agent } from 'stanza';
 import { afterEach } from 'vitest';
 
-export { clientFor, login, withTimeout } from './plainXmpp';
+export { clientFor, login, MODERATED_ROOM, withTimeout } from './plainXmpp';
 
 /** Plain clients of a test file, each disconnected after the test that made it: returns the tracker. */
 export function usePlainClients(): (client: Agent) => Agent {

@@ -3,7 +3,7 @@
 // StateStore, and the room going interrupted, joining and joined again as RoomsDomain records it.
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, Room } from '../../src/protocol/entities';
-import { ChatOutbox } from '../../src/shared-worker/chat/ChatOutbox';
+import { ChatOutbox, NOT_IN_ROOM } from '../../src/shared-worker/chat/ChatOutbox';
 import { StateStore } from '../../src/shared-worker/StateStore';
 import { newRoomRecord } from '../../src/shared-worker/rooms/roomRecord';
 import { ManualClock } from '../support/ManualClock';
@@ -59,6 +59,34 @@ describe('No chat lost across a rejoin of one room on the same connection (issue
     await delivered();
     outbox.historyDone(ROOM);
     expect(transmitted).toEqual(['m1', 'm1']);
+  });
+
+  it('keeps waiting through a rejoin that failed and is asked again (unanswered, the room full), and goes once a later rejoin is in', async () => {
+    const { store, outbox, transmitted, setRoom } = outboxInARoom();
+    store.upsert('messages', 'm1', message('m1'));
+    outbox.add(message('m1'));
+
+    setRoom({ roomState: 'interrupted' });
+    setRoom({ roomState: 'failed', joined: false });
+    await delivered();
+    expect(store.get('messages', 'm1')?.sendError).toBeUndefined();
+    setRoom({ roomState: 'joining' });
+    setRoom({ roomState: 'joined', joined: true });
+    await delivered();
+    outbox.historyDone(ROOM);
+    expect(transmitted).toEqual(['m1', 'm1']);
+    expect(store.get('messages', 'm1')?.sendError).toBeUndefined();
+  });
+
+  it('fails a waiting message when the rejoin ends in being put out of the room', async () => {
+    const { store, outbox, setRoom } = outboxInARoom();
+    store.upsert('messages', 'm1', message('m1'));
+    outbox.add(message('m1'));
+
+    setRoom({ roomState: 'interrupted' });
+    setRoom({ roomState: 'failed', joined: false, removal: { kind: 'banned', reason: undefined } });
+    await delivered();
+    expect(store.get('messages', 'm1')?.sendError).toBe(NOT_IN_ROOM);
   });
 
   it('does not send again what the room echoed before it stopped', async () => {

@@ -1,5 +1,6 @@
 import type { ChatMessage, Room } from '../../protocol/entities';
 import { awaitingRejoin } from '../../protocol/awaitingRejoin';
+import { rejoinRetried } from '../../protocol/roomEnded';
 import { roomByAddress } from '../../protocol/roomLookup';
 import type { SessionContext } from '../SessionContext';
 
@@ -14,8 +15,9 @@ export const NOT_CONNECTED = 'not connected';
  * its history has said what it already has (the history's echo acknowledges those, so nothing is
  * sent twice). A record corrected while it waits goes as its latest correction (`transmit`). The
  * subject ends a join's history (XEP-0045 §7.2.15–16). A message that can no longer go (the room
- * was left or refused us; a deliberate disconnect), or that the room sent back, is marked with a
- * sendError and waits for a retry.
+ * was left or put us out; a deliberate disconnect), or that the room sent back, is marked with a
+ * sendError and waits for a retry. A rejoin that failed (unanswered, the room full) is asked again by
+ * the session itself (`rejoinRetried`): what waits for it keeps waiting.
  */
 export class ChatOutbox {
   /** Our messages not yet confirmed and not failed, by id. */
@@ -44,7 +46,7 @@ export class ChatOutbox {
   accepts(roomAddress: string): boolean {
     if (this.isJoined(roomAddress)) return true;
     const room = this.room(roomAddress);
-    return this.context.wantsConnection && room !== undefined && awaitingRejoin(room);
+    return this.context.wantsConnection && room !== undefined && comingBack(room);
   }
 
   /** Takes one of our messages just stored (unacked): sent now when the room is ready for it, otherwise once it is. */
@@ -137,7 +139,7 @@ export class ChatOutbox {
   private failUnreachable(): void {
     for (const message of this.pending()) {
       const room = this.room(message.roomAddress);
-      if (!room || (room.roomState !== 'joined' && !awaitingRejoin(room))) this.fail(message, NOT_IN_ROOM);
+      if (!room || (room.roomState !== 'joined' && !comingBack(room))) this.fail(message, NOT_IN_ROOM);
     }
   }
 
@@ -149,4 +151,9 @@ export class ChatOutbox {
   private room(roomAddress: string): Room | undefined {
     return roomByAddress(this.context.store.state.rooms, roomAddress);
   }
+}
+
+/** We are on our way back into the room: rejoining it, or asking again after a rejoin failed. */
+function comingBack(room: Room): boolean {
+  return awaitingRejoin(room) || rejoinRetried(room);
 }

@@ -161,6 +161,8 @@ export const LIMITS = {
   reasonLength: 256,
   /** Stanza ids (ours are UUIDs); a longer id from the wire is refused. */
   stanzaIdLength: 256,
+  /** A Jingle session's sid (ours and 1.30.3's are UUIDs); a request with an empty or longer one is refused as bad-request. */
+  jingleSidLength: 256,
   /** Real-time text actions in one `<rtt>` element; more is refused as a whole. */
   rttActionsPerEvent: 1_000,
   /** JSON payloads in one message; more is refused as a whole. */

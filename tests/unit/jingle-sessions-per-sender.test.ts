@@ -177,3 +177,39 @@ describe(`Requests for a call no tab has claimed yet wait for the claim by sessi
     expect(errors).toHaveLength(1);
   });
 });
+
+describe(`A Jingle request's sid is bounded (LIMITS.jingleSidLength, ${LIMITS.jingleSidLength}): an empty or longer one is refused as bad-request, never reaching the tab`, () => {
+  it('a session-initiate with a sid past the bound, or none, is answered with a modify / bad-request error; one at the bound is delivered', () => {
+    const { receive, deliveredSids, errors, results } = aliceInACall({ claimed: true });
+    const tooLong = request(MALLORY, 'session-initiate', 'x'.repeat(LIMITS.jingleSidLength + 1));
+    const empty = request(MALLORY, 'session-initiate', '');
+    receive(tooLong);
+    receive(empty);
+    expect(deliveredSids(MALLORY)).toEqual([]);
+    expect(errors.map(({ id, error }) => ({ id, type: error?.type, condition: error?.condition }))).toEqual([
+      { id: tooLong.id, type: 'modify', condition: 'bad-request' },
+      { id: empty.id, type: 'modify', condition: 'bad-request' },
+    ]);
+    expect(results).toEqual([]);
+
+    const atBound = 'y'.repeat(LIMITS.jingleSidLength);
+    receive(request(MALLORY, 'session-initiate', atBound));
+    expect(deliveredSids(MALLORY)).toEqual([atBound]);
+  });
+});
+
+describe('What the worker keeps of the sessions a tab runs stays bounded however often people come and go: at most twice LIMITS.jingleSessionsPerSender with one person, the oldest forgotten first', () => {
+  it('someone who leaves and comes back at the same address three times, beginning the most sessions each time (ended silently by the tab as they left), leaves only their latest sessions to end when the tab goes', async () => {
+    const { store, router, initiates, terminates } = aliceInACall({ claimed: true });
+    for (const round of ['first', 'second', 'third']) {
+      initiates(MALLORY, round, LIMIT);
+      store.remove('peers', MALLORY);
+      await Promise.resolve();
+      store.upsert('peers', MALLORY, peer(MALLORY));
+    }
+    router.releaseTab(TAB);
+    await Promise.resolve();
+    const expected = [...Array.from({ length: LIMIT }, (_, index) => `second-${index + 1}`), ...Array.from({ length: LIMIT }, (_, index) => `third-${index + 1}`)];
+    expect(terminates).toEqual(expected);
+  });
+});

@@ -16,7 +16,8 @@ export type DeliverJingle = (tabId: string, roomAddress: string, iq: JingleIq) =
  * a room go to its call owner; what the owner's sessions send goes out through this one socket.
  * Requests for a call we are in that no tab runs yet wait for the tab that claims it. The sessions
  * a tab left running when it went are ended with their peers (TabSessions), who then offer anew.
- * No sender begins more than LIMITS.jingleSessionsPerSender sessions with us at once (SessionsPerSender).
+ * No sender begins more than LIMITS.jingleSessionsPerSender sessions with us at once (SessionsPerSender),
+ * and a request whose sid is empty or longer than LIMITS.jingleSidLength is refused as bad-request.
  */
 export class JingleRouter implements SessionDomain, JingleCommands {
   private readonly owners = new Map<string, string>();
@@ -115,6 +116,11 @@ export class JingleRouter implements SessionDomain, JingleCommands {
 
   private route(client: Agent, iq: JingleIq): void {
     if (!iq.from) return;
+    const { sid } = iq.jingle;
+    if (typeof sid !== 'string' || sid.length === 0 || sid.length > LIMITS.jingleSidLength) {
+      client.sendIQError(iq, { error: { type: 'modify', condition: 'bad-request', text: `a session's sid is 1 to ${LIMITS.jingleSidLength} characters` } });
+      return;
+    }
     if (!this.sessionsPerSender.admit(iq.from, iq.jingle)) {
       this.refuseForNow(client, iq, `at most ${LIMITS.jingleSessionsPerSender} sessions with one person at once`);
       return;

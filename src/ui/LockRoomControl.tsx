@@ -87,8 +87,9 @@ export function LockRoomControl({ locked, roomAddress }: { locked: boolean; room
             <button type="button" className="button" onClick={closeDialog}>
               Cancel
             </button>
-            <button type="submit" className="button primary" disabled={!password || locking}>
-              Lock
+            {/* aria-disabled, not disabled, while the room answers: a disabled button would drop the focus out of the dialog. */}
+            <button type="submit" className="button primary" disabled={!password} aria-disabled={locking}>
+              {locking ? 'Locking…' : 'Lock'}
             </button>
           </div>
         </form>

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { LIMITS } from '../../src/protocol/constants';
 import { callButton, callRegion, joinCall, LIGHT_DIRECT_SERVERS, tile } from './call-ui-people';
-import { boxesScrollingSideways, chatLog, chatOption, enterPassword, expect, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, rightEdge, roomJid, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
+import { boxesScrollingSideways, chatLog, chatOption, enterPassword, expect, expectJoined, joinFromHome, kickAndBan, lockRoom, messageBox, openPanel, panelToggle, participantEntry, pauseSessionWorker, rightEdge, roomJid, say, setBrowserOnline, test, type People, type Person, typingIndicator, uniqueRoomName, widthPastWindow } from './rooms-people';
 import { CROWDED_CALL } from '../../playwright.config';
 import { retractionDefinitions } from '../../src/protocol/stanzas/retraction';
 import { plainClientIn } from './plain-client';
@@ -476,7 +476,7 @@ test.describe('Focus goes where the next step is: the call controls after joinin
     }
   });
 
-  test('closing the lock dialog gives focus back to its button; the password prompt, once passed, leaves focus on "Join call"', async ({ people }) => {
+  test('closing the lock dialog gives focus back to its button; its Lock, pressed while the room answers, keeps the focus, held; the password prompt, once passed, leaves focus on "Join call"', async ({ people }) => {
     const room = uniqueRoomName('dialog-focus');
     const alice = await people.join(room, 'Alice');
     const lockButton = alice.page.getByRole('button', { name: 'Lock room' });
@@ -489,8 +489,18 @@ test.describe('Focus goes where the next step is: the call controls after joinin
 
     await lockButton.click();
     await dialog.getByRole('textbox', { name: 'Room password' }).fill('open sesame');
-    await dialog.getByRole('button', { name: 'Lock', exact: true }).click();
+    // Pressed from the keyboard while the room has not answered (the session paused), the button
+    // keeps the focus in the dialog, held, and a second press asks nothing more.
+    const worker = await pauseSessionWorker(alice.page);
+    await dialog.getByRole('button', { name: 'Lock', exact: true }).focus();
+    await alice.page.keyboard.press('Enter');
+    const locking = dialog.getByRole('button', { name: 'Locking…' });
+    await expect(locking).toBeFocused();
+    await expect(locking).toHaveAttribute('aria-disabled', 'true');
+    await alice.page.keyboard.press('Enter');
+    await worker.resume();
     await expect(alice.page.getByRole('button', { name: 'Unlock room' })).toBeFocused();
+    await expect(dialog).toBeHidden();
 
     const bob = await people.arrive(room, 'Bob');
     await enterPassword(bob.page, 'open sesame');

@@ -119,7 +119,7 @@ export async function startParley(
     relay = relayOptions && (await RelayServer.start(relayOptions));
     const openGateway = async (listenPort: number): Promise<OpenGateway> => {
       // Looked up per upgrade: a restarted XMPP server may listen on another port than the last one.
-      const xmppProxy = new WebsocketProxy(() => new URL(xmpp.server.websocketUrl), settings.gatewayBufferBytes);
+      const xmppProxy = new WebsocketProxy(() => new URL(xmpp.server.websocketUrl), settings.gatewayBufferBytes, settings.xmppConnectionsPerAddress);
       const gateway = await createGateway({
         settings,
         xmppProxy,

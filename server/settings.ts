@@ -69,6 +69,8 @@ export interface ParleySettings {
   xmppReconnectsPerSecond: number;
   /** GET /api/xmpp-ready questions held at once from one client address (PARLEY_XMPP_READY_WAITERS_PER_ADDRESS). */
   xmppReadyWaitersPerAddress: number;
+  /** XMPP websockets the gateway carries at once from one client address (PARLEY_XMPP_CONNECTIONS_PER_ADDRESS). */
+  xmppConnectionsPerAddress: number;
   /** Bytes the gateway's websocket proxy holds per connection and direction; a client that lets more pile up has stopped reading and is closed. */
   gatewayBufferBytes: number;
   /** Bounds of the relay's JSON-RPC endpoint (src/protocol/relay.ts): per connection, and per user and address (env-settable). */
@@ -252,6 +254,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, overrides: Pa
     relayHeartbeatMs: atLeastOne('PARLEY_RELAY_HEARTBEAT_MS', env.PARLEY_RELAY_HEARTBEAT_MS, 2_000),
     xmppReconnectsPerSecond: atLeastOne('PARLEY_XMPP_RECONNECTS_PER_SECOND', env.PARLEY_XMPP_RECONNECTS_PER_SECOND, XMPP_READINESS_DEFAULTS.releasesPerSecond),
     xmppReadyWaitersPerAddress: atLeastOne('PARLEY_XMPP_READY_WAITERS_PER_ADDRESS', env.PARLEY_XMPP_READY_WAITERS_PER_ADDRESS, XMPP_READINESS_DEFAULTS.maxWaitersPerAddress),
+    xmppConnectionsPerAddress: atLeastOne('PARLEY_XMPP_CONNECTIONS_PER_ADDRESS', env.PARLEY_XMPP_CONNECTIONS_PER_ADDRESS, 64),
     gatewayBufferBytes: atLeastOne('PARLEY_GATEWAY_BUFFER_BYTES', env.PARLEY_GATEWAY_BUFFER_BYTES, 1024 * 1024),
     relayLimits: {
       ...RELAY_LIMITS,

@@ -20,6 +20,8 @@ const ROOMS = Number(process.env.BENCH_SIGNALLING_ROOMS ?? 12);
 const MESSAGES_PER_CLIENT = 5;
 const MESSAGE_GAP_MS = 200;
 const PHASE_TIMEOUT_MS = 60_000;
+/** Every client connects from loopback: the gateways carry them all from that one address. */
+const LOOPBACK_CLIENTS = { relayWorkers: 0, xmppConnectionsPerAddress: CLIENTS };
 
 interface Person {
   client: Agent;
@@ -90,21 +92,21 @@ async function measure(tier: Tier): Promise<Measured> {
 }
 
 async function prosody(): Promise<Tier> {
-  return { name: 'one Prosody', gateways: [await startTestParley({ relayWorkers: 0 })] };
+  return { name: 'one Prosody', gateways: [await startTestParley(LOOPBACK_CLIENTS)] };
 }
 
 async function ejabberd(): Promise<Tier> {
-  return { name: 'one ejabberd node', gateways: [await startTestParley({ relayWorkers: 0, xmppServer: 'ejabberd' })] };
+  return { name: 'one ejabberd node', gateways: [await startTestParley({ ...LOOPBACK_CLIENTS, xmppServer: 'ejabberd' })] };
 }
 
 /** Two ejabberd nodes (127.0.0.2, 127.0.0.3) in one cluster, each behind its own gateway, with one token secret. */
 async function ejabberdCluster(): Promise<Tier> {
   const distributionPort = await freeLoopbackPort();
   const tokenSecret = `bench-${randomUUID()}`;
-  const first = await startTestParley({ relayWorkers: 0, xmppServer: 'ejabberd', tokenSecret, xmppCluster: { address: '127.0.0.2', distributionPort, join: [] } });
+  const first = await startTestParley({ ...LOOPBACK_CLIENTS, xmppServer: 'ejabberd', tokenSecret, xmppCluster: { address: '127.0.0.2', distributionPort, join: [] } });
   try {
     const second = await startTestParley({
-      relayWorkers: 0,
+      ...LOOPBACK_CLIENTS,
       xmppServer: 'ejabberd',
       tokenSecret,
       xmppCluster: { address: '127.0.0.3', distributionPort, join: [first.xmpp.nodeName ?? ''] },

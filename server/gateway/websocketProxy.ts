@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { HeldCounts } from '../relay/HeldCounts';
 
 /** What the proxy holds now, and the most it ever held for one connection in one direction. */
 export interface WebsocketProxyStats {
@@ -40,9 +41,14 @@ const CLIENT_ADDRESS_CLAIMS = /^(forwarded|x-forwarded-.*|x-real-ip)$/;
  * client, a client that has let that much pile up has stopped reading: both sides are closed, and
  * the XMPP server sees the session end instead of queueing for it without end. Towards the backend
  * (trusted, on loopback) the client is paused until the backend drains.
+ *
+ * With `connectionsPerAddress`, it carries at most that many connections from one client address at
+ * once (each holds a session on the backend, which keeps one that never logs in for minutes): one
+ * more is answered 429 and closed.
  */
 export class WebsocketProxy {
   private readonly open = new Set<{ client: Duplex; upstream: Socket }>();
+  private readonly byAddress = new HeldCounts();
   private peakBufferedBytes = 0;
   private closed = false;
 
@@ -50,6 +56,8 @@ export class WebsocketProxy {
   constructor(
     private readonly backend: (() => URL) | undefined,
     private readonly maxBufferedBytes: number,
+    /** Connections carried at once from one client address; undefined: no bound here (the relay counts its own). */
+    private readonly connectionsPerAddress?: number,
   ) {}
 
   /**
@@ -72,6 +80,12 @@ export class WebsocketProxy {
       refuse(client, fault);
       return;
     }
+    const clientAddress = request.socket.remoteAddress ?? '';
+    if (this.connectionsPerAddress !== undefined && this.byAddress.of(clientAddress) >= this.connectionsPerAddress) {
+      refuse(client, `too many connections from this address: at most ${this.connectionsPerAddress}`, TOO_MANY_REQUESTS);
+      return;
+    }
+    const releaseAddress = this.byAddress.hold(clientAddress);
     // Frames go through as they come: with Nagle's algorithm a frame written while the previous one
     // is unacknowledged waits for the far end's delayed ACK. (Node's HTTP server already accepts the
     // client's socket so.)
@@ -92,6 +106,7 @@ export class WebsocketProxy {
     this.open.add(pair);
     const closeBoth = (): void => {
       this.open.delete(pair);
+      releaseAddress();
       if (!answered) client.destroy();
       upstream.destroy();
     };
@@ -102,7 +117,6 @@ export class WebsocketProxy {
     upstream.once('connect', () => {
       // The backend trusts a loopback proxy's word for the client's address (Prosody's trusted_proxies):
       // only the gateway's own, from the socket, goes on.
-      const clientAddress = request.socket.remoteAddress;
       const added = { ...(clientAddress ? { 'x-forwarded-for': clientAddress } : {}), ...target?.headers };
       const passedOn = Object.entries(request.headers).filter(([name]) => name !== 'host' && !CLIENT_ADDRESS_CLAIMS.test(name) && !(name in added));
       const headers = [...passedOn, ...Object.entries(added)].flatMap(([name, value]) =>
@@ -178,15 +192,18 @@ export function handshakeFault({ method, headers }: IncomingMessage): string | u
   return undefined;
 }
 
+const BAD_REQUEST = '400 Bad Request';
+const TOO_MANY_REQUESTS = '429 Too Many Requests';
+
 /**
- * Answers 400 with `reason` and closes, once the answer is out. Node drops its own error listener
- * from a socket handed to `upgrade`, so one is added: a client resetting meanwhile would otherwise
- * throw out of the process.
+ * Answers `status` (400 by default) with `reason` and closes, once the answer is out. Node drops its
+ * own error listener from a socket handed to `upgrade`, so one is added: a client resetting meanwhile
+ * would otherwise throw out of the process.
  */
-export function refuse(client: Duplex, reason: string): void {
+export function refuse(client: Duplex, reason: string, status = BAD_REQUEST): void {
   client.on('error', () => client.destroy());
   client.once('finish', () => client.destroy());
-  client.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);
+  client.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);
 }
 
 /** The proxy speaks plain TCP: its backends are ws:// URLs. */

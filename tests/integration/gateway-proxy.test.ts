@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
-import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
 import { WebsocketProxy } from '../../server/gateway/websocketProxy';
 import { providerConfig, useParley } from '../support/parley';
 import { rawXmppClientIn } from '../support/rawXmppClient';
@@ -18,7 +18,9 @@ const SOCKET_READ_BYTES = 64 * 1024;
 /** Far more than loopback's kernel buffers take, so the flood must reach the proxy's own buffer. */
 const MAX_FLOOD_BYTES = 64 * 1024 * 1024;
 
-const parley = useParley({ gatewayBufferBytes: BUFFER_BYTES, relayWorkers: 0 });
+/** XMPP websockets carried at once from one client address, here: above what the other cases hold from loopback. */
+const CONNECTIONS_PER_ADDRESS = 8;
+const parley = useParley({ gatewayBufferBytes: BUFFER_BYTES, xmppConnectionsPerAddress: CONNECTIONS_PER_ADDRESS, relayWorkers: 0 });
 
 describe('The websocket proxy closes a client that stops reading, holding at most gatewayBufferBytes for it', () => {
   it('closes the stalled reader while a room floods it, having held at most the bound (and one socket read) for it', async () => {
@@ -152,6 +154,52 @@ describe('The gateway passes on only websocket upgrades, and nothing before the 
     expect(received).toMatch(/^HTTP\/1\.1 101 /);
     expect(received).toMatch(/<open [^>]*from=/);
     expect(received).toContain('features');
+  });
+});
+
+/** A websocket handshake to the XMPP endpoint from `localAddress`, kept open: the status line it was answered with, and its socket. */
+function handshakeFrom(localAddress: string): Promise<{ status: string; socket: Socket }> {
+  const { hostname, port } = new URL(parley().url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port: Number(port), host: hostname, localAddress }, () => socket.write(upgradeRequest()));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (received.includes('\r\n')) resolve({ status: received.slice(0, received.indexOf('\r\n')), socket });
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe('The gateway carries at most PARLEY_XMPP_CONNECTIONS_PER_ADDRESS XMPP websockets from one client address at once: one more is answered 429', () => {
+  it('answers the next handshake from a full address 429 and closes it, while another address is carried; a connection closed makes room again', async () => {
+    const held = await Promise.all(Array.from({ length: CONNECTIONS_PER_ADDRESS }, () => handshakeFrom('127.0.0.2')));
+    try {
+      expect(held.map(({ status }) => status)).toEqual(Array(CONNECTIONS_PER_ADDRESS).fill('HTTP/1.1 101 Switching Protocols'));
+      const { hostname, port } = new URL(parley().url);
+      const refused = await new Promise<Exchange>((resolve) => {
+        let received = '';
+        const socket = connect({ port: Number(port), host: hostname, localAddress: '127.0.0.2' }, () => socket.write(upgradeRequest()));
+        socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+        socket.on('error', () => {});
+        socket.on('close', () => resolve({ received, closed: true }));
+      });
+      expect(refused.received).toMatch(/^HTTP\/1\.1 429 Too Many Requests\r\n/);
+      expect(refused.received.endsWith(`too many connections from this address: at most ${CONNECTIONS_PER_ADDRESS}`)).toBe(true);
+
+      const other = await handshakeFrom('127.0.0.3');
+      expect(other.status).toBe('HTTP/1.1 101 Switching Protocols');
+      other.socket.destroy();
+
+      held.pop()!.socket.destroy();
+      await vi.waitFor(async () => {
+        const again = await handshakeFrom('127.0.0.2');
+        again.socket.destroy();
+        expect(again.status).toBe('HTTP/1.1 101 Switching Protocols');
+      }, { timeout: EXCHANGE_WAIT_MS, interval: 50 });
+    } finally {
+      for (const { socket } of held) socket.destroy();
+    }
   });
 });
 

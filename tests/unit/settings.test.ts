@@ -91,6 +91,14 @@ describe('PARLEY_XMPP_RECONNECTS_PER_SECOND: how fast the gateway tells waiting 
   });
 });
 
+describe('PARLEY_XMPP_CONNECTIONS_PER_ADDRESS: XMPP websockets the gateway carries at once from one client address (raised behind a load balancer, whose address every client shares)', () => {
+  it('is 64 by default, takes a positive integer, and refuses 0', () => {
+    expect(readSettings({}).xmppConnectionsPerAddress).toBe(64);
+    expect(readSettings({ PARLEY_XMPP_CONNECTIONS_PER_ADDRESS: '5000' }).xmppConnectionsPerAddress).toBe(5000);
+    expect(() => readSettings({ PARLEY_XMPP_CONNECTIONS_PER_ADDRESS: '0' })).toThrow(/at least 1/);
+  });
+});
+
 describe('PARLEY_XMPP_READY_WAITERS_PER_ADDRESS: questions to GET /api/xmpp-ready held from one client address (raised behind a load balancer, whose address every client shares)', () => {
   it('is 32 by default, takes a positive integer, and refuses 0', () => {
     expect(readSettings({}).xmppReadyWaitersPerAddress).toBe(32);

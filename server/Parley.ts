@@ -11,7 +11,7 @@ import { RelayServer, type RelayServerOptions } from './relay/RelayServer';
 import { relayServerOptions } from './relay/relayServerOptions';
 import { relayWorkerBinary } from './relay/workerBinary';
 import { readSettings, resolveSettings, type ParleySettings } from './settings';
-import { checkHealth, type HealthReport } from './supervision/health';
+import { checkHealth, XmppProbes, type HealthReport } from './supervision/health';
 import { XMPP_READINESS_DEFAULTS, XmppReadiness } from './supervision/XmppReadiness';
 import { XmppSupervisor } from './supervision/XmppSupervisor';
 import { systemClock } from '../src/common/clock';
@@ -114,7 +114,8 @@ export async function startParley(
   // A restart starts where the last server was, unless something took that port while it was down.
   const xmpp: XmppSupervisor = new XmppSupervisor(firstXmpp, () => startXmppServer({ ...xmppOptions, preferredHttpPort: xmpp.server.httpPort }), log, undefined, readiness);
   let relay: RelayServer | undefined;
-  const health = (): Promise<HealthReport> => checkHealth(xmpp.server, relayOptions ? relay : 'off');
+  const xmppProbes = new XmppProbes();
+  const health = (): Promise<HealthReport> => checkHealth(xmpp.server, relayOptions ? relay : 'off', xmppProbes);
   try {
     relay = relayOptions && (await RelayServer.start(relayOptions));
     const openGateway = async (listenPort: number): Promise<OpenGateway> => {

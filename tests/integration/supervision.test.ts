@@ -6,6 +6,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningParley } from '../../server/Parley';
+import { XMPP_PROBE_REUSE_MS } from '../../server/supervision/health';
 import { XMPP_READINESS_DEFAULTS } from '../../server/supervision/XmppReadiness';
 import { startTestParley } from '../support/testParley';
 import { joinedBy, joinedRoom, useSessions, waitFor, WAIT_MS, type TestSession } from '../support/sessions';
@@ -107,6 +108,24 @@ describe('GET /api/health names the part that is down (503), and says up once it
     expect(await health()).toEqual({ status: 503, body: { xmpp: 'up', relay: 'down' } });
     await server().restartRelay();
     expect(await healthBecomes(200)).toEqual({ status: 200, body: { xmpp: 'up', relay: 'up' } });
+  });
+});
+
+describe(`GET /api/health asked by anyone, however often, has the XMPP server list its sessions and rooms at most once per XMPP_PROBE_REUSE_MS (${XMPP_PROBE_REUSE_MS} ms), one probe at a time`, () => {
+  it('answers 50 questions asked at once from one probe, and probes again only once the answer is older than the reuse window', async () => {
+    await healthBecomes(200);
+    const probes = vi.spyOn(server().xmpp, 'stats');
+    try {
+      await new Promise((resolve) => setTimeout(resolve, XMPP_PROBE_REUSE_MS));
+      const answers = await Promise.all(Array.from({ length: 50 }, () => health()));
+      expect(answers).toEqual(Array(50).fill({ status: 200, body: { xmpp: 'up', relay: 'up' } }));
+      expect(probes).toHaveBeenCalledTimes(1);
+      await new Promise((resolve) => setTimeout(resolve, XMPP_PROBE_REUSE_MS));
+      expect(await health()).toEqual({ status: 200, body: { xmpp: 'up', relay: 'up' } });
+      expect(probes).toHaveBeenCalledTimes(2);
+    } finally {
+      probes.mockRestore();
+    }
   });
 });
 

@@ -172,8 +172,7 @@ export class RelayConnection implements SessionHolder {
       lost: (reason) => {
         // Its media is gone: nothing to resume.
         this.release(false);
-        // A close reason is at most 123 bytes.
-        this.socket.close(1011, reason.slice(0, 100));
+        this.socket.close(1011, closeReason(reason));
       },
     };
     if (this.socket.readyState !== WebSocket.OPEN) throw new ConflictError('the socket closed during AUTH');
@@ -245,7 +244,18 @@ export function closeWithin(socket: WebSocket, code: number, reason: string): Pr
       clearTimeout(drop);
       resolve();
     });
-    // A close reason is at most 123 bytes.
-    socket.close(code, reason.slice(0, 100));
+    socket.close(code, closeReason(reason));
   });
 }
+
+/** A websocket close reason is at most 123 bytes (RFC 6455 §5.5): `text` cut to that, between characters. ws throws on a longer one. */
+function closeReason(text: string): string {
+  const bytes = Buffer.from(text);
+  if (bytes.length <= MAX_CLOSE_REASON_BYTES) return text;
+  // A UTF-8 continuation byte (10xxxxxx) is no character's start: the cut goes before the character it belongs to.
+  let end = MAX_CLOSE_REASON_BYTES;
+  while ((bytes[end]! & 0xc0) === 0x80) end -= 1;
+  return bytes.subarray(0, end).toString();
+}
+
+const MAX_CLOSE_REASON_BYTES = 123;

@@ -117,6 +117,21 @@ describe('Failures', () => {
     await bystander.close();
   });
 
+  it('a stream whose id is long and not ASCII still closes its connection 1011 when its worker dies, the reason cut between characters to a websocket’s 123 bytes', async () => {
+    const victim = await authenticated();
+    const id = 'é'.repeat(100);
+    await victim.ok('INGEST', { id, sdp: await browser.senderOffer('accented') });
+    const routerId = parley.relay!.stats().ingestDetails.find((each) => each.id === id)!.routerId;
+    const pidsBefore = parley.relay!.workers.map((worker) => worker.pid);
+
+    process.kill((await workerOf(routerId))!, 'SIGKILL');
+    const closed = await victim.closed;
+    expect(closed.code).toBe(1011);
+    expect(Buffer.byteLength(closed.reason)).toBeLessThanOrEqual(123);
+    expect(closed.reason).toMatch(/^stream "é+$/);
+    await expect.poll(() => parley.relay!.workers.map((worker) => worker.pid).filter((each) => !pidsBefore.includes(each)).length).toBe(1);
+  });
+
   it('killRelay drops every relay socket and closes new ones at once as unavailable (1013, which a browser can tell from a network fault); restartRelay serves the same URL again', async () => {
     const client = await authenticated();
     await parley.killRelay();

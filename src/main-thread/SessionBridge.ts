@@ -129,7 +129,7 @@ export class SessionBridge {
       jingle: session.jingle,
       openRoom: (name, options) => session.openRoom(this.tabId, name, options),
       closeRoom: (roomId) => session.closeRoom(this.tabId, roomId),
-      leaveRoom: (roomId) => session.leaveRoom(roomId),
+      leaveRoom: (roomId) => session.leaveRoom(this.tabId, roomId),
       retryNow: () => session.connect(),
     };
   }

@@ -162,8 +162,8 @@ export interface SessionApi {
   /** Opens a room for this tab; the room is left when its last tab closes it or goes away. */
   openRoom(tabId: string, name: string, options?: JoinRoomOptions): Promise<string>;
   closeRoom(tabId: string, roomId: string): Promise<void>;
-  /** "Leave": the session leaves the room for every tab that holds it, whose views then say you left. */
-  leaveRoom(roomId: string): Promise<void>;
+  /** "Leave" in `tabId`, whose view has gone: the session leaves the room for every tab that holds it, whose views then say you left. */
+  leaveRoom(tabId: string, roomId: string): Promise<void>;
   /**
    * The command groups stay in the shared worker (marked for Comlink as proxied, never copied):
    * a tab's `rooms.joinRoom(…)` runs there as `session.rooms.joinRoom(…)`.

@@ -72,7 +72,7 @@ export class TabConnection implements SessionApi {
     return this.tabs.closeRoom(tabId, roomId);
   }
 
-  leaveRoom(roomId: string): Promise<void> {
-    return this.tabs.leaveRoom(roomId);
+  leaveRoom(tabId: string, roomId: string): Promise<void> {
+    return this.tabs.leaveRoom(tabId, roomId);
   }
 }

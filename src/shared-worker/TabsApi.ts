@@ -21,7 +21,7 @@ import type { SignalingSession } from './SignalingSession';
 export type TabGone = (tabId: string) => Promise<void>;
 
 export interface SessionDomains {
-  rooms: RoomsCommands & Pick<RoomsDomain, 'leaveUnheldRoom'>;
+  rooms: RoomsCommands & Pick<RoomsDomain, 'forgetRoomEvents'>;
   chat: TabsChat;
   preferences: PreferencesCommands;
   jingle: JingleRouter;
@@ -32,6 +32,8 @@ interface AttachedTab {
   listener: TabListener;
   unsubscribe: () => void;
   rooms: Set<string>;
+  /** Rooms it had open when they were left ("Leave"), by id, with their address: it still shows what was said there until it closes them. */
+  leftRooms: Map<string, string>;
 }
 
 /**
@@ -43,8 +45,8 @@ export class TabsApi implements SessionApi {
   /** Calls no tab runs, each with the latest wait for a claim begun for it: only that one may leave the call. */
   private readonly awaitingClaim = new Map<string, object>();
   readonly rooms: RoomsCommands & Comlink.ProxyMarked;
-  /** What no tab asks for: leaving a room none holds, with what none can show. */
-  private readonly unheldRooms: Pick<RoomsDomain, 'leaveUnheldRoom'>;
+  /** What no tab asks for: forgetting the event lines of a room none shows. */
+  private readonly unshownRooms: Pick<RoomsDomain, 'forgetRoomEvents'>;
   readonly chat: TabsChat & Comlink.ProxyMarked;
   readonly preferences: PreferencesCommands & Comlink.ProxyMarked;
   readonly jingle: JingleRouter & Comlink.ProxyMarked;
@@ -56,7 +58,7 @@ export class TabsApi implements SessionApi {
     private readonly tabGone: TabGone,
   ) {
     this.rooms = Comlink.proxy(domains.rooms);
-    this.unheldRooms = domains.rooms;
+    this.unshownRooms = domains.rooms;
     this.chat = Comlink.proxy(domains.chat);
     this.preferences = Comlink.proxy(domains.preferences);
     this.jingle = Comlink.proxy(domains.jingle);
@@ -74,7 +76,7 @@ export class TabsApi implements SessionApi {
     // Connecting first (its state is set at once), so the tab's snapshot never says "Not connected" for a session on its way.
     void this.session.connect();
     const unsubscribe = this.session.store.subscribe((message) => listener.state(message));
-    this.tabs.set(tabId, { listener, unsubscribe, rooms: previous?.rooms ?? new Set() });
+    this.tabs.set(tabId, { listener, unsubscribe, rooms: previous?.rooms ?? new Set(), leftRooms: previous?.leftRooms ?? new Map() });
     if (!previous) void this.tabGone(tabId).then(() => this.detach(tabId));
   }
 
@@ -127,14 +129,25 @@ export class TabsApi implements SessionApi {
   }
 
   async closeRoom(tabId: string, roomId: string): Promise<void> {
-    this.tabs.get(tabId)?.rooms.delete(roomId);
+    const tab = this.tabs.get(tabId);
+    tab?.rooms.delete(roomId);
+    const leftAddress = tab?.leftRooms.get(roomId);
+    if (leftAddress !== undefined) {
+      tab?.leftRooms.delete(roomId);
+      this.forgetIfUnshown(leftAddress);
+    }
     this.leaveUnclaimedCallOf(roomId);
     await this.leaveIfUnused(roomId);
   }
 
-  async leaveRoom(roomId: string): Promise<void> {
-    for (const tab of this.tabs.values()) tab.rooms.delete(roomId);
+  /** The tabs that still hold the room show what was said there until they close it; `tabId`'s view, which left, has gone. */
+  async leaveRoom(tabId: string, roomId: string): Promise<void> {
+    const address = this.session.store.get('rooms', roomId)?.address;
+    for (const [id, tab] of this.tabs) {
+      if (tab.rooms.delete(roomId) && address !== undefined && id !== tabId) tab.leftRooms.set(roomId, address);
+    }
     await this.rooms.leaveRoom(roomId);
+    if (address !== undefined) this.forgetIfUnshown(address);
   }
 
   private async detach(tabId: string): Promise<void> {
@@ -152,6 +165,7 @@ export class TabsApi implements SessionApi {
     }
     for (const roomId of tab.rooms) this.leaveUnclaimedCallOf(roomId);
     for (const roomId of tab.rooms) await this.leaveIfUnused(roomId);
+    for (const address of tab.leftRooms.values()) this.forgetIfUnshown(address);
   }
 
   /** A tab let the room go (closed it, or went): it may have joined its call and gone before claiming it. */
@@ -179,11 +193,23 @@ export class TabsApi implements SessionApi {
     });
   }
 
-  /** A room no tab holds is left, with what no tab can show any more: its event lines (`leaveUnheldRoom`) and messages. */
+  /** A room no tab holds is left, with what no tab can show any more (`forgetIfUnshown`). */
   private async leaveIfUnused(roomId: string): Promise<void> {
     for (const tab of this.tabs.values()) if (tab.rooms.has(roomId)) return;
     const roomAddress = this.session.store.get('rooms', roomId)?.address;
-    await this.unheldRooms.leaveUnheldRoom(roomId);
-    if (roomAddress !== undefined) this.chat.forgetRoomMessages(roomAddress);
+    await this.rooms.leaveRoom(roomId);
+    if (roomAddress !== undefined) this.forgetIfUnshown(roomAddress);
+  }
+
+  /**
+   * What was said in a room and its event lines go once no tab can show them: no room of that
+   * address is open, and no tab still shows one left there ("You left this room"). Messages still
+   * to be sent stay, for its next join.
+   */
+  private forgetIfUnshown(roomAddress: string): void {
+    if (Object.values(this.session.store.state.rooms).some((room) => room.address === roomAddress)) return;
+    for (const tab of this.tabs.values()) for (const address of tab.leftRooms.values()) if (address === roomAddress) return;
+    this.unshownRooms.forgetRoomEvents(roomAddress);
+    this.chat.forgetRoomMessages(roomAddress);
   }
 }

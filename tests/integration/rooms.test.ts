@@ -442,7 +442,7 @@ describe('SPEC §4 leaving removes the room, its peers and its call record', () 
     expect(peersIn(alice, room.address).map((peer) => peer.displayName)).toContain('Bob');
 
     await bob.tabs.openRoom(popout, name);
-    await bob.tabs.leaveRoom(roomId);
+    await bob.tabs.leaveRoom(bob.tabId, roomId);
     expect(bob.session.store.state.rooms).toEqual({});
     await waitFor(alice, 'Bob gone', (state) => !Object.values(state.peers).some((peer) => peer.displayName === 'Bob'));
   });

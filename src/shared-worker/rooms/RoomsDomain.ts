@@ -192,11 +192,8 @@ export class RoomsDomain implements SessionDomain, RoomsCommands {
     this.context.store.remove('rooms', room.id);
   }
 
-  /** Leaves a room no tab holds any more (TabsApi): no tab shows its event lines, so they go with it. */
-  async leaveUnheldRoom(roomId: string): Promise<void> {
-    const address = this.records.room(roomId)?.address;
-    await this.leaveRoom(roomId);
-    if (address === undefined) return;
+  /** No tab shows the room any more (TabsApi): its event lines go. */
+  forgetRoomEvents(address: string): void {
     for (const line of Object.values(this.context.store.state.roomEvents)) if (line.roomAddress === address) this.context.store.remove('roomEvents', line.id);
   }
 

@@ -2,6 +2,7 @@ import { useAtomValue } from 'jotai';
 import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { connectionAtom } from '../main-thread/sessionAtoms';
 import type { Room, RoomMove } from '../protocol/entities';
+import { joinRefusalCondition } from '../protocol/joinRefused';
 import { rejoinRetried } from '../protocol/roomEnded';
 import { ConnectionNotice } from './ConnectionNotice';
 import { connectionDown } from './connectionLoss';
@@ -112,6 +113,17 @@ function pending(text: string): ReactNode {
 }
 
 /**
+ * Why a first join failed, and what to do: a room that answered with a refusal is no fault of your
+ * connection (a room a plain XMPP owner opened to its members only says so); one that did not answer,
+ * or could not be looked up, is where the connection is worth a look.
+ */
+function firstJoinFailure(refusal: string | undefined): string {
+  if (refusal === 'registration-required') return 'This room lets in its members only. Ask its owner to add you, then try again.';
+  if (refusal !== undefined) return 'The room did not let you in. Try again, or ask its owner.';
+  return 'Could not join the room. Check your connection and try again.';
+}
+
+/**
  * A failed join in plain words, and the way on: a first join is the person's to try again; a rejoin
  * the session tries again by itself (`rejoinRetried`), and the button need not wait for it. Focus
  * lost with what held it (the preview's "Join call", gone with the call) comes to the button.
@@ -129,7 +141,7 @@ function JoinFailed({ room }: { room: Room }) {
       : 'The room is full. Try again in a while.'
     : retried
       ? 'You are out of the room for now. Trying to get back in…'
-      : 'Could not join the room. Check your connection and try again.';
+      : firstJoinFailure(joinRefusalCondition(room.error));
   return (
     <p>
       {retried && (

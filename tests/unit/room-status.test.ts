@@ -109,10 +109,24 @@ describe('A failed join says in plain words what to do, with "Try again" (SPEC Â
     expect(status).toContain('Try again</button>');
   });
 
-  it('a first join refused otherwise: check the connection and try again, and "Try again"', () => {
-    const status = statusWith({ state: 'connected' }, room({ ...failed, error: 'join refused: not-allowed' }));
-    expect(status).toContain('Could not join the room. Check your connection and try again.');
+  it('a first join the room refused otherwise: the room did not let you in (no word of your connection), and "Try again"', () => {
+    const status = statusWith({ state: 'connected' }, room({ ...failed, error: 'join refused: not-allowed (Room creation is restricted)' }));
+    expect(status).toContain('The room did not let you in. Try again, or ask its owner.');
+    expect(status).not.toContain('connection');
     expect(status).toContain('Try again</button>');
+  });
+
+  it('a first join refused as members only (a plain XMPP ownerâ€™s room): ask its owner to add you', () => {
+    const status = statusWith({ state: 'connected' }, room({ ...failed, error: 'join refused: registration-required' }));
+    expect(status).toContain('This room lets in its members only. Ask its owner to add you, then try again.');
+  });
+
+  it('a first join the room never answered, or whose address could not be looked up: check the connection and try again', () => {
+    for (const error of ['Room r@muc.example did not answer the join within 15 s', 'Could not fetch room config']) {
+      const status = statusWith({ state: 'connected' }, room({ ...failed, error }));
+      expect(status).toContain('Could not join the room. Check your connection and try again.');
+      expect(status).toContain('Try again</button>');
+    }
   });
 
   it('a rejoin of a room we were in that failed: the session is trying again by itself, and "Try again now" need not wait', () => {

@@ -1,6 +1,7 @@
 import { LIMITS } from '../../protocol/constants';
 import type { Stanzas } from 'stanza';
 import type { Room } from '../../protocol/entities';
+import { joinRefusedError } from '../../protocol/joinRefused';
 
 /** The SPEC §3 Room flags that say why a join was refused. */
 type JoinRefusal = 'banned' | 'passwordRequired' | 'roomFull' | 'roomNotStarted';
@@ -32,7 +33,7 @@ export function joinFailure(roomState: Room['roomState'], error: string, refusal
 export function joinErrorChange(presence: Stanzas.Presence): JoinFailure {
   const condition = typeof presence.error?.condition === 'string' ? presence.error.condition.slice(0, LIMITS.reasonLength) : 'unknown';
   const text = typeof presence.error?.text === 'string' ? presence.error.text.slice(0, LIMITS.reasonLength) : undefined;
-  const error = `join refused: ${condition}${text ? ` (${text})` : ''}`;
+  const error = joinRefusedError(condition, text);
   switch (condition) {
     case 'forbidden':
       return joinFailure('banned', error, 'banned');

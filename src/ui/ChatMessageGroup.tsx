@@ -158,7 +158,7 @@ const ChatMessageItem = memo(function ChatMessageItem({ message, editable, onEdi
           </span>
         )}
       </div>
-      <MessageReactions message={message} selfAddress={selfAddress} picking={picker.open} onPicked={picker.close} />
+      <MessageReactions message={message} selfAddress={selfAddress} picking={picker.open} onPicked={picker.close} reactButton={picker.opener} />
     </div>
   );
 });

@@ -1,5 +1,5 @@
 import { atom, useAtomValue, useStore } from 'jotai';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { preferencesAtom, sessionStateAtom } from '../main-thread/sessionAtoms';
 import { DEFAULT_PREFERENCES, LIMITS } from '../protocol/constants';
 import { roomNameError } from '../protocol/rooms';
@@ -41,6 +41,8 @@ export function Home() {
   const identityReplaced = useAtomValue(identityReplacedAtom);
   const [leftRoom] = useState(leftRoomOfHistory);
   const [roomName, setRoomName] = useState(leftRoom ?? '');
+  // Where the focus goes when the last recent room is forgotten.
+  const roomNameField = useRef<HTMLInputElement>(null);
   // Undefined until edited: the field shows the saved name, which arrives with the session's snapshot;
   // a person who has none (the default, "Anonymous") gets an empty field to type theirs into.
   const [displayName, setDisplayName] = useState<string | undefined>(undefined);
@@ -112,6 +114,7 @@ export function Home() {
           <input
             type="text"
             value={roomName}
+            ref={roomNameField}
             onChange={(event) => setRoomName(event.target.value)}
             autoComplete="off"
             autoFocus
@@ -144,7 +147,7 @@ export function Home() {
           Start a new room
         </button>
       </form>
-      <RecentRooms rooms={preferences.recentRooms} />
+      <RecentRooms rooms={preferences.recentRooms} focusWhenEmptied={roomNameField} />
     </main>
   );
 }

@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import type { ChatMessage } from '../protocol/entities';
+import { focusLost } from './focusLost';
 import { useActions } from './tabContext';
 
 /** What the picker offers; any other reaction an XMPP app sent shows, and can be added to, as these. */
@@ -39,13 +40,17 @@ interface MessageReactionsProps {
   picking: boolean;
   /** A reaction was picked: the picker closes. */
   onPicked: () => void;
+  /** The message's React button: it takes the focus when the reaction you took back goes with its button. */
+  reactButton: RefObject<HTMLButtonElement | null>;
 }
 
 /**
  * Under a message: its reactions (XEP-0444), each emoji with how many gave it, which adds or takes back
- * yours; and, while picking, the reactions to choose from. Your set goes to the session whole.
+ * yours; and, while picking, the reactions to choose from. Your set goes to the session whole. A
+ * reaction only you gave, taken back, goes with its button: the focus goes to the message's React
+ * button, not to the page.
  */
-export function MessageReactions({ message, selfAddress, picking, onPicked }: MessageReactionsProps) {
+export function MessageReactions({ message, selfAddress, picking, onPicked, reactButton }: MessageReactionsProps) {
   const actions = useActions();
   const tallies = tallyReactions(message, selfAddress);
   const mine = (selfAddress === undefined ? undefined : message.reactions?.[selfAddress]?.emojis) ?? [];
@@ -53,6 +58,15 @@ export function MessageReactions({ message, selfAddress, picking, onPicked }: Me
   useEffect(() => {
     if (picking) firstChoice.current?.focus();
   }, [picking]);
+  // The emoji only you gave that you took back, until the session has it gone.
+  const takenBack = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (takenBack.current === undefined) return;
+    const tally = tallies.find(({ emoji }) => emoji === takenBack.current);
+    if (tally?.mine) return;
+    takenBack.current = undefined;
+    if (!tally && focusLost()) reactButton.current?.focus();
+  });
 
   const toggle = (emoji: string) => {
     const next = mine.includes(emoji) ? mine.filter((one) => one !== emoji) : [...mine, emoji];
@@ -71,7 +85,10 @@ export function MessageReactions({ message, selfAddress, picking, onPicked }: Me
           aria-label={`${emoji} from ${namesInWords(names)}`}
           title={namesInWords(names)}
           disabled={selfAddress === undefined}
-          onClick={() => toggle(emoji)}
+          onClick={() => {
+            if (given && names.length === 1) takenBack.current = emoji;
+            toggle(emoji);
+          }}
         >
           {emoji} <span className="reaction-count">{names.length}</span>
         </button>

@@ -79,7 +79,7 @@ test.describe('Start a new room: the home page opens a room of a fresh name nobo
 });
 
 test.describe('Recent rooms: the home page lists the rooms you were in, the latest first, to open again or forget (kept on this device)', () => {
-  test('Vera is in two rooms, one started new and one by name; home lists both, opens one again, and forgets the other for good', async ({ page, appUrl }) => {
+  test('Vera is in two rooms, one started new and one by name; home lists both, opens one again, and forgets the other for good, the focus going to the room listed next and, the list gone, to "Room name"', async ({ page, appUrl }) => {
     const recent = page.getByRole('list', { name: 'Recent rooms' });
     await page.goto(appUrl);
     await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Connected');
@@ -107,8 +107,12 @@ test.describe('Recent rooms: the home page lists the rooms you were in, the late
 
     await page.getByRole('button', { name: 'Leave' }).click();
     await expect(recent.getByRole('link')).toHaveText([started, named]);
-    await recent.getByRole('button', { name: `Forget ${named}` }).click();
+    // Forgotten from the keyboard, a room goes with its button: the focus goes to the room listed
+    // after it (or before it), and once the list is gone, to "Room name".
+    await recent.getByRole('button', { name: `Forget ${named}` }).focus();
+    await page.keyboard.press('Enter');
     await expect(recent.getByRole('link')).toHaveText([started]);
+    await expect(recent.getByRole('link', { name: started })).toBeFocused();
     await page.reload();
     await expect(recent.getByRole('link')).toHaveText([started]);
 
@@ -119,6 +123,14 @@ test.describe('Recent rooms: the home page lists the rooms you were in, the late
     await expect(page.getByRole('button', { name: 'Lock room' })).toBeVisible();
     await page.goto(appUrl);
     await expect(recent.getByRole('link')).toHaveText([linked, started]);
+
+    await recent.getByRole('button', { name: `Forget ${linked}` }).focus();
+    await page.keyboard.press('Enter');
+    await expect(recent.getByRole('link', { name: started })).toBeFocused();
+    await recent.getByRole('button', { name: `Forget ${started}` }).focus();
+    await page.keyboard.press('Enter');
+    await expect(recent).toHaveCount(0);
+    await expect(page.getByRole('textbox', { name: 'Room name' })).toBeFocused();
   });
 
   test('a long room name is cut short inside the card, whole in its tooltip, on a phone: the page does not scroll sideways', async ({ page, appUrl }) => {

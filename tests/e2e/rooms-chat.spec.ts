@@ -234,7 +234,7 @@ test.describe('Private messages: you write to someone alone when their app can r
 });
 
 test.describe('Reactions (XEP-0444): a reaction picked under a message shows under it for everyone, with who gave it; pressing it again takes yours back (beyond the spec)', () => {
-  test('Alice reacts 👍 to Bob’s message; Bob sees it, adds his; a press elsewhere or Escape puts the picker away; Alice takes hers back and Bob sees only his', async ({ people }) => {
+  test('Alice reacts 👍 to Bob’s message; Bob sees it, adds his; a press elsewhere or Escape puts the picker away; Alice takes hers back and Bob sees only his; a reaction only she gave, taken back, leaves the focus on the message’s React button', async ({ people }) => {
     const room = uniqueRoomName('reactions');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
@@ -276,6 +276,16 @@ test.describe('Reactions (XEP-0444): a reaction picked under a message shows und
     await expect(bobsThumb).toHaveAccessibleName('👍 from you');
     await expect(bobsThumb).toContainText('1');
     await expect(message(alice.page).getByRole('button', { name: '👍 from Bob' })).toHaveAttribute('aria-pressed', 'false');
+
+    // A reaction only she gave, taken back from the keyboard, goes with its button: the focus goes to
+    // the message's React button, not to the page.
+    await message(alice.page).getByRole('button', { name: 'React' }).click();
+    await alice.page.getByRole('group', { name: 'Pick a reaction' }).getByRole('button', { name: 'React with 🎉' }).click();
+    const party = message(alice.page).getByRole('button', { name: '🎉 from you' });
+    await party.focus();
+    await alice.page.keyboard.press('Enter');
+    await expect(party).toHaveCount(0);
+    await expect(message(alice.page).getByRole('button', { name: 'React' })).toBeFocused();
   });
 });
 

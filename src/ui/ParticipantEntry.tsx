@@ -1,3 +1,6 @@
+import { useEffect, useState } from 'react';
+import { errorMessage } from '../common/errorMessage';
+import { ATTENTION_MS } from '../protocol/constants';
 import type { Peer } from '../protocol/entities';
 import { useActions } from './tabContext';
 import { BellIcon } from './Icon';
@@ -14,9 +17,26 @@ interface ParticipantEntryProps {
   canNudge: boolean;
 }
 
-/** One person in the room: their name, then their states in words, then what you can do to them. */
+/**
+ * One person in the room: their name, then their states in words, then what you can do to them. An
+ * attention request you sent says so in their entry for as long as they are shown it (ATTENTION_MS),
+ * and one that could not go says why.
+ */
 export function ParticipantEntry({ peer, reconnecting, onKicked, canNudge }: ParticipantEntryProps) {
   const actions = useActions();
+  // A new object per request, so that asking again shows it for ATTENTION_MS again.
+  const [attention, setAttention] = useState<{ words: string } | undefined>(undefined);
+  useEffect(() => {
+    if (!attention) return;
+    const timer = setTimeout(() => setAttention(undefined), ATTENTION_MS);
+    return () => clearTimeout(timer);
+  }, [attention]);
+  const requestAttention = () => {
+    actions.chat.requestAttention(peer.address).then(
+      () => setAttention({ words: 'asked for attention' }),
+      (error: unknown) => setAttention({ words: `not asked for attention (${errorMessage(error)})` }),
+    );
+  };
   const states = reconnecting ? [...peerStates(peer), 'reconnecting'] : peerStates(peer);
   const initial = Array.from(peer.displayName.trim())[0]?.toUpperCase() ?? '?';
   return (
@@ -36,6 +56,15 @@ export function ParticipantEntry({ peer, reconnecting, onKicked, canNudge }: Par
             ))}
           </span>
         )}
+        {/* Present while empty: a live region speaks what is put into it, not what comes with it. */}
+        <span className="participant-note" role="status">
+          {attention && (
+            <>
+              <span className="visually-hidden">, </span>
+              {attention.words}
+            </>
+          )}
+        </span>
       </span>
       {!peer.isSelf && !reconnecting && (
         <span className="participant-actions">
@@ -45,7 +74,7 @@ export function ParticipantEntry({ peer, reconnecting, onKicked, canNudge }: Par
               className="icon-button"
               aria-label={`Request attention from ${peer.displayName}`}
               title={`Request attention from ${peer.displayName}`}
-              onClick={() => void actions.chat.requestAttention(peer.address).catch(() => {})}
+              onClick={requestAttention}
             >
               <BellIcon />
             </button>

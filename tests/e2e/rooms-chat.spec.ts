@@ -1011,7 +1011,7 @@ test.describe('Kick: the owner bans a peer, who then reads that they are banned 
 });
 
 test.describe('Attention request: shown while the peer requests it, for 5 s (SPEC §4 attention request)', () => {
-  test('asking a person for attention shows them an alert that then goes away', async ({ people }) => {
+  test('asking a person for attention shows them an alert that then goes away; the one who asked reads that they did, in the person’s entry, as long', async ({ people }) => {
     const room = uniqueRoomName('attention');
     const alice = await people.join(room, 'Alice');
     const bob = await people.join(room, 'Bob');
@@ -1020,7 +1020,10 @@ test.describe('Attention request: shown while the peer requests it, for 5 s (SPE
     const alert = bob.page.getByRole('alert').filter({ hasText: 'Alice is asking for your attention.' });
     await expect(alert).toBeVisible();
     await expect(participantEntry(bob.page, 'Alice')).toContainText('asking for attention');
+    const asked = participantEntry(alice.page, 'Bob').getByRole('status');
+    await expect(asked).toHaveText(', asked for attention');
     await expect(alert).toBeHidden();
+    await expect(asked).toHaveText('');
   });
 });
 

@@ -56,3 +56,30 @@ describe('The device pickers show the device picked while none runs (after leavi
     expect(h.mediaDevices.requests.at(-1)?.audio).toEqual({ deviceId: { exact: 'headset-microphone' } });
   });
 });
+
+/** The text of each picker's first entry (the one standing for no choice), by the picker's label. */
+function firstEntries(h: ReturnType<typeof harness>): Record<string, string | undefined> {
+  const markup = renderToStaticMarkup(createElement(Provider, { store: h.store }, createElement(CallRuntimeContext, { value: h.runtime }, createElement(DevicePickers))));
+  return Object.fromEntries([...markup.matchAll(/<label[^>]*><span>([^<]+)<\/span><select[^>]*><option[^>]*>([^<]*)<\/option>/g)].map(([, label, first]) => [label!, first]));
+}
+
+describe('A picker with nothing to choose says why: none of its kind found once the browser names devices, access to allow before that', () => {
+  it('no camera plugged in, access granted: the camera picker says "No camera found", the microphone picker offers the default', async () => {
+    const h = harness();
+    current = h;
+    h.mediaDevices.plug('videoinput', false);
+    h.runtime.start();
+    await settle();
+    expect(firstEntries(h)).toMatchObject({ Camera: 'No camera found', Microphone: 'Default microphone' });
+  });
+
+  it('access not granted yet (the browser names no device): every picker asks for access', async () => {
+    const h = harness();
+    current = h;
+    h.mediaDevices.labelled = false;
+    h.mediaDevices.failNextWith = 'NotAllowedError';
+    h.runtime.start();
+    await settle();
+    expect(firstEntries(h)).toMatchObject({ Camera: 'Allow access to choose', Microphone: 'Allow access to choose' });
+  });
+});

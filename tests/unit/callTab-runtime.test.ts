@@ -38,6 +38,16 @@ async function openWithCameraHeld(): Promise<ReturnType<typeof harness>> {
   return h;
 }
 
+/** The preview of a computer with no device of `kind` plugged in. */
+async function openWithout(kind: 'audioinput' | 'videoinput'): Promise<ReturnType<typeof harness>> {
+  const h = harness();
+  h.mediaDevices.plug(kind, false);
+  h.runtime.start();
+  current = h;
+  await settle();
+  return h;
+}
+
 /** A tab that runs the call, in it with camera and microphone. */
 async function inTheCall(): Promise<ReturnType<typeof harness>> {
   const h = open();
@@ -300,6 +310,63 @@ describe('A camera or microphone that did not start keeps why beside it until it
     await h.runtime.toggleMicrophone();
     expect(local(h).microphone).toBeDefined();
     expect(Object.keys(troubles())).toEqual(['camera']);
+  });
+});
+
+describe('A computer with no camera (or no microphone): the preview, the device’s button and its list say none was found — never that it is off, about to turn on, or waiting for access — and one plugged in starts in the preview (beyond SPEC §8)', () => {
+  it('no camera listed: the microphone starts, the camera keeps "No camera was found" without a notice, and is not "on" after hanging up until one is plugged in', async () => {
+    const h = await openWithout('videoinput');
+    const troubles = () => h.store.get(h.runtime.atoms.deviceTroubles);
+    const toggles = () => h.store.get(h.runtime.atoms.deviceToggles);
+    expect(local(h).microphone).toBeDefined();
+    expect(local(h).camera).toBeUndefined();
+    expect(troubles()).toEqual({ camera: { words: 'No camera was found', advice: 'No camera was found. Connect one and try again.', held: false } });
+    expect(h.store.get(h.runtime.atoms.problem)).toBeUndefined();
+    expect(toggles().camera).toMatchObject({ on: false, enabled: false });
+
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    await h.runtime.hangUp();
+    await settle();
+    expect(toggles().camera.on).toBe(false);
+    expect(toggles().microphone.on).toBe(true);
+    expect(troubles().camera?.words).toBe('No camera was found');
+
+    // Plugged in after leaving, it is what the next join turns on: nothing is captured before.
+    h.mediaDevices.plug('videoinput', true);
+    await settle();
+    expect(troubles()).toEqual({});
+    expect(local(h).camera).toBeUndefined();
+    expect(toggles().camera.on).toBe(true);
+  });
+
+  it('a camera plugged in while the preview has none starts in the preview, as it would have at first', async () => {
+    const h = await openWithout('videoinput');
+    expect(h.store.get(h.runtime.atoms.deviceTroubles).camera?.words).toBe('No camera was found');
+
+    h.mediaDevices.plug('videoinput', true);
+    await settle();
+    expect(local(h).camera).toMatchObject({ off: false });
+    expect(h.store.get(h.runtime.atoms.deviceTroubles)).toEqual({});
+    expect(h.store.get(h.runtime.atoms.problem)).toBeUndefined();
+  });
+
+  it('no microphone listed: the camera starts, the microphone keeps "No microphone was found"; one plugged in during the call is said no more, and waits for you to unmute', async () => {
+    const h = await openWithout('audioinput');
+    expect(local(h).camera).toMatchObject({ off: false });
+    expect(local(h).microphone).toBeUndefined();
+    expect(h.store.get(h.runtime.atoms.deviceTroubles)).toEqual({ microphone: expect.objectContaining({ words: 'No microphone was found' }) });
+
+    await h.runtime.joinCall();
+    h.deliverCallRecord();
+    await settle();
+    const requestsBefore = h.mediaDevices.requests.length;
+    h.mediaDevices.plug('audioinput', true);
+    await settle();
+    expect(h.store.get(h.runtime.atoms.deviceTroubles)).toEqual({});
+    expect(h.mediaDevices.requests).toHaveLength(requestsBefore);
+    expect(local(h).microphone).toBeUndefined();
   });
 });
 

@@ -132,6 +132,8 @@ export class LocalCapture {
    * without its device was read, before or after its end (it was unplugged): listed again after that, it comes back.
    */
   private readonly unplugged: Partial<Record<CaptureDevice, EndedCapture & { gone: boolean }>> = {};
+  /** Asked for while the browser listed none of its kind (a computer with no camera), until one is listed. */
+  private readonly notListed = new Set<CaptureDevice>();
   private readonly stopFollowingDevices: () => void;
   /** A capture asked for again on its own is running: a failure it already said is not said again. */
   private quiet = false;
@@ -158,7 +160,10 @@ export class LocalCapture {
       onError: (error) => this.failed(error),
       standInCamera: options.standInCamera,
     });
-    this.stopFollowingDevices = options.devices.on('change', (state) => this.bringBackReplugged(state));
+    this.stopFollowingDevices = options.devices.on('change', (state) => {
+      this.bringBackReplugged(state);
+      this.takeNewlyListed(state);
+    });
     this.stopFollowingItems = options.media.on('removed', (item) => this.standIns.delete(item.id));
   }
 
@@ -243,6 +248,33 @@ export class LocalCapture {
     if (back.length === 0 || this.closed || this.options.released() || this.options.use() === 'none') return;
     for (const device of back) this.startOff[device] = this.unplugged[device]?.off ?? false;
     void this.captureMedia(kindsOf(back), 'missing');
+  }
+
+  /**
+   * A camera or microphone asked for while none was listed is said beside it (no notice: a computer
+   * without a camera is no fault to interrupt anyone with) — "No camera was found" — rather than the
+   * preview calling it off or about to turn on.
+   */
+  private sayNotListed(devices: readonly CaptureDevice[]): void {
+    const error = new CaptureDeviceError(`no ${devices.join(' or ')} is listed`, devices, 'NotFoundError');
+    for (const device of devices) this.notListed.add(device);
+    this.setTroubles({ ...this.troubles, ...Object.fromEntries(devices.map((device) => [device, error.troubleOf(device)])) });
+  }
+
+  /**
+   * One is listed now (plugged in): what was said of it goes, and the preview starts it if you want
+   * it on, as it would have at first; in the call it waits for you to turn it on.
+   */
+  private takeNewlyListed(state: DevicesState): void {
+    const listed = [...this.notListed].filter((device) => (device === 'camera' ? state.hasCamera : state.hasMicrophone));
+    if (listed.length === 0) return;
+    for (const device of listed) this.notListed.delete(device);
+    const troubles = { ...this.troubles };
+    for (const device of listed) delete troubles[device];
+    this.setTroubles(troubles);
+    if (this.closed || this.options.use() !== 'preview' || this.options.released()) return;
+    const wanted = listed.filter((device) => this.wanted[device]);
+    if (wanted.length > 0) void this.captureMedia(kindsOf(wanted), 'missing', { quiet: true });
   }
 
   /** Whether the browser's device list `state` has the camera or microphone `deviceId`. */
@@ -498,6 +530,8 @@ export class LocalCapture {
       );
       return;
     }
+    const notListed = [...(kinds.video && !known.hasCamera ? (['camera'] as const) : []), ...(kinds.audio && !known.hasMicrophone ? (['microphone'] as const) : [])];
+    if (notListed.length > 0) this.sayNotListed(notListed);
     const audio = kinds.audio && known.hasMicrophone && this.takes(mode, 'microphone', before.microphone);
     const taken = kinds.video && known.hasCamera && this.takes(mode, 'camera', before.camera);
     // A camera that would start off is not opened (its light stays out): a stand-in is its place.

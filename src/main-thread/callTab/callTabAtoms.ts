@@ -102,11 +102,11 @@ export function createCallTabAtoms(roomAddress: string) {
     const cameraStarting = get(previewStarting) || known.requestingCameraCapture;
     return {
       microphone: {
-        on: microphone ? !microphone.muted : released && wanted.microphone,
+        on: microphone ? !microphone.muted : released && wanted.microphone && known.hasMicrophone,
         starting: get(microphoneStarting),
         enabled: !get(preferencesAtom).pushToTalk && known.hasMicrophone && !get(microphoneStarting),
       },
-      camera: { on: camera ? !camera.off : released && wanted.camera, starting: cameraStarting, enabled: known.hasCamera && !cameraStarting },
+      camera: { on: camera ? !camera.off : released && wanted.camera && known.hasCamera, starting: cameraStarting, enabled: known.hasCamera && !cameraStarting },
     };
   });
   // The people the call still follows through a lost connection keep their tiles (call/RejoinHold).

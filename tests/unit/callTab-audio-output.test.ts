@@ -111,12 +111,35 @@ describe('a speaker you chose plays the call once it is plugged in: the preferen
     expect(asked).toEqual(['headset']);
 
     pluggedIn.add('headset');
-    outputs.retryUnavailable();
+    outputs.retryUnavailable(['', 'headset']);
     await settle();
     expect(asked).toEqual(['headset', 'headset']);
     expect(element.sinkId).toBe('headset');
     // In use now: another change of the list asks nothing.
-    outputs.retryUnavailable();
+    outputs.retryUnavailable(['', 'headset', 'usb-speaker']);
     expect(asked).toEqual(['headset', 'headset']);
+  });
+
+  it('the headset unplugged while it plays (the browser moves the sound to the default, no error) and plugged back in: the call moves back to it', async () => {
+    const settings: AudioOutputSettings = { peers: { [BOB]: peer(BOB) }, preferences: { globalVolumeLimit: 1, audioOutputDeviceId: 'headset' } };
+    const outputs = new AudioOutputs(() => settings, { info: () => undefined, error: () => undefined });
+    const { pluggedIn, asked, element } = fakeOutputs();
+    pluggedIn.add('headset');
+    outputs.add(element, BOB);
+    await settle();
+    expect(asked).toEqual(['headset']);
+
+    // Unplugged: as Chromium does, the element plays on the default without an error.
+    pluggedIn.delete('headset');
+    element.sinkId = '';
+    outputs.retryUnavailable(['']);
+    await settle();
+    expect(asked).toEqual(['headset']);
+
+    pluggedIn.add('headset');
+    outputs.retryUnavailable(['', 'headset']);
+    await settle();
+    expect(asked).toEqual(['headset', 'headset']);
+    expect(element.sinkId).toBe('headset');
   });
 });

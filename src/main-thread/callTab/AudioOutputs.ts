@@ -17,7 +17,7 @@ interface Output {
   readonly owner: string | undefined;
   /** The output device asked for last ('' is the system default). */
   sinkId: string | undefined;
-  /** That device could not be used (not plugged in): the element plays on the browser's default until it is asked again. */
+  /** That device could not be used (not plugged in), or went from the device list while in use (the browser then plays on its default): asked for again on the next change of the list. */
   sinkUnavailable: boolean;
 }
 
@@ -26,7 +26,8 @@ interface Output {
  * global limit (SPEC §3/§9: 0.8 and 1 by default; deafened, 0) on the chosen output device
  * (preference audioOutputDeviceId, where the browser can choose outputs). `refresh` re-applies
  * both whenever a limit or the preference changes; `retryUnavailable`, once the device list changes,
- * asks again for a chosen output that was not plugged in, so a headset plugged back in plays the call.
+ * asks again for a chosen output that was not plugged in, or that was unplugged while it played (the
+ * browser moves its sound to the default without a word), so a headset plugged back in plays the call.
  */
 export class AudioOutputs {
   private readonly outputs = new Set<Output>();
@@ -60,10 +61,19 @@ export class AudioOutputs {
     this.refresh();
   }
 
-  /** The device list changed: each output whose chosen device could not be used is asked for it again. */
-  retryUnavailable(): void {
+  /**
+   * The device list changed (`listedOutputs`: the output devices it names; none named before access
+   * is granted): an output whose chosen device is no longer listed plays on the default meanwhile,
+   * and each whose chosen device could not be used is asked for it again.
+   */
+  retryUnavailable(listedOutputs: readonly string[]): void {
     const settings = this.read();
     for (const output of this.outputs) {
+      const chosen = output.sinkId;
+      if (listedOutputs.length > 0 && chosen && !listedOutputs.includes(chosen)) {
+        output.sinkUnavailable = true;
+        continue;
+      }
       if (!output.sinkUnavailable) continue;
       output.sinkId = undefined;
       this.apply(output, settings);

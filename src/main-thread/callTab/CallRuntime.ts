@@ -229,7 +229,7 @@ export class CallRuntime {
       this.media.on('removed', itemsChanged),
       this.devices.on('change', (state) => {
         store.set(this.atoms.devices, state);
-        this.elements.retryUnavailableOutputs();
+        this.elements.retryUnavailableOutputs(state.list.filter((device) => device.kind === 'audiooutput').map((device) => device.deviceId));
       }),
       // The record may say joined only after the join's answer: what it keeps of your media is written then.
       store.sub(callAtomFamily(this.roomAddress), () => {

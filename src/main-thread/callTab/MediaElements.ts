@@ -92,9 +92,9 @@ export class MediaElements {
     this.outputs.setLimit(peerAddress, volumeLimit);
   }
 
-  /** The device list changed: a chosen speaker that was not plugged in is asked for again (AudioOutputs). */
-  retryUnavailableOutputs(): void {
-    this.outputs.retryUnavailable();
+  /** The device list changed: a chosen speaker that was not plugged in, or was unplugged, is asked for again once listed (AudioOutputs). */
+  retryUnavailableOutputs(listedOutputs: readonly string[]): void {
+    this.outputs.retryUnavailable(listedOutputs);
   }
 
   /** Plays what autoplay held back; call it from a user gesture. */

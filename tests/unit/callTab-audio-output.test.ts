@@ -88,6 +88,13 @@ describe('a speaker you chose plays the call once it is plugged in: the preferen
     return { pluggedIn, asked, element: element as typeof element & HTMLAudioElement };
   }
 
+  /** The headset plugged in, as the device list then names it. */
+  async function plugInHeadset(pluggedIn: Set<string>, outputs: AudioOutputs): Promise<void> {
+    pluggedIn.add('headset');
+    outputs.retryUnavailable(['', 'headset']);
+    await settle();
+  }
+
   let restore: () => void = () => undefined;
   beforeEach(() => {
     const had = Object.getOwnPropertyDescriptor(globalThis, 'HTMLMediaElement');
@@ -110,9 +117,7 @@ describe('a speaker you chose plays the call once it is plugged in: the preferen
     outputs.refresh();
     expect(asked).toEqual(['headset']);
 
-    pluggedIn.add('headset');
-    outputs.retryUnavailable(['', 'headset']);
-    await settle();
+    await plugInHeadset(pluggedIn, outputs);
     expect(asked).toEqual(['headset', 'headset']);
     expect(element.sinkId).toBe('headset');
     // In use now: another change of the list asks nothing.
@@ -136,9 +141,7 @@ describe('a speaker you chose plays the call once it is plugged in: the preferen
     await settle();
     expect(asked).toEqual(['headset']);
 
-    pluggedIn.add('headset');
-    outputs.retryUnavailable(['', 'headset']);
-    await settle();
+    await plugInHeadset(pluggedIn, outputs);
     expect(asked).toEqual(['headset', 'headset']);
     expect(element.sinkId).toBe('headset');
   });

@@ -94,8 +94,11 @@ test.describe('SPEC §4 Call in the app: two people join, see and hear each othe
       const alone = callRegion(alice.page).getByText('Nobody else is in the call yet. Anyone who opens this room’s link can join you.');
       await expect(alone).toBeVisible();
       await expect(callRegion(alice.page).getByRole('button', { name: 'Copy link' })).toBeVisible();
+      await callRegion(alice.page).getByRole('button', { name: 'Copy link' }).focus();
       await joinCall(bob.page);
       await expect(alone).toHaveCount(0);
+      // The words went with the focus ("Copy link"): it is on the call's controls, not the page.
+      await expect(alice.page.getByRole('group', { name: 'Call controls' }).locator(':focus')).toHaveCount(1);
       await expect(callRegion(bob.page).getByText('Nobody else is in the call yet.', { exact: false })).toHaveCount(0);
     });
     await expectEveryoneSeesAndHearsEveryone([alice, bob]);
@@ -548,6 +551,9 @@ test.describe('SPEC §4 one call at a time in the app: across tabs, a pop-out ch
       await expect(tile(bob.page, 'Alice')).toHaveCount(0);
       await expect(callButton(alice.page, 'Join call')).toBeVisible();
       await expect(controls).toHaveCount(0);
+      // The button went with the call: the pop-out says she left, and those words have the focus.
+      const left = popout.getByRole('status').filter({ hasText: 'You left the call.' });
+      await expect(left).toBeFocused();
       await popout.close();
       await joinCall(alice.page);
       await expectDecodingVideo(bob.page, 'Alice');
@@ -723,8 +729,12 @@ test.describe('SPEC §3 Media item speaking and inputLost in the app: real speec
 
       // Alice picks another microphone in the notice, one that sends sound: the notice goes, Bob hears her.
       await page.evaluate(() => Object.assign(window, { parleyMicrophoneMutedOnDevice: false }));
-      await notice.getByRole('combobox', { name: 'Use another microphone' }).selectOption({ index: 2 });
+      const otherMicrophone = notice.getByRole('combobox', { name: 'Use another microphone' });
+      await otherMicrophone.focus();
+      await otherMicrophone.selectOption({ index: 2 });
       await expect(notice).toHaveCount(0);
+      // The list went with the notice: the focus is on the call's controls, not the page.
+      await expect(page.getByRole('group', { name: 'Call controls' }).locator(':focus')).toHaveCount(1);
       await expectHearing(bob.page, 'Alice');
     } finally {
       await context.close();

@@ -4,11 +4,9 @@ import { handoverMessage } from '../../main-thread/callTab/callHandover';
 import { preferencesAtom } from '../../main-thread/sessionAtoms';
 import { focusLost } from '../focusLost';
 import { useCallRuntime } from './callRuntimeContext';
+import { focusCallControl } from './focusCallControl';
 import { MicrophonePicker } from './DevicePickers';
 import { stoppedWords } from './stoppedWords';
-
-/** The call's next step in its stage: the first usable call control in the call, "Join call" in the preview, "Move call here" elsewhere. */
-const CALL_CONTROL = '.call-controls button:not(:disabled), .join-call:not(:disabled), .call-elsewhere-actions button';
 
 /**
  * What the person should know about their media: a capture or call problem in plain words, the
@@ -39,7 +37,7 @@ export function CallNotices() {
   useEffect(() => {
     if (!noticeButtonUsed.current || notices.current?.contains(document.activeElement)) return;
     noticeButtonUsed.current = false;
-    if (focusLost()) notices.current?.closest('.call-stage')?.querySelector<HTMLElement>(CALL_CONTROL)?.focus({ preventScroll: true });
+    if (focusLost()) focusCallControl(notices.current);
   });
   const onNoticeButton = (action: () => void) => () => {
     noticeButtonUsed.current = true;

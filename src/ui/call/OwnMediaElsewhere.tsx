@@ -1,9 +1,10 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { OwnMediaRequest } from '../../protocol/commands';
 import { OWN_MEDIA_REQUEST_SETTLE_MS } from '../../protocol/clientDefaults';
 import { errorMessage } from '../../common/errorMessage';
 import { callAtomFamily, preferencesAtom, selfPeerAtomFamily } from '../../main-thread/sessionAtoms';
+import { focusLost } from '../focusLost';
 import { useActions } from '../tabContext';
 import { HangUpIcon } from './CallIcons';
 import { DeviceToggle } from './DeviceToggle';
@@ -18,7 +19,8 @@ type Device = keyof OwnMediaRequest;
  * tab to do what its own buttons would (`calls.requestOwnMedia`), with the same keyboard shortcuts,
  * so that Ctrl+D in the pop-out mutes you rather than opening the browser's bookmark dialog.
  * `offerHangUp`: "Hang up" beside them (the pop-out chat; the room tab's "elsewhere" view has its
- * own). Nothing is shown while you are not in the call.
+ * own). Nothing is shown while you are not in the call, but that you left it, once its "Hang up"
+ * took you out: the words take the focus the button had.
  */
 export function OwnMediaElsewhere({ roomAddress, offerHangUp = false }: { roomAddress: string; offerHangUp?: boolean }) {
   const call = useAtomValue(callAtomFamily(roomAddress));
@@ -43,7 +45,19 @@ export function OwnMediaElsewhere({ roomAddress, offerHangUp = false }: { roomAd
     const settle = setTimeout(() => setAsked({}), OWN_MEDIA_REQUEST_SETTLE_MS);
     return () => clearTimeout(settle);
   }, [asked]);
-  if (!call?.joined) return null;
+  const [hungUpHere, setHungUpHere] = useState(false);
+  const leftNote = useRef<HTMLParagraphElement>(null);
+  const joined = call?.joined === true;
+  useEffect(() => {
+    if (hungUpHere && !joined && focusLost()) leftNote.current?.focus();
+  }, [hungUpHere, joined]);
+  if (!joined) {
+    return hungUpHere ? (
+      <p ref={leftNote} className="own-media-left" role="status" tabIndex={-1}>
+        You left the call.
+      </p>
+    ) : null;
+  }
 
   const ask = (device: Device, leaving: boolean): void => {
     setAsked((current) => ({ ...current, [device]: leaving }));
@@ -56,7 +70,10 @@ export function OwnMediaElsewhere({ roomAddress, offerHangUp = false }: { roomAd
   // Leaving the call is the session's: the call's tab lets go of it as every tab does when the record says so.
   const hangUp = (): void => {
     setRefusal(undefined);
-    actions.rooms.leaveCall(roomAddress).catch((error: unknown) => setRefusal(`You are still in the call: ${errorMessage(error)}.`));
+    actions.rooms.leaveCall(roomAddress).then(
+      () => setHungUpHere(true),
+      (error: unknown) => setRefusal(`You are still in the call: ${errorMessage(error)}.`),
+    );
   };
   return (
     <div className="own-media-elsewhere" role="group" aria-label="Your call">

@@ -211,8 +211,19 @@ export class LocalCapture {
     }
     const saidAlready = error.devices.every((device) => this.troubles[device]?.advice === error.troubleOf(device).advice);
     if (!(this.quiet && saidAlready)) this.options.onProblem(error.userMessage);
-    if (error.devices.length === 0) return;
+    if (error.devices.length > 0) this.keepWhy(error);
+  }
+
+  /** Each device `error` names keeps why it is not on, until it runs. */
+  private keepWhy(error: CaptureError): void {
     this.setTroubles({ ...this.troubles, ...Object.fromEntries(error.devices.map((device) => [device, error.troubleOf(device)])) });
+  }
+
+  /** What was kept of why `devices` are not on goes; returns those that had any. */
+  private forgetWhy(devices: readonly CaptureDevice[]): CaptureDevice[] {
+    const cleared = devices.filter((device) => this.troubles[device] !== undefined);
+    if (cleared.length > 0) this.setTroubles(Object.fromEntries(Object.entries(this.troubles).filter(([device]) => !cleared.includes(device as CaptureDevice))));
+    return cleared;
   }
 
   /**
@@ -256,9 +267,8 @@ export class LocalCapture {
    * preview calling it off or about to turn on.
    */
   private sayNotListed(devices: readonly CaptureDevice[]): void {
-    const error = new CaptureDeviceError(`no ${devices.join(' or ')} is listed`, devices, 'NotFoundError');
     for (const device of devices) this.notListed.add(device);
-    this.setTroubles({ ...this.troubles, ...Object.fromEntries(devices.map((device) => [device, error.troubleOf(device)])) });
+    this.keepWhy(new CaptureDeviceError(`no ${devices.join(' or ')} is listed`, devices, 'NotFoundError'));
   }
 
   /**
@@ -269,9 +279,7 @@ export class LocalCapture {
     const listed = [...this.notListed].filter((device) => (device === 'camera' ? state.hasCamera : state.hasMicrophone));
     if (listed.length === 0) return;
     for (const device of listed) this.notListed.delete(device);
-    const troubles = { ...this.troubles };
-    for (const device of listed) delete troubles[device];
-    this.setTroubles(troubles);
+    this.forgetWhy(listed);
     if (this.closed || this.options.use() !== 'preview' || this.options.released()) return;
     const wanted = listed.filter((device) => this.wanted[device]);
     if (wanted.length > 0) void this.captureMedia(kindsOf(wanted), 'missing', { quiet: true });
@@ -585,8 +593,7 @@ export class LocalCapture {
     // What runs now is neither in trouble nor waiting to be plugged back in.
     const ran = (['camera', 'microphone'] as const).filter((device) => captured[KINDS[device].track] !== undefined);
     for (const device of ran) delete this.unplugged[device];
-    const cleared = ran.filter((device) => this.troubles[device] !== undefined);
-    if (cleared.length > 0) this.setTroubles(Object.fromEntries(Object.entries(this.troubles).filter(([device]) => !cleared.includes(device as CaptureDevice))));
+    const cleared = this.forgetWhy(ran);
     // What a quiet retry brought back was the problem said: it holds no more.
     if (quiet && cleared.length > 0) onProblem(undefined);
     // Asked for before the tab let its media go (hung up as the camera started, for the call or the

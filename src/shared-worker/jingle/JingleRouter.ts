@@ -3,6 +3,7 @@ import type { JingleCommands, JingleIq } from '../../protocol/commands';
 import { NotConnectedError } from '../../protocol/errors';
 import { LIMITS, UNCLAIMED_CALL_HOLD } from '../../protocol/constants';
 import type { SessionContext, SessionDomain } from '../SessionContext';
+import { stanzaIdFrom } from '../chat/bounded';
 import { SessionsPerSender } from './SessionsPerSender';
 import { TabSessions } from './TabSessions';
 import { UnclaimedCallRequests } from './UnclaimedCallRequests';
@@ -116,8 +117,7 @@ export class JingleRouter implements SessionDomain, JingleCommands {
 
   private route(client: Agent, iq: JingleIq): void {
     if (!iq.from) return;
-    const { sid } = iq.jingle;
-    if (typeof sid !== 'string' || sid.length === 0 || sid.length > LIMITS.jingleSidLength) {
+    if (stanzaIdFrom(iq.jingle.sid, LIMITS.jingleSidLength) === undefined) {
       client.sendIQError(iq, { error: { type: 'modify', condition: 'bad-request', text: `a session's sid is 1 to ${LIMITS.jingleSidLength} characters` } });
       return;
     }
